@@ -1,0 +1,39 @@
+import type { ChangeEvent } from './ChangeEvent.js';
+
+/**
+ * The event log port: the single source of truth. Both adapters (the embedded
+ * FileEventLog and KafkaEventLog) implement it and pass the same contract tests.
+ */
+export interface EventLog {
+  /** Open the log; recover from a torn tail; learn the last durable position. */
+  open(): Promise<void>;
+
+  /**
+   * Durably append one request's events as one atomic batch: a reader sees all of
+   * them or none. Positions are assigned by the writer and must continue the log
+   * (the first is head() + 1, then dense). Resolves once the batch is durable.
+   * Concurrent calls may be committed together (group commit) but keep call order.
+   */
+  append(events: ChangeEvent[]): Promise<void>;
+
+  /** The last durable position this instance knows of (0 for an empty log). */
+  head(): number;
+
+  /** Every committed event with position >= from, in order, as committed batches. */
+  read(from: number): AsyncIterable<ChangeEvent[]>;
+
+  /**
+   * Deliver every committed batch with position >= from, in order, first the
+   * existing ones and then each new one as it commits. `onBatch` is awaited
+   * before the next batch is delivered.
+   */
+  subscribe(from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): Subscription;
+
+  close(): Promise<void>;
+}
+
+export interface Subscription {
+  /** Resolves when the subscriber has caught up with the head known at subscribe time. */
+  readonly caughtUp: Promise<void>;
+  stop(): Promise<void>;
+}

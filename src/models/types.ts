@@ -1,0 +1,192 @@
+/**
+ * The model registry's vocabulary. A model is declared once, as data, in a
+ * `ModelDefinition`; routes, write schemas, serializers, filters, OPTIONS,
+ * OpenAPI and read-model indexes are all derived from it.
+ */
+
+/** What happens to objects that reference a deleted object through a foreign key. */
+export type OnDelete = 'CASCADE' | 'PROTECT' | 'SET_NULL';
+
+export interface Choice {
+  value: string | number;
+  label: string;
+}
+
+export type FieldType =
+  // identity and labels every model renders
+  | 'id' // integer primary key
+  | 'url' // absolute URL of the object's detail view
+  | 'display' // the object's string form
+  // plain values
+  | 'string'
+  | 'integer'
+  | 'decimal'
+  | 'boolean'
+  | 'date' // YYYY-MM-DD
+  | 'datetime' // ISO 8601, UTC, microseconds, trailing Z
+  | 'json' // any JSON value
+  | 'array' // JSON array of `items`
+  | 'choice' // stored bare; rendered per `choiceRender`
+  // network values, normalised on write
+  | 'cidr' // a network: address/len with host bits zero
+  | 'ip_address' // a host address with its mask length
+  | 'mac_address'
+  | 'wwn'
+  // relations
+  | 'fk' // stored as the target's integer id (or null)
+  | 'm2m' // stored as a sorted list of target ids
+  | 'tags' // m2m to extras.tag, written by id or attribute dict
+  | 'content_type' // '<app>.<model>' string
+  | 'generic_fk' // read-only: the object named by a (content_type, id) pair
+  | 'custom_fields'
+  // computed on read
+  | 'count' // number of `count.model` objects whose `count.via` points here
+  | 'reverse' // list of nested `target` objects whose `via` field points here (e.g. nat_outside)
+  | 'computed'; // read-only value from the model's `compute` hook, else `value`
+
+export interface FieldDefinition {
+  name: string;
+  type: FieldType;
+  label?: string;
+  help?: string;
+
+  /** Must be supplied on create (and on PUT). */
+  required?: boolean;
+  readOnly?: boolean;
+  /** Accepted on write, never rendered (e.g. a password). */
+  writeOnly?: boolean;
+  /** Stored and used internally, never rendered nor written by clients (e.g. a key digest). */
+  internal?: boolean;
+  nullable?: boolean;
+  /** The empty string is accepted. */
+  blank?: boolean;
+  default?: unknown;
+  /** The default is also applied by a PUT that omits the field. */
+  defaultOnPut?: boolean;
+
+  // string constraints
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  format?: 'slug' | 'timezone' | 'email' | 'uri' | 'color';
+
+  // number constraints
+  min?: number;
+  max?: number;
+  maxDigits?: number;
+  decimalPlaces?: number;
+
+  // choices
+  choices?: Choice[];
+  /** 'value_label' renders {value, label}; 'plain' renders the bare value. Default 'value_label'. */
+  choiceRender?: 'value_label' | 'plain';
+  /** '' or null may be written; stored as '' and rendered as null. */
+  emptyAsNull?: boolean;
+
+  // relations
+  /** fk / m2m / tags / count: the related model, '<app>.<model>'. */
+  target?: string;
+  /** generic_fk: the models the pair may point to. */
+  targets?: string[];
+  /** generic_fk: the names of the content-type and id fields that hold the pair. */
+  typeField?: string;
+  idField?: string;
+  /** content_type: the accepted '<app>.<model>' values. */
+  allowedTypes?: string[];
+  onDelete?: OnDelete;
+  /** fk: 'nested' renders the target's brief form, 'id' the bare integer. Default 'nested'. */
+  representation?: 'nested' | 'id';
+  /** The foreign key is one-to-one: a target may be referenced by one object only. */
+  oneToOne?: boolean;
+
+  unique?: boolean;
+  /** array: the element type. */
+  items?: 'string' | 'integer' | 'cidr' | 'json';
+
+  /** count: which objects to count (`where` narrows them, e.g. a generic relation's type). */
+  count?: { model: string; via: string; where?: Record<string, unknown> };
+  /** reverse: the field of `target` that points at this object. */
+  via?: string;
+  /** computed: the value rendered when the model has no `compute` hook for the field. */
+  value?: unknown;
+  /**
+   * Secrets never enter an event in clear: 'password' is stored as a slow salted hash,
+   * 'token_key' as a keyed digest (plus an encrypted copy when retrieval is allowed).
+   */
+  secret?: 'password' | 'token_key';
+  /**
+   * Count fields computed by NetBox's list queryset: absent from create responses and
+   * from the object's nested form.
+   */
+  annotated?: boolean;
+}
+
+/** A uniqueness rule over one or more fields. */
+export interface UniqueConstraint {
+  fields: string[];
+  /** Fields compared case-insensitively. */
+  caseInsensitive?: string[];
+  /** Applies only when this field is null (e.g. top-level regions). */
+  whenNull?: string;
+  /** The error message; by default NetBox's '<Model> with this <Fields> already exists.' */
+  message?: string;
+}
+
+/** A stored object as the read models and events hold it (foreign keys as ids, choices bare). */
+export type StoredObject = { id: number } & Record<string, unknown>;
+
+/** Read access the write side's hooks may use (a snapshot of committed + staged state). */
+export interface LookupView {
+  get(model: string, id: number): Promise<StoredObject | null>;
+  find(model: string, query: Record<string, unknown>, limit?: number): Promise<StoredObject[]>;
+}
+
+export interface FieldErrors {
+  [field: string]: string[];
+}
+
+export interface ModelHooks {
+  /**
+   * Normalise and derive stored values before validation of model rules
+   * (e.g. canonical CIDR text, family from the address). Mutates `obj`.
+   * Returns field errors for values that cannot be normalised.
+   */
+  normalize?(obj: StoredObject): FieldErrors | void;
+  /** Model rules beyond field constraints (NetBox's clean()); may read other objects. */
+  validate?(obj: StoredObject, view: LookupView, previous: StoredObject | null): Promise<FieldErrors | void>;
+  /** The object's string form; may read related objects (e.g. a device without a name). */
+  display?(obj: StoredObject, view: LookupView): string | Promise<string>;
+  /**
+   * Hidden read-model keys (named with a leading '_') derived from the stored object,
+   * for natural ordering and network-aware queries. Computed by the projector.
+   */
+  derive?(obj: StoredObject): Record<string, unknown>;
+  /** The parent object that change records name as related_object (e.g. an interface's device). */
+  relatedObject?(obj: StoredObject): { type: string; id: number } | null;
+}
+
+export interface ModelDefinition {
+  /** Content-type label, '<app>.<model>', e.g. 'dcim.site'. */
+  key: string;
+  app: string;
+  /** Lower-case model name, e.g. 'site', 'devicetype'. */
+  model: string;
+  /** URL segment of the list view under /api/<app>/, e.g. 'device-types'. */
+  path: string;
+  verboseName: string;
+  verboseNamePlural: string;
+  /** Fields in serializer order. */
+  fields: FieldDefinition[];
+  /** Keys of the brief form (also the nested form, minus annotated counts). */
+  brief: string[];
+  /** Default ordering terms; '-' reverses; hidden derived keys allowed (e.g. '_name'). */
+  ordering: string[];
+  /** Names accepted by ?ordering=. */
+  orderingFields?: string[];
+  unique?: UniqueConstraint[];
+  /** Fields searched by ?q= (case-insensitive contains). */
+  search?: string[];
+  /** Served for reads only (e.g. object changes): writes answer 405. */
+  readOnly?: boolean;
+  hooks?: ModelHooks;
+}

@@ -1,0 +1,59 @@
+/**
+ * The read-model port. Documents are stored objects (foreign keys as ids, choices
+ * bare) plus hidden derived keys (leading '_') and `_pos`, the log position that
+ * last wrote them. Queries are MongoDB query documents, evaluated identically by
+ * both adapters (MemoryReadStore through mingo, MongoReadStore by MongoDB).
+ */
+
+export type ReadDocument = { id: number; _pos: number } & Record<string, unknown>;
+
+/** MongoDB query document, e.g. { site: 3, status: { $in: ['active'] } }. */
+export type Query = Record<string, unknown>;
+
+/** MongoDB sort specification, e.g. { _name: 1, id: 1 }. Keys in precedence order. */
+export type Sort = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+}
+
+/** One projected write: the new document, or null when the object was deleted. */
+export interface DocumentChange {
+  collection: string;
+  id: number;
+  position: number;
+  doc: ReadDocument | null;
+}
+
+export interface ReadStore {
+  open(): Promise<void>;
+
+  /**
+   * Apply projected changes in order and record `position` as reached. A change
+   * whose position is not newer than the stored document's `_pos` is skipped, so
+   * applying the same batch twice leaves the same state.
+   */
+  apply(changes: DocumentChange[], position: number): Promise<void>;
+
+  /** The last log position applied (0 when empty). */
+  position(): Promise<number>;
+
+  /** Highest id ever created per collection (ids are never reused). */
+  maxIds(): Promise<Record<string, number>>;
+
+  get(collection: string, id: number): Promise<ReadDocument | null>;
+  getMany(collection: string, ids: number[]): Promise<ReadDocument[]>;
+  find(collection: string, query: Query, options?: FindOptions): Promise<ReadDocument[]>;
+  count(collection: string, query: Query): Promise<number>;
+  /** How many documents have `field` equal to each of `values` (for count fields). */
+  countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>>;
+
+  /** Declare indexes a collection should keep (field paths, ascending). */
+  ensureIndexes(collection: string, fields: string[][]): Promise<void>;
+
+  /** Remove every document and the recorded position (before a rebuild). */
+  drop(): Promise<void>;
+  close(): Promise<void>;
+}
