@@ -1,12 +1,7 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { changeEventSchema, type ChangeEvent } from './ChangeEvent.js';
+import { createAjv } from './createAjv.js';
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
-
-const ajv = new Ajv({ allErrors: false, strict: false });
-addFormats(ajv);
+const ajv = createAjv({ allErrors: false });
 const validate = ajv.compile<ChangeEvent>(changeEventSchema);
 
 export class InvalidEventError extends Error {}

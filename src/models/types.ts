@@ -163,6 +163,11 @@ export interface ModelHooks {
   derive?(obj: StoredObject): Record<string, unknown>;
   /** The parent object that change records name as related_object (e.g. an interface's device). */
   relatedObject?(obj: StoredObject): { type: string; id: number } | null;
+  /**
+   * Rendered values of 'computed' fields, by field name (e.g. a tree node's `_depth`).
+   * Each returns the field's rendered JSON value; fields without an entry render `value`.
+   */
+  compute?: Record<string, (obj: StoredObject, view: LookupView) => unknown | Promise<unknown>>;
 }
 
 export interface ModelDefinition {

@@ -1,0 +1,193 @@
+import type { SecretKeeper } from '../auth/secrets.js';
+import type { ModelRegistry } from '../models/registry.js';
+import type { FieldDefinition, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
+
+/**
+ * complete: every field (the detail and list views); brief: the model's brief fields
+ * (?brief=1); nested: the brief form as embedded in another object (no annotated counts).
+ */
+export type Representation = 'complete' | 'brief' | 'nested';
+
+export interface RenderOptions {
+  baseUrl: string;
+  /** Leave out annotated counts (NetBox does not compute them for a create response). */
+  omitAnnotated?: boolean;
+  /** Secrets to show once, by object id (a new token's key). */
+  revealed?: Map<number, Record<string, unknown>>;
+  /** Only these top-level fields (?fields=a,b). */
+  only?: Set<string>;
+  /** Leave out these top-level fields (?exclude=config_context). */
+  exclude?: Set<string>;
+}
+
+const MAX_NESTING = 4;
+
+/**
+ * Renders read documents in NetBox's shapes, for every model, from its definition.
+ * Related objects are fetched in one batch per relation and page, never one by one.
+ */
+export class Serializer {
+  private readonly view: LookupView;
+
+  constructor(
+    private readonly registry: ModelRegistry,
+    private readonly store: ReadStore,
+    private readonly secrets: SecretKeeper,
+  ) {
+    this.view = {
+      get: (model, id) => store.get(model, id) as Promise<StoredObject | null>,
+      find: (model, query, limit) => store.find(model, query, limit === undefined ? {} : { limit }) as Promise<StoredObject[]>,
+    };
+  }
+
+  url(definition: ModelDefinition, baseUrl: string, id?: number): string {
+    return `${baseUrl}/api/${definition.app}/${definition.path}/${id === undefined ? '' : `${id}/`}`;
+  }
+
+  async render(
+    definition: ModelDefinition,
+    docs: ReadDocument[],
+    representation: Representation,
+    options: RenderOptions,
+    depth = 0,
+  ): Promise<Record<string, unknown>[]> {
+    const names = representation === 'complete' ? null : new Set(definition.brief);
+    const fields = definition.fields.filter((f) => {
+      if (f.internal || f.writeOnly) return false;
+      if (names && !names.has(f.name)) return false;
+      if (f.annotated && (representation === 'nested' || options.omitAnnotated)) return false;
+      if (depth === 0 && options.only && !options.only.has(f.name)) return false;
+      if (depth === 0 && options.exclude?.has(f.name)) return false;
+      return true;
+    });
+    const columns = await Promise.all(fields.map((f) => this.column(definition, f, docs, representation, options, depth)));
+    return docs.map((doc, row) => {
+      const out: Record<string, unknown> = {};
+      fields.forEach((field, i) => {
+        const value = columns[i][row];
+        if (value !== OMIT) out[field.name] = value;
+      });
+      return out;
+    });
+  }
+
+  /** One field's rendered values for every document of the page. */
+  private async column(
+    definition: ModelDefinition,
+    field: FieldDefinition,
+    docs: ReadDocument[],
+    representation: Representation,
+    options: RenderOptions,
+    depth: number,
+  ): Promise<unknown[]> {
+    const bare = representation !== 'complete';
+    switch (field.type) {
+      case 'id':
+        return docs.map((d) => d.id);
+      case 'url':
+        return docs.map((d) => this.url(definition, options.baseUrl, d.id));
+      case 'display':
+        return docs.map((d) => d.display ?? String(d.id));
+      case 'date':
+        return docs.map((d) => (typeof d[field.name] === 'string' ? (d[field.name] as string).slice(0, 10) : null));
+      case 'choice':
+        return docs.map((d) => renderChoice(field, d[field.name], bare));
+      case 'fk':
+        if (field.representation === 'id') return docs.map((d) => d[field.name] ?? null);
+        return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, false);
+      case 'm2m':
+      case 'tags':
+        return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, true);
+      case 'generic_fk':
+        return this.generic(field, docs, options, depth);
+      case 'count':
+        return this.counts(field, docs);
+      case 'reverse': {
+        const target = this.registry.tryGet(field.target!);
+        if (!target) return docs.map(() => []);
+        const children = await this.store.find(target.key, { [field.via!]: { $in: docs.map((d) => d.id) } }, { sort: { id: 1 } });
+        const rendered = await this.render(target, children, 'nested', options, depth + 1);
+        return docs.map((d) => rendered.filter((_, i) => children[i][field.via!] === d.id));
+      }
+      case 'computed': {
+        const compute = definition.hooks?.compute?.[field.name];
+        if (!compute) return docs.map(() => structuredClone(field.value ?? null));
+        return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));
+      }
+      case 'custom_fields':
+        return docs.map((d) => d[field.name] ?? {});
+      default:
+        if (field.secret === 'token_key') return docs.map((d) => this.tokenKey(d, options));
+        return docs.map((d) => (d[field.name] === undefined ? (field.default ?? null) : d[field.name]));
+    }
+  }
+
+  private tokenKey(doc: ReadDocument, options: RenderOptions): unknown {
+    const revealed = options.revealed?.get(doc.id)?.key;
+    if (revealed !== undefined) return revealed;
+    if (this.secrets.allowTokenRetrieval && typeof doc.key_cipher === 'string') return this.secrets.decryptTokenKey(doc.key_cipher);
+    return OMIT;
+  }
+
+  /** Nested forms of related objects, fetched once for the whole page. */
+  private async related(target: string, idsPerDoc: number[][], options: RenderOptions, depth: number, many: boolean): Promise<unknown[]> {
+    const definition = this.registry.tryGet(target);
+    const all = [...new Set(idsPerDoc.flat())];
+    const byId = new Map<number, Record<string, unknown>>();
+    if (definition && all.length > 0 && depth < MAX_NESTING) {
+      const docs = await this.store.getMany(target, all);
+      const rendered = await this.render(definition, docs, 'nested', options, depth + 1);
+      docs.forEach((d, i) => byId.set(d.id, rendered[i]));
+    }
+    return idsPerDoc.map((ids) => {
+      const found = ids.map((id) => byId.get(id)).filter((x): x is Record<string, unknown> => x !== undefined);
+      return many ? found : (found[0] ?? null);
+    });
+  }
+
+  private async generic(field: FieldDefinition, docs: ReadDocument[], options: RenderOptions, depth: number): Promise<unknown[]> {
+    const out: unknown[] = docs.map(() => null);
+    const byType = new Map<string, number[]>();
+    docs.forEach((d, i) => {
+      const type = d[field.typeField!];
+      if (typeof type === 'string' && typeof d[field.idField!] === 'number') {
+        const rows = byType.get(type) ?? [];
+        rows.push(i);
+        byType.set(type, rows);
+      }
+    });
+    for (const [type, rows] of byType) {
+      const values = await this.related(type, rows.map((i) => [docs[i][field.idField!] as number]), options, depth, false);
+      rows.forEach((row, j) => (out[row] = values[j]));
+    }
+    return out;
+  }
+
+  private async counts(field: FieldDefinition, docs: ReadDocument[]): Promise<unknown[]> {
+    const spec = field.count!;
+    if (!this.registry.tryGet(spec.model)) return docs.map(() => 0);
+    if (spec.where) {
+      return Promise.all(docs.map((d) => this.store.count(spec.model, { ...spec.where, [spec.via]: d.id })));
+    }
+    const counts = await this.store.countBy(spec.model, spec.via, docs.map((d) => d.id));
+    return docs.map((d) => counts.get(d.id) ?? 0);
+  }
+}
+
+/** Marks a key that must not appear at all (not even as null). */
+const OMIT = Symbol('omit');
+
+function toIds(value: unknown): number[] {
+  if (typeof value === 'number') return [value];
+  if (Array.isArray(value)) return value.filter((v): v is number => typeof v === 'number');
+  return [];
+}
+
+function renderChoice(field: FieldDefinition, value: unknown, bare: boolean): unknown {
+  if (value === undefined || value === null) return null;
+  if (field.choiceRender === 'plain' || bare) return value;
+  if (value === '' && field.emptyAsNull !== false) return null;
+  const choice = field.choices?.find((c) => c.value === value);
+  return { value, label: choice?.label ?? String(value) };
+}

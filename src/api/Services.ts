@@ -1,0 +1,23 @@
+import type { CommandEnvironment } from '../commands/decideObject.js';
+import type { WriteCoordinator } from '../commands/WriteCoordinator.js';
+import type { Config } from '../config.js';
+import type { EventLog } from '../events/EventLog.js';
+import type { ModelRegistry } from '../models/registry.js';
+import type { Projector } from '../projections/Projector.js';
+import type { ReadStore } from '../projections/ReadStore.js';
+import type { Serializer } from './Serializer.js';
+
+export type Logger = (entry: Record<string, unknown>) => void;
+
+/** Everything the HTTP layer talks to, assembled by the composition root. */
+export interface Services {
+  config: Config;
+  registry: ModelRegistry;
+  log: EventLog;
+  store: ReadStore;
+  projector: Projector;
+  coordinator: WriteCoordinator;
+  serializer: Serializer;
+  commands: CommandEnvironment;
+  logger: Logger;
+}

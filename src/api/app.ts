@@ -1,0 +1,44 @@
+import Koa from 'koa';
+import { apiRoot } from './apiRoot.js';
+import { authenticate } from './middleware/authenticate.js';
+import { errorResponses } from './middleware/errorResponses.js';
+import { readJsonBody } from './middleware/readJsonBody.js';
+import { appendSlash, requestContext } from './middleware/requestContext.js';
+import { modelRoutes } from './modelRoutes.js';
+import type { Services } from './Services.js';
+
+/** The HTTP face: middleware in the order a request meets it, then the generated routes. */
+export function createApp(services: Services): Koa {
+  const app = new Koa();
+  app.use(requestContext(services.config.apiVersion));
+  app.use(errorResponses(services.logger));
+  app.use(requestLog(services));
+  app.use(appendSlash);
+  app.use(authenticate(services));
+  app.use(readJsonBody(services.config.maxBodyBytes));
+  const root = apiRoot(services, new Date());
+  const models = modelRoutes(services);
+  app.use(root.routes());
+  app.use(models.routes());
+  return app;
+}
+
+/** One structured line per request; never the Authorization header or a body. */
+function requestLog(services: Services) {
+  return async (ctx: Koa.Context, next: Koa.Next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      services.logger({
+        level: 'info',
+        requestId: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        user: ctx.state.eventUser?.username ?? null,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+      });
+    }
+  };
+}

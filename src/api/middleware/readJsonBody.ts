@@ -1,0 +1,63 @@
+import type { Context, Next } from 'koa';
+import { ValidationError } from '../../commands/errors.js';
+
+const MAX_DEPTH = 32;
+
+/**
+ * Request bodies are JSON only: another media type is 415, a body over the limit 413,
+ * malformed JSON 400, and absurdly deep nesting 400 before anything looks at it.
+ */
+export function readJsonBody(maxBytes: number) {
+  return async (ctx: Context, next: Next) => {
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
+    const length = Number(ctx.get('Content-Length') || 0);
+    const chunked = ctx.get('Transfer-Encoding') !== '';
+    if (length === 0 && !chunked) {
+      ctx.state.body = undefined;
+      return next();
+    }
+    const type = ctx.get('Content-Type');
+    if (!ctx.is('application/json')) {
+      ctx.status = 415;
+      ctx.body = { detail: `Unsupported media type "${type.split(';')[0]}" in request.` };
+      return;
+    }
+    if (length > maxBytes) {
+      ctx.status = 413;
+      ctx.body = { detail: `Request body exceeds the limit of ${maxBytes} bytes.` };
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.req) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        ctx.status = 413;
+        ctx.body = { detail: `Request body exceeds the limit of ${maxBytes} bytes.` };
+        return;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    if (text.trim() === '') {
+      ctx.state.body = undefined;
+      return next();
+    }
+    try {
+      ctx.state.body = JSON.parse(text);
+    } catch (error) {
+      ctx.status = 400;
+      ctx.body = { detail: `JSON parse error - ${(error as Error).message}` };
+      return;
+    }
+    if (depthOf(ctx.state.body) > MAX_DEPTH) throw new ValidationError({ non_field_errors: ['JSON nested too deeply.'] });
+    return next();
+  };
+}
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return depth;
+  let max = depth;
+  for (const child of Object.values(value as Record<string, unknown>)) max = Math.max(max, depthOf(child, depth + 1));
+  return max;
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+
+/**
+ * Every request gets a UUID, returned as X-Request-ID and stamped on every event it
+ * causes, and every response names the API version.
+ */
+export function requestContext(apiVersion: string) {
+  return async (ctx: Context, next: Next) => {
+    const requestId = randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.baseUrl = `${ctx.protocol}://${ctx.host}`;
+    ctx.set('X-Request-ID', requestId);
+    ctx.set('API-Version', apiVersion);
+    ctx.set('Vary', 'Accept');
+    await next();
+  };
+}
+
+/** A path without its trailing slash answers 302 to the slashed one, query kept. */
+export async function appendSlash(ctx: Context, next: Next) {
+  if (ctx.path.startsWith('/api') && !ctx.path.endsWith('/')) {
+    ctx.status = 302;
+    ctx.redirect(ctx.path + '/' + (ctx.querystring ? `?${ctx.querystring}` : ''));
+    ctx.status = 302;
+    return;
+  }
+  await next();
+}

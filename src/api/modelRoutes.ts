@@ -1,0 +1,194 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { createObjects, type WriteOutcome } from '../commands/createObjects.js';
+import { deleteObjects } from '../commands/deleteObjects.js';
+import { NotFoundError, ValidationError } from '../commands/errors.js';
+import { updateObjects, type UpdateItem } from '../commands/updateObjects.js';
+import type { WriteContext } from '../commands/WriteCoordinator.js';
+import type { FieldErrors, ModelDefinition } from '../models/types.js';
+import type { ReadDocument } from '../projections/ReadStore.js';
+import { compileFilter, compileSort } from './compileListQuery.js';
+import { pageLinks, parsePage } from './pagination.js';
+import { assertMayView, assertMayWrite } from './permissions.js';
+import type { RenderOptions, Representation } from './Serializer.js';
+import type { Services } from './Services.js';
+
+const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
+const DETAIL_METHODS = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
+const READ_ONLY_METHODS = 'GET, HEAD, OPTIONS';
+
+/** List and detail routes for every model of the registry: no per-model route code. */
+export function modelRoutes(services: Services): Router {
+  const router = new Router();
+  for (const definition of services.registry.all()) {
+    const list = `/api/${definition.app}/${definition.path}/`;
+    const detail = `${list}:id/`;
+    const writable = !definition.readOnly;
+    router.get(list, (ctx) => listView(services, definition, ctx));
+    router.get(detail, (ctx) => detailView(services, definition, ctx));
+    if (writable) {
+      router.post(list, (ctx) => createView(services, definition, ctx));
+      router.put(list, (ctx) => bulkUpdateView(services, definition, ctx, 'put'));
+      router.patch(list, (ctx) => bulkUpdateView(services, definition, ctx, 'patch'));
+      router.delete(list, (ctx) => bulkDeleteView(services, definition, ctx));
+      router.put(detail, (ctx) => updateView(services, definition, ctx, 'put'));
+      router.patch(detail, (ctx) => updateView(services, definition, ctx, 'patch'));
+      router.delete(detail, (ctx) => deleteView(services, definition, ctx));
+    }
+    router.all(list, (ctx) => methodNotAllowed(ctx, writable ? LIST_METHODS : READ_ONLY_METHODS));
+    router.all(detail, (ctx) => methodNotAllowed(ctx, writable ? DETAIL_METHODS : READ_ONLY_METHODS));
+  }
+  return router;
+}
+
+function methodNotAllowed(ctx: Context, allow: string) {
+  ctx.set('Allow', allow);
+  if (ctx.method === 'OPTIONS') {
+    ctx.status = 200;
+    ctx.body = {};
+    return;
+  }
+  ctx.status = 405;
+  ctx.body = { detail: `Method "${ctx.method}" not allowed.` };
+}
+
+function renderOptions(ctx: Context, query: URLSearchParams): RenderOptions {
+  const only = query.get('fields');
+  const exclude = query.getAll('exclude').flatMap((e) => e.split(','));
+  return {
+    baseUrl: ctx.state.baseUrl,
+    only: only ? new Set(['id', ...only.split(',').map((s) => s.trim())]) : undefined,
+    exclude: exclude.length ? new Set(exclude) : undefined,
+  };
+}
+
+function representation(query: URLSearchParams): Representation {
+  return query.get('brief') ? 'brief' : 'complete';
+}
+
+function parseId(ctx: Context): number {
+  const raw = String(ctx.params.id);
+  if (!/^\d+$/.test(raw)) throw new NotFoundError();
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id)) throw new NotFoundError();
+  return id;
+}
+
+async function listView(services: Services, definition: ModelDefinition, ctx: Context) {
+  assertMayView(ctx, services.config, definition);
+  const query = new URLSearchParams(ctx.querystring);
+  const filter = compileFilter(definition, query);
+  const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
+  const [count, docs] = await Promise.all([
+    services.store.count(definition.key, filter),
+    services.store.find(definition.key, filter, {
+      sort: compileSort(definition, query.get('ordering')),
+      skip: page.offset,
+      limit: page.limit ?? undefined,
+    }),
+  ]);
+  const results = await services.serializer.render(definition, docs, representation(query), renderOptions(ctx, query));
+  const base = `${ctx.state.baseUrl}${ctx.path}`;
+  ctx.body = { count, ...pageLinks(base, query, page, count), results };
+}
+
+async function detailView(services: Services, definition: ModelDefinition, ctx: Context) {
+  assertMayView(ctx, services.config, definition);
+  const doc = await services.store.get(definition.key, parseId(ctx));
+  if (!doc) throw new NotFoundError();
+  const query = new URLSearchParams(ctx.querystring);
+  const [body] = await services.serializer.render(definition, [doc], representation(query), renderOptions(ctx, query));
+  ctx.set('ETag', `"${doc._pos}"`);
+  ctx.body = body;
+}
+
+function writeContext(ctx: Context): WriteContext {
+  return { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null };
+}
+
+/** The projected objects a write produced, rendered for its response. */
+async function writtenObjects(services: Services, definition: ModelDefinition, ctx: Context, outcome: WriteOutcome, created: boolean) {
+  const docs = (await services.store.getMany(definition.key, outcome.ids)) as ReadDocument[];
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  const ordered = outcome.ids.map((id) => byId.get(id)).filter((d): d is ReadDocument => d !== undefined);
+  return services.serializer.render(definition, ordered, 'complete', {
+    baseUrl: ctx.state.baseUrl,
+    omitAnnotated: created,
+    revealed: outcome.revealed,
+  });
+}
+
+function requireBody(ctx: Context): unknown {
+  const body = ctx.state.body;
+  if (body === undefined) throw new ValidationError({ non_field_errors: ['No data provided'] });
+  return body;
+}
+
+async function createView(services: Services, definition: ModelDefinition, ctx: Context) {
+  assertMayWrite(ctx);
+  const body = requireBody(ctx);
+  const bulk = Array.isArray(body);
+  const items = bulk ? body : [body];
+  const { result } = await services.coordinator.execute(writeContext(ctx), (tx) => createObjects(services.commands, tx, definition, items, bulk));
+  const rendered = await writtenObjects(services, definition, ctx, result, true);
+  ctx.status = 201;
+  if (bulk) {
+    ctx.body = rendered;
+  } else {
+    ctx.set('Location', services.serializer.url(definition, ctx.state.baseUrl, result.ids[0]));
+    ctx.body = rendered[0];
+  }
+}
+
+async function updateView(services: Services, definition: ModelDefinition, ctx: Context, mode: 'put' | 'patch') {
+  assertMayWrite(ctx);
+  const id = parseId(ctx);
+  const body = requireBody(ctx);
+  const { result } = await services.coordinator.execute(writeContext(ctx), (tx) =>
+    updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false),
+  );
+  const [rendered] = await writtenObjects(services, definition, ctx, result, false);
+  ctx.body = rendered;
+}
+
+/** Bulk bodies are arrays of objects, each with an integer id. */
+function bulkItems(body: unknown): UpdateItem[] {
+  if (!Array.isArray(body)) {
+    const type = body === null ? 'NoneType' : typeof body === 'object' ? 'dict' : typeof body === 'string' ? 'str' : typeof body;
+    throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${type}".`] });
+  }
+  const errors = body.map((item): FieldErrors => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return { non_field_errors: ['Invalid data. Expected a dictionary.'] };
+    const id = (item as Record<string, unknown>).id;
+    if (id === undefined || id === null) return { id: ['This field is required.'] };
+    if (!Number.isSafeInteger(Number(id)) || !/^\d+$/.test(String(id))) return { id: ['A valid integer is required.'] };
+    return {};
+  });
+  if (errors.some((e) => Object.keys(e).length > 0)) throw new ValidationError(errors);
+  return body.map((item) => ({ id: Number((item as Record<string, unknown>).id), input: item }));
+}
+
+async function bulkUpdateView(services: Services, definition: ModelDefinition, ctx: Context, mode: 'put' | 'patch') {
+  assertMayWrite(ctx);
+  const items = bulkItems(requireBody(ctx));
+  const { result } = await services.coordinator.execute(writeContext(ctx), (tx) =>
+    updateObjects(services.commands, tx, definition, items, mode, true),
+  );
+  ctx.body = await writtenObjects(services, definition, ctx, result, false);
+}
+
+async function deleteView(services: Services, definition: ModelDefinition, ctx: Context) {
+  assertMayWrite(ctx);
+  const id = parseId(ctx);
+  await services.coordinator.execute(writeContext(ctx), (tx) => deleteObjects(services.commands, tx, definition, [id], false));
+  ctx.status = 204;
+}
+
+async function bulkDeleteView(services: Services, definition: ModelDefinition, ctx: Context) {
+  assertMayWrite(ctx);
+  const items = bulkItems(requireBody(ctx));
+  await services.coordinator.execute(writeContext(ctx), (tx) =>
+    deleteObjects(services.commands, tx, definition, items.map((i) => i.id), true),
+  );
+  ctx.status = 204;
+}

@@ -1,0 +1,63 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Secrets never travel in clear through events, logs or change records: passwords
+ * become slow salted hashes, token keys a keyed digest (for constant-time lookup)
+ * plus, only where retrieval is allowed, an authenticated encryption of the key.
+ */
+export class SecretKeeper {
+  private readonly digestKey: Buffer;
+  private readonly cipherKey: Buffer;
+
+  constructor(
+    secretKey: string,
+    readonly allowTokenRetrieval: boolean,
+  ) {
+    this.digestKey = createHash('sha256').update(`netledger token digest\0${secretKey}`).digest();
+    this.cipherKey = createHash('sha256').update(`netledger token cipher\0${secretKey}`).digest();
+  }
+
+  static generateTokenKey(): string {
+    return randomBytes(20).toString('hex');
+  }
+
+  tokenDigest(key: string): string {
+    return createHmac('sha256', this.digestKey).update(key).digest('hex');
+  }
+
+  encryptTokenKey(key: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.cipherKey, iv);
+    const body = Buffer.concat([cipher.update(key, 'utf8'), cipher.final()]);
+    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join('$');
+  }
+
+  decryptTokenKey(sealed: string): string | null {
+    try {
+      const [version, iv, tag, body] = sealed.split('$');
+      if (version !== 'v1') return null;
+      const decipher = createDecipheriv('aes-256-gcm', this.cipherKey, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64'));
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
+  }
+}
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
+}
+
+export function verifyPassword(password: string, stored: unknown): boolean {
+  if (typeof stored !== 'string') return false;
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

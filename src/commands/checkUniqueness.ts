@@ -1,0 +1,56 @@
+import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import { addError } from './errors.js';
+
+function fieldLabel(definition: ModelDefinition, name: string): string {
+  return definition.fields.find((f) => f.name === name)?.label ?? name.replace(/_/g, ' ');
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/** Where a unique value lives in the stored object (a token key only as its digest). */
+function storedName(definition: ModelDefinition, name: string): string {
+  return definition.fields.find((f) => f.name === name)?.secret === 'token_key' ? 'key_digest' : name;
+}
+
+/**
+ * Unique and unique-together rules, with SQL's NULL semantics (a null in any of the
+ * columns never collides) and NetBox's messages.
+ */
+export async function checkUniqueness(view: LookupView, definition: ModelDefinition, obj: StoredObject): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  for (const constraint of definition.unique ?? []) {
+    if (constraint.whenNull && obj[constraint.whenNull] !== null && obj[constraint.whenNull] !== undefined) continue;
+    const query: Record<string, unknown> = { id: { $ne: obj.id } };
+    let applies = true;
+    for (const name of constraint.fields) {
+      const key = storedName(definition, name);
+      const value = obj[key];
+      if (value === null || value === undefined) {
+        applies = false;
+        break;
+      }
+      query[key] =
+        constraint.caseInsensitive?.includes(name) && typeof value === 'string'
+          ? { $regex: `^${escapeRegex(value)}$`, $options: 'i' }
+          : { $eq: value };
+    }
+    if (constraint.whenNull) query[constraint.whenNull] = null;
+    if (!applies) continue;
+    if ((await view.find(definition.key, query, 1)).length === 0) continue;
+    if (constraint.fields.length === 1 && !constraint.message) {
+      const name = constraint.fields[0];
+      addError(errors, name, `${definition.verboseName} with this ${fieldLabel(definition, name)} already exists.`);
+    } else {
+      const labels = constraint.fields.map((f) => capitalize(fieldLabel(definition, f)));
+      const joined = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : labels[0];
+      addError(errors, '__all__', constraint.message ?? `${capitalize(definition.verboseName)} with this ${joined} already exists.`);
+    }
+  }
+  return errors;
+}

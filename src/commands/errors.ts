@@ -1,0 +1,36 @@
+import type { FieldErrors } from '../models/types.js';
+
+/** A write the client got wrong: 400 with NetBox's `{field: [messages]}` (or a list for bulk). */
+export class ValidationError extends Error {
+  constructor(readonly body: FieldErrors | Array<FieldErrors>) {
+    super('validation failed');
+  }
+}
+
+/** 404 {"detail": "Not found."} */
+export class NotFoundError extends Error {
+  constructor() {
+    super('Not found.');
+  }
+}
+
+/** 409: a delete refused because protecting relations still point at the object. */
+export class ConflictError extends Error {}
+
+/** 403 {"detail": ...} */
+export class PermissionDeniedError extends Error {
+  constructor(message = 'You do not have permission to perform this action.') {
+    super(message);
+  }
+}
+
+/** The writer can no longer guarantee durability (the log failed); the process must restart. */
+export class WriterUnavailableError extends Error {}
+
+export function hasErrors(errors: FieldErrors): boolean {
+  return Object.keys(errors).length > 0;
+}
+
+export function addError(errors: FieldErrors, field: string, message: string): void {
+  (errors[field] ??= []).push(message);
+}

@@ -1,0 +1,175 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv } from '../events/createAjv.js';
+import type { FieldDefinition, FieldErrors, ModelDefinition } from '../models/types.js';
+import { addError } from './errors.js';
+
+/** create/put: required fields must be present; patch: only what was sent is checked. */
+export type WriteMode = 'create' | 'put' | 'patch';
+
+/** Field types whose values are checked by reference resolution or model hooks, not by the schema. */
+const RESOLVED_TYPES = new Set(['fk', 'm2m', 'tags', 'content_type', 'custom_fields']);
+
+/** The fields a client may write. */
+export function writableFields(definition: ModelDefinition): FieldDefinition[] {
+  return definition.fields.filter(
+    (f) => !f.readOnly && !f.internal && !['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk'].includes(f.type),
+  );
+}
+
+function valueSchema(field: FieldDefinition): Record<string, unknown> {
+  switch (field.type) {
+    case 'string':
+    case 'mac_address':
+    case 'wwn':
+    case 'cidr':
+    case 'ip_address': {
+      const s: Record<string, unknown> = { type: 'string' };
+      if (field.maxLength !== undefined) s.maxLength = field.maxLength;
+      const min = field.minLength ?? (field.blank ? 0 : 1);
+      if (min > 0) s.minLength = min;
+      if (field.pattern) s.pattern = field.pattern;
+      if (field.format === 'email' || field.format === 'uri') {
+        // A blank value is no address at all, so the format applies only to non-empty text.
+        if (min === 0) return { ...s, if: { minLength: 1 }, then: { format: field.format } };
+        s.format = field.format;
+      }
+      return s;
+    }
+    case 'integer': {
+      const s: Record<string, unknown> = { type: 'integer' };
+      if (field.min !== undefined) s.minimum = field.min;
+      if (field.max !== undefined) s.maximum = field.max;
+      return s;
+    }
+    case 'decimal': {
+      const s: Record<string, unknown> = { type: 'number' };
+      if (field.min !== undefined) s.minimum = field.min;
+      if (field.max !== undefined) s.maximum = field.max;
+      return s;
+    }
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    case 'choice': {
+      const values: unknown[] = (field.choices ?? []).map((c) => c.value);
+      if (field.emptyAsNull) values.push('');
+      return { enum: values };
+    }
+    case 'array': {
+      const items = field.items === 'integer' ? { type: 'integer' } : field.items === 'json' ? {} : { type: 'string' };
+      return { type: 'array', items };
+    }
+    default:
+      return {};
+  }
+}
+
+function fieldSchema(field: FieldDefinition): Record<string, unknown> {
+  if (RESOLVED_TYPES.has(field.type)) return {};
+  const schema = valueSchema(field);
+  const nullable = field.nullable || (field.type === 'choice' && field.emptyAsNull);
+  if (!nullable) return schema;
+  return { anyOf: [{ type: 'null' }, schema] };
+}
+
+export function buildWriteSchema(definition: ModelDefinition, mode: WriteMode): Record<string, unknown> {
+  const fields = writableFields(definition);
+  const properties = Object.fromEntries(fields.map((f) => [f.name, fieldSchema(f)]));
+  const required = mode === 'patch' ? [] : fields.filter((f) => f.required).map((f) => f.name);
+  return { type: 'object', properties, required };
+}
+
+const ajv = createAjv({ allErrors: true });
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorFor(definition: ModelDefinition, mode: WriteMode): ValidateFunction {
+  const key = `${definition.key}:${mode === 'patch' ? 'patch' : 'full'}`;
+  let validate = compiled.get(key);
+  if (!validate) compiled.set(key, (validate = ajv.compile(buildWriteSchema(definition, mode))));
+  return validate;
+}
+
+/** Check field values against the derived schema; messages in Django REST framework's words. */
+export function checkFieldValues(definition: ModelDefinition, input: Record<string, unknown>, mode: WriteMode): FieldErrors {
+  const validate = validatorFor(definition, mode);
+  const errors: FieldErrors = {};
+  if (validate(input)) return errors;
+  const byName = new Map(definition.fields.map((f) => [f.name, f]));
+  for (const error of validate.errors ?? []) {
+    const name = error.keyword === 'required' ? String(error.params.missingProperty) : error.instancePath.split('/')[1];
+    if (!name || errors[name]) continue; // one message per field, the first is the most specific
+    const field = byName.get(name);
+    if (!field) continue;
+    addError(errors, name, messageFor(error, field, input[name]));
+  }
+  return errors;
+}
+
+function messageFor(error: ErrorObject, field: FieldDefinition, value: unknown): string {
+  if (error.keyword === 'required') return 'This field is required.';
+  if (value === null) return field.type === 'choice' ? 'This field may not be blank.' : 'This field may not be null.';
+  switch (error.keyword) {
+    case 'maxLength':
+      return `Ensure this field has no more than ${error.params.limit} characters.`;
+    case 'minLength':
+      return value === '' ? 'This field may not be blank.' : `Ensure this field has at least ${error.params.limit} characters.`;
+    case 'maximum':
+      return `Ensure this value is less than or equal to ${error.params.limit}.`;
+    case 'minimum':
+      return `Ensure this value is greater than or equal to ${error.params.limit}.`;
+    case 'enum':
+      if (value === '') return 'This field may not be blank.';
+      if (typeof value === 'object') return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
+      return `${String(value)} is not a valid choice.`;
+    case 'pattern':
+      return field.format === 'slug'
+        ? 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'
+        : 'Enter a valid value.';
+    case 'format':
+      if (field.type === 'date') return 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
+      if (field.type === 'datetime')
+        return 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
+      if (field.format === 'email') return 'Enter a valid email address.';
+      return 'Enter a valid URL.';
+    default:
+      return typeMessage(field, value);
+  }
+}
+
+function typeMessage(field: FieldDefinition, value: unknown): string {
+  switch (field.type) {
+    case 'integer':
+      return 'A valid integer is required.';
+    case 'decimal':
+      return 'A valid number is required.';
+    case 'boolean':
+      return 'Must be a valid boolean.';
+    case 'date':
+      return 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
+    case 'datetime':
+      return 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
+    case 'array':
+      return Array.isArray(value) ? 'Invalid list item.' : `Expected a list of items but got type "${pythonTypeName(value)}".`;
+    default:
+      return 'Not a valid string.';
+  }
+}
+
+/** How Django REST framework names a JSON value's type in its messages. */
+export function pythonTypeName(value: unknown): string {
+  if (value === null) return 'NoneType';
+  if (Array.isArray(value)) return 'list';
+  switch (typeof value) {
+    case 'string':
+      return 'str';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return Number.isInteger(value) ? 'int' : 'float';
+    default:
+      return 'dict';
+  }
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Configuration from the environment, using NetBox's parameter names where they
+ * exist and netbox-docker's for the first superuser.
+ */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  kafkaBrokers: string[] | null;
+  kafkaTopic: string;
+  mongodbUrl: string | null;
+  paginateCount: number;
+  /** 0 removes the maximum: then limit=0 returns every match. */
+  maxPageSize: number;
+  loginRequired: boolean;
+  /** '<app>.<model>' names (or '*') readable without a token. */
+  exemptViewPermissions: string[];
+  allowTokenRetrieval: boolean;
+  maintenanceMode: boolean;
+  secretKey: string;
+  superuser: { name: string; email: string; password: string | null; apiToken: string | null };
+  maxBodyBytes: number;
+  apiVersion: string;
+}
+
+function flag(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  return /^(1|true|yes|on)$/i.test(value);
+}
+
+function integer(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${value}`);
+  return n;
+}
+
+function list(value: string | undefined): string[] {
+  if (!value) return [];
+  const trimmed = value.trim();
+  if (trimmed.startsWith('[')) return (JSON.parse(trimmed) as unknown[]).map(String);
+  return trimmed.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** SECRET_KEY from the environment, else one generated once and kept beside the data. */
+function secretKey(env: NodeJS.ProcessEnv, dataDir: string): string {
+  if (env.SECRET_KEY) return env.SECRET_KEY;
+  const file = path.join(dataDir, 'secret_key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(48).toString('base64url');
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  return key;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: integer(env.PORT, 8000),
+    dataDir,
+    kafkaBrokers: env.KAFKA_BROKERS ? list(env.KAFKA_BROKERS) : null,
+    kafkaTopic: env.KAFKA_TOPIC ?? 'netledger.changes',
+    mongodbUrl: env.MONGODB_URL || null,
+    paginateCount: integer(env.PAGINATE_COUNT, 50),
+    maxPageSize: integer(env.MAX_PAGE_SIZE, 1000),
+    loginRequired: flag(env.LOGIN_REQUIRED, false),
+    exemptViewPermissions: list(env.EXEMPT_VIEW_PERMISSIONS),
+    allowTokenRetrieval: flag(env.ALLOW_TOKEN_RETRIEVAL, true),
+    maintenanceMode: flag(env.MAINTENANCE_MODE, false),
+    secretKey: secretKey(env, dataDir),
+    superuser: {
+      name: env.SUPERUSER_NAME ?? 'admin',
+      email: env.SUPERUSER_EMAIL ?? '',
+      password: env.SUPERUSER_PASSWORD ?? null,
+      apiToken: env.SUPERUSER_API_TOKEN ?? null,
+    },
+    maxBodyBytes: integer(env.MAX_BODY_BYTES, 10 * 1024 * 1024),
+    apiVersion: '3.4',
+  };
+}

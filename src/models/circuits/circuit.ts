@@ -1,0 +1,68 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { displayAttribute } from '../hooks.js';
+
+export const circuit: ModelDefinition = {
+  key: 'circuits.circuit',
+  app: 'circuits',
+  model: 'circuit',
+  path: 'circuits',
+  verboseName: 'circuit',
+  verboseNamePlural: 'circuits',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'cid', type: 'string', required: true, maxLength: 100 },
+    { name: 'provider', type: 'fk', target: 'circuits.provider', onDelete: 'PROTECT', required: true },
+    { name: 'type', type: 'fk', target: 'circuits.circuittype', onDelete: 'PROTECT', required: true },
+    {
+      name: 'status',
+      type: 'choice',
+      default: 'active',
+      choices: [
+        { value: 'planned', label: 'Planned' },
+        { value: 'provisioning', label: 'Provisioning' },
+        { value: 'active', label: 'Active' },
+        { value: 'offline', label: 'Offline' },
+        { value: 'deprovisioning', label: 'Deprovisioning' },
+        { value: 'decommissioned', label: 'Decommissioned' },
+      ],
+    },
+    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    { name: 'install_date', type: 'date', nullable: true, default: null },
+    { name: 'termination_date', type: 'date', nullable: true, default: null },
+    { name: 'commit_rate', type: 'integer', nullable: true, default: null, min: 0, max: 2147483647 },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'termination_a', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'termination_z', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
+    { name: 'custom_fields', type: 'custom_fields' },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+  ],
+  brief: ['id', 'url', 'display', 'cid'],
+  // NetBox orders provider by name; here by id
+  ordering: ['provider', 'cid', 'id'],
+  orderingFields: [
+    'id',
+    'cid',
+    'provider',
+    'type',
+    'status',
+    'tenant',
+    'install_date',
+    'termination_date',
+    'commit_rate',
+    'description',
+    'comments',
+    'created',
+    'last_updated',
+  ],
+  unique: [{ fields: ['provider', 'cid'] }],
+  search: ['cid', 'description', 'comments'],
+  hooks: {
+    display: displayAttribute('cid'),
+  },
+};

@@ -1,0 +1,240 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import { fieldError, nameOf, pyStr, related } from '../hooks.js';
+import { naturalSortKey } from '../naturalSortKey.js';
+import { rackDisplay } from './rack.js';
+
+const STATUS_CHOICES: Choice[] = [
+  { value: 'offline', label: 'Offline' },
+  { value: 'active', label: 'Active' },
+  { value: 'planned', label: 'Planned' },
+  { value: 'staged', label: 'Staged' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'inventory', label: 'Inventory' },
+  { value: 'decommissioning', label: 'Decommissioning' },
+];
+const AIRFLOW_CHOICES: Choice[] = [
+  { value: 'front-to-rear', label: 'Front to rear' },
+  { value: 'rear-to-front', label: 'Rear to front' },
+  { value: 'left-to-right', label: 'Left to right' },
+  { value: 'right-to-left', label: 'Right to left' },
+  { value: 'side-to-rear', label: 'Side to rear' },
+  { value: 'passive', label: 'Passive' },
+  { value: 'mixed', label: 'Mixed' },
+];
+
+/** str(device): name and asset tag, else virtual chassis position, else manufacturer and model. */
+export async function deviceDisplay(obj: StoredObject, view: LookupView): Promise<string> {
+  const name = obj.name ? String(obj.name) : '';
+  const assetTag = obj.asset_tag ? String(obj.asset_tag) : '';
+  if (name) return assetTag ? `${name} (${assetTag})` : name;
+  const chassis = await related(view, 'dcim.virtualchassis', obj.virtual_chassis);
+  if (chassis) return `${pyStr(chassis.name)}:${pyStr(obj.vc_position)} (${assetTag || obj.id})`;
+  const type = await related(view, 'dcim.devicetype', obj.device_type);
+  if (type) {
+    const manufacturer = await related(view, 'dcim.manufacturer', type.manufacturer);
+    return `${nameOf(manufacturer)} ${pyStr(type.model)} (${assetTag || obj.id})`;
+  }
+  return `Device object (${obj.id})`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The local, cheap part of NetBox's Device.clean(); the first failing rule wins. */
+async function validateDevice(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
+  if (obj.local_context_data != null && !isPlainObject(obj.local_context_data)) {
+    return fieldError('local_context_data', 'JSON data must be in object form. Example: {"foo": 123}');
+  }
+  const site = await related(view, 'dcim.site', obj.site);
+  const rack = await related(view, 'dcim.rack', obj.rack);
+  const location = await related(view, 'dcim.location', obj.location);
+  if (rack && rack.site !== obj.site) {
+    return fieldError('rack', `Rack ${rackDisplay(rack)} does not belong to site ${nameOf(site)}.`);
+  }
+  if (location && location.site !== obj.site) {
+    return fieldError('location', `Location ${nameOf(location)} does not belong to site ${nameOf(site)}.`);
+  }
+  if (rack && location && rack.location !== location.id) {
+    return fieldError('rack', `Rack ${rackDisplay(rack)} does not belong to location ${nameOf(location)}.`);
+  }
+  if (!rack) {
+    if (obj.face) return fieldError('face', 'Cannot select a rack face without assigning a rack.');
+    if (obj.position) return fieldError('position', 'Cannot select a rack position without assigning a rack.');
+  }
+  if (obj.position && !Number.isInteger(Number(obj.position) * 2)) {
+    return fieldError('position', 'Position must be in increments of 0.5 rack units.');
+  }
+  if (obj.position && !obj.face) return fieldError('face', 'Must specify rack face when defining rack position.');
+  const type = await related(view, 'dcim.devicetype', obj.device_type);
+  if (type && obj.position && Number(type.u_height) === 0) {
+    return fieldError('position', `A U0 device type (${pyStr(type.model)}) cannot be assigned to a rack position.`);
+  }
+  if (type && rack && type.subdevice_role === 'child') {
+    const attribute = 'This is an attribute of the parent device.';
+    if (obj.face) return fieldError('face', `Child device types cannot be assigned to a rack face. ${attribute}`);
+    if (obj.position) {
+      return fieldError('position', `Child device types cannot be assigned to a rack position. ${attribute}`);
+    }
+  }
+  const platform = await related(view, 'dcim.platform', obj.platform);
+  if (type && platform && platform.manufacturer != null && platform.manufacturer !== type.manufacturer) {
+    const limited = await related(view, 'dcim.manufacturer', platform.manufacturer);
+    const actual = await related(view, 'dcim.manufacturer', type.manufacturer);
+    return fieldError(
+      'platform',
+      `The assigned platform is limited to ${nameOf(limited)} device types, but this device's type belongs to ${nameOf(actual)}.`,
+    );
+  }
+  if (obj.virtual_chassis != null && obj.vc_position == null) {
+    return fieldError('vc_position', 'A device assigned to a virtual chassis must have its position defined.');
+  }
+}
+
+export const device: ModelDefinition = {
+  key: 'dcim.device',
+  app: 'dcim',
+  model: 'device',
+  path: 'devices',
+  verboseName: 'device',
+  verboseNamePlural: 'devices',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'name', type: 'string', nullable: true, blank: true, default: null, maxLength: 64 },
+    { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'PROTECT', required: true },
+    { name: 'device_role', type: 'fk', target: 'dcim.devicerole', onDelete: 'PROTECT', required: true },
+    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    { name: 'platform', type: 'fk', target: 'dcim.platform', onDelete: 'SET_NULL', nullable: true, default: null },
+    { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
+    { name: 'asset_tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },
+    { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', required: true },
+    { name: 'location', type: 'fk', target: 'dcim.location', onDelete: 'PROTECT', nullable: true, default: null },
+    { name: 'rack', type: 'fk', target: 'dcim.rack', onDelete: 'PROTECT', nullable: true, default: null },
+    {
+      name: 'position',
+      type: 'decimal',
+      nullable: true,
+      default: null,
+      min: 1,
+      max: 99.5,
+      maxDigits: 4,
+      decimalPlaces: 1,
+    },
+    {
+      name: 'face',
+      type: 'choice',
+      blank: true,
+      emptyAsNull: true,
+      default: '',
+      choices: [{ value: 'front', label: 'Front' }, { value: 'rear', label: 'Rear' }],
+    },
+    { name: 'parent_device', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'status', type: 'choice', default: 'active', choices: STATUS_CHOICES },
+    { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
+    // primary_ip6 ?? primary_ip4 as a nested IP address; rendered null for now
+    { name: 'primary_ip', type: 'computed', readOnly: true, nullable: true, value: null },
+    {
+      name: 'primary_ip4',
+      type: 'fk',
+      target: 'ipam.ipaddress',
+      onDelete: 'SET_NULL',
+      oneToOne: true,
+      nullable: true,
+      default: null,
+      unique: true,
+    },
+    {
+      name: 'primary_ip6',
+      type: 'fk',
+      target: 'ipam.ipaddress',
+      onDelete: 'SET_NULL',
+      oneToOne: true,
+      nullable: true,
+      default: null,
+      unique: true,
+    },
+    {
+      name: 'cluster',
+      type: 'fk',
+      target: 'virtualization.cluster',
+      onDelete: 'SET_NULL',
+      nullable: true,
+      default: null,
+    },
+    {
+      name: 'virtual_chassis',
+      type: 'fk',
+      target: 'dcim.virtualchassis',
+      onDelete: 'SET_NULL',
+      nullable: true,
+      default: null,
+    },
+    { name: 'vc_position', type: 'integer', nullable: true, default: null, min: 0, max: 255 },
+    { name: 'vc_priority', type: 'integer', nullable: true, default: null, min: 0, max: 255 },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    { name: 'local_context_data', type: 'json', nullable: true, default: null },
+    { name: 'tags', type: 'tags', target: 'extras.tag' },
+    { name: 'custom_fields', type: 'custom_fields', default: {} },
+    // see the compute hook
+    { name: 'config_context', type: 'computed', readOnly: true, value: {} },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+  ],
+  brief: ['id', 'url', 'display', 'name'],
+  ordering: ['_name', 'id'],
+  orderingFields: [
+    'id',
+    'name',
+    'device_type',
+    'device_role',
+    'tenant',
+    'platform',
+    'serial',
+    'asset_tag',
+    'site',
+    'location',
+    'rack',
+    'position',
+    'face',
+    'status',
+    'airflow',
+    'primary_ip4',
+    'primary_ip6',
+    'cluster',
+    'virtual_chassis',
+    'vc_position',
+    'vc_priority',
+    'description',
+    'comments',
+    'created',
+    'last_updated',
+  ],
+  unique: [
+    { fields: ['asset_tag'] },
+    { fields: ['primary_ip4'] },
+    { fields: ['primary_ip6'] },
+    { fields: ['name', 'site', 'tenant'], caseInsensitive: ['name'] },
+    {
+      fields: ['name', 'site'],
+      caseInsensitive: ['name'],
+      whenNull: 'tenant',
+      message: 'Device name must be unique per site.',
+    },
+    { fields: ['rack', 'position', 'face'] },
+    { fields: ['virtual_chassis', 'vc_position'] },
+  ],
+  search: ['name', 'serial', 'asset_tag', 'comments'],
+  hooks: {
+    display: deviceDisplay,
+    derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
+    validate: validateDevice,
+    compute: {
+      // NetBox merges every applicable config context first; none are registered yet.
+      config_context: (obj) => (isPlainObject(obj.local_context_data) ? obj.local_context_data : {}),
+    },
+  },
+};

@@ -1,0 +1,106 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { Choice, ModelDefinition } from '../types.js';
+import { displayAttribute, fieldError } from '../hooks.js';
+
+const AIRFLOW_CHOICES: Choice[] = [
+  { value: 'front-to-rear', label: 'Front to rear' },
+  { value: 'rear-to-front', label: 'Rear to front' },
+  { value: 'left-to-right', label: 'Left to right' },
+  { value: 'right-to-left', label: 'Right to left' },
+  { value: 'side-to-rear', label: 'Side to rear' },
+  { value: 'passive', label: 'Passive' },
+  { value: 'mixed', label: 'Mixed' },
+];
+
+export const devicetype: ModelDefinition = {
+  key: 'dcim.devicetype',
+  app: 'dcim',
+  model: 'devicetype',
+  path: 'device-types',
+  verboseName: 'device type',
+  verboseNamePlural: 'device types',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'manufacturer', type: 'fk', target: 'dcim.manufacturer', onDelete: 'PROTECT', required: true },
+    { name: 'model', type: 'string', required: true, maxLength: 100 },
+    { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
+    { name: 'part_number', type: 'string', blank: true, default: '', maxLength: 50 },
+    { name: 'u_height', type: 'decimal', default: 1, min: 0, maxDigits: 4, decimalPlaces: 1 },
+    { name: 'is_full_depth', type: 'boolean', default: true },
+    {
+      name: 'subdevice_role',
+      type: 'choice',
+      blank: true,
+      emptyAsNull: true,
+      default: '',
+      choices: [{ value: 'parent', label: 'Parent' }, { value: 'child', label: 'Child' }],
+    },
+    { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
+    { name: 'weight', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 2 },
+    {
+      name: 'weight_unit',
+      type: 'choice',
+      blank: true,
+      emptyAsNull: true,
+      default: '',
+      choices: [
+        { value: 'kg', label: 'Kilograms' },
+        { value: 'g', label: 'Grams' },
+        { value: 'lb', label: 'Pounds' },
+        { value: 'oz', label: 'Ounces' },
+      ],
+    },
+    // image upload (multipart) is not supported
+    { name: 'front_image', type: 'computed', readOnly: true, nullable: true, value: null },
+    // image upload (multipart) is not supported
+    { name: 'rear_image', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    { name: 'tags', type: 'tags', target: 'extras.tag' },
+    { name: 'custom_fields', type: 'custom_fields', default: {} },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    {
+      name: 'device_count',
+      type: 'count',
+      readOnly: true,
+      annotated: true,
+      count: { model: 'dcim.device', via: 'device_type' },
+    },
+  ],
+  brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'device_count'],
+  // NetBox orders manufacturer by name; here by id
+  ordering: ['manufacturer', 'model', 'id'],
+  orderingFields: [
+    'id',
+    'manufacturer',
+    'model',
+    'slug',
+    'part_number',
+    'u_height',
+    'is_full_depth',
+    'subdevice_role',
+    'airflow',
+    'weight',
+    'weight_unit',
+    'description',
+    'comments',
+    'created',
+    'last_updated',
+  ],
+  unique: [{ fields: ['manufacturer', 'model'] }, { fields: ['manufacturer', 'slug'] }],
+  search: ['model', 'part_number', 'comments'],
+  hooks: {
+    display: displayAttribute('model'),
+    async validate(obj) {
+      if (obj.weight && !obj.weight_unit) return fieldError('__all__', 'Must specify a unit when setting a weight');
+      const height = Number(obj.u_height ?? 0);
+      if (!Number.isInteger(height * 2)) {
+        return fieldError('u_height', 'U height must be in increments of 0.5 rack units.');
+      }
+      if (height && obj.subdevice_role === 'child') return fieldError('u_height', 'Child device types must be 0U.');
+    },
+  },
+};

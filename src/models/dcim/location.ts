@@ -1,0 +1,90 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { displayAttribute, pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
+
+export const location: ModelDefinition = {
+  key: 'dcim.location',
+  app: 'dcim',
+  model: 'location',
+  path: 'locations',
+  verboseName: 'location',
+  verboseNamePlural: 'locations',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'name', type: 'string', required: true, maxLength: 100 },
+    { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
+    { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'CASCADE', required: true },
+    { name: 'parent', type: 'fk', target: 'dcim.location', onDelete: 'CASCADE', nullable: true, default: null },
+    {
+      name: 'status',
+      type: 'choice',
+      default: 'active',
+      choices: [
+        { value: 'planned', label: 'Planned' },
+        { value: 'staging', label: 'Staging' },
+        { value: 'active', label: 'Active' },
+        { value: 'decommissioning', label: 'Decommissioning' },
+        { value: 'retired', label: 'Retired' },
+      ],
+    },
+    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'tags', type: 'tags', target: 'extras.tag' },
+    { name: 'custom_fields', type: 'custom_fields', default: {} },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    // NetBox counts objects assigned to descendants too; this counts direct ones
+    {
+      name: 'rack_count',
+      type: 'count',
+      readOnly: true,
+      annotated: true,
+      count: { model: 'dcim.rack', via: 'location' },
+    },
+    // NetBox counts objects assigned to descendants too; this counts direct ones
+    {
+      name: 'device_count',
+      type: 'count',
+      readOnly: true,
+      annotated: true,
+      count: { model: 'dcim.device', via: 'location' },
+    },
+    { name: '_depth', type: 'computed', readOnly: true, value: 0 },
+  ],
+  brief: ['id', 'url', 'display', 'name', 'slug', 'rack_count', '_depth'],
+  // NetBox lists trees depth-first (tree_id, lft); here by name
+  ordering: ['name', 'id'],
+  orderingFields: ['id', 'name', 'slug', 'site', 'parent', 'status', 'tenant', 'description', 'created', 'last_updated'],
+  unique: [
+    { fields: ['site', 'parent', 'name'] },
+    {
+      fields: ['site', 'name'],
+      whenNull: 'parent',
+      message: 'A location with this name already exists within the specified site.',
+    },
+    { fields: ['site', 'parent', 'slug'] },
+    {
+      fields: ['site', 'slug'],
+      whenNull: 'parent',
+      message: 'A location with this slug already exists within the specified site.',
+    },
+  ],
+  search: ['name', 'description'],
+  hooks: {
+    display: displayAttribute('name'),
+    async validate(obj, view) {
+      const cycle = await treeParentErrors('dcim.location', 'location', obj, view);
+      if (cycle) return cycle;
+      const parent = await related(view, 'dcim.location', obj.parent);
+      if (parent && parent.site !== obj.site) {
+        const site = await related(view, 'dcim.site', obj.site);
+        return {
+          __all__: [`Parent location (${pyStr(parent.name)}) must belong to the same site (${pyStr(site?.name)}).`],
+        };
+      }
+    },
+    compute: { _depth: treeDepth('dcim.location') },
+  },
+};

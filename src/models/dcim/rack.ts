@@ -1,0 +1,165 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { Choice, ModelDefinition, StoredObject } from '../types.js';
+import { pyStr, related } from '../hooks.js';
+import { naturalSortKey } from '../naturalSortKey.js';
+
+const TYPE_CHOICES: Choice[] = [
+  { value: '2-post-frame', label: '2-post frame' },
+  { value: '4-post-frame', label: '4-post frame' },
+  { value: '4-post-cabinet', label: '4-post cabinet' },
+  { value: 'wall-frame', label: 'Wall-mounted frame' },
+  { value: 'wall-frame-vertical', label: 'Wall-mounted frame (vertical)' },
+  { value: 'wall-cabinet', label: 'Wall-mounted cabinet' },
+  { value: 'wall-cabinet-vertical', label: 'Wall-mounted cabinet (vertical)' },
+];
+
+/** str(rack): the name, followed by ' (<facility_id>)' when facility_id is set. */
+export function rackDisplay(obj: StoredObject): string {
+  return obj.facility_id ? `${pyStr(obj.name)} (${String(obj.facility_id)})` : pyStr(obj.name);
+}
+
+export const rack: ModelDefinition = {
+  key: 'dcim.rack',
+  app: 'dcim',
+  model: 'rack',
+  path: 'racks',
+  verboseName: 'rack',
+  verboseNamePlural: 'racks',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'name', type: 'string', required: true, maxLength: 100 },
+    { name: 'facility_id', type: 'string', nullable: true, blank: true, default: null, maxLength: 50 },
+    { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', required: true },
+    { name: 'location', type: 'fk', target: 'dcim.location', onDelete: 'SET_NULL', nullable: true, default: null },
+    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    {
+      name: 'status',
+      type: 'choice',
+      default: 'active',
+      choices: [
+        { value: 'reserved', label: 'Reserved' },
+        { value: 'available', label: 'Available' },
+        { value: 'planned', label: 'Planned' },
+        { value: 'active', label: 'Active' },
+        { value: 'deprecated', label: 'Deprecated' },
+      ],
+    },
+    { name: 'role', type: 'fk', target: 'dcim.rackrole', onDelete: 'PROTECT', nullable: true, default: null },
+    { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
+    { name: 'asset_tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },
+    { name: 'type', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: TYPE_CHOICES },
+    {
+      name: 'width',
+      type: 'choice',
+      default: 19,
+      choices: [
+        { value: 10, label: '10 inches' },
+        { value: 19, label: '19 inches' },
+        { value: 21, label: '21 inches' },
+        { value: 23, label: '23 inches' },
+      ],
+    },
+    { name: 'u_height', type: 'integer', default: 42, min: 1, max: 100 },
+    { name: 'weight', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 2 },
+    { name: 'max_weight', type: 'integer', nullable: true, default: null, min: 0, max: 2147483647 },
+    {
+      name: 'weight_unit',
+      type: 'choice',
+      blank: true,
+      emptyAsNull: true,
+      default: '',
+      choices: [
+        { value: 'kg', label: 'Kilograms' },
+        { value: 'g', label: 'Grams' },
+        { value: 'lb', label: 'Pounds' },
+        { value: 'oz', label: 'Ounces' },
+      ],
+    },
+    { name: 'desc_units', type: 'boolean', default: false },
+    { name: 'outer_width', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
+    { name: 'outer_depth', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
+    {
+      name: 'outer_unit',
+      type: 'choice',
+      blank: true,
+      emptyAsNull: true,
+      default: '',
+      choices: [{ value: 'mm', label: 'Millimeters' }, { value: 'in', label: 'Inches' }],
+    },
+    { name: 'mounting_depth', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    { name: 'tags', type: 'tags', target: 'extras.tag' },
+    { name: 'custom_fields', type: 'custom_fields', default: {} },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    {
+      name: 'device_count',
+      type: 'count',
+      readOnly: true,
+      annotated: true,
+      count: { model: 'dcim.device', via: 'rack' },
+    },
+    {
+      name: 'powerfeed_count',
+      type: 'count',
+      readOnly: true,
+      annotated: true,
+      count: { model: 'dcim.powerfeed', via: 'rack' },
+    },
+  ],
+  brief: ['id', 'url', 'display', 'name', 'device_count'],
+  // NetBox orders site by natural name and location by tree order (nulls last); here by id
+  ordering: ['site', 'location', '_name', 'id'],
+  orderingFields: [
+    'id',
+    'name',
+    'facility_id',
+    'site',
+    'location',
+    'tenant',
+    'status',
+    'role',
+    'serial',
+    'asset_tag',
+    'type',
+    'width',
+    'u_height',
+    'weight',
+    'max_weight',
+    'weight_unit',
+    'desc_units',
+    'outer_width',
+    'outer_depth',
+    'outer_unit',
+    'mounting_depth',
+    'description',
+    'comments',
+    'created',
+    'last_updated',
+  ],
+  unique: [{ fields: ['asset_tag'] }, { fields: ['location', 'name'] }, { fields: ['location', 'facility_id'] }],
+  search: ['name', 'facility_id', 'serial', 'asset_tag', 'comments'],
+  hooks: {
+    display: rackDisplay,
+    derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
+    normalize(obj) {
+      // NetBox blanks the outer unit on save when no outer dimension is set.
+      if (obj.outer_width == null && obj.outer_depth == null) obj.outer_unit = '';
+    },
+    async validate(obj, view) {
+      if (obj.weight && !obj.weight_unit) return { __all__: ['Must specify a unit when setting a weight'] };
+      const location = await related(view, 'dcim.location', obj.location);
+      if (location && location.site !== obj.site) {
+        const site = await related(view, 'dcim.site', obj.site);
+        return { __all__: [`Assigned location must belong to parent site (${pyStr(site?.name)}).`] };
+      }
+      if ((obj.outer_width != null || obj.outer_depth != null) && !obj.outer_unit) {
+        return { __all__: ['Must specify a unit when setting an outer width/depth'] };
+      }
+      if (obj.max_weight && !obj.weight_unit) return { __all__: ['Must specify a unit when setting a maximum weight'] };
+    },
+  },
+};

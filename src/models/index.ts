@@ -1,0 +1,69 @@
+/**
+ * Every model definition, in registration order (by app, parents before children).
+ */
+import type { ModelDefinition } from './types.js';
+import { circuit } from './circuits/circuit.js';
+import { circuittype } from './circuits/circuittype.js';
+import { provider } from './circuits/provider.js';
+import { device } from './dcim/device.js';
+import { devicerole } from './dcim/devicerole.js';
+import { devicetype } from './dcim/devicetype.js';
+import { interfaceModel } from './dcim/interface.js';
+import { location } from './dcim/location.js';
+import { manufacturer } from './dcim/manufacturer.js';
+import { platform } from './dcim/platform.js';
+import { rack } from './dcim/rack.js';
+import { rackrole } from './dcim/rackrole.js';
+import { region } from './dcim/region.js';
+import { site } from './dcim/site.js';
+import { sitegroup } from './dcim/sitegroup.js';
+import { tag } from './extras/tag.js';
+import { aggregate } from './ipam/aggregate.js';
+import { ipaddress } from './ipam/ipaddress.js';
+import { prefix } from './ipam/prefix.js';
+import { rir } from './ipam/rir.js';
+import { role } from './ipam/role.js';
+import { vlan } from './ipam/vlan.js';
+import { vlangroup } from './ipam/vlangroup.js';
+import { vrf } from './ipam/vrf.js';
+import { tenant } from './tenancy/tenant.js';
+import { tenantgroup } from './tenancy/tenantgroup.js';
+import { token } from './users/token.js';
+import { user } from './users/user.js';
+
+export const allModels: ModelDefinition[] = [
+  // tenancy
+  tenantgroup,
+  tenant,
+  // dcim
+  region,
+  sitegroup,
+  site,
+  location,
+  rackrole,
+  rack,
+  manufacturer,
+  devicetype,
+  devicerole,
+  platform,
+  device,
+  interfaceModel,
+  // ipam
+  vrf,
+  rir,
+  aggregate,
+  role,
+  vlangroup,
+  vlan,
+  prefix,
+  ipaddress,
+  // circuits
+  provider,
+  circuittype,
+  circuit,
+  // extras
+  tag,
+  // users
+  user,
+  token,
+];

@@ -1,0 +1,43 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { displayAttribute } from '../hooks.js';
+import { networkKeys, normalizeNetworkField } from './networkKeys.js';
+
+export const aggregate: ModelDefinition = {
+  key: 'ipam.aggregate',
+  app: 'ipam',
+  model: 'aggregate',
+  path: 'aggregates',
+  verboseName: 'aggregate',
+  verboseNamePlural: 'aggregates',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    {
+      name: 'family',
+      type: 'choice',
+      readOnly: true,
+      choices: [{ value: 4, label: 'IPv4' }, { value: 6, label: 'IPv6' }],
+    },
+    { name: 'prefix', type: 'cidr', required: true },
+    { name: 'rir', type: 'fk', target: 'ipam.rir', onDelete: 'PROTECT', required: true },
+    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    { name: 'date_added', type: 'date', nullable: true, default: null },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
+    { name: 'custom_fields', type: 'custom_fields' },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+  ],
+  brief: ['id', 'url', 'display', 'family', 'prefix'],
+  ordering: ['_network', '_prefixlen', 'id'],
+  orderingFields: ['id', 'prefix', 'rir', 'tenant', 'date_added', 'description', 'comments', 'created', 'last_updated'],
+  search: ['description', 'prefix'],
+  hooks: {
+    display: displayAttribute('prefix'),
+    normalize: (obj) => normalizeNetworkField(obj, 'prefix', 'aggregate'),
+    derive: (obj) => networkKeys(obj.prefix) ?? { _family: null, _network: null, _last: null, _prefixlen: null },
+  },
+};

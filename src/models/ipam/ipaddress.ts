@@ -1,0 +1,125 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { Choice, ModelDefinition } from '../types.js';
+import { displayAttribute, fieldError } from '../hooks.js';
+import { hostKeys, normalizeHostField } from './networkKeys.js';
+
+const ROLE_CHOICES: Choice[] = [
+  { value: 'loopback', label: 'Loopback' },
+  { value: 'secondary', label: 'Secondary' },
+  { value: 'anycast', label: 'Anycast' },
+  { value: 'vip', label: 'VIP' },
+  { value: 'vrrp', label: 'VRRP' },
+  { value: 'hsrp', label: 'HSRP' },
+  { value: 'glbp', label: 'GLBP' },
+  { value: 'carp', label: 'CARP' },
+];
+
+const DNS_NAME = /^([0-9A-Za-z_-]+|\*)(\.[0-9A-Za-z_-]+)*\.?$/;
+
+export const ipaddress: ModelDefinition = {
+  key: 'ipam.ipaddress',
+  app: 'ipam',
+  model: 'ipaddress',
+  path: 'ip-addresses',
+  verboseName: 'IP address',
+  verboseNamePlural: 'IP addresses',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    {
+      name: 'family',
+      type: 'choice',
+      readOnly: true,
+      choices: [{ value: 4, label: 'IPv4' }, { value: 6, label: 'IPv6' }],
+    },
+    { name: 'address', type: 'ip_address', required: true },
+    { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'PROTECT', nullable: true, default: null },
+    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    {
+      name: 'status',
+      type: 'choice',
+      default: 'active',
+      choices: [
+        { value: 'active', label: 'Active' },
+        { value: 'reserved', label: 'Reserved' },
+        { value: 'deprecated', label: 'Deprecated' },
+        { value: 'dhcp', label: 'DHCP' },
+        { value: 'slaac', label: 'SLAAC' },
+      ],
+    },
+    { name: 'role', type: 'choice', blank: true, default: '', choices: ROLE_CHOICES },
+    {
+      name: 'assigned_object_type',
+      type: 'content_type',
+      allowedTypes: ['dcim.interface', 'ipam.fhrpgroup', 'virtualization.vminterface'],
+      nullable: true,
+      default: null,
+    },
+    { name: 'assigned_object_id', type: 'integer', nullable: true, default: null, min: 0, max: 9223372036854776000 },
+    {
+      name: 'assigned_object',
+      type: 'generic_fk',
+      readOnly: true,
+      nullable: true,
+      targets: ['dcim.interface', 'ipam.fhrpgroup', 'virtualization.vminterface'],
+      typeField: 'assigned_object_type',
+      idField: 'assigned_object_id',
+    },
+    { name: 'nat_inside', type: 'fk', target: 'ipam.ipaddress', onDelete: 'SET_NULL', nullable: true, default: null },
+    { name: 'nat_outside', type: 'reverse', readOnly: true, target: 'ipam.ipaddress', via: 'nat_inside' },
+    { name: 'dns_name', type: 'string', blank: true, default: '', maxLength: 255 },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
+    { name: 'custom_fields', type: 'custom_fields' },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+  ],
+  brief: ['id', 'url', 'display', 'family', 'address'],
+  // NetBox: host address only (mask ignored), IPv4 before IPv6
+  ordering: ['_address', 'id'],
+  orderingFields: [
+    'id',
+    'address',
+    'vrf',
+    'tenant',
+    'status',
+    'role',
+    'assigned_object_type',
+    'assigned_object_id',
+    'nat_inside',
+    'dns_name',
+    'description',
+    'comments',
+    'created',
+    'last_updated',
+  ],
+  search: ['dns_name', 'description', 'address'],
+  hooks: {
+    display: displayAttribute('address'),
+    normalize(obj) {
+      // NetBox lower-cases the DNS name on save.
+      if (typeof obj.dns_name === 'string') obj.dns_name = obj.dns_name.toLowerCase();
+      return normalizeHostField(obj, 'address', 'IP address');
+    },
+    derive: (obj) => hostKeys(obj.address) ?? { _family: null, _address: null, _prefixlen: null },
+    async validate(obj) {
+      if (typeof obj.dns_name === 'string' && obj.dns_name !== '' && !DNS_NAME.test(obj.dns_name)) {
+        return fieldError(
+          'dns_name',
+          'Only alphanumeric characters, asterisks, hyphens, periods, and underscores are allowed in DNS names',
+        );
+      }
+      if (obj.assigned_object_type != null && obj.assigned_object_id == null) {
+        return fieldError('assigned_object_id', 'This field cannot be null.');
+      }
+      if (obj.assigned_object_id != null && obj.assigned_object_type == null) {
+        return fieldError('assigned_object_type', 'This field cannot be null.');
+      }
+      if (obj.status === 'slaac' && obj.family !== 6) {
+        return fieldError('status', 'Only IPv6 addresses can be assigned SLAAC status');
+      }
+    },
+  },
+};

@@ -1,0 +1,105 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
+import { fieldError, nameOf, pyStr, related } from '../hooks.js';
+import { rackDisplay } from '../dcim/rack.js';
+
+/** str() of a VLAN group's scope object ('None' for a global group). */
+async function scopeDisplay(group: StoredObject, view: LookupView): Promise<string> {
+  if (typeof group.scope_type !== 'string' || typeof group.scope_id !== 'number') return 'None';
+  const scope = await view.get(group.scope_type, group.scope_id);
+  if (!scope) return 'None';
+  return group.scope_type === 'dcim.rack' ? rackDisplay(scope) : nameOf(scope);
+}
+
+export const vlan: ModelDefinition = {
+  key: 'ipam.vlan',
+  app: 'ipam',
+  model: 'vlan',
+  path: 'vlans',
+  verboseName: 'VLAN',
+  verboseNamePlural: 'VLANs',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
+    {
+      name: 'group',
+      type: 'fk',
+      target: 'ipam.vlangroup',
+      onDelete: 'PROTECT',
+      nullable: true,
+      default: null,
+      defaultOnPut: true,
+    },
+    { name: 'vid', type: 'integer', required: true, min: 1, max: 4094 },
+    { name: 'name', type: 'string', required: true, maxLength: 64 },
+    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    {
+      name: 'status',
+      type: 'choice',
+      default: 'active',
+      choices: [
+        { value: 'active', label: 'Active' },
+        { value: 'reserved', label: 'Reserved' },
+        { value: 'deprecated', label: 'Deprecated' },
+      ],
+    },
+    { name: 'role', type: 'fk', target: 'ipam.role', onDelete: 'SET_NULL', nullable: true, default: null },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    { name: 'l2vpn_termination', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
+    { name: 'custom_fields', type: 'custom_fields' },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    {
+      name: 'prefix_count',
+      type: 'count',
+      readOnly: true,
+      annotated: true,
+      count: { model: 'ipam.prefix', via: 'vlan' },
+    },
+  ],
+  brief: ['id', 'url', 'display', 'vid', 'name'],
+  // NetBox orders site/group by their own ordering, nulls last; here by id, nulls first
+  ordering: ['site', 'group', 'vid', 'id'],
+  orderingFields: [
+    'id',
+    'site',
+    'group',
+    'vid',
+    'name',
+    'tenant',
+    'status',
+    'role',
+    'description',
+    'comments',
+    'created',
+    'last_updated',
+  ],
+  unique: [{ fields: ['group', 'vid'] }, { fields: ['group', 'name'] }],
+  search: ['name', 'description'],
+  hooks: {
+    display: (obj) => `${pyStr(obj.name)} (${pyStr(obj.vid)})`,
+    async validate(obj, view) {
+      const group = await related(view, 'ipam.vlangroup', obj.group);
+      if (!group) return;
+      const site = await related(view, 'dcim.site', obj.site);
+      if (site && !(group.scope_type === 'dcim.site' && group.scope_id === site.id)) {
+        const scope = await scopeDisplay(group, view);
+        return fieldError(
+          'group',
+          `VLAN is assigned to group ${nameOf(group)} (scope: ${scope}); cannot also assign to site ${nameOf(site)}.`,
+        );
+      }
+      const vid = Number(obj.vid);
+      if (!(Number(group.min_vid) <= vid && vid <= Number(group.max_vid))) {
+        return fieldError(
+          'vid',
+          `VID must be between ${pyStr(group.min_vid)} and ${pyStr(group.max_vid)} for VLANs in group ${nameOf(group)}`,
+        );
+      }
+    },
+  },
+};

@@ -1,0 +1,76 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { displayAttribute, fieldError } from '../hooks.js';
+
+export const vlangroup: ModelDefinition = {
+  key: 'ipam.vlangroup',
+  app: 'ipam',
+  model: 'vlangroup',
+  path: 'vlan-groups',
+  verboseName: 'VLAN group',
+  verboseNamePlural: 'VLAN groups',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'name', type: 'string', required: true, maxLength: 100 },
+    { name: 'slug', type: 'string', required: true, maxLength: 100, format: 'slug' },
+    {
+      name: 'scope_type',
+      type: 'content_type',
+      allowedTypes: [
+        'dcim.region',
+        'dcim.sitegroup',
+        'dcim.site',
+        'dcim.location',
+        'dcim.rack',
+        'virtualization.clustergroup',
+        'virtualization.cluster',
+      ],
+      nullable: true,
+      default: null,
+      defaultOnPut: true,
+    },
+    { name: 'scope_id', type: 'integer', nullable: true, default: null, defaultOnPut: true },
+    {
+      name: 'scope',
+      type: 'generic_fk',
+      readOnly: true,
+      nullable: true,
+      targets: [
+        'dcim.region',
+        'dcim.sitegroup',
+        'dcim.site',
+        'dcim.location',
+        'dcim.rack',
+        'virtualization.clustergroup',
+        'virtualization.cluster',
+      ],
+      typeField: 'scope_type',
+      idField: 'scope_id',
+    },
+    { name: 'min_vid', type: 'integer', default: 1, min: 1, max: 4094 },
+    { name: 'max_vid', type: 'integer', default: 4094, min: 1, max: 4094 },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
+    { name: 'custom_fields', type: 'custom_fields' },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    { name: 'vlan_count', type: 'count', readOnly: true, annotated: true, count: { model: 'ipam.vlan', via: 'group' } },
+  ],
+  brief: ['id', 'url', 'display', 'name', 'slug', 'vlan_count'],
+  ordering: ['name', 'id'],
+  orderingFields: ['id', 'name', 'slug', 'scope_type', 'scope_id', 'min_vid', 'max_vid', 'description', 'created', 'last_updated'],
+  unique: [{ fields: ['scope_type', 'scope_id', 'name'] }, { fields: ['scope_type', 'scope_id', 'slug'] }],
+  search: ['name', 'description'],
+  hooks: {
+    display: displayAttribute('name'),
+    async validate(obj) {
+      if (obj.scope_type && obj.scope_id == null) return fieldError('__all__', 'Cannot set scope_type without scope_id.');
+      if (obj.scope_id != null && !obj.scope_type) return fieldError('__all__', 'Cannot set scope_id without scope_type.');
+      if (Number(obj.max_vid ?? 4094) < Number(obj.min_vid ?? 1)) {
+        return fieldError('max_vid', 'Maximum child VID must be greater than or equal to minimum child VID');
+      }
+    },
+  },
+};

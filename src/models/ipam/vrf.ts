@@ -1,0 +1,51 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { pyStr } from '../hooks.js';
+
+export const vrf: ModelDefinition = {
+  key: 'ipam.vrf',
+  app: 'ipam',
+  model: 'vrf',
+  path: 'vrfs',
+  verboseName: 'VRF',
+  verboseNamePlural: 'VRFs',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'name', type: 'string', required: true, maxLength: 100 },
+    { name: 'rd', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 21 },
+    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    { name: 'enforce_unique', type: 'boolean', default: true },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    { name: 'import_targets', type: 'm2m', target: 'ipam.routetarget', default: [] },
+    { name: 'export_targets', type: 'm2m', target: 'ipam.routetarget', default: [] },
+    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
+    { name: 'custom_fields', type: 'custom_fields' },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    {
+      name: 'ipaddress_count',
+      type: 'count',
+      readOnly: true,
+      annotated: true,
+      count: { model: 'ipam.ipaddress', via: 'vrf' },
+    },
+    {
+      name: 'prefix_count',
+      type: 'count',
+      readOnly: true,
+      annotated: true,
+      count: { model: 'ipam.prefix', via: 'vrf' },
+    },
+  ],
+  brief: ['id', 'url', 'display', 'name', 'rd', 'prefix_count'],
+  ordering: ['name', 'rd', 'id'],
+  orderingFields: ['id', 'name', 'rd', 'tenant', 'enforce_unique', 'description', 'comments', 'created', 'last_updated'],
+  unique: [{ fields: ['rd'] }],
+  search: ['name', 'rd', 'description'],
+  hooks: {
+    display: (obj) => (obj.rd ? `${pyStr(obj.name)} (${String(obj.rd)})` : pyStr(obj.name)),
+  },
+};

@@ -1,0 +1,51 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+
+/** The masked form NetBox shows when keys cannot be retrieved: 34 '*' and the key's last 6 characters. */
+export function maskedTokenKey(last6: unknown): string {
+  return '*'.repeat(34) + (typeof last6 === 'string' ? last6 : '');
+}
+
+export const token: ModelDefinition = {
+  key: 'users.token',
+  app: 'users',
+  model: 'token',
+  path: 'tokens',
+  verboseName: 'token',
+  verboseNamePlural: 'tokens',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'user', type: 'fk', target: 'auth.user', onDelete: 'CASCADE', required: true },
+    { name: 'created', type: 'datetime', readOnly: true },
+    { name: 'expires', type: 'datetime', nullable: true, default: null },
+    { name: 'last_used', type: 'datetime', nullable: true, default: null },
+    {
+      name: 'key',
+      type: 'string',
+      secret: 'token_key',
+      unique: true,
+      minLength: 40,
+      maxLength: 40,
+      pattern: '^[0-9a-fA-F]{40}$',
+    },
+    { name: 'write_enabled', type: 'boolean', default: true },
+    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    { name: 'allowed_ips', type: 'array', default: [], defaultOnPut: true, items: 'cidr' },
+    { name: 'key_last6', type: 'string', internal: true, nullable: true },
+    { name: 'key_digest', type: 'string', internal: true, nullable: true },
+    { name: 'key_cipher', type: 'string', internal: true, nullable: true },
+  ],
+  brief: ['id', 'url', 'display', 'key', 'write_enabled'],
+  ordering: ['id'],
+  orderingFields: ['id', 'user', 'created', 'expires', 'last_used', 'write_enabled', 'description', 'allowed_ips'],
+  unique: [{ fields: ['key'] }],
+  search: ['description'],
+  hooks: {
+    // NetBox shows the full key while ALLOW_TOKEN_RETRIEVAL is on; the clear key is never stored
+    // (the write side keeps key_digest, key_cipher and key_last6), and display strings end up in
+    // change records, so the display is always the masked form.
+    display: (obj) => maskedTokenKey(obj.key_last6),
+  },
+};

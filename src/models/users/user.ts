@@ -1,0 +1,42 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { pyStr } from '../hooks.js';
+
+export const user: ModelDefinition = {
+  key: 'auth.user',
+  app: 'users',
+  model: 'user',
+  path: 'users',
+  verboseName: 'user',
+  verboseNamePlural: 'users',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'url', type: 'url', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'username', type: 'string', required: true, unique: true, maxLength: 150 },
+    { name: 'password', type: 'string', required: true, writeOnly: true, secret: 'password', maxLength: 128 },
+    { name: 'first_name', type: 'string', blank: true, default: '', maxLength: 150 },
+    { name: 'last_name', type: 'string', blank: true, default: '', maxLength: 150 },
+    { name: 'email', type: 'string', blank: true, default: '', maxLength: 254, format: 'email' },
+    { name: 'is_staff', type: 'boolean', default: false },
+    { name: 'is_active', type: 'boolean', default: true },
+    { name: 'date_joined', type: 'datetime' },
+    { name: 'groups', type: 'm2m', target: 'auth.group', default: [] },
+    { name: 'is_superuser', type: 'boolean', internal: true, default: false },
+  ],
+  brief: ['id', 'url', 'display', 'username'],
+  ordering: ['username', 'id'],
+  orderingFields: ['id', 'username', 'first_name', 'last_name', 'email', 'is_staff', 'is_active', 'date_joined'],
+  unique: [{ fields: ['username'] }],
+  search: ['username', 'first_name', 'last_name', 'email'],
+  hooks: {
+    display(obj) {
+      const fullName = `${String(obj.first_name ?? '')} ${String(obj.last_name ?? '')}`.trim();
+      return fullName ? `${pyStr(obj.username)} (${fullName})` : pyStr(obj.username);
+    },
+    normalize(obj) {
+      // Django's default for date_joined is the time of creation.
+      if (obj.date_joined == null) obj.date_joined = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    },
+  },
+};

@@ -1,0 +1,65 @@
+import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { EventLog, Subscription } from '../events/EventLog.js';
+import type { ModelRegistry } from '../models/registry.js';
+import { evolve } from './evolve.js';
+import type { ReadStore } from './ReadStore.js';
+
+/**
+ * Applies the event log, in order, to the read models. It resumes after the last
+ * position the store recorded; re-applying an event is harmless (documents carry
+ * the position that last wrote them).
+ */
+export class Projector {
+  private applied = 0;
+  private subscription: Subscription | null = null;
+  private waiters: Array<{ position: number; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private failure: unknown = null;
+
+  constructor(
+    private readonly log: EventLog,
+    private readonly store: ReadStore,
+    private readonly registry: ModelRegistry,
+  ) {}
+
+  /** The last log position applied to the read models. */
+  get position(): number {
+    return this.applied;
+  }
+
+  /** Catch up with the log, then keep following it. Resolves once caught up. */
+  async start(): Promise<void> {
+    this.applied = await this.store.position();
+    this.subscription = this.log.subscribe(this.applied + 1, (events) => this.apply(events));
+    await this.subscription.caughtUp;
+  }
+
+  /** Resolves once every event up to `position` is visible in the read models. */
+  waitFor(position: number): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (position <= this.applied) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ position, resolve, reject }));
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = null;
+  }
+
+  private async apply(events: ChangeEvent[]): Promise<void> {
+    const fresh = events.filter((e) => e.position > this.applied);
+    if (fresh.length === 0) return;
+    try {
+      const last = fresh[fresh.length - 1].position;
+      await this.store.apply(fresh.map((e) => evolve(this.registry, e)), last);
+      this.applied = last;
+    } catch (error) {
+      // A read model that cannot be written is out of step with the log: stop serving writes.
+      this.failure = error;
+      for (const w of this.waiters.splice(0)) w.reject(error);
+      throw error;
+    }
+    const ready = this.waiters.filter((w) => w.position <= this.applied);
+    this.waiters = this.waiters.filter((w) => w.position > this.applied);
+    for (const w of ready) w.resolve();
+  }
+}

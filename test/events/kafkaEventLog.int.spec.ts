@@ -1,0 +1,83 @@
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { EventLogWriteError, KafkaEventLog } from '../../src/events/KafkaEventLog.js';
+import { eventLogContract, readAll } from './eventLog.contract.js';
+import { makeBatch } from './makeEvent.js';
+
+/**
+ * Integration tests against a real broker: `KAFKA_BROKERS=localhost:9094 npx ava test/events/kafkaEventLog.int.spec.ts`
+ * (docker compose up kafka). Kafka 3.x only: kafkajs 2.2 cannot talk to Kafka 4 (KIP-896).
+ * Each test gets a fresh topic and its own transactional id (tests run concurrently and
+ * would otherwise fence each other). Topics are left behind on the test broker.
+ */
+const brokers = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((b) => b.trim())
+  .filter((b) => b.length > 0);
+
+if (brokers.length === 0) {
+  test('KafkaEventLog integration tests: skipped: KAFKA_BROKERS not set', (t) => {
+    t.log('skipped: KAFKA_BROKERS not set');
+    t.pass();
+  });
+} else {
+  const storage = () => ({
+    brokers,
+    topic: `netledger.test.${randomUUID()}`,
+    transactionalId: `netledger-test-writer-${randomUUID()}`,
+    clientId: 'netledger-test',
+    logLevel: 'error' as const,
+  });
+  const openLog = async (options: ReturnType<typeof storage>) => {
+    const log = new KafkaEventLog(options);
+    await log.open();
+    return log;
+  };
+
+  eventLogContract('KafkaEventLog', async () => {
+    const options = storage();
+    let log = await openLog(options);
+    return {
+      log,
+      reopen: async () => {
+        await log.close();
+        log = await openLog(options);
+        return log;
+      },
+      cleanup: async () => {
+        await log.close();
+      },
+    };
+  });
+
+  test('KafkaEventLog: a second writer with the same transactional id fences the first', async (t) => {
+    const options = storage();
+    const first = await openLog(options);
+    const second = await openLog({ ...options }).catch(async (error: unknown) => {
+      await first.close();
+      throw error;
+    });
+    try {
+      await t.throwsAsync(first.append(makeBatch(1, 1)), { instanceOf: EventLogWriteError });
+      await t.throwsAsync(first.append(makeBatch(1, 1)), { instanceOf: EventLogWriteError }, 'fenced for good');
+      t.is(second.head(), 0);
+      const batch = makeBatch(1, 2);
+      await second.append(batch);
+      t.deepEqual(await readAll(second, 1), [batch]);
+    } finally {
+      await Promise.allSettled([first.close(), second.close()]);
+    }
+  });
+
+  test('KafkaEventLog: an append larger than one produce request is still one atomic batch', async (t) => {
+    const log = await openLog(storage());
+    try {
+      const big = makeBatch(1, 1500); // ~1.3 MiB of JSON: several produce requests in one transaction
+      await log.append(big);
+      await log.append(makeBatch(1501, 1));
+      t.deepEqual((await readAll(log, 1)).map((b) => b.length), [1500, 1]);
+    } finally {
+      await log.close();
+    }
+  });
+}

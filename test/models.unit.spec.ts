@@ -1,0 +1,282 @@
+import test from 'ava';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { allModels } from '../src/models/index.js';
+import { ModelRegistry, registry } from '../src/models/registry.js';
+import { naturalInterfaceKey, naturalSortKey } from '../src/models/naturalSortKey.js';
+import { formatCidr, hostKeys, networkKeys, parseCidr } from '../src/models/ipam/networkKeys.js';
+import { canonicalMac, canonicalWwn } from '../src/models/dcim/hardwareAddress.js';
+import type { LookupView, ModelDefinition, StoredObject } from '../src/models/types.js';
+
+const REFERENCE = new URL('../../shared/reference/netbox-3.4/', import.meta.url);
+
+interface RefModel {
+  model: string;
+  path: string;
+  fields: { name: string }[];
+  brief_fields: string[] | null;
+}
+
+function loadReference(): Map<string, RefModel> | null {
+  const dir = fileURLToPath(REFERENCE);
+  if (!existsSync(dir)) return null;
+  const models = new Map<string, RefModel>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const data = JSON.parse(readFileSync(new URL(file, REFERENCE), 'utf8')) as { models?: RefModel[] };
+    for (const model of data.models ?? []) models.set(model.model, model);
+  }
+  return models;
+}
+
+function viewOf(data: Record<string, StoredObject[]>): LookupView {
+  return {
+    async get(model, id) {
+      return data[model]?.find((o) => o.id === id) ?? null;
+    },
+    async find() {
+      return [];
+    },
+  };
+}
+
+const hooksOf = (key: string) => registry.get(key).hooks ?? {};
+
+test('every definition validates, alone and together', (t) => {
+  t.notThrows(() => registry.validate());
+  for (const def of allModels) t.notThrows(() => new ModelRegistry([def]).validate(), def.key);
+  t.true(registry.all().length >= 28);
+});
+
+test('validate() reports inconsistent definitions', (t) => {
+  const broken: ModelDefinition = {
+    key: 'test.thing',
+    app: 'test',
+    model: 'thing',
+    path: 'things',
+    verboseName: 'thing',
+    verboseNamePlural: 'things',
+    fields: [
+      { name: 'id', type: 'id', readOnly: true },
+      { name: 'name', type: 'string' },
+      { name: 'name', type: 'string' },
+    ],
+    brief: ['id', 'slug'],
+    ordering: ['weight', '_hidden', 'id'],
+    unique: [{ fields: ['missing'] }],
+  };
+  const error = t.throws(() => new ModelRegistry([broken]).validate());
+  t.regex(error!.message, /duplicate field 'name'/);
+  t.regex(error!.message, /brief key 'slug'/);
+  t.regex(error!.message, /ordering term 'weight'/);
+  t.regex(error!.message, /unique field 'missing'/);
+  t.notRegex(error!.message, /_hidden/);
+});
+
+test('field names and brief fields match the NetBox 3.4 reference', (t) => {
+  const reference = loadReference();
+  if (!reference) {
+    t.log('reference folder absent; skipped');
+    t.pass();
+    return;
+  }
+  for (const def of allModels) {
+    const ref = reference.get(def.key);
+    if (!ref) {
+      t.fail(`${def.key} is not in the reference`);
+      continue;
+    }
+    const names = def.fields.filter((f) => !f.internal).map((f) => f.name);
+    t.deepEqual(names, ref.fields.map((f) => f.name), def.key);
+    t.deepEqual(def.brief, ref.brief_fields ?? [], `${def.key} brief`);
+    t.is(`/api/${def.app}/${def.path}/`, ref.path, `${def.key} path`);
+  }
+});
+
+test('registry lookups', (t) => {
+  t.is(registry.byPath('users', 'users')?.key, 'auth.user');
+  t.is(registry.byPath('dcim', 'device-types')?.key, 'dcim.devicetype');
+  t.is(registry.byPath('dcim', 'nothing'), undefined);
+  t.is(registry.tryGet('dcim.cable'), undefined);
+  t.throws(() => registry.get('dcim.cable'));
+  t.deepEqual(
+    registry.apps().get('users')?.map((d) => d.key),
+    ['auth.user', 'users.token'],
+  );
+  const refs = registry.referencesTo('dcim.site').map((r) => `${r.model.key}.${r.field.name}`);
+  t.true(refs.includes('dcim.device.site'));
+  t.true(refs.includes('dcim.rack.site'));
+  t.true(refs.includes('ipam.vlan.site'));
+  const ifaceRefs = registry.referencesTo('dcim.interface').map((r) => `${r.model.key}.${r.field.name}`);
+  t.true(ifaceRefs.includes('ipam.ipaddress.assigned_object'));
+  t.true(ifaceRefs.includes('dcim.interface.parent'));
+  const tagRefs = registry.referencesTo('extras.tag');
+  t.true(tagRefs.some((r) => r.model.key === 'dcim.site' && r.field.type === 'tags'));
+});
+
+test('naturalSortKey orders digits numerically', (t) => {
+  const key = (s: string) => naturalSortKey(s)!;
+  t.true(key('eth2') < key('eth10'));
+  t.true(key('sw9') < key('sw10'));
+  t.is(key('Rack 7'), 'Rack 00000007');
+  t.is(naturalSortKey(null), null);
+  t.is(key('x'.repeat(150)).length, 100);
+  const iface = (s: string) => naturalInterfaceKey(s)!;
+  t.true(iface('GigabitEthernet1/0/2') < iface('GigabitEthernet1/0/10'));
+  t.true(iface('eth2') < iface('eth10'));
+  t.true(iface('xe-0/0/1.100') > iface('xe-0/0/1'));
+});
+
+test('network keys sort bytewise like addresses', (t) => {
+  const a = (s: string) => hostKeys(s)!._address;
+  t.true(a('10.0.0.2') < a('10.0.0.10'));
+  t.true(a('10.0.0.10') < a('::1'));
+  t.true(a('9.255.255.255/8') < a('10.0.0.0/8'));
+  const n8 = networkKeys('10.0.0.0/8')!;
+  const n16 = networkKeys('10.0.0.0/16')!;
+  t.is(n8._network, n16._network);
+  t.true(n8._prefixlen < n16._prefixlen);
+  t.true(n8._last > n16._last);
+  t.is(n8._family, 4);
+  t.is(networkKeys('2001:db8::/32')!._family, 6);
+  t.true(networkKeys('255.0.0.0/8')!._network < networkKeys('::/0')!._network);
+  t.is(networkKeys('nonsense'), null);
+});
+
+test('CIDR parsing and canonical text', (t) => {
+  const canon = (s: string) => formatCidr(parseCidr(s)!);
+  t.is(canon('2001:DB8:0:0:0:0:0:1/64'), '2001:db8::1/64');
+  t.is(canon('2001:db8:0:1:0:0:1:1'), '2001:db8:0:1::1:1/128');
+  t.is(canon('1:0:2:3:4:5:6:7/128'), '1:0:2:3:4:5:6:7/128');
+  t.is(canon('::'), '::/128');
+  t.is(canon('::ffff:10.0.0.1/128'), '::ffff:10.0.0.1/128');
+  t.is(canon('10.0.0.0/255.255.0.0'), '10.0.0.0/16');
+  t.is(parseCidr('10.0.0.0/33'), null);
+  t.is(parseCidr('010.0.0.1'), null);
+  t.is(parseCidr('fe80::1%eth0'), null);
+});
+
+test('prefix normalize rejects host bits and canonicalises', (t) => {
+  const normalize = hooksOf('ipam.prefix').normalize!;
+  t.deepEqual(normalize({ id: 1, prefix: '10.1.1.1/24' }), {
+    prefix: ['10.1.1.1/24 is not a valid prefix. Did you mean 10.1.1.0/24?'],
+  });
+  t.deepEqual(normalize({ id: 1, prefix: 'bogus' }), { prefix: ['Invalid IP address format: bogus'] });
+  t.deepEqual(normalize({ id: 1, prefix: '0.0.0.0/0' }), { prefix: ['Cannot create prefix with /0 mask.'] });
+  const obj: StoredObject = { id: 1, prefix: '2001:DB8::/32' };
+  t.falsy(normalize(obj));
+  t.is(obj.prefix, '2001:db8::/32');
+  t.is(obj.family, 6);
+  const host: StoredObject = { id: 2, prefix: '10.0.0.1' };
+  t.falsy(normalize(host));
+  t.is(host.prefix, '10.0.0.1/32');
+  t.deepEqual(hooksOf('ipam.aggregate').normalize!({ id: 3, prefix: '::/0' }), {
+    prefix: ['Cannot create aggregate with /0 mask.'],
+  });
+});
+
+test('ipaddress normalize adds the mask and family', (t) => {
+  const hooks = hooksOf('ipam.ipaddress');
+  const obj: StoredObject = { id: 1, address: '10.0.0.1', dns_name: 'Host.Example.COM' };
+  t.falsy(hooks.normalize!(obj));
+  t.is(obj.address, '10.0.0.1/32');
+  t.is(obj.family, 4);
+  t.is(obj.dns_name, 'host.example.com');
+  const withHostBits: StoredObject = { id: 2, address: '10.0.0.1/24' };
+  t.falsy(hooks.normalize!(withHostBits));
+  t.is(withHostBits.address, '10.0.0.1/24');
+  t.deepEqual(hooks.derive!(withHostBits), hostKeys('10.0.0.1/24'));
+});
+
+test('ipaddress validate', async (t) => {
+  const validate = hooksOf('ipam.ipaddress').validate!;
+  const view = viewOf({});
+  t.deepEqual(await validate({ id: 1, address: '10.0.0.1/32', family: 4, status: 'slaac' }, view, null), {
+    status: ['Only IPv6 addresses can be assigned SLAAC status'],
+  });
+  t.deepEqual(await validate({ id: 1, family: 4, assigned_object_type: 'dcim.interface' }, view, null), {
+    assigned_object_id: ['This field cannot be null.'],
+  });
+  t.truthy(await validate({ id: 1, family: 4, dns_name: 'bad name' }, view, null));
+  t.falsy(await validate({ id: 1, family: 4, dns_name: '*.example.com.' }, view, null));
+});
+
+test('display hooks', async (t) => {
+  const view = viewOf({
+    'dcim.manufacturer': [{ id: 1, name: 'Juniper' }],
+    'dcim.devicetype': [{ id: 2, model: 'MX480', manufacturer: 1 }],
+  });
+  const display = (key: string, obj: StoredObject) => hooksOf(key).display!(obj, view);
+  t.is(await display('ipam.vrf', { id: 1, name: 'Blue', rd: '65000:1' }), 'Blue (65000:1)');
+  t.is(await display('ipam.vrf', { id: 1, name: 'Blue', rd: null }), 'Blue');
+  t.is(await display('ipam.vlan', { id: 1, name: 'Users', vid: 100 }), 'Users (100)');
+  t.is(await display('dcim.rack', { id: 1, name: 'R1', facility_id: 'F-1' }), 'R1 (F-1)');
+  t.is(await display('dcim.interface', { id: 1, name: 'eth0', label: 'Uplink' }), 'eth0 (Uplink)');
+  t.is(await display('dcim.interface', { id: 1, name: 'eth0', label: '' }), 'eth0');
+  t.is(await display('dcim.device', { id: 7, name: 'core1', asset_tag: 'A1' }), 'core1 (A1)');
+  t.is(await display('dcim.device', { id: 7, name: null, device_type: 2, asset_tag: null }), 'Juniper MX480 (7)');
+  t.is(await display('auth.user', { id: 1, username: 'jo', first_name: 'Jo', last_name: '' }), 'jo (Jo)');
+  t.is(await display('auth.user', { id: 1, username: 'jo', first_name: '', last_name: '' }), 'jo');
+  t.is(await display('users.token', { id: 1, key_last6: 'abcdef' }), `${'*'.repeat(34)}abcdef`);
+  t.is(await display('ipam.prefix', { id: 1, prefix: '10.0.0.0/8' }), '10.0.0.0/8');
+});
+
+test('tree depth and parent rule', async (t) => {
+  const regions = [
+    { id: 1, name: 'Earth', parent: null },
+    { id: 2, name: 'Europe', parent: 1 },
+    { id: 3, name: 'France', parent: 2 },
+  ];
+  const view = viewOf({ 'dcim.region': regions });
+  const hooks = hooksOf('dcim.region');
+  t.is(await hooks.compute!._depth(regions[2], view), 2);
+  t.is(await hooks.compute!._depth(regions[0], view), 0);
+  t.deepEqual(await hooks.validate!({ ...regions[0], parent: 3 }, view, regions[0]), {
+    parent: ['Cannot assign self or child region as parent.'],
+  });
+  t.falsy(await hooks.validate!(regions[2], view, null));
+});
+
+test('device and vlan rules', async (t) => {
+  const view = viewOf({
+    'dcim.site': [
+      { id: 1, name: 'S1' },
+      { id: 2, name: 'S2' },
+    ],
+    'dcim.rack': [{ id: 5, name: 'R1', site: 2, location: null, facility_id: null }],
+    'ipam.vlangroup': [{ id: 9, name: 'G', min_vid: 100, max_vid: 199, scope_type: null, scope_id: null }],
+  });
+  const device = hooksOf('dcim.device').validate!;
+  t.deepEqual(await device({ id: 1, site: 1, rack: 5 }, view, null), {
+    rack: ['Rack R1 does not belong to site S1.'],
+  });
+  t.deepEqual(await device({ id: 1, site: 1, rack: null, position: 3 }, view, null), {
+    position: ['Cannot select a rack position without assigning a rack.'],
+  });
+  t.deepEqual(await device({ id: 1, site: 2, rack: 5, position: 3, face: '' }, view, null), {
+    face: ['Must specify rack face when defining rack position.'],
+  });
+  t.falsy(await device({ id: 1, site: 2, rack: 5, position: 3, face: 'front' }, view, null));
+  const vlan = hooksOf('ipam.vlan').validate!;
+  t.deepEqual(await vlan({ id: 1, vid: 5, group: 9, site: null }, view, null), {
+    vid: ['VID must be between 100 and 199 for VLANs in group G'],
+  });
+  t.deepEqual(await vlan({ id: 1, vid: 150, group: 9, site: 1 }, view, null), {
+    group: ['VLAN is assigned to group G (scope: None); cannot also assign to site S1.'],
+  });
+  const group = hooksOf('ipam.vlangroup').validate!;
+  t.deepEqual(await group({ id: 1, min_vid: 10, max_vid: 5 }, view, null), {
+    max_vid: ['Maximum child VID must be greater than or equal to minimum child VID'],
+  });
+});
+
+test('interface hooks', (t) => {
+  const hooks = hooksOf('dcim.interface');
+  const obj: StoredObject = { id: 1, device: 4, name: 'eth0', mac_address: 'aabb.ccdd.eeff', wwn: null };
+  t.falsy(hooks.normalize!(obj));
+  t.is(obj.mac_address, 'AA:BB:CC:DD:EE:FF');
+  t.deepEqual(hooks.normalize!({ id: 1, mac_address: 'zz' }), { mac_address: ['Invalid MAC address format: zz'] });
+  t.deepEqual(hooks.relatedObject!(obj), { type: 'dcim.device', id: 4 });
+  t.is(canonicalMac('a-b-c-d-e-f'), '0A:0B:0C:0D:0E:0F');
+  t.is(canonicalWwn('500143802426baf4'), '50:01:43:80:24:26:BA:F4');
+  t.is(canonicalMac('500143802426baf4'), null);
+});

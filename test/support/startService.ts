@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
+import { start, type Running } from '../../src/main.js';
+
+export const ADMIN_TOKEN = '0123456789abcdef0123456789abcdef01234567';
+
+export interface TestService extends Running {
+  dataDir: string;
+  /** fetch against the service with the admin token and JSON content type. */
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A real service on an ephemeral port with its own data directory and admin token. */
+export async function startService(env: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
+  const dir = dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'netledger-test-'));
+  const config: Config = loadConfig({
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SUPERUSER_NAME: 'admin',
+    SUPERUSER_PASSWORD: 'admin-password',
+    SUPERUSER_API_TOKEN: ADMIN_TOKEN,
+    SECRET_KEY: 'test-secret-key',
+    ...env,
+  });
+  const running = await start(config, () => {});
+  const api = async (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(running.url + route, {
+      method,
+      redirect: 'manual',
+      headers: {
+        Authorization: `Token ${ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
+  return {
+    ...running,
+    dataDir: dir,
+    api,
+    async close() {
+      await running.stop();
+      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
