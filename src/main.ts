@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createApp } from './api/app.js';
+import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
 import { Serializer } from './api/Serializer.js';
 import type { Logger, Services } from './api/Services.js';
 import { bootstrapSuperuser } from './auth/bootstrapSuperuser.js';
@@ -51,7 +52,8 @@ export async function start(config: Config = loadConfig(), logger: Logger = json
   const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
   const commands = { registry, secrets };
   const serializer = new Serializer(registry, store, secrets);
-  const services: Services = { config, registry, log, store, projector, coordinator, serializer, commands, logger };
+  const queries = new ListQueryCompiler();
+  const services: Services = { config, registry, log, store, projector, coordinator, serializer, queries, commands, logger };
   coordinator.onFatal = (error) => logger({ level: 'fatal', msg: `event log failed, writes stopped: ${error.message}` });
 
   await bootstrapSuperuser(config, store, coordinator, commands, (message) => logger({ level: 'warn', msg: message }));

@@ -269,6 +269,20 @@ test('device and vlan rules', async (t) => {
   });
 });
 
+test('interface rules', async (t) => {
+  const validate = hooksOf('dcim.interface').validate!;
+  const view = viewOf({});
+  const iface: StoredObject = { id: 3, device: 1, name: 'eth0', type: '1000base-t' };
+  t.falsy(await validate(iface, view, null));
+  t.deepEqual(await validate({ ...iface, device: 2 }, view, iface), {
+    device: ['Components cannot be moved to a different device.'],
+  });
+  t.deepEqual(await validate({ ...iface, parent: 3 }, view, null), { parent: ['An interface cannot be its own parent.'] });
+  t.deepEqual(await validate({ ...iface, type: 'lag', mark_connected: true }, view, null), {
+    mark_connected: ['Link Aggregation Group (LAG) interfaces cannot be marked as connected.'],
+  });
+});
+
 test('interface hooks', (t) => {
   const hooks = hooksOf('dcim.interface');
   const obj: StoredObject = { id: 1, device: 4, name: 'eth0', mac_address: 'aabb.ccdd.eeff', wwn: null };

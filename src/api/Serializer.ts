@@ -41,6 +41,11 @@ export class Serializer {
     };
   }
 
+  /** The same serializer over other read models (e.g. a past state of the registry). */
+  using(store: ReadStore): Serializer {
+    return new Serializer(this.registry, store, this.secrets);
+  }
+
   url(definition: ModelDefinition, baseUrl: string, id?: number): string {
     return `${baseUrl}/api/${definition.app}/${definition.path}/${id === undefined ? '' : `${id}/`}`;
   }

@@ -5,6 +5,7 @@ import type { EventLog } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
+import type { ListQueryCompiler } from './query/ListQueryCompiler.js';
 import type { Serializer } from './Serializer.js';
 
 export type Logger = (entry: Record<string, unknown>) => void;
@@ -18,6 +19,7 @@ export interface Services {
   projector: Projector;
   coordinator: WriteCoordinator;
   serializer: Serializer;
+  queries: ListQueryCompiler;
   commands: CommandEnvironment;
   logger: Logger;
 }

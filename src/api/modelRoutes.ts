@@ -6,11 +6,12 @@ import { NotFoundError, ValidationError } from '../commands/errors.js';
 import { updateObjects, type UpdateItem } from '../commands/updateObjects.js';
 import type { WriteContext } from '../commands/WriteCoordinator.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
-import type { ReadDocument } from '../projections/ReadStore.js';
-import { compileFilter, compileSort } from './compileListQuery.js';
-import { pageLinks, parsePage } from './pagination.js';
-import { assertMayView, assertMayWrite } from './permissions.js';
-import type { RenderOptions, Representation } from './Serializer.js';
+import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
+import { compileSort } from './query/compileFilter.js';
+import { and } from './query/ListQueryCompiler.js';
+import { pageLinks, parsePage } from './query/pagination.js';
+import { assertMayWrite, viewScope } from './permissions.js';
+import type { RenderOptions, Representation, Serializer } from './Serializer.js';
 import type { Services } from './Services.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -74,30 +75,39 @@ function parseId(ctx: Context): number {
   return id;
 }
 
+/** The read models a request reads: the live ones, or a past state a middleware chose (e.g. ?as_of=). */
+function readModels(services: Services, ctx: Context): { store: ReadStore; serializer: Serializer } {
+  const store: ReadStore | undefined = ctx.state.readStore;
+  if (!store || store === services.store) return { store: services.store, serializer: services.serializer };
+  return { store, serializer: services.serializer.using(store) };
+}
+
 async function listView(services: Services, definition: ModelDefinition, ctx: Context) {
-  assertMayView(ctx, services.config, definition);
+  const scope = viewScope(ctx, services.config, definition);
   const query = new URLSearchParams(ctx.querystring);
-  const filter = compileFilter(definition, query);
+  const filter = and(scope, await services.queries.compile(definition, query, ctx));
   const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
+  const { store, serializer } = readModels(services, ctx);
   const [count, docs] = await Promise.all([
-    services.store.count(definition.key, filter),
-    services.store.find(definition.key, filter, {
+    store.count(definition.key, filter),
+    store.find(definition.key, filter, {
       sort: compileSort(definition, query.get('ordering')),
       skip: page.offset,
       limit: page.limit ?? undefined,
     }),
   ]);
-  const results = await services.serializer.render(definition, docs, representation(query), renderOptions(ctx, query));
+  const results = await serializer.render(definition, docs, representation(query), renderOptions(ctx, query));
   const base = `${ctx.state.baseUrl}${ctx.path}`;
   ctx.body = { count, ...pageLinks(base, query, page, count), results };
 }
 
 async function detailView(services: Services, definition: ModelDefinition, ctx: Context) {
-  assertMayView(ctx, services.config, definition);
-  const doc = await services.store.get(definition.key, parseId(ctx));
+  const scope = viewScope(ctx, services.config, definition);
+  const { store, serializer } = readModels(services, ctx);
+  const [doc] = await store.find(definition.key, and(scope, { id: parseId(ctx) }), { limit: 1 });
   if (!doc) throw new NotFoundError();
   const query = new URLSearchParams(ctx.querystring);
-  const [body] = await services.serializer.render(definition, [doc], representation(query), renderOptions(ctx, query));
+  const [body] = await serializer.render(definition, [doc], representation(query), renderOptions(ctx, query));
   ctx.set('ETag', `"${doc._pos}"`);
   ctx.body = body;
 }

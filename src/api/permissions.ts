@@ -3,6 +3,7 @@ import { PermissionDeniedError } from '../commands/errors.js';
 import type { Config } from '../config.js';
 import type { Principal } from '../auth/authenticateToken.js';
 import type { ModelDefinition } from '../models/types.js';
+import type { Query } from '../projections/ReadStore.js';
 
 const NOT_AUTHENTICATED = 'Authentication credentials were not provided.';
 
@@ -19,10 +20,12 @@ function isExempt(config: Config, definition: ModelDefinition): boolean {
  * token of a superuser (object permissions for other users arrive with the
  * authorisation work; until then they may read only).
  */
-export function assertMayView(ctx: Context, config: Config, definition: ModelDefinition): void {
+/** The rows of a model the caller may read, as a query to AND into every read ({} for all). */
+export function viewScope(ctx: Context, config: Config, definition: ModelDefinition): Query {
   const principal = ctx.state.principal as Principal | null;
-  if (principal) return;
+  if (principal) return {};
   if (config.loginRequired || !isExempt(config, definition)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
+  return {};
 }
 
 export function assertMayWrite(ctx: Context): Principal {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createObjects } from '../commands/createObjects.js';
 import { storedForm } from '../commands/storedForm.js';
 import type { CommandEnvironment } from '../commands/decideObject.js';
@@ -32,7 +32,8 @@ export async function bootstrapSuperuser(
   await coordinator.execute(context, async (tx) => {
     if (userId === undefined) {
       const user = await createObjects(commands, tx, commands.registry.get('auth.user'), [
-        { username: name, email, password: password ?? undefined, is_staff: true, is_active: true },
+        // Without SUPERUSER_PASSWORD the account gets a random password nobody knows: token access only.
+        { username: name, email, password: password ?? randomBytes(24).toString('base64url'), is_staff: true, is_active: true },
       ], false);
       userId = user.ids[0];
       // The superuser flag is not writable through the API: granting it is its own change.

@@ -35,8 +35,15 @@
  * Reading. A consumer with isolation read_committed and a fresh, unique group id
  * per read()/subscribe()/head lookup; autoCommit is off and nothing relies on
  * committed group offsets. It starts at the beginning of the partition and skips
- * events below `from`. Future work: keep a position -> offset index to seek close
- * to `from` instead of scanning from the start.
+ * events below `from` (and, after a client restart, what it already delivered).
+ * Every consumed event is validated against the envelope schema and positions
+ * must be dense. Future work: keep a position -> offset index to seek close to
+ * `from` instead of scanning from the start.
+ *
+ * Offsets. head() comes from the end of the log at open(): the last stable offset
+ * (ListOffsets under read_committed), then a short read of the tail, widened while
+ * it holds only commit markers or aborted records. `caughtUp` and the end of
+ * read() are measured in offsets against the last stable offset at call time.
  *
  * Broker settings that matter: `group.initial.rebalance.delay.ms=0` (otherwise
  * every read()/subscribe() waits ~3 s to join its fresh group) and, on a single

@@ -8,15 +8,20 @@
  * bytewise in UTF-8 like MongoDB's default "simple" collation).
  *
  * Speed (100,000 documents per collection):
- * - equality indexes (value → ids) for the fields declared with `ensureIndexes`,
+ * - equality indexes (value → documents) for the fields declared with `ensureIndexes`,
  *   and `id` through the Map itself. A top-level (or top-level `$and`) equality
  *   or `$in` of scalars on an indexed field picks the smallest candidate set and
  *   mingo only runs over those candidates;
- * - cheap necessary-condition pre-filters (scalar equality, `$in`, `$regex` on
- *   plain top-level fields) run before mingo, which stays the final judge;
+ * - cheap checks (scalar equality, `$in`, `$regex` on plain top-level fields) run
+ *   before mingo; a top-level member they (or the driving index) decide exactly
+ *   is taken out of the query mingo evaluates, everything else is mingo's call
+ *   (a `$regex` meeting an array value hands the whole query to mingo);
  * - `find` with a sort and a small skip+limit keeps a bounded sorted buffer
  *   instead of sorting every match; without a sort a scan stops early;
- * - `count({})` is the Map size.
+ * - `count({})` is the Map size, `count` of one indexed equality/`$in` and
+ *   `countBy` on an indexed field read the index sizes.
+ * A plan is checked against the plain mingo scan on random data by
+ * test/projections/memoryReadStore.int.spec.ts (`{ planner: false }`).
  *
  * Immutability: a document is cloned and deep-frozen once when applied, and that
  * frozen object is what every read returns (no copy per read). A caller trying to

@@ -123,7 +123,7 @@ export class MongoReadStore implements ReadStore {
     } catch (error) {
       // The guarded upsert of a document that exists at a newer position matches
       // nothing, tries to insert and hits the _id index: that change is skipped.
-      if (error instanceof MongoBulkWriteError && !error.err) {
+      if (error instanceof MongoBulkWriteError && !error.err && !error.result?.getWriteConcernError()) {
         const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
         if (writeErrors.length > 0 && writeErrors.every((e: { code: number }) => e.code === DUPLICATE_KEY)) return;
       }

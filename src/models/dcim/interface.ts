@@ -360,7 +360,14 @@ async function sameDevice(
 }
 
 /** The local, cheap part of NetBox's Interface.clean(); the first failing rule wins. */
-async function validateInterface(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
+async function validateInterface(
+  obj: StoredObject,
+  view: LookupView,
+  previous: StoredObject | null,
+): Promise<FieldErrors | void> {
+  if (previous && previous.device !== obj.device) {
+    return fieldError('device', 'Components cannot be moved to a different device.');
+  }
   const type = String(obj.type ?? '');
   const isVirtual = VIRTUAL_TYPES.has(type);
   const isWireless = WIRELESS_TYPES.has(type);

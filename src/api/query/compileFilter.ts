@@ -1,6 +1,6 @@
-import { ValidationError } from '../commands/errors.js';
-import type { FieldDefinition, FieldErrors, ModelDefinition } from '../models/types.js';
-import type { Query, Sort } from '../projections/ReadStore.js';
+import { ValidationError } from '../../commands/errors.js';
+import type { FieldDefinition, FieldErrors, ModelDefinition } from '../../models/types.js';
+import type { Query, Sort } from '../../projections/ReadStore.js';
 
 /** Query parameters that are not filters. */
 const RESERVED = new Set(['limit', 'offset', 'ordering', 'brief', 'exclude', 'fields', 'format', 'q', 'start']);
@@ -12,12 +12,12 @@ const FILTERABLE = new Set(['string', 'integer', 'decimal', 'boolean', 'choice',
  * data: they are coerced to the field's type and wrapped in $in, never read as
  * operators. Different parameters AND together; a repeated parameter ORs.
  */
-export function compileFilter(definition: ModelDefinition, query: URLSearchParams): Query {
+export function compileFilter(definition: ModelDefinition, query: URLSearchParams, handledElsewhere: ReadonlySet<string> = new Set()): Query {
   const clauses: Query[] = [];
   const errors: FieldErrors = {};
   const byName = new Map(definition.fields.map((f) => [f.name, f]));
   for (const name of new Set(query.keys())) {
-    if (RESERVED.has(name)) continue;
+    if (RESERVED.has(name) || handledElsewhere.has(name)) continue;
     const values = query.getAll(name);
     if (name === 'id') {
       clauses.push({ id: { $in: values.map((v) => integerValue(v, name, errors)) } });
