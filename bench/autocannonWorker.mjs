@@ -31,5 +31,10 @@ const opts = { url, connections, duration, headers, requests };
 // Off the main thread autocannon returns raw (encoded) histograms and leaves the
 // aggregation to its own worker manager: aggregate here, as the main thread would.
 const raw = await autocannon(opts);
-const result = raw.latency ? raw : autocannon.aggregateResult([raw], opts);
+let result = raw;
+if (!raw.latency) {
+  result = autocannon.aggregateResult([raw], opts);
+  // Its per-second request histogram is not carried over by aggregateResult: req/s from the totals.
+  result.requests.average = raw.totalCompletedRequests / raw.duration;
+}
 parentPort.postMessage({ netledgerResult: JSON.parse(JSON.stringify({ ...result, sent: counter })) });

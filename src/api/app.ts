@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { apiRoot } from './apiRoot.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorResponses } from './middleware/errorResponses.js';
+import { idempotency } from './middleware/idempotency.js';
 import { readJsonBody } from './middleware/readJsonBody.js';
 import { appendSlash, requestContext } from './middleware/requestContext.js';
 import { modelRoutes } from './modelRoutes.js';
@@ -16,6 +17,7 @@ export function createApp(services: Services): Koa {
   app.use(appendSlash);
   app.use(authenticate(services));
   app.use(readJsonBody(services.config.maxBodyBytes));
+  app.use(idempotency());
   const root = apiRoot(services, new Date());
   const models = modelRoutes(services);
   app.use(root.routes());

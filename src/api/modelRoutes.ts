@@ -8,6 +8,7 @@ import type { WriteContext } from '../commands/WriteCoordinator.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { compileSort } from './query/compileFilter.js';
+import { assertVersion, etagOf, ifMatchVersions } from './conditionalWrite.js';
 import { and } from './query/ListQueryCompiler.js';
 import { pageLinks, parsePage } from './query/pagination.js';
 import { assertMayWrite, viewScope } from './permissions.js';
@@ -108,7 +109,7 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
   if (!doc) throw new NotFoundError();
   const query = new URLSearchParams(ctx.querystring);
   const [body] = await serializer.render(definition, [doc], representation(query), renderOptions(ctx, query));
-  ctx.set('ETag', `"${doc._pos}"`);
+  ctx.set('ETag', etagOf(doc._pos));
   ctx.body = body;
 }
 
@@ -121,6 +122,7 @@ async function writtenObjects(services: Services, definition: ModelDefinition, c
   const docs = (await services.store.getMany(definition.key, outcome.ids)) as ReadDocument[];
   const byId = new Map(docs.map((d) => [d.id, d]));
   const ordered = outcome.ids.map((id) => byId.get(id)).filter((d): d is ReadDocument => d !== undefined);
+  if (ordered.length === 1) ctx.set('ETag', etagOf(ordered[0]._pos));
   return services.serializer.render(definition, ordered, 'complete', {
     baseUrl: ctx.state.baseUrl,
     omitAnnotated: created,
@@ -154,9 +156,11 @@ async function updateView(services: Services, definition: ModelDefinition, ctx: 
   assertMayWrite(ctx);
   const id = parseId(ctx);
   const body = requireBody(ctx);
-  const { result } = await services.coordinator.execute(writeContext(ctx), (tx) =>
-    updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false),
-  );
+  const versions = ifMatchVersions(ctx);
+  const { result } = await services.coordinator.execute(writeContext(ctx), async (tx) => {
+    await assertVersion(tx.view, definition.key, id, versions);
+    return updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false);
+  });
   const [rendered] = await writtenObjects(services, definition, ctx, result, false);
   ctx.body = rendered;
 }
@@ -190,7 +194,11 @@ async function bulkUpdateView(services: Services, definition: ModelDefinition, c
 async function deleteView(services: Services, definition: ModelDefinition, ctx: Context) {
   assertMayWrite(ctx);
   const id = parseId(ctx);
-  await services.coordinator.execute(writeContext(ctx), (tx) => deleteObjects(services.commands, tx, definition, [id], false));
+  const versions = ifMatchVersions(ctx);
+  await services.coordinator.execute(writeContext(ctx), async (tx) => {
+    await assertVersion(tx.view, definition.key, id, versions);
+    return deleteObjects(services.commands, tx, definition, [id], false);
+  });
   ctx.status = 204;
 }
 

@@ -24,6 +24,13 @@ export class PermissionDeniedError extends Error {
   }
 }
 
+/** 412: If-Match named a version of the object that is no longer current. */
+export class PreconditionFailedError extends Error {
+  constructor() {
+    super('The object has changed since the version named in If-Match.');
+  }
+}
+
 /** The writer can no longer guarantee durability (the log failed); the process must restart. */
 export class WriterUnavailableError extends Error {}
 

@@ -28,6 +28,8 @@ import { vlangroup } from './ipam/vlangroup.js';
 import { vrf } from './ipam/vrf.js';
 import { tenant } from './tenancy/tenant.js';
 import { tenantgroup } from './tenancy/tenantgroup.js';
+import { group } from './users/group.js';
+import { objectpermission } from './users/objectpermission.js';
 import { token } from './users/token.js';
 import { user } from './users/user.js';
 
@@ -64,6 +66,8 @@ export const allModels: ModelDefinition[] = [
   // extras
   tag,
   // users
+  group,
   user,
   token,
+  objectpermission,
 ];

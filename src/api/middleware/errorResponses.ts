@@ -1,5 +1,12 @@
 import type { Context, Next } from 'koa';
-import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError, WriterUnavailableError } from '../../commands/errors.js';
+import {
+  ConflictError,
+  NotFoundError,
+  PermissionDeniedError,
+  PreconditionFailedError,
+  ValidationError,
+  WriterUnavailableError,
+} from '../../commands/errors.js';
 
 /** Turns failures into NetBox's error shapes; anything unexpected is a 500 without internals. */
 export function errorResponses(log: (entry: Record<string, unknown>) => void) {
@@ -16,6 +23,9 @@ export function errorResponses(log: (entry: Record<string, unknown>) => void) {
         ctx.body = { detail: 'Not found.' };
       } else if (error instanceof ConflictError) {
         ctx.status = 409;
+        ctx.body = { detail: error.message };
+      } else if (error instanceof PreconditionFailedError) {
+        ctx.status = 412;
         ctx.body = { detail: error.message };
       } else if (error instanceof PermissionDeniedError) {
         ctx.status = 403;

@@ -1,5 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
+import { normalizeAllowedIps } from '../../auth/ipRestriction.js';
 
 /** The masked form NetBox shows when keys cannot be retrieved: 34 '*' and the key's last 6 characters. */
 export function maskedTokenKey(last6: unknown): string {
@@ -21,6 +22,8 @@ export const token: ModelDefinition = {
     { name: 'created', type: 'datetime', readOnly: true },
     { name: 'expires', type: 'datetime', nullable: true, default: null },
     { name: 'last_used', type: 'datetime', nullable: true, default: null },
+    // SPEC 5.12 calls the use time last_updated: it moves with every write and every recorded use.
+    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
     {
       name: 'key',
       type: 'string',
@@ -32,7 +35,8 @@ export const token: ModelDefinition = {
     },
     { name: 'write_enabled', type: 'boolean', default: true },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    { name: 'allowed_ips', type: 'array', default: [], defaultOnPut: true, items: 'cidr' },
+    // null (as tokens from the provision endpoint have) or [] both mean any client address
+    { name: 'allowed_ips', type: 'array', nullable: true, default: [], defaultOnPut: true, items: 'cidr' },
     { name: 'key_last6', type: 'string', internal: true, nullable: true },
     { name: 'key_digest', type: 'string', internal: true, nullable: true },
     { name: 'key_cipher', type: 'string', internal: true, nullable: true },
@@ -47,5 +51,10 @@ export const token: ModelDefinition = {
     // (the write side keeps key_digest, key_cipher and key_last6), and display strings end up in
     // change records, so the display is always the masked form.
     display: (obj) => maskedTokenKey(obj.key_last6),
+    normalize(obj) {
+      const result = normalizeAllowedIps(obj.allowed_ips);
+      if ('error' in result) return { allowed_ips: [result.error] };
+      obj.allowed_ips = result.networks;
+    },
   },
 };

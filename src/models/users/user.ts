@@ -2,6 +2,9 @@
 import type { ModelDefinition } from '../types.js';
 import { pyStr } from '../hooks.js';
 
+/** Django's UnicodeUsernameValidator: letters, digits and @ . + - _ only. */
+const USERNAME = /^[\p{L}\p{N}_@.+-]+$/u;
+
 export const user: ModelDefinition = {
   key: 'auth.user',
   app: 'users',
@@ -37,6 +40,16 @@ export const user: ModelDefinition = {
     normalize(obj) {
       // Django's default for date_joined is the time of creation.
       if (obj.date_joined == null) obj.date_joined = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    },
+    async validate(obj, view) {
+      if (typeof obj.username !== 'string') return undefined;
+      if (!USERNAME.test(obj.username)) {
+        return { username: ['Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.'] };
+      }
+      // Django's own wording (the generic unique check would say "user with this username ...").
+      const [other] = await view.find('auth.user', { username: { $eq: obj.username }, id: { $ne: obj.id } }, 1);
+      if (other) return { username: ['A user with that username already exists.'] };
+      return undefined;
     },
   },
 };

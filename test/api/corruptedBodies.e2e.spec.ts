@@ -1,0 +1,54 @@
+import test from 'ava';
+import { writableFields } from '../../src/commands/writeSchema.js';
+import { registry } from '../../src/models/registry.js';
+import { seedInfrastructure } from '../support/fixtures.js';
+import { startService } from '../support/startService.js';
+
+/** A small deterministic PRNG so a failure can be replayed from its seed. */
+function prng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let x = state;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NASTY: unknown[] = [
+  null, true, false, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 'x', '', ' ', 'a'.repeat(100_000), '10.0.0.1/33', '::/129',
+  '$where', '.*', '(a+)+$', { $ne: null }, { $gt: '' }, { __proto__: { admin: true } }, [], [null], [{}], [1, 'x'],
+  {}, { id: 1 }, { name: { $regex: '.*' } }, '9'.repeat(400), 'null', 'true', '2024-13-45', '\u0000', '<script>',
+];
+
+test('corrupted bodies on every model get a 4xx in NetBox shape and write nothing', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  await seedInfrastructure(service);
+  const random = prng(20261121);
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+  let requests = 0;
+  for (const definition of registry.all()) {
+    const path = `/api/${definition.app}/${definition.path}/`;
+    const fields = writableFields(definition).map((f) => f.name);
+    const existing = (await service.api('GET', `${path}?limit=1`)).body.results?.[0];
+    for (let i = 0; i < 16; i++) {
+      const body: Record<string, unknown> = {};
+      const n = 1 + Math.floor(random() * 4);
+      for (let j = 0; j < n; j++) body[random() < 0.8 ? pick(fields) : `unknown_${j}`] = pick(NASTY);
+      for (const [method, url] of [['POST', path], ...(existing ? [['PATCH', `${path}${existing.id}/`]] : [])] as const) {
+        const head = service.services.log.head();
+        const response = await service.api(method, url, body);
+        requests++;
+        const where = `${method} ${url} ${JSON.stringify(body).slice(0, 200)}`;
+        t.true(response.status < 500, `${where} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`);
+        if (response.status >= 400) {
+          t.true(response.body !== null && typeof response.body === 'object', where);
+          t.is(service.services.log.head(), head, `nothing written: ${where}`);
+        }
+      }
+    }
+  }
+  t.log(`${requests} corrupted requests`);
+});
