@@ -69,6 +69,7 @@ function loadReference(): Map<string, RefModel> {
 
 /** Default ordering in terms of stored fields and hidden derived keys; always total. */
 const ORDERING: Record<string, string[]> = {
+  'extras.customfield': ['group_name', 'weight', 'name', 'id'],
   'tenancy.tenantgroup': ['name', 'id'], // NetBox: tree order (tree_id, lft)
   'tenancy.tenant': ['name', 'id'],
   'dcim.region': ['name', 'id'], // NetBox: tree order (tree_id, lft)

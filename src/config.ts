@@ -21,6 +21,12 @@ export interface Config {
   exemptViewPermissions: string[];
   allowTokenRetrieval: boolean;
   maintenanceMode: boolean;
+  /** NetBox's DEFAULT_PERMISSIONS: '<app>.<action>_<model>' → constraints, held by every authenticated user. */
+  defaultPermissions: Record<string, unknown>;
+  /** Peers (CIDRs, or '*') whose X-Real-IP / X-Forwarded-For name the client; others are the client. */
+  trustedProxies: string[];
+  /** NetBox's LOGIN_TIMEOUT: seconds a browser session lasts. */
+  loginTimeout: number;
   secretKey: string;
   superuser: { name: string; email: string; password: string | null; apiToken: string | null };
   maxBodyBytes: number;
@@ -44,6 +50,22 @@ function list(value: string | undefined): string[] {
   const trimmed = value.trim();
   if (trimmed.startsWith('[')) return (JSON.parse(trimmed) as unknown[]).map(String);
   return trimmed.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** NetBox's default: every user may view, create, change and delete their own API tokens. */
+export const NETBOX_DEFAULT_PERMISSIONS: Record<string, unknown> = {
+  'users.view_token': [{ user: '$user' }],
+  'users.add_token': [{ user: '$user' }],
+  'users.change_token': [{ user: '$user' }],
+  'users.delete_token': [{ user: '$user' }],
+};
+
+/** DEFAULT_PERMISSIONS as a JSON object; `{}` takes every default permission away. */
+function defaultPermissions(value: string | undefined): Record<string, unknown> {
+  if (value === undefined || value.trim() === '') return NETBOX_DEFAULT_PERMISSIONS;
+  const parsed: unknown = JSON.parse(value);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('DEFAULT_PERMISSIONS must be a JSON object');
+  return parsed as Record<string, unknown>;
 }
 
 /** SECRET_KEY from the environment, else one generated once and kept beside the data. */
@@ -72,6 +94,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exemptViewPermissions: list(env.EXEMPT_VIEW_PERMISSIONS),
     allowTokenRetrieval: flag(env.ALLOW_TOKEN_RETRIEVAL, true),
     maintenanceMode: flag(env.MAINTENANCE_MODE, false),
+    defaultPermissions: defaultPermissions(env.DEFAULT_PERMISSIONS),
+    trustedProxies: list(env.TRUSTED_PROXIES),
+    loginTimeout: integer(env.LOGIN_TIMEOUT, 14 * 24 * 3600),
     secretKey: secretKey(env, dataDir),
     superuser: {
       name: env.SUPERUSER_NAME ?? 'admin',

@@ -2,6 +2,7 @@ import type { SecretKeeper } from '../auth/secrets.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { FieldDefinition, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
+import { customFieldsOf } from '../models/extras/customFieldsOf.js';
 
 /**
  * complete: every field (the detail and list views); brief: the model's brief fields
@@ -121,11 +122,35 @@ export class Serializer {
         return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));
       }
       case 'custom_fields':
-        return docs.map((d) => d[field.name] ?? {});
+        return this.customFields(definition, field, docs, options, depth);
       default:
         if (field.secret === 'token_key') return docs.map((d) => this.tokenKey(d, options));
         return docs.map((d) => (d[field.name] === undefined ? (field.default ?? null) : d[field.name]));
     }
+  }
+
+  /** Every custom field defined for the model, null when unset; object fields as nested objects. */
+  private async customFields(
+    definition: ModelDefinition,
+    field: FieldDefinition,
+    docs: ReadDocument[],
+    options: RenderOptions,
+    depth: number,
+  ): Promise<unknown[]> {
+    const defined = await customFieldsOf(this.view, definition.key);
+    const rows = docs.map((d) => (d[field.name] ?? {}) as Record<string, unknown>);
+    const out: Record<string, unknown>[] = docs.map(() => ({}));
+    for (const custom of defined) {
+      const name = String(custom.name);
+      if (custom.type === 'object' || custom.type === 'multiobject') {
+        const many = custom.type === 'multiobject';
+        const values = await this.related(String(custom.object_type), rows.map((r) => toIds(r[name])), options, depth, many);
+        rows.forEach((r, i) => (out[i][name] = r[name] === undefined || r[name] === null ? null : values[i]));
+      } else {
+        rows.forEach((r, i) => (out[i][name] = r[name] ?? null));
+      }
+    }
+    return out;
   }
 
   private tokenKey(doc: ReadDocument, options: RenderOptions): unknown {

@@ -1,37 +1,41 @@
-import type { LookupView, StoredObject } from '../models/types.js';
-import type { SecretKeeper } from './secrets.js';
+import type { StoredObject } from '../models/types.js';
+import type { PermissionSet } from './permissionSet.js';
 
 export interface Principal {
   user: StoredObject;
+  /** The token the request came with (null for a browser session or a password check). */
   token: StoredObject | null;
   isSuperuser: boolean;
+  /** false: safe methods only (a token with write_enabled false). */
   writeEnabled: boolean;
+  via: 'token' | 'session' | 'password';
+  permissions: PermissionSet;
 }
 
 export type Authentication = { principal: Principal | null } | { error: string };
 
+/** NetBox's messages (BEHAVIOUR §3.2/3.3); "Invalid token" has no final period. */
+export const AUTH_MESSAGES = {
+  noCredentials: 'Invalid token header. No credentials provided.',
+  spaces: 'Invalid token header. Token string should not contain spaces.',
+  invalid: 'Invalid token',
+  expired: 'Token expired',
+  inactive: 'User inactive',
+  noAddress:
+    'Client IP address could not be determined for validation. Check that the HTTP server is correctly configured to pass the required header(s).',
+  address: (ip: string) => `Source IP ${ip} is not permitted to authenticate using this token.`,
+} as const;
+
 /**
- * `Authorization: Token <key>`: the key is looked up by its keyed digest, so the
- * comparison never touches the clear key and takes the same time whatever it is.
- * No header (or another scheme) is anonymous; a bad token is an error (403).
+ * `Authorization: Token <key>` as Django REST framework splits it: the scheme is matched
+ * case-insensitively; another scheme (Bearer, Basic) or no header is anonymous; `Token`
+ * alone or followed by several words is an error.
  */
-export async function authenticateToken(
-  header: string | undefined,
-  view: LookupView,
-  secrets: SecretKeeper,
-  now: Date = new Date(),
-): Promise<Authentication> {
-  if (!header) return { principal: null };
-  const [scheme, ...rest] = header.trim().split(/\s+/);
-  if (scheme.toLowerCase() !== 'token') return { principal: null };
-  if (rest.length === 0) return { error: 'Invalid token header. No credentials provided.' };
-  if (rest.length > 1) return { error: 'Invalid token header. Token string should not contain spaces.' };
-  const [token] = await view.find('users.token', { key_digest: secrets.tokenDigest(rest[0].toLowerCase()) }, 1);
-  if (!token) return { error: 'Invalid token' };
-  if (typeof token.expires === 'string' && now.getTime() >= Date.parse(token.expires)) return { error: 'Token expired' };
-  const user = await view.get('auth.user', token.user as number);
-  if (!user || user.is_active === false) return { error: 'User inactive' };
-  return {
-    principal: { user, token, isSuperuser: user.is_superuser === true, writeEnabled: token.write_enabled !== false },
-  };
+export function parseTokenHeader(header: string | undefined): { key: string } | { anonymous: true } | { error: string } {
+  if (!header) return { anonymous: true };
+  const parts = header.trim().split(/\s+/);
+  if (parts[0].toLowerCase() !== 'token') return { anonymous: true };
+  if (parts.length === 1) return { error: AUTH_MESSAGES.noCredentials };
+  if (parts.length > 2) return { error: AUTH_MESSAGES.spaces };
+  return { key: parts[1] };
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 
 /**
  * Secrets never travel in clear through events, logs or change records: passwords
@@ -60,4 +60,27 @@ export function verifyPassword(password: string, stored: unknown): boolean {
   const expected = Buffer.from(hash, 'base64');
   const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * verifyPassword off the event loop (scrypt runs on libuv's thread pool), so that
+ * login attempts cannot stall other requests. An unknown user is checked against a
+ * throwaway hash, so the answer takes as long whether or not the user exists.
+ */
+export async function verifyPasswordAsync(password: string, stored: unknown): Promise<boolean> {
+  const target = typeof stored === 'string' && stored.startsWith('scrypt$') ? stored : decoyHash();
+  const [, n, r, p, salt, hash] = target.split('$');
+  if (!salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: 256 * Number(n) * Number(r) + 1024 * 1024 };
+  const actual = await new Promise<Buffer>((resolve, reject) =>
+    scrypt(password, Buffer.from(salt, 'base64'), expected.length, options, (error, key) => (error ? reject(error) : resolve(key))),
+  ).catch(() => null);
+  return target === stored && actual !== null && actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+let decoy: string | null = null;
+
+function decoyHash(): string {
+  return (decoy ??= hashPassword(randomBytes(16).toString('hex')));
 }

@@ -3,6 +3,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import { addError, hasErrors, ValidationError } from './errors.js';
 import { checkUniqueness } from './checkUniqueness.js';
+import { decideCustomFieldData } from './customFieldData.js';
 import { resolveReference } from './resolveReference.js';
 import { storedForm } from './storedForm.js';
 import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from './writeSchema.js';
@@ -63,7 +64,11 @@ export async function decideObject(
 
   const normalizeErrors = definition.hooks?.normalize?.(obj);
   if (normalizeErrors && hasErrors(normalizeErrors)) throw new ValidationError(normalizeErrors);
-  checkCustomFields(definition, obj, errors);
+  const customField = definition.fields.find((f) => f.type === 'custom_fields');
+  if (customField) {
+    const sentData = resolved[customField.name] as Record<string, unknown> | undefined;
+    await decideCustomFieldData(env.registry, view, definition, obj, sentData, previous, errors);
+  }
   if (hasErrors(errors)) throw new ValidationError(errors);
 
   const ruleErrors = await definition.hooks?.validate?.(obj, view, previous);
@@ -162,9 +167,12 @@ async function resolveRelations(
       const allowed = field.allowedTypes ?? genericTargets(definition, field.name);
       if (typeof value !== 'string' || !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(value)) {
         addError(errors, field.name, "Invalid value. Specify a content type as '<app_label>.<model_name>'.");
-      } else if (allowed && !allowed.includes(value)) {
+      } else if (allowed ? !allowed.includes(value) : !env.registry.tryGet(value)) {
         addError(errors, field.name, `Invalid content type: ${value}`);
       }
+    } else if (field.type === 'array' && field.items === 'content_type' && Array.isArray(value)) {
+      const unknown = value.find((v) => typeof v !== 'string' || !env.registry.tryGet(v));
+      if (unknown !== undefined) addError(errors, field.name, `Invalid content type: ${String(unknown)}`);
     } else if (field.type === 'custom_fields') {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         addError(errors, field.name, 'Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values.');
@@ -232,19 +240,5 @@ function protectSecrets(
       obj.key_last6 = key.slice(-6);
       revealed[field.name] = key;
     }
-  }
-}
-
-/** No custom field is defined for this model yet, so any value sent is an unknown name. */
-function checkCustomFields(definition: ModelDefinition, obj: StoredObject, errors: FieldErrors): void {
-  const field = definition.fields.find((f) => f.type === 'custom_fields');
-  if (!field) return;
-  const data = obj[field.name];
-  if (data === null || data === undefined) {
-    obj[field.name] = {};
-    return;
-  }
-  for (const name of Object.keys(data as Record<string, unknown>)) {
-    addError(errors, '__all__', `Unknown field name '${name}' in custom field data.`);
   }
 }

@@ -17,6 +17,7 @@ import { rackrole } from './dcim/rackrole.js';
 import { region } from './dcim/region.js';
 import { site } from './dcim/site.js';
 import { sitegroup } from './dcim/sitegroup.js';
+import { customfield } from './extras/customfield.js';
 import { tag } from './extras/tag.js';
 import { aggregate } from './ipam/aggregate.js';
 import { ipaddress } from './ipam/ipaddress.js';
@@ -65,6 +66,7 @@ export const allModels: ModelDefinition[] = [
   circuit,
   // extras
   tag,
+  customfield,
   // users
   group,
   user,

@@ -152,7 +152,8 @@ function fieldProblems(def: ModelDefinition, field: FieldDefinition): string[] {
     if (!field.idField || !names.has(field.idField)) problems.push('generic_fk idField is not a field');
     if (!field.targets?.length) problems.push('generic_fk without targets');
   }
-  if (field.type === 'content_type' && !field.allowedTypes?.length) problems.push('content_type without allowedTypes');
+  // A content_type field without allowedTypes accepts any registered model (e.g. a custom field's object_type).
+  if (field.type === 'content_type' && field.allowedTypes && field.allowedTypes.length === 0) problems.push('content_type with an empty allowedTypes');
   if (field.type === 'array' && !field.items) problems.push('array without items');
   if (field.internal && (field.required || field.writeOnly)) problems.push('internal field cannot be required or written');
   if (field.required && field.readOnly) problems.push('required and readOnly');

@@ -101,7 +101,7 @@ export interface FieldDefinition {
 
   unique?: boolean;
   /** array: the element type. */
-  items?: 'string' | 'integer' | 'cidr' | 'json';
+  items?: 'string' | 'integer' | 'cidr' | 'json' | 'content_type';
 
   /** count: which objects to count (`where` narrows them, e.g. a generic relation's type). */
   count?: { model: string; via: string; where?: Record<string, unknown> };

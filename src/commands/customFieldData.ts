@@ -1,0 +1,67 @@
+import type { ModelRegistry } from '../models/registry.js';
+import { checkCustomFieldValue } from '../models/extras/customFieldValues.js';
+import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import { addError } from './errors.js';
+import { resolveReference } from './resolveReference.js';
+import { customFieldsOf } from '../models/extras/customFieldsOf.js';
+
+/**
+ * Custom field data on write. On create without the key every field gets its default;
+ * otherwise the sent keys are merged into what is stored. Values are checked against
+ * their definitions; object references are stored as ids. Errors go under `__all__`,
+ * as NetBox's model validation reports them.
+ */
+export async function decideCustomFieldData(
+  registry: ModelRegistry,
+  view: LookupView,
+  definition: ModelDefinition,
+  obj: StoredObject,
+  sent: Record<string, unknown> | undefined,
+  previous: StoredObject | null,
+  errors: FieldErrors,
+): Promise<void> {
+  const field = definition.fields.find((f) => f.type === 'custom_fields');
+  if (!field) return;
+  const defined = await customFieldsOf(view, definition.key);
+  const byName = new Map(defined.map((d) => [String(d.name), d]));
+  const data: Record<string, unknown> = { ...((previous?.[field.name] as Record<string, unknown> | undefined) ?? {}) };
+  if (!previous && sent === undefined) {
+    for (const d of defined) data[String(d.name)] = structuredClone(d.default ?? null);
+  }
+  for (const [name, value] of Object.entries(sent ?? {})) {
+    const custom = byName.get(name);
+    if (!custom) {
+      addError(errors, '__all__', `Unknown field name '${name}' in custom field data.`);
+      continue;
+    }
+    if (value === null || value === '' || (Array.isArray(value) && value.length === 0 && custom.type === 'multiobject')) {
+      data[name] = value === '' ? null : value;
+      continue;
+    }
+    if (custom.type === 'object' || custom.type === 'multiobject') {
+      const target = String(custom.object_type);
+      const refs = custom.type === 'object' ? [value] : Array.isArray(value) ? value : [value];
+      const ids: number[] = [];
+      for (const ref of refs) {
+        const resolved = registry.tryGet(target) ? await resolveReference(registry, view, target, ref) : { error: 'unknown type' };
+        if ('error' in resolved) {
+          addError(errors, '__all__', `Invalid value for custom field '${name}': Unknown related object(s): ${JSON.stringify(value)}`);
+          break;
+        }
+        ids.push(resolved.id);
+      }
+      data[name] = custom.type === 'object' ? (ids[0] ?? null) : ids;
+      continue;
+    }
+    const problem = checkCustomFieldValue(custom, value);
+    if (problem) addError(errors, '__all__', `Invalid value for custom field '${name}': ${problem}`);
+    else data[name] = custom.type === 'decimal' ? Number(value) : value;
+  }
+  for (const d of defined) {
+    if (!d.required) continue;
+    const name = String(d.name);
+    if (!(name in data)) addError(errors, '__all__', `Missing required custom field '${name}'.`);
+    else if (data[name] === null || data[name] === '') addError(errors, '__all__', `Invalid value for custom field '${name}': Required field cannot be empty.`);
+  }
+  obj[field.name] = data;
+}

@@ -1,0 +1,62 @@
+import type { StoredObject } from '../types.js';
+
+/**
+ * Per-type rules for a custom field's value (NetBox's CustomField.validate). Returns
+ * what is wrong with the value, or null when it is acceptable. Empty values (null,
+ * '') are the caller's business (required or not). Object references are resolved
+ * elsewhere, against the registry.
+ */
+export function checkCustomFieldValue(field: StoredObject, value: unknown): string | null {
+  const min = field.validation_minimum as number | null;
+  const max = field.validation_maximum as number | null;
+  const choices = (field.choices as string[] | null) ?? [];
+  switch (field.type) {
+    case 'text':
+    case 'longtext': {
+      if (typeof value !== 'string') return 'Value must be a string.';
+      const regex = field.validation_regex as string;
+      if (regex && !safeRegexTest(regex, value)) return `Value must match regex '${regex}'`;
+      return null;
+    }
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) return 'Value must be an integer.';
+      return range(value, min, max);
+    case 'decimal': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n)) return 'Value must be a decimal.';
+      return range(n, min, max);
+    }
+    case 'boolean':
+      return value === true || value === false || value === 0 || value === 1 ? null : 'Value must be true or false.';
+    case 'date':
+      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))
+        ? null
+        : 'Date values must be in the format YYYY-MM-DD.';
+    case 'select':
+      return typeof value === 'string' && choices.includes(value) ? null : `Invalid choice (${String(value)}). Available choices are: ${choices.join(', ')}`;
+    case 'multiselect':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string' && choices.includes(v))
+        ? null
+        : `Invalid choice(s) (${Array.isArray(value) ? value.join(', ') : String(value)}). Available choices are: ${choices.join(', ')}`;
+    default:
+      return null; // url and json values are not validated (as in NetBox)
+  }
+}
+
+function range(n: number, min: number | null, max: number | null): string | null {
+  if (min !== null && min !== undefined && n < min) return `Value must be at least ${min}`;
+  if (max !== null && max !== undefined && n > max) return `Value must not exceed ${max}`;
+  return null;
+}
+
+/**
+ * A regular expression written by an administrator, run against client input. The
+ * input is bounded so a pathological pattern cannot hold the writer for long.
+ */
+function safeRegexTest(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern).test(value.slice(0, 10_000));
+  } catch {
+    return false;
+  }
+}
