@@ -43,7 +43,8 @@ const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 /* ------------------------------------------------------------- data shapes */
 
 const SITE_STATUSES = ['active', 'active', 'active', 'planned', 'staging', 'decommissioning', 'retired'];
-const IP_STATUSES = ['active', 'active', 'active', 'active', 'active', 'reserved', 'deprecated', 'dhcp'];
+// 7 entries: i % 7 is independent of the VRF choice (i % 4, (i >> 2) % 5)
+const IP_STATUSES = ['active', 'active', 'active', 'active', 'reserved', 'deprecated', 'dhcp'];
 
 const siteName = (i: number) => `site-${String(i).padStart(5, '0')}`;
 
@@ -62,7 +63,7 @@ function siteBody(i: number, tenantIds: number[]) {
 function ipBody(i: number, vrfIds: number[], tenantIds: number[]) {
   return {
     address: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}/24`,
-    status: IP_STATUSES[i % IP_STATUSES.length],
+    status: IP_STATUSES[i % 7],
     dns_name: `host-${i}.dc${i % 20}.example.net`,
     vrf: i % 4 === 0 ? vrfIds[(i >> 2) % vrfIds.length] : null,
     tenant: i % 5 === 0 ? tenantIds[i % tenantIds.length] : null,

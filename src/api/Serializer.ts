@@ -117,6 +117,10 @@ export class Serializer {
         return docs.map((d) => rendered.filter((_, i) => children[i][field.via!] === d.id));
       }
       case 'computed': {
+        if (field.coalesce && field.target) {
+          const first = (d: ReadDocument) => field.coalesce!.map((name) => d[name]).find((v) => typeof v === 'number');
+          return this.related(field.target, docs.map((d) => toIds(first(d))), options, depth, false);
+        }
         const compute = definition.hooks?.compute?.[field.name];
         if (!compute) return docs.map(() => structuredClone(field.value ?? null));
         return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EVENT_SCHEMA_VERSION, type ChangeAction, type ChangeEvent, type EventUser } from '../events/ChangeEvent.js';
 import type { EventLog } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { StoredObject } from '../models/types.js';
+import type { LookupView, StoredObject } from '../models/types.js';
 import { evolve } from '../projections/evolve.js';
 import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
@@ -14,6 +14,12 @@ import { Overlay, StagedView } from './StagedView.js';
 export interface WriteContext {
   requestId: string;
   user: EventUser | null;
+  /**
+   * Called for each recorded change once the decision is complete, before it commits;
+   * throwing refuses the whole request and nothing is appended (the post-write
+   * permission check).
+   */
+  authorize?(event: ChangeEvent, view: LookupView): Promise<void>;
 }
 
 export interface RecordedChange {
@@ -142,6 +148,7 @@ export class WriteCoordinator {
     if (this.failure) throw new WriterUnavailableError(`writer stopped: ${this.failure.message}`);
     const tx = new WriteTransaction(this.registry, context, this.nextPosition, this.nextIds, this.store, this.staged, this.clock);
     const result = await decide(tx);
+    if (context.authorize) for (const event of tx.events) await context.authorize(event, tx.view);
     if (tx.events.length === 0) return { result, tx, durable: Promise.resolve() };
     // Commit the decision: later requests decide against it while it is being made durable.
     this.nextPosition += tx.events.length;

@@ -4,7 +4,17 @@
  * request carries that request's UUID and is appended in one atomic batch.
  */
 
-export const EVENT_SCHEMA_VERSION = 1;
+/**
+ * The version written by this code. Versions are additive: every version's events
+ * are valid under the current schema and project the same way.
+ *   1: the original envelope.
+ *   2: adds the optional `revertOf` (the request a revert undid).
+ * See docs/events.md for the history and the rules.
+ */
+export const EVENT_SCHEMA_VERSION = 2;
+
+/** Every envelope version ever written; readers (the projector, the audit index) accept all of them. */
+export const EVENT_SCHEMA_VERSIONS: readonly number[] = [1, 2];
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 
@@ -37,24 +47,31 @@ export interface ChangeEvent {
   postchange: Record<string, unknown> | null;
   /** The parent object change records name as related (e.g. the device of an interface). */
   related?: { type: string; id: number } | null;
+  /** (v2) Set on the events of a revert: the UUID of the request whose changes they undo. */
+  revertOf?: string | null;
 }
 
 /** JSON Schema of the envelope; served to consumers and enforced on append and on consume. */
 export const changeEventSchema = {
-  $id: 'https://netledger.dev/schemas/change-event/v1.json',
+  $id: 'https://netledger.dev/schemas/change-event/v2.json',
+  $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'netledger change event',
+  description:
+    'One changed object. Every event of one request shares its requestId and is committed atomically; positions are dense and totally ordered. ' +
+    'Versions are additive: events of every earlier version validate against this schema.',
   type: 'object',
   required: [
     'v', 'eventId', 'position', 'requestId', 'time', 'user', 'action',
     'objectType', 'objectId', 'objectRepr', 'prechange', 'postchange',
   ],
   properties: {
-    v: { type: 'integer', minimum: 1 },
-    eventId: { type: 'string', format: 'uuid' },
-    position: { type: 'integer', minimum: 1 },
-    requestId: { type: 'string', format: 'uuid' },
-    time: { type: 'string', format: 'date-time' },
+    v: { type: 'integer', minimum: 1, description: 'Envelope schema version (1 or 2).' },
+    eventId: { type: 'string', format: 'uuid', description: 'Unique id of this event.' },
+    position: { type: 'integer', minimum: 1, description: 'Position in the log: 1, 2, 3 ... dense, assigned by the single writer.' },
+    requestId: { type: 'string', format: 'uuid', description: 'The X-Request-ID of the request that caused the change.' },
+    time: { type: 'string', format: 'date-time', description: 'When the change was decided, ISO 8601 UTC with microseconds.' },
     user: {
+      description: 'The acting user, null for internal operations (e.g. the first superuser).',
       anyOf: [
         { type: 'null' },
         {
@@ -65,12 +82,13 @@ export const changeEventSchema = {
       ],
     },
     action: { enum: ['create', 'update', 'delete'] },
-    objectType: { type: 'string', pattern: '^[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*$' },
+    objectType: { type: 'string', pattern: '^[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*$', description: "Content type '<app_label>.<model>', e.g. 'dcim.site'." },
     objectId: { type: 'integer', minimum: 1 },
-    objectRepr: { type: 'string' },
-    prechange: { type: ['object', 'null'] },
-    postchange: { type: ['object', 'null'] },
+    objectRepr: { type: 'string', description: 'The object\'s string form at the time of the change (at most 200 characters).' },
+    prechange: { type: ['object', 'null'], description: 'Stored form before the change (null for create); secrets only as keyed digests.' },
+    postchange: { type: ['object', 'null'], description: 'Stored form after the change (null for delete); secrets only as keyed digests.' },
     related: {
+      description: 'The parent object (e.g. the device of an interface), or null.',
       anyOf: [
         { type: 'null' },
         {
@@ -79,6 +97,10 @@ export const changeEventSchema = {
           properties: { type: { type: 'string' }, id: { type: 'integer' } },
         },
       ],
+    },
+    revertOf: {
+      description: '(v2) On the events of a revert: the requestId of the request being undone.',
+      anyOf: [{ type: 'null' }, { type: 'string', format: 'uuid' }],
     },
   },
   additionalProperties: true,

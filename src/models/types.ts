@@ -107,6 +107,8 @@ export interface FieldDefinition {
   count?: { model: string; via: string; where?: Record<string, unknown> };
   /** reverse: the field of `target` that points at this object. */
   via?: string;
+  /** computed: the nested `target` named by the first of these foreign keys that is set (e.g. primary_ip). */
+  coalesce?: string[];
   /** computed: the value rendered when the model has no `compute` hook for the field. */
   value?: unknown;
   /**

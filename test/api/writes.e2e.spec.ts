@@ -171,3 +171,37 @@ test('a failed request leaves no trace, whatever the body', async (t) => {
   }
   t.is(service.services.log.head(), head);
 });
+
+test('a primary IP must belong to the device, and then cannot be moved away from it', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const s = await seedInfrastructure(service);
+  const stray = (await service.api('POST', '/api/ipam/ip-addresses/', { address: '198.51.100.7/24' })).body;
+  const refused = await service.api('PATCH', `/api/dcim/devices/${s.device.id}/`, { primary_ip4: stray.id });
+  t.deepEqual(refused.body, { primary_ip4: ['The specified IP address (198.51.100.7/24) is not assigned to this device.'] });
+  const v6 = await service.api('PATCH', `/api/dcim/devices/${s.device.id}/`, { primary_ip6: s.address.id });
+  t.deepEqual(v6.body, { primary_ip6: ['192.0.2.1/25 is not an IPv6 address.'] });
+  const ok = await service.api('PATCH', `/api/dcim/devices/${s.device.id}/`, { primary_ip4: s.address.id });
+  t.is(ok.status, 200);
+  t.is(ok.body.primary_ip.address, '192.0.2.1/25');
+  t.is(ok.body.primary_ip4.id, s.address.id);
+  const unassign = await service.api('PATCH', `/api/ipam/ip-addresses/${s.address.id}/`, { assigned_object_type: null, assigned_object_id: null });
+  t.is(unassign.status, 400);
+  t.deepEqual(unassign.body, { interface: ['IP address is primary for device edge1 but not assigned to it!'] });
+});
+
+test('a racked device must fit in the rack and not overlap another', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const s = await seedInfrastructure(service);
+  const base = { device_type: s.deviceType.id, device_role: s.deviceRole.id, site: s.site.id, rack: s.rack.id, face: 'front' };
+  const first = await service.api('POST', '/api/dcim/devices/', { ...base, name: 'a', position: 10 });
+  t.is(first.status, 201, JSON.stringify(first.body));
+  const overlap = await service.api('POST', '/api/dcim/devices/', { ...base, name: 'b', position: 10 });
+  t.is(overlap.status, 400);
+  t.regex(overlap.body.position[0], /^U10 is already occupied/);
+  const outside = await service.api('POST', '/api/dcim/devices/', { ...base, name: 'c', position: 99 });
+  t.is(outside.status, 400);
+  const fine = await service.api('POST', '/api/dcim/devices/', { ...base, name: 'd', position: 11 });
+  t.is(fine.status, 201);
+});

@@ -114,23 +114,16 @@ export interface OptionsBody {
 }
 
 /**
- * The metadata of a list (`detail` false) or detail view. `mayWrite` is whether the
- * caller may create/change objects of the model: without it there is no `actions`.
+ * The metadata of a list (`detail` false) or detail view. `may` says whether the caller
+ * may create (POST, list URL only) and change (PUT) objects of the model; without
+ * either there is no `actions` at all.
  */
-export function optionsBody(name: string, definition: ModelDefinition | null, detail: boolean, mayWrite: boolean): OptionsBody {
+export function optionsBody(name: string, definition: ModelDefinition | null, detail: boolean, may: { add: boolean; change: boolean }): OptionsBody {
   const body: OptionsBody = { name, description: '', renders: RENDERS, parses: PARSES };
-  if (!definition || definition.readOnly || !mayWrite) return body;
-  const fields = actionFields(definition);
-  body.actions = detail ? { PUT: fields } : { POST: fields, PUT: fields };
+  if (!definition || definition.readOnly) return body;
+  const actions: Record<string, Record<string, FieldMetadata>> = {};
+  if (may.add && !detail) actions.POST = actionFields(definition);
+  if (may.change) actions.PUT = actionFields(definition);
+  if (Object.keys(actions).length) body.actions = actions;
   return body;
-}
-
-/** Whether a permission check passes for this request (the check throws or rejects when it does not). */
-export async function passes(check: () => unknown): Promise<boolean> {
-  try {
-    await check();
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -90,6 +90,52 @@ async function validateDevice(obj: StoredObject, view: LookupView): Promise<Fiel
   if (obj.virtual_chassis != null && obj.vc_position == null) {
     return fieldError('vc_position', 'A device assigned to a virtual chassis must have its position defined.');
   }
+  if (type && rack && obj.position) {
+    const problem = await rackSpaceProblem(obj, type, rack, view);
+    if (problem) return fieldError('position', problem);
+  }
+  for (const [field, family] of [['primary_ip4', 4], ['primary_ip6', 6]] as const) {
+    const problem = await primaryIpProblem(obj, field, family, view);
+    if (problem) return fieldError(field, problem);
+  }
+}
+
+/** The units a device occupies: [position, position + height), in half units. */
+function unitRange(position: number, height: number): [number, number] {
+  return [position * 2, (position + height) * 2];
+}
+
+/** The device must fit inside the rack and overlap no other device on its face (full-depth types take both). */
+async function rackSpaceProblem(obj: StoredObject, type: StoredObject, rack: StoredObject, view: LookupView): Promise<string | null> {
+  const height = Number(type.u_height);
+  const [start, end] = unitRange(Number(obj.position), height);
+  const message = `U${pyStr(obj.position)} is already occupied or does not have sufficient space to accommodate this device type: ${pyStr(type.model)} (${height}U)`;
+  if (start < 2 || end > (Number(rack.u_height) + 1) * 2) return message;
+  const others = await view.find('dcim.device', { rack: rack.id, id: { $ne: obj.id }, position: { $ne: null } });
+  for (const other of others) {
+    const otherType = await related(view, 'dcim.devicetype', other.device_type);
+    if (!otherType) continue;
+    const sharesFace = other.face === obj.face || otherType.is_full_depth === true || type.is_full_depth === true;
+    if (!sharesFace) continue;
+    const [otherStart, otherEnd] = unitRange(Number(other.position), Number(otherType.u_height));
+    if (start < otherEnd && otherStart < end) return message;
+  }
+  return null;
+}
+
+/** A primary IP must be of the right family and assigned to one of this device's interfaces (or be its NAT outside). */
+async function primaryIpProblem(obj: StoredObject, field: 'primary_ip4' | 'primary_ip6', family: 4 | 6, view: LookupView): Promise<string | null> {
+  const address = await related(view, 'ipam.ipaddress', obj[field]);
+  if (!address) return null;
+  if (address.family !== family) return `${pyStr(address.address)} is not an IPv${family} address.`;
+  const onThisDevice = async (ip: StoredObject | null) => {
+    if (!ip || ip.assigned_object_type !== 'dcim.interface') return false;
+    const iface = await related(view, 'dcim.interface', ip.assigned_object_id);
+    return iface !== null && iface.device === obj.id;
+  };
+  if (await onThisDevice(address)) return null;
+  if (await onThisDevice(await related(view, 'ipam.ipaddress', address.nat_inside))) return null;
+  return `The specified IP address (${pyStr(address.address)}) is not assigned to this device.`;
 }
 
 export const device: ModelDefinition = {
@@ -134,8 +180,8 @@ export const device: ModelDefinition = {
     { name: 'parent_device', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'status', type: 'choice', default: 'active', choices: STATUS_CHOICES },
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
-    // primary_ip6 ?? primary_ip4 as a nested IP address; rendered null for now
-    { name: 'primary_ip', type: 'computed', readOnly: true, nullable: true, value: null },
+    // NetBox's Device.primary_ip with PREFER_IPV4 off: the IPv6 primary, else the IPv4 one
+    { name: 'primary_ip', type: 'computed', readOnly: true, nullable: true, target: 'ipam.ipaddress', coalesce: ['primary_ip6', 'primary_ip4'] },
     {
       name: 'primary_ip4',
       type: 'fk',

@@ -1,5 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, ModelDefinition } from '../types.js';
+import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { hostKeys, normalizeHostField } from './networkKeys.js';
 
@@ -104,7 +104,7 @@ export const ipaddress: ModelDefinition = {
       return normalizeHostField(obj, 'address', 'IP address');
     },
     derive: (obj) => hostKeys(obj.address) ?? { _family: null, _address: null, _prefixlen: null },
-    async validate(obj) {
+    async validate(obj, view) {
       if (typeof obj.dns_name === 'string' && obj.dns_name !== '' && !DNS_NAME.test(obj.dns_name)) {
         return fieldError(
           'dns_name',
@@ -120,6 +120,26 @@ export const ipaddress: ModelDefinition = {
       if (obj.status === 'slaac' && obj.family !== 6) {
         return fieldError('status', 'Only IPv6 addresses can be assigned SLAAC status');
       }
+      return primaryIpProblem(obj, view);
     },
   },
 };
+
+/**
+ * An address that is a device's primary IP must stay assigned to that device (or be
+ * the NAT outside of an address that is): moving or unassigning it is refused.
+ */
+async function primaryIpProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
+  const owners = await view.find('dcim.device', { $or: [{ primary_ip4: obj.id }, { primary_ip6: obj.id }] }, 1);
+  const owner = owners[0];
+  if (!owner) return;
+  const deviceOf = async (ip: StoredObject | null) => {
+    if (!ip || ip.assigned_object_type !== 'dcim.interface' || ip.assigned_object_id == null) return null;
+    const iface = await view.get('dcim.interface', Number(ip.assigned_object_id));
+    return iface?.device ?? null;
+  };
+  if ((await deviceOf(obj)) === owner.id) return;
+  const inside = obj.nat_inside == null ? null : await view.get('ipam.ipaddress', Number(obj.nat_inside));
+  if ((await deviceOf(inside)) === owner.id) return;
+  return fieldError('interface', `IP address is primary for device ${String(owner.display ?? owner.name)} but not assigned to it!`);
+}

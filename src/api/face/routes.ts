@@ -1,0 +1,170 @@
+/**
+ * The face's routes, mounted before the API root and the model routes: OPTIONS
+ * metadata, the OpenAPI document and its documentation pages, their static assets,
+ * Prometheus metrics and the health checks.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Principal } from '../../auth/authenticateToken.js';
+import { PermissionDeniedError } from '../../commands/errors.js';
+import type { ModelDefinition } from '../../models/types.js';
+import { mayPerform, NOT_AUTHENTICATED } from '../permissions.js';
+import type { Services } from '../Services.js';
+import { HTML_SECURITY_HEADERS } from './browsable.js';
+import { escapeHtml } from './html.js';
+import { metricsFor } from './metrics.js';
+import { optionsBody } from './options.js';
+import { schemaDocument } from './schemaDocument.js';
+import { staticAsset } from './staticAssets.js';
+import { APPLICATIONS, appName, DETAIL_METHODS, LIST_METHODS, modelViewName, READ_ONLY_METHODS } from './views.js';
+
+const SWAGGER_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
+
+export function faceRoutes(services: Services): Router {
+  const router = new Router();
+  optionsRoutes(services, router);
+  schemaRoutes(services, router);
+
+  const metrics = metricsFor(services);
+  router.get(['/metrics', '/metrics/'], async (ctx) => {
+    ctx.body = await metrics.render(services);
+    ctx.set('Content-Type', 'text/plain; version=0.0.4; charset=utf-8');
+    ctx.set('Cache-Control', 'no-store');
+  });
+  // Readiness: the read models have applied every durable event and the writer is up.
+  router.get(['/healthz', '/healthz/', '/readyz', '/readyz/'], (ctx) => {
+    const head = services.log.head();
+    const position = services.projector.position;
+    const lag = Math.max(0, head - position);
+    const writer = metrics.writerFailure === null;
+    const ok = lag === 0 && writer;
+    ctx.status = ok ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: ok ? 'ok' : 'unavailable', projector: { position, head, lag }, writer: writer ? 'up' : 'stopped' };
+  });
+  // Liveness: the process answers.
+  router.get(['/livez', '/livez/'], (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/static/:folder/:file', (ctx) => {
+    const asset = staticAsset(String(ctx.params.folder), String(ctx.params.file));
+    if (!asset) {
+      ctx.status = 404;
+      ctx.body = { detail: 'Not found.' };
+      return;
+    }
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('ETag', asset.etag);
+    if (ctx.get('If-None-Match') === asset.etag) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = asset.type;
+    ctx.body = asset.content;
+  });
+  return router;
+}
+
+/** OPTIONS on every model list and detail URL and on the root views (BEHAVIOUR §14). */
+function optionsRoutes(services: Services, router: Router): void {
+  const principal = (ctx: Context) => (ctx.state.principal as Principal | null | undefined) ?? null;
+  const requireLogin = (ctx: Context) => {
+    if (services.config.loginRequired && !principal(ctx)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
+  };
+  const may = (ctx: Context, definition: ModelDefinition) => ({
+    add: mayPerform(ctx, services.config, definition, 'add'),
+    change: mayPerform(ctx, services.config, definition, 'change'),
+  });
+  for (const definition of services.registry.all()) {
+    const list = `/api/${definition.app}/${definition.path}/`;
+    const name = modelViewName(definition);
+    router.options(list, (ctx) => {
+      requireLogin(ctx);
+      ctx.set('Allow', definition.readOnly ? READ_ONLY_METHODS : LIST_METHODS);
+      ctx.body = optionsBody(name, definition, false, may(ctx, definition));
+    });
+    router.options(`${list}:id/`, (ctx) => {
+      requireLogin(ctx);
+      ctx.set('Allow', definition.readOnly ? READ_ONLY_METHODS : DETAIL_METHODS);
+      ctx.body = optionsBody(name, definition, true, may(ctx, definition));
+    });
+  }
+  const plain = (path: string, name: string, login: boolean) =>
+    router.options(path, (ctx) => {
+      if (login) requireLogin(ctx);
+      ctx.set('Allow', READ_ONLY_METHODS);
+      ctx.body = optionsBody(name, null, false, { add: false, change: false });
+    });
+  plain('/api/', 'API Root', false);
+  for (const app of APPLICATIONS) plain(`/api/${app}/`, appName(app), false);
+  plain('/api/status/', 'Status', true);
+  plain('/api/plugins/installed-plugins/', 'Installed Plugins', true);
+}
+
+/** /api/schema/ (JSON or YAML), Swagger UI, and NetBox 3.4's names for the same things. */
+function schemaRoutes(services: Services, router: Router): void {
+  const schema = schemaDocument(services);
+  const send = (ctx: Context, format: 'json' | 'yaml') => {
+    const baseUrl = String(ctx.state.baseUrl);
+    ctx.set('Cache-Control', 'public, max-age=300');
+    if (format === 'yaml') {
+      ctx.body = schema.yaml(baseUrl);
+      ctx.set('Content-Type', 'application/yaml; charset=utf-8');
+    } else {
+      ctx.body = schema.json(baseUrl);
+      ctx.set('Content-Type', 'application/json');
+    }
+  };
+  router.get('/api/schema/', (ctx) => {
+    const format = new URLSearchParams(ctx.querystring).get('format');
+    if (format === 'json' || format === 'openapi') return send(ctx, 'json');
+    if (format === 'yaml') return send(ctx, 'yaml');
+    if (format !== null && format !== '') {
+      ctx.status = 404;
+      ctx.body = { detail: 'Not found.' };
+      return;
+    }
+    // drf-spectacular's habit: YAML unless the client asks for JSON.
+    const accept = ctx.get('Accept');
+    send(ctx, /application\/(vnd\.oai\.openapi\+)?json/.test(accept) ? 'json' : 'yaml');
+  });
+  router.get(['/api/swagger.json', '/api/swagger.json/'], (ctx) => send(ctx, 'json'));
+  router.get(['/api/swagger.yaml', '/api/swagger.yaml/'], (ctx) => send(ctx, 'yaml'));
+  const swaggerPage = (ctx: Context) => {
+    ctx.body = swaggerUiPage('/api/schema/?format=json');
+    ctx.set('Content-Type', 'text/html; charset=utf-8');
+    for (const [name, value] of Object.entries(HTML_SECURITY_HEADERS)) ctx.set(name, value);
+    ctx.set('Content-Security-Policy', SWAGGER_CSP);
+  };
+  router.get('/api/schema/swagger-ui/', swaggerPage);
+  // NetBox 3.4: /api/docs/ is Swagger UI and /api/docs/?format=openapi the schema (pynetbox's openapi()).
+  router.get('/api/docs/', (ctx) => {
+    const format = new URLSearchParams(ctx.querystring).get('format');
+    if (format === 'openapi' || format === 'json') return send(ctx, 'json');
+    if (format === 'yaml') return send(ctx, 'yaml');
+    swaggerPage(ctx);
+  });
+}
+
+function swaggerUiPage(schemaUrl: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>netledger API – Swagger UI</title>
+<link rel="stylesheet" href="/static/swagger-ui/swagger-ui.css">
+<link rel="icon" type="image/png" href="/static/swagger-ui/favicon-32x32.png" sizes="32x32">
+</head>
+<body>
+<div id="swagger-ui" data-schema-url="${escapeHtml(schemaUrl)}"></div>
+<script src="/static/swagger-ui/swagger-ui-bundle.js"></script>
+<script src="/static/swagger-ui/swagger-ui-standalone-preset.js"></script>
+<script src="/static/face/swagger-init.js"></script>
+</body>
+</html>
+`;
+}
