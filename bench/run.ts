@@ -1,5 +1,5 @@
 /**
- * Runs the benchmarks one after the other, each in its own child process (a fresh
+ * Runs the benchmarks (every bench/*.bench.ts: api, eventLog, readStore first) one after the other, each in its own child process (a fresh
  * heap, no JIT or GC state carried over), and prints their output as it comes.
  *
  *   npm run bench                   # all of them
@@ -9,14 +9,17 @@
  * Exits non-zero if any benchmark failed; the others still run.
  */
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['api.bench.ts', 'eventLog.bench.ts', 'readStore.bench.ts'];
-
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** These first, in this order; any other bench/*.bench.ts after them, by name. */
+const FIRST = ['api.bench.ts', 'eventLog.bench.ts', 'readStore.bench.ts'];
+const found = readdirSync(here).filter((f) => f.endsWith('.bench.ts'));
+const BENCHES = [...FIRST.filter((f) => found.includes(f)), ...found.filter((f) => !FIRST.includes(f)).sort()];
 const filters = process.argv.slice(2);
 const selected = filters.length ? BENCHES.filter((b) => filters.some((f) => b.includes(f))) : BENCHES;
 if (selected.length === 0) {

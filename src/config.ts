@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -27,6 +27,8 @@ export interface Config {
   trustedProxies: string[];
   /** NetBox's LOGIN_TIMEOUT: seconds a browser session lasts. */
   loginTimeout: number;
+  /** NetBox's CSRF_TRUSTED_ORIGINS: origins besides the service's own allowed to send cookie-authenticated writes. */
+  csrfTrustedOrigins: string[];
   secretKey: string;
   superuser: { name: string; email: string; password: string | null; apiToken: string | null };
   maxBodyBytes: number;
@@ -75,7 +77,16 @@ function secretKey(env: NodeJS.ProcessEnv, dataDir: string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(48).toString('base64url');
-  writeFileSync(file, key + '\n', { mode: 0o600 });
+  // Written whole or not at all: a torn key file would invalidate every token digest.
+  const temporary = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'w', 0o600);
+  writeSync(fd, key + '\n');
+  fsyncSync(fd);
+  closeSync(fd);
+  renameSync(temporary, file);
+  const dirFd = openSync(dataDir, 'r');
+  fsyncSync(dirFd);
+  closeSync(dirFd);
   return key;
 }
 
@@ -97,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultPermissions: defaultPermissions(env.DEFAULT_PERMISSIONS),
     trustedProxies: list(env.TRUSTED_PROXIES),
     loginTimeout: integer(env.LOGIN_TIMEOUT, 14 * 24 * 3600),
+    csrfTrustedOrigins: list(env.CSRF_TRUSTED_ORIGINS),
     secretKey: secretKey(env, dataDir),
     superuser: {
       name: env.SUPERUSER_NAME ?? 'admin',

@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import { createApp } from './api/app.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
 import { Serializer } from './api/Serializer.js';
 import type { Logger, Services } from './api/Services.js';
+import { AuditService } from './audit/AuditService.js';
 import { bootstrapSuperuser } from './auth/bootstrapSuperuser.js';
 import { SecretKeeper } from './auth/secrets.js';
 import { systemClock } from './commands/clock.js';
@@ -49,11 +51,15 @@ export async function start(config: Config = loadConfig(), logger: Logger = json
   await projector.start();
   const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock);
   await coordinator.init();
+  const audit = new AuditService(log, registry, { dir: path.join(config.dataDir, 'audit') });
+  await audit.open(); // rebuilds the audit indexes (request, object, time) from the log, then follows it
   const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
   const commands = { registry, secrets };
   const serializer = new Serializer(registry, store, secrets);
   const queries = new ListQueryCompiler();
-  const services: Services = { config, registry, log, store, projector, coordinator, serializer, queries, commands, logger };
+  const services: Services = { config, registry, log, store, projector, coordinator, serializer, queries, commands, logger, audit };
+  queries.register('created_by_request', audit.createdByRequest);
+  queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
   coordinator.onFatal = (error) => logger({ level: 'fatal', msg: `event log failed, writes stopped: ${error.message}` });
 
   await bootstrapSuperuser(config, store, coordinator, commands, (message) => logger({ level: 'warn', msg: message }));
@@ -69,6 +75,7 @@ export async function start(config: Config = loadConfig(), logger: Logger = json
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      await audit.close(); // ends live change streams, which would keep the server open
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await projector.stop();
       await log.close();

@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/AuditService.js';
 import type { CommandEnvironment } from '../commands/decideObject.js';
 import type { WriteCoordinator } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
@@ -22,4 +23,6 @@ export interface Services {
   queries: ListQueryCompiler;
   commands: CommandEnvironment;
   logger: Logger;
+  /** The audit side, answered from the event log (object changes, as_of, history, revert). */
+  audit?: AuditService;
 }

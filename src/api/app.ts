@@ -1,5 +1,9 @@
 import Koa from 'koa';
 import { apiRoot } from './apiRoot.js';
+import { auditApi } from './audit/auditApi.js';
+import { authRoutes } from './auth/routes.js';
+import { faceMiddleware } from './face/respond.js';
+import { faceRoutes } from './face/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorResponses } from './middleware/errorResponses.js';
 import { idempotency } from './middleware/idempotency.js';
@@ -12,15 +16,21 @@ import type { Services } from './Services.js';
 export function createApp(services: Services): Koa {
   const app = new Koa();
   app.use(requestContext(services.config.apiVersion));
+  // negotiation (404/406), JSON/indent/browsable rendering of every body, metrics
+  app.use(faceMiddleware(services));
   app.use(errorResponses(services.logger));
   app.use(requestLog(services));
   app.use(appendSlash);
   app.use(authenticate(services));
+  app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
   app.use(readJsonBody(services.config.maxBodyBytes));
   app.use(idempotency());
   const root = apiRoot(services, new Date());
   const models = modelRoutes(services);
+  // OPTIONS metadata (before the model routes' catch-all), schema, docs, metrics, health
+  app.use(faceRoutes(services).routes());
   app.use(root.routes());
+  if (services.audit) app.use(auditApi(services, services.audit)); // object changes, history, revert, ?as_of= (from the event log)
   app.use(models.routes());
   return app;
 }

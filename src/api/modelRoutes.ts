@@ -7,11 +7,10 @@ import { updateObjects, type UpdateItem } from '../commands/updateObjects.js';
 import type { WriteContext } from '../commands/WriteCoordinator.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
-import { compileSort } from './query/compileFilter.js';
+import { listPage } from './query/listPage.js';
 import { assertVersion, etagOf, ifMatchVersions } from './conditionalWrite.js';
 import { and } from './query/ListQueryCompiler.js';
-import { pageLinks, parsePage } from './query/pagination.js';
-import { assertMayWrite, viewScope } from './permissions.js';
+import { assertInScope, viewScope, withinScope, writeGuard, writeScope } from './permissions.js';
 import type { RenderOptions, Representation, Serializer } from './Serializer.js';
 import type { Services } from './Services.js';
 
@@ -84,26 +83,26 @@ function readModels(services: Services, ctx: Context): { store: ReadStore; seria
 }
 
 async function listView(services: Services, definition: ModelDefinition, ctx: Context) {
-  const scope = viewScope(ctx, services.config, definition);
+  const scope = await viewScope(ctx, services.config, definition);
   const query = new URLSearchParams(ctx.querystring);
-  const filter = and(scope, await services.queries.compile(definition, query, ctx));
-  const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
   const { store, serializer } = readModels(services, ctx);
-  const [count, docs] = await Promise.all([
-    store.count(definition.key, filter),
-    store.find(definition.key, filter, {
-      sort: compileSort(definition, query.get('ordering')),
-      skip: page.offset,
-      limit: page.limit ?? undefined,
-    }),
-  ]);
+  const filter = and(scope, await services.queries.compile(definition, query, ctx, store));
+  const { docs, ...envelope } = await listPage({
+    store,
+    definition,
+    filter,
+    query,
+    base: `${ctx.state.baseUrl}${ctx.path}`,
+    paginateCount: services.config.paginateCount,
+    maxPageSize: services.config.maxPageSize,
+    brief: representation(query) === 'brief',
+  });
   const results = await serializer.render(definition, docs, representation(query), renderOptions(ctx, query));
-  const base = `${ctx.state.baseUrl}${ctx.path}`;
-  ctx.body = { count, ...pageLinks(base, query, page, count), results };
+  ctx.body = { ...envelope, results };
 }
 
 async function detailView(services: Services, definition: ModelDefinition, ctx: Context) {
-  const scope = viewScope(ctx, services.config, definition);
+  const scope = await viewScope(ctx, services.config, definition);
   const { store, serializer } = readModels(services, ctx);
   const [doc] = await store.find(definition.key, and(scope, { id: parseId(ctx) }), { limit: 1 });
   if (!doc) throw new NotFoundError();
@@ -113,8 +112,8 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
   ctx.body = body;
 }
 
-function writeContext(ctx: Context): WriteContext {
-  return { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null };
+function writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext {
+  return { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null, authorize };
 }
 
 /** The projected objects a write produced, rendered for its response. */
@@ -137,11 +136,12 @@ function requireBody(ctx: Context): unknown {
 }
 
 async function createView(services: Services, definition: ModelDefinition, ctx: Context) {
-  assertMayWrite(ctx);
+  await writeScope(ctx, definition, 'add');
   const body = requireBody(ctx);
   const bulk = Array.isArray(body);
   const items = bulk ? body : [body];
-  const { result } = await services.coordinator.execute(writeContext(ctx), (tx) => createObjects(services.commands, tx, definition, items, bulk));
+  const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
+  const { result } = await services.coordinator.execute(context, (tx) => createObjects(services.commands, tx, definition, items, bulk));
   const rendered = await writtenObjects(services, definition, ctx, result, true);
   ctx.status = 201;
   if (bulk) {
@@ -153,11 +153,12 @@ async function createView(services: Services, definition: ModelDefinition, ctx: 
 }
 
 async function updateView(services: Services, definition: ModelDefinition, ctx: Context, mode: 'put' | 'patch') {
-  assertMayWrite(ctx);
+  const scope = await writeScope(ctx, definition, 'change');
   const id = parseId(ctx);
+  await assertInScope(services.store, definition, scope, id);
   const body = requireBody(ctx);
   const versions = ifMatchVersions(ctx);
-  const { result } = await services.coordinator.execute(writeContext(ctx), async (tx) => {
+  const { result } = await services.coordinator.execute(writeContext(ctx, writeGuard(ctx, definition, 'change', [id])), async (tx) => {
     await assertVersion(tx.view, definition.key, id, versions);
     return updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false);
   });
@@ -183,19 +184,21 @@ function bulkItems(body: unknown): UpdateItem[] {
 }
 
 async function bulkUpdateView(services: Services, definition: ModelDefinition, ctx: Context, mode: 'put' | 'patch') {
-  assertMayWrite(ctx);
-  const items = bulkItems(requireBody(ctx));
-  const { result } = await services.coordinator.execute(writeContext(ctx), (tx) =>
+  const scope = await writeScope(ctx, definition, 'change');
+  const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
+  const guard = writeGuard(ctx, definition, 'change', items.map((i) => i.id));
+  const { result } = await services.coordinator.execute(writeContext(ctx, guard), (tx) =>
     updateObjects(services.commands, tx, definition, items, mode, true),
   );
   ctx.body = await writtenObjects(services, definition, ctx, result, false);
 }
 
 async function deleteView(services: Services, definition: ModelDefinition, ctx: Context) {
-  assertMayWrite(ctx);
+  const scope = await writeScope(ctx, definition, 'delete');
   const id = parseId(ctx);
+  await assertInScope(services.store, definition, scope, id);
   const versions = ifMatchVersions(ctx);
-  await services.coordinator.execute(writeContext(ctx), async (tx) => {
+  await services.coordinator.execute(writeContext(ctx, writeGuard(ctx, definition, 'delete', [id])), async (tx) => {
     await assertVersion(tx.view, definition.key, id, versions);
     return deleteObjects(services.commands, tx, definition, [id], false);
   });
@@ -203,9 +206,10 @@ async function deleteView(services: Services, definition: ModelDefinition, ctx: 
 }
 
 async function bulkDeleteView(services: Services, definition: ModelDefinition, ctx: Context) {
-  assertMayWrite(ctx);
-  const items = bulkItems(requireBody(ctx));
-  await services.coordinator.execute(writeContext(ctx), (tx) =>
+  const scope = await writeScope(ctx, definition, 'delete');
+  const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
+  const guard = writeGuard(ctx, definition, 'delete', items.map((i) => i.id));
+  await services.coordinator.execute(writeContext(ctx, guard), (tx) =>
     deleteObjects(services.commands, tx, definition, items.map((i) => i.id), true),
   );
   ctx.status = 204;

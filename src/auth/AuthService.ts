@@ -74,7 +74,8 @@ export class AuthService {
     else if (proxies.length === 0) this.proxies = null;
     else {
       const normalized = normalizeAllowedIps(proxies);
-      this.proxies = new AllowedNetworks('networks' in normalized && normalized.networks ? normalized.networks : []);
+      if ('error' in normalized) throw new Error(`TRUSTED_PROXIES: ${normalized.error}`);
+      this.proxies = new AllowedNetworks(normalized.networks ?? []);
     }
     this.seen = services.log.head();
     try {

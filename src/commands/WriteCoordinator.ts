@@ -146,6 +146,10 @@ export class WriteCoordinator {
 
   private async decide<T>(context: WriteContext, decide: (tx: WriteTransaction) => Promise<T>) {
     if (this.failure) throw new WriterUnavailableError(`writer stopped: ${this.failure.message}`);
+    // Read models out of step with the log: a write would be made durable and then answered
+    // with an error (its projection never comes), inviting a retry that writes it twice.
+    const stale = this.projector.failed;
+    if (stale) throw new WriterUnavailableError(`writer stopped: read models failed: ${stale.message}`);
     const tx = new WriteTransaction(this.registry, context, this.nextPosition, this.nextIds, this.store, this.staged, this.clock);
     const result = await decide(tx);
     if (context.authorize) for (const event of tx.events) await context.authorize(event, tx.view);

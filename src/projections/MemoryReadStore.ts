@@ -408,10 +408,134 @@ class FieldIndex {
   }
 }
 
+/**
+ * The documents in the order of a list of fields (ascending, then insertion order):
+ * a page in that order (or its reverse) is a walk with early exit, and a range on the
+ * first field is a binary search. Kept up to date change by change, or rebuilt at the
+ * next read after a large batch (a replay). Unusable (and left alone) once a document
+ * held an array in one of its fields: MongoDB sorts arrays by their smallest element
+ * ascending but their largest descending, which one order cannot serve.
+ */
+class SortedIndex {
+  readonly specs: SortKeySpec[];
+  entries: Keyed[] = [];
+  stale = true;
+  multiValued = false;
+  private readonly cmp: (a: Keyed, b: Keyed) => number;
+
+  constructor(readonly fields: string[]) {
+    this.specs = compileSort(Object.fromEntries(fields.map((f) => [f, 1 as const])));
+    this.cmp = makeComparator(this.specs);
+  }
+
+  keyed(e: Entry): Keyed {
+    const keys = new Array<unknown>(this.specs.length);
+    for (let i = 0; i < this.specs.length; i++) {
+      const spec = this.specs[i]!;
+      const raw = spec.simple ? e.doc[spec.field] : undefined;
+      if (Array.isArray(raw) || (!spec.simple && hasArrayOnPath(e.doc, spec.parts))) this.multiValued = true;
+      keys[i] = sortKey(sortValue(e.doc, spec));
+    }
+    return { entry: e, keys };
+  }
+
+  rebuild(docs: Iterable<Entry>): void {
+    const all: Keyed[] = [];
+    for (const e of docs) all.push(this.keyed(e));
+    all.sort(this.cmp);
+    this.entries = all;
+    this.stale = false;
+  }
+
+  /** Position of `k` (exact match by keys and entry), or of where it would go. */
+  private search(k: Keyed): number {
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.cmp(this.entries[mid]!, k) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  insert(e: Entry): void {
+    if (this.stale) return;
+    const k = this.keyed(e);
+    const n = this.entries.length;
+    if (n === 0 || this.cmp(this.entries[n - 1]!, k) < 0) this.entries.push(k);
+    else this.entries.splice(this.search(k), 0, k);
+  }
+
+  /** Removes the entry as it was indexed with the document `doc`. */
+  remove(e: Entry, doc: ReadDocument): void {
+    if (this.stale) return;
+    const k = this.keyed({ doc, seq: e.seq });
+    const i = this.search(k);
+    if (this.entries[i]?.entry === e) this.entries.splice(i, 1);
+    else this.stale = true; // not where expected: rebuild at the next read
+  }
+
+  sameKeys(a: ReadDocument, b: ReadDocument): boolean {
+    for (const spec of this.specs) {
+      if (!spec.simple) return false;
+      const x = a[spec.field];
+      const y = b[spec.field];
+      if (x !== y && !(x == null && y == null)) return false;
+    }
+    return true;
+  }
+
+  /** First position whose first key is >= (or > when `exclusive`) `bound`. */
+  lowerBound(bound: unknown, exclusive: boolean): number {
+    let lo = 0;
+    let hi = this.entries.length;
+    const b = sortKey(bound);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = compareKeys(this.entries[mid]!.keys[0], b);
+      if (r < 0 || (exclusive && r === 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+function hasArrayOnPath(doc: ReadDocument, parts: string[]): boolean {
+  let v: unknown = doc;
+  for (const p of parts) {
+    if (Array.isArray(v)) return true;
+    if (v === null || typeof v !== 'object') return false;
+    v = (v as Record<string, unknown>)[p];
+  }
+  return Array.isArray(v);
+}
+
 class MemCollection {
   readonly docs = new Map<number, Entry>();
   readonly indexes = new Map<string, FieldIndex>();
+  /** Sorted indexes by their field list joined with ','; 'id' always exists. */
+  readonly sorted = new Map<string, SortedIndex>([['id', new SortedIndex(['id'])]]);
   seq = 0;
+
+  addSorted(fields: string[]): void {
+    const name = fields.join(',');
+    if (!this.sorted.has(name)) this.sorted.set(name, new SortedIndex(fields));
+  }
+
+  /** A sorted index ready to read (rebuilt when stale), or null when unusable. */
+  fresh(index: SortedIndex): SortedIndex | null {
+    if (index.stale) index.rebuild(this.docs.values());
+    return index.multiValued ? null : index;
+  }
+
+  /** Marks every sorted index for a rebuild at the next read (before a large batch). */
+  staleSorted(): void {
+    for (const index of this.sorted.values()) {
+      index.stale = true;
+      index.entries = [];
+    }
+  }
 
   addIndex(field: string): void {
     if (field === 'id' || this.indexes.has(field)) return;
@@ -430,11 +554,18 @@ class MemCollection {
         index.remove(existing, before);
         index.add(existing, after);
       }
+      const previous = existing.doc;
       existing.doc = doc;
+      for (const index of this.sorted.values()) {
+        if (index.stale || index.sameKeys(previous, doc)) continue;
+        index.remove(existing, previous);
+        index.insert(existing);
+      }
     } else {
       const entry: Entry = { doc, seq: this.seq++ };
       this.docs.set(id, entry);
       for (const index of this.indexes.values()) index.add(entry, index.keysOf(doc));
+      for (const index of this.sorted.values()) index.insert(entry);
     }
   }
 
@@ -442,6 +573,7 @@ class MemCollection {
     const existing = this.docs.get(id);
     if (!existing) return;
     for (const index of this.indexes.values()) index.remove(existing, index.keysOf(existing.doc));
+    for (const index of this.sorted.values()) index.remove(existing, existing.doc);
     this.docs.delete(id);
   }
 
@@ -450,6 +582,11 @@ class MemCollection {
     this.seq = 0;
     for (const index of this.indexes.values()) {
       index.postings.clear();
+      index.multiValued = false;
+    }
+    for (const index of this.sorted.values()) {
+      index.entries = [];
+      index.stale = true;
       index.multiValued = false;
     }
   }
@@ -574,6 +711,292 @@ function regexPrefilter(c: RegexConstraint): Prefilter {
   };
 }
 
+/* ---------------------------------------------------------- native match */
+
+/**
+ * A query compiled into a plain JavaScript predicate, for the MongoDB subset the query
+ * compiler produces: field conditions with scalar equality, $eq $ne $in $nin $gt $gte
+ * $lt $lte $regex $not($regex) $exists $all, combined with $and $or $nor. It answers
+ * 1 (matches), 0 (does not) or 2 (cannot tell: an array of arrays or documents, a path
+ * through an array, a Date ... — mingo then judges the whole query). Queries using
+ * anything else compile to null and go to mingo entirely. Semantics are MongoDB's:
+ * equality and comparisons reach into array elements, each operator of a condition may
+ * be satisfied by a different element, negations are the complement (missing included),
+ * comparisons only between values of the same type class (numbers, strings).
+ */
+type Tri = 0 | 1 | 2;
+type NativeMatch = (doc: ReadDocument) => Tri;
+
+const UNDECIDED = Symbol('undecided');
+
+/** The value at a dotted path; UNDECIDED when the path crosses an array. */
+function valueAt(doc: ReadDocument, parts: string[]): unknown {
+  let v: unknown = doc;
+  for (const p of parts) {
+    if (Array.isArray(v)) return UNDECIDED;
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[p];
+  }
+  return v;
+}
+
+/** The candidates an operator looks at: the value, or the elements of an array of scalars. */
+function elementsOf(v: unknown): unknown[] | typeof UNDECIDED {
+  if (v === UNDECIDED) return UNDECIDED;
+  if (Array.isArray(v)) {
+    for (const el of v) if (el !== null && typeof el === 'object') return UNDECIDED;
+    return v;
+  }
+  if (v !== null && typeof v === 'object') return UNDECIDED; // embedded documents, Dates
+  return [v];
+}
+
+type ElementTest = (el: unknown) => boolean;
+/** One operator over a field: positive tests are "some element", negated ones "no element". */
+interface OpTest {
+  test: ElementTest;
+  negated: boolean;
+  /** Equality with null (informative: the element test already accepts null and missing). */
+  nullMatches: boolean;
+  /** $exists: whether the field must be present (the test is then not used). */
+  exists?: boolean;
+}
+
+function scalarOperand(x: unknown): x is Scalar | null {
+  return x === null || isIndexable(x);
+}
+
+function equalsTest(x: Scalar | null): { test: ElementTest; nullMatches: boolean } {
+  if (x === null) return { test: (el) => el === null || el === undefined, nullMatches: true };
+  return { test: (el) => el === x, nullMatches: false };
+}
+
+function rangeTest(op: string, bound: unknown): ElementTest | null {
+  if (typeof bound === 'number' && !Number.isNaN(bound)) {
+    switch (op) {
+      case '$gt': return (el) => typeof el === 'number' && el > bound;
+      case '$gte': return (el) => typeof el === 'number' && el >= bound;
+      case '$lt': return (el) => typeof el === 'number' && el < bound;
+      case '$lte': return (el) => typeof el === 'number' && el <= bound;
+    }
+  }
+  if (typeof bound === 'string') {
+    switch (op) {
+      case '$gt': return (el) => typeof el === 'string' && compareStrings(el, bound) > 0;
+      case '$gte': return (el) => typeof el === 'string' && compareStrings(el, bound) >= 0;
+      case '$lt': return (el) => typeof el === 'string' && compareStrings(el, bound) < 0;
+      case '$lte': return (el) => typeof el === 'string' && compareStrings(el, bound) <= 0;
+    }
+  }
+  return null;
+}
+
+function regexTest(v: unknown): ElementTest | null {
+  const r = regexOf(v);
+  if (!r || !r.pure) return null;
+  const re = r.re;
+  return (el) => typeof el === 'string' && re.test(el);
+}
+
+/** The tests of one field condition, or null when it is outside the subset. */
+function compileCondition(cond: unknown): OpTest[] | null {
+  if (scalarOperand(cond)) return [{ negated: false, ...equalsTest(cond) }];
+  if (cond instanceof RegExp) {
+    const t = regexTest(cond);
+    return t ? [{ test: t, negated: false, nullMatches: false }] : null;
+  }
+  if (!isOperatorObject(cond)) return null;
+  const tests: OpTest[] = [];
+  for (const [op, arg] of Object.entries(cond)) {
+    switch (op) {
+      case '$eq':
+      case '$ne':
+        if (!scalarOperand(arg)) return null;
+        tests.push({ negated: op === '$ne', ...equalsTest(arg) });
+        break;
+      case '$in':
+      case '$nin': {
+        if (!Array.isArray(arg) || !arg.every(scalarOperand)) return null;
+        const values = new Set<unknown>(arg.filter((x) => x !== null));
+        const withNull = arg.includes(null);
+        tests.push({
+          negated: op === '$nin',
+          test: withNull ? (el) => el === null || el === undefined || values.has(el) : (el) => values.has(el),
+          nullMatches: withNull,
+        });
+        break;
+      }
+      case '$all': {
+        if (!Array.isArray(arg) || arg.length === 0 || !arg.every(isIndexable)) return null;
+        for (const x of arg) tests.push({ negated: false, ...equalsTest(x) });
+        break;
+      }
+      case '$gt':
+      case '$gte':
+      case '$lt':
+      case '$lte': {
+        const t = rangeTest(op, arg);
+        if (!t) return null;
+        tests.push({ test: t, negated: false, nullMatches: false });
+        break;
+      }
+      case '$regex': {
+        const t = regexTest({ $regex: arg, ...(cond.$options !== undefined ? { $options: cond.$options } : {}) });
+        if (!t) return null;
+        tests.push({ test: t, negated: false, nullMatches: false });
+        break;
+      }
+      case '$options':
+        if (!('$regex' in cond)) return null;
+        break;
+      case '$not': {
+        const t = arg instanceof RegExp ? regexTest(arg) : isOperatorObject(arg) && '$regex' in arg ? regexTest(arg) : null;
+        if (!t) return null;
+        tests.push({ test: t, negated: true, nullMatches: false });
+        break;
+      }
+      case '$exists':
+        if (typeof arg !== 'boolean') return null;
+        tests.push({ test: () => true, negated: false, nullMatches: false, exists: arg });
+        break;
+      default:
+        return null;
+    }
+  }
+  return tests;
+}
+
+function compileNative(query: Query): NativeMatch | null {
+  const parts: NativeMatch[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      if (!Array.isArray(value) || value.length === 0) return null;
+      const subs: NativeMatch[] = [];
+      for (const sub of value) {
+        if (!isPlainObject(sub)) return null;
+        const m = compileNative(sub);
+        if (!m) return null;
+        subs.push(m);
+      }
+      if (key === '$and') parts.push((doc) => andTri(subs, doc));
+      else if (key === '$or') parts.push((doc) => orTri(subs, doc));
+      else parts.push((doc) => notTri(orTri(subs, doc)));
+      continue;
+    }
+    if (key.charCodeAt(0) === 36 || key === '') return null;
+    const tests = compileCondition(value);
+    if (!tests) return null;
+    const path = key.split('.');
+    const simple = path.length === 1;
+    parts.push((doc) => {
+      const raw = simple ? doc[key] : valueAt(doc, path);
+      const els = elementsOf(raw);
+      if (els === UNDECIDED) return 2;
+      for (const t of tests) {
+        if (t.exists !== undefined) {
+          if ((raw !== undefined) !== t.exists) return 0;
+          continue;
+        }
+        let any = false;
+        for (const el of els) {
+          if (t.test(el)) {
+            any = true;
+            break;
+          }
+        }
+        if (any === t.negated) return 0;
+      }
+      return 1;
+    });
+  }
+  if (parts.length === 1) return parts[0]!;
+  return (doc) => andTri(parts, doc);
+}
+
+function andTri(subs: NativeMatch[], doc: ReadDocument): Tri {
+  let r: Tri = 1;
+  for (const m of subs) {
+    const x = m(doc);
+    if (x === 0) return 0;
+    if (x === 2) r = 2;
+  }
+  return r;
+}
+
+function orTri(subs: NativeMatch[], doc: ReadDocument): Tri {
+  let r: Tri = 0;
+  for (const m of subs) {
+    const x = m(doc);
+    if (x === 1) return 1;
+    if (x === 2) r = 2;
+  }
+  return r;
+}
+
+function notTri(x: Tri): Tri {
+  return x === 2 ? 2 : x === 1 ? 0 : 1;
+}
+
+/** A range on one field from a query member (top level or in a top-level $and). */
+interface RangeBound {
+  value: Scalar;
+  exclusive: boolean;
+}
+interface FieldRange {
+  lo?: RangeBound;
+  hi?: RangeBound;
+  /** The member is nothing but this range (so the range decides it exactly, for strings). */
+  pure: boolean;
+}
+
+function rangeOn(query: Query, field: string): FieldRange | null {
+  const members: unknown[] = [];
+  if (field in query) members.push(query[field]);
+  const and = query.$and;
+  if (Array.isArray(and)) for (const sub of and) if (isPlainObject(sub) && field in sub) members.push(sub[field]);
+  let best: FieldRange | null = null;
+  for (const m of members) {
+    const range: FieldRange = { pure: true };
+    if (isIndexable(m)) {
+      range.lo = { value: m, exclusive: false };
+      range.hi = { value: m, exclusive: false };
+    } else if (isOperatorObject(m)) {
+      for (const [op, arg] of Object.entries(m)) {
+        if (!isIndexable(arg) || typeof arg === 'boolean') {
+          range.pure = false;
+          continue;
+        }
+        if (op === '$gt' || op === '$gte') range.lo = { value: arg, exclusive: op === '$gt' };
+        else if (op === '$lt' || op === '$lte') range.hi = { value: arg, exclusive: op === '$lt' };
+        else if (op === '$eq') range.lo = range.hi = { value: arg, exclusive: false };
+        else range.pure = false;
+      }
+    } else continue;
+    if (range.lo || range.hi) {
+      // the tightest member wins: prefer two bounds
+      if (!best || (range.lo && range.hi && !(best.lo && best.hi))) best = range;
+    }
+  }
+  return best;
+}
+
+interface Walk {
+  index: SortedIndex;
+  /** Positions [from, to) of the index's entries. */
+  from: number;
+  to: number;
+  reverse: boolean;
+}
+
+interface Access {
+  matches: (e: Entry) => boolean;
+  /** Every document reached matches (no test needed). */
+  matchesAll: boolean;
+  walk: Walk | null;
+  /** Candidate entries when not walking; null = every document. */
+  candidates: Entry[] | null;
+}
+
 /* ------------------------------------------------------------------ store */
 
 export class MemoryReadStore implements ReadStore {
@@ -591,6 +1014,10 @@ export class MemoryReadStore implements ReadStore {
   async close(): Promise<void> {}
 
   async apply(changes: DocumentChange[], position: number): Promise<void> {
+    if (changes.length > 1000) {
+      // A large batch (a replay): sorted indexes are rebuilt once, at their next read.
+      for (const name of new Set(changes.map((c) => c.collection))) this.collection(name).staleSorted();
+    }
     for (const change of changes) {
       const col = this.collection(change.collection);
       if (change.doc !== null) {
@@ -641,18 +1068,42 @@ export class MemoryReadStore implements ReadStore {
     }
     const want = skip + limit;
     const spec = compileSort(options.sort);
-    const plan = this.plan(col, query);
-    const matches = (e: Entry) => matchEntry(plan, e);
 
     if (!this.planner) {
+      const plan = this.plan(col, query);
       const all: Keyed[] = [];
-      for (const e of col.docs.values()) if (matches(e)) all.push({ entry: e, keys: spec.map((k) => sortKey(sortValue(e.doc, k))) });
+      for (const e of col.docs.values()) if (matchEntry(plan, e)) all.push({ entry: e, keys: spec.map((k) => sortKey(sortValue(e.doc, k))) });
       all.sort(makeComparator(spec));
       return all.slice(skip, want).map((k) => k.entry.doc);
     }
 
+    const access = this.access(col, query, spec, want);
+    const matches = access.matches;
+
+    if (access.walk) {
+      // A walk of a sorted index in the requested order, stopping when the page is full.
+      const { index, from, to, reverse } = access.walk;
+      const entries = index.entries;
+      if (access.matchesAll) {
+        const a = reverse ? Math.max(from, to - want) : from + skip;
+        const b = reverse ? to - skip : Math.min(to, from + want);
+        const page = entries.slice(Math.max(a, from), Math.max(Math.min(b, to), from)).map((k) => k.entry.doc);
+        return reverse ? page.reverse() : page;
+      }
+      const out: ReadDocument[] = [];
+      let seen = 0;
+      for (let i = reverse ? to - 1 : from; reverse ? i >= from : i < to; reverse ? i-- : i++) {
+        const e = entries[i]!.entry;
+        if (!matches(e)) continue;
+        if (seen++ >= skip) out.push(e.doc);
+        if (seen >= want) break;
+      }
+      return out;
+    }
+
+    const candidates = access.candidates;
     if (spec.length === 0) {
-      if (plan.candidates === null) {
+      if (candidates === null) {
         // Natural order scan: stop as soon as the page is complete.
         const out: ReadDocument[] = [];
         let seen = 0;
@@ -663,13 +1114,13 @@ export class MemoryReadStore implements ReadStore {
         }
         return out;
       }
-      const hits = plan.candidates.filter(matches);
+      const hits = candidates.filter(matches);
       hits.sort((a, b) => a.seq - b.seq);
       return hits.slice(skip, want).map((e) => e.doc);
     }
 
     const cmp = makeComparator(spec);
-    const source: Iterable<Entry> = plan.candidates ?? col.docs.values();
+    const source: Iterable<Entry> = candidates ?? col.docs.values();
     const keyed = (e: Entry): Keyed => {
       const keys = new Array<unknown>(spec.length);
       for (let i = 0; i < spec.length; i++) keys[i] = sortKey(sortValue(e.doc, spec[i]!));
@@ -710,14 +1161,104 @@ export class MemoryReadStore implements ReadStore {
     }
     const keys = Object.keys(query);
     if (keys.length === 0) return col.docs.size;
-    if (this.planner && keys.length === 1) {
+    if (!this.planner) {
+      const plan = this.plan(col, query);
+      let n = 0;
+      for (const e of col.docs.values()) if (matchEntry(plan, e)) n++;
+      return n;
+    }
+    if (keys.length === 1) {
       const exact = this.exactCount(col, keys[0]!, query[keys[0]!]);
       if (exact !== null) return exact;
     }
-    const plan = this.plan(col, query);
+    const access = this.access(col, query, [], Infinity, true);
+    if (access.matchesAll && access.walk) return access.walk.to - access.walk.from;
+    const matches = access.matches;
     let n = 0;
-    for (const e of plan.candidates ?? col.docs.values()) if (matchEntry(plan, e)) n++;
+    // Counting tests documents where they are; nothing is copied or materialised.
+    if (access.walk) {
+      const { index, from, to } = access.walk;
+      for (let i = from; i < to; i++) if (matches(index.entries[i]!.entry)) n++;
+      return n;
+    }
+    for (const e of access.candidates ?? col.docs.values()) if (matches(e)) n++;
     return n;
+  }
+
+  /**
+   * How to reach the documents of a query: a walk of a sorted index (in the sort's
+   * order, possibly limited to a range of its first field) or a candidate list (from an
+   * equality index or a range of a sorted index; null = every document), and the
+   * predicate deciding each document (native when the query allows, else mingo).
+   */
+  private access(col: MemCollection, query: Query, spec: SortKeySpec[], want: number, forCount = false): Access {
+    const plan = this.plan(col, query);
+    const native = Object.keys(query).length === 0 ? null : compileNative(query);
+    let full: MingoQuery | null = null;
+    const matches = native
+      ? (e: Entry) => {
+          const r = native(e.doc);
+          if (r !== 2) return r === 1;
+          full ??= new MingoQuery(query);
+          return full.test(e.doc);
+        }
+      : (e: Entry) => matchEntry(plan, e);
+    const n = col.docs.size;
+    const eqSize = plan.candidates ? plan.candidates.length : n;
+
+    // The narrowest range of a sorted index's first field the query states.
+    let range: { index: SortedIndex; from: number; to: number; pure: boolean } | null = null;
+    for (const candidate of col.sorted.values()) {
+      const r = rangeOn(query, candidate.fields[0]!);
+      if (!r) continue;
+      const index = col.fresh(candidate);
+      if (!index) continue;
+      const from = r.lo ? index.lowerBound(r.lo.value, r.lo.exclusive) : 0;
+      const to = r.hi ? index.lowerBound(r.hi.value, !r.hi.exclusive) : index.entries.length;
+      const sameType = r.lo && r.hi && typeof r.lo.value === typeof r.hi.value;
+      // pure: the query is nothing but this range (then every entry in it matches)
+      const keys = Object.keys(query);
+      const pure = r.pure && !!sameType && keys.length === 1 && keys[0] === candidate.fields[0];
+      if (!range || to - from < range.to - range.from) range = { index, from, to: Math.max(from, to), pure };
+    }
+
+    // A sorted index serving the requested order (all ascending or all descending, ending with id).
+    let walk: Walk | null = null;
+    if (spec.length > 0 && spec[spec.length - 1]!.field === 'id' && spec.every((k) => k.dir === spec[0]!.dir)) {
+      const named = col.sorted.get(spec.map((k) => k.field).join(','));
+      const index = named ? col.fresh(named) : null;
+      if (index) {
+        const reverse = spec[0]!.dir === -1;
+        walk = range && range.index === index
+          ? { index, from: range.from, to: range.to, reverse }
+          : { index, from: 0, to: index.entries.length, reverse };
+      }
+    }
+    const matchesAll = Object.keys(query).length === 0 || (range !== null && range.pure && walk?.index === range.index);
+    const rangeSize = range ? range.to - range.from : n;
+    const sourceSize = Math.min(eqSize, rangeSize);
+
+    if (forCount && range?.pure) {
+      // count() of a pure range: the range's size
+      return { matches, matchesAll: true, walk: { index: range.index, from: range.from, to: range.to, reverse: false }, candidates: null };
+    }
+
+    if (walk) {
+      const domain = walk.to - walk.from;
+      const otherConditions = Object.keys(query).length > (plan.candidates ? 1 : 0) + (range && walk.index === range.index ? 1 : 0);
+      const eqFraction = plan.candidates ? eqSize / Math.max(n, 1) : 1;
+      const rangeFraction = range && range.index !== walk.index ? rangeSize / Math.max(n, 1) : 1;
+      const selectivity = Math.max(1 / Math.max(n, 1), Math.min(eqFraction, rangeFraction) * (otherConditions ? 0.25 : 1));
+      const walkCost = matchesAll ? Math.min(domain, want) : Math.min(domain, want / selectivity);
+      if (walkCost <= sourceSize * 2 || want === Infinity && domain <= sourceSize) {
+        return { matches, matchesAll, walk, candidates: null };
+      }
+    }
+    if (range && rangeSize < eqSize) {
+      const candidates = range.index.entries.slice(range.from, range.to).map((k) => k.entry);
+      return { matches, matchesAll: false, walk: null, candidates };
+    }
+    return { matches, matchesAll: false, walk: null, candidates: plan.candidates };
   }
 
   async countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>> {
@@ -746,9 +1287,17 @@ export class MemoryReadStore implements ReadStore {
     return result;
   }
 
+  /**
+   * Every field of a declaration gets an equality index; a compound declaration (two
+   * fields or more) also gets a sorted index in that field order, used for pages in
+   * that order and for ranges of its first field.
+   */
   async ensureIndexes(collection: string, fields: string[][]): Promise<void> {
     const col = this.collection(collection);
-    for (const compound of fields) for (const field of compound) col.addIndex(field);
+    for (const compound of fields) {
+      for (const field of compound) col.addIndex(field);
+      if (compound.length > 1) col.addSorted(compound);
+    }
   }
 
   async drop(): Promise<void> {

@@ -171,7 +171,13 @@ export class MongoReadStore implements ReadStore {
     return (await cursor.toArray()) as unknown as ReadDocument[];
   }
 
+  /**
+   * An unfiltered count reads the collection's metadata (O(1), no scan; exact on a
+   * standalone server or replica set after a clean shutdown); a filtered one counts
+   * through the indexes without fetching documents where the query is covered.
+   */
   async count(collection: string, query: Query): Promise<number> {
+    if (Object.keys(query).length === 0) return this.collection(collection).estimatedDocumentCount();
     return this.collection(collection).countDocuments(query);
   }
 

@@ -26,6 +26,11 @@ export class Projector {
     return this.applied;
   }
 
+  /** Why projection stopped (a read model could not be written), or null while it runs. */
+  get failed(): Error | null {
+    return this.failure === null ? null : this.failure instanceof Error ? this.failure : new Error(String(this.failure));
+  }
+
   /** Catch up with the log, then keep following it. Resolves once caught up. */
   async start(): Promise<void> {
     this.applied = await this.store.position();

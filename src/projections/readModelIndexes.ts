@@ -1,4 +1,5 @@
 import type { ModelRegistry } from '../models/registry.js';
+import type { ModelDefinition } from '../models/types.js';
 
 /**
  * The indexes every read model keeps, derived from its definition: relations (for
@@ -15,7 +16,26 @@ export function readModelIndexes(registry: ModelRegistry): Map<string, string[][
       if (field.secret === 'token_key') fields.add('key_digest');
     }
     for (const constraint of definition.unique ?? []) for (const name of constraint.fields) fields.add(name);
-    indexes.set(definition.key, [...fields].map((f) => [f]));
+    indexes.set(definition.key, [...[...fields].map((f) => [f]), ...orderIndexes(definition)]);
   }
   return indexes;
+}
+
+/**
+ * Compound indexes in the orders lists are read in (src/api/query/sort.ts): the model's
+ * default ordering (ending with id), and for networks and addresses their numeric order,
+ * whose first key also answers containment ranges (prefix within/contains, IP parent).
+ * MemoryReadStore keeps these as sorted indexes; MongoDB as compound indexes.
+ */
+function orderIndexes(definition: ModelDefinition): string[][] {
+  const out: string[][] = [];
+  const add = (keys: string[]) => {
+    const list = keys.includes('id') ? keys : [...keys, 'id'];
+    if (list.length > 1 && !out.some((o) => o.join() === list.join())) out.push(list);
+  };
+  const ordering = definition.ordering.map((t) => t.replace(/^-/, ''));
+  if (definition.ordering.every((t) => !t.startsWith('-'))) add(ordering);
+  if (ordering.includes('_network')) add(['_network', '_prefixlen']);
+  if (ordering.includes('_address')) add(['_address', '_prefixlen']);
+  return out;
 }

@@ -9,7 +9,7 @@
 import { buildWriteSchema, writableFields } from '../../commands/writeSchema.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
-import { deriveFilters, type DescribesFilters } from './filters.js';
+import { modelFilters, type DescribesFilters } from './filters.js';
 import { fieldLabel } from './options.js';
 import { modelViewName } from './views.js';
 
@@ -39,6 +39,25 @@ export function componentNames(registry: ModelRegistry): Map<string, string> {
   return names;
 }
 
+/** '<app>.<model>' strings: the accepted ones when the field names them, else any content type. */
+function contentTypeSchema(field: FieldDefinition): Schema {
+  if (field.allowedTypes?.length) return { type: 'string', enum: field.allowedTypes };
+  return { type: 'string', pattern: '^[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*$' };
+}
+
+function arrayItems(field: FieldDefinition): Schema {
+  switch (field.items) {
+    case 'integer':
+      return { type: 'integer' };
+    case 'json':
+      return {};
+    case 'content_type':
+      return contentTypeSchema({ ...field, allowedTypes: undefined });
+    default:
+      return { type: 'string' };
+  }
+}
+
 function operationPrefix(definition: ModelDefinition): string {
   return `${definition.app}_${definition.path.replace(/-/g, '_')}`;
 }
@@ -66,11 +85,12 @@ class DocumentBuilder {
 
   private choiceSchema(field: FieldDefinition, bare: boolean): Schema {
     const values = (field.choices ?? []).map((c) => c.value);
-    const labels = (field.choices ?? []).map((c) => c.label);
-    if (bare || field.choiceRender === 'plain') return { enum: values };
+    const labels = [...new Set((field.choices ?? []).map((c) => c.label))];
+    const value = values.length ? { enum: values } : {};
+    if (bare || field.choiceRender === 'plain') return value;
     return {
       type: 'object',
-      properties: { value: { enum: values }, label: { type: 'string', enum: [...new Set(labels)] } },
+      properties: { value, label: labels.length ? { type: 'string', enum: labels } : { type: 'string' } },
       required: ['value', 'label'],
     };
   }
@@ -128,7 +148,7 @@ class DocumentBuilder {
         mayBeNull = false;
         break;
       case 'array':
-        schema = { type: 'array', items: field.items === 'integer' ? { type: 'integer' } : field.items === 'json' ? {} : { type: 'string' } };
+        schema = { type: 'array', items: arrayItems(field) };
         break;
       case 'choice':
         schema = this.choiceSchema(field, bare);
@@ -146,7 +166,7 @@ class DocumentBuilder {
         schema = { type: 'array', items: this.nestedRef(field.target) };
         break;
       case 'content_type':
-        schema = { type: 'string', enum: field.allowedTypes ?? [] };
+        schema = contentTypeSchema(field);
         break;
       case 'generic_fk':
         schema = { anyOf: (field.targets ?? []).map((t) => this.nestedRef(t)) };
@@ -206,9 +226,9 @@ class DocumentBuilder {
       let property: Schema = schema;
       if (field.type === 'fk' || field.type === 'm2m' || field.type === 'tags') property = this.writeRelation(field);
       else if (field.type === 'content_type') {
-        const types = { type: 'string', enum: field.allowedTypes ?? [] };
+        const types = contentTypeSchema(field);
         property = field.nullable ? nullable(types) : types;
-      } else if (field.type === 'custom_fields') property = { type: 'object', additionalProperties: true };
+      } else if (field.type === 'array') property = { type: 'array', items: arrayItems(field) }; else if (field.type === 'custom_fields') property = { type: 'object', additionalProperties: true };
       else if (field.type === 'json') property = {};
       property = { title: fieldLabel(field), ...property };
       if (field.help) property.description = field.help;
@@ -327,7 +347,7 @@ class DocumentBuilder {
       { $ref: '#/components/parameters/exclude' },
       { $ref: '#/components/parameters/fields' },
     ];
-    for (const filter of deriveFilters(this.registry, definition, this.options.compiler)) {
+    for (const filter of modelFilters(this.registry, definition, this.options.compiler)) {
       if (['limit', 'offset', 'ordering', 'brief', 'exclude', 'fields'].includes(filter.name)) continue;
       params.push({
         name: filter.name,
@@ -369,6 +389,9 @@ class DocumentBuilder {
         get: {
           operationId: `${prefix}_list`,
           summary: `List ${many}`,
+          description:
+            'Filters combine with AND; a repeated filter ORs its values (tags: all must match). ' +
+            'Custom fields filter as cf_<name> (with the lookups of their type).',
           tags,
           parameters: this.listParameters(definition),
           responses: { 200: { description: `A page of ${many}`, content: json(ref(`Paginated${name}List`)) }, ...this.errors([400, 403]) },
@@ -461,12 +484,91 @@ class DocumentBuilder {
   }
 }
 
+/**
+ * Query parameters that several operations share word for word (id__gte, name__ic,
+ * created__lt ...) move to components.parameters and are referenced: the document
+ * shrinks several times over.
+ */
+function shareParameters(paths: Record<string, Schema>, components: Record<string, Schema>): void {
+  const operations = Object.values(paths).flatMap((item) => Object.values(item).filter((op): op is Schema => !!op && typeof op === 'object' && 'responses' in op));
+  const uses = new Map<string, number>();
+  for (const op of operations) {
+    for (const p of (op.parameters as Schema[] | undefined) ?? []) {
+      if (p.$ref) continue;
+      const key = JSON.stringify(p);
+      uses.set(key, (uses.get(key) ?? 0) + 1);
+    }
+  }
+  const names = new Map<string, string>();
+  for (const op of operations) {
+    const params = op.parameters as Schema[] | undefined;
+    if (!params) continue;
+    op.parameters = params.map((p) => {
+      if (p.$ref) return p;
+      const key = JSON.stringify(p);
+      if ((uses.get(key) ?? 0) < 2) return p;
+      let name = names.get(key);
+      if (!name) {
+        const base = `filter.${String(p.name)}`;
+        name = base;
+        for (let i = 2; name in components; i++) name = `${base}.${i}`;
+        components[name] = p;
+        names.set(key, name);
+      }
+      return { $ref: `#/components/parameters/${name}` };
+    });
+  }
+}
+
+/**
+ * The value lists of choice fields become named schemas (`InterfaceTypeChoices`) that
+ * every response, request body and filter refers to, instead of repeating long enums.
+ */
+function shareChoices(registry: ModelRegistry, names: Map<string, string>, document: Record<string, unknown>, schemas: Record<string, Schema>): void {
+  const byValues = new Map<string, string>();
+  for (const definition of registry.all()) {
+    for (const field of definition.fields) {
+      if (field.type !== 'choice' || !field.choices?.length) continue;
+      const values = field.choices.map((c) => c.value);
+      const key = JSON.stringify(values);
+      if (byValues.has(key)) continue;
+      const pascal = field.name.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+      const name = `${names.get(definition.key)}${pascal}Choices`;
+      byValues.set(key, name);
+      schemas[name] = {
+        enum: values,
+        description: field.choices.map((c) => `\`${String(c.value)}\`: ${c.label}`).join(', '),
+      };
+    }
+  }
+  const walk = (node: unknown, inSchemas: boolean): void => {
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, inSchemas));
+    if (!node || typeof node !== 'object') return;
+    const object = node as Record<string, unknown>;
+    if (Array.isArray(object.enum) && !inSchemas) {
+      const name = byValues.get(JSON.stringify(object.enum));
+      if (name) {
+        delete object.enum;
+        object.$ref = `#/components/schemas/${name}`;
+      }
+    }
+    for (const value of Object.values(object)) walk(value, false);
+  };
+  walk(document, false);
+  // the named lists themselves stay as they are; everything else in the schemas refers to them
+  for (const [name, schema] of Object.entries(schemas)) if (!name.endsWith('Choices') || !Array.isArray(schema.enum)) walk(schema, false);
+}
+
 /** Builds the whole document (without `servers`, which depends on the request). */
 export function buildOpenApi(registry: ModelRegistry, options: OpenApiOptions): Record<string, unknown> {
   const builder = new DocumentBuilder(registry, options);
   builder.commonSchemas();
   for (const definition of registry.all()) builder.addModel(definition);
   const apps = [...new Set(registry.all().map((d) => d.app))];
+  const paths = builder.paths();
+  const parameters = builder.parameters();
+  shareChoices(registry, componentNames(registry), { paths, parameters }, builder.schemas);
+  shareParameters(paths, parameters);
   return {
     openapi: '3.1.0',
     info: {
@@ -478,10 +580,10 @@ export function buildOpenApi(registry: ModelRegistry, options: OpenApiOptions): 
       license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
     },
     tags: [...apps.map((app) => ({ name: app })), { name: 'status' }],
-    paths: builder.paths(),
+    paths,
     components: {
       schemas: builder.schemas,
-      parameters: builder.parameters(),
+      parameters,
       securitySchemes: {
         tokenAuth: {
           type: 'apiKey',

@@ -4,6 +4,7 @@
  * URL) or PUT takes, with their type, constraints and choices. pynetbox's
  * `Endpoint.choices()` reads `actions.POST.<field>.choices`.
  */
+import type { ModelRegistry } from '../../models/registry.js';
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 
 export interface FieldMetadata {
@@ -72,7 +73,18 @@ export function metadataType(field: FieldDefinition): string {
   }
 }
 
-export function fieldMetadata(field: FieldDefinition): FieldMetadata {
+/**
+ * Content types as choices, sorted by display name ('dcim | site'): NetBox lists them for
+ * single-valued content-type fields that accept any model (a custom field's object_type).
+ */
+export function contentTypeChoices(registry: ModelRegistry): { value: string; display_name: string }[] {
+  return registry
+    .all()
+    .map((d) => ({ value: d.key, display_name: `${d.key.split('.')[0]} | ${d.verboseName}` }))
+    .sort((a, b) => (a.display_name < b.display_name ? -1 : a.display_name > b.display_name ? 1 : 0));
+}
+
+export function fieldMetadata(field: FieldDefinition, registry?: ModelRegistry): FieldMetadata {
   const readOnly = field.readOnly === true || READ_ONLY_TYPES.has(field.type);
   const info: FieldMetadata = {
     type: metadataType(field),
@@ -92,15 +104,18 @@ export function fieldMetadata(field: FieldDefinition): FieldMetadata {
   if (field.type === 'choice' && !readOnly && field.choices) {
     info.choices = field.choices.map((c) => ({ value: c.value, display_name: c.label }));
   }
+  if (field.type === 'content_type' && !readOnly && !field.allowedTypes?.length && registry) {
+    info.choices = contentTypeChoices(registry);
+  }
   return info;
 }
 
 /** The POST/PUT field map: every field the serializer has (rendered or written), in serializer order. */
-export function actionFields(definition: ModelDefinition): Record<string, FieldMetadata> {
+export function actionFields(definition: ModelDefinition, registry?: ModelRegistry): Record<string, FieldMetadata> {
   const out: Record<string, FieldMetadata> = {};
   for (const field of definition.fields) {
     if (field.internal) continue;
-    out[field.name] = fieldMetadata(field);
+    out[field.name] = fieldMetadata(field, registry);
   }
   return out;
 }
@@ -118,12 +133,18 @@ export interface OptionsBody {
  * may create (POST, list URL only) and change (PUT) objects of the model; without
  * either there is no `actions` at all.
  */
-export function optionsBody(name: string, definition: ModelDefinition | null, detail: boolean, may: { add: boolean; change: boolean }): OptionsBody {
+export function optionsBody(
+  name: string,
+  definition: ModelDefinition | null,
+  detail: boolean,
+  may: { add: boolean; change: boolean },
+  registry?: ModelRegistry,
+): OptionsBody {
   const body: OptionsBody = { name, description: '', renders: RENDERS, parses: PARSES };
   if (!definition || definition.readOnly) return body;
   const actions: Record<string, Record<string, FieldMetadata>> = {};
-  if (may.add && !detail) actions.POST = actionFields(definition);
-  if (may.change) actions.PUT = actionFields(definition);
+  if (may.add && !detail) actions.POST = actionFields(definition, registry);
+  if (may.change) actions.PUT = actionFields(definition, registry);
   if (Object.keys(actions).length) body.actions = actions;
   return body;
 }

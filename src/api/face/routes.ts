@@ -48,8 +48,8 @@ export function faceRoutes(services: Services): Router {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   });
-  router.get('/static/:folder/:file', (ctx) => {
-    const asset = staticAsset(String(ctx.params.folder), String(ctx.params.file));
+  router.get(['/static/:folder/:file', '/favicon.ico'], (ctx) => {
+    const asset = ctx.path === '/favicon.ico' ? staticAsset('swagger-ui', 'favicon-32x32.png') : staticAsset(String(ctx.params.folder), String(ctx.params.file));
     if (!asset) {
       ctx.status = 404;
       ctx.body = { detail: 'Not found.' };
@@ -84,12 +84,12 @@ function optionsRoutes(services: Services, router: Router): void {
     router.options(list, (ctx) => {
       requireLogin(ctx);
       ctx.set('Allow', definition.readOnly ? READ_ONLY_METHODS : LIST_METHODS);
-      ctx.body = optionsBody(name, definition, false, may(ctx, definition));
+      ctx.body = optionsBody(name, definition, false, may(ctx, definition), services.registry);
     });
     router.options(`${list}:id/`, (ctx) => {
       requireLogin(ctx);
       ctx.set('Allow', definition.readOnly ? READ_ONLY_METHODS : DETAIL_METHODS);
-      ctx.body = optionsBody(name, definition, true, may(ctx, definition));
+      ctx.body = optionsBody(name, definition, true, may(ctx, definition), services.registry);
     });
   }
   const plain = (path: string, name: string, login: boolean) =>
@@ -104,17 +104,18 @@ function optionsRoutes(services: Services, router: Router): void {
   plain('/api/plugins/installed-plugins/', 'Installed Plugins', true);
 }
 
-/** /api/schema/ (JSON or YAML), Swagger UI, and NetBox 3.4's names for the same things. */
+/** /api/schema/ (JSON or YAML; OpenAPI 3.0.3, or 3.1 with ?openapi=3.1), Swagger UI, and NetBox 3.4's names for the same things. */
 function schemaRoutes(services: Services, router: Router): void {
   const schema = schemaDocument(services);
   const send = (ctx: Context, format: 'json' | 'yaml') => {
     const baseUrl = String(ctx.state.baseUrl);
+    const version = new URLSearchParams(ctx.querystring).get('openapi') === '3.1' ? '3.1' : '3.0';
     ctx.set('Cache-Control', 'public, max-age=300');
     if (format === 'yaml') {
-      ctx.body = schema.yaml(baseUrl);
+      ctx.body = schema.yaml(baseUrl, version);
       ctx.set('Content-Type', 'application/yaml; charset=utf-8');
     } else {
-      ctx.body = schema.json(baseUrl);
+      ctx.body = schema.json(baseUrl, version);
       ctx.set('Content-Type', 'application/json');
     }
   };

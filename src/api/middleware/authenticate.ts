@@ -34,7 +34,7 @@ export function authenticate(services: Services) {
       ctx.state.session = session.session;
       ctx.state.csrfToken = session.session.c;
       if (!SAFE_METHODS.has(ctx.method) && !FORM_PATHS.has(ctx.path)) {
-        const reason = csrfFailure(ctx, session.session.c);
+        const reason = csrfFailure(ctx, session.session.c, undefined, services.config.csrfTrustedOrigins);
         if (reason) {
           ctx.status = 403;
           ctx.body = { detail: `CSRF Failed: ${reason}` };
@@ -57,13 +57,15 @@ export function authenticate(services: Services) {
 }
 
 /**
- * Django's CSRF check for a cookie-authenticated unsafe request: a foreign Origin is refused,
+ * Django's CSRF check for a cookie-authenticated unsafe request: a foreign Origin (not the
+ * service's own nor one of CSRF_TRUSTED_ORIGINS) is refused,
  * and the token (header X-CSRFToken, or the form field csrfmiddlewaretoken for HTML forms,
  * which the form route reads itself) must equal the session's. Returns the reason, or null.
  */
-export function csrfFailure(ctx: Context, expected: string, formToken?: string): string | null {
+export function csrfFailure(ctx: Context, expected: string, formToken?: string, trusted: string[] = []): string | null {
   const origin = ctx.get('Origin');
-  if (origin && origin !== ctx.origin) return `Origin checking failed - ${origin} does not match any trusted origins.`;
+  const own = `${ctx.protocol}://${ctx.host}`; // (Koa 3's ctx.origin is the Origin header itself)
+  if (origin && origin !== own && !trusted.includes(origin)) return `Origin checking failed - ${origin} does not match any trusted origins.`;
   const given = ctx.get(CSRF_HEADER) || formToken || '';
   if (!given) return 'CSRF token missing.';
   if (!safeEqual(given, expected)) return 'CSRF token incorrect.';

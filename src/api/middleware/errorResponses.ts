@@ -13,7 +13,10 @@ export function errorResponses(log: (entry: Record<string, unknown>) => void) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) ctx.body = { detail: 'Not found.' };
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.body = { detail: 'Not found.' };
+        ctx.status = 404; // setting a body without an explicit status would make it 200
+      }
     } catch (error) {
       if (error instanceof ValidationError) {
         ctx.status = 400;

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
+import { registry as defaultRegistry, type ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { Query } from '../../projections/ReadStore.js';
-import { compileFilter } from './compileFilter.js';
+import { andQueries, compileFilter, type FilterReader } from './compileFilter.js';
 
 /**
  * A query parameter answered by something other than the read model's own fields
@@ -10,9 +11,21 @@ import { compileFilter } from './compileFilter.js';
  */
 export type ParameterResolver = (values: string[], definition: ModelDefinition, ctx: Context) => Promise<Query | null>;
 
-/** Turns a list request's query string into one MongoDB query document. */
+/**
+ * Turns a list request's query string into one MongoDB query document: the model's
+ * filters (src/api/query/filterSet.ts, compileFilter.ts) AND the registered resolvers.
+ */
 export class ListQueryCompiler {
   private readonly resolvers = new Map<string, ParameterResolver>();
+
+  /**
+   * `reader`: the read models relations are resolved against when compile() is not
+   * given one (the list view passes the store it reads, e.g. a past state).
+   */
+  constructor(
+    private readonly reader?: FilterReader,
+    private readonly registry: ModelRegistry = defaultRegistry,
+  ) {}
 
   register(parameter: string, resolver: ParameterResolver): void {
     this.resolvers.set(parameter, resolver);
@@ -22,21 +35,21 @@ export class ListQueryCompiler {
     return new Set(this.resolvers.keys());
   }
 
-  async compile(definition: ModelDefinition, query: URLSearchParams, ctx: Context): Promise<Query> {
-    const clauses: Query[] = [compileFilter(definition, query, this.parameters)];
+  async compile(definition: ModelDefinition, query: URLSearchParams, ctx: Context, reader?: FilterReader): Promise<Query> {
+    const store: FilterReader | undefined = reader ?? ctx.state?.readStore ?? this.reader;
+    if (!store) throw new Error('ListQueryCompiler: no read store to resolve filters against');
+    const clauses: Query[] = [await compileFilter(this.registry, definition, query, store, this.parameters)];
     for (const [parameter, resolver] of this.resolvers) {
       const values = query.getAll(parameter);
       if (values.length === 0) continue;
       const clause = await resolver(values, definition, ctx);
       if (clause) clauses.push(clause);
     }
-    return and(...clauses);
+    return andQueries(clauses);
   }
 }
 
 /** AND of query documents, dropping empty ones. */
 export function and(...clauses: Query[]): Query {
-  const real = clauses.filter((c) => Object.keys(c).length > 0);
-  if (real.length === 0) return {};
-  return real.length === 1 ? real[0] : { $and: real };
+  return andQueries(clauses);
 }

@@ -1,3 +1,5 @@
+import { ValidationError } from '../../commands/errors.js';
+
 /**
  * Limit/offset pagination as NetBox does it: the default and maximum page sizes come
  * from PAGINATE_COUNT and MAX_PAGE_SIZE; next/previous are full links that keep every
@@ -45,4 +47,27 @@ export function pageLinks(base: string, query: URLSearchParams, page: Page, coun
     previous = withParams(base, query, { limit: String(limit), offset: back > 0 ? String(back) : null });
   }
   return { next, previous };
+}
+
+/**
+ * Cursor paging (NetBox 4.6): `?start=<id>&limit=N` returns the objects with id >= start in
+ * id order, `next` carrying the id of the first object of the following page. Objects
+ * created meanwhile get higher ids and deleted ones leave no gap to shift into, so a
+ * client walking `next` never skips nor repeats an object that existed throughout.
+ * NetBox leaves `count` out (null) in this mode. `start` and `offset` exclude each other.
+ */
+export function parseStart(query: URLSearchParams): number | null {
+  const raw = query.get('start');
+  if (raw === null || raw === '') return null;
+  if (query.get('offset')) throw new ValidationError({ start: ['The start and offset parameters are mutually exclusive.'] });
+  const n = nonNegativeInt(raw.trim());
+  if (n === null) throw new ValidationError({ start: ['Enter a whole number.'] });
+  return n;
+}
+
+export function cursorLinks(base: string, query: URLSearchParams, limit: number | null, nextStart: number | null): { next: string | null; previous: null } {
+  if (nextStart === null) return { next: null, previous: null };
+  const changes: Record<string, string | null> = { start: String(nextStart) };
+  if (limit !== null) changes.limit = String(limit);
+  return { next: withParams(base, query, changes), previous: null };
 }

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
+import { contactFilters, tenancyFilters } from '../filterSpecs.js';
 
 export const circuit: ModelDefinition = {
   key: 'circuits.circuit',
@@ -62,6 +63,18 @@ export const circuit: ModelDefinition = {
   ],
   unique: [{ fields: ['provider', 'cid'] }],
   search: ['cid', 'description', 'comments'],
+  filters: {
+    ...tenancyFilters,
+    ...contactFilters,
+    // circuit terminations are not modelled: valid values match nothing
+    provider_network_id: { kind: 'related', target: 'circuits.providernetwork', path: [] },
+    region_id: { kind: 'related', target: 'dcim.region', path: [], includeDescendants: true },
+    region: { kind: 'related', target: 'dcim.region', by: 'slug', path: [], includeDescendants: true },
+    site_group_id: { kind: 'related', target: 'dcim.sitegroup', path: [], includeDescendants: true },
+    site_group: { kind: 'related', target: 'dcim.sitegroup', by: 'slug', path: [], includeDescendants: true },
+    site_id: { kind: 'related', target: 'dcim.site', path: [] },
+    site: { kind: 'related', target: 'dcim.site', by: 'slug', path: [] },
+  },
   hooks: {
     display: displayAttribute('cid'),
   },

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
+import { contactFilters } from '../filterSpecs.js';
 
 export const provider: ModelDefinition = {
   key: 'circuits.provider',
@@ -36,6 +37,18 @@ export const provider: ModelDefinition = {
   orderingFields: ['id', 'name', 'slug', 'account', 'description', 'comments', 'created', 'last_updated'],
   unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'account', 'comments'],
+  filters: {
+    ...contactFilters,
+    // circuit terminations are not modelled: valid values match nothing
+    region_id: { kind: 'related', target: 'dcim.region', path: [], includeDescendants: true },
+    region: { kind: 'related', target: 'dcim.region', by: 'slug', path: [], includeDescendants: true },
+    site_group_id: { kind: 'related', target: 'dcim.sitegroup', path: [], includeDescendants: true },
+    site_group: { kind: 'related', target: 'dcim.sitegroup', by: 'slug', path: [], includeDescendants: true },
+    site_id: { kind: 'related', target: 'dcim.site', path: [] },
+    site: { kind: 'related', target: 'dcim.site', by: 'slug', path: [] },
+    asn_id: { kind: 'related', target: 'ipam.asn', path: ['asns'] },
+    asns_id: false,
+  },
   hooks: {
     display: displayAttribute('name'),
   },

@@ -3,6 +3,9 @@ import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } f
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../naturalSortKey.js';
 import { rackDisplay } from './rack.js';
+import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import { canonicalMac } from './hardwareAddress.js';
+import type { FilterEnvironment } from '../types.js';
 
 const STATUS_CHOICES: Choice[] = [
   { value: 'offline', label: 'Offline' },
@@ -274,6 +277,35 @@ export const device: ModelDefinition = {
     { fields: ['virtual_chassis', 'vc_position'] },
   ],
   search: ['name', 'serial', 'asset_tag', 'comments'],
+  filters: {
+    ...tenancyFilters,
+    ...contactFilters,
+    ...siteScopeFilters(['site']),
+    ...pairFilters('manufacturer_id', 'manufacturer', 'dcim.manufacturer', ['device_type', 'manufacturer']),
+    ...pairFilters('role_id', 'role', 'dcim.devicerole', ['device_role']),
+    device_role_id: false,
+    device_role: false,
+    model: { kind: 'related', target: 'dcim.devicetype', by: 'slug', path: ['device_type'] },
+    location_id: { kind: 'related', target: 'dcim.location', path: ['location'], includeDescendants: true },
+    location: false,
+    rack: false,
+    parent_device_id: { kind: 'related', target: 'dcim.device', path: [] }, // device bays are not modelled
+    name: { kind: 'field', field: 'name', value: 'string', caseInsensitive: true },
+    serial: { kind: 'field', field: 'serial', value: 'string', caseInsensitive: true },
+    local_context_data: isSet('local_context_data'),
+    has_primary_ip: { kind: 'method', value: 'boolean', single: true, method: filterHasPrimaryIp },
+    virtual_chassis_member: isSet('virtual_chassis'),
+    is_full_depth: { kind: 'method', value: 'boolean', single: true, method: filterFullDepth },
+    mac_address: { kind: 'method', lookups: ['n'], method: filterMacAddress },
+    interfaces: { kind: 'method', value: 'boolean', single: true, method: filterHasInterfaces },
+    console_ports: noneExist,
+    console_server_ports: noneExist,
+    power_ports: noneExist,
+    power_outlets: noneExist,
+    pass_through_ports: noneExist,
+    module_bays: noneExist,
+    device_bays: noneExist,
+  },
   hooks: {
     display: deviceDisplay,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
@@ -284,3 +316,27 @@ export const device: ModelDefinition = {
     },
   },
 };
+
+/* ------------------------------------------------------------ list filters */
+
+function filterHasPrimaryIp([has]: Array<string | number | boolean>): Record<string, unknown> {
+  return has ? { $or: [{ primary_ip4: { $ne: null } }, { primary_ip6: { $ne: null } }] } : { primary_ip4: null, primary_ip6: null };
+}
+
+async function filterFullDepth([full]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  return { device_type: { $in: await env.ids('dcim.devicetype', { is_full_depth: full }) } };
+}
+
+/** Devices with an interface of one of the MAC addresses (any notation). */
+async function filterMacAddress(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  const macs = values.map((v) => canonicalMac(String(v)) ?? String(v));
+  const interfaces = await env.find('dcim.interface', { mac_address: { $in: macs } });
+  const devices = [...new Set(interfaces.map((i: StoredObject) => i.device))];
+  return env.lookup === 'n' ? { id: { $nin: devices } } : { id: { $in: devices } };
+}
+
+async function filterHasInterfaces([has]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  const interfaces = await env.find('dcim.interface', {});
+  const devices = [...new Set(interfaces.map((i: StoredObject) => i.device))];
+  return has ? { id: { $in: devices } } : { id: { $nin: devices } };
+}

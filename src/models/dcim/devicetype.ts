@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
+import { noneExist } from '../filterSpecs.js';
 
 const AIRFLOW_CHOICES: Choice[] = [
   { value: 'front-to-rear', label: 'Front to rear' },
@@ -92,6 +93,19 @@ export const devicetype: ModelDefinition = {
   ],
   unique: [{ fields: ['manufacturer', 'model'] }, { fields: ['manufacturer', 'slug'] }],
   search: ['model', 'part_number', 'comments'],
+  filters: {
+    has_front_image: noneExist,
+    has_rear_image: noneExist,
+    console_ports: noneExist,
+    console_server_ports: noneExist,
+    power_ports: noneExist,
+    power_outlets: noneExist,
+    interfaces: noneExist,
+    pass_through_ports: noneExist,
+    module_bays: noneExist,
+    device_bays: noneExist,
+    inventory_items: noneExist,
+  },
   hooks: {
     display: displayAttribute('model'),
     async validate(obj) {

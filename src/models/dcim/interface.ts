@@ -4,6 +4,8 @@ import { fieldError, pyStr, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../naturalSortKey.js';
 import { deviceDisplay } from './device.js';
 import { canonicalMac, canonicalWwn } from './hardwareAddress.js';
+import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import type { FilterEnvironment } from '../types.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: 'virtual', label: 'Virtual' },
@@ -558,6 +560,37 @@ export const interfaceModel: ModelDefinition = {
   ],
   unique: [{ fields: ['device', 'name'] }],
   search: ['name', 'label', 'description'],
+  filters: {
+    ...siteScopeFilters(['device', 'site']),
+    ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
+    ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
+    ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
+    ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
+    device_id: { kind: 'method', value: 'integer', method: filterDeviceId },
+    device: { kind: 'method', method: filterDeviceName },
+    kind: { kind: 'method', single: true, method: filterKind },
+    vlan_id: { kind: 'method', value: 'integer', single: true, method: filterVlanId },
+    vlan: { kind: 'method', value: 'integer', single: true, method: filterVlanVid },
+    vrf: { kind: 'related', target: 'ipam.vrf', by: 'rd', path: ['vrf'] },
+    l2vpn_id: { kind: 'related', target: 'ipam.l2vpn', path: [] },
+    l2vpn: { kind: 'related', target: 'ipam.l2vpn', by: 'identifier', path: [] },
+    vdc_id: { kind: 'related', target: 'dcim.virtualdevicecontext', path: ['vdcs'] },
+    vdc_identifier: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'identifier', path: ['vdcs'] },
+    vdc: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'name', path: ['vdcs'] },
+    cabled: noneExist, // cables are not modelled
+    connected: noneExist,
+    occupied: { kind: 'method', value: 'boolean', single: true, method: ([occupied]) => ({ mark_connected: occupied }) },
+    vdcs_id: false,
+    parent: false,
+    bridge: false,
+    lag: false,
+    untagged_vlan_id: false,
+    untagged_vlan: false,
+    tagged_vlans_id: false,
+    tagged_vlans: false,
+    wireless_lans_id: false,
+    mark_connected: false,
+  },
   hooks: {
     display: interfaceDisplay,
     derive: (obj) => ({ _name: naturalInterfaceKey(obj.name) }),
@@ -579,3 +612,39 @@ export const interfaceModel: ModelDefinition = {
     relatedObject: (obj) => (typeof obj.device === 'number' ? { type: 'dcim.device', id: obj.device } : null),
   },
 };
+
+/* ------------------------------------------------------------ list filters */
+
+/** Interfaces of the devices (virtual chassis are not modelled: no member interfaces are added). */
+function filterDeviceId(ids: Array<string | number | boolean>): Record<string, unknown> {
+  return { device: { $in: ids } };
+}
+
+/** Interfaces of the devices with these names; no such device: nothing. */
+async function filterDeviceName(names: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  return { device: { $in: await env.ids('dcim.device', { name: { $in: names } }) } };
+}
+
+/** physical | virtual | wireless (case-insensitive); anything else matches nothing. */
+function filterKind([kind]: Array<string | number | boolean>): Record<string, unknown> {
+  switch (String(kind).toLowerCase()) {
+    case 'physical':
+      return { type: { $nin: [...VIRTUAL_TYPES, ...WIRELESS_TYPES] } };
+    case 'virtual':
+      return { type: { $in: [...VIRTUAL_TYPES] } };
+    case 'wireless':
+      return { type: { $in: [...WIRELESS_TYPES] } };
+    default:
+      return { id: { $in: [] } };
+  }
+}
+
+function filterVlanId([id]: Array<string | number | boolean>): Record<string, unknown> {
+  return { $or: [{ untagged_vlan: id }, { tagged_vlans: id }] };
+}
+
+/** Interfaces carrying a VLAN with this VID (untagged or tagged). */
+async function filterVlanVid([vid]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  const vlans = await env.ids('ipam.vlan', { vid });
+  return { $or: [{ untagged_vlan: { $in: vlans } }, { tagged_vlans: { $in: vlans } }] };
+}

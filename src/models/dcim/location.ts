@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
+import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 
 export const location: ModelDefinition = {
   key: 'dcim.location',
@@ -72,6 +73,12 @@ export const location: ModelDefinition = {
     },
   ],
   search: ['name', 'description'],
+  filters: {
+    ...tenancyFilters,
+    ...contactFilters,
+    ...siteScopeFilters(['site']),
+    ...treeFilters('parent_id', 'parent', 'dcim.location', ['parent']),
+  },
   hooks: {
     display: displayAttribute('name'),
     async validate(obj, view) {

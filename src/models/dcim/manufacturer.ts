@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
+import { contactFilters } from '../filterSpecs.js';
 
 export const manufacturer: ModelDefinition = {
   key: 'dcim.manufacturer',
@@ -55,6 +56,7 @@ export const manufacturer: ModelDefinition = {
   orderingFields: ['id', 'name', 'slug', 'description', 'created', 'last_updated'],
   unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug'],
+  filters: { ...contactFilters },
   hooks: {
     display: displayAttribute('name'),
   },

@@ -2,6 +2,7 @@
 import type { Choice, ModelDefinition, StoredObject } from '../types.js';
 import { pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../naturalSortKey.js';
+import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: '2-post-frame', label: '2-post frame' },
@@ -142,6 +143,12 @@ export const rack: ModelDefinition = {
   ],
   unique: [{ fields: ['asset_tag'] }, { fields: ['location', 'name'] }, { fields: ['location', 'facility_id'] }],
   search: ['name', 'facility_id', 'serial', 'asset_tag', 'comments'],
+  filters: {
+    ...tenancyFilters,
+    ...contactFilters,
+    ...siteScopeFilters(['site']),
+    ...treeFilters('location_id', 'location', 'dcim.location', ['location']),
+  },
   hooks: {
     display: rackDisplay,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

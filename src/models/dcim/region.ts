@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, treeDepth, treeParentErrors } from '../hooks.js';
+import { contactFilters } from '../filterSpecs.js';
 
 export const region: ModelDefinition = {
   key: 'dcim.region',
@@ -36,6 +37,7 @@ export const region: ModelDefinition = {
     { fields: ['slug'], whenNull: 'parent', message: 'A top-level region with this slug already exists.' },
   ],
   search: ['name', 'slug'],
+  filters: { ...contactFilters },
   hooks: {
     display: displayAttribute('name'),
     validate: (obj, view) => treeParentErrors('dcim.region', 'region', obj, view),

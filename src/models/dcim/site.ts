@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { naturalSortKey } from '../naturalSortKey.js';
+import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 
 export const site: ModelDefinition = {
   key: 'dcim.site',
@@ -108,6 +109,15 @@ export const site: ModelDefinition = {
   ],
   unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'comments'],
+  filters: {
+    ...tenancyFilters,
+    ...contactFilters,
+    ...treeFilters('region_id', 'region', 'dcim.region', ['region']),
+    ...treeFilters('group_id', 'group', 'dcim.sitegroup', ['group']),
+    asn: { kind: 'related', target: 'ipam.asn', by: 'asn', path: ['asns'] },
+    asn_id: { kind: 'related', target: 'ipam.asn', path: ['asns'] },
+    asns_id: false,
+  },
   hooks: {
     display: displayAttribute('name'),
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

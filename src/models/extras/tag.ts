@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
+import type { FilterEnvironment } from '../types.js';
 
 export const tag: ModelDefinition = {
   key: 'extras.tag',
@@ -27,7 +28,29 @@ export const tag: ModelDefinition = {
   orderingFields: ['id', 'name', 'slug', 'color', 'description', 'created', 'last_updated'],
   unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug', 'description'],
+  filters: {
+    content_type: { kind: 'method', method: filterContentType },
+  },
   hooks: {
     display: displayAttribute('name'),
   },
 };
+
+/* ------------------------------------------------------------ list filters */
+
+/** Tags applied to at least one object of one of the '<app>.<model>' types (malformed values skipped). */
+async function filterContentType(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+  const types = values.map(String).filter((v) => v.split('.').length === 2);
+  if (types.length === 0) return null;
+  const used = new Set<number>();
+  for (const type of types) {
+    let objects: Array<Record<string, unknown>> = [];
+    try {
+      objects = await env.find(type, { 'tags.0': { $exists: true } });
+    } catch {
+      objects = [];
+    }
+    for (const o of objects) for (const id of (o.tags as number[] | undefined) ?? []) used.add(id);
+  }
+  return { id: { $in: [...used] } };
+}

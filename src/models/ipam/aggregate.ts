@@ -2,6 +2,8 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { networkKeys, normalizeNetworkField } from './networkKeys.js';
+import { tenancyFilters } from '../filterSpecs.js';
+import { containingNetwork } from './prefix.js';
 
 export const aggregate: ModelDefinition = {
   key: 'ipam.aggregate',
@@ -35,6 +37,12 @@ export const aggregate: ModelDefinition = {
   ordering: ['_network', '_prefixlen', 'id'],
   orderingFields: ['id', 'prefix', 'rir', 'tenant', 'date_added', 'description', 'comments', 'created', 'last_updated'],
   search: ['description', 'prefix'],
+  filters: {
+    ...tenancyFilters,
+    family: { kind: 'field', field: 'family', value: 'integer', lookups: [], single: true },
+    prefix: { kind: 'network', op: 'network', single: true },
+    q: { kind: 'search', also: ([text]) => containingNetwork(String(text)) },
+  },
   hooks: {
     display: displayAttribute('prefix'),
     normalize: (obj) => normalizeNetworkField(obj, 'prefix', 'aggregate'),

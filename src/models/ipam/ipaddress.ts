@@ -2,6 +2,9 @@
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { hostKeys, normalizeHostField } from './networkKeys.js';
+import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
+import type { FilterMethod } from '../types.js';
+import { presentInVrf } from './prefix.js';
 
 const ROLE_CHOICES: Choice[] = [
   { value: 'loopback', label: 'Loopback' },
@@ -96,6 +99,30 @@ export const ipaddress: ModelDefinition = {
     'last_updated',
   ],
   search: ['dns_name', 'description', 'address'],
+  filters: {
+    ...tenancyFilters,
+    ...vrfByRd,
+    family: { kind: 'field', field: 'family', value: 'integer', lookups: [], single: true },
+    parent: { kind: 'network', op: 'parent' },
+    address: { kind: 'network', op: 'address' },
+    mask_length: { kind: 'method', value: 'integer', single: true, method: ([len]) => (len ? { _prefixlen: len } : null) },
+    present_in_vrf_id: { kind: 'method', value: 'integer', single: true, method: presentInVrf('id') },
+    present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
+    device_id: { kind: 'method', value: 'integer', method: assignedToDevices('id') },
+    device: { kind: 'method', method: assignedToDevices('name') },
+    interface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces('id') },
+    interface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces('name') },
+    virtual_machine_id: { kind: 'method', value: 'integer', method: () => ({ id: { $in: [] } }) },
+    virtual_machine: { kind: 'method', method: () => ({ id: { $in: [] } }) },
+    vminterface_id: { kind: 'related', target: 'virtualization.vminterface', path: [] },
+    vminterface: { kind: 'related', target: 'virtualization.vminterface', by: 'name', path: [] },
+    fhrpgroup_id: { kind: 'related', target: 'ipam.fhrpgroup', path: [] },
+    assigned_to_interface: { kind: 'method', value: 'boolean', single: true, method: filterAssignedToInterface },
+    role: { kind: 'field', field: 'role', value: 'string', choices: ROLE_CHOICES.map((c) => c.value), lookups: ['n'] },
+    assigned_object_type: false,
+    assigned_object_id: false,
+    nat_inside_id: false,
+  },
   hooks: {
     display: displayAttribute('address'),
     normalize(obj) {
@@ -142,4 +169,30 @@ async function primaryIpProblem(obj: StoredObject, view: LookupView): Promise<Fi
   const inside = obj.nat_inside == null ? null : await view.get('ipam.ipaddress', Number(obj.nat_inside));
   if ((await deviceOf(inside)) === owner.id) return;
   return fieldError('interface', `IP address is primary for device ${String(owner.display ?? owner.name)} but not assigned to it!`);
+}
+
+/* ------------------------------------------------------------ list filters */
+
+const INTERFACE_TYPES = ['dcim.interface', 'virtualization.vminterface'];
+
+/** Addresses assigned to interfaces of the devices (by id or name); no such device: nothing. */
+function assignedToDevices(by: 'id' | 'name'): FilterMethod {
+  return async (values, env) => {
+    const devices = await env.ids('dcim.device', { [by]: { $in: values } });
+    const interfaces = devices.length ? await env.ids('dcim.interface', { device: { $in: devices } }) : [];
+    return { assigned_object_type: 'dcim.interface', assigned_object_id: { $in: interfaces } };
+  };
+}
+
+/** Addresses assigned to the device interfaces (by id or name); an unknown one is a 400. */
+function assignedToInterfaces(by: 'id' | 'name'): FilterMethod {
+  return async (values, env) => {
+    const interfaces = await existingIds(env, 'dcim.interface', by, values);
+    const positive = { assigned_object_type: 'dcim.interface', assigned_object_id: { $in: interfaces } };
+    return env.lookup === 'n' ? { $nor: [positive] } : positive;
+  };
+}
+
+function filterAssignedToInterface([assigned]: Array<string | number | boolean>): Record<string, unknown> {
+  return assigned ? { assigned_object_type: { $in: INTERFACE_TYPES } } : { assigned_object_type: { $nin: INTERFACE_TYPES } };
 }

@@ -1,7 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
-import { networkKeys, normalizeNetworkField } from './networkKeys.js';
+import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from './networkKeys.js';
+import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
+import type { FilterEnvironment, FilterMethod } from '../types.js';
 
 export const prefix: ModelDefinition = {
   key: 'ipam.prefix',
@@ -69,9 +71,64 @@ export const prefix: ModelDefinition = {
     'last_updated',
   ],
   search: ['description', 'prefix'],
+  filters: {
+    ...tenancyFilters,
+    ...siteScopeFilters(['site']),
+    ...vrfByRd,
+    family: { kind: 'field', field: 'family', value: 'integer', lookups: [], single: true },
+    prefix: { kind: 'network', op: 'network' },
+    within: { kind: 'network', op: 'within', single: true },
+    within_include: { kind: 'network', op: 'within_include', single: true },
+    contains: { kind: 'network', op: 'contains', single: true },
+    mask_length: { kind: 'field', field: '_prefixlen', value: 'integer', lookups: ['gte', 'lte'] },
+    present_in_vrf_id: { kind: 'method', value: 'integer', single: true, method: presentInVrf('id') },
+    present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
+    vlan_vid: { kind: 'method', value: 'integer', lookups: ['n', 'lt', 'lte', 'gt', 'gte'], method: filterVlanVid },
+    vlan: false,
+    q: { kind: 'search', also: ([text]) => containingNetwork(String(text)) },
+  },
   hooks: {
     display: displayAttribute('prefix'),
     normalize: (obj) => normalizeNetworkField(obj, 'prefix', 'prefix'),
     derive: (obj) => networkKeys(obj.prefix) ?? { _family: null, _network: null, _last: null, _prefixlen: null },
   },
 };
+
+/* ------------------------------------------------------------ list filters */
+
+/**
+ * Objects in the VRF (by id or rd) or in a VRF exporting a route target it imports; route
+ * targets are not modelled, so that is the VRF itself. An unknown VRF is a 400.
+ */
+export function presentInVrf(by: 'id' | 'rd'): FilterMethod {
+  return async ([value], env) => {
+    const vrfs = await env.ids('ipam.vrf', { [by]: value }, 1);
+    if (vrfs.length === 0) env.invalid(UNKNOWN_CHOICE);
+    return { vrf: vrfs[0] };
+  };
+}
+
+/** Prefixes whose VLAN's VID compares with the values as the lookup says. */
+async function filterVlanVid(vids: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  const numbers = vids.map(Number);
+  const condition: Record<string, Record<string, unknown>> = {
+    exact: { $in: numbers },
+    n: { $in: numbers },
+    lt: { $lt: Math.max(...numbers) },
+    lte: { $lte: Math.max(...numbers) },
+    gt: { $gt: Math.min(...numbers) },
+    gte: { $gte: Math.min(...numbers) },
+  };
+  const vlans = await env.ids('ipam.vlan', { vid: condition[env.lookup] ?? condition.exact });
+  return env.lookup === 'n' ? { vlan: { $nin: vlans } } : { vlan: { $in: vlans } };
+}
+
+/** `q` on networks: when the text is a network or address, the networks containing (or equal to) it. */
+export function containingNetwork(text: string): Record<string, unknown> | null {
+  const cidr = text.length <= 100 ? parseCidr(text.trim()) : null;
+  if (!cidr) return null;
+  return {
+    _network: { $gte: addressSortKey(cidr.family, 0n), $lte: addressSortKey(cidr.family, networkAddress(cidr)) },
+    _last: { $gte: addressSortKey(cidr.family, lastAddress(cidr)) },
+  };
+}

@@ -2,6 +2,8 @@
 import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { rackDisplay } from '../dcim/rack.js';
+import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
+import type { FilterEnvironment } from '../types.js';
 
 /** str() of a VLAN group's scope object ('None' for a global group). */
 async function scopeDisplay(group: StoredObject, view: LookupView): Promise<string> {
@@ -80,6 +82,14 @@ export const vlan: ModelDefinition = {
   ],
   unique: [{ fields: ['group', 'vid'] }, { fields: ['group', 'name'] }],
   search: ['name', 'description'],
+  filters: {
+    ...tenancyFilters,
+    ...siteScopeFilters(['site']),
+    available_on_device: { kind: 'method', value: 'integer', single: true, method: filterAvailableOnDevice },
+    l2vpn_id: { kind: 'related', target: 'ipam.l2vpn', path: [] },
+    l2vpn: { kind: 'related', target: 'ipam.l2vpn', by: 'identifier', path: [] },
+    q: { kind: 'search', also: ([text]) => (/^\d{1,9}$/.test(String(text)) ? { vid: Number(text) } : null) },
+  },
   hooks: {
     display: (obj) => `${pyStr(obj.name)} (${pyStr(obj.vid)})`,
     async validate(obj, view) {
@@ -103,3 +113,38 @@ export const vlan: ModelDefinition = {
     },
   },
 };
+
+/* ------------------------------------------------------------ list filters */
+
+/** The node and its ancestors (following `parent`). */
+async function withAncestors(env: FilterEnvironment, model: string, id: unknown): Promise<number[]> {
+  const out: number[] = [];
+  let next = typeof id === 'number' ? id : null;
+  while (next !== null && !out.includes(next) && out.length < 100) {
+    out.push(next);
+    const [node] = await env.find(model, { id: next }, 1);
+    next = node && typeof node.parent === 'number' ? node.parent : null;
+  }
+  return out;
+}
+
+/**
+ * VLANs usable on a device (NetBox's VLANQuerySet.get_for_device): those of groups scoped
+ * to the device's region or site group (or an ancestor), site, location (or an ancestor)
+ * or rack, those of the device's site, and global ones (no site, group unscoped or none).
+ */
+async function filterAvailableOnDevice([id]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  const [device] = await env.find('dcim.device', { id }, 1);
+  if (!device) env.invalid(UNKNOWN_CHOICE);
+  const [site] = await env.find('dcim.site', { id: device!.site }, 1);
+  const scopes: Record<string, unknown>[] = [{ scope_type: 'dcim.site', scope_id: device!.site }];
+  if (site?.region != null) scopes.push({ scope_type: 'dcim.region', scope_id: { $in: await withAncestors(env, 'dcim.region', site.region) } });
+  if (site?.group != null) scopes.push({ scope_type: 'dcim.sitegroup', scope_id: { $in: await withAncestors(env, 'dcim.sitegroup', site.group) } });
+  if (device!.location != null) scopes.push({ scope_type: 'dcim.location', scope_id: { $in: await withAncestors(env, 'dcim.location', device!.location) } });
+  if (device!.rack != null) scopes.push({ scope_type: 'dcim.rack', scope_id: device!.rack });
+  const groups = await env.ids('ipam.vlangroup', { $or: scopes });
+  const unscoped = await env.ids('ipam.vlangroup', { scope_id: null });
+  return {
+    $or: [{ group: { $in: groups } }, { site: device!.site }, { group: { $in: unscoped }, site: null }, { group: null, site: null }],
+  };
+}

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
+import { scopeFilter } from '../filterSpecs.js';
 
 export const vlangroup: ModelDefinition = {
   key: 'ipam.vlangroup',
@@ -63,6 +64,15 @@ export const vlangroup: ModelDefinition = {
   orderingFields: ['id', 'name', 'slug', 'scope_type', 'scope_id', 'min_vid', 'max_vid', 'description', 'created', 'last_updated'],
   unique: [{ fields: ['scope_type', 'scope_id', 'name'] }, { fields: ['scope_type', 'scope_id', 'slug'] }],
   search: ['name', 'description'],
+  filters: {
+    region: scopeFilter('dcim.region'),
+    sitegroup: scopeFilter('dcim.sitegroup'),
+    site: scopeFilter('dcim.site'),
+    location: scopeFilter('dcim.location'),
+    rack: scopeFilter('dcim.rack'),
+    clustergroup: scopeFilter('virtualization.clustergroup'),
+    cluster: scopeFilter('virtualization.cluster'),
+  },
   hooks: {
     display: displayAttribute('name'),
     async validate(obj) {

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { pyStr } from '../hooks.js';
+import { pairFilters, tenancyFilters } from '../filterSpecs.js';
 
 export const vrf: ModelDefinition = {
   key: 'ipam.vrf',
@@ -45,6 +46,13 @@ export const vrf: ModelDefinition = {
   orderingFields: ['id', 'name', 'rd', 'tenant', 'enforce_unique', 'description', 'comments', 'created', 'last_updated'],
   unique: [{ fields: ['rd'] }],
   search: ['name', 'rd', 'description'],
+  filters: {
+    ...tenancyFilters,
+    ...pairFilters('import_target_id', 'import_target', 'ipam.routetarget', ['import_targets'], 'name'),
+    ...pairFilters('export_target_id', 'export_target', 'ipam.routetarget', ['export_targets'], 'name'),
+    import_targets_id: false,
+    export_targets_id: false,
+  },
   hooks: {
     display: (obj) => (obj.rd ? `${pyStr(obj.name)} (${String(obj.rd)})` : pyStr(obj.name)),
   },

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
+import { contactFilters, treeFilters } from '../filterSpecs.js';
 
 export const tenant: ModelDefinition = {
   key: 'tenancy.tenant',
@@ -74,6 +75,10 @@ export const tenant: ModelDefinition = {
   orderingFields: ['id', 'name', 'slug', 'group', 'description', 'comments', 'created', 'last_updated'],
   unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug', 'description', 'comments'],
+  filters: {
+    ...contactFilters,
+    ...treeFilters('group_id', 'group', 'tenancy.tenantgroup', ['group']),
+  },
   hooks: {
     display: displayAttribute('name'),
   },

@@ -73,6 +73,15 @@ export const objectpermission: ModelDefinition = {
   ordering: ['name', 'id'],
   orderingFields: ['id', 'name', 'description', 'enabled', 'object_types', 'groups', 'users', 'actions', 'constraints'],
   search: ['name', 'description'],
+  filters: {
+    user_id: { kind: 'related', target: 'auth.user', path: ['users'] },
+    user: { kind: 'related', target: 'auth.user', by: 'username', path: ['users'] },
+    group_id: { kind: 'related', target: 'auth.group', path: ['groups'] },
+    group: { kind: 'related', target: 'auth.group', by: 'name', path: ['groups'] },
+    users_id: false,
+    groups_id: false,
+    groups: false,
+  },
   hooks: {
     display: displayAttribute('name'),
     validate: async (obj) => permissionErrors(obj),

@@ -46,6 +46,9 @@ export const token: ModelDefinition = {
   orderingFields: ['id', 'user', 'created', 'expires', 'last_used', 'write_enabled', 'description', 'allowed_ips'],
   unique: [{ fields: ['key'] }],
   search: ['description'],
+  filters: {
+    user: { kind: 'related', target: 'auth.user', by: 'username', path: ['user'] },
+  },
   hooks: {
     // NetBox shows the full key while ALLOW_TOKEN_RETRIEVAL is on; the clear key is never stored
     // (the write side keeps key_digest, key_cipher and key_last6), and display strings end up in
@@ -55,6 +58,12 @@ export const token: ModelDefinition = {
       const result = normalizeAllowedIps(obj.allowed_ips);
       if ('error' in result) return { allowed_ips: [result.error] };
       obj.allowed_ips = result.networks;
+    },
+    async validate(obj, view) {
+      // The key is only held as its digest; NetBox's model-level wording for the duplicate.
+      if (typeof obj.key_digest !== 'string') return undefined;
+      const [other] = await view.find('users.token', { key_digest: { $eq: obj.key_digest }, id: { $ne: obj.id } }, 1);
+      return other ? { key: ['Token with this Key already exists.'] } : undefined;
     },
   },
 };

@@ -32,6 +32,12 @@ export const user: ModelDefinition = {
   orderingFields: ['id', 'username', 'first_name', 'last_name', 'email', 'is_staff', 'is_active', 'date_joined'],
   unique: [{ fields: ['username'] }],
   search: ['username', 'first_name', 'last_name', 'email'],
+  filters: {
+    group_id: { kind: 'related', target: 'auth.group', path: ['groups'] },
+    group: { kind: 'related', target: 'auth.group', by: 'name', path: ['groups'] },
+    groups_id: false,
+    groups: false,
+  },
   hooks: {
     display(obj) {
       const fullName = `${String(obj.first_name ?? '')} ${String(obj.last_name ?? '')}`.trim();

@@ -1,0 +1,171 @@
+/**
+ * List-query benchmark: the list view's work for one page (compile the filter, resolve
+ * relations, count, fetch a 50-row page in order) over 100,000 IP addresses, 10,000
+ * prefixes and 10,000 devices in MemoryReadStore, with and without indexes.
+ *
+ *   npx tsx bench/query.bench.ts [--quick]
+ *
+ * Modes: "indexed" = the registry's read-model indexes (readModelIndexes) as the
+ * service declares them; "no indexes" = no declared index (the planner still runs);
+ * MongoDB too when MONGODB_URL is set (indexed). Prints p50/p95 per query. Not a test.
+ */
+import { compileFilter } from '../src/api/query/compileFilter.js';
+import { listPage } from '../src/api/query/listPage.js';
+import { registry } from '../src/models/registry.js';
+import { MemoryReadStore } from '../src/projections/MemoryReadStore.js';
+import { MongoReadStore } from '../src/projections/MongoReadStore.js';
+import { readModelIndexes } from '../src/projections/readModelIndexes.js';
+import type { DocumentChange, ReadStore } from '../src/projections/ReadStore.js';
+import { storedDocument } from '../test/query/dataset.js';
+
+const QUICK = process.argv.includes('--quick');
+const ITERATIONS = QUICK ? 15 : 60;
+const SITES = 50;
+const VRFS = 10;
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = s;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function dataset(): DocumentChange[] {
+  const random = rng(42);
+  const int = (n: number) => Math.floor(random() * n);
+  const pick = <T>(xs: T[]) => xs[int(xs.length)]!;
+  const objects: Array<[string, Record<string, unknown> & { id: number }]> = [];
+  for (let id = 1; id <= SITES; id++) objects.push(['dcim.site', { id, name: `site-${id}`, slug: `site-${id}`, status: 'active' }]);
+  for (let id = 1; id <= VRFS; id++) objects.push(['ipam.vrf', { id, name: `vrf-${id}`, rd: `65000:${id}` }]);
+  objects.push(['dcim.manufacturer', { id: 1, name: 'Juniper', slug: 'juniper' }]);
+  objects.push(['dcim.devicetype', { id: 1, manufacturer: 1, model: 'MX204', slug: 'mx204' }]);
+  objects.push(['dcim.devicerole', { id: 1, name: 'Router', slug: 'router', color: 'ff0000' }]);
+  const statuses = ['active', 'active', 'active', 'reserved', 'deprecated'];
+  const words = ['core', 'edge', 'access', 'transit', 'mgmt', 'lab'];
+  // 10,000 /24 prefixes: 10.X.Y.0/24, X < 40, Y < 250
+  let prefixId = 0;
+  for (let x = 0; x < 40; x++) {
+    for (let y = 0; y < 250; y++) {
+      prefixId++;
+      objects.push(['ipam.prefix', {
+        id: prefixId, prefix: `10.${x}.${y}.0/24`, status: pick(statuses), site: 1 + int(SITES),
+        vrf: random() < 0.2 ? null : 1 + int(VRFS), description: `${pick(words)} net ${prefixId}`,
+      }]);
+    }
+  }
+  // 100,000 addresses, 10 per prefix
+  let ipId = 0;
+  for (let x = 0; x < 40; x++) {
+    for (let y = 0; y < 250; y++) {
+      for (let k = 0; k < 10; k++) {
+        ipId++;
+        objects.push(['ipam.ipaddress', {
+          id: ipId, address: `10.${x}.${y}.${1 + int(254)}/24`, status: pick(statuses), vrf: random() < 0.2 ? null : 1 + int(VRFS),
+          dns_name: random() < 0.7 ? `${pick(words)}-${int(5000)}.example.net` : '',
+        }]);
+      }
+    }
+  }
+  // 10,000 devices
+  for (let id = 1; id <= 10_000; id++) {
+    objects.push(['dcim.device', {
+      id, name: `${pick(words)}${int(1000)}-${id}`, device_type: 1, device_role: 1, site: 1 + int(SITES), status: pick(['active', 'active', 'planned', 'offline']),
+    }]);
+  }
+  return objects.map(([model, obj], i) => ({ collection: model, id: obj.id, position: i + 1, doc: storedDocument(model, obj, i + 1) }));
+}
+
+interface Case {
+  name: string;
+  model: string;
+  query: string;
+  slow?: boolean;
+}
+
+const CASES: Case[] = [
+  { name: 'IP addresses, no filter (count + first page)', model: 'ipam.ipaddress', query: '' },
+  { name: 'IP addresses ?vrf_id=&status=&dns_name__ic=', model: 'ipam.ipaddress', query: 'vrf_id=3&status=active&dns_name__ic=core' },
+  { name: 'IP addresses ?parent=10.5.0.0/16', model: 'ipam.ipaddress', query: 'parent=10.5.0.0/16' },
+  { name: 'IP addresses ?parent=10.5.7.0/24', model: 'ipam.ipaddress', query: 'parent=10.5.7.0/24' },
+  { name: 'IP addresses ?parent=10.0.0.0/8 (every address)', model: 'ipam.ipaddress', query: 'parent=10.0.0.0/8' },
+  { name: 'IP addresses ?q=edge-12', model: 'ipam.ipaddress', query: 'q=edge-12' },
+  { name: 'IP addresses ?ordering=-address&offset=50000', model: 'ipam.ipaddress', query: 'ordering=-address&offset=50000' },
+  { name: 'IP addresses ?start=50000 (cursor)', model: 'ipam.ipaddress', query: 'start=50000' },
+  { name: 'prefixes ?site_id=&status=&description__ic=', model: 'ipam.prefix', query: 'site_id=7&status=active&description__ic=core' },
+  { name: 'prefixes ?site=<slug>&status=', model: 'ipam.prefix', query: 'site=site-7&status=active' },
+  { name: 'prefixes ?within=10.3.0.0/16', model: 'ipam.prefix', query: 'within=10.3.0.0/16' },
+  { name: 'prefixes ?contains=10.3.4.5', model: 'ipam.prefix', query: 'contains=10.3.4.5' },
+  { name: 'devices ?site_id=&status=&name__ic=', model: 'dcim.device', query: 'site_id=7&status=active&name__ic=edge' },
+];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+interface Measured {
+  p50: number;
+  p95: number;
+  cpu50: number;
+  cpu95: number;
+  count: number | null;
+  rows: number;
+}
+
+/** Wall time and this process's CPU time per request (CPU time is what contention on a shared machine does not inflate). */
+async function measure(store: ReadStore, c: Case): Promise<Measured> {
+  const definition = registry.get(c.model);
+  const params = new URLSearchParams(c.query);
+  const times: number[] = [];
+  const cpus: number[] = [];
+  let last = { count: null as number | null, rows: 0 };
+  for (let i = 0; i < ITERATIONS + 3; i++) {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const filter = await compileFilter(registry, definition, params, store);
+    const page = await listPage({ store, definition, filter, query: params, base: 'http://bench/', paginateCount: 50, maxPageSize: 1000, brief: false });
+    const used = process.cpuUsage(cpu);
+    const elapsed = performance.now() - started;
+    if (i >= 3) {
+      times.push(elapsed);
+      cpus.push((used.user + used.system) / 1000);
+    }
+    last = { count: page.count, rows: page.docs.length };
+  }
+  times.sort((a, b) => a - b);
+  cpus.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), cpu50: percentile(cpus, 50), cpu95: percentile(cpus, 95), ...last };
+}
+
+async function run(label: string, store: ReadStore, changes: DocumentChange[], indexed: boolean, skipSlow = false): Promise<void> {
+  await store.open();
+  await store.drop();
+  if (indexed) for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
+  const loadStart = performance.now();
+  for (let i = 0; i < changes.length; i += 5000) await store.apply(changes.slice(i, i + 5000), changes[Math.min(i + 4999, changes.length - 1)]!.position);
+  console.log(`\n## ${label}  (loaded ${changes.length} documents in ${(performance.now() - loadStart).toFixed(0)} ms)\n`);
+  console.log('| query | count | rows | p50 ms | p95 ms | CPU p50 ms | CPU p95 ms |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const c of CASES) {
+    if (skipSlow && c.slow) {
+      console.log(`| ${c.name} | | | (skipped) | | | |`);
+      continue;
+    }
+    const r = await measure(store, c);
+    console.log(`| ${c.name} | ${r.count ?? 'null'} | ${r.rows} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.cpu50.toFixed(2)} | ${r.cpu95.toFixed(2)} |`);
+  }
+  await store.close();
+}
+
+const changes = dataset();
+console.log(`load average at start: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores)`);
+await run('MemoryReadStore, indexed', new MemoryReadStore(), changes, true);
+await run('MemoryReadStore, no indexes', new MemoryReadStore(), changes, false);
+if (process.env.MONGODB_URL) {
+  await run('MongoReadStore, indexed', new MongoReadStore({ url: process.env.MONGODB_URL, dbName: `netledger_bench_${process.pid}` }), changes, true);
+} else {
+  console.log('\n(MongoReadStore skipped: MONGODB_URL not set)');
+}

@@ -1,0 +1,354 @@
+import { once } from 'node:events';
+import Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import { Query as MingoQuery } from 'mingo';
+import { NotFoundError, ValidationError } from '../../commands/errors.js';
+import { changeEventSchema } from '../../events/ChangeEvent.js';
+import type { ModelDefinition } from '../../models/types.js';
+import type { AuditService } from '../../audit/AuditService.js';
+import {
+  canonicalUuid,
+  ChangeFilterError,
+  compileChangeFilter,
+  matchesChange,
+  parseOrdering,
+  selectChanges,
+  type UserLookup,
+} from '../../audit/changeQuery.js';
+import { pageLinks, parsePage } from '../query/pagination.js';
+import { assertMayWrite, viewScope } from '../permissions.js';
+import type { Services } from '../Services.js';
+
+const READ_ONLY_METHODS = 'GET, HEAD, OPTIONS';
+/** A live stream sends a comment this often so that proxies keep the connection open. */
+const HEARTBEAT_MS = 15_000;
+/** Positions a stream examines per step. */
+const STREAM_STEP = 500;
+
+/**
+ * extras.objectchange is served here, from the event log, not from a read model: it is
+ * not a registry model. This definition only names it for permission checks.
+ */
+export const objectChangeModel: ModelDefinition = {
+  key: 'extras.objectchange',
+  app: 'extras',
+  model: 'objectchange',
+  path: 'object-changes',
+  verboseName: 'object change',
+  verboseNamePlural: 'object changes',
+  fields: [{ name: 'id', type: 'id', readOnly: true }],
+  brief: [],
+  ordering: ['-time'],
+  readOnly: true,
+};
+
+/**
+ * The audit API, mounted before the model routes:
+ *
+ * - `/api/extras/object-changes/` (list, `<id>/` detail, `stream/` Server-Sent Events),
+ *   read-only, answered from the event log;
+ * - `/api/<app>/<model>/<id>/history/`: the object's versions (its object changes);
+ * - `/api/extras/requests/<uuid>/` (what a request changed) and `.../revert/` (POST);
+ * - `/api/schema/events/`: the JSON Schema of the event envelope;
+ * - `?as_of=<ISO time | log position>` on model list and detail views: the answer from
+ *   the read models as they were then (sets `ctx.state.readStore`).
+ */
+export function auditApi(services: Services, audit: AuditService): Middleware {
+  const router = new Router();
+  const list = '/api/extras/object-changes/';
+
+  router.get(list, (ctx) => listView(services, audit, ctx));
+  router.get(`${list}stream/`, (ctx) => streamView(services, audit, ctx));
+  router.all(`${list}stream/`, (ctx) => methodNotAllowed(ctx, 'GET, HEAD, OPTIONS'));
+  router.get(`${list}:id/`, (ctx) => detailView(services, audit, ctx));
+  router.all(list, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS));
+  router.all(`${list}:id/`, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS));
+
+  router.get('/api/extras/requests/:uuid/', (ctx) => requestView(services, audit, ctx));
+  router.all('/api/extras/requests/:uuid/', (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS));
+  router.post('/api/extras/requests/:uuid/revert/', (ctx) => revertView(services, audit, ctx));
+  router.all('/api/extras/requests/:uuid/revert/', (ctx) => methodNotAllowed(ctx, 'POST, OPTIONS'));
+
+  router.get('/api/schema/events/', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = changeEventSchema;
+  });
+
+  for (const definition of services.registry.all()) {
+    const history = `/api/${definition.app}/${definition.path}/:id/history/`;
+    router.get(history, (ctx) => historyView(services, audit, definition, ctx));
+    router.all(history, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS));
+  }
+
+  const routes = router.routes() as unknown as Middleware;
+  const asOf = asOfMiddleware(services, audit);
+  return (ctx, next) => asOf(ctx, () => routes(ctx, next));
+}
+
+function methodNotAllowed(ctx: Context, allow: string) {
+  ctx.set('Allow', allow);
+  if (ctx.method === 'OPTIONS') {
+    ctx.status = 200;
+    ctx.body = { name: 'Object Change', description: '', renders: ['application/json'], parses: ['application/json'] };
+    return;
+  }
+  ctx.status = 405;
+  ctx.body = { detail: `Method "${ctx.method}" not allowed.` };
+}
+
+function userLookup(services: Services): UserLookup {
+  return {
+    async idsByUsername(names) {
+      const docs = await services.store.find('auth.user', { username: { $in: names } });
+      return new Map(docs.map((d) => [String(d.username), d.id]));
+    },
+    async existingIds(ids) {
+      if (ids.length === 0) return new Set();
+      const docs = await services.store.getMany('auth.user', ids);
+      return new Set(docs.map((d) => d.id));
+    },
+  };
+}
+
+async function compile(services: Services, audit: AuditService, query: URLSearchParams, options: { live?: boolean; loggedOnly?: boolean } = {}) {
+  try {
+    return await compileChangeFilter(audit.log.index, query, userLookup(services), audit.contentTypes, options);
+  } catch (error) {
+    if (error instanceof ChangeFilterError) throw new ValidationError(error.errors);
+    throw error;
+  }
+}
+
+function renderContext(services: Services, ctx: Context) {
+  return { baseUrl: ctx.state.baseUrl as string, store: services.store, serializer: services.serializer };
+}
+
+/** An object change's filterable columns, for evaluating permission constraints. */
+function changeRecord(audit: AuditService, p: number): Record<string, unknown> {
+  const index = audit.log.index;
+  const user = index.userIdAt(p);
+  return {
+    id: p,
+    time: new Date(index.timeAt(p) / 1000).toISOString(),
+    user: user < 0 ? null : user,
+    user_name: index.userNameAt(p),
+    request_id: index.requestIdAt(p),
+    action: index.actionAt(p),
+    changed_object_type: index.typeAt(p),
+    changed_object_id: index.objectIdAt(p),
+    object_repr: index.reprAt(p),
+  };
+}
+
+/** A positive integer path parameter, or 404. */
+function pathId(ctx: Context): number {
+  const raw = String(ctx.params.id);
+  const id = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id) || id < 1) throw new NotFoundError();
+  return id;
+}
+
+async function listView(services: Services, audit: AuditService, ctx: Context) {
+  await viewScope(ctx, services.config, objectChangeModel); // the list is not narrowed by constraints (NetBox 3.4)
+  const query = new URLSearchParams(ctx.querystring);
+  await audit.log.sync();
+  const filter = await compile(services, audit, query);
+  await respondWithPage(services, audit, ctx, query, filter);
+}
+
+async function respondWithPage(
+  services: Services,
+  audit: AuditService,
+  ctx: Context,
+  query: URLSearchParams,
+  filter: Awaited<ReturnType<typeof compile>>,
+) {
+  const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
+  const selection = selectChanges(audit.log.index, filter, parseOrdering(query.get('ordering')), page.offset, page.limit);
+  const results = await audit.renderer.render(audit.log.events(selection.positions), renderContext(services, ctx));
+  const base = `${ctx.state.baseUrl}${ctx.path}`;
+  ctx.body = { count: selection.count, ...pageLinks(base, query, page, selection.count), results };
+}
+
+async function detailView(services: Services, audit: AuditService, ctx: Context) {
+  const scope = await viewScope(ctx, services.config, objectChangeModel);
+  const id = pathId(ctx);
+  await audit.log.sync();
+  if (id > audit.log.head || !audit.log.index.isLogged(id)) throw new NotFoundError();
+  // A detail read evaluates the permission's constraints against the record (NetBox 3.4).
+  if (Object.keys(scope).length > 0 && !new MingoQuery(scope).test(changeRecord(audit, id))) throw new NotFoundError();
+  const [row] = await audit.renderer.render(audit.log.events([id]), renderContext(services, ctx));
+  ctx.body = row;
+}
+
+/** An object's versions: its object changes, newest first, filterable and paginated like the list. */
+async function historyView(services: Services, audit: AuditService, definition: ModelDefinition, ctx: Context) {
+  const scope = await viewScope(ctx, services.config, definition);
+  const id = pathId(ctx);
+  await audit.log.sync();
+  if (audit.log.index.lastPositionOf(definition.key, id) === 0) throw new NotFoundError();
+  if (Object.keys(scope).length > 0) {
+    // Constrained permissions: the object must be visible now.
+    const [visible] = await services.store.find(definition.key, { $and: [scope, { id }] }, { limit: 1 });
+    if (!visible) throw new NotFoundError();
+  }
+  const query = new URLSearchParams(ctx.querystring);
+  const filterQuery = new URLSearchParams(query);
+  for (const key of [...filterQuery.keys()]) {
+    if (key.startsWith('changed_object_type') || key.startsWith('changed_object_id')) filterQuery.delete(key);
+  }
+  filterQuery.set('changed_object_type', definition.key);
+  filterQuery.set('changed_object_id', String(id));
+  // An object's history has every event of it, also of models NetBox does not change-log (users, tokens).
+  const filter = await compile(services, audit, filterQuery, { loggedOnly: false });
+  await respondWithPage(services, audit, ctx, query, filter);
+}
+
+/** What one request changed, and how it relates to reverts. */
+async function requestView(services: Services, audit: AuditService, ctx: Context) {
+  await viewScope(ctx, services.config, objectChangeModel);
+  const requestId = canonicalUuid(String(ctx.params.uuid));
+  if (!requestId) throw new NotFoundError();
+  await audit.log.sync();
+  const index = audit.log.index;
+  const positions = index.requestPositions(requestId);
+  if (positions.length === 0) throw new NotFoundError();
+  const [first] = audit.log.events([positions[0]!]);
+  const base = ctx.state.baseUrl as string;
+  const actions = { create: 0, update: 0, delete: 0 };
+  for (const p of positions) actions[index.actionAt(p)]++;
+  ctx.body = {
+    request_id: requestId,
+    url: `${base}/api/extras/requests/${requestId}/`,
+    time: first!.time,
+    user_name: first!.user?.username ?? '',
+    changes: positions.length,
+    actions,
+    first_position: positions[0],
+    last_position: positions[positions.length - 1],
+    object_changes_url: `${base}/api/extras/object-changes/?request_id=${requestId}`,
+    revert_url: `${base}/api/extras/requests/${requestId}/revert/`,
+    revert_of: first!.revertOf ?? null,
+    reverted_by: index.revertsOf(requestId),
+  };
+}
+
+/** POST: apply the inverse of the request's changes as one new atomic request (this one). */
+async function revertView(services: Services, audit: AuditService, ctx: Context) {
+  assertMayWrite(ctx);
+  const target = canonicalUuid(String(ctx.params.uuid));
+  if (!target) throw new NotFoundError();
+  const events = await audit.revert(services.coordinator, target, {
+    requestId: ctx.state.requestId,
+    user: ctx.state.eventUser ?? null,
+  });
+  const changes = await audit.renderer.render(events, renderContext(services, ctx));
+  ctx.status = 200;
+  ctx.body = { request_id: ctx.state.requestId, reverted_request_id: target, count: changes.length, changes };
+}
+
+/**
+ * Server-Sent Events: every new object change matching the list's filters, oldest
+ * first, as `id: <position>` + `data: <object change JSON>`. `Last-Event-ID` (header,
+ * as EventSource sends it on reconnect, or `?last_event_id=`) resumes after that
+ * position without gaps or duplicates; without it the stream starts at the current head.
+ */
+async function streamView(services: Services, audit: AuditService, ctx: Context) {
+  await viewScope(ctx, services.config, objectChangeModel);
+  const query = new URLSearchParams(ctx.querystring);
+  await audit.log.sync();
+  const filter = await compile(services, audit, query, { live: true });
+  const resume = ctx.get('Last-Event-ID') || query.get('last_event_id');
+  let cursor = audit.log.head;
+  if (resume !== null && resume !== '') {
+    if (!/^\d+$/.test(resume.trim()) || Number(resume) > audit.log.head) {
+      throw new ValidationError({ last_event_id: [`Not a position of this change log (0 to ${audit.log.head}).`] });
+    }
+    cursor = Number(resume);
+  }
+
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.req.socket.setKeepAlive(true);
+  ctx.status = 200;
+  ctx.set('Content-Type', 'text/event-stream; charset=utf-8');
+  ctx.set('Cache-Control', 'no-cache, no-transform');
+  ctx.set('X-Accel-Buffering', 'no');
+  // The response is written here, not by koa (whose piping would report every client
+  // disconnect, the normal end of a stream, as an error).
+  ctx.respond = false;
+  const stream = ctx.res;
+  stream.flushHeaders();
+
+  let closed = false;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const unsubscribe = audit.log.onChange(signal);
+  const untrack = audit.trackStream(() => finish());
+  const heartbeat = setInterval(() => {
+    if (!closed) stream.write(': keep-alive\n\n');
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  function finish() {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    untrack();
+    signal();
+    stream.end();
+  }
+  stream.on('close', finish);
+  stream.on('error', finish);
+  stream.write(`retry: 2000\n: position ${cursor}\n\n`);
+
+  const context = renderContext(services, ctx);
+  void (async () => {
+    try {
+      while (!closed && !audit.log.isClosed) {
+        const head = audit.log.head;
+        if (cursor >= head) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          continue;
+        }
+        const to = Math.min(head, cursor + STREAM_STEP);
+        const positions: number[] = [];
+        for (let p = cursor + 1; p <= to; p++) if (matchesChange(audit.log.index, filter, p)) positions.push(p);
+        if (positions.length > 0) {
+          const rows = await audit.renderer.render(audit.log.events(positions), context);
+          if (closed) break;
+          const text = rows.map((row) => `id: ${String(row.id)}\ndata: ${JSON.stringify(row)}\n\n`).join('');
+          if (!stream.write(text)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+        }
+        cursor = to;
+      }
+    } catch (error) {
+      services.logger({ level: 'error', requestId: ctx.state.requestId, msg: `object-change stream failed: ${(error as Error)?.stack ?? String(error)}` });
+    } finally {
+      finish();
+    }
+  })();
+}
+
+/** `?as_of=` on model list and detail views: serve them from the read models as they were then. */
+function asOfMiddleware(services: Services, audit: AuditService): (ctx: Context, next: Next) => Promise<unknown> {
+  return async (ctx, next) => {
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.querystring.includes('as_of=')) {
+      const values = new URLSearchParams(ctx.querystring).getAll('as_of').filter((v) => v !== '');
+      const [, api, app, path, id, extra] = ctx.path.split('/');
+      const isModelView = api === 'api' && app && path && services.registry.byPath(app, path) && (extra === undefined || (extra === '' && id !== ''));
+      if (values.length > 0 && isModelView) {
+        const position = await audit.asOfPosition(values[values.length - 1]!);
+        ctx.state.readStore = await audit.pastStore(position);
+        ctx.set('X-As-Of-Position', String(position));
+      }
+    }
+    return next();
+  };
+}

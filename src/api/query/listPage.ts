@@ -1,0 +1,56 @@
+/**
+ * One page of a list view: offset paging (count, next, previous) or cursor paging
+ * (`start`), over a compiled filter. The count and the page are separate store calls:
+ * MemoryReadStore answers count({}) from the collection size and a filtered count
+ * without materialising documents; MongoReadStore uses the collection's metadata for
+ * an unfiltered count.
+ */
+import type { ModelDefinition } from '../../models/types.js';
+import type { Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
+import { andQueries } from './compileFilter.js';
+import { cursorLinks, pageLinks, parsePage, parseStart } from './pagination.js';
+import { compileSort } from './sort.js';
+
+export interface ListPage {
+  count: number | null;
+  next: string | null;
+  previous: string | null;
+  docs: ReadDocument[];
+}
+
+export interface ListPageRequest {
+  store: ReadStore;
+  definition: ModelDefinition;
+  filter: Query;
+  query: URLSearchParams;
+  /** The list URL without query string, e.g. 'http://host/api/dcim/sites/'. */
+  base: string;
+  paginateCount: number;
+  maxPageSize: number;
+  brief: boolean;
+}
+
+export async function listPage(request: ListPageRequest): Promise<ListPage> {
+  const { store, definition, filter, query, base } = request;
+  const page = parsePage(query, request.paginateCount, request.maxPageSize);
+  const start = parseStart(query);
+  if (start !== null) {
+    const limit = page.limit;
+    const rows = await store.find(definition.key, andQueries([filter, { id: { $gte: start } }]), {
+      sort: { id: 1 },
+      limit: limit === null ? undefined : limit + 1,
+    });
+    const extra = limit !== null && rows.length > limit ? rows[limit]! : null;
+    const docs = extra ? rows.slice(0, limit!) : rows;
+    return { count: null, ...cursorLinks(base, query, limit, extra ? extra.id : null), docs };
+  }
+  const [count, docs] = await Promise.all([
+    store.count(definition.key, filter),
+    store.find(definition.key, filter, {
+      sort: compileSort(definition, query.get('ordering'), { brief: request.brief }),
+      skip: page.offset,
+      limit: page.limit ?? undefined,
+    }),
+  ]);
+  return { count, ...pageLinks(base, query, page, count), docs };
+}

@@ -1,0 +1,84 @@
+/**
+ * NetBox's string lookups as MongoDB conditions that mingo (JavaScript RegExp) and
+ * MongoDB (PCRE) evaluate identically. The user's text is always a literal:
+ * - every regex metacharacter is escaped, control characters become \xNN;
+ * - anchors are '^' (start of string in both engines without the m flag) and the
+ *   lookahead (?![\s\S]) for the end ('$' would also match before a final newline in PCRE);
+ * - the only option is 'i' (case-insensitive);
+ * - patterns are bounded: a value longer than MAX_TEXT_LOOKUP characters is refused
+ *   (400) before any regex is built, and a literal pattern cannot backtrack.
+ */
+import type { Query } from '../../projections/ReadStore.js';
+
+/** Longest value accepted by the regex-based lookups (ic, isw, iew, ie and negations, q). */
+export const MAX_TEXT_LOOKUP = 1000;
+
+export const TEXT_LOOKUPS = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty'] as const;
+export const RANGE_LOOKUPS = ['n', 'lt', 'lte', 'gt', 'gte', 'empty'] as const;
+export const NEGATED = new Set(['n', 'nic', 'nisw', 'niew', 'nie']);
+
+const META = /[\\^$.|?*+()[\]{}\/\-#]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+/** The text as a literal regex fragment, the same in JavaScript and PCRE. */
+export function escapeRegex(text: string): string {
+  return text.replace(META, (c) => `\\${c}`).replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+const END = '(?![\\s\\S])';
+
+/** The regex source of a text lookup over any of `values`. */
+export function lookupPattern(lookup: 'ic' | 'isw' | 'iew' | 'ie', values: string[]): string {
+  const alternatives = values.map(escapeRegex);
+  const body = alternatives.length === 1 ? alternatives[0]! : `(?:${alternatives.join('|')})`;
+  switch (lookup) {
+    case 'ic':
+      return body;
+    case 'isw':
+      return `^${body}`;
+    case 'iew':
+      return `${body}${END}`;
+    case 'ie':
+      return `^${body}${END}`;
+  }
+}
+
+export function regexCondition(lookup: 'ic' | 'isw' | 'iew' | 'ie', values: string[]): Record<string, unknown> {
+  return { $regex: lookupPattern(lookup, values), $options: 'i' };
+}
+
+/** Positive lookup of a negated one ('nic' → 'ic'). */
+export function positiveOf(lookup: string): string {
+  return lookup === 'n' ? 'exact' : lookup.slice(1);
+}
+
+/**
+ * The clause of a string lookup on `key` over `values` (OR'ed; negations exclude a
+ * document matching any of them, keeping null and missing values as NetBox does).
+ */
+export function textClause(key: string, lookup: string, values: string[]): Query {
+  switch (lookup) {
+    case 'exact':
+      return { [key]: { $in: values } };
+    case 'n':
+      return { [key]: { $nin: values } };
+    case 'ic':
+    case 'isw':
+    case 'iew':
+    case 'ie':
+      return { [key]: regexCondition(lookup, values) };
+    case 'nic':
+    case 'nisw':
+    case 'niew':
+    case 'nie':
+      return { [key]: { $not: regexCondition(positiveOf(lookup) as 'ic', values) } };
+    default:
+      throw new Error(`not a text lookup: ${lookup}`);
+  }
+}
+
+/** `empty=true`: null, missing or ''; `empty=false`: anything else. */
+export function emptyClause(key: string, empty: boolean): Query {
+  return empty ? { [key]: { $in: [null, ''] } } : { [key]: { $nin: [null, ''] } };
+}

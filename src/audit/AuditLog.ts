@@ -1,0 +1,127 @@
+import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { EventLog, Subscription } from '../events/EventLog.js';
+import { AuditIndex } from './AuditIndex.js';
+import { EventBodyStore } from './EventBodyStore.js';
+
+export interface AuditLogOptions {
+  /** Directory for the scratch file of event bodies (e.g. `<DATA_DIR>/audit`). */
+  dir: string;
+}
+
+/**
+ * The event log as the audit side reads it: the secondary indexes (AuditIndex) and
+ * random access to events by position (EventBodyStore), both fed by the log's
+ * committed batches through an ordinary subscription from position 1. It therefore
+ * works over any EventLog adapter (file or Kafka): the indexes are rebuilt on open by
+ * the catch-up and maintained on every append by the live delivery.
+ *
+ * Reads that must see every acknowledged write call `sync()` first: it waits until
+ * the index has reached the log's durable head (a write is acknowledged only once
+ * durable, so a request that follows it always finds its events).
+ */
+export class AuditLog {
+  readonly index = new AuditIndex();
+  private readonly bodies: EventBodyStore;
+  private subscription: Subscription | null = null;
+  private waiters: Array<{ position: number; resolve: () => void; reject: (error: Error) => void }> = [];
+  private readonly listeners = new Set<() => void>();
+  private failure: Error | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly log: EventLog,
+    options: AuditLogOptions,
+  ) {
+    this.bodies = new EventBodyStore(options.dir);
+  }
+
+  /** Indexes the whole log (the rebuild), then follows it. Resolves once caught up. */
+  async open(): Promise<void> {
+    if (this.subscription) throw new Error('AuditLog.open(): already open');
+    this.subscription = this.log.subscribe(this.index.head + 1, async (batch) => this.ingest(batch));
+    await this.subscription.caughtUp;
+  }
+
+  /**
+   * Indexes one committed batch (in log order). open() feeds it from the log; it is
+   * public so that a caller holding batches already (a bench, a tee) can feed it directly.
+   */
+  ingest(batch: readonly ChangeEvent[]): void {
+    if (this.closed) return;
+    if (this.failure) throw this.failure;
+    try {
+      this.index.add(batch);
+      this.bodies.append(batch);
+    } catch (error) {
+      this.fail(error as Error);
+      throw error;
+    }
+    const head = this.index.head;
+    if (this.waiters.length > 0) {
+      const ready = this.waiters.filter((w) => w.position <= head);
+      this.waiters = this.waiters.filter((w) => w.position > head);
+      for (const w of ready) w.resolve();
+    }
+    for (const listener of this.listeners) listener();
+  }
+
+  /** The last position indexed. */
+  get head(): number {
+    return this.index.head;
+  }
+
+  /** Resolves once every event up to `position` is indexed. */
+  waitFor(position: number): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (position <= this.index.head) return Promise.resolve();
+    if (this.closed) return Promise.reject(new Error('AuditLog is closed'));
+    return new Promise((resolve, reject) => this.waiters.push({ position, resolve, reject }));
+  }
+
+  /** Resolves once the index holds every event the log has made durable so far. */
+  sync(): Promise<void> {
+    return this.waitFor(this.log.head());
+  }
+
+  /** Events by position, in the order asked. */
+  events(positions: readonly number[]): ChangeEvent[] {
+    return this.bodies.get(positions);
+  }
+
+  /** Events from..to (inclusive, clamped to the head), in chunks. */
+  range(from: number, to: number): Generator<ChangeEvent[]> {
+    return this.bodies.range(from, to);
+  }
+
+  /** Called after each indexed batch, and once at close. Returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Why the index stopped following the log, if it did. */
+  get error(): Error | null {
+    return this.failure;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const listener of [...this.listeners]) listener();
+    this.listeners.clear();
+    await this.subscription?.stop();
+    this.subscription = null;
+    for (const w of this.waiters.splice(0)) w.reject(new Error('AuditLog is closed'));
+    this.bodies.close();
+  }
+
+  private fail(error: Error): void {
+    this.failure = error;
+    for (const w of this.waiters.splice(0)) w.reject(error);
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,115 @@
+import type { Context } from 'koa';
+import { ValidationError } from '../commands/errors.js';
+import type { WriteContext, WriteCoordinator } from '../commands/WriteCoordinator.js';
+import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { EventLog } from '../events/EventLog.js';
+import type { ModelRegistry } from '../models/registry.js';
+import type { ModelDefinition } from '../models/types.js';
+import type { Query, ReadStore } from '../projections/ReadStore.js';
+import { AuditLog } from './AuditLog.js';
+import { canonicalUuid } from './changeQuery.js';
+import { ContentTypes } from './contentTypes.js';
+import { PastStates } from './PastStates.js';
+import { ChangeRenderer } from './renderChanges.js';
+import { revertRequest } from './revert.js';
+import { parseTimeMicros } from './time.js';
+
+export interface AuditServiceOptions {
+  /** Directory for the audit scratch file (e.g. `<DATA_DIR>/audit`). */
+  dir: string;
+  /** Past states (`?as_of=`) kept in memory. Default 3. */
+  pastStates?: number;
+}
+
+/**
+ * The audit side of netledger, answered from the event log (never from the read
+ * models): object changes, `?created_by_request=`, `?as_of=` time travel, object
+ * history, the live change feed and revert. Composed of the AuditLog (indexes and
+ * event bodies fed by the log), PastStates (replayed past read models) and the
+ * ChangeRenderer (NetBox's object-change shape).
+ */
+export class AuditService {
+  readonly log: AuditLog;
+  readonly contentTypes: ContentTypes;
+  readonly renderer: ChangeRenderer;
+  readonly past: PastStates;
+  private readonly streams = new Set<() => void>();
+
+  constructor(
+    eventLog: EventLog,
+    readonly registry: ModelRegistry,
+    options: AuditServiceOptions,
+  ) {
+    this.log = new AuditLog(eventLog, { dir: options.dir });
+    this.contentTypes = new ContentTypes(registry);
+    this.renderer = new ChangeRenderer(registry, this.contentTypes, this.log);
+    this.past = new PastStates(this.log, registry, { maxEntries: options.pastStates });
+  }
+
+  /** Rebuilds the indexes from the log and follows it. */
+  open(): Promise<void> {
+    return this.log.open();
+  }
+
+  /** Ends live streams (so an HTTP server can close), then stops following the log. */
+  async close(): Promise<void> {
+    for (const end of [...this.streams]) end();
+    this.streams.clear();
+    this.past.clear();
+    await this.log.close();
+  }
+
+  /** Registers a live stream's terminator; returns the unregister function. */
+  trackStream(end: () => void): () => void {
+    this.streams.add(end);
+    return () => this.streams.delete(end);
+  }
+
+  /**
+   * `?created_by_request=<uuid>` (repeatable, OR) on every list: the objects of the
+   * listed model that the request created or updated, by id from the request index.
+   */
+  createdByRequest = async (values: string[], definition: ModelDefinition, _ctx: Context): Promise<Query | null> => {
+    const ids = values.map(canonicalUuid);
+    if (ids.some((id) => id === null)) throw new ValidationError({ created_by_request: ['Enter a valid UUID.'] });
+    await this.log.sync();
+    const index = this.log.index;
+    const objectIds = new Set<number>();
+    for (const requestId of ids) {
+      for (const p of index.requestPositions(requestId!)) {
+        if (index.actionCodeAt(p) !== 2 && index.typeAt(p) === definition.key) objectIds.add(index.objectIdAt(p));
+      }
+    }
+    return { id: { $in: [...objectIds].sort((a, b) => a - b) } };
+  };
+
+  /**
+   * The log position an `as_of` value names: a position (an integer) or an ISO 8601
+   * time (the state after every event at or before it). Throws a 400 for bad input.
+   */
+  async asOfPosition(value: string): Promise<number> {
+    await this.log.sync();
+    const head = this.log.head;
+    const text = value.trim();
+    if (/^\d+$/.test(text)) {
+      const position = Number(text);
+      if (!Number.isSafeInteger(position) || position > head) {
+        throw new ValidationError({ as_of: [`Position ${text} is beyond the end of the change log (${head}).`] });
+      }
+      return position;
+    }
+    const micros = parseTimeMicros(text);
+    if (micros === null) throw new ValidationError({ as_of: ['Enter a valid date/time or a log position.'] });
+    return this.log.index.positionAtTime(micros);
+  }
+
+  /** The read models as they were at a log position. */
+  pastStore(position: number): Promise<ReadStore> {
+    return this.past.at(position);
+  }
+
+  /** Reverts a request as a new atomic request; returns the new events. */
+  revert(coordinator: WriteCoordinator, target: string, context: WriteContext): Promise<ChangeEvent[]> {
+    return revertRequest({ registry: this.registry, coordinator, audit: this.log }, target, context);
+  }
+}

@@ -1,0 +1,175 @@
+import { checkUniqueness } from '../commands/checkUniqueness.js';
+import { defaultDisplay } from '../commands/decideObject.js';
+import { ConflictError, NotFoundError } from '../commands/errors.js';
+import { storedForm } from '../commands/storedForm.js';
+import type { WriteContext, WriteCoordinator, WriteTransaction } from '../commands/WriteCoordinator.js';
+import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { ModelRegistry } from '../models/registry.js';
+import type { ModelDefinition, StoredObject } from '../models/types.js';
+import type { AuditLog } from './AuditLog.js';
+
+/** What one object went through in the reverted request: its state before and after it. */
+interface NetChange {
+  type: string;
+  id: number;
+  repr: string;
+  /** Stored form before the request's first change of it (null: the request created it). */
+  before: Record<string, unknown> | null;
+  /** Stored form after the request's last change of it (null: the request deleted it). */
+  after: Record<string, unknown> | null;
+  /** Position of the request's last event on the object. */
+  last: number;
+}
+
+/**
+ * Reverts a request: one new atomic request (its own id, `context.requestId`) that
+ * takes every object the target request touched back to its state before it, each
+ * event marked `revertOf: <target>`. Objects are handled newest change first, so a
+ * cascade's parents are recreated before their children and a request's new children
+ * are deleted before their parents.
+ *
+ * Refused as a whole (409, ConflictError with the reason) when a later change
+ * conflicts: an object changed or deleted since, an object to recreate that exists
+ * again, a restored state that would break a uniqueness rule or refer to an object
+ * that no longer exists, or an object to delete that others refer to now. The checks
+ * run inside the writer's decision, so nothing can slip in between check and write.
+ */
+export async function revertRequest(
+  deps: { registry: ModelRegistry; coordinator: WriteCoordinator; audit: AuditLog },
+  target: string,
+  context: WriteContext,
+): Promise<ChangeEvent[]> {
+  const { registry, coordinator, audit } = deps;
+  await audit.sync();
+  const positions = audit.index.requestPositions(target);
+  if (positions.length === 0) throw new NotFoundError();
+  const nets = netChanges(audit.events(positions));
+  const refuse = (reason: string) => new ConflictError(`Cannot revert request ${target}: ${reason}`);
+
+  const { events } = await coordinator.execute(context, async (tx) => {
+    for (const net of nets) {
+      if (net.before === null && net.after === null) continue; // created and deleted by the request itself
+      const definition = registry.tryGet(net.type);
+      const label = `${net.type} ${net.id} (${net.repr})`;
+      if (!definition) throw refuse(`${label}: the model ${net.type} no longer exists.`);
+      const current = await tx.view.get(net.type, net.id);
+      if (net.after !== null) {
+        if (!current) throw refuse(`${label} was deleted since.`);
+        const pos = (current as { _pos?: number })._pos;
+        if (pos !== net.last) {
+          const by = pos !== undefined && pos >= 1 && pos <= audit.head ? audit.index.requestIdAt(pos) : null;
+          if (by && audit.index.revertsOf(target).includes(by)) throw refuse(`it was already reverted by request ${by}.`);
+          throw refuse(`${label} was changed since${changedBy(audit, pos)}.`);
+        }
+      } else if (current) {
+        throw refuse(`${label} exists again.`);
+      }
+
+      let event: ChangeEvent;
+      if (net.before === null) {
+        await assertUnreferenced(registry, tx, definition, net.id, label, refuse);
+        event = tx.record({
+          action: 'delete',
+          objectType: net.type,
+          objectId: net.id,
+          objectRepr: String(current!.display ?? net.repr),
+          prechange: storedForm(current!),
+          postchange: null,
+          related: definition.hooks?.relatedObject?.(storedForm(current!)) ?? null,
+        });
+      } else {
+        const restored: StoredObject = { ...structuredClone(net.before), id: net.id, last_updated: tx.time };
+        await assertReferencesExist(registry, tx, definition, restored, label, refuse);
+        const unique = await checkUniqueness(tx.view, definition, restored);
+        const messages = Object.values(unique).flat();
+        if (messages.length > 0) throw refuse(`restoring ${label} would break a uniqueness rule: ${messages.join(' ')}`);
+        const repr = String((await definition.hooks?.display?.(restored, tx.view)) ?? defaultDisplay(definition, restored)).slice(0, 200);
+        event = tx.record({
+          action: current ? 'update' : 'create',
+          objectType: net.type,
+          objectId: net.id,
+          objectRepr: repr,
+          prechange: current ? storedForm(current) : null,
+          postchange: restored,
+          related: definition.hooks?.relatedObject?.(restored) ?? null,
+        });
+      }
+      // Additive envelope field (v2): links the revert's events to the request they undo.
+      event.revertOf = target;
+    }
+  });
+  return events;
+}
+
+/** Per object, its state before and after the request; ordered by the request's last change of it, newest first. */
+function netChanges(events: readonly ChangeEvent[]): NetChange[] {
+  const nets = new Map<string, NetChange>();
+  for (const e of events) {
+    const key = `${e.objectType}:${e.objectId}`;
+    const net = nets.get(key);
+    if (!net) {
+      nets.set(key, { type: e.objectType, id: e.objectId, repr: e.objectRepr, before: e.prechange, after: e.postchange, last: e.position });
+    } else {
+      net.after = e.postchange;
+      net.last = e.position;
+      net.repr = e.objectRepr;
+    }
+  }
+  return [...nets.values()].sort((a, b) => b.last - a.last);
+}
+
+function changedBy(audit: AuditLog, position: number | undefined): string {
+  if (position === undefined) return '';
+  if (position >= 1 && position <= audit.head) return ` (by request ${audit.index.requestIdAt(position)}, log position ${position})`;
+  return ` (log position ${position})`;
+}
+
+/** Every related object a restored state names must still exist. */
+async function assertReferencesExist(
+  registry: ModelRegistry,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  obj: StoredObject,
+  label: string,
+  refuse: (reason: string) => Error,
+): Promise<void> {
+  for (const field of definition.fields) {
+    const targets: Array<[string, number]> = [];
+    const value = obj[field.name];
+    if (field.type === 'fk' && field.target && typeof value === 'number') targets.push([field.target, value]);
+    if ((field.type === 'm2m' || field.type === 'tags') && field.target && Array.isArray(value)) {
+      for (const id of value) if (typeof id === 'number') targets.push([field.target, id]);
+    }
+    if (field.type === 'generic_fk' && field.typeField && field.idField) {
+      const type = obj[field.typeField];
+      const id = obj[field.idField];
+      if (typeof type === 'string' && typeof id === 'number') targets.push([type, id]);
+    }
+    for (const [type, id] of targets) {
+      if (!registry.tryGet(type) || !(await tx.view.get(type, id))) {
+        throw refuse(`${label} refers to ${type} ${id} (${field.name}), which no longer exists.`);
+      }
+    }
+  }
+}
+
+/** An object the revert deletes must not be referred to by any other object now. */
+async function assertUnreferenced(
+  registry: ModelRegistry,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  id: number,
+  label: string,
+  refuse: (reason: string) => Error,
+): Promise<void> {
+  for (const { model, field } of registry.referencesTo(definition.key)) {
+    const query =
+      field.type === 'generic_fk'
+        ? { [field.typeField!]: definition.key, [field.idField!]: id }
+        : { [field.name]: id };
+    const [dependant] = await tx.view.find(model.key, query, 1);
+    if (dependant) {
+      throw refuse(`${label} is referred to by ${model.key} ${dependant.id} (${String(dependant.display ?? dependant.id)}) through ${field.name}; deleting it would leave that reference dangling.`);
+    }
+  }
+}

@@ -1,0 +1,345 @@
+/**
+ * `npm run manage -- <command>`: administration without the HTTP API, in the spirit of
+ * NetBox's manage.py. It opens the same event log and read models as the service
+ * (configured by the same environment variables), so with the embedded file log the
+ * service must not be running while createsuperuser or create-token write (one writer
+ * per log).
+ *
+ *   createsuperuser   a superuser (and, with --token, an API token for it)
+ *   create-token      an API token for an existing user
+ *   rebuild           drop the read models and rebuild them from the event log
+ *   export            the change history as JSON lines
+ *
+ * rebuild and export are the event log's own commands (src/cli/rebuild.ts,
+ * src/cli/exportChanges.ts, also `npm run rebuild` / `npm run export-changes`): manage
+ * runs them with the same Node.js and loader, passing every argument through.
+ */
+import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { SecretKeeper } from '../auth/secrets.js';
+import { systemClock } from '../commands/clock.js';
+import { createObjects } from '../commands/createObjects.js';
+import type { CommandEnvironment } from '../commands/decideObject.js';
+import { ValidationError } from '../commands/errors.js';
+import { storedForm } from '../commands/storedForm.js';
+import { WriteCoordinator } from '../commands/WriteCoordinator.js';
+import { loadConfig, type Config } from '../config.js';
+import type { EventLog } from '../events/EventLog.js';
+import { FileEventLog } from '../events/FileEventLog.js';
+import { KafkaEventLog } from '../events/KafkaEventLog.js';
+import { registry } from '../models/registry.js';
+import { MemoryReadStore } from '../projections/MemoryReadStore.js';
+import { MongoReadStore } from '../projections/MongoReadStore.js';
+import { Projector } from '../projections/Projector.js';
+import { readModelIndexes } from '../projections/readModelIndexes.js';
+import type { ReadStore } from '../projections/ReadStore.js';
+
+export const USAGE = `Usage: npm run manage -- <command> [options]
+
+Commands:
+  createsuperuser   Create a superuser.
+                      --username NAME      (required)
+                      --email ADDRESS
+                      --password TEXT      else $NETLEDGER_PASSWORD, else asked on a terminal
+                      --token [KEY]        also create an API token (40 hex characters; random if empty)
+  create-token      Create an API token for an existing user; prints the key.
+                      --user NAME          (required)
+                      --key KEY            40 hex characters (random if omitted)
+                      --read-only          the token may only read (write_enabled false)
+                      --expires ISO-TIME
+                      --description TEXT
+  rebuild           Drop the read models and rebuild them by replaying the event log
+                    (npm run rebuild; see: npm run manage -- rebuild --help).
+  export            Stream the change history for audit tools, JSON lines by default
+                    (npm run export-changes; --since/--until POSITION|ISO-TIME, --type,
+                    --request, --format jsonl|json, --output FILE; see: export --help).
+
+  --help            Show this help (after rebuild/export: that command's own help).
+
+Configuration comes from the service's environment variables (DATA_DIR, KAFKA_BROKERS,
+MONGODB_URL, SECRET_KEY, ...). createsuperuser and create-token append to the event log:
+with the embedded file log, stop the service first (one writer per log directory).
+export only reads the log and is safe while the service runs.
+`;
+
+export interface Io {
+  /** May return a promise that resolves when the output can take more (backpressure). */
+  out(text: string): void | Promise<void>;
+  err(text: string): void;
+}
+
+const stdio: Io = {
+  out: (text) => {
+    if (process.stdout.write(text)) return;
+    return new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()));
+  },
+  err: (text) => {
+    process.stderr.write(text);
+  },
+};
+
+/** An error to report to the user (no stack trace), with the process exit code. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+interface Ledger {
+  log: EventLog;
+  store: ReadStore;
+  projector: Projector;
+  coordinator: WriteCoordinator;
+  commands: CommandEnvironment;
+  close(): Promise<void>;
+}
+
+/** The write side of the service without its HTTP server (the same wiring as src/main.ts). */
+async function openLedger(config: Config): Promise<Ledger> {
+  registry.validate();
+  const log: EventLog = config.kafkaBrokers
+    ? new KafkaEventLog({ brokers: config.kafkaBrokers, topic: config.kafkaTopic })
+    : new FileEventLog({ dir: config.dataDir });
+  const store: ReadStore = config.mongodbUrl ? new MongoReadStore({ url: config.mongodbUrl, dbName: 'netledger' }) : new MemoryReadStore();
+  await log.open();
+  await store.open();
+  for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
+  const projector = new Projector(log, store, registry);
+  await projector.start();
+  const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock);
+  await coordinator.init();
+  const commands: CommandEnvironment = { registry, secrets: new SecretKeeper(config.secretKey, config.allowTokenRetrieval) };
+  return {
+    log,
+    store,
+    projector,
+    coordinator,
+    commands,
+    async close() {
+      await projector.stop();
+      await log.close();
+      await store.close();
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ValidationError) return JSON.stringify(error.body);
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function askHidden(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const output = rl as unknown as { _writeToOutput(text: string): void };
+  let prompted = false;
+  output._writeToOutput = (text: string) => {
+    if (!prompted) {
+      process.stderr.write(text);
+      prompted = true;
+    }
+  };
+  try {
+    return await new Promise<string>((resolve) => rl.question(question, resolve));
+  } finally {
+    process.stderr.write('\n');
+    rl.close();
+  }
+}
+
+async function passwordFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<string> {
+  if (typeof values.password === 'string') return values.password;
+  if (env.NETLEDGER_PASSWORD) return env.NETLEDGER_PASSWORD;
+  if (process.stdin.isTTY) {
+    const first = await askHidden('Password: ');
+    const again = await askHidden('Password (again): ');
+    if (first !== again) throw new UsageError("Error: Your passwords didn't match.", 1);
+    return first;
+  }
+  throw new UsageError('Error: give --password or set NETLEDGER_PASSWORD (no terminal to ask on).');
+}
+
+export async function createSuperuser(ledger: Ledger, input: { username: string; email: string; password: string; token?: string | null }): Promise<{ userId: number; key: string | null }> {
+  const existing = await ledger.store.find('auth.user', { username: { $eq: input.username } }, { limit: 1 });
+  if (existing.length > 0) throw new UsageError('Error: That username is already taken.', 1);
+  const key = input.token === undefined || input.token === null ? null : input.token || SecretKeeper.generateTokenKey();
+  let userId = 0;
+  await ledger.coordinator.execute({ requestId: randomUUID(), user: null }, async (tx) => {
+    const created = await createObjects(ledger.commands, tx, registry.get('auth.user'), [
+      { username: input.username, email: input.email, password: input.password, is_staff: true, is_active: true },
+    ], false);
+    userId = created.ids[0];
+    // The superuser flag is not writable through the API: granting it is its own change.
+    const stored = storedForm((await tx.view.get('auth.user', userId))!);
+    tx.record({
+      action: 'update',
+      objectType: 'auth.user',
+      objectId: userId,
+      objectRepr: input.username,
+      prechange: stored,
+      postchange: { ...stored, is_superuser: true },
+    });
+    if (key) {
+      await createObjects(ledger.commands, tx, registry.get('users.token'), [
+        { user: userId, key, write_enabled: true, description: 'created by manage createsuperuser' },
+      ], false);
+    }
+  });
+  return { userId, key };
+}
+
+export async function createToken(
+  ledger: Ledger,
+  input: { user: string; key?: string; writeEnabled: boolean; expires?: string; description?: string },
+): Promise<string> {
+  const [user] = await ledger.store.find('auth.user', { username: { $eq: input.user } }, { limit: 1 });
+  if (!user) throw new UsageError(`Error: no user named "${input.user}".`, 1);
+  const key = input.key ?? SecretKeeper.generateTokenKey();
+  await ledger.coordinator.execute({ requestId: randomUUID(), user: { id: user.id, username: String(user.username) } }, async (tx) => {
+    await createObjects(ledger.commands, tx, registry.get('users.token'), [
+      {
+        user: user.id,
+        key,
+        write_enabled: input.writeEnabled,
+        description: input.description ?? 'created by manage create-token',
+        ...(input.expires ? { expires: input.expires } : {}),
+      },
+    ], false);
+  });
+  return key;
+}
+
+const CLI_DIR = path.dirname(fileURLToPath(import.meta.url));
+const PROJECT_DIR = path.resolve(CLI_DIR, '..', '..');
+
+/** The commands manage hands over to another CLI of the project. */
+const DELEGATED: Record<string, string> = { rebuild: 'rebuild.ts', export: 'exportChanges.ts' };
+
+/**
+ * Run another CLI of the project with the same Node.js and loader, its output passed on
+ * through `io` (with backpressure); resolves to its exit code.
+ */
+function delegate(script: string, args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_DIR, env, stdio: ['inherit', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => {
+      const pending = io.out(chunk.toString('utf8'));
+      if (pending) {
+        child.stdout.pause();
+        void pending.then(() => child.stdout.resume());
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => io.err(chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const OPTIONS: ParseArgsConfig['options'] = {
+  help: { type: 'boolean', short: 'h' },
+  username: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  token: { type: 'string' },
+  user: { type: 'string' },
+  key: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  expires: { type: 'string' },
+  description: { type: 'string' },
+};
+
+/** Runs one command; returns the process exit code. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = stdio): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    await io.out(USAGE);
+    return command ? 0 : 2;
+  }
+  if (Object.hasOwn(DELEGATED, command)) {
+    const script = path.join(CLI_DIR, DELEGATED[command]);
+    if (!existsSync(script)) {
+      io.err(`The ${command} command is not available in this build (${script} is missing).\n`);
+      return 1;
+    }
+    return delegate(script, rest, env, io);
+  }
+  // `--token` may be given without a value (a random key).
+  const args = rest.map((a, i) => (a === '--token' && (rest[i + 1] === undefined || rest[i + 1].startsWith('--')) ? '--token=' : a));
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }).values;
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    await io.out(USAGE);
+    return 0;
+  }
+  try {
+    switch (command) {
+      case 'createsuperuser': {
+        if (typeof values.username !== 'string' || values.username === '') throw new UsageError('Error: --username is required.');
+        const password = await passwordFrom(values, env);
+        const ledger = await openLedger(loadConfig(env));
+        try {
+          const result = await createSuperuser(ledger, {
+            username: values.username,
+            email: typeof values.email === 'string' ? values.email : '',
+            password,
+            token: typeof values.token === 'string' ? values.token : null,
+          });
+          io.out(`Superuser "${values.username}" created (id ${result.userId}).\n`);
+          if (result.key) io.out(`API token (shown once): ${result.key}\n`);
+        } finally {
+          await ledger.close();
+        }
+        return 0;
+      }
+      case 'create-token': {
+        if (typeof values.user !== 'string' || values.user === '') throw new UsageError('Error: --user is required.');
+        const ledger = await openLedger(loadConfig(env));
+        try {
+          const key = await createToken(ledger, {
+            user: values.user,
+            key: typeof values.key === 'string' ? values.key : undefined,
+            writeEnabled: values['read-only'] !== true,
+            expires: typeof values.expires === 'string' ? values.expires : undefined,
+            description: typeof values.description === 'string' ? values.description : undefined,
+          });
+          io.out(`${key}\n`);
+        } finally {
+          await ledger.close();
+        }
+        return 0;
+      }
+      default:
+        io.err(`Unknown command "${command}".\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n`);
+      return error.exitCode;
+    }
+    io.err(`Error: ${describe(error)}\n`);
+    return 1;
+  }
+}
+
+const isEntryPoint = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isEntryPoint) {
+  // A closed pipe (e.g. `export | head`) ends the output quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,87 @@
+/**
+ * List filter declarations many models share (NetBox's filterset mixins), spread into
+ * the models' `filters`. Each is data: see FilterSpec in types.ts.
+ */
+import type { FilterSpec, RelatedFilterSpec } from './types.js';
+
+type Filters = Record<string, FilterSpec>;
+
+function related(target: string, path: string[], extra: Partial<RelatedFilterSpec> = {}): RelatedFilterSpec {
+  return { kind: 'related', target, path, ...extra };
+}
+
+/** A tree relation by id and by slug, both including descendants (e.g. site `region_id` / `region`). */
+export function treeFilters(idName: string, slugName: string, target: string, path: string[]): Filters {
+  return {
+    [idName]: related(target, path, { includeDescendants: true }),
+    [slugName]: related(target, path, { by: 'slug', includeDescendants: true }),
+  };
+}
+
+/** A relation by id and by an attribute, e.g. `role_id` / `role` on a device's device_role. */
+export function pairFilters(idName: string, byName: string, target: string, path: string[], by = 'slug'): Filters {
+  return { [idName]: related(target, path), [byName]: related(target, path, { by }) };
+}
+
+/** TenancyFilterSet: tenant (derived from the field) and the tenant's group, with descendants. */
+export const tenancyFilters: Filters = treeFilters('tenant_group_id', 'tenant_group', 'tenancy.tenantgroup', ['tenant', 'group']);
+
+/**
+ * ContactModelFilterSet: contact assignments are not modelled here, so every valid value
+ * matches nothing ('null' everything) — and as no contact exists, any id is a 400, as it
+ * would be in a NetBox without contacts.
+ */
+export const contactFilters: Filters = {
+  contact: related('tenancy.contact', []),
+  contact_role: related('tenancy.contactrole', []),
+  contact_group: related('tenancy.contactgroup', [], { includeDescendants: true }),
+};
+
+/** Region and site group of the site reached through `toSite` (e.g. ['site'] or ['device', 'site']). */
+export function siteScopeFilters(toSite: string[]): Filters {
+  return {
+    ...treeFilters('region_id', 'region', 'dcim.region', [...toSite, 'region']),
+    ...treeFilters('site_group_id', 'site_group', 'dcim.sitegroup', [...toSite, 'group']),
+  };
+}
+
+/** The VRF by route distinguisher (NetBox's `vrf` filter matches rd, not name). */
+export const vrfByRd: Filters = { vrf: related('ipam.vrf', ['vrf'], { by: 'rd' }) };
+
+/** A query matching no object (the same document in both read stores). */
+export const NOTHING: Record<string, unknown> = Object.freeze({ id: Object.freeze({ $in: Object.freeze([]) }) }) as Record<string, unknown>;
+
+/**
+ * A boolean filter about objects netledger does not model (console ports, cables ...):
+ * none exist, so `true` matches nothing and `false` everything.
+ */
+export const noneExist: FilterSpec = { kind: 'method', value: 'boolean', single: true, method: ([has]) => (has ? NOTHING : null) };
+
+/** A boolean filter "the key is set": true → not null, false → null. */
+export function isSet(key: string): FilterSpec {
+  return { kind: 'method', value: 'boolean', single: true, method: ([set]) => (set ? { [key]: { $ne: null } } : { [key]: null }) };
+}
+
+/** ModelChoiceFilter's message for an unknown object. */
+export const UNKNOWN_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
+
+/** A scope filter of VLAN groups: one `model` id, matching groups scoped to exactly that object. */
+export function scopeFilter(model: string): FilterSpec {
+  return {
+    kind: 'method',
+    value: 'integer',
+    single: true,
+    method: async ([id], env) => {
+      if ((await env.ids(model, { id }, 1)).length === 0) env.invalid(UNKNOWN_CHOICE);
+      return { scope_type: model, scope_id: id };
+    },
+  };
+}
+
+/** The ids of the `model` objects whose `key` equals one of the values; unknown values are a 400. */
+export async function existingIds(env: import('./types.js').FilterEnvironment, model: string, key: string, values: unknown[]): Promise<number[]> {
+  const docs = await env.find(model, { [key]: { $in: values } });
+  const found = new Set(docs.map((d) => d[key]));
+  for (const v of values) if (!found.has(v)) env.invalid(`Select a valid choice. ${String(v)} is not one of the available choices.`);
+  return docs.map((d) => d.id);
+}
