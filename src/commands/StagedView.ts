@@ -50,20 +50,54 @@ export class StagedView implements LookupView {
   }
 
   async find(model: string, query: Record<string, unknown>, limit?: number): Promise<StoredObject[]> {
-    const shadowed = new Map<number, ReadDocument | null>();
-    for (const layer of this.layers) {
-      for (const [id, doc] of layer.docs.get(model) ?? []) shadowed.set(id, doc);
-    }
-    const storeLimit = limit === undefined ? undefined : limit + shadowed.size;
+    const layers = this.layers.map((layer) => layer.docs.get(model)).filter((c): c is Map<number, ReadDocument | null> => !!c && c.size > 0);
+    const shadowCount = layers.reduce((n, c) => n + c.size, 0);
+    const storeLimit = limit === undefined ? undefined : limit + shadowCount;
     const fromStore = await this.store.find(model, query, storeLimit === undefined ? {} : { limit: storeLimit });
-    const results: StoredObject[] = fromStore.filter((d) => !shadowed.has(d.id)) as StoredObject[];
-    if (shadowed.size > 0) {
-      const matcher = new MingoQuery(query);
-      for (const doc of shadowed.values()) {
-        if (doc && matcher.test(doc)) results.push(doc as StoredObject);
+    if (shadowCount === 0) return (limit === undefined ? fromStore : fromStore.slice(0, limit)) as StoredObject[];
+    const results = fromStore.filter((d) => !layers.some((c) => c.has(d.id))) as StoredObject[];
+    // Staged documents: the newest layer's version wins. Plain equalities reject most
+    // of them before the general matcher is even compiled (a bulk request checks
+    // uniqueness once per item against every item staged before it).
+    const equalities = plainEqualities(query);
+    const seen = new Set<number>();
+    let matcher: MingoQuery | null = null;
+    for (let i = layers.length - 1; i >= 0; i--) {
+      for (const [id, doc] of layers[i]) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        if (!doc || !equalities.every(([key, value]) => equals(doc[key], value))) continue;
+        matcher ??= new MingoQuery(query);
+        if (matcher.test(doc)) results.push(doc as StoredObject);
       }
-      results.sort((a, b) => a.id - b.id);
     }
+    results.sort((a, b) => a.id - b.id);
     return limit === undefined ? results : results.slice(0, limit);
   }
+}
+
+type Scalar = string | number | boolean;
+
+function isScalar(value: unknown): value is Scalar {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** Top-level `field: scalar` and `field: {$eq: scalar}` terms of a query: necessary conditions for a match. */
+function plainEqualities(query: Record<string, unknown>): Array<[string, Scalar]> {
+  const terms: Array<[string, Scalar]> = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (key.startsWith('$') || key.includes('.')) continue;
+    if (isScalar(value)) terms.push([key, value]);
+    else if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const keys = Object.keys(value);
+      const eq = (value as Record<string, unknown>).$eq;
+      if (keys.length === 1 && keys[0] === '$eq' && isScalar(eq)) terms.push([key, eq]);
+    }
+  }
+  return terms;
+}
+
+/** MongoDB equality on one value: the field equals it, or is an array holding it. */
+function equals(field: unknown, value: Scalar): boolean {
+  return field === value || (Array.isArray(field) && field.includes(value));
 }

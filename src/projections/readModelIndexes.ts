@@ -4,7 +4,8 @@ import type { ModelDefinition } from '../models/types.js';
 /**
  * The indexes every read model keeps, derived from its definition: relations (for
  * filters, counts and delete checks), unique fields (for uniqueness checks and
- * lookups by name/slug) and internal lookup keys such as a token's key digest.
+ * lookups by name/slug), choices and content types (frequent filters), and internal
+ * lookup keys such as a token's key digest.
  */
 export function readModelIndexes(registry: ModelRegistry): Map<string, string[][]> {
   const indexes = new Map<string, string[][]>();
@@ -12,6 +13,8 @@ export function readModelIndexes(registry: ModelRegistry): Map<string, string[][
     const fields = new Set<string>();
     for (const field of definition.fields) {
       if (field.type === 'fk' || field.type === 'm2m' || field.type === 'tags' || field.unique || field.internal) fields.add(field.name);
+      // Choices and content types have few values and are filtered and counted often (?status=).
+      if (field.type === 'choice' || field.type === 'content_type' || (field.type === 'array' && field.items === 'content_type')) fields.add(field.name);
       if (field.type === 'generic_fk' && field.idField) fields.add(field.idField);
       if (field.secret === 'token_key') fields.add('key_digest');
     }

@@ -18,6 +18,11 @@ function negotiatesItself(path: string): boolean {
   return path.startsWith('/api/schema/') || path.startsWith('/api/docs/') || /^\/api\/swagger\.(json|yaml)\/?$/.test(path);
 }
 
+/** An EventSource (it always sends `Accept: text/event-stream`): the streaming view decides, not the renderers. */
+function wantsEventStream(accept: string): boolean {
+  return /(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(accept);
+}
+
 /** A body Koa would serialise as JSON: a plain object or array (not text, bytes or a stream). */
 function isJsonBody(body: unknown): body is object {
   if (body === null || typeof body !== 'object') return false;
@@ -55,7 +60,7 @@ export function faceMiddleware(services: Services) {
     let refused = false;
     const negotiation = negotiate(isApi && !negotiatesItself(ctx.path) ? lastValue(ctx.querystring, 'format') : null, ctx.get('Accept') || undefined);
     if ('error' in negotiation) {
-      if (isApi && !negotiatesItself(ctx.path)) {
+      if (isApi && !negotiatesItself(ctx.path) && !(negotiation.error === 406 && wantsEventStream(ctx.get('Accept')))) {
         refused = true;
         ctx.status = negotiation.error;
         ctx.body = { detail: negotiation.detail };

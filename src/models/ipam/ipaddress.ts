@@ -131,7 +131,7 @@ export const ipaddress: ModelDefinition = {
       return normalizeHostField(obj, 'address', 'IP address');
     },
     derive: (obj) => hostKeys(obj.address) ?? { _family: null, _address: null, _prefixlen: null },
-    async validate(obj, view) {
+    async validate(obj, view, previous) {
       if (typeof obj.dns_name === 'string' && obj.dns_name !== '' && !DNS_NAME.test(obj.dns_name)) {
         return fieldError(
           'dns_name',
@@ -147,7 +147,8 @@ export const ipaddress: ModelDefinition = {
       if (obj.status === 'slaac' && obj.family !== 6) {
         return fieldError('status', 'Only IPv6 addresses can be assigned SLAAC status');
       }
-      return primaryIpProblem(obj, view);
+      // A new address cannot be anyone's primary IP yet.
+      if (previous) return primaryIpProblem(obj, view);
     },
   },
 };
