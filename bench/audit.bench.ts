@@ -206,7 +206,7 @@ async function main() {
       `rebuild ${fmt(rebuild.events)} events from the file log into fresh in-memory read models (npm run rebuild): ` +
         `${(rebuild.ms / 1000).toFixed(2)} s wall, ${fmt(rebuild.eventsPerSecond)} events/s; ` +
         `${(rebuildCpu / 1000).toFixed(2)} CPU-s, ${fmt(rebuild.events / (rebuildCpu / 1000))} events per CPU-second ` +
-        `(${fmt(await store.count('dcim.site', {}))} sites)`,
+        `(${fmt(rebuild.applied)} document writes after compaction, ${fmt(await store.count('dcim.site', {}))} sites)`,
     );
     await store.close();
 

@@ -51,12 +51,11 @@ export function apiRoot(services: Services, startedAt: Date): Router {
   });
   for (const app of APPLICATIONS) {
     if (app === 'plugins') continue;
+    // endpoints served outside the registry's model routes (the change log, from the event log)
+    const extra = app === 'extras' && services.audit ? ['object-changes'] : [];
     router.get(`/api/${app}/`, (ctx) => {
-      const models = services.registry
-        .all()
-        .filter((d) => d.app === app)
-        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      ctx.body = Object.fromEntries(models.map((d) => [d.path, `${ctx.state.baseUrl}/api/${app}/${d.path}/`]));
+      const paths = [...services.registry.all().filter((d) => d.app === app).map((d) => d.path), ...extra].sort();
+      ctx.body = Object.fromEntries(paths.map((path) => [path, `${ctx.state.baseUrl}/api/${app}/${path}/`]));
     });
   }
 

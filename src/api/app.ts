@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { apiRoot } from './apiRoot.js';
 import { auditApi } from './audit/auditApi.js';
 import { authRoutes } from './auth/routes.js';
-import { faceMiddleware } from './face/respond.js';
+import { faceMiddleware, negotiationGuard } from './face/respond.js';
 import { faceRoutes } from './face/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorResponses } from './middleware/errorResponses.js';
@@ -16,11 +16,12 @@ import type { Services } from './Services.js';
 export function createApp(services: Services): Koa {
   const app = new Koa();
   app.use(requestContext(services.config.apiVersion));
-  // negotiation (404/406), JSON/indent/browsable rendering of every body, metrics
+  // JSON/indent/browsable rendering of every body, metrics
   app.use(faceMiddleware(services));
   app.use(errorResponses(services.logger));
   app.use(requestLog(services));
   app.use(appendSlash);
+  app.use(negotiationGuard); // ?format= / Accept no renderer satisfies: 404 / 406 before any view
   app.use(authenticate(services));
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
   app.use(readJsonBody(services.config.maxBodyBytes));

@@ -24,6 +24,8 @@ import { formatCount, ProgressBar } from './progress.js';
 
 export interface RebuildStats {
   events: number;
+  /** Document changes written after compaction. */
+  applied: number;
   batches: number;
   position: number;
   ms: number;
@@ -33,11 +35,14 @@ export interface RebuildStats {
 export interface RebuildOptions {
   registry?: ModelRegistry;
   /**
-   * Events compacted together (default 65,536): within such a window only the last
-   * change of each object is applied (see compactWindow). 1 applies every event.
+   * Distinct objects per compaction window (default 200,000): within a window only
+   * the last change of each object is applied (see compactWindow), so a registry of
+   * fewer objects is rebuilt with one write per object, whatever the log's length.
+   * Memory is bounded by it (about two events per object, without their prechange).
+   * 1 applies every event.
    */
-  windowEvents?: number;
-  /** Called after each applied window with the events read so far and the position reached. */
+  windowObjects?: number;
+  /** Called every 16,384 events and at the end, with the events read so far and the position reached. */
   onProgress?: (events: number, position: number) => void;
 }
 
@@ -82,7 +87,8 @@ function compactWindow(registry: ModelRegistry, slots: Map<string, Slot>): Docum
  * Drops `store` and replays every batch into it with the projector's `evolve`, so the
  * result equals what the live projector builds (documents, their `_pos`, insertion
  * order, highest ids). Superseded changes inside a window are skipped (compaction),
- * and each window is one apply() call (one bulk write for MongoDB).
+ * and each window is one apply() call (one bulk write for MongoDB). It takes
+ * ownership of the events it is given (it drops their prechange to save memory).
  */
 export async function rebuildReadModels(
   batches: AsyncIterable<readonly ChangeEvent[]> | Iterable<readonly ChangeEvent[]>,
@@ -90,22 +96,23 @@ export async function rebuildReadModels(
   options: RebuildOptions = {},
 ): Promise<RebuildStats> {
   const registry = options.registry ?? defaultRegistry;
-  const windowEvents = Math.max(1, options.windowEvents ?? 65_536);
+  const windowObjects = Math.max(1, options.windowObjects ?? 200_000);
   const started = performance.now();
   await store.drop();
   for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
   let slots = new Map<string, Slot>();
   let inWindow = 0;
   let events = 0;
+  let applied = 0;
   let count = 0;
   let position = 0;
   const flush = async () => {
     if (inWindow === 0) return;
-    await store.apply(compactWindow(registry, slots), position);
-    events += inWindow;
+    const changes = compactWindow(registry, slots);
+    applied += changes.length;
+    await store.apply(changes, position);
     inWindow = 0;
     slots = new Map();
-    options.onProgress?.(events, position);
   };
   for await (const batch of batches) {
     count++;
@@ -115,6 +122,8 @@ export async function rebuildReadModels(
       const key = `${event.objectType}:${event.objectId}`;
       let slot = slots.get(key);
       if (!slot) slots.set(key, (slot = { firstPut: null, lastDelete: null, final: null, finalOrder: 0 }));
+      // evolve() does not read the prechange: drop it from the events kept (memory).
+      (event as { prechange: unknown }).prechange = null;
       if (removes(event)) {
         slot.lastDelete = event;
         slot.final = null;
@@ -124,12 +133,15 @@ export async function rebuildReadModels(
         slot.firstPut ??= event;
       }
       inWindow++;
+      events++;
+      if (slots.size >= windowObjects) await flush();
+      if ((events & 16383) === 0) options.onProgress?.(events, position);
     }
-    if (inWindow >= windowEvents) await flush();
   }
   await flush();
+  options.onProgress?.(events, position);
   const ms = performance.now() - started;
-  return { events, batches: count, position, ms, eventsPerSecond: events / Math.max(ms / 1000, 1e-9) };
+  return { events, applied, batches: count, position, ms, eventsPerSecond: events / Math.max(ms / 1000, 1e-9) };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -161,7 +173,10 @@ async function main(argv: string[]): Promise<number> {
         bar.update(source.progress(), `${formatCount(events)} events (position ${formatCount(position)}), ${formatCount(events / Math.max(seconds, 0.001))} events/s`);
       },
     });
-    bar.done(`${formatCount(stats.events)} events in ${(stats.ms / 1000).toFixed(2)} s: ${formatCount(stats.eventsPerSecond)} events/s, read models at position ${stats.position}`);
+    bar.done(
+      `${formatCount(stats.events)} events in ${(stats.ms / 1000).toFixed(2)} s: ${formatCount(stats.eventsPerSecond)} events/s, ` +
+        `read models at position ${stats.position} (${formatCount(stats.applied)} document writes)`,
+    );
     return 0;
   } finally {
     await source.close();

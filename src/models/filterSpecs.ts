@@ -82,6 +82,9 @@ export function scopeFilter(model: string): FilterSpec {
 export async function existingIds(env: import('./types.js').FilterEnvironment, model: string, key: string, values: unknown[]): Promise<number[]> {
   const docs = await env.find(model, { [key]: { $in: values } });
   const found = new Set(docs.map((d) => d[key]));
-  for (const v of values) if (!found.has(v)) env.invalid(`Select a valid choice. ${String(v)} is not one of the available choices.`);
+  for (const v of values) {
+    const text = String(v);
+    if (!found.has(v)) env.invalid(`Select a valid choice. ${text.length > 100 ? `${text.slice(0, 100)}…` : text} is not one of the available choices.`);
+  }
   return docs.map((d) => d.id);
 }

@@ -19,9 +19,24 @@
  * - `find` with a sort and a small skip+limit keeps a bounded sorted buffer
  *   instead of sorting every match; without a sort a scan stops early;
  * - `count({})` is the Map size, `count` of one indexed equality/`$in` and
- *   `countBy` on an indexed field read the index sizes.
- * A plan is checked against the plain mingo scan on random data by
- * test/projections/memoryReadStore.int.spec.ts (`{ planner: false }`).
+ *   `countBy` on an indexed field read the index sizes;
+ * - sorted indexes: a compound declaration (e.g. ['_address', 'id'], from
+ *   readModelIndexes) also keeps the documents in that order (plus one on `id`,
+ *   always). A page in that order, or its exact reverse, is a walk of the index
+ *   that stops when the page is full (a deep offset without filter is a slice);
+ *   a range on the index's first field ($gt/$gte/$lt/$lte/equality, e.g. an IP
+ *   `parent=` or a cursor's `id >= start`) is found by binary search, and counted
+ *   from the positions alone when it is the whole query. The planner compares the
+ *   walk with the candidate sets of the equality indexes and ranges by estimated
+ *   documents touched;
+ * - native matching: queries within the subset the list query compiler emits
+ *   (equality, $in/$nin/$ne, ranges, $regex, $not $regex, $exists, $all, $and/$or/$nor)
+ *   are compiled to a JavaScript predicate with MongoDB's semantics (array elements,
+ *   missing values, type brackets); what it cannot decide (arrays of documents,
+ *   paths through arrays) goes to mingo, document by document.
+ * Plans are checked against the plain mingo scan on random data by
+ * test/projections/memoryReadStore.int.spec.ts and memoryReadStore.sorted.int.spec.ts
+ * (`{ planner: false }`).
  *
  * Immutability: a document is cloned and deep-frozen once when applied, and that
  * frozen object is what every read returns (no copy per read). A caller trying to
@@ -780,6 +795,16 @@ function rangeTest(op: string, bound: unknown): ElementTest | null {
       case '$lte': return (el) => typeof el === 'number' && el <= bound;
     }
   }
+  if (typeof bound === 'string' && !HIGH_UNITS.test(bound)) {
+    // UTF-16 order is code point order here: at the first difference the bound's unit is
+    // below 0xD800, so a surrogate or a unit >= 0xE000 in the value is greater either way.
+    switch (op) {
+      case '$gt': return (el) => typeof el === 'string' && el > bound;
+      case '$gte': return (el) => typeof el === 'string' && el >= bound;
+      case '$lt': return (el) => typeof el === 'string' && el < bound;
+      case '$lte': return (el) => typeof el === 'string' && el <= bound;
+    }
+  }
   if (typeof bound === 'string') {
     switch (op) {
       case '$gt': return (el) => typeof el === 'string' && compareStrings(el, bound) > 0;
@@ -890,18 +915,25 @@ function compileNative(query: Query): NativeMatch | null {
     const simple = path.length === 1;
     parts.push((doc) => {
       const raw = simple ? doc[key] : valueAt(doc, path);
-      const els = elementsOf(raw);
-      if (els === UNDECIDED) return 2;
+      let els: unknown[] | null = null; // null: the scalar `raw` itself
+      if (raw !== null && typeof raw === 'object') {
+        const list = elementsOf(raw);
+        if (list === UNDECIDED) return 2;
+        els = list;
+      } else if (raw === UNDECIDED) return 2;
       for (const t of tests) {
         if (t.exists !== undefined) {
           if ((raw !== undefined) !== t.exists) return 0;
           continue;
         }
         let any = false;
-        for (const el of els) {
-          if (t.test(el)) {
-            any = true;
-            break;
+        if (els === null) any = t.test(raw);
+        else {
+          for (const el of els) {
+            if (t.test(el)) {
+              any = true;
+              break;
+            }
           }
         }
         if (any === t.negated) return 0;
@@ -1261,6 +1293,63 @@ export class MemoryReadStore implements ReadStore {
     return { matches, matchesAll: false, walk: null, candidates: plan.candidates };
   }
 
+  /**
+   * A page and the count of all matches in one pass: every match is counted, the page
+   * kept in a bounded sorted buffer on the way. Counts the indexes answer alone (no
+   * filter, one indexed equality, a pure range) are taken from them and the page
+   * walked separately.
+   */
+  async findWithCount(collection: string, query: Query, options: FindOptions = {}): Promise<{ count: number; docs: ReadDocument[] }> {
+    const col = this.collections.get(collection);
+    const keys = Object.keys(query);
+    const separately = async () => {
+      const [count, docs] = await Promise.all([this.count(collection, query), this.find(collection, query, options)]);
+      return { count, docs };
+    };
+    if (!col || !this.planner || keys.length === 0) return separately();
+    if (keys.length === 1 && this.exactCount(col, keys[0]!, query[keys[0]!]) !== null) return separately();
+    const access = this.access(col, query, [], Infinity, true);
+    if (access.matchesAll) return separately();
+    const skip = Math.max(0, options.skip ?? 0);
+    const limit = options.limit === undefined ? Infinity : Math.max(0, options.limit);
+    const want = skip + limit;
+    const spec = compileSort(options.sort);
+    const matches = access.matches;
+    const source: Iterable<Entry> = access.candidates ?? col.docs.values();
+    // with no sort, the page is in insertion order: the sequence number is the key
+    const cmp = spec.length ? makeComparator(spec) : (a: Keyed, b: Keyed) => a.entry.seq - b.entry.seq;
+    const keyed = (e: Entry): Keyed => {
+      const k = new Array<unknown>(spec.length);
+      for (let i = 0; i < spec.length; i++) k[i] = sortKey(sortValue(e.doc, spec[i]!));
+      return { entry: e, keys: k };
+    };
+    let count = 0;
+    const bounded = want <= 1000;
+    const buf: Keyed[] = [];
+    for (const e of source) {
+      if (!matches(e)) continue;
+      count++;
+      if (want === 0) continue;
+      const k = keyed(e);
+      if (!bounded) {
+        buf.push(k);
+        continue;
+      }
+      if (buf.length === want && cmp(k, buf[want - 1]!) >= 0) continue;
+      let lo = 0;
+      let hi = buf.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (cmp(k, buf[mid]!) < 0) hi = mid;
+        else lo = mid + 1;
+      }
+      buf.splice(lo, 0, k);
+      if (buf.length > want) buf.pop();
+    }
+    if (!bounded) buf.sort(cmp);
+    return { count, docs: buf.slice(skip, want).map((k) => k.entry.doc) };
+  }
+
   async countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>> {
     const result = new Map<number, number>();
     for (const v of values) result.set(v, 0);
@@ -1288,14 +1377,15 @@ export class MemoryReadStore implements ReadStore {
   }
 
   /**
-   * Every field of a declaration gets an equality index; a compound declaration (two
-   * fields or more) also gets a sorted index in that field order, used for pages in
-   * that order and for ranges of its first field.
+   * Every field of a declaration gets an equality index, except the hidden derived keys
+   * (leading '_', e.g. '_address') of a compound one; a compound declaration (two fields
+   * or more) also gets a sorted index in that field order, used for pages in that order
+   * and for ranges (and equalities) of its first field.
    */
   async ensureIndexes(collection: string, fields: string[][]): Promise<void> {
     const col = this.collection(collection);
     for (const compound of fields) {
-      for (const field of compound) col.addIndex(field);
+      for (const field of compound) if (compound.length === 1 || !field.startsWith('_')) col.addIndex(field);
       if (compound.length > 1) col.addSorted(compound);
     }
   }

@@ -47,6 +47,11 @@ export interface ReadStore {
   getMany(collection: string, ids: number[]): Promise<ReadDocument[]>;
   find(collection: string, query: Query, options?: FindOptions): Promise<ReadDocument[]>;
   count(collection: string, query: Query): Promise<number>;
+  /**
+   * Optional: `count(query)` and `find(query, options)` together (a list page and its
+   * count), in one pass over the matching documents where the adapter can.
+   */
+  findWithCount?(collection: string, query: Query, options?: FindOptions): Promise<{ count: number; docs: ReadDocument[] }>;
   /** How many documents have `field` equal to each of `values` (for count fields). */
   countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>>;
 

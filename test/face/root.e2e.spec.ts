@@ -34,6 +34,7 @@ test('each application root lists its endpoints alphabetically, and each listed 
     }
   }
   for (const definition of registry.all()) t.true(seen.has(`${definition.app}/${definition.path}`), definition.key);
+  t.true(seen.has('extras/object-changes'), 'the change log is listed with the extras endpoints');
 });
 
 test('/api/plugins/ names only installed-plugins, which is an empty list for staff', async (t) => {

@@ -4,7 +4,7 @@ import type { DocumentChange, FindOptions, Query, ReadDocument, Sort } from '../
 
 /*
  * Differential test of MemoryReadStore's sorted indexes (page walks, ranges of the first
- * field, pure-range counts) and its native matcher: every plan must give exactly what a
+ * field, pure-range counts), its native matcher and findWithCount: every plan must give exactly what a
  * plain mingo scan + full sort gives ({ planner: false }), before and after incremental
  * changes, after a large batch (rebuild) and once a field turns multi-valued.
  */
@@ -91,6 +91,8 @@ async function compare(t: import('ava').ExecutionContext, indexed: MemoryReadSto
         const skip = page.skip ?? 0;
         const b = all.slice(skip, page.limit === undefined ? undefined : skip + page.limit);
         t.deepEqual(a, b, `${stage}: ${JSON.stringify(query)} ${JSON.stringify(options)}`);
+        const both = await indexed.findWithCount(C, query, options);
+        t.deepEqual({ count: both.count, ids: both.docs.map((d) => d.id) }, { count: all.length, ids: b }, `${stage}: findWithCount ${JSON.stringify(query)} ${JSON.stringify(options)}`);
         pairs++;
       }
     }

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { Query as MingoQuery } from 'mingo';
-import { NotFoundError, ValidationError } from '../../commands/errors.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
 import { changeEventSchema } from '../../events/ChangeEvent.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { AuditService } from '../../audit/AuditService.js';
@@ -16,7 +16,7 @@ import {
   type UserLookup,
 } from '../../audit/changeQuery.js';
 import { pageLinks, parsePage } from '../query/pagination.js';
-import { assertMayWrite, viewScope } from '../permissions.js';
+import { assertMayWrite, NOT_AUTHENTICATED, viewScope } from '../permissions.js';
 import type { Services } from '../Services.js';
 
 const READ_ONLY_METHODS = 'GET, HEAD, OPTIONS';
@@ -59,15 +59,15 @@ export function auditApi(services: Services, audit: AuditService): Middleware {
 
   router.get(list, (ctx) => listView(services, audit, ctx));
   router.get(`${list}stream/`, (ctx) => streamView(services, audit, ctx));
-  router.all(`${list}stream/`, (ctx) => methodNotAllowed(ctx, 'GET, HEAD, OPTIONS'));
+  router.all(`${list}stream/`, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS, 'Object Change Stream'));
   router.get(`${list}:id/`, (ctx) => detailView(services, audit, ctx));
-  router.all(list, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS));
-  router.all(`${list}:id/`, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS));
+  router.all(list, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS, 'Object Change List'));
+  router.all(`${list}:id/`, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS, 'Object Change'));
 
   router.get('/api/extras/requests/:uuid/', (ctx) => requestView(services, audit, ctx));
-  router.all('/api/extras/requests/:uuid/', (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS));
+  router.all('/api/extras/requests/:uuid/', (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS, 'Request'));
   router.post('/api/extras/requests/:uuid/revert/', (ctx) => revertView(services, audit, ctx));
-  router.all('/api/extras/requests/:uuid/revert/', (ctx) => methodNotAllowed(ctx, 'POST, OPTIONS'));
+  router.all('/api/extras/requests/:uuid/revert/', (ctx) => methodNotAllowed(ctx, 'POST, OPTIONS', 'Revert'));
 
   router.get('/api/schema/events/', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=3600');
@@ -77,7 +77,7 @@ export function auditApi(services: Services, audit: AuditService): Middleware {
   for (const definition of services.registry.all()) {
     const history = `/api/${definition.app}/${definition.path}/:id/history/`;
     router.get(history, (ctx) => historyView(services, audit, definition, ctx));
-    router.all(history, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS));
+    router.all(history, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS, `${definition.verboseName} history`));
   }
 
   const routes = router.routes() as unknown as Middleware;
@@ -85,13 +85,15 @@ export function auditApi(services: Services, audit: AuditService): Middleware {
   return (ctx, next) => asOf(ctx, () => routes(ctx, next));
 }
 
-function methodNotAllowed(ctx: Context, allow: string) {
+function methodNotAllowed(ctx: Context, allow: string, name: string) {
   ctx.set('Allow', allow);
   if (ctx.method === 'OPTIONS') {
     ctx.status = 200;
-    ctx.body = { name: 'Object Change', description: '', renders: ['application/json'], parses: ['application/json'] };
+    ctx.body = { name, description: '', renders: ['application/json'], parses: ['application/json'] };
     return;
   }
+  // As NetBox: the permission check comes first, so an anonymous caller gets 403, not 405.
+  if (!ctx.state.principal) throw new PermissionDeniedError(NOT_AUTHENTICATED);
   ctx.status = 405;
   ctx.body = { detail: `Method "${ctx.method}" not allowed.` };
 }

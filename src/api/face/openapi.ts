@@ -20,6 +20,8 @@ export interface OpenApiOptions {
   version: string;
   apiVersion: string;
   compiler?: DescribesFilters;
+  /** The change log is served (/api/extras/object-changes/, from the event log). */
+  changeLog?: boolean;
 }
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -276,6 +278,122 @@ class DocumentBuilder {
     }
   }
 
+  /** POST /api/users/tokens/provision/: a token for a username and password (SPEC 4.2). */
+  private userPaths(paths: Record<string, Schema>): void {
+    const token = this.names.get('users.token');
+    if (!token) return;
+    paths['/api/users/tokens/provision/'] = {
+      post: {
+        operationId: 'users_tokens_provision_create',
+        summary: 'Create a token for a user, authenticating by username and password (no token needed)',
+        tags: ['users'],
+        security: [],
+        requestBody: {
+          required: true,
+          content: json({
+            type: 'object',
+            properties: {
+              username: { type: 'string' },
+              password: { type: 'string', writeOnly: true },
+              expires: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
+              description: { type: 'string' },
+              write_enabled: { type: 'boolean' },
+            },
+            required: ['username', 'password'],
+          }),
+        },
+        responses: { 201: { description: 'The new token, its key shown', content: json(ref(token)) }, ...this.errors([400, 403]) },
+      },
+    };
+  }
+
+  /** The change log, answered from the event log (NetBox's object changes; read-only). */
+  private changeLogPaths(paths: Record<string, Schema>): void {
+    const user = this.names.get('auth.user');
+    this.schemas.ObjectChange = {
+      type: 'object',
+      description: 'One changed object: a create, update or delete, with the request that caused it.',
+      properties: {
+        id: { type: 'integer', description: 'The position of the change in the event log.' },
+        url: { type: 'string', format: 'uri' },
+        display: { type: 'string' },
+        time: { type: 'string', format: 'date-time' },
+        user: { anyOf: [user ? ref(`Nested${user}`) : ref('NestedObject'), { type: 'null' }] },
+        user_name: { type: 'string' },
+        request_id: { type: 'string', format: 'uuid' },
+        action: {
+          type: 'object',
+          properties: { value: { enum: ['create', 'update', 'delete'] }, label: { enum: ['Created', 'Updated', 'Deleted'] } },
+          required: ['value', 'label'],
+        },
+        changed_object_type: { type: 'string' },
+        changed_object_id: { type: 'integer' },
+        changed_object: { anyOf: [ref('NestedObject'), { type: 'null' }] },
+        related_object_type: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        related_object_id: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+        related_object: { anyOf: [ref('NestedObject'), { type: 'null' }] },
+        object_repr: { type: 'string' },
+        prechange_data: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }] },
+        postchange_data: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }] },
+      },
+      required: ['id', 'url', 'time', 'user_name', 'request_id', 'action', 'changed_object_type', 'changed_object_id', 'object_repr'],
+      additionalProperties: true,
+    };
+    this.schemas.PaginatedObjectChangeList = {
+      type: 'object',
+      properties: {
+        count: { type: 'integer' },
+        next: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }] },
+        previous: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }] },
+        results: { type: 'array', items: ref('ObjectChange') },
+      },
+      required: ['count', 'next', 'previous', 'results'],
+    };
+    const filter = (name: string, schema: Schema, description: string): Schema => ({
+      name,
+      in: 'query',
+      description,
+      schema: { type: 'array', items: schema },
+      style: 'form',
+      explode: true,
+    });
+    const tags = ['extras'];
+    paths['/api/extras/object-changes/'] = {
+      get: {
+        operationId: 'extras_object_changes_list',
+        summary: 'List changes, newest first (read-only; served from the event log)',
+        tags,
+        parameters: [
+          { $ref: '#/components/parameters/limit' },
+          { $ref: '#/components/parameters/offset' },
+          { name: 'ordering', in: 'query', description: 'id, time, user, user_name, request_id, action, changed_object_type, changed_object_id', schema: { type: 'string' } },
+          filter('request_id', { type: 'string', format: 'uuid' }, 'the X-Request-ID of the request that made the changes'),
+          filter('user', { type: 'string' }, 'username of the acting user'),
+          filter('user_id', { type: 'integer' }, 'id of the acting user'),
+          filter('user_name', { type: 'string' }, 'the user name recorded with the change'),
+          filter('action', { enum: ['create', 'update', 'delete'] }, 'the kind of change'),
+          filter('changed_object_type', { type: 'string' }, "'<app>.<model>' of the changed object"),
+          filter('changed_object_type_id', { type: 'integer' }, 'content type id of the changed object'),
+          filter('changed_object_id', { type: 'integer' }, 'id of the changed object'),
+          filter('object_repr', { type: 'string' }, 'the string form of the object at the time'),
+          { name: 'time_after', in: 'query', description: 'changes at or after this time', schema: { type: 'string', format: 'date-time' } },
+          { name: 'time_before', in: 'query', description: 'changes at or before this time', schema: { type: 'string', format: 'date-time' } },
+          { name: 'q', in: 'query', description: 'search the object representation', schema: { type: 'string' } },
+        ],
+        responses: { 200: { description: 'A page of changes', content: json(ref('PaginatedObjectChangeList')) }, ...this.errors([400, 403]) },
+      },
+    };
+    paths['/api/extras/object-changes/{id}/'] = {
+      parameters: [{ $ref: '#/components/parameters/id' }],
+      get: {
+        operationId: 'extras_object_changes_read',
+        summary: 'Read a change',
+        tags,
+        responses: { 200: { description: 'The change', content: json(ref('ObjectChange')) }, ...this.errors([403, 404]) },
+      },
+    };
+  }
+
   commonSchemas(): void {
     this.schemas.Error = {
       type: 'object',
@@ -472,6 +590,8 @@ class DocumentBuilder {
       paths[`/api/${definition.app}/${definition.path}/`] = list;
       paths[`/api/${definition.app}/${definition.path}/{id}/`] = detail;
     }
+    this.userPaths(paths);
+    if (this.options.changeLog) this.changeLogPaths(paths);
     paths['/api/status/'] = {
       get: {
         operationId: 'status_retrieve',

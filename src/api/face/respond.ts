@@ -1,9 +1,9 @@
 /**
- * The outermost API middleware of the face: negotiates the renderer before anything
- * runs (bad `?format=` 404, unsatisfiable Accept or API version 406, as DRF does before
- * authentication), then renders whatever JSON body the request produced — compact JSON,
- * JSON indented by `Accept: application/json; indent=N`, or the browsable HTML page —
- * and records the request in the metrics.
+ * Content negotiation and response formatting for every request: `negotiationGuard`
+ * refuses what no renderer can answer before any view runs; `faceMiddleware`, outermost,
+ * renders every JSON body — compact JSON, JSON indented by
+ * `Accept: application/json; indent=N`, or the browsable HTML page — and records the
+ * request in the metrics.
  */
 import type { Context, Next } from 'koa';
 import type { Principal } from '../../auth/authenticateToken.js';
@@ -50,32 +50,48 @@ function routeOf(ctx: Context): string {
   return 'unmatched';
 }
 
+/** The renderer negotiation picked for this request, or why it must be refused. */
+function negotiationOf(ctx: Context) {
+  const own = ctx.path.startsWith('/api/') && !negotiatesItself(ctx.path);
+  const negotiation = negotiate(own ? lastValue(ctx.querystring, 'format') : null, ctx.get('Accept') || undefined);
+  if ('error' in negotiation) {
+    const refuse = own && !(negotiation.error === 406 && wantsEventStream(ctx.get('Accept')));
+    return { refuse: refuse ? negotiation : null, renderer: 'json' as Renderer, indent: null };
+  }
+  return { refuse: null, renderer: ctx.path.startsWith('/api/') ? negotiation.renderer : ('json' as Renderer), indent: negotiation.indent };
+}
+
+/**
+ * Outermost: renders whatever JSON body the request produced (errors included) as
+ * compact or indented JSON or as the browsable page, and records the request in the
+ * metrics.
+ */
 export function faceMiddleware(services: Services) {
   const metrics = metricsFor(services);
   return async (ctx: Context, next: Next) => {
     const started = performance.now();
-    const isApi = ctx.path.startsWith('/api/');
-    let renderer: Renderer = 'json';
-    let indent: number | null = null;
-    let refused = false;
-    const negotiation = negotiate(isApi && !negotiatesItself(ctx.path) ? lastValue(ctx.querystring, 'format') : null, ctx.get('Accept') || undefined);
-    if ('error' in negotiation) {
-      if (isApi && !negotiatesItself(ctx.path) && !(negotiation.error === 406 && wantsEventStream(ctx.get('Accept')))) {
-        refused = true;
-        ctx.status = negotiation.error;
-        ctx.body = { detail: negotiation.detail };
-      }
-    } else {
-      renderer = isApi ? negotiation.renderer : 'json';
-      indent = negotiation.indent;
-    }
+    const { renderer, indent } = negotiationOf(ctx);
     try {
-      if (!refused) await next();
+      await next();
       render(services, ctx, renderer, indent);
     } finally {
       metrics.observe(ctx.method, routeOf(ctx), ctx.status, (performance.now() - started) / 1000);
     }
   };
+}
+
+/**
+ * Before authentication and any view (as DRF negotiates): a `?format=` no renderer has
+ * is 404, an Accept header none satisfies (or a foreign API version) 406.
+ */
+export async function negotiationGuard(ctx: Context, next: Next) {
+  const { refuse } = negotiationOf(ctx);
+  if (refuse) {
+    ctx.status = refuse.error;
+    ctx.body = { detail: refuse.detail };
+    return;
+  }
+  await next();
 }
 
 function render(services: Services, ctx: Context, renderer: Renderer, indent: number | null): void {

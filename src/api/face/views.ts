@@ -24,12 +24,16 @@ export type ApiView =
   | { kind: 'detail'; definition: ModelDefinition; id: string }
   | { kind: 'other' };
 
+const appsOf = new WeakMap<ModelRegistry, Set<string>>();
+
 export function describePath(registry: ModelRegistry, path: string): ApiView {
   if (path === '/api/') return { kind: 'root' };
   const segments = path.replace(/^\/api\//, '').split('/').filter(Boolean);
   if (!path.startsWith('/api/') || segments.length === 0) return { kind: 'other' };
   const [app, modelPath, id, ...rest] = segments;
-  if (segments.length === 1 && (APPLICATIONS.includes(app) || registry.all().some((d) => d.app === app))) return { kind: 'app', app };
+  let apps = appsOf.get(registry);
+  if (!apps) appsOf.set(registry, (apps = new Set([...APPLICATIONS, ...registry.all().map((d) => d.app)])));
+  if (segments.length === 1 && apps.has(app)) return { kind: 'app', app };
   const definition = modelPath ? registry.byPath(app, modelPath) : undefined;
   if (!definition || rest.length > 0) return { kind: 'other' };
   if (id === undefined) return { kind: 'list', definition };

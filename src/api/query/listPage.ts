@@ -1,9 +1,10 @@
 /**
  * One page of a list view: offset paging (count, next, previous) or cursor paging
- * (`start`), over a compiled filter. The count and the page are separate store calls:
- * MemoryReadStore answers count({}) from the collection size and a filtered count
- * without materialising documents; MongoReadStore uses the collection's metadata for
- * an unfiltered count.
+ * (`start`), over a compiled filter. The count and the page come from the store's
+ * findWithCount where it has one (MemoryReadStore: one pass over the matches, or the
+ * indexes alone for an unfiltered count, one indexed equality or a pure range; no
+ * document is copied), else from count + find (MongoReadStore: the collection's
+ * metadata for an unfiltered count, countDocuments otherwise).
  */
 import type { ModelDefinition } from '../../models/types.js';
 import type { Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
@@ -44,13 +45,13 @@ export async function listPage(request: ListPageRequest): Promise<ListPage> {
     const docs = extra ? rows.slice(0, limit!) : rows;
     return { count: null, ...cursorLinks(base, query, limit, extra ? extra.id : null), docs };
   }
-  const [count, docs] = await Promise.all([
-    store.count(definition.key, filter),
-    store.find(definition.key, filter, {
-      sort: compileSort(definition, query.get('ordering'), { brief: request.brief }),
-      skip: page.offset,
-      limit: page.limit ?? undefined,
-    }),
-  ]);
+  const options = {
+    sort: compileSort(definition, query.get('ordering'), { brief: request.brief }),
+    skip: page.offset,
+    limit: page.limit ?? undefined,
+  };
+  const { count, docs } = store.findWithCount
+    ? await store.findWithCount(definition.key, filter, options)
+    : await Promise.all([store.count(definition.key, filter), store.find(definition.key, filter, options)]).then(([count, docs]) => ({ count, docs }));
   return { count, ...pageLinks(base, query, page, count), docs };
 }

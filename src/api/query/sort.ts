@@ -47,16 +47,16 @@ export function compileSort(definition: ModelDefinition, ordering: string | null
   if (options.brief) allowed = new Set(definition.brief.filter((name) => allowed.has(name)));
   for (const { name, dir } of parseOrdering(ordering)) {
     if (!allowed.has(name)) continue;
-    for (const key of sortKeysOf(definition, name) ?? []) if (!(key in sort)) sort[key] = dir;
+    for (const key of sortKeysOf(definition, name) ?? []) if (!Object.hasOwn(sort, key)) sort[key] = dir;
   }
   const requested = Object.keys(sort).length;
   const direction = requested > 0 && Object.values(sort).every((d) => d === -1) ? -1 : 1;
   for (const term of definition.ordering) {
     const name = term.replace(/^-/, '');
-    if (name in sort) continue;
+    if (Object.hasOwn(sort, name)) continue;
     // The id that only breaks ties follows the requested direction (so a reversed order is one index walked backwards).
     sort[name] = name === 'id' && requested > 0 ? direction : term.startsWith('-') ? -1 : 1;
   }
-  if (!('id' in sort)) sort.id = direction;
+  if (!Object.hasOwn(sort, 'id')) sort.id = direction;
   return sort;
 }

@@ -109,12 +109,17 @@ export function parseValue(type: FilterValueType, raw: string): Parsed<string | 
   }
 }
 
+/** A value as echoed in a message: cut at 100 characters so a huge input never comes back whole. */
+export function shown(value: string): string {
+  return value.length > 100 ? `${value.slice(0, 100)}…` : value;
+}
+
 /** Django's ChoiceField message. */
 export function invalidChoice(value: string): string {
-  return `Select a valid choice. ${value} is not one of the available choices.`;
+  return `Select a valid choice. ${shown(value)} is not one of the available choices.`;
 }
 
 /** ModelMultipleChoiceField's message for a primary key that is not an integer (curly quotes). */
 export function invalidPk(value: string): string {
-  return `“${value}” is not a valid value.`;
+  return `“${shown(value)}” is not a valid value.`;
 }
