@@ -62,20 +62,27 @@ function suggestFromInfo(definition: ModelDefinition, info: Record<string, Json>
   return `{ ${parts.join(', ')} }${known ? '' : ' /* relation not held here */'}`;
 }
 
-function main(): void {
-  const args = new Set(process.argv.slice(2));
+export interface FilterComparison {
+  model: string;
+  /** Reference filters netledger does not answer. */
+  missing: string[];
+  /** netledger filters NetBox does not have. */
+  extra: string[];
+  /** Lookup or semantic differences. */
+  differences: string[];
+  /** Suggested declarations for the missing ones (from filter_info / filter_kinds). */
+  suggestions: string[];
+}
+
+/** Every registered model's filters against the reference (models without reference filters are left out). */
+export function compareWithReference(): FilterComparison[] {
   const reference = loadReference();
-  let problems = 0;
+  const out: FilterComparison[] = [];
   for (const definition of registry.all()) {
     const ref = reference.get(`/api/${definition.app}/${definition.path}/`);
-    if (!ref?.filters) {
-      console.log(`${definition.key}: no reference filters`);
-      continue;
-    }
+    if (!ref?.filters) continue;
     const ours = filterSetOf(registry, definition);
-    const missing: string[] = [];
-    const extra: string[] = [];
-    const lookupDiffs: string[] = [];
+    const result: FilterComparison = { model: definition.key, missing: [], extra: [], differences: [], suggestions: [] };
     for (const [name, refLookups] of Object.entries(ref.filters)) {
       const filter = ours.get(name);
       if (!filter) {
@@ -83,44 +90,50 @@ function main(): void {
         const split = name.lastIndexOf('__');
         const base = split > 0 ? ours.get(name.slice(0, split)) : undefined;
         if (base && base.lookups.has(name.slice(split + 2))) continue;
-        missing.push(name);
+        result.missing.push(name);
+        const info = ref.filter_info?.[name];
+        const suggestion = info ? suggestFromInfo(definition, info) : null;
+        const kind = ref.filter_kinds?.[name] ?? (info ? JSON.stringify(info) : '?');
+        const note = ref.filter_notes?.[name] ?? (typeof info?.note === 'string' ? info.note : '');
+        result.suggestions.push(`${name}: ${suggestion ?? `/* ${kind} */`}${note ? `  // ${note}` : ''}`);
         continue;
       }
       if (name === 'q') continue;
       const info = ref.filter_info?.[name];
       const kind = ref.filter_kinds?.[name];
       const tree = info?.includes_descendants === true || kind === 'tree_id' || kind === 'tree_slug';
-      if (tree && !(filter.kind === 'related' && filter.includeDescendants)) lookupDiffs.push(`${name}: reference includes descendants`);
-      if (!tree && filter.kind === 'related' && filter.includeDescendants) lookupDiffs.push(`${name}: ours includes descendants, reference does not`);
-      if (typeof info?.by === 'string' && filter.kind === 'related' && filter.by !== info.by) lookupDiffs.push(`${name}: ours by ${filter.by}, reference by ${info.by}`);
+      if (tree && !(filter.kind === 'related' && filter.includeDescendants)) result.differences.push(`${name}: reference includes descendants`);
+      if (!tree && filter.kind === 'related' && filter.includeDescendants) result.differences.push(`${name}: ours includes descendants, reference does not`);
+      if (typeof info?.by === 'string' && filter.kind === 'related' && filter.by !== info.by) result.differences.push(`${name}: ours by ${filter.by}, reference by ${info.by}`);
       if (kind && ['rd', 'name', 'slug', 'identifier', 'address'].includes(kind) && filter.kind === 'related' && filter.by !== kind) {
-        lookupDiffs.push(`${name}: ours by ${filter.by}, reference by ${kind}`);
+        result.differences.push(`${name}: ours by ${filter.by}, reference by ${kind}`);
       }
       const mine = lookupsOf(filter);
       const theirs = [...refLookups].sort();
-      if (mine.join() !== theirs.join()) lookupDiffs.push(`${name}: ours [${mine}] reference [${theirs}]`);
+      if (mine.join() !== theirs.join()) result.differences.push(`lookups ${name}: ours [${mine}] reference [${theirs}]`);
     }
-    for (const name of ours.keys()) if (!(name in ref.filters)) extra.push(name);
-    if (!missing.length && !extra.length && !lookupDiffs.length) {
-      console.log(`${definition.key}: ok (${ours.size} filters)`);
+    for (const name of ours.keys()) if (!(name in ref.filters)) result.extra.push(name);
+    out.push(result);
+  }
+  return out;
+}
+
+function main(): void {
+  const args = new Set(process.argv.slice(2));
+  let problems = 0;
+  for (const r of compareWithReference()) {
+    if (!r.missing.length && !r.extra.length && !r.differences.length) {
+      console.log(`${r.model}: ok`);
       continue;
     }
-    problems += missing.length + extra.length;
-    console.log(`${definition.key}:`);
-    if (missing.length) console.log(`  missing: ${missing.join(', ')}`);
-    if (extra.length) console.log(`  extra (not in NetBox): ${extra.join(', ')}`);
-    for (const d of lookupDiffs) console.log(`  lookups ${d}`);
-    if (args.has('--suggest')) {
-      for (const name of missing) {
-        const info = ref.filter_info?.[name];
-        const suggestion = info ? suggestFromInfo(definition, info) : null;
-        const kind = ref.filter_kinds?.[name] ?? (info ? JSON.stringify(info) : '?');
-        const note = ref.filter_notes?.[name] ?? (typeof info?.note === 'string' ? info.note : '');
-        console.log(`    ${name}: ${suggestion ?? `/* ${kind} */`}${note ? `  // ${note}` : ''}`);
-      }
-    }
+    problems += r.missing.length + r.extra.length;
+    console.log(`${r.model}:`);
+    if (r.missing.length) console.log(`  missing: ${r.missing.join(', ')}`);
+    if (r.extra.length) console.log(`  extra (not in NetBox): ${r.extra.join(', ')}`);
+    for (const d of r.differences) console.log(`  ${d}`);
+    if (args.has('--suggest')) for (const line of r.suggestions) console.log(`    ${line}`);
   }
   if (args.has('--strict') && problems > 0) process.exit(1);
 }
 
-main();
+if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -69,9 +69,9 @@ function removes(event: ChangeEvent): boolean {
  * when it was deleted, preceded by its first document if it had one before (so the
  * highest id ever created per collection is the same too).
  */
-function compactWindow(registry: ModelRegistry, slots: Map<string, Slot>): DocumentChange[] {
+function compactWindow(registry: ModelRegistry, slots: Map<string, Map<number, Slot>>): DocumentChange[] {
   const out: Array<{ order: number; event: ChangeEvent }> = [];
-  for (const slot of slots.values()) {
+  for (const slot of [...slots.values()].flatMap((byId) => [...byId.values()])) {
     if (slot.lastDelete) {
       if (slot.firstPut && slot.firstPut.position < slot.lastDelete.position) out.push({ order: slot.firstPut.position, event: slot.firstPut });
       out.push({ order: slot.lastDelete.position, event: slot.lastDelete });
@@ -100,7 +100,9 @@ export async function rebuildReadModels(
   const started = performance.now();
   await store.drop();
   for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
-  let slots = new Map<string, Slot>();
+  // Per object type, per id (no string key per event).
+  let slots = new Map<string, Map<number, Slot>>();
+  let slotCount = 0;
   let inWindow = 0;
   let events = 0;
   let applied = 0;
@@ -112,6 +114,7 @@ export async function rebuildReadModels(
     applied += changes.length;
     await store.apply(changes, position);
     inWindow = 0;
+    slotCount = 0;
     slots = new Map();
   };
   for await (const batch of batches) {
@@ -119,9 +122,13 @@ export async function rebuildReadModels(
     for (const event of batch) {
       if (event.position !== position + 1) throw new Error(`rebuild: expected position ${position + 1}, found ${event.position}`);
       position = event.position;
-      const key = `${event.objectType}:${event.objectId}`;
-      let slot = slots.get(key);
-      if (!slot) slots.set(key, (slot = { firstPut: null, lastDelete: null, final: null, finalOrder: 0 }));
+      let byId = slots.get(event.objectType);
+      if (!byId) slots.set(event.objectType, (byId = new Map()));
+      let slot = byId.get(event.objectId);
+      if (!slot) {
+        byId.set(event.objectId, (slot = { firstPut: null, lastDelete: null, final: null, finalOrder: 0 }));
+        slotCount++;
+      }
       // evolve() does not read the prechange: drop it from the events kept (memory).
       (event as { prechange: unknown }).prechange = null;
       if (removes(event)) {
@@ -134,7 +141,7 @@ export async function rebuildReadModels(
       }
       inWindow++;
       events++;
-      if (slots.size >= windowObjects) await flush();
+      if (slotCount >= windowObjects) await flush();
       if ((events & 16383) === 0) options.onProgress?.(events, position);
     }
   }

@@ -189,6 +189,11 @@ export interface FilterEnvironment {
   find(model: string, query: Record<string, unknown>, limit?: number): Promise<StoredObject[]>;
   /** Refuse the value: the request fails with 400 `{<param>: [message]}`. */
   invalid(message: string): never;
+  /**
+   * A condition matching text the way NetBox's lookups do ('ic' contains, 'isw' starts
+   * with, 'iew' ends with, 'ie' equals; case-insensitive), the value always literal.
+   */
+  textCondition(lookup: 'ic' | 'isw' | 'iew' | 'ie', value: string): Record<string, unknown>;
 }
 
 /**

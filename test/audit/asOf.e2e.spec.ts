@@ -81,7 +81,7 @@ test('bad as_of values are 400; a time before the first event is the empty regis
   t.true(future.body.count >= 1, 'a future time is the current state');
 });
 
-test('past states are cached: repeated as_of reads reuse one replay', async (t) => {
+test.serial('past states are cached: repeated as_of reads reuse one replay', async (t) => {
   const { service } = t.context;
   const name = unique('cache');
   const created = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name }), 201);

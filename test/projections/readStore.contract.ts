@@ -326,6 +326,27 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     t.deepEqual(ids(await store.find(DEVICE, { status: 'active' })), [1]);
   });
 
+  contract('findWithCount, where offered, is count and find together', async (t, store) => {
+    await seed(store);
+    if (!store.findWithCount) {
+      t.pass('not offered');
+      return;
+    }
+    const cases: Array<[Query, FindOptions]> = [
+      [{}, { sort: { name: 1, id: 1 }, limit: 3 }],
+      [{ status: 'active' }, { sort: { vrf: -1, name: -1, id: -1 }, skip: 1, limit: 2 }],
+      [{ status: { $in: ['active', 'planned'] }, vrf: { $ne: 2 } }, { sort: { name: 1 } }],
+      [{ dns_name: { $regex: 'example', $options: 'i' } }, { limit: 2 }],
+      [{ $or: [{ tags: 5 }, { vrf: null }] }, { sort: { id: -1 }, skip: 10 }],
+      [{ 'interfaces.enabled': false }, { sort: { name: -1, id: 1 }, limit: 0 }],
+    ];
+    for (const [query, options] of cases) {
+      const both = await store.findWithCount(DEVICE, query, options);
+      t.is(both.count, await store.count(DEVICE, query), JSON.stringify(query));
+      t.deepEqual(ids(both.docs), ids(await store.find(DEVICE, query, options)), JSON.stringify([query, options]));
+    }
+  });
+
   contract('drop removes every document and the position; the store is usable again', async (t, store) => {
     await seed(store);
     await store.drop();

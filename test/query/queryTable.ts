@@ -83,6 +83,10 @@ export const CASES: QueryCase[] = [
   { model: 'ipam.prefix', query: 'q=10.1', ids: [3, 2] },
   { model: 'ipam.prefix', query: 'q=10.1.2.5', ids: [1, 3, 6, 2], note: 'q also finds the networks containing an address' },
   { model: 'ipam.vlan', query: 'q=300', ids: [3], note: 'q also matches the VID' },
+  { model: 'ipam.ipaddress', query: 'q=10.1.2', ids: [1, 8, 3, 2], note: 'q: address starts with' },
+  { model: 'ipam.ipaddress', query: 'q=0.1', ids: [], note: 'q: the address must start with the text' },
+  { model: 'ipam.ipaddress', query: 'q=EXAMPLE', ids: [1, 2] },
+  { model: 'dcim.device', query: 'q=10.0.0', ids: [1], note: 'q: primary IP starts with' },
   { model: 'ipam.vlan', query: 'q=LOC', ids: [6] },
 
   // ---- numbers

@@ -17,7 +17,7 @@ import { addressSortKey, lastAddress, networkAddress, parseCidr, type Cidr } fro
 import type { ModelRegistry } from '../../models/registry.js';
 import type { FieldErrors, FilterEnvironment, ModelDefinition, StoredObject } from '../../models/types.js';
 import type { FindOptions, Query, ReadDocument } from '../../projections/ReadStore.js';
-import { filterSetOf, lookupsOfType, resolveParameter, type Filter, type MethodFilter, type NetworkFilter, type RelatedFilter, type ValueFilter, type ValueKind } from './filterSet.js';
+import { filterSetOf, resolveParameter, type Filter, type MethodFilter, type NetworkFilter, type RelatedFilter, type ValueFilter, type ValueKind } from './filterSet.js';
 import { emptyClause, MAX_TEXT_LOOKUP, regexCondition, textClause } from './textMatch.js';
 import { IGNORE, invalidChoice, invalidPk, parseEmptyFlag, parseValue, type Parsed } from './values.js';
 
@@ -384,6 +384,10 @@ async function methodClause(ctx: Context, param: string, filter: MethodFilter, l
     invalid: (message) => {
       throw new InvalidValue(message);
     },
+    textCondition: (textLookup, value) => {
+      if (value.length > MAX_TEXT_LOOKUP) throw new InvalidValue(tooLong(value));
+      return regexCondition(textLookup, [value]);
+    },
   };
   try {
     return await filter.method(parsed, env);
@@ -460,5 +464,3 @@ async function compileCustomFields(ctx: Context, params: URLSearchParams, names:
   return clauses;
 }
 
-/** Lookups of a value type, for describing filters (OpenAPI). */
-export { lookupsOfType };

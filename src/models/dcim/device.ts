@@ -305,6 +305,7 @@ export const device: ModelDefinition = {
     pass_through_ports: noneExist,
     module_bays: noneExist,
     device_bays: noneExist,
+    q: { kind: 'search', also: filterPrimaryIpStartsWith },
   },
   hooks: {
     display: deviceDisplay,
@@ -339,4 +340,11 @@ async function filterHasInterfaces([has]: Array<string | number | boolean>, env:
   const interfaces = await env.find('dcim.interface', {});
   const devices = [...new Set(interfaces.map((i: StoredObject) => i.device))];
   return has ? { id: { $in: devices } } : { id: { $nin: devices } };
+}
+
+/** `q` also finds devices whose primary IPv4 or IPv6 address starts with the text. */
+async function filterPrimaryIpStartsWith([text]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+  const addresses = await env.ids('ipam.ipaddress', { address: env.textCondition('isw', String(text)) });
+  if (addresses.length === 0) return null;
+  return { $or: [{ primary_ip4: { $in: addresses } }, { primary_ip6: { $in: addresses } }] };
 }

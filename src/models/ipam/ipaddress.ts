@@ -122,6 +122,8 @@ export const ipaddress: ModelDefinition = {
     assigned_object_type: false,
     assigned_object_id: false,
     nat_inside_id: false,
+    // NetBox: dns_name or description contains the text, or the address starts with it
+    q: { kind: 'search', fields: ['dns_name', 'description'], also: ([text], env) => ({ address: env.textCondition('isw', String(text)) }) },
   },
   hooks: {
     display: displayAttribute('address'),
