@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { contactFilters, tenancyFilters } from '../filterSpecs.js';
+import { changeLoggedFields, identityFields } from '../commonFields.js';
 
 export const circuit: ModelDefinition = {
   key: 'circuits.circuit',
@@ -11,9 +12,7 @@ export const circuit: ModelDefinition = {
   verboseName: 'circuit',
   verboseNamePlural: 'circuits',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'cid', type: 'string', required: true, maxLength: 100 },
     { name: 'provider', type: 'fk', target: 'circuits.provider', onDelete: 'PROTECT', required: true },
     { name: 'type', type: 'fk', target: 'circuits.circuittype', onDelete: 'PROTECT', required: true },
@@ -38,10 +37,7 @@ export const circuit: ModelDefinition = {
     { name: 'termination_a', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'termination_z', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'comments', type: 'string', blank: true, default: '' },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    ...changeLoggedFields,
   ],
   brief: ['id', 'url', 'display', 'cid'],
   // NetBox orders provider by name; here by id

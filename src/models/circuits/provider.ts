@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { contactFilters } from '../filterSpecs.js';
+import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const provider: ModelDefinition = {
   key: 'circuits.provider',
@@ -11,26 +12,15 @@ export const provider: ModelDefinition = {
   verboseName: 'provider',
   verboseNamePlural: 'providers',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
-    { name: 'name', type: 'string', required: true, unique: true, maxLength: 100 },
-    { name: 'slug', type: 'string', required: true, unique: true, maxLength: 100, format: 'slug' },
+    ...identityFields,
+    uniqueNameField(),
+    slugField,
     { name: 'account', type: 'string', blank: true, default: '', maxLength: 30 },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'asns', type: 'm2m', target: 'ipam.asn', default: [] },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-    {
-      name: 'circuit_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'circuits.circuit', via: 'provider' },
-    },
+    ...changeLoggedFields,
+    countField('circuit_count', 'circuits.circuit', 'provider'),
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'circuit_count'],
   ordering: ['name', 'id'],

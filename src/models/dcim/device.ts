@@ -6,6 +6,7 @@ import { rackDisplay } from './rack.js';
 import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { canonicalMac } from './hardwareAddress.js';
 import type { FilterEnvironment } from '../types.js';
+import { identityFields } from '../commonFields.js';
 
 const STATUS_CHOICES: Choice[] = [
   { value: 'offline', label: 'Offline' },
@@ -149,9 +150,7 @@ export const device: ModelDefinition = {
   verboseName: 'device',
   verboseNamePlural: 'devices',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'name', type: 'string', nullable: true, blank: true, default: null, maxLength: 64 },
     { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'PROTECT', required: true },
     { name: 'device_role', type: 'fk', target: 'dcim.devicerole', onDelete: 'PROTECT', required: true },

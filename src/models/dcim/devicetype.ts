@@ -2,6 +2,7 @@
 import type { Choice, ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
+import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
 
 const AIRFLOW_CHOICES: Choice[] = [
   { value: 'front-to-rear', label: 'Front to rear' },
@@ -21,9 +22,7 @@ export const devicetype: ModelDefinition = {
   verboseName: 'device type',
   verboseNamePlural: 'device types',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'manufacturer', type: 'fk', target: 'dcim.manufacturer', onDelete: 'PROTECT', required: true },
     { name: 'model', type: 'string', required: true, maxLength: 100 },
     { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
@@ -59,17 +58,8 @@ export const devicetype: ModelDefinition = {
     { name: 'rear_image', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'comments', type: 'string', blank: true, default: '' },
-    { name: 'tags', type: 'tags', target: 'extras.tag' },
-    { name: 'custom_fields', type: 'custom_fields', default: {} },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-    {
-      name: 'device_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'dcim.device', via: 'device_type' },
-    },
+    ...changeLoggedFields,
+    countField('device_count', 'dcim.device', 'device_type'),
   ],
   brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'device_count'],
   // NetBox orders manufacturer by name; here by id

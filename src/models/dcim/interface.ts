@@ -6,6 +6,7 @@ import { deviceDisplay } from './device.js';
 import { canonicalMac, canonicalWwn } from './hardwareAddress.js';
 import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
+import { changeLoggedFields, identityFields } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: 'virtual', label: 'Virtual' },
@@ -431,9 +432,7 @@ export const interfaceModel: ModelDefinition = {
   verboseName: 'interface',
   verboseNamePlural: 'interfaces',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'CASCADE', required: true },
     { name: 'vdcs', type: 'm2m', target: 'dcim.virtualdevicecontext' },
     { name: 'module', type: 'fk', target: 'dcim.module', onDelete: 'CASCADE', nullable: true, default: null },
@@ -505,10 +504,7 @@ export const interfaceModel: ModelDefinition = {
     { name: 'connected_endpoints', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'connected_endpoints_type', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'connected_endpoints_reachable', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'tags', type: 'tags', target: 'extras.tag' },
-    { name: 'custom_fields', type: 'custom_fields', default: {} },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    ...changeLoggedFields,
     {
       name: 'count_ipaddresses',
       type: 'count',

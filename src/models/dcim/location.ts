@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
 
 export const location: ModelDefinition = {
   key: 'dcim.location',
@@ -11,9 +12,7 @@ export const location: ModelDefinition = {
   verboseName: 'location',
   verboseNamePlural: 'locations',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'CASCADE', required: true },
@@ -32,26 +31,11 @@ export const location: ModelDefinition = {
     },
     { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    { name: 'tags', type: 'tags', target: 'extras.tag' },
-    { name: 'custom_fields', type: 'custom_fields', default: {} },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    ...changeLoggedFields,
     // NetBox counts objects assigned to descendants too; this counts direct ones
-    {
-      name: 'rack_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'dcim.rack', via: 'location' },
-    },
+    countField('rack_count', 'dcim.rack', 'location'),
     // NetBox counts objects assigned to descendants too; this counts direct ones
-    {
-      name: 'device_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'dcim.device', via: 'location' },
-    },
+    countField('device_count', 'dcim.device', 'location'),
     { name: '_depth', type: 'computed', readOnly: true, value: 0 },
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'rack_count', '_depth'],

@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { contactFilters } from '../filterSpecs.js';
+import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const manufacturer: ModelDefinition = {
   key: 'dcim.manufacturer',
@@ -11,45 +12,14 @@ export const manufacturer: ModelDefinition = {
   verboseName: 'manufacturer',
   verboseNamePlural: 'manufacturers',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
-    { name: 'name', type: 'string', required: true, unique: true, maxLength: 100 },
-    {
-      name: 'slug',
-      type: 'string',
-      required: true,
-      unique: true,
-      maxLength: 100,
-      pattern: '^[-a-zA-Z0-9_]+$',
-      format: 'slug',
-    },
+    ...identityFields,
+    uniqueNameField(),
+    slugField,
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    { name: 'tags', type: 'tags', target: 'extras.tag' },
-    { name: 'custom_fields', type: 'custom_fields', default: {} },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-    {
-      name: 'devicetype_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'dcim.devicetype', via: 'manufacturer' },
-    },
-    {
-      name: 'inventoryitem_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'dcim.inventoryitem', via: 'manufacturer' },
-    },
-    {
-      name: 'platform_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'dcim.platform', via: 'manufacturer' },
-    },
+    ...changeLoggedFields,
+    countField('devicetype_count', 'dcim.devicetype', 'manufacturer'),
+    countField('inventoryitem_count', 'dcim.inventoryitem', 'manufacturer'),
+    countField('platform_count', 'dcim.platform', 'manufacturer'),
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'devicetype_count'],
   ordering: ['name', 'id'],

@@ -3,6 +3,7 @@ import type { Choice, ModelDefinition, StoredObject } from '../types.js';
 import { pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../naturalSortKey.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: '2-post-frame', label: '2-post frame' },
@@ -27,9 +28,7 @@ export const rack: ModelDefinition = {
   verboseName: 'rack',
   verboseNamePlural: 'racks',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'facility_id', type: 'string', nullable: true, blank: true, default: null, maxLength: 50 },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', required: true },
@@ -92,24 +91,9 @@ export const rack: ModelDefinition = {
     { name: 'mounting_depth', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'comments', type: 'string', blank: true, default: '' },
-    { name: 'tags', type: 'tags', target: 'extras.tag' },
-    { name: 'custom_fields', type: 'custom_fields', default: {} },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-    {
-      name: 'device_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'dcim.device', via: 'rack' },
-    },
-    {
-      name: 'powerfeed_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'dcim.powerfeed', via: 'rack' },
-    },
+    ...changeLoggedFields,
+    countField('device_count', 'dcim.device', 'rack'),
+    countField('powerfeed_count', 'dcim.powerfeed', 'rack'),
   ],
   brief: ['id', 'url', 'display', 'name', 'device_count'],
   // NetBox orders site by natural name and location by tree order (nulls last); here by id

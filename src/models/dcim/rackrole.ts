@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
+import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const rackrole: ModelDefinition = {
   key: 'dcim.rackrole',
@@ -10,26 +11,13 @@ export const rackrole: ModelDefinition = {
   verboseName: 'rack role',
   verboseNamePlural: 'rack roles',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
-    { name: 'name', type: 'string', required: true, unique: true, maxLength: 100 },
-    {
-      name: 'slug',
-      type: 'string',
-      required: true,
-      unique: true,
-      maxLength: 100,
-      pattern: '^[-a-zA-Z0-9_]+$',
-      format: 'slug',
-    },
+    ...identityFields,
+    uniqueNameField(),
+    slugField,
     { name: 'color', type: 'string', default: '9e9e9e', maxLength: 6, pattern: '^[0-9a-f]{6}$' },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    { name: 'tags', type: 'tags', target: 'extras.tag' },
-    { name: 'custom_fields', type: 'custom_fields', default: {} },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-    { name: 'rack_count', type: 'count', readOnly: true, annotated: true, count: { model: 'dcim.rack', via: 'role' } },
+    ...changeLoggedFields,
+    countField('rack_count', 'dcim.rack', 'role'),
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'rack_count'],
   ordering: ['name', 'id'],

@@ -3,6 +3,7 @@ import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { naturalSortKey } from '../naturalSortKey.js';
 import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const site: ModelDefinition = {
   key: 'dcim.site',
@@ -12,19 +13,9 @@ export const site: ModelDefinition = {
   verboseName: 'site',
   verboseNamePlural: 'sites',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
-    { name: 'name', type: 'string', required: true, unique: true, maxLength: 100 },
-    {
-      name: 'slug',
-      type: 'string',
-      required: true,
-      unique: true,
-      maxLength: 100,
-      pattern: '^[-a-zA-Z0-9_]+$',
-      format: 'slug',
-    },
+    ...identityFields,
+    uniqueNameField(),
+    slugField,
     {
       name: 'status',
       type: 'choice',
@@ -49,42 +40,15 @@ export const site: ModelDefinition = {
     { name: 'longitude', type: 'decimal', nullable: true, default: null, maxDigits: 9, decimalPlaces: 6 },
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'asns', type: 'm2m', target: 'ipam.asn' },
-    { name: 'tags', type: 'tags', target: 'extras.tag' },
-    { name: 'custom_fields', type: 'custom_fields', default: {} },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    ...changeLoggedFields,
     // NetBox counts distinct circuits with a termination at the site; this counts terminations
-    {
-      name: 'circuit_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'circuits.circuittermination', via: 'site' },
-    },
-    {
-      name: 'device_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'dcim.device', via: 'site' },
-    },
-    {
-      name: 'prefix_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'ipam.prefix', via: 'site' },
-    },
-    { name: 'rack_count', type: 'count', readOnly: true, annotated: true, count: { model: 'dcim.rack', via: 'site' } },
+    countField('circuit_count', 'circuits.circuittermination', 'site'),
+    countField('device_count', 'dcim.device', 'site'),
+    countField('prefix_count', 'ipam.prefix', 'site'),
+    countField('rack_count', 'dcim.rack', 'site'),
     // NetBox counts VMs whose cluster is at the site; this counts VMs by their own site
-    {
-      name: 'virtualmachine_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'virtualization.virtualmachine', via: 'site' },
-    },
-    { name: 'vlan_count', type: 'count', readOnly: true, annotated: true, count: { model: 'ipam.vlan', via: 'site' } },
+    countField('virtualmachine_count', 'virtualization.virtualmachine', 'site'),
+    countField('vlan_count', 'ipam.vlan', 'site'),
   ],
   brief: ['id', 'url', 'display', 'name', 'slug'],
   ordering: ['_name', 'id'],

@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, treeDepth, treeParentErrors } from '../hooks.js';
 import { contactFilters } from '../filterSpecs.js';
+import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
 
 export const sitegroup: ModelDefinition = {
   key: 'dcim.sitegroup',
@@ -11,19 +12,14 @@ export const sitegroup: ModelDefinition = {
   verboseName: 'site group',
   verboseNamePlural: 'site groups',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
     { name: 'parent', type: 'fk', target: 'dcim.sitegroup', onDelete: 'CASCADE', nullable: true, default: null },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    { name: 'tags', type: 'tags', target: 'extras.tag' },
-    { name: 'custom_fields', type: 'custom_fields', default: {} },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    ...changeLoggedFields,
     // NetBox counts objects assigned to descendants too; this counts direct ones
-    { name: 'site_count', type: 'count', readOnly: true, annotated: true, count: { model: 'dcim.site', via: 'group' } },
+    countField('site_count', 'dcim.site', 'group'),
     { name: '_depth', type: 'computed', readOnly: true, value: 0 },
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'site_count', '_depth'],

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { checkCustomFieldValue } from './customFieldValues.js';
+import { identityFields } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: 'text', label: 'Text' },
@@ -25,9 +26,7 @@ export const customfield: ModelDefinition = {
   verboseName: 'custom field',
   verboseNamePlural: 'custom fields',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'content_types', type: 'array', items: 'content_type', required: true },
     { name: 'type', type: 'choice', required: true, choices: TYPE_CHOICES },
     { name: 'object_type', type: 'content_type' },

@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import type { FilterEnvironment } from '../types.js';
+import { identityFields, uniqueNameField } from '../commonFields.js';
 
 export const tag: ModelDefinition = {
   key: 'extras.tag',
@@ -11,10 +12,8 @@ export const tag: ModelDefinition = {
   verboseName: 'tag',
   verboseNamePlural: 'tags',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
-    { name: 'name', type: 'string', required: true, unique: true, maxLength: 100 },
+    ...identityFields,
+    uniqueNameField(),
     { name: 'slug', type: 'string', required: true, unique: true, maxLength: 100, pattern: '^[-\\p{L}\\p{M}\\p{N}_]+$' },
     { name: 'color', type: 'string', default: '9e9e9e', maxLength: 6, pattern: '^[0-9a-f]{6}$', format: 'color' },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },

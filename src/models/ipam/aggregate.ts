@@ -4,6 +4,7 @@ import { displayAttribute } from '../hooks.js';
 import { networkKeys, normalizeNetworkField } from './networkKeys.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { containingNetwork } from './prefix.js';
+import { changeLoggedFields, identityFields } from '../commonFields.js';
 
 export const aggregate: ModelDefinition = {
   key: 'ipam.aggregate',
@@ -13,9 +14,7 @@ export const aggregate: ModelDefinition = {
   verboseName: 'aggregate',
   verboseNamePlural: 'aggregates',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     {
       name: 'family',
       type: 'choice',
@@ -28,10 +27,7 @@ export const aggregate: ModelDefinition = {
     { name: 'date_added', type: 'date', nullable: true, default: null },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'comments', type: 'string', blank: true, default: '' },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    ...changeLoggedFields,
   ],
   brief: ['id', 'url', 'display', 'family', 'prefix'],
   ordering: ['_network', '_prefixlen', 'id'],

@@ -5,6 +5,7 @@ import { hostKeys, normalizeHostField } from './networkKeys.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterMethod } from '../types.js';
 import { presentInVrf } from './prefix.js';
+import { changeLoggedFields, identityFields } from '../commonFields.js';
 
 const ROLE_CHOICES: Choice[] = [
   { value: 'loopback', label: 'Loopback' },
@@ -27,9 +28,7 @@ export const ipaddress: ModelDefinition = {
   verboseName: 'IP address',
   verboseNamePlural: 'IP addresses',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     {
       name: 'family',
       type: 'choice',
@@ -74,10 +73,7 @@ export const ipaddress: ModelDefinition = {
     { name: 'dns_name', type: 'string', blank: true, default: '', maxLength: 255 },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'comments', type: 'string', blank: true, default: '' },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    ...changeLoggedFields,
   ],
   brief: ['id', 'url', 'display', 'family', 'address'],
   // NetBox: host address only (mask ignored), IPv4 before IPv6

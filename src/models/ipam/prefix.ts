@@ -4,6 +4,7 @@ import { displayAttribute } from '../hooks.js';
 import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from './networkKeys.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
 import type { FilterEnvironment, FilterMethod } from '../types.js';
+import { changeLoggedFields, identityFields } from '../commonFields.js';
 
 export const prefix: ModelDefinition = {
   key: 'ipam.prefix',
@@ -13,9 +14,7 @@ export const prefix: ModelDefinition = {
   verboseName: 'prefix',
   verboseNamePlural: 'prefixes',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     {
       name: 'family',
       type: 'choice',
@@ -43,10 +42,7 @@ export const prefix: ModelDefinition = {
     { name: 'mark_utilized', type: 'boolean', default: false },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'comments', type: 'string', blank: true, default: '' },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    ...changeLoggedFields,
     // NetBox caches the number of child prefixes; not computed yet
     { name: 'children', type: 'computed', readOnly: true, value: 0 },
     // NetBox caches the number of containing prefixes; not computed yet

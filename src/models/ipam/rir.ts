@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
+import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const rir: ModelDefinition = {
   key: 'ipam.rir',
@@ -10,24 +11,13 @@ export const rir: ModelDefinition = {
   verboseName: 'RIR',
   verboseNamePlural: 'RIRs',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
-    { name: 'name', type: 'string', required: true, unique: true, maxLength: 100 },
-    { name: 'slug', type: 'string', required: true, unique: true, maxLength: 100, format: 'slug' },
+    ...identityFields,
+    uniqueNameField(),
+    slugField,
     { name: 'is_private', type: 'boolean', default: false },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-    {
-      name: 'aggregate_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'ipam.aggregate', via: 'rir' },
-    },
+    ...changeLoggedFields,
+    countField('aggregate_count', 'ipam.aggregate', 'rir'),
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'aggregate_count'],
   ordering: ['name', 'id'],

@@ -4,6 +4,7 @@ import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { rackDisplay } from '../dcim/rack.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
+import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
 
 /** str() of a VLAN group's scope object ('None' for a global group). */
 async function scopeDisplay(group: StoredObject, view: LookupView): Promise<string> {
@@ -21,9 +22,7 @@ export const vlan: ModelDefinition = {
   verboseName: 'VLAN',
   verboseNamePlural: 'VLANs',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
     {
       name: 'group',
@@ -51,17 +50,8 @@ export const vlan: ModelDefinition = {
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'l2vpn_termination', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-    {
-      name: 'prefix_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'ipam.prefix', via: 'vlan' },
-    },
+    ...changeLoggedFields,
+    countField('prefix_count', 'ipam.prefix', 'vlan'),
   ],
   brief: ['id', 'url', 'display', 'vid', 'name'],
   // NetBox orders site/group by their own ordering, nulls last; here by id, nulls first

@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { scopeFilter } from '../filterSpecs.js';
+import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
 
 export const vlangroup: ModelDefinition = {
   key: 'ipam.vlangroup',
@@ -11,9 +12,7 @@ export const vlangroup: ModelDefinition = {
   verboseName: 'VLAN group',
   verboseNamePlural: 'VLAN groups',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'slug', type: 'string', required: true, maxLength: 100, format: 'slug' },
     {
@@ -53,11 +52,8 @@ export const vlangroup: ModelDefinition = {
     { name: 'min_vid', type: 'integer', default: 1, min: 1, max: 4094 },
     { name: 'max_vid', type: 'integer', default: 4094, min: 1, max: 4094 },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-    { name: 'vlan_count', type: 'count', readOnly: true, annotated: true, count: { model: 'ipam.vlan', via: 'group' } },
+    ...changeLoggedFields,
+    countField('vlan_count', 'ipam.vlan', 'group'),
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'vlan_count'],
   ordering: ['name', 'id'],

@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { pyStr } from '../hooks.js';
 import { pairFilters, tenancyFilters } from '../filterSpecs.js';
+import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
 
 export const vrf: ModelDefinition = {
   key: 'ipam.vrf',
@@ -11,9 +12,7 @@ export const vrf: ModelDefinition = {
   verboseName: 'VRF',
   verboseNamePlural: 'VRFs',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'rd', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 21 },
     { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
@@ -22,24 +21,9 @@ export const vrf: ModelDefinition = {
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'import_targets', type: 'm2m', target: 'ipam.routetarget', default: [] },
     { name: 'export_targets', type: 'm2m', target: 'ipam.routetarget', default: [] },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-    {
-      name: 'ipaddress_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'ipam.ipaddress', via: 'vrf' },
-    },
-    {
-      name: 'prefix_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'ipam.prefix', via: 'vrf' },
-    },
+    ...changeLoggedFields,
+    countField('ipaddress_count', 'ipam.ipaddress', 'vrf'),
+    countField('prefix_count', 'ipam.prefix', 'vrf'),
   ],
   brief: ['id', 'url', 'display', 'name', 'rd', 'prefix_count'],
   ordering: ['name', 'rd', 'id'],

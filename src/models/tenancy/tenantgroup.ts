@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, treeDepth, treeParentErrors } from '../hooks.js';
+import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const tenantgroup: ModelDefinition = {
   key: 'tenancy.tenantgroup',
@@ -10,25 +11,14 @@ export const tenantgroup: ModelDefinition = {
   verboseName: 'tenant group',
   verboseNamePlural: 'tenant groups',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
-    { name: 'name', type: 'string', required: true, unique: true, maxLength: 100 },
-    { name: 'slug', type: 'string', required: true, unique: true, maxLength: 100, format: 'slug' },
+    ...identityFields,
+    uniqueNameField(),
+    slugField,
     { name: 'parent', type: 'fk', target: 'tenancy.tenantgroup', onDelete: 'CASCADE', nullable: true, default: null },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
-    { name: 'custom_fields', type: 'custom_fields' },
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    ...changeLoggedFields,
     // NetBox counts objects assigned to descendants too; this counts direct ones
-    {
-      name: 'tenant_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'tenancy.tenant', via: 'group' },
-    },
+    countField('tenant_count', 'tenancy.tenant', 'group'),
     { name: '_depth', type: 'computed', readOnly: true, value: 0 },
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'tenant_count', '_depth'],

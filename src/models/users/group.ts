@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, auth.group); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
+import { countField, identityFields } from '../commonFields.js';
 
 /** Django's auth.group, served at /api/users/groups/: members are set through the user's `groups`. */
 export const group: ModelDefinition = {
@@ -11,17 +12,9 @@ export const group: ModelDefinition = {
   verboseName: 'group',
   verboseNamePlural: 'groups',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'name', type: 'string', required: true, unique: true, maxLength: 150 },
-    {
-      name: 'user_count',
-      type: 'count',
-      readOnly: true,
-      annotated: true,
-      count: { model: 'auth.user', via: 'groups' },
-    },
+    countField('user_count', 'auth.user', 'groups'),
   ],
   brief: ['id', 'url', 'display', 'name'],
   ordering: ['name', 'id'],

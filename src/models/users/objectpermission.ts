@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, users.objectpermission); hooks are hand-written.
 import type { FieldErrors, ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
+import { identityFields } from '../commonFields.js';
 
 /**
  * '<app_label>.<model>'. NetBox accepts any installed content type; models this service does
@@ -51,9 +52,7 @@ export const objectpermission: ModelDefinition = {
   verboseName: 'permission',
   verboseNamePlural: 'permissions',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'enabled', type: 'boolean', default: true },

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { normalizeAllowedIps } from '../../auth/ipRestriction.js';
+import { identityFields } from '../commonFields.js';
 
 /** The masked form NetBox shows when keys cannot be retrieved: 34 '*' and the key's last 6 characters. */
 export function maskedTokenKey(last6: unknown): string {
@@ -15,9 +16,7 @@ export const token: ModelDefinition = {
   verboseName: 'token',
   verboseNamePlural: 'tokens',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'user', type: 'fk', target: 'auth.user', onDelete: 'CASCADE', required: true },
     { name: 'created', type: 'datetime', readOnly: true },
     { name: 'expires', type: 'datetime', nullable: true, default: null },

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { pyStr } from '../hooks.js';
+import { identityFields } from '../commonFields.js';
 
 /** Django's UnicodeUsernameValidator: letters, digits and @ . + - _ only. */
 const USERNAME = /^[\p{L}\p{N}_@.+-]+$/u;
@@ -13,9 +14,7 @@ export const user: ModelDefinition = {
   verboseName: 'user',
   verboseNamePlural: 'users',
   fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'url', type: 'url', readOnly: true },
-    { name: 'display', type: 'display', readOnly: true },
+    ...identityFields,
     { name: 'username', type: 'string', required: true, unique: true, maxLength: 150 },
     { name: 'password', type: 'string', required: true, writeOnly: true, secret: 'password', maxLength: 128 },
     { name: 'first_name', type: 'string', blank: true, default: '', maxLength: 150 },

@@ -1,0 +1,42 @@
+/**
+ * Field declarations that many models share word for word. A model lists them in
+ * serializer order like any other field; only their spelling lives here.
+ */
+import type { FieldDefinition } from './types.js';
+
+/** id, url, display: the first three keys of every representation. */
+export const identityFields: FieldDefinition[] = [
+  { name: 'id', type: 'id', readOnly: true },
+  { name: 'url', type: 'url', readOnly: true },
+  { name: 'display', type: 'display', readOnly: true },
+];
+
+/** tags, custom_fields, created, last_updated: what every change-logged model ends with. */
+export const changeLoggedFields: FieldDefinition[] = [
+  { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
+  { name: 'custom_fields', type: 'custom_fields', default: {} },
+  // SPEC 2.2: created reads as a date; the stored value keeps the full timestamp.
+  { name: 'created', type: 'date', readOnly: true, nullable: true },
+  { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+];
+
+/** A unique URL-friendly identifier: letters, digits, hyphens and underscores. */
+export const slugField: FieldDefinition = {
+  name: 'slug',
+  type: 'string',
+  required: true,
+  unique: true,
+  maxLength: 100,
+  pattern: '^[-a-zA-Z0-9_]+$',
+  format: 'slug',
+};
+
+/** A globally unique name. */
+export function uniqueNameField(maxLength = 100): FieldDefinition {
+  return { name: 'name', type: 'string', required: true, unique: true, maxLength };
+}
+
+/** An annotated count: how many `model` objects point here through `via`. */
+export function countField(name: string, model: string, via: string): FieldDefinition {
+  return { name, type: 'count', readOnly: true, annotated: true, count: { model, via } };
+}
