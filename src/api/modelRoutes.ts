@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { createObjects, type WriteOutcome } from '../commands/createObjects.js';
+import { createObjects } from '../commands/createObjects.js';
+import type { WriteOutcome } from '../commands/recordEach.js';
 import { deleteObjects } from '../commands/deleteObjects.js';
 import { NotFoundError, ValidationError } from '../commands/errors.js';
 import { updateObjects, type UpdateItem } from '../commands/updateObjects.js';

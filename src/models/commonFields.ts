@@ -40,3 +40,29 @@ export function uniqueNameField(maxLength = 100): FieldDefinition {
 export function countField(name: string, model: string, via: string): FieldDefinition {
   return { name, type: 'count', readOnly: true, annotated: true, count: { model, via } };
 }
+
+/** An address family, derived from the network or address it describes. */
+export const familyField: FieldDefinition = {
+  name: 'family',
+  type: 'choice',
+  readOnly: true,
+  choices: [
+    { value: 4, label: 'IPv4' },
+    { value: 6, label: 'IPv6' },
+  ],
+};
+
+/** The unit a weight is given in (device types, racks). */
+export const weightUnitField: FieldDefinition = {
+  name: 'weight_unit',
+  type: 'choice',
+  blank: true,
+  emptyAsNull: true,
+  default: '',
+  choices: [
+    { value: 'kg', label: 'Kilograms' },
+    { value: 'g', label: 'Grams' },
+    { value: 'lb', label: 'Pounds' },
+    { value: 'oz', label: 'Ounces' },
+  ],
+};

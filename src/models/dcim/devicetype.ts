@@ -2,7 +2,7 @@
 import type { Choice, ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, countField, identityFields, weightUnitField } from '../commonFields.js';
 
 const AIRFLOW_CHOICES: Choice[] = [
   { value: 'front-to-rear', label: 'Front to rear' },
@@ -39,19 +39,7 @@ export const devicetype: ModelDefinition = {
     },
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
     { name: 'weight', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 2 },
-    {
-      name: 'weight_unit',
-      type: 'choice',
-      blank: true,
-      emptyAsNull: true,
-      default: '',
-      choices: [
-        { value: 'kg', label: 'Kilograms' },
-        { value: 'g', label: 'Grams' },
-        { value: 'lb', label: 'Pounds' },
-        { value: 'oz', label: 'Ounces' },
-      ],
-    },
+    weightUnitField,
     // image upload (multipart) is not supported
     { name: 'front_image', type: 'computed', readOnly: true, nullable: true, value: null },
     // image upload (multipart) is not supported

@@ -3,7 +3,7 @@ import type { Choice, ModelDefinition, StoredObject } from '../types.js';
 import { pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../naturalSortKey.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, countField, identityFields, weightUnitField } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: '2-post-frame', label: '2-post frame' },
@@ -64,19 +64,7 @@ export const rack: ModelDefinition = {
     { name: 'u_height', type: 'integer', default: 42, min: 1, max: 100 },
     { name: 'weight', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 2 },
     { name: 'max_weight', type: 'integer', nullable: true, default: null, min: 0, max: 2147483647 },
-    {
-      name: 'weight_unit',
-      type: 'choice',
-      blank: true,
-      emptyAsNull: true,
-      default: '',
-      choices: [
-        { value: 'kg', label: 'Kilograms' },
-        { value: 'g', label: 'Grams' },
-        { value: 'lb', label: 'Pounds' },
-        { value: 'oz', label: 'Ounces' },
-      ],
-    },
+    weightUnitField,
     { name: 'desc_units', type: 'boolean', default: false },
     { name: 'outer_width', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
     { name: 'outer_depth', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },

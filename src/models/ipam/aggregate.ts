@@ -4,7 +4,7 @@ import { displayAttribute } from '../hooks.js';
 import { networkKeys, normalizeNetworkField } from './networkKeys.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { containingNetwork } from './prefix.js';
-import { changeLoggedFields, identityFields } from '../commonFields.js';
+import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
 
 export const aggregate: ModelDefinition = {
   key: 'ipam.aggregate',
@@ -15,12 +15,7 @@ export const aggregate: ModelDefinition = {
   verboseNamePlural: 'aggregates',
   fields: [
     ...identityFields,
-    {
-      name: 'family',
-      type: 'choice',
-      readOnly: true,
-      choices: [{ value: 4, label: 'IPv4' }, { value: 6, label: 'IPv6' }],
-    },
+    familyField,
     { name: 'prefix', type: 'cidr', required: true },
     { name: 'rir', type: 'fk', target: 'ipam.rir', onDelete: 'PROTECT', required: true },
     { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },

@@ -5,7 +5,7 @@ import { hostKeys, normalizeHostField } from './networkKeys.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterMethod } from '../types.js';
 import { presentInVrf } from './prefix.js';
-import { changeLoggedFields, identityFields } from '../commonFields.js';
+import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
 
 const ROLE_CHOICES: Choice[] = [
   { value: 'loopback', label: 'Loopback' },
@@ -29,12 +29,7 @@ export const ipaddress: ModelDefinition = {
   verboseNamePlural: 'IP addresses',
   fields: [
     ...identityFields,
-    {
-      name: 'family',
-      type: 'choice',
-      readOnly: true,
-      choices: [{ value: 4, label: 'IPv4' }, { value: 6, label: 'IPv6' }],
-    },
+    familyField,
     { name: 'address', type: 'ip_address', required: true },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },

@@ -4,7 +4,7 @@ import { displayAttribute } from '../hooks.js';
 import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from './networkKeys.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
 import type { FilterEnvironment, FilterMethod } from '../types.js';
-import { changeLoggedFields, identityFields } from '../commonFields.js';
+import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
 
 export const prefix: ModelDefinition = {
   key: 'ipam.prefix',
@@ -15,12 +15,7 @@ export const prefix: ModelDefinition = {
   verboseNamePlural: 'prefixes',
   fields: [
     ...identityFields,
-    {
-      name: 'family',
-      type: 'choice',
-      readOnly: true,
-      choices: [{ value: 4, label: 'IPv4' }, { value: 6, label: 'IPv6' }],
-    },
+    familyField,
     { name: 'prefix', type: 'cidr', required: true },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'PROTECT', nullable: true, default: null },

@@ -1,0 +1,55 @@
+import type { FieldErrors, ModelDefinition, StoredObject } from '../models/types.js';
+import type { DecidedObject } from './decideObject.js';
+import { ValidationError } from './errors.js';
+import type { WriteTransaction } from './WriteCoordinator.js';
+
+export interface WriteOutcome {
+  ids: number[];
+  revealed: Map<number, Record<string, unknown>>;
+}
+
+export interface DecidedItem {
+  id: number;
+  previous: StoredObject | null;
+  decided: DecidedObject;
+}
+
+/**
+ * Decide every item of a request and record a create or update event for each.
+ * All-or-none: a single request rethrows its error; a bulk request collects one
+ * entry per item (`{}` for the good ones) and fails as a whole if any item failed.
+ */
+export async function recordEach<T>(
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  items: T[],
+  bulk: boolean,
+  decideItem: (item: T) => Promise<DecidedItem>,
+): Promise<WriteOutcome> {
+  const outcome: WriteOutcome = { ids: [], revealed: new Map() };
+  const errors: FieldErrors[] = [];
+  let failed = false;
+  for (const item of items) {
+    try {
+      const { id, previous, decided } = await decideItem(item);
+      tx.record({
+        action: previous ? 'update' : 'create',
+        objectType: definition.key,
+        objectId: id,
+        objectRepr: decided.repr,
+        prechange: previous,
+        postchange: decided.obj,
+        related: definition.hooks?.relatedObject?.(decided.obj) ?? null,
+      });
+      outcome.ids.push(id);
+      if (Object.keys(decided.revealed).length) outcome.revealed.set(id, decided.revealed);
+      errors.push({});
+    } catch (error) {
+      if (!bulk || !(error instanceof ValidationError) || Array.isArray(error.body)) throw error;
+      failed = true;
+      errors.push(error.body);
+    }
+  }
+  if (failed) throw new ValidationError(errors);
+  return outcome;
+}
