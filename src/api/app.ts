@@ -25,7 +25,8 @@ export function createApp(services: Services): Koa {
   app.use(authenticate(services));
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
   app.use(readJsonBody(services.config.maxBodyBytes));
-  app.use(idempotency());
+  const audit = services.audit;
+  app.use(idempotency(audit ? (userId, key) => audit.idempotentRequest(userId, key) : null));
   const root = apiRoot(services, new Date());
   const models = modelRoutes(services);
   // OPTIONS metadata (before the model routes' catch-all), schema, docs, metrics, health

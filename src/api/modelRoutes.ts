@@ -5,7 +5,7 @@ import type { WriteOutcome } from '../commands/recordEach.js';
 import { deleteObjects } from '../commands/deleteObjects.js';
 import { NotFoundError, ValidationError } from '../commands/errors.js';
 import { updateObjects, type UpdateItem } from '../commands/updateObjects.js';
-import type { WriteContext } from '../commands/WriteCoordinator.js';
+import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { listPage } from './query/listPage.js';
@@ -114,7 +114,30 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
 }
 
 function writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext {
-  return { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null, authorize };
+  return { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null, authorize, idempotency: ctx.state.idempotency };
+}
+
+/**
+ * Runs a write, unless this is a retry the Idempotency-Key middleware recognised from
+ * the event log: then the objects that first request wrote are answered again, and
+ * nothing is written.
+ */
+async function runWrite(
+  services: Services,
+  ctx: Context,
+  definition: ModelDefinition,
+  action: 'create' | 'update' | 'delete',
+  context: WriteContext,
+  decide: (tx: WriteTransaction) => Promise<WriteOutcome | void>,
+): Promise<WriteOutcome> {
+  const replayOf: string | undefined = ctx.state.replayOf;
+  if (replayOf && services.audit) {
+    const events = await services.audit.requestEvents(replayOf);
+    const ids = events.filter((e) => e.objectType === definition.key && e.action === action).map((e) => e.objectId);
+    return { ids: [...new Set(ids)], revealed: new Map() };
+  }
+  const { result } = await services.coordinator.execute(context, decide);
+  return result ?? { ids: [], revealed: new Map() };
 }
 
 /** The projected objects a write produced, rendered for its response. */
@@ -142,7 +165,7 @@ async function createView(services: Services, definition: ModelDefinition, ctx: 
   const bulk = Array.isArray(body);
   const items = bulk ? body : [body];
   const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
-  const { result } = await services.coordinator.execute(context, (tx) => createObjects(services.commands, tx, definition, items, bulk));
+  const result = await runWrite(services, ctx, definition, 'create', context, (tx) => createObjects(services.commands, tx, definition, items, bulk));
   const rendered = await writtenObjects(services, definition, ctx, result, true);
   ctx.status = 201;
   if (bulk) {
@@ -159,7 +182,7 @@ async function updateView(services: Services, definition: ModelDefinition, ctx: 
   await assertInScope(services.store, definition, scope, id);
   const body = requireBody(ctx);
   const versions = ifMatchVersions(ctx);
-  const { result } = await services.coordinator.execute(writeContext(ctx, writeGuard(ctx, definition, 'change', [id])), async (tx) => {
+  const result = await runWrite(services, ctx, definition, 'update', writeContext(ctx, writeGuard(ctx, definition, 'change', [id])), async (tx) => {
     await assertVersion(tx.view, definition.key, id, versions);
     return updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false);
   });
@@ -188,7 +211,7 @@ async function bulkUpdateView(services: Services, definition: ModelDefinition, c
   const scope = await writeScope(ctx, definition, 'change');
   const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
   const guard = writeGuard(ctx, definition, 'change', items.map((i) => i.id));
-  const { result } = await services.coordinator.execute(writeContext(ctx, guard), (tx) =>
+  const result = await runWrite(services, ctx, definition, 'update', writeContext(ctx, guard), (tx) =>
     updateObjects(services.commands, tx, definition, items, mode, true),
   );
   ctx.body = await writtenObjects(services, definition, ctx, result, false);
@@ -197,9 +220,9 @@ async function bulkUpdateView(services: Services, definition: ModelDefinition, c
 async function deleteView(services: Services, definition: ModelDefinition, ctx: Context) {
   const scope = await writeScope(ctx, definition, 'delete');
   const id = parseId(ctx);
-  await assertInScope(services.store, definition, scope, id);
+  if (!ctx.state.replayOf) await assertInScope(services.store, definition, scope, id);
   const versions = ifMatchVersions(ctx);
-  await services.coordinator.execute(writeContext(ctx, writeGuard(ctx, definition, 'delete', [id])), async (tx) => {
+  await runWrite(services, ctx, definition, 'delete', writeContext(ctx, writeGuard(ctx, definition, 'delete', [id])), async (tx) => {
     await assertVersion(tx.view, definition.key, id, versions);
     return deleteObjects(services.commands, tx, definition, [id], false);
   });
@@ -210,7 +233,7 @@ async function bulkDeleteView(services: Services, definition: ModelDefinition, c
   const scope = await writeScope(ctx, definition, 'delete');
   const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
   const guard = writeGuard(ctx, definition, 'delete', items.map((i) => i.id));
-  await services.coordinator.execute(writeContext(ctx, guard), (tx) =>
+  await runWrite(services, ctx, definition, 'delete', writeContext(ctx, guard), (tx) =>
     deleteObjects(services.commands, tx, definition, items.map((i) => i.id), true),
   );
   ctx.status = 204;

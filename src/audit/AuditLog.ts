@@ -2,6 +2,7 @@ import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, Subscription } from '../events/EventLog.js';
 import { AuditIndex } from './AuditIndex.js';
 import { EventBodyStore } from './EventBodyStore.js';
+import { IdempotencyIndex } from './IdempotencyIndex.js';
 
 export interface AuditLogOptions {
   /** Directory for the scratch file of event bodies (e.g. `<DATA_DIR>/audit`). */
@@ -28,6 +29,9 @@ export class AuditLog {
   private failure: Error | null = null;
   private closed = false;
 
+  /** Idempotency-Key → request, for retries after a restart. */
+  readonly idempotency = new IdempotencyIndex();
+
   constructor(
     private readonly log: EventLog,
     options: AuditLogOptions,
@@ -51,6 +55,7 @@ export class AuditLog {
     if (this.failure) throw this.failure;
     try {
       this.index.add(batch);
+      this.idempotency.add(batch);
       this.bodies.append(batch);
     } catch (error) {
       this.fail(error as Error);

@@ -7,6 +7,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
 import { AuditLog } from './AuditLog.js';
+import type { IdempotentRequest } from './IdempotencyIndex.js';
 import { canonicalUuid } from './changeQuery.js';
 import { ContentTypes } from './contentTypes.js';
 import { PastStates } from './PastStates.js';
@@ -101,6 +102,18 @@ export class AuditService {
     const micros = parseTimeMicros(text);
     if (micros === null) throw new ValidationError({ as_of: ['Enter a valid date/time or a log position.'] });
     return this.log.index.positionAtTime(micros);
+  }
+
+  /** The request an earlier use of this Idempotency-Key by this caller made, if it is in the log. */
+  async idempotentRequest(userId: number | null, key: string): Promise<IdempotentRequest | null> {
+    await this.log.sync();
+    return this.log.idempotency.lookup(userId, key);
+  }
+
+  /** Every event a request caused, in log order. */
+  async requestEvents(requestId: string): Promise<ChangeEvent[]> {
+    await this.log.sync();
+    return this.log.events(this.log.index.requestPositions(requestId));
   }
 
   /** The read models as they were at a log position. */

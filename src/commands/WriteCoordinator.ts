@@ -20,6 +20,8 @@ export interface WriteContext {
    * permission check).
    */
   authorize?(event: ChangeEvent, view: LookupView): Promise<void>;
+  /** The client's Idempotency-Key and request fingerprint, stamped on every event. */
+  idempotency?: { key: string; fingerprint: string };
 }
 
 export interface RecordedChange {
@@ -84,6 +86,7 @@ export class WriteTransaction {
       postchange: change.postchange ? withoutId(change.postchange) : null,
       related: change.related ?? null,
     };
+    if (this.context.idempotency) event.idempotency = this.context.idempotency;
     this.events.push(event);
     this.local.put(evolve(this.registry, event));
     return event;

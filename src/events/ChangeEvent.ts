@@ -9,12 +9,13 @@
  * are valid under the current schema and project the same way.
  *   1: the original envelope.
  *   2: adds the optional `revertOf` (the request a revert undid).
+ *   3: adds the optional `idempotency` (the client's Idempotency-Key and request fingerprint).
  * See docs/events.md for the history and the rules.
  */
-export const EVENT_SCHEMA_VERSION = 2;
+export const EVENT_SCHEMA_VERSION = 3;
 
 /** Every envelope version ever written; readers (the projector, the audit index) accept all of them. */
-export const EVENT_SCHEMA_VERSIONS: readonly number[] = [1, 2];
+export const EVENT_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3];
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 
@@ -49,11 +50,16 @@ export interface ChangeEvent {
   related?: { type: string; id: number } | null;
   /** (v2) Set on the events of a revert: the UUID of the request whose changes they undo. */
   revertOf?: string | null;
+  /**
+   * (v3) The client's Idempotency-Key and a digest of the request it came with, so a
+   * retry after a restart is still recognised and answered without writing again.
+   */
+  idempotency?: { key: string; fingerprint: string } | null;
 }
 
 /** JSON Schema of the envelope; served to consumers and enforced on append and on consume. */
 export const changeEventSchema = {
-  $id: 'https://netledger.dev/schemas/change-event/v2.json',
+  $id: 'https://netledger.dev/schemas/change-event/v3.json',
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'netledger change event',
   description:
@@ -101,6 +107,17 @@ export const changeEventSchema = {
     revertOf: {
       description: '(v2) On the events of a revert: the requestId of the request being undone.',
       anyOf: [{ type: 'null' }, { type: 'string', format: 'uuid' }],
+    },
+    idempotency: {
+      description: "(v3) The request's Idempotency-Key header and a SHA-256 digest of its method, path, query and body.",
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['key', 'fingerprint'],
+          properties: { key: { type: 'string', maxLength: 255 }, fingerprint: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+        },
+      ],
     },
   },
   additionalProperties: true,

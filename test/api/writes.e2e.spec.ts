@@ -205,3 +205,25 @@ test('a racked device must fit in the rack and not overlap another', async (t) =
   const fine = await service.api('POST', '/api/dcim/devices/', { ...base, name: 'd', position: 11 });
   t.is(fine.status, 201);
 });
+
+test('Idempotency-Key: a retry after a restart is recognised from the log and writes nothing', async (t) => {
+  const first = await startService();
+  const key = { 'Idempotency-Key': 'after-crash-1' };
+  const created = await first.api('POST', '/api/extras/tags/', [{ name: 'A', slug: 'a' }, { name: 'B', slug: 'b' }], key);
+  t.is(created.status, 201);
+  const deleted = await first.api('DELETE', `/api/extras/tags/${created.body[0].id}/`, undefined, { 'Idempotency-Key': 'delete-1' });
+  t.is(deleted.status, 204);
+  await first.stop();
+  const second = await startService({}, first.dataDir);
+  t.teardown(() => second.close());
+  const head = second.services.log.head();
+  const retry = await second.api('POST', '/api/extras/tags/', [{ name: 'A', slug: 'a' }, { name: 'B', slug: 'b' }], key);
+  t.is(retry.status, 201);
+  t.is(retry.headers.get('idempotent-replayed'), 'true');
+  t.deepEqual(retry.body.map((o: any) => o.id), [created.body[1].id], 'answers with the objects as they are now (A was deleted since)');
+  const retryDelete = await second.api('DELETE', `/api/extras/tags/${created.body[0].id}/`, undefined, { 'Idempotency-Key': 'delete-1' });
+  t.is(retryDelete.status, 204);
+  t.is(second.services.log.head(), head, 'nothing written');
+  const misuse = await second.api('POST', '/api/extras/tags/', { name: 'C', slug: 'c' }, key);
+  t.is(misuse.status, 422);
+});

@@ -14,9 +14,14 @@ const MAX_KEYS = 100_000;
  * `Idempotency-Key` on a write: a retry with the same key (same caller, same
  * request) within 24 hours gets the first successful response back instead of
  * writing again. The same key on a different request is 422; a retry while the
- * first is still running is 409. Kept in memory: a restart forgets the keys.
+ * first is still running is 409. First responses are kept in memory; the keys also
+ * travel in the events, so after a restart a retry is recognised from the log and
+ * answered from the request's events.
  */
-export function idempotency(now: () => number = Date.now) {
+/** An earlier request with this key found in the event log (after a restart): its id and fingerprint. */
+export type LoggedRequestLookup = (userId: number | null, key: string) => Promise<{ requestId: string; fingerprint: string } | null>;
+
+export function idempotency(fromLog: LoggedRequestLookup | null = null, now: () => number = Date.now) {
   const remembered = new Map<string, Remembered>();
   return async (ctx: Context, next: Next) => {
     const key = ctx.get('Idempotency-Key');
@@ -50,6 +55,20 @@ export function idempotency(now: () => number = Date.now) {
       if (previous.response.etag) ctx.set('ETag', previous.response.etag);
       ctx.set('Idempotent-Replayed', 'true');
       return;
+    }
+    ctx.state.idempotency = { key, fingerprint };
+    const logged = fromLog ? await fromLog(typeof caller === 'number' ? caller : null, key) : null;
+    if (logged) {
+      if (logged.fingerprint !== fingerprint) {
+        ctx.status = 422;
+        ctx.body = { detail: 'This Idempotency-Key was already used for a different request.' };
+        return;
+      }
+      // The first response is gone with the process that sent it: the write views
+      // answer from that request's events instead of writing again.
+      ctx.state.replayOf = logged.requestId;
+      ctx.set('Idempotent-Replayed', 'true');
+      return next();
     }
     const entry: Remembered = { fingerprint, expires: time + DAY_MS, response: null };
     remembered.set(slot, entry);
