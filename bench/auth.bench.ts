@@ -24,6 +24,7 @@ import { authFor, type RequestOrigin } from '../src/auth/AuthService.js';
 import { hashPassword, verifyPasswordAsync } from '../src/auth/secrets.js';
 import { loadConfig } from '../src/config.js';
 import { start } from '../src/main.js';
+import { lookupView } from '../src/projections/lookupView.js';
 
 const ITERATIONS = Number(process.env.ITERATIONS ?? 200_000);
 const WARMUP = Number(process.env.WARMUP ?? 20_000);
@@ -99,7 +100,7 @@ try {
   console.log(`auth cost per request, warm cache (${ITERATIONS.toLocaleString('en-US')} calls each, Node ${process.versions.node})`);
   const superuser = await timeIt('token auth: superuser token', ITERATIONS, () => authenticate(ADMIN));
   const restricted = await timeIt('token auth: user token with allowed_ips (2 networks)', ITERATIONS, () => authenticate(token.key));
-  const view = running.services.coordinator.view();
+  const view = lookupView(running.services.store);
   const scoped = await timeIt('token auth + view scope (2 constraints, OR)', ITERATIONS, async () => {
     const principal = await authenticate(token.key);
     return principal.permissions.scope(site, 'view', view);

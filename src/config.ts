@@ -21,6 +21,8 @@ export interface Config {
   exemptViewPermissions: string[];
   allowTokenRetrieval: boolean;
   maintenanceMode: boolean;
+  /** No duplicate prefixes or IP addresses in the global table (VRFs have their own flag). */
+  enforceGlobalUnique: boolean;
   /** NetBox's DEFAULT_PERMISSIONS: '<app>.<action>_<model>' → constraints, held by every authenticated user. */
   defaultPermissions: Record<string, unknown>;
   /** Peers (CIDRs, or '*') whose X-Real-IP / X-Forwarded-For name the client; others are the client. */
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exemptViewPermissions: list(env.EXEMPT_VIEW_PERMISSIONS),
     allowTokenRetrieval: flag(env.ALLOW_TOKEN_RETRIEVAL, true),
     maintenanceMode: flag(env.MAINTENANCE_MODE, false),
+    enforceGlobalUnique: flag(env.ENFORCE_GLOBAL_UNIQUE, false),
     defaultPermissions: defaultPermissions(env.DEFAULT_PERMISSIONS),
     trustedProxies: list(env.TRUSTED_PROXIES),
     loginTimeout: integer(env.LOGIN_TIMEOUT, 14 * 24 * 3600),

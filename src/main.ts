@@ -54,7 +54,7 @@ export async function start(config: Config = loadConfig(), logger: Logger = json
   const audit = new AuditService(log, registry, { dir: path.join(config.dataDir, 'audit') });
   await audit.open(); // rebuilds the audit indexes (request, object, time) from the log, then follows it
   const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
-  const commands = { registry, secrets };
+  const commands = { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique } };
   const serializer = new Serializer(registry, store, secrets);
   const queries = new ListQueryCompiler();
   const services: Services = { config, registry, log, store, projector, coordinator, serializer, queries, commands, logger, audit };

@@ -3,6 +3,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { FieldDefinition, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { customFieldsOf } from '../models/extras/customFieldsOf.js';
+import { lookupView } from '../projections/lookupView.js';
 
 /**
  * complete: every field (the detail and list views); brief: the model's brief fields
@@ -36,10 +37,7 @@ export class Serializer {
     private readonly store: ReadStore,
     private readonly secrets: SecretKeeper,
   ) {
-    this.view = {
-      get: (model, id) => store.get(model, id) as Promise<StoredObject | null>,
-      find: (model, query, limit) => store.find(model, query, limit === undefined ? {} : { limit }) as Promise<StoredObject[]>,
-    };
+    this.view = lookupView(store);
   }
 
   /** The same serializer over other read models (e.g. a past state of the registry). */

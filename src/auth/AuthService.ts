@@ -11,6 +11,7 @@ import { defaultGrants, grantsOf, PermissionSet, type Grant } from './permission
 import { verifyPasswordAsync } from './secrets.js';
 import { SessionCodec, safeEqual, type SessionData } from './sessions.js';
 import { LoginThrottle } from './throttle.js';
+import { lookupView } from '../projections/lookupView.js';
 
 /** NetBox refreshes a token's last_used at most once a minute. */
 export const LAST_USED_INTERVAL_MS = 60_000;
@@ -85,8 +86,9 @@ export class AuthService {
     }
   }
 
+  /** Committed state only: a token or user the writer has not made durable yet does not authenticate. */
   private view(): LookupView {
-    return this.services.coordinator.view();
+    return lookupView(this.services.store);
   }
 
   private now(): number {

@@ -47,9 +47,12 @@ export class SecretKeeper {
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 
-export function hashPassword(password: string): string {
+/** A slow salted hash, computed on libuv's thread pool so the event loop keeps serving. */
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = scryptSync(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  const hash = await new Promise<Buffer>((resolve, reject) =>
+    scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p }, (error, key) => (error ? reject(error) : resolve(key))),
+  );
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
@@ -81,6 +84,10 @@ export async function verifyPasswordAsync(password: string, stored: unknown): Pr
 
 let decoy: string | null = null;
 
+/** A hash of a random password, made once, to check unknown users against. */
 function decoyHash(): string {
-  return (decoy ??= hashPassword(randomBytes(16).toString('hex')));
+  if (decoy) return decoy;
+  const salt = randomBytes(16);
+  const hash = scryptSync(randomBytes(16), salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  return (decoy = ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$'));
 }

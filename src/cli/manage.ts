@@ -116,7 +116,11 @@ async function openLedger(config: Config): Promise<Ledger> {
   await projector.start();
   const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock);
   await coordinator.init();
-  const commands: CommandEnvironment = { registry, secrets: new SecretKeeper(config.secretKey, config.allowTokenRetrieval) };
+  const commands: CommandEnvironment = {
+    registry,
+    secrets: new SecretKeeper(config.secretKey, config.allowTokenRetrieval),
+    settings: { enforceGlobalUnique: config.enforceGlobalUnique },
+  };
   return {
     log,
     store,

@@ -130,11 +130,6 @@ export class WriteCoordinator {
     for (const [model, max] of Object.entries(await this.store.maxIds())) this.nextIds.set(model, max + 1);
   }
 
-  /** A consistent view for reads that must see every acknowledged write (e.g. auth). */
-  view(): StagedView {
-    return new StagedView(this.store, [this.staged]);
-  }
-
   async execute<T>(context: WriteContext, decide: (tx: WriteTransaction) => Promise<T>): Promise<{ result: T; events: ChangeEvent[] }> {
     const decided = this.queue.then(() => this.decide(context, decide));
     this.queue = decided.catch(() => undefined);

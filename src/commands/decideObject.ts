@@ -1,6 +1,6 @@
 import { SecretKeeper, hashPassword } from '../auth/secrets.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition, ModelSettings, StoredObject } from '../models/types.js';
 import { addError, hasErrors, ValidationError } from './errors.js';
 import { checkUniqueness } from './checkUniqueness.js';
 import { decideCustomFieldData } from './customFieldData.js';
@@ -11,6 +11,7 @@ import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from
 export interface CommandEnvironment {
   registry: ModelRegistry;
   secrets: SecretKeeper;
+  settings: ModelSettings;
 }
 
 export interface DecidedObject {
@@ -58,7 +59,7 @@ export async function decideObject(
       else if (!previous && isStoredField(field)) obj[field.name] = initialValue(field);
     }
   }
-  protectSecrets(env.secrets, definition, obj, resolved, previous, revealed);
+  await protectSecrets(env.secrets, definition, obj, resolved, previous, revealed);
   obj.created = previous?.created ?? now;
   obj.last_updated = now;
 
@@ -71,7 +72,7 @@ export async function decideObject(
   }
   if (hasErrors(errors)) throw new ValidationError(errors);
 
-  const ruleErrors = await definition.hooks?.validate?.(obj, view, previous);
+  const ruleErrors = await definition.hooks?.validate?.(obj, view, previous, env.settings);
   if (ruleErrors && hasErrors(ruleErrors)) throw new ValidationError(ruleErrors);
   const uniqueErrors = await checkUniqueness(view, definition, obj);
   if (hasErrors(uniqueErrors)) throw new ValidationError(uniqueErrors);
@@ -217,18 +218,18 @@ async function resolveGenericPairs(
   }
 }
 
-function protectSecrets(
+async function protectSecrets(
   secrets: SecretKeeper,
   definition: ModelDefinition,
   obj: StoredObject,
   resolved: Record<string, unknown>,
   previous: StoredObject | null,
   revealed: Record<string, unknown>,
-): void {
+): Promise<void> {
   for (const field of definition.fields) {
     if (field.secret === 'password') {
       const value = resolved[field.name];
-      if (typeof value === 'string' && value !== '') obj[field.name] = hashPassword(value);
+      if (typeof value === 'string' && value !== '') obj[field.name] = await hashPassword(value);
       else if (!previous) obj[field.name] = null; // no usable password
     } else if (field.secret === 'token_key') {
       const supplied = resolved[field.name];

@@ -147,6 +147,12 @@ export interface FieldErrors {
   [field: string]: string[];
 }
 
+/** Configuration that changes model rules (NetBox settings of the same names). */
+export interface ModelSettings {
+  /** ENFORCE_GLOBAL_UNIQUE: no duplicate prefixes or IP addresses in the global table (no VRF). */
+  enforceGlobalUnique: boolean;
+}
+
 export interface ModelHooks {
   /**
    * Normalise and derive stored values before validation of model rules
@@ -155,7 +161,7 @@ export interface ModelHooks {
    */
   normalize?(obj: StoredObject): FieldErrors | void;
   /** Model rules beyond field constraints (NetBox's clean()); may read other objects. */
-  validate?(obj: StoredObject, view: LookupView, previous: StoredObject | null): Promise<FieldErrors | void>;
+  validate?(obj: StoredObject, view: LookupView, previous: StoredObject | null, settings?: ModelSettings): Promise<FieldErrors | void>;
   /** The object's string form; may read related objects (e.g. a device without a name). */
   display?(obj: StoredObject, view: LookupView): string | Promise<string>;
   /**

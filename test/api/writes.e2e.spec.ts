@@ -227,3 +227,37 @@ test('Idempotency-Key: a retry after a restart is recognised from the log and wr
   const misuse = await second.api('POST', '/api/extras/tags/', { name: 'C', slug: 'c' }, key);
   t.is(misuse.status, 422);
 });
+
+test('IPAM uniqueness: duplicates refused in a VRF that enforces it; aggregates never overlap', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const strict = (await service.api('POST', '/api/ipam/vrfs/', { name: 'Strict', rd: '65000:9', enforce_unique: true })).body;
+  const loose = (await service.api('POST', '/api/ipam/vrfs/', { name: 'Loose', enforce_unique: false })).body;
+  t.is((await service.api('POST', '/api/ipam/prefixes/', { prefix: '10.0.0.0/24', vrf: strict.id })).status, 201);
+  const dup = await service.api('POST', '/api/ipam/prefixes/', { prefix: '10.0.0.0/24', vrf: strict.id });
+  t.deepEqual(dup.body, { prefix: ['Duplicate prefix found in VRF Strict (65000:9): 10.0.0.0/24'] });
+  t.is((await service.api('POST', '/api/ipam/prefixes/', { prefix: '10.0.0.0/24', vrf: loose.id })).status, 201);
+  t.is((await service.api('POST', '/api/ipam/prefixes/', { prefix: '10.0.0.0/24' })).status, 201, 'the global table allows duplicates by default');
+  t.is((await service.api('POST', '/api/ipam/ip-addresses/', { address: '10.0.0.1/24', vrf: strict.id })).status, 201);
+  const dupIp = await service.api('POST', '/api/ipam/ip-addresses/', { address: '10.0.0.1/32', vrf: strict.id });
+  t.deepEqual(dupIp.body, { address: ['Duplicate IP address found in VRF Strict (65000:9): 10.0.0.1/24'] });
+  const vip = await service.api('POST', '/api/ipam/ip-addresses/', [
+    { address: '10.0.0.9/24', vrf: strict.id, role: 'vip' },
+    { address: '10.0.0.9/24', vrf: strict.id, role: 'vrrp' },
+  ]);
+  t.is(vip.status, 201, 'shared roles may repeat an address');
+  const rir = (await service.api('POST', '/api/ipam/rirs/', { name: 'RFC1918', slug: 'rfc1918' })).body;
+  t.is((await service.api('POST', '/api/ipam/aggregates/', { prefix: '10.0.0.0/8', rir: rir.id })).status, 201);
+  const inside = await service.api('POST', '/api/ipam/aggregates/', { prefix: '10.1.0.0/16', rir: rir.id });
+  t.deepEqual(inside.body, { prefix: ['Aggregates cannot overlap. 10.1.0.0/16 is already covered by an existing aggregate (10.0.0.0/8).'] });
+  const around = await service.api('POST', '/api/ipam/aggregates/', { prefix: '10.0.0.0/7', rir: rir.id });
+  t.deepEqual(around.body, { prefix: ['Aggregates cannot overlap. 10.0.0.0/7 covers an existing aggregate (10.0.0.0/8).'] });
+});
+
+test('ENFORCE_GLOBAL_UNIQUE refuses duplicates in the global table', async (t) => {
+  const service = await startService({ ENFORCE_GLOBAL_UNIQUE: 'true' });
+  t.teardown(() => service.close());
+  t.is((await service.api('POST', '/api/ipam/prefixes/', { prefix: '192.0.2.0/24' })).status, 201);
+  const dup = await service.api('POST', '/api/ipam/prefixes/', { prefix: '192.0.2.0/24' });
+  t.deepEqual(dup.body, { prefix: ['Duplicate prefix found in global table: 192.0.2.0/24'] });
+});

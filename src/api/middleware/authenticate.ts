@@ -3,6 +3,7 @@ import { authFor, type RequestOrigin } from '../../auth/AuthService.js';
 import type { Principal } from '../../auth/authenticateToken.js';
 import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, safeEqual } from '../../auth/sessions.js';
 import type { Services } from '../Services.js';
+import { lookupView } from '../../projections/lookupView.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /** HTML form endpoints that read the form's CSRF field and check it themselves (src/api/auth/routes.ts). */
@@ -26,7 +27,7 @@ export function cookieOptions(ctx: Context, httpOnly: boolean, maxAgeMs?: number
 export function authenticate(services: Services) {
   const auth = authFor(services);
   return async (ctx: Context, next: Next) => {
-    ctx.state.authView = services.coordinator.view();
+    ctx.state.authView = lookupView(services.store);
     let principal: Principal | null = null;
     const session = await auth.authenticateSession(ctx.cookies.get(SESSION_COOKIE));
     if (session) {

@@ -3,7 +3,7 @@ import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } f
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../naturalSortKey.js';
 import { rackDisplay } from './rack.js';
-import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { canonicalMac } from './hardwareAddress.js';
 import type { FilterEnvironment } from '../types.js';
 import { identityFields } from '../commonFields.js';

@@ -5,6 +5,7 @@ import { networkKeys, normalizeNetworkField } from './networkKeys.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { containingNetwork } from './prefix.js';
 import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
+import { overlappingAggregate } from './duplicates.js';
 
 export const aggregate: ModelDefinition = {
   key: 'ipam.aggregate',
@@ -38,5 +39,6 @@ export const aggregate: ModelDefinition = {
     display: displayAttribute('prefix'),
     normalize: (obj) => normalizeNetworkField(obj, 'prefix', 'aggregate'),
     derive: (obj) => networkKeys(obj.prefix) ?? { _family: null, _network: null, _last: null, _prefixlen: null },
+    validate: (obj, view) => overlappingAggregate(obj, view),
   },
 };

@@ -6,6 +6,7 @@ import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterMethod } from '../types.js';
 import { presentInVrf } from './prefix.js';
 import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
+import { duplicateAddress } from './duplicates.js';
 
 const ROLE_CHOICES: Choice[] = [
   { value: 'loopback', label: 'Loopback' },
@@ -124,7 +125,7 @@ export const ipaddress: ModelDefinition = {
       return normalizeHostField(obj, 'address', 'IP address');
     },
     derive: (obj) => hostKeys(obj.address) ?? { _family: null, _address: null, _prefixlen: null },
-    async validate(obj, view, previous) {
+    async validate(obj, view, previous, settings) {
       if (typeof obj.dns_name === 'string' && obj.dns_name !== '' && !DNS_NAME.test(obj.dns_name)) {
         return fieldError(
           'dns_name',
@@ -140,6 +141,8 @@ export const ipaddress: ModelDefinition = {
       if (obj.status === 'slaac' && obj.family !== 6) {
         return fieldError('status', 'Only IPv6 addresses can be assigned SLAAC status');
       }
+      const duplicate = await duplicateAddress(obj, view, settings);
+      if (duplicate) return duplicate;
       // A new address cannot be anyone's primary IP yet.
       if (previous) return primaryIpProblem(obj, view);
     },

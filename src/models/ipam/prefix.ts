@@ -5,6 +5,7 @@ import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetw
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
 import type { FilterEnvironment, FilterMethod } from '../types.js';
 import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
+import { duplicatePrefix } from './duplicates.js';
 
 export const prefix: ModelDefinition = {
   key: 'ipam.prefix',
@@ -82,6 +83,7 @@ export const prefix: ModelDefinition = {
     display: displayAttribute('prefix'),
     normalize: (obj) => normalizeNetworkField(obj, 'prefix', 'prefix'),
     derive: (obj) => networkKeys(obj.prefix) ?? { _family: null, _network: null, _last: null, _prefixlen: null },
+    validate: (obj, view, _previous, settings) => duplicatePrefix(obj, view, settings),
   },
 };
 

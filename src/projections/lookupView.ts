@@ -1,0 +1,13 @@
+import type { LookupView, StoredObject } from '../models/types.js';
+import type { ReadStore } from './ReadStore.js';
+
+/**
+ * Read access to what the read models hold: every acknowledged write, and nothing the
+ * writer has decided but not yet made durable.
+ */
+export function lookupView(store: ReadStore): LookupView {
+  return {
+    get: (model, id) => store.get(model, id) as Promise<StoredObject | null>,
+    find: (model, query, limit) => store.find(model, query, limit === undefined ? {} : { limit }) as Promise<StoredObject[]>,
+  };
+}
