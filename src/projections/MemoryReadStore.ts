@@ -1165,16 +1165,7 @@ export class MemoryReadStore implements ReadStore {
       for (const e of source) {
         if (!matches(e)) continue;
         const k = keyed(e);
-        if (buf.length === want && cmp(k, buf[want - 1]!) >= 0) continue;
-        let lo = 0;
-        let hi = buf.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (cmp(k, buf[mid]!) < 0) hi = mid;
-          else lo = mid + 1;
-        }
-        buf.splice(lo, 0, k);
-        if (buf.length > want) buf.pop();
+        insertBounded(buf, k, want, cmp);
       }
       return buf.slice(skip).map((k) => k.entry.doc);
     }
@@ -1335,16 +1326,7 @@ export class MemoryReadStore implements ReadStore {
         buf.push(k);
         continue;
       }
-      if (buf.length === want && cmp(k, buf[want - 1]!) >= 0) continue;
-      let lo = 0;
-      let hi = buf.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (cmp(k, buf[mid]!) < 0) hi = mid;
-        else lo = mid + 1;
-      }
-      buf.splice(lo, 0, k);
-      if (buf.length > want) buf.pop();
+      insertBounded(buf, k, want, cmp);
     }
     if (!bounded) buf.sort(cmp);
     return { count, docs: buf.slice(skip, want).map((k) => k.entry.doc) };
@@ -1535,4 +1517,21 @@ function matchEntry(plan: Plan, e: Entry): boolean {
   }
   const q = undecided ? plan.full : plan.residual;
   return q === null || q.test(doc);
+}
+
+/**
+ * Keep `buf` as the `want` smallest items seen so far, in order: a binary-search
+ * insert that drops the largest once the buffer is full.
+ */
+function insertBounded<T>(buf: T[], item: T, want: number, cmp: (a: T, b: T) => number): void {
+  if (buf.length === want && cmp(item, buf[want - 1]!) >= 0) return;
+  let lo = 0;
+  let hi = buf.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cmp(item, buf[mid]!) < 0) hi = mid;
+    else lo = mid + 1;
+  }
+  buf.splice(lo, 0, item);
+  if (buf.length > want) buf.pop();
 }
