@@ -141,6 +141,8 @@ export type StoredObject = { id: number } & Record<string, unknown>;
 export interface LookupView {
   get(model: string, id: number): Promise<StoredObject | null>;
   find(model: string, query: Record<string, unknown>, limit?: number): Promise<StoredObject[]>;
+  /** How many objects match, where the view can count without reading them (the read models can). */
+  count?(model: string, query: Record<string, unknown>): Promise<number>;
 }
 
 export interface FieldErrors {

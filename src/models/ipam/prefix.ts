@@ -1,5 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
+import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from './networkKeys.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
@@ -40,6 +40,7 @@ export const prefix: ModelDefinition = {
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
     // NetBox caches the number of child prefixes; not computed yet
+    // Computed live from the address space (NetBox caches them and updates after save).
     { name: 'children', type: 'computed', readOnly: true, value: 0 },
     // NetBox caches the number of containing prefixes; not computed yet
     { name: '_depth', type: 'computed', readOnly: true, value: 0 },
@@ -84,6 +85,7 @@ export const prefix: ModelDefinition = {
     normalize: (obj) => normalizeNetworkField(obj, 'prefix', 'prefix'),
     derive: (obj) => networkKeys(obj.prefix) ?? { _family: null, _network: null, _last: null, _prefixlen: null },
     validate: (obj, view, _previous, settings) => duplicatePrefix(obj, view, settings),
+    compute: { children: prefixHierarchy('children'), _depth: prefixHierarchy('depth') },
   },
 };
 
@@ -123,5 +125,36 @@ export function containingNetwork(text: string): Record<string, unknown> | null 
   return {
     _network: { $gte: addressSortKey(cidr.family, 0n), $lte: addressSortKey(cidr.family, networkAddress(cidr)) },
     _last: { $gte: addressSortKey(cidr.family, lastAddress(cidr)) },
+  };
+}
+
+/**
+ * A prefix's place in its VRF's hierarchy: `children` counts the prefixes inside it,
+ * `depth` the prefixes around it (same VRF; the global table is its own VRF).
+ */
+function prefixHierarchy(which: 'children' | 'depth') {
+  return async (obj: StoredObject, view: LookupView): Promise<number> => {
+    const keys = networkKeys(obj.prefix);
+    if (!keys || !view.count) return 0;
+    if (which === 'children') {
+      return view.count('ipam.prefix', {
+        _family: keys._family,
+        vrf: obj.vrf ?? null,
+        _network: { $gte: keys._network, $lte: keys._last },
+        _prefixlen: { $gt: keys._prefixlen },
+      });
+    }
+    // A container's network is this network cut to a shorter mask: at most 32 (or 128)
+    // point look-ups on the network order, instead of a scan of every network below.
+    const cidr = parseCidr(String(obj.prefix))!;
+    const candidates = new Set(
+      Array.from({ length: cidr.prefixlen }, (_, length) => addressSortKey(cidr.family, networkAddress({ ...cidr, prefixlen: length }))),
+    );
+    const vrf = obj.vrf ?? null;
+    const found = await Promise.all(
+      [...candidates].map((network) => view.find('ipam.prefix', { _network: { $gte: network, $lte: network }, _prefixlen: { $lt: keys._prefixlen } })),
+    );
+    // The VRF is compared here: as a query term it would send the look-up through the VRF index.
+    return found.flat().filter((p) => (p.vrf ?? null) === vrf && p._family === keys._family).length;
   };
 }
