@@ -2,7 +2,7 @@
  * Field declarations that many models share word for word. A model lists them in
  * serializer order like any other field; only their spelling lives here.
  */
-import type { FieldDefinition } from './types.js';
+import type { FieldDefinition, UniqueConstraint } from './types.js';
 
 /** id, url, display: the first three keys of every representation. */
 export const identityFields: FieldDefinition[] = [
@@ -66,3 +66,21 @@ export const weightUnitField: FieldDefinition = {
     { value: 'oz', label: 'Ounces' },
   ],
 };
+
+/** A tree node's parent: deleting a node deletes its subtree. */
+export function parentField(model: string): FieldDefinition {
+  return { name: 'parent', type: 'fk', target: model, onDelete: 'CASCADE', nullable: true, default: null };
+}
+
+/** A tree node's depth (computed by the model's `compute._depth` hook). */
+export const depthField: FieldDefinition = { name: '_depth', type: 'computed', readOnly: true, value: 0 };
+
+/** Names and slugs unique among siblings, and among top-level nodes (a null parent never collides in SQL). */
+export function siblingUnique(noun: string): UniqueConstraint[] {
+  return [
+    { fields: ['parent', 'name'] },
+    { fields: ['name'], whenNull: 'parent', message: `A top-level ${noun} with this name already exists.` },
+    { fields: ['parent', 'slug'] },
+    { fields: ['slug'], whenNull: 'parent', message: `A top-level ${noun} with this slug already exists.` },
+  ];
+}

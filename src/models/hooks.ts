@@ -1,7 +1,7 @@
 /**
  * Small building blocks shared by the hand-written model hooks.
  */
-import type { FieldErrors, LookupView, StoredObject } from './types.js';
+import type { FieldErrors, LookupView, ModelHooks, StoredObject } from './types.js';
 
 /** A value as Python's str() would interpolate it into a NetBox message (null -> 'None'). */
 export function pyStr(value: unknown): string {
@@ -83,4 +83,13 @@ export function nameOf(obj: StoredObject | null): string {
 /** A single validation error; '__all__' for errors not tied to one field. */
 export function fieldError(field: string, message: string): FieldErrors {
   return { [field]: [message] };
+}
+
+/** The hooks a plain named tree node needs: display by name, no cycles, depth. */
+export function treeNodeHooks(model: string, verboseName: string): ModelHooks {
+  return {
+    display: displayAttribute('name'),
+    validate: (obj, view) => treeParentErrors(model, verboseName, obj, view),
+    compute: { _depth: treeDepth(model) },
+  };
 }

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute, treeDepth, treeParentErrors } from '../hooks.js';
-import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import { treeNodeHooks } from '../hooks.js';
+import { changeLoggedFields, countField, depthField, identityFields, parentField, slugField, uniqueNameField } from '../commonFields.js';
 
 export const tenantgroup: ModelDefinition = {
   key: 'tenancy.tenantgroup',
@@ -14,12 +14,12 @@ export const tenantgroup: ModelDefinition = {
     ...identityFields,
     uniqueNameField(),
     slugField,
-    { name: 'parent', type: 'fk', target: 'tenancy.tenantgroup', onDelete: 'CASCADE', nullable: true, default: null },
+    parentField('tenancy.tenantgroup'),
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     ...changeLoggedFields,
     // NetBox counts objects assigned to descendants too; this counts direct ones
     countField('tenant_count', 'tenancy.tenant', 'group'),
-    { name: '_depth', type: 'computed', readOnly: true, value: 0 },
+    depthField,
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'tenant_count', '_depth'],
   // NetBox lists trees depth-first (tree_id, lft); here by name
@@ -27,9 +27,5 @@ export const tenantgroup: ModelDefinition = {
   orderingFields: ['id', 'name', 'slug', 'parent', 'description', 'created', 'last_updated'],
   unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug'],
-  hooks: {
-    display: displayAttribute('name'),
-    validate: (obj, view) => treeParentErrors('tenancy.tenantgroup', 'tenant group', obj, view),
-    compute: { _depth: treeDepth('tenancy.tenantgroup') },
-  },
+  hooks: treeNodeHooks('tenancy.tenantgroup', 'tenant group'),
 };
