@@ -98,3 +98,19 @@ test('a bulk request is one atomic batch under one request id', async (t) => {
   t.is(batches[0].length, 3);
   t.true(batches[0].every((e) => e.requestId === response.headers.get('x-request-id')));
 });
+
+test('a bulk PATCH of 100 objects with one invalid element changes none', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const created = (await service.api('POST', '/api/dcim/sites/', Array.from({ length: 100 }, (_, i) => ({ name: `S${i}`, slug: `s${i}` })))).body;
+  const head = service.services.log.head();
+  const patch = created.map((site: any, i: number) => ({ id: site.id, description: `patched ${i}`, ...(i === 57 ? { status: 'bogus' } : {}) }));
+  const response = await service.api('PATCH', '/api/dcim/sites/', patch);
+  t.is(response.status, 400);
+  t.is(response.body.length, 100);
+  t.deepEqual(response.body[57], { status: ['bogus is not a valid choice.'] });
+  t.true(response.body.every((e: object, i: number) => i === 57 || Object.keys(e).length === 0));
+  t.is(service.services.log.head(), head, 'the log did not grow');
+  const after = (await service.api('GET', '/api/dcim/sites/?limit=100')).body.results;
+  t.true(after.every((site: any) => site.description === ''));
+});
