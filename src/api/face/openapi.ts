@@ -392,6 +392,55 @@ class DocumentBuilder {
         responses: { 200: { description: 'The change', content: json(ref('ObjectChange')) }, ...this.errors([403, 404]) },
       },
     };
+    paths['/api/extras/object-changes/stream/'] = {
+      get: {
+        operationId: 'extras_object_changes_stream',
+        summary: 'Live feed of new changes (Server-Sent Events; filters as on the list; Last-Event-ID resumes after a log position)',
+        tags,
+        parameters: [{ name: 'Last-Event-ID', in: 'header', description: 'resume after this log position', schema: { type: 'integer' } }],
+        responses: { 200: { description: 'An event stream: one `change` event per object change', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...this.errors([400, 403]) },
+      },
+    };
+    const requestId = { name: 'request_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+    paths['/api/extras/requests/{request_id}/'] = {
+      parameters: [requestId],
+      get: {
+        operationId: 'extras_requests_read',
+        summary: 'What one request changed',
+        tags,
+        responses: { 200: { description: 'The request and its changes', content: json({ type: 'object', additionalProperties: true }) }, ...this.errors([403, 404]) },
+      },
+    };
+    paths['/api/extras/requests/{request_id}/revert/'] = {
+      parameters: [requestId],
+      post: {
+        operationId: 'extras_requests_revert',
+        summary: "Undo every change of a request, as one new atomic request (409 when a later change conflicts)",
+        tags,
+        responses: { 200: { description: 'The changes the revert made', content: json({ type: 'object', additionalProperties: true }) }, ...this.errors([403, 404, 409]) },
+      },
+    };
+    paths['/api/schema/events/'] = {
+      get: {
+        operationId: 'schema_events',
+        summary: 'JSON Schema of the change-event envelope (the Kafka topic contract)',
+        tags: ['schema'],
+        security: [],
+        responses: { 200: { description: 'A JSON Schema document', content: json({ type: 'object', additionalProperties: true }) } },
+      },
+    };
+    for (const definition of this.registry.all()) {
+      paths[`/api/${definition.app}/${definition.path}/{id}/history/`] = {
+        parameters: [{ $ref: '#/components/parameters/id' }],
+        get: {
+          operationId: `${operationPrefix(definition)}_history`,
+          summary: `Every version of a ${definition.verboseName}, from the event log (also after it was deleted)`,
+          tags: [definition.app],
+          parameters: [{ $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/offset' }],
+          responses: { 200: { description: 'A page of changes', content: json(ref('PaginatedObjectChangeList')) }, ...this.errors([403, 404]) },
+        },
+      };
+    }
   }
 
   commonSchemas(): void {
