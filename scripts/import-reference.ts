@@ -14,6 +14,8 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as commonFields from '../src/models/commonFields.js';
+import type { FieldDefinition } from '../src/models/types.js';
 
 // ---------------------------------------------------------------------------
 // Reference shapes (only what this script reads)
@@ -276,6 +278,10 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
   if (field.type === 'url') return { def: { name, type: 'url', readOnly: true } };
   if (name === 'display' && field.type === 'string' && readOnly) return { def: { name, type: 'display', readOnly: true } };
 
+  // SPEC 2.2: a change-logged record's `created` reads as a date (a token's stays a datetime).
+  if (name === 'created' && field.type === 'datetime' && readOnly && field.nullable) {
+    return { def: { name, type: 'date', readOnly: true, nullable: true } };
+  }
   if (REVERSE[id]) return { def: { name, type: 'reverse', readOnly: true, ...REVERSE[id] } };
   if (COMPUTED[id]) {
     const def: Record<string, Json> = { name, type: 'computed', readOnly: true };
@@ -587,7 +593,23 @@ function render(ref: Map<string, RefModel>, model: RefModel): { file: string; te
 
   const consts: string[] = [];
   const fieldLines: string[] = [];
-  for (const { def, note } of converted) {
+  const shared = new Set<string>();
+  for (let i = 0; i < converted.length; i++) {
+    const run = sharedRunAt(converted.map((c) => c.def), i);
+    if (run) {
+      shared.add(run.name);
+      fieldLines.push(`    ...${run.name},`);
+      i += run.length - 1;
+      continue;
+    }
+    const { def, note } = converted[i];
+    const reuse = sharedField(def);
+    if (reuse) {
+      shared.add(reuse.name);
+      if (note) fieldLines.push(`    // ${note}`);
+      fieldLines.push(`    ${reuse.code},`);
+      continue;
+    }
     const out: Record<string, Literal> = { ...def };
     const choices = def.choices as Json[] | undefined;
     if (choices && choices.length > 6) {
@@ -602,6 +624,7 @@ function render(ref: Map<string, RefModel>, model: RefModel): { file: string; te
   const hooks = generatedHooks(model, ordering);
   const imports = [
     `import type { ${consts.length ? 'Choice, ' : ''}ModelDefinition } from '../types.js';`,
+    ...(shared.size ? [`import { ${[...shared].sort().join(', ')} } from '../commonFields.js';`] : []),
     ...[...hooks.imports].map(([from, names]) => `import { ${[...names].sort().join(', ')} } from '${from}';`),
   ];
 
@@ -636,6 +659,50 @@ function render(ref: Map<string, RefModel>, model: RefModel): { file: string; te
 }
 
 // ---------------------------------------------------------------------------
+// Declarations that src/models/commonFields.ts already spells: emit a reference to them.
+
+/** Key order and equivalent defaults do not make two declarations different. */
+function canonical(def: Record<string, unknown>): string {
+  const copy: Record<string, unknown> = { ...def };
+  if (copy.type === 'tags' && copy.default === undefined) copy.default = [];
+  if (copy.type === 'custom_fields' && copy.default === undefined) copy.default = {};
+  return JSON.stringify(Object.keys(copy).sort().map((k) => [k, copy[k]]));
+}
+
+const SHARED_RUNS: Array<[string, FieldDefinition[]]> = [
+  ['identityFields', commonFields.identityFields],
+  ['changeLoggedFields', commonFields.changeLoggedFields],
+];
+
+const SHARED_FIELDS: Array<[string, FieldDefinition]> = [
+  ['slugField', commonFields.slugField],
+  ['familyField', commonFields.familyField],
+  ['weightUnitField', commonFields.weightUnitField],
+  ['depthField', commonFields.depthField],
+];
+
+function sharedRunAt(defs: Record<string, unknown>[], at: number): { name: string; length: number } | null {
+  for (const [name, run] of SHARED_RUNS) {
+    if (run.every((field, j) => defs[at + j] && canonical(defs[at + j]) === canonical(field as unknown as Record<string, unknown>))) {
+      return { name, length: run.length };
+    }
+  }
+  return null;
+}
+
+function sharedField(def: Record<string, unknown>): { name: string; code: string } | null {
+  for (const [name, field] of SHARED_FIELDS) {
+    if (canonical(def) === canonical(field as unknown as Record<string, unknown>)) return { name, code: name };
+  }
+  if (def.name === 'name' && canonical(def) === canonical(commonFields.uniqueNameField(Number(def.maxLength)) as unknown as Record<string, unknown>)) {
+    return { name: 'uniqueNameField', code: def.maxLength === 100 ? 'uniqueNameField()' : `uniqueNameField(${String(def.maxLength)})` };
+  }
+  const count = def.count as { model: string; via: string; where?: unknown } | undefined;
+  if (def.type === 'count' && count && !count.where && canonical(def) === canonical(commonFields.countField(String(def.name), count.model, count.via) as unknown as Record<string, unknown>)) {
+    return { name: 'countField', code: `countField(${quote(String(def.name))}, ${quote(count.model)}, ${quote(count.via)})` };
+  }
+  return null;
+}
 
 function main(): void {
   const args = process.argv.slice(2);

@@ -3,6 +3,9 @@ import { createAjv } from '../events/createAjv.js';
 import type { FieldDefinition, FieldErrors, ModelDefinition } from '../models/types.js';
 import { addError } from './errors.js';
 
+/** A slug without a pattern of its own: letters, digits, hyphens and underscores. */
+const SLUG_PATTERN = '^[-a-zA-Z0-9_]+$';
+
 /** create/put: required fields must be present; patch: only what was sent is checked. */
 export type WriteMode = 'create' | 'put' | 'patch';
 
@@ -27,7 +30,8 @@ function valueSchema(field: FieldDefinition): Record<string, unknown> {
       if (field.maxLength !== undefined) s.maxLength = field.maxLength;
       const min = field.minLength ?? (field.blank ? 0 : 1);
       if (min > 0) s.minLength = min;
-      if (field.pattern) s.pattern = field.pattern;
+      const pattern = field.pattern ?? (field.format === 'slug' ? SLUG_PATTERN : undefined);
+      if (pattern) s.pattern = pattern;
       if (field.format === 'email' || field.format === 'uri') {
         // A blank value is no address at all, so the format applies only to non-empty text.
         if (min === 0) return { ...s, if: { minLength: 1 }, then: { format: field.format } };
