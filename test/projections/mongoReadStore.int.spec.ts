@@ -1,7 +1,6 @@
 import test from 'ava';
-import { MongoClient } from 'mongodb';
-import { MongoReadStore } from '../../src/projections/MongoReadStore.js';
 import { readStoreContract } from './readStore.contract.js';
+import { scratchMongoStore } from '../support/scratchMongoStore.js';
 
 /**
  * Runs the ReadStore contract against a real MongoDB when MONGODB_URL is set
@@ -19,22 +18,5 @@ if (!url) {
   let counter = 0;
   const run = `${process.pid}_${Date.now().toString(36)}`;
 
-  readStoreContract('MongoReadStore', async () => {
-    const dbName = `netledger_test_${run}_${counter++}`;
-    const store = new MongoReadStore({ url, dbName });
-    await store.open();
-    return {
-      store,
-      cleanup: async () => {
-        await store.close();
-        const client = new MongoClient(url);
-        try {
-          await client.connect();
-          await client.db(dbName).dropDatabase();
-        } finally {
-          await client.close();
-        }
-      },
-    };
-  });
+  readStoreContract('MongoReadStore', () => scratchMongoStore(url, `netledger_test_${run}_${counter++}`));
 }

@@ -1,10 +1,9 @@
 import test from 'ava';
-import { MongoClient } from 'mongodb';
 import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
-import { MongoReadStore } from '../../src/projections/MongoReadStore.js';
 import type { ReadStore } from '../../src/projections/ReadStore.js';
 import { loadDataset, runQuery } from './dataset.js';
 import { CASES } from './queryTable.js';
+import { scratchMongoStore } from '../support/scratchMongoStore.js';
 
 /**
  * One semantics: the same query table (the same compiled MongoDB query documents and
@@ -37,22 +36,5 @@ if (!url) {
     t.pass();
   });
 } else {
-  runTable('MongoReadStore', async () => {
-    const dbName = `netledger_query_${process.pid}_${Date.now().toString(36)}`;
-    const store = new MongoReadStore({ url, dbName });
-    await store.open();
-    return {
-      store,
-      cleanup: async () => {
-        await store.close();
-        const client = new MongoClient(url);
-        try {
-          await client.connect();
-          await client.db(dbName).dropDatabase();
-        } finally {
-          await client.close();
-        }
-      },
-    };
-  });
+  runTable('MongoReadStore', () => scratchMongoStore(url, `netledger_query_${process.pid}_${Date.now().toString(36)}`));
 }
