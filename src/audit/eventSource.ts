@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { open as openFile, stat } from 'node:fs/promises';
+import { open as openFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
@@ -158,13 +158,4 @@ async function openKafkaSource(brokers: string[], topic: string): Promise<EventS
 function frameLength(buffer: Buffer, start: number): number {
   const length = buffer.readUInt32LE(start);
   return length > MAX_PAYLOAD_BYTES ? 0 : length;
-}
-
-/** Size of the file log in bytes (0 when absent). */
-export async function fileLogSize(file: string): Promise<number> {
-  try {
-    return (await stat(file)).size;
-  } catch {
-    return 0;
-  }
 }

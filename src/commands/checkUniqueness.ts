@@ -1,4 +1,5 @@
 import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import { regexCondition } from '../projections/textPatterns.js';
 import { addError } from './errors.js';
 
 function fieldLabel(definition: ModelDefinition, name: string): string {
@@ -7,10 +8,6 @@ function fieldLabel(definition: ModelDefinition, name: string): string {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 /** Where a unique value lives in the stored object (a token key only as its digest). */
@@ -37,7 +34,7 @@ export async function checkUniqueness(view: LookupView, definition: ModelDefinit
       }
       query[key] =
         constraint.caseInsensitive?.includes(name) && typeof value === 'string'
-          ? { $regex: `^${escapeRegex(value)}$`, $options: 'i' }
+          ? regexCondition('ie', [value])
           : { $eq: value };
     }
     if (constraint.whenNull) query[constraint.whenNull] = null;

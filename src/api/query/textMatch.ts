@@ -15,38 +15,10 @@ export const MAX_TEXT_LOOKUP = 1000;
 
 export const TEXT_LOOKUPS = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty'] as const;
 export const RANGE_LOOKUPS = ['n', 'lt', 'lte', 'gt', 'gte', 'empty'] as const;
-export const NEGATED = new Set(['n', 'nic', 'nisw', 'niew', 'nie']);
 
-const META = /[\\^$.|?*+()[\]{}\/\-#]/g;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
+import { regexCondition } from '../../projections/textPatterns.js';
 
-/** The text as a literal regex fragment, the same in JavaScript and PCRE. */
-export function escapeRegex(text: string): string {
-  return text.replace(META, (c) => `\\${c}`).replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
-
-const END = '(?![\\s\\S])';
-
-/** The regex source of a text lookup over any of `values`. */
-export function lookupPattern(lookup: 'ic' | 'isw' | 'iew' | 'ie', values: string[]): string {
-  const alternatives = values.map(escapeRegex);
-  const body = alternatives.length === 1 ? alternatives[0]! : `(?:${alternatives.join('|')})`;
-  switch (lookup) {
-    case 'ic':
-      return body;
-    case 'isw':
-      return `^${body}`;
-    case 'iew':
-      return `${body}${END}`;
-    case 'ie':
-      return `^${body}${END}`;
-  }
-}
-
-export function regexCondition(lookup: 'ic' | 'isw' | 'iew' | 'ie', values: string[]): Record<string, unknown> {
-  return { $regex: lookupPattern(lookup, values), $options: 'i' };
-}
+export { escapeRegex, lookupPattern, regexCondition } from '../../projections/textPatterns.js';
 
 /** Positive lookup of a negated one ('nic' → 'ic'). */
 export function positiveOf(lookup: string): string {
