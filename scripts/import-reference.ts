@@ -679,6 +679,7 @@ const SHARED_FIELDS: Array<[string, FieldDefinition]> = [
   ['familyField', commonFields.familyField],
   ['weightUnitField', commonFields.weightUnitField],
   ['depthField', commonFields.depthField],
+  ['siteStatusField', commonFields.siteStatusField],
 ];
 
 function sharedRunAt(defs: Record<string, unknown>[], at: number): { name: string; length: number } | null {

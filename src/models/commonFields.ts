@@ -84,3 +84,17 @@ export function siblingUnique(noun: string): UniqueConstraint[] {
     { fields: ['slug'], whenNull: 'parent', message: `A top-level ${noun} with this slug already exists.` },
   ];
 }
+
+/** The life cycle of a site or location (NetBox's SiteStatusChoices / LocationStatusChoices). */
+export const siteStatusField: FieldDefinition = {
+  name: 'status',
+  type: 'choice',
+  default: 'active',
+  choices: [
+    { value: 'planned', label: 'Planned' },
+    { value: 'staging', label: 'Staging' },
+    { value: 'active', label: 'Active' },
+    { value: 'decommissioning', label: 'Decommissioning' },
+    { value: 'retired', label: 'Retired' },
+  ],
+};

@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, countField, identityFields, siteStatusField } from '../commonFields.js';
 
 export const location: ModelDefinition = {
   key: 'dcim.location',
@@ -17,18 +17,7 @@ export const location: ModelDefinition = {
     { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'CASCADE', required: true },
     { name: 'parent', type: 'fk', target: 'dcim.location', onDelete: 'CASCADE', nullable: true, default: null },
-    {
-      name: 'status',
-      type: 'choice',
-      default: 'active',
-      choices: [
-        { value: 'planned', label: 'Planned' },
-        { value: 'staging', label: 'Staging' },
-        { value: 'active', label: 'Active' },
-        { value: 'decommissioning', label: 'Decommissioning' },
-        { value: 'retired', label: 'Retired' },
-      ],
-    },
+    siteStatusField,
     { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
     ...changeLoggedFields,

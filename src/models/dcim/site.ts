@@ -3,7 +3,7 @@ import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { naturalSortKey } from '../naturalSortKey.js';
 import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import { changeLoggedFields, countField, identityFields, siteStatusField, slugField, uniqueNameField } from '../commonFields.js';
 
 export const site: ModelDefinition = {
   key: 'dcim.site',
@@ -16,18 +16,7 @@ export const site: ModelDefinition = {
     ...identityFields,
     uniqueNameField(),
     slugField,
-    {
-      name: 'status',
-      type: 'choice',
-      default: 'active',
-      choices: [
-        { value: 'planned', label: 'Planned' },
-        { value: 'staging', label: 'Staging' },
-        { value: 'active', label: 'Active' },
-        { value: 'decommissioning', label: 'Decommissioning' },
-        { value: 'retired', label: 'Retired' },
-      ],
-    },
+    siteStatusField,
     { name: 'region', type: 'fk', target: 'dcim.region', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'group', type: 'fk', target: 'dcim.sitegroup', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
