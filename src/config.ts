@@ -34,6 +34,16 @@ export interface Config {
   secretKey: string;
   superuser: { name: string; email: string; password: string | null; apiToken: string | null };
   maxBodyBytes: number;
+  /** Time a client has to send a request body once its headers are in (408 after); 0: no limit. */
+  bodyTimeoutMs: number;
+  /** Time a client has to send the request line and headers (Node answers 408 and closes); 0: no limit. */
+  headersTimeoutMs: number;
+  /** Time a client has to send a whole request, headers and body (Node answers 408 and closes); 0: no limit. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Open connections accepted at once; more are closed at once. 0: no cap. */
+  maxConnections: number;
   apiVersion: string;
 }
 
@@ -47,6 +57,14 @@ function integer(value: string | undefined, fallback: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${value}`);
   return n;
+}
+
+/** A duration given in seconds (fractions allowed), in milliseconds. */
+function seconds(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback * 1000;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`not a non-negative number of seconds: ${value}`);
+  return Math.round(n * 1000);
 }
 
 function list(value: string | undefined): string[] {
@@ -77,7 +95,7 @@ function secretKey(env: NodeJS.ProcessEnv, dataDir: string): string {
   if (env.SECRET_KEY) return env.SECRET_KEY;
   const file = path.join(dataDir, 'secret_key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(48).toString('base64url');
   // Written whole or not at all: a torn key file would invalidate every token digest.
   const temporary = `${file}.${process.pid}.tmp`;
@@ -94,6 +112,10 @@ function secretKey(env: NodeJS.ProcessEnv, dataDir: string): string {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const headersTimeoutMs = seconds(env.HEADERS_TIMEOUT, 30);
+  const requestTimeoutMs = seconds(env.REQUEST_TIMEOUT, 60);
+  // Node refuses a header deadline later than the whole request's.
+  if (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) throw new Error('HEADERS_TIMEOUT must not exceed REQUEST_TIMEOUT');
   return {
     host: env.HOST ?? '127.0.0.1',
     port: integer(env.PORT, 8000),
@@ -120,6 +142,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiToken: env.SUPERUSER_API_TOKEN ?? null,
     },
     maxBodyBytes: integer(env.MAX_BODY_BYTES, 10 * 1024 * 1024),
+    bodyTimeoutMs: seconds(env.BODY_TIMEOUT, 30),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: seconds(env.KEEPALIVE_TIMEOUT, 5),
+    maxConnections: integer(env.MAX_CONNECTIONS, 1000),
     apiVersion: '3.4',
   };
 }

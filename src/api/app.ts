@@ -9,6 +9,7 @@ import { errorResponses } from './middleware/errorResponses.js';
 import { idempotency } from './middleware/idempotency.js';
 import { readJsonBody } from './middleware/readJsonBody.js';
 import { appendSlash, requestContext } from './middleware/requestContext.js';
+import { strictQueryString } from './middleware/strictUtf8.js';
 import { modelRoutes } from './modelRoutes.js';
 import type { Services } from './Services.js';
 
@@ -16,15 +17,17 @@ import type { Services } from './Services.js';
 export function createApp(services: Services): Koa {
   const app = new Koa();
   app.use(requestContext(services.config.apiVersion));
+  // outside the error mapper and the renderer, so the line carries the status the client got
+  app.use(requestLog(services));
   // JSON/indent/browsable rendering of every body, metrics
   app.use(faceMiddleware(services));
   app.use(errorResponses(services.logger));
-  app.use(requestLog(services));
+  app.use(strictQueryString);
   app.use(appendSlash);
   app.use(negotiationGuard); // ?format= / Accept no renderer satisfies: 404 / 406 before any view
   app.use(authenticate(services));
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
-  app.use(readJsonBody(services.config.maxBodyBytes));
+  app.use(readJsonBody({ maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs }));
   const audit = services.audit;
   app.use(idempotency(audit ? (userId, key) => audit.idempotentRequest(userId, key) : null));
   const root = apiRoot(services, new Date());

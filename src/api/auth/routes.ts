@@ -6,6 +6,8 @@ import { createObjects } from '../../commands/createObjects.js';
 import type { ReadDocument } from '../../projections/ReadStore.js';
 import { cookieOptions, csrfFailure, requestOrigin } from '../middleware/authenticate.js';
 import { readJsonBody } from '../middleware/readJsonBody.js';
+import { readRequestBody, refuseBody, type BodyLimits } from '../middleware/readRequestBody.js';
+import { BODY_NOT_UTF8, decodeUtf8, percentEncodingIsUtf8 } from '../middleware/strictUtf8.js';
 import type { Principal } from '../../auth/authenticateToken.js';
 import { guardWrites } from '../permissions.js';
 import type { Services } from '../Services.js';
@@ -31,7 +33,8 @@ export function authRoutes(services: Services): Router {
   const auth = authFor(services);
   const router = new Router();
 
-  router.post(PROVISION_PATH, readJsonBody(services.config.maxBodyBytes), (ctx) => provision(services, auth, ctx));
+  const bodyTimeoutMs = services.config.bodyTimeoutMs;
+  router.post(PROVISION_PATH, readJsonBody({ maxBytes: services.config.maxBodyBytes, timeoutMs: bodyTimeoutMs }), (ctx) => provision(services, auth, ctx));
   router.all(PROVISION_PATH, (ctx) => {
     ctx.set('Allow', 'POST, OPTIONS');
     if (ctx.method === 'OPTIONS') {
@@ -43,9 +46,10 @@ export function authRoutes(services: Services): Router {
   });
 
   router.get('/login/', (ctx) => showLogin(ctx, 200, []));
-  router.post('/login/', (ctx) => login(auth, ctx, services.config.csrfTrustedOrigins));
+  const formLimits: BodyLimits = { maxBytes: MAX_FORM_BYTES, timeoutMs: bodyTimeoutMs };
+  router.post('/login/', (ctx) => login(auth, ctx, services.config.csrfTrustedOrigins, formLimits));
   router.get('/logout/', (ctx) => showLogout(ctx));
-  router.post('/logout/', (ctx) => logout(auth, ctx, services.config.csrfTrustedOrigins));
+  router.post('/logout/', (ctx) => logout(auth, ctx, services.config.csrfTrustedOrigins, formLimits));
   return router;
 }
 
@@ -136,16 +140,21 @@ async function provision(services: Services, auth: AuthService, ctx: Context): P
 
 /* ---------------------------------------------------------------- login / logout */
 
-async function readForm(ctx: Context): Promise<URLSearchParams> {
+/** The urlencoded form, or null once the request has been answered (body too large, too slow, not UTF-8). */
+async function readForm(ctx: Context, limits: BodyLimits): Promise<URLSearchParams | null> {
   if (!ctx.is('application/x-www-form-urlencoded')) return new URLSearchParams();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_FORM_BYTES) return new URLSearchParams();
-    chunks.push(chunk as Buffer);
+  const read = await readRequestBody(ctx.req, limits);
+  if (read.outcome !== 'complete') {
+    refuseBody(ctx, read, limits);
+    return null;
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  const text = decodeUtf8(read.bytes);
+  if (text === null || !percentEncodingIsUtf8(text)) {
+    ctx.status = 400;
+    ctx.body = { detail: BODY_NOT_UTF8 };
+    return null;
+  }
+  return new URLSearchParams(text);
 }
 
 /** Only local paths: no scheme, no host, no protocol-relative or backslash tricks. */
@@ -188,8 +197,9 @@ function showLogin(ctx: Context, status: number, errors: string[], username = ''
   });
 }
 
-async function login(auth: AuthService, ctx: Context, trusted: string[]): Promise<void> {
-  const form = await readForm(ctx);
+async function login(auth: AuthService, ctx: Context, trusted: string[], limits: BodyLimits): Promise<void> {
+  const form = await readForm(ctx, limits);
+  if (!form) return;
   const next = safeNext(form.get('next'));
   const username = form.get('username') ?? '';
   const password = form.get('password') ?? '';
@@ -226,8 +236,9 @@ function showLogout(ctx: Context): void {
   ctx.body = logoutPage({ csrfField: CSRF_FIELD, csrfToken: session.c, username: String(principal.user.username), next: next ? safeNext(next) : '/login/' });
 }
 
-async function logout(auth: AuthService, ctx: Context, trusted: string[]): Promise<void> {
-  const form = await readForm(ctx);
+async function logout(auth: AuthService, ctx: Context, trusted: string[], limits: BodyLimits): Promise<void> {
+  const form = await readForm(ctx, limits);
+  if (!form) return;
   const session = ctx.state.session as SessionData | undefined;
   if (session) {
     const csrf = csrfFailure(ctx, session.c, form.get(CSRF_FIELD) ?? undefined, trusted);

@@ -1,13 +1,16 @@
 import type { Context, Next } from 'koa';
 import { ValidationError } from '../../commands/errors.js';
+import { readRequestBody, refuseBody, type BodyLimits } from './readRequestBody.js';
+import { BODY_NOT_UTF8, decodeUtf8, hasLoneSurrogate } from './strictUtf8.js';
 
 const MAX_DEPTH = 32;
 
 /**
  * Request bodies are JSON only: another media type is 415, a body over the limit 413,
- * malformed JSON 400, and absurdly deep nesting 400 before anything looks at it.
+ * one not sent in time 408, bytes that are not UTF-8 or malformed JSON 400, and
+ * absurdly deep nesting 400 before anything looks at it.
  */
-export function readJsonBody(maxBytes: number) {
+export function readJsonBody(limits: BodyLimits) {
   return async (ctx: Context, next: Next) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
     const length = Number(ctx.get('Content-Length') || 0);
@@ -22,23 +25,21 @@ export function readJsonBody(maxBytes: number) {
       ctx.body = { detail: `Unsupported media type "${type.split(';')[0]}" in request.` };
       return;
     }
-    if (length > maxBytes) {
-      ctx.status = 413;
-      ctx.body = { detail: `Request body exceeds the limit of ${maxBytes} bytes.` };
+    if (length > limits.maxBytes) {
+      refuseBody(ctx, { outcome: 'tooLarge' }, limits);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.req) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        ctx.status = 413;
-        ctx.body = { detail: `Request body exceeds the limit of ${maxBytes} bytes.` };
-        return;
-      }
-      chunks.push(chunk as Buffer);
+    const read = await readRequestBody(ctx.req, limits);
+    if (read.outcome !== 'complete') {
+      refuseBody(ctx, read, limits);
+      return;
     }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = decodeUtf8(read.bytes);
+    if (text === null) {
+      ctx.status = 400;
+      ctx.body = { detail: BODY_NOT_UTF8 };
+      return;
+    }
     if (text.trim() === '') {
       ctx.state.body = undefined;
       return next();
@@ -51,6 +52,11 @@ export function readJsonBody(maxBytes: number) {
       return;
     }
     if (depthOf(ctx.state.body) > MAX_DEPTH) throw new ValidationError({ non_field_errors: ['JSON nested too deeply.'] });
+    if (hasLoneSurrogate(ctx.state.body)) {
+      ctx.status = 400;
+      ctx.body = { detail: 'JSON parse error - a string holds a lone surrogate (\\ud800-\\udfff), which is no character.' };
+      return;
+    }
     return next();
   };
 }
