@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { createApp } from './api/app.js';
+import { createHttpServer } from './api/httpServer.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
 import { Serializer } from './api/Serializer.js';
 import type { Logger, Services } from './api/Services.js';
@@ -65,7 +66,7 @@ export async function start(config: Config = loadConfig(), logger: Logger = json
   await bootstrapSuperuser(config, store, coordinator, commands, (message) => logger({ level: 'warn', msg: message }));
 
   const app = createApp(services);
-  const server = createServer(app.callback());
+  const server = createHttpServer(config, app.callback()); // timeouts and the connection cap
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
