@@ -35,7 +35,7 @@ export class EventBodyStore {
   private flushed = 0;
 
   constructor(dir: string) {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.file = path.join(dir, `audit-${process.pid}-${randomUUID()}.jsonl`);
     this.fd = openSync(this.file, 'w+', 0o600);
     try {
