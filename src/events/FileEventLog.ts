@@ -123,12 +123,12 @@ export class FileEventLog implements EventLog {
     this.state = 'opening';
     let fh: FileHandle | null = null;
     try {
-      await mkdir(this.dir, { recursive: true });
+      await mkdir(this.dir, { recursive: true, mode: 0o700 }); // the log holds secrets (digests, sealed keys): owner only
       try {
         fh = await openFile(this.file, fsConstants.O_RDWR);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        fh = await openFile(this.file, fsConstants.O_RDWR | fsConstants.O_CREAT, 0o644);
+        fh = await openFile(this.file, fsConstants.O_RDWR | fsConstants.O_CREAT, 0o600);
         await syncDir(this.dir); // make the new file's directory entry durable
       }
 
