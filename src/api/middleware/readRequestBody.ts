@@ -50,15 +50,17 @@ export function readRequestBody(req: IncomingMessage, limits: BodyLimits): Promi
 }
 
 /**
- * The answer to a body that was not read whole, in NetBox's `{"detail"}` shape. The
- * connection is closed after it: the rest of the body is not worth waiting for.
+ * The answer to a body that was not read whole, in NetBox's `{"detail"}` shape. After a
+ * timeout the connection is closed: the rest of the body is not worth waiting for. An
+ * oversized body is drained instead (under REQUEST_TIMEOUT), so that a client still
+ * sending it reads the 413 rather than a reset connection.
  */
 export function refuseBody(ctx: Context, read: Exclude<BodyRead, { outcome: 'complete' }>, limits: BodyLimits): void {
-  ctx.set('Connection', 'close');
   if (read.outcome === 'tooLarge') {
     ctx.status = 413;
     ctx.body = { detail: `Request body exceeds the limit of ${limits.maxBytes} bytes.` };
   } else if (read.outcome === 'timeout') {
+    ctx.set('Connection', 'close');
     ctx.status = 408;
     ctx.body = { detail: `Request body not received within ${limits.timeoutMs / 1000} seconds.` };
   } else {
