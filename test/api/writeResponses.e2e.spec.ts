@@ -46,13 +46,15 @@ test('concurrent bulk PATCHes: each response lists the values its own request wr
   }
 });
 
-test('a response renders the computed fields of the object as written (display, created date)', async (t) => {
+test("with nobody else writing, a write's response equals a GET right after (computed fields included)", async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
+  await service.api('POST', '/api/ipam/prefixes/', { prefix: '10.0.0.0/8' });
   const created = await service.api('POST', '/api/ipam/prefixes/', { prefix: '10.0.0.0/16' });
   t.is(created.status, 201);
-  const renamed = await service.api('PATCH', `/api/ipam/prefixes/${created.body.id}/`, { prefix: '10.1.0.0/16' });
+  const moved = await service.api('PATCH', `/api/ipam/prefixes/${created.body.id}/`, { prefix: '10.1.0.0/16', status: 'reserved' });
   const read = await service.api('GET', `/api/ipam/prefixes/${created.body.id}/`);
-  t.deepEqual(renamed.body, read.body, 'with nobody else writing, the response equals a GET right after');
-  t.is(renamed.headers.get('etag'), read.headers.get('etag'));
+  t.is(moved.body._depth, 1, 'hierarchy is computed for the object as written');
+  t.deepEqual(moved.body, read.body);
+  t.is(moved.headers.get('etag'), read.headers.get('etag'));
 });
