@@ -7,9 +7,10 @@ import { NotFoundError, ValidationError } from '../commands/errors.js';
 import { updateObjects, type UpdateItem } from '../commands/updateObjects.js';
 import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
+import type { ExpectedVersions, Precondition } from '../commands/preconditions.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { listPage } from './query/listPage.js';
-import { assertVersion, etagOf, ifMatchVersions } from './conditionalWrite.js';
+import { ITEM_ETAG, etagOf, ifMatchPreconditions, itemEtagError, itemVersions } from './conditionalWrite.js';
 import { and } from './query/ListQueryCompiler.js';
 import { assertInScope, viewScope, withinScope, writeGuard, writeScope } from './permissions.js';
 import type { RenderOptions, Representation, Serializer } from './Serializer.js';
@@ -119,8 +120,8 @@ function writeContext(ctx: Context, authorize?: WriteContext['authorize']): Writ
 
 /**
  * Runs a write, unless this is a retry the Idempotency-Key middleware recognised from
- * the event log: then the objects that first request wrote are answered again, and
- * nothing is written.
+ * the event log: then the objects that first request wrote are answered again, as they
+ * are now (one deleted since is left out), and nothing is written.
  */
 async function runWrite(
   services: Services,
@@ -134,19 +135,24 @@ async function runWrite(
   if (replayOf && services.audit) {
     const events = await services.audit.requestEvents(replayOf);
     const ids = events.filter((e) => e.objectType === definition.key && e.action === action).map((e) => e.objectId);
-    return { ids: [...new Set(ids)], revealed: new Map() };
+    const unique = [...new Set(ids)];
+    const byId = new Map((await services.store.getMany(definition.key, unique)).map((d) => [d.id, d]));
+    const documents = unique.map((id) => byId.get(id)).filter((d): d is ReadDocument => d !== undefined);
+    return { ids: documents.map((d) => d.id), documents, revealed: new Map() };
   }
   const { result } = await services.coordinator.execute(context, decide);
-  return result ?? { ids: [], revealed: new Map() };
+  return result ?? { ids: [], documents: [], revealed: new Map() };
 }
 
-/** The projected objects a write produced, rendered for its response. */
+/**
+ * The objects as the write left them, rendered for its response: from its own events,
+ * not the read models, which may already hold later writes. Related objects, counts and
+ * hierarchy are read as they are now, as for any read.
+ */
 async function writtenObjects(services: Services, definition: ModelDefinition, ctx: Context, outcome: WriteOutcome, created: boolean) {
-  const docs = (await services.store.getMany(definition.key, outcome.ids)) as ReadDocument[];
-  const byId = new Map(docs.map((d) => [d.id, d]));
-  const ordered = outcome.ids.map((id) => byId.get(id)).filter((d): d is ReadDocument => d !== undefined);
-  if (ordered.length === 1) ctx.set('ETag', etagOf(ordered[0]._pos));
-  return services.serializer.render(definition, ordered, 'complete', {
+  const docs = outcome.documents;
+  if (docs.length === 1) ctx.set('ETag', etagOf(docs[0]._pos));
+  return services.serializer.render(definition, docs, 'complete', {
     baseUrl: ctx.state.baseUrl,
     omitAnnotated: created,
     revealed: outcome.revealed,
@@ -181,17 +187,24 @@ async function updateView(services: Services, definition: ModelDefinition, ctx: 
   const id = parseId(ctx);
   await assertInScope(services.store, definition, scope, id);
   const body = requireBody(ctx);
-  const versions = ifMatchVersions(ctx);
-  const result = await runWrite(services, ctx, definition, 'update', writeContext(ctx, writeGuard(ctx, definition, 'change', [id])), async (tx) => {
-    await assertVersion(tx.view, definition.key, id, versions);
-    return updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false);
-  });
+  const preconditions = ifMatchPreconditions(ctx, [id]);
+  const result = await runWrite(services, ctx, definition, 'update', writeContext(ctx, writeGuard(ctx, definition, 'change', [id])), (tx) =>
+    updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false, preconditions),
+  );
   const [rendered] = await writtenObjects(services, definition, ctx, result, false);
   ctx.body = rendered;
 }
 
-/** Bulk bodies are arrays of objects, each with an integer id. */
-function bulkItems(body: unknown): UpdateItem[] {
+/** An element of a bulk body: the object's id, its input, and the version its `etag` names (if any). */
+interface BulkItem extends UpdateItem {
+  versions?: ExpectedVersions;
+}
+
+/**
+ * Bulk bodies are arrays of objects, each with an integer id and optionally the
+ * object's `etag`, which is taken out of the input (it is a precondition, not a field).
+ */
+function bulkItems(body: unknown): BulkItem[] {
   if (!Array.isArray(body)) {
     const type = body === null ? 'NoneType' : typeof body === 'object' ? 'dict' : typeof body === 'string' ? 'str' : typeof body;
     throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${type}".`] });
@@ -201,18 +214,29 @@ function bulkItems(body: unknown): UpdateItem[] {
     const id = (item as Record<string, unknown>).id;
     if (id === undefined || id === null) return { id: ['This field is required.'] };
     if (!Number.isSafeInteger(Number(id)) || !/^\d+$/.test(String(id))) return { id: ['A valid integer is required.'] };
-    return {};
+    const etagError = itemEtagError(item as Record<string, unknown>);
+    return etagError ? { [ITEM_ETAG]: [etagError] } : {};
   });
   if (errors.some((e) => Object.keys(e).length > 0)) throw new ValidationError(errors);
-  return body.map((item) => ({ id: Number((item as Record<string, unknown>).id), input: item }));
+  return body.map((item: Record<string, unknown>) => {
+    const { [ITEM_ETAG]: _etag, ...input } = item;
+    return { id: Number(item.id), input, versions: itemVersions(item) };
+  });
+}
+
+/** What the request asks of each object's version: the If-Match header's list and each item's own `etag`. */
+function bulkPreconditions(ctx: Context, items: BulkItem[]): Precondition[] {
+  const own = items.flatMap(({ id, versions }) => (versions ? [{ id, versions }] : []));
+  return [...ifMatchPreconditions(ctx, items.map((i) => i.id)), ...own];
 }
 
 async function bulkUpdateView(services: Services, definition: ModelDefinition, ctx: Context, mode: 'put' | 'patch') {
   const scope = await writeScope(ctx, definition, 'change');
   const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
   const guard = writeGuard(ctx, definition, 'change', items.map((i) => i.id));
+  const preconditions = bulkPreconditions(ctx, items);
   const result = await runWrite(services, ctx, definition, 'update', writeContext(ctx, guard), (tx) =>
-    updateObjects(services.commands, tx, definition, items, mode, true),
+    updateObjects(services.commands, tx, definition, items, mode, true, preconditions),
   );
   ctx.body = await writtenObjects(services, definition, ctx, result, false);
 }
@@ -221,11 +245,10 @@ async function deleteView(services: Services, definition: ModelDefinition, ctx: 
   const scope = await writeScope(ctx, definition, 'delete');
   const id = parseId(ctx);
   if (!ctx.state.replayOf) await assertInScope(services.store, definition, scope, id);
-  const versions = ifMatchVersions(ctx);
-  await runWrite(services, ctx, definition, 'delete', writeContext(ctx, writeGuard(ctx, definition, 'delete', [id])), async (tx) => {
-    await assertVersion(tx.view, definition.key, id, versions);
-    return deleteObjects(services.commands, tx, definition, [id], false);
-  });
+  const preconditions = ifMatchPreconditions(ctx, [id]);
+  await runWrite(services, ctx, definition, 'delete', writeContext(ctx, writeGuard(ctx, definition, 'delete', [id])), (tx) =>
+    deleteObjects(services.commands, tx, definition, [id], false, preconditions),
+  );
   ctx.status = 204;
 }
 
@@ -233,8 +256,9 @@ async function bulkDeleteView(services: Services, definition: ModelDefinition, c
   const scope = await writeScope(ctx, definition, 'delete');
   const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
   const guard = writeGuard(ctx, definition, 'delete', items.map((i) => i.id));
+  const preconditions = bulkPreconditions(ctx, items);
   await runWrite(services, ctx, definition, 'delete', writeContext(ctx, guard), (tx) =>
-    deleteObjects(services.commands, tx, definition, items.map((i) => i.id), true),
+    deleteObjects(services.commands, tx, definition, items.map((i) => i.id), true, preconditions),
   );
   ctx.status = 204;
 }

@@ -5,7 +5,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { LookupView, StoredObject } from '../models/types.js';
 import { evolve } from '../projections/evolve.js';
 import type { Projector } from '../projections/Projector.js';
-import type { ReadStore } from '../projections/ReadStore.js';
+import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import type { Clock } from './clock.js';
 import { WriterUnavailableError } from './errors.js';
 import { Overlay, StagedView } from './StagedView.js';
@@ -90,6 +90,11 @@ export class WriteTransaction {
     this.events.push(event);
     this.local.put(evolve(this.registry, event));
     return event;
+  }
+
+  /** The read document `event` leaves behind, with its position: what this request wrote, for its response. */
+  documentOf(event: ChangeEvent): ReadDocument | null {
+    return evolve(this.registry, event).doc;
   }
 
   get overlay(): Overlay {

@@ -2,6 +2,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { FieldDefinition, ModelDefinition, StoredObject } from '../models/types.js';
 import type { CommandEnvironment } from './decideObject.js';
 import { ConflictError, NotFoundError, ValidationError } from './errors.js';
+import { checkPreconditions, type Precondition } from './preconditions.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 
@@ -32,7 +33,8 @@ function referencesTo(registry: ModelRegistry, key: string): Reference[] {
  * DELETE of one object or several. Protecting relations refuse the whole request
  * (409, naming the dependants); cascading ones delete their dependants, each with
  * its own event; SET_NULL and many-to-many references are cleared by update events,
- * so replaying the log rebuilds exactly the same read models.
+ * so replaying the log rebuilds exactly the same read models. Preconditions name
+ * versions of the objects asked for, not of what cascades from them.
  */
 export async function deleteObjects(
   env: CommandEnvironment,
@@ -40,7 +42,9 @@ export async function deleteObjects(
   definition: ModelDefinition,
   ids: number[],
   bulk: boolean,
+  preconditions: readonly Precondition[] = [],
 ): Promise<void> {
+  await checkPreconditions(tx.view, definition, preconditions, bulk);
   const doomed = new Map<string, Doomed>();
   const order: Doomed[] = [];
   const missing: Array<Record<string, string[]>> = [];

@@ -24,10 +24,15 @@ export class PermissionDeniedError extends Error {
   }
 }
 
-/** 412: If-Match named a version of the object that is no longer current. */
+/** 412: If-Match named a version of an object that is no longer current; nothing was written. */
 export class PreconditionFailedError extends Error {
-  constructor() {
-    super('The object has changed since the version named in If-Match.');
+  /** `objects`: how to name the stale objects of a bulk request (a detail URL names its own). */
+  constructor(readonly objects?: string[]) {
+    super(
+      objects
+        ? `${objects.length === 1 ? '1 object has' : `${objects.length} objects have`} changed since the version named in If-Match: ${objects.join(', ')}`
+        : 'The object has changed since the version named in If-Match.',
+    );
   }
 }
 

@@ -1,10 +1,17 @@
 import type { FieldErrors, ModelDefinition, StoredObject } from '../models/types.js';
+import type { ReadDocument } from '../projections/ReadStore.js';
 import type { DecidedObject } from './decideObject.js';
 import { ValidationError } from './errors.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 
 export interface WriteOutcome {
   ids: number[];
+  /**
+   * What the request wrote for each of `ids`, as read documents with the position that
+   * wrote them. Its response renders these: by the time it is answered the read models
+   * may already hold later requests' writes to the same objects.
+   */
+  documents: ReadDocument[];
   revealed: Map<number, Record<string, unknown>>;
 }
 
@@ -26,13 +33,13 @@ export async function recordEach<T>(
   bulk: boolean,
   decideItem: (item: T) => Promise<DecidedItem>,
 ): Promise<WriteOutcome> {
-  const outcome: WriteOutcome = { ids: [], revealed: new Map() };
+  const outcome: WriteOutcome = { ids: [], documents: [], revealed: new Map() };
   const errors: FieldErrors[] = [];
   let failed = false;
   for (const item of items) {
     try {
       const { id, previous, decided } = await decideItem(item);
-      tx.record({
+      const event = tx.record({
         action: previous ? 'update' : 'create',
         objectType: definition.key,
         objectId: id,
@@ -42,6 +49,7 @@ export async function recordEach<T>(
         related: definition.hooks?.relatedObject?.(decided.obj) ?? null,
       });
       outcome.ids.push(id);
+      outcome.documents.push(tx.documentOf(event)!);
       if (Object.keys(decided.revealed).length) outcome.revealed.set(id, decided.revealed);
       errors.push({});
     } catch (error) {

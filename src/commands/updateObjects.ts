@@ -1,6 +1,7 @@
 import type { ModelDefinition } from '../models/types.js';
 import { decideObject, type CommandEnvironment } from './decideObject.js';
 import { NotFoundError, ValidationError } from './errors.js';
+import { checkPreconditions, type Precondition } from './preconditions.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
@@ -12,16 +13,19 @@ export interface UpdateItem {
 
 /**
  * PUT/PATCH of one object, or of several from the list view. An unknown id is a
- * 404 for a single object and a failed element of a bulk request.
+ * 404 for a single object and a failed element of a bulk request. Any object not at
+ * a version its precondition accepts refuses the whole request before anything is decided.
  */
-export function updateObjects(
+export async function updateObjects(
   env: CommandEnvironment,
   tx: WriteTransaction,
   definition: ModelDefinition,
   items: UpdateItem[],
   mode: 'put' | 'patch',
   bulk: boolean,
+  preconditions: readonly Precondition[] = [],
 ): Promise<WriteOutcome> {
+  await checkPreconditions(tx.view, definition, preconditions, bulk);
   return recordEach(tx, definition, items, bulk, async ({ id, input }) => {
     const current = await tx.view.get(definition.key, id);
     if (!current) {

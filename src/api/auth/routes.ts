@@ -3,7 +3,6 @@ import type { Context } from 'koa';
 import { authFor, type AuthService } from '../../auth/AuthService.js';
 import { CSRF_COOKIE, CSRF_FIELD, SESSION_COOKIE, SessionCodec, type SessionData } from '../../auth/sessions.js';
 import { createObjects } from '../../commands/createObjects.js';
-import type { ReadDocument } from '../../projections/ReadStore.js';
 import { cookieOptions, csrfFailure, requestOrigin } from '../middleware/authenticate.js';
 import { readJsonBody } from '../middleware/readJsonBody.js';
 import { readRequestBody, refuseBody, type BodyLimits } from '../middleware/readRequestBody.js';
@@ -127,8 +126,7 @@ async function provision(services: Services, auth: AuthService, ctx: Context): P
   const { result } = await services.coordinator.execute(context, (tx) =>
     createObjects(services.commands, tx, definition, [{ user: principal.user.id, write_enabled: true, allowed_ips: null }], false),
   );
-  const docs = (await services.store.getMany(definition.key, result.ids)) as ReadDocument[];
-  const [rendered] = await services.serializer.render(definition, docs, 'complete', {
+  const [rendered] = await services.serializer.render(definition, result.documents, 'complete', {
     baseUrl: ctx.state.baseUrl,
     omitAnnotated: true,
     revealed: result.revealed,

@@ -463,7 +463,10 @@ class DocumentBuilder {
     };
     this.schemas.BulkItemId = {
       type: 'object',
-      properties: { id: { type: 'integer' } },
+      properties: {
+        id: { type: 'integer' },
+        etag: { type: 'string', description: "Optional: the object's ETag; the request is refused (412) unless the object is still at that version. Not stored." },
+      },
       required: ['id'],
     };
     this.schemas.NestedObject = {
@@ -596,21 +599,21 @@ class DocumentBuilder {
             summary: `Replace several ${many} (all or none)`,
             tags,
             requestBody: { required: true, content: json(bulkItem(writable)) },
-            responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...this.errors([400, 403, 404, 413, 415]) },
+            responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...this.errors([400, 403, 404, 412, 413, 415]) },
           },
           patch: {
             operationId: `${prefix}_bulk_partial_update`,
             summary: `Change several ${many} (all or none)`,
             tags,
             requestBody: { required: true, content: json(bulkItem(patched)) },
-            responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...this.errors([400, 403, 404, 413, 415]) },
+            responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...this.errors([400, 403, 404, 412, 413, 415]) },
           },
           delete: {
             operationId: `${prefix}_bulk_delete`,
             summary: `Delete several ${many} (all or none)`,
             tags,
             requestBody: { required: true, content: json({ type: 'array', items: ref('BulkItemId') }) },
-            responses: { 204: { description: 'Deleted' }, ...this.errors([400, 403, 404, 409, 415]) },
+            responses: { 204: { description: 'Deleted' }, ...this.errors([400, 403, 404, 409, 412, 415]) },
           },
         });
         Object.assign(detail, {
