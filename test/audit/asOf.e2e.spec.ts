@@ -94,3 +94,27 @@ test.serial('past states are cached: repeated as_of reads reuse one replay', asy
   await must(service.api('GET', `/api/dcim/sites/${created.body.id}/?as_of=${creation.id}`), 200);
   t.is(past.builds, built, 'and later ones reuse it');
 });
+
+test.serial('as_of: anonymous callers and callers without permission get 403 and never cause a replay', async (t) => {
+  const { service } = t.context;
+  const name = unique('perm');
+  const created = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name }), 201);
+  const [creation] = await changesOf(service, requestIdOf(created));
+  const past = service.services.audit!.past;
+  const before = past.builds;
+  const anonymous = await service.api('GET', `/api/dcim/sites/?as_of=${creation.id}`, undefined, { Authorization: '' });
+  t.is(anonymous.status, 403);
+  t.deepEqual(anonymous.body, { detail: 'Authentication credentials were not provided.' });
+  const detail = await service.api('GET', `/api/dcim/sites/${created.body.id}/?as_of=${creation.id}`, undefined, { Authorization: '' });
+  t.is(detail.status, 403);
+  // A bad value is refused after the permission check, as NetBox validates filters after it.
+  t.is((await service.api('GET', '/api/dcim/sites/?as_of=yesterday', undefined, { Authorization: '' })).status, 403);
+
+  const user = unique('noperm');
+  const person = await must(service.api('POST', '/api/users/users/', { username: user, password: 'a-long-password-1' }), 201);
+  const token = await must(service.api('POST', '/api/users/tokens/', { user: person.body.id }), 201);
+  const denied = await service.api('GET', `/api/dcim/sites/?as_of=${creation.id}`, undefined, { Authorization: `Token ${token.body.key}` });
+  t.is(denied.status, 403);
+  t.deepEqual(denied.body, { detail: 'You do not have permission to perform this action.' });
+  t.is(past.builds, before, 'no past state was built for a caller who may not see it');
+});
