@@ -15,12 +15,17 @@ export interface PastStateLimits {
   maxQueued: number;
 }
 
+/**
+ * What happens to a build: queued, started, abandoned (its last reader left while it
+ * runs), then built, cancelled or failed.
+ */
+export type PastStateEvent = 'queued' | 'started' | 'abandoned' | 'built' | 'cancelled' | 'failed';
+
 /** Points a test or a monitor can hook into. */
 export interface PastStateHooks {
   /** Awaited between chunks of a replay (the build's yield point). Default: one turn of the event loop. */
   yieldPoint?: (position: number) => Promise<void>;
-  onBuildStart?: (position: number) => void;
-  onBuildEnd?: (position: number, outcome: 'built' | 'cancelled' | 'failed') => void;
+  on?: (event: PastStateEvent, position: number) => void;
 }
 
 /** Too many past states are being built: come back later. */
@@ -126,6 +131,7 @@ export class PastStates {
       build = this.newBuild(position);
       this.pending.set(position, build);
       this.queue.push(build);
+      this.hooks.on?.('queued', position);
       this.pump();
     }
     return this.wait(build, signal);
@@ -193,9 +199,10 @@ export class PastStates {
       this.pending.delete(build.position);
       this.cancelled++;
       build.reject(new PastStateCancelledError());
-      this.hooks.onBuildEnd?.(build.position, 'cancelled');
+      this.hooks.on?.('cancelled', build.position);
     } else {
       build.cancelled = true; // running: stops at its next yield point
+      this.hooks.on?.('abandoned', build.position);
     }
   }
 
@@ -212,25 +219,25 @@ export class PastStates {
 
   private async run(build: Build): Promise<void> {
     this.builds++;
-    this.hooks.onBuildStart?.(build.position);
+    this.hooks.on?.('started', build.position);
     const started = performance.now();
     try {
       const store = await this.replay(build);
       if (store === null) {
         this.cancelled++;
         build.reject(new PastStateCancelledError());
-        this.hooks.onBuildEnd?.(build.position, 'cancelled');
+        this.hooks.on?.('cancelled', build.position);
         return;
       }
       this.lastBuildMs = performance.now() - started;
       this.keep(build.position, store, await approximateStoreBytes(store, this.registry));
       this.pending.delete(build.position);
       build.resolve(store);
-      this.hooks.onBuildEnd?.(build.position, 'built');
+      this.hooks.on?.('built', build.position);
     } catch (error) {
       this.pending.delete(build.position);
       build.reject(error as Error);
-      this.hooks.onBuildEnd?.(build.position, 'failed');
+      this.hooks.on?.('failed', build.position);
     }
   }
 
