@@ -101,6 +101,12 @@ function openFiles(dir: string): string[] {
   return out;
 }
 
+/** CPU seconds (user + system) since `from`. */
+function cpuSeconds(from: NodeJS.CpuUsage): string {
+  const d = process.cpuUsage(from);
+  return `${((d.user + d.system) / 1e6).toFixed(2)} CPU-s`;
+}
+
 function memory(): { heap: number; rss: number; external: number } {
   gc();
   const m = process.memoryUsage();
@@ -128,12 +134,14 @@ async function main() {
     await log.open();
     const before = memory();
     let t0 = performance.now();
+    let c0 = process.cpuUsage();
     const audit = new AuditLog(log);
     await audit.open();
     const openMs = performance.now() - t0;
+    const openCpu = cpuSeconds(c0);
     const after = memory();
     console.log(
-      `audit   open (rebuild) ${(openMs / 1000).toFixed(2)} s; heap +${mib(after.heap - before.heap)}, ` +
+      `audit   open (rebuild) ${(openMs / 1000).toFixed(2)} s, ${openCpu}; heap +${mib(after.heap - before.heap)}, ` +
         `buffers +${mib(after.external - before.external)}, rss +${mib(after.rss - before.rss)}`,
     );
     const files = openFiles(dir);
@@ -153,12 +161,14 @@ async function main() {
     const past = new PastStates(audit, registry, {});
     const m0 = memory();
     t0 = performance.now();
+    c0 = process.cpuUsage();
     await past.at(head);
     const buildMs = performance.now() - t0;
+    const buildCpu = cpuSeconds(c0);
     const m1 = memory();
     const estimate = (past as unknown as { cachedBytes?: number }).cachedBytes;
     console.log(
-      `past    state at ${head}: built in ${(buildMs / 1000).toFixed(2)} s; heap +${mib(m1.heap - m0.heap)}` +
+      `past    state at ${head}: built in ${(buildMs / 1000).toFixed(2)} s, ${buildCpu}; heap +${mib(m1.heap - m0.heap)}` +
         (estimate === undefined ? '' : `; the cache's estimate ${mib(estimate)}`),
     );
     past.clear();

@@ -5,9 +5,11 @@ import type { ReadStore } from '../projections/ReadStore.js';
 const SAMPLE = 16;
 /**
  * Heap bytes per byte of a document's JSON in a MemoryReadStore (object and string
- * overheads plus the index entries), measured with bench/auditBodies.bench.ts.
+ * overheads plus the index entries): bench/auditBodies.bench.ts measured 1.7 for sites
+ * (a past state of 20,000 sites: 15.7 MiB of heap for 9.1 MiB of JSON); 2 errs on the
+ * large side.
  */
-const HEAP_PER_JSON_BYTE = 4;
+const HEAP_PER_JSON_BYTE = 2;
 
 /**
  * The approximate memory a read store holds: per collection, its document count times the

@@ -21,8 +21,8 @@ export class FramePositionsError extends Error {}
  * frame, about 1.6 MB for 100k requests. The log notes a frame where it reads one at
  * open and where it commits one, so only durable frames are ever in the table. A read
  * sorts the wanted frames, fetches neighbouring ones with one positional read through a
- * read-only handle of its own, checks each frame's length and CRC, and parses each
- * wanted frame once.
+ * read-only handle of its own (runs far apart are read concurrently), checks each
+ * frame's length and CRC, and parses each wanted frame once.
  */
 export class FramePositions {
   private firsts = new Float64Array(INITIAL_FRAMES);
@@ -66,11 +66,10 @@ export class FramePositions {
     }
     if (positions.length === 0) return [];
     const frames = [...new Set(positions.map((p) => this.frameOf(p)))].sort((a, b) => a - b);
-    const parsed = new Map<number, ChangeEvent[]>();
-    const fh = await this.open();
+    // Runs of frames close together, each fetched with one positional read; the runs are read concurrently.
+    const runs: Array<{ from: number; to: number }> = [];
     let i = 0;
     while (i < frames.length) {
-      // A run of frames close together is read with one positional read.
       const start = this.offsets[frames[i]!]!;
       let j = i;
       while (
@@ -80,13 +79,21 @@ export class FramePositions {
       ) {
         j++;
       }
-      const bytes = await readExactly(fh, start, this.endOf(frames[j]!, committedBytes) - start);
-      for (let k = i; k <= j; k++) {
-        const frame = frames[k]!;
-        parsed.set(frame, this.parseFrame(bytes, this.offsets[frame]! - start, frame, committedBytes));
-      }
+      runs.push({ from: i, to: j });
       i = j + 1;
     }
+    const fh = await this.open();
+    const parsed = new Map<number, ChangeEvent[]>();
+    await Promise.all(
+      runs.map(async ({ from, to }) => {
+        const start = this.offsets[frames[from]!]!;
+        const bytes = await readExactly(fh, start, this.endOf(frames[to]!, committedBytes) - start);
+        for (let k = from; k <= to; k++) {
+          const frame = frames[k]!;
+          parsed.set(frame, this.parseFrame(bytes, this.offsets[frame]! - start, frame, committedBytes));
+        }
+      }),
+    );
     return positions.map((p) => {
       const frame = this.frameOf(p);
       const event = parsed.get(frame)![p - this.firsts[frame]!];
