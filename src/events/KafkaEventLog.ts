@@ -469,8 +469,10 @@ export class KafkaEventLog implements EventLog {
   /** Committed events by position: from the body cache, else fetched by offset (see the class comment). */
   async readPositions(positions: readonly number[]): Promise<ChangeEvent[]> {
     if (!this.kafka || this.closed) throw new Error('KafkaEventLog is not open');
+    // Committed: at or below the head known here, or already consumed by a reader of this instance.
+    const head = Math.max(this.lastPosition, this.offsetsByPosition.last);
     for (const p of positions) {
-      if (!Number.isInteger(p) || p < 1 || p > this.lastPosition) throw new RangeError(`no event at position ${p} (head ${this.lastPosition})`);
+      if (!Number.isInteger(p) || p < 1 || p > head) throw new RangeError(`no event at position ${p} (head ${head})`);
     }
     const found = new Map<number, ChangeEvent>();
     const missing: number[] = [];

@@ -29,6 +29,11 @@ export class PositionOffsets {
     return this.offsets[position]!;
   }
 
+  /** The last position whose offset is known (0 when none). */
+  get last(): number {
+    return this.known;
+  }
+
   get byteLength(): number {
     return this.offsets.byteLength;
   }
