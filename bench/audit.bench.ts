@@ -118,7 +118,7 @@ async function main() {
     // ------------------------------------------------------------ 1. build
     const log = new FileEventLog({ dir });
     await log.open();
-    const audit = new AuditLog(log as EventLog, { dir: path.join(dir, 'audit') });
+    const audit = new AuditLog(log as EventLog);
     const requestIds: string[] = [];
     let ingestMs = 0;
     let ingestCpuMs = 0;
@@ -216,7 +216,7 @@ async function main() {
     await reopened.open();
     const openMs = performance.now() - t0;
     const openCpu = cpuMs(c0);
-    const rebuiltAudit = new AuditLog(reopened, { dir: path.join(dir, 'audit') });
+    const rebuiltAudit = new AuditLog(reopened);
     t0 = performance.now();
     c0 = process.cpuUsage();
     await rebuiltAudit.open();

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import path from 'node:path';
 import { createApp } from './api/app.js';
 import { createHttpServer } from './api/httpServer.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
@@ -52,7 +51,7 @@ export async function start(config: Config = loadConfig(), logger: Logger = json
   await projector.start();
   const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock);
   await coordinator.init();
-  const audit = new AuditService(log, registry, { dir: path.join(config.dataDir, 'audit') });
+  const audit = new AuditService(log, registry);
   await audit.open(); // rebuilds the audit indexes (request, object, time) from the log, then follows it
   const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
   const commands = { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique } };

@@ -1,20 +1,18 @@
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, Subscription } from '../events/EventLog.js';
 import { AuditIndex } from './AuditIndex.js';
-import { EventBodyStore } from './EventBodyStore.js';
 import { IdempotencyIndex } from './IdempotencyIndex.js';
 
-export interface AuditLogOptions {
-  /** Directory for the scratch file of event bodies (e.g. `<DATA_DIR>/audit`). */
-  dir: string;
-}
+/** Events a range() chunk gathers before it is handed over (callers yield between chunks). */
+const RANGE_CHUNK_EVENTS = 1024;
 
 /**
- * The event log as the audit side reads it: the secondary indexes (AuditIndex) and
- * random access to events by position (EventBodyStore), both fed by the log's
- * committed batches through an ordinary subscription from position 1. It therefore
- * works over any EventLog adapter (file or Kafka): the indexes are rebuilt on open by
- * the catch-up and maintained on every append by the live delivery.
+ * The event log as the audit side reads it: the secondary indexes (AuditIndex), fed by
+ * the log's committed batches through an ordinary subscription from position 1, and the
+ * event bodies, read from the log itself by position (EventLog.readPositions) or in
+ * order (EventLog.read): no copy of the log is kept. It therefore works over any EventLog
+ * adapter (file or Kafka): the indexes are rebuilt on open by the catch-up and
+ * maintained on every append by the live delivery.
  *
  * Reads that must see every acknowledged write call `sync()` first: it waits until
  * the index has reached the log's durable head (a write is acknowledged only once
@@ -22,7 +20,6 @@ export interface AuditLogOptions {
  */
 export class AuditLog {
   readonly index = new AuditIndex();
-  private readonly bodies: EventBodyStore;
   private subscription: Subscription | null = null;
   private waiters: Array<{ position: number; resolve: () => void; reject: (error: Error) => void }> = [];
   private readonly listeners = new Set<() => void>();
@@ -32,12 +29,7 @@ export class AuditLog {
   /** Idempotency-Key → request, for retries after a restart. */
   readonly idempotency = new IdempotencyIndex();
 
-  constructor(
-    private readonly log: EventLog,
-    options: AuditLogOptions,
-  ) {
-    this.bodies = new EventBodyStore(options.dir);
-  }
+  constructor(private readonly log: EventLog) {}
 
   /** Indexes the whole log (the rebuild), then follows it. Resolves once caught up. */
   async open(): Promise<void> {
@@ -56,7 +48,6 @@ export class AuditLog {
     try {
       this.index.add(batch);
       this.idempotency.add(batch);
-      this.bodies.append(batch);
     } catch (error) {
       this.fail(error as Error);
       throw error;
@@ -88,14 +79,36 @@ export class AuditLog {
     return this.waitFor(this.log.head());
   }
 
-  /** Events by position, in the order asked. */
-  events(positions: readonly number[]): ChangeEvent[] {
-    return this.bodies.get(positions);
+  /** Events by position (each indexed already), in the order asked. */
+  async events(positions: readonly number[]): Promise<ChangeEvent[]> {
+    for (const p of positions) {
+      if (!Number.isInteger(p) || p < 1 || p > this.index.head) throw new RangeError(`AuditLog: no event at position ${p}`);
+    }
+    if (positions.length === 0) return [];
+    return this.log.readPositions(positions);
   }
 
-  /** Events from..to (inclusive, clamped to the head), in chunks. */
-  range(from: number, to: number): Generator<ChangeEvent[]> {
-    return this.bodies.range(from, to);
+  /**
+   * Events from..to (inclusive, clamped to the indexed head), in order, in chunks of
+   * about a thousand events. Ending the iteration early releases the log reader.
+   */
+  async *range(from: number, to: number): AsyncGenerator<ChangeEvent[]> {
+    const last = Math.min(to, this.index.head);
+    const first = Math.max(1, from);
+    if (first > last) return;
+    let chunk: ChangeEvent[] = [];
+    for await (const batch of this.log.read(first)) {
+      for (const event of batch) {
+        if (event.position >= first && event.position <= last) chunk.push(event);
+      }
+      const done = batch[batch.length - 1]!.position >= last;
+      if (chunk.length >= RANGE_CHUNK_EVENTS || (done && chunk.length > 0)) {
+        yield chunk;
+        chunk = [];
+      }
+      if (done) return;
+    }
+    if (chunk.length > 0) yield chunk;
   }
 
   /** Called after each indexed batch, and once at close. Returns the unsubscribe function. */
@@ -121,7 +134,6 @@ export class AuditLog {
     await this.subscription?.stop();
     this.subscription = null;
     for (const w of this.waiters.splice(0)) w.reject(new Error('AuditLog is closed'));
-    this.bodies.close();
   }
 
   private fail(error: Error): void {

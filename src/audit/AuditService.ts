@@ -10,16 +10,14 @@ import { AuditLog } from './AuditLog.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
 import { canonicalUuid } from './changeQuery.js';
 import { ContentTypes } from './contentTypes.js';
-import { PastStates } from './PastStates.js';
+import { PastStates, type PastStateLimits } from './PastStates.js';
 import { ChangeRenderer } from './renderChanges.js';
 import { revertRequest } from './revert.js';
 import { parseTimeMicros } from './time.js';
 
 export interface AuditServiceOptions {
-  /** Directory for the audit scratch file (e.g. `<DATA_DIR>/audit`). */
-  dir: string;
-  /** Past states (`?as_of=`) kept in memory. Default 3. */
-  pastStates?: number;
+  /** Bounds of the past states (`?as_of=`): kept count and bytes, queued builds. */
+  pastStates?: Partial<PastStateLimits>;
 }
 
 /**
@@ -39,12 +37,12 @@ export class AuditService {
   constructor(
     eventLog: EventLog,
     readonly registry: ModelRegistry,
-    options: AuditServiceOptions,
+    options: AuditServiceOptions = {},
   ) {
-    this.log = new AuditLog(eventLog, { dir: options.dir });
+    this.log = new AuditLog(eventLog);
     this.contentTypes = new ContentTypes(registry);
     this.renderer = new ChangeRenderer(registry, this.contentTypes, this.log);
-    this.past = new PastStates(this.log, registry, { maxEntries: options.pastStates });
+    this.past = new PastStates(this.log, registry, options.pastStates);
   }
 
   /** Rebuilds the indexes from the log and follows it. */
@@ -116,9 +114,12 @@ export class AuditService {
     return this.log.events(this.log.index.requestPositions(requestId));
   }
 
-  /** The read models as they were at a log position. */
-  pastStore(position: number): Promise<ReadStore> {
-    return this.past.at(position);
+  /**
+   * The read models as they were at a log position. `signal` tells that the caller no
+   * longer waits (its client went away): a build nobody waits for is cancelled.
+   */
+  pastStore(position: number, signal?: AbortSignal): Promise<ReadStore> {
+    return this.past.at(position, signal);
   }
 
   /** Reverts a request as a new atomic request; returns the new events. */

@@ -129,7 +129,7 @@ export class ChangeRenderer {
     const positions = [...new Set([...wanted.values()].filter((p) => p > 0 && p <= this.audit.head))];
     if (positions.length === 0) return names;
     const byPosition = new Map<number, string>();
-    for (const e of this.audit.events(positions)) {
+    for (const e of await this.audit.events(positions)) {
       const name = (e.postchange ?? e.prechange)?.name;
       if (typeof name === 'string') byPosition.set(e.position, name);
     }

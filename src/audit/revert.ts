@@ -43,7 +43,7 @@ export async function revertRequest(
   await audit.sync();
   const positions = audit.index.requestPositions(target);
   if (positions.length === 0) throw new NotFoundError();
-  const nets = netChanges(audit.events(positions));
+  const nets = netChanges(await audit.events(positions));
   const refuse = (reason: string) => new ConflictError(`Cannot revert request ${target}: ${reason}`);
 
   const { events } = await coordinator.execute(context, async (tx) => {

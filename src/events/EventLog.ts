@@ -19,6 +19,12 @@ export interface EventLog {
   /** The last durable position this instance knows of (0 for an empty log). */
   head(): number;
 
+  /**
+   * The committed events at these positions (each 1..head(); any order, repeats allowed),
+   * in the order asked: random access for the audit side. Each adapter documents its cost.
+   */
+  readPositions(positions: readonly number[]): Promise<ChangeEvent[]>;
+
   /** Every committed event with position >= from, in order, as committed batches. */
   read(from: number): AsyncIterable<ChangeEvent[]>;
 

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { ChangeEvent } from './ChangeEvent.js';
 import type { EventLog, Subscription } from './EventLog.js';
 import { crc32 } from './crc32.js';
+import { FramePositions } from './FramePositions.js';
 import { assertValidEvents } from './validateEvents.js';
 
 /**
@@ -105,12 +106,15 @@ export class FileEventLog implements EventLog {
   private closing: Promise<void> | null = null;
 
   private readonly index: IndexEntry[] = [];
+  /** Every durable frame's first position and offset: readPositions() reads events from the file by position. */
+  private readonly frames: FramePositions;
   private readonly subscriptions = new Set<FileSubscription>();
   private readonly counters = { appends: 0, syncs: 0, bytesWritten: 0, truncatedBytes: 0 };
 
   constructor(options: FileEventLogOptions) {
     this.dir = options.dir;
     this.file = path.join(options.dir, 'events.log');
+    this.frames = new FramePositions(this.file);
   }
 
   /** Counters for tests and monitoring (a snapshot). */
@@ -277,6 +281,7 @@ export class FileEventLog implements EventLog {
   }
 
   private noteFrame(firstPosition: number, offset: number): void {
+    this.frames.note(firstPosition, offset);
     const last = this.index[this.index.length - 1];
     if (last === undefined || offset - last.offset >= INDEX_EVERY_BYTES) {
       this.index.push({ position: firstPosition, offset });
@@ -299,6 +304,15 @@ export class FileEventLog implements EventLog {
       }
     }
     return found;
+  }
+
+  /**
+   * Committed events by position, read from the file: one positional read per run of
+   * nearby frames plus a parse of each frame holding a wanted event (see FramePositions).
+   */
+  readPositions(positions: readonly number[]): Promise<ChangeEvent[]> {
+    if (this.state !== 'open') return Promise.reject(new Error(`FileEventLog.readPositions(): log is ${this.state}`));
+    return this.frames.read(positions, this.committedHead, this.committedBytes);
   }
 
   read(from: number): AsyncIterable<ChangeEvent[]> {
@@ -374,6 +388,7 @@ export class FileEventLog implements EventLog {
     this.state = 'closing';
     while (this.flushing) await this.flushing;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.frames.close();
     await this.fh?.close();
     this.fh = null;
     this.state = 'closed';

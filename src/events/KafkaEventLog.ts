@@ -40,6 +40,17 @@
  * must be dense. Future work: keep a position -> offset index to seek close to
  * `from` instead of scanning from the start.
  *
+ * Random reads (readPositions, for the audit side). First a cache of recently used
+ * event bodies (bodyCacheBytes, 16 MiB by default, fed by every message this instance
+ * consumes, so the tail of the log is usually there). Otherwise the offsets of the
+ * wanted positions come from a position → offset table (8 bytes per event) learned from
+ * the messages this instance's readers and subscriptions consumed, and each run of
+ * nearby offsets is fetched by one short-lived consumer seeked to the run's start: a
+ * group join plus a fetch, typically 0.1-0.5 s against a local broker, so an uncached
+ * page of object changes costs that per run. Positions no reader of this instance has
+ * consumed yet (nothing subscribed from position 1) cost a scan from the partition's
+ * start.
+ *
  * Offsets. head() comes from the end of the log at open(): the last stable offset
  * (ListOffsets under read_committed), then a short read of the tail, widened while
  * it holds only commit markers or aborted records. `caughtUp` and the end of
@@ -65,7 +76,9 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { ChangeEvent } from './ChangeEvent.js';
+import { EventBodyCache } from './EventBodyCache.js';
 import type { EventLog, Subscription } from './EventLog.js';
+import { PositionOffsets } from './PositionOffsets.js';
 import { assertValidEvents } from './validateEvents.js';
 
 export interface KafkaEventLogOptions {
@@ -82,6 +95,8 @@ export interface KafkaEventLogOptions {
   logLevel?: 'nothing' | 'error' | 'warn' | 'info' | 'debug';
   /** Where a subscription's failure after it caught up is reported. Default: console.error. */
   onSubscriptionError?: (error: Error) => void;
+  /** Bytes of recently used event bodies kept for readPositions(). Default 16 MiB. */
+  bodyCacheBytes?: number;
 }
 
 /** The writer lost its transactional id to a newer writer (or the head could not be re-established). */
@@ -94,6 +109,10 @@ const MAX_REQUEST_BYTES = 512 * 1024;
 const MAX_GROUP_EVENTS = 5_000;
 /** How far back from the end open() first looks for the last event (doubles until found). */
 const HEAD_WINDOW = 64n;
+/** readPositions(): wanted offsets at most this far apart are fetched by one consumer. */
+const RUN_GAP_OFFSETS = 256;
+/** readPositions(): one consumer fetches at most this many offsets. */
+const MAX_RUN_OFFSETS = 4096;
 
 const LOG_LEVELS = {
   nothing: KafkaLogLevel.NOTHING,
@@ -134,6 +153,13 @@ export class KafkaEventLog implements EventLog {
   private writing: Promise<void> = Promise.resolve();
   /** Stoppers of the open reads and subscriptions, for close(). */
   private readonly readers = new Set<() => Promise<void>>();
+  private readonly offsetsByPosition = new PositionOffsets();
+  private readonly bodies: EventBodyCache;
+  /** Every event this instance consumes passes here: it teaches readPositions() where events are. */
+  private readonly seen = (event: ChangeEvent, message: RawMessage): void => {
+    this.offsetsByPosition.record(event.position, Number(message.offset));
+    if (message.value) this.bodies.put(event.position, message.value);
+  };
 
   constructor(options: KafkaEventLogOptions) {
     if (!options.brokers?.length) throw new Error('KafkaEventLog: at least one broker is required');
@@ -145,6 +171,7 @@ export class KafkaEventLog implements EventLog {
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
     this.onSubscriptionError =
       options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
+    this.bodies = new EventBodyCache(options.bodyCacheBytes ?? 16 << 20);
   }
 
   open(): Promise<void> {
@@ -239,10 +266,11 @@ export class KafkaEventLog implements EventLog {
     start: bigint,
     end: bigint,
     onMessages: (messages: KafkaMessage[]) => Promise<void>,
+    purpose = 'head',
   ): Promise<void> {
     let settle!: { resolve: () => void; reject: (e: Error) => void };
     const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-    const reader = new PartitionReader(this.kafka!, this.topic, this.groupId('head'), {
+    const reader = new PartitionReader(this.kafka!, this.topic, this.groupId(purpose), {
       seekTo: start,
       onMessages,
       onProgress: (next) => {
@@ -383,7 +411,7 @@ export class KafkaEventLog implements EventLog {
     if (high <= low) return;
 
     const channel = new Channel<ChangeEvent[]>();
-    const assembler = new BatchAssembler(from);
+    const assembler = new BatchAssembler(from, this.seen);
     const reader = new PartitionReader(this.kafka, this.topic, this.groupId('read'), {
       onMessages: async (messages) => {
         for (const batch of assembler.push(messages.filter((m) => BigInt(m.offset) < high))) {
@@ -430,11 +458,70 @@ export class KafkaEventLog implements EventLog {
       onBatch,
       (error) => this.onSubscriptionError(error),
       () => this.readers.delete(stopper),
+      this.seen,
     );
     const stopper = () => sub.stop();
     this.readers.add(stopper);
     sub.start();
     return sub;
+  }
+
+  /** Committed events by position: from the body cache, else fetched by offset (see the class comment). */
+  async readPositions(positions: readonly number[]): Promise<ChangeEvent[]> {
+    if (!this.kafka || this.closed) throw new Error('KafkaEventLog is not open');
+    // Committed: at or below the head known here, or already consumed by a reader of this instance.
+    const head = Math.max(this.lastPosition, this.offsetsByPosition.last);
+    for (const p of positions) {
+      if (!Number.isInteger(p) || p < 1 || p > head) throw new RangeError(`no event at position ${p} (head ${head})`);
+    }
+    const found = new Map<number, ChangeEvent>();
+    const missing: number[] = [];
+    for (const p of new Set(positions)) {
+      const cached = this.bodies.get(p);
+      if (cached) found.set(p, cached);
+      else missing.push(p);
+    }
+    if (missing.length > 0) await this.fetchPositions(missing, found);
+    return positions.map((p) => {
+      const event = found.get(p);
+      if (!event) throw new Error(`KafkaEventLog: position ${p} was not found in the partition`);
+      return event;
+    });
+  }
+
+  private async fetchPositions(missing: number[], found: Map<number, ChangeEvent>): Promise<void> {
+    const wanted = new Set(missing);
+    const keep = (event: ChangeEvent) => {
+      if (wanted.has(event.position)) found.set(event.position, event);
+    };
+    const located = missing.filter((p) => this.offsetsByPosition.has(p)).sort((a, b) => a - b);
+    const offsetOf = (i: number) => this.offsetsByPosition.get(located[i]!);
+    let i = 0;
+    while (i < located.length) {
+      let j = i;
+      while (j + 1 < located.length && offsetOf(j + 1) - offsetOf(j) <= RUN_GAP_OFFSETS && offsetOf(j + 1) - offsetOf(i) < MAX_RUN_OFFSETS) j++;
+      await this.consumeRange(
+        BigInt(offsetOf(i)),
+        BigInt(offsetOf(j)) + 1n,
+        async (messages) => {
+          for (const message of messages) {
+            const event = decode(message);
+            this.seen(event, message);
+            keep(event);
+          }
+        },
+        'positions',
+      );
+      i = j + 1;
+    }
+    const unlocated = missing.filter((p) => !found.has(p));
+    if (unlocated.length === 0) return;
+    // Not consumed by any reader of this instance yet: scan (read() starts at the partition's start).
+    const last = Math.max(...unlocated);
+    for await (const batch of this.read(Math.min(...unlocated))) {
+      for (const event of batch) keep(event);
+      if (batch[batch.length - 1]!.position >= last) break;
+    }
   }
 
   /** Waits for queued and in-flight appends, stops reads and subscriptions, disconnects. */
@@ -531,12 +618,16 @@ class BatchAssembler {
   private pending: ChangeEvent[] = [];
   private pendingEnd: number | undefined;
 
-  constructor(private readonly from: number) {}
+  constructor(
+    private readonly from: number,
+    private readonly onEvent?: (event: ChangeEvent, message: RawMessage) => void,
+  ) {}
 
   push(messages: readonly RawMessage[]): ChangeEvent[][] {
     const out: ChangeEvent[][] = [];
     for (const message of messages) {
       const event = decode(message);
+      this.onEvent?.(event, message);
       const p = event.position;
       if (this.done !== undefined && p <= this.done) continue;
       // Re-reading part of the pending batch (the consumer restarted): drop what comes again.
@@ -601,6 +692,7 @@ export class KafkaSubscription implements Subscription {
     private readonly onBatch: (events: ChangeEvent[]) => Promise<void>,
     private readonly onLateError: (error: Error) => void,
     private readonly onEnd: () => void,
+    onEvent?: (event: ChangeEvent, message: RawMessage) => void,
   ) {
     this.caughtUp = new Promise<void>((resolve, reject) => {
       this.resolveCaughtUp = resolve;
@@ -612,7 +704,7 @@ export class KafkaSubscription implements Subscription {
       this.rejectDone = reject;
     });
     this.done.catch(() => undefined);
-    this.assembler = new BatchAssembler(from);
+    this.assembler = new BatchAssembler(from, onEvent);
     this.reader = makeReader({
       onMessages: async (messages) => {
         for (const batch of this.assembler.push(messages)) {

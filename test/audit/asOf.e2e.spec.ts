@@ -1,6 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
-import { startService, type TestService } from '../support/startService.js';
+import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { changesOf, must, requestIdOf, unique } from './helpers.js';
+import { pastStateGate } from './pastStateGate.js';
 
 const test = anyTest as TestFn<{ service: TestService }>;
 
@@ -93,4 +94,99 @@ test.serial('past states are cached: repeated as_of reads reuse one replay', asy
   const built = past.builds;
   await must(service.api('GET', `/api/dcim/sites/${created.body.id}/?as_of=${creation.id}`), 200);
   t.is(past.builds, built, 'and later ones reuse it');
+});
+
+test.serial('as_of: anonymous callers and callers without permission get 403 and never cause a replay', async (t) => {
+  const { service } = t.context;
+  const name = unique('perm');
+  const created = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name }), 201);
+  const [creation] = await changesOf(service, requestIdOf(created));
+  const past = service.services.audit!.past;
+  const before = past.builds;
+  const anonymous = await service.api('GET', `/api/dcim/sites/?as_of=${creation.id}`, undefined, { Authorization: '' });
+  t.is(anonymous.status, 403);
+  t.deepEqual(anonymous.body, { detail: 'Authentication credentials were not provided.' });
+  const detail = await service.api('GET', `/api/dcim/sites/${created.body.id}/?as_of=${creation.id}`, undefined, { Authorization: '' });
+  t.is(detail.status, 403);
+  // A bad value is refused after the permission check, as NetBox validates filters after it.
+  t.is((await service.api('GET', '/api/dcim/sites/?as_of=yesterday', undefined, { Authorization: '' })).status, 403);
+
+  const user = unique('noperm');
+  const person = await must(service.api('POST', '/api/users/users/', { username: user, password: 'a-long-password-1' }), 201);
+  const token = await must(service.api('POST', '/api/users/tokens/', { user: person.body.id }), 201);
+  const denied = await service.api('GET', `/api/dcim/sites/?as_of=${creation.id}`, undefined, { Authorization: `Token ${token.body.key}` });
+  t.is(denied.status, 403);
+  t.deepEqual(denied.body, { detail: 'You do not have permission to perform this action.' });
+  t.is(past.builds, before, 'no past state was built for a caller who may not see it');
+});
+
+/** Positions of `n` new site creations (each a past state no test has built yet). */
+async function newPositions(service: TestService, n: number): Promise<number[]> {
+  const positions: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const name = unique('pos');
+    const created = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name }), 201);
+    positions.push((await changesOf(service, requestIdOf(created)))[0].id);
+  }
+  return positions;
+}
+
+test.serial('as_of: one past state is built at a time; beyond the queue 503 with Retry-After', async (t) => {
+  const { service } = t.context;
+  const past = service.services.audit!.past;
+  const gate = pastStateGate();
+  const saved = { hooks: past.hooks, maxQueued: past.limits.maxQueued };
+  past.hooks = gate.hooks;
+  past.limits.maxQueued = 1;
+  t.teardown(() => {
+    past.hooks = saved.hooks;
+    past.limits.maxQueued = saved.maxQueued;
+  });
+  const [a, b, c] = await newPositions(service, 3);
+  const first = service.api('GET', `/api/dcim/sites/?as_of=${a}`);
+  await gate.held();
+  const second = service.api('GET', `/api/dcim/sites/?as_of=${b}`);
+  await gate.seen(`queued ${b}`);
+  const sameAsFirst = service.api('GET', `/api/dcim/sites/?as_of=${a}&limit=1`);
+  const refused = await service.api('GET', `/api/dcim/sites/?as_of=${c}`);
+  t.is(refused.status, 503);
+  t.regex(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+  t.deepEqual(refused.body, { detail: 'Too many past states are being built; retry later.' });
+  gate.release();
+  await gate.held();
+  gate.release();
+  t.is((await first).status, 200);
+  t.is((await second).status, 200);
+  t.is((await sameAsFirst).status, 200);
+  t.is(gate.maxRunning, 1);
+  t.deepEqual(gate.outcomes, [`started ${a}`, `built ${a}`, `started ${b}`, `built ${b}`]);
+});
+
+test.serial('as_of: a client that goes away cancels the build it alone was waiting for', async (t) => {
+  const { service } = t.context;
+  const past = service.services.audit!.past;
+  const gate = pastStateGate();
+  const saved = past.hooks;
+  past.hooks = gate.hooks;
+  t.teardown(() => {
+    past.hooks = saved;
+  });
+  const [position] = await newPositions(service, 1);
+  const client = new AbortController();
+  const request = fetch(`${service.url}/api/dcim/sites/?as_of=${position}`, {
+    headers: { Authorization: `Token ${ADMIN_TOKEN}` },
+    signal: client.signal,
+  }).catch((error: Error) => error.name);
+  await gate.held();
+  client.abort();
+  t.is(await request, 'AbortError');
+  await gate.seen(`abandoned ${position}`);
+  gate.release();
+  await gate.seen(`cancelled ${position}`);
+  t.deepEqual(gate.outcomes, [`started ${position}`, `abandoned ${position}`, `cancelled ${position}`]);
+  t.false(past.cachedPositions.includes(position));
+
+  // Asked again later, it is built afresh.
+  past.hooks = saved;
+  t.is((await must(service.api('GET', `/api/dcim/sites/?as_of=${position}`), 200)).headers.get('x-as-of-position'), String(position));
 });

@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { AuditIndex } from '../../src/audit/AuditIndex.js';
 import { AuditLog } from '../../src/audit/AuditLog.js';
-import { EventBodyStore } from '../../src/audit/EventBodyStore.js';
 import { compileChangeFilter, selectChanges, type UserLookup } from '../../src/audit/changeQuery.js';
 import { ContentTypes } from '../../src/audit/contentTypes.js';
 import { formatMicros, parseTimeMicros } from '../../src/audit/time.js';
@@ -140,23 +139,24 @@ test('AuditLog over a FileEventLog: rebuilt on open, maintained on append, bodie
 
   log = new FileEventLog({ dir });
   await log.open();
-  const audit = new AuditLog(log, { dir: path.join(dir, 'audit') });
+  const audit = new AuditLog(log);
   await audit.open();
   t.is(audit.head, 3);
   t.deepEqual(audit.index.requestPositions(requestA), [1, 2]);
-  t.deepEqual(readdirSync(path.join(dir, 'audit')), [], 'the scratch file is anonymous');
+  t.deepEqual(readdirSync(dir), ['events.log'], 'no copy of the log beside it');
 
   const requestB = randomUUID();
   await log.append([event(4, { requestId: requestB }), event(5, { requestId: requestB, objectRepr: 'x'.repeat(300) })]);
   await audit.sync();
   t.deepEqual(audit.index.requestPositions(requestB), [4, 5]);
-  const [e5, e1, e4] = audit.events([5, 1, 4]);
+  const [e5, e1, e4] = await audit.events([5, 1, 4]);
   t.is(e5!.position, 5);
   t.is(e1!.requestId, requestA);
   t.is(e4!.requestId, requestB);
-  const chunks = [...audit.range(2, 4)];
+  const chunks: ChangeEvent[][] = [];
+  for await (const chunk of audit.range(2, 4)) chunks.push(chunk);
   t.deepEqual(chunks.flat().map((e) => e.position), [2, 3, 4]);
-  t.throws(() => audit.events([6]), { instanceOf: RangeError });
+  await t.throwsAsync(() => audit.events([6]), { instanceOf: RangeError });
 
   let notified = 0;
   audit.onChange(() => notified++);
@@ -185,24 +185,39 @@ test('object changes leave out models NetBox does not change-log, on every path'
   t.is(index.loggedCount, 15);
 });
 
-test('event bodies: buffered writes across flushes, events larger than a buffer, random and range reads', (t) => {
+test('event bodies by position from the file log itself: across frames, big frames, after reopen, beside appends', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-bodies-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const store = new EventBodyStore(dir);
-  t.teardown(() => store.close());
+  let log = new FileEventLog({ dir });
+  await log.open();
   const events: ChangeEvent[] = [];
   for (let p = 1; p <= 3000; p++) {
     const big = p === 1500 ? 'é'.repeat(3_000_000) : p % 100 === 0 ? 'x'.repeat(20_000) : '';
     events.push(event(p, { objectRepr: `site-${p}${big}` }));
   }
-  for (let i = 0; i < events.length; i += 7) store.append(events.slice(i, i + 7));
-  store.append(events.slice(10, 20)); // re-delivered: ignored
-  t.is(store.head, 3000);
-  const wanted = [1, 3000, 1500, 1499, 1501, 42, 42, 2000];
-  t.deepEqual(store.get(wanted).map((e) => e.objectRepr), wanted.map((p) => events[p - 1]!.objectRepr));
-  const ranged = [...store.range(1, 3000)].flat();
-  t.is(ranged.length, 3000);
-  t.true(ranged.every((e, i) => e.position === i + 1 && e.objectRepr === events[i]!.objectRepr));
-  store.append([event(3001)]);
-  t.is(store.get([3001])[0]!.position, 3001, 'read-your-append before any flush');
+  const appends: Promise<void>[] = [];
+  for (let i = 0; i < events.length; i += 7) appends.push(log.append(events.slice(i, i + 7)));
+  await Promise.all(appends);
+  const wanted = [1, 3000, 1500, 1499, 1501, 42, 42, 2000, 7, 8];
+  const expected = wanted.map((p) => events[p - 1]!.objectRepr);
+  t.deepEqual((await log.readPositions(wanted)).map((e) => e.objectRepr), expected);
+  await t.throwsAsync(() => log.readPositions([3001]), { instanceOf: RangeError });
+  await t.throwsAsync(() => log.readPositions([0]), { instanceOf: RangeError });
+
+  // Reads while appends are in flight see only durable frames; each new frame is readable once durable.
+  const more = log.append([event(3001)]);
+  const reading = log.readPositions([2999, 3000]);
+  await more;
+  t.deepEqual((await reading).map((e) => e.position), [2999, 3000]);
+  t.is((await log.readPositions([3001]))[0]!.position, 3001);
+  const copy = (await log.readPositions([5]))[0]!;
+  copy.objectRepr = 'changed by a caller';
+  t.is((await log.readPositions([5]))[0]!.objectRepr, events[4]!.objectRepr, 'every read is a fresh copy');
+  await log.close();
+  await t.throwsAsync(() => log.readPositions([1]));
+
+  log = new FileEventLog({ dir });
+  await log.open();
+  t.teardown(() => log.close());
+  t.deepEqual((await log.readPositions(wanted)).map((e) => e.objectRepr), expected, 'the table is rebuilt by open()');
 });

@@ -1,8 +1,5 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { KafkaEventLog } from '../../src/events/KafkaEventLog.js';
 import { makeBatch, makeEvent } from '../events/makeEvent.js';
@@ -23,8 +20,6 @@ if (brokers.length === 0) {
   });
 } else {
   test('AuditLog over KafkaEventLog: rebuilt on open, maintained on append', async (t) => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-kafka-audit-'));
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const log = new KafkaEventLog({
       brokers,
       topic: `netledger.test.${randomUUID()}`,
@@ -38,7 +33,7 @@ if (brokers.length === 0) {
     await log.append(first);
     await log.append([makeEvent(4)]);
 
-    const audit = new AuditLog(log, { dir });
+    const audit = new AuditLog(log);
     await audit.open();
     t.teardown(() => audit.close());
     t.is(audit.head, 4);
@@ -48,6 +43,29 @@ if (brokers.length === 0) {
     await log.append(second);
     await audit.sync();
     t.deepEqual(audit.index.requestPositions(second[0]!.requestId), [5, 6]);
-    t.deepEqual(audit.events([6, 2]).map((e) => e.position), [6, 2]);
+    t.deepEqual((await audit.events([6, 2])).map((e) => e.position), [6, 2]);
+  });
+
+  test('KafkaEventLog.readPositions without a body cache: fetched by offset, or scanned when never consumed', async (t) => {
+    const topic = `netledger.test.${randomUUID()}`;
+    const options = { brokers, topic, clientId: 'netledger-test', logLevel: 'error' as const };
+    const writer = new KafkaEventLog({ ...options, transactionalId: `netledger-test-writer-${randomUUID()}` });
+    await writer.open();
+    t.teardown(() => writer.close());
+    await writer.append(makeBatch(1, 3));
+    for (let p = 4; p <= 40; p++) await writer.append([makeEvent(p)]);
+
+    const reader = new KafkaEventLog({ ...options, transactionalId: `netledger-test-reader-${randomUUID()}`, bodyCacheBytes: 0 });
+    await reader.open();
+    t.teardown(() => reader.close());
+    // Nothing consumed yet: a scan.
+    t.deepEqual((await reader.readPositions([7, 2, 7])).map((e) => e.position), [7, 2, 7]);
+    // After a subscription from 1 has seen every offset: fetched by offset.
+    const audit = new AuditLog(reader);
+    await audit.open();
+    t.teardown(() => audit.close());
+    const events = await audit.events([40, 1, 20, 21, 3]);
+    t.deepEqual(events.map((e) => e.position), [40, 1, 20, 21, 3]);
+    await t.throwsAsync(() => reader.readPositions([41]), { instanceOf: RangeError });
   });
 }

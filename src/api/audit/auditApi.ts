@@ -6,6 +6,7 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../com
 import { changeEventSchema } from '../../events/ChangeEvent.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { AuditService } from '../../audit/AuditService.js';
+import { PastStateCancelledError, PastStatesBusyError } from '../../audit/PastStates.js';
 import {
   canonicalUuid,
   ChangeFilterError,
@@ -27,7 +28,9 @@ const STREAM_STEP = 500;
 
 /**
  * extras.objectchange is served here, from the event log, not from a read model: it is
- * not a registry model. This definition only names it for permission checks.
+ * not a registry model. This definition only names it for permission checks; its fields
+ * are the columns of a change record (changeRecord below) that permission constraints
+ * may test, e.g. `{"action": "create"}`, `{"user": "$user"}`, `{"changed_object_type": "dcim.site"}`.
  */
 export const objectChangeModel: ModelDefinition = {
   key: 'extras.objectchange',
@@ -36,7 +39,17 @@ export const objectChangeModel: ModelDefinition = {
   path: 'object-changes',
   verboseName: 'object change',
   verboseNamePlural: 'object changes',
-  fields: [{ name: 'id', type: 'id', readOnly: true }],
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'time', type: 'datetime', readOnly: true },
+    { name: 'user', type: 'fk', target: 'auth.user', nullable: true, readOnly: true },
+    { name: 'user_name', type: 'string', readOnly: true },
+    { name: 'request_id', type: 'string', readOnly: true },
+    { name: 'action', type: 'choice', readOnly: true, choices: [] },
+    { name: 'changed_object_type', type: 'content_type', readOnly: true },
+    { name: 'changed_object_id', type: 'integer', readOnly: true },
+    { name: 'object_repr', type: 'string', readOnly: true },
+  ],
   brief: [],
   ordering: ['-time'],
   readOnly: true,
@@ -167,7 +180,7 @@ async function respondWithPage(
 ) {
   const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
   const selection = selectChanges(audit.log.index, filter, parseOrdering(query.get('ordering')), page.offset, page.limit);
-  const results = await audit.renderer.render(audit.log.events(selection.positions), renderContext(services, ctx));
+  const results = await audit.renderer.render(await audit.log.events(selection.positions), renderContext(services, ctx));
   const base = `${ctx.state.baseUrl}${ctx.path}`;
   ctx.body = { count: selection.count, ...pageLinks(base, query, page, selection.count), results };
 }
@@ -179,13 +192,19 @@ async function detailView(services: Services, audit: AuditService, ctx: Context)
   if (id > audit.log.head || !audit.log.index.isLogged(id)) throw new NotFoundError();
   // A detail read evaluates the permission's constraints against the record (NetBox 3.4).
   if (Object.keys(scope).length > 0 && !new MingoQuery(scope).test(changeRecord(audit, id))) throw new NotFoundError();
-  const [row] = await audit.renderer.render(audit.log.events([id]), renderContext(services, ctx));
+  const [row] = await audit.renderer.render(await audit.log.events([id]), renderContext(services, ctx));
   ctx.body = row;
 }
 
-/** An object's versions: its object changes, newest first, filterable and paginated like the list. */
+/**
+ * An object's versions: its object changes, newest first, filterable and paginated like
+ * the list. As NetBox's change log tab of an object: the object must be visible to the
+ * caller, the caller needs extras.view_objectchange, and only the changes within that
+ * permission's constraints are listed.
+ */
 async function historyView(services: Services, audit: AuditService, definition: ModelDefinition, ctx: Context) {
   const scope = await viewScope(ctx, services.config, definition);
+  const changeScope = await viewScope(ctx, services.config, objectChangeModel);
   const id = pathId(ctx);
   await audit.log.sync();
   if (audit.log.index.lastPositionOf(definition.key, id) === 0) throw new NotFoundError();
@@ -203,6 +222,10 @@ async function historyView(services: Services, audit: AuditService, definition: 
   filterQuery.set('changed_object_id', String(id));
   // An object's history has every event of it, also of models NetBox does not change-log (users, tokens).
   const filter = await compile(services, audit, filterQuery, { loggedOnly: false });
+  if (Object.keys(changeScope).length > 0) {
+    const allowed = new MingoQuery(changeScope);
+    filter.tests.push((p) => allowed.test(changeRecord(audit, p)));
+  }
   await respondWithPage(services, audit, ctx, query, filter);
 }
 
@@ -215,7 +238,7 @@ async function requestView(services: Services, audit: AuditService, ctx: Context
   const index = audit.log.index;
   const positions = index.requestPositions(requestId);
   if (positions.length === 0) throw new NotFoundError();
-  const [first] = audit.log.events([positions[0]!]);
+  const [first] = await audit.log.events([positions[0]!]);
   const base = ctx.state.baseUrl as string;
   const actions = { create: 0, update: 0, delete: 0 };
   for (const p of positions) actions[index.actionAt(p)]++;
@@ -323,7 +346,7 @@ async function streamView(services: Services, audit: AuditService, ctx: Context)
         const positions: number[] = [];
         for (let p = cursor + 1; p <= to; p++) if (matchesChange(audit.log.index, filter, p)) positions.push(p);
         if (positions.length > 0) {
-          const rows = await audit.renderer.render(audit.log.events(positions), context);
+          const rows = await audit.renderer.render(await audit.log.events(positions), context);
           if (closed) break;
           const text = rows.map((row) => `id: ${String(row.id)}\ndata: ${JSON.stringify(row)}\n\n`).join('');
           if (!stream.write(text)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
@@ -338,16 +361,55 @@ async function streamView(services: Services, audit: AuditService, ctx: Context)
   })();
 }
 
-/** `?as_of=` on model list and detail views: serve them from the read models as they were then. */
+/** The model a list or detail path names (`/api/<app>/<path>/` or `.../<id>/`), or null. */
+function modelViewOf(services: Services, path: string): ModelDefinition | null {
+  const [, api, app, model, id, extra] = path.split('/');
+  if (api !== 'api' || !app || !model) return null;
+  if (!(extra === undefined || (extra === '' && id !== ''))) return null;
+  return services.registry.byPath(app, model) ?? null;
+}
+
+/**
+ * `?as_of=` on model list and detail views: serve them from the read models as they were
+ * then. A past state is built only for a caller who may read it: one who may view the
+ * model (its constraints then apply to the past state as the view applies them) and the
+ * change records the past state is made of (extras.view_objectchange). Builds run one at
+ * a time: beyond the builder's queue the answer is 503 with Retry-After; a client that
+ * goes away stops waiting, and a build nobody waits for is cancelled.
+ */
 function asOfMiddleware(services: Services, audit: AuditService): (ctx: Context, next: Next) => Promise<unknown> {
   return async (ctx, next) => {
     if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.querystring.includes('as_of=')) {
       const values = new URLSearchParams(ctx.querystring).getAll('as_of').filter((v) => v !== '');
-      const [, api, app, path, id, extra] = ctx.path.split('/');
-      const isModelView = api === 'api' && app && path && services.registry.byPath(app, path) && (extra === undefined || (extra === '' && id !== ''));
-      if (values.length > 0 && isModelView) {
+      const definition = values.length > 0 ? modelViewOf(services, ctx.path) : null;
+      if (definition) {
+        await viewScope(ctx, services.config, definition);
+        await viewScope(ctx, services.config, objectChangeModel);
         const position = await audit.asOfPosition(values[values.length - 1]!);
-        ctx.state.readStore = await audit.pastStore(position);
+        const gone = new AbortController();
+        const onClose = () => {
+          if (!ctx.res.writableFinished) gone.abort();
+        };
+        ctx.res.once('close', onClose);
+        try {
+          ctx.state.readStore = await audit.pastStore(position, gone.signal);
+        } catch (error) {
+          if (error instanceof PastStatesBusyError) {
+            ctx.status = 503;
+            ctx.set('Retry-After', String(error.retryAfterSeconds));
+            ctx.body = { detail: error.message };
+            return;
+          }
+          if (error instanceof PastStateCancelledError) {
+            // The client has gone (or the service is closing): nobody reads this answer.
+            ctx.status = 503;
+            ctx.body = { detail: error.message };
+            return;
+          }
+          throw error;
+        } finally {
+          ctx.res.off('close', onClose);
+        }
         ctx.set('X-As-Of-Position', String(position));
       }
     }

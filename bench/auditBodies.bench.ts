@@ -1,0 +1,182 @@
+/**
+ * What the audit side costs in memory and disk for a generated log. Not a test: run with
+ * `node --expose-gc --import tsx bench/auditBodies.bench.ts` (EVENTS=100000 by default).
+ *
+ *  1. writes EVENTS events (requests of 1-5 site creates/updates) to a FileEventLog;
+ *  2. opens the log and the AuditLog over it (the audit's rebuild) and reports the time,
+ *     the heap and RSS growth, every file the process holds open under the data
+ *     directory (a deleted-but-open file shows as "(deleted)") and its size;
+ *  3. reads event bodies by position: the newest page of 50, 50 random positions;
+ *  4. builds the past state at the head (PastStates) and reports its time and heap growth
+ *     next to the cache's own estimate of its size.
+ *
+ * Env: EVENTS (100000), OBJECTS (20000), KEEP=1 keeps the temp dir.
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { AuditLog } from '../src/audit/AuditLog.js';
+import { PastStates } from '../src/audit/PastStates.js';
+import { formatMicros } from '../src/audit/time.js';
+import { EVENT_SCHEMA_VERSION, type ChangeEvent } from '../src/events/ChangeEvent.js';
+import { FileEventLog } from '../src/events/FileEventLog.js';
+import { registry } from '../src/models/registry.js';
+
+const EVENTS = Number(process.env.EVENTS ?? 100_000);
+const OBJECTS = Number(process.env.OBJECTS ?? 20_000);
+const T0 = Date.UTC(2024, 0, 1) * 1000;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+function site(id: number, version: number): Record<string, unknown> {
+  return {
+    name: `site-${id}`,
+    slug: `site-${id}`,
+    status: 'active',
+    region: null,
+    group: null,
+    tenant: null,
+    facility: '',
+    time_zone: null,
+    description: `version ${version} of a site with a description of ordinary length`,
+    physical_address: '',
+    shipping_address: '',
+    latitude: null,
+    longitude: null,
+    comments: '',
+    asns: [],
+    tags: [],
+    custom_fields: {},
+    created: '2024-01-01T00:00:00.000000Z',
+    last_updated: formatMicros(T0 + version),
+  };
+}
+
+function* requests(): Generator<ChangeEvent[]> {
+  const versions = new Int32Array(OBJECTS + 1);
+  let position = 1;
+  let created = 0;
+  while (position <= EVENTS) {
+    const size = Math.min(1 + (position % 5), EVENTS - position + 1);
+    const requestId = randomUUID();
+    const time = formatMicros(T0 + position * 1000);
+    const batch: ChangeEvent[] = [];
+    for (let i = 0; i < size; i++, position++) {
+      const id = created < OBJECTS && (position % 10 !== 0 || created === 0) ? ++created : 1 + ((position * 7919) % created);
+      const version = versions[id]!++;
+      batch.push({
+        v: EVENT_SCHEMA_VERSION,
+        eventId: randomUUID(),
+        position,
+        requestId,
+        time,
+        user: { id: 1, username: 'admin' },
+        action: version === 0 ? 'create' : 'update',
+        objectType: 'dcim.site',
+        objectId: id,
+        objectRepr: `site-${id}`,
+        prechange: version === 0 ? null : site(id, version - 1),
+        postchange: { id, ...site(id, version) },
+        related: null,
+      });
+    }
+    yield batch;
+  }
+}
+
+/** Files this process holds open under `dir`, with their sizes (Linux). */
+function openFiles(dir: string): string[] {
+  if (!fs.existsSync('/proc/self/fd')) return ['(not Linux: open files not listed)'];
+  const out: string[] = [];
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try {
+      const target = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(dir)) out.push(`${path.relative(dir, target)} ${mib(fs.statSync(`/proc/self/fd/${fd}`).size)}`);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU seconds (user + system) since `from`. */
+function cpuSeconds(from: NodeJS.CpuUsage): string {
+  const d = process.cpuUsage(from);
+  return `${((d.user + d.system) / 1e6).toFixed(2)} CPU-s`;
+}
+
+function memory(): { heap: number; rss: number; external: number } {
+  gc();
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed, rss: m.rss, external: m.external + m.arrayBuffers };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netledger-bodies-bench-'));
+  try {
+    const writer = new FileEventLog({ dir });
+    await writer.open();
+    let pending: Promise<void>[] = [];
+    for (const batch of requests()) {
+      pending.push(writer.append(batch));
+      if (pending.length >= 2000) {
+        await Promise.all(pending);
+        pending = [];
+      }
+    }
+    await Promise.all(pending);
+    await writer.close();
+    console.log(`log     ${EVENTS.toLocaleString('en-US')} events, events.log ${mib(fs.statSync(path.join(dir, 'events.log')).size)}`);
+
+    const log = new FileEventLog({ dir });
+    await log.open();
+    const before = memory();
+    let t0 = performance.now();
+    let c0 = process.cpuUsage();
+    const audit = new AuditLog(log);
+    await audit.open();
+    const openMs = performance.now() - t0;
+    const openCpu = cpuSeconds(c0);
+    const after = memory();
+    console.log(
+      `audit   open (rebuild) ${(openMs / 1000).toFixed(2)} s, ${openCpu}; heap +${mib(after.heap - before.heap)}, ` +
+        `buffers +${mib(after.external - before.external)}, rss +${mib(after.rss - before.rss)}`,
+    );
+    const files = openFiles(dir);
+    console.log(`disk    open files under the data dir: ${files.join(', ') || 'none'}`);
+    const scratch = path.join(dir, 'audit');
+    console.log(`disk    ${scratch}: ${fs.existsSync(scratch) ? `${fs.readdirSync(scratch).length} visible files` : 'absent'}`);
+
+    const head = audit.head;
+    t0 = performance.now();
+    for (let i = 0; i < 100; i++) await audit.events(Array.from({ length: 50 }, (_, k) => head - k));
+    const newestMs = (performance.now() - t0) / 100;
+    t0 = performance.now();
+    for (let i = 0; i < 100; i++) await audit.events(Array.from({ length: 50 }, () => 1 + Math.floor(Math.random() * head)));
+    const randomMs = (performance.now() - t0) / 100;
+    console.log(`read    newest page of 50: ${newestMs.toFixed(2)} ms; 50 random positions: ${randomMs.toFixed(2)} ms`);
+
+    const past = new PastStates(audit, registry, {});
+    const m0 = memory();
+    t0 = performance.now();
+    c0 = process.cpuUsage();
+    await past.at(head);
+    const buildMs = performance.now() - t0;
+    const buildCpu = cpuSeconds(c0);
+    const m1 = memory();
+    const estimate = (past as unknown as { cachedBytes?: number }).cachedBytes;
+    console.log(
+      `past    state at ${head}: built in ${(buildMs / 1000).toFixed(2)} s, ${buildCpu}; heap +${mib(m1.heap - m0.heap)}` +
+        (estimate === undefined ? '' : `; the cache's estimate ${mib(estimate)}`),
+    );
+    past.clear();
+    await audit.close();
+    await log.close();
+  } finally {
+    if (!process.env.KEEP) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
