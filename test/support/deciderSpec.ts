@@ -82,17 +82,28 @@ export function removeMany(model: string, ids: number[]): WriteCommand {
   return { kind: 'delete', model, ids, bulk: true };
 }
 
+/** The ports a request is decided against: the log and the read models projected from it. */
+interface Ports {
+  log: MemoryEventLog;
+  store: MemoryReadStore;
+  projector: Projector;
+}
+
 /**
- * The only place that knows how src/commands decides a request: which function
- * handles which command and with what arguments. When those signatures change,
- * this function (and `runRequest` below) are all that need to follow.
+ * The only place that knows how src/commands decides a request: the single writer,
+ * and which function handles which command with what arguments. When those change,
+ * this function is all that needs to follow. A writer per request: it learns the
+ * log's head and the highest ids at init, as a restarted service would.
  */
-async function decideRequest(
+async function runRequest(
   env: CommandEnvironment,
-  coordinator: WriteCoordinator,
+  { log, store, projector }: Ports,
+  clock: Clock,
   context: WriteContext,
   command: WriteCommand,
 ): Promise<{ events: ChangeEvent[]; reply: WriteReply }> {
+  const coordinator = new WriteCoordinator(log, store, projector, env.registry, clock);
+  await coordinator.init();
   const definition = env.registry.get(command.model);
   const { result, events } = await coordinator.execute(context, async (tx) => {
     switch (command.kind) {
@@ -170,10 +181,9 @@ export function deciderSpec(t: ExecutionContext, options: DeciderSpecOptions = {
     settings: { enforceGlobalUnique: false, ...options.settings },
   };
   const given = (history: Given | Given[] = []) => ({
-    when: (command: WriteCommand, request: { user?: EventUser | null } = {}) =>
-      new Outcome(t, env, Array.isArray(history) ? history : [history], command, request.user === undefined ? TEST_USER : request.user),
+    when: (command: WriteCommand) => new Outcome(t, env, Array.isArray(history) ? history : [history], command),
   });
-  return { given, when: (command: WriteCommand) => given([]).when(command), env };
+  return { given, when: (command: WriteCommand) => given([]).when(command) };
 }
 
 type ExpectedError = FieldErrors | FieldErrors[] | string | RegExp;
@@ -185,7 +195,6 @@ class Outcome {
     private readonly env: CommandEnvironment,
     private readonly history: Given[],
     private readonly command: WriteCommand,
-    private readonly user: EventUser | null,
   ) {}
 
   /**
@@ -218,7 +227,7 @@ class Outcome {
     try {
       if (run.error) this.t.fail(`the request was refused: ${describe(run.error)}`);
       this.t.deepEqual(run.events, []);
-      this.t.is(run.log.head(), run.headBefore, 'nothing appended');
+      this.t.is(run.log.appends, run.appendsBefore, 'nothing appended');
     } finally {
       await run.close();
     }
@@ -264,7 +273,7 @@ class Outcome {
     this.t.deepEqual(run.log.storage.batches.at(-1), events, 'appended as one batch');
     this.t.is(run.log.appends, run.appendsBefore + 1, 'one append per request');
     this.t.deepEqual(new Set(events.map((e) => e.requestId)), new Set([run.requestId]), 'the request id is on every event');
-    this.t.true(events.every((e) => e.time === WHEN_TIME && e.user?.id === this.user?.id), 'decision time and user on every event');
+    this.t.true(events.every((e) => e.time === WHEN_TIME && e.user?.id === TEST_USER.id), 'decision time and user on every event');
   }
 
   private async run(): Promise<Run> {
@@ -275,18 +284,19 @@ class Outcome {
     for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
     const projector = new Projector(log, store, registry);
     await projector.start();
+    const ports = { log, store, projector };
     const close = async () => {
       await projector.stop();
       await log.close();
       await store.close();
     };
     try {
-      await this.replay(log, store, projector);
+      await this.replay(ports);
       const requestId = randomUUID();
       const headBefore = log.head();
       const appendsBefore = log.appends;
       try {
-        const { events, reply } = await runRequest(this.env, log, store, projector, fixedClock(WHEN_TIME), { requestId, user: this.user }, this.command);
+        const { events, reply } = await runRequest(this.env, ports, fixedClock(WHEN_TIME), { requestId, user: TEST_USER }, this.command);
         return { log, store, requestId, headBefore, appendsBefore, events, reply, error: null, close };
       } catch (error) {
         if (!(error instanceof Error)) throw error;
@@ -299,12 +309,13 @@ class Outcome {
   }
 
   /** Build the given state: events are appended as they are, commands are decided first. */
-  private async replay(log: MemoryEventLog, store: MemoryReadStore, projector: Projector): Promise<void> {
+  private async replay(ports: Ports): Promise<void> {
+    const { log, projector } = ports;
     for (let i = 0; i < this.history.length; i++) {
       const item = this.history[i];
       if (isCommand(item)) {
         try {
-          await runRequest(this.env, log, store, projector, fixedClock(GIVEN_TIME), { requestId: randomUUID(), user: TEST_USER }, item);
+          await runRequest(this.env, ports, fixedClock(GIVEN_TIME), { requestId: randomUUID(), user: TEST_USER }, item);
         } catch (error) {
           throw new Error(`given item ${i + 1} (${item.kind} ${item.model}) was refused: ${describe(error)}`);
         }
@@ -326,24 +337,6 @@ interface Run {
   reply: WriteReply;
   error: Error | null;
   close(): Promise<void>;
-}
-
-/**
- * One request through the single writer, against the read models projected so far.
- * A writer per request: it learns the log's head and the highest ids at init.
- */
-async function runRequest(
-  env: CommandEnvironment,
-  log: MemoryEventLog,
-  store: MemoryReadStore,
-  projector: Projector,
-  clock: Clock,
-  context: WriteContext,
-  command: WriteCommand,
-): Promise<{ events: ChangeEvent[]; reply: WriteReply }> {
-  const coordinator = new WriteCoordinator(log, store, projector, env.registry, clock);
-  await coordinator.init();
-  return decideRequest(env, coordinator, context, command);
 }
 
 function fixedClock(time: string): Clock {
