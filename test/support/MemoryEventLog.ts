@@ -58,6 +58,18 @@ export class MemoryEventLog implements EventLog {
     }
   }
 
+  async readPositions(positions: readonly number[]): Promise<ChangeEvent[]> {
+    if (this.state !== 'open') throw new Error(`MemoryEventLog.readPositions(): log is ${this.state}`);
+    const head = this.head();
+    const byPosition = new Map<number, ChangeEvent>();
+    for (const batch of this.storage.batches) for (const event of batch) byPosition.set(event.position, event);
+    return positions.map((p) => {
+      const event = Number.isInteger(p) && p >= 1 && p <= head ? byPosition.get(p) : undefined;
+      if (!event) throw new RangeError(`no event at position ${p} (head ${head})`);
+      return copyOf([event])[0]!;
+    });
+  }
+
   async *read(from: number): AsyncIterable<ChangeEvent[]> {
     for (const batch of [...this.storage.batches]) {
       const part = batch.filter((e) => e.position >= from);
