@@ -1,4 +1,5 @@
 import test from 'ava';
+import { concurrentRequests } from '../support/concurrentRequests.js';
 import { startService, type TestService } from '../support/startService.js';
 
 // If-Match on the list views: each object of a bulk PATCH/PUT/DELETE may be guarded by
@@ -108,13 +109,16 @@ test('concurrent bulk PATCHes naming the same versions: exactly one wins, the ot
   t.teardown(() => service.close());
   const { a, b, etagA, etagB } = await twoTags(service);
   const head = service.services.log.head();
-  const responses = await Promise.all(
-    Array.from({ length: 20 }, (_, i) =>
-      service.api('PATCH', '/api/extras/tags/', [
+  const responses = await concurrentRequests(
+    service.url,
+    Array.from({ length: 20 }, (_, i) => ({
+      method: 'PATCH',
+      path: '/api/extras/tags/',
+      body: [
         { id: a.id, etag: etagA, description: `writer ${i}` },
         { id: b.id, etag: etagB, description: `writer ${i}` },
-      ]),
-    ),
+      ],
+    })),
   );
   const winners = responses.filter((r) => r.status === 200);
   t.is(winners.length, 1);
