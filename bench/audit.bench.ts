@@ -1,7 +1,7 @@
 /**
  * The audit side at scale. Not a test: run with `npx tsx bench/audit.bench.ts`.
  *
- *  1. builds the audit indexes (AuditLog.ingest: index + event bodies) over EVENTS
+ *  1. builds the audit indexes (AuditLog.ingest; event bodies stay in the log) over EVENTS
  *     events (default 1,000,000: requests of 1-5 events over OBJECTS sites, a create
  *     then updates each), while appending the same batches to a FileEventLog;
  *  2. look-ups at that size (p50 / p99 / max over SAMPLES random keys): request id →
@@ -139,7 +139,7 @@ async function main() {
     await Promise.all(pending);
     const heap = process.memoryUsage();
     console.log(
-      `index   ${fmt(EVENTS)} events indexed (request, object, time + bodies): ${fmt(EVENTS / (ingestMs / 1000))} events/s ` +
+      `index   ${fmt(EVENTS)} events indexed (request, object, time): ${fmt(EVENTS / (ingestMs / 1000))} events/s ` +
         `(${(ingestMs / 1000).toFixed(2)} s wall), ${fmt(EVENTS / (ingestCpuMs / 1000))} events per CPU-second; ` +
         `index ~${mib(audit.index.approximateBytes())} MiB, heap ${mib(heap.heapUsed)} MiB, ` +
         `log ${mib(fs.statSync(log.file).size)} MiB`,
@@ -224,7 +224,7 @@ async function main() {
     const auditCpu = cpuMs(c0);
     console.log(
       `reopen  FileEventLog.open (recovery scan) ${(openMs / 1000).toFixed(2)} s wall / ${(openCpu / 1000).toFixed(2)} CPU-s; ` +
-        `audit indexes rebuilt on open (subscribe from 1: read, parse, index, bodies): ${(auditMs / 1000).toFixed(2)} s wall, ` +
+        `audit indexes rebuilt on open (subscribe from 1: read, parse, index): ${(auditMs / 1000).toFixed(2)} s wall, ` +
         `${fmt(EVENTS / (auditMs / 1000))} events/s; ${(auditCpu / 1000).toFixed(2)} CPU-s, ${fmt(EVENTS / (auditCpu / 1000))} events per CPU-second`,
     );
     await rebuiltAudit.close();

@@ -22,7 +22,9 @@ import { assertValidEvents } from './validateEvents.js';
  *
  * open() parses every frame to check the positions, so it costs about as much as a
  * full replay (~130k events/s on a 2-core VM). A sparse in-memory index (one entry per
- * MiB) lets read(from) and subscribe(from) start near `from` instead of at the start.
+ * MiB) lets read(from) and subscribe(from) start near `from` instead of at the start;
+ * a table of every frame's first position and offset (FramePositions) serves
+ * readPositions().
  *
  * Live subscribers get each committed batch parsed back from its frame (once, shared
  * by all subscribers: do not mutate it), so live delivery equals what a replay yields.

@@ -372,8 +372,9 @@ function modelViewOf(services: Services, path: string): ModelDefinition | null {
 /**
  * `?as_of=` on model list and detail views: serve them from the read models as they were
  * then. A past state is built only for a caller who may read it: one who may view the
- * model (its constraints then apply to the past state as the view applies them) and the
- * change records the past state is made of (extras.view_objectchange). Builds run one at
+ * model (its constraints then apply to the past state as the view applies them) and every
+ * change record the past state is made of (extras.view_objectchange without constraints:
+ * a past state cannot be narrowed to some of the changes it results from). Builds run one at
  * a time: beyond the builder's queue the answer is 503 with Retry-After; a client that
  * goes away stops waiting, and a build nobody waits for is cancelled.
  */
@@ -384,7 +385,8 @@ function asOfMiddleware(services: Services, audit: AuditService): (ctx: Context,
       const definition = values.length > 0 ? modelViewOf(services, ctx.path) : null;
       if (definition) {
         await viewScope(ctx, services.config, definition);
-        await viewScope(ctx, services.config, objectChangeModel);
+        const changeScope = await viewScope(ctx, services.config, objectChangeModel);
+        if (Object.keys(changeScope).length > 0) throw new PermissionDeniedError();
         const position = await audit.asOfPosition(values[values.length - 1]!);
         const gone = new AbortController();
         const onClose = () => {
