@@ -1,4 +1,4 @@
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
 
 /**
  * The file-system calls the embedded event log makes, as a port: production uses
@@ -19,7 +19,6 @@ export interface LogFileSystem {
   open(path: string, flags: string | number, mode?: number): Promise<LogFileHandle>;
   mkdir(path: string): Promise<void>;
   unlink(path: string): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
 }
 
 export const nodeFileSystem: LogFileSystem = {
@@ -28,7 +27,6 @@ export const nodeFileSystem: LogFileSystem = {
     await mkdir(path, { recursive: true });
   },
   unlink: (path) => unlink(path),
-  rename: (from, to) => rename(from, to),
 };
 
 /**
