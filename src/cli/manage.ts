@@ -401,9 +401,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     switch (command) {
       case 'createsuperuser': {
         if (typeof values.username !== 'string' || values.username === '') throw new UsageError('Error: --username is required.');
-        const password = await passwordFrom(values, env);
+        // The lock first: a running service is reported before a password is asked for.
         const ledger = await openLedger(loadConfig(env), 'createsuperuser');
         try {
+          const password = await passwordFrom(values, env);
           const result = await createSuperuser(ledger, {
             username: values.username,
             email: typeof values.email === 'string' ? values.email : '',

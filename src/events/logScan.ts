@@ -147,7 +147,8 @@ function batchPositions(payload: Buffer): { first: number; last: number } | stri
 
 /** Human-readable report of a scan (verify-log's output). */
 export function describeScan(scan: LogScan): string {
-  const n = (value: number) => value.toLocaleString('en-US');
+  // Plain integers: byte offsets are meant to be pasted into head/tail/truncate.
+  const n = (value: number) => String(value);
   const lines = [`${scan.file}: ${n(scan.size)} bytes`];
   for (const s of scan.segments) {
     if (s.kind === 'intact') {

@@ -124,7 +124,7 @@ test('verify-log reports every damaged frame, changes nothing, and exits 1 for a
 
   const cli = capture();
   t.is(await main(['verify-log'], { DATA_DIR: dir }, cli.io), 1);
-  const n = (v: number) => v.toLocaleString('en-US');
+  const n = (v: number) => String(v);
   t.regex(cli.out(), new RegExp(`bytes ${n(offsets[100]!)}\\.\\.${n(offsets[101]!)}: BAD`));
   t.regex(cli.out(), new RegExp(`bytes ${n(offsets[300]!)}\\.\\.${n(offsets[301]!)}: BAD \\(\\d+ bytes\\): frame CRC mismatch`));
   t.regex(cli.out(), /CORRUPT/);
