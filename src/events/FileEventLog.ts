@@ -3,10 +3,9 @@ import * as path from 'node:path';
 import type { ChangeEvent } from './ChangeEvent.js';
 import type { EventLog, Subscription } from './EventLog.js';
 import { crc32 } from './crc32.js';
-import { findIntactFrame, FrameReader, HEADER_BYTES, MAX_PAYLOAD_BYTES } from './frames.js';
+import { findIntactFrame, FrameReader, HEADER_BYTES, MAX_GROUP_BYTES, MAX_PAYLOAD_BYTES, MAX_TORN_BYTES } from './frames.js';
 import { keepTailAside, type CutKind } from './keepAside.js';
 import { isStorageFailure, nodeFileSystem, syncDir, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
-import { MAX_TORN_BYTES } from './logScan.js';
 import { assertValidEvents } from './validateEvents.js';
 
 /**
@@ -44,11 +43,6 @@ import { assertValidEvents } from './validateEvents.js';
  * and the manage CLI hold the data directory's lock (DataDirLock) while they do.
  */
 
-/**
- * A group commit writes at most this many bytes per write+fdatasync (at least one frame);
- * with the largest single frame this bounds what a crash can tear off (MAX_TORN_BYTES).
- */
-const MAX_GROUP_BYTES = 64 * 1024 * 1024;
 /** Bytes written and fsynced by the writability probe. */
 const PROBE_BYTES = 4096;
 /** Sparse index: one (first position, file offset) checkpoint per this many bytes of log. */
@@ -303,7 +297,7 @@ export class FileEventLog implements EventLog {
 
   private unavailableError(): EventLogUnavailableError {
     const cause = this.storageFailure!;
-    return new EventLogUnavailableError(`event log ${this.file} cannot be written (${cause.code}: ${cause.message}); appends are refused until it can`, { cause });
+    return new EventLogUnavailableError(`event log ${this.file} cannot be written (${cause.message}); appends are refused until it can`, { cause });
   }
 
   head(): number {

@@ -10,6 +10,13 @@ import type { LogFileHandle } from './logFileSystem.js';
 export const HEADER_BYTES = 8;
 /** Largest payload accepted (V8's string limit is ~512 MiB; a request's batch is far smaller). */
 export const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
+/** A group commit writes at most this many bytes per write+fdatasync (at least one frame). */
+export const MAX_GROUP_BYTES = 64 * 1024 * 1024;
+/**
+ * The most a crash can tear off the end: one group commit's write, or a single larger
+ * frame. Damage further from the end cannot be an interrupted write.
+ */
+export const MAX_TORN_BYTES = Math.max(MAX_GROUP_BYTES, HEADER_BYTES + MAX_PAYLOAD_BYTES);
 /** Read chunk size for replay and recovery. */
 const READ_CHUNK_BYTES = 1 << 20;
 

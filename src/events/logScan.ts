@@ -1,11 +1,5 @@
-import { findIntactFrame, FrameReader } from './frames.js';
+import { findIntactFrame, FrameReader, MAX_TORN_BYTES } from './frames.js';
 import { nodeFileSystem, type LogFileSystem } from './logFileSystem.js';
-
-/**
- * The most a crash can tear off the end: one group commit's write (64 MiB, or a single
- * larger frame). Damage further from the end cannot be an interrupted write.
- */
-export const MAX_TORN_BYTES = 256 * 1024 * 1024 + 8;
 
 /** A run of consecutive intact frames whose positions continue each other. */
 export interface IntactRun {
