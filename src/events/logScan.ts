@@ -121,6 +121,16 @@ export async function scanLog(file: string, fs: LogFileSystem = nodeFileSystem):
   }
 }
 
+/**
+ * For the read-only tools (rebuild, export): they read the log up to its first bad frame,
+ * which next to a running service may be a write in progress. Damage anywhere else would
+ * make them work on a silently shortened log, so they refuse it with the scan's report.
+ */
+export async function refuseDamagedLog(file: string, fs: LogFileSystem = nodeFileSystem): Promise<void> {
+  const scan = await scanLog(file, fs);
+  if (scan.verdict === 'corrupt') throw new Error(`the event log is damaged; it would be read only up to position ${scan.head}.\n${describeScan(scan)}`);
+}
+
 /** The positions a CRC-valid payload holds, or why it is not a batch of events. */
 function batchPositions(payload: Buffer): { first: number; last: number } | string {
   let batch: unknown;

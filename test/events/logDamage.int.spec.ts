@@ -227,3 +227,19 @@ test('damage followed by a frame larger than the search window is still found (n
   );
   await t.throwsAsync(new FileEventLog({ dir, logger: () => {} }).open(), { instanceOf: EventLogCorruptError, message: /followed by an intact frame/ });
 });
+
+test('export and rebuild refuse a damaged log instead of reading it only up to the damage', async (t) => {
+  const dir = tempDir(t);
+  const { file, offsets } = await writeLog(dir, 50);
+  flipByte(file, offsets[20]! + 8 + 10);
+  const env = { ...process.env, DATA_DIR: dir, SECRET_KEY: 'damage-secret' };
+  delete env.KAFKA_BROKERS;
+  delete env.MONGODB_URL;
+  for (const command of ['export', 'rebuild']) {
+    const cli = capture();
+    t.is(await main([command], env, cli.io), 1, command);
+    t.regex(cli.err(), /the event log is damaged; it would be read only up to position \d+/, command);
+    t.regex(cli.err(), /CORRUPT: damage at byte/, command);
+    t.is(cli.out(), '', `${command} wrote nothing`);
+  }
+});
