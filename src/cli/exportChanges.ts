@@ -18,6 +18,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Writable } from 'node:stream';
 import { canonicalUuid } from '../audit/changeQuery.js';
@@ -26,6 +27,7 @@ import { publicSnapshot } from '../audit/renderChanges.js';
 import { eventTimeMicros, parseTimeMicros } from '../audit/time.js';
 import { loadConfig } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
+import { refuseDamagedLog } from '../events/logScan.js';
 import { registry as defaultRegistry, type ModelRegistry } from '../models/registry.js';
 import { formatCount, ProgressBar } from './progress.js';
 
@@ -182,6 +184,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
+  if (!config.kafkaBrokers) await refuseDamagedLog(path.join(config.dataDir, 'events.log'));
   const source = await openEventSource(config);
   const out: Writable = options.output ? createWriteStream(options.output) : process.stdout;
   const bar = new ProgressBar('export-changes');

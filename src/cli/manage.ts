@@ -1,12 +1,13 @@
 /**
  * `npm run manage -- <command>`: administration without the HTTP API, in the spirit of
  * NetBox's manage.py. It opens the same event log and read models as the service
- * (configured by the same environment variables), so with the embedded file log the
- * service must not be running while createsuperuser or create-token write (one writer
- * per log).
+ * (configured by the same environment variables). The commands that write take the
+ * data directory's lock, as the service does, so they refuse to run next to it.
  *
  *   createsuperuser   a superuser (and, with --token, an API token for it)
  *   create-token      an API token for an existing user
+ *   verify-log        read the embedded event log and report every damaged frame
+ *   repair-log        move a damaged log's tail (from the first damaged frame) aside
  *   rebuild           drop the read models and rebuild them from the event log
  *   export            the change history as JSON lines
  *
@@ -29,9 +30,12 @@ import { ValidationError } from '../commands/errors.js';
 import { storedForm } from '../commands/storedForm.js';
 import { WriteCoordinator } from '../commands/WriteCoordinator.js';
 import { loadConfig, type Config } from '../config.js';
+import { DataDirLock, DataDirLockedError } from '../events/DataDirLock.js';
 import type { EventLog } from '../events/EventLog.js';
 import { FileEventLog } from '../events/FileEventLog.js';
 import { KafkaEventLog } from '../events/KafkaEventLog.js';
+import { describeScan, scanLog } from '../events/logScan.js';
+import { repairLog } from '../events/repairLog.js';
 import { registry } from '../models/registry.js';
 import { MemoryReadStore } from '../projections/MemoryReadStore.js';
 import { MongoReadStore } from '../projections/MongoReadStore.js';
@@ -53,6 +57,14 @@ Commands:
                       --read-only          the token may only read (write_enabled false)
                       --expires ISO-TIME
                       --description TEXT
+  verify-log        Read the embedded event log (DATA_DIR/events.log) and report every
+                    damaged frame; changes nothing, safe while the service runs. Exit
+                    code 1 if the log is damaged beyond a torn tail (the service then
+                    refuses to start), else 0.
+  repair-log        Move everything from the first damaged frame to the end of the log
+                    into a file beside it (events.log.damaged-...), so the service can
+                    start with the events before the damage. Nothing is deleted. Shows
+                    what it would do; --yes does it. Needs the service stopped.
   rebuild           Drop the read models and rebuild them by replaying the event log
                     (npm run rebuild; see: npm run manage -- rebuild --help).
   export            Stream the change history for audit tools, JSON lines by default
@@ -62,9 +74,10 @@ Commands:
   --help            Show this help (after rebuild/export: that command's own help).
 
 Configuration comes from the service's environment variables (DATA_DIR, KAFKA_BROKERS,
-MONGODB_URL, SECRET_KEY, ...). createsuperuser and create-token append to the event log:
-with the embedded file log, stop the service first (one writer per log directory).
-export only reads the log and is safe while the service runs.
+MONGODB_URL, SECRET_KEY, ...). createsuperuser, create-token and repair-log write: they
+take the data directory's lock and refuse to run while the service holds it (stop the
+service first). verify-log, export and rebuild only read the log and are safe while the
+service runs.
 `;
 
 export interface Io {
@@ -94,6 +107,7 @@ export class UsageError extends Error {
 }
 
 interface Ledger {
+  lock: DataDirLock;
   log: EventLog;
   store: ReadStore;
   projector: Projector;
@@ -102,9 +116,29 @@ interface Ledger {
   close(): Promise<void>;
 }
 
+/** The data directory's lock for a writing command, or a message that says to stop the service. */
+async function lockDataDir(dataDir: string, command: string): Promise<DataDirLock> {
+  try {
+    return await DataDirLock.acquire(dataDir, `manage ${command}`);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) throw new UsageError(`Error: ${error.message} Stop the service first: ${command} writes to the data directory.`, 1);
+    throw error;
+  }
+}
+
 /** The write side of the service without its HTTP server (the same wiring as src/main.ts). */
-async function openLedger(config: Config): Promise<Ledger> {
+async function openLedger(config: Config, command: string): Promise<Ledger> {
   registry.validate();
+  const lock = await lockDataDir(config.dataDir, command);
+  try {
+    return await openLocked(config, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function openLocked(config: Config, lock: DataDirLock): Promise<Ledger> {
   const log: EventLog = config.kafkaBrokers
     ? new KafkaEventLog({ brokers: config.kafkaBrokers, topic: config.kafkaTopic })
     : new FileEventLog({ dir: config.dataDir });
@@ -122,17 +156,92 @@ async function openLedger(config: Config): Promise<Ledger> {
     settings: { enforceGlobalUnique: config.enforceGlobalUnique },
   };
   return {
+    lock,
     log,
     store,
     projector,
     coordinator,
     commands,
     async close() {
-      await projector.stop();
-      await log.close();
-      await store.close();
+      try {
+        await projector.stop();
+        await log.close();
+        await store.close();
+      } finally {
+        await lock.release();
+      }
     },
   };
+}
+
+/** DATA_DIR as the service reads it (without loadConfig, which would create a secret key). */
+function dataDirOf(env: NodeJS.ProcessEnv): string {
+  return path.resolve(env.DATA_DIR ?? './data');
+}
+
+function embeddedLogFile(env: NodeJS.ProcessEnv, command: string): string {
+  if (env.KAFKA_BROKERS) throw new UsageError(`Error: ${command} works on the embedded file log; with KAFKA_BROKERS set the log is in Kafka.`);
+  return path.join(dataDirOf(env), 'events.log');
+}
+
+async function verifyLog(env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const file = embeddedLogFile(env, 'verify-log');
+  if (!existsSync(file)) {
+    await io.out(`${file}: no event log (nothing was ever written).\n`);
+    return 0;
+  }
+  const scan = await scanLog(file);
+  await io.out(describeScan(scan));
+  if (scan.firstDamage && scan.firstDamage.end === scan.size) {
+    const holder = await DataDirLock.holder(dataDirOf(env));
+    if (holder) await io.out('Note: a service is running on this data directory: damage at the very end may be a write in progress.\n');
+  }
+  return scan.verdict === 'corrupt' ? 1 : 0;
+}
+
+async function repairLogCommand(env: NodeJS.ProcessEnv, confirmed: boolean, io: Io): Promise<number> {
+  const file = embeddedLogFile(env, 'repair-log');
+  if (!existsSync(file)) {
+    await io.out(`${file}: no event log, nothing to repair.\n`);
+    return 0;
+  }
+  const lock = await lockDataDir(dataDirOf(env), 'repair-log');
+  try {
+    const scan = await scanLog(file);
+    if (!scan.firstDamage) {
+      await io.out(`${file}: no damage, nothing to repair (${scan.head} events).\n`);
+      return 0;
+    }
+    await io.out(describeScan(scan));
+    const from = scan.firstDamage.offset;
+    if (!confirmed) {
+      await io.out(`Nothing changed. Run 'npm run manage -- repair-log --yes' to move bytes ${from}..${scan.size} into a file beside the log.\n`);
+      return 1;
+    }
+    const { scan: repaired, kept } = await repairLog(file);
+    if (!kept) {
+      await io.out('Nothing to move.\n');
+      return 0;
+    }
+    const entry = {
+      time: new Date().toISOString(),
+      level: 'warn',
+      msg: `event log repaired: moved bytes ${kept.offset}..${kept.offset + kept.bytes} (${kept.bytes} bytes) into ${kept.file}; the log now ends at position ${repaired.head}`,
+      file,
+      offset: kept.offset,
+      bytes: kept.bytes,
+      position: repaired.head + 1,
+      keptIn: kept.file,
+    };
+    io.err(JSON.stringify(entry) + '\n');
+    await io.out(
+      `Moved bytes ${kept.offset}..${kept.offset + kept.bytes} (${kept.bytes} bytes) of ${file} into ${kept.file}.\n` +
+        `The log now holds positions 1..${repaired.head}; the service can start. Keep the side file: it is the only copy of those bytes.\n`,
+    );
+    return 0;
+  } finally {
+    await lock.release();
+  }
 }
 
 function describe(error: unknown): string {
@@ -257,6 +366,7 @@ const OPTIONS: ParseArgsConfig['options'] = {
   'read-only': { type: 'boolean' },
   expires: { type: 'string' },
   description: { type: 'string' },
+  yes: { type: 'boolean' },
 };
 
 /** Runs one command; returns the process exit code. */
@@ -291,9 +401,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     switch (command) {
       case 'createsuperuser': {
         if (typeof values.username !== 'string' || values.username === '') throw new UsageError('Error: --username is required.');
-        const password = await passwordFrom(values, env);
-        const ledger = await openLedger(loadConfig(env));
+        // The lock first: a running service is reported before a password is asked for.
+        const ledger = await openLedger(loadConfig(env), 'createsuperuser');
         try {
+          const password = await passwordFrom(values, env);
           const result = await createSuperuser(ledger, {
             username: values.username,
             email: typeof values.email === 'string' ? values.email : '',
@@ -309,7 +420,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       }
       case 'create-token': {
         if (typeof values.user !== 'string' || values.user === '') throw new UsageError('Error: --user is required.');
-        const ledger = await openLedger(loadConfig(env));
+        const ledger = await openLedger(loadConfig(env), 'create-token');
         try {
           const key = await createToken(ledger, {
             user: values.user,
@@ -324,6 +435,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         }
         return 0;
       }
+      case 'verify-log':
+        return await verifyLog(env, io);
+      case 'repair-log':
+        return await repairLogCommand(env, values.yes === true, io);
       default:
         io.err(`Unknown command "${command}".\n\n${USAGE}`);
         return 2;

@@ -10,10 +10,12 @@
  * rebuilt at every start anyway; without MONGODB_URL this command is a dry run.
  * Stop the service before rebuilding MongoDB read models (its projector writes them too).
  */
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openEventSource } from '../audit/eventSource.js';
 import { loadConfig } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
+import { refuseDamagedLog } from '../events/logScan.js';
 import { registry as defaultRegistry, type ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
 import { MemoryReadStore } from '../projections/MemoryReadStore.js';
@@ -164,6 +166,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const dryRun = argv.includes('--dry-run') || !config.mongodbUrl;
   const store: ReadStore = dryRun ? new MemoryReadStore() : new MongoReadStore({ url: config.mongodbUrl!, dbName: 'netledger' });
+  if (!config.kafkaBrokers) await refuseDamagedLog(path.join(config.dataDir, 'events.log'));
   const source = await openEventSource(config);
   process.stderr.write(
     dryRun

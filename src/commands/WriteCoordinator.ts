@@ -107,19 +107,72 @@ function withoutId(obj: StoredObject): Record<string, unknown> {
   return rest;
 }
 
+/** The writer's state, for health checks and metrics. */
+export interface WriterHealth {
+  /**
+   * up: writes are accepted. unavailable: the event log's storage refuses writes (full
+   * disk, I/O error); writes answer 503 and the writer retries by itself. stopped: a
+   * failure the writer cannot recover from; the process must restart.
+   */
+  state: 'up' | 'unavailable' | 'stopped';
+  reason?: string;
+  /** When the current outage began (ISO 8601). */
+  since?: string;
+  /** Seconds until the writer next tries to recover. */
+  retryInSeconds?: number;
+}
+
+/** Back-off between recovery attempts while the log is unavailable: doubles from firstMs up to maxMs. */
+export interface WriterRetry {
+  firstMs: number;
+  maxMs: number;
+}
+
+const DEFAULT_RETRY: WriterRetry = { firstMs: 1_000, maxMs: 30_000 };
+/** Retry-After for a writer that stopped for good (an operator has to restart it). */
+const STOPPED_RETRY_AFTER_SECONDS = 60;
+
+/** One incident of the event log refusing writes, from the first failure to the first durable append after it. */
+interface Outage {
+  error: Error;
+  since: number;
+  attempts: number;
+  nextAttemptAt: number;
+  timer: NodeJS.Timeout | null;
+  /** recover() succeeded; a failure before the next durable append continues this incident. */
+  recovered: boolean;
+}
+
 /**
  * The single writer. Requests are decided one at a time against the read models
  * plus everything already decided; their events are then appended without holding
  * the decision lock, so concurrent requests share fsyncs (group commit). A request
  * is answered only once its events are durable and projected (read-your-writes).
+ *
+ * When the event log says its storage refuses writes (a full disk: `log.unavailable()`
+ * is set after a failed append), every decided-but-not-durable change is void: writes
+ * are refused with 503 and a Retry-After while the writer retries, on the next write or
+ * on a timer with back-off. A retry waits until every append in flight has settled and
+ * the read models hold every durable event, lets the log cut its failed appends
+ * (`log.recover()`), then forgets the void changes and decides afresh from the read
+ * models. Any other append failure stops the writer for good (fail-stop).
  */
 export class WriteCoordinator {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly staged = new Overlay();
+  private staged = new Overlay();
   private nextPosition = 1;
   private readonly nextIds = new Map<string, number>();
   private failure: Error | null = null;
+  private outage: Outage | null = null;
+  private readonly inflight = new Set<Promise<void>>();
+  private closed = false;
+  private readonly retry: WriterRetry;
+  /** Called once when the writer stops for good. */
   onFatal: (error: Error) => void = () => {};
+  /** Called once per outage of the log's storage, when it begins. */
+  onOutage: (error: Error) => void = () => {};
+  /** Called when writes are accepted again after an outage. */
+  onRecovered: (outage: { since: string; attempts: number; error: Error }) => void = () => {};
 
   constructor(
     private readonly log: EventLog,
@@ -127,12 +180,32 @@ export class WriteCoordinator {
     private readonly projector: Projector,
     private readonly registry: ModelRegistry,
     private readonly clock: Clock,
-  ) {}
+    options: { retry?: WriterRetry } = {},
+  ) {
+    this.retry = options.retry ?? DEFAULT_RETRY;
+  }
 
   /** Call once the projector has caught up with the log. */
   async init(): Promise<void> {
-    this.nextPosition = this.log.head() + 1;
-    for (const [model, max] of Object.entries(await this.store.maxIds())) this.nextIds.set(model, max + 1);
+    await this.resetDecisions();
+    // The log may have opened on a full disk: readable, not writable.
+    if (this.log.unavailable?.()) this.onAppendFailed(this.log.unavailable()!);
+  }
+
+  /** The writer's state, truthful from start-up on. */
+  health(): WriterHealth {
+    if (this.failure) return { state: 'stopped', reason: this.failure.message };
+    const outage = this.outage;
+    if (outage && !outage.recovered) {
+      return { state: 'unavailable', reason: outage.error.message, since: new Date(outage.since).toISOString(), retryInSeconds: this.retryAfterSeconds() };
+    }
+    return { state: 'up' };
+  }
+
+  /** Stops the retry timer (the service is shutting down). */
+  close(): void {
+    this.closed = true;
+    this.clearTimer();
   }
 
   async execute<T>(context: WriteContext, decide: (tx: WriteTransaction) => Promise<T>): Promise<{ result: T; events: ChangeEvent[] }> {
@@ -148,11 +221,13 @@ export class WriteCoordinator {
   }
 
   private async decide<T>(context: WriteContext, decide: (tx: WriteTransaction) => Promise<T>) {
-    if (this.failure) throw new WriterUnavailableError(`writer stopped: ${this.failure.message}`);
+    if (this.outage && !this.outage.recovered && !this.failure && Date.now() >= this.outage.nextAttemptAt) await this.attemptRecovery();
+    if (this.failure) throw new WriterUnavailableError(`writer stopped: ${this.failure.message}`, STOPPED_RETRY_AFTER_SECONDS, true);
+    if (this.outage && !this.outage.recovered) throw new WriterUnavailableError(`event log unavailable: ${this.outage.error.message}`, this.retryAfterSeconds(), true);
     // Read models out of step with the log: a write would be made durable and then answered
     // with an error (its projection never comes), inviting a retry that writes it twice.
     const stale = this.projector.failed;
-    if (stale) throw new WriterUnavailableError(`writer stopped: read models failed: ${stale.message}`);
+    if (stale) throw new WriterUnavailableError(`writer stopped: read models failed: ${stale.message}`, STOPPED_RETRY_AFTER_SECONDS);
     const tx = new WriteTransaction(this.registry, context, this.nextPosition, this.nextIds, this.store, this.staged, this.clock);
     const result = await decide(tx);
     if (context.authorize) for (const event of tx.events) await context.authorize(event, tx.view);
@@ -161,12 +236,108 @@ export class WriteCoordinator {
     this.nextPosition += tx.events.length;
     for (const [model, next] of tx.allocations) this.nextIds.set(model, next);
     tx.overlay.mergeInto(this.staged);
-    const durable = this.log.append(tx.events).catch((error: Error) => {
-      // Staged state may now hold changes that never became durable: fail-stop.
-      this.failure = error;
-      this.onFatal(error);
-      throw new WriterUnavailableError(`event log append failed: ${error.message}`);
-    });
+    const durable = this.log.append(tx.events).then(
+      () => {
+        if (this.outage?.recovered) this.outage = null; // the first durable append ends the incident
+      },
+      (error: Error) => {
+        // Staged state now holds changes that never became durable: no write is decided
+        // against it again (fail-stop, or a fresh start after the outage).
+        this.onAppendFailed(error);
+        const retryAfter = this.failure ? STOPPED_RETRY_AFTER_SECONDS : this.retryAfterSeconds();
+        throw new WriterUnavailableError(`event log append failed: ${error.message}`, retryAfter, true);
+      },
+    );
+    this.inflight.add(durable);
+    durable.then(
+      () => this.inflight.delete(durable),
+      () => this.inflight.delete(durable),
+    );
     return { result, tx, durable };
+  }
+
+  private onAppendFailed(error: Error): void {
+    if (this.failure) return;
+    const down = this.log.unavailable?.();
+    if (!down || !this.log.recover) {
+      this.stop(error);
+      return;
+    }
+    const outage = this.outage;
+    if (outage) {
+      if (outage.recovered) {
+        outage.recovered = false;
+        outage.error = down;
+        this.schedule(outage);
+      }
+      return;
+    }
+    this.outage = { error: down, since: Date.now(), attempts: 0, nextAttemptAt: 0, timer: null, recovered: false };
+    this.schedule(this.outage);
+    this.onOutage(down);
+  }
+
+  private stop(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.clearTimer();
+    this.onFatal(error);
+  }
+
+  /** Runs on the decision queue, so no request is decided while it works. */
+  private async attemptRecovery(): Promise<void> {
+    const outage = this.outage;
+    if (!outage || outage.recovered || this.failure || this.closed) return;
+    this.clearTimer();
+    outage.attempts++;
+    try {
+      await Promise.allSettled([...this.inflight]);
+      await this.projector.waitFor(this.log.head());
+      await this.log.recover!();
+      await this.resetDecisions();
+      outage.recovered = true;
+      this.onRecovered({ since: new Date(outage.since).toISOString(), attempts: outage.attempts, error: outage.error });
+    } catch (error) {
+      const down = this.log.unavailable?.();
+      if (!down) {
+        this.stop(error as Error);
+        return;
+      }
+      outage.error = down;
+      this.schedule(outage);
+    }
+  }
+
+  /** Forgets every decided change that is not durable and continues from the read models. */
+  private async resetDecisions(): Promise<void> {
+    this.staged = new Overlay();
+    this.nextPosition = this.log.head() + 1;
+    this.nextIds.clear();
+    for (const [model, max] of Object.entries(await this.store.maxIds())) this.nextIds.set(model, max + 1);
+  }
+
+  private schedule(outage: Outage): void {
+    this.clearTimer();
+    if (this.closed) return;
+    const delay = Math.min(this.retry.maxMs, this.retry.firstMs * 2 ** Math.min(outage.attempts, 30));
+    outage.nextAttemptAt = Date.now() + delay;
+    outage.timer = setTimeout(() => {
+      outage.timer = null;
+      const run = this.queue.then(() => this.attemptRecovery());
+      this.queue = run.catch(() => undefined);
+    }, delay);
+    outage.timer.unref();
+  }
+
+  private clearTimer(): void {
+    if (this.outage?.timer) {
+      clearTimeout(this.outage.timer);
+      this.outage.timer = null;
+    }
+  }
+
+  private retryAfterSeconds(): number {
+    const next = this.outage?.nextAttemptAt ?? 0;
+    return Math.max(1, Math.ceil((next - Date.now()) / 1000));
   }
 }

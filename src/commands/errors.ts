@@ -36,8 +36,20 @@ export class PreconditionFailedError extends Error {
   }
 }
 
-/** The writer can no longer guarantee durability (the log failed); the process must restart. */
-export class WriterUnavailableError extends Error {}
+/**
+ * 503: the writer cannot make writes durable right now (the event log's storage is full
+ * or failing, or the writer stopped); clients should retry after `retryAfterSeconds`.
+ */
+export class WriterUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 60,
+    /** The cause was already logged (once per incident, by the writer): do not log it per request. */
+    readonly logged = false,
+  ) {
+    super(message);
+  }
+}
 
 export function hasErrors(errors: FieldErrors): boolean {
   return Object.keys(errors).length > 0;

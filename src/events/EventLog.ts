@@ -36,6 +36,16 @@ export interface EventLog {
   subscribe(from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): Subscription;
 
   close(): Promise<void>;
+
+  /**
+   * Why appends are refused for now although the log is consistent (the embedded file
+   * log on a full disk or after an I/O error), or null. Adapters without such a state
+   * leave it out.
+   */
+  unavailable?(): Error | null;
+
+  /** Tries to end the unavailable() state; throws if the storage still refuses writes. */
+  recover?(): Promise<void>;
 }
 
 export interface Subscription {

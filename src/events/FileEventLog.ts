@@ -1,10 +1,12 @@
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open as openFile, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ChangeEvent } from './ChangeEvent.js';
 import type { EventLog, Subscription } from './EventLog.js';
 import { crc32 } from './crc32.js';
 import { FramePositions } from './FramePositions.js';
+import { findIntactFrame, FrameReader, HEADER_BYTES, MAX_GROUP_BYTES, MAX_PAYLOAD_BYTES, MAX_TORN_BYTES } from './frames.js';
+import { keepTailAside, type CutKind } from './keepAside.js';
+import { isStorageFailure, nodeFileSystem, syncDir, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
 import { assertValidEvents } from './validateEvents.js';
 
 /**
@@ -15,10 +17,21 @@ import { assertValidEvents } from './validateEvents.js';
  *
  *     [u32 LE payload length][u32 LE CRC-32 of payload][payload: UTF-8 JSON array of the batch's events]
  *
- * A frame is all-or-nothing for readers: it is only ever read after it was fsynced,
- * and on open a torn tail (an incomplete or CRC-failing frame left by a crash during
- * the last write) is cut off. Positions are dense (1, 2, 3 ...) across frames; a
- * gap inside CRC-valid frames is corruption and makes open()/read() throw.
+ * A frame is all-or-nothing for readers: it is only ever read after it was fsynced.
+ * On open, only a torn tail is cut: a bad frame (incomplete or CRC-failing) with no
+ * intact frame anywhere after it, within what one group write can span. That is what a
+ * crash during the last write leaves, and it was never acknowledged. The cut bytes are
+ * kept in a side file and the cut is logged. A bad frame followed by an intact one is
+ * damage to acknowledged data: open() refuses, truncates nothing, and names the file,
+ * offset and position (verify-log and repair-log in the manage CLI handle it).
+ * Positions are dense (1, 2, 3 ...) across frames; a gap inside CRC-valid frames is
+ * corruption and makes open()/read() throw.
+ *
+ * A full disk (ENOSPC, EDQUOT) or an I/O error while appending does not stop the log
+ * for good: appends are refused (EventLogUnavailableError) until recover() has moved the
+ * failed append's partial bytes aside and a probe write succeeds. Other write errors
+ * are fail-stop. open() probes writability too, so a log on a full disk opens for
+ * reading with appends refused.
  *
  * open() parses every frame to check the positions, so it costs about as much as a
  * full replay (~130k events/s on a 2-core VM). A sparse in-memory index (one entry per
@@ -29,23 +42,12 @@ import { assertValidEvents } from './validateEvents.js';
  * Live subscribers get each committed batch parsed back from its frame (once, shared
  * by all subscribers: do not mutate it), so live delivery equals what a replay yields.
  *
- * Only one process may have a directory's log open for writing at a time (there is
- * no lock file: the deployment must guarantee a single writer).
+ * Only one process may have a directory's log open for writing at a time: the service
+ * and the manage CLI hold the data directory's lock (DataDirLock) while they do.
  */
 
-const HEADER_BYTES = 8;
-/** Read chunk size for replay and recovery. */
-const READ_CHUNK_BYTES = 1 << 20;
-/** Largest payload accepted (V8's string limit is ~512 MiB; a request's batch is far smaller). */
-const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
-/** A group commit writes at most this many bytes per write+fdatasync (at least one frame). */
-const MAX_GROUP_BYTES = 64 * 1024 * 1024;
-/**
- * The most a crash can tear off the end: one group commit's write (MAX_GROUP_BYTES, or a
- * single larger frame). A bad frame further from the end than this cannot be a torn
- * write: it is corruption of acknowledged data, and open() refuses to cut it off.
- */
-const MAX_TORN_BYTES = Math.max(MAX_GROUP_BYTES, HEADER_BYTES + MAX_PAYLOAD_BYTES);
+/** Bytes written and fsynced by the writability probe. */
+const PROBE_BYTES = 4096;
 /** Sparse index: one (first position, file offset) checkpoint per this many bytes of log. */
 const INDEX_EVERY_BYTES = 1 << 20;
 /** A subscriber buffers at most this many live batches; beyond that it catches up from disk. */
@@ -54,6 +56,10 @@ const MAX_LIVE_BUFFER = 1024;
 export interface FileEventLogOptions {
   /** Directory holding `events.log`; created if missing. */
   dir: string;
+  /** The file system (tests inject failures here). Default: node:fs. */
+  fs?: LogFileSystem;
+  /** Where cuts of the log are reported (one JSON-able entry each). Default: a JSON line on stderr. */
+  logger?: (entry: Record<string, unknown>) => void;
 }
 
 export interface FileEventLogStats {
@@ -63,15 +69,20 @@ export interface FileEventLogStats {
   readonly syncs: number;
   /** Bytes appended to the file by this instance. */
   readonly bytesWritten: number;
-  /** Bytes cut off the tail by open() (torn/corrupt last frame after a crash). */
+  /** Bytes cut off the tail (and kept aside): a torn tail at open, failed appends after recover(). */
   readonly truncatedBytes: number;
 }
 
-/** A CRC-valid part of the log is inconsistent (bad JSON, position gap ...): do not truncate, stop. */
+/** The log is damaged (not just a torn tail): nothing was cut; open() refuses to continue. */
 export class EventLogCorruptError extends Error {}
 
-/** The log refused an append because an earlier write or fsync failed (fail-stop). */
+/** The log refused an append because an earlier write or fsync failed with a logic error (fail-stop). */
 export class EventLogFailedError extends Error {}
+
+/** The storage cannot take appends for now (disk full, I/O error); recover() may end it. */
+export class EventLogUnavailableError extends Error {}
+
+const stderrLogger = (entry: Record<string, unknown>) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
 
 interface PendingAppend {
   readonly events: ChangeEvent[];
@@ -87,14 +98,22 @@ interface IndexEntry {
 
 type State = 'new' | 'opening' | 'open' | 'closing' | 'closed';
 
+const FAILED_APPEND = { kind: 'failed-append', why: 'the partial write of an append that failed and was answered as failed' } as const;
+
 export class FileEventLog implements EventLog {
   /** Path of the log file. */
   readonly file: string;
   private readonly dir: string;
-  private fh: FileHandle | null = null;
+  private readonly fs: LogFileSystem;
+  private readonly logger: (entry: Record<string, unknown>) => void;
+  private fh: LogFileHandle | null = null;
   private state: State = 'new';
-  /** Set when a write or fsync failed: every later append is refused. */
+  /** Set when a write or fsync failed with a logic error: every later append is refused. */
   private failure: Error | null = null;
+  /** Set while the storage refuses writes (full disk, I/O error): appends are refused until recover(). */
+  private storageFailure: NodeJS.ErrnoException | null = null;
+  /** How bytes found after the committed end are described when recover() cuts them. */
+  private pendingCut: { kind: CutKind; why: string } = FAILED_APPEND;
 
   /** Last durable (fsynced) position: head(). */
   private committedHead = 0;
@@ -117,6 +136,8 @@ export class FileEventLog implements EventLog {
     this.dir = options.dir;
     this.file = path.join(options.dir, 'events.log');
     this.frames = new FramePositions(this.file);
+    this.fs = options.fs ?? nodeFileSystem;
+    this.logger = options.logger ?? stderrLogger;
   }
 
   /** Counters for tests and monitoring (a snapshot). */
@@ -127,52 +148,162 @@ export class FileEventLog implements EventLog {
   async open(): Promise<void> {
     if (this.state !== 'new') throw new Error(`FileEventLog.open(): log is ${this.state}`);
     this.state = 'opening';
-    let fh: FileHandle | null = null;
+    let fh: LogFileHandle | null = null;
     try {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 }); // the log holds secrets (digests, sealed keys): owner only
+      await this.fs.mkdir(this.dir); // owner only (0700): the log holds secrets (digests, sealed keys)
       try {
-        fh = await openFile(this.file, fsConstants.O_RDWR);
+        fh = await this.fs.open(this.file, fsConstants.O_RDWR);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        fh = await openFile(this.file, fsConstants.O_RDWR | fsConstants.O_CREAT, 0o600);
-        await syncDir(this.dir); // make the new file's directory entry durable
+        fh = await this.fs.open(this.file, fsConstants.O_RDWR | fsConstants.O_CREAT, 0o600);
+        await syncDir(this.fs, this.dir); // make the new file's directory entry durable
       }
 
       const size = (await fh.stat()).size;
       const reader = new FrameReader(fh, 0, () => size);
       let head = 0;
       let good = 0;
+      let bad = '';
       for (;;) {
         const frame = await reader.next();
-        if (frame === null || 'torn' in frame) break;
-        const batch = parseBatch(frame.payload, head + 1, frame.offset, this.file);
+        if (frame === null) break;
+        if ('torn' in frame) {
+          bad = frame.torn;
+          break;
+        }
+        let batch: ChangeEvent[];
+        try {
+          batch = parseBatch(frame.payload, head + 1, frame.offset, this.file);
+        } catch (err) {
+          throw new EventLogCorruptError(`${(err as Error).message}. ${this.wayOut(frame.offset, head + 1, size)}`);
+        }
         this.noteFrame(head + 1, frame.offset);
         head += batch.length;
         good = frame.offset + frame.size;
       }
-      if (size - good > MAX_TORN_BYTES) {
-        throw new EventLogCorruptError(
-          `${this.file}: bad frame at offset ${good} with ${size - good} bytes after it: more than a crash can tear ` +
-            `off (${MAX_TORN_BYTES}); refusing to truncate acknowledged data, repair the file by hand`,
-        );
-      }
       if (good < size) {
+        const where = `${this.file}: bad frame at byte offset ${good}, where position ${head + 1} should start (${bad})`;
+        if (size - good > MAX_TORN_BYTES) {
+          throw new EventLogCorruptError(
+            `${where}, ${size - good} bytes from the end: more than an interrupted write can leave (${MAX_TORN_BYTES}). ${this.wayOut(good, head + 1, size)}`,
+          );
+        }
+        const next = await findIntactFrame(fh, good + 1, size);
+        if (next !== null) {
+          throw new EventLogCorruptError(`${where}, followed by an intact frame at byte offset ${next}: damage, not an interrupted write. ${this.wayOut(good, head + 1, size)}`);
+        }
         // Torn tail: the last write of a crashed process did not fully reach the disk.
         // Its appends were never acknowledged (we acknowledge only after fdatasync), so
-        // cutting it off loses nothing that a caller was told is durable.
-        await fh.truncate(good);
-        await fh.sync();
-        this.counters.truncatedBytes = size - good;
+        // cutting it off loses nothing a caller was told is durable; the bytes are kept anyway.
+        this.pendingCut = { kind: 'torn', why: `torn tail (${bad}): an interrupted write, never acknowledged; position ${head + 1} would have started there` };
       }
       this.fh = fh;
       this.committedHead = this.acceptedHead = head;
       this.committedBytes = good;
+      try {
+        await this.makeWritable();
+      } catch (err) {
+        // A full disk must not keep the log from being read: it opens with appends refused.
+        if (!isStorageFailure(err)) throw err;
+        this.storageFailure = err;
+      }
       this.state = 'open';
     } catch (err) {
       this.state = 'closed';
+      this.fh = null;
       await fh?.close().catch(() => undefined);
       throw err;
     }
+  }
+
+  /** The end of the message that stops start-up on a damaged log: what to do about it. */
+  private wayOut(offset: number, position: number, size: number): string {
+    return (
+      `Nothing was cut and the log was not opened. See every damaged frame with 'npm run manage -- verify-log'. ` +
+      `'npm run manage -- repair-log' moves bytes ${offset}..${size} (${size - offset} bytes) into a file beside the log ` +
+      `and the service then starts with positions 1..${position - 1}; or restore the log from a backup.`
+    );
+  }
+
+  /**
+   * Makes the file end where the committed frames end, moving anything after them (a torn
+   * tail found by open(), a failed append's partial bytes) into a side file first, then
+   * checks that the storage takes a write. Throws a storage error if it does not.
+   */
+  private async makeWritable(): Promise<void> {
+    const size = (await this.fh!.stat()).size;
+    if (size < this.committedBytes) {
+      throw new EventLogCorruptError(`${this.file} is ${size} bytes, shorter than the ${this.committedBytes} bytes already committed: something else truncated it`);
+    }
+    if (size > this.committedBytes) {
+      const kept = await keepTailAside(this.fs, this.fh!, this.file, this.committedBytes, this.pendingCut.kind);
+      if (kept) {
+        this.counters.truncatedBytes += kept.bytes;
+        this.logger({
+          level: 'warn',
+          msg: `event log: cut ${kept.bytes} bytes at byte offset ${kept.offset} (${this.pendingCut.why}); they are kept in ${kept.file}`,
+          file: this.file,
+          offset: kept.offset,
+          bytes: kept.bytes,
+          position: this.committedHead + 1,
+          keptIn: kept.file,
+        });
+      }
+    }
+    this.pendingCut = FAILED_APPEND;
+    await this.probe();
+  }
+
+  /** Writes and fsyncs a small file beside the log: does the storage take data right now? */
+  private async probe(): Promise<void> {
+    const file = `${this.file}.write-probe`;
+    const handle = await this.fs.open(file, 'w', 0o600);
+    try {
+      await writeFully(handle, Buffer.alloc(PROBE_BYTES), 0);
+      await handle.datasync();
+    } finally {
+      await handle.close().catch(() => undefined);
+      await this.fs.unlink(file).catch(() => undefined);
+    }
+  }
+
+  /** Why appends are refused for now (full disk, I/O error), or null. recover() may end it. */
+  unavailable(): Error | null {
+    return this.storageFailure ? this.unavailableError() : null;
+  }
+
+  /**
+   * After a storage failure: re-opens the file, moves whatever a failed append left after
+   * the committed frames into a side file, and probes the storage. On success appends are
+   * accepted again; if the storage still refuses, throws EventLogUnavailableError and the
+   * log stays as it was. Call it only when no append is pending (the writer does).
+   */
+  async recover(): Promise<void> {
+    if (this.failure) throw new EventLogFailedError(`event log refuses appends after a failed write (restart the process): ${this.failure.message}`, { cause: this.failure });
+    if (this.state !== 'open') throw new Error(`FileEventLog.recover(): log is ${this.state}`);
+    if (!this.storageFailure) return;
+    while (this.flushing) await this.flushing;
+    try {
+      // A fresh descriptor: the old one may keep reporting the error that stopped us.
+      const fh = await this.fs.open(this.file, fsConstants.O_RDWR);
+      const old = this.fh;
+      this.fh = fh;
+      await old?.close().catch(() => undefined);
+      await this.makeWritable();
+      this.storageFailure = null;
+    } catch (err) {
+      if (isStorageFailure(err)) {
+        this.storageFailure = err;
+        throw this.unavailableError();
+      }
+      this.failure = err as Error;
+      throw err;
+    }
+  }
+
+  private unavailableError(): EventLogUnavailableError {
+    const cause = this.storageFailure!;
+    return new EventLogUnavailableError(`event log ${this.file} cannot be written (${cause.message}); appends are refused until it can`, { cause });
   }
 
   head(): number {
@@ -187,6 +318,7 @@ export class FileEventLog implements EventLog {
   append(events: ChangeEvent[]): Promise<void> {
     try {
       if (this.failure) throw new EventLogFailedError(`event log refuses appends after a failed write (restart the process): ${this.failure.message}`, { cause: this.failure });
+      if (this.storageFailure) throw this.unavailableError();
       if (this.state !== 'open') throw new Error(`FileEventLog.append(): log is ${this.state}`);
       if (!Array.isArray(events) || events.length === 0) throw new Error('FileEventLog.append(): a batch needs at least one event');
       assertValidEvents(events);
@@ -223,7 +355,7 @@ export class FileEventLog implements EventLog {
   private async flushLoop(): Promise<void> {
     await null;
     try {
-      while (this.queue.length > 0 && !this.failure) {
+      while (this.queue.length > 0 && !this.failure && !this.storageFailure) {
         let take = 0;
         let bytes = 0;
         while (take < this.queue.length && (take === 0 || bytes + this.queue[take]!.frame.length <= MAX_GROUP_BYTES)) {
@@ -237,13 +369,14 @@ export class FileEventLog implements EventLog {
           await writeFully(this.fh!, buf, offset);
           await this.fh!.datasync();
         } catch (err) {
-          // Fail-stop: after a failed write or fsync we cannot know what reached the disk
-          // (and after a failed fsync the kernel may have dropped the dirty pages), so the
-          // in-memory head can no longer be trusted to match the file. Reject the affected
-          // appends and every queued one, and refuse all further appends: the caller must
-          // restart the process, whose open() re-reads the file and cuts any torn tail.
-          // NB: a rejected append's outcome is unknown: its frame may turn out durable.
-          this.fail(err as Error, group);
+          // After a failed write or fsync we cannot know what reached the disk (and after a
+          // failed fsync the kernel may have dropped the dirty pages). The committed frames
+          // were fsynced before, so the file is trusted up to committedBytes only. A full
+          // disk or an I/O error suspends appends until recover() has cut the rest (kept
+          // aside) and the storage takes writes again; the rejected appends are then not in
+          // the log. Any other error is a bug: fail-stop, and the process must restart.
+          if (isStorageFailure(err)) this.suspend(err, group);
+          else this.fail(err as Error, group);
           return;
         }
         let frameOffset = offset;
@@ -262,6 +395,14 @@ export class FileEventLog implements EventLog {
     } finally {
       this.flushing = null;
     }
+  }
+
+  private suspend(cause: NodeJS.ErrnoException, group: PendingAppend[]): void {
+    this.storageFailure = cause;
+    const pending = [...group, ...this.queue.splice(0)];
+    this.acceptedHead = this.committedHead;
+    const error = this.unavailableError();
+    for (const p of pending) p.reject(error);
   }
 
   private fail(cause: Error, group: PendingAppend[]): void {
@@ -330,7 +471,7 @@ export class FileEventLog implements EventLog {
     if (this.state === 'new' || this.state === 'opening') throw new Error('FileEventLog.read(): log is not open');
     if (from > this.committedHead) return;
     const start = this.seek(from);
-    const fh = await openFile(this.file, 'r');
+    const fh = await this.fs.open(this.file, 'r');
     try {
       const reader = new FrameReader(fh, start.offset, () => this.committedBytes);
       let next = start.position;
@@ -548,79 +689,6 @@ export class FileSubscription implements Subscription {
   }
 }
 
-interface Frame {
-  readonly offset: number;
-  /** Header + payload bytes. */
-  readonly size: number;
-  /** A view into the reader's buffer: valid until the next call to next(). */
-  readonly payload: Buffer;
-}
-
-interface Torn {
-  readonly offset: number;
-  readonly torn: string;
-}
-
-/** Reads frames sequentially from `offset` up to `limit()` bytes, in large chunks. */
-class FrameReader {
-  private buf: Buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-  private start = 0;
-  private end = 0;
-  /** File offset of buf[end]. */
-  private filePos: number;
-
-  constructor(
-    private readonly fh: FileHandle,
-    offset: number,
-    private readonly limit: () => number,
-  ) {
-    this.filePos = offset;
-  }
-
-  /** The next frame, a torn/corrupt frame (nothing after it is read), or null at a clean end. */
-  async next(): Promise<Frame | Torn | null> {
-    const offset = this.filePos - (this.end - this.start);
-    if (!(await this.fill(HEADER_BYTES))) {
-      return this.end === this.start ? null : { offset, torn: 'incomplete frame header' };
-    }
-    const length = this.buf.readUInt32LE(this.start);
-    const crc = this.buf.readUInt32LE(this.start + 4);
-    if (length === 0 || length > MAX_PAYLOAD_BYTES) return { offset, torn: `bad frame length ${length}` };
-    if (offset + HEADER_BYTES + length > this.limit()) return { offset, torn: 'incomplete frame' };
-    if (!(await this.fill(HEADER_BYTES + length))) return { offset, torn: 'incomplete frame' };
-    const payload = this.buf.subarray(this.start + HEADER_BYTES, this.start + HEADER_BYTES + length);
-    if (crc32(payload) !== crc) return { offset, torn: 'frame CRC mismatch' };
-    this.start += HEADER_BYTES + length;
-    return { offset, size: HEADER_BYTES + length, payload };
-  }
-
-  /** Makes at least `n` bytes available from `start`; false if the limit comes first. */
-  private async fill(n: number): Promise<boolean> {
-    if (this.end - this.start >= n) return true;
-    if (this.buf.length - this.start < n) {
-      const kept = this.end - this.start;
-      if (n > this.buf.length) {
-        const bigger = Buffer.allocUnsafe(Math.max(n, READ_CHUNK_BYTES));
-        this.buf.copy(bigger, 0, this.start, this.end);
-        this.buf = bigger;
-      } else {
-        this.buf.copy(this.buf, 0, this.start, this.end);
-      }
-      this.start = 0;
-      this.end = kept;
-    }
-    while (this.end - this.start < n) {
-      const want = Math.min(this.buf.length - this.end, this.limit() - this.filePos);
-      if (want <= 0) return false;
-      const { bytesRead } = await this.fh.read(this.buf, this.end, want, this.filePos);
-      if (bytesRead === 0) return false;
-      this.end += bytesRead;
-      this.filePos += bytesRead;
-    }
-    return true;
-  }
-}
-
 /** Parses a CRC-valid payload and checks that its positions continue at `expected`. */
 function parseBatch(payload: Buffer, expected: number, offset: number, file: string): ChangeEvent[] {
   let batch: unknown;
@@ -643,23 +711,11 @@ function parseBatch(payload: Buffer, expected: number, offset: number, file: str
   return batch as ChangeEvent[];
 }
 
-async function writeFully(fh: FileHandle, buf: Buffer, position: number): Promise<void> {
+async function writeFully(fh: LogFileHandle, buf: Buffer, position: number): Promise<void> {
   let done = 0;
   while (done < buf.length) {
     const { bytesWritten } = await fh.write(buf, done, buf.length - done, position + done);
     if (bytesWritten <= 0) throw new Error('event log write made no progress');
     done += bytesWritten;
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  let handle: FileHandle | null = null;
-  try {
-    handle = await openFile(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Not supported everywhere (e.g. Windows); the file's data is still fsynced.
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
 }

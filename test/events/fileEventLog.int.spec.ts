@@ -162,16 +162,19 @@ withDir('a zero-filled tail (extended file, data never written) is truncated', a
   await log.close();
 });
 
-withDir('a torn group write (bad frame followed by intact ones) is cut off from the bad frame on', async (t, dir) => {
+withDir('a bad frame followed by an intact one is damage, not a torn tail: open refuses and cuts nothing', async (t, dir) => {
   const file = path.join(dir, 'events.log');
   const good = frame(makeBatch(1, 2));
-  const torn = frame(makeBatch(3, 1));
-  torn[20] = torn[20]! ^ 0xff; // this page of the last group write never reached the disk
-  fs.writeFileSync(file, Buffer.concat([good, torn, frame(makeBatch(4, 1))]));
-  const log = await openLog(dir);
-  t.is(log.head(), 2);
-  t.is(fs.statSync(file).size, good.length);
-  await log.close();
+  const bad = frame(makeBatch(3, 1));
+  bad[20] = bad[20]! ^ 0xff;
+  const bytes = Buffer.concat([good, bad, frame(makeBatch(4, 1))]);
+  fs.writeFileSync(file, bytes);
+  const err = await t.throwsAsync(new FileEventLog({ dir }).open(), { instanceOf: EventLogCorruptError });
+  t.true(err!.message.startsWith(`${file}: bad frame at byte offset ${good.length}, where position 3 should start (frame CRC mismatch)`), err!.message);
+  t.regex(err!.message, new RegExp(`followed by an intact frame at byte offset ${good.length + bad.length}`));
+  t.regex(err!.message, /npm run manage -- verify-log/);
+  t.regex(err!.message, /npm run manage -- repair-log/);
+  t.deepEqual(fs.readFileSync(file), bytes);
 });
 
 withDir('a bad frame further from the end than any torn write could be is refused, not truncated', async (t, dir) => {
@@ -180,7 +183,7 @@ withDir('a bad frame further from the end than any torn write could be is refuse
   fs.writeFileSync(file, good);
   fs.truncateSync(file, good.length + 300 * 1024 * 1024); // sparse: 300 MiB of zeros
   const size = fs.statSync(file).size;
-  await t.throwsAsync(new FileEventLog({ dir }).open(), { instanceOf: EventLogCorruptError, message: /refusing to truncate/ });
+  await t.throwsAsync(new FileEventLog({ dir }).open(), { instanceOf: EventLogCorruptError, message: /more than an interrupted write can leave/ });
   t.is(fs.statSync(file).size, size);
 });
 

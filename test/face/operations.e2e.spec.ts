@@ -82,10 +82,14 @@ test('health: /healthz/ is 200 while the projector has caught up and 503 once th
   t.is(ok.status, 200);
   t.like(JSON.parse(ok.text), { status: 'ok', projector: { lag: 0 }, writer: 'up' });
   t.is((await raw(service, 'GET', '/healthz')).status, 200);
-  service.services.coordinator.onFatal(new Error('disk full'));
+  // An append failure that is not the storage's (a bug): the writer stops for good.
+  service.services.log.append = () => Promise.reject(new Error('EBADF: simulated'));
+  const refused = await service.api('POST', '/api/extras/tags/', { name: 'x', slug: 'x' });
+  t.is(refused.status, 503);
+  t.truthy(refused.headers.get('retry-after'));
   const failing = await raw(service, 'GET', '/healthz/');
   t.is(failing.status, 503);
-  t.like(JSON.parse(failing.text), { status: 'unavailable', writer: 'stopped' });
+  t.like(JSON.parse(failing.text), { status: 'unavailable', writer: 'stopped', writer_detail: { reason: 'EBADF: simulated' } });
   t.is((await raw(service, 'GET', '/livez/')).status, 200);
   t.regex((await raw(service, 'GET', '/metrics')).text, /^netledger_writer_up 0$/m);
 });

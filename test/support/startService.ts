@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { start, type Running } from '../../src/main.js';
+import { start, type Running, type StartOptions } from '../../src/main.js';
 
 export const ADMIN_TOKEN = '0123456789abcdef0123456789abcdef01234567';
 
@@ -23,7 +23,7 @@ export interface ApiResponse {
 export async function startService(
   env: Record<string, string> = {},
   dataDir?: string,
-  options: { logger?: (entry: Record<string, unknown>) => void } = {},
+  options: { logger?: (entry: Record<string, unknown>) => void; start?: StartOptions } = {},
 ): Promise<TestService> {
   const dir = dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'netledger-test-'));
   const config: Config = loadConfig({
@@ -36,7 +36,7 @@ export async function startService(
     SECRET_KEY: 'test-secret-key',
     ...env,
   });
-  const running = await start(config, options.logger ?? (() => {}));
+  const running = await start(config, options.logger ?? (() => {}), options.start);
   const api = async (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(running.url + route, {
       method,

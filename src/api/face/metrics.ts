@@ -24,8 +24,6 @@ export class Metrics {
   private readonly requests = new Map<string, { method: string; route: string; status: string; count: number }>();
   private readonly durations = new Map<string, { method: string; route: string; histogram: Histogram }>();
   private readonly startedAt = Date.now();
-  /** Set when the writer stopped (event log failure): health checks fail from then on. */
-  writerFailure: string | null = null;
 
   observe(method: string, route: string, status: number, seconds: number): void {
     const key = `${method} ${route} ${status}`;
@@ -78,8 +76,8 @@ export class Metrics {
       lines.push(`netledger_event_log_syncs_total ${stats.syncs}`);
     }
 
-    metric('netledger_writer_up', 'gauge', '1 while the writer accepts writes, 0 after an event log failure.');
-    lines.push(`netledger_writer_up ${this.writerFailure ? 0 : 1}`);
+    metric('netledger_writer_up', 'gauge', '1 while the writer accepts writes, 0 while the event log cannot be written or after it failed.');
+    lines.push(`netledger_writer_up ${services.coordinator.health().state === 'up' ? 1 : 0}`);
     const memory = process.memoryUsage();
     metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.');
     lines.push(`process_resident_memory_bytes ${memory.rss}`);
@@ -106,13 +104,6 @@ const registry = new WeakMap<Services, Metrics>();
 /** One Metrics per service instance, shared by the middleware that observes and the route that exposes. */
 export function metricsFor(services: Services): Metrics {
   let metrics = registry.get(services);
-  if (!metrics) {
-    registry.set(services, (metrics = new Metrics()));
-    const previous = services.coordinator.onFatal;
-    services.coordinator.onFatal = (error) => {
-      metrics!.writerFailure = error.message;
-      previous(error);
-    };
-  }
+  if (!metrics) registry.set(services, (metrics = new Metrics()));
   return metrics;
 }

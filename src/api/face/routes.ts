@@ -32,16 +32,25 @@ export function faceRoutes(services: Services): Router {
     ctx.set('Content-Type', 'text/plain; version=0.0.4; charset=utf-8');
     ctx.set('Cache-Control', 'no-store');
   });
-  // Readiness: the read models have applied every durable event and the writer is up.
+  // Readiness: the read models have applied every durable event and the writer accepts
+  // writes. The writer's state is the coordinator's own (probed at start, kept through
+  // an outage of the log's storage), with the reason and when it retries next.
   router.get(['/healthz', '/healthz/', '/readyz', '/readyz/'], (ctx) => {
     const head = services.log.head();
     const position = services.projector.position;
     const lag = Math.max(0, head - position);
-    const writer = metrics.writerFailure === null;
-    const ok = lag === 0 && writer;
+    const writer = services.coordinator.health();
+    const ok = lag === 0 && writer.state === 'up';
     ctx.status = ok ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: ok ? 'ok' : 'unavailable', projector: { position, head, lag }, writer: writer ? 'up' : 'stopped' };
+    if (writer.retryInSeconds !== undefined) ctx.set('Retry-After', String(writer.retryInSeconds));
+    const { state, ...detail } = writer;
+    ctx.body = {
+      status: ok ? 'ok' : 'unavailable',
+      projector: { position, head, lag },
+      writer: state,
+      ...(state === 'up' ? {} : { writer_detail: detail }),
+    };
   });
   // Liveness: the process answers.
   router.get(['/livez', '/livez/'], (ctx) => {

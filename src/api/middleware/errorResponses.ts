@@ -35,8 +35,10 @@ export function errorResponses(log: (entry: Record<string, unknown>) => void) {
         ctx.body = { detail: error.message };
       } else if (error instanceof WriterUnavailableError) {
         ctx.status = 503;
+        ctx.set('Retry-After', String(error.retryAfterSeconds));
         ctx.body = { detail: 'The service cannot accept writes right now; retry shortly.' };
-        log({ level: 'error', requestId: ctx.state.requestId, msg: error.message });
+        // An event log outage is logged once per incident by the writer, not once per request.
+        if (!error.logged) log({ level: 'error', requestId: ctx.state.requestId, msg: error.message });
       } else if (isHttpError(error)) {
         ctx.status = error.status;
         ctx.body = { detail: error.expose ? error.message : 'Request failed.' };
