@@ -18,7 +18,7 @@ import { listPage } from '../src/api/query/listPage.js';
 import { Serializer } from '../src/api/Serializer.js';
 import { SecretKeeper } from '../src/auth/secrets.js';
 import { registry } from '../src/models/registry.js';
-import { MemoryReadStore } from '../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { MongoReadStore } from '../src/projections/MongoReadStore.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
 import type { DocumentChange, ReadStore } from '../src/projections/ReadStore.js';

@@ -5,7 +5,7 @@
  *
  * Prints p50/p95 (ms) per operation. Not a test.
  */
-import { MemoryReadStore } from '../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import type { DocumentChange, ReadDocument } from '../src/projections/ReadStore.js';
 
 const N = Number(process.argv[2] ?? 100_000);

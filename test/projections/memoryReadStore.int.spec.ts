@@ -1,5 +1,5 @@
 import test from 'ava';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument } from '../../src/projections/ReadStore.js';
 import { readStoreContract } from './readStore.contract.js';
 

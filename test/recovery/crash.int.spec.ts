@@ -29,7 +29,7 @@ import { SecretKeeper } from '../../src/auth/secrets.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { FileEventLog } from '../../src/events/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 
