@@ -6,6 +6,7 @@ import { deviceDisplay } from './device.js';
 import { canonicalMac, canonicalWwn } from './hardwareAddress.js';
 import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
+import { MATCH_NOTHING } from '../matchNothing.js';
 import { changeLoggedFields, identityFields } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
@@ -631,7 +632,7 @@ function filterKind([kind]: Array<string | number | boolean>): Record<string, un
     case 'wireless':
       return { type: { $in: [...WIRELESS_TYPES] } };
     default:
-      return { id: { $in: [] } };
+      return MATCH_NOTHING;
   }
 }
 
