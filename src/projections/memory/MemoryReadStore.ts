@@ -34,7 +34,7 @@ import { freezeClone } from './freezeClone.js';
 import { MemoryCollection } from './MemoryCollection.js';
 import { naturalOrderPage, pageWithCount, sortedPage, walkPage } from './pages.js';
 import { matchEntry, QueryPlanner } from './QueryPlanner.js';
-import { compileSort, makeComparator, sortKey, sortValue, type Keyed } from './sortOrder.js';
+import { compileSort, keyedBy, makeComparator, type Keyed } from './sortOrder.js';
 
 export interface MemoryReadStoreOptions {
   /**
@@ -116,8 +116,9 @@ export class MemoryReadStore implements ReadStore {
 
     if (!this.planner.enabled) {
       const plan = this.planner.filterPlan(col, query);
+      const keyed = keyedBy(spec);
       const all: Keyed[] = [];
-      for (const e of col.docs.values()) if (matchEntry(plan, e)) all.push({ entry: e, keys: spec.map((k) => sortKey(sortValue(e.doc, k))) });
+      for (const e of col.docs.values()) if (matchEntry(plan, e)) all.push(keyed(e));
       all.sort(makeComparator(spec));
       return all.slice(skip, want).map((k) => k.entry.doc);
     }
