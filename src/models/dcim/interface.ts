@@ -1,4 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import { MATCH_NOTHING } from '../matchNothing.js';
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, pyStr, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../naturalSortKey.js';
@@ -6,7 +7,6 @@ import { deviceDisplay } from './device.js';
 import { canonicalMac, canonicalWwn } from './hardwareAddress.js';
 import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
-import { MATCH_NOTHING } from '../matchNothing.js';
 import { changeLoggedFields, identityFields } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
