@@ -26,7 +26,10 @@ export function commonSchemas(): Record<string, Schema> {
     },
     BulkItemId: {
       type: 'object',
-      properties: { id: { type: 'integer' } },
+      properties: {
+        id: { type: 'integer' },
+        etag: { type: 'string', description: "Optional: the object's ETag; the request is refused (412) unless the object is still at that version. Not stored." },
+      },
       required: ['id'],
     },
     NestedObject: {

@@ -78,21 +78,21 @@ function listWrites({ name, prefix, tags, one, many }: Subject): Schema {
       summary: `Replace several ${many} (all or none)`,
       tags,
       requestBody: { required: true, content: json(bulkItem(writable)) },
-      responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...errorResponses([400, 403, 404, 413, 415]) },
+      responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...errorResponses([400, 403, 404, 412, 413, 415]) },
     },
     patch: {
       operationId: `${prefix}_bulk_partial_update`,
       summary: `Change several ${many} (all or none)`,
       tags,
       requestBody: { required: true, content: json(bulkItem(patched)) },
-      responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...errorResponses([400, 403, 404, 413, 415]) },
+      responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...errorResponses([400, 403, 404, 412, 413, 415]) },
     },
     delete: {
       operationId: `${prefix}_bulk_delete`,
       summary: `Delete several ${many} (all or none)`,
       tags,
       requestBody: { required: true, content: json({ type: 'array', items: ref('BulkItemId') }) },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses([400, 403, 404, 409, 415]) },
+      responses: { 204: { description: 'Deleted' }, ...errorResponses([400, 403, 404, 409, 412, 415]) },
     },
   };
 }
