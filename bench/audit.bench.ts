@@ -31,7 +31,7 @@ import { EVENT_SCHEMA_VERSION, type ChangeEvent } from '../src/events/ChangeEven
 import type { EventLog } from '../src/events/EventLog.js';
 import { FileEventLog } from '../src/events/FileEventLog.js';
 import { registry } from '../src/models/registry.js';
-import { MemoryReadStore } from '../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const OBJECTS = Number(process.env.OBJECTS ?? 100_000);

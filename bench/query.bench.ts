@@ -18,30 +18,20 @@ import { listPage } from '../src/api/query/listPage.js';
 import { Serializer } from '../src/api/Serializer.js';
 import { SecretKeeper } from '../src/auth/secrets.js';
 import { registry } from '../src/models/registry.js';
-import { MemoryReadStore } from '../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { MongoReadStore } from '../src/projections/MongoReadStore.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
 import type { DocumentChange, ReadStore } from '../src/projections/ReadStore.js';
 import { storedDocument } from '../test/query/dataset.js';
+import { seededRandom } from '../test/support/seededRandom.js';
 
 const QUICK = process.argv.includes('--quick');
 const ITERATIONS = QUICK ? 15 : 60;
 const SITES = 50;
 const VRFS = 10;
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function dataset(): DocumentChange[] {
-  const random = rng(42);
+  const random = seededRandom(42);
   const int = (n: number) => Math.floor(random() * n);
   const pick = <T>(xs: T[]) => xs[int(xs.length)]!;
   const objects: Array<[string, Record<string, unknown> & { id: number }]> = [];

@@ -5,24 +5,14 @@
  *
  * Prints p50/p95 (ms) per operation. Not a test.
  */
-import { MemoryReadStore } from '../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import type { DocumentChange, ReadDocument } from '../src/projections/ReadStore.js';
+import { seededRandom } from '../test/support/seededRandom.js';
 
 const N = Number(process.argv[2] ?? 100_000);
 const COLLECTION = 'ipam.ipaddress';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = rng(1);
+const random = seededRandom(1);
 const int = (n: number) => Math.floor(random() * n);
 const STATUSES = ['active', 'active', 'active', 'reserved', 'deprecated', 'dhcp'];
 const ROLES = ['router', 'switch', 'server', 'fw', 'lb', 'ap'];

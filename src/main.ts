@@ -17,7 +17,7 @@ import { FileEventLog } from './events/FileEventLog.js';
 import { KafkaEventLog } from './events/KafkaEventLog.js';
 import type { LogFileSystem } from './events/logFileSystem.js';
 import { registry } from './models/registry.js';
-import { MemoryReadStore } from './projections/MemoryReadStore.js';
+import { MemoryReadStore } from './projections/memory/MemoryReadStore.js';
 import { MongoReadStore } from './projections/MongoReadStore.js';
 import { Projector } from './projections/Projector.js';
 import { readModelIndexes } from './projections/readModelIndexes.js';

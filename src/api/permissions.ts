@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { Query as MingoQuery } from 'mingo';
 import type { Principal } from '../auth/authenticateToken.js';
-import { MATCH_NOTHING } from '../auth/constraints.js';
+import { MATCH_NOTHING } from '../models/matchNothing.js';
 import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
 import type { WriteContext } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';

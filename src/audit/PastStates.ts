@@ -1,6 +1,6 @@
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
-import { MemoryReadStore } from '../projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import type { AuditLog } from './AuditLog.js';

@@ -41,9 +41,6 @@ const CONSTRAINABLE = new Set([
 const RELATION = new Set(['fk', 'm2m', 'tags']);
 const NUMERIC = new Set(['id', 'integer', 'decimal', 'fk', 'm2m', 'tags']);
 
-/** Matches no document (a permission whose constraints cannot be evaluated). */
-export const MATCH_NOTHING: Query = { id: { $in: [] } };
-
 export type Compiled =
   | { kind: 'static'; query: Query }
   | { kind: 'dynamic'; resolve(view: LookupView): Promise<Query> }

@@ -37,7 +37,7 @@ import { KafkaEventLog } from '../events/KafkaEventLog.js';
 import { describeScan, scanLog } from '../events/logScan.js';
 import { repairLog } from '../events/repairLog.js';
 import { registry } from '../models/registry.js';
-import { MemoryReadStore } from '../projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
 import { MongoReadStore } from '../projections/MongoReadStore.js';
 import { Projector } from '../projections/Projector.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';

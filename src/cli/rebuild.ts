@@ -18,7 +18,7 @@ import type { ChangeEvent } from '../events/ChangeEvent.js';
 import { refuseDamagedLog } from '../events/logScan.js';
 import { registry as defaultRegistry, type ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
-import { MemoryReadStore } from '../projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
 import { MongoReadStore } from '../projections/MongoReadStore.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { DocumentChange, ReadStore } from '../projections/ReadStore.js';

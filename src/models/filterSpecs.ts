@@ -2,6 +2,7 @@
  * List filter declarations many models share (NetBox's filterset mixins), spread into
  * the models' `filters`. Each is data: see FilterSpec in types.ts.
  */
+import { MATCH_NOTHING } from './matchNothing.js';
 import type { FilterSpec, RelatedFilterSpec } from './types.js';
 
 type Filters = Record<string, FilterSpec>;
@@ -48,14 +49,11 @@ export function siteScopeFilters(toSite: string[]): Filters {
 /** The VRF by route distinguisher (NetBox's `vrf` filter matches rd, not name). */
 export const vrfByRd: Filters = { vrf: related('ipam.vrf', ['vrf'], { by: 'rd' }) };
 
-/** A query matching no object (the same document in both read stores). */
-export const NOTHING: Record<string, unknown> = Object.freeze({ id: Object.freeze({ $in: Object.freeze([]) }) }) as Record<string, unknown>;
-
 /**
  * A boolean filter about objects netledger does not model (console ports, cables ...):
  * none exist, so `true` matches nothing and `false` everything.
  */
-export const noneExist: FilterSpec = { kind: 'method', value: 'boolean', single: true, method: ([has]) => (has ? NOTHING : null) };
+export const noneExist: FilterSpec = { kind: 'method', value: 'boolean', single: true, method: ([has]) => (has ? MATCH_NOTHING : null) };
 
 /** A boolean filter "the key is set": true → not null, false → null. */
 export function isSet(key: string): FilterSpec {

@@ -2,19 +2,8 @@ import test from 'ava';
 import { writableFields } from '../../src/commands/writeSchema.js';
 import { registry } from '../../src/models/registry.js';
 import { seedInfrastructure } from '../support/fixtures.js';
+import { seededRandom } from '../support/seededRandom.js';
 import { startService } from '../support/startService.js';
-
-/** A small deterministic PRNG so a failure can be replayed from its seed. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NASTY: unknown[] = [
   null, true, false, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 'x', '', ' ', 'a'.repeat(100_000), '10.0.0.1/33', '::/129',
@@ -26,7 +15,7 @@ test('corrupted bodies on every model get a 4xx in NetBox shape and write nothin
   const service = await startService();
   t.teardown(() => service.close());
   await seedInfrastructure(service);
-  const random = prng(20261121);
+  const random = seededRandom(20261121);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
   let requests = 0;
   for (const definition of registry.all()) {

@@ -7,7 +7,7 @@ import { fileEventSource } from '../../src/audit/eventSource.js';
 import { exportChanges, exportRecord, parseExportArguments } from '../../src/cli/exportChanges.js';
 import { rebuildReadModels } from '../../src/cli/rebuild.js';
 import { registry } from '../../src/models/registry.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';
 import { changesOf, makeDevice, must, requestIdOf, unique } from './helpers.js';

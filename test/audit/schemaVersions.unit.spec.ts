@@ -8,7 +8,7 @@ import { createAjv } from '../../src/events/createAjv.js';
 import { FileEventLog } from '../../src/events/FileEventLog.js';
 import { assertValidEvents } from '../../src/events/validateEvents.js';
 import { registry } from '../../src/models/registry.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { makeEvent } from '../events/makeEvent.js';
 

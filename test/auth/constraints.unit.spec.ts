@@ -1,6 +1,7 @@
 import test from 'ava';
 import { Query } from 'mingo';
-import { compileConstraint, MATCH_NOTHING } from '../../src/auth/constraints.js';
+import { compileConstraint } from '../../src/auth/constraints.js';
+import { MATCH_NOTHING } from '../../src/models/matchNothing.js';
 import { defaultGrants, PermissionSet } from '../../src/auth/permissionSet.js';
 import { registry } from '../../src/models/registry.js';
 import type { LookupView, StoredObject } from '../../src/models/types.js';

@@ -1,7 +1,8 @@
 import test from 'ava';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument } from '../../src/projections/ReadStore.js';
 import { readStoreContract } from './readStore.contract.js';
+import { seededRandom } from '../support/seededRandom.js';
 
 readStoreContract('MemoryReadStore', async () => {
   const store = new MemoryReadStore();
@@ -17,17 +18,6 @@ readStoreContract('MemoryReadStore (planner off)', async () => {
 
 /* Differential test: indexes, pre-filters, bounded sort and early exit must give
  * exactly what a plain mingo scan + full sort gives. */
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COLLECTION = 'ipam.ip-address';
 const STATUSES = ['active', 'reserved', 'deprecated', 'dhcp', 'slaac'];
@@ -99,7 +89,7 @@ const OPTIONS: FindOptions[] = [
 ];
 
 test('MemoryReadStore: indexed plans give the same results as a plain scan (10,000 random docs)', async (t) => {
-  const changes = randomDocs(10_000, rng(42));
+  const changes = randomDocs(10_000, seededRandom(42));
   const indexed = new MemoryReadStore();
   const plain = new MemoryReadStore({ planner: false });
   const noIndex = new MemoryReadStore();
@@ -110,7 +100,7 @@ test('MemoryReadStore: indexed plans give the same results as a plain scan (10,0
   await noIndex.apply(changes, 10_000);
 
   // Some updates and deletes so the indexes are maintained, not just built.
-  const random = rng(7);
+  const random = seededRandom(7);
   const edits: DocumentChange[] = [];
   for (let i = 0; i < 500; i++) {
     const id = 1 + Math.floor(random() * 10_000);

@@ -1,6 +1,7 @@
 import test from 'ava';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, Sort } from '../../src/projections/ReadStore.js';
+import { seededRandom } from '../support/seededRandom.js';
 
 /*
  * Differential test of MemoryReadStore's sorted indexes (page walks, ranges of the first
@@ -8,17 +9,6 @@ import type { DocumentChange, FindOptions, Query, ReadDocument, Sort } from '../
  * plain mingo scan + full sort gives ({ planner: false }), before and after incremental
  * changes, after a large batch (rebuild) and once a field turns multi-valued.
  */
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const C = 'ipam.ipaddress';
 const WORDS = ['alpha', 'Bravo', 'charlie', 'éclair', 'Ωmega', '\u{1f600}x', 'a.b', ''];
@@ -101,7 +91,7 @@ async function compare(t: import('ava').ExecutionContext, indexed: MemoryReadSto
 }
 
 test.serial('sorted indexes and the native matcher give what a plain scan gives, through changes', async (t) => {
-  const random = rng(7);
+  const random = seededRandom(7);
   const indexed = new MemoryReadStore();
   const plain = new MemoryReadStore({ planner: false });
   for (const store of [indexed, plain]) await store.ensureIndexes(C, [['status'], ['tags'], ['_k', 'id'], ['n', '_k', 'id'], ['s', 'id']]);

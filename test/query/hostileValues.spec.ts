@@ -4,7 +4,7 @@ import { filterSetOf } from '../../src/api/query/filterSet.js';
 import { compileSort } from '../../src/api/query/sort.js';
 import { ValidationError } from '../../src/commands/errors.js';
 import { registry } from '../../src/models/registry.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { loadDataset } from './dataset.js';
 
 /**

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { ReadStore } from '../../src/projections/ReadStore.js';
 import { loadDataset, runQuery } from './dataset.js';
 import { CASES } from './queryTable.js';

@@ -29,9 +29,10 @@ import { SecretKeeper } from '../../src/auth/secrets.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { FileEventLog } from '../../src/events/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
+import { seededRandom } from '../support/seededRandom.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00';
@@ -246,18 +247,6 @@ interface Write {
   /** The description the write gives its objects (patch and create). */
   description: string | null;
   outcome?: Outcome;
-}
-
-/** mulberry32: a small seeded PRNG so a failing run's operations can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 class Load {
@@ -486,7 +475,7 @@ test.serial('kill -9 under concurrent writes: acknowledged writes survive, none 
   let clock = Date.now();
   const first = await launch(t, dataDir, work);
   const launchMs = Date.now() - clock;
-  const load = new Load(first.url, prng(seed));
+  const load = new Load(first.url, seededRandom(seed));
   clock = Date.now();
   await load.warmUp();
   const warmUpMs = Date.now() - clock;

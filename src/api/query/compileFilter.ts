@@ -15,11 +15,12 @@ import { ValidationError } from '../../commands/errors.js';
 import { canonicalMac, canonicalWwn } from '../../models/dcim/hardwareAddress.js';
 import { addressSortKey, lastAddress, networkAddress, parseCidr, type Cidr } from '../../models/ipam/networkKeys.js';
 import type { ModelRegistry } from '../../models/registry.js';
+import { MATCH_NOTHING } from '../../models/matchNothing.js';
 import type { FieldErrors, FilterEnvironment, ModelDefinition, StoredObject } from '../../models/types.js';
 import type { FindOptions, Query, ReadDocument } from '../../projections/ReadStore.js';
 import { filterSetOf, resolveParameter, type Filter, type MethodFilter, type NetworkFilter, type RelatedFilter, type ValueFilter, type ValueKind } from './filterSet.js';
 import { emptyClause, MAX_TEXT_LOOKUP, regexCondition, textClause } from './textMatch.js';
-import { IGNORE, invalidChoice, invalidPk, parseEmptyFlag, parseValue, type Parsed } from './values.js';
+import { IGNORE, invalidChoice, invalidPk, parseEmptyFlag, parseValue, type Parsed } from './filterValues.js';
 
 export { compileSort } from './sort.js';
 
@@ -27,9 +28,6 @@ export { compileSort } from './sort.js';
 export interface FilterReader {
   find(collection: string, query: Query, options?: FindOptions): Promise<ReadDocument[]>;
 }
-
-/** Matches no document (in both stores). */
-export const MATCH_NOTHING: Query = { id: { $in: [] } };
 
 /** Query parameters that are never filters. */
 export const RESERVED = new Set(['limit', 'offset', 'start', 'ordering', 'brief', 'exclude', 'fields', 'format', 'export', 'filter', 'filter_id']);

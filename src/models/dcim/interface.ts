@@ -1,4 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import { MATCH_NOTHING } from '../matchNothing.js';
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, pyStr, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../naturalSortKey.js';
@@ -631,7 +632,7 @@ function filterKind([kind]: Array<string | number | boolean>): Record<string, un
     case 'wireless':
       return { type: { $in: [...WIRELESS_TYPES] } };
     default:
-      return { id: { $in: [] } };
+      return MATCH_NOTHING;
   }
 }
 

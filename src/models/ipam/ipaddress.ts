@@ -4,6 +4,7 @@ import { displayAttribute, fieldError } from '../hooks.js';
 import { hostKeys, normalizeHostField } from './networkKeys.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterMethod } from '../types.js';
+import { MATCH_NOTHING } from '../matchNothing.js';
 import { presentInVrf } from './prefix.js';
 import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
 import { duplicateAddress } from './duplicates.js';
@@ -104,8 +105,8 @@ export const ipaddress: ModelDefinition = {
     device: { kind: 'method', method: assignedToDevices('name') },
     interface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces('id') },
     interface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces('name') },
-    virtual_machine_id: { kind: 'method', value: 'integer', method: () => ({ id: { $in: [] } }) },
-    virtual_machine: { kind: 'method', method: () => ({ id: { $in: [] } }) },
+    virtual_machine_id: { kind: 'method', value: 'integer', method: () => MATCH_NOTHING },
+    virtual_machine: { kind: 'method', method: () => MATCH_NOTHING },
     vminterface_id: { kind: 'related', target: 'virtualization.vminterface', path: [] },
     vminterface: { kind: 'related', target: 'virtualization.vminterface', by: 'name', path: [] },
     fhrpgroup_id: { kind: 'related', target: 'ipam.fhrpgroup', path: [] },

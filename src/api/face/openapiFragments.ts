@@ -1,0 +1,38 @@
+/** Small pieces of an OpenAPI document every part of the generator uses. */
+import type { ModelDefinition } from '../../models/types.js';
+
+export type Schema = Record<string, unknown>;
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+export const json = (schema: Schema) => ({ 'application/json': { schema } });
+
+/** The component of a related object's nested form: its own when the model is served, else the generic one. */
+export function nestedRef(names: Map<string, string>, target: string | undefined): Schema {
+  const name = target ? names.get(target) : undefined;
+  return name ? ref(`Nested${name}`) : ref('NestedObject');
+}
+
+/** 'dcim_device_types': the prefix of a model's operation ids. */
+export function operationPrefix(definition: ModelDefinition): string {
+  return `${definition.app}_${definition.path.replace(/-/g, '_')}`;
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input',
+  403: 'Authentication failed or permission denied',
+  404: 'No such object (or not visible to the caller)',
+  409: 'Refused: dependent objects exist or a conflicting change',
+  412: 'If-Match precondition failed',
+  413: 'Request body too large',
+  415: 'The request body is not JSON',
+};
+
+/** The error responses of an operation: 400 with field errors, the others with `detail`. */
+export function errorResponses(codes: number[]): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  for (const code of codes) {
+    out[String(code)] = { description: ERROR_TEXT[code], content: json(code === 400 ? ref('ValidationError') : ref('Error')) };
+  }
+  return out;
+}

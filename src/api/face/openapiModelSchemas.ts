@@ -1,0 +1,51 @@
+/**
+ * The components of one model: its complete, brief and nested forms, its list page and,
+ * when it can be written, its request bodies.
+ */
+import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
+import { fieldReadSchema, type NestedRef } from './openapiFieldSchemas.js';
+import { ref, type Schema } from './openapiFragments.js';
+import { writeBodySchema } from './openapiWriteSchemas.js';
+
+/** The component schemas of a model named `name`, in document order. */
+export function modelSchemas(definition: ModelDefinition, name: string, nestedRef: NestedRef): Record<string, Schema> {
+  const rendered = definition.fields.filter((f) => !f.internal && !f.writeOnly);
+  const brief = rendered.filter((f) => definition.brief.includes(f.name));
+  const schemas: Record<string, Schema> = {
+    [name]: objectSchema(rendered, false, `A ${definition.verboseName} (${definition.key}), complete form.`, nestedRef),
+    [`Brief${name}`]: objectSchema(brief, true, `A ${definition.verboseName} in brief form (?brief=1).`, nestedRef),
+    [`Nested${name}`]: objectSchema(
+      brief.filter((f) => !f.annotated),
+      true,
+      `A ${definition.verboseName} as nested in other objects.`,
+      nestedRef,
+    ),
+    [`Paginated${name}List`]: {
+      type: 'object',
+      description: `A page of ${definition.verboseNamePlural}.`,
+      properties: {
+        count: { type: 'integer', description: 'All objects matching the query.' },
+        next: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }], description: 'The next page (limit and offset kept).' },
+        previous: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }], description: 'The previous page.' },
+        results: { type: 'array', items: { anyOf: [ref(name), ref(`Brief${name}`)] } },
+      },
+      required: ['count', 'next', 'previous', 'results'],
+    },
+  };
+  if (!definition.readOnly) {
+    schemas[`Writable${name}`] = writeBodySchema(definition, false);
+    schemas[`PatchedWritable${name}`] = writeBodySchema(definition, true);
+  }
+  return schemas;
+}
+
+function objectSchema(fields: FieldDefinition[], bare: boolean, description: string, nestedRef: NestedRef): Schema {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  for (const field of fields) {
+    properties[field.name] = fieldReadSchema(field, bare, nestedRef);
+    // Annotated counts are missing from create responses; a token's key only shows when retrievable.
+    if (!field.annotated && !field.secret) required.push(field.name);
+  }
+  return { type: 'object', description, properties, required };
+}

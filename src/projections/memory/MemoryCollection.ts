@@ -1,0 +1,89 @@
+import type { ReadDocument } from '../ReadStore.js';
+import type { Entry } from './Entry.js';
+import { EqualityIndex } from './EqualityIndex.js';
+import { SortedIndex } from './SortedIndex.js';
+
+/**
+ * One collection of the memory store: its documents by id (insertion order is the
+ * natural order), and the equality and sorted indexes kept up to date change by change.
+ */
+export class MemoryCollection {
+  readonly docs = new Map<number, Entry>();
+  readonly indexes = new Map<string, EqualityIndex>();
+  /** Sorted indexes by their field list joined with ','; 'id' always exists. */
+  readonly sorted = new Map<string, SortedIndex>([['id', new SortedIndex(['id'])]]);
+  seq = 0;
+
+  addSorted(fields: string[]): void {
+    const name = fields.join(',');
+    if (!this.sorted.has(name)) this.sorted.set(name, new SortedIndex(fields));
+  }
+
+  /** A sorted index ready to read (rebuilt when stale), or null when unusable. */
+  fresh(index: SortedIndex): SortedIndex | null {
+    if (index.stale) index.rebuild(this.docs.values());
+    return index.multiValued ? null : index;
+  }
+
+  /** Marks every sorted index for a rebuild at the next read (before a large batch). */
+  staleSorted(): void {
+    for (const index of this.sorted.values()) {
+      index.stale = true;
+      index.entries = [];
+    }
+  }
+
+  addIndex(field: string): void {
+    if (field === 'id' || this.indexes.has(field)) return;
+    const index = new EqualityIndex(field);
+    for (const e of this.docs.values()) index.add(e, index.keysOf(e.doc));
+    this.indexes.set(field, index);
+  }
+
+  put(id: number, doc: ReadDocument): void {
+    const existing = this.docs.get(id);
+    if (existing) {
+      for (const index of this.indexes.values()) {
+        const before = index.keysOf(existing.doc);
+        const after = index.keysOf(doc);
+        if (before.length === 1 && after.length === 1 && before[0] === after[0]) continue;
+        index.remove(existing, before);
+        index.add(existing, after);
+      }
+      const previous = existing.doc;
+      existing.doc = doc;
+      for (const index of this.sorted.values()) {
+        if (index.stale || index.sameKeys(previous, doc)) continue;
+        index.remove(existing, previous);
+        index.insert(existing);
+      }
+    } else {
+      const entry: Entry = { doc, seq: this.seq++ };
+      this.docs.set(id, entry);
+      for (const index of this.indexes.values()) index.add(entry, index.keysOf(doc));
+      for (const index of this.sorted.values()) index.insert(entry);
+    }
+  }
+
+  delete(id: number): void {
+    const existing = this.docs.get(id);
+    if (!existing) return;
+    for (const index of this.indexes.values()) index.remove(existing, index.keysOf(existing.doc));
+    for (const index of this.sorted.values()) index.remove(existing, existing.doc);
+    this.docs.delete(id);
+  }
+
+  clear(): void {
+    this.docs.clear();
+    this.seq = 0;
+    for (const index of this.indexes.values()) {
+      index.postings.clear();
+      index.multiValued = false;
+    }
+    for (const index of this.sorted.values()) {
+      index.entries = [];
+      index.stale = true;
+      index.multiValued = false;
+    }
+  }
+}
