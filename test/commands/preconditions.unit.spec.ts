@@ -9,7 +9,7 @@ import { updateObjects } from '../../src/commands/updateObjects.js';
 import { WriteTransaction } from '../../src/commands/WriteCoordinator.js';
 import { registry } from '../../src/models/registry.js';
 import { evolve } from '../../src/projections/evolve.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 
 // Write decisions against a given state, with no log: a request's events are what
 // the transaction recorded; a refused request records none.

@@ -11,7 +11,7 @@ import { WriteCoordinator, type WriteContext } from '../../src/commands/WriteCoo
 import { EVENT_SCHEMA_VERSION, type ChangeEvent, type EventUser } from '../../src/events/ChangeEvent.js';
 import { registry } from '../../src/models/registry.js';
 import type { FieldErrors, ModelSettings } from '../../src/models/types.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import { MemoryEventLog } from './MemoryEventLog.js';
