@@ -6,12 +6,16 @@ import test from 'ava';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
 
 test('SIGTERM: requests in flight are answered and their writes are durable; the process exits 0', async (t) => {
-  t.timeout(60_000);
+  t.timeout(300_000); // a child process start (tsx compiling the service) can be slow on a loaded machine
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-shutdown-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const env = { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', SECRET_KEY: 'k', SUPERUSER_API_TOKEN: ADMIN_TOKEN };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // Whatever happens to the assertions, the child must not outlive the test (it would keep the worker alive).
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
