@@ -1,3 +1,4 @@
+import { IGNORE, parseEmptyFlag, parseInteger } from '../api/query/filterValues.js';
 import type { FieldErrors } from '../models/types.js';
 import { ACTIONS, type AuditIndex } from './AuditIndex.js';
 import type { ContentTypes } from './contentTypes.js';
@@ -88,25 +89,19 @@ export function stringMatcher(lookup: string, values: string[]): ((s: string) =>
     case 'niew':
       return (s) => !upper.some((v) => s.toUpperCase().endsWith(v));
     case 'empty': {
-      const flag = parseBoolean(values[values.length - 1]!);
-      if (flag === null) return { error: 'Enter a valid boolean (true or false).' };
-      return flag ? (s) => s === '' : (s) => s !== '';
+      const flag = parseEmptyFlag(values[values.length - 1]!);
+      if (flag === IGNORE || !flag.ok) return { error: 'Enter a valid boolean (true or false).' };
+      return flag.value ? (s) => s === '' : (s) => s !== '';
     }
     default:
       return { error: 'unknown lookup' };
   }
 }
 
-function parseBoolean(value: string): boolean | null {
-  if (/^(true|t|yes|y|on|1)$/i.test(value)) return true;
-  if (/^(false|f|no|n|off|0)$/i.test(value)) return false;
-  return null;
-}
-
-function parseInteger(value: string): number | null {
-  if (!/^[+-]?\d+$/.test(value.trim())) return null;
-  const n = Number(value.trim());
-  return Number.isSafeInteger(n) ? n : null;
+/** A whole number the index can compare exactly, or null. */
+function safeInteger(value: string): number | null {
+  const parsed = parseInteger(value);
+  return parsed !== IGNORE && parsed.ok && Number.isSafeInteger(parsed.value) ? parsed.value : null;
 }
 
 /** Numeric lookups over one column. Returns the test, or an error message. */
@@ -170,7 +165,7 @@ export async function compileChangeFilter(
   const integers = (name: string, lookup: string, values: string[]): number[] | null => {
     const out: number[] = [];
     for (const v of values) {
-      const n = parseInteger(v);
+      const n = safeInteger(v);
       if (n === null) {
         fail(paramName(name, lookup), 'Enter a whole number.');
         return null;
@@ -286,7 +281,7 @@ export async function compileChangeFilter(
         ids.add(-1);
         continue;
       }
-      const n = parseInteger(value);
+      const n = safeInteger(value);
       if (n === null) fail(paramName('user_id', lookup), `“${value}” is not a valid value.`);
       else wanted.push(n);
     }
