@@ -6,7 +6,7 @@
 import { isPlainObject, type Allocator, type DetailAction } from '../allocation.js';
 import type { LookupView, StoredObject } from '../types.js';
 import { AddressSet, type Interval } from './addressSet.js';
-import { addressSortKey, formatAddress, lastAddress, networkAddress, parseCidr, type Cidr } from './networkKeys.js';
+import { addressSortKey, formatAddress, lastAddress, networkAddress, parseCidr, sortKeyValue, type Cidr } from './networkKeys.js';
 
 /** The addresses an object hands out, and how a new address is written there. */
 export interface AddressPool {
@@ -66,10 +66,17 @@ async function usedAddresses(view: LookupView, family: 4 | 6, first: bigint, las
   const used: Interval[] = [];
   for (const ip of ips) {
     if (!inVrf(vrfOf(ip))) continue;
-    const host = parseCidr(String(ip.address));
-    if (host && host.family === family) used.push({ first: host.value, last: host.value });
+    const value = hostValue(ip, family);
+    if (value !== null) used.push({ first: value, last: value });
   }
   return used;
+}
+
+/** The host address of an IP address, from its hidden sort key where the document has one. */
+function hostValue(ip: StoredObject, family: 4 | 6): bigint | null {
+  if (typeof ip._address === 'string') return sortKeyValue(ip._address, family);
+  const host = parseCidr(String(ip.address));
+  return host && host.family === family ? host.value : null;
 }
 
 /** The addresses of IP ranges of the VRF lying wholly inside `cidr`. */

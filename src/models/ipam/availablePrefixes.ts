@@ -5,7 +5,7 @@
 import { isPlainObject, type DetailAction } from '../allocation.js';
 import type { LookupView, StoredObject } from '../types.js';
 import { AddressSet, type Interval } from './addressSet.js';
-import { addressSortKey, formatCidr, lastAddress, networkAddress, parseCidr, type Cidr } from './networkKeys.js';
+import { addressSortKey, formatCidr, lastAddress, networkAddress, parseCidr, sortKeyValue, type Cidr } from './networkKeys.js';
 
 const INSUFFICIENT = 'Insufficient space is available to accommodate the requested prefix size(s)';
 
@@ -24,8 +24,9 @@ export async function freeNetworks(prefix: StoredObject, view: LookupView): Prom
   const taken: Interval[] = [];
   for (const child of candidates) {
     if ((typeof child.vrf === 'number' ? child.vrf : null) !== vrf) continue;
-    const network = parseCidr(String(child.prefix));
-    if (network && network.family === cidr.family) taken.push({ first: networkAddress(network), last: lastAddress(network) });
+    const childFirst = sortKeyValue(child._network, cidr.family);
+    const childLast = sortKeyValue(child._last, cidr.family);
+    if (childFirst !== null && childLast !== null) taken.push({ first: childFirst, last: childLast });
   }
   return { cidr, free: AddressSet.of(cidr).without(taken) };
 }
