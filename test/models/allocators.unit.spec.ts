@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Allocation, AllocationEnvironment, AvailableEntry } from '../../src/models/allocation.js';
-import { prefixAvailableIps } from '../../src/models/ipam/availableIps.js';
+import { addressAllocator, prefixAvailableIps, rangeAddressPool } from '../../src/models/ipam/availableIps.js';
 import { prefixAvailablePrefixes } from '../../src/models/ipam/availablePrefixes.js';
 import { vlanGroupAvailableVlans } from '../../src/models/ipam/availableVlans.js';
 import { registry } from '../../src/models/registry.js';
@@ -224,4 +224,15 @@ test('allocating VLANs: request fields are checked first, then VIDs handed out l
   const refusing: AllocationEnvironment['checkFields'] = async (inputs) => inputs.map((_, i) => (i === 1 ? { name: ['This field is required.'] } : {}));
   const invalid: Allocation = await vlans.allocate(group, [{ name: 'a' }, {}, { name: 'c' }], env(view, refusing));
   t.deepEqual(invalid, { invalid: [{}, { name: ['This field is required.'] }, {}] }, 'a bad request is reported before the shortage');
+});
+
+test('available IPs of an IP range: start to end, no network or broadcast rule, the start mask; ready for the range model', async (t) => {
+  const { view } = await viewOf({ 'ipam.ipaddress': [{ address: '10.0.0.11/24', vrf: 2 }, { address: '10.0.0.12/24', vrf: null }] });
+  const range = { id: 1, start_address: '10.0.0.10/24', end_address: '10.0.0.13/24', vrf: 2, display: '10.0.0.10-13/24' } as StoredObject;
+  const allocator = addressAllocator(rangeAddressPool);
+  t.deepEqual(addressesOf(await allocator.available(range, view, null)), ['10.0.0.10/24', '10.0.0.12/24', '10.0.0.13/24']);
+  t.deepEqual(await allocator.allocate(range, [{}, {}, {}, {}], env(view)), {
+    conflict: 'An insufficient number of IP addresses are available within 10.0.0.10-13/24 (4 requested, 3 available)',
+  });
+  t.deepEqual(await allocator.allocate(range, [{}], env(view)), { inputs: [{ address: '10.0.0.10/24', vrf: 2 }] });
 });

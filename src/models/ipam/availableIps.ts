@@ -129,6 +129,22 @@ export const prefixAddressPool: AddressPoolOf = async (prefix, view) => {
   return { free, maskLength: cidr.prefixlen, vrf, label };
 };
 
+/**
+ * An IP range's free addresses: every address from start to end (both included, no
+ * network or broadcast rule) but the hosts of its VRF's IP addresses. Addresses take the
+ * start address's mask length. For the IP range model's `available-ips`:
+ * `{ path: 'available-ips', creates: 'ipam.ipaddress', allocator: addressAllocator(rangeAddressPool) }`.
+ */
+export const rangeAddressPool: AddressPoolOf = async (range, view) => {
+  const start = parseCidr(String(range.start_address));
+  const end = parseCidr(String(range.end_address));
+  if (!start || !end || start.family !== end.family) return null;
+  const vrf = vrfOf(range);
+  const used = await usedAddresses(view, start.family, start.value, end.value, (ipVrf) => ipVrf === vrf);
+  const free = AddressSet.span(start.family, start.value, end.value).without(used);
+  return { free, maskLength: start.prefixlen, vrf, label: String(range.display ?? '') };
+};
+
 /** A prefix's `available-ips`. */
 export const prefixAvailableIps: DetailAction = {
   path: 'available-ips',
