@@ -1,5 +1,5 @@
 /**
- * Free host addresses of an object that holds addresses (a prefix; later an IP range),
+ * Free host addresses of an object that holds addresses (a prefix, an IP range),
  * listed lowest first and handed out lowest first to new IP addresses, which take the
  * object's mask length and VRF.
  */
@@ -41,12 +41,12 @@ export function addressAllocator(poolOf: AddressPoolOf): Allocator {
     },
     async allocate(parent, requests, { view }) {
       const pool = await poolOf(parent, view);
-      const free = pool?.free ?? AddressSet.empty(4);
-      const size = free.size;
+      const size = pool?.free.size ?? 0n;
       if (!pool || size < BigInt(requests.length)) {
         const label = pool?.label ?? String(parent.display ?? '');
         return { conflict: `An insufficient number of IP addresses are available within ${label} (${requests.length} requested, ${size} available)` };
       }
+      const { free } = pool;
       const addresses = free.addresses();
       const inputs = requests.map((request) => {
         const value = addresses.next().value as bigint;
