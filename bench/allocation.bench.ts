@@ -5,9 +5,10 @@
  *
  * Every allocation is decided by the single writer against committed plus staged
  * state, so the figure is the writer's allocation rate. Two prefixes: an empty /16, and
- * a /16 that already holds FILL addresses (the free space is recomputed from the
- * prefix's addresses at every decision). After each run the answered addresses are
- * checked against the log: all distinct, one create event each.
+ * a /16 that already holds FILL addresses: the free space is recomputed from the
+ * prefix's addresses at every decision, so the cost of one allocation grows with them.
+ * After each run the answered addresses are checked against the log: all distinct, one
+ * create event each.
  *
  * Env: CONNECTIONS (50), DURATION (10), WARMUP (2), FILL (20000), KEEP=1 keeps the data dir.
  */
@@ -119,7 +120,7 @@ async function run(name: string, prefix: string, fill: number): Promise<string[]
     String(r.latency.p99),
     ms(cpu / Math.max(1, r['2xx'])),
     os.loadavg()[0]!.toFixed(1),
-    `${fmt(r['2xx'])} answered (${fmt(created.length)} logged, all distinct); ${r.non2xx} non-2xx, ${r.errors} errors` +
+    `${fmt(r['2xx'])} answered (${fmt(created.length)} logged, all distinct); ${r.non2xx} non-2xx, ${r.errors} errors (${r.timeouts} client timeouts)` +
       (syncs ? `; ${(appends / syncs).toFixed(1)} appends/fdatasync` : ''),
   ];
 }
