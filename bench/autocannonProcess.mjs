@@ -4,7 +4,7 @@
 // (process.cpuUsage() in the parent) is the service's alone.
 //
 // Receives over IPC: { url, connections, duration, headers, scenario }
-//   scenario: { kind: 'get', path } | { kind: 'createTag', path, prefix }
+//   scenario: { kind: 'get', path } | { kind: 'createTag', path, prefix } | { kind: 'post', path, body }
 // Sends back { netledgerResult } (the autocannon result as plain JSON) and exits.
 import autocannon from 'autocannon';
 
@@ -24,7 +24,9 @@ process.once('message', async ({ url, connections, duration, headers, scenario }
             },
           },
         ]
-      : [{ method: 'GET', path: scenario.path }];
+      : scenario.kind === 'post'
+        ? [{ method: 'POST', path: scenario.path, body: JSON.stringify(scenario.body) }]
+        : [{ method: 'GET', path: scenario.path }];
   const result = await autocannon({ url, connections, duration, headers, requests });
   process.send({ netledgerResult: JSON.parse(JSON.stringify({ ...result, sent: counter })) }, () => process.exit(0));
 });

@@ -15,6 +15,7 @@ import { and } from './query/ListQueryCompiler.js';
 import { assertInScope, viewScope, withinScope, writeGuard, writeScope } from './permissions.js';
 import type { RenderOptions, Representation, Serializer } from './Serializer.js';
 import type { Services } from './Services.js';
+import { detailActionRoutes } from './detailActionRoutes.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const DETAIL_METHODS = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -41,6 +42,7 @@ export function modelRoutes(services: Services): Router {
     router.all(list, (ctx) => methodNotAllowed(ctx, writable ? LIST_METHODS : READ_ONLY_METHODS));
     router.all(detail, (ctx) => methodNotAllowed(ctx, writable ? DETAIL_METHODS : READ_ONLY_METHODS));
   }
+  detailActionRoutes(services, router, { writeContext, runWrite, writtenObjects });
   return router;
 }
 

@@ -3,6 +3,7 @@
  * `ModelDefinition`; routes, write schemas, serializers, filters, OPTIONS,
  * OpenAPI and read-model indexes are all derived from it.
  */
+import type { DetailAction } from './allocation.js';
 
 /** What happens to objects that reference a deleted object through a foreign key. */
 export type OnDelete = 'CASCADE' | 'PROTECT' | 'SET_NULL';
@@ -336,4 +337,6 @@ export interface ModelDefinition {
   /** Served for reads only (e.g. object changes): writes answer 405. */
   readOnly?: boolean;
   hooks?: ModelHooks;
+  /** Sub-resources of the detail URL that hand out the object's free space (e.g. a prefix's available-ips). */
+  detailActions?: DetailAction[];
 }

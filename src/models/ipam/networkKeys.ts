@@ -139,6 +139,11 @@ export function addressSortKey(family: Family, value: bigint): string {
   return `${family}${value.toString(16).padStart(32, '0')}`;
 }
 
+/** The address a sort key holds, if it is a key of that family (reading it is cheaper than parsing the text). */
+export function sortKeyValue(key: unknown, family: Family): bigint | null {
+  return typeof key === 'string' && key.length === 33 && key[0] === String(family) ? BigInt(`0x${key.slice(1)}`) : null;
+}
+
 export type NetworkKeys = {
   _family: Family;
   /** Sort key of the network address. */

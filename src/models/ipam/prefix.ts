@@ -6,6 +6,8 @@ import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../fi
 import type { FilterEnvironment, FilterMethod } from '../types.js';
 import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
 import { duplicatePrefix } from './duplicates.js';
+import { prefixAvailableIps } from './availableIps.js';
+import { prefixAvailablePrefixes } from './availablePrefixes.js';
 
 export const prefix: ModelDefinition = {
   key: 'ipam.prefix',
@@ -87,6 +89,7 @@ export const prefix: ModelDefinition = {
     validate: (obj, view, _previous, settings) => duplicatePrefix(obj, view, settings),
     compute: { children: prefixHierarchy('children'), _depth: prefixHierarchy('depth') },
   },
+  detailActions: [prefixAvailablePrefixes, prefixAvailableIps],
 };
 
 /* ------------------------------------------------------------ list filters */

@@ -3,6 +3,7 @@ import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { scopeFilter } from '../filterSpecs.js';
 import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
+import { vlanGroupAvailableVlans } from './availableVlans.js';
 
 export const vlangroup: ModelDefinition = {
   key: 'ipam.vlangroup',
@@ -79,4 +80,5 @@ export const vlangroup: ModelDefinition = {
       }
     },
   },
+  detailActions: [vlanGroupAvailableVlans],
 };

@@ -1,0 +1,143 @@
+/**
+ * Routes of the detail sub-resources models declare (`detailActions`), e.g.
+ * /api/ipam/prefixes/<id>/available-ips/: GET lists the parent's free space as a plain
+ * array; POST hands it out to new objects through the ordinary write path.
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { allocateObjects } from '../commands/allocateObjects.js';
+import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
+import type { WriteOutcome } from '../commands/recordEach.js';
+import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
+import type { AvailableEntry, DetailAction, NestedReference } from '../models/allocation.js';
+import type { ModelDefinition, StoredObject } from '../models/types.js';
+import { lookupView } from '../projections/lookupView.js';
+import { PARSES, RENDERS } from './face/options.js';
+import { modelViewName } from './face/views.js';
+import { and } from './query/ListQueryCompiler.js';
+import { NOT_AUTHENTICATED, principalOf, viewScope, writeGuard, writeScope } from './permissions.js';
+import type { Services } from './Services.js';
+
+const METHODS = 'GET, POST, HEAD, OPTIONS';
+
+/** The ordinary write path of the model views, which allocations go through too. */
+export interface WritePath {
+  writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext;
+  runWrite(
+    services: Services,
+    ctx: Context,
+    definition: ModelDefinition,
+    action: 'create',
+    context: WriteContext,
+    decide: (tx: WriteTransaction) => Promise<WriteOutcome | void>,
+  ): Promise<WriteOutcome>;
+  writtenObjects(services: Services, definition: ModelDefinition, ctx: Context, outcome: WriteOutcome, created: boolean): Promise<unknown[]>;
+}
+
+export function detailActionRoutes(services: Services, router: Router, writes: WritePath): void {
+  for (const parent of services.registry.all()) {
+    for (const action of parent.detailActions ?? []) {
+      const created = services.registry.get(action.creates);
+      const path = `/api/${parent.app}/${parent.path}/:id/${action.path}/`;
+      router.get(path, (ctx) => listView(services, parent, action, created, ctx));
+      router.post(path, (ctx) => allocateView(services, parent, action, created, ctx, writes));
+      router.options(path, (ctx) => {
+        if (services.config.loginRequired && !principalOf(ctx)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
+        ctx.set('Allow', METHODS);
+        ctx.body = { name: modelViewName(created), description: '', renders: RENDERS, parses: PARSES };
+      });
+      router.all(path, (ctx) => {
+        ctx.set('Allow', METHODS);
+        ctx.status = 405;
+        ctx.body = { detail: `Method "${ctx.method}" not allowed.` };
+      });
+    }
+  }
+}
+
+function parseId(ctx: Context): number {
+  const raw = String(ctx.params.id);
+  const id = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id)) throw new NotFoundError();
+  return id;
+}
+
+/** The parent, if the caller may see it: one they may not see is not found (as NetBox's restricted lookup). */
+async function visibleParent(services: Services, definition: ModelDefinition, ctx: Context, id: number): Promise<StoredObject> {
+  let scope;
+  try {
+    scope = await viewScope(ctx, services.config, definition);
+  } catch (error) {
+    if (error instanceof PermissionDeniedError) throw new NotFoundError();
+    throw error;
+  }
+  const [parent] = await services.store.find(definition.key, and(scope, { id }), { limit: 1 });
+  if (!parent) throw new NotFoundError();
+  return parent as StoredObject;
+}
+
+/** NetBox's limit of these listings: PAGINATE_COUNT by default, 0 for MAX_PAGE_SIZE, capped by it. */
+function resultsLimit(services: Services, ctx: Context): number | null {
+  const raw = new URLSearchParams(ctx.querystring).get('limit');
+  const { paginateCount, maxPageSize } = services.config;
+  let limit = raw !== null && /^\s*\+?\d+\s*$/.test(raw) ? Number(raw) : paginateCount;
+  if (limit === 0) limit = maxPageSize;
+  if (maxPageSize) limit = Math.min(limit, maxPageSize);
+  return limit === 0 ? null : limit;
+}
+
+async function listView(services: Services, parent: ModelDefinition, action: DetailAction, created: ModelDefinition, ctx: Context) {
+  ctx.set('Allow', METHODS);
+  await viewScope(ctx, services.config, created);
+  const object = await visibleParent(services, parent, ctx, parseId(ctx));
+  const entries = await action.allocator.available(object, lookupView(services.store), resultsLimit(services, ctx));
+  ctx.body = await renderEntries(services, ctx, entries);
+}
+
+async function allocateView(services: Services, parent: ModelDefinition, action: DetailAction, created: ModelDefinition, ctx: Context, writes: WritePath) {
+  ctx.set('Allow', METHODS);
+  await writeScope(ctx, created, 'add');
+  const id = parseId(ctx);
+  // A retry recognised from the log answers what was written then, whatever the parent is now.
+  if (!ctx.state.replayOf) await visibleParent(services, parent, ctx, id);
+  // No body asks for one object with defaults (pynetbox's create() sends {}).
+  const body: unknown = ctx.state.body ?? {};
+  const bulk = Array.isArray(body);
+  const requests = bulk ? body : [body];
+  const context = writes.writeContext(ctx, writeGuard(ctx, created, 'add'));
+  const result = await writes.runWrite(services, ctx, created, 'create', context, (tx) =>
+    allocateObjects(services.commands, tx, parent.key, id, action, requests, bulk),
+  );
+  const rendered = await writes.writtenObjects(services, created, ctx, result, true);
+  ctx.status = 201;
+  ctx.body = bulk ? rendered : rendered[0];
+}
+
+function isReference(value: unknown): value is NestedReference {
+  return value !== null && typeof value === 'object' && 'nested' in value;
+}
+
+/** Listing entries with their references rendered nested, each distinct object once. */
+async function renderEntries(services: Services, ctx: Context, entries: AvailableEntry[]): Promise<Record<string, unknown>[]> {
+  const wanted = new Map<string, Set<number>>();
+  for (const entry of entries) {
+    for (const value of Object.values(entry)) {
+      if (isReference(value) && value.id !== null) {
+        if (!wanted.has(value.nested)) wanted.set(value.nested, new Set());
+        wanted.get(value.nested)!.add(value.id);
+      }
+    }
+  }
+  const rendered = new Map<string, unknown>();
+  for (const [model, ids] of wanted) {
+    const definition = services.registry.get(model);
+    const docs = await services.store.getMany(model, [...ids]);
+    const forms = await services.serializer.render(definition, docs, 'nested', { baseUrl: ctx.state.baseUrl });
+    docs.forEach((doc, i) => rendered.set(`${model}:${doc.id}`, forms[i]));
+  }
+  return entries.map((entry) =>
+    Object.fromEntries(
+      Object.entries(entry).map(([key, value]) => [key, isReference(value) ? (value.id === null ? null : (rendered.get(`${value.nested}:${value.id}`) ?? null)) : value]),
+    ),
+  );
+}

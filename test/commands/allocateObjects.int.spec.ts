@@ -1,0 +1,92 @@
+/**
+ * The allocation decision inside the single writer: a request decided while an earlier
+ * allocation is still waiting for its append sees that allocation (staged, not yet
+ * durable nor projected), so the two never receive the same address.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { SecretKeeper } from '../../src/auth/secrets.js';
+import { allocateObjects } from '../../src/commands/allocateObjects.js';
+import { systemClock } from '../../src/commands/clock.js';
+import { createObjects } from '../../src/commands/createObjects.js';
+import { ConflictError, NotFoundError } from '../../src/commands/errors.js';
+import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
+import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import type { EventLog } from '../../src/events/EventLog.js';
+import { FileEventLog } from '../../src/events/FileEventLog.js';
+import { prefixAvailableIps } from '../../src/models/ipam/availableIps.js';
+import { registry } from '../../src/models/registry.js';
+import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { Projector } from '../../src/projections/Projector.js';
+import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
+
+/** A log whose appends wait until the test opens the gate. */
+class GatedLog implements EventLog {
+  private gate: Promise<void> = Promise.resolve();
+  private openGate: () => void = () => {};
+  constructor(private readonly inner: EventLog) {}
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.openGate = resolve));
+  }
+  release(): void {
+    this.openGate();
+  }
+  open = () => this.inner.open();
+  append = (events: ChangeEvent[]) => this.gate.then(() => this.inner.append(events));
+  head = () => this.inner.head();
+  read = (from: number) => this.inner.read(from);
+  subscribe: EventLog['subscribe'] = (from, onBatch) => this.inner.subscribe(from, onBatch);
+  close = () => this.inner.close();
+}
+
+async function writer(t: { teardown(fn: () => unknown): void }) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-allocate-'));
+  const log = new GatedLog(new FileEventLog({ dir }));
+  const store = new MemoryReadStore();
+  await log.open();
+  await store.open();
+  for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
+  const projector = new Projector(log, store, registry);
+  await projector.start();
+  const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock);
+  await coordinator.init();
+  t.teardown(async () => {
+    await projector.stop();
+    await log.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const env = { registry, secrets: new SecretKeeper('test-secret', false), settings: { enforceGlobalUnique: false } };
+  const context = { requestId: '00000000-0000-4000-8000-000000000000', user: null };
+  const create = (model: string, input: unknown) =>
+    coordinator.execute(context, (tx) => createObjects(env, tx, registry.get(model), [input], false)).then(({ result }) => result.ids[0]);
+  const allocate = (prefixId: number, requests: unknown[]) =>
+    coordinator.execute(context, (tx) => allocateObjects(env, tx, 'ipam.prefix', prefixId, prefixAvailableIps, requests, true));
+  return { log, store, create, allocate };
+}
+
+test('an allocation decided while an earlier one awaits its append sees it; the next finds the prefix full', async (t) => {
+  const { log, store, create, allocate } = await writer(t);
+  const prefix = await create('ipam.prefix', { prefix: '10.0.0.0/30' });
+  log.hold();
+  const first = allocate(prefix, [{}]);
+  const second = allocate(prefix, [{ description: 'second' }]);
+  const third = allocate(prefix, [{}]);
+  const refused = await t.throwsAsync(third, { instanceOf: ConflictError });
+  t.is(refused.message, 'An insufficient number of IP addresses are available within 10.0.0.0/30 (1 requested, 0 available)');
+  t.is(await store.count('ipam.ipaddress', {}), 0, 'nothing durable yet: both allocations are staged');
+  log.release();
+  const [a, b] = await Promise.all([first, second]);
+  const address = (events: ChangeEvent[]) => events.map((e) => e.postchange?.address);
+  t.deepEqual(address(a.events), ['10.0.0.1/30']);
+  t.deepEqual(address(b.events), ['10.0.0.2/30']);
+  t.is(await store.count('ipam.ipaddress', {}), 2);
+});
+
+test('an allocation from a parent deleted before the decision is not found, and writes nothing', async (t) => {
+  const { log, allocate } = await writer(t);
+  const head = log.head();
+  await t.throwsAsync(allocate(424242, [{}]), { instanceOf: NotFoundError });
+  t.is(log.head(), head);
+});
