@@ -18,7 +18,7 @@ import type { EventLog } from '../../src/events/EventLog.js';
 import { FileEventLog } from '../../src/events/FileEventLog.js';
 import { prefixAvailableIps } from '../../src/models/ipam/availableIps.js';
 import { registry } from '../../src/models/registry.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 
@@ -37,6 +37,7 @@ class GatedLog implements EventLog {
   append = (events: ChangeEvent[]) => this.gate.then(() => this.inner.append(events));
   head = () => this.inner.head();
   read = (from: number) => this.inner.read(from);
+  readPositions = (positions: readonly number[]) => this.inner.readPositions(positions);
   subscribe: EventLog['subscribe'] = (from, onBatch) => this.inner.subscribe(from, onBatch);
   close = () => this.inner.close();
 }

@@ -6,7 +6,7 @@ import { vlanGroupAvailableVlans } from '../../src/models/ipam/availableVlans.js
 import { registry } from '../../src/models/registry.js';
 import type { LookupView, StoredObject } from '../../src/models/types.js';
 import { lookupView } from '../../src/projections/lookupView.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 
 type Objects = Record<string, Array<Record<string, unknown>>>;
 
