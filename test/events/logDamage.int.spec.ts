@@ -232,7 +232,7 @@ test('export and rebuild refuse a damaged log instead of reading it only up to t
   const dir = tempDir(t);
   const { file, offsets } = await writeLog(dir, 50);
   flipByte(file, offsets[20]! + 8 + 10);
-  const env = { ...process.env, DATA_DIR: dir, SECRET_KEY: 'damage-secret' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, SECRET_KEY: 'damage-secret' };
   delete env.KAFKA_BROKERS;
   delete env.MONGODB_URL;
   for (const command of ['export', 'rebuild']) {
