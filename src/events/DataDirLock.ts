@@ -8,10 +8,11 @@ import path from 'node:path';
  * The exclusive lock on a data directory: one process at a time may write it (the
  * service, or a writing command of the manage CLI). Held for the life of the process.
  *
- * Why a socket and not a lock file: Node.js has no flock/fcntl, a plain lock file
+ * Why a socket and not a lock file: Node.js has no flock/fcntl; a plain lock file
  * outlives a process killed with -9 (a stale lock, or a guess based on PIDs that may
- * have been reused), and an npm package with a native flock would need a compiler or
- * downloaded binaries at install time. Binding a listening Unix socket is atomic, only
+ * have been reused); and the npm packages that wrap flock are native addons, built with
+ * node-gyp at install (fs-ext) or shipped as prebuilt binaries with a runtime layer of
+ * their own (fd-lock). Binding a listening Unix socket is atomic, only
  * one process can hold a name, and the kernel releases it when the process dies,
  * however it dies. On Linux the socket lives in the abstract namespace (no file at
  * all), named by a hash of the directory's real path; the holder answers each
