@@ -516,7 +516,7 @@ function generatedHooks(model: RefModel, ordering: string[]): HookCode {
   }
   if (ordering.includes('_name')) {
     const fn = model.model === 'dcim.interface' ? 'naturalInterfaceKey' : 'naturalSortKey';
-    use('../naturalSortKey.js', fn);
+    use('../values/naturalSortKey.js', fn);
     lines.push(`derive: (obj) => ({ _name: ${fn}(obj.name) }),`);
   }
   if (isTree(model)) {

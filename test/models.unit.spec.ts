@@ -3,9 +3,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { allModels } from '../src/models/index.js';
 import { ModelRegistry, registry } from '../src/models/registry.js';
-import { naturalInterfaceKey, naturalSortKey } from '../src/models/naturalSortKey.js';
-import { formatCidr, hostKeys, networkKeys, parseCidr } from '../src/models/ipam/networkKeys.js';
-import { canonicalMac, canonicalWwn } from '../src/models/dcim/hardwareAddress.js';
+import { naturalInterfaceKey, naturalSortKey } from '../src/models/values/naturalSortKey.js';
+import { formatCidr, hostKeys, networkKeys, parseCidr } from '../src/models/values/ipNetworks.js';
+import { canonicalMac, canonicalWwn } from '../src/models/values/hardwareAddress.js';
 import type { LookupView, ModelDefinition, StoredObject } from '../src/models/types.js';
 
 const REFERENCE = new URL('../../shared/reference/netbox-3.4/', import.meta.url);

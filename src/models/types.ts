@@ -264,7 +264,7 @@ export interface RelatedFilterSpec {
 }
 
 /**
- * Network containment over the hidden keys of src/models/ipam/networkKeys.ts:
+ * Network containment over the hidden keys of src/models/values/ipNetworks.ts:
  * - 'within' / 'within_include': networks strictly inside / inside or equal to the value;
  * - 'contains': networks containing (or equal to) the value network or address;
  * - 'network': networks equal to the value (repeatable; unparsable values dropped);

@@ -1,10 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
-import { naturalSortKey } from '../naturalSortKey.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
 import { rackDisplay } from './rack.js';
 import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
-import { canonicalMac } from './hardwareAddress.js';
+import { canonicalMac } from '../values/hardwareAddress.js';
 import type { FilterEnvironment } from '../types.js';
 import { identityFields } from '../commonFields.js';
 

@@ -1,9 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, pyStr, related } from '../hooks.js';
-import { naturalInterfaceKey } from '../naturalSortKey.js';
+import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { deviceDisplay } from './device.js';
-import { canonicalMac, canonicalWwn } from './hardwareAddress.js';
+import { canonicalMac, canonicalWwn } from '../values/hardwareAddress.js';
 import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
 import { changeLoggedFields, identityFields } from '../commonFields.js';

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, ModelDefinition, StoredObject } from '../types.js';
 import { pyStr, related } from '../hooks.js';
-import { naturalSortKey } from '../naturalSortKey.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, identityFields, weightUnitField } from '../commonFields.js';
 

@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, ModelDefinition, StoredObject } from '../types.js';
-import { checkCustomFieldValue } from './customFieldValues.js';
+import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
 import { identityFields } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [

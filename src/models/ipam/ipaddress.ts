@@ -1,12 +1,12 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
-import { hostKeys, normalizeHostField } from './networkKeys.js';
+import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterMethod } from '../types.js';
 import { presentInVrf } from './prefix.js';
 import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
-import { duplicateAddress } from './duplicates.js';
+import { duplicateAddress } from '../ipamUniqueness.js';
 
 const ROLE_CHOICES: Choice[] = [
   { value: 'loopback', label: 'Loopback' },

@@ -1,11 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { displayAttribute } from '../hooks.js';
-import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from './networkKeys.js';
+import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from '../values/ipNetworks.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
 import type { FilterEnvironment, FilterMethod } from '../types.js';
 import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
-import { duplicatePrefix } from './duplicates.js';
+import { duplicatePrefix } from '../ipamUniqueness.js';
 
 export const prefix: ModelDefinition = {
   key: 'ipam.prefix',
