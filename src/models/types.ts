@@ -335,5 +335,15 @@ export interface ModelDefinition {
   filters?: Record<string, FilterSpec>;
   /** Served for reads only (e.g. object changes): writes answer 405. */
   readOnly?: boolean;
+  /**
+   * Its changes are listed in /api/extras/object-changes/ (default true). NetBox does not
+   * change-log users, groups, tokens and permissions; their events still feed the read
+   * models and their objects' history.
+   */
+  changeLogged?: boolean;
+  /** EXEMPT_VIEW_PERMISSIONS = ['*'] opens it to anonymous reads (default true; NetBox's EXEMPT_EXCLUDE_MODELS are not). */
+  exemptable?: boolean;
+  /** It decides who may do what (users, groups, tokens, permissions): authentication caches follow its changes. */
+  accessControl?: boolean;
   hooks?: ModelHooks;
 }

@@ -21,6 +21,9 @@ export const group: ModelDefinition = {
   orderingFields: ['id', 'name'],
   unique: [{ fields: ['name'] }],
   search: ['name'],
+  changeLogged: false,
+  exemptable: false,
+  accessControl: true,
   hooks: {
     display: displayAttribute('name'),
   },

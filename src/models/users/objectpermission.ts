@@ -81,6 +81,9 @@ export const objectpermission: ModelDefinition = {
     groups_id: false,
     groups: false,
   },
+  changeLogged: false,
+  exemptable: false,
+  accessControl: true,
   hooks: {
     display: displayAttribute('name'),
     validate: async (obj) => permissionErrors(obj),

@@ -48,6 +48,8 @@ export const token: ModelDefinition = {
   filters: {
     user: { kind: 'related', target: 'auth.user', by: 'username', path: ['user'] },
   },
+  changeLogged: false,
+  accessControl: true,
   hooks: {
     // NetBox shows the full key while ALLOW_TOKEN_RETRIEVAL is on; the clear key is never stored
     // (the write side keeps key_digest, key_cipher and key_last6), and display strings end up in

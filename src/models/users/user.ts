@@ -37,6 +37,9 @@ export const user: ModelDefinition = {
     groups_id: false,
     groups: false,
   },
+  changeLogged: false,
+  exemptable: false,
+  accessControl: true,
   hooks: {
     display(obj) {
       const fullName = `${String(obj.first_name ?? '')} ${String(obj.last_name ?? '')}`.trim();
