@@ -85,10 +85,9 @@ export function fieldError(field: string, message: string): FieldErrors {
   return { [field]: [message] };
 }
 
-/** The hooks a plain named tree node needs: display by name, no cycles, depth. */
+/** The hooks a plain named tree node needs beyond the default display by name: no cycles, depth. */
 export function treeNodeHooks(model: string, verboseName: string): ModelHooks {
   return {
-    display: displayAttribute('name'),
     validate: (obj, view) => treeParentErrors(model, verboseName, obj, view),
     compute: { _depth: treeDepth(model) },
   };

@@ -99,6 +99,7 @@ export interface FieldDefinition {
   /** The foreign key is one-to-one: a target may be referenced by one object only. */
   oneToOne?: boolean;
 
+  /** No two objects share the value (nulls aside): enforced on write and indexed. */
   unique?: boolean;
   /** array: the element type. */
   items?: 'string' | 'integer' | 'cidr' | 'json' | 'content_type';
@@ -164,7 +165,10 @@ export interface ModelHooks {
   normalize?(obj: StoredObject): FieldErrors | void;
   /** Model rules beyond field constraints (NetBox's clean()); may read other objects. */
   validate?(obj: StoredObject, view: LookupView, previous: StoredObject | null, settings?: ModelSettings): Promise<FieldErrors | void>;
-  /** The object's string form; may read related objects (e.g. a device without a name). */
+  /**
+   * The object's string form; may read related objects (e.g. a device without a name).
+   * A model with a `name` field and no display hook shows its name.
+   */
   display?(obj: StoredObject, view: LookupView): string | Promise<string>;
   /**
    * Hidden read-model keys (named with a leading '_') derived from the stored object,
@@ -322,8 +326,16 @@ export interface ModelDefinition {
   brief: string[];
   /** Default ordering terms; '-' reverses; hidden derived keys allowed (e.g. '_name'). */
   ordering: string[];
-  /** Names accepted by ?ordering=. */
+  /**
+   * Names accepted by ?ordering=, where they differ from the default: every rendered field
+   * stored as one value (src/models/derivedFacts.ts). The registry fills in the default.
+   */
   orderingFields?: string[];
+  /**
+   * Uniqueness over several fields, or with a condition, case rule or message of its own.
+   * A single field's uniqueness is said by its `unique` flag; the registry adds that
+   * constraint here (enforced with NetBox's message, and indexed).
+   */
   unique?: UniqueConstraint[];
   /** Fields searched by ?q= (case-insensitive contains). */
   search?: string[];

@@ -42,21 +42,6 @@ export const circuit: ModelDefinition = {
   brief: ['id', 'url', 'display', 'cid'],
   // NetBox orders provider by name; here by id
   ordering: ['provider', 'cid', 'id'],
-  orderingFields: [
-    'id',
-    'cid',
-    'provider',
-    'type',
-    'status',
-    'tenant',
-    'install_date',
-    'termination_date',
-    'commit_rate',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   unique: [{ fields: ['provider', 'cid'] }],
   search: ['cid', 'description', 'comments'],
   filters: {

@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const circuittype: ModelDefinition = {
@@ -20,10 +19,5 @@ export const circuittype: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'circuit_count'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug'],
-  hooks: {
-    display: displayAttribute('name'),
-  },
 };

@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { contactFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
@@ -24,8 +23,6 @@ export const provider: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'circuit_count'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'account', 'description', 'comments', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'account', 'comments'],
   filters: {
     ...contactFilters,
@@ -38,8 +35,5 @@ export const provider: ModelDefinition = {
     site: { kind: 'related', target: 'dcim.site', by: 'slug', path: [] },
     asn_id: { kind: 'related', target: 'ipam.asn', path: ['asns'] },
     asns_id: false,
-  },
-  hooks: {
-    display: displayAttribute('name'),
   },
 };

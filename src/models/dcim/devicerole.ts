@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const devicerole: ModelDefinition = {
@@ -23,10 +22,5 @@ export const devicerole: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'device_count', 'virtualmachine_count'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'color', 'vm_role', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug'],
-  hooks: {
-    display: displayAttribute('name'),
-  },
 };

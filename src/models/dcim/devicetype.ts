@@ -52,23 +52,6 @@ export const devicetype: ModelDefinition = {
   brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'device_count'],
   // NetBox orders manufacturer by name; here by id
   ordering: ['manufacturer', 'model', 'id'],
-  orderingFields: [
-    'id',
-    'manufacturer',
-    'model',
-    'slug',
-    'part_number',
-    'u_height',
-    'is_full_depth',
-    'subdevice_role',
-    'airflow',
-    'weight',
-    'weight_unit',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   unique: [{ fields: ['manufacturer', 'model'] }, { fields: ['manufacturer', 'slug'] }],
   search: ['model', 'part_number', 'comments'],
   filters: {

@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute, pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
+import { pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, identityFields, siteStatusField } from '../commonFields.js';
 
@@ -30,7 +30,6 @@ export const location: ModelDefinition = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'rack_count', '_depth'],
   // NetBox lists trees depth-first (tree_id, lft); here by name
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'site', 'parent', 'status', 'tenant', 'description', 'created', 'last_updated'],
   unique: [
     { fields: ['site', 'parent', 'name'] },
     {
@@ -53,7 +52,6 @@ export const location: ModelDefinition = {
     ...treeFilters('parent_id', 'parent', 'dcim.location', ['parent']),
   },
   hooks: {
-    display: displayAttribute('name'),
     async validate(obj, view) {
       const cycle = await treeParentErrors('dcim.location', 'location', obj, view);
       if (cycle) return cycle;

@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { contactFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
@@ -23,11 +22,6 @@ export const manufacturer: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'devicetype_count'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug'],
   filters: { ...contactFilters },
-  hooks: {
-    display: displayAttribute('name'),
-  },
 };

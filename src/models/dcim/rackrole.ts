@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const rackrole: ModelDefinition = {
@@ -21,10 +20,5 @@ export const rackrole: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'rack_count'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'color', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug'],
-  hooks: {
-    display: displayAttribute('name'),
-  },
 };

@@ -25,7 +25,6 @@ export const region: ModelDefinition = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'site_count', '_depth'],
   // NetBox lists trees depth-first (tree_id, lft); here by name
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'parent', 'description', 'created', 'last_updated'],
   unique: siblingUnique('region'),
   search: ['name', 'slug'],
   filters: { ...contactFilters },

@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, identityFields, siteStatusField, slugField, uniqueNameField } from '../commonFields.js';
@@ -41,26 +40,6 @@ export const site: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug'],
   ordering: ['_name', 'id'],
-  orderingFields: [
-    'id',
-    'name',
-    'slug',
-    'status',
-    'region',
-    'group',
-    'tenant',
-    'facility',
-    'time_zone',
-    'description',
-    'physical_address',
-    'shipping_address',
-    'latitude',
-    'longitude',
-    'comments',
-    'created',
-    'last_updated',
-  ],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'comments'],
   filters: {
     ...tenancyFilters,
@@ -72,7 +51,6 @@ export const site: ModelDefinition = {
     asns_id: false,
   },
   hooks: {
-    display: displayAttribute('name'),
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
   },
 };

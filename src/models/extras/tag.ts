@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import type { FilterEnvironment } from '../types.js';
 import { identityFields, uniqueNameField } from '../commonFields.js';
 
@@ -24,14 +23,9 @@ export const tag: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'color'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'color', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug', 'description'],
   filters: {
     content_type: { kind: 'method', method: filterContentType },
-  },
-  hooks: {
-    display: displayAttribute('name'),
   },
 };
 

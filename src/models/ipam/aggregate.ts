@@ -27,7 +27,6 @@ export const aggregate: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'family', 'prefix'],
   ordering: ['_network', '_prefixlen', 'id'],
-  orderingFields: ['id', 'prefix', 'rir', 'tenant', 'date_added', 'description', 'comments', 'created', 'last_updated'],
   search: ['description', 'prefix'],
   filters: {
     ...tenancyFilters,

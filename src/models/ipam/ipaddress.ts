@@ -74,22 +74,6 @@ export const ipaddress: ModelDefinition = {
   brief: ['id', 'url', 'display', 'family', 'address'],
   // NetBox: host address only (mask ignored), IPv4 before IPv6
   ordering: ['_address', 'id'],
-  orderingFields: [
-    'id',
-    'address',
-    'vrf',
-    'tenant',
-    'status',
-    'role',
-    'assigned_object_type',
-    'assigned_object_id',
-    'nat_inside',
-    'dns_name',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   search: ['dns_name', 'description', 'address'],
   filters: {
     ...tenancyFilters,

@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const role: ModelDefinition = {
@@ -22,10 +21,5 @@ export const role: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'prefix_count', 'vlan_count'],
   ordering: ['weight', 'name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'weight', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug'],
-  hooks: {
-    display: displayAttribute('name'),
-  },
 };

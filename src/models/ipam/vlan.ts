@@ -56,20 +56,6 @@ export const vlan: ModelDefinition = {
   brief: ['id', 'url', 'display', 'vid', 'name'],
   // NetBox orders site/group by their own ordering, nulls last; here by id, nulls first
   ordering: ['site', 'group', 'vid', 'id'],
-  orderingFields: [
-    'id',
-    'site',
-    'group',
-    'vid',
-    'name',
-    'tenant',
-    'status',
-    'role',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   unique: [{ fields: ['group', 'vid'] }, { fields: ['group', 'name'] }],
   search: ['name', 'description'],
   filters: {

@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute, fieldError } from '../hooks.js';
+import { fieldError } from '../hooks.js';
 import { scopeFilter } from '../filterSpecs.js';
 import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
 
@@ -57,7 +57,6 @@ export const vlangroup: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'vlan_count'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'scope_type', 'scope_id', 'min_vid', 'max_vid', 'description', 'created', 'last_updated'],
   unique: [{ fields: ['scope_type', 'scope_id', 'name'] }, { fields: ['scope_type', 'scope_id', 'slug'] }],
   search: ['name', 'description'],
   filters: {
@@ -70,7 +69,6 @@ export const vlangroup: ModelDefinition = {
     cluster: scopeFilter('virtualization.cluster'),
   },
   hooks: {
-    display: displayAttribute('name'),
     async validate(obj) {
       if (obj.scope_type && obj.scope_id == null) return fieldError('__all__', 'Cannot set scope_type without scope_id.');
       if (obj.scope_id != null && !obj.scope_type) return fieldError('__all__', 'Cannot set scope_id without scope_type.');

@@ -27,8 +27,6 @@ export const vrf: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'rd', 'prefix_count'],
   ordering: ['name', 'rd', 'id'],
-  orderingFields: ['id', 'name', 'rd', 'tenant', 'enforce_unique', 'description', 'comments', 'created', 'last_updated'],
-  unique: [{ fields: ['rd'] }],
   search: ['name', 'rd', 'description'],
   filters: {
     ...tenancyFilters,

@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { contactFilters, treeFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
@@ -32,14 +31,9 @@ export const tenant: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'group', 'description', 'comments', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug', 'description', 'comments'],
   filters: {
     ...contactFilters,
     ...treeFilters('group_id', 'group', 'tenancy.tenantgroup', ['group']),
-  },
-  hooks: {
-    display: displayAttribute('name'),
   },
 };

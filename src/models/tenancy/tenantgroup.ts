@@ -24,8 +24,6 @@ export const tenantgroup: ModelDefinition = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'tenant_count', '_depth'],
   // NetBox lists trees depth-first (tree_id, lft); here by name
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'parent', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug'],
   hooks: treeNodeHooks('tenancy.tenantgroup', 'tenant group'),
 };

@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, users.objectpermission); hooks are hand-written.
 import type { FieldErrors, ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { identityFields } from '../commonFields.js';
 
 /**
@@ -70,6 +69,7 @@ export const objectpermission: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'enabled', 'object_types', 'groups', 'users', 'actions'],
   ordering: ['name', 'id'],
+  // NetBox's: its groups, users and constraints are orderable too
   orderingFields: ['id', 'name', 'description', 'enabled', 'object_types', 'groups', 'users', 'actions', 'constraints'],
   search: ['name', 'description'],
   filters: {
@@ -85,7 +85,6 @@ export const objectpermission: ModelDefinition = {
   exemptable: false,
   accessControl: true,
   hooks: {
-    display: displayAttribute('name'),
     validate: async (obj) => permissionErrors(obj),
   },
 };

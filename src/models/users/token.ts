@@ -42,8 +42,8 @@ export const token: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'key', 'write_enabled'],
   ordering: ['id'],
+  // NetBox's: the use time served as last_updated is not among them
   orderingFields: ['id', 'user', 'created', 'expires', 'last_used', 'write_enabled', 'description', 'allowed_ips'],
-  unique: [{ fields: ['key'] }],
   search: ['description'],
   filters: {
     user: { kind: 'related', target: 'auth.user', by: 'username', path: ['user'] },

@@ -28,8 +28,6 @@ export const user: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'username'],
   ordering: ['username', 'id'],
-  orderingFields: ['id', 'username', 'first_name', 'last_name', 'email', 'is_staff', 'is_active', 'date_joined'],
-  unique: [{ fields: ['username'] }],
   search: ['username', 'first_name', 'last_name', 'email'],
   filters: {
     group_id: { kind: 'related', target: 'auth.group', path: ['groups'] },
