@@ -3,6 +3,8 @@
  * serializer order like any other field; only their spelling lives here.
  */
 import type { FieldDefinition, UniqueConstraint } from './types.js';
+import { SITE_STATUS_CHOICES, WEIGHT_UNIT_CHOICES } from './dcim/choices.js';
+import { IP_FAMILY_CHOICES } from './ipam/choices.js';
 
 /** id, url, display: the first three keys of every representation. */
 export const identityFields: FieldDefinition[] = [
@@ -46,10 +48,7 @@ export const familyField: FieldDefinition = {
   name: 'family',
   type: 'choice',
   readOnly: true,
-  choices: [
-    { value: 4, label: 'IPv4' },
-    { value: 6, label: 'IPv6' },
-  ],
+  choices: IP_FAMILY_CHOICES,
 };
 
 /** The unit a weight is given in (device types, racks). */
@@ -59,12 +58,7 @@ export const weightUnitField: FieldDefinition = {
   blank: true,
   emptyAsNull: true,
   default: '',
-  choices: [
-    { value: 'kg', label: 'Kilograms' },
-    { value: 'g', label: 'Grams' },
-    { value: 'lb', label: 'Pounds' },
-    { value: 'oz', label: 'Ounces' },
-  ],
+  choices: WEIGHT_UNIT_CHOICES,
 };
 
 /** A tree node's parent: deleting a node deletes its subtree. */
@@ -90,11 +84,5 @@ export const siteStatusField: FieldDefinition = {
   name: 'status',
   type: 'choice',
   default: 'active',
-  choices: [
-    { value: 'planned', label: 'Planned' },
-    { value: 'staging', label: 'Staging' },
-    { value: 'active', label: 'Active' },
-    { value: 'decommissioning', label: 'Decommissioning' },
-    { value: 'retired', label: 'Retired' },
-  ],
+  choices: SITE_STATUS_CHOICES,
 };

@@ -7,6 +7,7 @@ import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenanc
 import { canonicalMac } from '../values/hardwareAddress.js';
 import type { FilterEnvironment } from '../types.js';
 import { identityFields } from '../commonFields.js';
+import { AIRFLOW_CHOICES } from './choices.js';
 
 const STATUS_CHOICES: Choice[] = [
   { value: 'offline', label: 'Offline' },
@@ -16,15 +17,6 @@ const STATUS_CHOICES: Choice[] = [
   { value: 'failed', label: 'Failed' },
   { value: 'inventory', label: 'Inventory' },
   { value: 'decommissioning', label: 'Decommissioning' },
-];
-const AIRFLOW_CHOICES: Choice[] = [
-  { value: 'front-to-rear', label: 'Front to rear' },
-  { value: 'rear-to-front', label: 'Rear to front' },
-  { value: 'left-to-right', label: 'Left to right' },
-  { value: 'right-to-left', label: 'Right to left' },
-  { value: 'side-to-rear', label: 'Side to rear' },
-  { value: 'passive', label: 'Passive' },
-  { value: 'mixed', label: 'Mixed' },
 ];
 
 /** str(device): name and asset tag, else virtual chassis position, else manufacturer and model. */

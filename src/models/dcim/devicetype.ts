@@ -1,18 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
 import { changeLoggedFields, countField, identityFields, weightUnitField } from '../commonFields.js';
-
-const AIRFLOW_CHOICES: Choice[] = [
-  { value: 'front-to-rear', label: 'Front to rear' },
-  { value: 'rear-to-front', label: 'Rear to front' },
-  { value: 'left-to-right', label: 'Left to right' },
-  { value: 'right-to-left', label: 'Right to left' },
-  { value: 'side-to-rear', label: 'Side to rear' },
-  { value: 'passive', label: 'Passive' },
-  { value: 'mixed', label: 'Mixed' },
-];
+import { AIRFLOW_CHOICES } from './choices.js';
 
 export const devicetype: ModelDefinition = {
   key: 'dcim.devicetype',
