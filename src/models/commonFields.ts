@@ -33,6 +33,9 @@ export const slugField: FieldDefinition = {
   format: 'slug',
 };
 
+/** A short free-text description, as most models have. */
+export const descriptionField: FieldDefinition = { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 };
+
 /** A globally unique name. */
 export function uniqueNameField(maxLength = 100): FieldDefinition {
   return { name: 'name', type: 'string', required: true, unique: true, maxLength };

@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { contactFilters, tenancyFilters } from '../filterSpecs.js';
-import { changeLoggedFields, identityFields } from '../commonFields.js';
+import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 
 export const circuit: ModelDefinition = {
   key: 'circuits.circuit',
@@ -33,7 +33,7 @@ export const circuit: ModelDefinition = {
     { name: 'install_date', type: 'date', nullable: true, default: null },
     { name: 'termination_date', type: 'date', nullable: true, default: null },
     { name: 'commit_rate', type: 'integer', nullable: true, default: null, min: 0, max: 2147483647 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'termination_a', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'termination_z', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'comments', type: 'string', blank: true, default: '' },

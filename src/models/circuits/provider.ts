@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { contactFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const provider: ModelDefinition = {
   key: 'circuits.provider',
@@ -15,7 +15,7 @@ export const provider: ModelDefinition = {
     uniqueNameField(),
     slugField,
     { name: 'account', type: 'string', blank: true, default: '', maxLength: 30 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'asns', type: 'm2m', target: 'ipam.asn', default: [] },
     ...changeLoggedFields,

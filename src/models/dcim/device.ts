@@ -6,7 +6,7 @@ import { rackDisplay } from './rack.js';
 import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { canonicalMac } from '../values/hardwareAddress.js';
 import type { FilterEnvironment } from '../types.js';
-import { identityFields } from '../commonFields.js';
+import { descriptionField, identityFields } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -214,7 +214,7 @@ export const device: ModelDefinition = {
     },
     { name: 'vc_position', type: 'integer', nullable: true, default: null, min: 0, max: 255 },
     { name: 'vc_priority', type: 'integer', nullable: true, default: null, min: 0, max: 255 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'local_context_data', type: 'json', nullable: true, default: null },
     { name: 'tags', type: 'tags', target: 'extras.tag' },

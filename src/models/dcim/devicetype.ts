@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, weightUnitField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, weightUnitField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 
 export const devicetype: ModelDefinition = {
@@ -35,7 +35,7 @@ export const devicetype: ModelDefinition = {
     { name: 'front_image', type: 'computed', readOnly: true, nullable: true, value: null },
     // image upload (multipart) is not supported
     { name: 'rear_image', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
     countField('device_count', 'dcim.device', 'device_type'),

@@ -6,7 +6,7 @@ import { deviceDisplay } from './device.js';
 import { canonicalMac, canonicalWwn } from '../values/hardwareAddress.js';
 import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
-import { changeLoggedFields, identityFields } from '../commonFields.js';
+import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { INTERFACE_MODE_CHOICES, INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, INTERFACE_TYPE_CHOICES } from './choices.js';
 
 const RF_CHANNEL_CHOICES: Choice[] = [
@@ -340,7 +340,7 @@ export const interfaceModel: ModelDefinition = {
     },
     { name: 'wwn', type: 'wwn', nullable: true, default: null },
     { name: 'mgmt_only', type: 'boolean', default: false },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     {
       name: 'mode',
       type: 'choice',

@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, siteStatusField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, siteStatusField } from '../commonFields.js';
 
 export const location: ModelDefinition = {
   key: 'dcim.location',
@@ -19,7 +19,7 @@ export const location: ModelDefinition = {
     { name: 'parent', type: 'fk', target: 'dcim.location', onDelete: 'CASCADE', nullable: true, default: null },
     siteStatusField,
     { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     ...changeLoggedFields,
     // NetBox counts objects assigned to descendants too; this counts direct ones
     countField('rack_count', 'dcim.rack', 'location'),

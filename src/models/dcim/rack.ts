@@ -3,7 +3,7 @@ import type { Choice, ModelDefinition, StoredObject } from '../types.js';
 import { pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, weightUnitField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, weightUnitField } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: '2-post-frame', label: '2-post frame' },
@@ -77,7 +77,7 @@ export const rack: ModelDefinition = {
       choices: [{ value: 'mm', label: 'Millimeters' }, { value: 'in', label: 'Inches' }],
     },
     { name: 'mounting_depth', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
     countField('device_count', 'dcim.device', 'rack'),

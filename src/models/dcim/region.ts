@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { treeNodeHooks } from '../hooks.js';
 import { contactFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, depthField, identityFields, parentField, siblingUnique } from '../commonFields.js';
+import { changeLoggedFields, countField, depthField, descriptionField, identityFields, parentField, siblingUnique } from '../commonFields.js';
 
 export const region: ModelDefinition = {
   key: 'dcim.region',
@@ -16,7 +16,7 @@ export const region: ModelDefinition = {
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
     parentField('dcim.region'),
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     ...changeLoggedFields,
     // NetBox counts objects assigned to descendants too; this counts direct ones
     countField('site_count', 'dcim.site', 'region'),

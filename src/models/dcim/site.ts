@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, siteStatusField, slugField, uniqueNameField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, siteStatusField, slugField, uniqueNameField } from '../commonFields.js';
 
 export const site: ModelDefinition = {
   key: 'dcim.site',
@@ -21,7 +21,7 @@ export const site: ModelDefinition = {
     { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'facility', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'time_zone', type: 'string', nullable: true, default: null, maxLength: 63, format: 'timezone' },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'physical_address', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'shipping_address', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'latitude', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 6 },

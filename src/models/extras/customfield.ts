@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
-import { identityFields } from '../commonFields.js';
+import { descriptionField, identityFields } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: 'text', label: 'Text' },
@@ -34,7 +34,7 @@ export const customfield: ModelDefinition = {
     { name: 'name', type: 'string', required: true, unique: true, maxLength: 50, pattern: '^[A-Za-z0-9_]+$' },
     { name: 'label', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'group_name', type: 'string', blank: true, default: '', maxLength: 50 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'required', type: 'boolean', default: false },
     { name: 'search_weight', type: 'integer', default: 1000, min: 0, max: 32767 },
     {

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import type { FilterEnvironment } from '../types.js';
-import { identityFields, uniqueNameField } from '../commonFields.js';
+import { descriptionField, identityFields, uniqueNameField } from '../commonFields.js';
 
 export const tag: ModelDefinition = {
   key: 'extras.tag',
@@ -15,7 +15,7 @@ export const tag: ModelDefinition = {
     uniqueNameField(),
     { name: 'slug', type: 'string', required: true, unique: true, maxLength: 100, pattern: '^[-\\p{L}\\p{M}\\p{N}_]+$' },
     { name: 'color', type: 'string', default: '9e9e9e', maxLength: 6, pattern: '^[0-9a-f]{6}$', format: 'color' },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     // NetBox counts tag assignments over every model; not computed yet
     { name: 'tagged_items', type: 'computed', readOnly: true, value: 0 },
     { name: 'created', type: 'date', readOnly: true, nullable: true },

@@ -4,7 +4,7 @@ import { displayAttribute } from '../hooks.js';
 import { networkKeys, normalizeNetworkField } from '../values/ipNetworks.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { containingNetwork } from './prefix.js';
-import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields } from '../commonFields.js';
 import { overlappingAggregate } from '../ipamUniqueness.js';
 
 export const aggregate: ModelDefinition = {
@@ -21,7 +21,7 @@ export const aggregate: ModelDefinition = {
     { name: 'rir', type: 'fk', target: 'ipam.rir', onDelete: 'PROTECT', required: true },
     { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'date_added', type: 'date', nullable: true, default: null },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
   ],

@@ -5,7 +5,7 @@ import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterMethod } from '../types.js';
 import { presentInVrf } from './prefix.js';
-import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields } from '../commonFields.js';
 import { duplicateAddress } from '../ipamUniqueness.js';
 
 const ROLE_CHOICES: Choice[] = [
@@ -67,7 +67,7 @@ export const ipaddress: ModelDefinition = {
     { name: 'nat_inside', type: 'fk', target: 'ipam.ipaddress', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'nat_outside', type: 'reverse', readOnly: true, target: 'ipam.ipaddress', via: 'nat_inside' },
     { name: 'dns_name', type: 'string', blank: true, default: '', maxLength: 255 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
   ],

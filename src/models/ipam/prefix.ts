@@ -4,7 +4,7 @@ import { displayAttribute } from '../hooks.js';
 import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from '../values/ipNetworks.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
 import type { FilterEnvironment, FilterMethod } from '../types.js';
-import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields } from '../commonFields.js';
 import { duplicatePrefix } from '../ipamUniqueness.js';
 
 export const prefix: ModelDefinition = {
@@ -36,7 +36,7 @@ export const prefix: ModelDefinition = {
     { name: 'role', type: 'fk', target: 'ipam.role', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'is_pool', type: 'boolean', default: false },
     { name: 'mark_utilized', type: 'boolean', default: false },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
     // NetBox caches the number of child prefixes; not computed yet

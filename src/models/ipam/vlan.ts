@@ -4,7 +4,7 @@ import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { rackDisplay } from '../dcim/rack.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
-import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
 
 /** str() of a VLAN group's scope object ('None' for a global group). */
 async function scopeDisplay(group: StoredObject, view: LookupView): Promise<string> {
@@ -47,7 +47,7 @@ export const vlan: ModelDefinition = {
       ],
     },
     { name: 'role', type: 'fk', target: 'ipam.role', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'l2vpn_termination', type: 'computed', readOnly: true, nullable: true, value: null },
     ...changeLoggedFields,

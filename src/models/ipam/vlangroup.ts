@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { fieldError } from '../hooks.js';
 import { scopeFilter } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
 
 export const vlangroup: ModelDefinition = {
   key: 'ipam.vlangroup',
@@ -51,7 +51,7 @@ export const vlangroup: ModelDefinition = {
     },
     { name: 'min_vid', type: 'integer', default: 1, min: 1, max: 4094 },
     { name: 'max_vid', type: 'integer', default: 4094, min: 1, max: 4094 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     ...changeLoggedFields,
     countField('vlan_count', 'ipam.vlan', 'group'),
   ],

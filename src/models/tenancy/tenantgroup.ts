@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { treeNodeHooks } from '../hooks.js';
-import { changeLoggedFields, countField, depthField, identityFields, parentField, slugField, uniqueNameField } from '../commonFields.js';
+import { changeLoggedFields, countField, depthField, descriptionField, identityFields, parentField, slugField, uniqueNameField } from '../commonFields.js';
 
 export const tenantgroup: ModelDefinition = {
   key: 'tenancy.tenantgroup',
@@ -15,7 +15,7 @@ export const tenantgroup: ModelDefinition = {
     uniqueNameField(),
     slugField,
     parentField('tenancy.tenantgroup'),
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     ...changeLoggedFields,
     // NetBox counts objects assigned to descendants too; this counts direct ones
     countField('tenant_count', 'tenancy.tenant', 'group'),

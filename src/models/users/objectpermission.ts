@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, users.objectpermission); hooks are hand-written.
 import type { FieldErrors, ModelDefinition } from '../types.js';
-import { identityFields } from '../commonFields.js';
+import { descriptionField, identityFields } from '../commonFields.js';
 
 /**
  * '<app_label>.<model>'. NetBox accepts any installed content type; models this service does
@@ -53,7 +53,7 @@ export const objectpermission: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'enabled', type: 'boolean', default: true },
     { name: 'object_types', type: 'array', items: 'string', required: true, help: "content types covered, '<app_label>.<model>'" },
     { name: 'groups', type: 'm2m', target: 'auth.group', default: [] },

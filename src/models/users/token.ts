@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { normalizeAllowedIps } from '../../auth/ipRestriction.js';
-import { identityFields } from '../commonFields.js';
+import { descriptionField, identityFields } from '../commonFields.js';
 
 /** The masked form NetBox shows when keys cannot be retrieved: 34 '*' and the key's last 6 characters. */
 export function maskedTokenKey(last6: unknown): string {
@@ -33,7 +33,7 @@ export const token: ModelDefinition = {
       pattern: '^[0-9a-fA-F]{40}$',
     },
     { name: 'write_enabled', type: 'boolean', default: true },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     // null (as tokens from the provision endpoint have) or [] both mean any client address
     { name: 'allowed_ips', type: 'array', nullable: true, default: [], defaultOnPut: true, items: 'cidr' },
     { name: 'key_last6', type: 'string', internal: true, nullable: true },
