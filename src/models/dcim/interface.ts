@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
-import { fieldError, pyStr, related } from '../hooks.js';
+import { fieldError, nameWithLabel, pyStr, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { deviceDisplay } from './device.js';
 import { canonicalMac, canonicalWwn } from '../values/hardwareAddress.js';
@@ -222,11 +222,6 @@ const WIRELESS_TYPES = new Set([
   'other-wireless',
 ]);
 
-/** str(component): the name, followed by ' (<label>)' when a label is set. */
-function interfaceDisplay(obj: StoredObject): string {
-  return obj.label ? `${pyStr(obj.name)} (${String(obj.label)})` : pyStr(obj.name);
-}
-
 /** A related interface (parent, bridge, lag) must be on the same device; chassis members are not checked. */
 async function sameDevice(
   obj: StoredObject,
@@ -242,7 +237,7 @@ async function sameDevice(
   const deviceName = otherDevice ? await deviceDisplay(otherDevice, view) : 'None';
   return fieldError(
     field,
-    `The selected ${what} interface (${interfaceDisplay(other)}) belongs to a different device (${deviceName}).`,
+    `The selected ${what} interface (${nameWithLabel(other)}) belongs to a different device (${deviceName}).`,
   );
 }
 
@@ -436,7 +431,7 @@ export const interfaceModel: ModelDefinition = {
     mark_connected: false,
   },
   hooks: {
-    display: interfaceDisplay,
+    display: nameWithLabel,
     derive: (obj) => ({ _name: naturalInterfaceKey(obj.name) }),
     normalize(obj) {
       const errors: FieldErrors = {};
