@@ -1,21 +1,28 @@
 /**
- * Writes model definition files from the NetBox 3.4 REST API reference.
+ * Writes model definition files from the NetBox 3.4 REST API reference, registers them
+ * and gives the CRUD test a sample for each.
  *
- *   npx tsx scripts/import-reference.ts dcim.site ipam.prefix ...
- *   npx tsx scripts/import-reference.ts --dry-run dcim.site   (print instead of writing)
+ *   npx tsx scripts/import-reference.ts tenancy.contactrole dcim.consoleport ...
+ *   npx tsx scripts/import-reference.ts --dry-run tenancy.contactrole   (print instead of writing)
  *
  * For each requested '<app_label>.<model>' it writes src/models/<url app>/<model>.ts
  * unless that file exists already: generated files are a starting point and hand edits
- * (hooks, corrections) live in them, so they are never overwritten.
+ * (hooks, corrections) live in them, so they are never overwritten. It then adds the
+ * model to src/models/index.ts and its sample to test/api/crudSamples.ts (each once).
+ * Everything is read off the reference entry; what the reference states only in prose
+ * is left as a TODO in the file, never asked of a table here.
  *
  * The reference folder defaults to ../../shared/reference/netbox-3.4/ relative to this
  * script; NETBOX_REFERENCE_DIR overrides it.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as commonFields from '../src/models/commonFields.js';
-import type { FieldDefinition } from '../src/models/types.js';
+import { defaultOrderingFields } from '../src/models/derivedFacts.js';
+import type { Choice, FieldDefinition } from '../src/models/types.js';
+import { registerModel } from './registerModel.js';
+import { addCrudSample, crudSampleLine } from './scaffoldCrudSample.js';
 
 // ---------------------------------------------------------------------------
 // Reference shapes (only what this script reads)
@@ -28,7 +35,7 @@ interface RefField {
   [key: string]: Json | undefined;
 }
 
-interface RefModel {
+export interface RefModel {
   model: string;
   path: string;
   verbose_name: string;
@@ -54,8 +61,10 @@ interface RefUnique {
 const REFERENCE_DIR =
   process.env.NETBOX_REFERENCE_DIR ?? fileURLToPath(new URL('../../shared/reference/netbox-3.4/', import.meta.url));
 const MODELS_DIR = fileURLToPath(new URL('../src/models/', import.meta.url));
+const INDEX_FILE = path.join(MODELS_DIR, 'index.ts');
+const SAMPLES_FILE = fileURLToPath(new URL('../test/api/crudSamples.ts', import.meta.url));
 
-function loadReference(): Map<string, RefModel> {
+export function loadReference(): Map<string, RefModel> {
   const models = new Map<string, RefModel>();
   for (const file of readdirSync(REFERENCE_DIR).filter((f) => f.endsWith('.json')).sort()) {
     const data = JSON.parse(readFileSync(path.join(REFERENCE_DIR, file), 'utf8')) as { models?: RefModel[] };
@@ -67,50 +76,8 @@ function loadReference(): Map<string, RefModel> {
 }
 
 // ---------------------------------------------------------------------------
-// Hand-kept facts the reference states in prose (or NetBox internals it does not model)
-
-/** Default ordering in terms of stored fields and hidden derived keys; always total. */
-const ORDERING: Record<string, string[]> = {
-  'extras.customfield': ['group_name', 'weight', 'name', 'id'],
-  'tenancy.tenantgroup': ['name', 'id'], // NetBox: tree order (tree_id, lft)
-  'tenancy.tenant': ['name', 'id'],
-  'dcim.region': ['name', 'id'], // NetBox: tree order (tree_id, lft)
-  'dcim.sitegroup': ['name', 'id'], // NetBox: tree order (tree_id, lft)
-  'dcim.site': ['_name', 'id'],
-  'dcim.location': ['name', 'id'], // NetBox: tree order (tree_id, lft)
-  'dcim.rackrole': ['name', 'id'],
-  'dcim.rack': ['site', 'location', '_name', 'id'],
-  'dcim.manufacturer': ['name', 'id'],
-  'dcim.devicetype': ['manufacturer', 'model', 'id'],
-  'dcim.devicerole': ['name', 'id'],
-  'dcim.platform': ['name', 'id'],
-  'dcim.device': ['_name', 'id'],
-  'dcim.interface': ['device', '_name', 'id'],
-  'ipam.vrf': ['name', 'rd', 'id'],
-  'ipam.rir': ['name', 'id'],
-  'ipam.aggregate': ['_network', '_prefixlen', 'id'],
-  'ipam.role': ['weight', 'name', 'id'],
-  'ipam.vlangroup': ['name', 'id'],
-  'ipam.vlan': ['site', 'group', 'vid', 'id'],
-  'ipam.prefix': ['vrf', '_network', '_prefixlen', 'id'],
-  'ipam.ipaddress': ['_address', 'id'],
-  'circuits.provider': ['name', 'id'],
-  'circuits.circuittype': ['name', 'id'],
-  'circuits.circuit': ['provider', 'cid', 'id'],
-  'extras.tag': ['name', 'id'],
-  'auth.user': ['username', 'id'],
-  'users.token': ['id'],
-};
-
-/** Notes written above the ordering where it departs from NetBox. */
-const ORDERING_NOTES: Record<string, string> = {
-  'dcim.rack': "NetBox orders site by natural name and location by tree order (nulls last); here by id",
-  'dcim.devicetype': 'NetBox orders manufacturer by name; here by id',
-  'dcim.interface': 'NetBox orders device by natural name; here by id',
-  'ipam.vlan': 'NetBox orders site/group by their own ordering, nulls last; here by id, nulls first',
-  'circuits.circuit': 'NetBox orders provider by name; here by id',
-  'ipam.ipaddress': 'NetBox: host address only (mask ignored), IPv4 before IPv6',
-};
+// Refinements for fields the reference describes in prose. They only sharpen what the
+// conversion makes of those fields; a model without entries is generated all the same.
 
 interface CountSpec {
   model: string;
@@ -344,6 +311,9 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
     case undefined:
       break;
     case 'slug':
+      def.format = field.format;
+      def.pattern ??= '^[-a-zA-Z0-9_]+$';
+      break;
     case 'timezone':
     case 'email':
       def.format = field.format;
@@ -403,17 +373,13 @@ function ordered(def: Record<string, Json>): Record<string, Json> {
   return Object.fromEntries(Object.entries(def).sort(([a], [b]) => rank(a) - rank(b)));
 }
 
+/**
+ * Constraints the reference states beyond single fields. A plain single-field constraint
+ * becomes the field's `unique` flag instead (the registry derives its constraint).
+ */
 function uniqueConstraints(model: RefModel, fields: Record<string, Json>[]): Record<string, Json>[] {
   const out: Record<string, Json>[] = [];
   const seen = new Set<string>();
-  const add = (constraint: Record<string, Json>) => {
-    const id = JSON.stringify(constraint);
-    if (!seen.has(id)) {
-      seen.add(id);
-      out.push(constraint);
-    }
-  };
-  for (const field of fields) if (field.unique) add({ fields: [field.name as string] });
   const entries: RefUnique[] =
     model.unique_constraints ?? (model.unique_together ?? []).map((fieldList) => ({ fields: fieldList }));
   for (const entry of entries) {
@@ -431,39 +397,77 @@ function uniqueConstraints(model: RefModel, fields: Record<string, Json>[]): Rec
       else warn(`${model.model}: unsupported unique condition '${entry.condition}'`);
     }
     if (entry.message) constraint.message = entry.message;
-    add(constraint);
+    const plainField = names.length === 1 && Object.keys(constraint).length === 1 ? fields.find((f) => f.name === names[0]) : undefined;
+    if (plainField) {
+      plainField.unique = true;
+      continue;
+    }
+    const id = JSON.stringify(constraint);
+    if (!seen.has(id)) {
+      seen.add(id);
+      out.push(constraint);
+    }
   }
   return out;
 }
 
-/** Types whose values live on the stored object (orderable, searchable). */
-const STORED_TYPES = new Set([
-  'id',
-  'string',
-  'integer',
-  'decimal',
-  'boolean',
-  'date',
-  'datetime',
-  'json',
-  'choice',
-  'cidr',
-  'ip_address',
-  'mac_address',
-  'wwn',
-  'fk',
-  'content_type',
-  'array',
+interface Ordering {
+  terms: string[];
+  notes: string[];
+}
+
+/**
+ * The default ordering in stored keys, always ending with id: networks and addresses by
+ * their hidden sort keys, trees by name, natural names by the hidden '_name'.
+ */
+function orderingOf(model: RefModel, fields: Record<string, Json>[]): Ordering {
+  const byName = new Map(fields.map((f) => [f.name as string, f]));
+  const terms: string[] = [];
+  const notes: string[] = [];
+  const byId: string[] = [];
+  const raw = model.ordering ?? [];
+  if (isTree(model) || raw[0] === 'tree_id') {
+    terms.push('name');
+    notes.push('NetBox lists trees depth-first (tree_id, lft); here by name');
+  } else {
+    for (const term of raw) {
+      const descending = term.startsWith('-');
+      const name = term.replace(/^-/, '').replace(/\s*\(.*\)$/, '');
+      const field = byName.get(name);
+      if (name === '_name') terms.push('_name');
+      else if (!field) warn(`${model.model}: ordering term '${term}' is not a field; left out`);
+      else if (field.type === 'cidr') terms.push('_network', '_prefixlen');
+      else if (field.type === 'ip_address') {
+        terms.push('_address');
+        notes.push('NetBox: host address only (mask ignored), IPv4 before IPv6');
+      } else {
+        if (field.type === 'fk') byId.push(name);
+        terms.push(`${descending ? '-' : ''}${name}`);
+      }
+    }
+  }
+  if (byId.length) notes.push(`NetBox orders ${byId.join(' and ')} by ${byId.length > 1 ? 'their' : 'its'} own ordering; here by id`);
+  if (!terms.some((t) => t.replace(/^-/, '') === 'id')) terms.push('id');
+  return { terms, notes };
+}
+
+/** Types a reference ordering parameter can name here: one stored value (not a JSON document or relation list). */
+const ORDERABLE_PARAM_TYPES = new Set([
+  'id', 'string', 'integer', 'decimal', 'boolean', 'date', 'datetime', 'choice', 'cidr', 'ip_address',
+  'mac_address', 'wwn', 'fk', 'content_type', 'array',
 ]);
 
-function orderingFields(model: RefModel, fields: Record<string, Json>[]): string[] {
-  const orderable = new Map(
+/** The reference's ordering parameters, when they differ from what the fields imply; else null. */
+function orderingFieldsOf(model: RefModel, fields: Record<string, Json>[]): string[] | null {
+  if (!model.ordering_params) return null;
+  const usable = new Set(
     fields
-      .filter((f) => STORED_TYPES.has(f.type as string) && !f.writeOnly && !f.internal && !f.secret && f.type !== 'json')
-      .map((f) => [f.name as string, f]),
+      .filter((f) => ORDERABLE_PARAM_TYPES.has(f.type as string) && !f.writeOnly && !f.internal && !f.secret)
+      .map((f) => f.name as string),
   );
-  const names = model.ordering_params ?? fields.map((f) => f.name as string);
-  return names.filter((name) => orderable.has(name));
+  const params = model.ordering_params.filter((name) => usable.has(name));
+  const implied = defaultOrderingFields(fields as unknown as FieldDefinition[]);
+  return params.join() === implied.join() ? null : params;
 }
 
 const SEARCH_TYPES = new Set(['string', 'cidr', 'ip_address']);
@@ -484,19 +488,39 @@ function searchFields(model: RefModel, fields: Record<string, Json>[]): string[]
 // ---------------------------------------------------------------------------
 // Hooks that follow from the reference; anything else is written by hand
 
-function displayAttributeOf(model: RefModel): string | null {
-  const text = (model.display_format ?? model.display ?? '').trim();
-  if (/^the (?:[\w ]+ )?name$/.test(text)) return 'name';
-  if (text.startsWith('the model string')) return 'model';
-  if (text.includes('(cid)')) return 'cid';
-  if (text.startsWith('the prefix string')) return 'prefix';
-  if (text.startsWith('the address with mask')) return 'address';
-  return null;
-}
-
 interface HookCode {
   imports: Map<string, Set<string>>;
   lines: string[];
+}
+
+/** The display hook the reference's wording names; null for the default (the name). */
+function displayHook(model: RefModel, use: (from: string, name: string) => void): string | null {
+  const text = (model.display_format ?? model.display ?? '').trim();
+  const hasName = model.fields.some((f) => f.name === 'name');
+  if (/^the (?:[\w ]+ )?name$/.test(text) && hasName) return null;
+  if (/^the component name, followed by ' \(<label>\)' when a label is set/.test(text)) {
+    use('../hooks.js', 'nameWithLabel');
+    return 'display: nameWithLabel,';
+  }
+  const orNumber = /^the (\w+) when set, otherwise '#<id>'$/.exec(text);
+  if (orNumber) {
+    use('../hooks.js', 'attributeOrNumber');
+    return `display: attributeOrNumber('${orNumber[1]}'),`;
+  }
+  const attribute = text.startsWith('the model string')
+    ? 'model'
+    : text.includes('(cid)')
+      ? 'cid'
+      : text.startsWith('the prefix string')
+        ? 'prefix'
+        : text.startsWith('the address with mask')
+          ? 'address'
+          : null;
+  if (attribute) {
+    use('../hooks.js', 'displayAttribute');
+    return `display: displayAttribute('${attribute}'),`;
+  }
+  return `// TODO display: ${text || '(not stated)'}\ndisplay: (obj) => String(obj.id),`;
 }
 
 function generatedHooks(model: RefModel, ordering: string[]): HookCode {
@@ -506,16 +530,11 @@ function generatedHooks(model: RefModel, ordering: string[]): HookCode {
     imports.get(from)!.add(name);
   };
   const lines: string[] = [];
-  const attribute = displayAttributeOf(model);
-  if (attribute) {
-    use('../hooks.js', 'displayAttribute');
-    lines.push(`display: displayAttribute('${attribute}'),`);
-  } else {
-    lines.push(`// TODO display: ${model.display_format ?? model.display ?? '(not stated)'}`);
-    lines.push('display: (obj) => String(obj.id),');
-  }
+  const display = displayHook(model, use);
+  if (display) lines.push(...display.split('\n'));
   if (ordering.includes('_name')) {
-    const fn = model.model === 'dcim.interface' ? 'naturalInterfaceKey' : 'naturalSortKey';
+    // NetBox naturalizes interface names by their slot/position parts, other names by digit runs.
+    const fn = /interface(template)?$/.test(model.model) ? 'naturalInterfaceKey' : 'naturalSortKey';
     use('../values/naturalSortKey.js', fn);
     lines.push(`derive: (obj) => ({ _name: ${fn}(obj.name) }),`);
   }
@@ -577,9 +596,61 @@ function constName(field: string): string {
   return `${field.toUpperCase()}_CHOICES`;
 }
 
-function render(ref: Map<string, RefModel>, model: RefModel): { file: string; text: string } {
+/** Choice lists declared in an app's choices.ts: their export names by their JSON. */
+export type AppChoices = Map<string, string>;
+
+/** What generating one model produces. */
+export interface Generated {
+  key: string;
+  /** The model file and its text. */
+  file: string;
+  text: string;
+  /** How src/models/index.ts registers it. */
+  exportName: string;
+  app: string;
+  /** Its line in the CRUD test's samples, when it is change-logged. */
+  sample: string | null;
+}
+
+/** The imports a generated file needs, by module. */
+class Imports {
+  private readonly byModule = new Map<string, Set<string>>();
+
+  use(from: string, name: string): void {
+    if (!this.byModule.has(from)) this.byModule.set(from, new Set());
+    this.byModule.get(from)!.add(name);
+  }
+
+  merge(other: Map<string, Set<string>>): void {
+    for (const [from, names] of other) for (const name of names) this.use(from, name);
+  }
+
+  lines(): string[] {
+    const order = (from: string) => (from === '../types.js' ? 0 : 1);
+    return [...this.byModule]
+      .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
+      .map(([from, names]) => `import ${from === '../types.js' ? 'type ' : ''}{ ${[...names].sort().join(', ')} } from '${from}';`);
+  }
+}
+
+/** Organizational models: name and slug (unique), own fields, description, change-logged fields, counts. */
+function organizationalShape(defs: Record<string, Json>[]): { own: number; counts: number } | null {
+  const same = (def: Record<string, Json> | undefined, field: FieldDefinition) =>
+    def !== undefined && canonical(def) === canonical(field as unknown as Record<string, unknown>);
+  if (!sharedRunAt(defs, 0) || sharedRunAt(defs, 0)!.name !== 'identityFields') return null;
+  if (!same(defs[3], commonFields.uniqueNameField()) || !same(defs[4], commonFields.slugField)) return null;
+  const description = defs.findIndex((def, i) => i > 4 && same(def, commonFields.descriptionField));
+  if (description < 0) return null;
+  const run = sharedRunAt(defs, description + 1);
+  if (run?.name !== 'changeLoggedFields') return null;
+  const countsFrom = description + 1 + run.length;
+  if (!defs.slice(countsFrom).every((def) => def.type === 'count')) return null;
+  return { own: description - 5, counts: defs.length - countsFrom };
+}
+
+export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: AppChoices = new Map()): Generated {
   const key = model.model;
-  const [, modelName] = key.split('.');
+  const [appLabel, modelName] = key.split('.');
   const [, api, urlApp, segment] = model.path.split('/');
   if (api !== 'api' || !urlApp || !segment) throw new Error(`${key}: unexpected path ${model.path}`);
   const exportName = RESERVED.has(modelName) ? `${modelName}Model` : modelName;
@@ -587,75 +658,102 @@ function render(ref: Map<string, RefModel>, model: RefModel): { file: string; te
   const converted = model.fields.map((field) => convertField(ref, model, field));
   for (const extra of EXTRA_FIELDS[key] ?? []) converted.push({ def: ordered(extra) });
   const fields = converted.map((c) => c.def);
+  const unique = uniqueConstraints(model, fields);
+  const ordering = orderingOf(model, fields);
+  const orderingFields = orderingFieldsOf(model, fields);
+  const search = searchFields(model, fields);
+  const hooks = generatedHooks(model, ordering.terms);
 
-  const ordering = ORDERING[key];
-  if (!ordering) throw new Error(`${key}: no ORDERING entry`);
-
+  const imports = new Imports();
+  imports.merge(hooks.imports);
   const consts: string[] = [];
-  const fieldLines: string[] = [];
-  const shared = new Set<string>();
-  for (let i = 0; i < converted.length; i++) {
-    const run = sharedRunAt(converted.map((c) => c.def), i);
-    if (run) {
-      shared.add(run.name);
-      fieldLines.push(`    ...${run.name},`);
-      i += run.length - 1;
-      continue;
-    }
-    const { def, note } = converted[i];
-    const reuse = sharedField(def);
-    if (reuse) {
-      shared.add(reuse.name);
-      if (note) fieldLines.push(`    // ${note}`);
-      fieldLines.push(`    ${reuse.code},`);
-      continue;
-    }
-    const out: Record<string, Literal> = { ...def };
-    const choices = def.choices as Json[] | undefined;
-    if (choices && choices.length > 6) {
-      const name = constName(def.name as string);
-      consts.push(`const ${name}: Choice[] = ${literal(choices, '')};`);
-      out.choices = new Raw(name);
-    }
-    if (note) fieldLines.push(`    // ${note}`);
-    fieldLines.push(`    ${literal(out, '    ')},`);
-  }
 
-  const hooks = generatedHooks(model, ordering);
-  const imports = [
-    `import type { ${consts.length ? 'Choice, ' : ''}ModelDefinition } from '../types.js';`,
-    ...(shared.size ? [`import { ${[...shared].sort().join(', ')} } from '../commonFields.js';`] : []),
-    ...[...hooks.imports].map(([from, names]) => `import { ${[...names].sort().join(', ')} } from '${from}';`),
-  ];
+  /** Source lines of converted[from, to), each indented by `indent`. */
+  const fieldLines = (from: number, to: number, indent: string): string[] => {
+    const lines: string[] = [];
+    for (let i = from; i < to; i++) {
+      const run = sharedRunAt(fields.slice(0, to), i);
+      if (run) {
+        imports.use('../commonFields.js', run.name);
+        lines.push(`${indent}...${run.name},`);
+        i += run.length - 1;
+        continue;
+      }
+      const { def, note } = converted[i];
+      if (note) lines.push(`${indent}// ${note}`);
+      const reuse = sharedField(def);
+      if (reuse) {
+        imports.use('../commonFields.js', reuse.name);
+        lines.push(`${indent}${reuse.code},`);
+        continue;
+      }
+      const out: Record<string, Literal> = { ...def };
+      const choices = def.choices as Json[] | undefined;
+      const shared = choices ? appChoices.get(JSON.stringify(choices)) : undefined;
+      if (shared) {
+        imports.use('./choices.js', shared);
+        out.choices = new Raw(shared);
+      } else if (choices && choices.length > 6) {
+        const name = constName(def.name as string);
+        imports.use('../types.js', 'Choice');
+        consts.push(`const ${name}: Choice[] = ${literal(choices, '')};`);
+        out.choices = new Raw(name);
+      }
+      lines.push(`${indent}${literal(out, indent)},`);
+    }
+    return lines;
+  };
 
   const body: string[] = [];
-  body.push(`export const ${exportName}: ModelDefinition = {`);
-  body.push(`  key: ${quote(key)},`);
-  body.push(`  app: ${quote(urlApp)},`);
-  body.push(`  model: ${quote(modelName)},`);
-  body.push(`  path: ${quote(segment)},`);
-  body.push(`  verboseName: ${quote(model.verbose_name)},`);
-  body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
-  body.push('  fields: [');
-  body.push(...fieldLines);
-  body.push('  ],');
-  body.push(`  brief: ${literal(model.brief_fields ?? [], '  ')},`);
-  if (ORDERING_NOTES[key]) body.push(`  // ${ORDERING_NOTES[key]}`);
-  if (isTree(model)) body.push("  // NetBox lists trees depth-first (tree_id, lft); here by name");
-  body.push(`  ordering: ${literal(ordering, '  ')},`);
-  body.push(`  orderingFields: ${literal(orderingFields(model, fields), '  ')},`);
-  const unique = uniqueConstraints(model, fields);
-  if (unique.length) body.push(`  unique: ${literal(unique as Literal, '  ')},`);
-  body.push(`  search: ${literal(searchFields(model, fields), '  ')},`);
-  body.push('  hooks: {');
-  body.push(...hooks.lines.map((line) => `    ${line}`));
-  body.push('  },');
-  body.push('};');
+  const list = (name: string, values: Literal) => body.push(`  ${name}: ${literal(values, '  ')},`);
+  const shape = organizationalShape(fields);
+  if (shape) {
+    imports.use('../organizationalModel.js', 'organizationalModel');
+    body.push(`export const ${exportName} = organizationalModel({`);
+    body.push(`  key: ${quote(key)},`);
+    if (urlApp !== appLabel) body.push(`  app: ${quote(urlApp)},`);
+    body.push(`  path: ${quote(segment)},`);
+    body.push(`  verboseName: ${quote(model.verbose_name)},`);
+    if (model.verbose_name_plural !== `${model.verbose_name}s`) body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
+    if (shape.own) body.push('  fields: [', ...fieldLines(5, 5 + shape.own, '    '), '  ],');
+    if (shape.counts) body.push('  counts: [', ...fieldLines(fields.length - shape.counts, fields.length, '    '), '  ],');
+    const brief = model.brief_fields ?? [];
+    if (brief.join() !== 'id,url,display,name,slug') list('brief', brief);
+    for (const note of ordering.notes) body.push(`  // ${note}`);
+    if (ordering.terms.join() !== 'name,id') list('ordering', ordering.terms);
+    if (search.join() !== 'name,slug') list('search', search);
+  } else {
+    imports.use('../types.js', 'ModelDefinition');
+    body.push(`export const ${exportName}: ModelDefinition = {`);
+    body.push(`  key: ${quote(key)},`);
+    body.push(`  app: ${quote(urlApp)},`);
+    body.push(`  model: ${quote(modelName)},`);
+    body.push(`  path: ${quote(segment)},`);
+    body.push(`  verboseName: ${quote(model.verbose_name)},`);
+    body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
+    body.push('  fields: [', ...fieldLines(0, fields.length, '    '), '  ],');
+    list('brief', model.brief_fields ?? []);
+    for (const note of ordering.notes) body.push(`  // ${note}`);
+    list('ordering', ordering.terms);
+    list('search', search);
+  }
+  if (orderingFields) list('orderingFields', orderingFields);
+  if (unique.length) list('unique', unique as Literal);
+  if (hooks.lines.length) body.push('  hooks: {', ...hooks.lines.map((line) => `    ${line}`), '  },');
+  body.push(shape ? '});' : '};');
 
   const header =
     "// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.";
-  const text = [header, ...imports, '', ...(consts.length ? [...consts, ''] : []), ...body, ''].join('\n');
-  return { file: path.join(MODELS_DIR, urlApp, `${modelName}.ts`), text };
+  const text = [header, ...imports.lines(), '', ...(consts.length ? [...consts, ''] : []), ...body, ''].join('\n');
+  const changeLogged = fields.some((f) => f.name === 'created') && fields.some((f) => f.type === 'tags');
+  return {
+    key,
+    file: path.join(MODELS_DIR, urlApp, `${modelName}.ts`),
+    text,
+    exportName,
+    app: urlApp,
+    sample: changeLogged ? crudSampleLine(key, model.verbose_name, fields) : null,
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -676,6 +774,7 @@ const SHARED_RUNS: Array<[string, FieldDefinition[]]> = [
 
 const SHARED_FIELDS: Array<[string, FieldDefinition]> = [
   ['slugField', commonFields.slugField],
+  ['descriptionField', commonFields.descriptionField],
   ['familyField', commonFields.familyField],
   ['weightUnitField', commonFields.weightUnitField],
   ['depthField', commonFields.depthField],
@@ -705,36 +804,63 @@ function sharedField(def: Record<string, unknown>): { name: string; code: string
   return null;
 }
 
-function main(): void {
+/** The choice lists of src/models/<app>/choices.ts (none when the app has no such file). */
+async function loadAppChoices(app: string): Promise<AppChoices> {
+  const file = path.join(MODELS_DIR, app, 'choices.ts');
+  const choices: AppChoices = new Map();
+  if (!existsSync(file)) return choices;
+  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(module)) {
+    if (Array.isArray(value)) choices.set(JSON.stringify((value as Choice[]).map(({ value: v, label }) => ({ value: v, label }))), name);
+  }
+  return choices;
+}
+
+/** Writes (or with `dryRun` prints) each model's file, its registration and its CRUD sample. */
+export async function generate(keys: string[], dryRun: boolean): Promise<boolean> {
+  const ref = loadReference();
+  let ok = true;
+  let index = readFileSync(INDEX_FILE, 'utf8');
+  let samples = readFileSync(SAMPLES_FILE, 'utf8');
+  const relative = (file: string) => path.relative(process.cwd(), file);
+  for (const key of keys) {
+    const model = ref.get(key);
+    if (!model) {
+      console.error(`${key}: not in the reference`);
+      ok = false;
+      continue;
+    }
+    const generated = render(ref, model, await loadAppChoices(model.path.split('/')[2]));
+    if (dryRun) console.log(`// ===== ${relative(generated.file)}\n${generated.text}`);
+    else if (existsSync(generated.file)) console.log(`${key}: ${relative(generated.file)} exists, left alone`);
+    else {
+      mkdirSync(path.dirname(generated.file), { recursive: true });
+      writeFileSync(generated.file, generated.text);
+      console.log(`${key}: wrote ${relative(generated.file)}`);
+    }
+    index = registerModel(index, { exportName: generated.exportName, app: generated.app, file: path.basename(generated.file, '.ts') });
+    if (generated.sample) samples = addCrudSample(samples, key, generated.sample);
+    else console.log(`${key}: not change-logged, no CRUD sample`);
+  }
+  if (dryRun) {
+    console.log(`// ===== ${relative(INDEX_FILE)}\n${index}`);
+    console.log(`// ===== ${relative(SAMPLES_FILE)}\n${samples}`);
+  } else {
+    writeFileSync(INDEX_FILE, index);
+    writeFileSync(SAMPLES_FILE, samples);
+  }
+  for (const message of warnings) console.warn(`warning: ${message}`);
+  return ok;
+}
+
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const dryRun = args.includes('--dry-run');
   const keys = args.filter((a) => !a.startsWith('--'));
   if (!keys.length) {
     console.error('usage: npx tsx scripts/import-reference.ts [--dry-run] <app_label.model> ...');
     process.exit(2);
   }
-  const ref = loadReference();
-  let failed = false;
-  for (const key of keys) {
-    const model = ref.get(key);
-    if (!model) {
-      console.error(`${key}: not in the reference`);
-      failed = true;
-      continue;
-    }
-    const { file, text } = render(ref, model);
-    if (dryRun) {
-      console.log(`// ===== ${path.relative(process.cwd(), file)}\n${text}`);
-    } else if (existsSync(file)) {
-      console.log(`${key}: ${path.relative(process.cwd(), file)} exists, left alone`);
-    } else {
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, text);
-      console.log(`${key}: wrote ${path.relative(process.cwd(), file)}`);
-    }
-  }
-  for (const message of warnings) console.warn(`warning: ${message}`);
-  if (failed) process.exit(1);
+  if (!(await generate(keys, args.includes('--dry-run')))) process.exit(1);
 }
 
-main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { allModels } from '../src/models/index.js';
 import { ModelRegistry, registry } from '../src/models/registry.js';
 import { naturalInterfaceKey, naturalSortKey } from '../src/models/values/naturalSortKey.js';
@@ -8,7 +8,9 @@ import { formatCidr, hostKeys, networkKeys, parseCidr } from '../src/models/valu
 import { canonicalMac, canonicalWwn } from '../src/models/values/hardwareAddress.js';
 import type { LookupView, ModelDefinition, StoredObject } from '../src/models/types.js';
 
-const REFERENCE = new URL('../../shared/reference/netbox-3.4/', import.meta.url);
+const REFERENCE = process.env.NETBOX_REFERENCE_DIR
+  ? pathToFileURL(`${process.env.NETBOX_REFERENCE_DIR.replace(/\/?$/, '/')}`)
+  : new URL('../../shared/reference/netbox-3.4/', import.meta.url);
 
 interface RefModel {
   model: string;

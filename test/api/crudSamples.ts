@@ -48,4 +48,5 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
     create: () => ({ name: 'ticket', type: 'text', content_types: ['dcim.site'] }),
     patch: { description: 'ticket number' },
   },
+  'tenancy.contactrole': { create: () => ({ name: 'Example contact role', slug: 'example-contact-role' }), patch: { description: 'changed' } },
 };
