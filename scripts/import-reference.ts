@@ -414,6 +414,8 @@ function uniqueConstraints(model: RefModel, fields: Record<string, Json>[]): Rec
 interface Ordering {
   terms: string[];
   notes: string[];
+  /** The one network or address field whose hidden sort keys the ordering uses. */
+  network?: { field: string; type: 'cidr' | 'ip_address' };
 }
 
 /**
@@ -425,6 +427,9 @@ function orderingOf(model: RefModel, fields: Record<string, Json>[]): Ordering {
   const terms: string[] = [];
   const notes: string[] = [];
   const byId: string[] = [];
+  let network: Ordering['network'];
+  // Hidden sort keys hold one network or address per object: a model with several is ordered by their text.
+  const networks = fields.filter((f) => (f.type === 'cidr' || f.type === 'ip_address') && !f.readOnly);
   const raw = model.ordering ?? [];
   if (isTree(model) || raw[0] === 'tree_id') {
     terms.push('name');
@@ -436,11 +441,15 @@ function orderingOf(model: RefModel, fields: Record<string, Json>[]): Ordering {
       const field = byName.get(name);
       if (name === '_name') terms.push('_name');
       else if (!field) warn(`${model.model}: ordering term '${term}' is not a field; left out`);
-      else if (field.type === 'cidr') terms.push('_network', '_prefixlen');
-      else if (field.type === 'ip_address') {
+      else if (field.type === 'cidr' && networks.length === 1) {
+        terms.push('_network', '_prefixlen');
+        network = { field: name, type: 'cidr' };
+      } else if (field.type === 'ip_address' && networks.length === 1) {
         terms.push('_address');
         notes.push('NetBox: host address only (mask ignored), IPv4 before IPv6');
+        network = { field: name, type: 'ip_address' };
       } else {
+        if (field.type === 'cidr' || field.type === 'ip_address') notes.push(`TODO NetBox orders ${name} numerically; here as text`);
         if (field.type === 'fk') byId.push(name);
         terms.push(`${descending ? '-' : ''}${name}`);
       }
@@ -448,7 +457,7 @@ function orderingOf(model: RefModel, fields: Record<string, Json>[]): Ordering {
   }
   if (byId.length) notes.push(`NetBox orders ${byId.join(' and ')} by ${byId.length > 1 ? 'their' : 'its'} own ordering; here by id`);
   if (!terms.some((t) => t.replace(/^-/, '') === 'id')) terms.push('id');
-  return { terms, notes };
+  return { terms, notes, network };
 }
 
 /** Types a reference ordering parameter can name here: one stored value (not a JSON document or relation list). */
@@ -523,7 +532,7 @@ function displayHook(model: RefModel, use: (from: string, name: string) => void)
   return `// TODO display: ${text || '(not stated)'}\ndisplay: (obj) => String(obj.id),`;
 }
 
-function generatedHooks(model: RefModel, ordering: string[]): HookCode {
+function generatedHooks(model: RefModel, { terms: ordering, network }: Ordering): HookCode {
   const imports = new Map<string, Set<string>>();
   const use = (from: string, name: string) => {
     if (!imports.has(from)) imports.set(from, new Set());
@@ -532,6 +541,17 @@ function generatedHooks(model: RefModel, ordering: string[]): HookCode {
   const lines: string[] = [];
   const display = displayHook(model, use);
   if (display) lines.push(...display.split('\n'));
+  if (network?.type === 'cidr') {
+    use('../values/ipNetworks.js', 'normalizeNetworkField');
+    use('../values/ipNetworks.js', 'networkKeys');
+    lines.push(`normalize: (obj) => normalizeNetworkField(obj, '${network.field}', '${model.verbose_name}'),`);
+    lines.push(`derive: (obj) => networkKeys(obj.${network.field}) ?? { _family: null, _network: null, _last: null, _prefixlen: null },`);
+  } else if (network?.type === 'ip_address') {
+    use('../values/ipNetworks.js', 'normalizeHostField');
+    use('../values/ipNetworks.js', 'hostKeys');
+    lines.push(`normalize: (obj) => normalizeHostField(obj, '${network.field}', '${model.verbose_name}'),`);
+    lines.push(`derive: (obj) => hostKeys(obj.${network.field}) ?? { _family: null, _address: null, _prefixlen: null },`);
+  }
   if (ordering.includes('_name')) {
     // NetBox naturalizes interface names by their slot/position parts, other names by digit runs.
     const fn = /interface(template)?$/.test(model.model) ? 'naturalInterfaceKey' : 'naturalSortKey';
@@ -662,7 +682,7 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
   const ordering = orderingOf(model, fields);
   const orderingFields = orderingFieldsOf(model, fields);
   const search = searchFields(model, fields);
-  const hooks = generatedHooks(model, ordering.terms);
+  const hooks = generatedHooks(model, ordering);
 
   const imports = new Imports();
   imports.merge(hooks.imports);
@@ -805,7 +825,7 @@ function sharedField(def: Record<string, unknown>): { name: string; code: string
 }
 
 /** The choice lists of src/models/<app>/choices.ts (none when the app has no such file). */
-async function loadAppChoices(app: string): Promise<AppChoices> {
+export async function loadAppChoices(app: string): Promise<AppChoices> {
   const file = path.join(MODELS_DIR, app, 'choices.ts');
   const choices: AppChoices = new Map();
   if (!existsSync(file)) return choices;

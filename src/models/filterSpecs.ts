@@ -28,8 +28,8 @@ export const tenancyFilters: Filters = treeFilters('tenant_group_id', 'tenant_gr
 
 /**
  * ContactModelFilterSet: contact assignments are not modelled here, so every valid value
- * matches nothing ('null' everything) — and as no contact exists, any id is a 400, as it
- * would be in a NetBox without contacts.
+ * (an existing contact role, say) matches nothing ('null' everything) — and as no contact
+ * exists, any contact id is a 400, as it would be in a NetBox without contacts.
  */
 export const contactFilters: Filters = {
   contact: related('tenancy.contact', []),

@@ -161,3 +161,23 @@ test('writes survive a restart: the read models are rebuilt from the log', async
   t.is(created.status, 201);
   t.true(created.body.id > before.results[0].device_type.manufacturer.id, 'ids continue after a restart');
 });
+
+test('every registered model is listed in its app root, described by OPTIONS and in the OpenAPI document', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const schema = (await service.api('GET', '/api/schema/?format=json')).body;
+  for (const [app, definitions] of registry.apps()) {
+    const root = (await service.api('GET', `/api/${app}/`)).body;
+    for (const definition of definitions) {
+      const path = `/api/${app}/${definition.path}/`;
+      t.is(root[definition.path], `${service.url}${path}`, definition.key);
+      const options = await service.api('OPTIONS', path);
+      t.is(options.status, 200, path);
+      t.is(typeof options.body.name, 'string', path);
+      t.truthy(options.body.actions?.POST?.id, path);
+      t.truthy(schema.paths[path]?.get, `${path} in OpenAPI`);
+      t.truthy(schema.paths[`${path}{id}/`]?.patch, `${path}{id}/ in OpenAPI`);
+    }
+  }
+  t.is(registry.get('tenancy.contactrole').path, 'contact-roles');
+});
