@@ -76,8 +76,7 @@ export function loadReference(): Map<string, RefModel> {
 }
 
 // ---------------------------------------------------------------------------
-// Refinements for fields the reference describes in prose. They only sharpen what the
-// conversion makes of those fields; a model without entries is generated all the same.
+// Rules the reference's field descriptions follow (by field name, never by model)
 
 interface CountSpec {
   model: string;
@@ -86,64 +85,22 @@ interface CountSpec {
   note?: string;
 }
 
-/** Count fields whose counted model/field cannot be read off the name. */
-const COUNT_OVERRIDES: Record<string, CountSpec> = {
-  'dcim.site.circuit_count': {
-    model: 'circuits.circuittermination',
-    via: 'site',
-    note: 'NetBox counts distinct circuits with a termination at the site; this counts terminations',
-  },
-  'dcim.site.virtualmachine_count': {
-    model: 'virtualization.virtualmachine',
-    via: 'site',
-    note: "NetBox counts VMs whose cluster is at the site; this counts VMs by their own site",
-  },
-  'dcim.interface.count_ipaddresses': {
-    model: 'ipam.ipaddress',
-    via: 'assigned_object_id',
-    where: { assigned_object_type: 'dcim.interface' },
-  },
-  'dcim.interface.count_fhrp_groups': {
-    model: 'ipam.fhrpgroupassignment',
-    via: 'interface_id',
-    where: { interface_type: 'dcim.interface' },
-  },
-};
+/** Counts over a generic relation: the counted objects name this model by content type and id. */
+function genericRelationCount(key: string, name: string): CountSpec | null {
+  if (name === 'count_ipaddresses') return { model: 'ipam.ipaddress', via: 'assigned_object_id', where: { assigned_object_type: key } };
+  if (name === 'count_fhrp_groups') return { model: 'ipam.fhrpgroupassignment', via: 'interface_id', where: { interface_type: key } };
+  return null;
+}
 
-/** Read-only values rendered from data this registry does not hold (yet). */
-const COMPUTED: Record<string, { value: Json; note?: string }> = {
-  'extras.tag.tagged_items': { value: 0, note: 'NetBox counts tag assignments over every model; not computed yet' },
-  'ipam.prefix.children': { value: 0, note: 'NetBox caches the number of child prefixes; not computed yet' },
-  'ipam.prefix._depth': { value: 0, note: 'NetBox caches the number of containing prefixes; not computed yet' },
-  'dcim.device.primary_ip': { value: null, note: 'primary_ip6 ?? primary_ip4 as a nested IP address; rendered null for now' },
-  'dcim.device.config_context': { value: {}, note: 'see the compute hook' },
-  'dcim.devicetype.front_image': { value: null, note: 'image upload (multipart) is not supported' },
-  'dcim.devicetype.rear_image': { value: null, note: 'image upload (multipart) is not supported' },
-};
-
-/** Read-only lists of objects pointing here. */
-const REVERSE: Record<string, { target: string; via: string }> = {
-  'ipam.ipaddress.nat_outside': { target: 'ipam.ipaddress', via: 'nat_inside' },
-};
-
-/** Reference defaults that are not literal values (set by hooks or the write side). */
-const SKIP_DEFAULT = new Set(['auth.user.date_joined', 'users.token.key']);
-
-/** Field facts beyond the reference, merged over the converted field. */
-const FIELD_OVERRIDES: Record<string, Record<string, Json>> = {
-  'auth.user.password': { secret: 'password' },
-  'users.token.key': { secret: 'token_key', pattern: '^[0-9a-fA-F]{40}$' },
-};
-
-/** Stored-only fields appended to a model's list. */
-const EXTRA_FIELDS: Record<string, Record<string, Json>[]> = {
-  'auth.user': [{ name: 'is_superuser', type: 'boolean', internal: true, default: false }],
-  'users.token': [
-    { name: 'key_last6', type: 'string', internal: true, nullable: true },
-    { name: 'key_digest', type: 'string', internal: true, nullable: true },
-    { name: 'key_cipher', type: 'string', internal: true, nullable: true },
-  ],
-};
+/** A reference default that is a value of the field (not prose such as 'now' or 'random 40-char hex'). */
+function isLiteralDefault(field: RefField): boolean {
+  const value = field.default;
+  if (typeof value !== 'string' || value === '') return true;
+  if (field.type === 'datetime' || field.type === 'date') return !Number.isNaN(Date.parse(value));
+  if (typeof field.min_length === 'number' && value.length < field.min_length) return false;
+  if (typeof field.max_length === 'number' && value.length > field.max_length) return false;
+  return true;
+}
 
 /** Identifiers that cannot name an exported const in an ES module. */
 const RESERVED = new Set(['interface', 'package', 'private', 'protected', 'public', 'static', 'implements', 'let', 'yield']);
@@ -197,7 +154,8 @@ function isTree(model: RefModel): boolean {
 
 function findCount(ref: Map<string, RefModel>, model: RefModel, field: RefField): CountSpec | null {
   const id = `${model.model}.${field.name}`;
-  if (COUNT_OVERRIDES[id]) return COUNT_OVERRIDES[id];
+  const generic = genericRelationCount(model.model, field.name);
+  if (generic) return generic;
   const match = /^(\w+)_count$/.exec(field.name);
   if (!match) return null;
   const counted = [...ref.values()].filter((m) => m.model.split('.')[1] === match[1]);
@@ -245,16 +203,9 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
   if (field.type === 'url') return { def: { name, type: 'url', readOnly: true } };
   if (name === 'display' && field.type === 'string' && readOnly) return { def: { name, type: 'display', readOnly: true } };
 
-  // SPEC 2.2: a change-logged record's `created` reads as a date (a token's stays a datetime).
+  // A change-logged record's `created` reads as a date (a token's stays a datetime).
   if (name === 'created' && field.type === 'datetime' && readOnly && field.nullable) {
     return { def: { name, type: 'date', readOnly: true, nullable: true } };
-  }
-  if (REVERSE[id]) return { def: { name, type: 'reverse', readOnly: true, ...REVERSE[id] } };
-  if (COMPUTED[id]) {
-    const def: Record<string, Json> = { name, type: 'computed', readOnly: true };
-    if (field.nullable || COMPUTED[id].value === null) def.nullable = true;
-    def.value = COMPUTED[id].value;
-    return { def, note: COMPUTED[id].note };
   }
 
   const annotated = field.annotated === true || typeof field.annotation === 'string';
@@ -302,7 +253,7 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
   if (field.write_only) def.writeOnly = true;
   if (field.nullable) def.nullable = true;
   if (field.blank_allowed) def.blank = true;
-  if (field.default !== undefined && !readOnly && !SKIP_DEFAULT.has(id)) def.default = field.default;
+  if (field.default !== undefined && !readOnly && isLiteralDefault(field)) def.default = field.default;
   if (field.default_applies_on_put) def.defaultOnPut = true;
   if (typeof field.max_length === 'number' && field.type !== 'image') def.maxLength = field.max_length;
   if (typeof field.min_length === 'number') def.minLength = field.min_length;
@@ -356,7 +307,6 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
     if (items) def.items = items;
     else warn(`${id}: unknown array items ${String(field.items)}`);
   }
-  Object.assign(def, FIELD_OVERRIDES[id] ?? {});
   return { def: ordered(def) };
 }
 
@@ -676,7 +626,6 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
   const exportName = RESERVED.has(modelName) ? `${modelName}Model` : modelName;
 
   const converted = model.fields.map((field) => convertField(ref, model, field));
-  for (const extra of EXTRA_FIELDS[key] ?? []) converted.push({ def: ordered(extra) });
   const fields = converted.map((c) => c.def);
   const unique = uniqueConstraints(model, fields);
   const ordering = orderingOf(model, fields);
