@@ -618,6 +618,27 @@ function organizationalShape(defs: Record<string, Json>[]): { own: number; count
   return { own: description - 5, counts: defs.length - countsFrom };
 }
 
+/**
+ * Nested groups: name, slug, parent, description, change-logged fields, counts, depth; names
+ * and slugs unique globally or among siblings. Returns how many counts, or null.
+ */
+function nestedGroupShape(model: RefModel, defs: Record<string, Json>[], unique: Record<string, Json>[]): { siblings: boolean; counts: number } | null {
+  const same = (def: Record<string, Json> | undefined, field: FieldDefinition) =>
+    def !== undefined && canonical(def) === canonical(field as unknown as Record<string, unknown>);
+  if (!isTree(model) || sharedRunAt(defs, 0)?.name !== 'identityFields') return null;
+  const global = same(defs[3], commonFields.uniqueNameField()) && same(defs[4], commonFields.slugField) && unique.length === 0;
+  const plainName = { name: 'name', type: 'string', required: true, maxLength: 100 } as FieldDefinition;
+  const siblings =
+    same(defs[3], plainName) &&
+    same(defs[4], commonFields.scopedSlugField) &&
+    JSON.stringify(unique) === JSON.stringify(commonFields.siblingUnique(model.verbose_name));
+  if (!global && !siblings) return null;
+  if (!same(defs[5], commonFields.parentField(model.model)) || !same(defs[6], commonFields.descriptionField)) return null;
+  if (sharedRunAt(defs, 7)?.name !== 'changeLoggedFields' || !same(defs[defs.length - 1], commonFields.depthField)) return null;
+  const counts = defs.slice(7 + commonFields.changeLoggedFields.length, -1);
+  return counts.every((def) => def.type === 'count') ? { siblings, counts: counts.length } : null;
+}
+
 export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: AppChoices = new Map()): Generated {
   const key = model.model;
   const [appLabel, modelName] = key.split('.');
@@ -634,7 +655,6 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
   const hooks = generatedHooks(model, ordering);
 
   const imports = new Imports();
-  imports.merge(hooks.imports);
   const consts: string[] = [];
 
   /** Source lines of converted[from, to), each indented by `indent`. */
@@ -676,7 +696,25 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
   const body: string[] = [];
   const list = (name: string, values: Literal) => body.push(`  ${name}: ${literal(values, '  ')},`);
   const shape = organizationalShape(fields);
-  if (shape) {
+  const nested = shape ? null : nestedGroupShape(model, fields, unique);
+  if (nested) {
+    imports.use('../nestedGroupModel.js', 'nestedGroupModel');
+    body.push(`export const ${exportName} = nestedGroupModel({`);
+    body.push(`  key: ${quote(key)},`);
+    if (urlApp !== appLabel) body.push(`  app: ${quote(urlApp)},`);
+    body.push(`  path: ${quote(segment)},`);
+    body.push(`  verboseName: ${quote(model.verbose_name)},`);
+    if (model.verbose_name_plural !== `${model.verbose_name}s`) body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
+    if (nested.siblings) body.push('  uniqueAmongSiblings: true,');
+    if (nested.counts) body.push('  counts: [', ...fieldLines(fields.length - 1 - nested.counts, fields.length - 1, '    '), '  ],');
+    const counts = fields.slice(fields.length - 1 - nested.counts, -1).map((f) => f.name as string);
+    const brief = model.brief_fields ?? [];
+    if (brief.join() !== ['id', 'url', 'display', 'name', 'slug', ...counts, '_depth'].join()) list('brief', brief);
+    if (search.join() !== 'name,slug') list('search', search);
+    unique.length = 0; // said by the builder
+    hooks.lines.length = 0;
+    hooks.imports.clear();
+  } else if (shape) {
     imports.use('../organizationalModel.js', 'organizationalModel');
     body.push(`export const ${exportName} = organizationalModel({`);
     body.push(`  key: ${quote(key)},`);
@@ -709,7 +747,8 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
   if (orderingFields) list('orderingFields', orderingFields);
   if (unique.length) list('unique', unique as Literal);
   if (hooks.lines.length) body.push('  hooks: {', ...hooks.lines.map((line) => `    ${line}`), '  },');
-  body.push(shape ? '});' : '};');
+  imports.merge(hooks.imports);
+  body.push(shape || nested ? '});' : '};');
 
   const header =
     "// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.";

@@ -9,6 +9,7 @@ import { canonicalMac, canonicalWwn } from '../src/models/values/hardwareAddress
 import type { LookupView, ModelDefinition, StoredObject } from '../src/models/types.js';
 import { countField } from '../src/models/commonFields.js';
 import { AIRFLOW_CHOICES } from '../src/models/dcim/choices.js';
+import { nestedGroupModel } from '../src/models/nestedGroupModel.js';
 import { organizationalModel } from '../src/models/organizationalModel.js';
 
 const REFERENCE = process.env.NETBOX_REFERENCE_DIR
@@ -407,4 +408,19 @@ test('an organizational model is its key, path and verbose name', async (t) => {
   const contactRole = registry.get('tenancy.contactrole');
   t.is(contactRole.path, 'contact-roles');
   t.deepEqual(contactRole.fields.map((f) => f.name), ['id', 'url', 'display', 'name', 'slug', 'description', 'tags', 'custom_fields', 'created', 'last_updated']);
+});
+
+test('a nested group is its key, path and verbose name; names unique globally or among siblings', async (t) => {
+  const counts = [countField('thing_count', 'test.thing', 'group')];
+  const global = new ModelRegistry([nestedGroupModel({ key: 'test.group', path: 'groups', verboseName: 'group', counts })]).get('test.group');
+  t.deepEqual(global.fields.map((f) => f.name).slice(3), ['name', 'slug', 'parent', 'description', 'tags', 'custom_fields', 'created', 'last_updated', 'thing_count', '_depth']);
+  t.deepEqual(global.brief, ['id', 'url', 'display', 'name', 'slug', 'thing_count', '_depth']);
+  t.deepEqual(global.unique, [{ fields: ['name'] }, { fields: ['slug'] }]);
+  const siblings = nestedGroupModel({ key: 'test.group', path: 'groups', verboseName: 'group', uniqueAmongSiblings: true, counts });
+  t.deepEqual(new ModelRegistry([siblings]).get('test.group').unique!.map((c) => c.fields.join()), ['parent,name', 'name', 'parent,slug', 'slug']);
+  const nodes = [{ id: 1, name: 'Top', parent: null }, { id: 2, name: 'Child', parent: 1 }];
+  t.is(await siblings.hooks!.compute!._depth(nodes[1], viewOf({ 'test.group': nodes })), 1);
+  t.deepEqual(await siblings.hooks!.validate!({ ...nodes[0], parent: 2 }, viewOf({ 'test.group': nodes }), nodes[0]), {
+    parent: ['Cannot assign self or child group as parent.'],
+  });
 });

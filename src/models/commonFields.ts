@@ -36,6 +36,26 @@ export const slugField: FieldDefinition = {
 /** A short free-text description, as most models have. */
 export const descriptionField: FieldDefinition = { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 };
 
+/** A URL-friendly identifier unique only within a scope (among siblings, within a site or manufacturer). */
+export const scopedSlugField: FieldDefinition = {
+  name: 'slug',
+  type: 'string',
+  required: true,
+  maxLength: 100,
+  pattern: '^[-a-zA-Z0-9_]+$',
+  format: 'slug',
+};
+
+/** The tenant an object belongs to (NetBox's TenancyMixin): a tenant in use cannot be deleted. */
+export const tenantField: FieldDefinition = {
+  name: 'tenant',
+  type: 'fk',
+  target: 'tenancy.tenant',
+  onDelete: 'PROTECT',
+  nullable: true,
+  default: null,
+};
+
 /** A globally unique name. */
 export function uniqueNameField(maxLength = 100): FieldDefinition {
   return { name: 'name', type: 'string', required: true, unique: true, maxLength };

@@ -29,6 +29,7 @@ withReference('models without any hand-kept entry are generated from the referen
   t.regex(template, /\{ name: 'type', type: 'choice', required: true, choices: INTERFACE_TYPE_CHOICES \}/);
   t.regex(generate('ipam.iprange').text, /ordering: \['vrf', 'start_address', 'id'\]/);
   t.regex(generate('ipam.iprange').text, /\.\.\.changeLoggedFields,/);
+  t.regex(generate('dcim.region').text, /nestedGroupModel\(\{\n  key: 'dcim\.region',\n  path: 'regions',\n  verboseName: 'region',\n  uniqueAmongSiblings: true,/);
   const tree = generate('tenancy.contactgroup').text;
   t.regex(tree, /ordering: \['name', 'id'\]/);
   t.regex(tree, /compute: \{ _depth: treeDepth\('tenancy\.contactgroup'\) \}/);

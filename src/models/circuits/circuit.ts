@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
 import { contactFilters, tenancyFilters } from '../filterSpecs.js';
-import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 
 export const circuit: ModelDefinition = {
   key: 'circuits.circuit',
@@ -29,7 +29,7 @@ export const circuit: ModelDefinition = {
         { value: 'decommissioned', label: 'Decommissioned' },
       ],
     },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'install_date', type: 'date', nullable: true, default: null },
     { name: 'termination_date', type: 'date', nullable: true, default: null },
     { name: 'commit_rate', type: 'integer', nullable: true, default: null, min: 0, max: 2147483647 },

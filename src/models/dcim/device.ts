@@ -6,7 +6,7 @@ import { rackDisplay } from './rack.js';
 import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { canonicalMac } from '../values/hardwareAddress.js';
 import type { FilterEnvironment } from '../types.js';
-import { descriptionField, identityFields } from '../commonFields.js';
+import { descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -146,7 +146,7 @@ export const device: ModelDefinition = {
     { name: 'name', type: 'string', nullable: true, blank: true, default: null, maxLength: 64 },
     { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'PROTECT', required: true },
     { name: 'device_role', type: 'fk', target: 'dcim.devicerole', onDelete: 'PROTECT', required: true },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'platform', type: 'fk', target: 'dcim.platform', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'asset_tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },

@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, weightUnitField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, weightUnitField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 
 export const devicetype: ModelDefinition = {
@@ -16,7 +16,7 @@ export const devicetype: ModelDefinition = {
     ...identityFields,
     { name: 'manufacturer', type: 'fk', target: 'dcim.manufacturer', onDelete: 'PROTECT', required: true },
     { name: 'model', type: 'string', required: true, maxLength: 100 },
-    { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
+    scopedSlugField,
     { name: 'part_number', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'u_height', type: 'decimal', default: 1, min: 0, maxDigits: 4, decimalPlaces: 1 },
     { name: 'is_full_depth', type: 'boolean', default: true },

@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, siteStatusField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, siteStatusField, tenantField } from '../commonFields.js';
 
 export const location: ModelDefinition = {
   key: 'dcim.location',
@@ -14,11 +14,11 @@ export const location: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
+    scopedSlugField,
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'CASCADE', required: true },
     { name: 'parent', type: 'fk', target: 'dcim.location', onDelete: 'CASCADE', nullable: true, default: null },
     siteStatusField,
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     descriptionField,
     ...changeLoggedFields,
     // NetBox counts objects assigned to descendants too; this counts direct ones

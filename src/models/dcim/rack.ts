@@ -3,7 +3,7 @@ import type { Choice, ModelDefinition, StoredObject } from '../types.js';
 import { pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, weightUnitField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, tenantField, weightUnitField } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: '2-post-frame', label: '2-post frame' },
@@ -33,7 +33,7 @@ export const rack: ModelDefinition = {
     { name: 'facility_id', type: 'string', nullable: true, blank: true, default: null, maxLength: 50 },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', required: true },
     { name: 'location', type: 'fk', target: 'dcim.location', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     {
       name: 'status',
       type: 'choice',

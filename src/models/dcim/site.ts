@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, siteStatusField, slugField, uniqueNameField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, siteStatusField, slugField, tenantField, uniqueNameField } from '../commonFields.js';
 
 export const site: ModelDefinition = {
   key: 'dcim.site',
@@ -18,7 +18,7 @@ export const site: ModelDefinition = {
     siteStatusField,
     { name: 'region', type: 'fk', target: 'dcim.region', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'group', type: 'fk', target: 'dcim.sitegroup', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'facility', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'time_zone', type: 'string', nullable: true, default: null, maxLength: 63, format: 'timezone' },
     descriptionField,

@@ -4,7 +4,7 @@ import { displayAttribute } from '../hooks.js';
 import { networkKeys, normalizeNetworkField } from '../values/ipNetworks.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { containingNetwork } from './prefix.js';
-import { changeLoggedFields, descriptionField, familyField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { overlappingAggregate } from '../ipamUniqueness.js';
 
 export const aggregate: ModelDefinition = {
@@ -19,7 +19,7 @@ export const aggregate: ModelDefinition = {
     familyField,
     { name: 'prefix', type: 'cidr', required: true },
     { name: 'rir', type: 'fk', target: 'ipam.rir', onDelete: 'PROTECT', required: true },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'date_added', type: 'date', nullable: true, default: null },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },

@@ -5,7 +5,7 @@ import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterMethod } from '../types.js';
 import { presentInVrf } from './prefix.js';
-import { changeLoggedFields, descriptionField, familyField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { duplicateAddress } from '../ipamUniqueness.js';
 
 const ROLE_CHOICES: Choice[] = [
@@ -33,7 +33,7 @@ export const ipaddress: ModelDefinition = {
     familyField,
     { name: 'address', type: 'ip_address', required: true },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'PROTECT', nullable: true, default: null },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     {
       name: 'status',
       type: 'choice',

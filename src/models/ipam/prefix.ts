@@ -4,7 +4,7 @@ import { displayAttribute } from '../hooks.js';
 import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from '../values/ipNetworks.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
 import type { FilterEnvironment, FilterMethod } from '../types.js';
-import { changeLoggedFields, descriptionField, familyField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { duplicatePrefix } from '../ipamUniqueness.js';
 
 export const prefix: ModelDefinition = {
@@ -20,7 +20,7 @@ export const prefix: ModelDefinition = {
     { name: 'prefix', type: 'cidr', required: true },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'PROTECT', nullable: true, default: null },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'vlan', type: 'fk', target: 'ipam.vlan', onDelete: 'PROTECT', nullable: true, default: null },
     {
       name: 'status',

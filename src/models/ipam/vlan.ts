@@ -4,7 +4,7 @@ import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { rackDisplay } from '../dcim/rack.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
-import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
 
 /** str() of a VLAN group's scope object ('None' for a global group). */
 async function scopeDisplay(group: StoredObject, view: LookupView): Promise<string> {
@@ -35,7 +35,7 @@ export const vlan: ModelDefinition = {
     },
     { name: 'vid', type: 'integer', required: true, min: 1, max: 4094 },
     { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     {
       name: 'status',
       type: 'choice',

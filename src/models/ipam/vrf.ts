@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { pyStr } from '../hooks.js';
 import { pairFilters, tenancyFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
 
 export const vrf: ModelDefinition = {
   key: 'ipam.vrf',
@@ -15,7 +15,7 @@ export const vrf: ModelDefinition = {
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'rd', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 21 },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'enforce_unique', type: 'boolean', default: true },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
