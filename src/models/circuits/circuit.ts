@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
-import { contactFilters, tenancyFilters } from '../filterSpecs.js';
+import { circuitTerminationSiteFilters, contactFilters, tenancyFilters } from '../filterSpecs.js';
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 
 export const circuit: ModelDefinition = {
@@ -49,12 +49,7 @@ export const circuit: ModelDefinition = {
     ...contactFilters,
     // circuit terminations are not modelled: valid values match nothing
     provider_network_id: { kind: 'related', target: 'circuits.providernetwork', path: [] },
-    region_id: { kind: 'related', target: 'dcim.region', path: [], includeDescendants: true },
-    region: { kind: 'related', target: 'dcim.region', by: 'slug', path: [], includeDescendants: true },
-    site_group_id: { kind: 'related', target: 'dcim.sitegroup', path: [], includeDescendants: true },
-    site_group: { kind: 'related', target: 'dcim.sitegroup', by: 'slug', path: [], includeDescendants: true },
-    site_id: { kind: 'related', target: 'dcim.site', path: [] },
-    site: { kind: 'related', target: 'dcim.site', by: 'slug', path: [] },
+    ...circuitTerminationSiteFilters,
   },
   hooks: {
     display: displayAttribute('cid'),

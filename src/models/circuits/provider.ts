@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { contactFilters } from '../filterSpecs.js';
+import { circuitTerminationSiteFilters, contactFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const provider: ModelDefinition = {
@@ -26,13 +26,7 @@ export const provider: ModelDefinition = {
   search: ['name', 'account', 'comments'],
   filters: {
     ...contactFilters,
-    // circuit terminations are not modelled: valid values match nothing
-    region_id: { kind: 'related', target: 'dcim.region', path: [], includeDescendants: true },
-    region: { kind: 'related', target: 'dcim.region', by: 'slug', path: [], includeDescendants: true },
-    site_group_id: { kind: 'related', target: 'dcim.sitegroup', path: [], includeDescendants: true },
-    site_group: { kind: 'related', target: 'dcim.sitegroup', by: 'slug', path: [], includeDescendants: true },
-    site_id: { kind: 'related', target: 'dcim.site', path: [] },
-    site: { kind: 'related', target: 'dcim.site', by: 'slug', path: [] },
+    ...circuitTerminationSiteFilters,
     asn_id: { kind: 'related', target: 'ipam.asn', path: ['asns'] },
     asns_id: false,
   },

@@ -1,5 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { Choice, FieldDefinition, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { rackDisplay } from './rack.js';
@@ -18,6 +18,11 @@ const STATUS_CHOICES: Choice[] = [
   { value: 'inventory', label: 'Inventory' },
   { value: 'decommissioning', label: 'Decommissioning' },
 ];
+
+/** A primary address of one family: an address is the primary of one device at most. */
+function primaryIpField(name: string): FieldDefinition {
+  return { name, type: 'fk', target: 'ipam.ipaddress', onDelete: 'SET_NULL', oneToOne: true, nullable: true, default: null, unique: true };
+}
 
 /** str(device): name and asset tag, else virtual chassis position, else manufacturer and model. */
 export async function deviceDisplay(obj: StoredObject, view: LookupView): Promise<string> {
@@ -176,26 +181,8 @@ export const device: ModelDefinition = {
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
     // NetBox's Device.primary_ip with PREFER_IPV4 off: the IPv6 primary, else the IPv4 one
     { name: 'primary_ip', type: 'computed', readOnly: true, nullable: true, target: 'ipam.ipaddress', coalesce: ['primary_ip6', 'primary_ip4'] },
-    {
-      name: 'primary_ip4',
-      type: 'fk',
-      target: 'ipam.ipaddress',
-      onDelete: 'SET_NULL',
-      oneToOne: true,
-      nullable: true,
-      default: null,
-      unique: true,
-    },
-    {
-      name: 'primary_ip6',
-      type: 'fk',
-      target: 'ipam.ipaddress',
-      onDelete: 'SET_NULL',
-      oneToOne: true,
-      nullable: true,
-      default: null,
-      unique: true,
-    },
+    primaryIpField('primary_ip4'),
+    primaryIpField('primary_ip6'),
     {
       name: 'cluster',
       type: 'fk',

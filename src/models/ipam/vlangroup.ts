@@ -4,6 +4,17 @@ import { fieldError } from '../hooks.js';
 import { scopeFilter } from '../filterSpecs.js';
 import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
 
+/** What a VLAN group may be scoped to. */
+const SCOPE_TYPES = [
+  'dcim.region',
+  'dcim.sitegroup',
+  'dcim.site',
+  'dcim.location',
+  'dcim.rack',
+  'virtualization.clustergroup',
+  'virtualization.cluster',
+];
+
 export const vlangroup: ModelDefinition = {
   key: 'ipam.vlangroup',
   app: 'ipam',
@@ -18,15 +29,7 @@ export const vlangroup: ModelDefinition = {
     {
       name: 'scope_type',
       type: 'content_type',
-      allowedTypes: [
-        'dcim.region',
-        'dcim.sitegroup',
-        'dcim.site',
-        'dcim.location',
-        'dcim.rack',
-        'virtualization.clustergroup',
-        'virtualization.cluster',
-      ],
+      allowedTypes: SCOPE_TYPES,
       nullable: true,
       default: null,
       defaultOnPut: true,
@@ -37,15 +40,7 @@ export const vlangroup: ModelDefinition = {
       type: 'generic_fk',
       readOnly: true,
       nullable: true,
-      targets: [
-        'dcim.region',
-        'dcim.sitegroup',
-        'dcim.site',
-        'dcim.location',
-        'dcim.rack',
-        'virtualization.clustergroup',
-        'virtualization.cluster',
-      ],
+      targets: SCOPE_TYPES,
       typeField: 'scope_type',
       idField: 'scope_id',
     },

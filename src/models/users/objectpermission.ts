@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, users.objectpermission); hooks are hand-written.
 import type { FieldErrors, ModelDefinition } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
+import { pairFilters } from '../filterSpecs.js';
 
 /**
  * '<app_label>.<model>'. NetBox accepts any installed content type; models this service does
@@ -75,8 +76,7 @@ export const objectpermission: ModelDefinition = {
   filters: {
     user_id: { kind: 'related', target: 'auth.user', path: ['users'] },
     user: { kind: 'related', target: 'auth.user', by: 'username', path: ['users'] },
-    group_id: { kind: 'related', target: 'auth.group', path: ['groups'] },
-    group: { kind: 'related', target: 'auth.group', by: 'name', path: ['groups'] },
+    ...pairFilters('group_id', 'group', 'auth.group', ['groups'], 'name'),
     users_id: false,
     groups_id: false,
     groups: false,

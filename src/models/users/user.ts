@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { pyStr } from '../hooks.js';
 import { identityFields } from '../commonFields.js';
+import { pairFilters } from '../filterSpecs.js';
 
 /** Django's UnicodeUsernameValidator: letters, digits and @ . + - _ only. */
 const USERNAME = /^[\p{L}\p{N}_@.+-]+$/u;
@@ -30,8 +31,7 @@ export const user: ModelDefinition = {
   ordering: ['username', 'id'],
   search: ['username', 'first_name', 'last_name', 'email'],
   filters: {
-    group_id: { kind: 'related', target: 'auth.group', path: ['groups'] },
-    group: { kind: 'related', target: 'auth.group', by: 'name', path: ['groups'] },
+    ...pairFilters('group_id', 'group', 'auth.group', ['groups'], 'name'),
     groups_id: false,
     groups: false,
   },
