@@ -15,6 +15,7 @@ import {
   uniqueNameField,
 } from './commonFields.js';
 import { treeNodeHooks } from './hooks.js';
+import { modelNames } from './modelNames.js';
 import type { FieldDefinition, ModelDefinition } from './types.js';
 
 export interface NestedGroupModelSpec extends Partial<Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields'>> {
@@ -36,15 +37,9 @@ export interface NestedGroupModelSpec extends Partial<Omit<ModelDefinition, 'key
  */
 export function nestedGroupModel(spec: NestedGroupModelSpec): ModelDefinition {
   const { key, path, verboseName, uniqueAmongSiblings = false, counts = [], ...rest } = spec;
-  const [app, model] = key.split('.');
   const name: FieldDefinition = uniqueAmongSiblings ? { name: 'name', type: 'string', required: true, maxLength: 100 } : uniqueNameField();
   return {
-    key,
-    app,
-    model,
-    path,
-    verboseName,
-    verboseNamePlural: `${verboseName}s`,
+    ...modelNames(key, path, verboseName),
     fields: [
       ...identityFields,
       name,

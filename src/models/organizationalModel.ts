@@ -4,6 +4,7 @@
  * them. A simple one is its key, its URL segment and its verbose name.
  */
 import { changeLoggedFields, descriptionField, identityFields, slugField, uniqueNameField } from './commonFields.js';
+import { modelNames } from './modelNames.js';
 import type { FieldDefinition, ModelDefinition } from './types.js';
 
 export interface OrganizationalModelSpec extends Partial<Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields'>> {
@@ -25,14 +26,8 @@ export interface OrganizationalModelSpec extends Partial<Omit<ModelDefinition, '
  */
 export function organizationalModel(spec: OrganizationalModelSpec): ModelDefinition {
   const { key, path, verboseName, fields = [], counts = [], ...rest } = spec;
-  const [app, model] = key.split('.');
   return {
-    key,
-    app,
-    model,
-    path,
-    verboseName,
-    verboseNamePlural: `${verboseName}s`,
+    ...modelNames(key, path, verboseName),
     fields: [...identityFields, uniqueNameField(), slugField, ...fields, descriptionField, ...changeLoggedFields, ...counts],
     brief: ['id', 'url', 'display', 'name', 'slug'],
     ordering: ['name', 'id'],

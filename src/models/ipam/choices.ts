@@ -9,3 +9,10 @@ export const IP_FAMILY_CHOICES: Choice[] = [
   { value: 4, label: 'IPv4' },
   { value: 6, label: 'IPv6' },
 ];
+
+/** The status of VLANs and IP ranges. */
+export const VLAN_STATUS_CHOICES: Choice[] = [
+  { value: 'active', label: 'Active' },
+  { value: 'reserved', label: 'Reserved' },
+  { value: 'deprecated', label: 'Deprecated' },
+];

@@ -4,6 +4,7 @@ import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { rackDisplay } from '../dcim/rack.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
+import { VLAN_STATUS_CHOICES } from './choices.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
 
 /** str() of a VLAN group's scope object ('None' for a global group). */
@@ -36,16 +37,7 @@ export const vlan: ModelDefinition = {
     { name: 'vid', type: 'integer', required: true, min: 1, max: 4094 },
     { name: 'name', type: 'string', required: true, maxLength: 64 },
     tenantField,
-    {
-      name: 'status',
-      type: 'choice',
-      default: 'active',
-      choices: [
-        { value: 'active', label: 'Active' },
-        { value: 'reserved', label: 'Reserved' },
-        { value: 'deprecated', label: 'Deprecated' },
-      ],
-    },
+    { name: 'status', type: 'choice', default: 'active', choices: VLAN_STATUS_CHOICES },
     { name: 'role', type: 'fk', target: 'ipam.role', onDelete: 'SET_NULL', nullable: true, default: null },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
