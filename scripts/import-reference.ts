@@ -15,65 +15,22 @@
  * The reference folder defaults to ../../shared/reference/netbox-3.4/ relative to this
  * script; NETBOX_REFERENCE_DIR overrides it.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as commonFields from '../src/models/commonFields.js';
 import { defaultOrderingFields } from '../src/models/derivedFacts.js';
 import type { Choice, FieldDefinition } from '../src/models/types.js';
+import { isTree, loadReference, type Json, type RefField, type RefModel, type RefUnique } from './netboxReference.js';
 import { registerModel } from './registerModel.js';
 import { addCrudSample, crudSampleLine } from './scaffoldCrudSample.js';
+import { nestedGroupShape, organizationalShape, sharedField, sharedRunAt } from './sharedDeclarations.js';
+import { Imports, literal, quote, Raw, type Literal } from './typescriptSource.js';
 
-// ---------------------------------------------------------------------------
-// Reference shapes (only what this script reads)
+export { loadReference };
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-interface RefField {
-  name: string;
-  type: string;
-  [key: string]: Json | undefined;
-}
-
-export interface RefModel {
-  model: string;
-  path: string;
-  verbose_name: string;
-  verbose_name_plural: string;
-  display?: string;
-  display_format?: string;
-  fields: RefField[];
-  brief_fields: string[] | null;
-  filters?: Record<string, Json>;
-  ordering?: string[];
-  ordering_params?: string[];
-  unique_together?: string[][];
-  unique_constraints?: RefUnique[];
-}
-
-interface RefUnique {
-  fields: string[];
-  condition?: string;
-  message?: string;
-  case_insensitive?: string[];
-}
-
-const REFERENCE_DIR =
-  process.env.NETBOX_REFERENCE_DIR ?? fileURLToPath(new URL('../../shared/reference/netbox-3.4/', import.meta.url));
 const MODELS_DIR = fileURLToPath(new URL('../src/models/', import.meta.url));
 const INDEX_FILE = path.join(MODELS_DIR, 'index.ts');
 const SAMPLES_FILE = fileURLToPath(new URL('../test/api/crudSamples.ts', import.meta.url));
-
-export function loadReference(): Map<string, RefModel> {
-  const models = new Map<string, RefModel>();
-  for (const file of readdirSync(REFERENCE_DIR).filter((f) => f.endsWith('.json')).sort()) {
-    const data = JSON.parse(readFileSync(path.join(REFERENCE_DIR, file), 'utf8')) as { models?: RefModel[] };
-    for (const model of data.models ?? []) {
-      if (typeof model.model === 'string' && Array.isArray(model.fields)) models.set(model.model, model);
-    }
-  }
-  return models;
-}
 
 // ---------------------------------------------------------------------------
 // Rules the reference's field descriptions follow (by field name, never by model)
@@ -142,14 +99,6 @@ const warnings: string[] = [];
 
 function warn(message: string): void {
   warnings.push(message);
-}
-
-/** NetBox's nested groups: a self-referencing parent plus a rendered tree depth. */
-function isTree(model: RefModel): boolean {
-  return (
-    model.fields.some((f) => f.name === 'parent' && f.type === 'fk' && f.target === model.model) &&
-    model.fields.some((f) => f.name === '_depth')
-  );
 }
 
 function findCount(ref: Map<string, RefModel>, model: RefModel, field: RefField): CountSpec | null {
@@ -519,49 +468,6 @@ function generatedHooks(model: RefModel, { terms: ordering, network }: Ordering)
   return { imports, lines };
 }
 
-// ---------------------------------------------------------------------------
-// TypeScript output
-
-class Raw {
-  constructor(readonly code: string) {}
-}
-
-type Literal = Json | Raw | Literal[] | { [key: string]: Literal };
-
-function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
-}
-
-function keyOf(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key);
-}
-
-function inline(value: Literal): string {
-  if (value instanceof Raw) return value.code;
-  if (value === null) return 'null';
-  if (typeof value === 'string') return quote(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map(inline).join(', ')}]`;
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  if (!entries.length) return '{}';
-  return `{ ${entries.map(([k, v]) => `${keyOf(k)}: ${inline(v)}`).join(', ')} }`;
-}
-
-const WIDTH = 120;
-
-function literal(value: Literal, indent: string): string {
-  const flat = inline(value);
-  if (flat.length + indent.length <= WIDTH || value === null || typeof value !== 'object' || value instanceof Raw) {
-    return flat;
-  }
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    return `[\n${value.map((v) => `${inner}${literal(v, inner)},`).join('\n')}\n${indent}]`;
-  }
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  return `{\n${entries.map(([k, v]) => `${inner}${keyOf(k)}: ${literal(v, inner)},`).join('\n')}\n${indent}}`;
-}
-
 function constName(field: string): string {
   return `${field.toUpperCase()}_CHOICES`;
 }
@@ -580,63 +486,6 @@ export interface Generated {
   app: string;
   /** Its line in the CRUD test's samples, when it is change-logged. */
   sample: string | null;
-}
-
-/** The imports a generated file needs, by module. */
-class Imports {
-  private readonly byModule = new Map<string, Set<string>>();
-
-  use(from: string, name: string): void {
-    if (!this.byModule.has(from)) this.byModule.set(from, new Set());
-    this.byModule.get(from)!.add(name);
-  }
-
-  merge(other: Map<string, Set<string>>): void {
-    for (const [from, names] of other) for (const name of names) this.use(from, name);
-  }
-
-  lines(): string[] {
-    const order = (from: string) => (from === '../types.js' ? 0 : 1);
-    return [...this.byModule]
-      .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
-      .map(([from, names]) => `import ${from === '../types.js' ? 'type ' : ''}{ ${[...names].sort().join(', ')} } from '${from}';`);
-  }
-}
-
-/** Organizational models: name and slug (unique), own fields, description, change-logged fields, counts. */
-function organizationalShape(defs: Record<string, Json>[]): { own: number; counts: number } | null {
-  const same = (def: Record<string, Json> | undefined, field: FieldDefinition) =>
-    def !== undefined && canonical(def) === canonical(field as unknown as Record<string, unknown>);
-  if (!sharedRunAt(defs, 0) || sharedRunAt(defs, 0)!.name !== 'identityFields') return null;
-  if (!same(defs[3], commonFields.uniqueNameField()) || !same(defs[4], commonFields.slugField)) return null;
-  const description = defs.findIndex((def, i) => i > 4 && same(def, commonFields.descriptionField));
-  if (description < 0) return null;
-  const run = sharedRunAt(defs, description + 1);
-  if (run?.name !== 'changeLoggedFields') return null;
-  const countsFrom = description + 1 + run.length;
-  if (!defs.slice(countsFrom).every((def) => def.type === 'count')) return null;
-  return { own: description - 5, counts: defs.length - countsFrom };
-}
-
-/**
- * Nested groups: name, slug, parent, description, change-logged fields, counts, depth; names
- * and slugs unique globally or among siblings. Returns how many counts, or null.
- */
-function nestedGroupShape(model: RefModel, defs: Record<string, Json>[], unique: Record<string, Json>[]): { siblings: boolean; counts: number } | null {
-  const same = (def: Record<string, Json> | undefined, field: FieldDefinition) =>
-    def !== undefined && canonical(def) === canonical(field as unknown as Record<string, unknown>);
-  if (!isTree(model) || sharedRunAt(defs, 0)?.name !== 'identityFields') return null;
-  const global = same(defs[3], commonFields.uniqueNameField()) && same(defs[4], commonFields.slugField) && unique.length === 0;
-  const plainName = { name: 'name', type: 'string', required: true, maxLength: 100 } as FieldDefinition;
-  const siblings =
-    same(defs[3], plainName) &&
-    same(defs[4], commonFields.scopedSlugField) &&
-    JSON.stringify(unique) === JSON.stringify(commonFields.siblingUnique(model.verbose_name));
-  if (!global && !siblings) return null;
-  if (!same(defs[5], commonFields.parentField(model.model)) || !same(defs[6], commonFields.descriptionField)) return null;
-  if (sharedRunAt(defs, 7)?.name !== 'changeLoggedFields' || !same(defs[defs.length - 1], commonFields.depthField)) return null;
-  const counts = defs.slice(7 + commonFields.changeLoggedFields.length, -1);
-  return counts.every((def) => def.type === 'count') ? { siblings, counts: counts.length } : null;
 }
 
 export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: AppChoices = new Map()): Generated {
@@ -762,54 +611,6 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
     app: urlApp,
     sample: changeLogged ? crudSampleLine(key, model.verbose_name, fields) : null,
   };
-}
-
-// ---------------------------------------------------------------------------
-// Declarations that src/models/commonFields.ts already spells: emit a reference to them.
-
-/** Key order and equivalent defaults do not make two declarations different. */
-function canonical(def: Record<string, unknown>): string {
-  const copy: Record<string, unknown> = { ...def };
-  if (copy.type === 'tags' && copy.default === undefined) copy.default = [];
-  if (copy.type === 'custom_fields' && copy.default === undefined) copy.default = {};
-  return JSON.stringify(Object.keys(copy).sort().map((k) => [k, copy[k]]));
-}
-
-const SHARED_RUNS: Array<[string, FieldDefinition[]]> = [
-  ['identityFields', commonFields.identityFields],
-  ['changeLoggedFields', commonFields.changeLoggedFields],
-];
-
-const SHARED_FIELDS: Array<[string, FieldDefinition]> = [
-  ['slugField', commonFields.slugField],
-  ['descriptionField', commonFields.descriptionField],
-  ['familyField', commonFields.familyField],
-  ['weightUnitField', commonFields.weightUnitField],
-  ['depthField', commonFields.depthField],
-  ['siteStatusField', commonFields.siteStatusField],
-];
-
-function sharedRunAt(defs: Record<string, unknown>[], at: number): { name: string; length: number } | null {
-  for (const [name, run] of SHARED_RUNS) {
-    if (run.every((field, j) => defs[at + j] && canonical(defs[at + j]) === canonical(field as unknown as Record<string, unknown>))) {
-      return { name, length: run.length };
-    }
-  }
-  return null;
-}
-
-function sharedField(def: Record<string, unknown>): { name: string; code: string } | null {
-  for (const [name, field] of SHARED_FIELDS) {
-    if (canonical(def) === canonical(field as unknown as Record<string, unknown>)) return { name, code: name };
-  }
-  if (def.name === 'name' && canonical(def) === canonical(commonFields.uniqueNameField(Number(def.maxLength)) as unknown as Record<string, unknown>)) {
-    return { name: 'uniqueNameField', code: def.maxLength === 100 ? 'uniqueNameField()' : `uniqueNameField(${String(def.maxLength)})` };
-  }
-  const count = def.count as { model: string; via: string; where?: unknown } | undefined;
-  if (def.type === 'count' && count && !count.where && canonical(def) === canonical(commonFields.countField(String(def.name), count.model, count.via) as unknown as Record<string, unknown>)) {
-    return { name: 'countField', code: `countField(${quote(String(def.name))}, ${quote(count.model)}, ${quote(count.via)})` };
-  }
-  return null;
 }
 
 /** The choice lists of src/models/<app>/choices.ts (none when the app has no such file). */
