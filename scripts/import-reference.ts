@@ -1,116 +1,39 @@
 /**
- * Writes model definition files from the NetBox 3.4 REST API reference.
+ * Writes model definition files from the NetBox 3.4 REST API reference, registers them
+ * and gives the CRUD test a sample for each.
  *
- *   npx tsx scripts/import-reference.ts dcim.site ipam.prefix ...
- *   npx tsx scripts/import-reference.ts --dry-run dcim.site   (print instead of writing)
+ *   npx tsx scripts/import-reference.ts tenancy.contactrole dcim.consoleport ...
+ *   npx tsx scripts/import-reference.ts --dry-run tenancy.contactrole   (print instead of writing)
  *
  * For each requested '<app_label>.<model>' it writes src/models/<url app>/<model>.ts
  * unless that file exists already: generated files are a starting point and hand edits
- * (hooks, corrections) live in them, so they are never overwritten.
+ * (hooks, corrections) live in them, so they are never overwritten. It then adds the
+ * model to src/models/index.ts and its sample to test/api/crudSamples.ts (each once).
+ * Everything is read off the reference entry; what the reference states only in prose
+ * is left as a TODO in the file, never asked of a table here.
  *
  * The reference folder defaults to ../../shared/reference/netbox-3.4/ relative to this
  * script; NETBOX_REFERENCE_DIR overrides it.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as commonFields from '../src/models/commonFields.js';
-import type { FieldDefinition } from '../src/models/types.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { defaultOrderingFields } from '../src/models/derivedFacts.js';
+import type { Choice, FieldDefinition } from '../src/models/types.js';
+import { isTree, loadReference, type Json, type RefField, type RefModel, type RefUnique } from './netboxReference.js';
+import { registerModel } from './registerModel.js';
+import { addCrudSample, crudSampleLine } from './scaffoldCrudSample.js';
+import { nestedGroupShape, organizationalShape, sharedField, sharedRunAt } from './sharedDeclarations.js';
+import { Imports, literal, quote, Raw, type Literal } from './typescriptSource.js';
 
-// ---------------------------------------------------------------------------
-// Reference shapes (only what this script reads)
+export { loadReference };
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-interface RefField {
-  name: string;
-  type: string;
-  [key: string]: Json | undefined;
-}
-
-interface RefModel {
-  model: string;
-  path: string;
-  verbose_name: string;
-  verbose_name_plural: string;
-  display?: string;
-  display_format?: string;
-  fields: RefField[];
-  brief_fields: string[] | null;
-  filters?: Record<string, Json>;
-  ordering?: string[];
-  ordering_params?: string[];
-  unique_together?: string[][];
-  unique_constraints?: RefUnique[];
-}
-
-interface RefUnique {
-  fields: string[];
-  condition?: string;
-  message?: string;
-  case_insensitive?: string[];
-}
-
-const REFERENCE_DIR =
-  process.env.NETBOX_REFERENCE_DIR ?? fileURLToPath(new URL('../../shared/reference/netbox-3.4/', import.meta.url));
 const MODELS_DIR = fileURLToPath(new URL('../src/models/', import.meta.url));
-
-function loadReference(): Map<string, RefModel> {
-  const models = new Map<string, RefModel>();
-  for (const file of readdirSync(REFERENCE_DIR).filter((f) => f.endsWith('.json')).sort()) {
-    const data = JSON.parse(readFileSync(path.join(REFERENCE_DIR, file), 'utf8')) as { models?: RefModel[] };
-    for (const model of data.models ?? []) {
-      if (typeof model.model === 'string' && Array.isArray(model.fields)) models.set(model.model, model);
-    }
-  }
-  return models;
-}
+const INDEX_FILE = path.join(MODELS_DIR, 'index.ts');
+const SAMPLES_FILE = fileURLToPath(new URL('../test/api/crudSamples.ts', import.meta.url));
 
 // ---------------------------------------------------------------------------
-// Hand-kept facts the reference states in prose (or NetBox internals it does not model)
-
-/** Default ordering in terms of stored fields and hidden derived keys; always total. */
-const ORDERING: Record<string, string[]> = {
-  'extras.customfield': ['group_name', 'weight', 'name', 'id'],
-  'tenancy.tenantgroup': ['name', 'id'], // NetBox: tree order (tree_id, lft)
-  'tenancy.tenant': ['name', 'id'],
-  'dcim.region': ['name', 'id'], // NetBox: tree order (tree_id, lft)
-  'dcim.sitegroup': ['name', 'id'], // NetBox: tree order (tree_id, lft)
-  'dcim.site': ['_name', 'id'],
-  'dcim.location': ['name', 'id'], // NetBox: tree order (tree_id, lft)
-  'dcim.rackrole': ['name', 'id'],
-  'dcim.rack': ['site', 'location', '_name', 'id'],
-  'dcim.manufacturer': ['name', 'id'],
-  'dcim.devicetype': ['manufacturer', 'model', 'id'],
-  'dcim.devicerole': ['name', 'id'],
-  'dcim.platform': ['name', 'id'],
-  'dcim.device': ['_name', 'id'],
-  'dcim.interface': ['device', '_name', 'id'],
-  'ipam.vrf': ['name', 'rd', 'id'],
-  'ipam.rir': ['name', 'id'],
-  'ipam.aggregate': ['_network', '_prefixlen', 'id'],
-  'ipam.role': ['weight', 'name', 'id'],
-  'ipam.vlangroup': ['name', 'id'],
-  'ipam.vlan': ['site', 'group', 'vid', 'id'],
-  'ipam.prefix': ['vrf', '_network', '_prefixlen', 'id'],
-  'ipam.ipaddress': ['_address', 'id'],
-  'circuits.provider': ['name', 'id'],
-  'circuits.circuittype': ['name', 'id'],
-  'circuits.circuit': ['provider', 'cid', 'id'],
-  'extras.tag': ['name', 'id'],
-  'auth.user': ['username', 'id'],
-  'users.token': ['id'],
-};
-
-/** Notes written above the ordering where it departs from NetBox. */
-const ORDERING_NOTES: Record<string, string> = {
-  'dcim.rack': "NetBox orders site by natural name and location by tree order (nulls last); here by id",
-  'dcim.devicetype': 'NetBox orders manufacturer by name; here by id',
-  'dcim.interface': 'NetBox orders device by natural name; here by id',
-  'ipam.vlan': 'NetBox orders site/group by their own ordering, nulls last; here by id, nulls first',
-  'circuits.circuit': 'NetBox orders provider by name; here by id',
-  'ipam.ipaddress': 'NetBox: host address only (mask ignored), IPv4 before IPv6',
-};
+// Rules the reference's field descriptions follow (by field name, never by model)
 
 interface CountSpec {
   model: string;
@@ -119,64 +42,22 @@ interface CountSpec {
   note?: string;
 }
 
-/** Count fields whose counted model/field cannot be read off the name. */
-const COUNT_OVERRIDES: Record<string, CountSpec> = {
-  'dcim.site.circuit_count': {
-    model: 'circuits.circuittermination',
-    via: 'site',
-    note: 'NetBox counts distinct circuits with a termination at the site; this counts terminations',
-  },
-  'dcim.site.virtualmachine_count': {
-    model: 'virtualization.virtualmachine',
-    via: 'site',
-    note: "NetBox counts VMs whose cluster is at the site; this counts VMs by their own site",
-  },
-  'dcim.interface.count_ipaddresses': {
-    model: 'ipam.ipaddress',
-    via: 'assigned_object_id',
-    where: { assigned_object_type: 'dcim.interface' },
-  },
-  'dcim.interface.count_fhrp_groups': {
-    model: 'ipam.fhrpgroupassignment',
-    via: 'interface_id',
-    where: { interface_type: 'dcim.interface' },
-  },
-};
+/** Counts over a generic relation: the counted objects name this model by content type and id. */
+function genericRelationCount(key: string, name: string): CountSpec | null {
+  if (name === 'count_ipaddresses') return { model: 'ipam.ipaddress', via: 'assigned_object_id', where: { assigned_object_type: key } };
+  if (name === 'count_fhrp_groups') return { model: 'ipam.fhrpgroupassignment', via: 'interface_id', where: { interface_type: key } };
+  return null;
+}
 
-/** Read-only values rendered from data this registry does not hold (yet). */
-const COMPUTED: Record<string, { value: Json; note?: string }> = {
-  'extras.tag.tagged_items': { value: 0, note: 'NetBox counts tag assignments over every model; not computed yet' },
-  'ipam.prefix.children': { value: 0, note: 'NetBox caches the number of child prefixes; not computed yet' },
-  'ipam.prefix._depth': { value: 0, note: 'NetBox caches the number of containing prefixes; not computed yet' },
-  'dcim.device.primary_ip': { value: null, note: 'primary_ip6 ?? primary_ip4 as a nested IP address; rendered null for now' },
-  'dcim.device.config_context': { value: {}, note: 'see the compute hook' },
-  'dcim.devicetype.front_image': { value: null, note: 'image upload (multipart) is not supported' },
-  'dcim.devicetype.rear_image': { value: null, note: 'image upload (multipart) is not supported' },
-};
-
-/** Read-only lists of objects pointing here. */
-const REVERSE: Record<string, { target: string; via: string }> = {
-  'ipam.ipaddress.nat_outside': { target: 'ipam.ipaddress', via: 'nat_inside' },
-};
-
-/** Reference defaults that are not literal values (set by hooks or the write side). */
-const SKIP_DEFAULT = new Set(['auth.user.date_joined', 'users.token.key']);
-
-/** Field facts beyond the reference, merged over the converted field. */
-const FIELD_OVERRIDES: Record<string, Record<string, Json>> = {
-  'auth.user.password': { secret: 'password' },
-  'users.token.key': { secret: 'token_key', pattern: '^[0-9a-fA-F]{40}$' },
-};
-
-/** Stored-only fields appended to a model's list. */
-const EXTRA_FIELDS: Record<string, Record<string, Json>[]> = {
-  'auth.user': [{ name: 'is_superuser', type: 'boolean', internal: true, default: false }],
-  'users.token': [
-    { name: 'key_last6', type: 'string', internal: true, nullable: true },
-    { name: 'key_digest', type: 'string', internal: true, nullable: true },
-    { name: 'key_cipher', type: 'string', internal: true, nullable: true },
-  ],
-};
+/** A reference default that is a value of the field (not prose such as 'now' or 'random 40-char hex'). */
+function isLiteralDefault(field: RefField): boolean {
+  const value = field.default;
+  if (typeof value !== 'string' || value === '') return true;
+  if (field.type === 'datetime' || field.type === 'date') return !Number.isNaN(Date.parse(value));
+  if (typeof field.min_length === 'number' && value.length < field.min_length) return false;
+  if (typeof field.max_length === 'number' && value.length > field.max_length) return false;
+  return true;
+}
 
 /** Identifiers that cannot name an exported const in an ES module. */
 const RESERVED = new Set(['interface', 'package', 'private', 'protected', 'public', 'static', 'implements', 'let', 'yield']);
@@ -220,17 +101,10 @@ function warn(message: string): void {
   warnings.push(message);
 }
 
-/** NetBox's nested groups: a self-referencing parent plus a rendered tree depth. */
-function isTree(model: RefModel): boolean {
-  return (
-    model.fields.some((f) => f.name === 'parent' && f.type === 'fk' && f.target === model.model) &&
-    model.fields.some((f) => f.name === '_depth')
-  );
-}
-
 function findCount(ref: Map<string, RefModel>, model: RefModel, field: RefField): CountSpec | null {
   const id = `${model.model}.${field.name}`;
-  if (COUNT_OVERRIDES[id]) return COUNT_OVERRIDES[id];
+  const generic = genericRelationCount(model.model, field.name);
+  if (generic) return generic;
   const match = /^(\w+)_count$/.exec(field.name);
   if (!match) return null;
   const counted = [...ref.values()].filter((m) => m.model.split('.')[1] === match[1]);
@@ -278,16 +152,9 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
   if (field.type === 'url') return { def: { name, type: 'url', readOnly: true } };
   if (name === 'display' && field.type === 'string' && readOnly) return { def: { name, type: 'display', readOnly: true } };
 
-  // SPEC 2.2: a change-logged record's `created` reads as a date (a token's stays a datetime).
+  // A change-logged record's `created` reads as a date (a token's stays a datetime).
   if (name === 'created' && field.type === 'datetime' && readOnly && field.nullable) {
     return { def: { name, type: 'date', readOnly: true, nullable: true } };
-  }
-  if (REVERSE[id]) return { def: { name, type: 'reverse', readOnly: true, ...REVERSE[id] } };
-  if (COMPUTED[id]) {
-    const def: Record<string, Json> = { name, type: 'computed', readOnly: true };
-    if (field.nullable || COMPUTED[id].value === null) def.nullable = true;
-    def.value = COMPUTED[id].value;
-    return { def, note: COMPUTED[id].note };
   }
 
   const annotated = field.annotated === true || typeof field.annotation === 'string';
@@ -335,7 +202,7 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
   if (field.write_only) def.writeOnly = true;
   if (field.nullable) def.nullable = true;
   if (field.blank_allowed) def.blank = true;
-  if (field.default !== undefined && !readOnly && !SKIP_DEFAULT.has(id)) def.default = field.default;
+  if (field.default !== undefined && !readOnly && isLiteralDefault(field)) def.default = field.default;
   if (field.default_applies_on_put) def.defaultOnPut = true;
   if (typeof field.max_length === 'number' && field.type !== 'image') def.maxLength = field.max_length;
   if (typeof field.min_length === 'number') def.minLength = field.min_length;
@@ -344,6 +211,9 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
     case undefined:
       break;
     case 'slug':
+      def.format = field.format;
+      def.pattern ??= '^[-a-zA-Z0-9_]+$';
+      break;
     case 'timezone':
     case 'email':
       def.format = field.format;
@@ -386,7 +256,6 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
     if (items) def.items = items;
     else warn(`${id}: unknown array items ${String(field.items)}`);
   }
-  Object.assign(def, FIELD_OVERRIDES[id] ?? {});
   return { def: ordered(def) };
 }
 
@@ -403,17 +272,13 @@ function ordered(def: Record<string, Json>): Record<string, Json> {
   return Object.fromEntries(Object.entries(def).sort(([a], [b]) => rank(a) - rank(b)));
 }
 
+/**
+ * Constraints the reference states beyond single fields. A plain single-field constraint
+ * becomes the field's `unique` flag instead (the registry derives its constraint).
+ */
 function uniqueConstraints(model: RefModel, fields: Record<string, Json>[]): Record<string, Json>[] {
   const out: Record<string, Json>[] = [];
   const seen = new Set<string>();
-  const add = (constraint: Record<string, Json>) => {
-    const id = JSON.stringify(constraint);
-    if (!seen.has(id)) {
-      seen.add(id);
-      out.push(constraint);
-    }
-  };
-  for (const field of fields) if (field.unique) add({ fields: [field.name as string] });
   const entries: RefUnique[] =
     model.unique_constraints ?? (model.unique_together ?? []).map((fieldList) => ({ fields: fieldList }));
   for (const entry of entries) {
@@ -431,39 +296,86 @@ function uniqueConstraints(model: RefModel, fields: Record<string, Json>[]): Rec
       else warn(`${model.model}: unsupported unique condition '${entry.condition}'`);
     }
     if (entry.message) constraint.message = entry.message;
-    add(constraint);
+    const plainField = names.length === 1 && Object.keys(constraint).length === 1 ? fields.find((f) => f.name === names[0]) : undefined;
+    if (plainField) {
+      plainField.unique = true;
+      continue;
+    }
+    const id = JSON.stringify(constraint);
+    if (!seen.has(id)) {
+      seen.add(id);
+      out.push(constraint);
+    }
   }
   return out;
 }
 
-/** Types whose values live on the stored object (orderable, searchable). */
-const STORED_TYPES = new Set([
-  'id',
-  'string',
-  'integer',
-  'decimal',
-  'boolean',
-  'date',
-  'datetime',
-  'json',
-  'choice',
-  'cidr',
-  'ip_address',
-  'mac_address',
-  'wwn',
-  'fk',
-  'content_type',
-  'array',
+interface Ordering {
+  terms: string[];
+  notes: string[];
+  /** The one network or address field whose hidden sort keys the ordering uses. */
+  network?: { field: string; type: 'cidr' | 'ip_address' };
+}
+
+/**
+ * The default ordering in stored keys, always ending with id: networks and addresses by
+ * their hidden sort keys, trees by name, natural names by the hidden '_name'.
+ */
+function orderingOf(model: RefModel, fields: Record<string, Json>[]): Ordering {
+  const byName = new Map(fields.map((f) => [f.name as string, f]));
+  const terms: string[] = [];
+  const notes: string[] = [];
+  const byId: string[] = [];
+  let network: Ordering['network'];
+  // Hidden sort keys hold one network or address per object: a model with several is ordered by their text.
+  const networks = fields.filter((f) => (f.type === 'cidr' || f.type === 'ip_address') && !f.readOnly);
+  const raw = model.ordering ?? [];
+  if (isTree(model) || raw[0] === 'tree_id') {
+    terms.push('name');
+    notes.push('NetBox lists trees depth-first (tree_id, lft); here by name');
+  } else {
+    for (const term of raw) {
+      const descending = term.startsWith('-');
+      const name = term.replace(/^-/, '').replace(/\s*\(.*\)$/, '');
+      const field = byName.get(name);
+      if (name === '_name') terms.push('_name');
+      else if (!field) warn(`${model.model}: ordering term '${term}' is not a field; left out`);
+      else if (field.type === 'cidr' && networks.length === 1) {
+        terms.push('_network', '_prefixlen');
+        network = { field: name, type: 'cidr' };
+      } else if (field.type === 'ip_address' && networks.length === 1) {
+        terms.push('_address');
+        notes.push('NetBox: host address only (mask ignored), IPv4 before IPv6');
+        network = { field: name, type: 'ip_address' };
+      } else {
+        if (field.type === 'cidr' || field.type === 'ip_address') notes.push(`TODO NetBox orders ${name} numerically; here as text`);
+        if (field.type === 'fk') byId.push(name);
+        terms.push(`${descending ? '-' : ''}${name}`);
+      }
+    }
+  }
+  if (byId.length) notes.push(`NetBox orders ${byId.join(' and ')} by ${byId.length > 1 ? 'their' : 'its'} own ordering; here by id`);
+  if (!terms.some((t) => t.replace(/^-/, '') === 'id')) terms.push('id');
+  return { terms, notes, network };
+}
+
+/** Types a reference ordering parameter can name here: one stored value (not a JSON document or relation list). */
+const ORDERABLE_PARAM_TYPES = new Set([
+  'id', 'string', 'integer', 'decimal', 'boolean', 'date', 'datetime', 'choice', 'cidr', 'ip_address',
+  'mac_address', 'wwn', 'fk', 'content_type', 'array',
 ]);
 
-function orderingFields(model: RefModel, fields: Record<string, Json>[]): string[] {
-  const orderable = new Map(
+/** The reference's ordering parameters, when they differ from what the fields imply; else null. */
+function orderingFieldsOf(model: RefModel, fields: Record<string, Json>[]): string[] | null {
+  if (!model.ordering_params) return null;
+  const usable = new Set(
     fields
-      .filter((f) => STORED_TYPES.has(f.type as string) && !f.writeOnly && !f.internal && !f.secret && f.type !== 'json')
-      .map((f) => [f.name as string, f]),
+      .filter((f) => ORDERABLE_PARAM_TYPES.has(f.type as string) && !f.writeOnly && !f.internal && !f.secret)
+      .map((f) => f.name as string),
   );
-  const names = model.ordering_params ?? fields.map((f) => f.name as string);
-  return names.filter((name) => orderable.has(name));
+  const params = model.ordering_params.filter((name) => usable.has(name));
+  const implied = defaultOrderingFields(fields as unknown as FieldDefinition[]);
+  return params.join() === implied.join() ? null : params;
 }
 
 const SEARCH_TYPES = new Set(['string', 'cidr', 'ip_address']);
@@ -484,39 +396,65 @@ function searchFields(model: RefModel, fields: Record<string, Json>[]): string[]
 // ---------------------------------------------------------------------------
 // Hooks that follow from the reference; anything else is written by hand
 
-function displayAttributeOf(model: RefModel): string | null {
-  const text = (model.display_format ?? model.display ?? '').trim();
-  if (/^the (?:[\w ]+ )?name$/.test(text)) return 'name';
-  if (text.startsWith('the model string')) return 'model';
-  if (text.includes('(cid)')) return 'cid';
-  if (text.startsWith('the prefix string')) return 'prefix';
-  if (text.startsWith('the address with mask')) return 'address';
-  return null;
-}
-
 interface HookCode {
   imports: Map<string, Set<string>>;
   lines: string[];
 }
 
-function generatedHooks(model: RefModel, ordering: string[]): HookCode {
+/** The display hook the reference's wording names; null for the default (the name). */
+function displayHook(model: RefModel, use: (from: string, name: string) => void): string | null {
+  const text = (model.display_format ?? model.display ?? '').trim();
+  const hasName = model.fields.some((f) => f.name === 'name');
+  if (/^the (?:[\w ]+ )?name$/.test(text) && hasName) return null;
+  if (/^the component name, followed by ' \(<label>\)' when a label is set/.test(text)) {
+    use('../hooks.js', 'nameWithLabel');
+    return 'display: nameWithLabel,';
+  }
+  const orNumber = /^the (\w+) when set, otherwise '#<id>'$/.exec(text);
+  if (orNumber) {
+    use('../hooks.js', 'attributeOrNumber');
+    return `display: attributeOrNumber('${orNumber[1]}'),`;
+  }
+  const attribute = text.startsWith('the model string')
+    ? 'model'
+    : text.includes('(cid)')
+      ? 'cid'
+      : text.startsWith('the prefix string')
+        ? 'prefix'
+        : text.startsWith('the address with mask')
+          ? 'address'
+          : null;
+  if (attribute) {
+    use('../hooks.js', 'displayAttribute');
+    return `display: displayAttribute('${attribute}'),`;
+  }
+  return `// TODO display: ${text || '(not stated)'}\ndisplay: (obj) => String(obj.id),`;
+}
+
+function generatedHooks(model: RefModel, { terms: ordering, network }: Ordering): HookCode {
   const imports = new Map<string, Set<string>>();
   const use = (from: string, name: string) => {
     if (!imports.has(from)) imports.set(from, new Set());
     imports.get(from)!.add(name);
   };
   const lines: string[] = [];
-  const attribute = displayAttributeOf(model);
-  if (attribute) {
-    use('../hooks.js', 'displayAttribute');
-    lines.push(`display: displayAttribute('${attribute}'),`);
-  } else {
-    lines.push(`// TODO display: ${model.display_format ?? model.display ?? '(not stated)'}`);
-    lines.push('display: (obj) => String(obj.id),');
+  const display = displayHook(model, use);
+  if (display) lines.push(...display.split('\n'));
+  if (network?.type === 'cidr') {
+    use('../values/ipNetworks.js', 'normalizeNetworkField');
+    use('../values/ipNetworks.js', 'networkKeys');
+    lines.push(`normalize: (obj) => normalizeNetworkField(obj, '${network.field}', '${model.verbose_name}'),`);
+    lines.push(`derive: (obj) => networkKeys(obj.${network.field}) ?? { _family: null, _network: null, _last: null, _prefixlen: null },`);
+  } else if (network?.type === 'ip_address') {
+    use('../values/ipNetworks.js', 'normalizeHostField');
+    use('../values/ipNetworks.js', 'hostKeys');
+    lines.push(`normalize: (obj) => normalizeHostField(obj, '${network.field}', '${model.verbose_name}'),`);
+    lines.push(`derive: (obj) => hostKeys(obj.${network.field}) ?? { _family: null, _address: null, _prefixlen: null },`);
   }
   if (ordering.includes('_name')) {
-    const fn = model.model === 'dcim.interface' ? 'naturalInterfaceKey' : 'naturalSortKey';
-    use('../naturalSortKey.js', fn);
+    // NetBox naturalizes interface names by their slot/position parts, other names by digit runs.
+    const fn = /interface(template)?$/.test(model.model) ? 'naturalInterfaceKey' : 'naturalSortKey';
+    use('../values/naturalSortKey.js', fn);
     lines.push(`derive: (obj) => ({ _name: ${fn}(obj.name) }),`);
   }
   if (isTree(model)) {
@@ -530,211 +468,208 @@ function generatedHooks(model: RefModel, ordering: string[]): HookCode {
   return { imports, lines };
 }
 
-// ---------------------------------------------------------------------------
-// TypeScript output
-
-class Raw {
-  constructor(readonly code: string) {}
-}
-
-type Literal = Json | Raw | Literal[] | { [key: string]: Literal };
-
-function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
-}
-
-function keyOf(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key);
-}
-
-function inline(value: Literal): string {
-  if (value instanceof Raw) return value.code;
-  if (value === null) return 'null';
-  if (typeof value === 'string') return quote(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map(inline).join(', ')}]`;
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  if (!entries.length) return '{}';
-  return `{ ${entries.map(([k, v]) => `${keyOf(k)}: ${inline(v)}`).join(', ')} }`;
-}
-
-const WIDTH = 120;
-
-function literal(value: Literal, indent: string): string {
-  const flat = inline(value);
-  if (flat.length + indent.length <= WIDTH || value === null || typeof value !== 'object' || value instanceof Raw) {
-    return flat;
-  }
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    return `[\n${value.map((v) => `${inner}${literal(v, inner)},`).join('\n')}\n${indent}]`;
-  }
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  return `{\n${entries.map(([k, v]) => `${inner}${keyOf(k)}: ${literal(v, inner)},`).join('\n')}\n${indent}}`;
-}
-
 function constName(field: string): string {
   return `${field.toUpperCase()}_CHOICES`;
 }
 
-function render(ref: Map<string, RefModel>, model: RefModel): { file: string; text: string } {
+/** Choice lists declared in an app's choices.ts: their export names by their JSON. */
+export type AppChoices = Map<string, string>;
+
+/** What generating one model produces. */
+export interface Generated {
+  key: string;
+  /** The model file and its text. */
+  file: string;
+  text: string;
+  /** How src/models/index.ts registers it. */
+  exportName: string;
+  app: string;
+  /** Its line in the CRUD test's samples, when it is change-logged. */
+  sample: string | null;
+}
+
+export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: AppChoices = new Map()): Generated {
   const key = model.model;
-  const [, modelName] = key.split('.');
+  const [appLabel, modelName] = key.split('.');
   const [, api, urlApp, segment] = model.path.split('/');
   if (api !== 'api' || !urlApp || !segment) throw new Error(`${key}: unexpected path ${model.path}`);
   const exportName = RESERVED.has(modelName) ? `${modelName}Model` : modelName;
 
   const converted = model.fields.map((field) => convertField(ref, model, field));
-  for (const extra of EXTRA_FIELDS[key] ?? []) converted.push({ def: ordered(extra) });
   const fields = converted.map((c) => c.def);
-
-  const ordering = ORDERING[key];
-  if (!ordering) throw new Error(`${key}: no ORDERING entry`);
-
-  const consts: string[] = [];
-  const fieldLines: string[] = [];
-  const shared = new Set<string>();
-  for (let i = 0; i < converted.length; i++) {
-    const run = sharedRunAt(converted.map((c) => c.def), i);
-    if (run) {
-      shared.add(run.name);
-      fieldLines.push(`    ...${run.name},`);
-      i += run.length - 1;
-      continue;
-    }
-    const { def, note } = converted[i];
-    const reuse = sharedField(def);
-    if (reuse) {
-      shared.add(reuse.name);
-      if (note) fieldLines.push(`    // ${note}`);
-      fieldLines.push(`    ${reuse.code},`);
-      continue;
-    }
-    const out: Record<string, Literal> = { ...def };
-    const choices = def.choices as Json[] | undefined;
-    if (choices && choices.length > 6) {
-      const name = constName(def.name as string);
-      consts.push(`const ${name}: Choice[] = ${literal(choices, '')};`);
-      out.choices = new Raw(name);
-    }
-    if (note) fieldLines.push(`    // ${note}`);
-    fieldLines.push(`    ${literal(out, '    ')},`);
-  }
-
+  const unique = uniqueConstraints(model, fields);
+  const ordering = orderingOf(model, fields);
+  const orderingFields = orderingFieldsOf(model, fields);
+  const search = searchFields(model, fields);
   const hooks = generatedHooks(model, ordering);
-  const imports = [
-    `import type { ${consts.length ? 'Choice, ' : ''}ModelDefinition } from '../types.js';`,
-    ...(shared.size ? [`import { ${[...shared].sort().join(', ')} } from '../commonFields.js';`] : []),
-    ...[...hooks.imports].map(([from, names]) => `import { ${[...names].sort().join(', ')} } from '${from}';`),
-  ];
+
+  const imports = new Imports();
+  const consts: string[] = [];
+
+  /** Source lines of converted[from, to), each indented by `indent`. */
+  const fieldLines = (from: number, to: number, indent: string): string[] => {
+    const lines: string[] = [];
+    for (let i = from; i < to; i++) {
+      const run = sharedRunAt(fields.slice(0, to), i);
+      if (run) {
+        imports.use('../commonFields.js', run.name);
+        lines.push(`${indent}...${run.name},`);
+        i += run.length - 1;
+        continue;
+      }
+      const { def, note } = converted[i];
+      if (note) lines.push(`${indent}// ${note}`);
+      const reuse = sharedField(def);
+      if (reuse) {
+        imports.use('../commonFields.js', reuse.name);
+        lines.push(`${indent}${reuse.code},`);
+        continue;
+      }
+      const out: Record<string, Literal> = { ...def };
+      const choices = def.choices as Json[] | undefined;
+      const shared = choices ? appChoices.get(JSON.stringify(choices)) : undefined;
+      if (shared) {
+        imports.use('./choices.js', shared);
+        out.choices = new Raw(shared);
+      } else if (choices && choices.length > 6) {
+        const name = constName(def.name as string);
+        imports.use('../types.js', 'Choice');
+        consts.push(`const ${name}: Choice[] = ${literal(choices, '')};`);
+        out.choices = new Raw(name);
+      }
+      lines.push(`${indent}${literal(out, indent)},`);
+    }
+    return lines;
+  };
 
   const body: string[] = [];
-  body.push(`export const ${exportName}: ModelDefinition = {`);
-  body.push(`  key: ${quote(key)},`);
-  body.push(`  app: ${quote(urlApp)},`);
-  body.push(`  model: ${quote(modelName)},`);
-  body.push(`  path: ${quote(segment)},`);
-  body.push(`  verboseName: ${quote(model.verbose_name)},`);
-  body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
-  body.push('  fields: [');
-  body.push(...fieldLines);
-  body.push('  ],');
-  body.push(`  brief: ${literal(model.brief_fields ?? [], '  ')},`);
-  if (ORDERING_NOTES[key]) body.push(`  // ${ORDERING_NOTES[key]}`);
-  if (isTree(model)) body.push("  // NetBox lists trees depth-first (tree_id, lft); here by name");
-  body.push(`  ordering: ${literal(ordering, '  ')},`);
-  body.push(`  orderingFields: ${literal(orderingFields(model, fields), '  ')},`);
-  const unique = uniqueConstraints(model, fields);
-  if (unique.length) body.push(`  unique: ${literal(unique as Literal, '  ')},`);
-  body.push(`  search: ${literal(searchFields(model, fields), '  ')},`);
-  body.push('  hooks: {');
-  body.push(...hooks.lines.map((line) => `    ${line}`));
-  body.push('  },');
-  body.push('};');
+  const list = (name: string, values: Literal) => body.push(`  ${name}: ${literal(values, '  ')},`);
+  const shape = organizationalShape(fields);
+  const nested = shape ? null : nestedGroupShape(model, fields, unique);
+  if (nested) {
+    imports.use('../nestedGroupModel.js', 'nestedGroupModel');
+    body.push(`export const ${exportName} = nestedGroupModel({`);
+    body.push(`  key: ${quote(key)},`);
+    if (urlApp !== appLabel) body.push(`  app: ${quote(urlApp)},`);
+    body.push(`  path: ${quote(segment)},`);
+    body.push(`  verboseName: ${quote(model.verbose_name)},`);
+    if (model.verbose_name_plural !== `${model.verbose_name}s`) body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
+    if (nested.siblings) body.push('  uniqueAmongSiblings: true,');
+    if (nested.counts) body.push('  counts: [', ...fieldLines(fields.length - 1 - nested.counts, fields.length - 1, '    '), '  ],');
+    const counts = fields.slice(fields.length - 1 - nested.counts, -1).map((f) => f.name as string);
+    const brief = model.brief_fields ?? [];
+    if (brief.join() !== ['id', 'url', 'display', 'name', 'slug', ...counts, '_depth'].join()) list('brief', brief);
+    if (search.join() !== 'name,slug') list('search', search);
+    unique.length = 0; // said by the builder
+    hooks.lines.length = 0;
+    hooks.imports.clear();
+  } else if (shape) {
+    imports.use('../organizationalModel.js', 'organizationalModel');
+    body.push(`export const ${exportName} = organizationalModel({`);
+    body.push(`  key: ${quote(key)},`);
+    if (urlApp !== appLabel) body.push(`  app: ${quote(urlApp)},`);
+    body.push(`  path: ${quote(segment)},`);
+    body.push(`  verboseName: ${quote(model.verbose_name)},`);
+    if (model.verbose_name_plural !== `${model.verbose_name}s`) body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
+    if (shape.own) body.push('  fields: [', ...fieldLines(5, 5 + shape.own, '    '), '  ],');
+    if (shape.counts) body.push('  counts: [', ...fieldLines(fields.length - shape.counts, fields.length, '    '), '  ],');
+    const brief = model.brief_fields ?? [];
+    if (brief.join() !== 'id,url,display,name,slug') list('brief', brief);
+    for (const note of ordering.notes) body.push(`  // ${note}`);
+    if (ordering.terms.join() !== 'name,id') list('ordering', ordering.terms);
+    if (search.join() !== 'name,slug') list('search', search);
+  } else {
+    imports.use('../types.js', 'ModelDefinition');
+    body.push(`export const ${exportName}: ModelDefinition = {`);
+    body.push(`  key: ${quote(key)},`);
+    body.push(`  app: ${quote(urlApp)},`);
+    body.push(`  model: ${quote(modelName)},`);
+    body.push(`  path: ${quote(segment)},`);
+    body.push(`  verboseName: ${quote(model.verbose_name)},`);
+    body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
+    body.push('  fields: [', ...fieldLines(0, fields.length, '    '), '  ],');
+    list('brief', model.brief_fields ?? []);
+    for (const note of ordering.notes) body.push(`  // ${note}`);
+    list('ordering', ordering.terms);
+    list('search', search);
+  }
+  if (orderingFields) list('orderingFields', orderingFields);
+  if (unique.length) list('unique', unique as Literal);
+  if (hooks.lines.length) body.push('  hooks: {', ...hooks.lines.map((line) => `    ${line}`), '  },');
+  imports.merge(hooks.imports);
+  body.push(shape || nested ? '});' : '};');
 
   const header =
     "// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.";
-  const text = [header, ...imports, '', ...(consts.length ? [...consts, ''] : []), ...body, ''].join('\n');
-  return { file: path.join(MODELS_DIR, urlApp, `${modelName}.ts`), text };
+  const text = [header, ...imports.lines(), '', ...(consts.length ? [...consts, ''] : []), ...body, ''].join('\n');
+  const changeLogged = fields.some((f) => f.name === 'created') && fields.some((f) => f.type === 'tags');
+  return {
+    key,
+    file: path.join(MODELS_DIR, urlApp, `${modelName}.ts`),
+    text,
+    exportName,
+    app: urlApp,
+    sample: changeLogged ? crudSampleLine(key, model.verbose_name, fields) : null,
+  };
 }
 
-// ---------------------------------------------------------------------------
-// Declarations that src/models/commonFields.ts already spells: emit a reference to them.
-
-/** Key order and equivalent defaults do not make two declarations different. */
-function canonical(def: Record<string, unknown>): string {
-  const copy: Record<string, unknown> = { ...def };
-  if (copy.type === 'tags' && copy.default === undefined) copy.default = [];
-  if (copy.type === 'custom_fields' && copy.default === undefined) copy.default = {};
-  return JSON.stringify(Object.keys(copy).sort().map((k) => [k, copy[k]]));
+/** The choice lists of src/models/<app>/choices.ts (none when the app has no such file). */
+export async function loadAppChoices(app: string): Promise<AppChoices> {
+  const file = path.join(MODELS_DIR, app, 'choices.ts');
+  const choices: AppChoices = new Map();
+  if (!existsSync(file)) return choices;
+  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(module)) {
+    if (Array.isArray(value)) choices.set(JSON.stringify((value as Choice[]).map(({ value: v, label }) => ({ value: v, label }))), name);
+  }
+  return choices;
 }
 
-const SHARED_RUNS: Array<[string, FieldDefinition[]]> = [
-  ['identityFields', commonFields.identityFields],
-  ['changeLoggedFields', commonFields.changeLoggedFields],
-];
-
-const SHARED_FIELDS: Array<[string, FieldDefinition]> = [
-  ['slugField', commonFields.slugField],
-  ['familyField', commonFields.familyField],
-  ['weightUnitField', commonFields.weightUnitField],
-  ['depthField', commonFields.depthField],
-  ['siteStatusField', commonFields.siteStatusField],
-];
-
-function sharedRunAt(defs: Record<string, unknown>[], at: number): { name: string; length: number } | null {
-  for (const [name, run] of SHARED_RUNS) {
-    if (run.every((field, j) => defs[at + j] && canonical(defs[at + j]) === canonical(field as unknown as Record<string, unknown>))) {
-      return { name, length: run.length };
+/** Writes (or with `dryRun` prints) each model's file, its registration and its CRUD sample. */
+export async function generate(keys: string[], dryRun: boolean): Promise<boolean> {
+  const ref = loadReference();
+  let ok = true;
+  let index = readFileSync(INDEX_FILE, 'utf8');
+  let samples = readFileSync(SAMPLES_FILE, 'utf8');
+  const relative = (file: string) => path.relative(process.cwd(), file);
+  for (const key of keys) {
+    const model = ref.get(key);
+    if (!model) {
+      console.error(`${key}: not in the reference`);
+      ok = false;
+      continue;
     }
+    const generated = render(ref, model, await loadAppChoices(model.path.split('/')[2]));
+    if (dryRun) console.log(`// ===== ${relative(generated.file)}\n${generated.text}`);
+    else if (existsSync(generated.file)) console.log(`${key}: ${relative(generated.file)} exists, left alone`);
+    else {
+      mkdirSync(path.dirname(generated.file), { recursive: true });
+      writeFileSync(generated.file, generated.text);
+      console.log(`${key}: wrote ${relative(generated.file)}`);
+    }
+    index = registerModel(index, { exportName: generated.exportName, app: generated.app, file: path.basename(generated.file, '.ts') });
+    if (generated.sample) samples = addCrudSample(samples, key, generated.sample);
+    else console.log(`${key}: not change-logged, no CRUD sample`);
   }
-  return null;
+  if (dryRun) {
+    console.log(`// ===== ${relative(INDEX_FILE)}\n${index}`);
+    console.log(`// ===== ${relative(SAMPLES_FILE)}\n${samples}`);
+  } else {
+    writeFileSync(INDEX_FILE, index);
+    writeFileSync(SAMPLES_FILE, samples);
+  }
+  for (const message of warnings) console.warn(`warning: ${message}`);
+  return ok;
 }
 
-function sharedField(def: Record<string, unknown>): { name: string; code: string } | null {
-  for (const [name, field] of SHARED_FIELDS) {
-    if (canonical(def) === canonical(field as unknown as Record<string, unknown>)) return { name, code: name };
-  }
-  if (def.name === 'name' && canonical(def) === canonical(commonFields.uniqueNameField(Number(def.maxLength)) as unknown as Record<string, unknown>)) {
-    return { name: 'uniqueNameField', code: def.maxLength === 100 ? 'uniqueNameField()' : `uniqueNameField(${String(def.maxLength)})` };
-  }
-  const count = def.count as { model: string; via: string; where?: unknown } | undefined;
-  if (def.type === 'count' && count && !count.where && canonical(def) === canonical(commonFields.countField(String(def.name), count.model, count.via) as unknown as Record<string, unknown>)) {
-    return { name: 'countField', code: `countField(${quote(String(def.name))}, ${quote(count.model)}, ${quote(count.via)})` };
-  }
-  return null;
-}
-
-function main(): void {
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const dryRun = args.includes('--dry-run');
   const keys = args.filter((a) => !a.startsWith('--'));
   if (!keys.length) {
     console.error('usage: npx tsx scripts/import-reference.ts [--dry-run] <app_label.model> ...');
     process.exit(2);
   }
-  const ref = loadReference();
-  let failed = false;
-  for (const key of keys) {
-    const model = ref.get(key);
-    if (!model) {
-      console.error(`${key}: not in the reference`);
-      failed = true;
-      continue;
-    }
-    const { file, text } = render(ref, model);
-    if (dryRun) {
-      console.log(`// ===== ${path.relative(process.cwd(), file)}\n${text}`);
-    } else if (existsSync(file)) {
-      console.log(`${key}: ${path.relative(process.cwd(), file)} exists, left alone`);
-    } else {
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, text);
-      console.log(`${key}: wrote ${path.relative(process.cwd(), file)}`);
-    }
-  }
-  for (const message of warnings) console.warn(`warning: ${message}`);
-  if (failed) process.exit(1);
+  if (!(await generate(keys, args.includes('--dry-run')))) process.exit(1);
 }
 
-main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -1,14 +1,20 @@
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { allModels } from '../src/models/index.js';
 import { ModelRegistry, registry } from '../src/models/registry.js';
-import { naturalInterfaceKey, naturalSortKey } from '../src/models/naturalSortKey.js';
-import { formatCidr, hostKeys, networkKeys, parseCidr } from '../src/models/ipam/networkKeys.js';
-import { canonicalMac, canonicalWwn } from '../src/models/dcim/hardwareAddress.js';
+import { naturalInterfaceKey, naturalSortKey } from '../src/models/values/naturalSortKey.js';
+import { formatCidr, hostKeys, networkKeys, parseCidr } from '../src/models/values/ipNetworks.js';
+import { canonicalMac, canonicalWwn } from '../src/models/values/hardwareAddress.js';
 import type { LookupView, ModelDefinition, StoredObject } from '../src/models/types.js';
+import { countField } from '../src/models/commonFields.js';
+import { AIRFLOW_CHOICES } from '../src/models/dcim/choices.js';
+import { nestedGroupModel } from '../src/models/nestedGroupModel.js';
+import { organizationalModel } from '../src/models/organizationalModel.js';
 
-const REFERENCE = new URL('../../shared/reference/netbox-3.4/', import.meta.url);
+const REFERENCE = process.env.NETBOX_REFERENCE_DIR
+  ? pathToFileURL(`${process.env.NETBOX_REFERENCE_DIR.replace(/\/?$/, '/')}`)
+  : new URL('../../shared/reference/netbox-3.4/', import.meta.url);
 
 interface RefModel {
   model: string;
@@ -72,7 +78,7 @@ test('validate() reports inconsistent definitions', (t) => {
   t.notRegex(error!.message, /_hidden/);
 });
 
-/** Fields served beyond NetBox's, on purpose: a token's use time under SPEC 5.12's name. */
+/** Fields served beyond NetBox's, on purpose: a token's use time under the contract's name for it. */
 const EXTENSIONS: Record<string, string[]> = { 'users.token': ['last_updated'] };
 
 test('field names and brief fields match the NetBox 3.4 reference', (t) => {
@@ -296,4 +302,125 @@ test('interface hooks', (t) => {
   t.is(canonicalMac('a-b-c-d-e-f'), '0A:0B:0C:0D:0E:0F');
   t.is(canonicalWwn('500143802426baf4'), '50:01:43:80:24:26:BA:F4');
   t.is(canonicalMac('500143802426baf4'), null);
+});
+
+/* ------------------------------------------------------ facts said once */
+
+const thing = (extra: Partial<ModelDefinition> = {}): ModelDefinition => ({
+  key: 'test.thing',
+  app: 'test',
+  model: 'thing',
+  path: 'things',
+  verboseName: 'thing',
+  verboseNamePlural: 'things',
+  fields: [
+    { name: 'id', type: 'id', readOnly: true },
+    { name: 'display', type: 'display', readOnly: true },
+    { name: 'name', type: 'string', required: true },
+    { name: 'serial', type: 'string', unique: true, nullable: true },
+    { name: 'family', type: 'choice', readOnly: true, choices: [{ value: 4, label: 'IPv4' }] },
+    { name: 'data', type: 'json', nullable: true },
+    { name: 'members', type: 'm2m', target: 'auth.user' },
+    { name: 'secret', type: 'string', writeOnly: true },
+    { name: 'created', type: 'date', readOnly: true, nullable: true },
+  ],
+  brief: ['id', 'display', 'name'],
+  ordering: ['name', 'id'],
+  ...extra,
+});
+
+test('a field marked unique is an enforced constraint, not only an index', (t) => {
+  const def = new ModelRegistry([thing({ unique: [{ fields: ['name', 'serial'] }] })]).get('test.thing');
+  t.deepEqual(def.unique, [{ fields: ['serial'] }, { fields: ['name', 'serial'] }]);
+  // every registered field flag has its constraint (the write side checks def.unique only)
+  for (const model of registry.all()) {
+    for (const field of model.fields.filter((f) => f.unique)) {
+      t.true(model.unique!.some((c) => c.fields.length === 1 && c.fields[0] === field.name), `${model.key}.${field.name}`);
+    }
+  }
+});
+
+test('a single-field constraint on the definition is refused: it is said by the field', (t) => {
+  const error = t.throws(() => new ModelRegistry([thing({ unique: [{ fields: ['serial'] }] })]).validate());
+  t.regex(error!.message, /test\.thing: unique constraint on 'serial' alone: mark the field unique instead/);
+  t.notThrows(() => new ModelRegistry([thing({ unique: [{ fields: ['serial'], message: 'Taken.' }] })]).validate());
+});
+
+test('ordering fields default to the stored, rendered values; a declared list wins', (t) => {
+  t.deepEqual(new ModelRegistry([thing()]).get('test.thing').orderingFields, ['id', 'name', 'serial', 'created']);
+  t.deepEqual(new ModelRegistry([thing({ orderingFields: ['id'] })]).get('test.thing').orderingFields, ['id']);
+  t.deepEqual(registry.get('ipam.prefix').orderingFields!.slice(0, 3), ['id', 'prefix', 'site'], 'a derived family is not orderable');
+  const declared = allModels.filter((d) => d.orderingFields).map((d) => d.key);
+  t.deepEqual(declared, ['users.token', 'users.objectpermission'], 'only the exceptions declare their own');
+});
+
+test('a model with a name shows its name unless it has a display hook', async (t) => {
+  const view = viewOf({});
+  const named = new ModelRegistry([thing()]).get('test.thing');
+  t.is(await named.hooks!.display!({ id: 1, name: 'Alpha' }, view), 'Alpha');
+  const own = new ModelRegistry([thing({ hooks: { display: () => 'own' } })]).get('test.thing');
+  t.is(await own.hooks!.display!({ id: 1, name: 'Alpha' }, view), 'own');
+  const nameless = thing({ fields: thing().fields.filter((f) => f.name !== 'name'), brief: ['id'], ordering: ['id'] });
+  t.is(new ModelRegistry([nameless]).get('test.thing').hooks?.display, undefined);
+  t.is(await hooksOf('dcim.region').display!({ id: 1, name: 'Europe' }, view), 'Europe');
+});
+
+test('which models are change-logged, exemptable and access control is said by their definitions', (t) => {
+  const keys = (flag: (d: ModelDefinition) => boolean) => registry.all().filter(flag).map((d) => d.key).sort();
+  t.deepEqual(keys((d) => d.changeLogged === false), ['auth.group', 'auth.user', 'users.objectpermission', 'users.token']);
+  t.deepEqual(keys((d) => d.exemptable === false), ['auth.group', 'auth.user', 'users.objectpermission']);
+  t.deepEqual(keys((d) => d.accessControl === true), ['auth.group', 'auth.user', 'users.objectpermission', 'users.token']);
+});
+
+test('choices several models use are one declaration per app', (t) => {
+  const choicesOf = (key: string, field: string) => registry.get(key).fields.find((f) => f.name === field)!.choices;
+  t.is(choicesOf('dcim.device', 'airflow'), AIRFLOW_CHOICES);
+  t.is(choicesOf('dcim.devicetype', 'airflow'), AIRFLOW_CHOICES);
+  t.is(choicesOf('dcim.site', 'status'), choicesOf('dcim.location', 'status'));
+  t.is(choicesOf('dcim.rack', 'weight_unit'), choicesOf('dcim.devicetype', 'weight_unit'));
+  t.is(choicesOf('ipam.prefix', 'family'), choicesOf('ipam.ipaddress', 'family'));
+});
+
+test('an organizational model is its key, path and verbose name', async (t) => {
+  const declared = organizationalModel({
+    key: 'test.kind',
+    path: 'kinds',
+    verboseName: 'kind',
+    fields: [{ name: 'weight', type: 'integer', default: 100 }],
+    counts: [countField('thing_count', 'test.thing', 'kind')],
+  });
+  const registryOfOne = new ModelRegistry([declared]);
+  t.notThrows(() => registryOfOne.validate());
+  const kind = registryOfOne.get('test.kind');
+  t.is(kind.app, 'test');
+  t.is(kind.model, 'kind');
+  t.is(kind.verboseNamePlural, 'kinds');
+  t.deepEqual(
+    kind.fields.map((f) => f.name),
+    ['id', 'url', 'display', 'name', 'slug', 'weight', 'description', 'tags', 'custom_fields', 'created', 'last_updated', 'thing_count'],
+  );
+  t.deepEqual(kind.unique, [{ fields: ['name'] }, { fields: ['slug'] }]);
+  t.deepEqual(kind.brief, ['id', 'url', 'display', 'name', 'slug']);
+  t.deepEqual(kind.ordering, ['name', 'id']);
+  t.deepEqual(kind.search, ['name', 'slug']);
+  t.deepEqual(kind.orderingFields, ['id', 'name', 'slug', 'weight', 'description', 'created', 'last_updated']);
+  t.is(await kind.hooks!.display!({ id: 1, name: 'Blue' }, viewOf({})), 'Blue');
+  const contactRole = registry.get('tenancy.contactrole');
+  t.is(contactRole.path, 'contact-roles');
+  t.deepEqual(contactRole.fields.map((f) => f.name), ['id', 'url', 'display', 'name', 'slug', 'description', 'tags', 'custom_fields', 'created', 'last_updated']);
+});
+
+test('a nested group is its key, path and verbose name; names unique globally or among siblings', async (t) => {
+  const counts = [countField('thing_count', 'test.thing', 'group')];
+  const global = new ModelRegistry([nestedGroupModel({ key: 'test.group', path: 'groups', verboseName: 'group', counts })]).get('test.group');
+  t.deepEqual(global.fields.map((f) => f.name).slice(3), ['name', 'slug', 'parent', 'description', 'tags', 'custom_fields', 'created', 'last_updated', 'thing_count', '_depth']);
+  t.deepEqual(global.brief, ['id', 'url', 'display', 'name', 'slug', 'thing_count', '_depth']);
+  t.deepEqual(global.unique, [{ fields: ['name'] }, { fields: ['slug'] }]);
+  const siblings = nestedGroupModel({ key: 'test.group', path: 'groups', verboseName: 'group', uniqueAmongSiblings: true, counts });
+  t.deepEqual(new ModelRegistry([siblings]).get('test.group').unique!.map((c) => c.fields.join()), ['parent,name', 'name', 'parent,slug', 'slug']);
+  const nodes = [{ id: 1, name: 'Top', parent: null }, { id: 2, name: 'Child', parent: 1 }];
+  t.is(await siblings.hooks!.compute!._depth(nodes[1], viewOf({ 'test.group': nodes })), 1);
+  t.deepEqual(await siblings.hooks!.validate!({ ...nodes[0], parent: 2 }, viewOf({ 'test.group': nodes }), nodes[0]), {
+    parent: ['Cannot assign self or child group as parent.'],
+  });
 });

@@ -2,7 +2,7 @@ import type { SecretKeeper } from '../auth/secrets.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { FieldDefinition, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
-import { customFieldsOf } from '../models/extras/customFieldsOf.js';
+import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 import { lookupView } from '../projections/lookupView.js';
 
 /**

@@ -9,7 +9,7 @@ import { allocateObjects } from '../commands/allocateObjects.js';
 import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
 import type { WriteOutcome } from '../commands/recordEach.js';
 import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
-import type { AvailableEntry, DetailAction, NestedReference } from '../models/allocation.js';
+import type { AvailableEntry, DetailAction, NestedReference } from '../models/allocation/DetailAction.js';
 import type { ModelDefinition, StoredObject } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
 import { PARSES, RENDERS } from './face/options.js';

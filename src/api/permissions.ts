@@ -26,13 +26,11 @@ export const GRANT_DENIED = 'This user does not have permission to create tokens
 export type Action = 'view' | 'add' | 'change' | 'delete';
 export type WriteAction = Exclude<Action, 'view'>;
 
-/** Models that EXEMPT_VIEW_PERMISSIONS = ['*'] does not open up (NetBox's EXEMPT_EXCLUDE_MODELS). */
-const NEVER_EXEMPT = new Set(['auth.user', 'auth.group', 'users.objectpermission']);
 const TOKEN = 'users.token';
 
 export function isExempt(config: Config, definition: ModelDefinition): boolean {
   const list = config.exemptViewPermissions;
-  return list.includes(definition.key) || (list.includes('*') && !NEVER_EXEMPT.has(definition.key));
+  return list.includes(definition.key) || (list.includes('*') && definition.exemptable !== false);
 }
 
 export function principalOf(ctx: Context): Principal | null {

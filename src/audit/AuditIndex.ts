@@ -1,19 +1,13 @@
 import type { ChangeAction, ChangeEvent } from '../events/ChangeEvent.js';
 import { Column, Dictionary, StringPool } from './columns.js';
 import { eventTimeMicros } from './time.js';
+import { registry } from '../models/registry.js';
 
 export const ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
 const ACTION_CODE: Record<ChangeAction, number> = { create: 0, update: 1, delete: 2 };
 
 /** Object keys are typeCode * 2^40 + id while ids stay below 2^40 (always, in practice). */
 const ID_SPACE = 2 ** 40;
-
-/**
- * Models NetBox does not change-log (BEHAVIOUR §13): users, groups, tokens, object
- * permissions. Their events are in the log like any other (the read models need them)
- * and in their objects' history, but not in /api/extras/object-changes/.
- */
-export const NOT_CHANGE_LOGGED: ReadonlySet<string> = new Set(['auth.user', 'auth.group', 'users.token', 'users.objectpermission', 'users.userconfig']);
 
 /**
  * The log-side secondary indexes of the audit queries, kept in memory and fed the
@@ -116,7 +110,9 @@ export class AuditIndex {
     const type = this.typeDictionary.code(event.objectType);
     this.types.push(type);
     let logged = this.loggedTypes.get(type);
-    if (logged === undefined) this.loggedTypes.set(type, (logged = !NOT_CHANGE_LOGGED.has(event.objectType)));
+    // Models that are not change-logged (users, tokens ...) say so in their definitions; their events
+    // are in the log like any other and in their objects' history, but not in object changes.
+    if (logged === undefined) this.loggedTypes.set(type, (logged = registry.tryGet(event.objectType)?.changeLogged !== false));
     this.logged.push(logged ? 1 : 0);
     if (logged) this.loggedList.push(p);
     this.objectIds.push(event.objectId);

@@ -16,7 +16,6 @@ import { lookupView } from '../projections/lookupView.js';
 /** NetBox refreshes a token's last_used at most once a minute. */
 export const LAST_USED_INTERVAL_MS = 60_000;
 
-const AUTH_MODELS = new Set(['users.token', 'auth.user', 'auth.group', 'users.objectpermission']);
 const MAX_CACHED = 50_000;
 
 interface CachedToken {
@@ -102,7 +101,7 @@ export class AuthService {
 
   private observe(events: ChangeEvent[]): void {
     for (const event of events) {
-      if (!AUTH_MODELS.has(event.objectType)) continue;
+      if (!this.services.registry.tryGet(event.objectType)?.accessControl) continue;
       if (event.objectType === 'users.token') {
         for (const state of [event.prechange, event.postchange]) {
           if (typeof state?.key_digest === 'string') this.tokens.delete(state.key_digest);

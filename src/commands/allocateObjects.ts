@@ -1,4 +1,4 @@
-import type { DetailAction } from '../models/allocation.js';
+import type { DetailAction } from '../models/allocation/DetailAction.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
 import { decideObject, type CommandEnvironment } from './decideObject.js';
 import { createObjects } from './createObjects.js';

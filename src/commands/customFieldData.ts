@@ -1,9 +1,9 @@
 import type { ModelRegistry } from '../models/registry.js';
-import { checkCustomFieldValue } from '../models/extras/customFieldValues.js';
+import { checkCustomFieldValue } from '../models/customFields/customFieldValues.js';
 import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import { addError } from './errors.js';
 import { resolveReference } from './resolveReference.js';
-import { customFieldsOf } from '../models/extras/customFieldsOf.js';
+import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 
 /**
  * Custom field data on write. On create without the key every field gets its default;

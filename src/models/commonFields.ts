@@ -3,6 +3,8 @@
  * serializer order like any other field; only their spelling lives here.
  */
 import type { FieldDefinition, UniqueConstraint } from './types.js';
+import { SITE_STATUS_CHOICES, WEIGHT_UNIT_CHOICES } from './dcim/choices.js';
+import { IP_FAMILY_CHOICES } from './ipam/choices.js';
 
 /** id, url, display: the first three keys of every representation. */
 export const identityFields: FieldDefinition[] = [
@@ -15,7 +17,7 @@ export const identityFields: FieldDefinition[] = [
 export const changeLoggedFields: FieldDefinition[] = [
   { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
   { name: 'custom_fields', type: 'custom_fields', default: {} },
-  // SPEC 2.2: created reads as a date; the stored value keeps the full timestamp.
+  // created reads as a date; the stored value keeps the full timestamp.
   { name: 'created', type: 'date', readOnly: true, nullable: true },
   { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
 ];
@@ -29,6 +31,29 @@ export const slugField: FieldDefinition = {
   maxLength: 100,
   pattern: '^[-a-zA-Z0-9_]+$',
   format: 'slug',
+};
+
+/** A short free-text description, as most models have. */
+export const descriptionField: FieldDefinition = { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 };
+
+/** A URL-friendly identifier unique only within a scope (among siblings, within a site or manufacturer). */
+export const scopedSlugField: FieldDefinition = {
+  name: 'slug',
+  type: 'string',
+  required: true,
+  maxLength: 100,
+  pattern: '^[-a-zA-Z0-9_]+$',
+  format: 'slug',
+};
+
+/** The tenant an object belongs to (NetBox's TenancyMixin): a tenant in use cannot be deleted. */
+export const tenantField: FieldDefinition = {
+  name: 'tenant',
+  type: 'fk',
+  target: 'tenancy.tenant',
+  onDelete: 'PROTECT',
+  nullable: true,
+  default: null,
 };
 
 /** A globally unique name. */
@@ -46,10 +71,7 @@ export const familyField: FieldDefinition = {
   name: 'family',
   type: 'choice',
   readOnly: true,
-  choices: [
-    { value: 4, label: 'IPv4' },
-    { value: 6, label: 'IPv6' },
-  ],
+  choices: IP_FAMILY_CHOICES,
 };
 
 /** The unit a weight is given in (device types, racks). */
@@ -59,12 +81,7 @@ export const weightUnitField: FieldDefinition = {
   blank: true,
   emptyAsNull: true,
   default: '',
-  choices: [
-    { value: 'kg', label: 'Kilograms' },
-    { value: 'g', label: 'Grams' },
-    { value: 'lb', label: 'Pounds' },
-    { value: 'oz', label: 'Ounces' },
-  ],
+  choices: WEIGHT_UNIT_CHOICES,
 };
 
 /** A tree node's parent: deleting a node deletes its subtree. */
@@ -90,11 +107,5 @@ export const siteStatusField: FieldDefinition = {
   name: 'status',
   type: 'choice',
   default: 'active',
-  choices: [
-    { value: 'planned', label: 'Planned' },
-    { value: 'staging', label: 'Staging' },
-    { value: 'active', label: 'Active' },
-    { value: 'decommissioning', label: 'Decommissioning' },
-    { value: 'retired', label: 'Retired' },
-  ],
+  choices: SITE_STATUS_CHOICES,
 };

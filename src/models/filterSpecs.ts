@@ -29,13 +29,26 @@ export const tenancyFilters: Filters = treeFilters('tenant_group_id', 'tenant_gr
 
 /**
  * ContactModelFilterSet: contact assignments are not modelled here, so every valid value
- * matches nothing ('null' everything) — and as no contact exists, any id is a 400, as it
- * would be in a NetBox without contacts.
+ * (an existing contact role, say) matches nothing ('null' everything) — and as no contact
+ * exists, any contact id is a 400, as it would be in a NetBox without contacts.
  */
 export const contactFilters: Filters = {
   contact: related('tenancy.contact', []),
   contact_role: related('tenancy.contactrole', []),
   contact_group: related('tenancy.contactgroup', [], { includeDescendants: true }),
+};
+
+/**
+ * Where a circuit ends, by region, site group and site: circuit terminations are not
+ * modelled, so valid values match nothing ('null' everything).
+ */
+export const circuitTerminationSiteFilters: Filters = {
+  region_id: related('dcim.region', [], { includeDescendants: true }),
+  region: related('dcim.region', [], { by: 'slug', includeDescendants: true }),
+  site_group_id: related('dcim.sitegroup', [], { includeDescendants: true }),
+  site_group: related('dcim.sitegroup', [], { by: 'slug', includeDescendants: true }),
+  site_id: related('dcim.site', []),
+  site: related('dcim.site', [], { by: 'slug' }),
 };
 
 /** Region and site group of the site reached through `toSite` (e.g. ['site'] or ['device', 'site']). */

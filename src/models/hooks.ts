@@ -19,6 +19,19 @@ export function displayAttribute(attribute: string): (obj: StoredObject) => stri
   };
 }
 
+/** str(component) of NetBox's device components: the name, followed by ' (<label>)' when a label is set. */
+export function nameWithLabel(obj: StoredObject): string {
+  return obj.label ? `${pyStr(obj.name)} (${String(obj.label)})` : pyStr(obj.name);
+}
+
+/** A display hook rendering one attribute when it is set, else '#<id>' (e.g. a cable's label). */
+export function attributeOrNumber(attribute: string): (obj: StoredObject) => string {
+  return (obj) => {
+    const value = obj[attribute];
+    return value === null || value === undefined || value === '' ? `#${obj.id}` : String(value);
+  };
+}
+
 /** The id held by a foreign-key attribute, or null. */
 export function refId(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) ? value : null;
@@ -85,10 +98,9 @@ export function fieldError(field: string, message: string): FieldErrors {
   return { [field]: [message] };
 }
 
-/** The hooks a plain named tree node needs: display by name, no cycles, depth. */
+/** The hooks a plain named tree node needs beyond the default display by name: no cycles, depth. */
 export function treeNodeHooks(model: string, verboseName: string): ModelHooks {
   return {
-    display: displayAttribute('name'),
     validate: (obj, view) => treeParentErrors(model, verboseName, obj, view),
     compute: { _depth: treeDepth(model) },
   };

@@ -27,6 +27,7 @@ import { role } from './ipam/role.js';
 import { vlan } from './ipam/vlan.js';
 import { vlangroup } from './ipam/vlangroup.js';
 import { vrf } from './ipam/vrf.js';
+import { contactrole } from './tenancy/contactrole.js';
 import { tenant } from './tenancy/tenant.js';
 import { tenantgroup } from './tenancy/tenantgroup.js';
 import { group } from './users/group.js';
@@ -38,6 +39,7 @@ export const allModels: ModelDefinition[] = [
   // tenancy
   tenantgroup,
   tenant,
+  contactrole,
   // dcim
   region,
   sitegroup,

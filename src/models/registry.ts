@@ -1,7 +1,10 @@
 /**
  * The model registry: lookup of model definitions by content-type key and by URL,
  * reverse relations for delete handling, and a consistency check of the definitions.
+ * Definitions are held as the rest of the service reads them, with the facts their
+ * fields imply filled in (src/models/derivedFacts.ts).
  */
+import { isPlainFieldConstraint, withDerivedFacts } from './derivedFacts.js';
 import { allModels } from './index.js';
 import type { FieldDefinition, ModelDefinition } from './types.js';
 
@@ -18,9 +21,12 @@ export class ModelRegistry {
   private readonly byKey = new Map<string, ModelDefinition>();
   private readonly byUrl = new Map<string, ModelDefinition>();
   private readonly definitions: ModelDefinition[];
+  /** The definitions as their model files declare them. */
+  private readonly declared: ModelDefinition[];
 
   constructor(definitions: ModelDefinition[]) {
-    this.definitions = [...definitions];
+    this.declared = [...definitions];
+    this.definitions = this.declared.map(withDerivedFacts);
     for (const def of this.definitions) {
       if (!this.byKey.has(def.key)) this.byKey.set(def.key, def);
       const url = `${def.app}/${def.path}`;
@@ -130,6 +136,13 @@ export class ModelRegistry {
       }
       for (const name of Object.keys(def.hooks?.compute ?? {})) {
         if (fields.get(name)?.type !== 'computed') report(`compute hook '${name}' is not a computed field`);
+      }
+    }
+    for (const def of this.declared) {
+      for (const constraint of def.unique ?? []) {
+        if (isPlainFieldConstraint(constraint)) {
+          problems.push(`${def.key}: unique constraint on '${constraint.fields[0]}' alone: mark the field unique instead`);
+        }
       }
     }
     if (problems.length) throw new Error(`Inconsistent model definitions:\n  ${problems.join('\n  ')}`);

@@ -3,7 +3,7 @@
  * `ModelDefinition`; routes, write schemas, serializers, filters, OPTIONS,
  * OpenAPI and read-model indexes are all derived from it.
  */
-import type { DetailAction } from './allocation.js';
+import type { DetailAction } from './allocation/DetailAction.js';
 
 /** What happens to objects that reference a deleted object through a foreign key. */
 export type OnDelete = 'CASCADE' | 'PROTECT' | 'SET_NULL';
@@ -100,6 +100,7 @@ export interface FieldDefinition {
   /** The foreign key is one-to-one: a target may be referenced by one object only. */
   oneToOne?: boolean;
 
+  /** No two objects share the value (nulls aside): enforced on write and indexed. */
   unique?: boolean;
   /** array: the element type. */
   items?: 'string' | 'integer' | 'cidr' | 'json' | 'content_type';
@@ -165,7 +166,10 @@ export interface ModelHooks {
   normalize?(obj: StoredObject): FieldErrors | void;
   /** Model rules beyond field constraints (NetBox's clean()); may read other objects. */
   validate?(obj: StoredObject, view: LookupView, previous: StoredObject | null, settings?: ModelSettings): Promise<FieldErrors | void>;
-  /** The object's string form; may read related objects (e.g. a device without a name). */
+  /**
+   * The object's string form; may read related objects (e.g. a device without a name).
+   * A model with a `name` field and no display hook shows its name.
+   */
   display?(obj: StoredObject, view: LookupView): string | Promise<string>;
   /**
    * Hidden read-model keys (named with a leading '_') derived from the stored object,
@@ -265,7 +269,7 @@ export interface RelatedFilterSpec {
 }
 
 /**
- * Network containment over the hidden keys of src/models/ipam/networkKeys.ts:
+ * Network containment over the hidden keys of src/models/values/ipNetworks.ts:
  * - 'within' / 'within_include': networks strictly inside / inside or equal to the value;
  * - 'contains': networks containing (or equal to) the value network or address;
  * - 'network': networks equal to the value (repeatable; unparsable values dropped);
@@ -323,8 +327,16 @@ export interface ModelDefinition {
   brief: string[];
   /** Default ordering terms; '-' reverses; hidden derived keys allowed (e.g. '_name'). */
   ordering: string[];
-  /** Names accepted by ?ordering=. */
+  /**
+   * Names accepted by ?ordering=, where they differ from the default: every rendered field
+   * stored as one value (src/models/derivedFacts.ts). The registry fills in the default.
+   */
   orderingFields?: string[];
+  /**
+   * Uniqueness over several fields, or with a condition, case rule or message of its own.
+   * A single field's uniqueness is said by its `unique` flag; the registry adds that
+   * constraint here (enforced with NetBox's message, and indexed).
+   */
   unique?: UniqueConstraint[];
   /** Fields searched by ?q= (case-insensitive contains). */
   search?: string[];
@@ -336,6 +348,16 @@ export interface ModelDefinition {
   filters?: Record<string, FilterSpec>;
   /** Served for reads only (e.g. object changes): writes answer 405. */
   readOnly?: boolean;
+  /**
+   * Its changes are listed in /api/extras/object-changes/ (default true). NetBox does not
+   * change-log users, groups, tokens and permissions; their events still feed the read
+   * models and their objects' history.
+   */
+  changeLogged?: boolean;
+  /** EXEMPT_VIEW_PERMISSIONS = ['*'] opens it to anonymous reads (default true; NetBox's EXEMPT_EXCLUDE_MODELS are not). */
+  exemptable?: boolean;
+  /** It decides who may do what (users, groups, tokens, permissions): authentication caches follow its changes. */
+  accessControl?: boolean;
   hooks?: ModelHooks;
   /** Sub-resources of the detail URL that hand out the object's free space (e.g. a prefix's available-ips). */
   detailActions?: DetailAction[];

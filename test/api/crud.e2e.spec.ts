@@ -1,66 +1,61 @@
 import test from 'ava';
+import { registry } from '../../src/models/registry.js';
 import { seedInfrastructure } from '../support/fixtures.js';
+import { CRUD_SAMPLES } from './crudSamples.js';
 import { startService } from '../support/startService.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-/** Every model of the first set: created with realistic data, read back, patched, deleted. */
-const MODELS: Array<{ key: string; path: string; patch: Record<string, unknown>; check: string }> = [
-  { key: 'tenantGroup', path: '/api/tenancy/tenant-groups/', patch: { description: 'paying' }, check: 'description' },
-  { key: 'tenant', path: '/api/tenancy/tenants/', patch: { description: 'big one' }, check: 'description' },
-  { key: 'region', path: '/api/dcim/regions/', patch: { description: 'EU' }, check: 'description' },
-  { key: 'siteGroup', path: '/api/dcim/site-groups/', patch: { description: 'core' }, check: 'description' },
-  { key: 'site', path: '/api/dcim/sites/', patch: { facility: 'Equinix FR5' }, check: 'facility' },
-  { key: 'location', path: '/api/dcim/locations/', patch: { description: 'ground floor' }, check: 'description' },
-  { key: 'rackRole', path: '/api/dcim/rack-roles/', patch: { color: '00ff00' }, check: 'color' },
-  { key: 'rack', path: '/api/dcim/racks/', patch: { serial: 'SN-R1' }, check: 'serial' },
-  { key: 'manufacturer', path: '/api/dcim/manufacturers/', patch: { description: 'vendor' }, check: 'description' },
-  { key: 'deviceType', path: '/api/dcim/device-types/', patch: { part_number: 'MX204-HW-BASE' }, check: 'part_number' },
-  { key: 'deviceRole', path: '/api/dcim/device-roles/', patch: { color: '0000ff' }, check: 'color' },
-  { key: 'platform', path: '/api/dcim/platforms/', patch: { description: 'os' }, check: 'description' },
-  { key: 'device', path: '/api/dcim/devices/', patch: { serial: 'JN1234' }, check: 'serial' },
-  { key: 'iface', path: '/api/dcim/interfaces/', patch: { description: 'uplink' }, check: 'description' },
-  { key: 'vrf', path: '/api/ipam/vrfs/', patch: { description: 'public' }, check: 'description' },
-  { key: 'rir', path: '/api/ipam/rirs/', patch: { description: 'registry' }, check: 'description' },
-  { key: 'aggregate', path: '/api/ipam/aggregates/', patch: { description: 'doc range' }, check: 'description' },
-  { key: 'role', path: '/api/ipam/roles/', patch: { weight: 500 }, check: 'weight' },
-  { key: 'vlanGroup', path: '/api/ipam/vlan-groups/', patch: { description: 'all' }, check: 'description' },
-  { key: 'vlan', path: '/api/ipam/vlans/', patch: { name: 'servers-2' }, check: 'name' },
-  { key: 'prefix', path: '/api/ipam/prefixes/', patch: { description: 'lan' }, check: 'description' },
-  { key: 'address', path: '/api/ipam/ip-addresses/', patch: { dns_name: 'edge1.example.net' }, check: 'dns_name' },
-  { key: 'provider', path: '/api/circuits/providers/', patch: { account: 'ACC-1' }, check: 'account' },
-  { key: 'circuitType', path: '/api/circuits/circuit-types/', patch: { description: 'IP transit' }, check: 'description' },
-  { key: 'circuit', path: '/api/circuits/circuits/', patch: { commit_rate: 10000 }, check: 'commit_rate' },
-  { key: 'tag', path: '/api/extras/tags/', patch: { description: 'prod' }, check: 'description' },
-];
+/** Every change-logged model the registry serves for writes, in registration order (parents first). */
+const MODELS = registry.all().filter((definition) => definition.changeLogged !== false && !definition.readOnly);
 
-test('each of the 26 models is created, read, patched and deleted over HTTP', async (t) => {
+test('every change-logged model is created, read, patched and deleted over HTTP', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
   const seeded: Record<string, any> = await seedInfrastructure(service);
-  for (const model of MODELS) {
-    const created = seeded[model.key];
-    t.is(created.url, `${service.url}${model.path}${created.id}/`, model.path);
-    t.regex(created.created, DATE, `${model.path} created is a date`);
-    t.regex(created.last_updated, DATETIME, `${model.path} last_updated`);
-    t.is(typeof created.display, 'string');
-    const read = await service.api('GET', `${model.path}${created.id}/`);
-    t.is(read.status, 200, model.path);
-    t.is(read.body.id, created.id);
-    const patched = await service.api('PATCH', `${model.path}${created.id}/`, model.patch);
-    t.is(patched.status, 200, `${model.path} ${JSON.stringify(patched.body)}`);
-    t.deepEqual(patched.body[model.check], model.patch[model.check], model.path);
-    const listed = await service.api('GET', model.path);
-    t.is(listed.body.count, 1, model.path);
+  t.true(MODELS.length >= 26, 'the models of the first set at least');
+  const made: Record<string, any> = {};
+  for (const { key } of MODELS) {
+    const seededAs = CRUD_SAMPLES[key]?.seeded;
+    if (seededAs) made[key] = seeded[seededAs];
   }
-  for (const model of [...MODELS].reverse()) {
-    const id = seeded[model.key].id;
-    const existing = await service.api('GET', `${model.path}${id}/`);
+  for (const { key, app, path: segment } of MODELS) {
+    const sample = CRUD_SAMPLES[key];
+    if (!sample) {
+      t.fail(`${key}: no sample in test/api/crudSamples.ts`);
+      continue;
+    }
+    const path = `/api/${app}/${segment}/`;
+    if (!sample.seeded) {
+      const response = await service.api('POST', path, sample.create!(made));
+      t.is(response.status, 201, `${path} ${JSON.stringify(response.body)}`);
+      made[key] = response.body;
+    }
+    const created = made[key];
+    const [check] = Object.keys(sample.patch);
+    t.is(created.url, `${service.url}${path}${created.id}/`, path);
+    t.regex(created.created, DATE, `${path} created is a date`);
+    t.regex(created.last_updated, DATETIME, `${path} last_updated`);
+    t.is(typeof created.display, 'string');
+    const read = await service.api('GET', `${path}${created.id}/`);
+    t.is(read.status, 200, path);
+    t.is(read.body.id, created.id);
+    const patched = await service.api('PATCH', `${path}${created.id}/`, sample.patch);
+    t.is(patched.status, 200, `${path} ${JSON.stringify(patched.body)}`);
+    t.deepEqual(patched.body[check], sample.patch[check], path);
+    const listed = await service.api('GET', path);
+    t.is(listed.body.count, 1, path);
+  }
+  for (const { key, app, path: segment } of [...MODELS].reverse()) {
+    if (!made[key]) continue;
+    const path = `/api/${app}/${segment}/`;
+    const id = made[key].id;
+    const existing = await service.api('GET', `${path}${id}/`);
     if (existing.status === 404) continue; // removed by a cascade already
-    const deleted = await service.api('DELETE', `${model.path}${id}/`);
-    t.is(deleted.status, 204, `${model.path} ${JSON.stringify(deleted.body)}`);
-    t.is((await service.api('GET', `${model.path}${id}/`)).status, 404, model.path);
+    const deleted = await service.api('DELETE', `${path}${id}/`);
+    t.is(deleted.status, 204, `${path} ${JSON.stringify(deleted.body)}`);
+    t.is((await service.api('GET', `${path}${id}/`)).status, 404, path);
   }
 });
 
@@ -165,4 +160,24 @@ test('writes survive a restart: the read models are rebuilt from the log', async
   const created = await second.api('POST', '/api/dcim/manufacturers/', { name: 'Arista', slug: 'arista' });
   t.is(created.status, 201);
   t.true(created.body.id > before.results[0].device_type.manufacturer.id, 'ids continue after a restart');
+});
+
+test('every registered model is listed in its app root, described by OPTIONS and in the OpenAPI document', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const schema = (await service.api('GET', '/api/schema/?format=json')).body;
+  for (const [app, definitions] of registry.apps()) {
+    const root = (await service.api('GET', `/api/${app}/`)).body;
+    for (const definition of definitions) {
+      const path = `/api/${app}/${definition.path}/`;
+      t.is(root[definition.path], `${service.url}${path}`, definition.key);
+      const options = await service.api('OPTIONS', path);
+      t.is(options.status, 200, path);
+      t.is(typeof options.body.name, 'string', path);
+      t.truthy(options.body.actions?.POST?.id, path);
+      t.truthy(schema.paths[path]?.get, `${path} in OpenAPI`);
+      t.truthy(schema.paths[`${path}{id}/`]?.patch, `${path}{id}/ in OpenAPI`);
+    }
+  }
+  t.is(registry.get('tenancy.contactrole').path, 'contact-roles');
 });

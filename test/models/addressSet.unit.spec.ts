@@ -1,6 +1,6 @@
 import test from 'ava';
-import { AddressSet } from '../../src/models/ipam/addressSet.js';
-import { formatAddress, formatCidr, parseCidr, type Cidr } from '../../src/models/ipam/networkKeys.js';
+import { AddressSet } from '../../src/models/allocation/addressSet.js';
+import { formatAddress, formatCidr, parseCidr, type Cidr } from '../../src/models/values/ipNetworks.js';
 
 const cidr = (text: string) => parseCidr(text)!;
 const ip = (text: string) => cidr(text).value;

@@ -1,8 +1,8 @@
 import test from 'ava';
-import type { Allocation, AllocationEnvironment, AvailableEntry } from '../../src/models/allocation.js';
-import { addressAllocator, prefixAvailableIps, rangeAddressPool } from '../../src/models/ipam/availableIps.js';
-import { prefixAvailablePrefixes } from '../../src/models/ipam/availablePrefixes.js';
-import { vlanGroupAvailableVlans } from '../../src/models/ipam/availableVlans.js';
+import type { Allocation, AllocationEnvironment, AvailableEntry } from '../../src/models/allocation/DetailAction.js';
+import { addressAllocator, prefixAvailableIps, rangeAddressPool } from '../../src/models/allocation/availableIps.js';
+import { prefixAvailablePrefixes } from '../../src/models/allocation/availablePrefixes.js';
+import { vlanGroupAvailableVlans } from '../../src/models/allocation/availableVlans.js';
 import { registry } from '../../src/models/registry.js';
 import type { LookupView, StoredObject } from '../../src/models/types.js';
 import { lookupView } from '../../src/projections/lookupView.js';

@@ -16,7 +16,7 @@ import { WriterUnavailableError } from '../../src/commands/errors.js';
 import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { FileEventLog } from '../../src/events/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
-import { MemoryReadStore } from '../../src/projections/MemoryReadStore.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { FaultyFileSystem } from '../events/faultyFileSystem.js';
 

@@ -12,8 +12,8 @@
  * - All invalid values of a request are reported together: 400 `{<param>: [message]}`.
  */
 import { ValidationError } from '../../commands/errors.js';
-import { canonicalMac, canonicalWwn } from '../../models/dcim/hardwareAddress.js';
-import { addressSortKey, lastAddress, networkAddress, parseCidr, type Cidr } from '../../models/ipam/networkKeys.js';
+import { canonicalMac, canonicalWwn } from '../../models/values/hardwareAddress.js';
+import { addressSortKey, lastAddress, networkAddress, parseCidr, type Cidr } from '../../models/values/ipNetworks.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import { MATCH_NOTHING } from '../../models/matchNothing.js';
 import type { FieldErrors, FilterEnvironment, ModelDefinition, StoredObject } from '../../models/types.js';

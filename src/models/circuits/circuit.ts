@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
-import { contactFilters, tenancyFilters } from '../filterSpecs.js';
-import { changeLoggedFields, identityFields } from '../commonFields.js';
+import { circuitTerminationSiteFilters, contactFilters, tenancyFilters } from '../filterSpecs.js';
+import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 
 export const circuit: ModelDefinition = {
   key: 'circuits.circuit',
@@ -29,11 +29,11 @@ export const circuit: ModelDefinition = {
         { value: 'decommissioned', label: 'Decommissioned' },
       ],
     },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'install_date', type: 'date', nullable: true, default: null },
     { name: 'termination_date', type: 'date', nullable: true, default: null },
     { name: 'commit_rate', type: 'integer', nullable: true, default: null, min: 0, max: 2147483647 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'termination_a', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'termination_z', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'comments', type: 'string', blank: true, default: '' },
@@ -42,21 +42,6 @@ export const circuit: ModelDefinition = {
   brief: ['id', 'url', 'display', 'cid'],
   // NetBox orders provider by name; here by id
   ordering: ['provider', 'cid', 'id'],
-  orderingFields: [
-    'id',
-    'cid',
-    'provider',
-    'type',
-    'status',
-    'tenant',
-    'install_date',
-    'termination_date',
-    'commit_rate',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   unique: [{ fields: ['provider', 'cid'] }],
   search: ['cid', 'description', 'comments'],
   filters: {
@@ -64,12 +49,7 @@ export const circuit: ModelDefinition = {
     ...contactFilters,
     // circuit terminations are not modelled: valid values match nothing
     provider_network_id: { kind: 'related', target: 'circuits.providernetwork', path: [] },
-    region_id: { kind: 'related', target: 'dcim.region', path: [], includeDescendants: true },
-    region: { kind: 'related', target: 'dcim.region', by: 'slug', path: [], includeDescendants: true },
-    site_group_id: { kind: 'related', target: 'dcim.sitegroup', path: [], includeDescendants: true },
-    site_group: { kind: 'related', target: 'dcim.sitegroup', by: 'slug', path: [], includeDescendants: true },
-    site_id: { kind: 'related', target: 'dcim.site', path: [] },
-    site: { kind: 'related', target: 'dcim.site', by: 'slug', path: [] },
+    ...circuitTerminationSiteFilters,
   },
   hooks: {
     display: displayAttribute('cid'),

@@ -1,8 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
-import { contactFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import { circuitTerminationSiteFilters, contactFilters } from '../filterSpecs.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const provider: ModelDefinition = {
   key: 'circuits.provider',
@@ -16,7 +15,7 @@ export const provider: ModelDefinition = {
     uniqueNameField(),
     slugField,
     { name: 'account', type: 'string', blank: true, default: '', maxLength: 30 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'asns', type: 'm2m', target: 'ipam.asn', default: [] },
     ...changeLoggedFields,
@@ -24,22 +23,11 @@ export const provider: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'circuit_count'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'account', 'description', 'comments', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'account', 'comments'],
   filters: {
     ...contactFilters,
-    // circuit terminations are not modelled: valid values match nothing
-    region_id: { kind: 'related', target: 'dcim.region', path: [], includeDescendants: true },
-    region: { kind: 'related', target: 'dcim.region', by: 'slug', path: [], includeDescendants: true },
-    site_group_id: { kind: 'related', target: 'dcim.sitegroup', path: [], includeDescendants: true },
-    site_group: { kind: 'related', target: 'dcim.sitegroup', by: 'slug', path: [], includeDescendants: true },
-    site_id: { kind: 'related', target: 'dcim.site', path: [] },
-    site: { kind: 'related', target: 'dcim.site', by: 'slug', path: [] },
+    ...circuitTerminationSiteFilters,
     asn_id: { kind: 'related', target: 'ipam.asn', path: ['asns'] },
     asns_id: false,
-  },
-  hooks: {
-    display: displayAttribute('name'),
   },
 };

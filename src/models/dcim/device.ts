@@ -1,12 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { Choice, FieldDefinition, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
-import { naturalSortKey } from '../naturalSortKey.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
 import { rackDisplay } from './rack.js';
 import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
-import { canonicalMac } from './hardwareAddress.js';
+import { canonicalMac } from '../values/hardwareAddress.js';
 import type { FilterEnvironment } from '../types.js';
-import { identityFields } from '../commonFields.js';
+import { descriptionField, identityFields, tenantField } from '../commonFields.js';
+import { AIRFLOW_CHOICES } from './choices.js';
 
 const STATUS_CHOICES: Choice[] = [
   { value: 'offline', label: 'Offline' },
@@ -17,15 +18,11 @@ const STATUS_CHOICES: Choice[] = [
   { value: 'inventory', label: 'Inventory' },
   { value: 'decommissioning', label: 'Decommissioning' },
 ];
-const AIRFLOW_CHOICES: Choice[] = [
-  { value: 'front-to-rear', label: 'Front to rear' },
-  { value: 'rear-to-front', label: 'Rear to front' },
-  { value: 'left-to-right', label: 'Left to right' },
-  { value: 'right-to-left', label: 'Right to left' },
-  { value: 'side-to-rear', label: 'Side to rear' },
-  { value: 'passive', label: 'Passive' },
-  { value: 'mixed', label: 'Mixed' },
-];
+
+/** A primary address of one family: an address is the primary of one device at most. */
+function primaryIpField(name: string): FieldDefinition {
+  return { name, type: 'fk', target: 'ipam.ipaddress', onDelete: 'SET_NULL', oneToOne: true, nullable: true, default: null, unique: true };
+}
 
 /** str(device): name and asset tag, else virtual chassis position, else manufacturer and model. */
 export async function deviceDisplay(obj: StoredObject, view: LookupView): Promise<string> {
@@ -154,7 +151,7 @@ export const device: ModelDefinition = {
     { name: 'name', type: 'string', nullable: true, blank: true, default: null, maxLength: 64 },
     { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'PROTECT', required: true },
     { name: 'device_role', type: 'fk', target: 'dcim.devicerole', onDelete: 'PROTECT', required: true },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'platform', type: 'fk', target: 'dcim.platform', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'asset_tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },
@@ -184,26 +181,8 @@ export const device: ModelDefinition = {
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
     // NetBox's Device.primary_ip with PREFER_IPV4 off: the IPv6 primary, else the IPv4 one
     { name: 'primary_ip', type: 'computed', readOnly: true, nullable: true, target: 'ipam.ipaddress', coalesce: ['primary_ip6', 'primary_ip4'] },
-    {
-      name: 'primary_ip4',
-      type: 'fk',
-      target: 'ipam.ipaddress',
-      onDelete: 'SET_NULL',
-      oneToOne: true,
-      nullable: true,
-      default: null,
-      unique: true,
-    },
-    {
-      name: 'primary_ip6',
-      type: 'fk',
-      target: 'ipam.ipaddress',
-      onDelete: 'SET_NULL',
-      oneToOne: true,
-      nullable: true,
-      default: null,
-      unique: true,
-    },
+    primaryIpField('primary_ip4'),
+    primaryIpField('primary_ip6'),
     {
       name: 'cluster',
       type: 'fk',
@@ -222,7 +201,7 @@ export const device: ModelDefinition = {
     },
     { name: 'vc_position', type: 'integer', nullable: true, default: null, min: 0, max: 255 },
     { name: 'vc_priority', type: 'integer', nullable: true, default: null, min: 0, max: 255 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'local_context_data', type: 'json', nullable: true, default: null },
     { name: 'tags', type: 'tags', target: 'extras.tag' },
@@ -234,37 +213,7 @@ export const device: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name'],
   ordering: ['_name', 'id'],
-  orderingFields: [
-    'id',
-    'name',
-    'device_type',
-    'device_role',
-    'tenant',
-    'platform',
-    'serial',
-    'asset_tag',
-    'site',
-    'location',
-    'rack',
-    'position',
-    'face',
-    'status',
-    'airflow',
-    'primary_ip4',
-    'primary_ip6',
-    'cluster',
-    'virtual_chassis',
-    'vc_position',
-    'vc_priority',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   unique: [
-    { fields: ['asset_tag'] },
-    { fields: ['primary_ip4'] },
-    { fields: ['primary_ip6'] },
     { fields: ['name', 'site', 'tenant'], caseInsensitive: ['name'] },
     {
       fields: ['name', 'site'],

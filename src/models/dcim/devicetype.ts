@@ -1,18 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, weightUnitField } from '../commonFields.js';
-
-const AIRFLOW_CHOICES: Choice[] = [
-  { value: 'front-to-rear', label: 'Front to rear' },
-  { value: 'rear-to-front', label: 'Rear to front' },
-  { value: 'left-to-right', label: 'Left to right' },
-  { value: 'right-to-left', label: 'Right to left' },
-  { value: 'side-to-rear', label: 'Side to rear' },
-  { value: 'passive', label: 'Passive' },
-  { value: 'mixed', label: 'Mixed' },
-];
+import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, weightUnitField } from '../commonFields.js';
+import { AIRFLOW_CHOICES } from './choices.js';
 
 export const devicetype: ModelDefinition = {
   key: 'dcim.devicetype',
@@ -25,7 +16,7 @@ export const devicetype: ModelDefinition = {
     ...identityFields,
     { name: 'manufacturer', type: 'fk', target: 'dcim.manufacturer', onDelete: 'PROTECT', required: true },
     { name: 'model', type: 'string', required: true, maxLength: 100 },
-    { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
+    scopedSlugField,
     { name: 'part_number', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'u_height', type: 'decimal', default: 1, min: 0, maxDigits: 4, decimalPlaces: 1 },
     { name: 'is_full_depth', type: 'boolean', default: true },
@@ -44,7 +35,7 @@ export const devicetype: ModelDefinition = {
     { name: 'front_image', type: 'computed', readOnly: true, nullable: true, value: null },
     // image upload (multipart) is not supported
     { name: 'rear_image', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
     countField('device_count', 'dcim.device', 'device_type'),
@@ -52,23 +43,6 @@ export const devicetype: ModelDefinition = {
   brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'device_count'],
   // NetBox orders manufacturer by name; here by id
   ordering: ['manufacturer', 'model', 'id'],
-  orderingFields: [
-    'id',
-    'manufacturer',
-    'model',
-    'slug',
-    'part_number',
-    'u_height',
-    'is_full_depth',
-    'subdevice_role',
-    'airflow',
-    'weight',
-    'weight_unit',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   unique: [{ fields: ['manufacturer', 'model'] }, { fields: ['manufacturer', 'slug'] }],
   search: ['model', 'part_number', 'comments'],
   filters: {

@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute, pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
+import { pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, siteStatusField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, siteStatusField, tenantField } from '../commonFields.js';
 
 export const location: ModelDefinition = {
   key: 'dcim.location',
@@ -14,12 +14,12 @@ export const location: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
+    scopedSlugField,
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'CASCADE', required: true },
     { name: 'parent', type: 'fk', target: 'dcim.location', onDelete: 'CASCADE', nullable: true, default: null },
     siteStatusField,
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    tenantField,
+    descriptionField,
     ...changeLoggedFields,
     // NetBox counts objects assigned to descendants too; this counts direct ones
     countField('rack_count', 'dcim.rack', 'location'),
@@ -30,7 +30,6 @@ export const location: ModelDefinition = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'rack_count', '_depth'],
   // NetBox lists trees depth-first (tree_id, lft); here by name
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'site', 'parent', 'status', 'tenant', 'description', 'created', 'last_updated'],
   unique: [
     { fields: ['site', 'parent', 'name'] },
     {
@@ -53,7 +52,6 @@ export const location: ModelDefinition = {
     ...treeFilters('parent_id', 'parent', 'dcim.location', ['parent']),
   },
   hooks: {
-    display: displayAttribute('name'),
     async validate(obj, view) {
       const cycle = await treeParentErrors('dcim.location', 'location', obj, view);
       if (cycle) return cycle;

@@ -1,33 +1,17 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
+import { countField } from '../commonFields.js';
 import { contactFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import { organizationalModel } from '../organizationalModel.js';
 
-export const manufacturer: ModelDefinition = {
+export const manufacturer = organizationalModel({
   key: 'dcim.manufacturer',
-  app: 'dcim',
-  model: 'manufacturer',
   path: 'manufacturers',
   verboseName: 'manufacturer',
-  verboseNamePlural: 'manufacturers',
-  fields: [
-    ...identityFields,
-    uniqueNameField(),
-    slugField,
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    ...changeLoggedFields,
+  counts: [
     countField('devicetype_count', 'dcim.devicetype', 'manufacturer'),
     countField('inventoryitem_count', 'dcim.inventoryitem', 'manufacturer'),
     countField('platform_count', 'dcim.platform', 'manufacturer'),
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'devicetype_count'],
-  ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
-  search: ['name', 'slug'],
   filters: { ...contactFilters },
-  hooks: {
-    display: displayAttribute('name'),
-  },
-};
+});

@@ -1,9 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, ModelDefinition, StoredObject } from '../types.js';
 import { pyStr, related } from '../hooks.js';
-import { naturalSortKey } from '../naturalSortKey.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, weightUnitField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, tenantField, weightUnitField } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: '2-post-frame', label: '2-post frame' },
@@ -33,7 +33,7 @@ export const rack: ModelDefinition = {
     { name: 'facility_id', type: 'string', nullable: true, blank: true, default: null, maxLength: 50 },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', required: true },
     { name: 'location', type: 'fk', target: 'dcim.location', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     {
       name: 'status',
       type: 'choice',
@@ -77,7 +77,7 @@ export const rack: ModelDefinition = {
       choices: [{ value: 'mm', label: 'Millimeters' }, { value: 'in', label: 'Inches' }],
     },
     { name: 'mounting_depth', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
     countField('device_count', 'dcim.device', 'rack'),
@@ -86,34 +86,7 @@ export const rack: ModelDefinition = {
   brief: ['id', 'url', 'display', 'name', 'device_count'],
   // NetBox orders site by natural name and location by tree order (nulls last); here by id
   ordering: ['site', 'location', '_name', 'id'],
-  orderingFields: [
-    'id',
-    'name',
-    'facility_id',
-    'site',
-    'location',
-    'tenant',
-    'status',
-    'role',
-    'serial',
-    'asset_tag',
-    'type',
-    'width',
-    'u_height',
-    'weight',
-    'max_weight',
-    'weight_unit',
-    'desc_units',
-    'outer_width',
-    'outer_depth',
-    'outer_unit',
-    'mounting_depth',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
-  unique: [{ fields: ['asset_tag'] }, { fields: ['location', 'name'] }, { fields: ['location', 'facility_id'] }],
+  unique: [{ fields: ['location', 'name'] }, { fields: ['location', 'facility_id'] }],
   search: ['name', 'facility_id', 'serial', 'asset_tag', 'comments'],
   filters: {
     ...tenancyFilters,

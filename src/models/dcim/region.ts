@@ -1,33 +1,14 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { treeNodeHooks } from '../hooks.js';
+import { countField } from '../commonFields.js';
 import { contactFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, depthField, identityFields, parentField, siblingUnique } from '../commonFields.js';
+import { nestedGroupModel } from '../nestedGroupModel.js';
 
-export const region: ModelDefinition = {
+export const region = nestedGroupModel({
   key: 'dcim.region',
-  app: 'dcim',
-  model: 'region',
   path: 'regions',
   verboseName: 'region',
-  verboseNamePlural: 'regions',
-  fields: [
-    ...identityFields,
-    { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'slug', type: 'string', required: true, maxLength: 100, pattern: '^[-a-zA-Z0-9_]+$', format: 'slug' },
-    parentField('dcim.region'),
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    ...changeLoggedFields,
-    // NetBox counts objects assigned to descendants too; this counts direct ones
-    countField('site_count', 'dcim.site', 'region'),
-    depthField,
-  ],
-  brief: ['id', 'url', 'display', 'name', 'slug', 'site_count', '_depth'],
-  // NetBox lists trees depth-first (tree_id, lft); here by name
-  ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'parent', 'description', 'created', 'last_updated'],
-  unique: siblingUnique('region'),
-  search: ['name', 'slug'],
+  uniqueAmongSiblings: true,
+  // NetBox counts objects assigned to descendants too; this counts direct ones
+  counts: [countField('site_count', 'dcim.site', 'region')],
   filters: { ...contactFilters },
-  hooks: treeNodeHooks('dcim.region', 'region'),
-};
+});

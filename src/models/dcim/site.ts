@@ -1,9 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
-import { naturalSortKey } from '../naturalSortKey.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, siteStatusField, slugField, uniqueNameField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, siteStatusField, slugField, tenantField, uniqueNameField } from '../commonFields.js';
 
 export const site: ModelDefinition = {
   key: 'dcim.site',
@@ -19,10 +18,10 @@ export const site: ModelDefinition = {
     siteStatusField,
     { name: 'region', type: 'fk', target: 'dcim.region', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'group', type: 'fk', target: 'dcim.sitegroup', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'facility', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'time_zone', type: 'string', nullable: true, default: null, maxLength: 63, format: 'timezone' },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'physical_address', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'shipping_address', type: 'string', blank: true, default: '', maxLength: 200 },
     { name: 'latitude', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 6 },
@@ -41,26 +40,6 @@ export const site: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug'],
   ordering: ['_name', 'id'],
-  orderingFields: [
-    'id',
-    'name',
-    'slug',
-    'status',
-    'region',
-    'group',
-    'tenant',
-    'facility',
-    'time_zone',
-    'description',
-    'physical_address',
-    'shipping_address',
-    'latitude',
-    'longitude',
-    'comments',
-    'created',
-    'last_updated',
-  ],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'comments'],
   filters: {
     ...tenancyFilters,
@@ -72,7 +51,6 @@ export const site: ModelDefinition = {
     asns_id: false,
   },
   hooks: {
-    display: displayAttribute('name'),
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
   },
 };

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, ModelDefinition, StoredObject } from '../types.js';
-import { checkCustomFieldValue } from './customFieldValues.js';
-import { identityFields } from '../commonFields.js';
+import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
+import { descriptionField, identityFields } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: 'text', label: 'Text' },
@@ -34,7 +34,7 @@ export const customfield: ModelDefinition = {
     { name: 'name', type: 'string', required: true, unique: true, maxLength: 50, pattern: '^[A-Za-z0-9_]+$' },
     { name: 'label', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'group_name', type: 'string', blank: true, default: '', maxLength: 50 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'required', type: 'boolean', default: false },
     { name: 'search_weight', type: 'integer', default: 1000, min: 0, max: 32767 },
     {
@@ -64,28 +64,6 @@ export const customfield: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name'],
   ordering: ['group_name', 'weight', 'name', 'id'],
-  orderingFields: [
-    'id',
-    'content_types',
-    'type',
-    'object_type',
-    'name',
-    'label',
-    'group_name',
-    'description',
-    'required',
-    'search_weight',
-    'filter_logic',
-    'ui_visibility',
-    'weight',
-    'validation_minimum',
-    'validation_maximum',
-    'validation_regex',
-    'choices',
-    'created',
-    'last_updated',
-  ],
-  unique: [{ fields: ['name'] }],
   search: ['name', 'label', 'group_name', 'description'],
   hooks: {
     display: (obj) => (obj.label ? String(obj.label) : capitalize(String(obj.name).replace(/_/g, ' '))),

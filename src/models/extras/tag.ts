@@ -1,8 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import type { FilterEnvironment } from '../types.js';
-import { identityFields, uniqueNameField } from '../commonFields.js';
+import { descriptionField, identityFields, uniqueNameField } from '../commonFields.js';
 
 export const tag: ModelDefinition = {
   key: 'extras.tag',
@@ -16,7 +15,7 @@ export const tag: ModelDefinition = {
     uniqueNameField(),
     { name: 'slug', type: 'string', required: true, unique: true, maxLength: 100, pattern: '^[-\\p{L}\\p{M}\\p{N}_]+$' },
     { name: 'color', type: 'string', default: '9e9e9e', maxLength: 6, pattern: '^[0-9a-f]{6}$', format: 'color' },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     // NetBox counts tag assignments over every model; not computed yet
     { name: 'tagged_items', type: 'computed', readOnly: true, value: 0 },
     { name: 'created', type: 'date', readOnly: true, nullable: true },
@@ -24,14 +23,9 @@ export const tag: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'color'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'color', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug', 'description'],
   filters: {
     content_type: { kind: 'method', method: filterContentType },
-  },
-  hooks: {
-    display: displayAttribute('name'),
   },
 };
 

@@ -1,11 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
-import { networkKeys, normalizeNetworkField } from './networkKeys.js';
+import { networkKeys, normalizeNetworkField } from '../values/ipNetworks.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { containingNetwork } from './prefix.js';
-import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
-import { overlappingAggregate } from './duplicates.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
+import { overlappingAggregate } from '../ipamUniqueness.js';
 
 export const aggregate: ModelDefinition = {
   key: 'ipam.aggregate',
@@ -19,15 +19,14 @@ export const aggregate: ModelDefinition = {
     familyField,
     { name: 'prefix', type: 'cidr', required: true },
     { name: 'rir', type: 'fk', target: 'ipam.rir', onDelete: 'PROTECT', required: true },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'date_added', type: 'date', nullable: true, default: null },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
   ],
   brief: ['id', 'url', 'display', 'family', 'prefix'],
   ordering: ['_network', '_prefixlen', 'id'],
-  orderingFields: ['id', 'prefix', 'rir', 'tenant', 'date_added', 'description', 'comments', 'created', 'last_updated'],
   search: ['description', 'prefix'],
   filters: {
     ...tenancyFilters,

@@ -1,13 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
-import { hostKeys, normalizeHostField } from './networkKeys.js';
+import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterMethod } from '../types.js';
 import { MATCH_NOTHING } from '../matchNothing.js';
 import { presentInVrf } from './prefix.js';
-import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
-import { duplicateAddress } from './duplicates.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
+import { duplicateAddress } from '../ipamUniqueness.js';
 
 const ROLE_CHOICES: Choice[] = [
   { value: 'loopback', label: 'Loopback' },
@@ -34,7 +34,7 @@ export const ipaddress: ModelDefinition = {
     familyField,
     { name: 'address', type: 'ip_address', required: true },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'PROTECT', nullable: true, default: null },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     {
       name: 'status',
       type: 'choice',
@@ -68,29 +68,13 @@ export const ipaddress: ModelDefinition = {
     { name: 'nat_inside', type: 'fk', target: 'ipam.ipaddress', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'nat_outside', type: 'reverse', readOnly: true, target: 'ipam.ipaddress', via: 'nat_inside' },
     { name: 'dns_name', type: 'string', blank: true, default: '', maxLength: 255 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
   ],
   brief: ['id', 'url', 'display', 'family', 'address'],
   // NetBox: host address only (mask ignored), IPv4 before IPv6
   ordering: ['_address', 'id'],
-  orderingFields: [
-    'id',
-    'address',
-    'vrf',
-    'tenant',
-    'status',
-    'role',
-    'assigned_object_type',
-    'assigned_object_id',
-    'nat_inside',
-    'dns_name',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   search: ['dns_name', 'description', 'address'],
   filters: {
     ...tenancyFilters,

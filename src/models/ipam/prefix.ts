@@ -1,13 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { displayAttribute } from '../hooks.js';
-import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from './networkKeys.js';
+import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from '../values/ipNetworks.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
 import type { FilterEnvironment, FilterMethod } from '../types.js';
-import { changeLoggedFields, familyField, identityFields } from '../commonFields.js';
-import { duplicatePrefix } from './duplicates.js';
-import { prefixAvailableIps } from './availableIps.js';
-import { prefixAvailablePrefixes } from './availablePrefixes.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
+import { duplicatePrefix } from '../ipamUniqueness.js';
+import { prefixAvailableIps } from '../allocation/availableIps.js';
+import { prefixAvailablePrefixes } from '../allocation/availablePrefixes.js';
 
 export const prefix: ModelDefinition = {
   key: 'ipam.prefix',
@@ -22,7 +22,7 @@ export const prefix: ModelDefinition = {
     { name: 'prefix', type: 'cidr', required: true },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'PROTECT', nullable: true, default: null },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'vlan', type: 'fk', target: 'ipam.vlan', onDelete: 'PROTECT', nullable: true, default: null },
     {
       name: 'status',
@@ -38,7 +38,7 @@ export const prefix: ModelDefinition = {
     { name: 'role', type: 'fk', target: 'ipam.role', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'is_pool', type: 'boolean', default: false },
     { name: 'mark_utilized', type: 'boolean', default: false },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
     // NetBox caches the number of child prefixes; not computed yet
@@ -49,22 +49,6 @@ export const prefix: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'family', 'prefix', '_depth'],
   ordering: ['vrf', '_network', '_prefixlen', 'id'],
-  orderingFields: [
-    'id',
-    'prefix',
-    'site',
-    'vrf',
-    'tenant',
-    'vlan',
-    'status',
-    'role',
-    'is_pool',
-    'mark_utilized',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   search: ['description', 'prefix'],
   filters: {
     ...tenancyFilters,

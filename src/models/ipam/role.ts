@@ -1,31 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
-import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import { countField } from '../commonFields.js';
+import { organizationalModel } from '../organizationalModel.js';
 
-export const role: ModelDefinition = {
+export const role = organizationalModel({
   key: 'ipam.role',
-  app: 'ipam',
-  model: 'role',
   path: 'roles',
   verboseName: 'role',
-  verboseNamePlural: 'roles',
-  fields: [
-    ...identityFields,
-    uniqueNameField(),
-    slugField,
-    { name: 'weight', type: 'integer', default: 1000, min: 0, max: 32767 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
-    ...changeLoggedFields,
-    countField('prefix_count', 'ipam.prefix', 'role'),
-    countField('vlan_count', 'ipam.vlan', 'role'),
-  ],
+  fields: [{ name: 'weight', type: 'integer', default: 1000, min: 0, max: 32767 }],
+  counts: [countField('prefix_count', 'ipam.prefix', 'role'), countField('vlan_count', 'ipam.vlan', 'role')],
   brief: ['id', 'url', 'display', 'name', 'slug', 'prefix_count', 'vlan_count'],
   ordering: ['weight', 'name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'weight', 'description', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
-  search: ['name', 'slug'],
-  hooks: {
-    display: displayAttribute('name'),
-  },
-};
+});

@@ -4,7 +4,8 @@ import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { rackDisplay } from '../dcim/rack.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
-import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
+import { VLAN_STATUS_CHOICES } from './choices.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
 
 /** str() of a VLAN group's scope object ('None' for a global group). */
 async function scopeDisplay(group: StoredObject, view: LookupView): Promise<string> {
@@ -35,19 +36,10 @@ export const vlan: ModelDefinition = {
     },
     { name: 'vid', type: 'integer', required: true, min: 1, max: 4094 },
     { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
-    {
-      name: 'status',
-      type: 'choice',
-      default: 'active',
-      choices: [
-        { value: 'active', label: 'Active' },
-        { value: 'reserved', label: 'Reserved' },
-        { value: 'deprecated', label: 'Deprecated' },
-      ],
-    },
+    tenantField,
+    { name: 'status', type: 'choice', default: 'active', choices: VLAN_STATUS_CHOICES },
     { name: 'role', type: 'fk', target: 'ipam.role', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'l2vpn_termination', type: 'computed', readOnly: true, nullable: true, value: null },
     ...changeLoggedFields,
@@ -56,20 +48,6 @@ export const vlan: ModelDefinition = {
   brief: ['id', 'url', 'display', 'vid', 'name'],
   // NetBox orders site/group by their own ordering, nulls last; here by id, nulls first
   ordering: ['site', 'group', 'vid', 'id'],
-  orderingFields: [
-    'id',
-    'site',
-    'group',
-    'vid',
-    'name',
-    'tenant',
-    'status',
-    'role',
-    'description',
-    'comments',
-    'created',
-    'last_updated',
-  ],
   unique: [{ fields: ['group', 'vid'] }, { fields: ['group', 'name'] }],
   search: ['name', 'description'],
   filters: {

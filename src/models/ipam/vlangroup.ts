@@ -1,9 +1,20 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute, fieldError } from '../hooks.js';
+import { fieldError } from '../hooks.js';
 import { scopeFilter } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
-import { vlanGroupAvailableVlans } from './availableVlans.js';
+import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
+import { vlanGroupAvailableVlans } from '../allocation/availableVlans.js';
+
+/** What a VLAN group may be scoped to. */
+const SCOPE_TYPES = [
+  'dcim.region',
+  'dcim.sitegroup',
+  'dcim.site',
+  'dcim.location',
+  'dcim.rack',
+  'virtualization.clustergroup',
+  'virtualization.cluster',
+];
 
 export const vlangroup: ModelDefinition = {
   key: 'ipam.vlangroup',
@@ -19,15 +30,7 @@ export const vlangroup: ModelDefinition = {
     {
       name: 'scope_type',
       type: 'content_type',
-      allowedTypes: [
-        'dcim.region',
-        'dcim.sitegroup',
-        'dcim.site',
-        'dcim.location',
-        'dcim.rack',
-        'virtualization.clustergroup',
-        'virtualization.cluster',
-      ],
+      allowedTypes: SCOPE_TYPES,
       nullable: true,
       default: null,
       defaultOnPut: true,
@@ -38,27 +41,18 @@ export const vlangroup: ModelDefinition = {
       type: 'generic_fk',
       readOnly: true,
       nullable: true,
-      targets: [
-        'dcim.region',
-        'dcim.sitegroup',
-        'dcim.site',
-        'dcim.location',
-        'dcim.rack',
-        'virtualization.clustergroup',
-        'virtualization.cluster',
-      ],
+      targets: SCOPE_TYPES,
       typeField: 'scope_type',
       idField: 'scope_id',
     },
     { name: 'min_vid', type: 'integer', default: 1, min: 1, max: 4094 },
     { name: 'max_vid', type: 'integer', default: 4094, min: 1, max: 4094 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     ...changeLoggedFields,
     countField('vlan_count', 'ipam.vlan', 'group'),
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'vlan_count'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'scope_type', 'scope_id', 'min_vid', 'max_vid', 'description', 'created', 'last_updated'],
   unique: [{ fields: ['scope_type', 'scope_id', 'name'] }, { fields: ['scope_type', 'scope_id', 'slug'] }],
   search: ['name', 'description'],
   filters: {
@@ -71,7 +65,6 @@ export const vlangroup: ModelDefinition = {
     cluster: scopeFilter('virtualization.cluster'),
   },
   hooks: {
-    display: displayAttribute('name'),
     async validate(obj) {
       if (obj.scope_type && obj.scope_id == null) return fieldError('__all__', 'Cannot set scope_type without scope_id.');
       if (obj.scope_id != null && !obj.scope_type) return fieldError('__all__', 'Cannot set scope_id without scope_type.');

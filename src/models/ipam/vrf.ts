@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { pyStr } from '../hooks.js';
 import { pairFilters, tenancyFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
 
 export const vrf: ModelDefinition = {
   key: 'ipam.vrf',
@@ -15,9 +15,9 @@ export const vrf: ModelDefinition = {
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'rd', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 21 },
-    { name: 'tenant', type: 'fk', target: 'tenancy.tenant', onDelete: 'PROTECT', nullable: true, default: null },
+    tenantField,
     { name: 'enforce_unique', type: 'boolean', default: true },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'import_targets', type: 'm2m', target: 'ipam.routetarget', default: [] },
     { name: 'export_targets', type: 'm2m', target: 'ipam.routetarget', default: [] },
@@ -27,8 +27,6 @@ export const vrf: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'rd', 'prefix_count'],
   ordering: ['name', 'rd', 'id'],
-  orderingFields: ['id', 'name', 'rd', 'tenant', 'enforce_unique', 'description', 'comments', 'created', 'last_updated'],
-  unique: [{ fields: ['rd'] }],
   search: ['name', 'rd', 'description'],
   filters: {
     ...tenancyFilters,

@@ -1,8 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { contactFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const tenant: ModelDefinition = {
   key: 'tenancy.tenant',
@@ -16,7 +15,7 @@ export const tenant: ModelDefinition = {
     uniqueNameField(),
     slugField,
     { name: 'group', type: 'fk', target: 'tenancy.tenantgroup', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
     countField('circuit_count', 'circuits.circuit', 'tenant'),
@@ -32,14 +31,9 @@ export const tenant: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'slug'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name', 'slug', 'group', 'description', 'comments', 'created', 'last_updated'],
-  unique: [{ fields: ['name'] }, { fields: ['slug'] }],
   search: ['name', 'slug', 'description', 'comments'],
   filters: {
     ...contactFilters,
     ...treeFilters('group_id', 'group', 'tenancy.tenantgroup', ['group']),
-  },
-  hooks: {
-    display: displayAttribute('name'),
   },
 };

@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, auth.group); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
 import { countField, identityFields } from '../commonFields.js';
 
 /** Django's auth.group, served at /api/users/groups/: members are set through the user's `groups`. */
@@ -18,10 +17,8 @@ export const group: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'name'],
-  unique: [{ fields: ['name'] }],
   search: ['name'],
-  hooks: {
-    display: displayAttribute('name'),
-  },
+  changeLogged: false,
+  exemptable: false,
+  accessControl: true,
 };

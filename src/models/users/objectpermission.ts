@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, users.objectpermission); hooks are hand-written.
 import type { FieldErrors, ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
-import { identityFields } from '../commonFields.js';
+import { descriptionField, identityFields } from '../commonFields.js';
+import { pairFilters } from '../filterSpecs.js';
 
 /**
  * '<app_label>.<model>'. NetBox accepts any installed content type; models this service does
@@ -54,7 +54,7 @@ export const objectpermission: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     { name: 'enabled', type: 'boolean', default: true },
     { name: 'object_types', type: 'array', items: 'string', required: true, help: "content types covered, '<app_label>.<model>'" },
     { name: 'groups', type: 'm2m', target: 'auth.group', default: [] },
@@ -70,19 +70,21 @@ export const objectpermission: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'enabled', 'object_types', 'groups', 'users', 'actions'],
   ordering: ['name', 'id'],
+  // NetBox's: its groups, users and constraints are orderable too
   orderingFields: ['id', 'name', 'description', 'enabled', 'object_types', 'groups', 'users', 'actions', 'constraints'],
   search: ['name', 'description'],
   filters: {
     user_id: { kind: 'related', target: 'auth.user', path: ['users'] },
     user: { kind: 'related', target: 'auth.user', by: 'username', path: ['users'] },
-    group_id: { kind: 'related', target: 'auth.group', path: ['groups'] },
-    group: { kind: 'related', target: 'auth.group', by: 'name', path: ['groups'] },
+    ...pairFilters('group_id', 'group', 'auth.group', ['groups'], 'name'),
     users_id: false,
     groups_id: false,
     groups: false,
   },
+  changeLogged: false,
+  exemptable: false,
+  accessControl: true,
   hooks: {
-    display: displayAttribute('name'),
     validate: async (obj) => permissionErrors(obj),
   },
 };

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { normalizeAllowedIps } from '../../auth/ipRestriction.js';
-import { identityFields } from '../commonFields.js';
+import { descriptionField, identityFields } from '../commonFields.js';
 
 /** The masked form NetBox shows when keys cannot be retrieved: 34 '*' and the key's last 6 characters. */
 export function maskedTokenKey(last6: unknown): string {
@@ -21,7 +21,7 @@ export const token: ModelDefinition = {
     { name: 'created', type: 'datetime', readOnly: true },
     { name: 'expires', type: 'datetime', nullable: true, default: null },
     { name: 'last_used', type: 'datetime', nullable: true, default: null },
-    // SPEC 5.12 calls the use time last_updated: it moves with every write and every recorded use.
+    // The contract serves the use time as last_updated: it moves with every write and every recorded use.
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
     {
       name: 'key',
@@ -33,7 +33,7 @@ export const token: ModelDefinition = {
       pattern: '^[0-9a-fA-F]{40}$',
     },
     { name: 'write_enabled', type: 'boolean', default: true },
-    { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 },
+    descriptionField,
     // null (as tokens from the provision endpoint have) or [] both mean any client address
     { name: 'allowed_ips', type: 'array', nullable: true, default: [], defaultOnPut: true, items: 'cidr' },
     { name: 'key_last6', type: 'string', internal: true, nullable: true },
@@ -42,12 +42,14 @@ export const token: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'key', 'write_enabled'],
   ordering: ['id'],
+  // NetBox's: the use time served as last_updated is not among them
   orderingFields: ['id', 'user', 'created', 'expires', 'last_used', 'write_enabled', 'description', 'allowed_ips'],
-  unique: [{ fields: ['key'] }],
   search: ['description'],
   filters: {
     user: { kind: 'related', target: 'auth.user', by: 'username', path: ['user'] },
   },
+  changeLogged: false,
+  accessControl: true,
   hooks: {
     // NetBox shows the full key while ALLOW_TOKEN_RETRIEVAL is on; the clear key is never stored
     // (the write side keeps key_digest, key_cipher and key_last6), and display strings end up in

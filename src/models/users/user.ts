@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { pyStr } from '../hooks.js';
 import { identityFields } from '../commonFields.js';
+import { pairFilters } from '../filterSpecs.js';
 
 /** Django's UnicodeUsernameValidator: letters, digits and @ . + - _ only. */
 const USERNAME = /^[\p{L}\p{N}_@.+-]+$/u;
@@ -28,15 +29,15 @@ export const user: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'username'],
   ordering: ['username', 'id'],
-  orderingFields: ['id', 'username', 'first_name', 'last_name', 'email', 'is_staff', 'is_active', 'date_joined'],
-  unique: [{ fields: ['username'] }],
   search: ['username', 'first_name', 'last_name', 'email'],
   filters: {
-    group_id: { kind: 'related', target: 'auth.group', path: ['groups'] },
-    group: { kind: 'related', target: 'auth.group', by: 'name', path: ['groups'] },
+    ...pairFilters('group_id', 'group', 'auth.group', ['groups'], 'name'),
     groups_id: false,
     groups: false,
   },
+  changeLogged: false,
+  exemptable: false,
+  accessControl: true,
   hooks: {
     display(obj) {
       const fullName = `${String(obj.first_name ?? '')} ${String(obj.last_name ?? '')}`.trim();

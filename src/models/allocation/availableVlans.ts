@@ -2,7 +2,7 @@
  * A VLAN group's free VLAN IDs: those of its [min_vid, max_vid] that no VLAN of the
  * group uses, listed lowest first and handed out lowest first to new VLANs of the group.
  */
-import { isPlainObject, type DetailAction } from '../allocation.js';
+import { isPlainObject, type DetailAction } from './DetailAction.js';
 import type { LookupView, StoredObject } from '../types.js';
 
 /** What a request for a VLAN may say; anything else it carries is ignored. */

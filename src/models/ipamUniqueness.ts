@@ -3,9 +3,9 @@
  * duplicate prefixes and addresses within a VRF that enforces uniqueness (or in the
  * global table under ENFORCE_GLOBAL_UNIQUE), and aggregates that overlap.
  */
-import { fieldError } from '../hooks.js';
-import type { FieldErrors, LookupView, ModelSettings, StoredObject } from '../types.js';
-import { hostKeys, networkKeys } from './networkKeys.js';
+import { fieldError } from './hooks.js';
+import type { FieldErrors, LookupView, ModelSettings, StoredObject } from './types.js';
+import { hostKeys, networkKeys } from './values/ipNetworks.js';
 
 /** Roles whose addresses may legitimately be shared by several interfaces. */
 const SHARED_ROLES = new Set(['anycast', 'vip', 'vrrp', 'hsrp', 'glbp', 'carp']);

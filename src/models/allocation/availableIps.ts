@@ -3,10 +3,10 @@
  * listed lowest first and handed out lowest first to new IP addresses, which take the
  * object's mask length and VRF.
  */
-import { isPlainObject, type Allocator, type DetailAction } from '../allocation.js';
+import { isPlainObject, type Allocator, type DetailAction } from './DetailAction.js';
 import type { LookupView, StoredObject } from '../types.js';
 import { AddressSet, type Interval } from './addressSet.js';
-import { addressSortKey, formatAddress, lastAddress, networkAddress, parseCidr, sortKeyValue, type Cidr } from './networkKeys.js';
+import { addressSortKey, formatAddress, lastAddress, networkAddress, parseCidr, sortKeyValue, type Cidr } from '../values/ipNetworks.js';
 
 /** The addresses an object hands out, and how a new address is written there. */
 export interface AddressPool {

@@ -2,10 +2,10 @@
  * A prefix's free networks: its address space less the prefixes of its VRF inside it,
  * listed as the fewest CIDR blocks, and handed out to new prefixes by requested length.
  */
-import { isPlainObject, type DetailAction } from '../allocation.js';
+import { isPlainObject, type DetailAction } from './DetailAction.js';
 import type { LookupView, StoredObject } from '../types.js';
 import { AddressSet, type Interval } from './addressSet.js';
-import { addressSortKey, formatCidr, lastAddress, networkAddress, parseCidr, sortKeyValue, type Cidr } from './networkKeys.js';
+import { addressSortKey, formatCidr, lastAddress, networkAddress, parseCidr, sortKeyValue, type Cidr } from '../values/ipNetworks.js';
 
 const INSUFFICIENT = 'Insufficient space is available to accommodate the requested prefix size(s)';
 

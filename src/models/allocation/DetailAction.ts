@@ -4,7 +4,7 @@
  * in its definition; the routes, permissions and the write path are generic. An
  * allocator knows the model's rules: what is free, and what a request receives.
  */
-import type { FieldErrors, LookupView, StoredObject } from './types.js';
+import type { FieldErrors, LookupView, StoredObject } from '../types.js';
 
 /** A related object named in a listing entry, rendered in its nested form (null stays null). */
 export interface NestedReference {

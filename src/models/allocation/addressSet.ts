@@ -3,8 +3,8 @@
  * free space of a prefix or range after its used addresses and networks are taken out.
  * Intervals keep a /8 with a few children small, where a list of addresses would not.
  */
-import type { Cidr, Family } from './networkKeys.js';
-import { lastAddress, networkAddress } from './networkKeys.js';
+import type { Cidr, Family } from '../values/ipNetworks.js';
+import { lastAddress, networkAddress } from '../values/ipNetworks.js';
 
 const BITS: Record<Family, number> = { 4: 32, 6: 128 };
 

@@ -1,0 +1,52 @@
+import type { seedInfrastructure } from '../support/fixtures.js';
+
+type Seeded = Awaited<ReturnType<typeof seedInfrastructure>>;
+
+/** How the CRUD test makes and changes one object of a model. */
+export interface CrudSample {
+  /** The object seedInfrastructure creates for the model (its name there), or ... */
+  seeded?: keyof Seeded;
+  /** ... the body that creates one, given the objects made so far by model key. */
+  create?: (made: Record<string, { id: number }>) => Record<string, unknown>;
+  /** A change to it; its first key is read back. */
+  patch: Record<string, unknown>;
+}
+
+/**
+ * One sample per change-logged model, by model key. The CRUD test walks the registry, so a
+ * model registered without a sample fails it; scripts/import-reference.ts adds one for
+ * each model it generates.
+ */
+export const CRUD_SAMPLES: Record<string, CrudSample> = {
+  'tenancy.tenantgroup': { seeded: 'tenantGroup', patch: { description: 'paying' } },
+  'tenancy.tenant': { seeded: 'tenant', patch: { description: 'big one' } },
+  'dcim.region': { seeded: 'region', patch: { description: 'EU' } },
+  'dcim.sitegroup': { seeded: 'siteGroup', patch: { description: 'core' } },
+  'dcim.site': { seeded: 'site', patch: { facility: 'Equinix FR5' } },
+  'dcim.location': { seeded: 'location', patch: { description: 'ground floor' } },
+  'dcim.rackrole': { seeded: 'rackRole', patch: { color: '00ff00' } },
+  'dcim.rack': { seeded: 'rack', patch: { serial: 'SN-R1' } },
+  'dcim.manufacturer': { seeded: 'manufacturer', patch: { description: 'vendor' } },
+  'dcim.devicetype': { seeded: 'deviceType', patch: { part_number: 'MX204-HW-BASE' } },
+  'dcim.devicerole': { seeded: 'deviceRole', patch: { color: '0000ff' } },
+  'dcim.platform': { seeded: 'platform', patch: { description: 'os' } },
+  'dcim.device': { seeded: 'device', patch: { serial: 'JN1234' } },
+  'dcim.interface': { seeded: 'iface', patch: { description: 'uplink' } },
+  'ipam.vrf': { seeded: 'vrf', patch: { description: 'public' } },
+  'ipam.rir': { seeded: 'rir', patch: { description: 'registry' } },
+  'ipam.aggregate': { seeded: 'aggregate', patch: { description: 'doc range' } },
+  'ipam.role': { seeded: 'role', patch: { weight: 500 } },
+  'ipam.vlangroup': { seeded: 'vlanGroup', patch: { description: 'all' } },
+  'ipam.vlan': { seeded: 'vlan', patch: { name: 'servers-2' } },
+  'ipam.prefix': { seeded: 'prefix', patch: { description: 'lan' } },
+  'ipam.ipaddress': { seeded: 'address', patch: { dns_name: 'edge1.example.net' } },
+  'circuits.provider': { seeded: 'provider', patch: { account: 'ACC-1' } },
+  'circuits.circuittype': { seeded: 'circuitType', patch: { description: 'IP transit' } },
+  'circuits.circuit': { seeded: 'circuit', patch: { commit_rate: 10000 } },
+  'extras.tag': { seeded: 'tag', patch: { description: 'prod' } },
+  'extras.customfield': {
+    create: () => ({ name: 'ticket', type: 'text', content_types: ['dcim.site'] }),
+    patch: { description: 'ticket number' },
+  },
+  'tenancy.contactrole': { create: () => ({ name: 'Example contact role', slug: 'example-contact-role' }), patch: { description: 'changed' } },
+};
