@@ -26,7 +26,7 @@ export async function updateObjects(
   preconditions: readonly Precondition[] = [],
 ): Promise<WriteOutcome> {
   await checkPreconditions(tx.view, definition, preconditions, bulk);
-  return recordEach(tx, definition, items, bulk, async ({ id, input }) => {
+  return recordEach(env, tx, definition, items, bulk, async ({ id, input }) => {
     const current = await tx.view.get(definition.key, id);
     if (!current) {
       if (!bulk) throw new NotFoundError();

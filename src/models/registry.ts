@@ -76,6 +76,18 @@ export class ModelRegistry {
     return refs;
   }
 
+  /**
+   * Computed fields whose value can change when a `key` object changes (they declare
+   * `dependsOn: [key]`): which rendered values a write to `key` can alter.
+   */
+  dependentsOf(key: string): ModelReference[] {
+    const refs: ModelReference[] = [];
+    for (const model of this.definitions) {
+      for (const field of model.fields) if (field.dependsOn?.includes(key)) refs.push({ model, field });
+    }
+    return refs;
+  }
+
   /** Throws an Error listing every inconsistency found in the definitions. */
   validate(): void {
     const problems: string[] = [];
@@ -128,6 +140,14 @@ export class ModelRegistry {
       }
       for (const name of def.search ?? []) {
         if (!fields.has(name)) report(`search field '${name}' is not a field`);
+      }
+      for (const field of def.fields) {
+        for (const key of field.dependsOn ?? []) {
+          if (!this.byKey.has(key)) report(`field '${field.name}': depends on unknown model '${key}'`);
+        }
+        if (field.dependsOn && (field.type !== 'computed' || !def.hooks?.compute?.[field.name])) {
+          report(`field '${field.name}': dependsOn without a computed field and its compute hook`);
+        }
       }
       for (const name of Object.keys(def.hooks?.compute ?? {})) {
         if (fields.get(name)?.type !== 'computed') report(`compute hook '${name}' is not a computed field`);
