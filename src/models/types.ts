@@ -307,6 +307,16 @@ export interface SearchFilterSpec {
  */
 export type FilterSpec = FieldFilterSpec | RelatedFilterSpec | NetworkFilterSpec | MethodFilterSpec | SearchFilterSpec | false;
 
+/**
+ * One model, declared as data. Models composed of others use three mechanisms, each
+ * documented where it is declared (see the block at the end of this file):
+ * - `hooks.followUps`: further objects created or changed by the same request
+ *   (components from templates), decided and recorded inside the single writer;
+ * - `type: 'generic_list'` fields: a list of objects of several models (cable ends),
+ *   validated per item, rendered nested, filtered with `genericListFilters`;
+ * - `type: 'computed'` fields with `dependsOn`: read-side values computed from other
+ *   models (a port's peer, a rendered context) by `hooks.compute`, on every read.
+ */
 export interface ModelDefinition {
   /** Content-type label, '<app>.<model>', e.g. 'dcim.site'. */
   key: string;
