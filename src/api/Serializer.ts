@@ -1,6 +1,6 @@
 import type { SecretKeeper } from '../auth/secrets.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { FieldDefinition, GenericListItem, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 import { lookupView } from '../projections/lookupView.js';
@@ -105,6 +105,8 @@ export class Serializer {
         return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, true);
       case 'generic_fk':
         return this.generic(field, docs, options, depth);
+      case 'generic_list':
+        return this.genericList(field, docs, options, depth);
       case 'count':
         return this.counts(field, docs);
       case 'reverse': {
@@ -194,6 +196,25 @@ export class Serializer {
       rows.forEach((row, j) => (out[row] = values[j]));
     }
     return out;
+  }
+
+  /** Each item as {object_type, object_id, object}: the objects fetched once per model for the whole page. */
+  private async genericList(field: FieldDefinition, docs: ReadDocument[], options: RenderOptions, depth: number): Promise<unknown[]> {
+    const lists = docs.map((d) => (Array.isArray(d[field.name]) ? (d[field.name] as GenericListItem[]) : []));
+    const idsByType = new Map<string, Set<number>>();
+    for (const item of lists.flat()) {
+      const ids = idsByType.get(item.object_type) ?? new Set<number>();
+      ids.add(item.object_id);
+      idsByType.set(item.object_type, ids);
+    }
+    const nested = new Map<string, unknown>();
+    for (const [type, ids] of idsByType) {
+      const [rendered] = await this.related(type, [[...ids]], options, depth, true);
+      for (const object of rendered as Array<Record<string, unknown>>) nested.set(`${type}:${String(object.id)}`, object);
+    }
+    return lists.map((items) =>
+      items.map((item) => ({ object_type: item.object_type, object_id: item.object_id, object: nested.get(`${item.object_type}:${item.object_id}`) ?? null })),
+    );
   }
 
   private async counts(field: FieldDefinition, docs: ReadDocument[]): Promise<unknown[]> {

@@ -1,8 +1,7 @@
-import { IGNORE, parseEmptyFlag, parseInteger } from '../api/query/filterValues.js';
 import type { FieldErrors } from '../models/types.js';
-import { ACTIONS, type AuditIndex } from './AuditIndex.js';
+import type { AuditIndex } from './AuditIndex.js';
 import type { ContentTypes } from './contentTypes.js';
-import { parseTimeMicros } from './time.js';
+import { CHANGE_FILTER_COMPILERS, groupParameters, type FilterCompilation } from './changeFilters.js';
 
 /** Users, for the `user` (username) and `user_id` filters: only current users can be named. */
 export interface UserLookup {
@@ -33,111 +32,7 @@ export class ChangeFilterError extends Error {
   }
 }
 
-const STRING_LOOKUPS = new Set(['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty']);
-const NUMBER_LOOKUPS = new Set(['', 'n', 'lt', 'lte', 'gt', 'gte']);
-const UUID = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
-
-/** A UUID in canonical form (lower case, dashed), or null. Django accepts hex without dashes too. */
-export function canonicalUuid(text: string): string | null {
-  const m = UUID.exec(text.trim());
-  return m ? `${m[1]}-${m[2]}-${m[3]}-${m[4]}-${m[5]}`.toLowerCase() : null;
-}
-
-/** Parameter name → lookup suffix → non-empty values (NetBox ignores empty values). */
-function groupParameters(query: URLSearchParams): Map<string, Map<string, string[]>> {
-  const groups = new Map<string, Map<string, string[]>>();
-  for (const [key, value] of query) {
-    if (value === '') continue;
-    const at = key.indexOf('__');
-    const name = at < 0 ? key : key.slice(0, at);
-    const lookup = at < 0 ? '' : key.slice(at + 2);
-    let byLookup = groups.get(name);
-    if (!byLookup) groups.set(name, (byLookup = new Map()));
-    const values = byLookup.get(lookup) ?? [];
-    values.push(value);
-    byLookup.set(lookup, values);
-  }
-  return groups;
-}
-
-function paramName(name: string, lookup: string): string {
-  return lookup ? `${name}__${lookup}` : name;
-}
-
-/** NetBox's string lookups: repeated values are OR'ed; negated lookups exclude a match of any. */
-export function stringMatcher(lookup: string, values: string[]): ((s: string) => boolean) | { error: string } {
-  const upper = values.map((v) => v.toUpperCase());
-  switch (lookup) {
-    case '':
-      return (s) => values.includes(s);
-    case 'n':
-      return (s) => !values.includes(s);
-    case 'ie':
-      return (s) => upper.includes(s.toUpperCase());
-    case 'nie':
-      return (s) => !upper.includes(s.toUpperCase());
-    case 'ic':
-      return (s) => upper.some((v) => s.toUpperCase().includes(v));
-    case 'nic':
-      return (s) => !upper.some((v) => s.toUpperCase().includes(v));
-    case 'isw':
-      return (s) => upper.some((v) => s.toUpperCase().startsWith(v));
-    case 'nisw':
-      return (s) => !upper.some((v) => s.toUpperCase().startsWith(v));
-    case 'iew':
-      return (s) => upper.some((v) => s.toUpperCase().endsWith(v));
-    case 'niew':
-      return (s) => !upper.some((v) => s.toUpperCase().endsWith(v));
-    case 'empty': {
-      const flag = parseEmptyFlag(values[values.length - 1]!);
-      if (flag === IGNORE || !flag.ok) return { error: 'Enter a valid boolean (true or false).' };
-      return flag.value ? (s) => s === '' : (s) => s !== '';
-    }
-    default:
-      return { error: 'unknown lookup' };
-  }
-}
-
-/** A whole number the index can compare exactly, or null. */
-function safeInteger(value: string): number | null {
-  const parsed = parseInteger(value);
-  return parsed !== IGNORE && parsed.ok && Number.isSafeInteger(parsed.value) ? parsed.value : null;
-}
-
-/** Numeric lookups over one column. Returns the test, or an error message. */
-function numberTest(lookup: string, numbers: number[], get: (p: number) => number): (p: number) => boolean {
-  switch (lookup) {
-    case '': {
-      const set = new Set(numbers);
-      return (p) => set.has(get(p));
-    }
-    case 'n': {
-      const set = new Set(numbers);
-      return (p) => !set.has(get(p));
-    }
-    case 'lt': {
-      const bound = Math.max(...numbers);
-      return (p) => get(p) < bound;
-    }
-    case 'lte': {
-      const bound = Math.max(...numbers);
-      return (p) => get(p) <= bound;
-    }
-    case 'gt': {
-      const bound = Math.min(...numbers);
-      return (p) => get(p) > bound;
-    }
-    default: {
-      const bound = Math.min(...numbers);
-      return (p) => get(p) >= bound;
-    }
-  }
-}
-
-function sortedUnion(lists: number[][]): number[] {
-  if (lists.length === 1) return lists[0]!;
-  return [...new Set(lists.flat())].sort((a, b) => a - b);
-}
+export { canonicalUuid, stringMatcher } from './changeFilters.js';
 
 /** The filter set of /api/extras/object-changes/ (extras.json), over the audit index. */
 export async function compileChangeFilter(
@@ -158,207 +53,32 @@ export async function compileChangeFilter(
     loggedOnly: options.loggedOnly ?? true,
   };
   const errors: FieldErrors = {};
-  const fail = (param: string, message: string) => (errors[param] ??= []).push(message);
-  const groups = groupParameters(query);
-  const driverLists: number[][] = [];
-
-  const integers = (name: string, lookup: string, values: string[]): number[] | null => {
-    const out: number[] = [];
-    for (const v of values) {
-      const n = safeInteger(v);
-      if (n === null) {
-        fail(paramName(name, lookup), 'Enter a whole number.');
-        return null;
-      }
-      out.push(n);
-    }
-    return out;
+  const compilation: FilterCompilation = {
+    index,
+    users,
+    contentTypes,
+    live,
+    filter,
+    groups: groupParameters(query),
+    driverLists: [],
+    objectType: null,
+    fail: (param, message) => (errors[param] ??= []).push(message),
   };
-
-  // id: the log position.
-  for (const [lookup, values] of groups.get('id') ?? []) {
-    if (!NUMBER_LOOKUPS.has(lookup)) continue;
-    const numbers = integers('id', lookup, values);
-    if (!numbers) continue;
-    if (lookup === '' && live) filter.tests.push(numberTest('', numbers, (p) => p));
-    else if (lookup === '') driverLists.push(numbers.filter((n) => n >= 1 && n <= index.head).sort((a, b) => a - b));
-    else if (lookup === 'lt') filter.hi = Math.min(filter.hi, Math.max(...numbers) - 1);
-    else if (lookup === 'lte') filter.hi = Math.min(filter.hi, Math.max(...numbers));
-    else if (lookup === 'gt') filter.lo = Math.max(filter.lo, Math.min(...numbers) + 1);
-    else if (lookup === 'gte') filter.lo = Math.max(filter.lo, Math.min(...numbers));
-    else filter.tests.push(numberTest('n', numbers, (p) => p));
-  }
-
-  // request_id: through the request index.
-  const requestIds = groups.get('request_id')?.get('');
-  if (requestIds) {
-    const canonical = requestIds.map(canonicalUuid);
-    if (canonical.some((c) => c === null)) fail('request_id', 'Enter a valid UUID.');
-    else if (live) {
-      const wanted = new Set(canonical as string[]);
-      filter.tests.push((p) => wanted.has(index.requestIdAt(p)));
-    } else driverLists.push(sortedUnion(canonical.map((id) => index.requestPositions(id!))));
-  }
-
-  // changed_object_type: single value ('<app>.<model>'); unknown or malformed → no rows; __n does not negate.
-  let objectType: string | null = null;
-  for (const lookup of ['', 'n']) {
-    const values = groups.get('changed_object_type')?.get(lookup);
-    if (!values) continue;
-    const value = values[values.length - 1]!.toLowerCase();
-    const wellFormed = /^[a-z0-9_]+\.[a-z0-9_]+$/.test(value);
-    const code = wellFormed ? index.typeCode(value) : undefined;
-    if (code !== undefined) {
-      objectType = value;
-      filter.tests.push((p) => index.typeCodeAt(p) === code);
-    } else if (live && wellFormed) {
-      // Not in the log yet: it may come.
-      objectType = value;
-      filter.tests.push((p) => index.typeAt(p) === value);
-    } else {
-      filter.nothing = true;
-    }
-  }
-
-  // changed_object_type_id: the content type's id, repeatable.
-  for (const [lookup, values] of groups.get('changed_object_type_id') ?? []) {
-    if (lookup !== '' && lookup !== 'n') continue;
-    const numbers = integers('changed_object_type_id', lookup, values);
-    if (!numbers) continue;
-    const keys = new Set<string>();
-    for (const n of numbers) {
-      const key = contentTypes.key(n);
-      if (key === null) fail(paramName('changed_object_type_id', lookup), `Select a valid choice. ${n} is not one of the available choices.`);
-      else keys.add(key);
-    }
-    // By type code (a small dictionary), or by name while live (types may appear later).
-    const codes = new Set([...keys].map((k) => index.typeCode(k)).filter((c): c is number => c !== undefined));
-    const has = live ? (p: number) => keys.has(index.typeAt(p)) : (p: number) => codes.has(index.typeCodeAt(p));
-    filter.tests.push(lookup === 'n' ? (p) => !has(p) : has);
-  }
-
-  // changed_object_id: numbers; with one type and exact ids, through the object index.
-  for (const [lookup, values] of groups.get('changed_object_id') ?? []) {
-    if (!NUMBER_LOOKUPS.has(lookup)) continue;
-    const numbers = integers('changed_object_id', lookup, values);
-    if (!numbers) continue;
-    if (lookup === '' && objectType !== null && !live) {
-      const type = objectType;
-      driverLists.push(sortedUnion(numbers.map((id) => index.objectPositions(type, id))));
-    } else {
-      filter.tests.push(numberTest(lookup, numbers, (p) => index.objectIdAt(p)));
-    }
-  }
-
-  // action: single value.
-  for (const lookup of ['', 'n']) {
-    const values = groups.get('action')?.get(lookup);
-    if (!values) continue;
-    const value = values[values.length - 1]!;
-    const code = ACTIONS.indexOf(value as (typeof ACTIONS)[number]);
-    if (code < 0) fail(paramName('action', lookup), `Select a valid choice. ${value} is not one of the available choices.`);
-    else filter.tests.push(lookup === 'n' ? (p) => index.actionCodeAt(p) !== code : (p) => index.actionCodeAt(p) === code);
-  }
-
-  // user (username of a current user) and user_id.
-  for (const [lookup, values] of groups.get('user') ?? []) {
-    if (lookup !== '' && lookup !== 'n') continue;
-    const found = await users.idsByUsername(values);
-    const ids = new Set<number>();
-    for (const name of values) {
-      const id = found.get(name);
-      if (id === undefined) fail(paramName('user', lookup), `Select a valid choice. ${name} is not one of the available choices.`);
-      else ids.add(id);
-    }
-    filter.tests.push(lookup === 'n' ? (p) => !ids.has(index.userIdAt(p)) : (p) => ids.has(index.userIdAt(p)));
-  }
-  for (const [lookup, values] of groups.get('user_id') ?? []) {
-    if (lookup !== '' && lookup !== 'n') continue;
-    const ids = new Set<number>();
-    const wanted: number[] = [];
-    for (const value of values) {
-      if (value === 'null') {
-        ids.add(-1);
-        continue;
-      }
-      const n = safeInteger(value);
-      if (n === null) fail(paramName('user_id', lookup), `“${value}” is not a valid value.`);
-      else wanted.push(n);
-    }
-    const existing = await users.existingIds(wanted);
-    for (const n of wanted) {
-      if (!existing.has(n)) fail(paramName('user_id', lookup), `Select a valid choice. ${n} is not one of the available choices.`);
-      else ids.add(n);
-    }
-    filter.tests.push(lookup === 'n' ? (p) => !ids.has(index.userIdAt(p)) : (p) => ids.has(index.userIdAt(p)));
-  }
-
-  // user_name: the dictionary of names is tiny, so the lookup runs once per name.
-  for (const [lookup, values] of groups.get('user_name') ?? []) {
-    if (!STRING_LOOKUPS.has(lookup)) continue;
-    const match = stringMatcher(lookup, values);
-    if (typeof match !== 'function') {
-      fail(paramName('user_name', lookup), match.error);
-      continue;
-    }
-    if (live) filter.tests.push((p) => match(index.userNameAt(p)));
-    else {
-      const codes = index.userNameCodes(match);
-      filter.tests.push((p) => codes.has(index.userNameCodeAt(p)));
-    }
-  }
-
-  // object_repr.
-  for (const [lookup, values] of groups.get('object_repr') ?? []) {
-    if (!STRING_LOOKUPS.has(lookup)) continue;
-    const match = stringMatcher(lookup, values);
-    if (typeof match !== 'function') {
-      fail(paramName('object_repr', lookup), match.error);
-      continue;
-    }
-    filter.tests.push((p) => match(index.reprAt(p)));
-  }
-
-  // time_after (>=) and time_before (<=): single values.
-  const timeBound = (name: string): number | null | undefined => {
-    const values = groups.get(name)?.get('');
-    if (!values) return undefined;
-    const micros = parseTimeMicros(values[values.length - 1]!);
-    if (micros === null) fail(name, 'Enter a valid date/time.');
-    return micros;
-  };
-  const after = timeBound('time_after');
-  if (typeof after === 'number') {
-    filter.lo = Math.max(filter.lo, index.firstPositionFrom(after));
-    if (!index.timesOrdered) filter.tests.push((p) => index.timeAt(p) >= after);
-  }
-  const before = timeBound('time_before');
-  if (typeof before === 'number') {
-    if (index.timesOrdered) filter.hi = Math.min(filter.hi, index.positionAtTime(before));
-    else filter.tests.push((p) => index.timeAt(p) <= before);
-  }
-
-  // q: user name or object repr contains, case-insensitive.
-  const q = groups.get('q')?.get('')?.at(-1)?.trim();
-  if (q) {
-    const needle = q.toUpperCase();
-    const nameMatches = (name: string) => name.toUpperCase().includes(needle);
-    const names = index.userNameCodes(nameMatches);
-    const userMatches = live ? (p: number) => nameMatches(index.userNameAt(p)) : (p: number) => names.has(index.userNameCodeAt(p));
-    filter.tests.push((p) => userMatches(p) || index.reprAt(p).toUpperCase().includes(needle));
-  }
-
+  for (const compile of CHANGE_FILTER_COMPILERS) await compile(compilation);
   if (Object.keys(errors).length > 0) throw new ChangeFilterError(errors);
-  if (driverLists.length > 0) {
-    // Intersect the index-driven candidate lists (each ascending).
-    let drivers = driverLists[0]!;
-    for (const other of driverLists.slice(1)) {
-      const set = new Set(other);
-      drivers = drivers.filter((p) => set.has(p));
-    }
-    filter.drivers = drivers;
-  }
+  filter.drivers = intersectDrivers(compilation.driverLists);
   return filter;
+}
+
+/** The positions every index-driven clause allows (each list ascending), or null without such clauses. */
+function intersectDrivers(lists: number[][]): number[] | null {
+  if (lists.length === 0) return null;
+  let drivers = lists[0]!;
+  for (const other of lists.slice(1)) {
+    const set = new Set(other);
+    drivers = drivers.filter((p) => set.has(p));
+  }
+  return drivers;
 }
 
 /** Whether a position passes the filter (for live delivery, where positions arrive one by one). */

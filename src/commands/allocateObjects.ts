@@ -53,7 +53,7 @@ async function checkFields(env: CommandEnvironment, tx: WriteTransaction, defini
   const results: FieldErrors[] = [];
   for (const input of inputs) {
     try {
-      await decideObject(env, tx.view, rules, input, null, 'create', 0, tx.time);
+      await decideObject(env, { view: tx.view, definition: rules, input, previous: null, mode: 'create', id: 0, now: tx.time });
       results.push({});
     } catch (error) {
       if (!(error instanceof ValidationError) || Array.isArray(error.body)) throw error;

@@ -14,9 +14,9 @@ export function createObjects(
   items: unknown[],
   bulk: boolean,
 ): Promise<WriteOutcome> {
-  return recordEach(tx, definition, items, bulk, async (item) => {
+  return recordEach(env, tx, definition, items, bulk, async (item) => {
     const id = tx.allocateId(definition.key);
-    const decided = await decideObject(env, tx.view, definition, item, null, 'create', id, tx.time);
+    const decided = await decideObject(env, { view: tx.view, definition, input: item, previous: null, mode: 'create', id, now: tx.time });
     return { id, previous: null, decided };
   });
 }

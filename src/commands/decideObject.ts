@@ -1,10 +1,10 @@
 import { SecretKeeper, hashPassword } from '../auth/secrets.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition, ModelSettings, StoredObject } from '../models/types.js';
-import { addError, hasErrors, ValidationError } from './errors.js';
+import type { FieldDefinition, LookupView, ModelDefinition, ModelSettings, StoredObject } from '../models/types.js';
+import { hasErrors, ValidationError } from './errors.js';
 import { checkUniqueness } from './checkUniqueness.js';
 import { decideCustomFieldData } from './customFieldData.js';
-import { resolveReference } from './resolveReference.js';
+import { resolveRelations } from './resolveRelations.js';
 import { storedForm } from './storedForm.js';
 import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from './writeSchema.js';
 
@@ -21,21 +21,29 @@ export interface DecidedObject {
   revealed: Record<string, unknown>;
 }
 
+/** One object to decide: what the client sent for it, and what it is now. */
+export interface DecisionRequest {
+  /** Committed and staged state, including the request's own earlier changes. */
+  view: LookupView;
+  definition: ModelDefinition;
+  /** The client's input for this object (anything: it is checked). */
+  input: unknown;
+  /** The object's stored form before this write; null on create. */
+  previous: StoredObject | null;
+  mode: WriteMode;
+  /** The object's id (a freshly allocated one on create). */
+  id: number;
+  /** The decision time, stamped as last_updated (and created on create). */
+  now: string;
+}
+
 /**
  * Decide the stored form of one object from a client's input: field checks from the
  * derived schema, related objects resolved, defaults, secrets protected, the model's
  * own normalisation and rules, uniqueness. Throws a ValidationError in NetBox's shape.
  */
-export async function decideObject(
-  env: CommandEnvironment,
-  view: LookupView,
-  definition: ModelDefinition,
-  input: unknown,
-  previous: StoredObject | null,
-  mode: WriteMode,
-  id: number,
-  now: string,
-): Promise<DecidedObject> {
+export async function decideObject(env: CommandEnvironment, request: DecisionRequest): Promise<DecidedObject> {
+  const { view, definition, input, previous, mode, id, now } = request;
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(input)}.`] });
   }
@@ -90,6 +98,7 @@ function initialValue(field: FieldDefinition): unknown {
   switch (field.type) {
     case 'm2m':
     case 'tags':
+    case 'generic_list':
       return [];
     case 'custom_fields':
       return {};
@@ -117,105 +126,6 @@ function coerce(field: FieldDefinition, value: unknown): unknown {
   }
   if (field.type === 'mac_address' && typeof value === 'string') return value.replace(/\s+/g, '');
   return value;
-}
-
-async function resolveRelations(
-  env: CommandEnvironment,
-  view: LookupView,
-  definition: ModelDefinition,
-  sent: Record<string, unknown>,
-  errors: FieldErrors,
-): Promise<Record<string, unknown>> {
-  const resolved: Record<string, unknown> = { ...sent };
-  for (const field of definition.fields) {
-    if (!Object.hasOwn(sent, field.name) || errors[field.name]) continue;
-    const value = sent[field.name];
-    if (field.type === 'fk' && field.target) {
-      if (value === null) {
-        if (!field.nullable) addError(errors, field.name, 'This field may not be null.');
-        continue;
-      }
-      const result = await resolveReference(env.registry, view, field.target, value);
-      if ('error' in result) addError(errors, field.name, result.error);
-      else resolved[field.name] = result.id;
-    } else if ((field.type === 'm2m' || field.type === 'tags') && field.target) {
-      if (!Array.isArray(value)) {
-        addError(errors, field.name, value === null ? 'This field may not be null.' : `Expected a list of items but got type "${pythonTypeName(value)}".`);
-        continue;
-      }
-      const ids = new Set<number>();
-      const itemErrors: Array<Record<string, never> | string[]> = [];
-      let failed = false;
-      for (const item of value) {
-        const ref = field.type === 'm2m' && typeof item !== 'number' && typeof item !== 'string'
-          ? { error: `Incorrect type. Expected pk value, received ${pythonTypeName(item)}.` }
-          : await resolveReference(env.registry, view, field.target, item);
-        if ('error' in ref) {
-          failed = true;
-          itemErrors.push([field.type === 'm2m' && /numeric ID/.test(ref.error) ? `Invalid pk "${String(item)}" - object does not exist.` : ref.error]);
-        } else {
-          ids.add(ref.id);
-          itemErrors.push({});
-        }
-      }
-      if (failed) (errors as Record<string, unknown>)[field.name] = itemErrors;
-      else resolved[field.name] = [...ids].sort((a, b) => a - b);
-    } else if (field.type === 'content_type') {
-      if (value === null) {
-        if (!field.nullable) addError(errors, field.name, 'This field may not be null.');
-        continue;
-      }
-      const allowed = field.allowedTypes ?? genericTargets(definition, field.name);
-      if (typeof value !== 'string' || !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(value)) {
-        addError(errors, field.name, "Invalid value. Specify a content type as '<app_label>.<model_name>'.");
-      } else if (allowed ? !allowed.includes(value) : !env.registry.tryGet(value)) {
-        addError(errors, field.name, `Invalid content type: ${value}`);
-      }
-    } else if (field.type === 'array' && field.items === 'content_type' && Array.isArray(value)) {
-      const unknown = value.find((v) => typeof v !== 'string' || !env.registry.tryGet(v));
-      if (unknown !== undefined) addError(errors, field.name, `Invalid content type: ${String(unknown)}`);
-    } else if (field.type === 'custom_fields') {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        addError(errors, field.name, 'Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values.');
-      }
-    }
-  }
-  await resolveGenericPairs(env, view, definition, sent, resolved, errors);
-  return resolved;
-}
-
-function genericTargets(definition: ModelDefinition, typeField: string): string[] | undefined {
-  return definition.fields.find((f) => f.type === 'generic_fk' && f.typeField === typeField)?.targets;
-}
-
-/** A generic relation is written as a (content type, id) pair; the pair must name an existing object. */
-async function resolveGenericPairs(
-  env: CommandEnvironment,
-  view: LookupView,
-  definition: ModelDefinition,
-  sent: Record<string, unknown>,
-  resolved: Record<string, unknown>,
-  errors: FieldErrors,
-): Promise<void> {
-  for (const relation of definition.fields.filter((f) => f.type === 'generic_fk' && f.typeField && f.idField)) {
-    const typeField = relation.typeField!;
-    const idField = relation.idField!;
-    if (!Object.hasOwn(sent, typeField) && !Object.hasOwn(sent, idField)) continue;
-    if (errors[typeField] || errors[idField]) continue;
-    const type = sent[typeField];
-    const id = sent[idField];
-    if ((type === null || type === undefined) !== (id === null || id === undefined)) {
-      addError(errors, type === null || type === undefined ? typeField : idField, 'This field cannot be null.');
-      continue;
-    }
-    if (type === null || type === undefined) continue;
-    if (!env.registry.tryGet(String(type)) || !(await view.get(String(type), Number(id)))) {
-      addError(errors, idField, `Related object not found using the provided value: ${String(id)}.`);
-      continue;
-    }
-    resolved[typeField] = type;
-    resolved[idField] = Number(id);
-  }
 }
 
 async function protectSecrets(

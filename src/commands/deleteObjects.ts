@@ -1,38 +1,33 @@
-import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, ModelDefinition, StoredObject } from '../models/types.js';
+import type { ModelReference, ModelRegistry } from '../models/registry.js';
+import type { GenericListItem, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import type { CommandEnvironment } from './decideObject.js';
 import { ConflictError, NotFoundError, ValidationError } from './errors.js';
 import { checkPreconditions, type Precondition } from './preconditions.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 
-interface Doomed {
+/** An object the delete touches, in its stored form. */
+interface Affected {
   definition: ModelDefinition;
   obj: StoredObject;
   display: string;
 }
 
-interface Reference {
-  model: ModelDefinition;
-  field: FieldDefinition;
-}
-
-/** Every field of every model that can point at `key`: foreign keys, many-to-many, tags, generic relations. */
-function referencesTo(registry: ModelRegistry, key: string): Reference[] {
-  const references: Reference[] = [];
-  for (const model of registry.all()) {
-    for (const field of model.fields) {
-      if ((field.type === 'fk' || field.type === 'm2m' || field.type === 'tags') && field.target === key) references.push({ model, field });
-      if (field.type === 'generic_fk' && field.targets?.includes(key) && field.typeField && field.idField) references.push({ model, field });
-    }
-  }
-  return references;
+/** What deleting the requested objects does to everything that refers to them. */
+interface DeletePlan {
+  /** Deleted, by '<model>:<id>'; `order` holds them requested first, then as discovered. */
+  doomed: Map<string, Affected>;
+  order: Affected[];
+  /** Objects whose protecting references forbid the delete (unless they are doomed themselves). */
+  blockers: Map<string, Affected>;
+  /** Objects that lose a reference (nulled, or removed from a list): their new stored form, and `before`. */
+  cleared: Map<string, Affected & { before: StoredObject }>;
 }
 
 /**
  * DELETE of one object or several. Protecting relations refuse the whole request
  * (409, naming the dependants); cascading ones delete their dependants, each with
- * its own event; SET_NULL and many-to-many references are cleared by update events,
+ * its own event; SET_NULL and list references are cleared by update events,
  * so replaying the log rebuilds exactly the same read models. Preconditions name
  * versions of the objects asked for, not of what cascades from them.
  */
@@ -45,12 +40,20 @@ export async function deleteObjects(
   preconditions: readonly Precondition[] = [],
 ): Promise<void> {
   await checkPreconditions(tx.view, definition, preconditions, bulk);
-  const doomed = new Map<string, Doomed>();
-  const order: Doomed[] = [];
+  const plan = await collectRequested(tx.view, definition, ids, bulk);
+  await classifyDependants(env.registry, tx.view, plan);
+  refuseIfProtected(plan);
+  recordClearing(tx, plan);
+  recordDeletions(tx, plan);
+}
+
+/** The objects asked for; an unknown id is a 404 for one object, a failed item of a bulk request. */
+async function collectRequested(view: LookupView, definition: ModelDefinition, ids: number[], bulk: boolean): Promise<DeletePlan> {
+  const plan: DeletePlan = { doomed: new Map(), order: [], blockers: new Map(), cleared: new Map() };
   const missing: Array<Record<string, string[]>> = [];
   let anyMissing = false;
   for (const id of ids) {
-    const doc = await tx.view.get(definition.key, id);
+    const doc = await view.get(definition.key, id);
     if (!doc) {
       if (!bulk) throw new NotFoundError();
       anyMissing = true;
@@ -58,67 +61,88 @@ export async function deleteObjects(
       continue;
     }
     missing.push({});
-    const entry = { definition, obj: storedForm(doc), display: String(doc.display ?? id) };
-    if (!doomed.has(`${definition.key}:${id}`)) {
-      doomed.set(`${definition.key}:${id}`, entry);
-      order.push(entry);
-    }
+    doom(plan, `${definition.key}:${id}`, { definition, obj: storedForm(doc), display: String(doc.display ?? id) });
   }
   if (anyMissing) throw new ValidationError(missing);
+  return plan;
+}
 
-  const blockers = new Map<string, Doomed>();
-  const cleared = new Map<string, { definition: ModelDefinition; obj: StoredObject; display: string }>();
-  for (let i = 0; i < order.length; i++) {
-    const parent = order[i];
-    for (const { model, field } of referencesTo(env.registry, parent.definition.key)) {
-      const query =
-        field.type === 'generic_fk'
-          ? { [field.typeField!]: parent.definition.key, [field.idField!]: parent.obj.id }
-          : { [field.name]: parent.obj.id };
-      for (const dependant of await tx.view.find(model.key, query)) {
-        const key = `${model.key}:${dependant.id}`;
-        if (doomed.has(key)) continue;
-        const display = String(dependant.display ?? dependant.id);
-        if (field.type === 'generic_fk' || (field.type === 'fk' && field.onDelete === 'CASCADE')) {
-          const entry = { definition: model, obj: storedForm(dependant), display };
-          doomed.set(key, entry);
-          order.push(entry);
-        } else if (field.type === 'fk' && field.onDelete === 'PROTECT') {
-          blockers.set(key, { definition: model, obj: storedForm(dependant), display });
-        } else {
-          const entry = cleared.get(key) ?? { definition: model, obj: storedForm(dependant), display };
-          const value = entry.obj[field.name];
-          entry.obj = {
-            ...entry.obj,
-            [field.name]: Array.isArray(value) ? value.filter((v) => v !== parent.obj.id) : null,
-          };
-          cleared.set(key, entry);
-        }
+function doom(plan: DeletePlan, key: string, entry: Affected): void {
+  if (plan.doomed.has(key)) return;
+  plan.doomed.set(key, entry);
+  plan.order.push(entry);
+}
+
+/**
+ * Walks every reference to every doomed object, breadth first (cascades add to `order`
+ * while it is walked): cascading and generic foreign keys doom their holders,
+ * protecting ones block, the others are cleared.
+ */
+async function classifyDependants(registry: ModelRegistry, view: LookupView, plan: DeletePlan): Promise<void> {
+  for (let i = 0; i < plan.order.length; i++) {
+    const parent = plan.order[i];
+    for (const reference of registry.referencesTo(parent.definition.key)) {
+      for (const dependant of await view.find(reference.model.key, referenceQuery(reference, parent))) {
+        const key = `${reference.model.key}:${dependant.id}`;
+        if (plan.doomed.has(key)) continue;
+        const entry = { definition: reference.model, obj: storedForm(dependant), display: String(dependant.display ?? dependant.id) };
+        const { field } = reference;
+        if (field.type === 'generic_fk' || (field.type === 'fk' && field.onDelete === 'CASCADE')) doom(plan, key, entry);
+        else if (field.type === 'fk' && field.onDelete === 'PROTECT') plan.blockers.set(key, entry);
+        else clear(plan, key, entry, reference, parent);
       }
     }
   }
+}
 
-  const remaining = [...blockers.entries()].filter(([key]) => !doomed.has(key)).map(([, b]) => b);
-  if (remaining.length > 0) {
-    const names = remaining.map((b) => `${b.display} (${b.obj.id})`).join(', ');
-    throw new ConflictError(`Unable to delete object. ${remaining.length} dependent objects were found: ${names}`);
+/** The query for objects whose `reference` points at `parent`. */
+function referenceQuery({ field }: ModelReference, parent: Affected): Record<string, unknown> {
+  const type = parent.definition.key;
+  const id = parent.obj.id;
+  if (field.type === 'generic_fk') return { [field.typeField!]: type, [field.idField!]: id };
+  if (field.type === 'generic_list') return { [field.name]: { $elemMatch: { object_type: type, object_id: id } } };
+  return { [field.name]: id };
+}
+
+/** Takes `parent` out of the dependant's field: out of a list, or the foreign key nulled. */
+function clear(plan: DeletePlan, key: string, entry: Affected, { field }: ModelReference, parent: Affected): void {
+  const current = plan.cleared.get(key) ?? { ...entry, before: entry.obj };
+  const value = current.obj[field.name];
+  let next: unknown;
+  if (field.type === 'generic_list') {
+    const items = (Array.isArray(value) ? value : []) as GenericListItem[];
+    next = items.filter((item) => item.object_type !== parent.definition.key || item.object_id !== parent.obj.id);
+  } else {
+    next = Array.isArray(value) ? value.filter((v) => v !== parent.obj.id) : null;
   }
+  plan.cleared.set(key, { ...current, obj: { ...current.obj, [field.name]: next } });
+}
 
-  for (const [key, entry] of cleared) {
-    if (doomed.has(key)) continue;
-    const previous = storedForm((await tx.view.get(entry.definition.key, entry.obj.id))!);
+function refuseIfProtected(plan: DeletePlan): void {
+  const remaining = [...plan.blockers.entries()].filter(([key]) => !plan.doomed.has(key)).map(([, b]) => b);
+  if (remaining.length === 0) return;
+  const names = remaining.map((b) => `${b.display} (${b.obj.id})`).join(', ');
+  throw new ConflictError(`Unable to delete object. ${remaining.length} dependent objects were found: ${names}`);
+}
+
+function recordClearing(tx: WriteTransaction, plan: DeletePlan): void {
+  for (const [key, entry] of plan.cleared) {
+    if (plan.doomed.has(key)) continue;
     tx.record({
       action: 'update',
       objectType: entry.definition.key,
       objectId: entry.obj.id,
       objectRepr: entry.display,
-      prechange: previous,
+      prechange: entry.before,
       postchange: { ...entry.obj, last_updated: tx.time },
       related: entry.definition.hooks?.relatedObject?.(entry.obj) ?? null,
     });
   }
-  // Dependants go before what they depend on, as a database's cascade would remove them.
-  for (const entry of [...order].reverse()) {
+}
+
+/** Dependants go before what they depend on, as a database's cascade would remove them. */
+function recordDeletions(tx: WriteTransaction, plan: DeletePlan): void {
+  for (const entry of [...plan.order].reverse()) {
     tx.record({
       action: 'delete',
       objectType: entry.definition.key,

@@ -1,7 +1,8 @@
 import type { FieldErrors, ModelDefinition, StoredObject } from '../models/types.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
-import type { DecidedObject } from './decideObject.js';
+import type { CommandEnvironment, DecidedObject } from './decideObject.js';
 import { ValidationError } from './errors.js';
+import { runFollowUps } from './followUps.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 
 export interface WriteOutcome {
@@ -22,11 +23,13 @@ export interface DecidedItem {
 }
 
 /**
- * Decide every item of a request and record a create or update event for each.
+ * Decide every item of a request and record a create or update event for each, followed
+ * by the further changes its model declares (`hooks.followUps`).
  * All-or-none: a single request rethrows its error; a bulk request collects one
  * entry per item (`{}` for the good ones) and fails as a whole if any item failed.
  */
 export async function recordEach<T>(
+  env: CommandEnvironment,
   tx: WriteTransaction,
   definition: ModelDefinition,
   items: T[],
@@ -48,6 +51,7 @@ export async function recordEach<T>(
         postchange: decided.obj,
         related: definition.hooks?.relatedObject?.(decided.obj) ?? null,
       });
+      await runFollowUps(env, tx, definition, { action: previous ? 'update' : 'create', obj: decided.obj, previous });
       outcome.ids.push(id);
       outcome.documents.push(tx.documentOf(event)!);
       if (Object.keys(decided.revealed).length) outcome.revealed.set(id, decided.revealed);

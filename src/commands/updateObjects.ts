@@ -26,14 +26,14 @@ export async function updateObjects(
   preconditions: readonly Precondition[] = [],
 ): Promise<WriteOutcome> {
   await checkPreconditions(tx.view, definition, preconditions, bulk);
-  return recordEach(tx, definition, items, bulk, async ({ id, input }) => {
+  return recordEach(env, tx, definition, items, bulk, async ({ id, input }) => {
     const current = await tx.view.get(definition.key, id);
     if (!current) {
       if (!bulk) throw new NotFoundError();
       throw new ValidationError({ id: [`Object with id ${id} does not exist.`] });
     }
     const previous = storedForm(current);
-    const decided = await decideObject(env, tx.view, definition, input, previous, mode, id, tx.time);
+    const decided = await decideObject(env, { view: tx.view, definition, input, previous, mode, id, now: tx.time });
     return { id, previous, decided };
   });
 }

@@ -10,7 +10,7 @@ const SLUG_PATTERN = '^[-a-zA-Z0-9_]+$';
 export type WriteMode = 'create' | 'put' | 'patch';
 
 /** Field types whose values are checked by reference resolution or model hooks, not by the schema. */
-const RESOLVED_TYPES = new Set(['fk', 'm2m', 'tags', 'content_type', 'custom_fields']);
+const RESOLVED_TYPES = new Set(['fk', 'm2m', 'tags', 'content_type', 'custom_fields', 'generic_list']);
 
 /** The fields a client may write. */
 export function writableFields(definition: ModelDefinition): FieldDefinition[] {

@@ -68,15 +68,28 @@ export class ModelRegistry {
   /**
    * Fields of registered models that can point at a `key` object, for delete protection,
    * cascades, nulling and removal from lists: fk, m2m and tags fields whose target is
-   * `key`, and generic_fk fields whose targets include it (NetBox cascades those).
+   * `key`, and generic_fk fields whose targets include it (NetBox cascades those), and
+   * generic_list fields whose targets include it (the item is removed from the list).
    */
   referencesTo(key: string): ModelReference[] {
     const refs: ModelReference[] = [];
     for (const model of this.definitions) {
       for (const field of model.fields) {
         if (RELATION_TYPES.has(field.type) && field.target === key) refs.push({ model, field });
-        else if (field.type === 'generic_fk' && field.targets?.includes(key)) refs.push({ model, field });
+        else if ((field.type === 'generic_fk' || field.type === 'generic_list') && field.targets?.includes(key)) refs.push({ model, field });
       }
+    }
+    return refs;
+  }
+
+  /**
+   * Computed fields whose value can change when a `key` object changes (they declare
+   * `dependsOn: [key]`): which rendered values a write to `key` can alter.
+   */
+  dependentsOf(key: string): ModelReference[] {
+    const refs: ModelReference[] = [];
+    for (const model of this.definitions) {
+      for (const field of model.fields) if (field.dependsOn?.includes(key)) refs.push({ model, field });
     }
     return refs;
   }
@@ -134,6 +147,14 @@ export class ModelRegistry {
       for (const name of def.search ?? []) {
         if (!fields.has(name)) report(`search field '${name}' is not a field`);
       }
+      for (const field of def.fields) {
+        for (const key of field.dependsOn ?? []) {
+          if (!this.byKey.has(key)) report(`field '${field.name}': depends on unknown model '${key}'`);
+        }
+        if (field.dependsOn && (field.type !== 'computed' || !def.hooks?.compute?.[field.name])) {
+          report(`field '${field.name}': dependsOn without a computed field and its compute hook`);
+        }
+      }
       for (const name of Object.keys(def.hooks?.compute ?? {})) {
         if (fields.get(name)?.type !== 'computed') report(`compute hook '${name}' is not a computed field`);
       }
@@ -160,6 +181,7 @@ function fieldProblems(def: ModelDefinition, field: FieldDefinition): string[] {
     if (!field.count?.model || !field.count.via) problems.push('count without model/via');
   }
   if (field.type === 'reverse' && !field.via) problems.push('reverse without via');
+  if (field.type === 'generic_list' && !field.targets?.length) problems.push('generic_list without targets');
   if (field.type === 'generic_fk') {
     if (!field.typeField || !names.has(field.typeField)) problems.push('generic_fk typeField is not a field');
     if (!field.idField || !names.has(field.idField)) problems.push('generic_fk idField is not a field');

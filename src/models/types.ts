@@ -39,13 +39,14 @@ export type FieldType =
   | 'tags' // m2m to extras.tag, written by id or attribute dict
   | 'content_type' // '<app>.<model>' string
   | 'generic_fk' // read-only: the object named by a (content_type, id) pair
+  | 'generic_list' // a list of objects of several models: see GenericListItem
   | 'custom_fields'
   // computed on read
   | 'count' // number of `count.model` objects whose `count.via` points here
   | 'reverse' // list of nested `target` objects whose `via` field points here (e.g. nat_outside)
   | 'computed'; // read-only value from the model's `compute` hook, else `value`
 
-export interface FieldDefinition {
+export interface FieldDefinition extends DependentField {
   name: string;
   type: FieldType;
   label?: string;
@@ -87,7 +88,7 @@ export interface FieldDefinition {
   // relations
   /** fk / m2m / tags / count: the related model, '<app>.<model>'. */
   target?: string;
-  /** generic_fk: the models the pair may point to. */
+  /** generic_fk / generic_list: the models the pair (each item) may point to. */
   targets?: string[];
   /** generic_fk: the names of the content-type and id fields that hold the pair. */
   typeField?: string;
@@ -157,7 +158,7 @@ export interface ModelSettings {
   enforceGlobalUnique: boolean;
 }
 
-export interface ModelHooks {
+export interface ModelHooks extends FollowUpHooks {
   /**
    * Normalise and derive stored values before validation of model rules
    * (e.g. canonical CIDR text, family from the address). Mutates `obj`.
@@ -311,6 +312,16 @@ export interface SearchFilterSpec {
  */
 export type FilterSpec = FieldFilterSpec | RelatedFilterSpec | NetworkFilterSpec | MethodFilterSpec | SearchFilterSpec | false;
 
+/**
+ * One model, declared as data. Models composed of others use three mechanisms, each
+ * documented where it is declared (see the block at the end of this file):
+ * - `hooks.followUps`: further objects created or changed by the same request
+ *   (components from templates), decided and recorded inside the single writer;
+ * - `type: 'generic_list'` fields: a list of objects of several models (cable ends),
+ *   validated per item, rendered nested, filtered with `genericListFilters`;
+ * - `type: 'computed'` fields with `dependsOn`: read-side values computed from other
+ *   models (a port's peer, a rendered context) by `hooks.compute`, on every read.
+ */
 export interface ModelDefinition {
   /** Content-type label, '<app>.<model>', e.g. 'dcim.site'. */
   key: string;
@@ -361,4 +372,74 @@ export interface ModelDefinition {
   hooks?: ModelHooks;
   /** Sub-resources of the detail URL that hand out the object's free space (e.g. a prefix's available-ips). */
   detailActions?: DetailAction[];
+}
+
+/* ------------------------------------------- mechanisms for composite models */
+
+/**
+ * A field holding a list of objects of several models (a cable's `a_terminations`),
+ * `type: 'generic_list'` with `targets` naming the models an item may be.
+ *
+ * - Written as `[{object_type: '<app>.<model>', object_id: <id>}]`. Each item is checked:
+ *   a dictionary, a type among `targets`, an existing object, listed once; errors come
+ *   back per item (`{}` for the good ones), as for many-to-many fields.
+ * - Stored as the same pairs, in the order written (nothing else is kept in the event).
+ * - Rendered as `[{object_type, object_id, object: <nested form>}]`, fetched in one batch
+ *   per model and page.
+ * - Deleting a listed object removes it from the list (an update event of the holder),
+ *   as a deleted termination leaves its cable.
+ * - Filters: the field brings none of its own; declare them in `filters` with
+ *   `genericListFilters(...)` (src/models/genericListFilters.ts), e.g. a cable's
+ *   `termination_a_type` / `termination_a_id`.
+ * Rules across items (all of one type, one side only) belong in the model's `validate` hook.
+ * This is one item as stored.
+ */
+export interface GenericListItem {
+  object_type: string;
+  object_id: number;
+}
+
+/**
+ * A read-side value that depends on other models (a port's `link_peer`, a parent's
+ * count of children of several kinds, a rendered config context): `type: 'computed'`,
+ * its value given by `hooks.compute[name]`, which may read any model through the view.
+ *
+ * The serializer computes it on every read from the read models it renders from (the
+ * current ones, or a past state for `as_of`), so it is never stale and needs no code in
+ * api/. `dependsOn` declares which models' changes can change the value: the registry
+ * checks they exist and answers `dependentsOf(model)` (which rendered values a change
+ * to `model` can alter), for caches and change notifications.
+ */
+export interface DependentField {
+  /** computed: the models, '<app>.<model>', whose objects the compute hook reads. */
+  dependsOn?: string[];
+}
+
+/**
+ * A further change a write makes in the same request (components instantiated from
+ * templates, module components adopted, a cable path recomputed). Decided like a
+ * client's request (same validation and rules), recorded as ordinary events of the
+ * same request, so object-changes, revert, as_of and replay see them like any other.
+ */
+export type FollowUpCommand =
+  | { kind: 'create'; model: string; input: Record<string, unknown> }
+  | { kind: 'update'; model: string; id: number; input: Record<string, unknown> }
+  | { kind: 'delete'; model: string; id: number };
+
+/** The change a follow-up hook reacts to: the object as just decided, and as it was. */
+export interface DecidedChange {
+  action: 'create' | 'update';
+  obj: StoredObject;
+  previous: StoredObject | null;
+}
+
+export interface FollowUpHooks {
+  /**
+   * The further changes this object's create or update makes, run inside the single
+   * writer right after it is recorded: the view already holds it (and everything earlier
+   * in the request). Each command is decided in turn and may have follow-ups of its own;
+   * any refusal refuses the whole request (a bulk request's items alike), and nothing is
+   * written. Keep it to what the object itself implies: the hook runs on every write.
+   */
+  followUps?(change: DecidedChange, view: LookupView): Promise<FollowUpCommand[]> | FollowUpCommand[];
 }

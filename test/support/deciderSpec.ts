@@ -9,7 +9,7 @@ import { ValidationError } from '../../src/commands/errors.js';
 import { updateObjects } from '../../src/commands/updateObjects.js';
 import { WriteCoordinator, type WriteContext } from '../../src/commands/WriteCoordinator.js';
 import { EVENT_SCHEMA_VERSION, type ChangeEvent, type EventUser } from '../../src/events/ChangeEvent.js';
-import { registry } from '../../src/models/registry.js';
+import { registry as defaultRegistry, type ModelRegistry } from '../../src/models/registry.js';
 import type { FieldErrors, ModelSettings } from '../../src/models/types.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
@@ -170,13 +170,15 @@ export interface DeciderSpecOptions {
   settings?: Partial<ModelSettings>;
   /** ALLOW_TOKEN_RETRIEVAL: whether a token key is also kept encrypted. */
   allowTokenRetrieval?: boolean;
+  /** The models the request is decided against (default: netledger's own). */
+  registry?: ModelRegistry;
 }
 
 export type Given = ChangeEvent | WriteCommand;
 
 export function deciderSpec(t: ExecutionContext, options: DeciderSpecOptions = {}) {
   const env: CommandEnvironment = {
-    registry,
+    registry: options.registry ?? defaultRegistry,
     secrets: new SecretKeeper(SECRET_KEY, options.allowTokenRetrieval ?? true),
     settings: { enforceGlobalUnique: false, ...options.settings },
   };
@@ -199,16 +201,19 @@ class Outcome {
 
   /**
    * The request succeeds and appends exactly these events, in this order, as one batch
-   * of its own (or passes the assertion callback). Resolves to the events for further checks.
+   * of its own (or passes the assertion callback, which may also read the read models the
+   * events were projected into). Resolves to the events for further checks.
    */
-  async then(expected: ExpectedEvent[] | ((events: ChangeEvent[], reply: WriteReply) => void | Promise<void>)): Promise<ChangeEvent[]> {
+  async then(
+    expected: ExpectedEvent[] | ((events: ChangeEvent[], reply: WriteReply, state: { store: MemoryReadStore }) => void | Promise<void>),
+  ): Promise<ChangeEvent[]> {
     const run = await this.run();
     try {
       if (run.error) this.t.fail(`the request was refused: ${describe(run.error)}`);
       const events = run.events;
       this.checkBatch(run, events);
       if (typeof expected === 'function') {
-        await expected(events, run.reply);
+        await expected(events, run.reply, { store: run.store });
       } else {
         this.t.is(events.length, expected.length, `events: ${events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`).join(', ')}`);
         expected.forEach((e, i) => {
@@ -281,8 +286,8 @@ class Outcome {
     const store = new MemoryReadStore();
     await log.open();
     await store.open();
-    for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
-    const projector = new Projector(log, store, registry);
+    for (const [collection, fields] of readModelIndexes(this.env.registry)) await store.ensureIndexes(collection, fields);
+    const projector = new Projector(log, store, this.env.registry);
     await projector.start();
     const ports = { log, store, projector };
     const close = async () => {

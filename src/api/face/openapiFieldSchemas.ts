@@ -79,6 +79,19 @@ function valueSchema(field: FieldDefinition, bare: boolean, nestedRef: NestedRef
       return contentTypeSchema(field);
     case 'generic_fk':
       return { anyOf: (field.targets ?? []).map((t) => nestedRef(t)) };
+    case 'generic_list':
+      return {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            object_type: { type: 'string' },
+            object_id: { type: 'integer' },
+            object: { anyOf: (field.targets ?? []).map((t) => nestedRef(t)), readOnly: true },
+          },
+          required: ['object_type', 'object_id'],
+        },
+      };
     case 'computed':
       return computedSchema(field);
     default:

@@ -15,7 +15,7 @@
 import type { ModelDefinition } from '../../models/types.js';
 import type { Sort } from '../../projections/ReadStore.js';
 
-const NOT_SORTABLE = new Set(['url', 'display', 'computed', 'count', 'reverse', 'generic_fk', 'custom_fields']);
+const NOT_SORTABLE = new Set(['url', 'display', 'computed', 'count', 'reverse', 'generic_fk', 'generic_list', 'custom_fields']);
 
 /** The stored keys one ordering name sorts by, or null when it cannot be ordered by. */
 export function sortKeysOf(definition: ModelDefinition, name: string): string[] | null {

@@ -1,0 +1,58 @@
+import type { DecidedChange, FieldErrors, FollowUpCommand, ModelDefinition } from '../models/types.js';
+import { createObjects } from './createObjects.js';
+import type { CommandEnvironment } from './decideObject.js';
+import { deleteObjects } from './deleteObjects.js';
+import { NotFoundError, ValidationError } from './errors.js';
+import { updateObjects } from './updateObjects.js';
+import type { WriteTransaction } from './WriteCoordinator.js';
+
+/**
+ * Runs the further changes a model's `followUps` hook declares for an object just
+ * recorded, in the same transaction: each is decided like a client's request and
+ * recorded as ordinary events of the same request (and may have follow-ups of its own).
+ * A refused follow-up refuses the request that caused it, named as such.
+ */
+export async function runFollowUps(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange): Promise<void> {
+  const hook = definition.hooks?.followUps;
+  if (!hook) return;
+  for (const command of await hook(change, tx.view)) {
+    const target = env.registry.get(command.model);
+    try {
+      await runCommand(env, tx, target, command);
+    } catch (error) {
+      if (error instanceof ValidationError) throw new ValidationError({ non_field_errors: describeRefusal(target, error.body) });
+      if (error instanceof NotFoundError) throw new ValidationError({ non_field_errors: [`${target.verboseName} ${idOf(command)}: not found.`] });
+      throw error;
+    }
+  }
+}
+
+async function runCommand(env: CommandEnvironment, tx: WriteTransaction, target: ModelDefinition, command: FollowUpCommand): Promise<void> {
+  switch (command.kind) {
+    case 'create':
+      await createObjects(env, tx, target, [command.input], false);
+      return;
+    case 'update':
+      await updateObjects(env, tx, target, [{ id: command.id, input: command.input }], 'patch', false);
+      return;
+    case 'delete':
+      await deleteObjects(env, tx, target, [command.id], false);
+  }
+}
+
+function idOf(command: FollowUpCommand): string {
+  return 'id' in command ? String(command.id) : '(new)';
+}
+
+/** A follow-up's field errors as messages about the object it would have written. */
+function describeRefusal(target: ModelDefinition, body: FieldErrors | FieldErrors[]): string[] {
+  const entries = (Array.isArray(body) ? body : [body]).flatMap((errors) => Object.entries(errors));
+  return entries.map(([field, messages]) => `${target.verboseName}: ${field}: ${flatten(messages).join(' ')}`);
+}
+
+function flatten(messages: unknown): string[] {
+  if (typeof messages === 'string') return [messages];
+  if (Array.isArray(messages)) return messages.flatMap(flatten);
+  if (messages && typeof messages === 'object') return Object.values(messages).flatMap(flatten);
+  return [];
+}
