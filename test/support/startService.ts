@@ -34,6 +34,9 @@ export async function startService(
     SUPERUSER_PASSWORD: 'admin-password',
     SUPERUSER_API_TOKEN: ADMIN_TOKEN,
     SECRET_KEY: 'test-secret-key',
+    // The server closing an idle keep-alive connection just as fetch reuses it resets
+    // the request; on a loaded machine two requests can be more than the 5 s default apart.
+    KEEPALIVE_TIMEOUT: '60',
     ...env,
   });
   const running = await start(config, options.logger ?? (() => {}), options.start);
