@@ -57,7 +57,7 @@ export class DataDirLock {
 
   /** Takes the lock on `dir` (created if missing), or throws DataDirLockedError naming the holder. */
   static async acquire(dir: string, role: string): Promise<DataDirLock> {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 }); // owner only, as the log and the secret key in it
     const real = realpathSync(dir);
     const address = lockAddress(real);
     const holder: LockHolder = { pid: process.pid, role, since: new Date().toISOString(), dir: real };

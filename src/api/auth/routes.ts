@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { authFor, type AuthService } from '../../auth/AuthService.js';
+import type { AuthService } from '../../auth/AuthService.js';
 import { CSRF_COOKIE, CSRF_FIELD, SESSION_COOKIE, SessionCodec, type SessionData } from '../../auth/sessions.js';
 import { createObjects } from '../../commands/createObjects.js';
 import { cookieOptions, csrfFailure, requestOrigin } from '../middleware/authenticate.js';
@@ -29,7 +29,7 @@ const LOGIN_FAILED = 'Please enter a correct username and password. Note that bo
  * Mounted before the JSON body reader: the forms read their own urlencoded bodies.
  */
 export function authRoutes(services: Services): Router {
-  const auth = authFor(services);
+  const auth = services.auth;
   const router = new Router();
 
   const bodyTimeoutMs = services.config.bodyTimeoutMs;
