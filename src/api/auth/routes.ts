@@ -182,7 +182,7 @@ function loginCsrfToken(ctx: Context): string {
 }
 
 function showLogin(ctx: Context, status: number, errors: string[], username = '', next?: string): void {
-  const principal = ctx.state.principal as Principal | null;
+  const principal = ctx.state.principal ?? null;
   htmlHeaders(ctx);
   ctx.status = status;
   ctx.body = loginPage({
@@ -224,7 +224,7 @@ async function login(auth: AuthService, ctx: Context, trusted: string[], limits:
 
 function showLogout(ctx: Context): void {
   const session = ctx.state.session as SessionData | undefined;
-  const principal = ctx.state.principal as Principal | null;
+  const principal = ctx.state.principal ?? null;
   if (!session || !principal) {
     ctx.redirect('/login/');
     return;
