@@ -278,7 +278,7 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
   if (field.type === 'url') return { def: { name, type: 'url', readOnly: true } };
   if (name === 'display' && field.type === 'string' && readOnly) return { def: { name, type: 'display', readOnly: true } };
 
-  // SPEC 2.2: a change-logged record's `created` reads as a date (a token's stays a datetime).
+  // A change-logged record's `created` reads as a date (a token's stays a datetime).
   if (name === 'created' && field.type === 'datetime' && readOnly && field.nullable) {
     return { def: { name, type: 'date', readOnly: true, nullable: true } };
   }

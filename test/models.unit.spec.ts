@@ -72,7 +72,7 @@ test('validate() reports inconsistent definitions', (t) => {
   t.notRegex(error!.message, /_hidden/);
 });
 
-/** Fields served beyond NetBox's, on purpose: a token's use time under SPEC 5.12's name. */
+/** Fields served beyond NetBox's, on purpose: a token's use time as last_updated (the contract tracks uses there). */
 const EXTENSIONS: Record<string, string[]> = { 'users.token': ['last_updated'] };
 
 test('field names and brief fields match the NetBox 3.4 reference', (t) => {

@@ -9,7 +9,7 @@ const ACTION_CODE: Record<ChangeAction, number> = { create: 0, update: 1, delete
 const ID_SPACE = 2 ** 40;
 
 /**
- * Models NetBox does not change-log (BEHAVIOUR §13): users, groups, tokens, object
+ * Models NetBox does not change-log (its change-logging mixin is not on them): users, groups, tokens, object
  * permissions. Their events are in the log like any other (the read models need them)
  * and in their objects' history, but not in /api/extras/object-changes/.
  */

@@ -132,7 +132,10 @@ export class AuthService {
 
   /* ----------------------------------------------------------------- tokens */
 
-  /** NetBox's TokenAuthentication, checks in its order (BEHAVIOUR §3.2). */
+  /**
+   * NetBox's TokenAuthentication (netbox/api/authentication.py), checks in its order: the key,
+   * then last_used (so a rejected token's use is recorded too), expiry, the user, the source address.
+   */
   async authenticateToken(header: string | undefined, origin: RequestOrigin, requestId: string): Promise<Authentication> {
     const parsed = parseTokenHeader(header);
     if ('anonymous' in parsed) return { principal: null };

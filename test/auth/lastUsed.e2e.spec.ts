@@ -29,7 +29,7 @@ test('last_used is recorded on first use, then at most once a minute, as one upd
   t.is(event.postchange!.last_used, clock.now());
   const shown = first.body.results[0];
   t.is(shown.last_used, clock.now(), 'the request that recorded the use already shows it');
-  t.is(shown.last_updated, clock.now(), 'SPEC 5.12 names the use time last_updated');
+  t.is(shown.last_updated, clock.now(), 'the use time is served as last_updated too');
 
   // within the minute: no write at all
   head = service.services.log.head();

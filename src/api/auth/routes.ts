@@ -91,7 +91,7 @@ async function checkPassword(
 
 /**
  * POST /api/users/tokens/provision/ {username, password}: no token needed; the user must
- * hold the permission to create tokens (SPEC 4.2 rule 5; DEFAULT_PERMISSIONS grants it
+ * hold the permission to create tokens (users.add_token; DEFAULT_PERMISSIONS grants it
  * for their own). 201 with the new token, its key shown this once.
  */
 async function provision(services: Services, auth: AuthService, ctx: Context): Promise<void> {

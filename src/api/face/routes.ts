@@ -76,7 +76,7 @@ export function faceRoutes(services: Services): Router {
   return router;
 }
 
-/** OPTIONS on every model list and detail URL and on the root views (BEHAVIOUR §14). */
+/** OPTIONS on every model list and detail URL and on the root views: no action permission is needed, only authentication where LOGIN_REQUIRED. */
 function optionsRoutes(services: Services, router: Router): void {
   const principal = (ctx: Context) => ctx.state.principal ?? null;
   const requireLogin = (ctx: Context) => {

@@ -21,7 +21,7 @@ export const token: ModelDefinition = {
     { name: 'created', type: 'datetime', readOnly: true },
     { name: 'expires', type: 'datetime', nullable: true, default: null },
     { name: 'last_used', type: 'datetime', nullable: true, default: null },
-    // SPEC 5.12 calls the use time last_updated: it moves with every write and every recorded use.
+    // The token's use time is served as last_updated too (tracked uses set it, besides last_used): it moves with every write and every recorded use.
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
     {
       name: 'key',
