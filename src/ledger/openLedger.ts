@@ -89,9 +89,10 @@ export async function openLogReader(config: Config): Promise<EventSource> {
  */
 export async function openLedger(config: Config, options: LedgerOptions): Promise<Ledger> {
   registry.validate();
+  // Without a logger the file log reports a cut torn tail on stderr (its own default); the writer's outages go nowhere.
   const logger = options.logger ?? (() => {});
   const lock = await DataDirLock.acquire(config.dataDir, options.holder);
-  const log = eventLogFor(config, { logger, logFileSystem: options.logFileSystem });
+  const log = eventLogFor(config, { logger: options.logger, logFileSystem: options.logFileSystem });
   const store = readStoreFor(config);
   let projector: Projector | null = null;
   let coordinator: WriteCoordinator | null = null;
