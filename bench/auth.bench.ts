@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { authFor, type RequestOrigin } from '../src/auth/AuthService.js';
+import type { RequestOrigin } from '../src/auth/AuthService.js';
 import { hashPassword, verifyPasswordAsync } from '../src/auth/secrets.js';
 import { loadConfig } from '../src/config.js';
 import { start } from '../src/main.js';
@@ -86,7 +86,7 @@ try {
   });
   await api('POST', '/api/extras/tags/', { name: 'bench', slug: 'bench' });
 
-  const auth = authFor(running.services);
+  const auth = running.services.auth;
   const origin: RequestOrigin = { socketAddress: '::ffff:127.0.0.1', header: () => '' };
   const site = running.services.registry.get('dcim.site');
   let n = 0;

@@ -78,7 +78,7 @@ test('validate() reports inconsistent definitions', (t) => {
   t.notRegex(error!.message, /_hidden/);
 });
 
-/** Fields served beyond NetBox's, on purpose: a token's use time under the contract's name for it. */
+/** Fields served beyond NetBox's, on purpose: a token's use time as last_updated (the contract tracks uses there). */
 const EXTENSIONS: Record<string, string[]> = { 'users.token': ['last_updated'] };
 
 test('field names and brief fields match the NetBox 3.4 reference', (t) => {

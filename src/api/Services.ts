@@ -1,4 +1,5 @@
 import type { AuditService } from '../audit/AuditService.js';
+import type { AuthService } from '../auth/AuthService.js';
 import type { CommandEnvironment } from '../commands/decideObject.js';
 import type { WriteCoordinator } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
@@ -23,6 +24,8 @@ export interface Services {
   queries: ListQueryCompiler;
   commands: CommandEnvironment;
   logger: Logger;
+  /** Authentication (tokens, sessions) and permission sets; built and stopped with the ledger. */
+  auth: AuthService;
   /** The audit side, answered from the event log (object changes, as_of, history, revert). */
   audit?: AuditService;
 }

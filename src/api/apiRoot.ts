@@ -32,7 +32,7 @@ function installedApps(): Record<string, string> {
 }
 
 function principalOf(ctx: Context): Principal | null {
-  return (ctx.state.principal as Principal | null | undefined) ?? null;
+  return ctx.state.principal ?? null;
 }
 
 /**

@@ -11,6 +11,7 @@ import { readJsonBody } from './middleware/readJsonBody.js';
 import { appendSlash, requestContext } from './middleware/requestContext.js';
 import { strictQueryString } from './middleware/strictUtf8.js';
 import { modelRoutes } from './modelRoutes.js';
+import type {} from './LedgerState.js'; // types ctx.state
 import type { Services } from './Services.js';
 
 /** The HTTP face: middleware in the order a request meets it, then the generated routes. */

@@ -10,7 +10,7 @@ import type { LookupView, ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
 
 /**
- * NetBox's authorisation (BEHAVIOUR §4) for the generated model views:
+ * NetBox's object permissions (netbox/utilities/querysets.py `restrict`, the API viewsets) for the generated model views:
  *  1. a model-level gate per action (view/add/change/delete), 403 when no enabled
  *     permission grants it (constraints ignored at this step);
  *  2. narrowing: reads are ANDed with the constraints of `view`; a change or delete

@@ -1,8 +1,7 @@
-import type { Serializer } from '../api/Serializer.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { ModelDefinition } from '../models/types.js';
-import type { ReadStore } from '../projections/ReadStore.js';
+import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import type { AuditLog } from './AuditLog.js';
 import type { ContentTypes } from './contentTypes.js';
 
@@ -31,11 +30,19 @@ export function publicSnapshot(definition: ModelDefinition | undefined, snapshot
   return out;
 }
 
+/**
+ * Renders read documents in their nested form (the API's serializer): given by the
+ * caller, so that the audit side does not depend on the HTTP layer above it.
+ */
+export interface NestedRenderer {
+  render(definition: ModelDefinition, docs: ReadDocument[], representation: 'nested', options: { baseUrl: string }): Promise<Record<string, unknown>[]>;
+}
+
 export interface RenderContext {
   baseUrl: string;
   /** Where changed/related objects and users are looked up (the live read models). */
   store: ReadStore;
-  serializer: Serializer;
+  serializer: NestedRenderer;
 }
 
 /**

@@ -1,8 +1,10 @@
-import type { Services } from '../api/Services.js';
 import { systemClock, type Clock } from '../commands/clock.js';
 import { storedForm } from '../commands/storedForm.js';
+import type { WriteCoordinator } from '../commands/WriteCoordinator.js';
+import type { Config } from '../config.js';
 import type { ChangeEvent, EventUser } from '../events/ChangeEvent.js';
-import type { Subscription } from '../events/EventLog.js';
+import type { EventLog, Subscription } from '../events/EventLog.js';
+import type { ModelRegistry } from '../models/registry.js';
 import type { LookupView, StoredObject } from '../models/types.js';
 import { maskedTokenKey } from '../models/users/token.js';
 import { AUTH_MESSAGES, parseTokenHeader, type Authentication, type Principal } from './authenticateToken.js';
@@ -12,6 +14,7 @@ import { verifyPasswordAsync } from './secrets.js';
 import { SessionCodec, safeEqual, type SessionData } from './sessions.js';
 import { LoginThrottle } from './throttle.js';
 import { lookupView } from '../projections/lookupView.js';
+import type { ReadStore } from '../projections/ReadStore.js';
 
 /** NetBox refreshes a token's last_used at most once a minute. */
 export const LAST_USED_INTERVAL_MS = 60_000;
@@ -40,6 +43,17 @@ export interface RequestOrigin {
   header(name: string): string;
 }
 
+/** What authentication reads and writes: the committed read models, the log it follows, the writer (for last_used). */
+export interface AuthDependencies {
+  config: Pick<Config, 'secretKey' | 'defaultPermissions' | 'trustedProxies' | 'maintenanceMode' | 'loginTimeout'>;
+  registry: ModelRegistry;
+  log: EventLog;
+  store: ReadStore;
+  coordinator: WriteCoordinator;
+  secrets: { tokenDigest(key: string): string };
+  logger: (entry: Record<string, unknown>) => void;
+}
+
 /**
  * Authentication and the permission sets it hands to the views, with a cache that
  * makes a warm request cost a keyed digest and a few map look-ups.
@@ -65,7 +79,7 @@ export class AuthService {
   private seen: number;
   private subscription: Subscription | null = null;
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: AuthDependencies) {
     const { config } = services;
     this.sessions = new SessionCodec(config.secretKey);
     this.defaults = defaultGrants(config.defaultPermissions);
@@ -117,12 +131,15 @@ export class AuthService {
 
   /* ----------------------------------------------------------------- tokens */
 
-  /** NetBox's TokenAuthentication, checks in its order (BEHAVIOUR §3.2). */
+  /**
+   * NetBox's TokenAuthentication (netbox/api/authentication.py), checks in its order: the key,
+   * then last_used (so a rejected token's use is recorded too), expiry, the user, the source address.
+   */
   async authenticateToken(header: string | undefined, origin: RequestOrigin, requestId: string): Promise<Authentication> {
     const parsed = parseTokenHeader(header);
     if ('anonymous' in parsed) return { principal: null };
     if ('error' in parsed) return parsed;
-    const digest = this.services.commands.secrets.tokenDigest(parsed.key.toLowerCase());
+    const digest = this.services.secrets.tokenDigest(parsed.key.toLowerCase());
     const entry = await this.tokenEntry(digest);
     if (!entry) return { error: AUTH_MESSAGES.invalid };
     const stamp = this.clock.now();
@@ -316,13 +333,4 @@ export class AuthService {
     this.subscription = null;
     await subscription?.stop();
   }
-}
-
-const instances = new WeakMap<Services, AuthService>();
-
-/** The AuthService of a running service (one per Services, created on first use). */
-export function authFor(services: Services): AuthService {
-  let auth = instances.get(services);
-  if (!auth) instances.set(services, (auth = new AuthService(services)));
-  return auth;
 }

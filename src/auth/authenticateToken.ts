@@ -14,7 +14,7 @@ export interface Principal {
 
 export type Authentication = { principal: Principal | null } | { error: string };
 
-/** NetBox's messages (BEHAVIOUR §3.2/3.3); "Invalid token" has no final period. */
+/** NetBox's messages (every failure is 403, never 401); "Invalid token" has no final period. */
 export const AUTH_MESSAGES = {
   noCredentials: 'Invalid token header. No credentials provided.',
   spaces: 'Invalid token header. Token string should not contain spaces.',

@@ -1,3 +1,4 @@
+import type { CommandSecrets } from '../commands/CommandSecrets.js';
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 
 /**
@@ -5,7 +6,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, 
  * become slow salted hashes, token keys a keyed digest (for constant-time lookup)
  * plus, only where retrieval is allowed, an authenticated encryption of the key.
  */
-export class SecretKeeper {
+export class SecretKeeper implements CommandSecrets {
   private readonly digestKey: Buffer;
   private readonly cipherKey: Buffer;
 
@@ -19,6 +20,14 @@ export class SecretKeeper {
 
   static generateTokenKey(): string {
     return randomBytes(20).toString('hex');
+  }
+
+  generateTokenKey(): string {
+    return SecretKeeper.generateTokenKey();
+  }
+
+  hashPassword(password: string): Promise<string> {
+    return hashPassword(password);
   }
 
   tokenDigest(key: string): string {

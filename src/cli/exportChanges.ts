@@ -14,20 +14,18 @@
  * related_object_id, object_repr, prechange_data, postchange_data (internal and secret
  * fields removed; related objects and tags as ids) and revert_of.
  *
- * Reads the log read-only (src/audit/eventSource.ts): safe while the service runs.
+ * Reads the log read-only (openLogReader in src/ledger/openLedger.ts): safe while the service runs.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Writable } from 'node:stream';
 import { canonicalUuid } from '../audit/changeQuery.js';
-import { openEventSource } from '../audit/eventSource.js';
 import { publicSnapshot } from '../audit/renderChanges.js';
 import { eventTimeMicros, parseTimeMicros } from '../audit/time.js';
 import { loadConfig } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
-import { refuseDamagedLog } from '../events/logScan.js';
+import { openLogReader } from '../ledger/openLedger.js';
 import { registry as defaultRegistry, type ModelRegistry } from '../models/registry.js';
 import { formatCount, ProgressBar } from './progress.js';
 
@@ -184,8 +182,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
-  if (!config.kafkaBrokers) await refuseDamagedLog(path.join(config.dataDir, 'events.log'));
-  const source = await openEventSource(config);
+  const source = await openLogReader(config); // read-only: no lock, so it runs next to the service
   const out: Writable = options.output ? createWriteStream(options.output) : process.stdout;
   const bar = new ProgressBar('export-changes');
   try {

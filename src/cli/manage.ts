@@ -23,25 +23,15 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SecretKeeper } from '../auth/secrets.js';
-import { systemClock } from '../commands/clock.js';
+import { createSuperuser as writeSuperuser } from '../auth/superuser.js';
 import { createObjects } from '../commands/createObjects.js';
-import type { CommandEnvironment } from '../commands/decideObject.js';
 import { ValidationError } from '../commands/errors.js';
-import { storedForm } from '../commands/storedForm.js';
-import { WriteCoordinator } from '../commands/WriteCoordinator.js';
 import { loadConfig, type Config } from '../config.js';
 import { DataDirLock, DataDirLockedError } from '../events/DataDirLock.js';
-import type { EventLog } from '../events/EventLog.js';
-import { FileEventLog } from '../events/FileEventLog.js';
-import { KafkaEventLog } from '../events/KafkaEventLog.js';
 import { describeScan, scanLog } from '../events/logScan.js';
 import { repairLog } from '../events/repairLog.js';
+import { openLedger as openLedgerParts, type Ledger } from '../ledger/openLedger.js';
 import { registry } from '../models/registry.js';
-import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
-import { MongoReadStore } from '../projections/MongoReadStore.js';
-import { Projector } from '../projections/Projector.js';
-import { readModelIndexes } from '../projections/readModelIndexes.js';
-import type { ReadStore } from '../projections/ReadStore.js';
 
 export const USAGE = `Usage: npm run manage -- <command> [options]
 
@@ -106,72 +96,22 @@ export class UsageError extends Error {
   }
 }
 
-interface Ledger {
-  lock: DataDirLock;
-  log: EventLog;
-  store: ReadStore;
-  projector: Projector;
-  coordinator: WriteCoordinator;
-  commands: CommandEnvironment;
-  close(): Promise<void>;
-}
-
 /** The data directory's lock for a writing command, or a message that says to stop the service. */
 async function lockDataDir(dataDir: string, command: string): Promise<DataDirLock> {
-  try {
-    return await DataDirLock.acquire(dataDir, `manage ${command}`);
-  } catch (error) {
+  return DataDirLock.acquire(dataDir, `manage ${command}`).catch(refuseLocked(command));
+}
+
+/** A lock held by another process (the service) becomes the message to stop it first. */
+function refuseLocked(command: string) {
+  return (error: unknown): never => {
     if (error instanceof DataDirLockedError) throw new UsageError(`Error: ${error.message} Stop the service first: ${command} writes to the data directory.`, 1);
     throw error;
-  }
+  };
 }
 
-/** The write side of the service without its HTTP server (the same wiring as src/main.ts). */
+/** The ledger without its HTTP server and audit side, under the data directory's lock (the same wiring as the service). */
 async function openLedger(config: Config, command: string): Promise<Ledger> {
-  registry.validate();
-  const lock = await lockDataDir(config.dataDir, command);
-  try {
-    return await openLocked(config, lock);
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
-}
-
-async function openLocked(config: Config, lock: DataDirLock): Promise<Ledger> {
-  const log: EventLog = config.kafkaBrokers
-    ? new KafkaEventLog({ brokers: config.kafkaBrokers, topic: config.kafkaTopic })
-    : new FileEventLog({ dir: config.dataDir });
-  const store: ReadStore = config.mongodbUrl ? new MongoReadStore({ url: config.mongodbUrl, dbName: 'netledger' }) : new MemoryReadStore();
-  await log.open();
-  await store.open();
-  for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
-  const projector = new Projector(log, store, registry);
-  await projector.start();
-  const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock);
-  await coordinator.init();
-  const commands: CommandEnvironment = {
-    registry,
-    secrets: new SecretKeeper(config.secretKey, config.allowTokenRetrieval),
-    settings: { enforceGlobalUnique: config.enforceGlobalUnique },
-  };
-  return {
-    lock,
-    log,
-    store,
-    projector,
-    coordinator,
-    commands,
-    async close() {
-      try {
-        await projector.stop();
-        await log.close();
-        await store.close();
-      } finally {
-        await lock.release();
-      }
-    },
-  };
+  return openLedgerParts(config, { holder: `manage ${command}`, audit: false }).catch(refuseLocked(command));
 }
 
 /** DATA_DIR as the service reads it (without loadConfig, which would create a secret key). */
@@ -283,27 +223,11 @@ export async function createSuperuser(ledger: Ledger, input: { username: string;
   const existing = await ledger.store.find('auth.user', { username: { $eq: input.username } }, { limit: 1 });
   if (existing.length > 0) throw new UsageError('Error: That username is already taken.', 1);
   const key = input.token === undefined || input.token === null ? null : input.token || SecretKeeper.generateTokenKey();
-  let userId = 0;
-  await ledger.coordinator.execute({ requestId: randomUUID(), user: null }, async (tx) => {
-    const created = await createObjects(ledger.commands, tx, registry.get('auth.user'), [
-      { username: input.username, email: input.email, password: input.password, is_staff: true, is_active: true },
-    ], false);
-    userId = created.ids[0];
-    // The superuser flag is not writable through the API: granting it is its own change.
-    const stored = storedForm((await tx.view.get('auth.user', userId))!);
-    tx.record({
-      action: 'update',
-      objectType: 'auth.user',
-      objectId: userId,
-      objectRepr: input.username,
-      prechange: stored,
-      postchange: { ...stored, is_superuser: true },
-    });
-    if (key) {
-      await createObjects(ledger.commands, tx, registry.get('users.token'), [
-        { user: userId, key, write_enabled: true, description: 'created by manage createsuperuser' },
-      ], false);
-    }
+  const userId = await writeSuperuser(ledger.coordinator, ledger.commands, {
+    username: input.username,
+    email: input.email,
+    password: input.password,
+    token: key ? { key, description: 'created by manage createsuperuser' } : null,
   });
   return { userId, key };
 }

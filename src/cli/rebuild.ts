@@ -5,21 +5,17 @@
  *   npm run rebuild                 # MONGODB_URL set: rebuild the MongoDB read models
  *   npm run rebuild -- --dry-run    # replay into memory only (checks the log projects cleanly)
  *
- * The log is read read-only (src/audit/eventSource.ts): the file log is never
+ * The log is read read-only (openLogReader in src/ledger/openLedger.ts): the file log is never
  * truncated and a Kafka writer is never fenced. The embedded in-memory read models are
  * rebuilt at every start anyway; without MONGODB_URL this command is a dry run.
  * Stop the service before rebuilding MongoDB read models (its projector writes them too).
  */
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openEventSource } from '../audit/eventSource.js';
 import { loadConfig } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
-import { refuseDamagedLog } from '../events/logScan.js';
+import { openLogReader, readStoreFor } from '../ledger/openLedger.js';
 import { registry as defaultRegistry, type ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
-import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
-import { MongoReadStore } from '../projections/MongoReadStore.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { DocumentChange, ReadStore } from '../projections/ReadStore.js';
 import { formatCount, ProgressBar } from './progress.js';
@@ -165,9 +161,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const dryRun = argv.includes('--dry-run') || !config.mongodbUrl;
-  const store: ReadStore = dryRun ? new MemoryReadStore() : new MongoReadStore({ url: config.mongodbUrl!, dbName: 'netledger' });
-  if (!config.kafkaBrokers) await refuseDamagedLog(path.join(config.dataDir, 'events.log'));
-  const source = await openEventSource(config);
+  const store = readStoreFor(config, { memory: dryRun });
+  const source = await openLogReader(config); // read-only: no lock, so it runs next to the service
   process.stderr.write(
     dryRun
       ? `rebuild: replaying ${source.description} into memory (dry run${config.mongodbUrl ? '' : ': the embedded read models are rebuilt at every start'})\n`

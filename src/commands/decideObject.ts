@@ -1,8 +1,8 @@
-import { SecretKeeper, hashPassword } from '../auth/secrets.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { FieldDefinition, LookupView, ModelDefinition, ModelSettings, StoredObject } from '../models/types.js';
 import { hasErrors, ValidationError } from './errors.js';
 import { checkUniqueness } from './checkUniqueness.js';
+import type { CommandSecrets } from './CommandSecrets.js';
 import { decideCustomFieldData } from './customFieldData.js';
 import { resolveRelations } from './resolveRelations.js';
 import { storedForm } from './storedForm.js';
@@ -10,7 +10,7 @@ import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from
 
 export interface CommandEnvironment {
   registry: ModelRegistry;
-  secrets: SecretKeeper;
+  secrets: CommandSecrets;
   settings: ModelSettings;
 }
 
@@ -129,7 +129,7 @@ function coerce(field: FieldDefinition, value: unknown): unknown {
 }
 
 async function protectSecrets(
-  secrets: SecretKeeper,
+  secrets: CommandSecrets,
   definition: ModelDefinition,
   obj: StoredObject,
   resolved: Record<string, unknown>,
@@ -139,13 +139,13 @@ async function protectSecrets(
   for (const field of definition.fields) {
     if (field.secret === 'password') {
       const value = resolved[field.name];
-      if (typeof value === 'string' && value !== '') obj[field.name] = await hashPassword(value);
+      if (typeof value === 'string' && value !== '') obj[field.name] = await secrets.hashPassword(value);
       else if (!previous) obj[field.name] = null; // no usable password
     } else if (field.secret === 'token_key') {
       const supplied = resolved[field.name];
       delete obj[field.name];
       if (previous && (supplied === undefined || supplied === null || supplied === '')) continue; // keys never rotate on edit
-      const key = typeof supplied === 'string' && supplied !== '' ? supplied.toLowerCase() : SecretKeeper.generateTokenKey();
+      const key = typeof supplied === 'string' && supplied !== '' ? supplied.toLowerCase() : secrets.generateTokenKey();
       obj.key_digest = secrets.tokenDigest(key);
       obj.key_cipher = secrets.allowTokenRetrieval ? secrets.encryptTokenKey(key) : null;
       obj.key_last6 = key.slice(-6);

@@ -71,7 +71,7 @@ export const changeEventSchema = {
     'objectType', 'objectId', 'objectRepr', 'prechange', 'postchange',
   ],
   properties: {
-    v: { type: 'integer', minimum: 1, description: 'Envelope schema version (1 or 2).' },
+    v: { type: 'integer', minimum: 1, description: `Envelope schema version (one of ${EVENT_SCHEMA_VERSIONS.join(', ')}).` },
     eventId: { type: 'string', format: 'uuid', description: 'Unique id of this event.' },
     position: { type: 'integer', minimum: 1, description: 'Position in the log: 1, 2, 3 ... dense, assigned by the single writer.' },
     requestId: { type: 'string', format: 'uuid', description: 'The X-Request-ID of the request that caused the change.' },

@@ -8,6 +8,7 @@ import { findIntactFrame, FrameReader, HEADER_BYTES, MAX_GROUP_BYTES, MAX_PAYLOA
 import { keepTailAside, type CutKind } from './keepAside.js';
 import { isStorageFailure, nodeFileSystem, syncDir, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
 import { assertValidEvents } from './validateEvents.js';
+import { Deferred } from './Deferred.js';
 
 /**
  * The embedded, durable default adapter of the EventLog port: one append-only file,
@@ -548,10 +549,8 @@ export class FileSubscription implements Subscription {
   readonly caughtUp: Promise<void>;
   /** Settles when delivery has ended: resolves after stop(), rejects if onBatch or a read failed. */
   readonly done: Promise<void>;
-  private resolveCaughtUp!: () => void;
-  private rejectCaughtUp!: (err: Error) => void;
-  private resolveDone!: () => void;
-  private rejectDone!: (err: Error) => void;
+  private readonly caughtUpSignal = new Deferred();
+  private readonly doneSignal = new Deferred();
   private isCaughtUp = false;
   /** Last position handed to onBatch. */
   private delivered: number;
@@ -568,21 +567,13 @@ export class FileSubscription implements Subscription {
     private readonly onBatch: (events: ChangeEvent[]) => Promise<void>,
   ) {
     this.delivered = from - 1;
-    this.caughtUp = new Promise<void>((resolve, reject) => {
-      this.resolveCaughtUp = resolve;
-      this.rejectCaughtUp = reject;
-    });
-    this.caughtUp.catch(() => undefined); // a rejection nobody awaits must not crash the process
-    this.done = new Promise<void>((resolve, reject) => {
-      this.resolveDone = resolve;
-      this.rejectDone = reject;
-    });
-    this.done.catch(() => undefined);
+    this.caughtUp = this.caughtUpSignal.promise;
+    this.done = this.doneSignal.promise;
   }
 
   /** Starts the delivery loop (called once by the log after registering the subscription). */
   start(): void {
-    this.loop = this.run().then(this.resolveDone, this.rejectDone);
+    this.loop = this.run().then(this.doneSignal.resolve, this.doneSignal.reject);
   }
 
   /** Called by the log for every committed batch (in commit order). */
@@ -616,7 +607,7 @@ export class FileSubscription implements Subscription {
   private checkCaughtUp(): void {
     if (!this.isCaughtUp && this.delivered >= this.target) {
       this.isCaughtUp = true;
-      this.resolveCaughtUp();
+      this.caughtUpSignal.resolve();
     }
   }
 
@@ -646,14 +637,14 @@ export class FileSubscription implements Subscription {
       }
       if (!this.isCaughtUp) {
         this.isCaughtUp = true;
-        this.rejectCaughtUp(new Error('subscription stopped before it caught up'));
+        this.caughtUpSignal.reject(new Error('subscription stopped before it caught up'));
       }
     } catch (err) {
       this.stopped = true;
       this.host.remove(this);
       if (!this.isCaughtUp) {
         this.isCaughtUp = true;
-        this.rejectCaughtUp(err as Error);
+        this.caughtUpSignal.reject(err as Error);
       }
       throw err;
     }

@@ -80,6 +80,7 @@ import { EventBodyCache } from './EventBodyCache.js';
 import type { EventLog, Subscription } from './EventLog.js';
 import { PositionOffsets } from './PositionOffsets.js';
 import { assertValidEvents } from './validateEvents.js';
+import { Deferred } from './Deferred.js';
 
 export interface KafkaEventLogOptions {
   brokers: string[];
@@ -671,10 +672,8 @@ export class KafkaSubscription implements Subscription {
   readonly caughtUp: Promise<void>;
   /** Settles when delivery has ended: resolves after stop(), rejects if delivery failed. */
   readonly done: Promise<void>;
-  private resolveCaughtUp!: () => void;
-  private rejectCaughtUp!: (error: Error) => void;
-  private resolveDone!: () => void;
-  private rejectDone!: (error: Error) => void;
+  private readonly caughtUpSignal = new Deferred();
+  private readonly doneSignal = new Deferred();
   private readonly reader: PartitionReader;
   private readonly assembler: BatchAssembler;
   private target: bigint | undefined;
@@ -694,16 +693,8 @@ export class KafkaSubscription implements Subscription {
     private readonly onEnd: () => void,
     onEvent?: (event: ChangeEvent, message: RawMessage) => void,
   ) {
-    this.caughtUp = new Promise<void>((resolve, reject) => {
-      this.resolveCaughtUp = resolve;
-      this.rejectCaughtUp = reject;
-    });
-    this.caughtUp.catch(() => undefined); // callers need not await it
-    this.done = new Promise<void>((resolve, reject) => {
-      this.resolveDone = resolve;
-      this.rejectDone = reject;
-    });
-    this.done.catch(() => undefined);
+    this.caughtUp = this.caughtUpSignal.promise;
+    this.done = this.doneSignal.promise;
     this.assembler = new BatchAssembler(from, onEvent);
     this.reader = makeReader({
       onMessages: async (messages) => {
@@ -733,14 +724,14 @@ export class KafkaSubscription implements Subscription {
   stop(): Promise<void> {
     if (!this.finished) {
       this.finished = true;
-      if (!this.isCaughtUp) this.rejectCaughtUp(new Error('KafkaEventLog: subscription stopped before it caught up'));
+      if (!this.isCaughtUp) this.caughtUpSignal.reject(new Error('KafkaEventLog: subscription stopped before it caught up'));
     }
     this.stopping ??= (async () => {
       this.onEnd();
       await this.started;
       await this.reader.stop();
-      if (this.failure) this.rejectDone(this.failure);
-      else this.resolveDone();
+      if (this.failure) this.doneSignal.reject(this.failure);
+      else this.doneSignal.resolve();
     })();
     if (this.reader.delivering) return Promise.resolve(); // called from inside onBatch: don't wait for itself
     return this.stopping.then(() => this.reader.stop());
@@ -749,14 +740,14 @@ export class KafkaSubscription implements Subscription {
   private markCaughtUp(): void {
     if (this.isCaughtUp || this.finished) return;
     this.isCaughtUp = true;
-    this.resolveCaughtUp();
+    this.caughtUpSignal.resolve();
   }
 
   private fail(error: Error): void {
     if (this.finished) return;
     this.failure = error;
     if (this.isCaughtUp) this.onLateError(error);
-    else this.rejectCaughtUp(error);
+    else this.caughtUpSignal.reject(error);
     this.isCaughtUp = true;
     void this.stop();
   }

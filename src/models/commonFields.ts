@@ -17,7 +17,7 @@ export const identityFields: FieldDefinition[] = [
 export const changeLoggedFields: FieldDefinition[] = [
   { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
   { name: 'custom_fields', type: 'custom_fields', default: {} },
-  // created reads as a date; the stored value keeps the full timestamp.
+  // A record's created reads as a date (YYYY-MM-DD); the stored value keeps the full timestamp.
   { name: 'created', type: 'date', readOnly: true, nullable: true },
   { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
 ];

@@ -1,5 +1,4 @@
 import test from 'ava';
-import { authFor } from '../../src/auth/AuthService.js';
 import { startService, type TestService } from '../support/startService.js';
 import { as, FakeClock, grant, ok } from './helpers.js';
 
@@ -63,7 +62,7 @@ test('brute force is slowed down per username, and the real user gets back in af
   const service = await startService();
   t.teardown(() => service.close());
   const clock = new FakeClock();
-  authFor(service.services).clock = clock;
+  service.services.auth.clock = clock;
   await ok(service.api('POST', '/api/users/users/', { username: 'alice', password: 'correct horse' }));
   for (let i = 0; i < 5; i++) t.is((await provision(service, { username: 'alice', password: `guess-${i}` })).status, 403);
   // blocked now, even with the right password, without the password being checked

@@ -1,5 +1,4 @@
 import test from 'ava';
-import { authFor } from '../../src/auth/AuthService.js';
 import { startService, type TestService } from '../support/startService.js';
 import { FakeClock, ok, portOf, requestFrom } from './helpers.js';
 
@@ -138,7 +137,7 @@ test('logout ends the session; a password change ends every session; sessions ex
   const service = await startService({ LOGIN_TIMEOUT: '3600' });
   t.teardown(() => service.close());
   const clock = new FakeClock();
-  authFor(service.services).clock = clock;
+  service.services.auth.clock = clock;
   await ok(service.api('POST', '/api/users/users/', { username: 'alice', password: 'alice-password-1' }));
   await ok(service.api('POST', '/api/users/permissions/', { name: 'v', object_types: ['dcim.site'], actions: ['view'], users: [2] }));
 

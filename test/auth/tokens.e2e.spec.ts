@@ -1,5 +1,4 @@
 import test from 'ava';
-import { authFor } from '../../src/auth/AuthService.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
 import { as, FakeClock, grant, ok, portOf, requestFrom, userWithToken } from './helpers.js';
 
@@ -35,7 +34,7 @@ test('an expired token is refused, and so is the token of an inactive user', asy
   const service = await startService();
   t.teardown(() => service.close());
   const clock = new FakeClock();
-  authFor(service.services).clock = clock;
+  service.services.auth.clock = clock;
   const inAnHour = new Date(clock.ms + 3600_000).toISOString();
   const alice = await userWithToken(service, 'alice', { token: { expires: inAnHour } });
   const call = as(service, alice.key);

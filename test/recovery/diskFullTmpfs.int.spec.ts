@@ -106,10 +106,9 @@ tmpfsTest('a real full disk (tmpfs): writes answer 503, reads answer, and writes
   t.deepEqual(names.sort(), [...acknowledged, 'after'].sort(), 'every acknowledged write, none of the refused ones');
 });
 
-// Known failure: the audit side's event-body cache (src/audit/EventBodyStore.ts) writes
-// its pending bytes to a scratch file in DATA_DIR/audit when a read needs them, so on a
-// full disk object-changes answers 500. Remove `.failing` once reads no longer write.
-const auditTest = 'dir' in mount ? test.serial.failing : test.skip;
+// Reads of the audit side never write (event bodies are kept in memory, src/events/EventBodyCache.ts),
+// so object changes and history answer on a full disk.
+const auditTest = 'dir' in mount ? test.serial : test.skip;
 auditTest('a real full disk (tmpfs): object changes and history answer without writing', async (t) => {
   const root = (mount as { dir: string }).dir;
   const dataDir = path.join(root, 'audit-data');

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { authFor, type AuthService } from '../../auth/AuthService.js';
+import type { AuthService } from '../../auth/AuthService.js';
 import { CSRF_COOKIE, CSRF_FIELD, SESSION_COOKIE, SessionCodec, type SessionData } from '../../auth/sessions.js';
 import { createObjects } from '../../commands/createObjects.js';
 import { cookieOptions, csrfFailure, requestOrigin } from '../middleware/authenticate.js';
@@ -29,7 +29,7 @@ const LOGIN_FAILED = 'Please enter a correct username and password. Note that bo
  * Mounted before the JSON body reader: the forms read their own urlencoded bodies.
  */
 export function authRoutes(services: Services): Router {
-  const auth = authFor(services);
+  const auth = services.auth;
   const router = new Router();
 
   const bodyTimeoutMs = services.config.bodyTimeoutMs;
@@ -91,7 +91,7 @@ async function checkPassword(
 
 /**
  * POST /api/users/tokens/provision/ {username, password}: no token needed; the user must
- * hold the permission to create tokens (SPEC 4.2 rule 5; DEFAULT_PERMISSIONS grants it
+ * hold the permission to create tokens (users.add_token; DEFAULT_PERMISSIONS grants it
  * for their own). 201 with the new token, its key shown this once.
  */
 async function provision(services: Services, auth: AuthService, ctx: Context): Promise<void> {
@@ -182,7 +182,7 @@ function loginCsrfToken(ctx: Context): string {
 }
 
 function showLogin(ctx: Context, status: number, errors: string[], username = '', next?: string): void {
-  const principal = ctx.state.principal as Principal | null;
+  const principal = ctx.state.principal ?? null;
   htmlHeaders(ctx);
   ctx.status = status;
   ctx.body = loginPage({
@@ -224,7 +224,7 @@ async function login(auth: AuthService, ctx: Context, trusted: string[], limits:
 
 function showLogout(ctx: Context): void {
   const session = ctx.state.session as SessionData | undefined;
-  const principal = ctx.state.principal as Principal | null;
+  const principal = ctx.state.principal ?? null;
   if (!session || !principal) {
     ctx.redirect('/login/');
     return;

@@ -1,5 +1,5 @@
 /**
- * Content negotiation as Django REST framework does it for NetBox (BEHAVIOUR §2.2):
+ * Content negotiation as Django REST framework does it for NetBox (rest_framework/negotiation.py):
  * `?format=json|api` forces a renderer; otherwise the Accept header is matched most
  * specific media type first (q-values are not honoured), JSON before HTML. No Accept
  * or `*\/*` is JSON. `indent=N` and `version=` are Accept parameters.

@@ -1,5 +1,5 @@
 /**
- * OPTIONS metadata (BEHAVIOUR §14), derived from the model registry: the view's name,
+ * OPTIONS metadata as NetBox's metadata class gives it (no action permission needed), derived from the model registry: the view's name,
  * renderers and parsers, and — for a caller that may write — the fields a POST (list
  * URL) or PUT takes, with their type, constraints and choices. pynetbox's
  * `Endpoint.choices()` reads `actions.POST.<field>.choices`.

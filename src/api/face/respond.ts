@@ -6,7 +6,6 @@
  * request in the metrics.
  */
 import type { Context, Next } from 'koa';
-import type { Principal } from '../../auth/authenticateToken.js';
 import type { Services } from '../Services.js';
 import { HTML_SECURITY_HEADERS, renderBrowsablePage } from './browsable.js';
 import { metricsFor } from './metrics.js';
@@ -102,7 +101,7 @@ function render(services: Services, ctx: Context, renderer: Renderer, indent: nu
   const allow = (ctx.response.get('Allow') as string) || allowedMethods(view);
   if (isApi && allow && !negotiatesItself(ctx.path)) ctx.set('Allow', allow);
   if (renderer === 'html') {
-    const principal = ctx.state.principal as Principal | null | undefined;
+    const principal = ctx.state.principal;
     const page = renderBrowsablePage({
       method: ctx.method,
       path: ctx.path,

@@ -5,7 +5,6 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Principal } from '../../auth/authenticateToken.js';
 import { PermissionDeniedError } from '../../commands/errors.js';
 import type { ModelDefinition } from '../../models/types.js';
 import { mayPerform, NOT_AUTHENTICATED } from '../permissions.js';
@@ -77,9 +76,9 @@ export function faceRoutes(services: Services): Router {
   return router;
 }
 
-/** OPTIONS on every model list and detail URL and on the root views (BEHAVIOUR §14). */
+/** OPTIONS on every model list and detail URL and on the root views: no action permission is needed, only authentication where LOGIN_REQUIRED. */
 function optionsRoutes(services: Services, router: Router): void {
-  const principal = (ctx: Context) => (ctx.state.principal as Principal | null | undefined) ?? null;
+  const principal = (ctx: Context) => ctx.state.principal ?? null;
   const requireLogin = (ctx: Context) => {
     if (services.config.loginRequired && !principal(ctx)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
   };

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { authFor, type RequestOrigin } from '../../auth/AuthService.js';
+import type { RequestOrigin } from '../../auth/AuthService.js';
 import type { Principal } from '../../auth/authenticateToken.js';
 import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, safeEqual } from '../../auth/sessions.js';
 import type { Services } from '../Services.js';
@@ -25,7 +25,7 @@ export function cookieOptions(ctx: Context, httpOnly: boolean, maxAgeMs?: number
  * The CSRF token of a session is exposed as `ctx.state.csrfToken` for server-rendered forms.
  */
 export function authenticate(services: Services) {
-  const auth = authFor(services);
+  const auth = services.auth;
   return async (ctx: Context, next: Next) => {
     ctx.state.authView = lookupView(services.store);
     let principal: Principal | null = null;

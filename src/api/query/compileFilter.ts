@@ -403,7 +403,7 @@ async function methodClause(ctx: Context, param: string, filter: MethodFilter, l
 const CF_TEXT_LOOKUPS = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty'];
 const CF_RANGE_LOOKUPS = ['n', 'lt', 'lte', 'gt', 'gte'];
 
-/** The filter of one custom field (BEHAVIOUR §7.6), or null when it has none. */
+/** The `cf_<name>` filter of one custom field, or null when its filter_logic is disabled. */
 function customFieldFilter(field: ReadDocument): (ValueFilter & { loose?: boolean; emptyMatchesNothing?: boolean }) | null {
   const key = `custom_fields.${String(field.name)}`;
   const logic = field.filter_logic ?? 'loose';

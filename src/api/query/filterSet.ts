@@ -1,6 +1,7 @@
 /**
  * The list filters of a model, derived from the registry: every field brings the
- * filters and lookups of its type (SPEC 4.3, BEHAVIOUR §7.2), and the model's `filters`
+ * filters and lookups of its type (`<field>__<lookup>` suffixes on plain equality filters, as
+ * NetBox's filter sets generate them), and the model's `filters`
  * declarations add what fields cannot say (relations by another name or through other
  * models, tree descendants, network containment, methods) or withdraw a derived filter
  * NetBox does not have. Custom-field filters (cf_<name>) depend on data and are built

@@ -10,7 +10,8 @@
  * - a relation by the related object's id (NetBox would use the related model's own
  *   ordering, e.g. site name; a read-model sort cannot reach the other collection);
  * - custom_field_data by the stored custom field object.
- * In brief mode only the brief fields may be ordered by (BEHAVIOUR §6.3).
+ * In brief mode only the brief fields may be ordered by (the brief serializer's fields are
+ * the only ordering names DRF's OrderingFilter then knows).
  */
 import type { ModelDefinition } from '../../models/types.js';
 import type { Sort } from '../../projections/ReadStore.js';

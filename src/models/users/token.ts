@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { normalizeAllowedIps } from '../../auth/ipRestriction.js';
 import { descriptionField, identityFields } from '../commonFields.js';
+import { normalizeAllowedIps } from '../values/allowedIps.js';
 
 /** The masked form NetBox shows when keys cannot be retrieved: 34 '*' and the key's last 6 characters. */
 export function maskedTokenKey(last6: unknown): string {
@@ -21,7 +21,7 @@ export const token: ModelDefinition = {
     { name: 'created', type: 'datetime', readOnly: true },
     { name: 'expires', type: 'datetime', nullable: true, default: null },
     { name: 'last_used', type: 'datetime', nullable: true, default: null },
-    // The contract serves the use time as last_updated: it moves with every write and every recorded use.
+    // The token's use time is served as last_updated too (tracked uses set it, besides last_used): it moves with every write and every recorded use.
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
     {
       name: 'key',

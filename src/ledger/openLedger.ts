@@ -1,0 +1,160 @@
+/**
+ * The one place that wires the ledger together from its configuration: which event log
+ * (file or Kafka) and which read store (memory or MongoDB), the projector, the single
+ * writer, the auth and audit services, and the data directory's lock. The service
+ * (src/main.ts) and the manage CLI's writing commands open it with `openLedger`; the
+ * read-only tools (rebuild, export) take only the parts that never write:
+ * `openLogReader` and `readStoreFor`.
+ */
+import path from 'node:path';
+import { AuditService } from '../audit/AuditService.js';
+import { openEventSource, type EventSource } from '../audit/eventSource.js';
+import { AuthService } from '../auth/AuthService.js';
+import { SecretKeeper } from '../auth/secrets.js';
+import { systemClock } from '../commands/clock.js';
+import type { CommandEnvironment } from '../commands/decideObject.js';
+import { WriteCoordinator, type WriterRetry } from '../commands/WriteCoordinator.js';
+import type { Config } from '../config.js';
+import { DataDirLock } from '../events/DataDirLock.js';
+import type { EventLog } from '../events/EventLog.js';
+import { FileEventLog } from '../events/FileEventLog.js';
+import { KafkaEventLog } from '../events/KafkaEventLog.js';
+import type { LogFileSystem } from '../events/logFileSystem.js';
+import { refuseDamagedLog } from '../events/logScan.js';
+import { registry, type ModelRegistry } from '../models/registry.js';
+import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
+import { MongoReadStore } from '../projections/MongoReadStore.js';
+import { Projector } from '../projections/Projector.js';
+import { readModelIndexes } from '../projections/readModelIndexes.js';
+import type { ReadStore } from '../projections/ReadStore.js';
+
+export type LedgerLogger = (entry: Record<string, unknown>) => void;
+
+export interface LedgerOptions {
+  /** Who takes the data directory's lock, as a second process is told ('service', 'manage create-token'). */
+  holder: string;
+  logger?: LedgerLogger;
+  /** The embedded log's file system (tests inject a full disk). */
+  logFileSystem?: LogFileSystem;
+  /** The writer's retry back-off after an outage (tests shorten it). */
+  writerRetry?: WriterRetry;
+  /** Build the audit side (its indexes are rebuilt from the whole log at open): the service needs it, the CLI does not. */
+  audit?: boolean;
+}
+
+/** An open ledger: every part the service and the writing commands work with. */
+export interface Ledger {
+  config: Config;
+  registry: ModelRegistry;
+  lock: DataDirLock;
+  log: EventLog;
+  store: ReadStore;
+  projector: Projector;
+  coordinator: WriteCoordinator;
+  secrets: SecretKeeper;
+  commands: CommandEnvironment;
+  auth: AuthService;
+  audit: AuditService | null;
+  /** Stops the writer, auth and audit, closes the log and the store, releases the lock (once). */
+  close(): Promise<void>;
+}
+
+/** The event log the configuration names: Kafka when KAFKA_BROKERS is set, else the embedded file log. */
+export function eventLogFor(config: Config, options: { logger?: LedgerLogger; logFileSystem?: LogFileSystem } = {}): EventLog {
+  if (config.kafkaBrokers) return new KafkaEventLog({ brokers: config.kafkaBrokers, topic: config.kafkaTopic });
+  return new FileEventLog({ dir: config.dataDir, fs: options.logFileSystem, logger: options.logger });
+}
+
+/** The read store the configuration names: MongoDB when MONGODB_URL is set (and memory is not asked for), else memory. */
+export function readStoreFor(config: Config, options: { memory?: boolean } = {}): ReadStore {
+  if (config.mongodbUrl && !options.memory) return new MongoReadStore({ url: config.mongodbUrl, dbName: 'netledger' });
+  return new MemoryReadStore();
+}
+
+/**
+ * The whole log, read-only, for offline tools: takes no lock, never truncates the file
+ * or fences a Kafka writer, so it is safe next to a running service. A damaged file
+ * log is refused (reading it only up to the damage would look like a complete one).
+ */
+export async function openLogReader(config: Config): Promise<EventSource> {
+  if (!config.kafkaBrokers) await refuseDamagedLog(path.join(config.dataDir, 'events.log'));
+  return openEventSource(config);
+}
+
+/**
+ * Takes the data directory's lock (a DataDirLockedError if another process holds it),
+ * then opens the log and the read models, replays the log into them and starts the
+ * writer, auth and (unless `audit: false`) audit services. The lock is held from before
+ * the log is opened until it is closed.
+ */
+export async function openLedger(config: Config, options: LedgerOptions): Promise<Ledger> {
+  registry.validate();
+  // Without a logger the file log reports a cut torn tail on stderr (its own default); the writer's outages go nowhere.
+  const logger = options.logger ?? (() => {});
+  const lock = await DataDirLock.acquire(config.dataDir, options.holder);
+  const log = eventLogFor(config, { logger: options.logger, logFileSystem: options.logFileSystem });
+  const store = readStoreFor(config);
+  let projector: Projector | null = null;
+  let coordinator: WriteCoordinator | null = null;
+  let auth: AuthService | null = null;
+  let audit: AuditService | null = null;
+  try {
+    await log.open();
+    await store.open();
+    for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
+    projector = new Projector(log, store, registry);
+    await projector.start();
+    coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, { retry: options.writerRetry });
+    coordinator.onFatal = (error) => logger({ level: 'fatal', msg: `event log failed, writes stopped until a restart: ${error.message}` });
+    coordinator.onOutage = (error) =>
+      logger({ level: 'error', msg: `event log cannot be written, writes answer 503 until it can (retrying by itself): ${error.message}` });
+    coordinator.onRecovered = (outage) =>
+      logger({ level: 'info', msg: `event log writable again, writes resumed (unavailable since ${outage.since}, ${outage.attempts} attempt(s))` });
+    await coordinator.init();
+    if (options.audit !== false) {
+      audit = new AuditService(log, registry);
+      await audit.open(); // rebuilds the audit indexes (request, object, time) from the log, then follows it
+    }
+    const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
+    const commands: CommandEnvironment = { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique } };
+    auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
+    const parts = { config, registry, lock, log, store, projector, coordinator, secrets, commands, auth, audit };
+    let closing: Promise<void> | null = null;
+    return { ...parts, close: () => (closing ??= closeParts(parts)) };
+  } catch (error) {
+    await closeParts({ lock, log, store, projector, coordinator, auth, audit }).catch(() => undefined);
+    throw error;
+  }
+}
+
+interface OpenParts {
+  lock: DataDirLock;
+  log: EventLog;
+  store: ReadStore;
+  projector: Projector | null;
+  coordinator: WriteCoordinator | null;
+  auth: AuthService | null;
+  audit: AuditService | null;
+}
+
+/** In the reverse order of opening, each step tried even if one before failed (the first error is thrown); the lock goes last. */
+async function closeParts({ lock, log, store, projector, coordinator, auth, audit }: OpenParts): Promise<void> {
+  const steps: Array<() => unknown> = [
+    () => coordinator?.close(),
+    () => auth?.stop(),
+    () => audit?.close(),
+    () => projector?.stop(),
+    () => log.close(),
+    () => store.close(),
+    () => lock.release(),
+  ];
+  let failure: unknown = null;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== null) throw failure;
+}
