@@ -1,4 +1,4 @@
-import { IGNORE, parseEmptyFlag, parseInteger } from '../api/query/filterValues.js';
+import { IGNORE, parseEmptyFlag, parseInteger } from '../models/values/filterValues.js';
 import { ACTIONS, type AuditIndex } from './AuditIndex.js';
 import type { ChangeFilter, UserLookup } from './changeQuery.js';
 import type { ContentTypes } from './contentTypes.js';

@@ -20,7 +20,7 @@ import type { FieldErrors, FilterEnvironment, ModelDefinition, StoredObject } fr
 import type { FindOptions, Query, ReadDocument } from '../../projections/ReadStore.js';
 import { filterSetOf, resolveParameter, type Filter, type MethodFilter, type NetworkFilter, type RelatedFilter, type ValueFilter, type ValueKind } from './filterSet.js';
 import { emptyClause, MAX_TEXT_LOOKUP, regexCondition, textClause } from './textMatch.js';
-import { IGNORE, invalidChoice, invalidPk, parseEmptyFlag, parseValue, type Parsed } from './filterValues.js';
+import { IGNORE, invalidChoice, invalidPk, parseEmptyFlag, parseValue, type Parsed } from '../../models/values/filterValues.js';
 
 export { compileSort } from './sort.js';
 
