@@ -1,6 +1,5 @@
 import { IGNORE, parseEmptyFlag, parseInteger } from '../models/values/filterValues.js';
 import { ACTIONS, type AuditIndex } from './AuditIndex.js';
-import type { ChangeFilter, UserLookup } from './changeQuery.js';
 import type { ContentTypes } from './contentTypes.js';
 import { parseTimeMicros } from './time.js';
 
@@ -10,6 +9,29 @@ import { parseTimeMicros } from './time.js';
  * from an index (`driverLists`), or tests over the index's columns. Invalid values are
  * reported through `fail` (all of them are collected before the request is refused).
  */
+
+/** Users, for the `user` (username) and `user_id` filters: only current users can be named. */
+export interface UserLookup {
+  idsByUsername(names: string[]): Promise<Map<string, number>>;
+  existingIds(ids: number[]): Promise<Set<number>>;
+}
+
+/**
+ * An object-change filter compiled against the audit index: bounds on the position,
+ * optionally the candidate positions an index gives (request id, object), and tests
+ * over the index's per-position columns. Never touches event bodies.
+ */
+export interface ChangeFilter {
+  /** Known to match nothing (e.g. an unknown content type). */
+  nothing: boolean;
+  lo: number;
+  hi: number;
+  /** Ascending candidate positions from an index, or null to scan [lo, hi]. */
+  drivers: number[] | null;
+  tests: Array<(p: number) => boolean>;
+  /** Only events of change-logged models (NetBox's object changes leave out users, tokens ...). */
+  loggedOnly: boolean;
+}
 
 /** What the compilers share while compiling one query. */
 export interface FilterCompilation {

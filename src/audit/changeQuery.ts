@@ -1,30 +1,9 @@
 import type { FieldErrors } from '../models/types.js';
 import type { AuditIndex } from './AuditIndex.js';
 import type { ContentTypes } from './contentTypes.js';
-import { CHANGE_FILTER_COMPILERS, groupParameters, type FilterCompilation } from './changeFilters.js';
+import { CHANGE_FILTER_COMPILERS, groupParameters, type ChangeFilter, type FilterCompilation, type UserLookup } from './changeFilters.js';
 
-/** Users, for the `user` (username) and `user_id` filters: only current users can be named. */
-export interface UserLookup {
-  idsByUsername(names: string[]): Promise<Map<string, number>>;
-  existingIds(ids: number[]): Promise<Set<number>>;
-}
-
-/**
- * An object-change filter compiled against the audit index: bounds on the position,
- * optionally the candidate positions an index gives (request id, object), and tests
- * over the index's per-position columns. Never touches event bodies.
- */
-export interface ChangeFilter {
-  /** Known to match nothing (e.g. an unknown content type). */
-  nothing: boolean;
-  lo: number;
-  hi: number;
-  /** Ascending candidate positions from an index, or null to scan [lo, hi]. */
-  drivers: number[] | null;
-  tests: Array<(p: number) => boolean>;
-  /** Only events of change-logged models (NetBox's object changes leave out users, tokens ...). */
-  loggedOnly: boolean;
-}
+export type { ChangeFilter, UserLookup } from './changeFilters.js';
 
 export class ChangeFilterError extends Error {
   constructor(readonly errors: FieldErrors) {

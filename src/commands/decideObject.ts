@@ -1,18 +1,12 @@
-import type { ModelRegistry } from '../models/registry.js';
 import type { FieldDefinition, LookupView, ModelDefinition, ModelSettings, StoredObject } from '../models/types.js';
 import { hasErrors, ValidationError } from './errors.js';
 import { checkUniqueness } from './checkUniqueness.js';
+import type { CommandEnvironment } from './CommandEnvironment.js';
 import type { CommandSecrets } from './CommandSecrets.js';
 import { decideCustomFieldData } from './customFieldData.js';
 import { resolveRelations } from './resolveRelations.js';
 import { storedForm } from './storedForm.js';
 import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from './writeSchema.js';
-
-export interface CommandEnvironment {
-  registry: ModelRegistry;
-  secrets: CommandSecrets;
-  settings: ModelSettings;
-}
 
 export interface DecidedObject {
   obj: StoredObject;
@@ -153,3 +147,5 @@ async function protectSecrets(
     }
   }
 }
+
+export type { CommandEnvironment } from './CommandEnvironment.js';

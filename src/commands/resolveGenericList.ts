@@ -1,6 +1,6 @@
 import type { FieldDefinition, GenericListItem } from '../models/types.js';
 import { addError } from './errors.js';
-import type { RelationContext } from './resolveRelations.js';
+import type { RelationContext } from './CommandEnvironment.js';
 import { pythonTypeName } from './writeSchema.js';
 
 type ItemErrors = Record<string, string[]>;

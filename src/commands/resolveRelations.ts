@@ -1,19 +1,9 @@
 import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition } from '../models/types.js';
-import type { CommandEnvironment } from './decideObject.js';
+import type { CommandEnvironment, RelationContext } from './CommandEnvironment.js';
 import { addError } from './errors.js';
 import { resolveGenericList } from './resolveGenericList.js';
 import { resolveReference } from './resolveReference.js';
 import { pythonTypeName } from './writeSchema.js';
-
-/** What a field resolver works with: the values sent, their resolved forms so far, the errors so far. */
-export interface RelationContext {
-  env: CommandEnvironment;
-  view: LookupView;
-  definition: ModelDefinition;
-  sent: Record<string, unknown>;
-  resolved: Record<string, unknown>;
-  errors: FieldErrors;
-}
 
 /** Resolves or checks the value sent for one field, writing into `resolved` or `errors`. */
 type FieldResolver = (field: FieldDefinition, value: unknown, context: RelationContext) => Promise<void> | void;
@@ -143,3 +133,5 @@ async function resolveGenericPairs({ env, view, definition, sent, resolved, erro
     resolved[idField] = Number(id);
   }
 }
+
+export type { RelationContext } from './CommandEnvironment.js';
