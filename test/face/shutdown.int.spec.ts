@@ -14,7 +14,10 @@ test('SIGTERM: requests in flight are answered and their writes are durable; the
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   // Whatever happens to the assertions, the child must not outlive the test (it would keep the worker alive).
   t.teardown(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) {
+      t.log(`child still running at the end; its output:\n${output}`);
+      child.kill('SIGKILL');
+    }
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -34,7 +37,9 @@ test('SIGTERM: requests in flight are answered and their writes are durable; the
   );
   await new Promise((resolve) => setTimeout(resolve, 5));
   child.kill('SIGTERM');
+  t.log('SIGTERM sent');
   const statuses = await Promise.all(writes);
+  t.log(`writes settled: ${JSON.stringify(statuses)}`);
   t.is(await exited, 0, output);
   t.regex(output, /SIGTERM: finishing in-flight requests/);
   const created = statuses.filter((s) => s === 201).length;
