@@ -1,13 +1,22 @@
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldErrors, LookupView, ModelDefinition, ModelSettings } from '../models/types.js';
+import type { DecidedChange, FieldErrors, LookupView, ModelDefinition, ModelSettings } from '../models/types.js';
 import type { CommandSecrets } from './CommandSecrets.js';
+import type { WriteTransaction } from './WriteCoordinator.js';
 
 /** What every write decision is given besides the request: the registry, the secrets port and the settings. */
 export interface CommandEnvironment {
   registry: ModelRegistry;
   secrets: CommandSecrets;
   settings: ModelSettings;
+  /**
+   * Runs the further changes a model's `followUps` hook declares for an object just recorded
+   * (`runFollowUps` of followUps.ts). Given here rather than imported by the recording step:
+   * follow-ups create and update objects, which record and so run follow-ups again.
+   */
+  followUps: FollowUpRunner;
 }
+
+export type FollowUpRunner = (env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange) => Promise<void>;
 
 /** What a field resolver works with: the values sent, their resolved forms so far, the errors so far. */
 export interface RelationContext {

@@ -2,7 +2,6 @@ import type { FieldErrors, ModelDefinition, StoredObject } from '../models/types
 import type { ReadDocument } from '../projections/ReadStore.js';
 import type { CommandEnvironment, DecidedObject } from './decideObject.js';
 import { ValidationError } from './errors.js';
-import { runFollowUps } from './followUps.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 
 export interface WriteOutcome {
@@ -51,7 +50,7 @@ export async function recordEach<T>(
         postchange: decided.obj,
         related: definition.hooks?.relatedObject?.(decided.obj) ?? null,
       });
-      await runFollowUps(env, tx, definition, { action: previous ? 'update' : 'create', obj: decided.obj, previous });
+      await env.followUps(env, tx, definition, { action: previous ? 'update' : 'create', obj: decided.obj, previous });
       outcome.ids.push(id);
       outcome.documents.push(tx.documentOf(event)!);
       if (Object.keys(decided.revealed).length) outcome.revealed.set(id, decided.revealed);

@@ -27,6 +27,7 @@ import { MongoReadStore } from '../projections/MongoReadStore.js';
 import { Projector } from '../projections/Projector.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
+import { runFollowUps } from '../commands/followUps.js';
 
 export type LedgerLogger = (entry: Record<string, unknown>) => void;
 
@@ -116,7 +117,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       await audit.open(); // rebuilds the audit indexes (request, object, time) from the log, then follows it
     }
     const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
-    const commands: CommandEnvironment = { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique } };
+    const commands: CommandEnvironment = { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique }, followUps: runFollowUps };
     auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
     const parts = { config, registry, lock, log, store, projector, coordinator, secrets, commands, auth, audit };
     let closing: Promise<void> | null = null;

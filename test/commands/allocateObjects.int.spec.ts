@@ -21,6 +21,7 @@ import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
 
 /** A log whose appends wait until the test opens the gate. */
 class GatedLog implements EventLog {
@@ -58,7 +59,7 @@ async function writer(t: { teardown(fn: () => unknown): void }) {
     await log.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const env = { registry, secrets: new SecretKeeper('test-secret', false), settings: { enforceGlobalUnique: false } };
+  const env = { registry, secrets: new SecretKeeper('test-secret', false), settings: { enforceGlobalUnique: false }, followUps: runFollowUps };
   const context = { requestId: '00000000-0000-4000-8000-000000000000', user: null };
   const create = (model: string, input: unknown) =>
     coordinator.execute(context, (tx) => createObjects(env, tx, registry.get(model), [input], false)).then(({ result }) => result.ids[0]);

@@ -17,6 +17,7 @@ import { Projector } from '../../src/projections/Projector.js';
 import { create, createMany, deciderSpec, patch, remove, TEST_USER } from '../support/deciderSpec.js';
 import { MemoryEventLog } from '../support/MemoryEventLog.js';
 import { widgetRegistry } from '../support/widgetModels.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
 
 const registry = widgetRegistry();
 const spec = (t: Parameters<typeof deciderSpec>[0]) => deciderSpec(t, { registry });
@@ -80,7 +81,7 @@ test('follow-up: reverting the request removes the object and everything its fol
   await audit.open();
   const coordinator = new WriteCoordinator(log, store, projector, registry, { now: () => '2024-01-01T00:00:00.000000Z' });
   await coordinator.init();
-  const env: CommandEnvironment = { registry, secrets, settings: { enforceGlobalUnique: false } };
+  const env: CommandEnvironment = { registry, secrets, settings: { enforceGlobalUnique: false }, followUps: runFollowUps };
   const run = (model: string, input: unknown, requestId = randomUUID()) =>
     coordinator.execute({ requestId, user: TEST_USER }, (tx) => createObjects(env, tx, registry.get(model), [input], false));
   try {

@@ -10,6 +10,7 @@ import { WriteTransaction } from '../../src/commands/WriteCoordinator.js';
 import { registry } from '../../src/models/registry.js';
 import { evolve } from '../../src/projections/evolve.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
 
 // Write decisions against a given state, with no log: a request's events are what
 // the transaction recorded; a refused request records none.
@@ -18,6 +19,7 @@ const env: CommandEnvironment = {
   registry,
   secrets: new SecretKeeper('test-secret-key', true),
   settings: { enforceGlobalUnique: false },
+  followUps: runFollowUps,
 };
 const tags = registry.get('extras.tag');
 const clock = { now: () => '2024-01-01T00:00:00.000000Z' };

@@ -19,6 +19,7 @@ import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { FaultyFileSystem } from '../events/faultyFileSystem.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
 
 async function writer(t: ExecutionContext, firstMs = 60_000) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-outage-'));
@@ -41,7 +42,7 @@ async function writer(t: ExecutionContext, firstMs = 60_000) {
     await log.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const env: CommandEnvironment = { registry, secrets: new SecretKeeper('k', false), settings: { enforceGlobalUnique: false } };
+  const env: CommandEnvironment = { registry, secrets: new SecretKeeper('k', false), settings: { enforceGlobalUnique: false }, followUps: runFollowUps };
   const createTag = (name: string) =>
     coordinator.execute({ requestId: crypto.randomUUID(), user: null }, (tx) => createObjects(env, tx, registry.get('extras.tag'), [{ name, slug: name }], false));
   return { disk, log, store, coordinator, events, createTag };

@@ -15,6 +15,7 @@ import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import { MemoryEventLog } from './MemoryEventLog.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
 
 /**
  * Given / when / then for the write side, without HTTP:
@@ -181,6 +182,7 @@ export function deciderSpec(t: ExecutionContext, options: DeciderSpecOptions = {
     registry: options.registry ?? defaultRegistry,
     secrets: new SecretKeeper(SECRET_KEY, options.allowTokenRetrieval ?? true),
     settings: { enforceGlobalUnique: false, ...options.settings },
+    followUps: runFollowUps,
   };
   const given = (history: Given | Given[] = []) => ({
     when: (command: WriteCommand) => new Outcome(t, env, Array.isArray(history) ? history : [history], command),
