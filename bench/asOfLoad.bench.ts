@@ -11,75 +11,28 @@
  *
  * Env: EVENTS (100000), OBJECTS (20000), BURST (8), KEEP=1 keeps the temp dir.
  */
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { formatMicros } from '../src/audit/time.js';
 import { loadConfig } from '../src/config.js';
-import { EVENT_SCHEMA_VERSION, type ChangeEvent } from '../src/events/ChangeEvent.js';
 import { FileEventLog } from '../src/events/FileEventLog.js';
 import { start } from '../src/main.js';
+import { siteHistory } from './siteHistory.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const OBJECTS = Number(process.env.OBJECTS ?? 20_000);
 const BURST = Number(process.env.BURST ?? 8);
 const TOKEN = '0123456789abcdef0123456789abcdef01234567';
-const T0 = Date.UTC(2024, 0, 1) * 1000;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-
-function site(id: number, version: number): Record<string, unknown> {
-  return {
-    id,
-    name: `site-${id}`,
-    slug: `site-${id}`,
-    status: 'active',
-    region: null,
-    group: null,
-    tenant: null,
-    facility: '',
-    time_zone: null,
-    description: `version ${version}`,
-    physical_address: '',
-    shipping_address: '',
-    latitude: null,
-    longitude: null,
-    comments: '',
-    asns: [],
-    tags: [],
-    custom_fields: {},
-    created: '2024-01-01T00:00:00.000000Z',
-    last_updated: formatMicros(T0 + version),
-  };
-}
 
 async function writeLog(dir: string): Promise<void> {
   const log = new FileEventLog({ dir });
   await log.open();
-  const versions = new Int32Array(OBJECTS + 1);
-  let created = 0;
   let pending: Promise<void>[] = [];
-  for (let position = 1; position <= EVENTS; position++) {
-    const id = created < OBJECTS && (position % 10 !== 0 || created === 0) ? ++created : 1 + ((position * 7919) % created);
-    const version = versions[id]!++;
-    const event: ChangeEvent = {
-      v: EVENT_SCHEMA_VERSION,
-      eventId: randomUUID(),
-      position,
-      requestId: randomUUID(),
-      time: formatMicros(T0 + position * 1000),
-      user: null,
-      action: version === 0 ? 'create' : 'update',
-      objectType: 'dcim.site',
-      objectId: id,
-      objectRepr: `site-${id}`,
-      prechange: version === 0 ? null : site(id, version - 1),
-      postchange: site(id, version),
-      related: null,
-    };
-    pending.push(log.append([event]));
+  for (const batch of siteHistory({ events: EVENTS, objects: OBJECTS, user: null, withId: true })) {
+    pending.push(log.append(batch));
     if (pending.length >= 2000) {
       await Promise.all(pending);
       pending = [];

@@ -16,7 +16,6 @@
  *
  * Env: EVENTS (1000000), OBJECTS (100000), SAMPLES (2000), KEEP=1 keeps the temp dir.
  */
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -27,77 +26,20 @@ import { ContentTypes } from '../src/audit/contentTypes.js';
 import { fileEventSource } from '../src/audit/eventSource.js';
 import { formatMicros } from '../src/audit/time.js';
 import { rebuildReadModels } from '../src/cli/rebuild.js';
-import { EVENT_SCHEMA_VERSION, type ChangeEvent } from '../src/events/ChangeEvent.js';
 import type { EventLog } from '../src/events/EventLog.js';
 import { FileEventLog } from '../src/events/FileEventLog.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
+import { HISTORY_START_MICROS, siteHistory } from './siteHistory.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const OBJECTS = Number(process.env.OBJECTS ?? 100_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 2_000);
-const T0 = Date.UTC(2024, 0, 1) * 1000;
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => n.toFixed(3);
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
-function site(id: number, version: number): Record<string, unknown> {
-  return {
-    name: `site-${id}`,
-    slug: `site-${id}`,
-    status: 'active',
-    region: null,
-    group: null,
-    tenant: null,
-    facility: '',
-    time_zone: null,
-    description: `version ${version}`,
-    physical_address: '',
-    shipping_address: '',
-    latitude: null,
-    longitude: null,
-    comments: '',
-    asns: [],
-    tags: [],
-    custom_fields: {},
-    created: '2024-01-01T00:00:00.000000Z',
-    last_updated: formatMicros(T0 + version),
-  };
-}
-
-/** Batches of 1-5 events (one request each): each site is created once, then updated. */
-function* requests(): Generator<ChangeEvent[]> {
-  const versions = new Int32Array(OBJECTS + 1);
-  let position = 1;
-  let created = 0;
-  while (position <= EVENTS) {
-    const size = Math.min(1 + (position % 5), EVENTS - position + 1);
-    const requestId = randomUUID();
-    const time = formatMicros(T0 + position * 1000);
-    const batch: ChangeEvent[] = [];
-    for (let i = 0; i < size; i++, position++) {
-      const id = created < OBJECTS && (position % 10 !== 0 || created === 0) ? ++created : 1 + ((position * 7919) % created);
-      const version = versions[id]!++;
-      batch.push({
-        v: EVENT_SCHEMA_VERSION,
-        eventId: randomUUID(),
-        position,
-        requestId,
-        time,
-        user: { id: 1, username: 'admin' },
-        action: version === 0 ? 'create' : 'update',
-        objectType: 'dcim.site',
-        objectId: id,
-        objectRepr: `site-${id}`,
-        prechange: version === 0 ? null : site(id, version - 1),
-        postchange: site(id, version),
-        related: null,
-      });
-    }
-    yield batch;
-  }
-}
 
 function stats(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -123,7 +65,7 @@ async function main() {
     let ingestMs = 0;
     let ingestCpuMs = 0;
     let pending: Promise<void>[] = [];
-    for (const batch of requests()) {
+    for (const batch of siteHistory({ events: EVENTS, objects: OBJECTS, requestSize: (p) => 1 + (p % 5) })) {
       if (requestIds.length < 1_000_000 && batch[0]!.position % 7 === 0) requestIds.push(batch[0]!.requestId);
       const t0 = performance.now();
       const c0 = process.cpuUsage();
@@ -166,7 +108,7 @@ async function main() {
     let matches = 0;
     await time('request id → positions', () => (matches += index.requestPositions(pick(requestIds)).length));
     await time('object (dcim.site, id) → positions', () => index.objectPositions('dcim.site', 1 + Math.floor(Math.random() * OBJECTS)));
-    await time('time → position (as_of)', () => index.positionAtTime(T0 + Math.floor(Math.random() * EVENTS) * 1000));
+    await time('time → position (as_of)', () => index.positionAtTime(HISTORY_START_MICROS + Math.floor(Math.random() * EVENTS) * 1000));
     const page = async (query: string) => {
       const filter = await compileChangeFilter(index, new URLSearchParams(query), users, types);
       const selection = selectChanges(index, filter, [], 0, 50);
@@ -179,7 +121,7 @@ async function main() {
     await time('unfiltered list, first page of 50', () => page(''));
     await time('unfiltered list, random page of 50 (offset)', () => page(`offset=${Math.floor(Math.random() * (EVENTS - 50))}`));
     await time('?time_after=&time_before= (one minute of events)', () => {
-      const start = T0 + Math.floor(Math.random() * (EVENTS - 60_000)) * 1000;
+      const start = HISTORY_START_MICROS + Math.floor(Math.random() * (EVENTS - 60_000)) * 1000;
       return page(`time_after=${formatMicros(start)}&time_before=${formatMicros(start + 60_000_000)}`);
     });
     void matches;

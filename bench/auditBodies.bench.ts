@@ -12,79 +12,21 @@
  *
  * Env: EVENTS (100000), OBJECTS (20000), KEEP=1 keeps the temp dir.
  */
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AuditLog } from '../src/audit/AuditLog.js';
 import { PastStates } from '../src/audit/PastStates.js';
-import { formatMicros } from '../src/audit/time.js';
-import { EVENT_SCHEMA_VERSION, type ChangeEvent } from '../src/events/ChangeEvent.js';
 import { FileEventLog } from '../src/events/FileEventLog.js';
 import { registry } from '../src/models/registry.js';
+import { siteHistory } from './siteHistory.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const OBJECTS = Number(process.env.OBJECTS ?? 20_000);
-const T0 = Date.UTC(2024, 0, 1) * 1000;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-function site(id: number, version: number): Record<string, unknown> {
-  return {
-    name: `site-${id}`,
-    slug: `site-${id}`,
-    status: 'active',
-    region: null,
-    group: null,
-    tenant: null,
-    facility: '',
-    time_zone: null,
-    description: `version ${version} of a site with a description of ordinary length`,
-    physical_address: '',
-    shipping_address: '',
-    latitude: null,
-    longitude: null,
-    comments: '',
-    asns: [],
-    tags: [],
-    custom_fields: {},
-    created: '2024-01-01T00:00:00.000000Z',
-    last_updated: formatMicros(T0 + version),
-  };
-}
-
-function* requests(): Generator<ChangeEvent[]> {
-  const versions = new Int32Array(OBJECTS + 1);
-  let position = 1;
-  let created = 0;
-  while (position <= EVENTS) {
-    const size = Math.min(1 + (position % 5), EVENTS - position + 1);
-    const requestId = randomUUID();
-    const time = formatMicros(T0 + position * 1000);
-    const batch: ChangeEvent[] = [];
-    for (let i = 0; i < size; i++, position++) {
-      const id = created < OBJECTS && (position % 10 !== 0 || created === 0) ? ++created : 1 + ((position * 7919) % created);
-      const version = versions[id]!++;
-      batch.push({
-        v: EVENT_SCHEMA_VERSION,
-        eventId: randomUUID(),
-        position,
-        requestId,
-        time,
-        user: { id: 1, username: 'admin' },
-        action: version === 0 ? 'create' : 'update',
-        objectType: 'dcim.site',
-        objectId: id,
-        objectRepr: `site-${id}`,
-        prechange: version === 0 ? null : site(id, version - 1),
-        postchange: { id, ...site(id, version) },
-        related: null,
-      });
-    }
-    yield batch;
-  }
-}
 
 /** Files this process holds open under `dir`, with their sizes (Linux). */
 function openFiles(dir: string): string[] {
@@ -119,7 +61,7 @@ async function main() {
     const writer = new FileEventLog({ dir });
     await writer.open();
     let pending: Promise<void>[] = [];
-    for (const batch of requests()) {
+    for (const batch of siteHistory({ events: EVENTS, objects: OBJECTS, requestSize: (p) => 1 + (p % 5), withId: true, description: (v) => `version ${v} of a site with a description of ordinary length` })) {
       pending.push(writer.append(batch));
       if (pending.length >= 2000) {
         await Promise.all(pending);
