@@ -2,16 +2,9 @@
  * A real NetBox client against the service: Debian's python3-pynetbox run by
  * /usr/bin/python3. Skipped (with a message) where pynetbox is not installed.
  */
-import { spawnSync, spawn } from 'node:child_process';
 import test from 'ava';
-import { ADMIN_TOKEN, startService } from '../support/startService.js';
-
-const PYTHON = process.env.PYNETBOX_PYTHON ?? '/usr/bin/python3';
-
-function pynetboxVersion(): string | null {
-  const probe = spawnSync(PYTHON, ['-c', 'import pynetbox, sys; sys.stdout.write(getattr(pynetbox, "__version__", "installed"))'], { encoding: 'utf8' });
-  return probe.status === 0 ? probe.stdout.trim() : null;
-}
+import { pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
+import { startService } from '../support/startService.js';
 
 const SCRIPT = String.raw`
 import json, sys
@@ -49,20 +42,13 @@ print(json.dumps(out))
 
 const version = pynetboxVersion();
 if (version === null) {
-  test.skip(`pynetbox client (skipped: pynetbox is not importable by ${PYTHON}; apt-get install -y python3-pynetbox)`, () => {});
+  test.skip(`pynetbox client (skipped: ${pynetboxSkipReason()})`, () => {});
 } else {
   test(`pynetbox ${version}: create, filter, choices, save, delete`, async (t) => {
     t.timeout(60_000);
     const service = await startService();
     t.teardown(() => service.close());
-    const child = spawn(PYTHON, ['-c', SCRIPT, service.url, ADMIN_TOKEN], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_PROXY: '*', no_proxy: '*' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    t.is(code, 0, stderr);
-    const out = JSON.parse(stdout.trim().split('\n').pop()!);
+    const out = await runPynetbox(t, SCRIPT, service);
     t.is(out.version, '3.4');
     t.is(out.created.status, 'planned');
     t.is(out.created.url, `${service.url}/api/dcim/sites/${out.created.id}/`);
