@@ -2,9 +2,8 @@ import { constants as fsConstants } from 'node:fs';
 import * as path from 'node:path';
 import type { ChangeEvent } from './ChangeEvent.js';
 import type { EventLog, Subscription } from './EventLog.js';
-import { crc32 } from './crc32.js';
 import { FramePositions } from './FramePositions.js';
-import { findIntactFrame, FrameReader, HEADER_BYTES, MAX_GROUP_BYTES, MAX_PAYLOAD_BYTES, MAX_TORN_BYTES } from './frames.js';
+import { encodeFrame, findIntactFrame, FrameReader, HEADER_BYTES, MAX_GROUP_BYTES, MAX_PAYLOAD_BYTES, MAX_TORN_BYTES } from './frames.js';
 import { keepTailAside, type CutKind } from './keepAside.js';
 import { isStorageFailure, nodeFileSystem, syncDir, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
 import { assertValidEvents } from './validateEvents.js';
@@ -332,10 +331,7 @@ export class FileEventLog implements EventLog {
       const json = JSON.stringify(events);
       const length = Buffer.byteLength(json, 'utf8');
       if (length > MAX_PAYLOAD_BYTES) throw new Error(`FileEventLog.append(): batch too large (${length} bytes)`);
-      const frame = Buffer.allocUnsafe(HEADER_BYTES + length);
-      frame.write(json, HEADER_BYTES, 'utf8');
-      frame.writeUInt32LE(length, 0);
-      frame.writeUInt32LE(crc32(frame.subarray(HEADER_BYTES)), 4);
+      const frame = encodeFrame(json);
 
       return new Promise<void>((resolve, reject) => {
         this.queue.push({ events, frame, resolve, reject });

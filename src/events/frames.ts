@@ -20,6 +20,16 @@ export const MAX_TORN_BYTES = Math.max(MAX_GROUP_BYTES, HEADER_BYTES + MAX_PAYLO
 /** Read chunk size for replay and recovery. */
 const READ_CHUNK_BYTES = 1 << 20;
 
+/** One frame as the log stores it: payload length and CRC-32 (little-endian), then the JSON of the batch. */
+export function encodeFrame(json: string): Buffer {
+  const length = Buffer.byteLength(json, 'utf8');
+  const frame = Buffer.allocUnsafe(HEADER_BYTES + length);
+  frame.write(json, HEADER_BYTES, 'utf8');
+  frame.writeUInt32LE(length, 0);
+  frame.writeUInt32LE(crc32(frame.subarray(HEADER_BYTES)), 4);
+  return frame;
+}
+
 export interface Frame {
   readonly offset: number;
   /** Header + payload bytes. */

@@ -7,6 +7,7 @@ import { crc32, crc32Js } from '../../src/events/crc32.js';
 import { EventLogCorruptError, FileEventLog } from '../../src/events/FileEventLog.js';
 import { eventLogContract, readAll, waitFor } from './eventLog.contract.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
+import { encodeFrame } from '../../src/events/frames.js';
 
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'nl-'));
@@ -20,11 +21,7 @@ async function openLog(dir: string): Promise<FileEventLog> {
 
 /** A frame as FileEventLog writes it, for crafting files by hand. */
 function frame(events: ChangeEvent[]): Buffer {
-  const payload = Buffer.from(JSON.stringify(events), 'utf8');
-  const header = Buffer.alloc(8);
-  header.writeUInt32LE(payload.length, 0);
-  header.writeUInt32LE(crc32(payload), 4);
-  return Buffer.concat([header, payload]);
+  return encodeFrame(JSON.stringify(events));
 }
 
 eventLogContract('FileEventLog', async () => {

@@ -10,12 +10,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/manage.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
-import { crc32 } from '../../src/events/crc32.js';
 import { EventLogCorruptError, FileEventLog } from '../../src/events/FileEventLog.js';
 import { scanLog } from '../../src/events/logScan.js';
 import { repairLog } from '../../src/events/repairLog.js';
 import { readAll } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
+import { encodeFrame } from '../../src/events/frames.js';
 
 function tempDir(t: ExecutionContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nl-damage-'));
@@ -23,12 +23,9 @@ function tempDir(t: ExecutionContext): string {
   return dir;
 }
 
+/** A frame as FileEventLog writes it, for crafting files by hand. */
 function frame(events: ChangeEvent[]): Buffer {
-  const payload = Buffer.from(JSON.stringify(events), 'utf8');
-  const header = Buffer.alloc(8);
-  header.writeUInt32LE(payload.length, 0);
-  header.writeUInt32LE(crc32(payload), 4);
-  return Buffer.concat([header, payload]);
+  return encodeFrame(JSON.stringify(events));
 }
 
 interface Written {
