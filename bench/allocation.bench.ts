@@ -12,15 +12,14 @@
  *
  * Env: CONNECTIONS (50), DURATION (10), WARMUP (2), FILL (20000), KEEP=1 keeps the data dir.
  */
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import type { ChangeEvent } from '../src/events/ChangeEvent.js';
 import { FileEventLog } from '../src/events/FileEventLog.js';
 import { start } from '../src/main.js';
+import { cannon, type CannonResult } from './cannon.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const DURATION = Number(process.env.DURATION ?? 10);
@@ -34,15 +33,6 @@ const HEADERS = { Authorization: `Token ${TOKEN}`, 'Content-Type': 'application/
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : n.toFixed(0));
 
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p97_5: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-  '2xx': number;
-}
 
 async function api(base: string, method: string, route: string, body?: unknown): Promise<any> {
   const response = await fetch(base + route, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -51,17 +41,8 @@ async function api(base: string, method: string, route: string, body?: unknown):
   return text ? JSON.parse(text) : null;
 }
 
-function cannon(url: string, route: string, duration: number): Promise<CannonResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./autocannonProcess.mjs', import.meta.url)), [], { stdio: 'inherit', execArgv: [] });
-    let result: CannonResult | null = null;
-    child.on('message', (m: { netledgerResult?: CannonResult }) => {
-      if (m && m.netledgerResult) result = m.netledgerResult;
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`autocannon process exited with ${code}`))));
-    child.send({ url, connections: CONNECTIONS, duration, headers: HEADERS, scenario: { kind: 'post', path: route, body: {} } });
-  });
+function load(url: string, route: string, duration: number): Promise<CannonResult> {
+  return cannon({ url, connections: CONNECTIONS, duration, headers: HEADERS, scenario: { kind: 'post', path: route, body: {} } });
 }
 
 const cpuMs = () => {
@@ -100,7 +81,7 @@ async function run(name: string, prefix: string, fill: number): Promise<string[]
   const position = services.log.head();
   const before = fileLog?.stats;
   const c0 = cpuMs();
-  const r = await cannon(url, route, DURATION);
+  const r = await load(url, route, DURATION);
   const cpu = cpuMs() - c0;
   const after = fileLog?.stats;
   const created = await createdSince(position);
@@ -133,7 +114,7 @@ try {
   );
   if (WARMUP > 0) {
     const warm = await api(url, 'POST', '/api/ipam/prefixes/', { prefix: '10.250.0.0/16' });
-    await cannon(url, `/api/ipam/prefixes/${warm.id}/available-ips/`, WARMUP);
+    await load(url, `/api/ipam/prefixes/${warm.id}/available-ips/`, WARMUP);
   }
   const rows = [await run('empty /16', '10.1.0.0/16', 0), await run(`/16 holding ${fmt(FILL)} addresses`, '10.2.0.0/16', FILL)];
   const header = ['prefix', 'addresses/s', 'p50 ms', 'p97.5', 'p99', 'CPU ms/address', 'load1', 'notes'];

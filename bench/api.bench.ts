@@ -17,15 +17,14 @@
  * Env: SITES (10000), IPS (100000), CONNECTIONS (10), DURATION (10), WARMUP (2), BULK (5),
  *      KEEP=1 keeps the temp data dir.
  */
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { FileEventLog } from '../src/events/FileEventLog.js';
 import { start } from '../src/main.js';
+import { cannon, type CannonResult, type CannonScenario } from './cannon.js';
 
 const SITES = Number(process.env.SITES ?? 10_000);
 const IPS = Number(process.env.IPS ?? 100_000);
@@ -100,30 +99,8 @@ async function bulkLoad(base: string, route: string, total: number, make: (i: nu
   return { ids, wall, perRequest };
 }
 
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p97_5: number; p99: number; average: number; max: number };
-  throughput: { average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-  sent: number;
-}
-
-type Scenario = { kind: 'get'; path: string } | { kind: 'createTag'; path: string; prefix: string };
-
-function cannon(url: string, scenario: Scenario, duration: number): Promise<CannonResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./autocannonProcess.mjs', import.meta.url)), [], { stdio: 'inherit', execArgv: [] });
-    let result: CannonResult | null = null;
-    child.on('message', (m: { netledgerResult?: CannonResult }) => {
-      if (m && m.netledgerResult) result = m.netledgerResult;
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`autocannon process exited with ${code}`))));
-    child.send({ url, connections: CONNECTIONS, duration, headers: HEADERS, scenario });
-  });
+function load(url: string, scenario: CannonScenario, duration: number): Promise<CannonResult> {
+  return cannon({ url, connections: CONNECTIONS, duration, headers: HEADERS, scenario });
 }
 
 const table: string[][] = [];
@@ -227,7 +204,7 @@ try {
   const firstPage = await api(url, 'GET', '/api/ipam/ip-addresses/');
   if (firstPage.results.length !== Math.min(50, IPS) || firstPage.count !== IPS) throw new Error(`first page: ${firstPage.results.length} of ${firstPage.count}`);
 
-  const scenarios: { name: string; scenario: Scenario }[] = [
+  const scenarios: { name: string; scenario: CannonScenario }[] = [
     { name: 'GET ip-addresses/ (first page, 50)', scenario: { kind: 'get', path: '/api/ipam/ip-addresses/' } },
     {
       name: `GET ip-addresses/?status=active&vrf_id=${vrfId} (${fmt(filtered.count)} match, page 50)`,
@@ -242,11 +219,11 @@ try {
   for (const { name, scenario } of scenarios) {
     if (WARMUP > 0) {
       const warm = scenario.kind === 'createTag' ? { ...scenario, prefix: 'warmup' } : scenario;
-      await cannon(url, warm, WARMUP);
+      await load(url, warm, WARMUP);
     }
     const before = fileLog?.stats;
     const c0 = cpuMs();
-    const r = await cannon(url, scenario, DURATION);
+    const r = await load(url, scenario, DURATION);
     const cpu = (cpuMs() - c0) / Math.max(1, r.requests.total);
     const after = fileLog?.stats;
     let extra = `${fmt(r.requests.total)} requests`;

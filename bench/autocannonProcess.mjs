@@ -1,4 +1,4 @@
-// One autocannon run for bench/api.bench.ts, in a child process of its own (plain JS:
+// One autocannon run for the benchmarks (see bench/cannon.ts), in a child process of its own (plain JS:
 // autocannon ships no types). The load generator is kept out of the service's process
 // so that it does not share its event loop, and so that the service process's CPU time
 // (process.cpuUsage() in the parent) is the service's alone.
