@@ -21,7 +21,7 @@ const ID_SPACE = 2 ** 40;
  *
  * Look-ups cost O(log n + matches). Positions are dense (1, 2, 3 ...), so every
  * column is indexed by position directly. The index is rebuilt from the log on open;
- * event bodies live in the EventBodyStore beside it.
+ * event bodies are read from the log itself by position (EventLog.readPositions).
  */
 export class AuditIndex {
   private last = 0;
