@@ -34,6 +34,9 @@ import { group } from './users/group.js';
 import { objectpermission } from './users/objectpermission.js';
 import { token } from './users/token.js';
 import { user } from './users/user.js';
+import { cluster } from './virtualization/cluster.js';
+import { clustergroup } from './virtualization/clustergroup.js';
+import { clustertype } from './virtualization/clustertype.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -74,4 +77,8 @@ export const allModels: ModelDefinition[] = [
   user,
   token,
   objectpermission,
+  // virtualization
+  clustertype,
+  clustergroup,
+  cluster,
 ];

@@ -49,4 +49,7 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
     patch: { description: 'ticket number' },
   },
   'tenancy.contactrole': { create: () => ({ name: 'Example contact role', slug: 'example-contact-role' }), patch: { description: 'changed' } },
+  'virtualization.clustertype': { create: () => ({ name: 'Example cluster type', slug: 'example-cluster-type' }), patch: { description: 'changed' } },
+  'virtualization.clustergroup': { create: () => ({ name: 'Example cluster group', slug: 'example-cluster-group' }), patch: { description: 'changed' } },
+  'virtualization.cluster': { create: (made) => ({ name: 'Example cluster', type: made['virtualization.clustertype'].id }), patch: { description: 'changed' } },
 };

@@ -1,0 +1,63 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { contactFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
+import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
+
+export const cluster: ModelDefinition = {
+  key: 'virtualization.cluster',
+  app: 'virtualization',
+  model: 'cluster',
+  path: 'clusters',
+  verboseName: 'cluster',
+  verboseNamePlural: 'clusters',
+  fields: [
+    ...identityFields,
+    { name: 'name', type: 'string', required: true, maxLength: 100 },
+    { name: 'type', type: 'fk', target: 'virtualization.clustertype', onDelete: 'PROTECT', required: true },
+    {
+      name: 'group',
+      type: 'fk',
+      target: 'virtualization.clustergroup',
+      onDelete: 'PROTECT',
+      nullable: true,
+      default: null,
+      defaultOnPut: true,
+    },
+    {
+      name: 'status',
+      type: 'choice',
+      default: 'active',
+      choices: [
+        { value: 'planned', label: 'Planned' },
+        { value: 'staging', label: 'Staging' },
+        { value: 'active', label: 'Active' },
+        { value: 'decommissioning', label: 'Decommissioning' },
+        { value: 'offline', label: 'Offline' },
+      ],
+    },
+    tenantField,
+    {
+      name: 'site',
+      type: 'fk',
+      target: 'dcim.site',
+      onDelete: 'PROTECT',
+      nullable: true,
+      default: null,
+      defaultOnPut: true,
+    },
+    descriptionField,
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    ...changeLoggedFields,
+    countField('device_count', 'dcim.device', 'cluster'),
+    countField('virtualmachine_count', 'virtualization.virtualmachine', 'cluster'),
+  ],
+  brief: ['id', 'url', 'display', 'name', 'virtualmachine_count'],
+  ordering: ['name', 'id'],
+  search: ['name', 'comments'],
+  unique: [{ fields: ['group', 'name'] }, { fields: ['site', 'name'] }],
+  filters: {
+    ...tenancyFilters,
+    ...contactFilters,
+    ...siteScopeFilters(['site']),
+  },
+};
