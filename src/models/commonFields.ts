@@ -13,6 +13,12 @@ export const identityFields: FieldDefinition[] = [
   { name: 'display', type: 'display', readOnly: true },
 ];
 
+/**
+ * The object's string form under its NetBox 2.x name, kept where clients written for
+ * that API read it (VLANs, nested devices): the same label as `display`.
+ */
+export const displayNameField: FieldDefinition = { name: 'display_name', type: 'display', readOnly: true };
+
 /** tags, custom_fields, created, last_updated: what every change-logged model ends with. */
 export const changeLoggedFields: FieldDefinition[] = [
   { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },

@@ -6,7 +6,7 @@ import { rackDisplay } from './rack.js';
 import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { canonicalMac } from '../values/hardwareAddress.js';
 import type { FilterEnvironment } from '../types.js';
-import { descriptionField, identityFields, tenantField } from '../commonFields.js';
+import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -148,6 +148,7 @@ export const device: ModelDefinition = {
   verboseNamePlural: 'devices',
   fields: [
     ...identityFields,
+    displayNameField,
     { name: 'name', type: 'string', nullable: true, blank: true, default: null, maxLength: 64 },
     { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'PROTECT', required: true },
     { name: 'device_role', type: 'fk', target: 'dcim.devicerole', onDelete: 'PROTECT', required: true },
@@ -211,7 +212,7 @@ export const device: ModelDefinition = {
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
   ],
-  brief: ['id', 'url', 'display', 'name'],
+  brief: ['id', 'url', 'display', 'display_name', 'name'],
   ordering: ['_name', 'id'],
   unique: [
     { fields: ['name', 'site', 'tenant'], caseInsensitive: ['name'] },

@@ -380,6 +380,15 @@ export const interfaceModel: ModelDefinition = {
     { name: 'connected_endpoints', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'connected_endpoints_type', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'connected_endpoints_reachable', type: 'computed', readOnly: true, nullable: true, value: null },
+    // NetBox 2.x's connection state, still read by clients of that API in the nested form.
+    {
+      name: 'connection_status',
+      type: 'computed',
+      readOnly: true,
+      nullable: true,
+      value: null,
+      help: "The state of the interface's connection, {value: true, label: 'Connected'} or {value: false, label: 'Not Connected'}; null without one (always, while cables are not modelled).",
+    },
     ...changeLoggedFields,
     {
       name: 'count_ipaddresses',
@@ -395,7 +404,7 @@ export const interfaceModel: ModelDefinition = {
     },
     { name: '_occupied', type: 'computed', readOnly: true, value: false },
   ],
-  brief: ['id', 'url', 'display', 'device', 'name', 'cable', '_occupied'],
+  brief: ['id', 'url', 'display', 'device', 'name', 'cable', 'connection_status', '_occupied'],
   // NetBox orders device by natural name; here by id
   ordering: ['device', '_name', 'id'],
   unique: [{ fields: ['device', 'name'] }],

@@ -5,7 +5,7 @@ import { rackDisplay } from '../dcim/rack.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
 import { VLAN_STATUS_CHOICES } from './choices.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
+import { changeLoggedFields, countField, descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 
 /** str() of a VLAN group's scope object ('None' for a global group). */
 async function scopeDisplay(group: StoredObject, view: LookupView): Promise<string> {
@@ -24,6 +24,7 @@ export const vlan: ModelDefinition = {
   verboseNamePlural: 'VLANs',
   fields: [
     ...identityFields,
+    displayNameField,
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
     {
       name: 'group',
@@ -45,7 +46,7 @@ export const vlan: ModelDefinition = {
     ...changeLoggedFields,
     countField('prefix_count', 'ipam.prefix', 'vlan'),
   ],
-  brief: ['id', 'url', 'display', 'vid', 'name'],
+  brief: ['id', 'url', 'display', 'display_name', 'vid', 'name'],
   // NetBox orders site/group by their own ordering, nulls last; here by id, nulls first
   ordering: ['site', 'group', 'vid', 'id'],
   unique: [{ fields: ['group', 'vid'] }, { fields: ['group', 'name'] }],
