@@ -4,7 +4,7 @@
  * model's history, and the JSON Schema of the event envelope.
  */
 import type { ModelRegistry } from '../../models/registry.js';
-import { errorResponses, json, operationPrefix, ref, type Schema } from './openapiFragments.js';
+import { errorResponses, json, operationPrefix, pageLinkSchemas, ref, type Schema } from './openapiFragments.js';
 
 /** The ObjectChange component and its list page (`names`: component names by model key). */
 export function changeLogSchemas(names: Map<string, string>): Record<string, Schema> {
@@ -43,8 +43,7 @@ export function changeLogSchemas(names: Map<string, string>): Record<string, Sch
       type: 'object',
       properties: {
         count: { type: 'integer' },
-        next: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }] },
-        previous: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }] },
+        ...pageLinkSchemas(),
         results: { type: 'array', items: ref('ObjectChange') },
       },
       required: ['count', 'next', 'previous', 'results'],

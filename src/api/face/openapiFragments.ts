@@ -7,6 +7,15 @@ export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${na
 export const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 export const json = (schema: Schema) => ({ 'application/json': { schema } });
 
+/** `next` and `previous` of a list page: full links, each with both `limit` and `offset`. */
+export function pageLinkSchemas(): Record<'next' | 'previous', Schema> {
+  const link = (description: string): Schema => ({ anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }], description });
+  return {
+    next: link('The next page: the same query with limit and offset; null on the last page.'),
+    previous: link('The previous page: the same query with limit and offset (offset=0 for the first page); null on the first page.'),
+  };
+}
+
 /** The component of a related object's nested form: its own when the model is served, else the generic one. */
 export function nestedRef(names: Map<string, string>, target: string | undefined): Schema {
   const name = target ? names.get(target) : undefined;

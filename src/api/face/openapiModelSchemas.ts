@@ -4,7 +4,7 @@
  */
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 import { fieldReadSchema, type NestedRef } from './openapiFieldSchemas.js';
-import { ref, type Schema } from './openapiFragments.js';
+import { pageLinkSchemas, ref, type Schema } from './openapiFragments.js';
 import { writeBodySchema } from './openapiWriteSchemas.js';
 
 /** The component schemas of a model named `name`, in document order. */
@@ -25,8 +25,7 @@ export function modelSchemas(definition: ModelDefinition, name: string, nestedRe
       description: `A page of ${definition.verboseNamePlural}.`,
       properties: {
         count: { type: 'integer', description: 'All objects matching the query.' },
-        next: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }], description: 'The next page (limit and offset kept).' },
-        previous: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }], description: 'The previous page.' },
+        ...pageLinkSchemas(),
         results: { type: 'array', items: { anyOf: [ref(name), ref(`Brief${name}`)] } },
       },
       required: ['count', 'next', 'previous', 'results'],

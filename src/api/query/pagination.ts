@@ -4,6 +4,9 @@ import { ValidationError } from '../../commands/errors.js';
  * Limit/offset pagination as NetBox does it: the default and maximum page sizes come
  * from PAGINATE_COUNT and MAX_PAGE_SIZE; next/previous are full links that keep every
  * other query parameter (re-encoded with keys sorted, as Django REST framework does).
+ * Unlike NetBox, whose link back to the first page drops `offset`, both links always
+ * carry `limit` and `offset` (`offset=0` for the first page): a client may read either
+ * from any link.
  */
 export interface Page {
   limit: number | null; // null: everything (only when MAX_PAGE_SIZE is 0)
@@ -41,11 +44,7 @@ export function pageLinks(base: string, query: URLSearchParams, page: Page, coun
   if (page.limit === null) return { next: null, previous: null };
   const limit = page.limit;
   const next = page.offset + limit < count ? withParams(base, query, { limit: String(limit), offset: String(page.offset + limit) }) : null;
-  let previous: string | null = null;
-  if (page.offset > 0) {
-    const back = page.offset - limit;
-    previous = withParams(base, query, { limit: String(limit), offset: back > 0 ? String(back) : null });
-  }
+  const previous = page.offset > 0 ? withParams(base, query, { limit: String(limit), offset: String(Math.max(page.offset - limit, 0)) }) : null;
   return { next, previous };
 }
 
