@@ -438,3 +438,18 @@ test('a nested group is its key, path and verbose name; names unique globally or
     parent: ['Cannot assign self or child group as parent.'],
   });
 });
+
+test("validate() checks the fields a detail action's allocator names against the created model", (t) => {
+  const prefix = registry.get('ipam.prefix');
+  const [action] = prefix.detailActions!;
+  const broken: ModelDefinition = {
+    ...prefix,
+    detailActions: [{ ...action, path: 'Bad Path', allocator: { ...action.allocator, shape: { ...action.allocator.shape, assigned: ['prefix', 'nowhere', 'id'], extra: [{ name: 'status', type: 'string' }] } } }],
+  };
+  const error = t.throws(() => new ModelRegistry([broken, registry.get('ipam.ipaddress')]).validate());
+  t.regex(error!.message, /detail action 'Bad Path': malformed path/);
+  t.regex(error!.message, /'nowhere' is not a writable field of ipam\.prefix/);
+  t.regex(error!.message, /'id' is not a writable field/);
+  t.regex(error!.message, /extra 'status' is a field of ipam\.prefix/);
+  t.notThrows(() => new ModelRegistry(allModels).validate());
+});

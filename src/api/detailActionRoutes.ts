@@ -90,7 +90,8 @@ async function listView(services: Services, parent: ModelDefinition, action: Det
   ctx.set('Allow', METHODS);
   await viewScope(ctx, services.config, created);
   const object = await visibleParent(services, parent, ctx, parseId(ctx));
-  const entries = await action.allocator.available(object, lookupView(services.store), resultsLimit(services, ctx));
+  const limit = action.allocator.shape.limited ? resultsLimit(services, ctx) : null;
+  const entries = await action.allocator.available(object, lookupView(services.store), limit);
   ctx.body = await renderEntries(services, ctx, entries);
 }
 

@@ -6,7 +6,7 @@
  */
 import { isPlainFieldConstraint, withDerivedFacts } from './derivedFacts.js';
 import { allModels } from './index.js';
-import type { FieldDefinition, ModelDefinition } from './types.js';
+import type { DetailAction, FieldDefinition, ModelDefinition } from './types.js';
 
 export interface ModelReference {
   /** The referencing model. */
@@ -158,6 +158,9 @@ export class ModelRegistry {
       for (const name of Object.keys(def.hooks?.compute ?? {})) {
         if (fields.get(name)?.type !== 'computed') report(`compute hook '${name}' is not a computed field`);
       }
+      for (const action of def.detailActions ?? []) {
+        for (const message of this.detailActionProblems(action)) report(`detail action '${action.path}': ${message}`);
+      }
     }
     for (const def of this.declared) {
       for (const constraint of def.unique ?? []) {
@@ -167,6 +170,27 @@ export class ModelRegistry {
       }
     }
     if (problems.length) throw new Error(`Inconsistent model definitions:\n  ${problems.join('\n  ')}`);
+  }
+
+  /**
+   * The fields a detail action's allocator names must be writable fields of the created
+   * model (checked where that model is registered: a registry may hold a part of the models).
+   */
+  private detailActionProblems(action: DetailAction): string[] {
+    const problems: string[] = [];
+    if (!/^[a-z0-9-]+$/.test(action.path)) problems.push('malformed path');
+    const created = this.byKey.get(action.creates);
+    if (!created) return problems;
+    const { shape } = action.allocator;
+    const computed = new Set(['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk']);
+    const writable = new Set(created.fields.filter((f) => !f.readOnly && !f.internal && !computed.has(f.type)).map((f) => f.name));
+    for (const name of [...(shape.fields ?? []), ...shape.assigned]) {
+      if (!writable.has(name)) problems.push(`'${name}' is not a writable field of ${created.key}`);
+    }
+    for (const field of shape.extra ?? []) {
+      if (writable.has(field.name)) problems.push(`extra '${field.name}' is a field of ${created.key}`);
+    }
+    return problems;
   }
 }
 

@@ -475,11 +475,36 @@ export type Allocation =
   /** 409: not enough free space; nothing is created. */
   | { conflict: string };
 
+/** A value of a listing entry: a plain integer or string, or a model's nested form (null when `nullable`). */
+export type ListingValue = 'integer' | 'string' | { nested: string; nullable?: boolean };
+
+/**
+ * What an allocator's listing entries and requests hold, declared beside the code that
+ * makes and reads them: the API documents the endpoints (OpenAPI) from it, and the
+ * listing is cut at the request's `limit` only where it says so.
+ */
+export interface AllocatorShape {
+  /** The keys of one listing entry, in order, and what each holds. */
+  entry: Record<string, ListingValue>;
+  /**
+   * The listing stops after `limit` entries (PAGINATE_COUNT by default, 0 for
+   * MAX_PAGE_SIZE, capped by it); otherwise it is whole.
+   */
+  limited: boolean;
+  /** The created model's fields a request may set; default: every writable field not `assigned`. */
+  fields?: string[];
+  /** The created model's fields the allocator sets itself, whatever a request says. */
+  assigned: string[];
+  /** Values a request gives that are not fields of the created model (a prefix length). */
+  extra?: FieldDefinition[];
+}
+
 export interface Allocator {
   /** GET: the free space of `parent`, lowest first; at most `limit` entries where the listing is limited. */
   available(parent: StoredObject, view: LookupView, limit: number | null): Promise<AvailableEntry[]>;
   /** POST: hand out free space to each request (one object or a list of them, as sent). */
   allocate(parent: StoredObject, requests: unknown[], env: AllocationEnvironment): Promise<Allocation>;
+  shape: AllocatorShape;
 }
 
 export interface DetailAction {

@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import test from 'ava';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
+import { componentNames } from '../../src/api/face/openapi.js';
 import { filterSetOf } from '../../src/api/query/filterSet.js';
 import { registry } from '../../src/models/registry.js';
 import { startService, type TestService } from '../support/startService.js';
@@ -200,4 +201,103 @@ test('YAML and JSON are the same document; NetBox 3.4 names serve it too; securi
   t.true(doc.components.schemas.Site.properties.region.nullable);
   t.is(doc.components.schemas.Site.properties.status.properties.value.$ref, '#/components/schemas/SiteStatusChoices');
   t.deepEqual(doc.components.schemas.SiteStatusChoices.enum, ['planned', 'staging', 'active', 'decommissioning', 'retired']);
+});
+
+/** Validates a value against a schema that may refer to the components of the 3.1 document. */
+function documentValidator(doc: any): (schema: object, value: unknown) => string | null {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  ajv.addSchema({ $id: 'netledger-openapi', components: { schemas: doc.components.schemas } });
+  const retarget = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(retarget);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `netledger-openapi${v}` : retarget(v)]));
+  };
+  return (schema, value) => {
+    const validate = ajv.compile(retarget(schema) as object);
+    return validate(value) ? null : JSON.stringify(validate.errors).slice(0, 1000);
+  };
+}
+
+test("the allocation endpoints are documented from the models' detail actions", async (t) => {
+  const { doc, doc31 } = await fixture();
+  for (const path of ['/api/ipam/prefixes/{id}/available-prefixes/', '/api/ipam/prefixes/{id}/available-ips/', '/api/ipam/vlan-groups/{id}/available-vlans/']) {
+    t.truthy(doc.paths[path]?.get, path);
+    t.truthy(doc.paths[path]?.post, path);
+  }
+  const names = componentNames(registry);
+  let actions = 0;
+  for (const definition of registry.all()) {
+    for (const action of definition.detailActions ?? []) {
+      actions++;
+      const { shape } = action.allocator;
+      const path = `/api/${definition.app}/${definition.path}/{id}/${action.path}/`;
+      const item = doc31.paths[path];
+      t.truthy(item, path);
+      t.deepEqual(item.parameters, [{ $ref: '#/components/parameters/id' }]);
+      const operation = `${definition.app}_${definition.path.replace(/-/g, '_')}_${action.path.replace(/-/g, '_')}`;
+      t.is(item.get.operationId, `${operation}_list`);
+      t.is(item.post.operationId, `${operation}_create`);
+      // GET: an array of entries with exactly the keys the allocator declares; limit where it is honoured
+      const entryRef = item.get.responses['200'].content['application/json'].schema.items.$ref;
+      t.deepEqual(doc31.components.schemas[entryRef.split('/').pop()].required, Object.keys(shape.entry), path);
+      t.is(parametersOf(doc31, item.get).some((p: any) => p.name === 'limit'), shape.limited, `${path} limit`);
+      // POST: one request or an array of them; what the allocator assigns is not asked for, its own values are
+      const [one, many] = item.post.requestBody.content['application/json'].schema.anyOf;
+      t.deepEqual(many.items, one);
+      const request = doc31.components.schemas[one.$ref.split('/').pop()];
+      for (const name of shape.assigned) t.false(name in request.properties, `${path} ${name}`);
+      for (const field of shape.extra ?? []) t.truthy(request.properties[field.name], `${path} ${field.name}`);
+      if (shape.fields) t.deepEqual(Object.keys(request.properties).sort(), [...shape.fields].sort(), path);
+      const created = item.post.responses['201'].content['application/json'].schema.anyOf;
+      t.deepEqual(created, [
+        { $ref: `#/components/schemas/${names.get(action.creates)}` },
+        { type: 'array', items: { $ref: `#/components/schemas/${names.get(action.creates)}` } },
+      ]);
+      for (const code of ['400', '403', '404', '409']) t.truthy(item.post.responses[code], `${path} ${code}`);
+    }
+  }
+  t.is(actions, 3);
+  const prefixes = doc31.components.schemas.PrefixAvailablePrefixesRequest;
+  t.deepEqual(prefixes.required, ['prefix_length']);
+  t.false('prefix' in prefixes.properties);
+  t.deepEqual(doc31.components.schemas.VLANGroupAvailableVlansRequest.required, ['name']);
+  t.is(doc31.components.schemas.PrefixAvailableIpsRequest.required, undefined, "the address is the server's choice");
+});
+
+test('what the allocation endpoints and the contract forms answer matches the document', async (t) => {
+  const { service, doc31 } = await fixture();
+  const check = documentValidator(doc31);
+  const operation = (path: string, method: string) => doc31.paths[path][method];
+  const body = (op: any, status: string) => op.responses[status].content['application/json'].schema;
+  const must = async (method: string, path: string, payload?: unknown) => {
+    const response = await service.api(method, path, payload);
+    t.true(response.status < 300, `${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+  const vrf = await must('POST', '/api/ipam/vrfs/', { name: 'alloc-doc' });
+  const prefix = await must('POST', '/api/ipam/prefixes/', { prefix: '10.77.0.0/24', vrf: vrf.id });
+  const group = await must('POST', '/api/ipam/vlan-groups/', { name: 'alloc-doc', slug: 'alloc-doc', min_vid: 10, max_vid: 20 });
+  const cases: Array<[string, string, unknown]> = [
+    ['/api/ipam/prefixes/{id}/available-ips/', `/api/ipam/prefixes/${prefix.id}/available-ips/`, [{ description: 'a' }, { status: 'reserved' }]],
+    ['/api/ipam/prefixes/{id}/available-prefixes/', `/api/ipam/prefixes/${prefix.id}/available-prefixes/`, { prefix_length: 28 }],
+    ['/api/ipam/vlan-groups/{id}/available-vlans/', `/api/ipam/vlan-groups/${group.id}/available-vlans/`, { name: 'users' }],
+  ];
+  for (const [documented, path, request] of cases) {
+    const listing = await must('GET', `${path}?limit=3`);
+    t.true(listing.length > 0, path);
+    t.is(check(body(operation(documented, 'get'), '200'), listing), null, `GET ${path}`);
+    t.is(check(operation(documented, 'post').requestBody.content['application/json'].schema, request), null, `request of ${path}`);
+    t.is(check(body(operation(documented, 'post'), '201'), await must('POST', path, request)), null, `POST ${path}`);
+  }
+  const refused = await service.api('POST', `/api/ipam/prefixes/${prefix.id}/available-prefixes/`, [{ prefix_length: 40 }]);
+  t.is(refused.status, 400);
+  t.is(check(body(operation('/api/ipam/prefixes/{id}/available-prefixes/', 'post'), '400'), refused.body), null);
+  // the contract's fields: a VLAN's display_name, a nested device's, a nested interface's cable and connection_status
+  const vlan = (await must('GET', '/api/ipam/vlans/?limit=1')).results[0];
+  t.is(check({ $ref: '#/components/schemas/VLAN' }, vlan), null);
+  t.is(doc31.components.schemas.VLAN.properties.display_name.type, 'string');
+  t.deepEqual(doc31.components.schemas.BriefVLAN.required, ['id', 'url', 'display', 'display_name', 'vid', 'name']);
+  t.deepEqual(doc31.components.schemas.NestedDevice.required, ['id', 'url', 'display', 'display_name', 'name']);
+  t.deepEqual(doc31.components.schemas.NestedInterface.required, ['id', 'url', 'display', 'device', 'name', 'cable', 'connection_status', '_occupied']);
+  t.true(doc31.components.schemas.NestedInterface.properties.connection_status.readOnly);
 });

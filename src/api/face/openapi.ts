@@ -3,13 +3,15 @@
  * and detail path with its methods, every list parameter (filters with their lookups,
  * ordering, limit/offset, brief, exclude, fields), request bodies (the ajv write schemas
  * of the write side, with relations spelled out), responses in the complete, brief and
- * nested forms, the list envelope and the error shapes, and the `Authorization: Token`
- * security scheme. The parts are built by the openapi* modules beside this one.
+ * nested forms, the list envelope and the error shapes, the detail actions models
+ * declare (available-ips ...), and the `Authorization: Token` security scheme. The
+ * parts are built by the openapi* modules beside this one.
  */
 import type { ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { DescribesFilters } from './filters.js';
 import { changeLogPaths, changeLogSchemas } from './openapiChangeLog.js';
+import { detailActionPaths, detailActionSchemas } from './openapiDetailActions.js';
 import { commonParameters, commonSchemas } from './openapiCommon.js';
 import { nestedRef, type Schema } from './openapiFragments.js';
 import { modelPaths } from './openapiModelPaths.js';
@@ -50,6 +52,8 @@ export function buildOpenApi(registry: ModelRegistry, options: OpenApiOptions): 
     const name = names.get(definition.key)!;
     Object.assign(schemas, modelSchemas(definition, name, nested));
     Object.assign(paths, modelPaths(registry, definition, name, options.compiler));
+    Object.assign(schemas, detailActionSchemas(registry, definition, names, nested));
+    Object.assign(paths, detailActionPaths(registry, definition, names));
   }
   Object.assign(paths, tokenProvisionPaths(names));
   if (options.changeLog) {

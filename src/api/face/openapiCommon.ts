@@ -58,6 +58,12 @@ export function commonSchemas(): Record<string, Schema> {
 export function commonParameters(): Record<string, Schema> {
   return {
     limit: { name: 'limit', in: 'query', description: 'Number of results per page (capped by MAX_PAGE_SIZE).', schema: { type: 'integer', minimum: 0 } },
+    listingLimit: {
+      name: 'limit',
+      in: 'query',
+      description: 'At most this many entries (default PAGINATE_COUNT; 0 asks for MAX_PAGE_SIZE, which caps it).',
+      schema: { type: 'integer', minimum: 0 },
+    },
     offset: { name: 'offset', in: 'query', description: 'The initial index from which to return the results.', schema: { type: 'integer', minimum: 0 } },
     brief: { name: 'brief', in: 'query', description: 'Any non-empty value returns the brief form of the objects.', schema: { type: 'string' } },
     exclude: { name: 'exclude', in: 'query', description: 'Leave fields out (e.g. config_context).', schema: { type: 'string' } },

@@ -131,7 +131,7 @@ function computedSchema(field: FieldDefinition): Schema {
 
 /**
  * Whether the rendered value can be null: declared nullable, an optional relation, a
- * choice that is optional without a default (or renders empty as null), a generic
+ * choice that is optional without a default or may be empty (rendered as null), a generic
  * relation; never a JSON field (null is then a JSON value like any other).
  */
 function mayBeNull(field: FieldDefinition): boolean {
@@ -139,8 +139,11 @@ function mayBeNull(field: FieldDefinition): boolean {
   switch (field.type) {
     case 'json':
       return false;
-    case 'choice':
-      return declared || field.emptyAsNull === true || (!field.required && (field.default === undefined || field.default === null));
+    case 'choice': {
+      // an empty value renders as null unless the field says otherwise (an IP address's role)
+      const mayBeEmpty = field.emptyAsNull === true || field.blank === true || field.default === '';
+      return declared || (mayBeEmpty && field.emptyAsNull !== false) || (!field.required && (field.default === undefined || field.default === null));
+    }
     case 'fk':
       return declared || !field.required;
     case 'generic_fk':

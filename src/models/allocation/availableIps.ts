@@ -25,6 +25,11 @@ export type AddressPoolOf = (parent: StoredObject, view: LookupView) => Promise<
 /** An allocator of host addresses out of whatever pool `poolOf` describes. */
 export function addressAllocator(poolOf: AddressPoolOf): Allocator {
   return {
+    shape: {
+      entry: { family: 'integer', address: 'string', vrf: { nested: 'ipam.vrf', nullable: true } },
+      limited: true,
+      assigned: ['address', 'vrf'],
+    },
     async available(parent, view, limit) {
       const pool = await poolOf(parent, view);
       if (!pool) return [];

@@ -45,7 +45,12 @@ export const prefixAvailablePrefixes: DetailAction = {
   path: 'available-prefixes',
   creates: 'ipam.prefix',
   allocator: {
-    // The listing is never limited.
+    shape: {
+      entry: { family: 'integer', prefix: 'string', vrf: { nested: 'ipam.vrf', nullable: true } },
+      limited: false,
+      assigned: ['prefix', 'vrf'],
+      extra: [{ name: 'prefix_length', type: 'integer', required: true, min: 0, max: 128, help: 'Length of the prefix to create (at most 32 for IPv4).' }],
+    },
     async available(prefix, view) {
       const space = await freeNetworks(prefix, view);
       if (!space) return [];

@@ -27,6 +27,12 @@ export const vlanGroupAvailableVlans: DetailAction = {
   path: 'available-vlans',
   creates: 'ipam.vlan',
   allocator: {
+    shape: {
+      entry: { vid: 'integer', group: { nested: 'ipam.vlangroup' } },
+      limited: true,
+      fields: REQUEST_FIELDS,
+      assigned: ['vid', 'group'],
+    },
     async available(group, view, limit) {
       const vids = await freeVids(group, view);
       return (limit === null ? vids : vids.slice(0, limit)).map((vid) => ({ vid, group: { nested: 'ipam.vlangroup', id: group.id } }));
