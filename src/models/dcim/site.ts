@@ -41,7 +41,6 @@ export const site: ModelDefinition = {
       readOnly: true,
       annotated: true,
       value: 0,
-      dependsOn: ['virtualization.virtualmachine', 'virtualization.cluster'],
     },
     countField('vlan_count', 'ipam.vlan', 'site'),
   ],
