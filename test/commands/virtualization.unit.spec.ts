@@ -327,7 +327,9 @@ test('vm interface: leaving tagged mode clears the tagged VLANs, unless the requ
   await deciderSpec(t)
     .given(tagged)
     .when(patch('virtualization.vminterface', 1, { description: 'uplink' }))
-    .then(([event]) => t.deepEqual(changedFields(event), ['description', 'last_updated'], 'a tagged interface keeps its VLANs'));
+    .then(([event]) => {
+      t.deepEqual(changedFields(event), ['description', 'last_updated'], 'a tagged interface keeps its VLANs');
+    });
 });
 
 test('vm interface: the MTU is 1 to 65536', async (t) => {
