@@ -159,6 +159,11 @@ test('addresses, VLANs and counts filter and count by virtual machine', async (t
     available_on_virtualmachine: ['Select a valid choice. That choice is not one of the available choices.'],
   });
 
+  const role = await post(service, '/api/dcim/device-roles/', { name: 'Web server', slug: 'web-server' });
+  const platform = await post(service, '/api/dcim/platforms/', { name: 'Debian', slug: 'debian' });
+  await service.api('PATCH', `/api/virtualization/virtual-machines/${e.vm.id}/`, { role: role.id, platform: platform.id });
+  t.like((await service.api('GET', `/api/dcim/device-roles/${role.id}/`)).body, { device_count: 0, virtualmachine_count: 1 });
+  t.like((await service.api('GET', `/api/dcim/platforms/${platform.id}/`)).body, { device_count: 0, virtualmachine_count: 1 });
   const tenant = (await service.api('GET', `/api/tenancy/tenants/${e.tenant.id}/`)).body;
   t.is(tenant.virtualmachine_count, 1);
   const cluster = (await service.api('GET', `/api/virtualization/clusters/${e.cluster.id}/`)).body;
