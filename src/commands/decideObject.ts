@@ -74,10 +74,12 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
   }
   if (hasErrors(errors)) throw new ValidationError(errors);
 
-  const ruleErrors = await definition.hooks?.validate?.(obj, view, previous, env.settings);
+  const written = new Set(Object.keys(sent));
+  const ruleErrors = await definition.hooks?.validate?.(obj, view, previous, env.settings, written);
   if (ruleErrors && hasErrors(ruleErrors)) throw new ValidationError(ruleErrors);
   const uniqueErrors = await checkUniqueness(view, definition, obj);
   if (hasErrors(uniqueErrors)) throw new ValidationError(uniqueErrors);
+  await definition.hooks?.beforeSave?.(obj, view, { previous, written });
 
   const repr = String((await definition.hooks?.display?.(obj, view)) ?? defaultDisplay(definition, obj));
   return { obj, repr, revealed };

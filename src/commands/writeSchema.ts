@@ -103,6 +103,8 @@ export function checkFieldValues(definition: ModelDefinition, input: Record<stri
   if (validate(input)) return errors;
   const byName = new Map(definition.fields.map((f) => [f.name, f]));
   for (const error of validate.errors ?? []) {
+    // A nullable field's value fails the null branch too: the value's own branch says why.
+    if (error.schemaPath.endsWith('/anyOf/0/type') && input[error.instancePath.split('/')[1]] !== null) continue;
     const name = error.keyword === 'required' ? String(error.params.missingProperty) : error.instancePath.split('/')[1];
     if (!name || errors[name]) continue; // one message per field, the first is the most specific
     const field = byName.get(name);

@@ -37,6 +37,8 @@ import { user } from './users/user.js';
 import { cluster } from './virtualization/cluster.js';
 import { clustergroup } from './virtualization/clustergroup.js';
 import { clustertype } from './virtualization/clustertype.js';
+import { virtualmachine } from './virtualization/virtualmachine.js';
+import { vminterface } from './virtualization/vminterface.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -81,4 +83,6 @@ export const allModels: ModelDefinition[] = [
   clustertype,
   clustergroup,
   cluster,
+  virtualmachine,
+  vminterface,
 ];

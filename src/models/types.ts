@@ -157,6 +157,12 @@ export interface ModelSettings {
   enforceGlobalUnique: boolean;
 }
 
+/** The write a `beforeSave` hook completes: the object as it was, and the fields the request supplied. */
+export interface SaveContext {
+  previous: StoredObject | null;
+  written: ReadonlySet<string>;
+}
+
 export interface ModelHooks extends FollowUpHooks {
   /**
    * Normalise and derive stored values before validation of model rules
@@ -164,8 +170,24 @@ export interface ModelHooks extends FollowUpHooks {
    * Returns field errors for values that cannot be normalised.
    */
   normalize?(obj: StoredObject): FieldErrors | void;
-  /** Model rules beyond field constraints (NetBox's clean()); may read other objects. */
-  validate?(obj: StoredObject, view: LookupView, previous: StoredObject | null, settings?: ModelSettings): Promise<FieldErrors | void>;
+  /**
+   * Model rules beyond field constraints (NetBox's clean()); may read other objects.
+   * `written` names the fields the request supplied: NetBox's serializers check some
+   * values only when they are sent (an interface's tagged VLANs).
+   */
+  validate?(
+    obj: StoredObject,
+    view: LookupView,
+    previous: StoredObject | null,
+    settings?: ModelSettings,
+    written?: ReadonlySet<string>,
+  ): Promise<FieldErrors | void>;
+  /**
+   * What saving the object does once its rules and uniqueness passed (NetBox's save()):
+   * values derived from other objects or from what the request left out (a VM's site
+   * from its cluster, an interface's VLANs cleared by its mode). Mutates `obj`.
+   */
+  beforeSave?(obj: StoredObject, view: LookupView, change: SaveContext): Promise<void> | void;
   /**
    * The object's string form; may read related objects (e.g. a device without a name).
    * A model with a `name` field and no display hook shows its name.

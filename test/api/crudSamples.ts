@@ -52,4 +52,6 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'virtualization.clustertype': { create: () => ({ name: 'Example cluster type', slug: 'example-cluster-type' }), patch: { description: 'changed' } },
   'virtualization.clustergroup': { create: () => ({ name: 'Example cluster group', slug: 'example-cluster-group' }), patch: { description: 'changed' } },
   'virtualization.cluster': { create: (made) => ({ name: 'Example cluster', type: made['virtualization.clustertype'].id }), patch: { description: 'changed' } },
+  'virtualization.virtualmachine': { create: (made) => ({ name: 'Example virtual machine', cluster: made['virtualization.cluster'].id }), patch: { description: 'changed' } },
+  'virtualization.vminterface': { create: (made) => ({ virtual_machine: made['virtualization.virtualmachine'].id, name: 'Example interface' }), patch: { description: 'changed' } },
 };

@@ -115,3 +115,60 @@ test('primary ip: the NAT outside address of one of the device\'s addresses is a
     .when(patch('dcim.device', 2, { primary_ip4: 4 }))
     .thenThrows(ValidationError, { primary_ip4: ['The specified IP address (198.51.100.1/24) is not assigned to this device.'] });
 });
+
+/** datacenter plus site 2 "DC-2", cluster type 1, clusters 1 "c1" at DC-1, 2 "c2" at DC-2, 3 "floating" at no site. */
+const withClusters: WriteCommand[] = [
+  ...datacenter,
+  create('dcim.site', { name: 'DC-2', slug: 'dc-2' }),
+  create('virtualization.clustertype', { name: 'VMware', slug: 'vmware' }),
+  create('virtualization.cluster', { name: 'c1', type: 1, site: 1 }),
+  create('virtualization.cluster', { name: 'c2', type: 1, site: 2 }),
+  create('virtualization.cluster', { name: 'floating', type: 1 }),
+];
+
+test('cluster: a device\'s cluster must be at the device\'s site, or at none', async (t) => {
+  await deciderSpec(t)
+    .given(withClusters)
+    .when(create('dcim.device', device('a', { cluster: 2 })))
+    .thenThrows(ValidationError, { cluster: ['The assigned cluster belongs to a different site (DC-2)'] });
+  for (const cluster of [1, 3]) {
+    await deciderSpec(t)
+      .given(withClusters)
+      .when(create('dcim.device', device('a', { cluster })))
+      .then([{ objectType: 'dcim.device', objectId: 1, postchange: { cluster } }]);
+  }
+});
+
+/** datacenter plus site 2, device 1 "a" at DC-1 with interface 1 "xe-0/0/0"; VLANs 1 (global), 2 (DC-1), 3 (DC-2). */
+const deviceWithVlans: WriteCommand[] = [
+  ...datacenter,
+  create('dcim.site', { name: 'DC-2', slug: 'dc-2' }),
+  create('dcim.device', device('a')),
+  create('dcim.interface', { device: 1, name: 'xe-0/0/0', type: '10gbase-x-sfpp' }),
+  create('ipam.vlan', { vid: 10, name: 'global' }),
+  create('ipam.vlan', { vid: 20, name: 'dc1', site: 1 }),
+  create('ipam.vlan', { vid: 30, name: 'dc2', site: 2 }),
+];
+
+test('interface vlans: tagged VLANs sent must be global or at the device\'s site', async (t) => {
+  await deciderSpec(t)
+    .given(deviceWithVlans)
+    .when(patch('dcim.interface', 1, { mode: 'tagged', tagged_vlans: [3] }))
+    .thenThrows(ValidationError, { tagged_vlans: ["VLAN dc2 (30) must belong to the same site as the interface's parent device, or it must be global."] });
+  await deciderSpec(t)
+    .given(deviceWithVlans)
+    .when(patch('dcim.interface', 1, { mode: 'tagged', tagged_vlans: [1, 2] }))
+    .then([{ objectId: 1, postchange: { mode: 'tagged', tagged_vlans: [1, 2] } }]);
+});
+
+test('interface vlans: the mode decides which VLANs are kept on save', async (t) => {
+  const tagged = [...deviceWithVlans, patch('dcim.interface', 1, { mode: 'tagged', untagged_vlan: 2, tagged_vlans: [1] })];
+  await deciderSpec(t)
+    .given(tagged)
+    .when(patch('dcim.interface', 1, { mode: 'access' }))
+    .then([{ objectId: 1, postchange: { mode: 'access', untagged_vlan: 2, tagged_vlans: [] } }]);
+  await deciderSpec(t)
+    .given(tagged)
+    .when(patch('dcim.interface', 1, { mode: '' }))
+    .then([{ objectId: 1, postchange: { mode: '', untagged_vlan: null, tagged_vlans: [] } }]);
+});

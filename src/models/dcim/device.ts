@@ -1,10 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, FieldDefinition, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { rackDisplay } from './rack.js';
 import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
-import { canonicalMac } from '../values/hardwareAddress.js';
+import { belongsToHolder, DEVICE_HOLDER, hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
+import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
 import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
@@ -18,11 +19,6 @@ const STATUS_CHOICES: Choice[] = [
   { value: 'inventory', label: 'Inventory' },
   { value: 'decommissioning', label: 'Decommissioning' },
 ];
-
-/** A primary address of one family: an address is the primary of one device at most. */
-function primaryIpField(name: string): FieldDefinition {
-  return { name, type: 'fk', target: 'ipam.ipaddress', onDelete: 'SET_NULL', oneToOne: true, nullable: true, default: null, unique: true };
-}
 
 /** str(device): name and asset tag, else virtual chassis position, else manufacturer and model. */
 export async function deviceDisplay(obj: StoredObject, view: LookupView): Promise<string> {
@@ -88,6 +84,11 @@ async function validateDevice(obj: StoredObject, view: LookupView): Promise<Fiel
       `The assigned platform is limited to ${nameOf(limited)} device types, but this device's type belongs to ${nameOf(actual)}.`,
     );
   }
+  const cluster = await related(view, 'virtualization.cluster', obj.cluster);
+  if (cluster && cluster.site != null && cluster.site !== obj.site) {
+    const clusterSite = await related(view, 'dcim.site', cluster.site);
+    return fieldError('cluster', `The assigned cluster belongs to a different site (${nameOf(clusterSite)})`);
+  }
   if (obj.virtual_chassis != null && obj.vc_position == null) {
     return fieldError('vc_position', 'A device assigned to a virtual chassis must have its position defined.');
   }
@@ -129,13 +130,7 @@ async function primaryIpProblem(obj: StoredObject, field: 'primary_ip4' | 'prima
   const address = await related(view, 'ipam.ipaddress', obj[field]);
   if (!address) return null;
   if (address.family !== family) return `${pyStr(address.address)} is not an IPv${family} address.`;
-  const onThisDevice = async (ip: StoredObject | null) => {
-    if (!ip || ip.assigned_object_type !== 'dcim.interface') return false;
-    const iface = await related(view, 'dcim.interface', ip.assigned_object_id);
-    return iface !== null && iface.device === obj.id;
-  };
-  if (await onThisDevice(address)) return null;
-  if (await onThisDevice(await related(view, 'ipam.ipaddress', address.nat_inside))) return null;
+  if (await belongsToHolder(address, obj.id, DEVICE_HOLDER, view)) return null;
   return `The specified IP address (${pyStr(address.address)}) is not assigned to this device.`;
 }
 
@@ -180,8 +175,7 @@ export const device: ModelDefinition = {
     { name: 'parent_device', type: 'computed', readOnly: true, nullable: true, value: null },
     { name: 'status', type: 'choice', default: 'active', choices: STATUS_CHOICES },
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
-    // NetBox's Device.primary_ip with PREFER_IPV4 off: the IPv6 primary, else the IPv4 one
-    { name: 'primary_ip', type: 'computed', readOnly: true, nullable: true, target: 'ipam.ipaddress', coalesce: ['primary_ip6', 'primary_ip4'] },
+    primaryIpShown,
     primaryIpField('primary_ip4'),
     primaryIpField('primary_ip6'),
     {
@@ -242,10 +236,10 @@ export const device: ModelDefinition = {
     name: { kind: 'field', field: 'name', value: 'string', caseInsensitive: true },
     serial: { kind: 'field', field: 'serial', value: 'string', caseInsensitive: true },
     local_context_data: isSet('local_context_data'),
-    has_primary_ip: { kind: 'method', value: 'boolean', single: true, method: filterHasPrimaryIp },
+    has_primary_ip: hasPrimaryIpFilter,
     virtual_chassis_member: isSet('virtual_chassis'),
     is_full_depth: { kind: 'method', value: 'boolean', single: true, method: filterFullDepth },
-    mac_address: { kind: 'method', lookups: ['n'], method: filterMacAddress },
+    mac_address: interfaceMacFilter('dcim.interface', 'device'),
     interfaces: { kind: 'method', value: 'boolean', single: true, method: filterHasInterfaces },
     console_ports: noneExist,
     console_server_ports: noneExist,
@@ -254,7 +248,7 @@ export const device: ModelDefinition = {
     pass_through_ports: noneExist,
     module_bays: noneExist,
     device_bays: noneExist,
-    q: { kind: 'search', also: filterPrimaryIpStartsWith },
+    q: { kind: 'search', also: primaryIpStartsWith },
   },
   hooks: {
     display: deviceDisplay,
@@ -269,31 +263,12 @@ export const device: ModelDefinition = {
 
 /* ------------------------------------------------------------ list filters */
 
-function filterHasPrimaryIp([has]: Array<string | number | boolean>): Record<string, unknown> {
-  return has ? { $or: [{ primary_ip4: { $ne: null } }, { primary_ip6: { $ne: null } }] } : { primary_ip4: null, primary_ip6: null };
-}
-
 async function filterFullDepth([full]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
   return { device_type: { $in: await env.ids('dcim.devicetype', { is_full_depth: full }) } };
-}
-
-/** Devices with an interface of one of the MAC addresses (any notation). */
-async function filterMacAddress(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
-  const macs = values.map((v) => canonicalMac(String(v)) ?? String(v));
-  const interfaces = await env.find('dcim.interface', { mac_address: { $in: macs } });
-  const devices = [...new Set(interfaces.map((i: StoredObject) => i.device))];
-  return env.lookup === 'n' ? { id: { $nin: devices } } : { id: { $in: devices } };
 }
 
 async function filterHasInterfaces([has]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
   const interfaces = await env.find('dcim.interface', {});
   const devices = [...new Set(interfaces.map((i: StoredObject) => i.device))];
   return has ? { id: { $in: devices } } : { id: { $nin: devices } };
-}
-
-/** `q` also finds devices whose primary IPv4 or IPv6 address starts with the text. */
-async function filterPrimaryIpStartsWith([text]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
-  const addresses = await env.ids('ipam.ipaddress', { address: env.textCondition('isw', String(text)) });
-  if (addresses.length === 0) return null;
-  return { $or: [{ primary_ip4: { $in: addresses } }, { primary_ip6: { $in: addresses } }] };
 }

@@ -1,13 +1,14 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { MATCH_NOTHING } from '../matchNothing.js';
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
-import { fieldError, nameWithLabel, pyStr, related } from '../hooks.js';
+import { fieldError, nameWithLabel, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { deviceDisplay } from './device.js';
-import { canonicalMac, canonicalWwn } from '../values/hardwareAddress.js';
+import { normalizeHardwareField } from '../values/hardwareAddress.js';
 import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import { applyVlanMode, interfaceVlanFilters, taggedVlanSiteProblem, untaggedVlanSiteProblem, type InterfaceParent } from '../interfaceVlans.js';
 import { INTERFACE_MODE_CHOICES, INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, INTERFACE_TYPE_CHOICES } from './choices.js';
 
 const RF_CHANNEL_CHOICES: Choice[] = [
@@ -242,12 +243,23 @@ async function sameDevice(
   );
 }
 
-/** The local, cheap part of NetBox's Interface.clean(); the first failing rule wins. */
+/** The interface's device as the VLAN rules see it. */
+async function parentDevice(obj: StoredObject, view: LookupView): Promise<InterfaceParent> {
+  const device = await related(view, 'dcim.device', obj.device);
+  return { site: device?.site ?? null, noun: 'device' };
+}
+
+/** The serializer's check of the tagged VLANs sent, then the local, cheap part of NetBox's Interface.clean(); the first failing rule wins. */
 async function validateInterface(
   obj: StoredObject,
   view: LookupView,
   previous: StoredObject | null,
+  _settings?: unknown,
+  written?: ReadonlySet<string>,
 ): Promise<FieldErrors | void> {
+  const device = await parentDevice(obj, view);
+  const tagged = await taggedVlanSiteProblem(obj, view, device, written);
+  if (tagged) return tagged;
   if (previous && previous.device !== obj.device) {
     return fieldError('device', 'Components cannot be moved to a different device.');
   }
@@ -292,16 +304,7 @@ async function validateInterface(
       return fieldError('rf_channel_width', 'Channel width may be set only on wireless interfaces.');
     }
   }
-  const vlan = await related(view, 'ipam.vlan', obj.untagged_vlan);
-  if (vlan && vlan.site != null) {
-    const device = await related(view, 'dcim.device', obj.device);
-    if (device && vlan.site !== device.site) {
-      return fieldError(
-        'untagged_vlan',
-        `The untagged VLAN (${pyStr(vlan.name)} (${pyStr(vlan.vid)})) must belong to the same site as the interface's parent device, or it must be global.`,
-      );
-    }
-  }
+  return untaggedVlanSiteProblem(obj, view, device);
 }
 
 export const interfaceModel: ModelDefinition = {
@@ -418,8 +421,7 @@ export const interfaceModel: ModelDefinition = {
     device_id: { kind: 'method', value: 'integer', method: filterDeviceId },
     device: { kind: 'method', method: filterDeviceName },
     kind: { kind: 'method', single: true, method: filterKind },
-    vlan_id: { kind: 'method', value: 'integer', single: true, method: filterVlanId },
-    vlan: { kind: 'method', value: 'integer', single: true, method: filterVlanVid },
+    ...interfaceVlanFilters,
     vrf: { kind: 'related', target: 'ipam.vrf', by: 'rd', path: ['vrf'] },
     l2vpn_id: { kind: 'related', target: 'ipam.l2vpn', path: [] },
     l2vpn: { kind: 'related', target: 'ipam.l2vpn', by: 'identifier', path: [] },
@@ -445,19 +447,14 @@ export const interfaceModel: ModelDefinition = {
     derive: (obj) => ({ _name: naturalInterfaceKey(obj.name) }),
     normalize(obj) {
       const errors: FieldErrors = {};
-      if (obj.mac_address != null && obj.mac_address !== '') {
-        const mac = canonicalMac(obj.mac_address);
-        if (mac) obj.mac_address = mac;
-        else errors.mac_address = [`Invalid MAC address format: ${String(obj.mac_address)}`];
-      } else obj.mac_address = null;
-      if (obj.wwn != null && obj.wwn !== '') {
-        const wwn = canonicalWwn(obj.wwn);
-        if (wwn) obj.wwn = wwn;
-        else errors.wwn = [`Invalid WWN format: ${String(obj.wwn)}`];
-      } else obj.wwn = null;
+      const mac = normalizeHardwareField(obj, 'mac_address', 'MAC');
+      if (mac) errors.mac_address = [mac];
+      const wwn = normalizeHardwareField(obj, 'wwn', 'WWN');
+      if (wwn) errors.wwn = [wwn];
       if (Object.keys(errors).length) return errors;
     },
     validate: validateInterface,
+    beforeSave: applyVlanMode,
     relatedObject: (obj) => (typeof obj.device === 'number' ? { type: 'dcim.device', id: obj.device } : null),
   },
 };
@@ -486,14 +483,4 @@ function filterKind([kind]: Array<string | number | boolean>): Record<string, un
     default:
       return MATCH_NOTHING;
   }
-}
-
-function filterVlanId([id]: Array<string | number | boolean>): Record<string, unknown> {
-  return { $or: [{ untagged_vlan: id }, { tagged_vlans: id }] };
-}
-
-/** Interfaces carrying a VLAN with this VID (untagged or tagged). */
-async function filterVlanVid([vid]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
-  const vlans = await env.ids('ipam.vlan', { vid });
-  return { $or: [{ untagged_vlan: { $in: vlans } }, { tagged_vlans: { $in: vlans } }] };
 }

@@ -1,5 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
+import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, siteStatusField, slugField, tenantField, uniqueNameField } from '../commonFields.js';
@@ -34,8 +34,14 @@ export const site: ModelDefinition = {
     countField('device_count', 'dcim.device', 'site'),
     countField('prefix_count', 'ipam.prefix', 'site'),
     countField('rack_count', 'dcim.rack', 'site'),
-    // NetBox counts VMs whose cluster is at the site; this counts VMs by their own site
-    countField('virtualmachine_count', 'virtualization.virtualmachine', 'site'),
+    // NetBox counts the VMs whose cluster is at the site, not the VMs' own site (see the compute hook)
+    {
+      name: 'virtualmachine_count',
+      type: 'computed',
+      readOnly: true,
+      annotated: true,
+      value: 0,
+    },
     countField('vlan_count', 'ipam.vlan', 'site'),
   ],
   brief: ['id', 'url', 'display', 'name', 'slug'],
@@ -52,5 +58,14 @@ export const site: ModelDefinition = {
   },
   hooks: {
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
+    compute: { virtualmachine_count: virtualMachinesOfClustersAt },
   },
 };
+
+/** How many virtual machines run in clusters at the site. */
+async function virtualMachinesOfClustersAt(site: StoredObject, view: LookupView): Promise<number> {
+  const clusters = await view.find('virtualization.cluster', { site: site.id });
+  if (clusters.length === 0) return 0;
+  const query = { cluster: { $in: clusters.map((c) => c.id) } };
+  return view.count ? view.count('virtualization.virtualmachine', query) : (await view.find('virtualization.virtualmachine', query)).length;
+}

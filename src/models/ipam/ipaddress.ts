@@ -1,13 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { Choice, ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterMethod } from '../types.js';
-import { MATCH_NOTHING } from '../matchNothing.js';
 import { presentInVrf } from './prefix.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { duplicateAddress } from '../ipamUniqueness.js';
+import { DEVICE_HOLDER, primaryAddressLeavesHolder, VIRTUAL_MACHINE_HOLDER, type PrimaryIpHolder } from '../primaryIps.js';
 
 const ROLE_CHOICES: Choice[] = [
   { value: 'loopback', label: 'Loopback' },
@@ -85,14 +85,14 @@ export const ipaddress: ModelDefinition = {
     mask_length: { kind: 'method', value: 'integer', single: true, method: ([len]) => (len ? { _prefixlen: len } : null) },
     present_in_vrf_id: { kind: 'method', value: 'integer', single: true, method: presentInVrf('id') },
     present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
-    device_id: { kind: 'method', value: 'integer', method: assignedToDevices('id') },
-    device: { kind: 'method', method: assignedToDevices('name') },
-    interface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces('id') },
-    interface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces('name') },
-    virtual_machine_id: { kind: 'method', value: 'integer', method: () => MATCH_NOTHING },
-    virtual_machine: { kind: 'method', method: () => MATCH_NOTHING },
-    vminterface_id: { kind: 'related', target: 'virtualization.vminterface', path: [] },
-    vminterface: { kind: 'related', target: 'virtualization.vminterface', by: 'name', path: [] },
+    device_id: { kind: 'method', value: 'integer', method: assignedToHolders(DEVICE_HOLDER, 'id') },
+    device: { kind: 'method', method: assignedToHolders(DEVICE_HOLDER, 'name') },
+    interface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces(DEVICE_HOLDER, 'id') },
+    interface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces(DEVICE_HOLDER, 'name') },
+    virtual_machine_id: { kind: 'method', value: 'integer', method: assignedToHolders(VIRTUAL_MACHINE_HOLDER, 'id') },
+    virtual_machine: { kind: 'method', method: assignedToHolders(VIRTUAL_MACHINE_HOLDER, 'name') },
+    vminterface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'id') },
+    vminterface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'name') },
     fhrpgroup_id: { kind: 'related', target: 'ipam.fhrpgroup', path: [] },
     assigned_to_interface: { kind: 'method', value: 'boolean', single: true, method: filterAssignedToInterface },
     role: { kind: 'field', field: 'role', value: 'string', choices: ROLE_CHOICES.map((c) => c.value), lookups: ['n'] },
@@ -129,48 +129,29 @@ export const ipaddress: ModelDefinition = {
       const duplicate = await duplicateAddress(obj, view, settings);
       if (duplicate) return duplicate;
       // A new address cannot be anyone's primary IP yet.
-      if (previous) return primaryIpProblem(obj, view);
+      if (previous) return primaryAddressLeavesHolder(obj, view);
     },
   },
 };
-
-/**
- * An address that is a device's primary IP must stay assigned to that device (or be
- * the NAT outside of an address that is): moving or unassigning it is refused.
- */
-async function primaryIpProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
-  const owners = await view.find('dcim.device', { $or: [{ primary_ip4: obj.id }, { primary_ip6: obj.id }] }, 1);
-  const owner = owners[0];
-  if (!owner) return;
-  const deviceOf = async (ip: StoredObject | null) => {
-    if (!ip || ip.assigned_object_type !== 'dcim.interface' || ip.assigned_object_id == null) return null;
-    const iface = await view.get('dcim.interface', Number(ip.assigned_object_id));
-    return iface?.device ?? null;
-  };
-  if ((await deviceOf(obj)) === owner.id) return;
-  const inside = obj.nat_inside == null ? null : await view.get('ipam.ipaddress', Number(obj.nat_inside));
-  if ((await deviceOf(inside)) === owner.id) return;
-  return fieldError('interface', `IP address is primary for device ${String(owner.display ?? owner.name)} but not assigned to it!`);
-}
 
 /* ------------------------------------------------------------ list filters */
 
 const INTERFACE_TYPES = ['dcim.interface', 'virtualization.vminterface'];
 
-/** Addresses assigned to interfaces of the devices (by id or name); no such device: nothing. */
-function assignedToDevices(by: 'id' | 'name'): FilterMethod {
+/** Addresses assigned to interfaces of the devices or VMs (by id or name); no such device or VM: nothing. */
+function assignedToHolders(holder: PrimaryIpHolder, by: 'id' | 'name'): FilterMethod {
   return async (values, env) => {
-    const devices = await env.ids('dcim.device', { [by]: { $in: values } });
-    const interfaces = devices.length ? await env.ids('dcim.interface', { device: { $in: devices } }) : [];
-    return { assigned_object_type: 'dcim.interface', assigned_object_id: { $in: interfaces } };
+    const holders = await env.ids(holder.model, { [by]: { $in: values } });
+    const interfaces = holders.length ? await env.ids(holder.interfaceModel, { [holder.parentField]: { $in: holders } }) : [];
+    return { assigned_object_type: holder.interfaceModel, assigned_object_id: { $in: interfaces } };
   };
 }
 
-/** Addresses assigned to the device interfaces (by id or name); an unknown one is a 400. */
-function assignedToInterfaces(by: 'id' | 'name'): FilterMethod {
+/** Addresses assigned to the interfaces (by id or name); an unknown one is a 400. */
+function assignedToInterfaces(holder: PrimaryIpHolder, by: 'id' | 'name'): FilterMethod {
   return async (values, env) => {
-    const interfaces = await existingIds(env, 'dcim.interface', by, values);
-    const positive = { assigned_object_type: 'dcim.interface', assigned_object_id: { $in: interfaces } };
+    const interfaces = await existingIds(env, holder.interfaceModel, by, values);
+    const positive = { assigned_object_type: holder.interfaceModel, assigned_object_id: { $in: interfaces } };
     return env.lookup === 'n' ? { $nor: [positive] } : positive;
   };
 }

@@ -15,6 +15,11 @@ async function scopeDisplay(group: StoredObject, view: LookupView): Promise<stri
   return group.scope_type === 'dcim.rack' ? rackDisplay(scope) : nameOf(scope);
 }
 
+/** str(vlan): its name and VID. */
+export function vlanDisplay(obj: StoredObject): string {
+  return `${pyStr(obj.name)} (${pyStr(obj.vid)})`;
+}
+
 export const vlan: ModelDefinition = {
   key: 'ipam.vlan',
   app: 'ipam',
@@ -55,12 +60,13 @@ export const vlan: ModelDefinition = {
     ...tenancyFilters,
     ...siteScopeFilters(['site']),
     available_on_device: { kind: 'method', value: 'integer', single: true, method: filterAvailableOnDevice },
+    available_on_virtualmachine: { kind: 'method', value: 'integer', single: true, method: filterAvailableOnVirtualMachine },
     l2vpn_id: { kind: 'related', target: 'ipam.l2vpn', path: [] },
     l2vpn: { kind: 'related', target: 'ipam.l2vpn', by: 'identifier', path: [] },
     q: { kind: 'search', also: ([text]) => (/^\d{1,9}$/.test(String(text)) ? { vid: Number(text) } : null) },
   },
   hooks: {
-    display: (obj) => `${pyStr(obj.name)} (${pyStr(obj.vid)})`,
+    display: vlanDisplay,
     async validate(obj, view) {
       const group = await related(view, 'ipam.vlangroup', obj.group);
       if (!group) return;
@@ -116,4 +122,33 @@ async function filterAvailableOnDevice([id]: Array<string | number | boolean>, e
   return {
     $or: [{ group: { $in: groups } }, { site: device!.site }, { group: { $in: unscoped }, site: null }, { group: null, site: null }],
   };
+}
+
+/**
+ * VLANs usable on a virtual machine (NetBox's VLANQuerySet.get_for_virtualmachine): those
+ * of groups scoped to its cluster or the cluster's group, or to its site (the VM's own,
+ * else its cluster's), that site's region or site group (or an ancestor); those of that
+ * site; and global ones.
+ */
+async function filterAvailableOnVirtualMachine([id]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  const [vm] = await env.find('virtualization.virtualmachine', { id }, 1);
+  if (!vm) env.invalid(UNKNOWN_CHOICE);
+  const [cluster] = vm!.cluster == null ? [] : await env.find('virtualization.cluster', { id: vm!.cluster }, 1);
+  const siteId = vm!.site ?? cluster?.site ?? null;
+  const [site] = siteId == null ? [] : await env.find('dcim.site', { id: siteId }, 1);
+  const scopes: Record<string, unknown>[] = [];
+  if (cluster) {
+    scopes.push({ scope_type: 'virtualization.cluster', scope_id: cluster.id });
+    if (cluster.group != null) scopes.push({ scope_type: 'virtualization.clustergroup', scope_id: cluster.group });
+  }
+  if (site) {
+    scopes.push({ scope_type: 'dcim.site', scope_id: site.id });
+    if (site.region != null) scopes.push({ scope_type: 'dcim.region', scope_id: { $in: await withAncestors(env, 'dcim.region', site.region) } });
+    if (site.group != null) scopes.push({ scope_type: 'dcim.sitegroup', scope_id: { $in: await withAncestors(env, 'dcim.sitegroup', site.group) } });
+  }
+  const groups = scopes.length ? await env.ids('ipam.vlangroup', { $or: scopes }) : [];
+  const unscoped = await env.ids('ipam.vlangroup', { scope_id: null });
+  const usable: Record<string, unknown>[] = [{ group: { $in: groups } }, { group: { $in: unscoped }, site: null }, { group: null, site: null }];
+  if (site) usable.push({ site: site.id });
+  return { $or: usable };
 }

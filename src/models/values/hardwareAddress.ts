@@ -30,3 +30,19 @@ export function canonicalMac(input: unknown): string | null {
 export function canonicalWwn(input: unknown): string | null {
   return canonical(input, 8);
 }
+
+/**
+ * Normalises a stored MAC or WWN field in place: its canonical text, or null when empty.
+ * Returns NetBox's message for a value that is neither.
+ */
+export function normalizeHardwareField(obj: Record<string, unknown>, field: string, kind: 'MAC' | 'WWN'): string | null {
+  const value = obj[field];
+  if (value == null || value === '') {
+    obj[field] = null;
+    return null;
+  }
+  const text = kind === 'MAC' ? canonicalMac(value) : canonicalWwn(value);
+  if (text === null) return `Invalid ${kind === 'MAC' ? 'MAC address' : 'WWN'} format: ${String(value)}`;
+  obj[field] = text;
+  return null;
+}
