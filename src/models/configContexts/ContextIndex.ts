@@ -1,6 +1,6 @@
 import type { StoredObject } from '../types.js';
 import type { Criterion } from './contextScopes.js';
-import { deepMerge, isJsonObject, type JsonObject } from './deepMerge.js';
+import { isJsonObject, mergeAll, type JsonObject } from './deepMerge.js';
 
 /** An object's values per criterion (tree ancestors included); a criterion without an entry has no value. */
 export type CriterionValues = ReadonlyMap<Criterion, ReadonlySet<number>>;
@@ -74,11 +74,7 @@ export class ContextIndex {
     const key = ranks.join(',');
     let data = this.mergedBySet.get(key);
     if (!data) {
-      data = {};
-      for (const rank of ranks) {
-        const own = this.contexts[rank].data;
-        if (isJsonObject(own)) data = deepMerge(data, own);
-      }
+      data = mergeAll(ranks.map((rank) => this.contexts[rank].data).filter(isJsonObject));
       this.mergedBySet.set(key, data);
     }
     return data;
