@@ -2,6 +2,8 @@ import type { FieldDefinition } from '../types.js';
 import { scopeModels, type ContextScope } from './contextScopes.js';
 import { CONFIG_CONTEXT_MODEL, renderConfigContexts } from './renderConfigContexts.js';
 
+export { DEVICE_CONTEXT_SCOPE, VIRTUAL_MACHINE_CONTEXT_SCOPE } from './contextScopes.js';
+
 /**
  * The rendered `config_context` of a model whose objects config contexts apply to
  * (devices, virtual machines): one line in the model's fields, with the scope that says

@@ -8,8 +8,7 @@ import { canonicalMac } from '../values/hardwareAddress.js';
 import type { FilterEnvironment } from '../types.js';
 import { descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
-import { configContextField } from '../configContexts/configContextField.js';
-import { DEVICE_CONTEXT_SCOPE } from '../configContexts/contextScopes.js';
+import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
 const STATUS_CHOICES: Choice[] = [
   { value: 'offline', label: 'Offline' },
