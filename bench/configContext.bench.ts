@@ -153,9 +153,11 @@ try {
   const sample = await api(url, 'GET', listPath);
   const sizes = (sample.results as Array<{ config_context: Record<string, unknown> }>).map((d) => Object.keys(d.config_context).length);
   const distinct = new Set((sample.results as Array<{ config_context: unknown }>).map((d) => JSON.stringify(d.config_context))).size;
+  const bytes = async (route: string) => (await (await fetch(url + route, { headers: HEADERS })).arrayBuffer()).byteLength;
   console.log(
     `loaded in ${loaded.toFixed(1)} s; one page: ${sample.results.length} devices, ${distinct} distinct rendered contexts, ` +
-      `${(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(1)} top-level keys on average`,
+      `${(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(1)} top-level keys on average; ` +
+      `${fmt((await bytes(listPath)) / 1024)} KiB per page (${fmt((await bytes(`${listPath}&exclude=config_context`)) / 1024)} KiB without the contexts)`,
   );
 
   /* ---- HTTP: with and without the rendered context */
@@ -178,14 +180,14 @@ try {
   /* ---- the rendering step alone */
   const definition = registry.get('dcim.device');
   const field = definition.fields.find((f) => f.name === 'config_context')!;
-  const docs = (await services.store.find('dcim.device', {}, { limit: DEVICES })) as StoredObject[];
+  const docs = await services.store.find('dcim.device', {}, { limit: DEVICES });
   const view = lookupView(services.store);
   const walls: number[] = [];
   const cpus: number[] = [];
   for (let i = 0; i < ITERATIONS + 3; i++) {
     const w0 = performance.now();
     const c0 = cpuMs();
-    await field.computeMany!(docs, view);
+    await field.computeMany!(docs as StoredObject[], view);
     if (i >= 3) {
       walls.push(performance.now() - w0);
       cpus.push(cpuMs() - c0);
@@ -198,6 +200,25 @@ try {
     `\nconfig_context of ${fmt(docs.length)} devices alone (computeMany, ${ITERATIONS} runs): ` +
       `wall p50 ${ms(median(walls))} ms, CPU p50 ${ms(median(cpus))} ms (${ms((median(cpus) * 1000) / docs.length)} µs per device)`,
   );
+
+  /* ---- the page rendered and turned into JSON, without HTTP */
+  for (const exclude of [undefined, new Set(['config_context'])]) {
+    const renderCpu: number[] = [];
+    const textCpu: number[] = [];
+    for (let i = 0; i < ITERATIONS + 3; i++) {
+      const c0 = cpuMs();
+      const rendered = await services.serializer.render(definition, docs, 'complete', { baseUrl: url, exclude });
+      const c1 = cpuMs();
+      JSON.stringify({ count: docs.length, results: rendered });
+      if (i >= 3) {
+        renderCpu.push(c1 - c0);
+        textCpu.push(cpuMs() - c1);
+      }
+    }
+    renderCpu.sort((a, b) => a - b);
+    textCpu.sort((a, b) => a - b);
+    console.log(`Serializer.render of the page${exclude ? ' excluding config_context' : ''}: CPU p50 ${ms(median(renderCpu))} ms, JSON.stringify ${ms(median(textCpu))} ms`);
+  }
 } finally {
   await running.stop();
   if (!process.env.KEEP) rmSync(dataDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { deepMerge } from '../../src/models/configContexts/deepMerge.js';
 import { renderConfigContexts } from '../../src/models/configContexts/renderConfigContexts.js';
 import type { LookupView, ModelDefinition, StoredObject } from '../../src/models/types.js';
 import { jsonbText } from '../../src/models/values/jsonbText.js';
+import { seededRandom } from '../support/seededRandom.js';
 
 /* ------------------------------------------------------------ the merge */
 
@@ -47,7 +48,7 @@ function context(name: string, weight: number, data: Record<string, unknown>, cr
   return { id: nextId++, name, weight, is_active: isActive, data, ...lists };
 }
 
-const values = (entries: Partial<Record<Criterion, number[]>>) => new Map(Object.entries(entries).map(([c, ids]) => [c as Criterion, new Set(ids)]));
+const values = (entries: Partial<Record<Criterion, number[]>>) => new Map(Object.entries(entries).map(([c, ids]) => [c as Criterion, ids]));
 
 test('index: contexts apply in weight order, then by name; a context without criteria applies to everything', (t) => {
   const index = new ContextIndex(
@@ -82,6 +83,25 @@ test('index: a criterion not counted for the kind of object never keeps a contex
   const index = new ContextIndex([context('location 4', 1, { x: 1 }, { locations: [4] })], withoutLocations);
   t.deepEqual(index.names(index.applicable(values({}))), ['location 4']);
   t.deepEqual(index.usedCriteria, []);
+});
+
+test('index: over many objects in a row it answers as a plain check of every context would (random contexts and objects)', (t) => {
+  const random = seededRandom(11);
+  const int = (n: number) => Math.floor(random() * n);
+  const some = () => Array.from({ length: int(3) }, () => int(6));
+  const used: Criterion[] = ['regions', 'sites', 'roles', 'tags', 'tenants'];
+  const contexts = Array.from({ length: 60 }, (_, i) =>
+    context(`c${String(i).padStart(2, '0')}`, int(5), {}, Object.fromEntries(used.filter(() => random() < 0.3).map((c) => [c, some()]))),
+  );
+  const index = new ContextIndex(contexts, CRITERIA);
+  const ordered = [...contexts].sort((a, b) => Number(a.weight) - Number(b.weight) || String(a.name).localeCompare(String(b.name)));
+  for (let n = 0; n < 500; n++) {
+    const object = Object.fromEntries(used.filter(() => random() < 0.8).map((c) => [c, some()]));
+    const naive = ordered
+      .filter((c) => used.every((criterion) => (c[criterion] as number[]).length === 0 || (c[criterion] as number[]).some((v) => object[criterion]?.includes(v))))
+      .map((c) => String(c.name));
+    t.deepEqual(index.names(index.applicable(values(object))), naive, JSON.stringify(object));
+  }
 });
 
 test('index: the merged data of a set of contexts is computed once and shared', (t) => {

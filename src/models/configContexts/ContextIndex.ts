@@ -3,7 +3,7 @@ import type { Criterion } from './contextScopes.js';
 import { isJsonObject, mergeAll, type JsonObject } from './deepMerge.js';
 
 /** An object's values per criterion (tree ancestors included); a criterion without an entry has no value. */
-export type CriterionValues = ReadonlyMap<Criterion, ReadonlySet<number>>;
+export type CriterionValues = ReadonlyMap<Criterion, readonly number[]>;
 
 /**
  * The active config contexts of one moment, indexed so that finding those that apply to
@@ -22,6 +22,10 @@ export class ContextIndex {
   private readonly unrestricted: number[] = [];
   private readonly listed = new Map<Criterion, Map<number, number[]>>();
   private readonly mergedBySet = new Map<string, JsonObject>();
+  /** Per rank, for `applicable`: criteria met so far, and the call and criterion that last counted it. */
+  private readonly met: Uint8Array;
+  private readonly countedBy: Uint32Array;
+  private calls = 0;
 
   /** `criteria`: those that count for the kind of object rendered; the others never restrict. */
   constructor(contexts: readonly StoredObject[], criteria: readonly Criterion[]) {
@@ -43,6 +47,8 @@ export class ContextIndex {
       if (restricted === 0) this.unrestricted.push(rank);
       return restricted;
     });
+    this.met = new Uint8Array(this.contexts.length);
+    this.countedBy = new Uint32Array(this.contexts.length);
   }
 
   get size(): number {
@@ -56,16 +62,23 @@ export class ContextIndex {
 
   /** Ranks of the contexts that apply to an object with these values, in merge order. */
   applicable(values: CriterionValues): number[] {
-    const met = new Map<number, number>();
-    for (const [criterion, byValue] of this.listed) {
-      const own = values.get(criterion);
-      if (!own) continue;
-      const ranks = new Set<number>();
-      for (const value of own) for (const rank of byValue.get(value) ?? []) ranks.add(rank);
-      for (const rank of ranks) met.set(rank, (met.get(rank) ?? 0) + 1);
-    }
+    // Counters reused from call to call (a page asks once per object): a rank's count is
+    // valid only if this call touched it, and a criterion counts a rank once however many
+    // of the object's values (a region and its parent, several tags) list it.
+    const call = ++this.calls * (this.listed.size + 1);
     const out = [...this.unrestricted];
-    for (const [rank, count] of met) if (count === this.restrictions[rank]) out.push(rank);
+    let criterionNumber = 0;
+    for (const [criterion, byValue] of this.listed) {
+      const stamp = call + ++criterionNumber;
+      for (const value of values.get(criterion) ?? []) {
+        for (const rank of byValue.get(value) ?? []) {
+          if (this.countedBy[rank] === stamp) continue;
+          this.met[rank] = this.countedBy[rank] > call ? this.met[rank] + 1 : 1;
+          this.countedBy[rank] = stamp;
+          if (this.met[rank] === this.restrictions[rank]) out.push(rank);
+        }
+      }
+    }
     return out.sort((a, b) => a - b);
   }
 

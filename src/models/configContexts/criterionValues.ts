@@ -14,19 +14,20 @@ export async function criterionValues(
   view: LookupView,
 ): Promise<CriterionValues[]> {
   const related = new RelatedObjects(view);
-  const out = objs.map(() => new Map<Criterion, ReadonlySet<number>>());
+  const out = objs.map(() => new Map<Criterion, readonly number[]>());
   for (const criterion of criteria) {
     const source = scope[criterion];
     if (typeof source !== 'object') continue; // 'none': no value; 'ignored': not counted by the index
     const values = await valuesOf(objs, source, related);
     values.forEach((ids, i) => {
-      if (ids.size > 0) out[i].set(criterion, ids);
+      if (ids.length > 0) out[i].set(criterion, ids);
     });
   }
   return out;
 }
 
-async function valuesOf(objs: readonly StoredObject[], source: CriterionSource, related: RelatedObjects): Promise<Set<number>[]> {
+/** Per object, its values (repeats possible: the index counts a criterion once). */
+async function valuesOf(objs: readonly StoredObject[], source: CriterionSource, related: RelatedObjects): Promise<number[][]> {
   const [first, ...rest] = source.hops;
   let current = objs.map((obj) => idsIn(obj[first[0]]));
   let model = first[1];
@@ -35,9 +36,9 @@ async function valuesOf(objs: readonly StoredObject[], source: CriterionSource, 
     current = current.map((ids) => ids.flatMap((id) => idsIn(docs.get(id)?.[field])));
     model = next;
   }
-  if (!source.ancestors) return current.map((ids) => new Set(ids));
+  if (!source.ancestors) return current;
   const chains = await related.ancestry(model, current.flat());
-  return current.map((ids) => new Set(ids.flatMap((id) => chains.get(id) ?? [id])));
+  return current.map((ids) => ids.flatMap((id) => chains.get(id) ?? [id]));
 }
 
 function idsIn(value: unknown): number[] {

@@ -21,7 +21,7 @@ export function deepMerge(original: JsonObject, update: JsonObject): JsonObject 
  * only when a later object merges into it (the inputs are never changed).
  */
 export function mergeAll(objects: readonly JsonObject[]): JsonObject {
-  const owned = new WeakSet<object>();
+  const owned = new Set<object>();
   const out: JsonObject = {};
   owned.add(out);
   for (const object of objects) mergeInto(out, object, owned);
@@ -29,7 +29,7 @@ export function mergeAll(objects: readonly JsonObject[]): JsonObject {
 }
 
 /** Merges `update` into `target`, which this merge owns; objects in `owned` may be changed, others are copied first. */
-function mergeInto(target: JsonObject, update: JsonObject, owned: WeakSet<object>): void {
+function mergeInto(target: JsonObject, update: JsonObject, owned: Set<object>): void {
   for (const key of Object.keys(update)) {
     const value = update[key];
     const before = Object.hasOwn(target, key) ? target[key] : undefined;
@@ -43,7 +43,7 @@ function mergeInto(target: JsonObject, update: JsonObject, owned: WeakSet<object
   }
 }
 
-function copyOf(object: JsonObject, owned: WeakSet<object>): JsonObject {
+function copyOf(object: JsonObject, owned: Set<object>): JsonObject {
   const copy: JsonObject = {};
   for (const key of Object.keys(object)) setKey(copy, key, object[key]);
   owned.add(copy);
