@@ -192,6 +192,10 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
     return { def };
   }
 
+  // Related objects written and rendered as slugs (a config context's tag criteria).
+  if (field.type === 'array' && field.representation === 'slug' && typeof field.items === 'string' && /\btag slug\b/.test(field.items)) {
+    return { def: { name, type: 'm2m', target: 'extras.tag', representation: 'slug', default: [] } };
+  }
   const type = TYPE_MAP[field.type];
   if (!type) {
     warn(`${id}: unknown type ${field.type}`);

@@ -101,6 +101,8 @@ export class Serializer {
         if (field.representation === 'id') return docs.map((d) => d[field.name] ?? null);
         return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, false);
       case 'm2m':
+        if (field.representation === 'slug') return this.slugs(field.target!, docs.map((d) => toIds(d[field.name])));
+        return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, true);
       case 'tags':
         return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, true);
       case 'generic_fk':
@@ -121,6 +123,7 @@ export class Serializer {
           const first = (d: ReadDocument) => field.coalesce!.map((name) => d[name]).find((v) => typeof v === 'number');
           return this.related(field.target, docs.map((d) => toIds(first(d))), options, depth, false);
         }
+        if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view);
         const compute = definition.hooks?.compute?.[field.name];
         if (!compute) return docs.map(() => structuredClone(field.value ?? null));
         return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));
@@ -178,6 +181,20 @@ export class Serializer {
       const found = ids.map((id) => byId.get(id)).filter((x): x is Record<string, unknown> => x !== undefined);
       return many ? found : (found[0] ?? null);
     });
+  }
+
+  /** Related objects by slug (NetBox's slug related field), ordered by name, fetched once for the whole page. */
+  private async slugs(target: string, idsPerDoc: number[][]): Promise<string[][]> {
+    const all = [...new Set(idsPerDoc.flat())];
+    const byId = new Map((all.length ? await this.store.getMany(target, all) : []).map((d) => [d.id, d]));
+    const byName = (a: ReadDocument, b: ReadDocument) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0);
+    return idsPerDoc.map((ids) =>
+      ids
+        .map((id) => byId.get(id))
+        .filter((d): d is ReadDocument => d !== undefined)
+        .sort(byName)
+        .map((d) => String(d.slug)),
+    );
   }
 
   private async generic(field: FieldDefinition, docs: ReadDocument[], options: RenderOptions, depth: number): Promise<unknown[]> {

@@ -37,7 +37,7 @@ function resolverFor(field: FieldDefinition): FieldResolver | undefined {
 
 const RESOLVERS: Partial<Record<FieldDefinition['type'], FieldResolver>> = {
   fk: resolveForeignKey,
-  m2m: resolveManyToMany,
+  m2m: (field, value, context) => (field.representation === 'slug' ? resolveSlugList(field, value, context) : resolveManyToMany(field, value, context)),
   tags: resolveManyToMany,
   content_type: checkContentType,
   custom_fields: checkCustomFieldData,
@@ -80,6 +80,33 @@ async function resolveManyToMany(field: FieldDefinition, value: unknown, { env, 
   }
   if (failed) (errors as Record<string, unknown>)[field.name] = itemErrors;
   else resolved[field.name] = [...ids].sort((a, b) => a - b);
+}
+
+/**
+ * A list of slugs (NetBox's slug related field): the first item that names no object
+ * refuses the field with one message, as DRF stops at it.
+ */
+async function resolveSlugList(field: FieldDefinition, value: unknown, { view, resolved, errors }: RelationContext): Promise<void> {
+  if (!field.target) return;
+  if (!Array.isArray(value)) {
+    addError(errors, field.name, value === null ? 'This field may not be null.' : `Expected a list of items but got type "${pythonTypeName(value)}".`);
+    return;
+  }
+  const ids = new Set<number>();
+  for (const item of value) {
+    if (item !== null && typeof item === 'object') {
+      addError(errors, field.name, 'Invalid value.');
+      return;
+    }
+    const slug = item === null ? 'None' : typeof item === 'boolean' ? (item ? 'True' : 'False') : String(item);
+    const [found] = await view.find(field.target, { slug: { $eq: slug } }, 1);
+    if (!found) {
+      addError(errors, field.name, `Object with slug=${slug} does not exist.`);
+      return;
+    }
+    ids.add(found.id);
+  }
+  resolved[field.name] = [...ids].sort((a, b) => a - b);
 }
 
 function checkContentType(field: FieldDefinition, value: unknown, { env, definition, errors }: RelationContext): void {

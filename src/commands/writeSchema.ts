@@ -66,6 +66,9 @@ function valueSchema(field: FieldDefinition): Record<string, unknown> {
       const items = field.items === 'integer' ? { type: 'integer' } : field.items === 'json' ? {} : { type: 'string' };
       return { type: 'array', items };
     }
+    case 'json':
+      // any JSON value, but null only where the field is nullable
+      return { not: { type: 'null' } };
     default:
       return {};
   }

@@ -17,6 +17,7 @@ import { rackrole } from './dcim/rackrole.js';
 import { region } from './dcim/region.js';
 import { site } from './dcim/site.js';
 import { sitegroup } from './dcim/sitegroup.js';
+import { configcontext } from './extras/configcontext.js';
 import { customfield } from './extras/customfield.js';
 import { tag } from './extras/tag.js';
 import { aggregate } from './ipam/aggregate.js';
@@ -74,6 +75,7 @@ export const allModels: ModelDefinition[] = [
   // extras
   tag,
   customfield,
+  configcontext,
   // users
   group,
   user,

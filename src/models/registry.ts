@@ -151,8 +151,12 @@ export class ModelRegistry {
         for (const key of field.dependsOn ?? []) {
           if (!this.byKey.has(key)) report(`field '${field.name}': depends on unknown model '${key}'`);
         }
-        if (field.dependsOn && (field.type !== 'computed' || !def.hooks?.compute?.[field.name])) {
+        const computedBy = def.hooks?.compute?.[field.name] ?? field.computeMany;
+        if (field.dependsOn && (field.type !== 'computed' || !computedBy)) {
           report(`field '${field.name}': dependsOn without a computed field and its compute hook`);
+        }
+        if (field.computeMany && (field.type !== 'computed' || def.hooks?.compute?.[field.name])) {
+          report(`field '${field.name}': computeMany on a field that is not computed, or has a compute hook too`);
         }
       }
       for (const name of Object.keys(def.hooks?.compute ?? {})) {
@@ -214,6 +218,7 @@ function fieldProblems(def: ModelDefinition, field: FieldDefinition): string[] {
   // A content_type field without allowedTypes accepts any registered model (e.g. a custom field's object_type).
   if (field.type === 'content_type' && field.allowedTypes && field.allowedTypes.length === 0) problems.push('content_type with an empty allowedTypes');
   if (field.type === 'array' && !field.items) problems.push('array without items');
+  if (field.representation === 'slug' && field.type !== 'm2m') problems.push("representation 'slug' on a field that is not m2m");
   if (field.internal && (field.required || field.writeOnly)) problems.push('internal field cannot be required or written');
   if (field.required && field.readOnly) problems.push('required and readOnly');
   if (field.min !== undefined && field.max !== undefined && field.min > field.max) problems.push('min > max');

@@ -95,8 +95,12 @@ export interface FieldDefinition extends DependentField {
   /** content_type: the accepted '<app>.<model>' values. */
   allowedTypes?: string[];
   onDelete?: OnDelete;
-  /** fk: 'nested' renders the target's brief form, 'id' the bare integer. Default 'nested'. */
-  representation?: 'nested' | 'id';
+  /**
+   * fk: 'nested' renders the target's brief form, 'id' the bare integer. Default 'nested'.
+   * m2m: 'slug' writes and renders the targets' slugs (a list of strings, NetBox's slug
+   * related field), ordered by the targets' names; stored as ids like any m2m.
+   */
+  representation?: 'nested' | 'id' | 'slug';
   /** The foreign key is one-to-one: a target may be referenced by one object only. */
   oneToOne?: boolean;
 
@@ -425,6 +429,8 @@ export interface GenericListItem {
  * count of children of several kinds, a rendered config context): `type: 'computed'`,
  * its value given by `hooks.compute[name]`, which may read any model through the view.
  *
+ * Its values may also come from the field's own `computeMany`, for a whole page at once.
+ *
  * The serializer computes it on every read from the read models it renders from (the
  * current ones, or a past state for `as_of`), so it is never stale and needs no code in
  * api/. `dependsOn` declares which models' changes can change the value: the registry
@@ -434,6 +440,14 @@ export interface GenericListItem {
 export interface DependentField {
   /** computed: the models, '<app>.<model>', whose objects the compute hook reads. */
   dependsOn?: string[];
+  /**
+   * computed: the values of a whole page of objects at once, in the objects' order, for
+   * values whose work is shared across objects (an index of config contexts built once
+   * per page rather than consulted per object). Declared with the field, so a field
+   * builder (e.g. `configContextField`) brings it in one line; a field has this or a
+   * `hooks.compute` entry, not both.
+   */
+  computeMany?: (objs: StoredObject[], view: LookupView) => Promise<unknown[]>;
 }
 
 /**

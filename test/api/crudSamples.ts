@@ -48,6 +48,7 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
     create: () => ({ name: 'ticket', type: 'text', content_types: ['dcim.site'] }),
     patch: { description: 'ticket number' },
   },
+  'extras.configcontext': { create: (made) => ({ name: 'Example config context', sites: [made['dcim.site'].id], data: { ntp: ['192.0.2.1'] } }), patch: { weight: 500 } },
   'tenancy.contactrole': { create: () => ({ name: 'Example contact role', slug: 'example-contact-role' }), patch: { description: 'changed' } },
   'virtualization.clustertype': { create: () => ({ name: 'Example cluster type', slug: 'example-cluster-type' }), patch: { description: 'changed' } },
   'virtualization.clustergroup': { create: () => ({ name: 'Example cluster group', slug: 'example-cluster-group' }), patch: { description: 'changed' } },

@@ -45,6 +45,7 @@ function writeProperty(field: FieldDefinition, validated: Schema): Schema {
 
 /** Relations on write: an id, or attributes that identify exactly one object. */
 function writeRelation(field: FieldDefinition): Schema {
+  if (field.representation === 'slug') return { type: 'array', items: { type: 'string', description: `slug of the ${field.target ?? 'related'} object` } };
   const one: Schema = {
     anyOf: [
       { type: 'integer', description: `id of the ${field.target ?? 'related'} object` },

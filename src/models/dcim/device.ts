@@ -9,6 +9,7 @@ import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
 import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
+import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
 const STATUS_CHOICES: Choice[] = [
   { value: 'offline', label: 'Offline' },
@@ -201,8 +202,7 @@ export const device: ModelDefinition = {
     { name: 'local_context_data', type: 'json', nullable: true, default: null },
     { name: 'tags', type: 'tags', target: 'extras.tag' },
     { name: 'custom_fields', type: 'custom_fields', default: {} },
-    // see the compute hook
-    { name: 'config_context', type: 'computed', readOnly: true, value: {} },
+    configContextField(DEVICE_CONTEXT_SCOPE),
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
   ],
@@ -254,10 +254,6 @@ export const device: ModelDefinition = {
     display: deviceDisplay,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: validateDevice,
-    compute: {
-      // NetBox merges every applicable config context first; none are registered yet.
-      config_context: (obj) => (isPlainObject(obj.local_context_data) ? obj.local_context_data : {}),
-    },
   },
 };
 
