@@ -1,5 +1,8 @@
 import { Query as MingoQuery } from 'mingo';
-import type { LookupView, StoredObject } from '../models/types.js';
+import { AddressSet } from '../models/allocation/addressSet.js';
+import { inScope } from '../models/allocation/freeAddresses.js';
+import type { AddressRun, FreeAddressQuery, LookupView, StoredObject } from '../models/types.js';
+import { addressSortKey, sortKeyValue } from '../models/values/ipNetworks.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 
 /**
@@ -73,6 +76,42 @@ export class StagedView implements LookupView {
     }
     results.sort((a, b) => a.id - b.id);
     return limit === undefined ? results : results.slice(0, limit);
+  }
+
+  /**
+   * The store's free addresses corrected by the staged changes, which are few: a staged
+   * document's address is used; an address a staged change took away from a stored
+   * document is free again unless another document still holds it.
+   */
+  async freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
+    const staged = new Map<number, ReadDocument | null>();
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      for (const [id, doc] of this.layers[i].docs.get(query.collection) ?? []) if (!staged.has(id)) staged.set(id, doc);
+    }
+    if (staged.size === 0 || query.limit <= 0) return this.store.freeAddresses(query);
+    const held = (doc: ReadDocument | null): bigint | null => {
+      if (!doc || !inScope(doc, query)) return null;
+      const value = sortKeyValue(doc[query.field], query.family);
+      return value !== null && value >= query.first && value <= query.last ? value : null;
+    };
+    const usedByStaged = new Set<bigint>();
+    for (const doc of staged.values()) {
+      const value = held(doc);
+      if (value !== null) usedByStaged.add(value);
+    }
+    const taken = AddressSet.union(query.family, [...query.taken, ...[...usedByStaged].map((value) => ({ first: value, last: value }))]);
+    const released: AddressRun[] = [];
+    for (const doc of await this.store.getMany(query.collection, [...staged.keys()])) {
+      const value = held(doc);
+      if (value === null || taken.has(value)) continue;
+      const holders = await this.store.find(query.collection, { [query.field]: addressSortKey(query.family, value) });
+      if (holders.every((holder) => staged.has(holder.id) || !inScope(holder, query))) released.push({ first: value, last: value });
+    }
+    const fromStore = await this.store.freeAddresses({ ...query, taken: [...taken.intervals] });
+    if (released.length === 0) return fromStore;
+    // The lowest free addresses are among the store's lowest and the released ones.
+    const free = AddressSet.union(query.family, [...fromStore, ...released]);
+    return [...free.lowest(query.limit).intervals];
   }
 }
 

@@ -22,6 +22,9 @@ import {
   type Document,
   type MongoClientOptions,
 } from 'mongodb';
+import { ascendingUsed, findFreeRuns, usedQuery } from '../models/allocation/freeAddresses.js';
+import type { AddressRun, FreeAddressQuery } from '../models/types.js';
+import { sortKeyValue } from '../models/values/ipNetworks.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from './ReadStore.js';
 
 export interface MongoReadStoreOptions {
@@ -198,6 +201,29 @@ export class MongoReadStore implements ReadStore {
       .toArray();
     for (const row of rows) if (typeof row._id === 'number' && result.has(row._id)) result.set(row._id, row.n);
     return result;
+  }
+
+  /**
+   * Walks the used addresses in order through the address index (from the range's
+   * first address, only as far as the free ones asked for), the scope checked on the
+   * documents: its cost grows with the used addresses below the free ones found.
+   */
+  async freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
+    const cursor = this.collection(query.collection)
+      .find(usedQuery(query), { projection: { _id: 0, [query.field]: 1 } })
+      .sort({ [query.field]: 1 })
+      .batchSize(1000);
+    async function* values(): AsyncGenerator<bigint> {
+      for await (const doc of cursor) {
+        const value = sortKeyValue(doc[query.field], query.family);
+        if (value !== null) yield value;
+      }
+    }
+    try {
+      return await findFreeRuns(ascendingUsed(values()), query);
+    } finally {
+      await cursor.close();
+    }
   }
 
   async ensureIndexes(collection: string, fields: string[][]): Promise<void> {

@@ -5,6 +5,8 @@
  * both adapters (MemoryReadStore through mingo, MongoReadStore by MongoDB).
  */
 
+import type { AddressRun, FreeAddressQuery } from '../models/types.js';
+
 export type ReadDocument = { id: number; _pos: number } & Record<string, unknown>;
 
 /** MongoDB query document, e.g. { site: 3, status: { $in: ['active'] } }. */
@@ -54,6 +56,15 @@ export interface ReadStore {
   findWithCount?(collection: string, query: Query, options?: FindOptions): Promise<{ count: number; docs: ReadDocument[] }>;
   /** How many documents have `field` equal to each of `values` (for count fields). */
   countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>>;
+
+  /**
+   * The lowest free addresses of a range (see FreeAddressQuery), from an ordered index of
+   * the addresses the documents hold rather than from all of them: the cost of finding
+   * the next free address must not grow with how full the range is (the memory store
+   * keeps the distinct addresses sorted; MongoDB walks its address index, which costs
+   * the used addresses below the ones found).
+   */
+  freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]>;
 
   /** Declare indexes a collection should keep (field paths, ascending). */
   ensureIndexes(collection: string, fields: string[][]): Promise<void>;

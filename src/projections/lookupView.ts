@@ -10,5 +10,6 @@ export function lookupView(store: ReadStore): LookupView {
     get: (model, id) => store.get(model, id) as Promise<StoredObject | null>,
     find: (model, query, limit) => store.find(model, query, limit === undefined ? {} : { limit }) as Promise<StoredObject[]>,
     count: (model, query) => store.count(model, query),
+    freeAddresses: (query) => store.freeAddresses(query),
   };
 }

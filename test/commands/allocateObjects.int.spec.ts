@@ -11,7 +11,9 @@ import { SecretKeeper } from '../../src/auth/secrets.js';
 import { allocateObjects } from '../../src/commands/allocateObjects.js';
 import { systemClock } from '../../src/commands/clock.js';
 import { createObjects } from '../../src/commands/createObjects.js';
-import { ConflictError, NotFoundError } from '../../src/commands/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../src/commands/errors.js';
+import { deleteObjects } from '../../src/commands/deleteObjects.js';
+import { updateObjects } from '../../src/commands/updateObjects.js';
 import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import type { EventLog } from '../../src/events/EventLog.js';
@@ -21,6 +23,7 @@ import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
+import { lookupView } from '../../src/projections/lookupView.js';
 import { runFollowUps } from '../../src/commands/followUps.js';
 
 /** A log whose appends wait until the test opens the gate. */
@@ -65,7 +68,13 @@ async function writer(t: { teardown(fn: () => unknown): void }) {
     coordinator.execute(context, (tx) => createObjects(env, tx, registry.get(model), [input], false)).then(({ result }) => result.ids[0]);
   const allocate = (prefixId: number, requests: unknown[]) =>
     coordinator.execute(context, (tx) => allocateObjects(env, tx, 'ipam.prefix', prefixId, prefixAvailableIps, requests, true));
-  return { log, store, create, allocate };
+  const update = (model: string, id: number, input: Record<string, unknown>) =>
+    coordinator.execute(context, (tx) => updateObjects(env, tx, registry.get(model), [{ id, input }], 'patch', false));
+  const remove = (model: string, ids: number[]) => coordinator.execute(context, (tx) => deleteObjects(env, tx, registry.get(model), ids, true));
+  /** The addresses the next allocation of `count` from the prefix would get, read from the listing (committed state). */
+  const listed = async (prefixId: number, limit: number | null) =>
+    (await prefixAvailableIps.allocator.available((await store.get('ipam.prefix', prefixId))!, lookupView(store), limit)).map((e) => e.address);
+  return { log, store, create, allocate, update, remove, listed };
 }
 
 test('an allocation decided while an earlier one awaits its append sees it; the next finds the prefix full', async (t) => {
@@ -91,4 +100,57 @@ test('an allocation from a parent deleted before the decision is not found, and 
   const head = log.head();
   await t.throwsAsync(allocate(424242, [{}]), { instanceOf: NotFoundError });
   t.is(log.head(), head);
+});
+
+const addressesOf = (events: ChangeEvent[]) => events.filter((e) => e.objectType === 'ipam.ipaddress').map((e) => e.postchange?.address);
+
+test('existing addresses and child prefixes, then deletes and moves: each allocation takes the lowest address free at that moment', async (t) => {
+  const { create, allocate, update, remove, listed } = await writer(t);
+  const vrf = await create('ipam.vrf', { name: 'blue' });
+  const prefix = await create('ipam.prefix', { prefix: '10.0.0.0/28' });
+  // Child prefixes take no addresses of their parent's available-ips (as NetBox).
+  await create('ipam.prefix', { prefix: '10.0.0.0/30' });
+  await create('ipam.prefix', { prefix: '10.0.0.4/32' });
+  const ids: Record<string, number> = {};
+  for (const host of [1, 2, 3, 5, 6]) ids[host] = await create('ipam.ipaddress', { address: `10.0.0.${host}/24` });
+  await create('ipam.ipaddress', { address: '10.0.0.4/28', vrf }); // another VRF: not in the way
+  t.deepEqual(addressesOf((await allocate(prefix, [{}])).events), ['10.0.0.4/28']);
+  await remove('ipam.ipaddress', [ids[2]!]);
+  t.deepEqual(await listed(prefix, 2), ['10.0.0.2/28', '10.0.0.7/28']);
+  t.deepEqual(addressesOf((await allocate(prefix, [{}, {}])).events), ['10.0.0.2/28', '10.0.0.7/28']);
+  // Moving an address to another VRF, or elsewhere in the table, frees it here.
+  await update('ipam.ipaddress', ids[3]!, { vrf });
+  await update('ipam.ipaddress', ids[1]!, { address: '10.0.0.12/28' });
+  t.deepEqual(await listed(prefix, null), ['10.0.0.1/28', '10.0.0.3/28', '10.0.0.8/28', '10.0.0.9/28', '10.0.0.10/28', '10.0.0.11/28', '10.0.0.13/28', '10.0.0.14/28']);
+  t.deepEqual(addressesOf((await allocate(prefix, [{}, {}, {}])).events), ['10.0.0.1/28', '10.0.0.3/28', '10.0.0.8/28']);
+  // The prefix itself changing its VRF changes what is in its way.
+  await update('ipam.prefix', prefix, { vrf });
+  t.deepEqual(await listed(prefix, 3), ['10.0.0.1/28', '10.0.0.2/28', '10.0.0.5/28']);
+});
+
+test('a rejected allocation changes nothing: the next one gets the addresses it would have had', async (t) => {
+  const { log, store, create, allocate, listed } = await writer(t);
+  const prefix = await create('ipam.prefix', { prefix: '10.0.0.0/29' });
+  await create('ipam.ipaddress', { address: '10.0.0.1/29' });
+  const head = log.head();
+  await t.throwsAsync(allocate(prefix, [{}, { status: 'no-such-status' }]), { instanceOf: ValidationError });
+  await t.throwsAsync(allocate(prefix, [{}, {}, {}, {}, {}, {}]), { instanceOf: ConflictError });
+  t.is(log.head(), head, 'nothing written');
+  t.is(await store.count('ipam.ipaddress', {}), 1);
+  t.deepEqual(await listed(prefix, null), ['10.0.0.2/29', '10.0.0.3/29', '10.0.0.4/29', '10.0.0.5/29', '10.0.0.6/29']);
+  t.deepEqual(addressesOf((await allocate(prefix, [{}, { status: 'reserved' }])).events), ['10.0.0.2/29', '10.0.0.3/29']);
+});
+
+test('an allocation decided while a delete awaits its append takes the address the delete frees', async (t) => {
+  const { log, store, create, allocate, remove } = await writer(t);
+  const prefix = await create('ipam.prefix', { prefix: '10.0.0.0/29' });
+  const first = await create('ipam.ipaddress', { address: '10.0.0.1/29' });
+  await create('ipam.ipaddress', { address: '10.0.0.2/29' });
+  log.hold();
+  const deleted = remove('ipam.ipaddress', [first]);
+  const allocated = allocate(prefix, [{}, {}]);
+  t.is(await store.count('ipam.ipaddress', {}), 2, 'the delete is staged, not projected');
+  log.release();
+  await deleted;
+  t.deepEqual(addressesOf((await allocated).events), ['10.0.0.1/29', '10.0.0.3/29']);
 });

@@ -117,6 +117,31 @@ test('available IPs: a prefix marked utilized has none; the listing honours its 
   t.deepEqual(addressesOf(await ips.available(await get('ipam.prefix', 2), view, 3)), ['10.0.0.1/8', '10.0.0.2/8', '10.0.0.3/8']);
 });
 
+test('available IPs of a /16 holding 20,000 addresses: the read store\'s index answers, no address is read; a view without one scans to the same answer', async (t) => {
+  const used = Array.from({ length: 20_000 }, (_, i) => i + 1).filter((i) => i !== 777);
+  const { view, get } = await viewOf({
+    'ipam.prefix': [{ prefix: '10.2.0.0/16', vrf: null, status: 'active' }],
+    'ipam.ipaddress': used.map((i) => ({ address: `10.2.${i >> 8}.${i & 255}/16`, vrf: null })),
+  });
+  let read = 0;
+  const counting: LookupView = {
+    ...view,
+    async find(model, query, limit) {
+      const found = await view.find(model, query, limit);
+      if (model === 'ipam.ipaddress') read += found.length;
+      return found;
+    },
+  };
+  const prefix = await get('ipam.prefix', 1);
+  const listed = addressesOf(await ips.available(prefix, counting, 3));
+  t.deepEqual(listed, ['10.2.3.9/16', '10.2.78.33/16', '10.2.78.34/16']);
+  t.deepEqual(await ips.allocate(prefix, [{}, {}], env(counting)), { inputs: [{ address: '10.2.3.9/16', vrf: null }, { address: '10.2.78.33/16', vrf: null }] });
+  t.is(read, 0);
+  const { freeAddresses: _index, ...withoutIndex } = counting;
+  t.deepEqual(addressesOf(await ips.available(prefix, withoutIndex, 3)), listed);
+  t.is(read, 20_000 - 1, 'the scan reads every address of the prefix');
+});
+
 test('allocating IPs: lowest first, with the prefix mask and VRF over whatever the request said', async (t) => {
   const { view, get } = await viewOf({
     'ipam.prefix': [{ prefix: '10.0.0.0/29', vrf: 4, status: 'active' }],

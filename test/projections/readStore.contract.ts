@@ -1,5 +1,9 @@
 import test, { type ExecutionContext } from 'ava';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
+import { AddressSet } from '../../src/models/allocation/addressSet.js';
+import type { FreeAddressQuery } from '../../src/models/types.js';
+import { addressSortKey, formatAddress, parseAddress } from '../../src/models/values/ipNetworks.js';
+import { seededRandom } from '../support/seededRandom.js';
 
 /**
  * The ReadStore port's contract, shared by every adapter's spec file.
@@ -363,4 +367,98 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     t.deepEqual(ids(await store.find(DEVICE, { status: 'active' })), [1]);
     t.deepEqual(await store.get(DEVICE, 2), expected(DEVICE, DEVICES[1]!, 12));
   });
+
+  contract('freeAddresses: the lowest free runs of a range, the scope and taken runs honoured, through creates, moves, deletes and repeats', async (t, store) => {
+    const at = (id: number, address: string, vrf: number | null, position: number) =>
+      change(IP, { id, _address: addressSortKey(4, ip(address)), vrf }, position);
+    await store.apply(
+      [at(1, '10.0.0.1', null, 1), at(2, '10.0.0.2', null, 2), at(3, '10.0.0.3', 7, 3), at(4, '10.0.0.5', null, 4), at(5, '10.0.0.2', null, 5), at(6, '10.0.1.1', null, 6)],
+      6,
+    );
+    const free = async (scope: number | null | 'any', limit = Infinity, taken: string[] = []) =>
+      runs(await store.freeAddresses(ipQuery('10.0.0.0', '10.0.0.7', scope, limit, taken)));
+    t.deepEqual(await free(null), ['10.0.0.0', '10.0.0.3-10.0.0.4', '10.0.0.6-10.0.0.7'], 'the global table');
+    t.deepEqual(await free(7), ['10.0.0.0-10.0.0.2', '10.0.0.4-10.0.0.7'], 'a VRF');
+    t.deepEqual(await free('any'), ['10.0.0.0', '10.0.0.4', '10.0.0.6-10.0.0.7'], 'every document');
+    t.deepEqual(await free(null, 2), ['10.0.0.0', '10.0.0.3'], 'limited');
+    t.deepEqual(await free(null, 0), [], 'limit 0');
+    t.deepEqual(await free(null, Infinity, ['10.0.0.0', '10.0.0.7']), ['10.0.0.3-10.0.0.4', '10.0.0.6'], 'taken addresses');
+    t.deepEqual(runs(await store.freeAddresses(ipQuery('10.0.2.0', '10.0.2.1', null, 5, []))), ['10.0.2.0-10.0.2.1'], 'a range nobody uses');
+    t.deepEqual(runs(await store.freeAddresses({ ...ipQuery('10.0.0.0', '10.0.0.7', null, 5, []), collection: 'ipam.nothing' })), ['10.0.0.0-10.0.0.4']);
+    // One of two documents on 10.0.0.2 goes: still used. Then the other moves to another VRF.
+    await store.apply([del(IP, 2, 7)], 7);
+    t.deepEqual(await free(null, 3), ['10.0.0.0', '10.0.0.3-10.0.0.4']);
+    await store.apply([at(5, '10.0.0.2', 7, 8), at(1, '10.0.0.6', null, 9)], 9);
+    t.deepEqual(await free(null), ['10.0.0.0-10.0.0.4', '10.0.0.7']);
+    t.deepEqual(await free(7), ['10.0.0.0-10.0.0.1', '10.0.0.4-10.0.0.7']);
+    await store.drop();
+    t.deepEqual(await free(null), ['10.0.0.0-10.0.0.7'], 'after drop');
+    await store.apply([at(9, '10.0.0.4', null, 1)], 1);
+    t.deepEqual(await free(null), ['10.0.0.0-10.0.0.3', '10.0.0.5-10.0.0.7'], 'usable again after drop');
+  });
+
+  contract('freeAddresses: random creates, moves and deletes, some in batches of over 1,000 (a replay), agree with the set difference', async (t, store) => {
+    const random = seededRandom(424242);
+    const int = (n: number) => Math.floor(random() * n);
+    const held = new Map<number, { value: bigint; vrf: number | null }>();
+    let position = 0;
+    let nextId = 1;
+    const base = ip('10.9.0.0');
+    const randomChange = (): DocumentChange => {
+      position++;
+      const ids = [...held.keys()];
+      if (ids.length > 0 && random() < 0.3) {
+        const id = ids[int(ids.length)]!;
+        held.delete(id);
+        return del(IP, id, position);
+      }
+      const id = ids.length > 0 && random() < 0.3 ? ids[int(ids.length)]! : nextId++;
+      const value = base + BigInt(int(3000));
+      const vrf = random() < 0.7 ? null : 1 + int(2);
+      held.set(id, { value, vrf });
+      return change(IP, { id, _address: addressSortKey(4, value), vrf }, position);
+    };
+    const check = async (label: string) => {
+      for (const scope of [null, 1, 'any'] as const) {
+        for (const limit of [1, 10, Infinity]) {
+          const q = ipQuery('10.9.0.0', '10.9.11.255', scope, limit, ['10.9.0.0', '10.9.11.255']);
+          const used = [...held.values()].filter((h) => scope === 'any' || h.vrf === scope).map((h) => ({ first: h.value, last: h.value }));
+          const want = AddressSet.span(4, q.first, q.last).without([...used, ...q.taken]).lowest(limit);
+          t.deepEqual(await store.freeAddresses(q), [...want.intervals], `${label}, scope ${scope}, limit ${limit}`);
+        }
+      }
+    };
+    await check('empty');
+    for (let round = 0; round < 12; round++) {
+      const size = round % 4 === 3 ? 1_200 : 1 + int(30);
+      const changes = Array.from({ length: size }, randomChange);
+      await store.apply(changes, position);
+      await check(`round ${round} (${size} changes)`);
+    }
+  });
 }
+
+const IP = 'ipam.ipaddress';
+
+function ip(text: string): bigint {
+  return parseAddress(text)!.value;
+}
+
+/** Runs as 'a' or 'a-b'. */
+function runs(found: Array<{ first: bigint; last: bigint }>): string[] {
+  return found.map((r) => (r.first === r.last ? formatAddress(4, r.first) : `${formatAddress(4, r.first)}-${formatAddress(4, r.last)}`));
+}
+
+function ipQuery(first: string, last: string, scope: number | null | 'any', limit: number, taken: string[]): FreeAddressQuery {
+  return {
+    collection: IP,
+    field: '_address',
+    family: 4,
+    first: ip(first),
+    last: ip(last),
+    ...(scope === 'any' ? {} : { scope: { field: 'vrf', value: scope } }),
+    taken: taken.map((a) => ({ first: ip(a), last: ip(a) })),
+    limit,
+  };
+}
+

@@ -3,16 +3,14 @@
  * free space of a prefix or range after its used addresses and networks are taken out.
  * Intervals keep a /8 with a few children small, where a list of addresses would not.
  */
+import type { AddressRun } from '../types.js';
 import type { Cidr, Family } from '../values/ipNetworks.js';
 import { lastAddress, networkAddress } from '../values/ipNetworks.js';
 
 const BITS: Record<Family, number> = { 4: 32, 6: 128 };
 
 /** An inclusive run of addresses, first <= last. */
-export interface Interval {
-  first: bigint;
-  last: bigint;
-}
+export type Interval = AddressRun;
 
 export class AddressSet {
   private constructor(
@@ -33,6 +31,11 @@ export class AddressSet {
   /** Every address of a network. */
   static of(cidr: Cidr): AddressSet {
     return AddressSet.span(cidr.family, networkAddress(cidr), lastAddress(cidr));
+  }
+
+  /** Every address of the runs (any order; they may overlap). */
+  static union(family: Family, runs: Iterable<Interval>): AddressSet {
+    return new AddressSet(family, mergeRuns([...runs]));
   }
 
   get intervals(): readonly Interval[] {
@@ -69,6 +72,32 @@ export class AddressSet {
       if (first <= run.last) out.push({ first, last: run.last });
     }
     return new AddressSet(this.family, out);
+  }
+
+  /** Is the address in the set? */
+  has(value: bigint): boolean {
+    let lo = 0;
+    let hi = this.runs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.runs[mid].last < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.runs.length && this.runs[lo].first <= value;
+  }
+
+  /** The lowest `count` addresses of the set (all of them when it holds fewer). */
+  lowest(count: number | bigint): AddressSet {
+    if (count === Infinity) return this;
+    let remaining = BigInt(count);
+    const out: Interval[] = [];
+    for (const run of this.runs) {
+      if (remaining <= 0n) break;
+      const size = run.last - run.first + 1n;
+      out.push(size <= remaining ? run : { first: run.first, last: run.first + remaining - 1n });
+      remaining -= size;
+    }
+    return out.length === this.runs.length && remaining >= 0n ? this : new AddressSet(this.family, out);
   }
 
   /** The set without one network. */

@@ -4,13 +4,16 @@
  * object's mask length and VRF.
  */
 import { isPlainObject, type Allocator, type DetailAction } from './DetailAction.js';
-import type { LookupView, StoredObject } from '../types.js';
+import type { FreeAddressQuery, LookupView, StoredObject } from '../types.js';
 import { AddressSet, type Interval } from './addressSet.js';
-import { addressSortKey, formatAddress, lastAddress, networkAddress, parseCidr, sortKeyValue, type Cidr } from '../values/ipNetworks.js';
+import { freeAddressesOf } from './freeAddresses.js';
+import { formatAddress, lastAddress, networkAddress, parseCidr, type Cidr, type Family } from '../values/ipNetworks.js';
 
 /** The addresses an object hands out, and how a new address is written there. */
 export interface AddressPool {
-  free: AddressSet;
+  family: Family;
+  /** Its lowest `limit` free addresses (Infinity: all), lowest first. */
+  free(limit: number): Promise<AddressSet>;
   /** Mask length of the addresses handed out. */
   maskLength: number;
   /** VRF of the addresses handed out (null: the global table). */
@@ -34,11 +37,10 @@ export function addressAllocator(poolOf: AddressPoolOf): Allocator {
       const pool = await poolOf(parent, view);
       if (!pool) return [];
       const entries = [];
-      for (const value of pool.free.addresses()) {
-        if (limit !== null && entries.length >= limit) break;
+      for (const value of (await pool.free(limit ?? Infinity)).addresses()) {
         entries.push({
-          family: pool.free.family,
-          address: `${formatAddress(pool.free.family, value)}/${pool.maskLength}`,
+          family: pool.family,
+          address: `${formatAddress(pool.family, value)}/${pool.maskLength}`,
           vrf: { nested: 'ipam.vrf', id: pool.vrf },
         });
       }
@@ -46,42 +48,37 @@ export function addressAllocator(poolOf: AddressPoolOf): Allocator {
     },
     async allocate(parent, requests, { view }) {
       const pool = await poolOf(parent, view);
-      const size = pool?.free.size ?? 0n;
-      if (!pool || size < BigInt(requests.length)) {
+      // Fewer than asked is every free address there is.
+      const free = pool ? await pool.free(requests.length) : null;
+      const size = free?.size ?? 0n;
+      if (!pool || !free || size < BigInt(requests.length)) {
         const label = pool?.label ?? String(parent.display ?? '');
         return { conflict: `An insufficient number of IP addresses are available within ${label} (${requests.length} requested, ${size} available)` };
       }
-      const { free } = pool;
       const addresses = free.addresses();
       const inputs = requests.map((request) => {
         const value = addresses.next().value as bigint;
         // Anything but an object is left for the created model's checks to refuse.
         if (!isPlainObject(request)) return request;
-        return { ...request, address: `${formatAddress(free.family, value)}/${pool.maskLength}`, vrf: pool.vrf };
+        return { ...request, address: `${formatAddress(pool.family, value)}/${pool.maskLength}`, vrf: pool.vrf };
       });
       return { inputs };
     },
   };
 }
 
-/** Host addresses (mask ignored) of the IP addresses lying in `first`..`last`. */
-async function usedAddresses(view: LookupView, family: 4 | 6, first: bigint, last: bigint, inVrf: (vrf: number | null) => boolean): Promise<Interval[]> {
-  // Ranged on the address order alone: a VRF term would send the look-up through the VRF index.
-  const ips = await view.find('ipam.ipaddress', { _address: { $gte: addressSortKey(family, first), $lte: addressSortKey(family, last) } });
-  const used: Interval[] = [];
-  for (const ip of ips) {
-    if (!inVrf(vrfOf(ip))) continue;
-    const value = hostValue(ip, family);
-    if (value !== null) used.push({ first: value, last: value });
-  }
-  return used;
-}
-
-/** The host address of an IP address, from its hidden sort key where the document has one. */
-function hostValue(ip: StoredObject, family: 4 | 6): bigint | null {
-  if (typeof ip._address === 'string') return sortKeyValue(ip._address, family);
-  const host = parseCidr(String(ip.address));
-  return host && host.family === family ? host.value : null;
+/** Where the IP addresses are that use up an address space. */
+function ipAddressQuery(family: Family, first: bigint, last: bigint, vrf: number | null | 'any', taken: Interval[], limit: number): FreeAddressQuery {
+  return {
+    collection: 'ipam.ipaddress',
+    field: '_address',
+    family,
+    first,
+    last,
+    ...(vrf === 'any' ? {} : { scope: { field: 'vrf', value: vrf } }),
+    taken,
+    limit,
+  };
 }
 
 /** The addresses of IP ranges of the VRF lying wholly inside `cidr`. */
@@ -116,22 +113,30 @@ function vrfOf(obj: StoredObject): number | null {
 export const prefixAddressPool: AddressPoolOf = async (prefix, view) => {
   const cidr = parseCidr(String(prefix.prefix));
   if (!cidr) return null;
+  const family = cidr.family;
   const vrf = vrfOf(prefix);
   const label = String(prefix.display ?? prefix.prefix);
-  if (prefix.mark_utilized === true) return { free: AddressSet.empty(cidr.family), maskLength: cidr.prefixlen, vrf, label };
+  const maskLength = cidr.prefixlen;
+  if (prefix.mark_utilized === true) return { family, free: async () => AddressSet.empty(family), maskLength, vrf, label };
   const first = networkAddress(cidr);
   const last = lastAddress(cidr);
-  const anyVrf = vrf === null && prefix.status === 'container';
-  const used = await usedAddresses(view, cidr.family, first, last, (ipVrf) => anyVrf || ipVrf === vrf);
-  const ranges = await rangesInside(view, cidr, vrf);
+  const scope = vrf === null && prefix.status === 'container' ? 'any' : vrf;
+  const whole = prefix.is_pool === true || (family === 4 ? cidr.prefixlen >= 31 : cidr.prefixlen >= 127);
   const reserved: Interval[] = [];
-  const whole = prefix.is_pool === true || (cidr.family === 4 ? cidr.prefixlen >= 31 : cidr.prefixlen >= 127);
   if (!whole) {
     reserved.push({ first, last: first });
-    if (cidr.family === 4) reserved.push({ first: last, last });
+    if (family === 4) reserved.push({ first: last, last });
   }
-  const free = AddressSet.span(cidr.family, first, last).without([...used, ...ranges, ...reserved]);
-  return { free, maskLength: cidr.prefixlen, vrf, label };
+  return {
+    family,
+    async free(limit) {
+      const taken = [...(await rangesInside(view, cidr, vrf)), ...reserved];
+      return freeAddressesOf(view, ipAddressQuery(family, first, last, scope, taken, limit));
+    },
+    maskLength,
+    vrf,
+    label,
+  };
 };
 
 /**
@@ -145,9 +150,13 @@ export const rangeAddressPool: AddressPoolOf = async (range, view) => {
   const end = parseCidr(String(range.end_address));
   if (!start || !end || start.family !== end.family) return null;
   const vrf = vrfOf(range);
-  const used = await usedAddresses(view, start.family, start.value, end.value, (ipVrf) => ipVrf === vrf);
-  const free = AddressSet.span(start.family, start.value, end.value).without(used);
-  return { free, maskLength: start.prefixlen, vrf, label: String(range.display ?? '') };
+  return {
+    family: start.family,
+    free: (limit) => freeAddressesOf(view, ipAddressQuery(start.family, start.value, end.value, vrf, [], limit)),
+    maskLength: start.prefixlen,
+    vrf,
+    label: String(range.display ?? ''),
+  };
 };
 
 /** A prefix's `available-ips`. */

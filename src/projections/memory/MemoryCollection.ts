@@ -1,18 +1,31 @@
 import type { ReadDocument } from '../ReadStore.js';
+import { AddressOccupancy } from './AddressOccupancy.js';
 import type { Entry } from './Entry.js';
 import { EqualityIndex } from './EqualityIndex.js';
 import { SortedIndex } from './SortedIndex.js';
 
 /**
  * One collection of the memory store: its documents by id (insertion order is the
- * natural order), and the equality and sorted indexes kept up to date change by change.
+ * natural order), and the equality, sorted and address-occupancy indexes kept up to
+ * date change by change.
  */
 export class MemoryCollection {
   readonly docs = new Map<number, Entry>();
   readonly indexes = new Map<string, EqualityIndex>();
   /** Sorted indexes by their field list joined with ','; 'id' always exists. */
   readonly sorted = new Map<string, SortedIndex>([['id', new SortedIndex(['id'])]]);
+  /** Address occupancy indexes by field and scope field, created by the first query that needs one. */
+  private readonly occupancies = new Map<string, AddressOccupancy>();
   seq = 0;
+
+  /** The occupancy index of an address field (grouped by `scopeField`), ready to read. */
+  occupancy(field: string, scopeField: string | null): AddressOccupancy {
+    const name = `${field}\u0000${scopeField ?? ''}`;
+    let index = this.occupancies.get(name);
+    if (!index) this.occupancies.set(name, (index = new AddressOccupancy(field, scopeField)));
+    if (index.stale) index.rebuild([...this.docs.values()].map((e) => e.doc));
+    return index;
+  }
 
   addSorted(fields: string[]): void {
     const name = fields.join(',');
@@ -31,6 +44,7 @@ export class MemoryCollection {
       index.stale = true;
       index.entries = [];
     }
+    for (const index of this.occupancies.values()) index.clear();
   }
 
   addIndex(field: string): void {
@@ -57,11 +71,17 @@ export class MemoryCollection {
         index.remove(existing, previous);
         index.insert(existing);
       }
+      for (const index of this.occupancies.values()) {
+        if (index.stale || !index.changes(previous, doc)) continue;
+        index.remove(previous);
+        index.add(doc);
+      }
     } else {
       const entry: Entry = { doc, seq: this.seq++ };
       this.docs.set(id, entry);
       for (const index of this.indexes.values()) index.add(entry, index.keysOf(doc));
       for (const index of this.sorted.values()) index.insert(entry);
+      for (const index of this.occupancies.values()) if (!index.stale) index.add(doc);
     }
   }
 
@@ -70,6 +90,7 @@ export class MemoryCollection {
     if (!existing) return;
     for (const index of this.indexes.values()) index.remove(existing, index.keysOf(existing.doc));
     for (const index of this.sorted.values()) index.remove(existing, existing.doc);
+    for (const index of this.occupancies.values()) if (!index.stale) index.remove(existing.doc);
     this.docs.delete(id);
   }
 
@@ -85,5 +106,6 @@ export class MemoryCollection {
       index.stale = true;
       index.multiValued = false;
     }
+    for (const index of this.occupancies.values()) index.clear();
   }
 }

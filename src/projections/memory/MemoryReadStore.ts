@@ -14,6 +14,8 @@
  *   range of one, the candidates of an equality index, or every document) by estimated
  *   documents touched, and pages are read with early exit or a bounded sorted buffer
  *   (pages);
+ * - free addresses (`freeAddresses`) from an AddressOccupancy index of the address
+ *   field: its distinct values sorted, so the next free one is a binary search away;
  * - `count({})` is the Map size, `count` of one indexed equality/`$in` and `countBy` on
  *   an indexed field read the index sizes, `count` of a pure range its positions.
  * Plans are checked against the plain mingo scan on random data by
@@ -28,7 +30,10 @@
  * `limit: 0` (or negative) returns no documents; an absent limit means no limit.
  */
 import { Query as MingoQuery } from 'mingo';
+import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
+import { findFreeRuns, sortedUsed } from '../../models/allocation/freeAddresses.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
+import { AddressOccupancy } from './AddressOccupancy.js';
 import { EqualityIndex } from './EqualityIndex.js';
 import { freezeClone } from './freezeClone.js';
 import { MemoryCollection } from './MemoryCollection.js';
@@ -207,6 +212,23 @@ export class MemoryReadStore implements ReadStore {
       }
     }
     return result;
+  }
+
+  async freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
+    const col = this.collections.get(query.collection);
+    const scopeField = query.scope?.field ?? null;
+    let index: AddressOccupancy;
+    if (!col) {
+      index = new AddressOccupancy(query.field, scopeField);
+      index.rebuild([]);
+    } else if (this.planner.enabled) {
+      index = col.occupancy(query.field, scopeField);
+    } else {
+      // The reference: built afresh from every document, never maintained.
+      index = new AddressOccupancy(query.field, scopeField);
+      index.rebuild([...col.docs.values()].map((e) => e.doc));
+    }
+    return findFreeRuns(sortedUsed(index.used(query.scope?.value, query.family)), query);
   }
 
   /**
