@@ -77,7 +77,7 @@ if (availability.skipReason !== null) {
   const version = availability.version;
 
   test(`netbox.netbox ${version}: the estate playbook creates everything on its first run; the second run changes only the two allocations`, async (t) => {
-    t.timeout(600_000);
+    t.timeout(900_000);
     const service = await startService();
     t.teardown(() => service.close());
     const options = vmServed ? {} : { skipTags: ['vm'] };
