@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { descriptionField, identityFields, tenantField } from '../commonFields.js';
+import { configContextField, VIRTUAL_MACHINE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 import { contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
@@ -104,8 +105,7 @@ export const virtualmachine: ModelDefinition = {
     { name: 'local_context_data', type: 'json', nullable: true, default: null },
     { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
     { name: 'custom_fields', type: 'custom_fields', default: {} },
-    // see the compute hook
-    { name: 'config_context', type: 'computed', readOnly: true, value: {} },
+    configContextField(VIRTUAL_MACHINE_CONTEXT_SCOPE),
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
   ],
@@ -148,10 +148,6 @@ export const virtualmachine: ModelDefinition = {
         const cluster = await related(view, 'virtualization.cluster', obj.cluster);
         obj.site = cluster?.site ?? null;
       }
-    },
-    compute: {
-      // NetBox merges every applicable config context first; none are registered yet.
-      config_context: (obj) => (isPlainObject(obj.local_context_data) ? obj.local_context_data : {}),
     },
   },
 };
