@@ -11,8 +11,8 @@ export type CriterionValues = ReadonlyMap<Criterion, readonly number[]>;
  * per criterion, the contexts that list each value; per context, how many criteria it
  * restricts. A context applies when every criterion it restricts is met by one of the
  * object's values. Contexts are ranked by weight, then name (the order they merge in),
- * and the merged data of each set of contexts is kept, so the objects that share a set
- * (most of a page) share the merge.
+ * and the merged data of each set of contexts is kept, so the objects of a page that share
+ * a set share its merge.
  */
 export class ContextIndex {
   /** The contexts in merge order: weight, then name. */
