@@ -76,7 +76,9 @@ if (availability.skipReason !== null) {
 } else {
   const version = availability.version;
 
-  test(`netbox.netbox ${version}: the estate playbook creates everything on its first run; the second run changes only the two allocations`, async (t) => {
+  // Serial: each playbook run keeps a core busy with Ansible's module processes; two at
+  // once would starve the other end-to-end files on a small machine.
+  test.serial(`netbox.netbox ${version}: the estate playbook creates everything on its first run; the second run changes only the two allocations`, async (t) => {
     t.timeout(900_000);
     const service = await startService();
     t.teardown(() => service.close());
@@ -145,7 +147,7 @@ if (availability.skipReason !== null) {
     test.skip(`netbox.netbox ${version}: virtual machines, VM interfaces, their addresses and nb_lookup of virtual-machines (skipped: no virtual-machine / VM-interface model in this build)`, () => {});
   }
 
-  test(`netbox.netbox ${version}: a value NetBox refuses fails the task with NetBox's error in the message`, async (t) => {
+  test.serial(`netbox.netbox ${version}: a value NetBox refuses fails the task with NetBox's error in the message`, async (t) => {
     t.timeout(300_000);
     const service = await startService();
     t.teardown(() => service.close());
