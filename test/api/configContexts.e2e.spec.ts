@@ -213,3 +213,30 @@ test('as_of renders the contexts as they were then (by log position and by time)
   const pastList = await must(service.api('GET', `/api/dcim/devices/?as_of=${positionOf(second)}`), 200);
   t.deepEqual(pastList.results[0].config_context, { v: 2 });
 });
+
+test('a virtual machine renders the contexts of its cluster\'s site, its cluster, role and tenant, its own data last', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const w = await world(service);
+  const post = (path: string, body: unknown) => must(service.api('POST', path, body), 201);
+  const type = await post('/api/virtualization/cluster-types/', { name: 'VMware', slug: 'vmware' });
+  const group = await post('/api/virtualization/cluster-groups/', { name: 'Prod', slug: 'prod' });
+  const cluster = await post('/api/virtualization/clusters/', { name: 'c1', type: type.id, group: group.id, site: w.ber1.id });
+  const role = await post('/api/dcim/device-roles/', { name: 'App', slug: 'app', color: '00ff00', vm_role: true });
+  const vm = await post('/api/virtualization/virtual-machines/', {
+    name: 'vm1', cluster: cluster.id, role: role.id, tenant: w.tenant.id, local_context_data: { own: true, level: 'vm' },
+  });
+  const loose = await post('/api/virtualization/virtual-machines/', { name: 'vm2', site: w.par1.id });
+  await post(CONTEXTS, { name: 'europe', weight: 100, regions: [w.europe.id], data: { level: 'region', dns: ['192.0.2.53'] } });
+  await post(CONTEXTS, { name: 'cluster-type', weight: 200, cluster_types: [type.id], data: { level: 'cluster-type' } });
+  await post(CONTEXTS, { name: 'role-tenant', weight: 300, roles: [role.id], tenant_groups: [w.tenantGroup.id], data: { app: true } });
+  await post(CONTEXTS, { name: 'device-types', device_types: [w.deviceType.id], data: { never: 'a VM has no device type' } });
+  await post(CONTEXTS, { name: 'par1', sites: [w.par1.id], data: { par1: true } });
+
+  const rendered = (await must(service.api('GET', `/api/virtualization/virtual-machines/${vm.id}/`), 200)).config_context;
+  t.deepEqual(rendered, { level: 'vm', dns: ['192.0.2.53'], app: true, own: true });
+  const listed = await must(service.api('GET', `/api/virtualization/virtual-machines/?id=${loose.id}`), 200);
+  t.deepEqual(listed.results[0].config_context, {}, 'a VM without a cluster meets no site-limited context, as in NetBox 3.4');
+  const excluded = await must(service.api('GET', `/api/virtualization/virtual-machines/${vm.id}/?exclude=config_context`), 200);
+  t.false('config_context' in excluded);
+});
