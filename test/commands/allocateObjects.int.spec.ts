@@ -71,7 +71,7 @@ async function writer(t: { teardown(fn: () => unknown): void }) {
   const update = (model: string, id: number, input: Record<string, unknown>) =>
     coordinator.execute(context, (tx) => updateObjects(env, tx, registry.get(model), [{ id, input }], 'patch', false));
   const remove = (model: string, ids: number[]) => coordinator.execute(context, (tx) => deleteObjects(env, tx, registry.get(model), ids, true));
-  /** The addresses the next allocation of `count` from the prefix would get, read from the listing (committed state). */
+  /** The prefix's listing of free addresses (committed state), at most `limit`. */
   const listed = async (prefixId: number, limit: number | null) =>
     (await prefixAvailableIps.allocator.available((await store.get('ipam.prefix', prefixId))!, lookupView(store), limit)).map((e) => e.address);
   return { log, store, create, allocate, update, remove, listed };
