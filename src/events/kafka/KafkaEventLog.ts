@@ -75,12 +75,12 @@ import {
   type Message,
   type Producer,
 } from 'kafkajs';
-import type { ChangeEvent } from './ChangeEvent.js';
+import type { ChangeEvent } from '../ChangeEvent.js';
 import { EventBodyCache } from './EventBodyCache.js';
-import type { EventLog, Subscription } from './EventLog.js';
+import type { EventLog, Subscription } from '../EventLog.js';
 import { PositionOffsets } from './PositionOffsets.js';
-import { assertValidEvents } from './validateEvents.js';
-import { Deferred } from './Deferred.js';
+import { assertValidEvents } from '../validateEvents.js';
+import { Deferred } from '../Deferred.js';
 
 export interface KafkaEventLogOptions {
   brokers: string[];

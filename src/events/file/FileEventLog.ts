@@ -1,13 +1,13 @@
 import { constants as fsConstants } from 'node:fs';
 import * as path from 'node:path';
-import type { ChangeEvent } from './ChangeEvent.js';
-import type { EventLog, Subscription } from './EventLog.js';
+import type { ChangeEvent } from '../ChangeEvent.js';
+import type { EventLog, Subscription } from '../EventLog.js';
 import { FramePositions } from './FramePositions.js';
 import { encodeFrame, findIntactFrame, FrameReader, HEADER_BYTES, MAX_GROUP_BYTES, MAX_PAYLOAD_BYTES, MAX_TORN_BYTES } from './frames.js';
 import { keepTailAside, type CutKind } from './keepAside.js';
 import { isStorageFailure, nodeFileSystem, syncDir, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
-import { assertValidEvents } from './validateEvents.js';
-import { Deferred } from './Deferred.js';
+import { assertValidEvents } from '../validateEvents.js';
+import { Deferred } from '../Deferred.js';
 
 /**
  * The embedded, durable default adapter of the EventLog port: one append-only file,
