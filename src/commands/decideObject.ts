@@ -69,7 +69,7 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
   obj.created = previous?.created ?? now;
   obj.last_updated = now;
 
-  const normalizeErrors = definition.hooks?.normalize?.(obj);
+  const normalizeErrors = definition.hooks?.normalize?.(obj, now);
   if (normalizeErrors && hasErrors(normalizeErrors)) throw new ValidationError(normalizeErrors);
   if (customField) {
     const sentData = resolved[customField.name] as Record<string, unknown> | undefined;
