@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import type { ChangeEvent } from '../src/events/ChangeEvent.js';
-import { FileEventLog } from '../src/events/FileEventLog.js';
+import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { start } from '../src/main.js';
 import { cannon, type CannonResult } from './cannon.js';
 

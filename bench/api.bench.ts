@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
-import { FileEventLog } from '../src/events/FileEventLog.js';
+import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { start } from '../src/main.js';
 import { cannon, type CannonResult, type CannonScenario } from './cannon.js';
 

@@ -27,7 +27,7 @@ import { fileEventSource } from '../src/audit/eventSource.js';
 import { formatMicros } from '../src/audit/time.js';
 import { rebuildReadModels } from '../src/cli/rebuild.js';
 import type { EventLog } from '../src/events/EventLog.js';
-import { FileEventLog } from '../src/events/FileEventLog.js';
+import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { HISTORY_START_MICROS, siteHistory } from './siteHistory.js';

@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AuditLog } from '../src/audit/AuditLog.js';
 import { PastStates } from '../src/audit/PastStates.js';
-import { FileEventLog } from '../src/events/FileEventLog.js';
+import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { registry } from '../src/models/registry.js';
 import { siteHistory } from './siteHistory.js';
 

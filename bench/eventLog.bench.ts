@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { FileEventLog } from '../src/events/FileEventLog.js';
+import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { makeBatch, makeEvent } from '../test/events/makeEvent.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);

@@ -15,12 +15,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filterSetOf, type Filter } from '../src/api/query/filterSet.js';
-import { registry } from '../src/models/registry.js';
+import { registry, type ModelRegistry } from '../src/models/registry.js';
 import type { ModelDefinition } from '../src/models/types.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-interface RefModel {
+export interface FilterReference {
   model: string;
   path: string;
   filters?: Record<string, string[]>;
@@ -32,10 +32,10 @@ interface RefModel {
 const REFERENCE_DIR =
   process.env.NETBOX_REFERENCE_DIR ?? fileURLToPath(new URL('../../shared/reference/netbox-3.4/', import.meta.url));
 
-function loadReference(): Map<string, RefModel> {
-  const byPath = new Map<string, RefModel>();
+function loadReference(): Map<string, FilterReference> {
+  const byPath = new Map<string, FilterReference>();
   for (const file of readdirSync(REFERENCE_DIR).filter((f) => f.endsWith('.json')).sort()) {
-    const data = JSON.parse(readFileSync(path.join(REFERENCE_DIR, file), 'utf8')) as { models?: RefModel[] };
+    const data = JSON.parse(readFileSync(path.join(REFERENCE_DIR, file), 'utf8')) as { models?: FilterReference[] };
     for (const model of data.models ?? []) if (typeof model.path === 'string') byPath.set(model.path, model);
   }
   return byPath;
@@ -80,42 +80,52 @@ export function compareWithReference(): FilterComparison[] {
   const out: FilterComparison[] = [];
   for (const definition of registry.all()) {
     const ref = reference.get(`/api/${definition.app}/${definition.path}/`);
-    if (!ref?.filters) continue;
-    const ours = filterSetOf(registry, definition);
-    const result: FilterComparison = { model: definition.key, missing: [], extra: [], differences: [], suggestions: [] };
-    for (const [name, refLookups] of Object.entries(ref.filters)) {
-      const filter = ours.get(name);
-      if (!filter) {
-        // a reference name like 'mask_length__gte' may be a lookup of one of ours
-        const split = name.lastIndexOf('__');
-        const base = split > 0 ? ours.get(name.slice(0, split)) : undefined;
-        if (base && base.lookups.has(name.slice(split + 2))) continue;
-        result.missing.push(name);
-        const info = ref.filter_info?.[name];
-        const suggestion = info ? suggestFromInfo(definition, info) : null;
-        const kind = ref.filter_kinds?.[name] ?? (info ? JSON.stringify(info) : '?');
-        const note = ref.filter_notes?.[name] ?? (typeof info?.note === 'string' ? info.note : '');
-        result.suggestions.push(`${name}: ${suggestion ?? `/* ${kind} */`}${note ? `  // ${note}` : ''}`);
-        continue;
-      }
-      if (name === 'q') continue;
-      const info = ref.filter_info?.[name];
-      const kind = ref.filter_kinds?.[name];
-      const tree = info?.includes_descendants === true || kind === 'tree_id' || kind === 'tree_slug';
-      if (tree && !(filter.kind === 'related' && filter.includeDescendants)) result.differences.push(`${name}: reference includes descendants`);
-      if (!tree && filter.kind === 'related' && filter.includeDescendants) result.differences.push(`${name}: ours includes descendants, reference does not`);
-      if (typeof info?.by === 'string' && filter.kind === 'related' && filter.by !== info.by) result.differences.push(`${name}: ours by ${filter.by}, reference by ${info.by}`);
-      if (kind && ['rd', 'name', 'slug', 'identifier', 'address'].includes(kind) && filter.kind === 'related' && filter.by !== kind) {
-        result.differences.push(`${name}: ours by ${filter.by}, reference by ${kind}`);
-      }
-      const mine = lookupsOf(filter);
-      const theirs = [...refLookups].sort();
-      if (mine.join() !== theirs.join()) result.differences.push(`lookups ${name}: ours [${mine}] reference [${theirs}]`);
-    }
-    for (const name of ours.keys()) if (!(name in ref.filters)) result.extra.push(name);
-    out.push(result);
+    const result = ref ? compareDefinition(definition, ref) : null;
+    if (result) out.push(result);
   }
   return out;
+}
+
+/**
+ * One model's filters against its reference entry (null when the reference lists none);
+ * the definition need not be registered (the model generator checks what it writes, with
+ * `models` knowing it too).
+ */
+export function compareDefinition(definition: ModelDefinition, ref: FilterReference, models: ModelRegistry = registry): FilterComparison | null {
+  if (!ref.filters) return null;
+  const ours = filterSetOf(models, definition);
+  const result: FilterComparison = { model: definition.key, missing: [], extra: [], differences: [], suggestions: [] };
+  for (const [name, refLookups] of Object.entries(ref.filters)) {
+    const filter = ours.get(name);
+    if (!filter) {
+      // a reference name like 'mask_length__gte' may be a lookup of one of ours
+      const split = name.lastIndexOf('__');
+      const base = split > 0 ? ours.get(name.slice(0, split)) : undefined;
+      if (base && base.lookups.has(name.slice(split + 2))) continue;
+      result.missing.push(name);
+      const info = ref.filter_info?.[name];
+      const suggestion = info ? suggestFromInfo(definition, info) : null;
+      const kind = ref.filter_kinds?.[name] ?? (info ? JSON.stringify(info) : '?');
+      const note = ref.filter_notes?.[name] ?? (typeof info?.note === 'string' ? info.note : '');
+      result.suggestions.push(`${name}: ${suggestion ?? `/* ${kind} */`}${note ? `  // ${note}` : ''}`);
+      continue;
+    }
+    if (name === 'q') continue;
+    const info = ref.filter_info?.[name];
+    const kind = ref.filter_kinds?.[name];
+    const tree = info?.includes_descendants === true || kind === 'tree_id' || kind === 'tree_slug';
+    if (tree && !(filter.kind === 'related' && filter.includeDescendants)) result.differences.push(`${name}: reference includes descendants`);
+    if (!tree && filter.kind === 'related' && filter.includeDescendants) result.differences.push(`${name}: ours includes descendants, reference does not`);
+    if (typeof info?.by === 'string' && filter.kind === 'related' && filter.by !== info.by) result.differences.push(`${name}: ours by ${filter.by}, reference by ${info.by}`);
+    if (kind && ['rd', 'name', 'slug', 'identifier', 'address'].includes(kind) && filter.kind === 'related' && filter.by !== kind) {
+      result.differences.push(`${name}: ours by ${filter.by}, reference by ${kind}`);
+    }
+    const mine = lookupsOf(filter);
+    const theirs = [...refLookups].sort();
+    if (mine.join() !== theirs.join()) result.differences.push(`lookups ${name}: ours [${mine}] reference [${theirs}]`);
+  }
+  for (const name of ours.keys()) if (!(name in ref.filters)) result.extra.push(name);
+  return result;
 }
 
 function main(): void {

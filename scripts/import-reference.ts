@@ -10,7 +10,7 @@
  * (hooks, corrections) live in them, so they are never overwritten. It then adds the
  * model to src/models/index.ts and its sample to test/api/crudSamples.ts (each once).
  * Everything is read off the reference entry; what the reference states only in prose
- * is left as a TODO in the file, never asked of a table here.
+ * is left as a TODO in the file, never asked of a table here. Filters: referenceFilters.ts.
  *
  * The reference folder defaults to ../../shared/reference/netbox-3.4/ relative to this
  * script; NETBOX_REFERENCE_DIR overrides it.
@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultOrderingFields } from '../src/models/derivedFacts.js';
 import type { Choice, FieldDefinition } from '../src/models/types.js';
 import { isTree, loadReference, type Json, type RefField, type RefModel, type RefUnique } from './netboxReference.js';
+import { referenceFilters } from './referenceFilters.js';
 import { registerModel } from './registerModel.js';
 import { addCrudSample, crudSampleLine } from './scaffoldCrudSample.js';
 import { nestedGroupShape, organizationalShape, sharedField, sharedRunAt } from './sharedDeclarations.js';
@@ -599,6 +600,7 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
   }
   if (orderingFields) list('orderingFields', orderingFields);
   if (unique.length) list('unique', unique as Literal);
+  body.push(...filtersBlock(ref, model, fields, search, imports));
   if (hooks.lines.length) body.push('  hooks: {', ...hooks.lines.map((line) => `    ${line}`), '  },');
   imports.merge(hooks.imports);
   body.push(shape || nested ? '});' : '};');
@@ -615,6 +617,20 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
     app: urlApp,
     sample: changeLogged ? crudSampleLine(key, model.verbose_name, fields) : null,
   };
+}
+
+/** The `filters` entry (see referenceFilters.ts), with a TODO naming what is left to declare by hand. */
+function filtersBlock(ref: Map<string, RefModel>, model: RefModel, fields: Record<string, Json>[], search: string[], imports: Imports): string[] {
+  const { entries, imports: names, unanswered } = referenceFilters(ref, model, fields, search);
+  for (const name of names) imports.use('../filterSpecs.js', name);
+  const lines: string[] = [];
+  if (unanswered.length) {
+    warn(`${model.model}: filters to declare by hand: ${unanswered.join(', ')}`);
+    lines.push(`  // TODO filters NetBox has that are not answered yet (npx tsx scripts/check-filters.ts --suggest): ${unanswered.join(', ')}`);
+  }
+  if (entries.length === 1 && !entries[0]!.includes('\n') && !entries[0]!.includes(':')) lines.push(`  filters: { ${entries[0]} },`);
+  else if (entries.length) lines.push('  filters: {', ...entries.map((e) => `    ${e},`), '  },');
+  return lines;
 }
 
 /** The choice lists of src/models/<app>/choices.ts (none when the app has no such file). */

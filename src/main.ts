@@ -8,7 +8,7 @@ import { bootstrapSuperuser } from './auth/bootstrapSuperuser.js';
 import { WriterUnavailableError } from './commands/errors.js';
 import type { WriterRetry } from './commands/WriteCoordinator.js';
 import { loadConfig, type Config } from './config.js';
-import type { LogFileSystem } from './events/logFileSystem.js';
+import type { LogFileSystem } from './events/file/logFileSystem.js';
 import { openLedger, type Ledger } from './ledger/openLedger.js';
 
 export interface Running {

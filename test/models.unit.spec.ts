@@ -12,6 +12,9 @@ import { AIRFLOW_CHOICES } from '../src/models/dcim/choices.js';
 import { nestedGroupModel } from '../src/models/nestedGroupModel.js';
 import { organizationalModel } from '../src/models/organizationalModel.js';
 
+/** The decision time handed to normalize hooks. */
+const DECIDED_AT = '2024-06-01T12:00:00.000000Z';
+
 const REFERENCE = process.env.NETBOX_REFERENCE_DIR
   ? pathToFileURL(`${process.env.NETBOX_REFERENCE_DIR.replace(/\/?$/, '/')}`)
   : new URL('../../shared/reference/netbox-3.4/', import.meta.url);
@@ -182,19 +185,19 @@ test('CIDR parsing and canonical text', (t) => {
 
 test('prefix normalize rejects host bits and canonicalises', (t) => {
   const normalize = hooksOf('ipam.prefix').normalize!;
-  t.deepEqual(normalize({ id: 1, prefix: '10.1.1.1/24' }), {
+  t.deepEqual(normalize({ id: 1, prefix: '10.1.1.1/24' }, DECIDED_AT), {
     prefix: ['10.1.1.1/24 is not a valid prefix. Did you mean 10.1.1.0/24?'],
   });
-  t.deepEqual(normalize({ id: 1, prefix: 'bogus' }), { prefix: ['Invalid IP address format: bogus'] });
-  t.deepEqual(normalize({ id: 1, prefix: '0.0.0.0/0' }), { prefix: ['Cannot create prefix with /0 mask.'] });
+  t.deepEqual(normalize({ id: 1, prefix: 'bogus' }, DECIDED_AT), { prefix: ['Invalid IP address format: bogus'] });
+  t.deepEqual(normalize({ id: 1, prefix: '0.0.0.0/0' }, DECIDED_AT), { prefix: ['Cannot create prefix with /0 mask.'] });
   const obj: StoredObject = { id: 1, prefix: '2001:DB8::/32' };
-  t.falsy(normalize(obj));
+  t.falsy(normalize(obj, DECIDED_AT));
   t.is(obj.prefix, '2001:db8::/32');
   t.is(obj.family, 6);
   const host: StoredObject = { id: 2, prefix: '10.0.0.1' };
-  t.falsy(normalize(host));
+  t.falsy(normalize(host, DECIDED_AT));
   t.is(host.prefix, '10.0.0.1/32');
-  t.deepEqual(hooksOf('ipam.aggregate').normalize!({ id: 3, prefix: '::/0' }), {
+  t.deepEqual(hooksOf('ipam.aggregate').normalize!({ id: 3, prefix: '::/0' }, DECIDED_AT), {
     prefix: ['Cannot create aggregate with /0 mask.'],
   });
 });
@@ -202,12 +205,12 @@ test('prefix normalize rejects host bits and canonicalises', (t) => {
 test('ipaddress normalize adds the mask and family', (t) => {
   const hooks = hooksOf('ipam.ipaddress');
   const obj: StoredObject = { id: 1, address: '10.0.0.1', dns_name: 'Host.Example.COM' };
-  t.falsy(hooks.normalize!(obj));
+  t.falsy(hooks.normalize!(obj, DECIDED_AT));
   t.is(obj.address, '10.0.0.1/32');
   t.is(obj.family, 4);
   t.is(obj.dns_name, 'host.example.com');
   const withHostBits: StoredObject = { id: 2, address: '10.0.0.1/24' };
-  t.falsy(hooks.normalize!(withHostBits));
+  t.falsy(hooks.normalize!(withHostBits, DECIDED_AT));
   t.is(withHostBits.address, '10.0.0.1/24');
   t.deepEqual(hooks.derive!(withHostBits), hostKeys('10.0.0.1/24'));
 });
@@ -311,9 +314,9 @@ test('interface rules', async (t) => {
 test('interface hooks', (t) => {
   const hooks = hooksOf('dcim.interface');
   const obj: StoredObject = { id: 1, device: 4, name: 'eth0', mac_address: 'aabb.ccdd.eeff', wwn: null };
-  t.falsy(hooks.normalize!(obj));
+  t.falsy(hooks.normalize!(obj, DECIDED_AT));
   t.is(obj.mac_address, 'AA:BB:CC:DD:EE:FF');
-  t.deepEqual(hooks.normalize!({ id: 1, mac_address: 'zz' }), { mac_address: ['Invalid MAC address format: zz'] });
+  t.deepEqual(hooks.normalize!({ id: 1, mac_address: 'zz' }, DECIDED_AT), { mac_address: ['Invalid MAC address format: zz'] });
   t.deepEqual(hooks.relatedObject!(obj), { type: 'dcim.device', id: 4 });
   t.is(canonicalMac('a-b-c-d-e-f'), '0A:0B:0C:0D:0E:0F');
   t.is(canonicalWwn('500143802426baf4'), '50:01:43:80:24:26:BA:F4');

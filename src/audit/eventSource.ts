@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import { crc32 } from '../events/crc32.js';
-import { KafkaEventLog } from '../events/KafkaEventLog.js';
+import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
 import { assertValidEvents } from '../events/validateEvents.js';
 
 /**

@@ -28,8 +28,8 @@ import { createObjects } from '../commands/createObjects.js';
 import { ValidationError } from '../commands/errors.js';
 import { loadConfig, type Config } from '../config.js';
 import { DataDirLock, DataDirLockedError } from '../events/DataDirLock.js';
-import { describeScan, scanLog } from '../events/logScan.js';
-import { repairLog } from '../events/repairLog.js';
+import { describeScan, scanLog } from '../events/file/logScan.js';
+import { repairLog } from '../events/file/repairLog.js';
 import { openLedger as openLedgerParts, type Ledger } from '../ledger/openLedger.js';
 import { registry } from '../models/registry.js';
 

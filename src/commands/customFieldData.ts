@@ -2,17 +2,54 @@ import type { ModelRegistry } from '../models/registry.js';
 import { checkCustomFieldValue } from '../models/customFields/customFieldValues.js';
 import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import { addError } from './errors.js';
-import { resolveReference } from './resolveReference.js';
+import { pythonValue, resolveReference } from './resolveReference.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 
 /**
- * Custom field data on write. On create without the key every field gets its default;
+ * Sent custom field data with its object references resolved to ids. This is a
+ * check of the `custom_fields` field itself, made with the other fields' checks and
+ * before the model's validation: a value naming no object is an error of `custom_fields`
+ * ("Unknown related object(s): 5"), and the first such value ends the check, as in NetBox.
+ * `null` and `[]` clear a field; names that are not custom fields are left to the model.
+ */
+export async function resolveCustomFieldObjects(
+  registry: ModelRegistry,
+  view: LookupView,
+  definition: ModelDefinition,
+  sent: Record<string, unknown> | undefined,
+  errors: FieldErrors,
+): Promise<Record<string, unknown> | undefined> {
+  const field = definition.fields.find((f) => f.type === 'custom_fields');
+  if (!field || !sent || errors[field.name]) return sent;
+  const data = { ...sent };
+  const objectFields = (await customFieldsOf(view, definition.key)).filter((d) => d.type === 'object' || d.type === 'multiobject');
+  for (const custom of objectFields) {
+    const name = String(custom.name);
+    const value = data[name];
+    if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0 && custom.type === 'multiobject')) continue;
+    const target = String(custom.object_type);
+    const refs = custom.type === 'object' ? [value] : Array.isArray(value) ? value : [value];
+    const ids: number[] = [];
+    for (const ref of refs) {
+      const resolved = registry.tryGet(target) ? await resolveReference(registry, view, target, ref) : { error: 'unknown type' };
+      if ('error' in resolved) {
+        addError(errors, field.name, `Unknown related object(s): ${pythonValue(value)}`);
+        return sent;
+      }
+      ids.push(resolved.id);
+    }
+    data[name] = custom.type === 'object' ? ids[0]! : ids;
+  }
+  return data;
+}
+
+/**
+ * Custom field data on write, its object references already resolved to ids
+ * (resolveCustomFieldObjects). On create without the key every field gets its default;
  * otherwise the sent keys are merged into what is stored. Values are checked against
- * their definitions; object references are stored as ids. Errors go under `__all__`,
- * as NetBox's model validation reports them.
+ * their definitions. Errors go under `__all__`, as NetBox's model validation reports them.
  */
 export async function decideCustomFieldData(
-  registry: ModelRegistry,
   view: LookupView,
   definition: ModelDefinition,
   obj: StoredObject,
@@ -39,18 +76,7 @@ export async function decideCustomFieldData(
       continue;
     }
     if (custom.type === 'object' || custom.type === 'multiobject') {
-      const target = String(custom.object_type);
-      const refs = custom.type === 'object' ? [value] : Array.isArray(value) ? value : [value];
-      const ids: number[] = [];
-      for (const ref of refs) {
-        const resolved = registry.tryGet(target) ? await resolveReference(registry, view, target, ref) : { error: 'unknown type' };
-        if ('error' in resolved) {
-          addError(errors, '__all__', `Invalid value for custom field '${name}': Unknown related object(s): ${JSON.stringify(value)}`);
-          break;
-        }
-        ids.push(resolved.id);
-      }
-      data[name] = custom.type === 'object' ? (ids[0] ?? null) : ids;
+      data[name] = value; // ids: resolved with the field checks
       continue;
     }
     const problem = checkCustomFieldValue(custom, value);

@@ -3,7 +3,7 @@ import { hasErrors, ValidationError } from './errors.js';
 import { checkUniqueness } from './checkUniqueness.js';
 import type { CommandEnvironment } from './CommandEnvironment.js';
 import type { CommandSecrets } from './CommandSecrets.js';
-import { decideCustomFieldData } from './customFieldData.js';
+import { decideCustomFieldData, resolveCustomFieldObjects } from './customFieldData.js';
 import { resolveRelations } from './resolveRelations.js';
 import { storedForm } from './storedForm.js';
 import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from './writeSchema.js';
@@ -49,6 +49,10 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
 
   const errors = checkFieldValues(definition, sent, mode);
   const resolved = await resolveRelations(env, view, definition, sent, errors);
+  const customField = definition.fields.find((f) => f.type === 'custom_fields');
+  if (customField && Object.hasOwn(resolved, customField.name)) {
+    resolved[customField.name] = await resolveCustomFieldObjects(env.registry, view, definition, resolved[customField.name] as Record<string, unknown>, errors);
+  }
   if (hasErrors(errors)) throw new ValidationError(errors);
 
   const obj: StoredObject = previous ? { ...storedForm(previous), id } : { id };
@@ -65,12 +69,11 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
   obj.created = previous?.created ?? now;
   obj.last_updated = now;
 
-  const normalizeErrors = definition.hooks?.normalize?.(obj);
+  const normalizeErrors = definition.hooks?.normalize?.(obj, now);
   if (normalizeErrors && hasErrors(normalizeErrors)) throw new ValidationError(normalizeErrors);
-  const customField = definition.fields.find((f) => f.type === 'custom_fields');
   if (customField) {
     const sentData = resolved[customField.name] as Record<string, unknown> | undefined;
-    await decideCustomFieldData(env.registry, view, definition, obj, sentData, previous, errors);
+    await decideCustomFieldData(view, definition, obj, sentData, previous, errors);
   }
   if (hasErrors(errors)) throw new ValidationError(errors);
 

@@ -102,6 +102,7 @@ export function pythonRepr(value: unknown): string {
   return String(value);
 }
 
-function pythonValue(value: unknown): string {
+/** Python's str() of a JSON value (strings bare), as NetBox's f-string messages print it. */
+export function pythonValue(value: unknown): string {
   return typeof value === 'string' ? value : pythonRepr(value);
 }

@@ -17,10 +17,10 @@ import { WriteCoordinator, type WriterRetry } from '../commands/WriteCoordinator
 import type { Config } from '../config.js';
 import { DataDirLock } from '../events/DataDirLock.js';
 import type { EventLog } from '../events/EventLog.js';
-import { FileEventLog } from '../events/FileEventLog.js';
-import { KafkaEventLog } from '../events/KafkaEventLog.js';
-import type { LogFileSystem } from '../events/logFileSystem.js';
-import { refuseDamagedLog } from '../events/logScan.js';
+import { FileEventLog } from '../events/file/FileEventLog.js';
+import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
+import type { LogFileSystem } from '../events/file/logFileSystem.js';
+import { refuseDamagedLog } from '../events/file/logScan.js';
 import { registry, type ModelRegistry } from '../models/registry.js';
 import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
 import { MongoReadStore } from '../projections/MongoReadStore.js';

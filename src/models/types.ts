@@ -205,9 +205,10 @@ export interface ModelHooks extends FollowUpHooks {
   /**
    * Normalise and derive stored values before validation of model rules
    * (e.g. canonical CIDR text, family from the address). Mutates `obj`.
-   * Returns field errors for values that cannot be normalised.
+   * Returns field errors for values that cannot be normalised. `now` is the decision's
+   * time (the command's, never the clock's): a decision replayed gives the same result.
    */
-  normalize?(obj: StoredObject): FieldErrors | void;
+  normalize?(obj: StoredObject, now: string): FieldErrors | void;
   /**
    * Model rules beyond field constraints (NetBox's clean()); may read other objects.
    * `written` names the fields the request supplied: NetBox's serializers check some

@@ -94,8 +94,12 @@ test('object custom fields store ids and render nested objects', async (t) => {
   t.is(b.status, 201, JSON.stringify(b.body));
   t.is(b.body.custom_fields.backup_site.name, 'A');
   t.deepEqual(b.body.custom_fields.peers.map((p: any) => p.id), [a.id]);
+  // NetBox resolves object values with the field checks: the error is the field's, not the model's (__all__)
   const bad = await service.api('POST', '/api/dcim/sites/', { name: 'C', slug: 'c', custom_fields: { backup_site: 999 } });
   t.is(bad.status, 400);
+  t.deepEqual(bad.body, { custom_fields: ['Unknown related object(s): 999'] });
+  const badPeer = await service.api('POST', '/api/dcim/sites/', { name: 'C', slug: 'c', custom_fields: { peers: [{ slug: 'nowhere' }] } });
+  t.deepEqual(badPeer.body, { custom_fields: ["Unknown related object(s): [{'slug': 'nowhere'}]"] });
 });
 
 test('custom field definitions are validated', async (t) => {

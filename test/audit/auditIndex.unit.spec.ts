@@ -9,7 +9,7 @@ import { compileChangeFilter, selectChanges, type UserLookup } from '../../src/a
 import { ContentTypes } from '../../src/audit/contentTypes.js';
 import { formatMicros, parseTimeMicros } from '../../src/audit/time.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
-import { FileEventLog } from '../../src/events/FileEventLog.js';
+import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { makeEvent } from '../events/makeEvent.js';
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { AuditLog } from '../../src/audit/AuditLog.js';
-import { KafkaEventLog } from '../../src/events/KafkaEventLog.js';
+import { KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
 import { makeBatch, makeEvent } from '../events/makeEvent.js';
 
 /**

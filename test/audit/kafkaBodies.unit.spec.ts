@@ -1,6 +1,6 @@
 import test from 'ava';
-import { EventBodyCache } from '../../src/events/EventBodyCache.js';
-import { PositionOffsets } from '../../src/events/PositionOffsets.js';
+import { EventBodyCache } from '../../src/events/kafka/EventBodyCache.js';
+import { PositionOffsets } from '../../src/events/kafka/PositionOffsets.js';
 import { makeEvent } from '../events/makeEvent.js';
 
 /** The broker-free parts of KafkaEventLog.readPositions (the rest runs in kafkaAudit.int.spec.ts with a broker). */

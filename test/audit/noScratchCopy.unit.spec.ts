@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { AuditLog } from '../../src/audit/AuditLog.js';
-import { FileEventLog } from '../../src/events/FileEventLog.js';
+import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { makeEvent } from '../events/makeEvent.js';
 
 /** Files this process holds open under `dir`, including deleted ones (Linux: /proc/self/fd). */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { PastStateCancelledError, PastStates, PastStatesBusyError } from '../../src/audit/PastStates.js';
-import { FileEventLog } from '../../src/events/FileEventLog.js';
+import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { makeEvent } from '../events/makeEvent.js';
 import { pastStateGate } from './pastStateGate.js';

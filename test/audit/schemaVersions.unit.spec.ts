@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { changeEventSchema, EVENT_SCHEMA_VERSION, EVENT_SCHEMA_VERSIONS, type ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { createAjv } from '../../src/events/createAjv.js';
-import { FileEventLog } from '../../src/events/FileEventLog.js';
+import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { assertValidEvents } from '../../src/events/validateEvents.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';

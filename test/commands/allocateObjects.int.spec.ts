@@ -17,7 +17,7 @@ import { updateObjects } from '../../src/commands/updateObjects.js';
 import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import type { EventLog } from '../../src/events/EventLog.js';
-import { FileEventLog } from '../../src/events/FileEventLog.js';
+import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { prefixAvailableIps } from '../../src/models/allocation/availableIps.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';

@@ -214,13 +214,18 @@ test('create: a child object names its parent as related (an interface its devic
     .then([{ objectType: 'dcim.interface', objectRepr: 'eth0', related: { type: 'dcim.device', id: 1 } }]);
 });
 
-
-// Known gap: an object custom field whose value names no object is a field error of
-// custom_fields ("Unknown related object(s): 5"), raised before model validation; the write
-// side reports it as a model-level error under __all__ instead.
-test.failing('create: an object custom field naming no object is refused under custom_fields', async (t) => {
+// An object custom field whose value names no object is a field error of custom_fields,
+// raised with the other field checks, before the model's validation (__all__).
+test('create: an object custom field naming no object is refused under custom_fields', async (t) => {
   await deciderSpec(t)
     .given([create('extras.customfield', { content_types: ['dcim.site'], type: 'object', object_type: 'tenancy.tenant', name: 'owner' })])
     .when(create('dcim.site', { name: 'DC-1', slug: 'dc-1', custom_fields: { owner: 5 } }))
     .thenThrows(ValidationError, { custom_fields: ['Unknown related object(s): 5'] });
+});
+
+test('create: a multi-object custom field naming a missing object is refused as NetBox prints the list, before model-level custom field errors', async (t) => {
+  await deciderSpec(t)
+    .given([dc1, create('extras.customfield', { content_types: ['dcim.site'], type: 'multiobject', object_type: 'dcim.site', name: 'peers' })])
+    .when(create('dcim.site', { name: 'DC-2', slug: 'dc-2', custom_fields: { peers: [1, 99], colour: 'red' } }))
+    .thenThrows(ValidationError, { custom_fields: ['Unknown related object(s): [1, 99]'] });
 });

@@ -94,8 +94,7 @@ test('user: an edit without a password keeps the stored hash', async (t) => {
   t.is(event.postchange!.password, event.prechange!.password);
 });
 
-// Known gap: the user model's normalisation stamps date_joined from the wall clock, not from
-// the decision's clock, so replaying the same decision elsewhere would not reproduce it.
-test.failing('user: date_joined defaults to the time of the decision', async (t) => {
+// Decisions are pure: the time comes from the command, so a replayed decision stamps the same date_joined.
+test('user: date_joined defaults to the time of the decision', async (t) => {
   await deciderSpec(t).when(bob).then([{ postchange: { date_joined: WHEN_TIME } }]);
 });

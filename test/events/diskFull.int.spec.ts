@@ -9,7 +9,7 @@ import test, { type ExecutionContext } from 'ava';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EventLogFailedError, EventLogUnavailableError, FileEventLog } from '../../src/events/FileEventLog.js';
+import { EventLogFailedError, EventLogUnavailableError, FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { readAll } from './eventLog.contract.js';
 import { FaultyFileSystem } from './faultyFileSystem.js';
 import { makeBatch } from './makeEvent.js';

@@ -1,4 +1,4 @@
-import { nodeFileSystem, type LogFileHandle, type LogFileSystem } from '../../src/events/logFileSystem.js';
+import { nodeFileSystem, type LogFileHandle, type LogFileSystem } from '../../src/events/file/logFileSystem.js';
 
 /** An error as node:fs raises it for a failed system call. */
 export function errnoError(code: 'ENOSPC' | 'EIO' | 'EDQUOT' | 'EBADF', syscall: string): NodeJS.ErrnoException {

@@ -4,10 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { crc32, crc32Js } from '../../src/events/crc32.js';
-import { EventLogCorruptError, FileEventLog } from '../../src/events/FileEventLog.js';
+import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { eventLogContract, readAll, waitFor } from './eventLog.contract.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
-import { encodeFrame } from '../../src/events/frames.js';
+import { encodeFrame } from '../../src/events/file/frames.js';
 
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'nl-'));

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { EventLogWriteError, KafkaEventLog } from '../../src/events/KafkaEventLog.js';
+import { EventLogWriteError, KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
 import { eventLogContract, readAll } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
 

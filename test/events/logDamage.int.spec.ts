@@ -10,12 +10,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/manage.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
-import { EventLogCorruptError, FileEventLog } from '../../src/events/FileEventLog.js';
-import { scanLog } from '../../src/events/logScan.js';
-import { repairLog } from '../../src/events/repairLog.js';
+import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEventLog.js';
+import { scanLog } from '../../src/events/file/logScan.js';
+import { repairLog } from '../../src/events/file/repairLog.js';
 import { readAll } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
-import { encodeFrame } from '../../src/events/frames.js';
+import { encodeFrame } from '../../src/events/file/frames.js';
 
 function tempDir(t: ExecutionContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nl-damage-'));

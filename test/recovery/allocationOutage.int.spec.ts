@@ -14,7 +14,7 @@ import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import { WriterUnavailableError } from '../../src/commands/errors.js';
 import { runFollowUps } from '../../src/commands/followUps.js';
 import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
-import { FileEventLog } from '../../src/events/FileEventLog.js';
+import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { prefixAvailableIps } from '../../src/models/allocation/availableIps.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { Serializer } from '../../src/api/Serializer.js';
 import { SecretKeeper } from '../../src/auth/secrets.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
-import { FileEventLog } from '../../src/events/FileEventLog.js';
+import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';

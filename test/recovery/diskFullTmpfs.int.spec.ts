@@ -106,7 +106,7 @@ tmpfsTest('a real full disk (tmpfs): writes answer 503, reads answer, and writes
   t.deepEqual(names.sort(), [...acknowledged, 'after'].sort(), 'every acknowledged write, none of the refused ones');
 });
 
-// Reads of the audit side never write (event bodies are kept in memory, src/events/EventBodyCache.ts),
+// Reads of the audit side never write (event bodies are read back from the log file, src/events/file/FramePositions.ts),
 // so object changes and history answer on a full disk.
 const auditTest = 'dir' in mount ? test.serial : test.skip;
 auditTest('a real full disk (tmpfs): object changes and history answer without writing', async (t) => {

@@ -14,7 +14,7 @@ import { createObjects } from '../../src/commands/createObjects.js';
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import { WriterUnavailableError } from '../../src/commands/errors.js';
 import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
-import { FileEventLog } from '../../src/events/FileEventLog.js';
+import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';

@@ -4,7 +4,7 @@
  * gauges for the event log and the projector read at scrape time.
  */
 import { stat } from 'node:fs/promises';
-import { FileEventLog } from '../../events/FileEventLog.js';
+import { FileEventLog } from '../../events/file/FileEventLog.js';
 import type { Services } from '../Services.js';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

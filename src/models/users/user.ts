@@ -43,9 +43,9 @@ export const user: ModelDefinition = {
       const fullName = `${String(obj.first_name ?? '')} ${String(obj.last_name ?? '')}`.trim();
       return fullName ? `${pyStr(obj.username)} (${fullName})` : pyStr(obj.username);
     },
-    normalize(obj) {
-      // Django's default for date_joined is the time of creation.
-      if (obj.date_joined == null) obj.date_joined = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    normalize(obj, now) {
+      // Django's default for date_joined is the time of creation: the decision's.
+      if (obj.date_joined == null) obj.date_joined = now;
     },
     async validate(obj, view) {
       if (typeof obj.username !== 'string') return undefined;

@@ -1,4 +1,4 @@
-import { crc32 } from './crc32.js';
+import { crc32 } from '../crc32.js';
 import type { LogFileHandle } from './logFileSystem.js';
 
 /**

@@ -1,6 +1,6 @@
 import { open as openFile, type FileHandle } from 'node:fs/promises';
-import type { ChangeEvent } from './ChangeEvent.js';
-import { crc32 } from './crc32.js';
+import type { ChangeEvent } from '../ChangeEvent.js';
+import { crc32 } from '../crc32.js';
 
 const HEADER_BYTES = 8;
 /** Wanted frames closer than this are fetched with one read (the bytes between are read and skipped). */

@@ -1,4 +1,4 @@
-import type { ChangeEvent } from './ChangeEvent.js';
+import type { ChangeEvent } from '../ChangeEvent.js';
 
 /**
  * The most recently used event bodies, as their JSON bytes, bounded by total bytes.

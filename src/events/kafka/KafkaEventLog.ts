@@ -1,0 +1,295 @@
+/**
+ * KafkaEventLog: the EventLog port on Apache Kafka.
+ *
+ * Every use of the Kafka client library (kafkajs, which is no longer maintained)
+ * is confined to this folder, so switching clients later means rewriting it only.
+ * Nothing kafkajs-shaped leaks through the constructor options or the port. Its parts:
+ * messages.ts (one event as one message), TransactionalWriter.ts (appends),
+ * PartitionReader.ts (one consumer), BatchAssembler.ts (messages back into batches),
+ * KafkaSubscription.ts, topicAdmin.ts and findHead.ts (the topic, its offsets and
+ * the head), PositionReads.ts (random reads by position).
+ *
+ * Layout. One topic with exactly ONE partition, so the log has a total order. One
+ * Kafka message per event: key `<objectType>:<objectId>`, value = the event as
+ * JSON, headers `request-id`, `action`, `object-type`, `position`,
+ * `schema-version`, plus `batch-last-position` (the position of the last event of
+ * the append the event belongs to, so readers rebuild the appended batches
+ * exactly, even when one transaction spans several fetches). The log's position
+ * lives inside the event and is NOT the Kafka offset: the commit markers (control
+ * records) of transactions occupy offsets too.
+ *
+ * Writing. An idempotent, transactional producer; each append is one Kafka
+ * transaction, so a read_committed reader sees all of its events or none. Appends
+ * queued while a transaction is in flight are committed together in the next one
+ * (group commit, in call order), each keeping its own batch boundary. Large
+ * appends are sent in several produce requests inside the transaction (a record
+ * batch must stay under the broker's message.max.bytes, 1 MiB by default); one
+ * single event larger than that is rejected by the broker.
+ *
+ * Single writer, fenced. All writers share one transactional id (default
+ * 'netledger-writer'). open() registers it with the transaction coordinator
+ * (InitProducerId), which bumps the producer epoch: an older writer holding the
+ * same id is fenced (its open transaction is aborted, its later transactions fail
+ * with PRODUCER_FENCED / INVALID_PRODUCER_EPOCH) before this instance reads the
+ * head. So only the most recently opened instance can commit and positions stay
+ * dense. Give every replica the SAME transactionalId: two writers with different
+ * ids would not fence each other (appends would then be rejected only by the
+ * readers' density check, too late).
+ *
+ * Reading. A consumer with isolation read_committed and a fresh, unique group id
+ * per read()/subscribe()/head lookup; autoCommit is off and nothing relies on
+ * committed group offsets. It starts at the beginning of the partition and skips
+ * events below `from` (and, after a client restart, what it already delivered).
+ * Every consumed event is validated against the envelope schema and positions
+ * must be dense. Future work: keep a position -> offset index to seek close to
+ * `from` instead of scanning from the start.
+ *
+ * Random reads (readPositions, for the audit side). First a cache of recently used
+ * event bodies (bodyCacheBytes, 16 MiB by default, fed by every message this instance
+ * consumes, so the tail of the log is usually there). Otherwise the offsets of the
+ * wanted positions come from a position → offset table (8 bytes per event) learned from
+ * the messages this instance's readers and subscriptions consumed, and each run of
+ * nearby offsets is fetched by one short-lived consumer seeked to the run's start: a
+ * group join plus a fetch, typically 0.1-0.5 s against a local broker, so an uncached
+ * page of object changes costs that per run. Positions no reader of this instance has
+ * consumed yet (nothing subscribed from position 1) cost a scan from the partition's
+ * start.
+ *
+ * Offsets. head() comes from the end of the log at open(): the last stable offset
+ * (ListOffsets under read_committed), then a short read of the tail, widened while
+ * it holds only commit markers or aborted records. `caughtUp` and the end of
+ * read() are measured in offsets against the last stable offset at call time.
+ *
+ * Broker settings that matter: `group.initial.rebalance.delay.ms=0` (otherwise
+ * every read()/subscribe() waits ~3 s to join its fresh group) and, on a single
+ * broker, `transaction.state.log.replication.factor=1`,
+ * `transaction.state.log.min.isr=1`, `offsets.topic.replication.factor=1`.
+ * kafkajs 2.2 speaks only old protocol versions: use a Kafka 3.x broker, since
+ * Kafka 4.0 removed them (KIP-896).
+ */
+import { randomUUID } from 'node:crypto';
+import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaMessage, type Producer } from 'kafkajs';
+import type { ChangeEvent } from '../ChangeEvent.js';
+import type { EventLog } from '../EventLog.js';
+import { BatchAssembler } from './BatchAssembler.js';
+import { Channel } from './Channel.js';
+import { findHead } from './findHead.js';
+import { KafkaSubscription } from './KafkaSubscription.js';
+import { consumeRange, PartitionReader, type ReaderOptions } from './PartitionReader.js';
+import { PositionReads } from './PositionReads.js';
+import { ensureTopic, partitionOffsets, type PartitionOffsets } from './topicAdmin.js';
+import { TransactionalWriter } from './TransactionalWriter.js';
+
+export { EventLogWriteError } from './TransactionalWriter.js';
+export { KafkaSubscription } from './KafkaSubscription.js';
+
+export interface KafkaEventLogOptions {
+  brokers: string[];
+  /** Default 'netledger.changes'. */
+  topic?: string;
+  /** Default 'netledger'. */
+  clientId?: string;
+  /** Shared by every writer replica; it is what fences a second writer. Default 'netledger-writer'. */
+  transactionalId?: string;
+  /** Replication factor used when open() creates the topic. Default 1. */
+  replicationFactor?: number;
+  /** Client library log level. Default 'warn'. */
+  logLevel?: 'nothing' | 'error' | 'warn' | 'info' | 'debug';
+  /** Where a subscription's failure after it caught up is reported. Default: console.error. */
+  onSubscriptionError?: (error: Error) => void;
+  /** Bytes of recently used event bodies kept for readPositions(). Default 16 MiB. */
+  bodyCacheBytes?: number;
+}
+
+const LOG_LEVELS = {
+  nothing: KafkaLogLevel.NOTHING,
+  error: KafkaLogLevel.ERROR,
+  warn: KafkaLogLevel.WARN,
+  info: KafkaLogLevel.INFO,
+  debug: KafkaLogLevel.DEBUG,
+} as const;
+
+export class KafkaEventLog implements EventLog {
+  private readonly brokers: string[];
+  private readonly topic: string;
+  private readonly clientId: string;
+  private readonly transactionalId: string;
+  private readonly replicationFactor: number;
+  private readonly logLevel: KafkaLogLevel;
+  private readonly onSubscriptionError: (error: Error) => void;
+
+  private kafka: Kafka | undefined;
+  private admin: Admin | undefined;
+  private producer: Producer | undefined;
+  /** Set once open() has fenced older writers and read the head; kept after close() for head(). */
+  private writer: TransactionalWriter | undefined;
+  private opening: Promise<void> | undefined;
+  private closed = false;
+
+  /** Stoppers of the open reads and subscriptions, for close(). */
+  private readonly readers = new Set<() => Promise<void>>();
+  private readonly positionReads: PositionReads;
+
+  constructor(options: KafkaEventLogOptions) {
+    if (!options.brokers?.length) throw new Error('KafkaEventLog: at least one broker is required');
+    this.brokers = options.brokers;
+    this.topic = options.topic ?? 'netledger.changes';
+    this.clientId = options.clientId ?? 'netledger';
+    this.transactionalId = options.transactionalId ?? 'netledger-writer';
+    this.replicationFactor = options.replicationFactor ?? 1;
+    this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
+    this.onSubscriptionError =
+      options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
+    this.positionReads = new PositionReads(options.bodyCacheBytes ?? 16 << 20, {
+      consumeRange: (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'positions'),
+      read: (from) => this.read(from),
+    });
+  }
+
+  open(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('KafkaEventLog is closed'));
+    this.opening ??= this.doOpen().catch(async (error: unknown) => {
+      this.opening = undefined;
+      await this.disconnectClients();
+      throw error;
+    });
+    return this.opening;
+  }
+
+  private async doOpen(): Promise<void> {
+    this.kafka = new Kafka({ clientId: this.clientId, brokers: this.brokers, logLevel: this.logLevel });
+    this.admin = this.kafka.admin();
+    await this.admin.connect();
+    await ensureTopic(this.admin, this.topic, this.replicationFactor);
+
+    this.producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionalId: this.transactionalId,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await this.producer.connect();
+    // Register the transactional id now (InitProducerId): this fences any older writer
+    // and completes (aborts) its unfinished transaction, so the head read below is final.
+    // An empty transaction sends nothing to the broker when aborted.
+    const init = await this.producer.transaction();
+    await init.abort();
+
+    const readHead = () => findHead(() => this.offsets(), (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head'));
+    this.writer = new TransactionalWriter({
+      producer: this.producer,
+      topic: this.topic,
+      transactionalId: this.transactionalId,
+      head: await readHead(),
+      findHead: readHead,
+    });
+  }
+
+  private offsets(): Promise<PartitionOffsets> {
+    return partitionOffsets(this.admin!, this.topic);
+  }
+
+  /** A consumer of the partition in a fresh group of its own, named for what it does. */
+  private reader(purpose: string, options: ReaderOptions): PartitionReader {
+    return new PartitionReader(this.kafka!, this.topic, `${this.clientId}.${purpose}.${randomUUID()}`, options);
+  }
+
+  private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string): Promise<void> {
+    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages);
+  }
+
+  head(): number {
+    return this.writer?.head ?? 0;
+  }
+
+  append(events: ChangeEvent[]): Promise<void> {
+    if (!this.writer || this.closed) return Promise.reject(new Error('KafkaEventLog is not open'));
+    return this.writer.append(events);
+  }
+
+  async *read(from: number): AsyncIterable<ChangeEvent[]> {
+    if (!this.kafka || this.closed) throw new Error('KafkaEventLog is not open');
+    const { low, high } = await this.offsets();
+    if (high <= low) return;
+
+    const channel = new Channel<ChangeEvent[]>();
+    const assembler = new BatchAssembler(from, this.positionReads.seen);
+    const reader = this.reader('read', {
+      onMessages: async (messages) => {
+        for (const batch of assembler.push(messages.filter((m) => BigInt(m.offset) < high))) {
+          await channel.put(batch);
+        }
+      },
+      onProgress: (next) => {
+        if (next >= high) channel.end();
+      },
+      onError: (error) => channel.fail(error),
+    });
+    const stopper = async () => {
+      channel.fail(new Error('KafkaEventLog: closed during read()'));
+      await reader.stop();
+    };
+    this.readers.add(stopper);
+    try {
+      await reader.start();
+      for (;;) {
+        const batch = await channel.take();
+        if (batch === undefined) return;
+        yield batch;
+      }
+    } finally {
+      channel.close();
+      this.readers.delete(stopper);
+      await reader.stop();
+    }
+  }
+
+  /**
+   * Delivers from the beginning of the partition, skipping positions below `from`.
+   * If `onBatch` throws (or an event fails validation, or the client gives up),
+   * delivery ends: `caughtUp` rejects if still pending, `done` rejects, and a
+   * failure after the catch-up is also reported to `onSubscriptionError`.
+   */
+  subscribe(from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): KafkaSubscription {
+    if (!this.kafka || this.closed) throw new Error('KafkaEventLog is not open');
+    const sub = new KafkaSubscription(
+      (options) => this.reader('subscribe', options),
+      () => this.offsets(),
+      from,
+      onBatch,
+      (error) => this.onSubscriptionError(error),
+      () => this.readers.delete(stopper),
+      this.positionReads.seen,
+    );
+    const stopper = () => sub.stop();
+    this.readers.add(stopper);
+    sub.start();
+    return sub;
+  }
+
+  /** Committed events by position: from the body cache, else fetched by offset (see PositionReads). */
+  async readPositions(positions: readonly number[]): Promise<ChangeEvent[]> {
+    if (!this.kafka || this.closed) throw new Error('KafkaEventLog is not open');
+    // Committed: at or below the head known here, or already consumed by a reader of this instance.
+    return this.positionReads.read(positions, Math.max(this.head(), this.positionReads.lastSeen));
+  }
+
+  /** Waits for queued and in-flight appends, stops reads and subscriptions, disconnects. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.opening?.catch(() => undefined);
+    await this.writer?.settle();
+    await Promise.allSettled([...this.readers].map((stop) => stop()));
+    this.readers.clear();
+    await this.disconnectClients();
+  }
+
+  private async disconnectClients(): Promise<void> {
+    await Promise.allSettled([this.producer?.disconnect(), this.admin?.disconnect()]);
+    this.producer = undefined;
+    this.admin = undefined;
+    this.kafka = undefined;
+  }
+}

@@ -1,0 +1,99 @@
+import type { KafkaMessage } from 'kafkajs';
+import type { ChangeEvent } from '../ChangeEvent.js';
+import { EventBodyCache } from './EventBodyCache.js';
+import { decode, type RawMessage } from './messages.js';
+import { PositionOffsets } from './PositionOffsets.js';
+
+/** Wanted offsets at most this far apart are fetched by one consumer. */
+const RUN_GAP_OFFSETS = 256;
+/** One consumer fetches at most this many offsets. */
+const MAX_RUN_OFFSETS = 4096;
+
+/** How PositionReads reaches the partition. */
+export interface PositionSource {
+  /** Consumes [start, end) once with a short-lived consumer seeked to `start`. */
+  consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>): Promise<void>;
+  /** Every committed batch from position `from`, scanning from the partition's start. */
+  read(from: number): AsyncIterable<ChangeEvent[]>;
+}
+
+/**
+ * Random reads by position (readPositions, for the audit side). First a cache of
+ * recently used event bodies, fed by every message the log's readers consume, so the
+ * tail of the log is usually there. Otherwise the offsets of the wanted positions come
+ * from a position → offset table learned from the same messages, and each run of nearby
+ * offsets is fetched by one consumer seeked to the run's start. Positions no reader has
+ * consumed yet cost a scan from the partition's start.
+ */
+export class PositionReads {
+  private readonly offsetsByPosition = new PositionOffsets();
+  private readonly bodies: EventBodyCache;
+
+  constructor(
+    bodyCacheBytes: number,
+    private readonly source: PositionSource,
+  ) {
+    this.bodies = new EventBodyCache(bodyCacheBytes);
+  }
+
+  /** Every event the log consumes passes here: it teaches the reads where events are. */
+  readonly seen = (event: ChangeEvent, message: RawMessage): void => {
+    this.offsetsByPosition.record(event.position, Number(message.offset));
+    if (message.value) this.bodies.put(event.position, message.value);
+  };
+
+  /** The highest position consumed so far (every position up to it is located). */
+  get lastSeen(): number {
+    return this.offsetsByPosition.last;
+  }
+
+  /** The events at `positions` (each 1..head), in the order asked. */
+  async read(positions: readonly number[], head: number): Promise<ChangeEvent[]> {
+    for (const p of positions) {
+      if (!Number.isInteger(p) || p < 1 || p > head) throw new RangeError(`no event at position ${p} (head ${head})`);
+    }
+    const found = new Map<number, ChangeEvent>();
+    const missing: number[] = [];
+    for (const p of new Set(positions)) {
+      const cached = this.bodies.get(p);
+      if (cached) found.set(p, cached);
+      else missing.push(p);
+    }
+    if (missing.length > 0) await this.fetch(missing, found);
+    return positions.map((p) => {
+      const event = found.get(p);
+      if (!event) throw new Error(`KafkaEventLog: position ${p} was not found in the partition`);
+      return event;
+    });
+  }
+
+  private async fetch(missing: number[], found: Map<number, ChangeEvent>): Promise<void> {
+    const wanted = new Set(missing);
+    const keep = (event: ChangeEvent) => {
+      if (wanted.has(event.position)) found.set(event.position, event);
+    };
+    const located = missing.filter((p) => this.offsetsByPosition.has(p)).sort((a, b) => a - b);
+    const offsetOf = (i: number) => this.offsetsByPosition.get(located[i]!);
+    let i = 0;
+    while (i < located.length) {
+      let j = i;
+      while (j + 1 < located.length && offsetOf(j + 1) - offsetOf(j) <= RUN_GAP_OFFSETS && offsetOf(j + 1) - offsetOf(i) < MAX_RUN_OFFSETS) j++;
+      await this.source.consumeRange(BigInt(offsetOf(i)), BigInt(offsetOf(j)) + 1n, async (messages) => {
+        for (const message of messages) {
+          const event = decode(message);
+          this.seen(event, message);
+          keep(event);
+        }
+      });
+      i = j + 1;
+    }
+    const unlocated = missing.filter((p) => !found.has(p));
+    if (unlocated.length === 0) return;
+    // Not consumed by any reader yet: scan (read() starts at the partition's start).
+    const last = Math.max(...unlocated);
+    for await (const batch of this.source.read(Math.min(...unlocated))) {
+      for (const event of batch) keep(event);
+      if (batch[batch.length - 1]!.position >= last) break;
+    }
+  }
+}
