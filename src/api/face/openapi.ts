@@ -29,7 +29,11 @@ export interface OpenApiOptions {
   changeLog?: boolean;
 }
 
-/** 'IP address' → 'IPAddress'; unique across the registry (app-prefixed on a clash). */
+/**
+ * 'IP address' → 'IPAddress'; unique across the registry. On a clash (a VM interface's
+ * verbose name is 'interface' too) the model whose own name is the plain name keeps it,
+ * so existing clients' 'Interface' stays; the others are prefixed with their app.
+ */
 export function componentNames(registry: ModelRegistry): Map<string, string> {
   const names = new Map<string, string>();
   const taken = new Map<string, number>();
@@ -37,7 +41,8 @@ export function componentNames(registry: ModelRegistry): Map<string, string> {
   for (const d of registry.all()) taken.set(base(d), (taken.get(base(d)) ?? 0) + 1);
   for (const d of registry.all()) {
     const name = base(d);
-    names.set(d.key, (taken.get(name) ?? 0) > 1 ? `${d.app[0].toUpperCase()}${d.app.slice(1)}${name}` : name);
+    const unique = (taken.get(name) ?? 0) <= 1 || d.model === name.toLowerCase();
+    names.set(d.key, unique ? name : `${d.app[0].toUpperCase()}${d.app.slice(1)}${name}`);
   }
   return names;
 }
