@@ -5,6 +5,10 @@ import type { ModelDefinition } from './types.js';
 import { circuit } from './circuits/circuit.js';
 import { circuittype } from './circuits/circuittype.js';
 import { provider } from './circuits/provider.js';
+import { consoleport } from './dcim/consoleport.js';
+import { consoleporttemplate } from './dcim/consoleporttemplate.js';
+import { consoleserverport } from './dcim/consoleserverport.js';
+import { consoleserverporttemplate } from './dcim/consoleserverporttemplate.js';
 import { device } from './dcim/device.js';
 import { devicerole } from './dcim/devicerole.js';
 import { devicetype } from './dcim/devicetype.js';
@@ -12,6 +16,10 @@ import { interfaceModel } from './dcim/interface.js';
 import { location } from './dcim/location.js';
 import { manufacturer } from './dcim/manufacturer.js';
 import { platform } from './dcim/platform.js';
+import { poweroutlet } from './dcim/poweroutlet.js';
+import { poweroutlettemplate } from './dcim/poweroutlettemplate.js';
+import { powerport } from './dcim/powerport.js';
+import { powerporttemplate } from './dcim/powerporttemplate.js';
 import { rack } from './dcim/rack.js';
 import { rackrole } from './dcim/rackrole.js';
 import { region } from './dcim/region.js';
@@ -59,6 +67,14 @@ export const allModels: ModelDefinition[] = [
   platform,
   device,
   interfaceModel,
+  consoleporttemplate,
+  consoleserverporttemplate,
+  powerporttemplate,
+  poweroutlettemplate,
+  consoleport,
+  consoleserverport,
+  powerport,
+  poweroutlet,
   // ipam
   vrf,
   rir,
