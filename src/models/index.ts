@@ -5,10 +5,6 @@ import type { ModelDefinition } from './types.js';
 import { circuit } from './circuits/circuit.js';
 import { circuittype } from './circuits/circuittype.js';
 import { provider } from './circuits/provider.js';
-import { consoleport } from './dcim/consoleport.js';
-import { consoleporttemplate } from './dcim/consoleporttemplate.js';
-import { consoleserverport } from './dcim/consoleserverport.js';
-import { consoleserverporttemplate } from './dcim/consoleserverporttemplate.js';
 import { device } from './dcim/device.js';
 import { devicerole } from './dcim/devicerole.js';
 import { devicetype } from './dcim/devicetype.js';
@@ -16,10 +12,6 @@ import { interfaceModel } from './dcim/interface.js';
 import { location } from './dcim/location.js';
 import { manufacturer } from './dcim/manufacturer.js';
 import { platform } from './dcim/platform.js';
-import { poweroutlet } from './dcim/poweroutlet.js';
-import { poweroutlettemplate } from './dcim/poweroutlettemplate.js';
-import { powerport } from './dcim/powerport.js';
-import { powerporttemplate } from './dcim/powerporttemplate.js';
 import { rack } from './dcim/rack.js';
 import { rackrole } from './dcim/rackrole.js';
 import { region } from './dcim/region.js';
@@ -48,6 +40,15 @@ import { clustergroup } from './virtualization/clustergroup.js';
 import { clustertype } from './virtualization/clustertype.js';
 import { virtualmachine } from './virtualization/virtualmachine.js';
 import { vminterface } from './virtualization/vminterface.js';
+// dcim: console and power components and their templates
+import { consoleport } from './dcim/consoleport.js';
+import { consoleporttemplate } from './dcim/consoleporttemplate.js';
+import { consoleserverport } from './dcim/consoleserverport.js';
+import { consoleserverporttemplate } from './dcim/consoleserverporttemplate.js';
+import { poweroutlet } from './dcim/poweroutlet.js';
+import { poweroutlettemplate } from './dcim/poweroutlettemplate.js';
+import { powerport } from './dcim/powerport.js';
+import { powerporttemplate } from './dcim/powerporttemplate.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -67,6 +68,7 @@ export const allModels: ModelDefinition[] = [
   platform,
   device,
   interfaceModel,
+  // dcim: console and power components and their templates
   consoleporttemplate,
   consoleserverporttemplate,
   powerporttemplate,

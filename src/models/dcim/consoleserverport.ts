@@ -39,7 +39,7 @@ export const consoleserverport: ModelDefinition = {
   ordering: ['device', '_name', 'id'],
   search: ['name', 'label', 'description'],
   unique: [{ fields: ['device', 'name'] }],
-  filters: cableableComponentFilters,
+  filters: { ...cableableComponentFilters, speed: false },
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
