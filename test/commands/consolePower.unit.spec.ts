@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ValidationError } from '../../src/commands/errors.js';
 import { templateParentProblem } from '../../src/models/dcim/componentRules.js';
-import { create, deciderSpec, patch, type WriteCommand } from '../support/deciderSpec.js';
+import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
 /** Site 1; manufacturer 1; device types 1 "PDU" and 2 "Server"; role 1; devices 1 "pdu1" and 2 "srv1" (type 2). */
 const devices: WriteCommand[] = [
@@ -138,4 +138,34 @@ test('template: not on both a device type and a module type', (t) => {
     __all__: ['A component template cannot be associated with both a device type and a module type.'],
   });
   t.is(templateParentProblem({ id: 1, device_type: null, module_type: 1, name: 'Console {module}' }, null), undefined);
+});
+
+/* ------------------------------------------------------------ change records */
+
+test('change records name the device type of a template and the device of a component', async (t) => {
+  await deciderSpec(t)
+    .given(devices)
+    .when(create('dcim.powerporttemplate', { device_type: 2, name: 'PSU1' }))
+    .then([{ objectType: 'dcim.powerporttemplate', objectId: 1, related: { type: 'dcim.devicetype', id: 2 } }]);
+  await deciderSpec(t)
+    .given(devices)
+    .when(create('dcim.consoleport', { device: 2, name: 'Console' }))
+    .then([{ objectType: 'dcim.consoleport', objectId: 1, related: { type: 'dcim.device', id: 2 } }]);
+});
+
+test('deleting a device deletes its console and power components, one delete record each', async (t) => {
+  await deciderSpec(t)
+    .given([
+      ...devices,
+      create('dcim.consoleport', { device: 1, name: 'Console' }),
+      create('dcim.powerport', { device: 1, name: 'Inlet' }),
+      create('dcim.poweroutlet', { device: 1, name: 'Outlet 1', power_port: 1 }),
+    ])
+    .when(remove('dcim.device', 1))
+    .then((events) => {
+      t.deepEqual(
+        events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`),
+        ['delete dcim.poweroutlet 1', 'delete dcim.powerport 1', 'delete dcim.consoleport 1', 'delete dcim.device 1'],
+      );
+    });
 });
