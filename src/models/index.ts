@@ -40,6 +40,15 @@ import { clustergroup } from './virtualization/clustergroup.js';
 import { clustertype } from './virtualization/clustertype.js';
 import { virtualmachine } from './virtualization/virtualmachine.js';
 import { vminterface } from './virtualization/vminterface.js';
+// dcim: console and power components and their templates
+import { consoleport } from './dcim/consoleport.js';
+import { consoleporttemplate } from './dcim/consoleporttemplate.js';
+import { consoleserverport } from './dcim/consoleserverport.js';
+import { consoleserverporttemplate } from './dcim/consoleserverporttemplate.js';
+import { poweroutlet } from './dcim/poweroutlet.js';
+import { poweroutlettemplate } from './dcim/poweroutlettemplate.js';
+import { powerport } from './dcim/powerport.js';
+import { powerporttemplate } from './dcim/powerporttemplate.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -59,6 +68,15 @@ export const allModels: ModelDefinition[] = [
   platform,
   device,
   interfaceModel,
+  // dcim: console and power components and their templates
+  consoleporttemplate,
+  consoleserverporttemplate,
+  powerporttemplate,
+  poweroutlettemplate,
+  consoleport,
+  consoleserverport,
+  powerport,
+  poweroutlet,
   // ipam
   vrf,
   rir,

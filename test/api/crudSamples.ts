@@ -55,4 +55,12 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'virtualization.cluster': { create: (made) => ({ name: 'Example cluster', type: made['virtualization.clustertype'].id }), patch: { description: 'changed' } },
   'virtualization.virtualmachine': { create: (made) => ({ name: 'Example virtual machine', cluster: made['virtualization.cluster'].id }), patch: { description: 'changed' } },
   'virtualization.vminterface': { create: (made) => ({ virtual_machine: made['virtualization.virtualmachine'].id, name: 'Example interface' }), patch: { description: 'changed' } },
+  'dcim.consoleporttemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example console port template' }), patch: { description: 'changed' } },
+  'dcim.consoleserverporttemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example console server port template' }), patch: { description: 'changed' } },
+  'dcim.powerporttemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example power port template' }), patch: { description: 'changed' } },
+  'dcim.poweroutlettemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example power outlet template' }), patch: { description: 'changed' } },
+  'dcim.consoleport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example console port' }), patch: { description: 'changed' } },
+  'dcim.consoleserverport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example console server port' }), patch: { description: 'changed' } },
+  'dcim.powerport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example power port' }), patch: { description: 'changed' } },
+  'dcim.poweroutlet': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example power outlet' }), patch: { description: 'changed' } },
 };

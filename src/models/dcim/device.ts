@@ -9,6 +9,7 @@ import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
 import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
+import { hasComponents } from './componentFilters.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -241,10 +242,10 @@ export const device: ModelDefinition = {
     is_full_depth: { kind: 'method', value: 'boolean', single: true, method: filterFullDepth },
     mac_address: interfaceMacFilter('dcim.interface', 'device'),
     interfaces: { kind: 'method', value: 'boolean', single: true, method: filterHasInterfaces },
-    console_ports: noneExist,
-    console_server_ports: noneExist,
-    power_ports: noneExist,
-    power_outlets: noneExist,
+    console_ports: hasComponents('dcim.consoleport', 'device'),
+    console_server_ports: hasComponents('dcim.consoleserverport', 'device'),
+    power_ports: hasComponents('dcim.powerport', 'device'),
+    power_outlets: hasComponents('dcim.poweroutlet', 'device'),
     pass_through_ports: noneExist,
     module_bays: noneExist,
     device_bays: noneExist,

@@ -4,6 +4,7 @@ import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, weightUnitField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
+import { hasComponents } from './componentFilters.js';
 
 export const devicetype: ModelDefinition = {
   key: 'dcim.devicetype',
@@ -48,10 +49,10 @@ export const devicetype: ModelDefinition = {
   filters: {
     has_front_image: noneExist,
     has_rear_image: noneExist,
-    console_ports: noneExist,
-    console_server_ports: noneExist,
-    power_ports: noneExist,
-    power_outlets: noneExist,
+    console_ports: hasComponents('dcim.consoleporttemplate', 'device_type'),
+    console_server_ports: hasComponents('dcim.consoleserverporttemplate', 'device_type'),
+    power_ports: hasComponents('dcim.powerporttemplate', 'device_type'),
+    power_outlets: hasComponents('dcim.poweroutlettemplate', 'device_type'),
     interfaces: noneExist,
     pass_through_ports: noneExist,
     module_bays: noneExist,

@@ -1,0 +1,54 @@
+/**
+ * List filters shared by the device components that can be cabled (console ports, power
+ * ports, ...) and by the component templates.
+ */
+import type { FilterSpec } from '../types.js';
+import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
+
+/** Cables are not modelled: no component has a cable end, a cable or a connection. */
+const cableFilters: Record<string, FilterSpec> = {
+  cable_end: { kind: 'field', field: 'cable_end', value: 'string', lookups: ['n'], choices: ['A', 'B'] },
+  cabled: noneExist,
+  connected: noneExist,
+  // Occupied means cabled or marked connected; without cables, only the mark counts.
+  occupied: { kind: 'method', value: 'boolean', single: true, method: ([occupied]) => ({ mark_connected: occupied }) },
+};
+
+/** Where the component's device is, its cable state; the fields NetBox does not filter on. */
+export const cableableComponentFilters: Record<string, FilterSpec> = {
+  ...siteScopeFilters(['device', 'site']),
+  ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
+  ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
+  ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
+  ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
+  ...cableFilters,
+  mark_connected: false,
+};
+
+/** A template is found by its device type or module type (NetBox names these without the underscore). */
+export const componentTemplateFilters: Record<string, FilterSpec> = {
+  devicetype_id: { kind: 'related', target: 'dcim.devicetype', path: ['device_type'] },
+  moduletype_id: { kind: 'related', target: 'dcim.moduletype', path: ['module_type'] },
+  device_type_id: false,
+  device_type: false,
+  module_type_id: false,
+  label: false,
+  description: false,
+};
+
+/**
+ * A boolean filter on a device (or device type): true → those with at least one
+ * component (or template) of `model`, false → those with none.
+ */
+export function hasComponents(model: string, parentField: 'device' | 'device_type'): FilterSpec {
+  return {
+    kind: 'method',
+    value: 'boolean',
+    single: true,
+    async method([has], env) {
+      const components = await env.find(model, { [parentField]: { $ne: null } });
+      const parents = [...new Set(components.map((component) => component[parentField]))];
+      return has ? { id: { $in: parents } } : { id: { $nin: parents } };
+    },
+  };
+}

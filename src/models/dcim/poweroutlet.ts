@@ -1,0 +1,54 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js';
+import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import { nameWithLabel } from '../hooks.js';
+import { cableableComponentFilters } from './componentFilters.js';
+import { componentMoveProblem, componentRelatedObject, outletPowerPortProblem } from './componentRules.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
+
+export const poweroutlet: ModelDefinition = {
+  key: 'dcim.poweroutlet',
+  app: 'dcim',
+  model: 'poweroutlet',
+  path: 'power-outlets',
+  verboseName: 'power outlet',
+  verboseNamePlural: 'power outlets',
+  fields: [
+    ...identityFields,
+    { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'CASCADE', required: true },
+    { name: 'module', type: 'fk', target: 'dcim.module', onDelete: 'CASCADE', nullable: true, default: null },
+    { name: 'name', type: 'string', required: true, maxLength: 64 },
+    { name: 'label', type: 'string', blank: true, default: '', maxLength: 64 },
+    { name: 'type', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: POWER_OUTLET_TYPE_CHOICES },
+    { name: 'power_port', type: 'fk', target: 'dcim.powerport', onDelete: 'SET_NULL', nullable: true, default: null },
+    { name: 'feed_leg', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: POWER_FEED_LEG_CHOICES },
+    descriptionField,
+    { name: 'mark_connected', type: 'boolean', default: false },
+    { name: 'cable', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'cable_end', type: 'computed', readOnly: true, value: '' },
+    { name: 'link_peers', type: 'computed', readOnly: true, value: [] },
+    { name: 'link_peers_type', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'connected_endpoints', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'connected_endpoints_type', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'connected_endpoints_reachable', type: 'computed', readOnly: true, nullable: true, value: null },
+    ...changeLoggedFields,
+    { name: '_occupied', type: 'computed', readOnly: true, value: false },
+  ],
+  brief: ['id', 'url', 'display', 'device', 'name', 'cable', '_occupied'],
+  // NetBox orders device by its own ordering; here by id
+  ordering: ['device', '_name', 'id'],
+  search: ['name', 'label', 'description'],
+  unique: [{ fields: ['device', 'name'] }],
+  filters: {
+    ...cableableComponentFilters,
+    power_port_id: false,
+    power_port: false,
+  },
+  hooks: {
+    display: nameWithLabel,
+    derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
+    validate: async (obj, view, previous) => componentMoveProblem(obj, previous) ?? (await outletPowerPortProblem(obj, view)),
+    relatedObject: componentRelatedObject,
+  },
+};
