@@ -430,6 +430,12 @@ export interface ModelDefinition {
   /** It decides who may do what (users, groups, tokens, permissions): authentication caches follow its changes. */
   accessControl?: boolean;
   hooks?: ModelHooks;
+  /**
+   * A component template: the component model ('<app>.<model>') each of its objects becomes
+   * when a device (or module) of its type is created. Without it, a model named
+   * '<x>template' instantiates '<x>' of the same app when the registry has it.
+   */
+  instantiates?: string;
   /** Sub-resources of the detail URL that hand out the object's free space (e.g. a prefix's available-ips). */
   detailActions?: DetailAction[];
 }
@@ -511,7 +517,13 @@ export interface FollowUpHooks {
    * any refusal refuses the whole request (a bulk request's items alike), and nothing is
    * written. Keep it to what the object itself implies: the hook runs on every write.
    */
-  followUps?(change: DecidedChange, view: LookupView): Promise<FollowUpCommand[]> | FollowUpCommand[];
+  followUps?(change: DecidedChange, view: LookupView, models: ModelCatalog): Promise<FollowUpCommand[]> | FollowUpCommand[];
+}
+
+/** The models a follow-up hook may consult (e.g. which template models instantiate which components). */
+export interface ModelCatalog {
+  all(): ModelDefinition[];
+  tryGet(key: string): ModelDefinition | undefined;
 }
 
 // ---- Detail actions: sub-resources of an object's detail URL that hand out its free space

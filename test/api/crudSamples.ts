@@ -55,4 +55,10 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'virtualization.cluster': { create: (made) => ({ name: 'Example cluster', type: made['virtualization.clustertype'].id }), patch: { description: 'changed' } },
   'virtualization.virtualmachine': { create: (made) => ({ name: 'Example virtual machine', cluster: made['virtualization.cluster'].id }), patch: { description: 'changed' } },
   'virtualization.vminterface': { create: (made) => ({ virtual_machine: made['virtualization.virtualmachine'].id, name: 'Example interface' }), patch: { description: 'changed' } },
+  'dcim.moduletype': { create: (made) => ({ manufacturer: made['dcim.manufacturer'].id, model: 'example model' }), patch: { description: 'changed' } },
+  'dcim.modulebay': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example module bay' }), patch: { description: 'changed' } },
+  'dcim.module': { create: (made) => ({ device: made['dcim.device'].id, module_bay: made['dcim.modulebay'].id, module_type: made['dcim.moduletype'].id }), patch: { description: 'changed' } },
+  // module bays, modules and component templates (not change-logged by the generator's rule, but NetBox logs them)
+  'dcim.modulebaytemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example module bay template' }), patch: { description: 'changed' } },
+  'dcim.interfacetemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example interface template', type: '1000base-t' }), patch: { description: 'changed' } },
 };

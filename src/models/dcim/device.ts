@@ -9,6 +9,8 @@ import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
 import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
+import { instantiateTemplates } from '../componentTemplates.js';
+import { hasRelated } from '../hasRelatedFilter.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -246,7 +248,7 @@ export const device: ModelDefinition = {
     power_ports: noneExist,
     power_outlets: noneExist,
     pass_through_ports: noneExist,
-    module_bays: noneExist,
+    module_bays: hasRelated('dcim.modulebay', 'device'),
     device_bays: noneExist,
     q: { kind: 'search', also: primaryIpStartsWith },
   },
@@ -254,6 +256,9 @@ export const device: ModelDefinition = {
     display: deviceDisplay,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: validateDevice,
+    // A new device gets a component for every component template of its type.
+    followUps: ({ action, obj }, view, models) =>
+      action === 'create' ? instantiateTemplates('dcim.devicetype', 'device_type', Number(obj.device_type), { device: obj.id }, view, models) : [],
   },
 };
 

@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
+import { hasRelated } from '../hasRelatedFilter.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, weightUnitField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 
@@ -52,9 +53,9 @@ export const devicetype: ModelDefinition = {
     console_server_ports: noneExist,
     power_ports: noneExist,
     power_outlets: noneExist,
-    interfaces: noneExist,
+    interfaces: hasRelated('dcim.interfacetemplate', 'device_type'),
     pass_through_ports: noneExist,
-    module_bays: noneExist,
+    module_bays: hasRelated('dcim.modulebaytemplate', 'device_type'),
     device_bays: noneExist,
     inventory_items: noneExist,
   },
