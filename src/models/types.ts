@@ -101,7 +101,10 @@ export interface FieldDefinition extends DependentField {
    * related field), ordered by the targets' names; stored as ids like any m2m.
    */
   representation?: 'nested' | 'id' | 'slug';
-  /** The foreign key is one-to-one: a target may be referenced by one object only. */
+  /**
+   * The foreign key is one-to-one: a target may be referenced by one object only.
+   * On a 'reverse' field: the one object pointing here, rendered nested, or null.
+   */
   oneToOne?: boolean;
 
   /** No two objects share the value (nulls aside): enforced on write and indexed. */

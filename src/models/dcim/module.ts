@@ -77,6 +77,8 @@ async function validateModule(obj: StoredObject, view: LookupView, previous: Sto
     return fieldError('__all__', `Module must be installed within a module bay belonging to the assigned device (${shown}).`);
   }
   if (previous || !bay || obj.replicate_components === false) return;
+  // Validation hooks are not handed the registry (follow-up hooks are); loaded on use, as
+  // the registry itself imports this file.
   const { registry } = await import('../registry.js');
   for (const pair of templatePairs('dcim.moduletype', 'module_type', registry)) {
     const templates = await view.find(pair.template.key, { module_type: obj.module_type });
