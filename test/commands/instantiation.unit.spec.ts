@@ -1,5 +1,8 @@
 import test from 'ava';
 import { ValidationError } from '../../src/commands/errors.js';
+import { instantiateTemplates, templatePairs } from '../../src/models/componentTemplates.js';
+import { ModelRegistry } from '../../src/models/registry.js';
+import type { FieldDefinition, ModelDefinition } from '../../src/models/types.js';
 import { create, deciderSpec, objectCreated, type WriteCommand } from '../support/deciderSpec.js';
 
 /**
@@ -103,4 +106,70 @@ test('a component that fails validation fails the device create, and nothing is 
     .given([...catalog.slice(0, 8), tooLong])
     .when(create('dcim.device', router))
     .thenThrows(ValidationError, { non_field_errors: ['interface: name: Ensure this field has no more than 64 characters.'] });
+});
+
+/* ------------------------------------------ the mechanism, on models of a test registry */
+
+function model(name: string, fields: FieldDefinition[], extra: Partial<ModelDefinition> = {}): ModelDefinition {
+  return {
+    key: `test.${name}`,
+    app: 'test',
+    model: name,
+    path: `${name}s`,
+    verboseName: name,
+    verboseNamePlural: `${name}s`,
+    fields: [{ name: 'id', type: 'id', readOnly: true }, { name: 'url', type: 'url', readOnly: true }, { name: 'display', type: 'display', readOnly: true }, { name: 'name', type: 'string', required: true, maxLength: 20 }, ...fields],
+    brief: ['id', 'url', 'display', 'name'],
+    ordering: ['id'],
+    ...extra,
+  };
+}
+
+/**
+ * Port pairs that front/rear ports of NetBox follow: a front port template names a rear
+ * port template; the front templates' model is registered first, and a "slot" template
+ * names its component model explicitly rather than by the naming convention.
+ */
+function portRegistry(): ModelRegistry {
+  const owner: FieldDefinition = { name: 'device_type', type: 'fk', target: 'test.devicetype', required: true, onDelete: 'CASCADE' };
+  const device: FieldDefinition = { name: 'device', type: 'fk', target: 'test.device', required: true, onDelete: 'CASCADE' };
+  const registry = new ModelRegistry([
+    model('devicetype', []),
+    model('device', [{ name: 'device_type', type: 'fk', target: 'test.devicetype', required: true, onDelete: 'PROTECT' }], {
+      hooks: { followUps: ({ action, obj }, view, models) => (action === 'create' ? instantiateTemplates('test.devicetype', 'device_type', Number(obj.device_type), { device: obj.id }, view, models) : []) },
+    }),
+    model('frontporttemplate', [owner, { name: 'rear_port', type: 'fk', target: 'test.rearporttemplate', required: true, onDelete: 'CASCADE' }]),
+    model('rearporttemplate', [owner, { name: 'positions', type: 'integer', default: 1 }]),
+    model('frontport', [device, { name: 'rear_port', type: 'fk', target: 'test.rearport', required: true, onDelete: 'CASCADE' }]),
+    model('rearport', [device, { name: 'positions', type: 'integer', default: 1 }]),
+    model('slotdefinition', [owner], { instantiates: 'test.slot' }),
+    model('slot', [device]),
+  ]);
+  registry.validate();
+  return registry;
+}
+
+test('the template models of an owner come from the registry, referenced templates first', (t) => {
+  const registry = portRegistry();
+  t.deepEqual(
+    templatePairs('test.devicetype', 'device_type', registry).map((p) => `${p.template.model}>${p.component.model}`),
+    ['rearporttemplate>rearport', 'frontporttemplate>frontport', 'slotdefinition>slot'],
+  );
+});
+
+test('a template\'s reference to another template becomes a reference to the component made from it in the same request', async (t) => {
+  await deciderSpec(t, { registry: portRegistry() })
+    .given([
+      create('test.devicetype', { name: 'panel' }),
+      create('test.rearporttemplate', { device_type: 1, name: 'R1', positions: 2 }),
+      create('test.frontporttemplate', { device_type: 1, name: 'F1', rear_port: 1 }),
+      create('test.slotdefinition', { device_type: 1, name: 'S1' }),
+    ])
+    .when(create('test.device', { name: 'p1', device_type: 1 }))
+    .then([
+      { action: 'create', objectType: 'test.device', objectId: 1 },
+      { action: 'create', objectType: 'test.rearport', objectId: 1, postchange: { device: 1, name: 'R1', positions: 2 } },
+      { action: 'create', objectType: 'test.frontport', objectId: 1, postchange: { device: 1, name: 'F1', rear_port: 1 } },
+      { action: 'create', objectType: 'test.slot', objectId: 1, postchange: { device: 1, name: 'S1' } },
+    ]);
 });
