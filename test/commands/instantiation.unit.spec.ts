@@ -173,3 +173,10 @@ test('a template\'s reference to another template becomes a reference to the com
       { action: 'create', objectType: 'test.slot', objectId: 1, postchange: { device: 1, name: 'S1' } },
     ]);
 });
+
+test('a module bay cannot move to another device', async (t) => {
+  await deciderSpec(t)
+    .given([...catalog, create('dcim.device', router), create('dcim.device', { ...router, name: 'r2' })])
+    .when({ kind: 'update', model: 'dcim.modulebay', items: [{ id: 1, input: { device: 2 } }], mode: 'patch', bulk: false })
+    .thenThrows(ValidationError, { device: ['Components cannot be moved to a different device.'] });
+});

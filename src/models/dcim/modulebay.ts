@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
-import { nameWithLabel } from '../hooks.js';
+import { fieldError, nameWithLabel } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const modulebay: ModelDefinition = {
@@ -37,6 +37,9 @@ export const modulebay: ModelDefinition = {
   },
   hooks: {
     display: nameWithLabel,
+    async validate(obj, _view, previous) {
+      if (previous && previous.device !== obj.device) return fieldError('device', 'Components cannot be moved to a different device.');
+    },
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
   },
 };
