@@ -73,3 +73,21 @@ test('installing a module over HTTP instantiates its components with the bay pos
   await must(service.api('DELETE', `/api/dcim/modules/${installed.body.id}/`), 204);
   t.is((await must(service.api('GET', `/api/dcim/interfaces/?device_id=${switchDevice.id}`), 200)).body.count, 2);
 });
+
+test('filters: device types and devices with module bays, module types by manufacturer name, modules by device name', async (t) => {
+  const { service } = t.context;
+  const { device, manufacturer, deviceType, post, name } = await catalog(service, 1);
+  const withBay = (await must(device(), 201)).body;
+  const moduleType = await post('/api/dcim/module-types/', { manufacturer: manufacturer.id, model: `${name}-psu` });
+  const [bay] = (await must(service.api('GET', `/api/dcim/module-bays/?device_id=${withBay.id}`), 200)).body.results;
+  const installed = (await must(service.api('POST', '/api/dcim/modules/', { device: withBay.id, module_bay: bay.id, module_type: moduleType.id }), 201)).body;
+
+  const types = await must(service.api('GET', `/api/dcim/device-types/?module_bays=true&interfaces=true&manufacturer_id=${manufacturer.id}`), 200);
+  t.deepEqual(types.body.results.map((d: any) => d.id), [deviceType.id]);
+  const devices = await must(service.api('GET', `/api/dcim/devices/?module_bays=true&device_type_id=${deviceType.id}`), 200);
+  t.deepEqual(devices.body.results.map((d: any) => d.id), [withBay.id]);
+  const moduleTypes = await must(service.api('GET', `/api/dcim/module-types/?q=${encodeURIComponent(`${name}-mfr`)}&interfaces=false`), 200);
+  t.deepEqual(moduleTypes.body.results.map((m: any) => m.id), [moduleType.id]);
+  const modules = await must(service.api('GET', `/api/dcim/modules/?q=${encodeURIComponent(withBay.name)}`), 200);
+  t.deepEqual(modules.body.results.map((m: any) => m.id), [installed.id]);
+});

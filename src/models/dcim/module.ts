@@ -5,6 +5,7 @@ import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { componentInput, instantiateTemplates, MODULE_TOKEN, templatePairs } from '../componentTemplates.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters } from '../filterSpecs.js';
+import { relatedNameContains } from '../searchRelatedName.js';
 
 export const module: ModelDefinition = {
   key: 'dcim.module',
@@ -56,6 +57,7 @@ export const module: ModelDefinition = {
     ...pairFilters('manufacturer_id', 'manufacturer', 'dcim.manufacturer', ['module_type', 'manufacturer']),
     module_type: { kind: 'related', target: 'dcim.moduletype', by: 'model', path: ['module_type'] },
     device: false,
+    q: { kind: 'search', also: relatedNameContains('dcim.device', 'device') },
   },
   hooks: {
     display: async (obj, view) => {

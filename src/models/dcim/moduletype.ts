@@ -4,6 +4,7 @@ import { changeLoggedFields, descriptionField, identityFields, weightUnitField }
 import { displayAttribute } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
 import { hasRelated } from '../hasRelatedFilter.js';
+import { relatedNameContains } from '../searchRelatedName.js';
 
 export const moduletype: ModelDefinition = {
   key: 'dcim.moduletype',
@@ -36,6 +37,7 @@ export const moduletype: ModelDefinition = {
     power_outlets: noneExist,
     interfaces: hasRelated('dcim.interfacetemplate', 'module_type'),
     pass_through_ports: noneExist,
+    q: { kind: 'search', also: relatedNameContains('dcim.manufacturer', 'manufacturer') },
   },
   hooks: {
     display: displayAttribute('model'),
