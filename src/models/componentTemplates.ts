@@ -85,7 +85,10 @@ export function componentInput(pair: TemplatePair, template: StoredObject, templ
   const componentFields = new Map(pair.component.fields.map((f) => [f.name, f]));
   const input: Record<string, unknown> = { device: target.device };
   if (target.module && componentFields.has('module')) input.module = target.module.id;
+  // A generic relation's pair names another template (an inventory item template's component): not copied.
+  const genericPairs = new Set(pair.template.fields.flatMap((f) => (f.type === 'generic_fk' ? [f.typeField, f.idField] : [])));
   for (const field of pair.template.fields) {
+    if (genericPairs.has(field.name)) continue;
     if (OWNER_FIELDS.has(field.name) || NEVER_COPIED.has(field.name) || field.readOnly || field.internal) continue;
     if (field.type === 'content_type' || field.type === 'generic_fk' || field.type === 'generic_list') continue;
     const shared = componentFields.get(field.name);
