@@ -93,6 +93,7 @@ const EXTENSIONS: Record<string, string[]> = {
   'ipam.vlan': ['display_name'],
   'dcim.device': ['display_name'],
   'dcim.interface': ['connection_status'],
+  'dcim.module': ['replicate_components', 'adopt_components'],
 };
 const BRIEF_EXTENSIONS: Record<string, string[]> = {
   'ipam.vlan': ['display_name'],

@@ -116,7 +116,9 @@ export class Serializer {
         if (!target) return docs.map(() => []);
         const children = await this.store.find(target.key, { [field.via!]: { $in: docs.map((d) => d.id) } }, { sort: { id: 1 } });
         const rendered = await this.render(target, children, 'nested', options, depth + 1);
-        return docs.map((d) => rendered.filter((_, i) => children[i][field.via!] === d.id));
+        const perDoc = docs.map((d) => rendered.filter((_, i) => children[i][field.via!] === d.id));
+        // A one-to-one reverse relation (a bay's installed module) is one object or null.
+        return field.oneToOne ? perDoc.map((list) => list[0] ?? null) : perDoc;
       }
       case 'computed': {
         if (field.coalesce && field.target) {

@@ -15,7 +15,7 @@ import type { WriteTransaction } from './WriteCoordinator.js';
 export async function runFollowUps(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange): Promise<void> {
   const hook = definition.hooks?.followUps;
   if (!hook) return;
-  for (const command of await hook(change, tx.view)) {
+  for (const command of await hook(change, tx.view, env.registry)) {
     const target = env.registry.get(command.model);
     try {
       await runCommand(env, tx, target, command);

@@ -9,8 +9,13 @@ import { device } from './dcim/device.js';
 import { devicerole } from './dcim/devicerole.js';
 import { devicetype } from './dcim/devicetype.js';
 import { interfaceModel } from './dcim/interface.js';
+import { interfacetemplate } from './dcim/interfacetemplate.js';
 import { location } from './dcim/location.js';
 import { manufacturer } from './dcim/manufacturer.js';
+import { module } from './dcim/module.js';
+import { modulebay } from './dcim/modulebay.js';
+import { modulebaytemplate } from './dcim/modulebaytemplate.js';
+import { moduletype } from './dcim/moduletype.js';
 import { platform } from './dcim/platform.js';
 import { rack } from './dcim/rack.js';
 import { rackrole } from './dcim/rackrole.js';
@@ -77,6 +82,11 @@ export const allModels: ModelDefinition[] = [
   consoleserverport,
   powerport,
   poweroutlet,
+  moduletype,
+  modulebaytemplate,
+  modulebay,
+  module,
+  interfacetemplate,
   // ipam
   vrf,
   rir,

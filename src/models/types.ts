@@ -101,7 +101,10 @@ export interface FieldDefinition extends DependentField {
    * related field), ordered by the targets' names; stored as ids like any m2m.
    */
   representation?: 'nested' | 'id' | 'slug';
-  /** The foreign key is one-to-one: a target may be referenced by one object only. */
+  /**
+   * The foreign key is one-to-one: a target may be referenced by one object only.
+   * On a 'reverse' field: the one object pointing here, rendered nested, or null.
+   */
   oneToOne?: boolean;
 
   /** No two objects share the value (nulls aside): enforced on write and indexed. */
@@ -430,6 +433,12 @@ export interface ModelDefinition {
   /** It decides who may do what (users, groups, tokens, permissions): authentication caches follow its changes. */
   accessControl?: boolean;
   hooks?: ModelHooks;
+  /**
+   * A component template: the component model ('<app>.<model>') each of its objects becomes
+   * when a device (or module) of its type is created. Without it, a model named
+   * '<x>template' instantiates '<x>' of the same app when the registry has it.
+   */
+  instantiates?: string;
   /** Sub-resources of the detail URL that hand out the object's free space (e.g. a prefix's available-ips). */
   detailActions?: DetailAction[];
 }
@@ -511,7 +520,13 @@ export interface FollowUpHooks {
    * any refusal refuses the whole request (a bulk request's items alike), and nothing is
    * written. Keep it to what the object itself implies: the hook runs on every write.
    */
-  followUps?(change: DecidedChange, view: LookupView): Promise<FollowUpCommand[]> | FollowUpCommand[];
+  followUps?(change: DecidedChange, view: LookupView, models: ModelCatalog): Promise<FollowUpCommand[]> | FollowUpCommand[];
+}
+
+/** The models a follow-up hook may consult (e.g. which template models instantiate which components). */
+export interface ModelCatalog {
+  all(): ModelDefinition[];
+  tryGet(key: string): ModelDefinition | undefined;
 }
 
 // ---- Detail actions: sub-resources of an object's detail URL that hand out its free space

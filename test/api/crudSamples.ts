@@ -63,4 +63,10 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.consoleserverport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example console server port' }), patch: { description: 'changed' } },
   'dcim.powerport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example power port' }), patch: { description: 'changed' } },
   'dcim.poweroutlet': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example power outlet' }), patch: { description: 'changed' } },
+  'dcim.moduletype': { create: (made) => ({ manufacturer: made['dcim.manufacturer'].id, model: 'example model' }), patch: { description: 'changed' } },
+  'dcim.modulebay': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example module bay' }), patch: { description: 'changed' } },
+  'dcim.module': { create: (made) => ({ device: made['dcim.device'].id, module_bay: made['dcim.modulebay'].id, module_type: made['dcim.moduletype'].id }), patch: { description: 'changed' } },
+  // module bays, modules and component templates (not change-logged by the generator's rule, but NetBox logs them)
+  'dcim.modulebaytemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example module bay template' }), patch: { description: 'changed' } },
+  'dcim.interfacetemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example interface template', type: '1000base-t' }), patch: { description: 'changed' } },
 };

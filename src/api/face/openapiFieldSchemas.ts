@@ -74,6 +74,7 @@ function valueSchema(field: FieldDefinition, bare: boolean, nestedRef: NestedRef
     case 'm2m':
     case 'tags':
     case 'reverse':
+      if (field.type === 'reverse' && field.oneToOne) return nestedRef(field.target);
       if (field.representation === 'slug') return { type: 'array', items: { type: 'string' } };
       return { type: 'array', items: nestedRef(field.target) };
     case 'content_type':

@@ -36,19 +36,3 @@ export const componentTemplateFilters: Record<string, FilterSpec> = {
   description: false,
 };
 
-/**
- * A boolean filter on a device (or device type): true → those with at least one
- * component (or template) of `model`, false → those with none.
- */
-export function hasComponents(model: string, parentField: 'device' | 'device_type'): FilterSpec {
-  return {
-    kind: 'method',
-    value: 'boolean',
-    single: true,
-    async method([has], env) {
-      const components = await env.find(model, { [parentField]: { $ne: null } });
-      const parents = [...new Set(components.map((component) => component[parentField]))];
-      return has ? { id: { $in: parents } } : { id: { $nin: parents } };
-    },
-  };
-}

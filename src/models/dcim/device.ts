@@ -9,7 +9,8 @@ import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
 import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
-import { hasComponents } from './componentFilters.js';
+import { instantiateTemplates } from '../componentTemplates.js';
+import { hasRelated } from '../hasRelatedFilter.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -242,12 +243,12 @@ export const device: ModelDefinition = {
     is_full_depth: { kind: 'method', value: 'boolean', single: true, method: filterFullDepth },
     mac_address: interfaceMacFilter('dcim.interface', 'device'),
     interfaces: { kind: 'method', value: 'boolean', single: true, method: filterHasInterfaces },
-    console_ports: hasComponents('dcim.consoleport', 'device'),
-    console_server_ports: hasComponents('dcim.consoleserverport', 'device'),
-    power_ports: hasComponents('dcim.powerport', 'device'),
-    power_outlets: hasComponents('dcim.poweroutlet', 'device'),
+    console_ports: hasRelated('dcim.consoleport', 'device'),
+    console_server_ports: hasRelated('dcim.consoleserverport', 'device'),
+    power_ports: hasRelated('dcim.powerport', 'device'),
+    power_outlets: hasRelated('dcim.poweroutlet', 'device'),
     pass_through_ports: noneExist,
-    module_bays: noneExist,
+    module_bays: hasRelated('dcim.modulebay', 'device'),
     device_bays: noneExist,
     q: { kind: 'search', also: primaryIpStartsWith },
   },
@@ -255,6 +256,9 @@ export const device: ModelDefinition = {
     display: deviceDisplay,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: validateDevice,
+    // A new device gets a component for every component template of its type.
+    followUps: ({ action, obj }, view, models) =>
+      action === 'create' ? instantiateTemplates('dcim.devicetype', 'device_type', Number(obj.device_type), { device: obj.id }, view, models) : [],
   },
 };
 

@@ -2,9 +2,9 @@
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
+import { hasRelated } from '../hasRelatedFilter.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, weightUnitField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
-import { hasComponents } from './componentFilters.js';
 
 export const devicetype: ModelDefinition = {
   key: 'dcim.devicetype',
@@ -49,13 +49,13 @@ export const devicetype: ModelDefinition = {
   filters: {
     has_front_image: noneExist,
     has_rear_image: noneExist,
-    console_ports: hasComponents('dcim.consoleporttemplate', 'device_type'),
-    console_server_ports: hasComponents('dcim.consoleserverporttemplate', 'device_type'),
-    power_ports: hasComponents('dcim.powerporttemplate', 'device_type'),
-    power_outlets: hasComponents('dcim.poweroutlettemplate', 'device_type'),
-    interfaces: noneExist,
+    console_ports: hasRelated('dcim.consoleporttemplate', 'device_type'),
+    console_server_ports: hasRelated('dcim.consoleserverporttemplate', 'device_type'),
+    power_ports: hasRelated('dcim.powerporttemplate', 'device_type'),
+    power_outlets: hasRelated('dcim.poweroutlettemplate', 'device_type'),
+    interfaces: hasRelated('dcim.interfacetemplate', 'device_type'),
     pass_through_ports: noneExist,
-    module_bays: noneExist,
+    module_bays: hasRelated('dcim.modulebaytemplate', 'device_type'),
     device_bays: noneExist,
     inventory_items: noneExist,
   },

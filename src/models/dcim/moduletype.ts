@@ -1,0 +1,45 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { changeLoggedFields, descriptionField, identityFields, weightUnitField } from '../commonFields.js';
+import { displayAttribute } from '../hooks.js';
+import { noneExist } from '../filterSpecs.js';
+import { hasRelated } from '../hasRelatedFilter.js';
+import { relatedNameContains } from '../searchRelatedName.js';
+
+export const moduletype: ModelDefinition = {
+  key: 'dcim.moduletype',
+  app: 'dcim',
+  model: 'moduletype',
+  path: 'module-types',
+  verboseName: 'module type',
+  verboseNamePlural: 'module types',
+  fields: [
+    ...identityFields,
+    { name: 'manufacturer', type: 'fk', target: 'dcim.manufacturer', onDelete: 'PROTECT', required: true },
+    { name: 'model', type: 'string', required: true, maxLength: 100 },
+    { name: 'part_number', type: 'string', blank: true, default: '', maxLength: 50 },
+    { name: 'weight', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 2 },
+    weightUnitField,
+    descriptionField,
+    { name: 'comments', type: 'string', blank: true, default: '' },
+    ...changeLoggedFields,
+  ],
+  brief: ['id', 'url', 'display', 'manufacturer', 'model'],
+  // NetBox orders manufacturer by its own ordering; here by id
+  ordering: ['manufacturer', 'model', 'id'],
+  search: ['model', 'part_number', 'comments'],
+  unique: [{ fields: ['manufacturer', 'model'] }],
+  filters: {
+    // the console, power and pass-through templates are not modelled on this branch
+    console_ports: noneExist,
+    console_server_ports: noneExist,
+    power_ports: noneExist,
+    power_outlets: noneExist,
+    interfaces: hasRelated('dcim.interfacetemplate', 'module_type'),
+    pass_through_ports: noneExist,
+    q: { kind: 'search', also: relatedNameContains('dcim.manufacturer', 'manufacturer') },
+  },
+  hooks: {
+    display: displayAttribute('model'),
+  },
+};
