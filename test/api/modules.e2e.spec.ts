@@ -91,3 +91,24 @@ test('filters: device types and devices with module bays, module types by manufa
   const modules = await must(service.api('GET', `/api/dcim/modules/?q=${encodeURIComponent(withBay.name)}`), 200);
   t.deepEqual(modules.body.results.map((m: any) => m.id), [installed.id]);
 });
+
+test('console and power templates are instantiated too; an outlet\'s power port is the one created from its template', async (t) => {
+  const { service } = t.context;
+  const { deviceType, device, post } = await catalog(service, 0);
+  await post('/api/dcim/console-port-templates/', { device_type: deviceType.id, name: 'con0', type: 'rj-45' });
+  await post('/api/dcim/console-server-port-templates/', { device_type: deviceType.id, name: 'cs1' });
+  const psu = await post('/api/dcim/power-port-templates/', { device_type: deviceType.id, name: 'PSU1', maximum_draw: 500 });
+  await post('/api/dcim/power-outlet-templates/', { device_type: deviceType.id, name: 'out1', power_port: psu.id, feed_leg: 'A' });
+  const created = (await must(device(), 201)).body;
+  const names = async (path: string) =>
+    (await must(service.api('GET', `${path}?device_id=${created.id}`), 200)).body.results;
+  t.deepEqual((await names('/api/dcim/console-ports/')).map((p: any) => [p.name, p.type?.value]), [['con0', 'rj-45']]);
+  t.deepEqual((await names('/api/dcim/console-server-ports/')).map((p: any) => p.name), ['cs1']);
+  const [port] = await names('/api/dcim/power-ports/');
+  t.like(port, { name: 'PSU1', maximum_draw: 500 });
+  const [outlet] = await names('/api/dcim/power-outlets/');
+  t.like(outlet, { name: 'out1', feed_leg: { value: 'A', label: 'A' } });
+  t.is(outlet.power_port.id, port.id, 'the outlet names the power port of the same device, not the template');
+  const filtered = await must(service.api('GET', `/api/dcim/devices/?id=${created.id}&power_outlets=true`), 200);
+  t.is(filtered.body.count, 1);
+});
