@@ -8,12 +8,16 @@ import { provider } from './circuits/provider.js';
 import { device } from './dcim/device.js';
 import { devicerole } from './dcim/devicerole.js';
 import { devicetype } from './dcim/devicetype.js';
+import { frontport } from './dcim/frontport.js';
+import { frontporttemplate } from './dcim/frontporttemplate.js';
 import { interfaceModel } from './dcim/interface.js';
 import { location } from './dcim/location.js';
 import { manufacturer } from './dcim/manufacturer.js';
 import { platform } from './dcim/platform.js';
 import { rack } from './dcim/rack.js';
 import { rackrole } from './dcim/rackrole.js';
+import { rearport } from './dcim/rearport.js';
+import { rearporttemplate } from './dcim/rearporttemplate.js';
 import { region } from './dcim/region.js';
 import { site } from './dcim/site.js';
 import { sitegroup } from './dcim/sitegroup.js';
@@ -59,6 +63,10 @@ export const allModels: ModelDefinition[] = [
   platform,
   device,
   interfaceModel,
+  rearporttemplate,
+  frontporttemplate,
+  rearport,
+  frontport,
   // ipam
   vrf,
   rir,

@@ -55,4 +55,8 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'virtualization.cluster': { create: (made) => ({ name: 'Example cluster', type: made['virtualization.clustertype'].id }), patch: { description: 'changed' } },
   'virtualization.virtualmachine': { create: (made) => ({ name: 'Example virtual machine', cluster: made['virtualization.cluster'].id }), patch: { description: 'changed' } },
   'virtualization.vminterface': { create: (made) => ({ virtual_machine: made['virtualization.virtualmachine'].id, name: 'Example interface' }), patch: { description: 'changed' } },
+  'dcim.rearporttemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example rear port template', type: '8p8c' }), patch: { description: 'changed' } },
+  'dcim.frontporttemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example front port template', type: '8p8c', rear_port: made['dcim.rearporttemplate'].id }), patch: { description: 'changed' } },
+  'dcim.rearport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example rear port', type: '8p8c' }), patch: { description: 'changed' } },
+  'dcim.frontport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example front port', type: '8p8c', rear_port: made['dcim.rearport'].id }), patch: { description: 'changed' } },
 };

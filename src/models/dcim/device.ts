@@ -9,6 +9,7 @@ import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
 import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
+import { componentPresenceFilter } from './componentPresenceFilters.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -245,7 +246,7 @@ export const device: ModelDefinition = {
     console_server_ports: noneExist,
     power_ports: noneExist,
     power_outlets: noneExist,
-    pass_through_ports: noneExist,
+    pass_through_ports: componentPresenceFilter(['dcim.frontport', 'dcim.rearport'], 'device'),
     module_bays: noneExist,
     device_bays: noneExist,
     q: { kind: 'search', also: primaryIpStartsWith },

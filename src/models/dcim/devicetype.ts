@@ -4,6 +4,7 @@ import { displayAttribute, fieldError } from '../hooks.js';
 import { noneExist } from '../filterSpecs.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, weightUnitField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
+import { componentPresenceFilter } from './componentPresenceFilters.js';
 
 export const devicetype: ModelDefinition = {
   key: 'dcim.devicetype',
@@ -53,7 +54,7 @@ export const devicetype: ModelDefinition = {
     power_ports: noneExist,
     power_outlets: noneExist,
     interfaces: noneExist,
-    pass_through_ports: noneExist,
+    pass_through_ports: componentPresenceFilter(['dcim.frontporttemplate', 'dcim.rearporttemplate'], 'device_type'),
     module_bays: noneExist,
     device_bays: noneExist,
     inventory_items: noneExist,

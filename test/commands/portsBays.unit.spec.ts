@@ -1,0 +1,150 @@
+import test from 'ava';
+import { ValidationError } from '../../src/commands/errors.js';
+import { create, deciderSpec, patch, type WriteCommand } from '../support/deciderSpec.js';
+
+/**
+ * Site 1; manufacturer 1; device types 1 "Patch" and 2 "Other" (no subdevice role); role 1;
+ * devices 1 "p1" and 2 "p2" of type 1.
+ */
+const patchPanels: WriteCommand[] = [
+  create('dcim.site', { name: 'DC-1', slug: 'dc-1' }),
+  create('dcim.manufacturer', { name: 'Acme', slug: 'acme' }),
+  create('dcim.devicetype', { manufacturer: 1, model: 'Patch', slug: 'patch' }),
+  create('dcim.devicetype', { manufacturer: 1, model: 'Other', slug: 'other' }),
+  create('dcim.devicerole', { name: 'Patching', slug: 'patching' }),
+  create('dcim.device', { name: 'p1', device_type: 1, device_role: 1, site: 1 }),
+  create('dcim.device', { name: 'p2', device_type: 1, device_role: 1, site: 1 }),
+];
+
+/** patchPanels plus rear port 1 "R1" (4 positions) on p1 and rear port 2 "R2" (1 position) on p2. */
+const rearPorts: WriteCommand[] = [
+  ...patchPanels,
+  create('dcim.rearport', { device: 1, name: 'R1', type: 'lc', positions: 4 }),
+  create('dcim.rearport', { device: 2, name: 'R2', type: 'lc' }),
+];
+
+/** patchPanels plus rear port templates 1 "R1" (2 positions) on type 1 and 2 "R9" on type 2. */
+const rearTemplates: WriteCommand[] = [
+  ...patchPanels,
+  create('dcim.rearporttemplate', { device_type: 1, name: 'R1', type: 'mpo', positions: 2 }),
+  create('dcim.rearporttemplate', { device_type: 2, name: 'R9', type: 'mpo' }),
+];
+
+/* ------------------------------------------------------------ front and rear ports */
+
+test('rear port: positions run from 1 to 1024', async (t) => {
+  await deciderSpec(t)
+    .given(patchPanels)
+    .when(create('dcim.rearport', { device: 1, name: 'R1', type: 'lc', positions: 1025 }))
+    .thenThrows(ValidationError, { positions: ['Ensure this value is less than or equal to 1024.'] });
+  await deciderSpec(t)
+    .given(patchPanels)
+    .when(create('dcim.rearport', { device: 1, name: 'R1', type: 'lc', positions: 0 }))
+    .thenThrows(ValidationError, { positions: ['Ensure this value is greater than or equal to 1.'] });
+});
+
+test('rear port: the type is one of the port types', async (t) => {
+  await deciderSpec(t)
+    .given(patchPanels)
+    .when(create('dcim.rearport', { device: 1, name: 'R1', type: 'rj45' }))
+    .thenThrows(ValidationError, { type: ['rj45 is not a valid choice.'] });
+});
+
+test('front port: its rear port must be on the same device', async (t) => {
+  await deciderSpec(t)
+    .given(rearPorts)
+    .when(create('dcim.frontport', { device: 1, name: 'F1', type: 'lc', rear_port: 2 }))
+    .thenThrows(ValidationError, { rear_port: ['Rear port (R2) must belong to the same device'] });
+});
+
+test('front port: the position must exist on the rear port', async (t) => {
+  await deciderSpec(t)
+    .given(rearPorts)
+    .when(create('dcim.frontport', { device: 1, name: 'F5', type: 'lc', rear_port: 1, rear_port_position: 5 }))
+    .thenThrows(ValidationError, { rear_port_position: ['Invalid rear port position (5): Rear port R1 has only 4 positions'] });
+  await deciderSpec(t)
+    .given(rearPorts)
+    .when(create('dcim.frontport', { device: 1, name: 'F4', type: 'lc', rear_port: 1, rear_port_position: 4 }))
+    .then([{ objectType: 'dcim.frontport', objectId: 1, postchange: { rear_port: 1, rear_port_position: 4 } }]);
+});
+
+test('front port: one front port per rear port position', async (t) => {
+  await deciderSpec(t)
+    .given([...rearPorts, create('dcim.frontport', { device: 1, name: 'F1', type: 'lc', rear_port: 1, rear_port_position: 2 })])
+    .when(create('dcim.frontport', { device: 1, name: 'F2', type: 'lc', rear_port: 1, rear_port_position: 2 }))
+    .thenThrows(ValidationError, { __all__: ['Front port with this Rear port and Rear port position already exists.'] });
+});
+
+test('front port: names are unique per device', async (t) => {
+  await deciderSpec(t)
+    .given([...rearPorts, create('dcim.frontport', { device: 1, name: 'F1', type: 'lc', rear_port: 1 })])
+    .when(create('dcim.frontport', { device: 1, name: 'F1', type: 'lc', rear_port: 1, rear_port_position: 2 }))
+    .thenThrows(ValidationError, { __all__: ['Front port with this Device and Name already exists.'] });
+});
+
+test('rear port: positions cannot drop below the front ports mapped to it', async (t) => {
+  const mapped = [
+    ...rearPorts,
+    create('dcim.frontport', { device: 1, name: 'F1', type: 'lc', rear_port: 1, rear_port_position: 1 }),
+    create('dcim.frontport', { device: 1, name: 'F2', type: 'lc', rear_port: 1, rear_port_position: 2 }),
+  ];
+  await deciderSpec(t)
+    .given(mapped)
+    .when(patch('dcim.rearport', 1, { positions: 1 }))
+    .thenThrows(ValidationError, { positions: ['The number of positions cannot be less than the number of mapped front ports (2)'] });
+  await deciderSpec(t)
+    .given([...rearPorts, create('dcim.frontport', { device: 1, name: 'F3', type: 'lc', rear_port: 1, rear_port_position: 3 })])
+    .when(patch('dcim.rearport', 1, { positions: 2 }))
+    .thenThrows(ValidationError, { positions: ['The number of positions cannot be less than the highest mapped position (3)'] });
+  await deciderSpec(t)
+    .given(mapped)
+    .when(patch('dcim.rearport', 1, { positions: 2 }))
+    .then([{ action: 'update', objectType: 'dcim.rearport', objectId: 1, postchange: { positions: 2 } }]);
+});
+
+test('port: components cannot be moved to a different device', async (t) => {
+  await deciderSpec(t)
+    .given(rearPorts)
+    .when(patch('dcim.rearport', 1, { device: 2 }))
+    .thenThrows(ValidationError, { device: ['Components cannot be moved to a different device.'] });
+});
+
+test('port template: on a device type or a module type, not neither', async (t) => {
+  await deciderSpec(t)
+    .given(patchPanels)
+    .when(create('dcim.rearporttemplate', { name: 'R1', type: 'lc' }))
+    .thenThrows(ValidationError, { __all__: ['A component template must be associated with either a device type or a module type.'] });
+});
+
+test('port template: names are unique per device type, {module} is a plain name there', async (t) => {
+  await deciderSpec(t)
+    .given(rearTemplates)
+    .when(create('dcim.rearporttemplate', { device_type: 1, name: 'R1', type: 'lc' }))
+    .thenThrows(ValidationError, { __all__: ['Rear port template with this Device type and Name already exists.'] });
+  await deciderSpec(t)
+    .given(rearTemplates)
+    .when(create('dcim.rearporttemplate', { device_type: 1, name: 'R{module}', type: 'lc' }))
+    .then([{ objectType: 'dcim.rearporttemplate', objectId: 3, postchange: { name: 'R{module}' } }]);
+});
+
+test('port template: cannot be moved to a different device type', async (t) => {
+  await deciderSpec(t)
+    .given(rearTemplates)
+    .when(patch('dcim.rearporttemplate', 1, { device_type: 2 }))
+    .thenThrows(ValidationError, { device_type: ['Component templates cannot be moved to a different device type.'] });
+});
+
+test('front port template: its rear port template is on the same device type, at a position it has', async (t) => {
+  await deciderSpec(t)
+    .given(rearTemplates)
+    .when(create('dcim.frontporttemplate', { device_type: 1, name: 'F1', type: 'mpo', rear_port: 2 }))
+    .thenThrows(ValidationError, { __all__: ['Rear port (R9) must belong to the same device type'] });
+  await deciderSpec(t)
+    .given(rearTemplates)
+    .when(create('dcim.frontporttemplate', { device_type: 1, name: 'F3', type: 'mpo', rear_port: 1, rear_port_position: 3 }))
+    .thenThrows(ValidationError, { __all__: ['Invalid rear port position (3); rear port R1 has only 2 positions'] });
+  await deciderSpec(t)
+    .given([...rearTemplates, create('dcim.frontporttemplate', { device_type: 1, name: 'F1', type: 'mpo', rear_port: 1 })])
+    .when(patch('dcim.rearporttemplate', 1, { positions: 1 }))
+    .then([{ action: 'update', objectType: 'dcim.rearporttemplate', objectId: 1, postchange: { positions: 1 } }]);
+});
