@@ -6,6 +6,8 @@ import { circuit } from './circuits/circuit.js';
 import { circuittype } from './circuits/circuittype.js';
 import { provider } from './circuits/provider.js';
 import { device } from './dcim/device.js';
+import { devicebay } from './dcim/devicebay.js';
+import { devicebaytemplate } from './dcim/devicebaytemplate.js';
 import { devicerole } from './dcim/devicerole.js';
 import { devicetype } from './dcim/devicetype.js';
 import { frontport } from './dcim/frontport.js';
@@ -67,6 +69,8 @@ export const allModels: ModelDefinition[] = [
   frontporttemplate,
   rearport,
   frontport,
+  devicebaytemplate,
+  devicebay,
   // ipam
   vrf,
   rir,

@@ -59,4 +59,6 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.frontporttemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example front port template', type: '8p8c', rear_port: made['dcim.rearporttemplate'].id }), patch: { description: 'changed' } },
   'dcim.rearport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example rear port', type: '8p8c' }), patch: { description: 'changed' } },
   'dcim.frontport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example front port', type: '8p8c', rear_port: made['dcim.rearport'].id }), patch: { description: 'changed' } },
+  'dcim.devicebaytemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example device bay template' }), patch: { description: 'changed' } },
+  'dcim.devicebay': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example device bay' }), patch: { description: 'changed' } },
 };

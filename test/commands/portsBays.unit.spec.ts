@@ -148,3 +148,73 @@ test('front port template: its rear port template is on the same device type, at
     .when(patch('dcim.rearporttemplate', 1, { positions: 1 }))
     .then([{ action: 'update', objectType: 'dcim.rearporttemplate', objectId: 1, postchange: { positions: 1 } }]);
 });
+
+/* ------------------------------------------------------------ device bays */
+
+/**
+ * patchPanels plus device types 3 "Chassis" (parent) and 4 "Blade" (child, 0U); devices
+ * 3 "chassis" (type 3), 4 "blade1" and 5 "blade2" (type 4); bay 1 "Slot 1" on the chassis
+ * holding blade1, bay 2 "Slot 2" empty.
+ */
+const chassis: WriteCommand[] = [
+  ...patchPanels,
+  create('dcim.devicetype', { manufacturer: 1, model: 'Chassis', slug: 'chassis', subdevice_role: 'parent' }),
+  create('dcim.devicetype', { manufacturer: 1, model: 'Blade', slug: 'blade', subdevice_role: 'child', u_height: 0 }),
+  create('dcim.device', { name: 'chassis', device_type: 3, device_role: 1, site: 1 }),
+  create('dcim.device', { name: 'blade1', device_type: 4, device_role: 1, site: 1 }),
+  create('dcim.device', { name: 'blade2', device_type: 4, device_role: 1, site: 1 }),
+  create('dcim.devicebay', { device: 3, name: 'Slot 1', installed_device: 4 }),
+  create('dcim.devicebay', { device: 3, name: 'Slot 2' }),
+];
+
+test('device bay template: only on a parent device type', async (t) => {
+  await deciderSpec(t)
+    .given(chassis)
+    .when(create('dcim.devicebaytemplate', { device_type: 1, name: 'Slot 1' }))
+    .thenThrows(ValidationError, { __all__: ['Subdevice role of device type (Patch) must be set to "parent" to allow device bays.'] });
+  await deciderSpec(t)
+    .given(chassis)
+    .when(create('dcim.devicebaytemplate', { device_type: 3, name: 'Slot 1' }))
+    .then([{ objectType: 'dcim.devicebaytemplate', objectId: 1, postchange: { device_type: 3, name: 'Slot 1' } }]);
+});
+
+test('device type: stays a parent while it has device bay templates', async (t) => {
+  await deciderSpec(t)
+    .given([...chassis, create('dcim.devicebaytemplate', { device_type: 3, name: 'Slot 1' })])
+    .when(patch('dcim.devicetype', 3, { subdevice_role: '' }))
+    .thenThrows(ValidationError, {
+      subdevice_role: ['Must delete all device bay templates associated with this device before declassifying it as a parent device.'],
+    });
+});
+
+test('device bay: only on a device of a parent type', async (t) => {
+  await deciderSpec(t)
+    .given(chassis)
+    .when(create('dcim.devicebay', { device: 1, name: 'Slot 1' }))
+    .thenThrows(ValidationError, { __all__: ['This type of device (Patch) does not support device bays.'] });
+});
+
+test('device bay: a device cannot be installed into itself', async (t) => {
+  await deciderSpec(t)
+    .given(chassis)
+    .when(patch('dcim.devicebay', 2, { installed_device: 3 }))
+    .thenThrows(ValidationError, { __all__: ['Cannot install a device into itself.'] });
+});
+
+test('device bay: a device is installed in one bay at most', async (t) => {
+  await deciderSpec(t)
+    .given(chassis)
+    .when(patch('dcim.devicebay', 2, { installed_device: 4 }))
+    .thenThrows(ValidationError, { installed_device: ['Cannot install the specified device; device is already installed in Slot 1'] });
+});
+
+test('device bay: installs a second blade; NetBox\'s API does not require a child type', async (t) => {
+  await deciderSpec(t)
+    .given(chassis)
+    .when(patch('dcim.devicebay', 2, { installed_device: 5 }))
+    .then([{ action: 'update', objectType: 'dcim.devicebay', objectId: 2, postchange: { installed_device: 5 } }]);
+  await deciderSpec(t)
+    .given(chassis)
+    .when(patch('dcim.devicebay', 2, { installed_device: 1 }))
+    .then([{ action: 'update', objectType: 'dcim.devicebay', objectId: 2, postchange: { installed_device: 1 } }]);
+});

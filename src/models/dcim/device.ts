@@ -10,6 +10,7 @@ import type { FilterEnvironment } from '../types.js';
 import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 import { componentPresenceFilter } from './componentPresenceFilters.js';
+import { parentDeviceField, parentDeviceIdFilter } from './deviceBays.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -174,7 +175,7 @@ export const device: ModelDefinition = {
       default: '',
       choices: [{ value: 'front', label: 'Front' }, { value: 'rear', label: 'Rear' }],
     },
-    { name: 'parent_device', type: 'computed', readOnly: true, nullable: true, value: null },
+    parentDeviceField,
     { name: 'status', type: 'choice', default: 'active', choices: STATUS_CHOICES },
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
     primaryIpShown,
@@ -233,7 +234,7 @@ export const device: ModelDefinition = {
     location_id: { kind: 'related', target: 'dcim.location', path: ['location'], includeDescendants: true },
     location: false,
     rack: false,
-    parent_device_id: { kind: 'related', target: 'dcim.device', path: [] }, // device bays are not modelled
+    parent_device_id: parentDeviceIdFilter,
     name: { kind: 'field', field: 'name', value: 'string', caseInsensitive: true },
     serial: { kind: 'field', field: 'serial', value: 'string', caseInsensitive: true },
     local_context_data: isSet('local_context_data'),
@@ -248,7 +249,7 @@ export const device: ModelDefinition = {
     power_outlets: noneExist,
     pass_through_ports: componentPresenceFilter(['dcim.frontport', 'dcim.rearport'], 'device'),
     module_bays: noneExist,
-    device_bays: noneExist,
+    device_bays: componentPresenceFilter(['dcim.devicebay'], 'device'),
     q: { kind: 'search', also: primaryIpStartsWith },
   },
   hooks: {
