@@ -13,6 +13,9 @@ import { devicetype } from './dcim/devicetype.js';
 import { frontport } from './dcim/frontport.js';
 import { frontporttemplate } from './dcim/frontporttemplate.js';
 import { interfaceModel } from './dcim/interface.js';
+import { inventoryitem } from './dcim/inventoryitem.js';
+import { inventoryitemrole } from './dcim/inventoryitemrole.js';
+import { inventoryitemtemplate } from './dcim/inventoryitemtemplate.js';
 import { location } from './dcim/location.js';
 import { manufacturer } from './dcim/manufacturer.js';
 import { platform } from './dcim/platform.js';
@@ -71,6 +74,9 @@ export const allModels: ModelDefinition[] = [
   frontport,
   devicebaytemplate,
   devicebay,
+  inventoryitemrole,
+  inventoryitemtemplate,
+  inventoryitem,
   // ipam
   vrf,
   rir,

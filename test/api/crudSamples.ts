@@ -61,4 +61,7 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.frontport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example front port', type: '8p8c', rear_port: made['dcim.rearport'].id }), patch: { description: 'changed' } },
   'dcim.devicebaytemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example device bay template' }), patch: { description: 'changed' } },
   'dcim.devicebay': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example device bay' }), patch: { description: 'changed' } },
+  'dcim.inventoryitemrole': { create: () => ({ name: 'Example inventory item role', slug: 'example-inventory-item-role' }), patch: { description: 'changed' } },
+  'dcim.inventoryitemtemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example inventory item template' }), patch: { description: 'changed' } },
+  'dcim.inventoryitem': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example inventory item' }), patch: { description: 'changed' } },
 };

@@ -218,3 +218,91 @@ test('device bay: installs a second blade; NetBox\'s API does not require a chil
     .when(patch('dcim.devicebay', 2, { installed_device: 1 }))
     .then([{ action: 'update', objectType: 'dcim.devicebay', objectId: 2, postchange: { installed_device: 1 } }]);
 });
+
+/* ------------------------------------------------------------ inventory items */
+
+/**
+ * rearPorts plus role 1 "Optic"; items on p1: 1 "Chassis", 2 "Slot 1" under it, 3 "SFP" under
+ * that (role 1, assigned to rear port 1); item 4 "Other" on p2.
+ */
+const inventory: WriteCommand[] = [
+  ...rearPorts,
+  create('dcim.inventoryitemrole', { name: 'Optic', slug: 'optic' }),
+  create('dcim.inventoryitem', { device: 1, name: 'Chassis' }),
+  create('dcim.inventoryitem', { device: 1, name: 'Slot 1', parent: 1 }),
+  create('dcim.inventoryitem', { device: 1, name: 'SFP', parent: 2, role: 1, component_type: 'dcim.rearport', component_id: 1 }),
+  create('dcim.inventoryitem', { device: 2, name: 'Other', serial: 'X1', asset_tag: 'A-1' }),
+];
+
+test('inventory item: not its own parent nor under its descendants', async (t) => {
+  await deciderSpec(t)
+    .given(inventory)
+    .when(patch('dcim.inventoryitem', 1, { parent: 1 }))
+    .thenThrows(ValidationError, { parent: ['Cannot assign self as parent.'] });
+  await deciderSpec(t)
+    .given(inventory)
+    .when(patch('dcim.inventoryitem', 1, { parent: 3 }))
+    .thenThrows(ValidationError, { parent: ['Cannot assign self or child inventory item as parent.'] });
+});
+
+test('inventory item: the parent is on the same device', async (t) => {
+  await deciderSpec(t)
+    .given(inventory)
+    .when(patch('dcim.inventoryitem', 4, { parent: 1 }))
+    .thenThrows(ValidationError, { parent: ['Parent inventory item does not belong to the same device.'] });
+});
+
+test('inventory item: one with children does not move to another device', async (t) => {
+  await deciderSpec(t)
+    .given(inventory)
+    .when(patch('dcim.inventoryitem', 1, { device: 2 }))
+    .thenThrows(ValidationError, { __all__: ['Cannot move an inventory item with dependent children'] });
+});
+
+test('inventory item: a new item\'s component is on its device; a moved item lets go of it', async (t) => {
+  await deciderSpec(t)
+    .given(inventory)
+    .when(create('dcim.inventoryitem', { device: 2, name: 'SFP2', component_type: 'dcim.rearport', component_id: 1 }))
+    .thenThrows(ValidationError, { device: ['Cannot assign inventory item to component on another device'] });
+  await deciderSpec(t)
+    .given([...inventory, create('dcim.inventoryitem', { device: 1, name: 'Loose', component_type: 'dcim.rearport', component_id: 1 })])
+    .when(patch('dcim.inventoryitem', 5, { device: 2 }))
+    .then([{ action: 'update', objectType: 'dcim.inventoryitem', objectId: 5, postchange: { device: 2, component_type: null, component_id: null } }]);
+});
+
+test('inventory item: the component must exist and be of a component type', async (t) => {
+  await deciderSpec(t)
+    .given(inventory)
+    .when(create('dcim.inventoryitem', { device: 1, name: 'SFP2', component_type: 'dcim.rearport', component_id: 99 }))
+    .thenThrows(ValidationError, { component_id: ['Related object not found using the provided value: 99.'] });
+  const refused = await deciderSpec(t)
+    .given(inventory)
+    .when(create('dcim.inventoryitem', { device: 1, name: 'SFP2', component_type: 'dcim.site', component_id: 1 }))
+    .thenThrows(ValidationError);
+  t.truthy(refused);
+});
+
+test('inventory item: asset tags are unique', async (t) => {
+  await deciderSpec(t)
+    .given(inventory)
+    .when(create('dcim.inventoryitem', { device: 1, name: 'PSU', asset_tag: 'A-1' }))
+    .thenThrows(ValidationError, { asset_tag: ['inventory item with this Asset tag already exists.'] });
+});
+
+test('inventory item: names are unique among siblings', async (t) => {
+  await deciderSpec(t)
+    .given(inventory)
+    .when(create('dcim.inventoryitem', { device: 1, name: 'Slot 1', parent: 1 }))
+    .thenThrows(ValidationError, { __all__: ['Inventory item with this Device, Parent and Name already exists.'] });
+});
+
+test('inventory item template: the parent is on the same device type', async (t) => {
+  await deciderSpec(t)
+    .given([
+      ...rearTemplates,
+      create('dcim.inventoryitemtemplate', { device_type: 1, name: 'Chassis' }),
+      create('dcim.inventoryitemtemplate', { device_type: 2, name: 'Other' }),
+    ])
+    .when(create('dcim.inventoryitemtemplate', { device_type: 2, name: 'Slot', parent: 1 }))
+    .thenThrows(ValidationError, { parent: ['Parent inventory item template does not belong to the same device type.'] });
+});

@@ -250,7 +250,7 @@ export const device: ModelDefinition = {
     pass_through_ports: componentPresenceFilter(['dcim.frontport', 'dcim.rearport'], 'device'),
     module_bays: noneExist,
     device_bays: componentPresenceFilter(['dcim.devicebay'], 'device'),
-    q: { kind: 'search', also: primaryIpStartsWith },
+    q: { kind: 'search', also: primaryIpOrInventorySerial },
   },
   hooks: {
     display: deviceDisplay,
@@ -269,4 +269,13 @@ async function filterHasInterfaces([has]: Array<string | number | boolean>, env:
   const interfaces = await env.find('dcim.interface', {});
   const devices = [...new Set(interfaces.map((i: StoredObject) => i.device))];
   return has ? { id: { $in: devices } } : { id: { $nin: devices } };
+}
+
+/** The search also finds a device by its primary IPs' text and by the serial of one of its inventory items. */
+async function primaryIpOrInventorySerial(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+  const byAddress = await primaryIpStartsWith(values, env);
+  const items = await env.find('dcim.inventoryitem', { serial: env.textCondition('ic', String(values[0])) });
+  const bySerial = items.length ? { id: { $in: [...new Set(items.map((item: StoredObject) => item.device))] } } : null;
+  if (byAddress && bySerial) return { $or: [byAddress, bySerial] };
+  return byAddress ?? bySerial;
 }

@@ -57,7 +57,7 @@ export const devicetype: ModelDefinition = {
     pass_through_ports: componentPresenceFilter(['dcim.frontporttemplate', 'dcim.rearporttemplate'], 'device_type'),
     module_bays: noneExist,
     device_bays: componentPresenceFilter(['dcim.devicebaytemplate'], 'device_type'),
-    inventory_items: noneExist,
+    inventory_items: componentPresenceFilter(['dcim.inventoryitemtemplate'], 'device_type'),
   },
   hooks: {
     display: displayAttribute('model'),
