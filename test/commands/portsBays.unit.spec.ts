@@ -306,3 +306,13 @@ test('inventory item template: the parent is on the same device type', async (t)
     .when(create('dcim.inventoryitemtemplate', { device_type: 2, name: 'Slot', parent: 1 }))
     .thenThrows(ValidationError, { parent: ['Parent inventory item template does not belong to the same device type.'] });
 });
+
+test('device bay: moving the parent device moves the devices installed in its bays', async (t) => {
+  await deciderSpec(t)
+    .given([...chassis, create('dcim.site', { name: 'DC-2', slug: 'dc-2' })])
+    .when(patch('dcim.device', 3, { site: 2 }))
+    .then([
+      { action: 'update', objectType: 'dcim.device', objectId: 3, postchange: { site: 2 } },
+      { action: 'update', objectType: 'dcim.device', objectId: 4, postchange: { site: 2, location: null, rack: null } },
+    ]);
+});

@@ -10,7 +10,7 @@ import type { FilterEnvironment } from '../types.js';
 import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 import { componentPresenceFilter } from './componentPresenceFilters.js';
-import { parentDeviceField, parentDeviceIdFilter } from './deviceBays.js';
+import { childDevicesFollowParent, parentDeviceField, parentDeviceIdFilter } from './deviceBays.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -256,6 +256,7 @@ export const device: ModelDefinition = {
     display: deviceDisplay,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: validateDevice,
+    followUps: childDevicesFollowParent,
   },
 };
 

@@ -1,4 +1,4 @@
-import type { FieldDefinition, FieldErrors, FilterSpec, LookupView, StoredObject } from '../types.js';
+import type { DecidedChange, FieldDefinition, FieldErrors, FilterSpec, FollowUpCommand, LookupView, StoredObject } from '../types.js';
 import { fieldError, nameWithLabel, pyStr, related } from '../hooks.js';
 
 /** A device type houses child devices in bays only when its subdevice role is 'parent'. */
@@ -55,3 +55,24 @@ export const parentDeviceIdFilter: FilterSpec = {
     return { id: { $in: bays.map((bay) => bay.installed_device) } };
   },
 };
+
+/** Where a device is: what a child device installed in one of its bays takes from it. */
+const PLACEMENT = ['site', 'location', 'rack'] as const;
+
+/**
+ * Saving a parent device moves the child devices installed in its bays to its site,
+ * location and rack (only those that are elsewhere get an update).
+ */
+export async function childDevicesFollowParent(change: DecidedChange, view: LookupView): Promise<FollowUpCommand[]> {
+  if (change.action !== 'update') return [];
+  const parent = change.obj;
+  const bays = await view.find('dcim.devicebay', { device: parent.id, installed_device: { $ne: null } });
+  const commands: FollowUpCommand[] = [];
+  for (const bay of bays) {
+    const child = await related(view, 'dcim.device', bay.installed_device);
+    if (!child || PLACEMENT.every((field) => (child[field] ?? null) === (parent[field] ?? null))) continue;
+    const input = Object.fromEntries(PLACEMENT.map((field) => [field, parent[field] ?? null]));
+    commands.push({ kind: 'update', model: 'dcim.device', id: child.id, input });
+  }
+  return commands;
+}
