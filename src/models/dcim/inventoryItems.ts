@@ -69,7 +69,7 @@ export async function dropForeignComponent(obj: StoredObject, view: LookupView, 
   }
 }
 
-/** A template's tree stays on one device type (or module type), and so does its component. */
+/** A template's tree stays on one device type (NetBox does not check this; a split tree could not be instantiated). */
 export async function inventoryItemTemplateProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | undefined> {
   const cycle = await treeParentErrors('dcim.inventoryitemtemplate', 'inventory item template', obj, view);
   if (cycle) return cycle;
@@ -77,9 +77,6 @@ export async function inventoryItemTemplateProblem(obj: StoredObject, view: Look
   if (parent && parent.device_type !== obj.device_type) {
     return fieldError('parent', 'Parent inventory item template does not belong to the same device type.');
   }
-  const component = await componentOf(obj, view);
-  if (component && component.device_type !== obj.device_type) {
-    return fieldError('component_id', 'The component template does not belong to the same device type.');
-  }
+  // NetBox does not check that the component template is of the same device type; neither does this.
   return undefined;
 }
