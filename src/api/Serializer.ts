@@ -125,6 +125,7 @@ export class Serializer {
           const first = (d: ReadDocument) => field.coalesce!.map((name) => d[name]).find((v) => typeof v === 'number');
           return this.related(field.target, docs.map((d) => toIds(first(d))), options, depth, false);
         }
+        if (field.heldBy) return this.heldBy(field.heldBy, docs, options, depth);
         if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view);
         const compute = definition.hooks?.compute?.[field.name];
         if (!compute) return docs.map(() => structuredClone(field.value ?? null));
@@ -182,6 +183,26 @@ export class Serializer {
     return idsPerDoc.map((ids) => {
       const found = ids.map((id) => byId.get(id)).filter((x): x is Record<string, unknown> => x !== undefined);
       return many ? found : (found[0] ?? null);
+    });
+  }
+
+  /** Each document's holder's parent in its nested form, with the holder nested under `as`; holders fetched once for the page. */
+  private async heldBy(
+    spec: NonNullable<FieldDefinition['heldBy']>,
+    docs: ReadDocument[],
+    options: RenderOptions,
+    depth: number,
+  ): Promise<unknown[]> {
+    const holderDefinition = this.registry.tryGet(spec.model);
+    const parentTarget = holderDefinition?.fields.find((f) => f.name === spec.parent)?.target;
+    if (!holderDefinition || !parentTarget || docs.length === 0 || depth >= MAX_NESTING) return docs.map(() => null);
+    const holders = await this.store.find(spec.model, { [spec.via]: { $in: docs.map((d) => d.id) } }, { sort: { id: 1 } });
+    const parents = await this.related(parentTarget, holders.map((h) => toIds(h[spec.parent])), options, depth, false);
+    const nestedHolders = await this.render(holderDefinition, holders, 'nested', options, depth + 1);
+    return docs.map((d) => {
+      const i = holders.findIndex((h) => h[spec.via] === d.id);
+      const parent = i < 0 ? null : parents[i];
+      return parent ? { ...(parent as Record<string, unknown>), [spec.as]: nestedHolders[i] } : null;
     });
   }
 

@@ -6,10 +6,17 @@ import { circuit } from './circuits/circuit.js';
 import { circuittype } from './circuits/circuittype.js';
 import { provider } from './circuits/provider.js';
 import { device } from './dcim/device.js';
+import { devicebay } from './dcim/devicebay.js';
+import { devicebaytemplate } from './dcim/devicebaytemplate.js';
 import { devicerole } from './dcim/devicerole.js';
 import { devicetype } from './dcim/devicetype.js';
+import { frontport } from './dcim/frontport.js';
+import { frontporttemplate } from './dcim/frontporttemplate.js';
 import { interfaceModel } from './dcim/interface.js';
 import { interfacetemplate } from './dcim/interfacetemplate.js';
+import { inventoryitem } from './dcim/inventoryitem.js';
+import { inventoryitemrole } from './dcim/inventoryitemrole.js';
+import { inventoryitemtemplate } from './dcim/inventoryitemtemplate.js';
 import { location } from './dcim/location.js';
 import { manufacturer } from './dcim/manufacturer.js';
 import { module } from './dcim/module.js';
@@ -19,6 +26,8 @@ import { moduletype } from './dcim/moduletype.js';
 import { platform } from './dcim/platform.js';
 import { rack } from './dcim/rack.js';
 import { rackrole } from './dcim/rackrole.js';
+import { rearport } from './dcim/rearport.js';
+import { rearporttemplate } from './dcim/rearporttemplate.js';
 import { region } from './dcim/region.js';
 import { site } from './dcim/site.js';
 import { sitegroup } from './dcim/sitegroup.js';
@@ -87,6 +96,15 @@ export const allModels: ModelDefinition[] = [
   modulebay,
   module,
   interfacetemplate,
+  rearporttemplate,
+  frontporttemplate,
+  rearport,
+  frontport,
+  devicebaytemplate,
+  devicebay,
+  inventoryitemrole,
+  inventoryitemtemplate,
+  inventoryitem,
   // ipam
   vrf,
   rir,

@@ -118,6 +118,13 @@ export interface FieldDefinition extends DependentField {
   via?: string;
   /** computed: the nested `target` named by the first of these foreign keys that is set (e.g. primary_ip). */
   coalesce?: string[];
+  /**
+   * computed: the object holding this one through a one-to-one field (`via`) of another
+   * `model`, rendered as the nested form of the holder's `parent` fk with the holder's own
+   * nested form under `as` (a device's parent_device: the device whose bay holds it, with
+   * `device_bay`); null when nothing holds it.
+   */
+  heldBy?: { model: string; via: string; parent: string; as: string };
   /** computed: the value rendered when the model has no `compute` hook for the field. */
   value?: unknown;
   /**

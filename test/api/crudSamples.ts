@@ -69,4 +69,13 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   // module bays, modules and component templates (not change-logged by the generator's rule, but NetBox logs them)
   'dcim.modulebaytemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example module bay template' }), patch: { description: 'changed' } },
   'dcim.interfacetemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example interface template', type: '1000base-t' }), patch: { description: 'changed' } },
+  'dcim.rearporttemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example rear port template', type: '8p8c' }), patch: { description: 'changed' } },
+  'dcim.frontporttemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example front port template', type: '8p8c', rear_port: made['dcim.rearporttemplate'].id }), patch: { description: 'changed' } },
+  'dcim.rearport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example rear port', type: '8p8c' }), patch: { description: 'changed' } },
+  'dcim.frontport': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example front port', type: '8p8c', rear_port: made['dcim.rearport'].id }), patch: { description: 'changed' } },
+  'dcim.devicebaytemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example device bay template' }), patch: { description: 'changed' } },
+  'dcim.devicebay': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example device bay' }), patch: { description: 'changed' } },
+  'dcim.inventoryitemrole': { create: () => ({ name: 'Example inventory item role', slug: 'example-inventory-item-role' }), patch: { description: 'changed' } },
+  'dcim.inventoryitemtemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example inventory item template' }), patch: { description: 'changed' } },
+  'dcim.inventoryitem': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example inventory item' }), patch: { description: 'changed' } },
 };

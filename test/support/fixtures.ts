@@ -16,7 +16,8 @@ export async function seedInfrastructure(service: TestService) {
   const rackRole = await post('/api/dcim/rack-roles/', { name: 'Network', slug: 'network', color: '2196f3' });
   const rack = await post('/api/dcim/racks/', { name: 'R1', site: site.id, location: location.id, role: rackRole.id });
   const manufacturer = await post('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
-  const deviceType = await post('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204' });
+  // a parent type, so that the device may have device bays
+  const deviceType = await post('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204', subdevice_role: 'parent' });
   const deviceRole = await post('/api/dcim/device-roles/', { name: 'Router', slug: 'router', color: 'ff0000' });
   const platform = await post('/api/dcim/platforms/', { name: 'Junos', slug: 'junos', manufacturer: manufacturer.id });
   const device = await post('/api/dcim/devices/', {

@@ -11,6 +11,7 @@ import { descriptionField, displayNameField, identityFields, tenantField } from 
 import { AIRFLOW_CHOICES } from './choices.js';
 import { instantiateTemplates } from '../componentTemplates.js';
 import { hasRelated } from '../hasRelatedFilter.js';
+import { childDevicesFollowParent, parentDeviceField, parentDeviceIdFilter } from './deviceBays.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
 const STATUS_CHOICES: Choice[] = [
@@ -175,7 +176,7 @@ export const device: ModelDefinition = {
       default: '',
       choices: [{ value: 'front', label: 'Front' }, { value: 'rear', label: 'Rear' }],
     },
-    { name: 'parent_device', type: 'computed', readOnly: true, nullable: true, value: null },
+    parentDeviceField,
     { name: 'status', type: 'choice', default: 'active', choices: STATUS_CHOICES },
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
     primaryIpShown,
@@ -234,7 +235,7 @@ export const device: ModelDefinition = {
     location_id: { kind: 'related', target: 'dcim.location', path: ['location'], includeDescendants: true },
     location: false,
     rack: false,
-    parent_device_id: { kind: 'related', target: 'dcim.device', path: [] }, // device bays are not modelled
+    parent_device_id: parentDeviceIdFilter,
     name: { kind: 'field', field: 'name', value: 'string', caseInsensitive: true },
     serial: { kind: 'field', field: 'serial', value: 'string', caseInsensitive: true },
     local_context_data: isSet('local_context_data'),
@@ -242,23 +243,26 @@ export const device: ModelDefinition = {
     virtual_chassis_member: isSet('virtual_chassis'),
     is_full_depth: { kind: 'method', value: 'boolean', single: true, method: filterFullDepth },
     mac_address: interfaceMacFilter('dcim.interface', 'device'),
-    interfaces: { kind: 'method', value: 'boolean', single: true, method: filterHasInterfaces },
+    interfaces: hasRelated('dcim.interface', 'device'),
     console_ports: hasRelated('dcim.consoleport', 'device'),
     console_server_ports: hasRelated('dcim.consoleserverport', 'device'),
     power_ports: hasRelated('dcim.powerport', 'device'),
     power_outlets: hasRelated('dcim.poweroutlet', 'device'),
-    pass_through_ports: noneExist,
+    pass_through_ports: hasRelated(['dcim.frontport', 'dcim.rearport'], 'device'),
     module_bays: hasRelated('dcim.modulebay', 'device'),
-    device_bays: noneExist,
-    q: { kind: 'search', also: primaryIpStartsWith },
+    device_bays: hasRelated('dcim.devicebay', 'device'),
+    q: { kind: 'search', also: primaryIpOrInventorySerial },
   },
   hooks: {
     display: deviceDisplay,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: validateDevice,
-    // A new device gets a component for every component template of its type.
-    followUps: ({ action, obj }, view, models) =>
-      action === 'create' ? instantiateTemplates('dcim.devicetype', 'device_type', Number(obj.device_type), { device: obj.id }, view, models) : [],
+    // A new device gets a component for every component template of its type; a parent
+    // device moved elsewhere takes the devices in its bays along.
+    followUps: async (change, view, models) =>
+      change.action === 'create'
+        ? instantiateTemplates('dcim.devicetype', 'device_type', Number(change.obj.device_type), { device: change.obj.id }, view, models)
+        : childDevicesFollowParent(change, view),
   },
 };
 
@@ -268,8 +272,11 @@ async function filterFullDepth([full]: Array<string | number | boolean>, env: Fi
   return { device_type: { $in: await env.ids('dcim.devicetype', { is_full_depth: full }) } };
 }
 
-async function filterHasInterfaces([has]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
-  const interfaces = await env.find('dcim.interface', {});
-  const devices = [...new Set(interfaces.map((i: StoredObject) => i.device))];
-  return has ? { id: { $in: devices } } : { id: { $nin: devices } };
+/** The search also finds a device by its primary IPs' text and by the serial of one of its inventory items. */
+async function primaryIpOrInventorySerial(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+  const byAddress = await primaryIpStartsWith(values, env);
+  const items = await env.find('dcim.inventoryitem', { serial: env.textCondition('ic', String(values[0])) });
+  const bySerial = items.length ? { id: { $in: [...new Set(items.map((item: StoredObject) => item.device))] } } : null;
+  if (byAddress && bySerial) return { $or: [byAddress, bySerial] };
+  return byAddress ?? bySerial;
 }

@@ -54,18 +54,24 @@ export const devicetype: ModelDefinition = {
     power_ports: hasRelated('dcim.powerporttemplate', 'device_type'),
     power_outlets: hasRelated('dcim.poweroutlettemplate', 'device_type'),
     interfaces: hasRelated('dcim.interfacetemplate', 'device_type'),
-    pass_through_ports: noneExist,
+    pass_through_ports: hasRelated(['dcim.frontporttemplate', 'dcim.rearporttemplate'], 'device_type'),
     module_bays: hasRelated('dcim.modulebaytemplate', 'device_type'),
-    device_bays: noneExist,
-    inventory_items: noneExist,
+    device_bays: hasRelated('dcim.devicebaytemplate', 'device_type'),
+    inventory_items: hasRelated('dcim.inventoryitemtemplate', 'device_type'),
   },
   hooks: {
     display: displayAttribute('model'),
-    async validate(obj) {
+    async validate(obj, view, previous) {
       if (obj.weight && !obj.weight_unit) return fieldError('__all__', 'Must specify a unit when setting a weight');
       const height = Number(obj.u_height ?? 0);
       if (!Number.isInteger(height * 2)) {
         return fieldError('u_height', 'U height must be in increments of 0.5 rack units.');
+      }
+      if (previous && obj.subdevice_role !== 'parent' && (await view.find('dcim.devicebaytemplate', { device_type: obj.id }, 1)).length) {
+        return fieldError(
+          'subdevice_role',
+          'Must delete all device bay templates associated with this device before declassifying it as a parent device.',
+        );
       }
       if (height && obj.subdevice_role === 'child') return fieldError('u_height', 'Child device types must be 0U.');
     },

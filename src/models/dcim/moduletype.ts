@@ -2,7 +2,6 @@
 import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields, weightUnitField } from '../commonFields.js';
 import { displayAttribute } from '../hooks.js';
-import { noneExist } from '../filterSpecs.js';
 import { hasRelated } from '../hasRelatedFilter.js';
 import { relatedNameContains } from '../searchRelatedName.js';
 
@@ -31,12 +30,12 @@ export const moduletype: ModelDefinition = {
   unique: [{ fields: ['manufacturer', 'model'] }],
   filters: {
     // the console, power and pass-through templates are not modelled on this branch
-    console_ports: noneExist,
-    console_server_ports: noneExist,
-    power_ports: noneExist,
-    power_outlets: noneExist,
+    console_ports: hasRelated('dcim.consoleporttemplate', 'module_type'),
+    console_server_ports: hasRelated('dcim.consoleserverporttemplate', 'module_type'),
+    power_ports: hasRelated('dcim.powerporttemplate', 'module_type'),
+    power_outlets: hasRelated('dcim.poweroutlettemplate', 'module_type'),
     interfaces: hasRelated('dcim.interfacetemplate', 'module_type'),
-    pass_through_ports: noneExist,
+    pass_through_ports: hasRelated(['dcim.frontporttemplate', 'dcim.rearporttemplate'], 'module_type'),
     q: { kind: 'search', also: relatedNameContains('dcim.manufacturer', 'manufacturer') },
   },
   hooks: {

@@ -1,0 +1,57 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { PORT_TYPE_CHOICES } from './choices.js';
+import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { nameWithLabel } from '../hooks.js';
+import { componentMoveProblem, deviceParent } from './componentParents.js';
+import { frontPortMappingProblem } from './portMapping.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
+
+export const frontport: ModelDefinition = {
+  key: 'dcim.frontport',
+  app: 'dcim',
+  model: 'frontport',
+  path: 'front-ports',
+  verboseName: 'front port',
+  verboseNamePlural: 'front ports',
+  fields: [
+    ...identityFields,
+    { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'CASCADE', required: true },
+    { name: 'module', type: 'fk', target: 'dcim.module', onDelete: 'CASCADE', nullable: true, default: null },
+    { name: 'name', type: 'string', required: true, maxLength: 64 },
+    { name: 'label', type: 'string', blank: true, default: '', maxLength: 64 },
+    { name: 'type', type: 'choice', required: true, choices: PORT_TYPE_CHOICES },
+    { name: 'color', type: 'string', blank: true, default: '', maxLength: 6, pattern: '^[0-9a-f]{6}$' },
+    { name: 'rear_port', type: 'fk', target: 'dcim.rearport', onDelete: 'CASCADE', required: true },
+    { name: 'rear_port_position', type: 'integer', default: 1, min: 1, max: 1024 },
+    descriptionField,
+    { name: 'mark_connected', type: 'boolean', default: false },
+    { name: 'cable', type: 'computed', readOnly: true, nullable: true, value: null },
+    { name: 'cable_end', type: 'computed', readOnly: true, value: '' },
+    { name: 'link_peers', type: 'computed', readOnly: true, value: [] },
+    { name: 'link_peers_type', type: 'computed', readOnly: true, nullable: true, value: null },
+    ...changeLoggedFields,
+    { name: '_occupied', type: 'computed', readOnly: true, value: false },
+  ],
+  brief: ['id', 'url', 'display', 'device', 'name', 'cable', '_occupied'],
+  // NetBox orders device by its own ordering; here by id
+  ordering: ['device', '_name', 'id'],
+  search: ['name', 'label', 'description'],
+  unique: [{ fields: ['device', 'name'] }, { fields: ['rear_port', 'rear_port_position'] }],
+  filters: {
+    ...siteScopeFilters(['device', 'site']),
+    ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
+    ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
+    ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
+    ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
+    cabled: noneExist, // cables are not modelled
+    occupied: { kind: 'method', value: 'boolean', single: true, method: ([occupied]) => ({ mark_connected: occupied }) },
+  },
+  hooks: {
+    display: nameWithLabel,
+    derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
+    validate: async (obj, view, previous) => componentMoveProblem(obj, previous) ?? frontPortMappingProblem(obj, view),
+    relatedObject: deviceParent,
+  },
+};
