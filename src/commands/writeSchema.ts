@@ -31,7 +31,8 @@ function valueSchema(field: FieldDefinition): Record<string, unknown> {
       const min = field.minLength ?? (field.blank ? 0 : 1);
       if (min > 0) s.minLength = min;
       const pattern = field.pattern ?? (field.format === 'slug' ? SLUG_PATTERN : undefined);
-      if (pattern) s.pattern = pattern;
+      // A field that may be blank accepts '' whatever its pattern (a port without a colour).
+      if (pattern) s.pattern = min === 0 ? `^$|${pattern}` : pattern;
       if (field.format === 'email' || field.format === 'uri') {
         // A blank value is no address at all, so the format applies only to non-empty text.
         if (min === 0) return { ...s, if: { minLength: 1 }, then: { format: field.format } };

@@ -41,7 +41,10 @@ test('port templates and ports: nested forms, positions, NetBox\'s messages, pas
   const tooFar = await service.api('POST', '/api/dcim/front-ports/', { device: p1.id, name: 'F5', type: 'lc', rear_port: rear.id, rear_port_position: 5 });
   t.is(tooFar.status, 400);
   t.deepEqual(tooFar.body, { rear_port_position: ['Invalid rear port position (5): Rear port R1 has only 4 positions'] });
-  const front = await post('/api/dcim/front-ports/', { device: p1.id, name: 'F1', type: 'lc', rear_port: rear.id, rear_port_position: 3 });
+  // p1 got F1 and R{module} from its type's templates, F1 mapped to the rear port made with it
+  const made = (await service.api('GET', `/api/dcim/front-ports/?device_id=${p1.id}`)).body.results;
+  t.deepEqual(made.map((p: any) => [p.name, p.rear_port.name, p.rear_port_position]), [['F1', 'R{module}', 2]]);
+  const front = await post('/api/dcim/front-ports/', { device: p1.id, name: 'F2', type: 'lc', rear_port: rear.id, rear_port_position: 3 });
   t.is(front.rear_port.id, rear.id);
   t.is(front.rear_port.display, 'R1 (back)');
   t.is(front.device.id, p1.id);
@@ -66,7 +69,10 @@ test('device bays: a blade installed in a chassis shows its parent_device', asyn
   const chassis = await device('chassis', chassisType);
   const blade = await device('blade1', bladeType);
   t.is(blade.parent_device, null);
-  const bay = await post('/api/dcim/device-bays/', { device: chassis.id, name: 'Slot 1', installed_device: blade.id });
+  // the chassis got its bay from the template when it was created
+  const [made] = (await service.api('GET', `/api/dcim/device-bays/?device_id=${chassis.id}`)).body.results;
+  t.is(made.name, 'Slot 1');
+  const bay = (await service.api('PATCH', `/api/dcim/device-bays/${made.id}/`, { installed_device: blade.id })).body;
   t.is(bay.installed_device.id, blade.id);
   const read = await service.api('GET', `/api/dcim/devices/${blade.id}/`);
   t.is(read.body.parent_device.id, chassis.id);
