@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ValidationError } from '../../src/commands/errors.js';
-import { templateParentProblem } from '../../src/models/dcim/componentRules.js';
+import { modularTemplateParentProblem as templateParentProblem } from '../../src/models/dcim/componentParents.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
 /** Site 1; manufacturer 1; device types 1 "PDU" and 2 "Server"; role 1; devices 1 "pdu1" and 2 "srv1" (type 2). */

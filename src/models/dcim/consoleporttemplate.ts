@@ -4,7 +4,7 @@ import { CONSOLE_PORT_TYPE_CHOICES } from './choices.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
 import { componentTemplateFilters } from './componentFilters.js';
-import { templateParentProblem, templateRelatedObject } from './componentRules.js';
+import { modularTemplateParentProblem, templateParent } from './componentParents.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const consoleporttemplate: ModelDefinition = {
@@ -34,7 +34,7 @@ export const consoleporttemplate: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, _view, previous) => templateParentProblem(obj, previous),
-    relatedObject: templateRelatedObject,
+    validate: async (obj, _view, previous) => modularTemplateParentProblem(obj, previous),
+    relatedObject: templateParent,
   },
 };

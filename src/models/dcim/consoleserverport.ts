@@ -4,7 +4,7 @@ import { CONSOLE_PORT_SPEED_CHOICES, CONSOLE_PORT_TYPE_CHOICES } from './choices
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
 import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, componentRelatedObject } from './componentRules.js';
+import { componentMoveProblem, deviceParent } from './componentParents.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const consoleserverport: ModelDefinition = {
@@ -44,6 +44,6 @@ export const consoleserverport: ModelDefinition = {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: async (obj, _view, previous) => componentMoveProblem(obj, previous),
-    relatedObject: componentRelatedObject,
+    relatedObject: deviceParent,
   },
 };

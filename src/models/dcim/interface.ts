@@ -1,5 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { MATCH_NOTHING } from '../matchNothing.js';
+import { componentMoveProblem } from './componentParents.js';
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
@@ -260,9 +261,8 @@ async function validateInterface(
   const device = await parentDevice(obj, view);
   const tagged = await taggedVlanSiteProblem(obj, view, device, written);
   if (tagged) return tagged;
-  if (previous && previous.device !== obj.device) {
-    return fieldError('device', 'Components cannot be moved to a different device.');
-  }
+  const moved = componentMoveProblem(obj, previous);
+  if (moved) return moved;
   const type = String(obj.type ?? '');
   const isVirtual = VIRTUAL_TYPES.has(type);
   const isWireless = WIRELESS_TYPES.has(type);

@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
-import { exactlyOneOwner } from '../templateOwner.js';
+import { modularTemplateParentProblem } from './componentParents.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, INTERFACE_TYPE_CHOICES } from './choices.js';
 
@@ -55,7 +55,7 @@ export const interfacetemplate: ModelDefinition = {
   },
   hooks: {
     display: nameWithLabel,
-    validate: exactlyOneOwner,
+    validate: async (obj, _view, previous) => modularTemplateParentProblem(obj, previous),
     derive: (obj) => ({ _name: naturalInterfaceKey(obj.name) }),
   },
 };

@@ -1,8 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import { componentMoveProblem } from './componentParents.js';
 import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
-import { fieldError, nameWithLabel } from '../hooks.js';
+import { nameWithLabel } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const modulebay: ModelDefinition = {
@@ -37,9 +38,7 @@ export const modulebay: ModelDefinition = {
   },
   hooks: {
     display: nameWithLabel,
-    async validate(obj, _view, previous) {
-      if (previous && previous.device !== obj.device) return fieldError('device', 'Components cannot be moved to a different device.');
-    },
+    validate: async (obj, _view, previous) => componentMoveProblem(obj, previous),
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
   },
 };

@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
-import { exactlyOneOwner } from '../templateOwner.js';
+import { modularTemplateParentProblem } from './componentParents.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const modulebaytemplate: ModelDefinition = {
@@ -34,7 +34,7 @@ export const modulebaytemplate: ModelDefinition = {
   },
   hooks: {
     display: nameWithLabel,
-    validate: exactlyOneOwner,
+    validate: async (obj, _view, previous) => modularTemplateParentProblem(obj, previous),
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
   },
 };

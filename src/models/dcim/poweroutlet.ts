@@ -4,7 +4,8 @@ import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js'
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
 import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, componentRelatedObject, outletPowerPortProblem } from './componentRules.js';
+import { componentMoveProblem, deviceParent } from './componentParents.js';
+import { outletPowerPortProblem } from './powerComponentRules.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const poweroutlet: ModelDefinition = {
@@ -49,6 +50,6 @@ export const poweroutlet: ModelDefinition = {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: async (obj, view, previous) => componentMoveProblem(obj, previous) ?? (await outletPowerPortProblem(obj, view)),
-    relatedObject: componentRelatedObject,
+    relatedObject: deviceParent,
   },
 };

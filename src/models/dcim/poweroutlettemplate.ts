@@ -4,7 +4,8 @@ import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js'
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
 import { componentTemplateFilters } from './componentFilters.js';
-import { outletTemplatePowerPortProblem, templateParentProblem, templateRelatedObject } from './componentRules.js';
+import { modularTemplateParentProblem, templateParent } from './componentParents.js';
+import { outletTemplatePowerPortProblem } from './powerComponentRules.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const poweroutlettemplate: ModelDefinition = {
@@ -47,7 +48,7 @@ export const poweroutlettemplate: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) => templateParentProblem(obj, previous) ?? (await outletTemplatePowerPortProblem(obj, view)),
-    relatedObject: templateRelatedObject,
+    validate: async (obj, view, previous) => modularTemplateParentProblem(obj, previous) ?? (await outletTemplatePowerPortProblem(obj, view)),
+    relatedObject: templateParent,
   },
 };

@@ -4,7 +4,8 @@ import { POWER_PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
 import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, componentRelatedObject, drawProblem } from './componentRules.js';
+import { componentMoveProblem, deviceParent } from './componentParents.js';
+import { drawProblem } from './powerComponentRules.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const powerport: ModelDefinition = {
@@ -45,6 +46,6 @@ export const powerport: ModelDefinition = {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: async (obj, _view, previous) => componentMoveProblem(obj, previous) ?? drawProblem(obj),
-    relatedObject: componentRelatedObject,
+    relatedObject: deviceParent,
   },
 };

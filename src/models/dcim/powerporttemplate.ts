@@ -4,7 +4,8 @@ import { POWER_PORT_TYPE_CHOICES } from './choices.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
 import { componentTemplateFilters } from './componentFilters.js';
-import { drawProblem, templateParentProblem, templateRelatedObject } from './componentRules.js';
+import { modularTemplateParentProblem, templateParent } from './componentParents.js';
+import { drawProblem } from './powerComponentRules.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const powerporttemplate: ModelDefinition = {
@@ -36,7 +37,7 @@ export const powerporttemplate: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, _view, previous) => templateParentProblem(obj, previous) ?? drawProblem(obj),
-    relatedObject: templateRelatedObject,
+    validate: async (obj, _view, previous) => modularTemplateParentProblem(obj, previous) ?? drawProblem(obj),
+    relatedObject: templateParent,
   },
 };
