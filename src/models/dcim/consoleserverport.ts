@@ -1,4 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
 import type { ModelDefinition } from '../types.js';
 import { CONSOLE_PORT_SPEED_CHOICES, CONSOLE_PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
@@ -24,15 +25,10 @@ export const consoleserverport: ModelDefinition = {
     { name: 'speed', type: 'choice', nullable: true, default: null, choices: CONSOLE_PORT_SPEED_CHOICES },
     descriptionField,
     { name: 'mark_connected', type: 'boolean', default: false },
-    { name: 'cable', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'cable_end', type: 'computed', readOnly: true, value: '' },
-    { name: 'link_peers', type: 'computed', readOnly: true, value: [] },
-    { name: 'link_peers_type', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'connected_endpoints', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'connected_endpoints_type', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'connected_endpoints_reachable', type: 'computed', readOnly: true, nullable: true, value: null },
+    ...cableEndFields,
+    ...pathEndpointFields,
     ...changeLoggedFields,
-    { name: '_occupied', type: 'computed', readOnly: true, value: false },
+    occupiedField,
   ],
   brief: ['id', 'url', 'display', 'device', 'name', 'cable', '_occupied'],
   // NetBox orders device by its own ordering; here by id

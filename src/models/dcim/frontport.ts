@@ -1,4 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import { cableEndFields, occupiedField } from './cableFields.js';
 import type { ModelDefinition } from '../types.js';
 import { PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
@@ -27,12 +28,9 @@ export const frontport: ModelDefinition = {
     { name: 'rear_port_position', type: 'integer', default: 1, min: 1, max: 1024 },
     descriptionField,
     { name: 'mark_connected', type: 'boolean', default: false },
-    { name: 'cable', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'cable_end', type: 'computed', readOnly: true, value: '' },
-    { name: 'link_peers', type: 'computed', readOnly: true, value: [] },
-    { name: 'link_peers_type', type: 'computed', readOnly: true, nullable: true, value: null },
+    ...cableEndFields,
     ...changeLoggedFields,
-    { name: '_occupied', type: 'computed', readOnly: true, value: false },
+    occupiedField,
   ],
   brief: ['id', 'url', 'display', 'device', 'name', 'cable', '_occupied'],
   // NetBox orders device by its own ordering; here by id

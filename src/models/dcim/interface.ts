@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { MATCH_NOTHING } from '../matchNothing.js';
 import { componentMoveProblem } from './componentParents.js';
+import { occupiedField, pathEndpointFields } from './cableFields.js';
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
@@ -380,9 +381,7 @@ export const interfaceModel: ModelDefinition = {
     { name: 'wireless_lans', type: 'm2m', target: 'wireless.wirelesslan' },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'l2vpn_termination', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'connected_endpoints', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'connected_endpoints_type', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'connected_endpoints_reachable', type: 'computed', readOnly: true, nullable: true, value: null },
+    ...pathEndpointFields,
     // NetBox 2.x's connection state, still read by clients of that API in the nested form.
     {
       name: 'connection_status',
@@ -405,7 +404,7 @@ export const interfaceModel: ModelDefinition = {
       readOnly: true,
       count: { model: 'ipam.fhrpgroupassignment', via: 'interface_id', where: { interface_type: 'dcim.interface' } },
     },
-    { name: '_occupied', type: 'computed', readOnly: true, value: false },
+    occupiedField,
   ],
   brief: ['id', 'url', 'display', 'device', 'name', 'cable', 'connection_status', '_occupied'],
   // NetBox orders device by natural name; here by id
