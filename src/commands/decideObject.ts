@@ -78,7 +78,7 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
   if (hasErrors(errors)) throw new ValidationError(errors);
 
   const written = new Set(Object.keys(sent));
-  const ruleErrors = await definition.hooks?.validate?.(obj, view, previous, env.settings, written);
+  const ruleErrors = await definition.hooks?.validate?.(obj, view, previous, { settings: env.settings, written, models: env.registry });
   if (ruleErrors && hasErrors(ruleErrors)) throw new ValidationError(ruleErrors);
   const uniqueErrors = await checkUniqueness(view, definition, obj);
   if (hasErrors(uniqueErrors)) throw new ValidationError(uniqueErrors);

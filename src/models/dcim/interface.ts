@@ -2,7 +2,7 @@
 import { MATCH_NOTHING } from '../matchNothing.js';
 import { componentMoveProblem } from './componentParents.js';
 import { occupiedField, pathEndpointFields } from './cableFields.js';
-import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { deviceDisplay } from './device.js';
@@ -256,9 +256,9 @@ async function validateInterface(
   obj: StoredObject,
   view: LookupView,
   previous: StoredObject | null,
-  _settings?: unknown,
-  written?: ReadonlySet<string>,
+  context?: ValidationContext,
 ): Promise<FieldErrors | void> {
+  const written = context?.written;
   const device = await parentDevice(obj, view);
   const tagged = await taggedVlanSiteProblem(obj, view, device, written);
   if (tagged) return tagged;

@@ -1,5 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, FollowUpCommand, LookupView, ModelCatalog, ModelDefinition, StoredObject } from '../types.js';
+import type { FieldErrors, FollowUpCommand, LookupView, ModelCatalog, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { deviceDisplay } from './device.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { componentInput, instantiateTemplates, MODULE_TOKEN, templatePairs } from '../componentTemplates.js';
@@ -71,17 +71,15 @@ export const module: ModelDefinition = {
 };
 
 /** The bay must be on the module's device; a new module's templates must fit the device (NetBox's install form). */
-async function validateModule(obj: StoredObject, view: LookupView, previous: StoredObject | null): Promise<FieldErrors | void> {
+async function validateModule(obj: StoredObject, view: LookupView, previous: StoredObject | null, context?: ValidationContext): Promise<FieldErrors | void> {
   const bay = await related(view, 'dcim.modulebay', obj.module_bay);
   if (bay && bay.device !== obj.device) {
     const device = await related(view, 'dcim.device', obj.device);
     const shown = device ? await deviceDisplay(device, view) : String(obj.device);
     return fieldError('__all__', `Module must be installed within a module bay belonging to the assigned device (${shown}).`);
   }
-  if (previous || !bay || obj.replicate_components === false) return;
-  // Validation hooks are not handed the registry (follow-up hooks are); loaded on use, as
-  // the registry itself imports this file.
-  const { registry } = await import('../registry.js');
+  if (previous || !bay || obj.replicate_components === false || !context) return;
+  const registry = context.models;
   for (const pair of templatePairs('dcim.moduletype', 'module_type', registry)) {
     const templates = await view.find(pair.template.key, { module_type: obj.module_type });
     for (const template of templates) {

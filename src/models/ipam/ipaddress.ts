@@ -110,7 +110,7 @@ export const ipaddress: ModelDefinition = {
       return normalizeHostField(obj, 'address', 'IP address');
     },
     derive: (obj) => hostKeys(obj.address) ?? { _family: null, _address: null, _prefixlen: null },
-    async validate(obj, view, previous, settings) {
+    async validate(obj, view, previous, context) {
       if (typeof obj.dns_name === 'string' && obj.dns_name !== '' && !DNS_NAME.test(obj.dns_name)) {
         return fieldError(
           'dns_name',
@@ -126,7 +126,7 @@ export const ipaddress: ModelDefinition = {
       if (obj.status === 'slaac' && obj.family !== 6) {
         return fieldError('status', 'Only IPv6 addresses can be assigned SLAAC status');
       }
-      const duplicate = await duplicateAddress(obj, view, settings);
+      const duplicate = await duplicateAddress(obj, view, context?.settings);
       if (duplicate) return duplicate;
       // A new address cannot be anyone's primary IP yet.
       if (previous) return primaryAddressLeavesHolder(obj, view);

@@ -70,7 +70,7 @@ export const prefix: ModelDefinition = {
     display: displayAttribute('prefix'),
     normalize: (obj) => normalizeNetworkField(obj, 'prefix', 'prefix'),
     derive: (obj) => networkKeys(obj.prefix) ?? { _family: null, _network: null, _last: null, _prefixlen: null },
-    validate: (obj, view, _previous, settings) => duplicatePrefix(obj, view, settings),
+    validate: (obj, view, _previous, context) => duplicatePrefix(obj, view, context?.settings),
     compute: { children: prefixHierarchy('children'), _depth: prefixHierarchy('depth') },
   },
   detailActions: [prefixAvailablePrefixes, prefixAvailableIps],

@@ -1,5 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters, vrfByRd } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
@@ -33,9 +33,9 @@ async function validateVmInterface(
   obj: StoredObject,
   view: LookupView,
   previous: StoredObject | null,
-  _settings?: unknown,
-  written?: ReadonlySet<string>,
+  context?: ValidationContext,
 ): Promise<FieldErrors | void> {
+  const written = context?.written;
   const serializerVm = await parentVirtualMachine((previous ?? obj).virtual_machine, view);
   const tagged = await taggedVlanSiteProblem(obj, view, serializerVm, written);
   if (tagged) return tagged;
