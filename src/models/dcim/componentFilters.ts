@@ -3,16 +3,8 @@
  * ports, ...) and by the component templates.
  */
 import type { FilterSpec } from '../types.js';
-import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
-
-/** Cables are not modelled: no component has a cable end, a cable or a connection. */
-const cableFilters: Record<string, FilterSpec> = {
-  cable_end: { kind: 'field', field: 'cable_end', value: 'string', lookups: ['n'], choices: ['A', 'B'] },
-  cabled: noneExist,
-  connected: noneExist,
-  // Occupied means cabled or marked connected; without cables, only the mark counts.
-  occupied: { kind: 'method', value: 'boolean', single: true, method: ([occupied]) => ({ mark_connected: occupied }) },
-};
+import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { cabledObjectFilters } from './cabledObjectFilters.js';
 
 /** Where the component's device is, its cable state; the fields NetBox does not filter on. */
 export const cableableComponentFilters: Record<string, FilterSpec> = {
@@ -21,7 +13,7 @@ export const cableableComponentFilters: Record<string, FilterSpec> = {
   ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
   ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
   ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
-  ...cableFilters,
+  ...cabledObjectFilters,
   mark_connected: false,
 };
 
