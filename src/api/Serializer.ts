@@ -126,10 +126,8 @@ export class Serializer {
           return this.related(field.target, docs.map((d) => toIds(first(d))), options, depth, false);
         }
         if (field.heldBy) return this.heldBy(field.heldBy, docs, options, depth);
-        if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view);
-        const compute = definition.hooks?.compute?.[field.name];
-        if (!compute) return docs.map(() => structuredClone(field.value ?? null));
-        return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));
+        const values = await this.computed(definition, field, docs);
+        return field.references ? this.references(field, values, options, depth) : values;
       }
       case 'custom_fields':
         return this.customFields(definition, field, docs, options, depth);
@@ -168,6 +166,36 @@ export class Serializer {
     if (revealed !== undefined) return revealed;
     if (this.secrets.allowTokenRetrieval && typeof doc.key_cipher === 'string') return this.secrets.decryptTokenKey(doc.key_cipher);
     return OMIT;
+  }
+
+  private async computed(definition: ModelDefinition, field: FieldDefinition, docs: ReadDocument[]): Promise<unknown[]> {
+    if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view);
+    const compute = definition.hooks?.compute?.[field.name];
+    if (!compute) return docs.map(() => structuredClone(field.value ?? null));
+    return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));
+  }
+
+  /** Computed references in their nested forms (or the field's `referenceFields`), each model's objects fetched once for the page. */
+  private async references(field: FieldDefinition, values: unknown[], options: RenderOptions, depth: number): Promise<unknown[]> {
+    const lists = values.map((v) => (Array.isArray(v) ? (v as GenericListItem[]) : v ? [v as GenericListItem] : []));
+    const idsByType = new Map<string, Set<number>>();
+    for (const item of lists.flat()) {
+      const ids = idsByType.get(item.object_type) ?? new Set<number>();
+      ids.add(item.object_id);
+      idsByType.set(item.object_type, ids);
+    }
+    const nested = new Map<string, unknown>();
+    for (const [type, ids] of idsByType) {
+      const definition = this.registry.tryGet(type);
+      if (!definition || depth >= MAX_NESTING) continue;
+      const docs = await this.store.getMany(type, [...ids]);
+      const rendered = field.referenceFields
+        ? await this.render({ ...definition, brief: field.referenceFields }, docs, 'brief', options, depth + 1)
+        : await this.render(definition, docs, 'nested', options, depth + 1);
+      docs.forEach((d, i) => nested.set(`${type}:${d.id}`, rendered[i]));
+    }
+    const found = lists.map((items) => items.map((item) => nested.get(`${item.object_type}:${item.object_id}`)).filter((x) => x !== undefined));
+    return field.references === 'many' ? found : found.map((items) => items[0] ?? null);
   }
 
   /** Nested forms of related objects, fetched once for the whole page. */

@@ -6,17 +6,18 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { allocateObjects } from '../commands/allocateObjects.js';
-import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
+import { PermissionDeniedError } from '../commands/errors.js';
 import type { WriteOutcome } from '../commands/recordEach.js';
 import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
 import type { AvailableEntry, DetailAction, NestedReference } from '../models/allocation/DetailAction.js';
-import type { ModelDefinition, StoredObject } from '../models/types.js';
+import type { ModelDefinition } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
 import { PARSES, RENDERS } from './face/options.js';
 import { modelViewName } from './face/views.js';
-import { and } from './query/ListQueryCompiler.js';
 import { NOT_AUTHENTICATED, principalOf, viewScope, writeGuard, writeScope } from './permissions.js';
+import { nestedForms } from './nestedForms.js';
 import type { Services } from './Services.js';
+import { detailId, visibleObject } from './visibleObject.js';
 
 const METHODS = 'GET, POST, HEAD, OPTIONS';
 
@@ -55,27 +56,6 @@ export function detailActionRoutes(services: Services, router: Router, writes: W
   }
 }
 
-function parseId(ctx: Context): number {
-  const raw = String(ctx.params.id);
-  const id = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id)) throw new NotFoundError();
-  return id;
-}
-
-/** The parent, if the caller may see it: one they may not see is not found (as NetBox's restricted lookup). */
-async function visibleParent(services: Services, definition: ModelDefinition, ctx: Context, id: number): Promise<StoredObject> {
-  let scope;
-  try {
-    scope = await viewScope(ctx, services.config, definition);
-  } catch (error) {
-    if (error instanceof PermissionDeniedError) throw new NotFoundError();
-    throw error;
-  }
-  const [parent] = await services.store.find(definition.key, and(scope, { id }), { limit: 1 });
-  if (!parent) throw new NotFoundError();
-  return parent as StoredObject;
-}
-
 /** NetBox's limit of these listings: PAGINATE_COUNT by default, 0 for MAX_PAGE_SIZE, capped by it. */
 function resultsLimit(services: Services, ctx: Context): number | null {
   const raw = new URLSearchParams(ctx.querystring).get('limit');
@@ -89,7 +69,7 @@ function resultsLimit(services: Services, ctx: Context): number | null {
 async function listView(services: Services, parent: ModelDefinition, action: DetailAction, created: ModelDefinition, ctx: Context) {
   ctx.set('Allow', METHODS);
   await viewScope(ctx, services.config, created);
-  const object = await visibleParent(services, parent, ctx, parseId(ctx));
+  const object = await visibleObject(services, parent, ctx, detailId(ctx));
   const limit = action.allocator.shape.limited ? resultsLimit(services, ctx) : null;
   const entries = await action.allocator.available(object, lookupView(services.store), limit);
   ctx.body = await renderEntries(services, ctx, entries);
@@ -98,9 +78,9 @@ async function listView(services: Services, parent: ModelDefinition, action: Det
 async function allocateView(services: Services, parent: ModelDefinition, action: DetailAction, created: ModelDefinition, ctx: Context, writes: WritePath) {
   ctx.set('Allow', METHODS);
   await writeScope(ctx, created, 'add');
-  const id = parseId(ctx);
+  const id = detailId(ctx);
   // A retry recognised from the log answers what was written then, whatever the parent is now.
-  if (!ctx.state.replayOf) await visibleParent(services, parent, ctx, id);
+  if (!ctx.state.replayOf) await visibleObject(services, parent, ctx, id);
   // No body asks for one object with defaults (pynetbox's create() sends {}).
   const body: unknown = ctx.state.body ?? {};
   const bulk = Array.isArray(body);
@@ -120,22 +100,11 @@ function isReference(value: unknown): value is NestedReference {
 
 /** Listing entries with their references rendered nested, each distinct object once. */
 async function renderEntries(services: Services, ctx: Context, entries: AvailableEntry[]): Promise<Record<string, unknown>[]> {
-  const wanted = new Map<string, Set<number>>();
-  for (const entry of entries) {
-    for (const value of Object.values(entry)) {
-      if (isReference(value) && value.id !== null) {
-        if (!wanted.has(value.nested)) wanted.set(value.nested, new Set());
-        wanted.get(value.nested)!.add(value.id);
-      }
-    }
-  }
-  const rendered = new Map<string, unknown>();
-  for (const [model, ids] of wanted) {
-    const definition = services.registry.get(model);
-    const docs = await services.store.getMany(model, [...ids]);
-    const forms = await services.serializer.render(definition, docs, 'nested', { baseUrl: ctx.state.baseUrl });
-    docs.forEach((doc, i) => rendered.set(`${model}:${doc.id}`, forms[i]));
-  }
+  const refs = entries.flatMap((entry) =>
+    Object.values(entry).flatMap((value) => (isReference(value) && value.id !== null ? [{ object_type: value.nested, object_id: value.id }] : [])),
+  );
+  const forms = await nestedForms(services, ctx.state.baseUrl as string, refs);
+  const rendered = new Map(refs.map((ref, i) => [`${ref.object_type}:${ref.object_id}`, forms[i]]));
   return entries.map((entry) =>
     Object.fromEntries(
       Object.entries(entry).map(([key, value]) => [key, isReference(value) ? (value.id === null ? null : (rendered.get(`${value.nested}:${value.id}`) ?? null)) : value]),

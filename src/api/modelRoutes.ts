@@ -16,6 +16,7 @@ import { assertInScope, viewScope, withinScope, writeGuard, writeScope } from '.
 import type { RenderOptions, Representation, Serializer } from './Serializer.js';
 import type { Services } from './Services.js';
 import { detailActionRoutes } from './detailActionRoutes.js';
+import { detailViewRoutes } from './detailViewRoutes.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const DETAIL_METHODS = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -43,6 +44,7 @@ export function modelRoutes(services: Services): Router {
     router.all(detail, (ctx) => methodNotAllowed(ctx, writable ? DETAIL_METHODS : READ_ONLY_METHODS));
   }
   detailActionRoutes(services, router, { writeContext, runWrite, writtenObjects });
+  detailViewRoutes(services, router);
   return router;
 }
 

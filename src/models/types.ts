@@ -140,6 +140,15 @@ export interface FieldDefinition extends DependentField {
    * `device_bay`); null when nothing holds it.
    */
   heldBy?: { model: string; via: string; parent: string; as: string };
+  /**
+   * computed: the value names objects rather than being one: the compute hook (or
+   * `computeMany`) gives `{object_type, object_id}` (or null) when 'one', a list of them
+   * when 'many', and each is rendered in its model's nested form, fetched once per model
+   * for the page (a port's link peers, a circuit's termination on side A).
+   */
+  references?: 'one' | 'many';
+  /** computed with `references`: the fields the referenced objects show, when not their brief form. */
+  referenceFields?: string[];
   /** computed: the value rendered when the model has no `compute` hook for the field. */
   value?: unknown;
   /**
@@ -340,6 +349,8 @@ export interface ModelDefinition {
   instantiates?: string;
   /** Sub-resources of the detail URL that hand out the object's free space (e.g. a prefix's available-ips). */
   detailActions?: DetailAction[];
+  /** Read-only sub-resources of the detail URL (a port's trace, a rack's elevation). */
+  detailViews?: DetailView[];
 }
 
 /* ------------------------------------------- mechanisms for composite models */
@@ -498,4 +509,34 @@ export interface DetailAction {
   /** The model a POST creates ('<app>.<model>'); reading the listing needs its view permission. */
   creates: string;
   allocator: Allocator;
+}
+
+// ---- Detail views: read-only sub-resources of an object's detail URL, computed from the
+// read models (a port's cable trace, a rack's elevation). GET needs view permission on the object.
+
+export interface DetailView {
+  /** The URL segment under the detail URL: /api/<app>/<path>/<id>/<segment>/. */
+  path: string;
+  /** One line for the API's documentation. */
+  summary: string;
+  /** The query parameters it reads, documented as OpenAPI parameters. */
+  parameters?: Array<{ name: string; description: string; schema: Record<string, unknown> }>;
+  /** The 200 answer, documented: a JSON schema per content type it may answer with. */
+  responses: Record<string, Record<string, unknown>>;
+  respond(obj: StoredObject, request: DetailViewRequest): Promise<DetailViewResponse>;
+}
+
+export interface DetailViewRequest {
+  view: LookupView;
+  query: URLSearchParams;
+  /** Each reference in its model's nested form (or showing `fields`); null where the object is gone. */
+  nested(refs: GenericListItem[], fields?: string[]): Promise<Array<Record<string, unknown> | null>>;
+  /** `items` paged as list views page them (`limit`, `offset`): {count, next, previous, results}. */
+  paginate<T>(items: T[]): { count: number; next: string | null; previous: string | null; results: T[] };
+}
+
+/** The body, and its content type when it is not JSON (an SVG drawing); 400 answers throw ValidationError. */
+export interface DetailViewResponse {
+  body: unknown;
+  contentType?: string;
 }

@@ -12,6 +12,7 @@ import type { ModelDefinition } from '../../models/types.js';
 import type { DescribesFilters } from './filters.js';
 import { changeLogPaths, changeLogSchemas } from './openapiChangeLog.js';
 import { detailActionPaths, detailActionSchemas } from './openapiDetailActions.js';
+import { detailViewPaths } from './openapiDetailViews.js';
 import { commonParameters, commonSchemas } from './openapiCommon.js';
 import { nestedRef, type Schema } from './openapiFragments.js';
 import { modelPaths } from './openapiModelPaths.js';
@@ -59,6 +60,7 @@ export function buildOpenApi(registry: ModelRegistry, options: OpenApiOptions): 
     Object.assign(paths, modelPaths(registry, definition, name, options.compiler));
     Object.assign(schemas, detailActionSchemas(registry, definition, names, nested));
     Object.assign(paths, detailActionPaths(registry, definition, names));
+    Object.assign(paths, detailViewPaths(definition));
   }
   Object.assign(paths, tokenProvisionPaths(names));
   if (options.changeLog) {

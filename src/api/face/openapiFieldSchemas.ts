@@ -95,6 +95,11 @@ function valueSchema(field: FieldDefinition, bare: boolean, nestedRef: NestedRef
         },
       };
     case 'computed':
+      if (field.references) {
+        // Which models a reference may name is known only to its compute hook; `targets` says it where declared.
+        const one: Schema = field.targets?.length ? { anyOf: field.targets.map((t) => nestedRef(t)) } : { type: 'object' };
+        return field.references === 'many' ? { type: 'array', items: one } : one;
+      }
       return computedSchema(field);
     default:
       return {};

@@ -1,0 +1,58 @@
+/**
+ * Routes of the read-only detail sub-resources models declare (`detailViews`), e.g.
+ * /api/dcim/interfaces/<id>/trace/ or /api/dcim/racks/<id>/elevation/: GET answers what
+ * the declaration computes from the object and the read models.
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { PermissionDeniedError } from '../commands/errors.js';
+import type { DetailView, DetailViewRequest, ModelDefinition } from '../models/types.js';
+import { lookupView } from '../projections/lookupView.js';
+import { PARSES, RENDERS } from './face/options.js';
+import { modelViewName } from './face/views.js';
+import { NOT_AUTHENTICATED, principalOf } from './permissions.js';
+import { pageLinks, parsePage } from './query/pagination.js';
+import { nestedForms } from './nestedForms.js';
+import type { Services } from './Services.js';
+import { detailId, visibleObject } from './visibleObject.js';
+
+const METHODS = 'GET, HEAD, OPTIONS';
+
+export function detailViewRoutes(services: Services, router: Router): void {
+  for (const definition of services.registry.all()) {
+    for (const detail of definition.detailViews ?? []) {
+      const path = `/api/${definition.app}/${definition.path}/:id/${detail.path}/`;
+      router.get(path, (ctx) => respond(services, definition, detail, ctx));
+      router.options(path, (ctx) => {
+        if (services.config.loginRequired && !principalOf(ctx)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
+        ctx.set('Allow', METHODS);
+        ctx.body = { name: modelViewName(definition), description: '', renders: RENDERS, parses: PARSES };
+      });
+      router.all(path, (ctx) => {
+        ctx.set('Allow', METHODS);
+        ctx.status = 405;
+        ctx.body = { detail: `Method "${ctx.method}" not allowed.` };
+      });
+    }
+  }
+}
+
+async function respond(services: Services, definition: ModelDefinition, detail: DetailView, ctx: Context) {
+  ctx.set('Allow', METHODS);
+  const object = await visibleObject(services, definition, ctx, detailId(ctx));
+  const query = new URLSearchParams(ctx.querystring);
+  const request: DetailViewRequest = {
+    view: lookupView(services.store),
+    query,
+    nested: (refs, fields) => nestedForms(services, ctx.state.baseUrl as string, refs, fields),
+    paginate: (items) => {
+      const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
+      const results = page.limit === null ? items.slice(page.offset) : items.slice(page.offset, page.offset + page.limit);
+      const base = `${ctx.state.baseUrl}${ctx.path}`;
+      return { count: items.length, ...pageLinks(base, query, page, items.length), results };
+    },
+  };
+  const answer = await detail.respond(object, request);
+  if (answer.contentType) ctx.type = answer.contentType;
+  ctx.body = answer.body;
+}

@@ -1,0 +1,30 @@
+/**
+ * The object a detail sub-resource hangs from (/api/<app>/<path>/<id>/...), looked up as
+ * NetBox's restricted querysets do: one the caller may not see is not found.
+ */
+import type { Context } from 'koa';
+import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
+import type { ModelDefinition, StoredObject } from '../models/types.js';
+import { and } from './query/ListQueryCompiler.js';
+import { viewScope } from './permissions.js';
+import type { Services } from './Services.js';
+
+export function detailId(ctx: Context): number {
+  const raw = String(ctx.params.id);
+  const id = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id)) throw new NotFoundError();
+  return id;
+}
+
+export async function visibleObject(services: Services, definition: ModelDefinition, ctx: Context, id: number): Promise<StoredObject> {
+  let scope;
+  try {
+    scope = await viewScope(ctx, services.config, definition);
+  } catch (error) {
+    if (error instanceof PermissionDeniedError) throw new NotFoundError();
+    throw error;
+  }
+  const [found] = await services.store.find(definition.key, and(scope, { id }), { limit: 1 });
+  if (!found) throw new NotFoundError();
+  return found as StoredObject;
+}
