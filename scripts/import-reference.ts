@@ -256,7 +256,11 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
   const allowed = field.allowed_values ?? field.choices_allowed;
   if (field.type === 'content_type' && Array.isArray(allowed)) def.allowedTypes = allowed;
   if (field.unique) def.unique = true;
-  if (field.type === 'array') {
+  if (field.type === 'array' && typeof field.items === 'string' && field.items.startsWith('generic_object') && Array.isArray(field.targets)) {
+    // A list of objects of several models (a cable's terminations): validated and rendered per item.
+    def.type = 'generic_list';
+    def.targets = field.targets;
+  } else if (field.type === 'array') {
     const items = typeof field.items === 'string' ? ITEMS_MAP[field.items] : undefined;
     if (items) def.items = items;
     else warn(`${id}: unknown array items ${String(field.items)}`);

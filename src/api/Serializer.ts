@@ -169,7 +169,7 @@ export class Serializer {
   }
 
   private async computed(definition: ModelDefinition, field: FieldDefinition, docs: ReadDocument[]): Promise<unknown[]> {
-    if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view);
+    if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view, definition);
     const compute = definition.hooks?.compute?.[field.name];
     if (!compute) return docs.map(() => structuredClone(field.value ?? null));
     return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));
@@ -195,7 +195,8 @@ export class Serializer {
       docs.forEach((d, i) => nested.set(`${type}:${d.id}`, rendered[i]));
     }
     const found = lists.map((items) => items.map((item) => nested.get(`${item.object_type}:${item.object_id}`)).filter((x) => x !== undefined));
-    return field.references === 'many' ? found : found.map((items) => items[0] ?? null);
+    // A list that is null (no path at all) stays null rather than becoming empty.
+    return field.references === 'many' ? found.map((items, i) => (values[i] === null ? null : items)) : found.map((items) => items[0] ?? null);
   }
 
   /** Nested forms of related objects, fetched once for the whole page. */

@@ -115,7 +115,8 @@ function clear(plan: DeletePlan, key: string, entry: Affected, { field }: ModelR
   } else {
     next = Array.isArray(value) ? value.filter((v) => v !== parent.obj.id) : null;
   }
-  plan.cleared.set(key, { ...current, obj: { ...current.obj, [field.name]: next } });
+  const alongside = next === null ? (field.clearsWith ?? {}) : {};
+  plan.cleared.set(key, { ...current, obj: { ...current.obj, ...alongside, [field.name]: next } });
 }
 
 function refuseIfProtected(plan: DeletePlan): void {

@@ -3,6 +3,7 @@ import { createObjects } from './createObjects.js';
 import type { CommandEnvironment } from './decideObject.js';
 import { deleteObjects } from './deleteObjects.js';
 import { NotFoundError, ValidationError } from './errors.js';
+import { storedForm } from './storedForm.js';
 import { updateObjects } from './updateObjects.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 
@@ -37,7 +38,26 @@ async function runCommand(env: CommandEnvironment, tx: WriteTransaction, target:
       return;
     case 'delete':
       await deleteObjects(env, tx, target, [command.id], false);
+      return;
+    case 'set':
+      await setValues(tx, target, command.id, command.values);
   }
+}
+
+async function setValues(tx: WriteTransaction, target: ModelDefinition, id: number, values: Record<string, unknown>): Promise<void> {
+  const current = await tx.view.get(target.key, id);
+  if (!current) throw new NotFoundError();
+  const previous = storedForm(current);
+  const obj = { ...previous, ...structuredClone(values) };
+  tx.record({
+    action: 'update',
+    objectType: target.key,
+    objectId: id,
+    objectRepr: String(current.display ?? id),
+    prechange: previous,
+    postchange: obj,
+    related: target.hooks?.relatedObject?.(obj) ?? null,
+  });
 }
 
 function idOf(command: FollowUpCommand): string {

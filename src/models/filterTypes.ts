@@ -13,6 +13,8 @@ export interface FilterEnvironment {
   readonly param: string;
   /** The lookup it was given with: 'exact' for the bare parameter, else e.g. 'n'. */
   readonly lookup: string;
+  /** The model being listed, '<app>.<model>'. */
+  readonly model: string;
   /** Ids of the `model` objects matching `query` (at most `limit` when given). */
   ids(model: string, query: Record<string, unknown>, limit?: number): Promise<number[]>;
   /** The `model` objects matching `query`. */

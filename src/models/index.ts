@@ -5,6 +5,8 @@ import type { ModelDefinition } from './types.js';
 import { circuit } from './circuits/circuit.js';
 import { circuittype } from './circuits/circuittype.js';
 import { provider } from './circuits/provider.js';
+import { cable } from './dcim/cable.js';
+import { cabletermination } from './dcim/cabletermination.js';
 import { device } from './dcim/device.js';
 import { devicebay } from './dcim/devicebay.js';
 import { devicebaytemplate } from './dcim/devicebaytemplate.js';
@@ -82,6 +84,8 @@ export const allModels: ModelDefinition[] = [
   platform,
   device,
   interfaceModel,
+  cable,
+  cabletermination,
   // dcim: console and power components and their templates
   consoleporttemplate,
   consoleserverporttemplate,

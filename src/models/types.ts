@@ -149,6 +149,8 @@ export interface FieldDefinition extends DependentField {
   references?: 'one' | 'many';
   /** computed with `references`: the fields the referenced objects show, when not their brief form. */
   referenceFields?: string[];
+  /** fk with onDelete SET_NULL: further fields given these values when the reference is cleared (a port's `cable_end`). */
+  clearsWith?: Record<string, unknown>;
   /** computed: the value rendered when the model has no `compute` hook for the field. */
   value?: unknown;
   /**
@@ -401,7 +403,7 @@ export interface DependentField {
    * builder (e.g. `configContextField`) brings it in one line; a field has this or a
    * `hooks.compute` entry, not both.
    */
-  computeMany?: (objs: StoredObject[], view: LookupView) => Promise<unknown[]>;
+  computeMany?: (objs: StoredObject[], view: LookupView, model: ModelDefinition) => Promise<unknown[]>;
 }
 
 /**
@@ -413,7 +415,13 @@ export interface DependentField {
 export type FollowUpCommand =
   | { kind: 'create'; model: string; input: Record<string, unknown> }
   | { kind: 'update'; model: string; id: number; input: Record<string, unknown> }
-  | { kind: 'delete'; model: string; id: number };
+  | { kind: 'delete'; model: string; id: number }
+  /**
+   * Sets read-only values the model keeps for another (a port's `cable` and `cable_end`,
+   * kept by its cable): recorded as an update event without the client's field checks,
+   * rules or further follow-ups, and without touching `last_updated`, as NetBox writes them.
+   */
+  | { kind: 'set'; model: string; id: number; values: Record<string, unknown> };
 
 /** The change a follow-up hook reacts to: the object as just decided, and as it was. */
 export interface DecidedChange {

@@ -377,6 +377,7 @@ async function methodClause(ctx: Context, param: string, filter: MethodFilter, l
   const env: FilterEnvironment & { lookup: string } = {
     param,
     lookup,
+    model: ctx.definition.key,
     ids: (model, query, limit) => ids(ctx.reader, model, query, limit),
     find: async (model, query, limit) => (await ctx.reader.find(model, query, limit === undefined ? {} : { limit })) as unknown as StoredObject[],
     invalid: (message) => {

@@ -1,25 +1,82 @@
 /**
- * The read-only fields a cabled component shows (NetBox's CabledObjectModel and
- * PathEndpoint mixins). Cables and cable paths are not modelled yet, so each is the
- * constant NetBox shows for a component without a cable; cabling replaces them here,
- * once, for every component that spreads these lists.
+ * The fields a cabled object shows (NetBox's CabledObjectModel and PathEndpoint mixins):
+ * its cable and end, kept by the cable (read-only here), and what is at the far end of
+ * the cable and of the whole path, traced on read (src/models/dcim/cabling/).
  */
 import type { FieldDefinition } from '../types.js';
+import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
+import { pagePaths } from './cabling/pagePaths.js';
+import { destinations } from './cabling/tracePath.js';
 
-/** The cable on the component and what is at its far end. */
+const PATH_DEPENDS = ['dcim.cable', 'dcim.frontport', 'dcim.rearport'];
+
+/** The cable on the object and what is at its far end. */
 export const cableEndFields: FieldDefinition[] = [
-  { name: 'cable', type: 'computed', readOnly: true, nullable: true, value: null },
-  { name: 'cable_end', type: 'computed', readOnly: true, value: '' },
-  { name: 'link_peers', type: 'computed', readOnly: true, value: [] },
-  { name: 'link_peers_type', type: 'computed', readOnly: true, nullable: true, value: null },
+  { name: 'cable', type: 'fk', target: 'dcim.cable', onDelete: 'SET_NULL', readOnly: true, nullable: true, default: null, clearsWith: { cable_end: '' } },
+  { name: 'cable_end', type: 'string', readOnly: true, default: '', maxLength: 1 },
+  {
+    name: 'link_peers',
+    type: 'computed',
+    readOnly: true,
+    value: [],
+    references: 'many',
+    targets: CABLE_TERMINATION_MODELS,
+    dependsOn: ['dcim.cable'],
+    computeMany: async (objs, view, model) => (await pagePaths(objs, view, model, false)).map((s) => s.peers),
+  },
+  {
+    name: 'link_peers_type',
+    type: 'computed',
+    readOnly: true,
+    nullable: true,
+    value: null,
+    dependsOn: ['dcim.cable'],
+    computeMany: async (objs, view, model) => (await pagePaths(objs, view, model, false)).map((s) => s.peers[0]?.object_type ?? null),
+  },
 ];
 
-/** Where the component's cable path ends (console, power and network endpoints; not pass-through ports). */
+/** Where the object's cable path ends (console, power and network endpoints; not pass-through ports). */
 export const pathEndpointFields: FieldDefinition[] = [
-  { name: 'connected_endpoints', type: 'computed', readOnly: true, nullable: true, value: null },
-  { name: 'connected_endpoints_type', type: 'computed', readOnly: true, nullable: true, value: null },
-  { name: 'connected_endpoints_reachable', type: 'computed', readOnly: true, nullable: true, value: null },
+  {
+    name: 'connected_endpoints',
+    type: 'computed',
+    readOnly: true,
+    nullable: true,
+    value: null,
+    references: 'many',
+    targets: [...CABLE_TERMINATION_MODELS, 'circuits.providernetwork'],
+    dependsOn: PATH_DEPENDS,
+    computeMany: async (objs, view, model) =>
+      (await pagePaths(objs, view, model, true)).map((s) => {
+        const ends = destinations(s.path);
+        return ends.length ? ends : null;
+      }),
+  },
+  {
+    name: 'connected_endpoints_type',
+    type: 'computed',
+    readOnly: true,
+    nullable: true,
+    value: null,
+    dependsOn: PATH_DEPENDS,
+    computeMany: async (objs, view, model) => (await pagePaths(objs, view, model, true)).map((s) => destinations(s.path)[0]?.object_type ?? null),
+  },
+  {
+    name: 'connected_endpoints_reachable',
+    type: 'computed',
+    readOnly: true,
+    nullable: true,
+    value: null,
+    dependsOn: PATH_DEPENDS,
+    computeMany: async (objs, view, model) => (await pagePaths(objs, view, model, true)).map((s) => (s.path ? s.path.isComplete && s.path.isActive : null)),
+  },
 ];
 
 /** Cabled or marked connected. */
-export const occupiedField: FieldDefinition = { name: '_occupied', type: 'computed', readOnly: true, value: false };
+export const occupiedField: FieldDefinition = {
+  name: '_occupied',
+  type: 'computed',
+  readOnly: true,
+  value: false,
+  computeMany: async (objs) => objs.map((o) => typeof o.cable === 'number' || o.mark_connected === true),
+};

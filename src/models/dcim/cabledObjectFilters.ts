@@ -1,15 +1,48 @@
 /**
  * What every cabled object is found by (NetBox's CabledObjectFilterSet: device components,
- * power feeds, circuit terminations).
+ * power feeds, circuit terminations), and what path endpoints are also found by
+ * (PathEndpointFilterSet: whether their path is active).
  */
 import type { FilterSpec } from '../types.js';
-import { noneExist } from '../filterSpecs.js';
+import { PathReader, pathFrom } from './cabling/tracePath.js';
 
-/** Cables are not modelled yet: no object has a cable end, a cable or a connection. */
+const isCabled = { cable: { $ne: null } };
+const notCabled = { cable: null };
+
 export const cabledObjectFilters: Record<string, FilterSpec> = {
   cable_end: { kind: 'field', field: 'cable_end', value: 'string', lookups: ['n'], choices: ['A', 'B'] },
-  cabled: noneExist,
-  connected: noneExist,
-  // Occupied means cabled or marked connected; without cables, only the mark counts.
-  occupied: { kind: 'method', value: 'boolean', single: true, method: ([occupied]) => ({ mark_connected: occupied }) },
+  cabled: { kind: 'method', value: 'boolean', single: true, method: ([cabled]) => (cabled ? isCabled : notCabled) },
+  // Occupied: cabled, or marked connected.
+  occupied: {
+    kind: 'method',
+    value: 'boolean',
+    single: true,
+    method: ([occupied]) => (occupied ? { $or: [isCabled, { mark_connected: true }] } : { ...notCabled, mark_connected: { $ne: true } }),
+  },
+};
+
+/**
+ * Connected: the object's cable path is active (every cable on it connected), whether or
+ * not it reaches an endpoint, as NetBox 3.4 filters. Paths are traced on read, so this
+ * traces the path of every cabled object of the model listed.
+ */
+export const pathEndpointFilters: Record<string, FilterSpec> = {
+  connected: {
+    kind: 'method',
+    value: 'boolean',
+    single: true,
+    method: async ([connected], env) => {
+      const cabled = await env.find(env.model, isCabled);
+      const reader = new PathReader({
+        get: async (model, id) => (await env.find(model, { id }, 1))[0] ?? null,
+        find: (model, query, limit) => env.find(model, query, limit),
+      });
+      const active: number[] = [];
+      for (const obj of cabled) {
+        const path = await pathFrom(reader, env.model, obj);
+        if (path?.isActive) active.push(obj.id);
+      }
+      return connected ? { id: { $in: active } } : { id: { $nin: active } };
+    },
+  },
 };

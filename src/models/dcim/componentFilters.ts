@@ -4,7 +4,7 @@
  */
 import type { FilterSpec } from '../types.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
-import { cabledObjectFilters } from './cabledObjectFilters.js';
+import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
 
 /** Where the component's device is, its cable state; the fields NetBox does not filter on. */
 export const cableableComponentFilters: Record<string, FilterSpec> = {
@@ -14,6 +14,7 @@ export const cableableComponentFilters: Record<string, FilterSpec> = {
   ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
   ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
   ...cabledObjectFilters,
+  ...pathEndpointFilters,
   mark_connected: false,
 };
 

@@ -45,3 +45,9 @@ export function templateParent(obj: StoredObject): { type: string; id: number } 
   if (typeof obj.module_type === 'number') return { type: 'dcim.moduletype', id: obj.module_type };
   return null;
 }
+
+/** A cabled object cannot also be marked connected (NetBox's CabledObjectModel.clean). */
+export function markedWhileCabledProblem(obj: StoredObject): FieldErrors | undefined {
+  if (obj.mark_connected === true && obj.cable != null) return fieldError('mark_connected', 'Cannot mark as connected with a cable attached.');
+  return undefined;
+}

@@ -5,7 +5,7 @@ import { CONSOLE_PORT_SPEED_CHOICES, CONSOLE_PORT_TYPE_CHOICES } from './choices
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
 import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, deviceParent } from './componentParents.js';
+import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const consoleport: ModelDefinition = {
@@ -39,7 +39,7 @@ export const consoleport: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, _view, previous) => componentMoveProblem(obj, previous),
+    validate: async (obj, _view, previous) => (componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj)),
     relatedObject: deviceParent,
   },
 };

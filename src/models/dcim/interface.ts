@@ -1,7 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { MATCH_NOTHING } from '../matchNothing.js';
-import { componentMoveProblem } from './componentParents.js';
-import { occupiedField, pathEndpointFields } from './cableFields.js';
+import { componentMoveProblem, markedWhileCabledProblem } from './componentParents.js';
+import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
+import { pagePaths } from './cabling/pagePaths.js';
+import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
@@ -267,8 +269,11 @@ async function validateInterface(
   const type = String(obj.type ?? '');
   const isVirtual = VIRTUAL_TYPES.has(type);
   const isWireless = WIRELESS_TYPES.has(type);
+  const label = INTERFACE_TYPE_CHOICES.find((choice) => choice.value === type)?.label ?? type;
+  if (isVirtual && obj.cable != null) return fieldError('type', `${label} interfaces cannot have a cable attached.`);
+  const cabled = markedWhileCabledProblem(obj);
+  if (cabled) return cabled;
   if (isVirtual && obj.mark_connected) {
-    const label = INTERFACE_TYPE_CHOICES.find((choice) => choice.value === type)?.label ?? type;
     return fieldError('mark_connected', `${label} interfaces cannot be marked as connected.`);
   }
   if (obj.parent != null && obj.parent === obj.id) {
@@ -373,11 +378,9 @@ export const interfaceModel: ModelDefinition = {
     { name: 'untagged_vlan', type: 'fk', target: 'ipam.vlan', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'tagged_vlans', type: 'm2m', target: 'ipam.vlan' },
     { name: 'mark_connected', type: 'boolean', default: false },
-    { name: 'cable', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'cable_end', type: 'computed', readOnly: true, value: '' },
+    ...cableEndFields.slice(0, 2),
     { name: 'wireless_link', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'link_peers', type: 'computed', readOnly: true, value: [] },
-    { name: 'link_peers_type', type: 'computed', readOnly: true, nullable: true, value: null },
+    ...cableEndFields.slice(2),
     { name: 'wireless_lans', type: 'm2m', target: 'wireless.wirelesslan' },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'l2vpn_termination', type: 'computed', readOnly: true, nullable: true, value: null },
@@ -389,7 +392,14 @@ export const interfaceModel: ModelDefinition = {
       readOnly: true,
       nullable: true,
       value: null,
-      help: "The state of the interface's connection, {value: true, label: 'Connected'} or {value: false, label: 'Not Connected'}; null without one (always, while cables are not modelled).",
+      help: "The state of the interface's connection, {value: true, label: 'Connected'} or {value: false, label: 'Not Connected'}; null without a cable path.",
+      dependsOn: ['dcim.cable', 'dcim.frontport', 'dcim.rearport'],
+      computeMany: async (objs, view, model) =>
+        (await pagePaths(objs, view, model, true)).map(({ path }) => {
+          if (!path) return null;
+          const connected = path.isComplete && path.isActive;
+          return { value: connected, label: connected ? 'Connected' : 'Not Connected' };
+        }),
     },
     ...changeLoggedFields,
     {
@@ -427,9 +437,8 @@ export const interfaceModel: ModelDefinition = {
     vdc_id: { kind: 'related', target: 'dcim.virtualdevicecontext', path: ['vdcs'] },
     vdc_identifier: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'identifier', path: ['vdcs'] },
     vdc: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'name', path: ['vdcs'] },
-    cabled: noneExist, // cables are not modelled
-    connected: noneExist,
-    occupied: { kind: 'method', value: 'boolean', single: true, method: ([occupied]) => ({ mark_connected: occupied }) },
+    ...cabledObjectFilters,
+    ...pathEndpointFilters,
     vdcs_id: false,
     parent: false,
     bridge: false,

@@ -5,7 +5,7 @@ import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js'
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
 import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, deviceParent } from './componentParents.js';
+import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
 import { outletPowerPortProblem } from './powerComponentRules.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
@@ -45,7 +45,7 @@ export const poweroutlet: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) => componentMoveProblem(obj, previous) ?? (await outletPowerPortProblem(obj, view)),
+    validate: async (obj, view, previous) => (componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj)) ?? (await outletPowerPortProblem(obj, view)),
     relatedObject: deviceParent,
   },
 };

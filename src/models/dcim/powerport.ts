@@ -5,7 +5,7 @@ import { POWER_PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
 import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, deviceParent } from './componentParents.js';
+import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
 import { drawProblem } from './powerComponentRules.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
@@ -41,7 +41,7 @@ export const powerport: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, _view, previous) => componentMoveProblem(obj, previous) ?? drawProblem(obj),
+    validate: async (obj, _view, previous) => (componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj)) ?? drawProblem(obj),
     relatedObject: deviceParent,
   },
 };

@@ -1,11 +1,12 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { cableEndFields, occupiedField } from './cableFields.js';
+import { cabledObjectFilters } from './cabledObjectFilters.js';
 import type { ModelDefinition } from '../types.js';
 import { PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel } from '../hooks.js';
-import { componentMoveProblem, deviceParent } from './componentParents.js';
+import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
 import { rearPortPositionsProblem } from './portMapping.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
@@ -42,14 +43,13 @@ export const rearport: ModelDefinition = {
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
     ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
     ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
-    cabled: noneExist, // cables are not modelled
-    occupied: { kind: 'method', value: 'boolean', single: true, method: ([occupied]) => ({ mark_connected: occupied }) },
+    ...cabledObjectFilters,
   },
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: async (obj, view, previous) =>
-      componentMoveProblem(obj, previous) ?? rearPortPositionsProblem('dcim.frontport', obj, view, previous),
+      (componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj)) ?? rearPortPositionsProblem('dcim.frontport', obj, view, previous),
     relatedObject: deviceParent,
   },
 };

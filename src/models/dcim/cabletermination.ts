@@ -1,0 +1,48 @@
+// Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { ModelDefinition } from '../types.js';
+import { identityFields } from '../commonFields.js';
+import { attributeOrNumber } from '../hooks.js';
+import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
+
+export const cabletermination: ModelDefinition = {
+  key: 'dcim.cabletermination',
+  app: 'dcim',
+  model: 'cabletermination',
+  path: 'cable-terminations',
+  verboseName: 'cable termination',
+  verboseNamePlural: 'cable terminations',
+  fields: [
+    ...identityFields,
+    { name: 'cable', type: 'fk', target: 'dcim.cable', onDelete: 'CASCADE', representation: 'id', required: true },
+    {
+      name: 'cable_end',
+      type: 'choice',
+      required: true,
+      choiceRender: 'plain',
+      choices: [{ value: 'A', label: 'A' }, { value: 'B', label: 'B' }],
+    },
+    {
+      name: 'termination_type',
+      type: 'content_type',
+      allowedTypes: CABLE_TERMINATION_MODELS,
+      required: true,
+    },
+    { name: 'termination_id', type: 'integer', required: true, min: 0, max: 9223372036854776000 },
+    { name: 'termination', type: 'generic_fk', readOnly: true, targets: CABLE_TERMINATION_MODELS, typeField: 'termination_type', idField: 'termination_id' },
+  ],
+  brief: ['id', 'url', 'display', 'cable', 'cable_end', 'termination_type', 'termination_id', 'termination'],
+  // NetBox orders cable by its own ordering; here by id
+  ordering: ['cable', 'cable_end', 'id'],
+  search: [],
+  unique: [{ fields: ['termination_type', 'termination_id'] }],
+  // Kept by the cable it belongs to: written through the cable's a_terminations / b_terminations only.
+  readOnly: true,
+  changeLogged: false,
+  hooks: {
+    display: async (obj, view) => {
+      const cable = await view.get('dcim.cable', Number(obj.cable));
+      const end = await view.get(String(obj.termination_type), Number(obj.termination_id));
+      return `Cable ${cable ? attributeOrNumber('label')(cable) : 'None'} to ${end ? String(end.display ?? end.id) : 'None'}`;
+    },
+  },
+};

@@ -1,0 +1,76 @@
+/** What a cable may connect (NetBox 3.4's Cable.clean and CableTermination.clean), first failing rule wins. */
+import type { FieldErrors, GenericListItem, LookupView, StoredObject } from '../../types.js';
+import { fieldError } from '../../hooks.js';
+import { INTERFACE_TYPE_CHOICES } from '../choices.js';
+import { COMPATIBLE_TERMINATION_TYPES } from './terminationTypes.js';
+
+/** Interface types that carry no cable: virtual ones and wireless ones. */
+export const NONCONNECTABLE_INTERFACE_TYPES = new Set([
+  'virtual',
+  'lag',
+  'bridge',
+  'ieee802.11a',
+  'ieee802.11g',
+  'ieee802.11n',
+  'ieee802.11ac',
+  'ieee802.11ad',
+  'ieee802.11ax',
+  'ieee802.11ay',
+  'ieee802.15.1',
+  'other-wireless',
+]);
+
+export function terminationsOf(obj: StoredObject | null, end: 'A' | 'B'): GenericListItem[] {
+  const value = obj?.[end === 'A' ? 'a_terminations' : 'b_terminations'];
+  return Array.isArray(value) ? (value as GenericListItem[]) : [];
+}
+
+function sameItems(a: GenericListItem[], b: GenericListItem[]): boolean {
+  const key = (i: GenericListItem) => `${i.object_type}:${i.object_id}`;
+  const left = new Set(a.map(key));
+  return a.length === b.length && b.every((i) => left.has(key(i)));
+}
+
+const modelName = (type: string) => type.slice(type.indexOf('.') + 1);
+const all = (message: string) => fieldError('__all__', message);
+
+export async function cableProblem(obj: StoredObject, view: LookupView, previous: StoredObject | null): Promise<FieldErrors | undefined> {
+  if (obj.length !== null && obj.length !== undefined && !obj.length_unit) return all('Must specify a unit when setting a cable length');
+  const a = terminationsOf(obj, 'A');
+  const b = terminationsOf(obj, 'B');
+  if (!previous && (a.length === 0 || b.length === 0)) return all('Must define A and B terminations when creating a new cable.');
+  const modified = !previous || !sameItems(a, terminationsOf(previous, 'A')) || !sameItems(b, terminationsOf(previous, 'B'));
+  if (!modified) return undefined;
+  for (const end of [a, b]) {
+    if (end.some((t) => t.object_type !== end[0].object_type)) return all('Cannot connect different termination types to same end of cable.');
+  }
+  if (a.length && b.length) {
+    const [aType, bType] = [modelName(a[0].object_type), modelName(b[0].object_type)];
+    if (!(COMPATIBLE_TERMINATION_TYPES[aType] ?? []).includes(bType)) return all(`Incompatible termination types: ${aType} and ${bType}`);
+  }
+  const seen = new Set<string>();
+  for (const item of [...a, ...b]) {
+    const key = `${item.object_type}:${item.object_id}`;
+    const termination = await view.get(item.object_type, item.object_id);
+    const holder = termination?.cable;
+    if (seen.has(key) || (typeof holder === 'number' && holder !== obj.id)) {
+      return all(`Duplicate termination found for ${item.object_type} ${item.object_id}: cable ${seen.has(key) ? obj.id : String(holder)}`);
+    }
+    seen.add(key);
+    const problem = terminationProblem(item.object_type, termination);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function terminationProblem(type: string, termination: StoredObject | null): FieldErrors | undefined {
+  if (!termination) return undefined;
+  if (type === 'dcim.interface' && NONCONNECTABLE_INTERFACE_TYPES.has(String(termination.type))) {
+    const label = INTERFACE_TYPE_CHOICES.find((c) => c.value === termination.type)?.label ?? String(termination.type);
+    return all(`Cables cannot be terminated to ${label} interfaces`);
+  }
+  if (type === 'circuits.circuittermination' && termination.provider_network != null) {
+    return all('Circuit terminations attached to a provider network may not be cabled.');
+  }
+  return undefined;
+}
