@@ -143,3 +143,60 @@ test('re-terminating a cable moves its ends; deleting an interface takes it off 
   const changes = (await service.api('GET', `/api/extras/object-changes/?changed_object_type=dcim.cable&changed_object_id=${cable.id}`)).body;
   t.true(changes.count >= 2);
 });
+
+test('a path through two patch panels: connected endpoints across them, /trace/ segments, /paths/ on the ports', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const { post, rack1, device, iface, ref } = await seed(service);
+  const [sw1, sw2, p1, p2] = [await device('sw1', rack1), await device('sw2', rack1), await device('p1', rack1), await device('p2', rack1)];
+  const a = await iface(sw1, 'eth0');
+  const b = await iface(sw2, 'eth0');
+  const rear1 = await post('/api/dcim/rear-ports/', { device: p1.id, name: 'R', type: 'lc', positions: 4 });
+  const rear2 = await post('/api/dcim/rear-ports/', { device: p2.id, name: 'R', type: 'lc', positions: 4 });
+  const front1 = await post('/api/dcim/front-ports/', { device: p1.id, name: 'F3', type: 'lc', rear_port: rear1.id, rear_port_position: 3 });
+  const front2 = await post('/api/dcim/front-ports/', { device: p2.id, name: 'F3', type: 'lc', rear_port: rear2.id, rear_port_position: 3 });
+  const cable = async (x: object, y: object, extra = {}) => post('/api/dcim/cables/', { a_terminations: [x], b_terminations: [y], ...extra });
+  const c1 = await cable(ref('dcim.interface', a), ref('dcim.frontport', front1), { label: 'c1', color: 'aa1409' });
+  const trunk = await cable(ref('dcim.rearport', rear1), ref('dcim.rearport', rear2));
+
+  // half-built: the path stops at the far panel's front port
+  const half = (await service.api('GET', `/api/dcim/interfaces/${a.id}/`)).body;
+  t.is(half.connected_endpoints, null);
+  t.false(half.connected_endpoints_reachable);
+  const halfTrace = (await service.api('GET', `/api/dcim/interfaces/${a.id}/trace/`)).body;
+  t.deepEqual(halfTrace.map((s: any[]) => [s[0].map((x: any) => x.display), Array.isArray(s[1]) ? s[1] : s[1].id, s[2].map((x: any) => x.display)]), [
+    [['eth0'], c1.id, ['F3']],
+    [['R'], trunk.id, ['R']],
+    [['F3'], [], []],
+  ]);
+
+  const c3 = await cable(ref('dcim.frontport', front2), ref('dcim.interface', b));
+  const whole = (await service.api('GET', `/api/dcim/interfaces/${a.id}/`)).body;
+  t.deepEqual(whole.connected_endpoints.map((x: any) => x.id), [b.id]);
+  t.true(whole.connected_endpoints_reachable);
+  t.deepEqual(whole.link_peers.map((x: any) => x.id), [front1.id]);
+  t.is(whole.link_peers_type, 'dcim.frontport');
+  const back = (await service.api('GET', `/api/dcim/interfaces/${b.id}/`)).body;
+  t.deepEqual(back.connected_endpoints.map((x: any) => x.id), [a.id]);
+
+  const trace = (await service.api('GET', `/api/dcim/interfaces/${a.id}/trace/`)).body;
+  t.is(trace.length, 3);
+  t.true(trace[0][1].url.endsWith(`/api/dcim/cables/${c1.id}/`));
+  t.deepEqual({ ...trace[0][1], url: undefined }, { id: c1.id, url: undefined, type: '', status: 'connected', label: 'c1', color: 'aa1409', length: null, length_unit: '', description: '' });
+  t.deepEqual(trace[2][2].map((x: any) => [x.id, x.device.name]), [[b.id, 'sw2']]);
+  t.deepEqual((await service.api('GET', `/api/dcim/interfaces/${b.id}/trace/`)).body.map((s: any[]) => s[1].id), [c3.id, trunk.id, c1.id]);
+
+  const paths = (await service.api('GET', `/api/dcim/rear-ports/${rear1.id}/paths/`)).body;
+  t.is(paths.length, 2);
+  for (const path of paths) {
+    t.true(path.is_complete);
+    t.true(path.is_active);
+    t.false(path.is_split);
+    t.is(path.path.length, 9);
+  }
+  t.deepEqual((await service.api('GET', `/api/dcim/front-ports/${front2.id}/paths/`)).body.length, 2);
+  t.deepEqual((await service.api('GET', `/api/dcim/interfaces/${sw1.id + 1000}/trace/`)).status, 404);
+  t.deepEqual((await service.api('POST', `/api/dcim/interfaces/${a.id}/trace/`, {})).status, 405);
+  const spare = await iface(sw1, 'eth9');
+  t.deepEqual((await service.api('GET', `/api/dcim/interfaces/${spare.id}/trace/`)).body, []);
+});

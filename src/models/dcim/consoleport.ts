@@ -1,5 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
+import { traceView } from './cabling/traceViews.js';
 import type { ModelDefinition } from '../types.js';
 import { CONSOLE_PORT_SPEED_CHOICES, CONSOLE_PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
@@ -36,6 +37,7 @@ export const consoleport: ModelDefinition = {
   search: ['name', 'label', 'description'],
   unique: [{ fields: ['device', 'name'] }],
   filters: { ...cableableComponentFilters, speed: false },
+  detailViews: [traceView('dcim.consoleport')],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

@@ -4,6 +4,7 @@ import { componentMoveProblem, markedWhileCabledProblem } from './componentParen
 import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
 import { pagePaths } from './cabling/pagePaths.js';
 import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
+import { traceView } from './cabling/traceViews.js';
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
@@ -450,6 +451,7 @@ export const interfaceModel: ModelDefinition = {
     wireless_lans_id: false,
     mark_connected: false,
   },
+  detailViews: [traceView('dcim.interface')],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalInterfaceKey(obj.name) }),

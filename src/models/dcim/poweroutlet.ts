@@ -1,5 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
+import { traceView } from './cabling/traceViews.js';
 import type { ModelDefinition } from '../types.js';
 import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
@@ -42,6 +43,7 @@ export const poweroutlet: ModelDefinition = {
     power_port_id: false,
     power_port: false,
   },
+  detailViews: [traceView('dcim.poweroutlet')],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

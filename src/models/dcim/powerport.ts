@@ -1,5 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
+import { traceView } from './cabling/traceViews.js';
 import type { ModelDefinition } from '../types.js';
 import { POWER_PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
@@ -38,6 +39,7 @@ export const powerport: ModelDefinition = {
   search: ['name', 'label', 'description'],
   unique: [{ fields: ['device', 'name'] }],
   filters: cableableComponentFilters,
+  detailViews: [traceView('dcim.powerport')],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

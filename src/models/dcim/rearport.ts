@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { cableEndFields, occupiedField } from './cableFields.js';
 import { cabledObjectFilters } from './cabledObjectFilters.js';
+import { pathsView } from './cabling/traceViews.js';
 import type { ModelDefinition } from '../types.js';
 import { PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
@@ -45,6 +46,7 @@ export const rearport: ModelDefinition = {
     ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
     ...cabledObjectFilters,
   },
+  detailViews: [pathsView('dcim.rearport')],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
