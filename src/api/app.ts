@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { connectedDeviceRoute } from './connectedDeviceRoute.js';
 import { apiRoot } from './apiRoot.js';
 import { auditApi } from './audit/auditApi.js';
 import { authRoutes } from './auth/routes.js';
@@ -36,6 +37,7 @@ export function createApp(services: Services): Koa {
   // OPTIONS metadata (before the model routes' catch-all), schema, docs, metrics, health
   app.use(faceRoutes(services).routes());
   app.use(root.routes());
+  app.use(connectedDeviceRoute(services).routes());
   if (services.audit) app.use(auditApi(services, services.audit)); // object changes, history, revert, ?as_of= (from the event log)
   app.use(models.routes());
   return app;

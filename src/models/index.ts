@@ -84,8 +84,6 @@ export const allModels: ModelDefinition[] = [
   platform,
   device,
   interfaceModel,
-  cable,
-  cabletermination,
   // dcim: console and power components and their templates
   consoleporttemplate,
   consoleserverporttemplate,
@@ -109,6 +107,9 @@ export const allModels: ModelDefinition[] = [
   inventoryitemrole,
   inventoryitemtemplate,
   inventoryitem,
+  // dcim: cables, between any of the cabled objects above
+  cable,
+  cabletermination,
   // ipam
   vrf,
   rir,

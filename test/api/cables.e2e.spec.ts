@@ -200,3 +200,26 @@ test('a path through two patch panels: connected endpoints across them, /trace/ 
   const spare = await iface(sw1, 'eth9');
   t.deepEqual((await service.api('GET', `/api/dcim/interfaces/${spare.id}/trace/`)).body, []);
 });
+
+test('connected-device: the device at the far end of a peer interface, through patch panels', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const { post, rack1, device, iface, ref } = await seed(service);
+  const [leaf, spine, panel] = [await device('leaf', rack1), await device('spine', rack1), await device('panel', rack1)];
+  const up = await iface(leaf, 'uplink');
+  const down = await iface(spine, 'swp1');
+  const rear = await post('/api/dcim/rear-ports/', { device: panel.id, name: 'R', type: 'lc' });
+  const front = await post('/api/dcim/front-ports/', { device: panel.id, name: 'F', type: 'lc', rear_port: rear.id });
+  await post('/api/dcim/cables/', { a_terminations: [ref('dcim.interface', up)], b_terminations: [ref('dcim.frontport', front)] });
+  const ask = (query: string) => service.api('GET', `/api/dcim/connected-device/${query}`);
+  t.deepEqual((await ask('?peer_device=leaf')).body, { detail: 'Request must include "peer_device" and "peer_interface" filters.' });
+  t.is((await ask('?peer_device=leaf&peer_interface=uplink')).status, 404);
+  await post('/api/dcim/cables/', { a_terminations: [ref('dcim.rearport', rear)], b_terminations: [ref('dcim.interface', down)] });
+  const found = await ask('?peer_device=leaf&peer_interface=uplink');
+  t.is(found.status, 200);
+  t.is(found.body.name, 'spine');
+  t.is(found.body.device_role.slug, 'switch');
+  t.is((await ask('?peer_device=spine&peer_interface=swp1')).body.name, 'leaf');
+  t.is((await ask('?peer_device=nope&peer_interface=swp1')).status, 404);
+  t.truthy((await service.api('GET', '/api/dcim/')).body['connected-device']);
+});

@@ -174,8 +174,13 @@ test('every registered model is listed in its app root, described by OPTIONS and
       const options = await service.api('OPTIONS', path);
       t.is(options.status, 200, path);
       t.is(typeof options.body.name, 'string', path);
-      t.truthy(options.body.actions?.POST?.id, path);
       t.truthy(schema.paths[path]?.get, `${path} in OpenAPI`);
+      if (definition.readOnly) {
+        t.is(options.body.actions, undefined, `${path}: read-only`);
+        t.truthy(schema.paths[`${path}{id}/`]?.get, `${path}{id}/ in OpenAPI`);
+        continue;
+      }
+      t.truthy(options.body.actions?.POST?.id, path);
       t.truthy(schema.paths[`${path}{id}/`]?.patch, `${path}{id}/ in OpenAPI`);
     }
   }

@@ -78,5 +78,11 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.inventoryitemrole': { create: () => ({ name: 'Example inventory item role', slug: 'example-inventory-item-role' }), patch: { description: 'changed' } },
   'dcim.inventoryitemtemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example inventory item template' }), patch: { description: 'changed' } },
   'dcim.inventoryitem': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example inventory item' }), patch: { description: 'changed' } },
-  'dcim.cable': { create: () => ({}), patch: { description: 'changed' } },
+  'dcim.cable': {
+    create: (made) => ({
+      a_terminations: [{ object_type: 'dcim.interface', object_id: made['dcim.interface'].id }],
+      b_terminations: [{ object_type: 'dcim.frontport', object_id: made['dcim.frontport'].id }],
+    }),
+    patch: { description: 'changed' },
+  },
 };
