@@ -46,6 +46,9 @@ export const frontport: ModelDefinition = {
     ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
     ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
     ...cabledObjectFilters,
+    // NetBox does not filter front ports by rear port: the parameter is ignored (the collection's front port module sends it)
+    rear_port: false,
+    rear_port_id: false,
   },
   detailViews: [pathsView('dcim.frontport')],
   hooks: {
