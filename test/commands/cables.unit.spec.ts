@@ -2,7 +2,7 @@ import test from 'ava';
 import { ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
-/** Site 1; device 1 "sw"; interfaces 1 "e0", 2 "e1", 3 "e2" and 4 "lag0" (LAG); console port 1. */
+/** Site 1; device 1 "sw"; interfaces 1 "e0", 2 "e1", 3 "e2" and 4 "lag0" (LAG); console port 1; device 2 "other" with interface 5 "x0". */
 const switchPorts: WriteCommand[] = [
   create('dcim.site', { name: 'DC-1', slug: 'dc-1' }),
   create('dcim.manufacturer', { name: 'Acme', slug: 'acme' }),
@@ -14,6 +14,8 @@ const switchPorts: WriteCommand[] = [
   create('dcim.interface', { device: 1, name: 'e2', type: '1000base-t' }),
   create('dcim.interface', { device: 1, name: 'lag0', type: 'lag' }),
   create('dcim.consoleport', { device: 1, name: 'con' }),
+  create('dcim.device', { name: 'other', device_type: 1, device_role: 1, site: 1 }),
+  create('dcim.interface', { device: 2, name: 'x0', type: '1000base-t' }),
 ];
 
 const i = (id: number) => ({ object_type: 'dcim.interface', object_id: id });
@@ -84,6 +86,7 @@ test("cable rules: NetBox's messages, nothing recorded", async (t) => {
   await refused({ a_terminations: [i(1)], b_terminations: [i(4)] }, 'Cables cannot be terminated to Link Aggregation Group (LAG) interfaces');
   await refused({ a_terminations: [i(3)], b_terminations: [i(2)] }, 'Duplicate termination found for dcim.interface 2: cable 1', cabled);
   await refused({ a_terminations: [i(3)], b_terminations: [i(3)] }, 'Duplicate termination found for dcim.interface 3: cable 1');
+  await refused({ a_terminations: [i(1), i(5)], b_terminations: [i(2)] }, 'All terminations on one end of a cable must belong to the same parent object.');
 });
 
 test('a cabled interface: not marked connected, not made virtual', async (t) => {

@@ -5,7 +5,7 @@ import { pathsView } from './cabling/traceViews.js';
 import type { ModelDefinition } from '../types.js';
 import { PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
-import { noneExist, pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel } from '../hooks.js';
 import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
 import { frontPortMappingProblem } from './portMapping.js';

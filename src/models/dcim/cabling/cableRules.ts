@@ -44,6 +44,11 @@ export async function cableProblem(obj: StoredObject, view: LookupView, previous
   for (const end of [a, b]) {
     if (end.some((t) => t.object_type !== end[0].object_type)) return all('Cannot connect different termination types to same end of cable.');
   }
+  for (const end of [a, b]) {
+    if (new Set(await Promise.all(end.map((t) => parentOf(view, t)))).size > 1) {
+      return all('All terminations on one end of a cable must belong to the same parent object.');
+    }
+  }
   if (a.length && b.length) {
     const [aType, bType] = [modelName(a[0].object_type), modelName(b[0].object_type)];
     if (!(COMPATIBLE_TERMINATION_TYPES[aType] ?? []).includes(bType)) return all(`Incompatible termination types: ${aType} and ${bType}`);
@@ -73,4 +78,17 @@ function terminationProblem(type: string, termination: StoredObject | null): Fie
     return all('Circuit terminations attached to a provider network may not be cabled.');
   }
   return undefined;
+}
+
+/**
+ * The object a termination belongs to (a component's device, a feed's power panel, a
+ * circuit termination's circuit): a path's origins share one, so NetBox's tracing
+ * assumes it; this service refuses a cable end that breaks it.
+ */
+async function parentOf(view: LookupView, item: GenericListItem): Promise<string> {
+  const obj = await view.get(item.object_type, item.object_id);
+  if (!obj) return 'missing';
+  if (item.object_type === 'dcim.powerfeed') return `panel:${String(obj.power_panel)}`;
+  if (item.object_type === 'circuits.circuittermination') return `circuit:${String(obj.circuit)}`;
+  return `device:${String(obj.device)}`;
 }
