@@ -78,4 +78,6 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.inventoryitemrole': { create: () => ({ name: 'Example inventory item role', slug: 'example-inventory-item-role' }), patch: { description: 'changed' } },
   'dcim.inventoryitemtemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example inventory item template' }), patch: { description: 'changed' } },
   'dcim.inventoryitem': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example inventory item' }), patch: { description: 'changed' } },
+  'dcim.powerpanel': { create: (made) => ({ site: made['dcim.site'].id, name: 'Example power panel' }), patch: { description: 'changed' } },
+  'dcim.powerfeed': { create: (made) => ({ power_panel: made['dcim.powerpanel'].id, name: 'Example power feed' }), patch: { description: 'changed' } },
 };
