@@ -5,12 +5,12 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { PermissionDeniedError } from '../commands/errors.js';
+import { PermissionDeniedError, ValidationError } from '../commands/errors.js';
 import type { DetailView, DetailViewRequest, ModelDefinition } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
 import { PARSES, RENDERS } from './face/options.js';
 import { modelViewName } from './face/views.js';
-import { NOT_AUTHENTICATED, principalOf } from './permissions.js';
+import { NOT_AUTHENTICATED, principalOf, viewScope, withinScope } from './permissions.js';
 import { pageLinks, parsePage } from './query/pagination.js';
 import { nestedForms } from './nestedForms.js';
 import type { Services } from './Services.js';
@@ -50,6 +50,20 @@ async function respond(services: Services, definition: ModelDefinition, detail: 
       const results = page.limit === null ? items.slice(page.offset) : items.slice(page.offset, page.offset + page.limit);
       const base = `${ctx.state.baseUrl}${ctx.path}`;
       return { count: items.length, ...pageLinks(base, query, page, items.length), results };
+    },
+    viewable: async (model, ids) => {
+      const target = services.registry.get(model);
+      let scope;
+      try {
+        scope = await viewScope(ctx, services.config, target);
+      } catch (error) {
+        if (error instanceof PermissionDeniedError) return new Set();
+        throw error;
+      }
+      return new Set((await withinScope(services.store, target, scope, ids.map((id) => ({ id })))).map((item) => item.id));
+    },
+    invalid: (errors) => {
+      throw new ValidationError(errors);
     },
   };
   const answer = await detail.respond(object, request);

@@ -61,8 +61,10 @@ import { consoleport } from './dcim/consoleport.js';
 import { consoleporttemplate } from './dcim/consoleporttemplate.js';
 import { consoleserverport } from './dcim/consoleserverport.js';
 import { consoleserverporttemplate } from './dcim/consoleserverporttemplate.js';
+import { powerfeed } from './dcim/powerfeed.js';
 import { poweroutlet } from './dcim/poweroutlet.js';
 import { poweroutlettemplate } from './dcim/poweroutlettemplate.js';
+import { powerpanel } from './dcim/powerpanel.js';
 import { powerport } from './dcim/powerport.js';
 import { powerporttemplate } from './dcim/powerporttemplate.js';
 
@@ -84,6 +86,8 @@ export const allModels: ModelDefinition[] = [
   platform,
   device,
   interfaceModel,
+  powerpanel,
+  powerfeed,
   // dcim: console and power components and their templates
   consoleporttemplate,
   consoleserverporttemplate,

@@ -541,9 +541,13 @@ export interface DetailViewRequest {
   nested(refs: GenericListItem[], fields?: string[]): Promise<Array<Record<string, unknown> | null>>;
   /** `items` paged as list views page them (`limit`, `offset`): {count, next, previous, results}. */
   paginate<T>(items: T[]): { count: number; next: string | null; previous: string | null; results: T[] };
+  /** Which of these `model` objects the caller may view (a rack's elevation hides the devices it may not). */
+  viewable(model: string, ids: number[]): Promise<Set<number>>;
+  /** Refuse the request's parameters: 400 `{parameter: [messages]}`. */
+  invalid(errors: FieldErrors): never;
 }
 
-/** The body, and its content type when it is not JSON (an SVG drawing); 400 answers throw ValidationError. */
+/** The body, and its content type when it is not JSON (an SVG drawing); bad parameters answer through `invalid`. */
 export interface DetailViewResponse {
   body: unknown;
   contentType?: string;

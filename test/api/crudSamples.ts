@@ -85,4 +85,6 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
     }),
     patch: { description: 'changed' },
   },
+  'dcim.powerpanel': { create: (made) => ({ site: made['dcim.site'].id, name: 'Example power panel' }), patch: { description: 'changed' } },
+  'dcim.powerfeed': { create: (made) => ({ power_panel: made['dcim.powerpanel'].id, name: 'Example power feed' }), patch: { description: 'changed' } },
 };

@@ -3,6 +3,7 @@ import type { Choice, ModelDefinition, StoredObject } from '../types.js';
 import { pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import { rackElevationView } from './rackElevation.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField, weightUnitField } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
@@ -94,6 +95,7 @@ export const rack: ModelDefinition = {
     ...siteScopeFilters(['site']),
     ...treeFilters('location_id', 'location', 'dcim.location', ['location']),
   },
+  detailViews: [rackElevationView],
   hooks: {
     display: rackDisplay,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
