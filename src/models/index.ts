@@ -3,8 +3,10 @@
  */
 import type { ModelDefinition } from './types.js';
 import { circuit } from './circuits/circuit.js';
+import { circuittermination } from './circuits/circuittermination.js';
 import { circuittype } from './circuits/circuittype.js';
 import { provider } from './circuits/provider.js';
+import { providernetwork } from './circuits/providernetwork.js';
 import { device } from './dcim/device.js';
 import { devicebay } from './dcim/devicebay.js';
 import { devicebaytemplate } from './dcim/devicebaytemplate.js';
@@ -118,6 +120,8 @@ export const allModels: ModelDefinition[] = [
   provider,
   circuittype,
   circuit,
+  providernetwork,
+  circuittermination,
   // extras
   tag,
   customfield,

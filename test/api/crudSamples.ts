@@ -78,4 +78,6 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.inventoryitemrole': { create: () => ({ name: 'Example inventory item role', slug: 'example-inventory-item-role' }), patch: { description: 'changed' } },
   'dcim.inventoryitemtemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example inventory item template' }), patch: { description: 'changed' } },
   'dcim.inventoryitem': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example inventory item' }), patch: { description: 'changed' } },
+  'circuits.providernetwork': { create: (made) => ({ provider: made['circuits.provider'].id, name: 'Example provider network' }), patch: { description: 'changed' } },
+  'circuits.circuittermination': { create: (made) => ({ circuit: made['circuits.circuit'].id, term_side: 'A', site: made['dcim.site'].id }), patch: { description: 'changed' } },
 };
