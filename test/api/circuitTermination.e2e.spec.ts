@@ -107,7 +107,7 @@ test('circuit terminations: full and brief forms, the rules, filters', async (t)
   t.deepEqual(badSite.body, { site: ['Select a valid choice. nowhere is not one of the available choices.'] });
 });
 
-test("a site's circuit_count counts the terminations there, as NetBox's API does", async (t) => {
+test("a site's circuit_count counts the terminations there, as NetBox's API does; circuits and providers by where circuits end", async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
   const e = await estate(service);
@@ -126,6 +126,13 @@ test("a site's circuit_count counts the terminations there, as NetBox's API does
   t.deepEqual(await cids(`region_id=${e.region.id}`), ['CID-1'], 'by the region of a termination site');
   t.deepEqual(await cids('region=east'), ['CID-1']);
   t.deepEqual(await cids(`site_id=${e.dc2.id}`), ['CID-2']);
+
+  const other = await post(service, '/api/circuits/providers/', { name: 'Lumen', slug: 'lumen' });
+  const providers = async (query: string) => (await get(service, `/api/circuits/providers/?${query}`)).results.map((p: any) => p.name);
+  t.deepEqual(await providers('site=dc-2'), ['Zayo'], 'a provider by the sites where its circuits end');
+  t.deepEqual(await providers(`region_id=${e.region.id}`), ['Zayo']);
+  t.deepEqual(await providers('site__n=dc-2'), [other.name]);
+  t.deepEqual(await providers('site_id=null'), [other.name, 'Zayo'], 'without circuits, or with an end elsewhere than a site');
 
   const deleted = await service.api('DELETE', `/api/circuits/circuits/${both.id}/`);
   t.is(deleted.status, 204);

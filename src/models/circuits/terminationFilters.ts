@@ -1,8 +1,8 @@
 /**
- * Circuits found by where they end: a filter on the circuit whose values name objects
- * reached from one of its terminations (its provider network, its site, the site's
- * region). The relation runs from the termination to the circuit, so the related-filter
- * paths (which follow the filtered model's own fields) cannot express it.
+ * Circuits (and providers) found by where circuits end: a filter whose values name
+ * objects reached from one of a circuit's terminations (its provider network, its site,
+ * the site's region). The relation runs from the termination to the circuit, so the
+ * related-filter paths (which follow the filtered model's own fields) cannot express it.
  */
 import type { FilterEnvironment, FilterSpec } from '../types.js';
 import { invalidChoice, invalidPk } from '../values/filterValues.js';
@@ -25,6 +25,8 @@ interface EndFilter {
   steps: Step[];
   /** Tree targets: a value also names every descendant. */
   includeDescendants?: boolean;
+  /** The filtered model: the circuits themselves (default) or their providers. */
+  of?: 'circuit' | 'provider';
 }
 
 /**
@@ -42,13 +44,15 @@ export function circuitsEndingAt(spec: EndFilter): FilterSpec {
       const named = texts.filter((v) => v !== 'null');
       const targets = await resolve(spec, named, env);
       let circuits = await circuitsReaching(spec.steps, targets, false, env);
-      if (named.length < texts.length) {
+      const orNull = named.length < texts.length;
+      if (orNull) {
         const nowhere = await circuitsReaching(spec.steps, [], true, env);
         const terminated = new Set((await env.find(TERMINATION, {})).map((t) => t.circuit));
         const bare = await env.ids('circuits.circuit', { id: { $nin: [...terminated] } });
         circuits = [...new Set([...circuits, ...nowhere, ...bare])];
       }
-      return env.lookup === 'n' ? { id: { $nin: circuits } } : { id: { $in: circuits } };
+      const matched = spec.of === 'provider' ? await providersOf(circuits, orNull, env) : circuits;
+      return env.lookup === 'n' ? { id: { $nin: matched } } : { id: { $in: matched } };
     },
   };
 }
@@ -94,16 +98,35 @@ async function circuitsReaching(steps: Step[], targets: number[], orNull: boolea
   return [...new Set(terminations.map((t) => t.circuit as number))];
 }
 
+/** The providers of the circuits; with `orNull`, also the providers without circuits (NetBox's isnull over the joins). */
+async function providersOf(circuits: number[], orNull: boolean, env: FilterEnvironment): Promise<number[]> {
+  const providers = new Set((await env.find('circuits.circuit', { id: { $in: circuits } })).map((c) => c.provider as number));
+  if (orNull) {
+    const withCircuits = new Set((await env.find('circuits.circuit', {})).map((c) => c.provider));
+    for (const id of await env.ids('circuits.provider', { id: { $nin: [...withCircuits] } })) providers.add(id);
+  }
+  return [...providers];
+}
+
 /** The circuit filters on where a circuit ends: NetBox's provider network, site, region and site group filters. */
 export const circuitEndFilters: Record<string, FilterSpec> = {
   provider_network_id: circuitsEndingAt({ target: 'circuits.providernetwork', by: 'id', steps: [{ model: TERMINATION, field: 'provider_network' }] }),
-  site_id: circuitsEndingAt({ target: 'dcim.site', by: 'id', steps: [{ model: TERMINATION, field: 'site' }] }),
-  site: circuitsEndingAt({ target: 'dcim.site', by: 'slug', steps: [{ model: TERMINATION, field: 'site' }] }),
-  region_id: circuitsEndingAt({ target: 'dcim.region', by: 'id', includeDescendants: true, steps: siteThen('region') }),
-  region: circuitsEndingAt({ target: 'dcim.region', by: 'slug', includeDescendants: true, steps: siteThen('region') }),
-  site_group_id: circuitsEndingAt({ target: 'dcim.sitegroup', by: 'id', includeDescendants: true, steps: siteThen('group') }),
-  site_group: circuitsEndingAt({ target: 'dcim.sitegroup', by: 'slug', includeDescendants: true, steps: siteThen('group') }),
+  ...siteFilters('circuit'),
 };
+
+/** A provider's filters on the sites where its circuits end. */
+export const providerEndFilters: Record<string, FilterSpec> = siteFilters('provider');
+
+function siteFilters(of: 'circuit' | 'provider'): Record<string, FilterSpec> {
+  return {
+    region_id: circuitsEndingAt({ of, target: 'dcim.region', by: 'id', includeDescendants: true, steps: siteThen('region') }),
+    region: circuitsEndingAt({ of, target: 'dcim.region', by: 'slug', includeDescendants: true, steps: siteThen('region') }),
+    site_group_id: circuitsEndingAt({ of, target: 'dcim.sitegroup', by: 'id', includeDescendants: true, steps: siteThen('group') }),
+    site_group: circuitsEndingAt({ of, target: 'dcim.sitegroup', by: 'slug', includeDescendants: true, steps: siteThen('group') }),
+    site_id: circuitsEndingAt({ of, target: 'dcim.site', by: 'id', steps: [{ model: TERMINATION, field: 'site' }] }),
+    site: circuitsEndingAt({ of, target: 'dcim.site', by: 'slug', steps: [{ model: TERMINATION, field: 'site' }] }),
+  };
+}
 
 function siteThen(field: string): Step[] {
   return [
