@@ -13,7 +13,7 @@ export const providernetwork: ModelDefinition = {
     ...identityFields,
     { name: 'provider', type: 'fk', target: 'circuits.provider', onDelete: 'PROTECT', required: true },
     { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'service_id', type: 'string', blank: true, default: '', maxLength: 100 },
+    { name: 'service_id', label: 'Service ID', type: 'string', blank: true, default: '', maxLength: 100 },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
