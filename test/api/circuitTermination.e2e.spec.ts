@@ -150,6 +150,9 @@ test("a circuit shows its terminations on sides A and Z; deleting one shows null
   const a = await post(service, TERMINATIONS, { circuit: circuit.id, term_side: 'A', site: e.dc1.id, port_speed: 10000, upstream_speed: 2000, xconnect_id: 'XC-1', pp_info: 'hidden', description: 'east end' });
   const z = await post(service, TERMINATIONS, { circuit: circuit.id, term_side: 'Z', provider_network: e.network.id });
   const shown = await get(service, circuitPath);
+  t.not(shown.last_updated, circuit.last_updated, 'saving a termination saves its circuit');
+  const circuitChanges = await get(service, `/api/extras/object-changes/?changed_object_type=circuits.circuit&changed_object_id=${circuit.id}`);
+  t.deepEqual(circuitChanges.results.map((c: any) => c.action.value).sort(), ['create', 'update', 'update']);
   t.deepEqual(Object.keys(shown).slice(11, 15), ['description', 'termination_a', 'termination_z', 'comments']);
   t.deepEqual(shown.termination_a, {
     id: a.id,

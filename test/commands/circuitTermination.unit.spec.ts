@@ -25,6 +25,7 @@ test('circuit termination: shown as "<cid>: Termination <side>", with its defaul
         objectRepr: 'CID-1: Termination A',
         postchange: { circuit: 1, term_side: 'A', site: 1, provider_network: null, port_speed: 10000, upstream_speed: null, xconnect_id: '', pp_info: '', description: '', mark_connected: false },
       },
+      { action: 'update', objectType: 'circuits.circuit', objectId: 1 },
     ]);
 });
 
@@ -53,7 +54,10 @@ test('circuit termination: a patch moving it from the site to a provider network
   await deciderSpec(t)
     .given([...circuit, create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 })])
     .when(patch('circuits.circuittermination', 1, { site: null, provider_network: 1 }))
-    .then([{ action: 'update', objectType: 'circuits.circuittermination', objectId: 1, postchange: { site: null, provider_network: 1 } }]);
+    .then([
+      { action: 'update', objectType: 'circuits.circuittermination', objectId: 1, postchange: { site: null, provider_network: 1 } },
+      { action: 'update', objectType: 'circuits.circuit', objectId: 1 },
+    ]);
 });
 
 test('circuit termination: one termination per side of a circuit, with NetBox message', async (t) => {
@@ -67,7 +71,10 @@ test('circuit termination: the other side of the same circuit is accepted', asyn
   await deciderSpec(t)
     .given([...circuit, create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 })])
     .when(create('circuits.circuittermination', { circuit: 1, term_side: 'Z', provider_network: 1 }))
-    .then([{ action: 'create', objectType: 'circuits.circuittermination', objectId: 2, objectRepr: 'CID-1: Termination Z' }]);
+    .then([
+      { action: 'create', objectType: 'circuits.circuittermination', objectId: 2, objectRepr: 'CID-1: Termination Z' },
+      { action: 'update', objectType: 'circuits.circuit', objectId: 1 },
+    ]);
 });
 
 test('circuit termination: the side is A or Z (a plain choice field: the value quoted)', async (t) => {
@@ -93,6 +100,24 @@ test('circuit termination: speeds are positive integers', async (t) => {
     .given(circuit)
     .when(create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1, upstream_speed: -1 }))
     .thenThrows(ValidationError, { upstream_speed: ['Ensure this value is greater than or equal to 0.'] });
+});
+
+test('circuit termination: saving one saves its circuit in the same request (last_updated moves), as NetBox does', async (t) => {
+  await deciderSpec(t)
+    .given([...circuit, create('circuits.circuit', { cid: 'CID-2', provider: 1, type: 1 }), create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 })])
+    .when(patch('circuits.circuittermination', 1, { circuit: 2 }))
+    .then((events) => {
+      t.deepEqual(events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`), ['update circuits.circuittermination 1', 'update circuits.circuit 2']);
+      t.not(events[1]!.prechange!.last_updated, events[1]!.postchange!.last_updated);
+      t.is(events[1]!.requestId, events[0]!.requestId);
+    });
+});
+
+test('circuit termination: deleting one leaves its circuit unsaved', async (t) => {
+  await deciderSpec(t)
+    .given([...circuit, create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 })])
+    .when(remove('circuits.circuittermination', 1))
+    .then([{ action: 'delete', objectType: 'circuits.circuittermination', objectId: 1 }]);
 });
 
 test('circuit termination: deleting the circuit deletes its terminations first', async (t) => {

@@ -1,5 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
+import type { FieldErrors, FollowUpCommand, ModelDefinition, StoredObject } from '../types.js';
 import { cableEndFields, occupiedField } from '../dcim/cableFields.js';
 import { cabledObjectFilters } from '../dcim/cabledObjectFilters.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
@@ -65,6 +65,7 @@ export const circuittermination: ModelDefinition = {
       const circuit = refId(obj.circuit);
       return circuit === null ? null : { type: 'circuits.circuit', id: circuit };
     },
+    followUps: ({ obj }) => circuitSaved(obj),
   },
 };
 
@@ -75,4 +76,15 @@ export function siteOrProviderNetworkProblem(obj: StoredObject): FieldErrors | u
   if (site === null && network === null) return fieldError('__all__', 'A circuit termination must attach to either a site or a provider network.');
   if (site !== null && network !== null) return fieldError('__all__', 'A circuit termination cannot attach to both a site and a provider network.');
   return undefined;
+}
+
+/**
+ * NetBox saves a termination's circuit whenever the termination is saved (to point its
+ * termination_a or termination_z at it): the circuit's last_updated moves and its change
+ * is logged in the same request, so clients following circuits' changes see the new end.
+ * Deleting a termination only clears the pointer, without a save.
+ */
+function circuitSaved(obj: StoredObject): FollowUpCommand[] {
+  const circuit = refId(obj.circuit);
+  return circuit === null ? [] : [{ kind: 'update', model: 'circuits.circuit', id: circuit, input: {} }];
 }
