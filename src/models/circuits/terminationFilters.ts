@@ -39,6 +39,7 @@ export function circuitsEndingAt(spec: EndFilter): FilterSpec {
   return {
     kind: 'method',
     lookups: ['n'],
+    includeDescendants: spec.includeDescendants,
     method: async (values, env) => {
       const texts = [...new Set(values.map(String))];
       const named = texts.filter((v) => v !== 'null');
