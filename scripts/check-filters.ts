@@ -114,7 +114,7 @@ export function compareDefinition(definition: ModelDefinition, ref: FilterRefere
     const info = ref.filter_info?.[name];
     const kind = ref.filter_kinds?.[name];
     const tree = info?.includes_descendants === true || kind === 'tree_id' || kind === 'tree_slug';
-    if (tree && !(filter.kind === 'related' && filter.includeDescendants)) result.differences.push(`${name}: reference includes descendants`);
+    if (tree && !((filter.kind === 'related' || filter.kind === 'method') && filter.includeDescendants)) result.differences.push(`${name}: reference includes descendants`);
     if (!tree && filter.kind === 'related' && filter.includeDescendants) result.differences.push(`${name}: ours includes descendants, reference does not`);
     if (typeof info?.by === 'string' && filter.kind === 'related' && filter.by !== info.by) result.differences.push(`${name}: ours by ${filter.by}, reference by ${info.by}`);
     if (kind && ['rd', 'name', 'slug', 'identifier', 'address'].includes(kind) && filter.kind === 'related' && filter.by !== kind) {

@@ -38,19 +38,6 @@ export const contactFilters: Filters = {
   contact_group: related('tenancy.contactgroup', [], { includeDescendants: true }),
 };
 
-/**
- * Where a circuit ends, by region, site group and site: circuit terminations are not
- * modelled, so valid values match nothing ('null' everything).
- */
-export const circuitTerminationSiteFilters: Filters = {
-  region_id: related('dcim.region', [], { includeDescendants: true }),
-  region: related('dcim.region', [], { by: 'slug', includeDescendants: true }),
-  site_group_id: related('dcim.sitegroup', [], { includeDescendants: true }),
-  site_group: related('dcim.sitegroup', [], { by: 'slug', includeDescendants: true }),
-  site_id: related('dcim.site', []),
-  site: related('dcim.site', [], { by: 'slug' }),
-};
-
 /** Region and site group of the site reached through `toSite` (e.g. ['site'] or ['device', 'site']). */
 export function siteScopeFilters(toSite: string[]): Filters {
   return {

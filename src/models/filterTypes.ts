@@ -112,6 +112,8 @@ export interface MethodFilterSpec {
   single?: boolean;
   /** Lookup suffixes it also answers, passed as `<param>__<lookup>` names (rare). */
   lookups?: string[];
+  /** The values name tree objects and the method matches their descendants too (declared for the reference checks). */
+  includeDescendants?: boolean;
 }
 
 /**

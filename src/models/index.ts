@@ -3,10 +3,12 @@
  */
 import type { ModelDefinition } from './types.js';
 import { circuit } from './circuits/circuit.js';
+import { circuittermination } from './circuits/circuittermination.js';
 import { circuittype } from './circuits/circuittype.js';
 import { provider } from './circuits/provider.js';
 import { cable } from './dcim/cable.js';
 import { cabletermination } from './dcim/cabletermination.js';
+import { providernetwork } from './circuits/providernetwork.js';
 import { device } from './dcim/device.js';
 import { devicebay } from './dcim/devicebay.js';
 import { devicebaytemplate } from './dcim/devicebaytemplate.js';
@@ -127,6 +129,8 @@ export const allModels: ModelDefinition[] = [
   provider,
   circuittype,
   circuit,
+  providernetwork,
+  circuittermination,
   // extras
   tag,
   customfield,

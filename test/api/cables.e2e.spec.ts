@@ -223,3 +223,39 @@ test('connected-device: the device at the far end of a peer interface, through p
   t.is((await ask('?peer_device=nope&peer_interface=swp1')).status, 404);
   t.truthy((await service.api('GET', '/api/dcim/')).body['connected-device']);
 });
+
+test('a circuit in the middle: interface to circuit A side, Z side to the far interface; /paths/ on a termination; a power feed traced to its port', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const { post, site, rack1, device, iface, ref } = await seed(service);
+  const [ce1, ce2] = [await device('ce1', rack1), await device('ce2', rack1)];
+  const [a, b] = [await iface(ce1, 'wan'), await iface(ce2, 'wan')];
+  const provider = await post('/api/circuits/providers/', { name: 'Carrier', slug: 'carrier' });
+  const kind = await post('/api/circuits/circuit-types/', { name: 'Transit', slug: 'transit' });
+  const circuit = await post('/api/circuits/circuits/', { cid: 'CID-1', provider: provider.id, type: kind.id });
+  const termA = await post('/api/circuits/circuit-terminations/', { circuit: circuit.id, term_side: 'A', site: site.id });
+  const termZ = await post('/api/circuits/circuit-terminations/', { circuit: circuit.id, term_side: 'Z', site: site.id });
+  await post('/api/dcim/cables/', { a_terminations: [ref('dcim.interface', a)], b_terminations: [ref('circuits.circuittermination', termA)] });
+  const halfway = (await service.api('GET', `/api/dcim/interfaces/${a.id}/trace/`)).body;
+  t.deepEqual(halfway.at(-1)[2].map((x: any) => x.slug), ['dc-1'], 'an uncabled Z side ends the trace at its site');
+  t.deepEqual(halfway.at(-1)[1], []);
+  await post('/api/dcim/cables/', { a_terminations: [ref('circuits.circuittermination', termZ)], b_terminations: [ref('dcim.interface', b)] });
+  const through = (await service.api('GET', `/api/dcim/interfaces/${a.id}/`)).body;
+  t.deepEqual(through.connected_endpoints.map((x: any) => x.id), [b.id]);
+  t.true(through.connected_endpoints_reachable);
+  const termination = (await service.api('GET', `/api/circuits/circuit-terminations/${termA.id}/`)).body;
+  t.true(termination._occupied);
+  t.is(termination.link_peers[0].id, a.id);
+  const paths = (await service.api('GET', `/api/circuits/circuit-terminations/${termZ.id}/paths/`)).body;
+  t.is(paths.length, 2);
+  t.true(paths.every((p: any) => p.is_complete && p.path.length === 6));
+
+  const panel = await post('/api/dcim/power-panels/', { site: site.id, name: 'PP1' });
+  const feed = await post('/api/dcim/power-feeds/', { power_panel: panel.id, name: 'F1', rack: rack1.id });
+  const psu = await post('/api/dcim/power-ports/', { device: ce1.id, name: 'PSU1' });
+  await post('/api/dcim/cables/', { a_terminations: [ref('dcim.powerfeed', feed)], b_terminations: [ref('dcim.powerport', psu)] });
+  const fed = (await service.api('GET', `/api/dcim/power-feeds/${feed.id}/`)).body;
+  t.deepEqual(fed.connected_endpoints.map((x: any) => x.name), ['PSU1']);
+  t.deepEqual((await service.api('GET', `/api/dcim/power-feeds/${feed.id}/trace/`)).body.length, 1);
+  t.deepEqual((await service.api('GET', `/api/dcim/cables/?rack_id=${rack1.id}&termination_a_type=dcim.powerfeed`)).body.count, 1);
+});

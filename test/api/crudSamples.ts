@@ -87,4 +87,6 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   },
   'dcim.powerpanel': { create: (made) => ({ site: made['dcim.site'].id, name: 'Example power panel' }), patch: { description: 'changed' } },
   'dcim.powerfeed': { create: (made) => ({ power_panel: made['dcim.powerpanel'].id, name: 'Example power feed' }), patch: { description: 'changed' } },
+  'circuits.providernetwork': { create: (made) => ({ provider: made['circuits.provider'].id, name: 'Example provider network' }), patch: { description: 'changed' } },
+  'circuits.circuittermination': { create: (made) => ({ circuit: made['circuits.circuit'].id, term_side: 'A', site: made['dcim.site'].id }), patch: { description: 'changed' } },
 };

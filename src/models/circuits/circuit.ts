@@ -1,7 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute } from '../hooks.js';
-import { circuitTerminationSiteFilters, contactFilters, tenancyFilters } from '../filterSpecs.js';
+import { contactFilters, tenancyFilters } from '../filterSpecs.js';
+import { circuitEndFilters } from './terminationFilters.js';
+import { terminationField } from './terminationFields.js';
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 
 export const circuit: ModelDefinition = {
@@ -34,8 +36,8 @@ export const circuit: ModelDefinition = {
     { name: 'termination_date', type: 'date', nullable: true, default: null },
     { name: 'commit_rate', type: 'integer', nullable: true, default: null, min: 0, max: 2147483647 },
     descriptionField,
-    { name: 'termination_a', type: 'computed', readOnly: true, nullable: true, value: null },
-    { name: 'termination_z', type: 'computed', readOnly: true, nullable: true, value: null },
+    terminationField('A'),
+    terminationField('Z'),
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
   ],
@@ -47,9 +49,8 @@ export const circuit: ModelDefinition = {
   filters: {
     ...tenancyFilters,
     ...contactFilters,
-    // circuit terminations are not modelled: valid values match nothing
-    provider_network_id: { kind: 'related', target: 'circuits.providernetwork', path: [] },
-    ...circuitTerminationSiteFilters,
+    ...circuitEndFilters,
+    comments: false,
   },
   hooks: {
     display: displayAttribute('cid'),

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { circuitTerminationSiteFilters, contactFilters } from '../filterSpecs.js';
+import { contactFilters } from '../filterSpecs.js';
+import { providerEndFilters } from './terminationFilters.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const provider: ModelDefinition = {
@@ -26,7 +27,7 @@ export const provider: ModelDefinition = {
   search: ['name', 'account', 'comments'],
   filters: {
     ...contactFilters,
-    ...circuitTerminationSiteFilters,
+    ...providerEndFilters,
     asn_id: { kind: 'related', target: 'ipam.asn', path: ['asns'] },
     asns_id: false,
   },

@@ -8,7 +8,7 @@ import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
 import { pagePaths } from './cabling/pagePaths.js';
 import { destinations } from './cabling/tracePath.js';
 
-const PATH_DEPENDS = ['dcim.cable', 'dcim.frontport', 'dcim.rearport'];
+const PATH_DEPENDS = ['dcim.cable', 'dcim.frontport', 'dcim.rearport', 'circuits.circuittermination'];
 
 /** The cable on the object and what is at its far end. */
 export const cableEndFields: FieldDefinition[] = [

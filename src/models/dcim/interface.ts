@@ -394,7 +394,7 @@ export const interfaceModel: ModelDefinition = {
       nullable: true,
       value: null,
       help: "The state of the interface's connection, {value: true, label: 'Connected'} or {value: false, label: 'Not Connected'}; null without a cable path.",
-      dependsOn: ['dcim.cable', 'dcim.frontport', 'dcim.rearport'],
+      dependsOn: ['dcim.cable', 'dcim.frontport', 'dcim.rearport', 'circuits.circuittermination'],
       computeMany: async (objs, view, model) =>
         (await pagePaths(objs, view, model, true)).map(({ path }) => {
           if (!path) return null;

@@ -1,6 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
-import { cabledObjectFilters } from './cabledObjectFilters.js';
+import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
+import { traceView } from './cabling/traceViews.js';
+import { markedWhileCabledProblem } from './componentParents.js';
 import type { Choice, FieldDefinition, FilterSpec, ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
@@ -71,6 +73,7 @@ export const powerfeed: ModelDefinition = {
     ...siteScopeFilters(['power_panel', 'site']),
     ...pairFilters('site_id', 'site', 'dcim.site', ['power_panel', 'site']),
     ...cabledObjectFilters,
+    ...pathEndpointFilters,
     type: singleChoiceFilter('type', TYPE_CHOICES),
     supply: singleChoiceFilter('supply', SUPPLY_CHOICES),
     phase: singleChoiceFilter('phase', PHASE_CHOICES),
@@ -85,8 +88,9 @@ export const powerfeed: ModelDefinition = {
     description: false,
     comments: false,
   },
+  detailViews: [traceView('dcim.powerfeed')],
   hooks: {
-    validate: (obj, view) => powerFeedProblems(obj, view),
+    validate: async (obj, view) => (await powerFeedProblems(obj, view)) ?? markedWhileCabledProblem(obj),
     beforeSave(obj) {
       obj.available_power = availablePower({
         voltage: Number(obj.voltage),

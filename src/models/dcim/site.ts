@@ -29,7 +29,8 @@ export const site: ModelDefinition = {
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'asns', type: 'm2m', target: 'ipam.asn' },
     ...changeLoggedFields,
-    // NetBox counts distinct circuits with a termination at the site; this counts terminations
+    // NetBox's API counts the circuits joined to their terminations at the site: a circuit
+    // with both ends here counts twice, so this is the number of terminations
     countField('circuit_count', 'circuits.circuittermination', 'site'),
     countField('device_count', 'dcim.device', 'site'),
     countField('prefix_count', 'ipam.prefix', 'site'),
