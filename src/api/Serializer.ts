@@ -99,6 +99,7 @@ export class Serializer {
         return docs.map((d) => renderChoice(field, d[field.name], bare));
       case 'fk':
         if (field.representation === 'id') return docs.map((d) => d[field.name] ?? null);
+        if (bare && field.briefAttribute) return this.attributes(field.target!, field.briefAttribute, docs.map((d) => d[field.name]));
         return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, false);
       case 'm2m':
         if (field.representation === 'slug') return this.slugs(field.target!, docs.map((d) => toIds(d[field.name])));
@@ -212,6 +213,13 @@ export class Serializer {
       const found = ids.map((id) => byId.get(id)).filter((x): x is Record<string, unknown> => x !== undefined);
       return many ? found : (found[0] ?? null);
     });
+  }
+
+  /** One attribute of each related object, fetched once for the whole page (null where there is none). */
+  private async attributes(target: string, attribute: string, ids: unknown[]): Promise<unknown[]> {
+    const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+    const byId = new Map((wanted.length ? await this.store.getMany(target, wanted) : []).map((d) => [d.id, d[attribute] ?? null]));
+    return ids.map((id) => (typeof id === 'number' ? (byId.get(id) ?? null) : null));
   }
 
   /** Each document's holder's parent in its nested form, with the holder nested under `as`; holders fetched once for the page. */

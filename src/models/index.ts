@@ -63,6 +63,9 @@ import { poweroutlet } from './dcim/poweroutlet.js';
 import { poweroutlettemplate } from './dcim/poweroutlettemplate.js';
 import { powerport } from './dcim/powerport.js';
 import { powerporttemplate } from './dcim/powerporttemplate.js';
+import { rackreservation } from './dcim/rackreservation.js';
+import { virtualchassis } from './dcim/virtualchassis.js';
+import { virtualdevicecontext } from './dcim/virtualdevicecontext.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -82,6 +85,9 @@ export const allModels: ModelDefinition[] = [
   platform,
   device,
   interfaceModel,
+  virtualchassis,
+  virtualdevicecontext,
+  rackreservation,
   // dcim: console and power components and their templates
   consoleporttemplate,
   consoleserverporttemplate,

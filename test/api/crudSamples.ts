@@ -78,4 +78,7 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.inventoryitemrole': { create: () => ({ name: 'Example inventory item role', slug: 'example-inventory-item-role' }), patch: { description: 'changed' } },
   'dcim.inventoryitemtemplate': { create: (made) => ({ device_type: made['dcim.devicetype'].id, name: 'Example inventory item template' }), patch: { description: 'changed' } },
   'dcim.inventoryitem': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example inventory item' }), patch: { description: 'changed' } },
+  'dcim.virtualchassis': { create: () => ({ name: 'Example virtual chassis' }), patch: { description: 'changed' } },
+  'dcim.virtualdevicecontext': { create: (made) => ({ name: 'Example virtual device context', device: made['dcim.device'].id, status: 'active' }), patch: { description: 'changed' } },
+  'dcim.rackreservation': { create: (made) => ({ rack: made['dcim.rack'].id, units: [1], user: { username: 'admin' }, description: 'example description' }), patch: { description: 'changed' } },
 };
