@@ -57,7 +57,8 @@ export class Serializer {
     depth = 0,
   ): Promise<Record<string, unknown>[]> {
     const names = representation === 'complete' ? null : new Set(definition.brief);
-    const fields = definition.fields.filter((f) => {
+    const declared = names ? briefOrder(definition) : definition.fields;
+    const fields = declared.filter((f) => {
       if (f.internal || f.writeOnly) return false;
       if (names && !names.has(f.name)) return false;
       if (f.annotated && (representation === 'nested' || options.omitAnnotated)) return false;
@@ -302,6 +303,15 @@ export class Serializer {
     const counts = await this.store.countBy(spec.model, spec.via, docs.map((d) => d.id));
     return docs.map((d) => counts.get(d.id) ?? 0);
   }
+}
+
+/** The model's fields in the order its brief form lists them (NetBox's nested serializers order them so), the others after. */
+function briefOrder(definition: ModelDefinition): FieldDefinition[] {
+  const rank = (f: FieldDefinition) => {
+    const i = definition.brief.indexOf(f.name);
+    return i < 0 ? definition.brief.length : i;
+  };
+  return [...definition.fields].sort((a, b) => rank(a) - rank(b));
 }
 
 /** Marks a key that must not appear at all (not even as null). */

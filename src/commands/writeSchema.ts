@@ -120,7 +120,9 @@ export function checkFieldValues(definition: ModelDefinition, input: Record<stri
 
 function messageFor(error: ErrorObject, field: FieldDefinition, value: unknown): string {
   if (error.keyword === 'required') return 'This field is required.';
-  if (value === null) return field.type === 'choice' ? 'This field may not be blank.' : 'This field may not be null.';
+  // A choice NetBox's serializer leaves to DRF (rendered plain) keeps DRF's messages: null is null, any other value quoted.
+  const drfChoice = field.type === 'choice' && field.choiceRender === 'plain';
+  if (value === null) return field.type === 'choice' && !drfChoice ? 'This field may not be blank.' : 'This field may not be null.';
   switch (error.keyword) {
     case 'maxLength':
       return `Ensure this field has no more than ${error.params.limit} characters.`;
@@ -131,6 +133,7 @@ function messageFor(error: ErrorObject, field: FieldDefinition, value: unknown):
     case 'minimum':
       return `Ensure this value is greater than or equal to ${error.params.limit}.`;
     case 'enum':
+      if (drfChoice && typeof value !== 'object') return `"${String(value)}" is not a valid choice.`;
       if (value === '') return 'This field may not be blank.';
       if (typeof value === 'object') return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
       return `${String(value)} is not a valid choice.`;
