@@ -95,7 +95,9 @@ test('virtual chassis: a LAG within one member does not hold the chassis', async
       create('dcim.interface', { device: 2, name: 'xe-1/0/0', type: '10gbase-x-sfpp', lag: 1 }),
     ])
     .when(remove('dcim.virtualchassis', 1))
-    .then((events) => t.deepEqual(events.map((e) => `${e.action} ${e.objectType}`), ['update dcim.device', 'update dcim.device', 'delete dcim.virtualchassis']));
+    .then((events) => {
+      t.deepEqual(events.map((e) => `${e.action} ${e.objectType}`), ['update dcim.device', 'update dcim.device', 'delete dcim.virtualchassis']);
+    });
 });
 
 test('virtual chassis: a member keeps needing a position', async (t) => {
