@@ -136,3 +136,10 @@ test('virtual chassis: a member\'s primary IP may sit on another member\'s inter
     .when(patch('dcim.device', 1, { primary_ip4: 2 }))
     .thenThrows(ValidationError, { primary_ip4: ['The specified IP address (192.0.2.2/24) is not assigned to this device.'] });
 });
+
+test('virtual chassis: two members cannot share a position', async (t) => {
+  await deciderSpec(t)
+    .given(stack)
+    .when(patch('dcim.device', 3, { virtual_chassis: 1, vc_position: 2 }))
+    .thenThrows(ValidationError, { __all__: ['Device with this Virtual chassis and Vc position already exists.'] });
+});

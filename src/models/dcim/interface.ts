@@ -438,6 +438,7 @@ export const interfaceModel: ModelDefinition = {
     connected: noneExist,
     occupied: { kind: 'method', value: 'boolean', single: true, method: ([occupied]) => ({ mark_connected: occupied }) },
     vdcs_id: false,
+    vdcs: false,
     parent: false,
     bridge: false,
     lag: false,
