@@ -57,7 +57,8 @@ export class Serializer {
     depth = 0,
   ): Promise<Record<string, unknown>[]> {
     const names = representation === 'complete' ? null : new Set(definition.brief);
-    const fields = definition.fields.filter((f) => {
+    const declared = names ? briefOrder(definition) : definition.fields;
+    const fields = declared.filter((f) => {
       if (f.internal || f.writeOnly) return false;
       if (names && !names.has(f.name)) return false;
       if (f.annotated && (representation === 'nested' || options.omitAnnotated)) return false;
@@ -99,6 +100,7 @@ export class Serializer {
         return docs.map((d) => renderChoice(field, d[field.name], bare));
       case 'fk':
         if (field.representation === 'id') return docs.map((d) => d[field.name] ?? null);
+        if (bare && field.briefAttribute) return this.attributes(field.target!, field.briefAttribute, docs.map((d) => d[field.name]));
         return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, false);
       case 'm2m':
         if (field.representation === 'slug') return this.slugs(field.target!, docs.map((d) => toIds(d[field.name])));
@@ -215,6 +217,13 @@ export class Serializer {
     });
   }
 
+  /** One attribute of each related object, fetched once for the whole page (null where there is none). */
+  private async attributes(target: string, attribute: string, ids: unknown[]): Promise<unknown[]> {
+    const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+    const byId = new Map((wanted.length ? await this.store.getMany(target, wanted) : []).map((d) => [d.id, d[attribute] ?? null]));
+    return ids.map((id) => (typeof id === 'number' ? (byId.get(id) ?? null) : null));
+  }
+
   /** Each document's holder's parent in its nested form, with the holder nested under `as`; holders fetched once for the page. */
   private async heldBy(
     spec: NonNullable<FieldDefinition['heldBy']>,
@@ -295,6 +304,15 @@ export class Serializer {
     const counts = await this.store.countBy(spec.model, spec.via, docs.map((d) => d.id));
     return docs.map((d) => counts.get(d.id) ?? 0);
   }
+}
+
+/** The model's fields in the order its brief form lists them (NetBox's nested serializers order them so), the others after. */
+function briefOrder(definition: ModelDefinition): FieldDefinition[] {
+  const rank = (f: FieldDefinition) => {
+    const i = definition.brief.indexOf(f.name);
+    return i < 0 ? definition.brief.length : i;
+  };
+  return [...definition.fields].sort((a, b) => rank(a) - rank(b));
 }
 
 /** Marks a key that must not appear at all (not even as null). */

@@ -42,6 +42,7 @@ export async function deleteObjects(
   await checkPreconditions(tx.view, definition, preconditions, bulk);
   const plan = await collectRequested(tx.view, definition, ids, bulk);
   await classifyDependants(env.registry, tx.view, plan);
+  await collectRuleBlockers(env.registry, tx.view, plan);
   refuseIfProtected(plan);
   recordClearing(tx, plan);
   recordDeletions(tx, plan);
@@ -117,6 +118,19 @@ function clear(plan: DeletePlan, key: string, entry: Affected, { field }: ModelR
   }
   const alongside = next === null ? (field.clearsWith ?? {}) : {};
   plan.cleared.set(key, { ...current, obj: { ...current.obj, ...alongside, [field.name]: next } });
+}
+
+/** Objects a model's own rule says protect a doomed object (a virtual chassis's cross-chassis LAG members). */
+async function collectRuleBlockers(registry: ModelRegistry, view: LookupView, plan: DeletePlan): Promise<void> {
+  for (const doomed of plan.order) {
+    const protectors = doomed.definition.hooks?.protectedBy;
+    if (!protectors) continue;
+    for (const { model, obj } of await protectors(doomed.obj, view)) {
+      const definition = registry.tryGet(model);
+      if (!definition) continue;
+      plan.blockers.set(`${model}:${obj.id}`, { definition, obj: storedForm(obj), display: String(obj.display ?? obj.id) });
+    }
+  }
 }
 
 function refuseIfProtected(plan: DeletePlan): void {

@@ -69,6 +69,9 @@ import { poweroutlettemplate } from './dcim/poweroutlettemplate.js';
 import { powerpanel } from './dcim/powerpanel.js';
 import { powerport } from './dcim/powerport.js';
 import { powerporttemplate } from './dcim/powerporttemplate.js';
+import { rackreservation } from './dcim/rackreservation.js';
+import { virtualchassis } from './dcim/virtualchassis.js';
+import { virtualdevicecontext } from './dcim/virtualdevicecontext.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -90,6 +93,9 @@ export const allModels: ModelDefinition[] = [
   interfaceModel,
   powerpanel,
   powerfeed,
+  virtualchassis,
+  virtualdevicecontext,
+  rackreservation,
   // dcim: console and power components and their templates
   consoleporttemplate,
   consoleserverporttemplate,

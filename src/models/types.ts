@@ -116,6 +116,8 @@ export interface FieldDefinition extends DependentField {
    * related field), ordered by the targets' names; stored as ids like any m2m.
    */
   representation?: 'nested' | 'id' | 'slug';
+  /** fk: in the brief and nested forms, this attribute of the target instead of its nested form (a rack reservation's user: the username). */
+  briefAttribute?: string;
   /**
    * The foreign key is one-to-one: a target may be referenced by one object only.
    * On a 'reverse' field: the one object pointing here, rendered nested, or null.
@@ -273,6 +275,12 @@ export interface ModelHooks extends FollowUpHooks {
    * for natural ordering and network-aware queries. Computed by the projector.
    */
   derive?(obj: StoredObject): Record<string, unknown>;
+  /**
+   * Objects that forbid deleting this one by a rule rather than a protecting reference
+   * (NetBox's ProtectedError raised by delete()): the delete is refused with 409 naming
+   * them, as for protecting references.
+   */
+  protectedBy?(obj: StoredObject, view: LookupView): Promise<Array<{ model: string; obj: StoredObject }>>;
   /** The parent object that change records name as related_object (e.g. an interface's device). */
   relatedObject?(obj: StoredObject): { type: string; id: number } | null;
   /**

@@ -89,4 +89,7 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.powerfeed': { create: (made) => ({ power_panel: made['dcim.powerpanel'].id, name: 'Example power feed' }), patch: { description: 'changed' } },
   'circuits.providernetwork': { create: (made) => ({ provider: made['circuits.provider'].id, name: 'Example provider network' }), patch: { description: 'changed' } },
   'circuits.circuittermination': { create: (made) => ({ circuit: made['circuits.circuit'].id, term_side: 'A', site: made['dcim.site'].id }), patch: { description: 'changed' } },
+  'dcim.virtualchassis': { create: () => ({ name: 'Example virtual chassis' }), patch: { description: 'changed' } },
+  'dcim.virtualdevicecontext': { create: (made) => ({ name: 'Example virtual device context', device: made['dcim.device'].id, status: 'active' }), patch: { description: 'changed' } },
+  'dcim.rackreservation': { create: (made) => ({ rack: made['dcim.rack'].id, units: [1], user: { username: 'admin' }, description: 'example description' }), patch: { description: 'changed' } },
 };

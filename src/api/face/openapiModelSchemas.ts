@@ -10,7 +10,8 @@ import { writeBodySchema } from './openapiWriteSchemas.js';
 /** The component schemas of a model named `name`, in document order. */
 export function modelSchemas(definition: ModelDefinition, name: string, nestedRef: NestedRef): Record<string, Schema> {
   const rendered = definition.fields.filter((f) => !f.internal && !f.writeOnly);
-  const brief = rendered.filter((f) => definition.brief.includes(f.name));
+  // Brief and nested forms list their fields in the brief's order, as the serializer renders them.
+  const brief = definition.brief.map((name) => rendered.find((f) => f.name === name)).filter((f): f is FieldDefinition => f !== undefined);
   const schemas: Record<string, Schema> = {
     [name]: objectSchema(rendered, false, `A ${definition.verboseName} (${definition.key}), complete form.`, nestedRef),
     [`Brief${name}`]: objectSchema(brief, true, `A ${definition.verboseName} in brief form (?brief=1).`, nestedRef),

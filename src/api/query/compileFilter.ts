@@ -249,7 +249,9 @@ async function resolveTargets(ctx: Context, param: string, filter: RelatedFilter
       }
     }
   } else {
-    const docs = target ? await ctx.reader.find(target.key, { [filter.by]: { $in: values } }) : [];
+    // An attribute stored as a number (a VDC's identifier, an ASN) is named by its digits.
+    const numbers = values.filter((v) => /^-?\d+$/.test(v)).map(Number);
+    const docs = target ? await ctx.reader.find(target.key, { [filter.by]: { $in: [...values, ...numbers] } }) : [];
     for (const doc of docs) {
       const key = String(doc[filter.by]);
       const list = byValue.get(key);

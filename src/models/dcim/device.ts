@@ -4,13 +4,14 @@ import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { rackDisplay } from './rack.js';
 import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
-import { belongsToHolder, DEVICE_HOLDER, hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
+import { hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
 import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 import { instantiateTemplates } from '../componentTemplates.js';
 import { hasRelated } from '../hasRelatedFilter.js';
+import { onDeviceOrChassis } from './chassisInterfaces.js';
 import { childDevicesFollowParent, parentDeviceField, parentDeviceIdFilter } from './deviceBays.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 
@@ -129,12 +130,17 @@ async function rackSpaceProblem(obj: StoredObject, type: StoredObject, rack: Sto
   return null;
 }
 
-/** A primary IP must be of the right family and assigned to one of this device's interfaces (or be its NAT outside). */
+/**
+ * A primary IP must be of the right family and assigned to one of this device's interfaces
+ * or a non-management interface of another member of its virtual chassis (or be the NAT
+ * outside of such an address).
+ */
 async function primaryIpProblem(obj: StoredObject, field: 'primary_ip4' | 'primary_ip6', family: 4 | 6, view: LookupView): Promise<string | null> {
   const address = await related(view, 'ipam.ipaddress', obj[field]);
   if (!address) return null;
   if (address.family !== family) return `${pyStr(address.address)} is not an IPv${family} address.`;
-  if (await belongsToHolder(address, obj.id, DEVICE_HOLDER, view)) return null;
+  if (await onDeviceOrChassis(address, obj, view)) return null;
+  if (await onDeviceOrChassis(await related(view, 'ipam.ipaddress', address.nat_inside), obj, view)) return null;
   return `The specified IP address (${pyStr(address.address)}) is not assigned to this device.`;
 }
 
@@ -197,6 +203,8 @@ export const device: ModelDefinition = {
       onDelete: 'SET_NULL',
       nullable: true,
       default: null,
+      // A device leaving a deleted chassis keeps no position or priority in it.
+      clearsWith: { vc_position: null, vc_priority: null },
     },
     { name: 'vc_position', type: 'integer', nullable: true, default: null, min: 0, max: 255 },
     { name: 'vc_priority', type: 'integer', nullable: true, default: null, min: 0, max: 255 },
@@ -240,6 +248,7 @@ export const device: ModelDefinition = {
     serial: { kind: 'field', field: 'serial', value: 'string', caseInsensitive: true },
     local_context_data: isSet('local_context_data'),
     has_primary_ip: hasPrimaryIpFilter,
+    virtual_chassis: false,
     virtual_chassis_member: isSet('virtual_chassis'),
     is_full_depth: { kind: 'method', value: 'boolean', single: true, method: filterFullDepth },
     mac_address: interfaceMacFilter('dcim.interface', 'device'),

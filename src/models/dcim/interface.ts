@@ -6,7 +6,7 @@ import { pagePaths } from './cabling/pagePaths.js';
 import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
 import { traceView } from './cabling/traceViews.js';
 import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
-import { fieldError, nameWithLabel, related } from '../hooks.js';
+import { fieldError, nameOf, nameWithLabel, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { deviceDisplay } from './device.js';
 import { normalizeHardwareField } from '../values/hardwareAddress.js';
@@ -229,7 +229,7 @@ const WIRELESS_TYPES = new Set([
   'other-wireless',
 ]);
 
-/** A related interface (parent, bridge, lag) must be on the same device; chassis members are not checked. */
+/** A related interface (parent, bridge, lag) must be on the same device or another member of its virtual chassis. */
 async function sameDevice(
   obj: StoredObject,
   view: LookupView,
@@ -239,9 +239,16 @@ async function sameDevice(
   const other = await related(view, 'dcim.interface', obj[field]);
   if (!other || other.device === obj.device) return;
   const device = await related(view, 'dcim.device', obj.device);
-  if (device?.virtual_chassis != null) return;
   const otherDevice = await related(view, 'dcim.device', other.device);
+  if (device?.virtual_chassis != null && otherDevice?.virtual_chassis === device.virtual_chassis) return;
   const deviceName = otherDevice ? await deviceDisplay(otherDevice, view) : 'None';
+  if (device?.virtual_chassis != null) {
+    const chassis = await related(view, 'dcim.virtualchassis', device.virtual_chassis);
+    return fieldError(
+      field,
+      `The selected ${what} interface (${nameWithLabel(other)}) belongs to ${deviceName}, which is not part of virtual chassis ${nameOf(chassis)}.`,
+    );
+  }
   return fieldError(
     field,
     `The selected ${what} interface (${nameWithLabel(other)}) belongs to a different device (${deviceName}).`,
@@ -441,6 +448,7 @@ export const interfaceModel: ModelDefinition = {
     ...cabledObjectFilters,
     ...pathEndpointFilters,
     vdcs_id: false,
+    vdcs: false,
     parent: false,
     bridge: false,
     lag: false,
