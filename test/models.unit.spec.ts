@@ -52,8 +52,20 @@ const hooksOf = (key: string) => registry.get(key).hooks ?? {};
 
 test('every definition validates, alone and together', (t) => {
   t.notThrows(() => registry.validate());
-  // alone, but for the models its computed fields declare they read (they must exist)
-  const dependencies = (def: ModelDefinition) => allModels.filter((m) => def.fields.some((f) => f.dependsOn?.includes(m.key)));
+  // alone, but for the models its computed fields declare they read, and theirs (they must exist)
+  const dependencies = (def: ModelDefinition): ModelDefinition[] => {
+    const found = new Map<string, ModelDefinition>();
+    const visit = (d: ModelDefinition) => {
+      for (const m of allModels) {
+        if (!found.has(m.key) && m.key !== def.key && d.fields.some((f) => f.dependsOn?.includes(m.key))) {
+          found.set(m.key, m);
+          visit(m);
+        }
+      }
+    };
+    visit(def);
+    return [...found.values()];
+  };
   for (const def of allModels) t.notThrows(() => new ModelRegistry([def, ...dependencies(def)]).validate(), def.key);
   t.true(registry.all().length >= 28);
 });
@@ -125,8 +137,8 @@ test('registry lookups', (t) => {
   t.is(registry.byPath('users', 'users')?.key, 'auth.user');
   t.is(registry.byPath('dcim', 'device-types')?.key, 'dcim.devicetype');
   t.is(registry.byPath('dcim', 'nothing'), undefined);
-  t.is(registry.tryGet('dcim.cable'), undefined);
-  t.throws(() => registry.get('dcim.cable'));
+  t.is(registry.tryGet('wireless.wirelesslink'), undefined);
+  t.throws(() => registry.get('wireless.wirelesslink'));
   t.deepEqual(
     registry.apps().get('users')?.map((d) => d.key),
     ['auth.group', 'auth.user', 'users.token', 'users.objectpermission'],
@@ -387,7 +399,7 @@ test('a model with a name shows its name unless it has a display hook', async (t
 
 test('which models are change-logged, exemptable and access control is said by their definitions', (t) => {
   const keys = (flag: (d: ModelDefinition) => boolean) => registry.all().filter(flag).map((d) => d.key).sort();
-  t.deepEqual(keys((d) => d.changeLogged === false), ['auth.group', 'auth.user', 'users.objectpermission', 'users.token']);
+  t.deepEqual(keys((d) => d.changeLogged === false), ['auth.group', 'auth.user', 'dcim.cabletermination', 'users.objectpermission', 'users.token']);
   t.deepEqual(keys((d) => d.exemptable === false), ['auth.group', 'auth.user', 'users.objectpermission']);
   t.deepEqual(keys((d) => d.accessControl === true), ['auth.group', 'auth.user', 'users.objectpermission', 'users.token']);
 });

@@ -1,6 +1,6 @@
 import type { SecretKeeper } from '../auth/secrets.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, GenericListItem, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { FieldDefinition, GenericListItem, LookupView, ModelDefinition, RenderMemo, StoredObject } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 import { lookupView } from '../projections/lookupView.js';
@@ -21,6 +21,8 @@ export interface RenderOptions {
   only?: Set<string>;
   /** Leave out these top-level fields (?exclude=config_context). */
   exclude?: Set<string>;
+  /** Set by the top-level render for everything below it. */
+  memo?: RenderMemo;
 }
 
 const MAX_NESTING = 4;
@@ -56,6 +58,7 @@ export class Serializer {
     options: RenderOptions,
     depth = 0,
   ): Promise<Record<string, unknown>[]> {
+    if (!options.memo) options = { ...options, memo: new Map() };
     const names = representation === 'complete' ? null : new Set(definition.brief);
     const declared = names ? briefOrder(definition) : definition.fields;
     const fields = declared.filter((f) => {
@@ -128,7 +131,7 @@ export class Serializer {
           return this.related(field.target, docs.map((d) => toIds(first(d))), options, depth, false);
         }
         if (field.heldBy) return this.heldBy(field.heldBy, docs, options, depth);
-        const values = await this.computed(definition, field, docs);
+        const values = await this.computed(definition, field, docs, options);
         return field.references ? this.references(field, values, options, depth) : values;
       }
       case 'custom_fields':
@@ -170,8 +173,8 @@ export class Serializer {
     return OMIT;
   }
 
-  private async computed(definition: ModelDefinition, field: FieldDefinition, docs: ReadDocument[]): Promise<unknown[]> {
-    if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view, definition);
+  private async computed(definition: ModelDefinition, field: FieldDefinition, docs: ReadDocument[], options: RenderOptions): Promise<unknown[]> {
+    if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view, definition, options.memo ?? new Map());
     const compute = definition.hooks?.compute?.[field.name];
     if (!compute) return docs.map(() => structuredClone(field.value ?? null));
     return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));
@@ -186,15 +189,24 @@ export class Serializer {
       ids.add(item.object_id);
       idsByType.set(item.object_type, ids);
     }
+    // The same object is often referenced by several columns of a page (a port's link peer is
+    // also its connected endpoint): each form is rendered once per response.
+    const memo = options.memo ?? new Map<string, unknown>();
+    const form = field.referenceFields ? field.referenceFields.join(',') : 'nested';
+    const memoKey = (type: string, id: number) => `reference:${form}:${depth}:${type}:${id}`;
     const nested = new Map<string, unknown>();
     for (const [type, ids] of idsByType) {
       const definition = this.registry.tryGet(type);
       if (!definition || depth >= MAX_NESTING) continue;
-      const docs = await this.store.getMany(type, [...ids]);
-      const rendered = field.referenceFields
-        ? await this.render({ ...definition, brief: field.referenceFields }, docs, 'brief', options, depth + 1)
-        : await this.render(definition, docs, 'nested', options, depth + 1);
-      docs.forEach((d, i) => nested.set(`${type}:${d.id}`, rendered[i]));
+      const missing = [...ids].filter((id) => !memo.has(memoKey(type, id)));
+      if (missing.length) {
+        const docs = await this.store.getMany(type, missing);
+        const rendered = field.referenceFields
+          ? await this.render({ ...definition, brief: field.referenceFields }, docs, 'brief', options, depth + 1)
+          : await this.render(definition, docs, 'nested', options, depth + 1);
+        docs.forEach((d, i) => memo.set(memoKey(type, d.id), rendered[i]));
+      }
+      for (const id of ids) if (memo.has(memoKey(type, id))) nested.set(`${type}:${id}`, memo.get(memoKey(type, id)));
     }
     const found = lists.map((items) => items.map((item) => nested.get(`${item.object_type}:${item.object_id}`)).filter((x) => x !== undefined));
     // A list that is null (no path at all) stays null rather than becoming empty.

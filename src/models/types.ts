@@ -411,8 +411,15 @@ export interface DependentField {
    * builder (e.g. `configContextField`) brings it in one line; a field has this or a
    * `hooks.compute` entry, not both.
    */
-  computeMany?: (objs: StoredObject[], view: LookupView, model: ModelDefinition) => Promise<unknown[]>;
+  computeMany?: (objs: StoredObject[], view: LookupView, model: ModelDefinition, memo: RenderMemo) => Promise<unknown[]>;
 }
+
+/**
+ * What one response's rendering has already worked out, shared by every column and
+ * nesting level of it (a port's traced path, read again for its nested form elsewhere on
+ * the page). Lives as long as one render of one state: never stale.
+ */
+export type RenderMemo = Map<string, unknown>;
 
 /**
  * A further change a write makes in the same request (components instantiated from

@@ -1,7 +1,7 @@
 /**
- * The netbox.netbox collection's port and cable modules against the service: Debian's
- * `ansible` runs playbooks/cabling.yml twice; the first run creates every port and
- * cable, the second changes nothing. Skipped (with a message) where ansible-playbook,
+ * The netbox.netbox collection's port, cable, circuit termination, virtual chassis and
+ * power modules against the service: Debian's `ansible` runs playbooks/cabling.yml
+ * twice; the first run creates everything, the second changes nothing. Skipped (with a message) where ansible-playbook,
  * the collection or pynetbox is missing.
  */
 import { fileURLToPath } from 'node:url';
@@ -36,5 +36,11 @@ if (availability.skipReason !== null) {
     t.is(leaf.cable.display, 'leaf-spine');
     t.deepEqual(leaf.connected_endpoints.map((e: { name: string }) => e.name), ['swp1']);
     t.false(leaf.connected_endpoints_reachable, 'the planned cable leaves the path inactive');
+    const termination = (await service.api('GET', '/api/circuits/circuit-terminations/?q=CABLE-1')).body.results[0];
+    t.like(termination, { term_side: 'A', port_speed: 10000, site: { name: 'Cable DC' } });
+    const stack = (await service.api('GET', '/api/dcim/virtual-chassis/?name=cable-stack')).body;
+    t.is(stack.count, 1);
+    t.is(stack.results[0].master.name, 'cable-leaf');
+    t.is((await service.api('GET', '/api/dcim/power-feeds/?name=Cable Feed A')).body.results[0].power_panel.name, 'Cable PP1');
   });
 }

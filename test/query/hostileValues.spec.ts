@@ -19,7 +19,7 @@ const HOSTILE = [
   '2024-01-01', '2024-13-45T99:99', 'x'.repeat(1001), 'y'.repeat(100_000),
 ];
 
-const OPERATORS = new Set(['$and', '$or', '$nor', '$in', '$nin', '$ne', '$eq', '$gt', '$gte', '$lt', '$lte', '$regex', '$options', '$not', '$exists', '$all']);
+const OPERATORS = new Set(['$and', '$or', '$nor', '$in', '$nin', '$ne', '$eq', '$gt', '$gte', '$lt', '$lte', '$regex', '$options', '$not', '$exists', '$all', '$elemMatch']);
 
 function keysOf(value: unknown, out: Set<string>): void {
   if (Array.isArray(value)) for (const v of value) keysOf(v, out);

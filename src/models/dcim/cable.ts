@@ -95,6 +95,7 @@ export const cable: ModelDefinition = {
     termination_b_id: bEnd.id,
     a_terminations: false,
     b_terminations: false,
+    color: { kind: 'field', field: 'color', value: 'string', lookups: ['n'] },
     description: false,
     comments: false,
   },

@@ -22,7 +22,7 @@ export const cableEndFields: FieldDefinition[] = [
     references: 'many',
     targets: CABLE_TERMINATION_MODELS,
     dependsOn: ['dcim.cable'],
-    computeMany: async (objs, view, model) => (await pagePaths(objs, view, model, false)).map((s) => s.peers),
+    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, false, memo)).map((s) => s.peers),
   },
   {
     name: 'link_peers_type',
@@ -31,7 +31,7 @@ export const cableEndFields: FieldDefinition[] = [
     nullable: true,
     value: null,
     dependsOn: ['dcim.cable'],
-    computeMany: async (objs, view, model) => (await pagePaths(objs, view, model, false)).map((s) => s.peers[0]?.object_type ?? null),
+    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, false, memo)).map((s) => s.peers[0]?.object_type ?? null),
   },
 ];
 
@@ -46,8 +46,8 @@ export const pathEndpointFields: FieldDefinition[] = [
     references: 'many',
     targets: [...CABLE_TERMINATION_MODELS, 'circuits.providernetwork'],
     dependsOn: PATH_DEPENDS,
-    computeMany: async (objs, view, model) =>
-      (await pagePaths(objs, view, model, true)).map((s) => {
+    computeMany: async (objs, view, model, memo) =>
+      (await pagePaths(objs, view, model, true, memo)).map((s) => {
         const ends = destinations(s.path);
         return ends.length ? ends : null;
       }),
@@ -59,7 +59,7 @@ export const pathEndpointFields: FieldDefinition[] = [
     nullable: true,
     value: null,
     dependsOn: PATH_DEPENDS,
-    computeMany: async (objs, view, model) => (await pagePaths(objs, view, model, true)).map((s) => destinations(s.path)[0]?.object_type ?? null),
+    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, true, memo)).map((s) => destinations(s.path)[0]?.object_type ?? null),
   },
   {
     name: 'connected_endpoints_reachable',
@@ -68,7 +68,7 @@ export const pathEndpointFields: FieldDefinition[] = [
     nullable: true,
     value: null,
     dependsOn: PATH_DEPENDS,
-    computeMany: async (objs, view, model) => (await pagePaths(objs, view, model, true)).map((s) => (s.path ? s.path.isComplete && s.path.isActive : null)),
+    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, true, memo)).map((s) => (s.path ? s.path.isComplete && s.path.isActive : null)),
   },
 ];
 

@@ -38,6 +38,10 @@ export const cabletermination: ModelDefinition = {
   // Kept by the cable it belongs to: written through the cable's a_terminations / b_terminations only.
   readOnly: true,
   changeLogged: false,
+  filters: {
+    cable: { kind: 'related', target: 'dcim.cable', path: ['cable'] },
+    cable_id: false,
+  },
   hooks: {
     display: async (obj, view) => {
       const cable = await view.get('dcim.cable', Number(obj.cable));

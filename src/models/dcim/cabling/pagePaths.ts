@@ -1,8 +1,9 @@
 /**
- * The cable paths of a page of endpoints, traced once and shared by every column that
- * shows them (link peers, connected endpoints, reachability, connection status).
+ * The cable paths of a page of endpoints, traced once per response and shared by every
+ * column and nesting level that shows them (link peers, connected endpoints, reachability,
+ * a nested interface's connection status), through one reader of the objects on the way.
  */
-import type { GenericListItem, LookupView, ModelDefinition, StoredObject } from '../../types.js';
+import type { GenericListItem, LookupView, ModelDefinition, RenderMemo, StoredObject } from '../../types.js';
 import { type CablePath, PathReader, pathFrom } from './tracePath.js';
 
 export interface EndpointState {
@@ -11,18 +12,25 @@ export interface EndpointState {
   peers: GenericListItem[];
 }
 
-/** Per page: the peers alone, or the peers and paths (link peers alone need no trace). */
-const traced = { peers: new WeakMap<StoredObject[], Promise<EndpointState[]>>(), paths: new WeakMap<StoredObject[], Promise<EndpointState[]>>() };
+const READER = 'cabling:reader';
 
-export function pagePaths(objs: StoredObject[], view: LookupView, model: ModelDefinition, withPath: boolean): Promise<EndpointState[]> {
-  const cache = withPath ? traced.paths : traced.peers;
-  let states = cache.get(objs);
-  if (!states) {
-    const reader = new PathReader(view);
-    states = Promise.all(objs.map((obj) => endpointState(reader, model.key, obj, withPath)));
-    cache.set(objs, states);
+export function pagePaths(objs: StoredObject[], view: LookupView, model: ModelDefinition, withPath: boolean, memo: RenderMemo): Promise<EndpointState[]> {
+  let reader = memo.get(READER) as PathReader | undefined;
+  if (!reader) {
+    reader = new PathReader(view);
+    memo.set(READER, reader);
   }
-  return states;
+  return Promise.all(
+    objs.map((obj) => {
+      const key = `cabling:${withPath ? 'path' : 'peers'}:${model.key}:${obj.id}`;
+      let state = memo.get(key) as Promise<EndpointState> | undefined;
+      if (!state) {
+        state = endpointState(reader!, model.key, obj, withPath);
+        memo.set(key, state);
+      }
+      return state;
+    }),
+  );
 }
 
 async function endpointState(reader: PathReader, type: string, obj: StoredObject, withPath: boolean): Promise<EndpointState> {
