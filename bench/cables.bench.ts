@@ -16,7 +16,8 @@
  *     detail GET, its /trace/, and the first read after a cable in the chain changes.
  * With ONLY_READ=1 it stops after step 2 (for code without cables).
  *
- * Env: DEVICES (400), PORTS (50), BULK (500), CHAIN (10), READS (20), KEEP=1 keeps the data dir.
+ * Env: DEVICES (400), PORTS (50), BULK (500), CHAIN (10), READS (20), KEEP=1 keeps the data dir,
+ * EXTRA: further interface list queries to time, separated by '|'.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -48,7 +49,7 @@ async function api(base: string, method: string, route: string, body?: unknown):
 }
 
 /** Median wall and CPU ms of `READS` runs of `read` (after two warm-up runs). */
-async function timed(read: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+async function timed(read: () => Promise<unknown>): Promise<{ wall: number; cpu: number; kib?: number }> {
   const walls: number[] = [];
   const cpus: number[] = [];
   for (let i = 0; i < READS + 2; i++) {
@@ -60,7 +61,8 @@ async function timed(read: () => Promise<unknown>): Promise<{ wall: number; cpu:
       cpus.push(cpuMs() - c0);
     }
   }
-  return { wall: median(walls), cpu: median(cpus) };
+  const kib = Math.round(JSON.stringify(await read()).length / 1024);
+  return { wall: median(walls), cpu: median(cpus), kib };
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'netledger-cables-bench-'));
@@ -70,7 +72,8 @@ const running = await start(config, (entry) => {
 });
 const { url } = running;
 const rows: string[] = [];
-const row = (what: string, figures: { wall: number; cpu: number }, per = '') => rows.push(`| ${what} | ${fixed(figures.wall)} | ${fixed(figures.cpu)} | ${per} | ${os.loadavg()[0]!.toFixed(1)} |`);
+const row = (what: string, figures: { wall: number; cpu: number; kib?: number }, per = '') =>
+  rows.push(`| ${what} | ${fixed(figures.wall)} | ${fixed(figures.cpu)} | ${per || (figures.kib === undefined ? '' : `${figures.kib} KiB body`)} | ${os.loadavg()[0]!.toFixed(1)} |`);
 
 try {
   console.log(
@@ -109,6 +112,8 @@ try {
     const made = { wall: performance.now() - w0, cpu: cpuMs() - c0 };
     row(`create ${pairs.length} cables, bulk of ${BULK} (total)`, made, `${fixed(made.wall / pairs.length)} wall / ${fixed(made.cpu / pairs.length)} CPU ms per cable`);
     row('GET /api/dcim/interfaces/?limit=1000, all cabled', await timed(page));
+    // EXTRA: further list queries to time, separated by '|' (e.g. to see what each field costs)
+    for (const query of (process.env.EXTRA ?? '').split('|').filter(Boolean)) row(`GET /api/dcim/interfaces/?${query}`, await timed(() => api(url, 'GET', `/api/dcim/interfaces/?${query}`)));
     row('GET /api/dcim/interfaces/?limit=1000&brief=1, all cabled', await timed(() => api(url, 'GET', '/api/dcim/interfaces/?limit=1000&brief=1')));
     row('GET /api/dcim/interfaces/?cabled=true&limit=1000', await timed(() => api(url, 'GET', '/api/dcim/interfaces/?cabled=true&limit=1000')));
     row(`GET /api/dcim/interfaces/?connected=true&limit=1 (traces all ${pairs.length * 2})`, await timed(() => api(url, 'GET', '/api/dcim/interfaces/?connected=true&limit=1')));
@@ -141,7 +146,7 @@ try {
     }));
     row(`GET rear port /paths/ in the middle of the chain`, await timed(() => api(url, 'GET', `/api/dcim/rear-ports/${rears[Math.floor(CHAIN / 2)].id}/paths/`)));
   }
-  console.log('| what | wall ms (median) | CPU ms (median) | per item | load1 |');
+  console.log('| what | wall ms (median) | CPU ms (median) | per item / body | load1 |');
   console.log('|---|---:|---:|---|---:|');
   for (const line of rows) console.log(line);
 } finally {

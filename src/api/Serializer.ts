@@ -103,6 +103,7 @@ export class Serializer {
         return docs.map((d) => renderChoice(field, d[field.name], bare));
       case 'fk':
         if (field.representation === 'id') return docs.map((d) => d[field.name] ?? null);
+        if (bare && field.briefAttribute === 'id') return docs.map((d) => d[field.name] ?? null);
         if (bare && field.briefAttribute) return this.attributes(field.target!, field.briefAttribute, docs.map((d) => d[field.name]));
         return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, false);
       case 'm2m':
@@ -200,15 +201,19 @@ export class Serializer {
       if (!definition || depth >= MAX_NESTING) continue;
       const missing = [...ids].filter((id) => !memo.has(memoKey(type, id)));
       if (missing.length) {
-        const docs = await this.store.getMany(type, missing);
-        const rendered = field.referenceFields
-          ? await this.render({ ...definition, brief: field.referenceFields }, docs, 'brief', options, depth + 1)
-          : await this.render(definition, docs, 'nested', options, depth + 1);
-        docs.forEach((d, i) => memo.set(memoKey(type, d.id), rendered[i]));
+        // Promises, so that columns rendered concurrently share the one batch.
+        const batch = (async () => {
+          const docs = await this.store.getMany(type, missing);
+          const rendered = field.referenceFields
+            ? await this.render({ ...definition, brief: field.referenceFields }, docs, 'brief', options, depth + 1)
+            : await this.render(definition, docs, 'nested', options, depth + 1);
+          return new Map(docs.map((d, i) => [d.id, rendered[i]]));
+        })();
+        for (const id of missing) memo.set(memoKey(type, id), batch.then((forms) => forms.get(id)));
       }
-      for (const id of ids) if (memo.has(memoKey(type, id))) nested.set(`${type}:${id}`, memo.get(memoKey(type, id)));
+      for (const id of ids) nested.set(`${type}:${id}`, await memo.get(memoKey(type, id)));
     }
-    const found = lists.map((items) => items.map((item) => nested.get(`${item.object_type}:${item.object_id}`)).filter((x) => x !== undefined));
+    const found = lists.map((items) => items.map((item) => nested.get(`${item.object_type}:${item.object_id}`)).filter((x) => x !== undefined && x !== null));
     // A list that is null (no path at all) stays null rather than becoming empty.
     return field.references === 'many' ? found.map((items, i) => (values[i] === null ? null : items)) : found.map((items) => items[0] ?? null);
   }

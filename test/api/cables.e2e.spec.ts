@@ -259,3 +259,20 @@ test('a circuit in the middle: interface to circuit A side, Z side to the far in
   t.deepEqual((await service.api('GET', `/api/dcim/power-feeds/${feed.id}/trace/`)).body.length, 1);
   t.deepEqual((await service.api('GET', `/api/dcim/cables/?rack_id=${rack1.id}&termination_a_type=dcim.powerfeed`)).body.count, 1);
 });
+
+test('nested and brief forms give the cable as its id; the complete form nests it', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const { post, rack1, device, iface, ref } = await seed(service);
+  const sw = await device('sw', rack1);
+  const [a, b] = [await iface(sw, 'e0'), await iface(sw, 'e1')];
+  const cable = await post('/api/dcim/cables/', { a_terminations: [ref('dcim.interface', a)], b_terminations: [ref('dcim.interface', b)], label: 'x' });
+  const full = (await service.api('GET', `/api/dcim/interfaces/${a.id}/`)).body;
+  t.deepEqual(Object.keys(full.cable).sort(), ['display', 'id', 'label', 'url']);
+  t.is(full.link_peers[0].cable, cable.id);
+  t.deepEqual(Object.keys(full.link_peers[0]), ['id', 'url', 'display', 'device', 'name', 'cable', 'connection_status', '_occupied']);
+  const brief = (await service.api('GET', `/api/dcim/interfaces/${a.id}/?brief=1`)).body;
+  t.is(brief.cable, cable.id);
+  t.deepEqual(brief.connection_status, { value: true, label: 'Connected' });
+  t.true(brief._occupied);
+});

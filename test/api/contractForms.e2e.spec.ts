@@ -5,7 +5,7 @@ import { startService, type TestService } from '../support/startService.js';
 /**
  * The representations the contract names beyond NetBox 3.4: `display_name` on VLANs and
  * devices (the object's label, as `display`), and the nested interface's `cable` and
- * `connection_status` (null while cables are not modelled).
+ * `connection_status` (null without a cable path; the cable as its id, as NetBox nests it).
  */
 let shared: Promise<{ service: TestService; seed: Awaited<ReturnType<typeof seedInfrastructure>> }> | null = null;
 function fixture() {

@@ -70,7 +70,7 @@ function valueSchema(field: FieldDefinition, bare: boolean, nestedRef: NestedRef
     case 'choice':
       return choiceSchema(field, bare);
     case 'fk':
-      if (bare && field.briefAttribute) return { type: 'string' };
+      if (bare && field.briefAttribute) return { type: field.briefAttribute === 'id' ? 'integer' : 'string' };
       return field.representation === 'id' ? { type: 'integer' } : nestedRef(field.target);
     case 'm2m':
     case 'tags':

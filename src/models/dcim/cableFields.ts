@@ -5,14 +5,25 @@
  */
 import type { FieldDefinition } from '../types.js';
 import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
-import { pagePaths } from './cabling/pagePaths.js';
+import { pagePaths, pagePeers } from './cabling/pagePaths.js';
 import { destinations } from './cabling/tracePath.js';
 
 const PATH_DEPENDS = ['dcim.cable', 'dcim.frontport', 'dcim.rearport', 'circuits.circuittermination'];
 
 /** The cable on the object and what is at its far end. */
 export const cableEndFields: FieldDefinition[] = [
-  { name: 'cable', type: 'fk', target: 'dcim.cable', onDelete: 'SET_NULL', readOnly: true, nullable: true, default: null, clearsWith: { cable_end: '' } },
+  {
+    name: 'cable',
+    type: 'fk',
+    target: 'dcim.cable',
+    onDelete: 'SET_NULL',
+    readOnly: true,
+    nullable: true,
+    default: null,
+    clearsWith: { cable_end: '' },
+    // NetBox's nested forms of cabled objects give the cable's id only
+    briefAttribute: 'id',
+  },
   { name: 'cable_end', type: 'string', readOnly: true, default: '', maxLength: 1 },
   {
     name: 'link_peers',
@@ -22,7 +33,7 @@ export const cableEndFields: FieldDefinition[] = [
     references: 'many',
     targets: CABLE_TERMINATION_MODELS,
     dependsOn: ['dcim.cable'],
-    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, false, memo)).map((s) => s.peers),
+    computeMany: (objs, view, model, memo) => pagePeers(objs, view, model, memo),
   },
   {
     name: 'link_peers_type',
@@ -31,7 +42,7 @@ export const cableEndFields: FieldDefinition[] = [
     nullable: true,
     value: null,
     dependsOn: ['dcim.cable'],
-    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, false, memo)).map((s) => s.peers[0]?.object_type ?? null),
+    computeMany: async (objs, view, model, memo) => (await pagePeers(objs, view, model, memo)).map((peers) => peers[0]?.object_type ?? null),
   },
 ];
 
@@ -47,8 +58,8 @@ export const pathEndpointFields: FieldDefinition[] = [
     targets: [...CABLE_TERMINATION_MODELS, 'circuits.providernetwork'],
     dependsOn: PATH_DEPENDS,
     computeMany: async (objs, view, model, memo) =>
-      (await pagePaths(objs, view, model, true, memo)).map((s) => {
-        const ends = destinations(s.path);
+      (await pagePaths(objs, view, model, memo)).map((path) => {
+        const ends = destinations(path);
         return ends.length ? ends : null;
       }),
   },
@@ -59,7 +70,7 @@ export const pathEndpointFields: FieldDefinition[] = [
     nullable: true,
     value: null,
     dependsOn: PATH_DEPENDS,
-    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, true, memo)).map((s) => destinations(s.path)[0]?.object_type ?? null),
+    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, memo)).map((path) => destinations(path)[0]?.object_type ?? null),
   },
   {
     name: 'connected_endpoints_reachable',
@@ -68,7 +79,7 @@ export const pathEndpointFields: FieldDefinition[] = [
     nullable: true,
     value: null,
     dependsOn: PATH_DEPENDS,
-    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, true, memo)).map((s) => (s.path ? s.path.isComplete && s.path.isActive : null)),
+    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, memo)).map((path) => (path ? path.isComplete && path.isActive : null)),
   },
 ];
 

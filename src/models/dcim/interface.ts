@@ -403,7 +403,7 @@ export const interfaceModel: ModelDefinition = {
       help: "The state of the interface's connection, {value: true, label: 'Connected'} or {value: false, label: 'Not Connected'}; null without a cable path.",
       dependsOn: ['dcim.cable', 'dcim.frontport', 'dcim.rearport', 'circuits.circuittermination'],
       computeMany: async (objs, view, model, memo) =>
-        (await pagePaths(objs, view, model, true, memo)).map(({ path }) => {
+        (await pagePaths(objs, view, model, memo)).map((path) => {
           if (!path) return null;
           const connected = path.isComplete && path.isActive;
           return { value: connected, label: connected ? 'Connected' : 'Not Connected' };
