@@ -1,19 +1,6 @@
 import test from 'ava';
 import { startService, type TestService } from '../support/startService.js';
-
-async function post(service: TestService, path: string, body: unknown): Promise<any> {
-  const response = await service.api('POST', path, body);
-  if (response.status !== 201) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
-async function list(service: TestService, path: string): Promise<any[]> {
-  const response = await service.api('GET', path);
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.results;
-}
-
-const ids = (objects: any[]) => objects.map((o) => o.id);
+import { post, list, ids } from '../support/expectResponses.js';
 
 /** A tenant, two sites, a cluster at the first, a VM in it with one interface and two addresses. */
 async function virtualEstate(service: TestService) {

@@ -443,3 +443,19 @@ export const PORT_TYPE_CHOICES: Choice[] = [
   { value: 'splice', label: 'Splice' },
   { value: 'other', label: 'Other' },
 ];
+
+/** Interface types that are not physical ports (NetBox's VIRTUAL_IFACE_TYPES). */
+export const VIRTUAL_INTERFACE_TYPES = new Set(['virtual', 'bridge', 'lag']);
+
+/** Radio interface types (NetBox's WIRELESS_IFACE_TYPES). */
+export const WIRELESS_INTERFACE_TYPES = new Set([
+  'ieee802.11a',
+  'ieee802.11g',
+  'ieee802.11n',
+  'ieee802.11ac',
+  'ieee802.11ad',
+  'ieee802.11ax',
+  'ieee802.11ay',
+  'ieee802.15.1',
+  'other-wireless',
+]);

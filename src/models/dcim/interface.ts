@@ -14,7 +14,7 @@ import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import type { FilterEnvironment } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { applyVlanMode, interfaceVlanFilters, taggedVlanSiteProblem, untaggedVlanSiteProblem, type InterfaceParent } from '../interfaceVlans.js';
-import { INTERFACE_MODE_CHOICES, INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, INTERFACE_TYPE_CHOICES } from './choices.js';
+import { VIRTUAL_INTERFACE_TYPES as VIRTUAL_TYPES, WIRELESS_INTERFACE_TYPES as WIRELESS_TYPES, INTERFACE_MODE_CHOICES, INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, INTERFACE_TYPE_CHOICES } from './choices.js';
 
 const RF_CHANNEL_CHOICES: Choice[] = [
   { value: '2.4g-1-2412-22', label: '1 (2412 MHz)' },
@@ -216,18 +216,6 @@ const RF_CHANNEL_CHOICES: Choice[] = [
   { value: '60g-27-65880-6480', label: '27 (65.88/8.64 GHz)' },
 ];
 
-const VIRTUAL_TYPES = new Set(['virtual', 'bridge', 'lag']);
-const WIRELESS_TYPES = new Set([
-  'ieee802.11a',
-  'ieee802.11g',
-  'ieee802.11n',
-  'ieee802.11ac',
-  'ieee802.11ad',
-  'ieee802.11ax',
-  'ieee802.11ay',
-  'ieee802.15.1',
-  'other-wireless',
-]);
 
 /** A related interface (parent, bridge, lag) must be on the same device or another member of its virtual chassis. */
 async function sameDevice(

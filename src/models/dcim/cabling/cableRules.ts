@@ -1,24 +1,11 @@
 /** What a cable may connect (NetBox 3.4's Cable.clean and CableTermination.clean), first failing rule wins. */
 import type { FieldErrors, GenericListItem, LookupView, StoredObject } from '../../types.js';
 import { fieldError } from '../../hooks.js';
-import { INTERFACE_TYPE_CHOICES } from '../choices.js';
+import { INTERFACE_TYPE_CHOICES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../choices.js';
 import { COMPATIBLE_TERMINATION_TYPES } from './terminationTypes.js';
 
 /** Interface types that carry no cable: virtual ones and wireless ones. */
-export const NONCONNECTABLE_INTERFACE_TYPES = new Set([
-  'virtual',
-  'lag',
-  'bridge',
-  'ieee802.11a',
-  'ieee802.11g',
-  'ieee802.11n',
-  'ieee802.11ac',
-  'ieee802.11ad',
-  'ieee802.11ax',
-  'ieee802.11ay',
-  'ieee802.15.1',
-  'other-wireless',
-]);
+export const NONCONNECTABLE_INTERFACE_TYPES = new Set([...VIRTUAL_INTERFACE_TYPES, ...WIRELESS_INTERFACE_TYPES]);
 
 export function terminationsOf(obj: StoredObject | null, end: 'A' | 'B'): GenericListItem[] {
   const value = obj?.[end === 'A' ? 'a_terminations' : 'b_terminations'];
