@@ -69,7 +69,14 @@ export class Serializer {
       if (depth === 0 && options.exclude?.has(f.name)) return false;
       return true;
     });
-    const columns = await Promise.all(fields.map((f) => this.column(definition, f, docs, representation, options, depth)));
+    // Columns of references last: the objects they nest are often on the page already (a
+    // port's peer), and by then the page's own computed values are in the render memo.
+    const columns: unknown[][] = new Array(fields.length);
+    for (const late of [false, true]) {
+      const phase = fields.map((f, i) => [f, i] as const).filter(([f]) => Boolean(f.references) === late);
+      const values = await Promise.all(phase.map(([f]) => this.column(definition, f, docs, representation, options, depth)));
+      phase.forEach(([, i], j) => (columns[i] = values[j]));
+    }
     return docs.map((doc, row) => {
       const out: Record<string, unknown> = {};
       fields.forEach((field, i) => {
@@ -316,7 +323,11 @@ export class Serializer {
     const spec = field.count!;
     if (!this.registry.tryGet(spec.model)) return docs.map(() => 0);
     if (spec.where) {
-      return Promise.all(docs.map((d) => this.store.count(spec.model, { ...spec.where, [spec.via]: d.id })));
+      // One query for the page: the matching objects are few (a page's addresses), the count queries would be one per row.
+      const matching = await this.store.find(spec.model, { ...spec.where, [spec.via]: { $in: docs.map((d) => d.id) } });
+      const counted = new Map<unknown, number>();
+      for (const m of matching) counted.set(m[spec.via], (counted.get(m[spec.via]) ?? 0) + 1);
+      return docs.map((d) => counted.get(d.id) ?? 0);
     }
     const counts = await this.store.countBy(spec.model, spec.via, docs.map((d) => d.id));
     return docs.map((d) => counts.get(d.id) ?? 0);
