@@ -113,3 +113,23 @@ test('the chassis rules answer with NetBox\'s messages; deleting it frees its me
   }
   t.deepEqual(ids(await list(service, '/api/dcim/devices/?virtual_chassis_member=true')), []);
 });
+
+test("interfaces by device: a member's id brings the chassis' non-management interfaces, the master's name too, another member's name only its own", async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const site = await post(service, '/api/dcim/sites/', { name: 'DC-9', slug: 'dc-9' });
+  const maker = await post(service, '/api/dcim/manufacturers/', { name: 'Stackers', slug: 'stackers' });
+  const type = await post(service, '/api/dcim/device-types/', { manufacturer: maker.id, model: 'Stack', slug: 'stack' });
+  const role = await post(service, '/api/dcim/device-roles/', { name: 'Access', slug: 'access' });
+  const device = (name: string) => post(service, '/api/dcim/devices/', { name, device_type: type.id, device_role: role.id, site: site.id });
+  const [m1, m2] = [await device('m1'), await device('m2')];
+  const chassis = await post(service, '/api/dcim/virtual-chassis/', { name: 'stack', master: m1.id });
+  t.is((await service.api('PATCH', `/api/dcim/devices/${m2.id}/`, { virtual_chassis: chassis.id, vc_position: 2 })).status, 200);
+  const iface = (dev: { id: number }, name: string, mgmt = false) => post(service, '/api/dcim/interfaces/', { device: dev.id, name, type: '1000base-t', mgmt_only: mgmt });
+  const [a, , c] = [await iface(m1, 'ge-1/0/0'), await iface(m1, 'mgmt0', true), await iface(m2, 'ge-2/0/0'), await iface(m2, 'mgmt1', true)];
+  const names = async (query: string) => (await list(service, `/api/dcim/interfaces/?${query}`)).map((i: { name: string }) => i.name).sort();
+  t.deepEqual(await names(`device_id=${m2.id}`), ['ge-1/0/0', 'ge-2/0/0', 'mgmt1']);
+  t.deepEqual(await names('device=m1'), ['ge-1/0/0', 'ge-2/0/0', 'mgmt0']);
+  t.deepEqual(await names('device=m2'), ['ge-2/0/0', 'mgmt1']);
+  t.true(a.id < c.id);
+});

@@ -467,14 +467,30 @@ export const interfaceModel: ModelDefinition = {
 
 /* ------------------------------------------------------------ list filters */
 
-/** Interfaces of the devices (virtual chassis are not modelled: no member interfaces are added). */
-function filterDeviceId(ids: Array<string | number | boolean>): Record<string, unknown> {
-  return { device: { $in: ids } };
+/**
+ * Interfaces of the devices and, as NetBox's `vc_interfaces`, the non-management interfaces of
+ * the other members of their virtual chassis: for any member by id, for the master only by name.
+ */
+async function vcInterfaces(devices: StoredObject[], env: FilterEnvironment, masterOnly: boolean): Promise<Record<string, unknown>> {
+  const ids = devices.map((d) => d.id);
+  const chassis = devices.filter((d) => typeof d.virtual_chassis === 'number').map((d) => d.virtual_chassis as number);
+  let shared = chassis;
+  if (masterOnly && chassis.length) {
+    const led = await env.find('dcim.virtualchassis', { id: { $in: chassis }, master: { $in: ids } });
+    shared = led.map((vc) => vc.id);
+  }
+  if (shared.length === 0) return { device: { $in: ids } };
+  const members = await env.ids('dcim.device', { virtual_chassis: { $in: shared } });
+  return { $or: [{ device: { $in: ids } }, { device: { $in: members }, mgmt_only: false }] };
 }
 
-/** Interfaces of the devices with these names; no such device: nothing. */
+async function filterDeviceId(ids: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  return vcInterfaces(await env.find('dcim.device', { id: { $in: ids } }), env, false);
+}
+
+/** Interfaces of the devices with these names (and their chassis members' when a device is its master); no such device: nothing. */
 async function filterDeviceName(names: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
-  return { device: { $in: await env.ids('dcim.device', { name: { $in: names } }) } };
+  return vcInterfaces(await env.find('dcim.device', { name: { $in: names } }), env, true);
 }
 
 /** physical | virtual | wireless (case-insensitive); anything else matches nothing. */

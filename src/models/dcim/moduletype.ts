@@ -29,7 +29,6 @@ export const moduletype: ModelDefinition = {
   search: ['model', 'part_number', 'comments'],
   unique: [{ fields: ['manufacturer', 'model'] }],
   filters: {
-    // the console, power and pass-through templates are not modelled on this branch
     console_ports: hasRelated('dcim.consoleporttemplate', 'module_type'),
     console_server_ports: hasRelated('dcim.consoleserverporttemplate', 'module_type'),
     power_ports: hasRelated('dcim.powerporttemplate', 'module_type'),
