@@ -188,21 +188,25 @@ export class Serializer {
     return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));
   }
 
-  /** Computed references in their nested forms (or the field's `referenceFields`), each model's objects fetched once for the page. */
-  private async references(field: FieldDefinition, values: unknown[], options: RenderOptions, depth: number): Promise<unknown[]> {
-    const lists = values.map((v) => (Array.isArray(v) ? (v as GenericListItem[]) : v ? [v as GenericListItem] : []));
-    const idsByType = new Map<string, Set<number>>();
-    for (const item of lists.flat()) {
-      const ids = idsByType.get(item.object_type) ?? new Set<number>();
-      ids.add(item.object_id);
-      idsByType.set(item.object_type, ids);
-    }
-    // The same object is often referenced by several columns of a page (a port's link peer is
-    // also its connected endpoint): each form is rendered once per response.
+  /**
+   * Objects named by reference (of any models), each in its nested form or showing
+   * `fields`, by `<type>:<id>`; each model's objects fetched once. Kept in the response's
+   * render memo: an object referenced by several columns (a port's link peer is also its
+   * connected endpoint) is rendered once. Objects that are gone, or past the nesting depth,
+   * are absent.
+   */
+  async referenced(refs: GenericListItem[], options: RenderOptions, depth = 0, fields?: string[]): Promise<Map<string, Record<string, unknown>>> {
     const memo = options.memo ?? new Map<string, unknown>();
-    const form = field.referenceFields ? field.referenceFields.join(',') : 'nested';
+    const inner = { ...options, memo };
+    const form = fields ? fields.join(',') : 'nested';
     const memoKey = (type: string, id: number) => `reference:${form}:${depth}:${type}:${id}`;
-    const nested = new Map<string, unknown>();
+    const idsByType = new Map<string, Set<number>>();
+    for (const ref of refs) {
+      const ids = idsByType.get(ref.object_type) ?? new Set<number>();
+      ids.add(ref.object_id);
+      idsByType.set(ref.object_type, ids);
+    }
+    const found = new Map<string, Record<string, unknown>>();
     for (const [type, ids] of idsByType) {
       const definition = this.registry.tryGet(type);
       if (!definition || depth >= MAX_NESTING) continue;
@@ -211,16 +215,26 @@ export class Serializer {
         // Promises, so that columns rendered concurrently share the one batch.
         const batch = (async () => {
           const docs = await this.store.getMany(type, missing);
-          const rendered = field.referenceFields
-            ? await this.render({ ...definition, brief: field.referenceFields }, docs, 'brief', options, depth + 1)
-            : await this.render(definition, docs, 'nested', options, depth + 1);
+          const rendered = fields
+            ? await this.render({ ...definition, brief: fields }, docs, 'brief', inner, depth + 1)
+            : await this.render(definition, docs, 'nested', inner, depth + 1);
           return new Map(docs.map((d, i) => [d.id, rendered[i]]));
         })();
         for (const id of missing) memo.set(memoKey(type, id), batch.then((forms) => forms.get(id)));
       }
-      for (const id of ids) nested.set(`${type}:${id}`, await memo.get(memoKey(type, id)));
+      for (const id of ids) {
+        const form = (await memo.get(memoKey(type, id))) as Record<string, unknown> | undefined;
+        if (form) found.set(`${type}:${id}`, form);
+      }
     }
-    const found = lists.map((items) => items.map((item) => nested.get(`${item.object_type}:${item.object_id}`)).filter((x) => x !== undefined && x !== null));
+    return found;
+  }
+
+  /** Computed references in their nested forms (or the field's `referenceFields`). */
+  private async references(field: FieldDefinition, values: unknown[], options: RenderOptions, depth: number): Promise<unknown[]> {
+    const lists = values.map((v) => (Array.isArray(v) ? (v as GenericListItem[]) : v ? [v as GenericListItem] : []));
+    const nested = await this.referenced(lists.flat(), options, depth, field.referenceFields);
+    const found = lists.map((items) => items.flatMap((item) => nested.get(`${item.object_type}:${item.object_id}`) ?? []));
     // A list that is null (no path at all) stays null rather than becoming empty.
     return field.references === 'many' ? found.map((items, i) => (values[i] === null ? null : items)) : found.map((items) => items[0] ?? null);
   }
@@ -303,17 +317,7 @@ export class Serializer {
   /** Each item as {object_type, object_id, object}: the objects fetched once per model for the whole page. */
   private async genericList(field: FieldDefinition, docs: ReadDocument[], options: RenderOptions, depth: number): Promise<unknown[]> {
     const lists = docs.map((d) => (Array.isArray(d[field.name]) ? (d[field.name] as GenericListItem[]) : []));
-    const idsByType = new Map<string, Set<number>>();
-    for (const item of lists.flat()) {
-      const ids = idsByType.get(item.object_type) ?? new Set<number>();
-      ids.add(item.object_id);
-      idsByType.set(item.object_type, ids);
-    }
-    const nested = new Map<string, unknown>();
-    for (const [type, ids] of idsByType) {
-      const [rendered] = await this.related(type, [[...ids]], options, depth, true);
-      for (const object of rendered as Array<Record<string, unknown>>) nested.set(`${type}:${String(object.id)}`, object);
-    }
+    const nested = await this.referenced(lists.flat(), options, depth);
     return lists.map((items) =>
       items.map((item) => ({ object_type: item.object_type, object_id: item.object_id, object: nested.get(`${item.object_type}:${item.object_id}`) ?? null })),
     );
@@ -334,13 +338,19 @@ export class Serializer {
   }
 }
 
-/** The model's fields in the order its brief form lists them (NetBox's nested serializers order them so), the others after. */
+const briefOrders = new WeakMap<ModelDefinition, FieldDefinition[]>();
+
+/** The model's fields in the order its brief form lists them (NetBox's nested serializers order them so), the others after; worked out once per definition. */
 function briefOrder(definition: ModelDefinition): FieldDefinition[] {
+  const known = briefOrders.get(definition);
+  if (known) return known;
   const rank = (f: FieldDefinition) => {
     const i = definition.brief.indexOf(f.name);
     return i < 0 ? definition.brief.length : i;
   };
-  return [...definition.fields].sort((a, b) => rank(a) - rank(b));
+  const ordered = [...definition.fields].sort((a, b) => rank(a) - rank(b));
+  briefOrders.set(definition, ordered);
+  return ordered;
 }
 
 /** Marks a key that must not appear at all (not even as null). */

@@ -6,16 +6,14 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { allocateObjects } from '../commands/allocateObjects.js';
-import { PermissionDeniedError } from '../commands/errors.js';
 import type { WriteOutcome } from '../commands/recordEach.js';
 import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
 import type { AvailableEntry, DetailAction, NestedReference } from '../models/allocation/DetailAction.js';
 import type { ModelDefinition } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
-import { PARSES, RENDERS } from './face/options.js';
 import { modelViewName } from './face/views.js';
-import { NOT_AUTHENTICATED, principalOf, viewScope, writeGuard, writeScope } from './permissions.js';
-import { nestedForms } from './nestedForms.js';
+import { viewScope, writeGuard, writeScope } from './permissions.js';
+import { otherMethods } from './otherMethods.js';
 import type { Services } from './Services.js';
 import { detailId, visibleObject } from './visibleObject.js';
 
@@ -42,16 +40,7 @@ export function detailActionRoutes(services: Services, router: Router, writes: W
       const path = `/api/${parent.app}/${parent.path}/:id/${action.path}/`;
       router.get(path, (ctx) => listView(services, parent, action, created, ctx));
       router.post(path, (ctx) => allocateView(services, parent, action, created, ctx, writes));
-      router.options(path, (ctx) => {
-        if (services.config.loginRequired && !principalOf(ctx)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
-        ctx.set('Allow', METHODS);
-        ctx.body = { name: modelViewName(created), description: '', renders: RENDERS, parses: PARSES };
-      });
-      router.all(path, (ctx) => {
-        ctx.set('Allow', METHODS);
-        ctx.status = 405;
-        ctx.body = { detail: `Method "${ctx.method}" not allowed.` };
-      });
+      otherMethods(services, router, path, METHODS, modelViewName(created));
     }
   }
 }
@@ -103,8 +92,7 @@ async function renderEntries(services: Services, ctx: Context, entries: Availabl
   const refs = entries.flatMap((entry) =>
     Object.values(entry).flatMap((value) => (isReference(value) && value.id !== null ? [{ object_type: value.nested, object_id: value.id }] : [])),
   );
-  const forms = await nestedForms(services, ctx.state.baseUrl as string, refs);
-  const rendered = new Map(refs.map((ref, i) => [`${ref.object_type}:${ref.object_id}`, forms[i]]));
+  const rendered = await services.serializer.referenced(refs, { baseUrl: ctx.state.baseUrl as string });
   return entries.map((entry) =>
     Object.fromEntries(
       Object.entries(entry).map(([key, value]) => [key, isReference(value) ? (value.id === null ? null : (rendered.get(`${value.nested}:${value.id}`) ?? null)) : value]),

@@ -8,11 +8,10 @@ import type { Context } from 'koa';
 import { PermissionDeniedError, ValidationError } from '../commands/errors.js';
 import type { DetailView, DetailViewRequest, ModelDefinition } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
-import { PARSES, RENDERS } from './face/options.js';
 import { modelViewName } from './face/views.js';
-import { NOT_AUTHENTICATED, principalOf, viewScope, withinScope } from './permissions.js';
+import { viewScope, withinScope } from './permissions.js';
 import { pageLinks, parsePage } from './query/pagination.js';
-import { nestedForms } from './nestedForms.js';
+import { otherMethods } from './otherMethods.js';
 import type { Services } from './Services.js';
 import { detailId, visibleObject } from './visibleObject.js';
 
@@ -23,16 +22,7 @@ export function detailViewRoutes(services: Services, router: Router): void {
     for (const detail of definition.detailViews ?? []) {
       const path = `/api/${definition.app}/${definition.path}/:id/${detail.path}/`;
       router.get(path, (ctx) => respond(services, definition, detail, ctx));
-      router.options(path, (ctx) => {
-        if (services.config.loginRequired && !principalOf(ctx)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
-        ctx.set('Allow', METHODS);
-        ctx.body = { name: modelViewName(definition), description: '', renders: RENDERS, parses: PARSES };
-      });
-      router.all(path, (ctx) => {
-        ctx.set('Allow', METHODS);
-        ctx.status = 405;
-        ctx.body = { detail: `Method "${ctx.method}" not allowed.` };
-      });
+      otherMethods(services, router, path, METHODS, modelViewName(definition));
     }
   }
 }
@@ -42,9 +32,13 @@ async function respond(services: Services, definition: ModelDefinition, detail: 
   const object = await visibleObject(services, definition, ctx, detailId(ctx));
   const query = new URLSearchParams(ctx.querystring);
   const request: DetailViewRequest = {
+    model: definition.key,
     view: lookupView(services.store),
     query,
-    nested: (refs, fields) => nestedForms(services, ctx.state.baseUrl as string, refs, fields),
+    nested: async (refs, fields) => {
+      const forms = await services.serializer.referenced(refs, { baseUrl: ctx.state.baseUrl as string }, 0, fields);
+      return refs.map((ref) => forms.get(`${ref.object_type}:${ref.object_id}`) ?? null);
+    },
     paginate: (items) => {
       const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
       const results = page.limit === null ? items.slice(page.offset) : items.slice(page.offset, page.offset + page.limit);

@@ -4,7 +4,8 @@
  */
 import type { Context } from 'koa';
 import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
-import type { ModelDefinition, StoredObject } from '../models/types.js';
+import type { ModelDefinition } from '../models/types.js';
+import type { ReadDocument } from '../projections/ReadStore.js';
 import { and } from './query/ListQueryCompiler.js';
 import { viewScope } from './permissions.js';
 import type { Services } from './Services.js';
@@ -16,7 +17,8 @@ export function detailId(ctx: Context): number {
   return id;
 }
 
-export async function visibleObject(services: Services, definition: ModelDefinition, ctx: Context, id: number): Promise<StoredObject> {
+/** The object with this id (or the first matching this query) that the caller may see; else 404. */
+export async function visibleObject(services: Services, definition: ModelDefinition, ctx: Context, which: number | Record<string, unknown>): Promise<ReadDocument> {
   let scope;
   try {
     scope = await viewScope(ctx, services.config, definition);
@@ -24,7 +26,7 @@ export async function visibleObject(services: Services, definition: ModelDefinit
     if (error instanceof PermissionDeniedError) throw new NotFoundError();
     throw error;
   }
-  const [found] = await services.store.find(definition.key, and(scope, { id }), { limit: 1 });
+  const [found] = await services.store.find(definition.key, and(scope, typeof which === 'number' ? { id: which } : which), { limit: 1 });
   if (!found) throw new NotFoundError();
-  return found as StoredObject;
+  return found;
 }

@@ -550,6 +550,8 @@ export interface DetailView {
 }
 
 export interface DetailViewRequest {
+  /** The model of the object the view hangs from, '<app>.<model>'. */
+  model: string;
   view: LookupView;
   query: URLSearchParams;
   /** Each reference in its model's nested form (or showing `fields`); null where the object is gone. */

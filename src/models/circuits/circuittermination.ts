@@ -58,7 +58,7 @@ export const circuittermination: ModelDefinition = {
     // the search also finds the terminations of circuits whose cid contains the text
     q: { kind: 'search', also: async ([text], env) => ({ circuit: { $in: await env.ids('circuits.circuit', { cid: env.textCondition('ic', String(text)) }) } }) },
   },
-  detailViews: [pathsView('circuits.circuittermination')],
+  detailViews: [pathsView],
   hooks: {
     display: async (obj, view) => `${pyStr((await related(view, 'circuits.circuit', obj.circuit))?.cid)}: Termination ${pyStr(obj.term_side)}`,
     validate: async (obj) => siteOrProviderNetworkProblem(obj) ?? markedWhileCabledProblem(obj),

@@ -37,7 +37,7 @@ export const consoleport: ModelDefinition = {
   search: ['name', 'label', 'description'],
   unique: [{ fields: ['device', 'name'] }],
   filters: { ...cableableComponentFilters, speed: false },
-  detailViews: [traceView('dcim.consoleport')],
+  detailViews: [traceView],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

@@ -37,7 +37,7 @@ export const consoleserverport: ModelDefinition = {
   search: ['name', 'label', 'description'],
   unique: [{ fields: ['device', 'name'] }],
   filters: { ...cableableComponentFilters, speed: false },
-  detailViews: [traceView('dcim.consoleserverport')],
+  detailViews: [traceView],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

@@ -50,7 +50,7 @@ export const frontport: ModelDefinition = {
     rear_port: false,
     rear_port_id: false,
   },
-  detailViews: [pathsView('dcim.frontport')],
+  detailViews: [pathsView],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

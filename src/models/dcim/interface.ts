@@ -447,7 +447,7 @@ export const interfaceModel: ModelDefinition = {
     wireless_lans_id: false,
     mark_connected: false,
   },
-  detailViews: [traceView('dcim.interface')],
+  detailViews: [traceView],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalInterfaceKey(obj.name) }),

@@ -88,7 +88,7 @@ export const powerfeed: ModelDefinition = {
     description: false,
     comments: false,
   },
-  detailViews: [traceView('dcim.powerfeed')],
+  detailViews: [traceView],
   hooks: {
     validate: async (obj, view) => (await powerFeedProblems(obj, view)) ?? markedWhileCabledProblem(obj),
     beforeSave(obj) {

@@ -43,7 +43,7 @@ export const poweroutlet: ModelDefinition = {
     power_port_id: false,
     power_port: false,
   },
-  detailViews: [traceView('dcim.poweroutlet')],
+  detailViews: [traceView],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

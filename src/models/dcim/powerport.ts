@@ -39,7 +39,7 @@ export const powerport: ModelDefinition = {
   search: ['name', 'label', 'description'],
   unique: [{ fields: ['device', 'name'] }],
   filters: cableableComponentFilters,
-  detailViews: [traceView('dcim.powerport')],
+  detailViews: [traceView],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

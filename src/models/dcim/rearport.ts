@@ -46,7 +46,7 @@ export const rearport: ModelDefinition = {
     ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
     ...cabledObjectFilters,
   },
-  detailViews: [pathsView('dcim.rearport')],
+  detailViews: [pathsView],
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),

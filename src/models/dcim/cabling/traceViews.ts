@@ -15,16 +15,15 @@ const MAX_BRIDGE_HOPS = 64;
 
 const nodeSchema = { type: 'array', items: { type: 'object' } };
 
-export function traceView(model: string): DetailView {
-  return {
-    path: 'trace',
-    summary: 'The cable path from this object: segments [near ends, cable, far ends]',
-    responses: {
-      'application/json': { type: 'array', items: { type: 'array', minItems: 3, maxItems: 3, items: {} } },
-    },
-    respond: async (obj, request) => ({ body: await traceSegments(model, obj, request) }),
-  };
-}
+/** /trace/ on a path endpoint. */
+export const traceView: DetailView = {
+  path: 'trace',
+  summary: 'The cable path from this object: segments [near ends, cable, far ends]',
+  responses: {
+    'application/json': { type: 'array', items: { type: 'array', minItems: 3, maxItems: 3, items: {} } },
+  },
+  respond: async (obj, request) => ({ body: await traceSegments(request.model, obj, request) }),
+};
 
 async function traceSegments(model: string, obj: StoredObject, request: DetailViewRequest): Promise<unknown[]> {
   const reader = new PathReader(request.view);
@@ -65,22 +64,21 @@ async function rendered(request: DetailViewRequest, nodes: PathNode[]): Promise<
   return (await request.nested(nodes)).filter((x) => x !== null);
 }
 
-export function pathsView(model: string): DetailView {
-  return {
-    path: 'paths',
-    summary: 'Every cable path passing through this object',
-    responses: {
-      'application/json': {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: { id: { type: 'integer' }, path: { type: 'array', items: nodeSchema }, is_active: { type: 'boolean' }, is_complete: { type: 'boolean' }, is_split: { type: 'boolean' } },
-        },
+/** /paths/ on a pass-through object. */
+export const pathsView: DetailView = {
+  path: 'paths',
+  summary: 'Every cable path passing through this object',
+  responses: {
+    'application/json': {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'integer' }, path: { type: 'array', items: nodeSchema }, is_active: { type: 'boolean' }, is_complete: { type: 'boolean' }, is_split: { type: 'boolean' } },
       },
     },
-    respond: async (obj, request) => ({ body: await pathsThrough(model, obj, request) }),
-  };
-}
+  },
+  respond: async (obj, request) => ({ body: await pathsThrough(request.model, obj, request) }),
+};
 
 /** How far the search for origins spreads from the port (objects visited). */
 const MAX_VISITED = 10_000;
