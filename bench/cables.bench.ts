@@ -21,34 +21,16 @@
  * Env: DEVICES (400), PORTS (50), BULK (500), CHAIN (10), READS (20), KEEP=1 keeps the data dir,
  * EXTRA: further interface list queries to time, separated by '|'.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.js';
-import { start } from '../src/main.js';
+import { api, cpuMs, fixed, HEADERS, startBenchService } from './inProcessService.js';
 
 const DEVICES = Number(process.env.DEVICES ?? 400);
 const PORTS = Number(process.env.PORTS ?? 50);
 const BULK = Number(process.env.BULK ?? 500);
 const CHAIN = Number(process.env.CHAIN ?? 10);
 const READS = Number(process.env.READS ?? 20);
-const TOKEN = '0123456789abcdef0123456789abcdef01234567';
-const HEADERS = { Authorization: `Token ${TOKEN}`, 'Content-Type': 'application/json', Accept: 'application/json' };
-
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-const fixed = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function api(base: string, method: string, route: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + route, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : null;
-}
 
 /** A GET whose body is read but not parsed: the figure is the service's, not the client's JSON.parse. */
 async function fetchBody(base: string, route: string): Promise<{ bytes: number }> {
@@ -76,11 +58,7 @@ async function timed(read: () => Promise<unknown>): Promise<{ wall: number; cpu:
   return { wall: median(walls), cpu: median(cpus), kib };
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'netledger-cables-bench-'));
-const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN, SECRET_KEY: 'bench-secret-key' });
-const running = await start(config, (entry) => {
-  if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal') process.stderr.write(JSON.stringify(entry) + '\n');
-});
+const running = await startBenchService('cables');
 const { url } = running;
 const rows: string[] = [];
 const row = (what: string, figures: { wall: number; cpu: number; kib?: number }, per = '') =>
@@ -162,5 +140,4 @@ try {
   for (const line of rows) console.log(line);
 } finally {
   await running.stop();
-  if (!process.env.KEEP) rmSync(dataDir, { recursive: true, force: true });
 }

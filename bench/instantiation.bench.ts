@@ -12,36 +12,14 @@
  *
  * Env: DEVICES (200), BULK (50), KEEP=1 keeps the temp data dir.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.js';
-import { start } from '../src/main.js';
+import { api, cpuMs, fixed, startBenchService } from './inProcessService.js';
 
 const DEVICES = Number(process.env.DEVICES ?? 200);
 const BULK = Number(process.env.BULK ?? 50);
-const TOKEN = '0123456789abcdef0123456789abcdef01234567';
-const HEADERS = { Authorization: `Token ${TOKEN}`, 'Content-Type': 'application/json', Accept: 'application/json' };
 
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-const fixed = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
-
-async function api(base: string, method: string, route: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + route, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : null;
-}
-
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'netledger-instantiation-bench-'));
-const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN, SECRET_KEY: 'bench-secret-key' });
-const running = await start(config, (entry) => {
-  if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal') process.stderr.write(JSON.stringify(entry) + '\n');
-});
+const running = await startBenchService('instantiation');
 const { url } = running;
 
 try {
@@ -91,5 +69,4 @@ try {
   for (const row of rows) console.log(row);
 } finally {
   await running.stop();
-  if (!process.env.KEEP) rmSync(dataDir, { recursive: true, force: true });
 }
