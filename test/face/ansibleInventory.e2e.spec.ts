@@ -141,6 +141,12 @@ if (availability.skipReason !== null) {
     t.true(second.stdout === first.stdout, 'the second run lists the same inventory');
     t.is(requested.filter((r) => r.path === '/api/docs/').length, 1, 'the second run used its kept document');
 
+    // Without fetch_all the plugin asks for interfaces and addresses of the hosts it listed (device_id, virtual_machine_id, assigned_to_interface filters).
+    const chunked = await runner.list({ ...OPTIONS, fetch_all: false });
+    t.is(chunked.code, 0, chunked.stderr);
+    t.deepEqual(groups(chunked), groups(first));
+    t.deepEqual(chunked.inventory._meta.hostvars, hostvars);
+
     const refused = requested.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`);
     t.deepEqual(refused, []);
     t.log(`requests: ${[...new Set(requested.map((r) => `${r.method} ${r.path} ${r.status}`))].join(', ')}`);
