@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { parse as parseYaml } from 'yaml';
+import { pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
 import { startService } from '../support/startService.js';
 import { raw } from './helpers.js';
 
@@ -50,3 +51,21 @@ test('/api/docs/?format=openapi is Swagger 2.0 for this host with basePath /api 
   t.regex(page.text, /data-schema-url="\/api\/docs\/\?format=openapi"/);
   t.regex(page.text, /swagger-ui-bundle\.js/);
 });
+
+const PYNETBOX_SCRIPT = `
+import json, sys, pynetbox
+nb = pynetbox.api(sys.argv[1], token=sys.argv[2])
+doc = nb.openapi()
+status = nb.status()
+print(json.dumps({"version": nb.version, "swagger": doc.get("swagger"), "info_version": doc["info"]["version"], "base_path": doc["basePath"], "netbox_version": status["netbox-version"]}))
+`;
+
+if (pynetboxVersion() === null) {
+  test.skip(`pynetbox's openapi(), version and status() (skipped: ${pynetboxSkipReason()})`, () => {});
+} else {
+  test(`pynetbox ${pynetboxVersion()}: openapi() is the Swagger 2.0 document, version is 3.4, status() names 3.4.10`, async (t) => {
+    const service = await startService();
+    t.teardown(() => service.close());
+    t.deepEqual(await runPynetbox(t, PYNETBOX_SCRIPT, service), { version: '3.4', swagger: '2.0', info_version: '3.4', base_path: '/api', netbox_version: '3.4.10' });
+  });
+}
