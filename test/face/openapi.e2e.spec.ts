@@ -174,7 +174,7 @@ test('the documented filters are the ones the list compiler reacts to', async (t
   t.true(probed > 500);
 });
 
-test('YAML and JSON are the same document; NetBox 3.4 names serve it too; security is Authorization: Token', async (t) => {
+test('YAML and JSON are the same document; security is Authorization: Token', async (t) => {
   const { service, doc, variants } = await fixture();
   const yaml = variants.yaml;
   t.is(yaml.status, 200);
@@ -183,7 +183,8 @@ test('YAML and JSON are the same document; NetBox 3.4 names serve it too; securi
   const text = JSON.stringify(doc);
   t.true(JSON.stringify(parseYaml(yaml.text)) === text);
   t.true(JSON.stringify(JSON.parse(variants.byAccept.text)) === text);
-  t.true(JSON.stringify(JSON.parse(variants.docs.text)) === text);
+  // NetBox 3.4's /api/docs/?format=openapi is its Swagger 2.0 document (swaggerDocs.e2e.spec.ts)
+  t.is(JSON.parse(variants.docs.text).swagger, '2.0');
   t.is(variants.xml.status, 404);
   t.deepEqual(doc.components.securitySchemes.tokenAuth, {
     type: 'apiKey',

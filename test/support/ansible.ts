@@ -62,7 +62,7 @@ export interface PlaybookOptions {
  * variables, and the environment that keeps Ansible there: no user configuration, no
  * proxy, a UTF-8 locale (ansible-core refuses to start without one).
  */
-function scratchEnvironment(): { dir: string; env: NodeJS.ProcessEnv } {
+export function scratchEnvironment(): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-ansible-'));
   // An empty configuration of our own, so no system or user ansible.cfg applies.
   writeFileSync(path.join(dir, 'ansible.cfg'), '');

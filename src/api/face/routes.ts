@@ -15,6 +15,7 @@ import { metricsFor } from './metrics.js';
 import { optionsBody } from './options.js';
 import { schemaDocument } from './schemaDocument.js';
 import { staticAsset } from './staticAssets.js';
+import { swaggerDocument } from './swaggerDocument.js';
 import { APPLICATIONS, appName, DETAIL_METHODS, LIST_METHODS, modelViewName, READ_ONLY_METHODS } from './views.js';
 
 const SWAGGER_CSP =
@@ -112,7 +113,7 @@ function optionsRoutes(services: Services, router: Router): void {
   plain('/api/plugins/installed-plugins/', 'Installed Plugins', true);
 }
 
-/** /api/schema/ (JSON or YAML; OpenAPI 3.0.3, or 3.1 with ?openapi=3.1), Swagger UI, and NetBox 3.4's names for the same things. */
+/** /api/schema/ (JSON or YAML; OpenAPI 3.0.3, or 3.1 with ?openapi=3.1) and its Swagger UI; NetBox 3.4's Swagger 2.0 document and its Swagger UI at /api/docs/. */
 function schemaRoutes(services: Services, router: Router): void {
   const schema = schemaDocument(services);
   const send = (ctx: Context, format: 'json' | 'yaml') => {
@@ -140,21 +141,34 @@ function schemaRoutes(services: Services, router: Router): void {
     const accept = ctx.get('Accept');
     send(ctx, /application\/(vnd\.oai\.openapi\+)?json/.test(accept) ? 'json' : 'yaml');
   });
-  router.get(['/api/swagger.json', '/api/swagger.json/'], (ctx) => send(ctx, 'json'));
-  router.get(['/api/swagger.yaml', '/api/swagger.yaml/'], (ctx) => send(ctx, 'yaml'));
-  const swaggerPage = (ctx: Context) => {
-    ctx.body = swaggerUiPage('/api/schema/?format=json');
+  const swaggerPage = (schemaUrl: string) => (ctx: Context) => {
+    ctx.body = swaggerUiPage(schemaUrl);
     ctx.set('Content-Type', 'text/html; charset=utf-8');
     for (const [name, value] of Object.entries(HTML_SECURITY_HEADERS)) ctx.set(name, value);
     ctx.set('Content-Security-Policy', SWAGGER_CSP);
   };
-  router.get('/api/schema/swagger-ui/', swaggerPage);
-  // NetBox 3.4: /api/docs/ is Swagger UI and /api/docs/?format=openapi the schema (pynetbox's openapi()).
+  router.get('/api/schema/swagger-ui/', swaggerPage('/api/schema/?format=json'));
+
+  // NetBox 3.4's addresses (drf-yasg): Swagger 2.0, which its clients parse.
+  const swagger = swaggerDocument(schema, services.config.apiVersion);
+  const sendSwagger = (ctx: Context, format: 'json' | 'openapi' | 'yaml') => {
+    const baseUrl = String(ctx.state.baseUrl);
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = format === 'yaml' ? swagger.yaml(baseUrl) : swagger.json(baseUrl);
+    ctx.set('Content-Type', format === 'yaml' ? 'application/yaml; charset=utf-8' : format === 'openapi' ? 'application/openapi+json' : 'application/json');
+  };
+  router.get(['/api/swagger.json', '/api/swagger.json/'], (ctx) => sendSwagger(ctx, 'json'));
+  router.get(['/api/swagger.yaml', '/api/swagger.yaml/'], (ctx) => sendSwagger(ctx, 'yaml'));
+  const docsPage = swaggerPage('/api/docs/?format=openapi');
   router.get('/api/docs/', (ctx) => {
     const format = new URLSearchParams(ctx.querystring).get('format');
-    if (format === 'openapi' || format === 'json') return send(ctx, 'json');
-    if (format === 'yaml') return send(ctx, 'yaml');
-    swaggerPage(ctx);
+    if (format === 'openapi' || format === 'json' || format === 'yaml') return sendSwagger(ctx, format);
+    if (format !== null && format !== '') {
+      ctx.status = 404;
+      ctx.body = { detail: 'Not found.' };
+      return;
+    }
+    docsPage(ctx);
   });
 }
 

@@ -17,9 +17,12 @@ export function requestContext(apiVersion: string) {
   };
 }
 
+/** NetBox's schema files, whose names end in their format rather than a slash. */
+const SLASHLESS = new Set(['/api/swagger.json', '/api/swagger.yaml']);
+
 /** A path without its trailing slash answers 302 to the slashed one, query kept. */
 export async function appendSlash(ctx: Context, next: Next) {
-  if (ctx.path.startsWith('/api') && !ctx.path.endsWith('/')) {
+  if (ctx.path.startsWith('/api') && !ctx.path.endsWith('/') && !SLASHLESS.has(ctx.path)) {
     ctx.status = 302;
     ctx.redirect(ctx.path + '/' + (ctx.querystring ? `?${ctx.querystring}` : ''));
     ctx.status = 302;
