@@ -27,7 +27,7 @@ export const asn: ModelDefinition = {
   verboseNamePlural: 'ASNs',
   fields: [
     ...identityFields,
-    { name: 'asn', type: 'integer', required: true, unique: true, min: 1, max: 4294967295 },
+    { name: 'asn', label: 'ASN', type: 'integer', required: true, unique: true, min: 1, max: 4294967295 },
     // NetBox 3.4 renders the RIR as its bare id here, unlike most foreign keys
     { name: 'rir', type: 'fk', target: 'ipam.rir', onDelete: 'PROTECT', representation: 'id', required: true },
     tenantField,
