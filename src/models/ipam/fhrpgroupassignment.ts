@@ -10,7 +10,8 @@ const INTERFACE_TYPES = ['dcim.interface', 'virtualization.vminterface'];
 async function assignmentDisplay(obj: StoredObject, view: LookupView): Promise<string> {
   const iface = typeof obj.interface_type === 'string' ? await related(view, obj.interface_type, obj.interface_id) : null;
   const group = await related(view, 'ipam.fhrpgroup', obj.group);
-  const groupText = group ? String(group.display ?? (await fhrpGroupDisplay(group, view))) : 'None';
+  // worked out afresh: the group's stored display predates addresses assigned since
+  const groupText = group ? await fhrpGroupDisplay(group, view) : 'None';
   return `${iface ? nameWithLabel(iface) : 'None'}: ${groupText} (${pyStr(obj.priority)})`;
 }
 
