@@ -77,11 +77,12 @@ export class Serializer {
       const values = await Promise.all(phase.map(([f]) => this.column(definition, f, docs, representation, options, depth)));
       phase.forEach(([, i], j) => (columns[i] = values[j]));
     }
+    const keys = fields.map((f) => (names && f.briefName ? f.briefName : f.name));
     return docs.map((doc, row) => {
       const out: Record<string, unknown> = {};
-      fields.forEach((field, i) => {
+      fields.forEach((_field, i) => {
         const value = columns[i][row];
-        if (value !== OMIT) out[field.name] = value;
+        if (value !== OMIT) out[keys[i]] = value;
       });
       return out;
     });

@@ -72,6 +72,12 @@ import { powerporttemplate } from './dcim/powerporttemplate.js';
 import { rackreservation } from './dcim/rackreservation.js';
 import { virtualchassis } from './dcim/virtualchassis.js';
 import { virtualdevicecontext } from './dcim/virtualdevicecontext.js';
+import { asn } from './ipam/asn.js';
+import { fhrpgroup } from './ipam/fhrpgroup.js';
+import { fhrpgroupassignment } from './ipam/fhrpgroupassignment.js';
+import { routetarget } from './ipam/routetarget.js';
+import { service } from './ipam/service.js';
+import { servicetemplate } from './ipam/servicetemplate.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -131,6 +137,12 @@ export const allModels: ModelDefinition[] = [
   vlan,
   prefix,
   ipaddress,
+  asn,
+  routetarget,
+  servicetemplate,
+  service,
+  fhrpgroup,
+  fhrpgroupassignment,
   // circuits
   provider,
   circuittype,

@@ -118,6 +118,8 @@ export interface FieldDefinition extends DependentField {
   representation?: 'nested' | 'id' | 'slug';
   /** fk: in the brief and nested forms, this attribute of the target instead of its nested form (a rack reservation's user: the username). */
   briefAttribute?: string;
+  /** The key the field takes in the brief and nested forms, where it differs (an FHRP group assignment's group as `group_id`). */
+  briefName?: string;
   /**
    * The foreign key is one-to-one: a target may be referenced by one object only.
    * On a 'reverse' field: the one object pointing here, rendered nested, or null.

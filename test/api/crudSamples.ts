@@ -92,4 +92,13 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.virtualchassis': { create: () => ({ name: 'Example virtual chassis' }), patch: { description: 'changed' } },
   'dcim.virtualdevicecontext': { create: (made) => ({ name: 'Example virtual device context', device: made['dcim.device'].id, status: 'active' }), patch: { description: 'changed' } },
   'dcim.rackreservation': { create: (made) => ({ rack: made['dcim.rack'].id, units: [1], user: { username: 'admin' }, description: 'example description' }), patch: { description: 'changed' } },
+  'ipam.asn': { create: (made) => ({ asn: 65000, rir: made['ipam.rir'].id }), patch: { description: 'changed' } },
+  'ipam.routetarget': { create: () => ({ name: '65000:100' }), patch: { description: 'changed' } },
+  'ipam.servicetemplate': { create: () => ({ name: 'Example service template', ports: [80, 443], protocol: 'tcp' }), patch: { description: 'changed' } },
+  'ipam.service': { create: (made) => ({ device: made['dcim.device'].id, name: 'Example service', ports: [22], protocol: 'tcp' }), patch: { description: 'changed' } },
+  'ipam.fhrpgroup': { create: () => ({ protocol: 'vrrp2', group_id: 10 }), patch: { description: 'changed' } },
+  'ipam.fhrpgroupassignment': {
+    create: (made) => ({ group: made['ipam.fhrpgroup'].id, interface_type: 'dcim.interface', interface_id: made['dcim.interface'].id, priority: 100 }),
+    patch: { priority: 200 },
+  },
 };

@@ -3,7 +3,7 @@ import type { Choice, ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
-import type { FilterMethod } from '../types.js';
+import type { FilterEnvironment, FilterMethod } from '../types.js';
 import { presentInVrf } from './prefix.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { duplicateAddress } from '../ipamUniqueness.js';
@@ -93,7 +93,7 @@ export const ipaddress: ModelDefinition = {
     virtual_machine: { kind: 'method', method: assignedToHolders(VIRTUAL_MACHINE_HOLDER, 'name') },
     vminterface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'id') },
     vminterface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'name') },
-    fhrpgroup_id: { kind: 'related', target: 'ipam.fhrpgroup', path: [] },
+    fhrpgroup_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToFhrpGroups },
     assigned_to_interface: { kind: 'method', value: 'boolean', single: true, method: filterAssignedToInterface },
     role: { kind: 'field', field: 'role', value: 'string', choices: ROLE_CHOICES.map((c) => c.value), lookups: ['n'] },
     assigned_object_type: false,
@@ -154,6 +154,13 @@ function assignedToInterfaces(holder: PrimaryIpHolder, by: 'id' | 'name'): Filte
     const positive = { assigned_object_type: holder.interfaceModel, assigned_object_id: { $in: interfaces } };
     return env.lookup === 'n' ? { $nor: [positive] } : positive;
   };
+}
+
+/** Addresses assigned to the FHRP groups (by id); an unknown group is a 400. */
+async function assignedToFhrpGroups(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+  const groups = await existingIds(env, 'ipam.fhrpgroup', 'id', values);
+  const positive = { assigned_object_type: 'ipam.fhrpgroup', assigned_object_id: { $in: groups } };
+  return env.lookup === 'n' ? { $nor: [positive] } : positive;
 }
 
 function filterAssignedToInterface([assigned]: Array<string | number | boolean>): Record<string, unknown> {

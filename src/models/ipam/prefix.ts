@@ -79,14 +79,17 @@ export const prefix: ModelDefinition = {
 /* ------------------------------------------------------------ list filters */
 
 /**
- * Objects in the VRF (by id or rd) or in a VRF exporting a route target it imports; route
- * targets are not modelled, so that is the VRF itself. An unknown VRF is a 400.
+ * Objects in the VRF (by id or rd) or in a VRF exporting a route target it imports. An
+ * unknown VRF is a 400.
  */
 export function presentInVrf(by: 'id' | 'rd'): FilterMethod {
   return async ([value], env) => {
-    const vrfs = await env.ids('ipam.vrf', { [by]: value }, 1);
-    if (vrfs.length === 0) env.invalid(UNKNOWN_CHOICE);
-    return { vrf: vrfs[0] };
+    const [vrf] = await env.find('ipam.vrf', { [by]: value }, 1);
+    if (!vrf) env.invalid(UNKNOWN_CHOICE);
+    const imported = Array.isArray(vrf.import_targets) ? vrf.import_targets : [];
+    if (imported.length === 0) return { vrf: vrf.id };
+    const exporters = await env.ids('ipam.vrf', { export_targets: { $in: imported } });
+    return { vrf: { $in: [...new Set([vrf.id, ...exporters])] } };
   };
 }
 

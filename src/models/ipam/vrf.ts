@@ -34,6 +34,8 @@ export const vrf: ModelDefinition = {
     ...pairFilters('export_target_id', 'export_target', 'ipam.routetarget', ['export_targets'], 'name'),
     import_targets_id: false,
     export_targets_id: false,
+    import_targets: false,
+    export_targets: false,
   },
   hooks: {
     display: (obj) => (obj.rd ? `${pyStr(obj.name)} (${String(obj.rd)})` : pyStr(obj.name)),

@@ -79,7 +79,6 @@ export const vminterface: ModelDefinition = {
       count: { model: 'ipam.ipaddress', via: 'assigned_object_id', where: { assigned_object_type: 'virtualization.vminterface' } },
     },
     {
-      // FHRP group assignments are not modelled: always 0
       name: 'count_fhrp_groups',
       type: 'count',
       readOnly: true,
