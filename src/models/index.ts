@@ -72,12 +72,18 @@ import { powerporttemplate } from './dcim/powerporttemplate.js';
 import { rackreservation } from './dcim/rackreservation.js';
 import { virtualchassis } from './dcim/virtualchassis.js';
 import { virtualdevicecontext } from './dcim/virtualdevicecontext.js';
+import { contact } from './tenancy/contact.js';
+import { contactassignment } from './tenancy/contactassignment.js';
+import { contactgroup } from './tenancy/contactgroup.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
   tenantgroup,
   tenant,
   contactrole,
+  contactgroup,
+  contact,
+  contactassignment,
   // dcim
   region,
   sitegroup,

@@ -92,4 +92,11 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
   'dcim.virtualchassis': { create: () => ({ name: 'Example virtual chassis' }), patch: { description: 'changed' } },
   'dcim.virtualdevicecontext': { create: (made) => ({ name: 'Example virtual device context', device: made['dcim.device'].id, status: 'active' }), patch: { description: 'changed' } },
   'dcim.rackreservation': { create: (made) => ({ rack: made['dcim.rack'].id, units: [1], user: { username: 'admin' }, description: 'example description' }), patch: { description: 'changed' } },
+  'tenancy.contactgroup': { create: () => ({ name: 'Example contact group', slug: 'example-contact-group' }), patch: { description: 'changed' } },
+  'tenancy.contact': { create: () => ({ name: 'Example contact' }), patch: { description: 'changed' } },
+  'tenancy.contactassignment': {
+    create: (made) => ({ content_type: 'tenancy.tenant', object_id: made['tenancy.tenant'].id, contact: made['tenancy.contact'].id, role: made['tenancy.contactrole'].id }),
+    // a generic pair is written whole; the seeded tenant is the service's first
+    patch: { content_type: 'tenancy.tenant', object_id: 1 },
+  },
 };
