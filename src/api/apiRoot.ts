@@ -8,6 +8,7 @@ import { serviceVersion } from './face/schemaDocument.js';
 import { APPLICATIONS } from './face/views.js';
 import { NOT_AUTHENTICATED } from './permissions.js';
 import type { Services } from './Services.js';
+import { USER_CONFIG_PATH } from './users/userConfigRoute.js';
 import { CONNECTED_DEVICE_PATH } from './connectedDeviceRoute.js';
 
 /** The NetBox release whose API this service speaks. */
@@ -53,7 +54,7 @@ export function apiRoot(services: Services, startedAt: Date): Router {
   for (const app of APPLICATIONS) {
     if (app === 'plugins') continue;
     // endpoints served outside the registry's model routes (the change log, from the event log)
-    const extra = app === 'extras' && services.audit ? ['object-changes'] : app === 'dcim' ? [CONNECTED_DEVICE_PATH] : [];
+    const extra = app === 'extras' && services.audit ? ['object-changes'] : app === 'dcim' ? [CONNECTED_DEVICE_PATH] : app === 'users' ? [USER_CONFIG_PATH] : [];
     router.get(`/api/${app}/`, (ctx) => {
       const paths = [...services.registry.all().filter((d) => d.app === app).map((d) => d.path), ...extra].sort();
       ctx.body = Object.fromEntries(paths.map((path) => [path, `${ctx.state.baseUrl}/api/${app}/${path}/`]));

@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { connectedDeviceRoute } from './connectedDeviceRoute.js';
+import { userConfigRoute } from './users/userConfigRoute.js';
 import { apiRoot } from './apiRoot.js';
 import { auditApi } from './audit/auditApi.js';
 import { authRoutes } from './auth/routes.js';
@@ -38,6 +39,7 @@ export function createApp(services: Services): Koa {
   app.use(faceRoutes(services).routes());
   app.use(root.routes());
   app.use(connectedDeviceRoute(services).routes());
+  app.use(userConfigRoute(services).routes());
   if (services.audit) app.use(auditApi(services, services.audit)); // object changes, history, revert, ?as_of= (from the event log)
   app.use(models.routes());
   return app;

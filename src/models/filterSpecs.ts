@@ -3,7 +3,7 @@
  * the models' `filters`. Each is data: see FilterSpec in types.ts.
  */
 import { MATCH_NOTHING } from './matchNothing.js';
-import type { FilterSpec, RelatedFilterSpec } from './types.js';
+import type { FilterSpec, GenericHolder, RelatedFilterSpec } from './types.js';
 
 type Filters = Record<string, FilterSpec>;
 
@@ -28,14 +28,14 @@ export function pairFilters(idName: string, byName: string, target: string, path
 export const tenancyFilters: Filters = treeFilters('tenant_group_id', 'tenant_group', 'tenancy.tenantgroup', ['tenant', 'group']);
 
 /**
- * ContactModelFilterSet: contact assignments are not modelled here, so every valid value
- * (an existing contact role, say) matches nothing ('null' everything) — and as no contact
- * exists, any contact id is a 400, as it would be in a NetBox without contacts.
+ * ContactModelFilterSet: objects with a contact assignment naming a contact (by id), a
+ * role (by id), or a contact of a group or its descendants (by id).
  */
+const contactAssignments: GenericHolder = { model: 'tenancy.contactassignment', typeField: 'content_type', idField: 'object_id' };
 export const contactFilters: Filters = {
-  contact: related('tenancy.contact', []),
-  contact_role: related('tenancy.contactrole', []),
-  contact_group: related('tenancy.contactgroup', [], { includeDescendants: true }),
+  contact: related('tenancy.contact', ['contact'], { through: contactAssignments }),
+  contact_role: related('tenancy.contactrole', ['role'], { through: contactAssignments }),
+  contact_group: related('tenancy.contactgroup', ['contact', 'group'], { through: contactAssignments, includeDescendants: true }),
 };
 
 /** Region and site group of the site reached through `toSite` (e.g. ['site'] or ['device', 'site']). */

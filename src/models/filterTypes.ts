@@ -26,6 +26,8 @@ export interface FilterEnvironment {
    * with, 'iew' ends with, 'ie' equals; case-insensitive), the value always literal.
    */
   textCondition(lookup: 'ic' | 'isw' | 'iew' | 'ie', value: string): Record<string, unknown>;
+  /** The '<app>.<model>' a content type id names (null: none), as object changes number them. */
+  contentTypeKey(id: number): string | null;
 }
 
 /**
@@ -76,15 +78,29 @@ export interface RelatedFilterSpec {
    * The relation fields walked from this model to the target, e.g. ['site', 'region']
    * for a device's region (each an fk/m2m/tags field of the model reached so far; the
    * last one holds target ids). Empty: the relation is held by a model netledger does
-   * not have (e.g. contact assignments): valid values then match nothing, 'null' everything.
+   * not have (e.g. FHRP groups): valid values then match nothing, 'null' everything.
    */
   path: string[];
+  /**
+   * The relation is held by objects of another model that name this one by content type
+   * and id (a generic relation, e.g. contact assignments): `path` is then walked from that
+   * model, and an object matches when one of its holders does (holders named by 'null'
+   * included; 'null' also matches objects that no holder names).
+   */
+  through?: GenericHolder;
   /** Tree targets: a value also matches every descendant (following `parent`). */
   includeDescendants?: boolean;
   /** Repeated values must all match (tags) instead of any. */
   all?: boolean;
   /** Only the last value counts. */
   single?: boolean;
+}
+
+/** The model whose objects name others by a (content type, id) pair, and the fields holding the pair. */
+export interface GenericHolder {
+  model: string;
+  typeField: string;
+  idField: string;
 }
 
 /**

@@ -78,6 +78,9 @@ import { fhrpgroupassignment } from './ipam/fhrpgroupassignment.js';
 import { routetarget } from './ipam/routetarget.js';
 import { service } from './ipam/service.js';
 import { servicetemplate } from './ipam/servicetemplate.js';
+import { contact } from './tenancy/contact.js';
+import { contactassignment } from './tenancy/contactassignment.js';
+import { contactgroup } from './tenancy/contactgroup.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -137,12 +140,6 @@ export const allModels: ModelDefinition[] = [
   vlan,
   prefix,
   ipaddress,
-  asn,
-  routetarget,
-  servicetemplate,
-  service,
-  fhrpgroup,
-  fhrpgroupassignment,
   // circuits
   provider,
   circuittype,
@@ -164,4 +161,14 @@ export const allModels: ModelDefinition[] = [
   cluster,
   virtualmachine,
   vminterface,
+  // added later: appended, so that earlier models keep their content-type ids
+  contactgroup,
+  contact,
+  contactassignment,
+  asn,
+  routetarget,
+  servicetemplate,
+  service,
+  fhrpgroup,
+  fhrpgroupassignment,
 ];

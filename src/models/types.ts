@@ -17,6 +17,7 @@ export type {
   MethodFilterSpec,
   SearchFilterSpec,
   FilterSpec,
+  GenericHolder,
 } from './filterTypes.js';
 
 /** What happens to objects that reference a deleted object through a foreign key. */

@@ -101,4 +101,11 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
     create: (made) => ({ group: made['ipam.fhrpgroup'].id, interface_type: 'dcim.interface', interface_id: made['dcim.interface'].id, priority: 100 }),
     patch: { priority: 200 },
   },
+  'tenancy.contactgroup': { create: () => ({ name: 'Example contact group', slug: 'example-contact-group' }), patch: { description: 'changed' } },
+  'tenancy.contact': { create: () => ({ name: 'Example contact' }), patch: { description: 'changed' } },
+  'tenancy.contactassignment': {
+    create: (made) => ({ content_type: 'tenancy.tenant', object_id: made['tenancy.tenant'].id, contact: made['tenancy.contact'].id, role: made['tenancy.contactrole'].id }),
+    // a generic pair is written whole; the seeded tenant is the service's first
+    patch: { content_type: 'tenancy.tenant', object_id: 1 },
+  },
 };

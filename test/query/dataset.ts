@@ -26,6 +26,21 @@ export const DATASET: Record<string, Obj[]> = {
     { id: 2, name: 'Globex', slug: 'globex', group: 1 },
     { id: 3, name: 'Initech', slug: 'initech', group: null },
   ],
+  // Alice (NOC, under Staff) is the admin of device 1 and of site 3; Bob (no group) of site 2.
+  'tenancy.contactgroup': [
+    { id: 1, name: 'Staff', slug: 'staff', parent: null },
+    { id: 2, name: 'NOC', slug: 'noc', parent: 1 },
+  ],
+  'tenancy.contact': [
+    { id: 1, name: 'Alice', group: 2 },
+    { id: 2, name: 'Bob', group: null },
+  ],
+  'tenancy.contactrole': [{ id: 1, name: 'Admin', slug: 'admin' }],
+  'tenancy.contactassignment': [
+    { id: 1, content_type: 'dcim.device', object_id: 1, contact: 1, role: 1, priority: '' },
+    { id: 2, content_type: 'dcim.site', object_id: 2, contact: 2, role: 1, priority: '' },
+    { id: 3, content_type: 'dcim.site', object_id: 3, contact: 1, role: 1, priority: 'primary' },
+  ],
   'dcim.region': [
     { id: 1, name: 'Europe', slug: 'europe', parent: null },
     { id: 2, name: 'Germany', slug: 'germany', parent: 1 },

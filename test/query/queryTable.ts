@@ -158,8 +158,18 @@ export const CASES: QueryCase[] = [
   { model: 'dcim.device', query: 'rack_id=1', ids: [1] },
   { model: 'dcim.device', query: 'platform_id=null', ids: [4, 5, 3, 2, 1] },
   { model: 'dcim.device', query: 'cluster_id=1', error: { cluster_id: [notOne('1')] }, note: 'no clusters exist' },
-  { model: 'dcim.device', query: 'contact=1', error: { contact: [notOne('1')] } },
-  { model: 'dcim.device', query: 'contact=null', ids: [4, 5, 3, 2, 1] },
+  // ---- contacts: through the contact assignments naming the object (by content type and id)
+  { model: 'dcim.device', query: 'contact=1', ids: [1], note: "Alice's site 3 is not device 3" },
+  { model: 'dcim.device', query: 'contact=2', ids: [], note: "Bob's site 2 is not device 2" },
+  { model: 'dcim.device', query: 'contact=3', error: { contact: [notOne('3')] } },
+  { model: 'dcim.device', query: 'contact=null', ids: [4, 5, 3, 2], note: 'objects without assignments' },
+  { model: 'dcim.device', query: 'contact__n=1', ids: [4, 5, 3, 2] },
+  { model: 'dcim.device', query: 'contact_role=1', ids: [1] },
+  { model: 'dcim.device', query: 'contact_group=1', ids: [1], note: 'Staff includes NOC' },
+  { model: 'dcim.device', query: 'contact_group=null', ids: [4, 5, 3, 2] },
+  { model: 'dcim.site', query: 'contact=1&contact=2', ids: [3, 2] },
+  { model: 'dcim.site', query: 'contact_group=null', ids: [1, 2], note: 'Bob has no group; DC-1 no assignment' },
+  { model: 'dcim.site', query: 'contact_group=2', ids: [3] },
 
   // ---- trees: descendants included
   { model: 'dcim.device', query: 'region_id=1', ids: [2, 1], note: 'Europe includes Germany' },

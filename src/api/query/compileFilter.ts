@@ -11,12 +11,13 @@
  *   unknown one is a 400, as in NetBox); the query then compares ids.
  * - All invalid values of a request are reported together: 400 `{<param>: [message]}`.
  */
+import { ContentTypes } from '../../audit/contentTypes.js';
 import { ValidationError } from '../../commands/errors.js';
 import { canonicalMac, canonicalWwn } from '../../models/values/hardwareAddress.js';
 import { addressSortKey, lastAddress, networkAddress, parseCidr, type Cidr } from '../../models/values/ipNetworks.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import { MATCH_NOTHING } from '../../models/matchNothing.js';
-import type { FieldErrors, FilterEnvironment, ModelDefinition, StoredObject } from '../../models/types.js';
+import type { FieldErrors, FilterEnvironment, GenericHolder, ModelDefinition, StoredObject } from '../../models/types.js';
 import type { FindOptions, Query, ReadDocument } from '../../projections/ReadStore.js';
 import { filterSetOf, resolveParameter, type Filter, type MethodFilter, type NetworkFilter, type RelatedFilter, type ValueFilter, type ValueKind } from './filterSet.js';
 import { emptyClause, MAX_TEXT_LOOKUP, regexCondition, textClause } from './textMatch.js';
@@ -274,7 +275,13 @@ async function resolveTargets(ctx: Context, param: string, filter: RelatedFilter
 
 /** The clause "path[0] leads to one of `targetIds`" (or to nothing, when includeNull). */
 async function walkPath(ctx: Context, filter: RelatedFilter, targetIds: number[], includeNull: boolean): Promise<Query> {
-  const models = filter.path.length ? pathModels(ctx.registry, ctx.definition, filter.path) : null;
+  if (filter.through) return walkThrough(ctx, filter, filter.through, targetIds, includeNull);
+  return walkPathFrom(ctx, ctx.definition, filter, targetIds, includeNull);
+}
+
+/** The clause "path[0] of a `definition` object leads to one of `targetIds`" (or to nothing, when includeNull). */
+async function walkPathFrom(ctx: Context, definition: ModelDefinition, filter: RelatedFilter, targetIds: number[], includeNull: boolean): Promise<Query> {
+  const models = filter.path.length ? pathModels(ctx.registry, definition, filter.path) : null;
   if (!models) return includeNull ? {} : MATCH_NOTHING;
   let current = targetIds;
   for (let i = filter.path.length - 1; i >= 1; i--) {
@@ -282,6 +289,22 @@ async function walkPath(ctx: Context, filter: RelatedFilter, targetIds: number[]
     current = await ids(ctx.reader, models[i]!.key, { [filter.path[i]!]: { $in: operand } });
   }
   return { [filter.path[0]!]: { $in: includeNull ? [...current, null] : current } };
+}
+
+/**
+ * The clause "a holder naming this object leads to one of `targetIds`" (a JOIN across a
+ * generic relation); with includeNull, objects no holder names match too, as an outer
+ * join's missing row does.
+ */
+async function walkThrough(ctx: Context, filter: RelatedFilter, through: GenericHolder, targetIds: number[], includeNull: boolean): Promise<Query> {
+  const holder = ctx.registry.tryGet(through.model);
+  if (!holder) return includeNull ? {} : MATCH_NOTHING;
+  const own = { [through.typeField]: ctx.definition.key };
+  const leading = await walkPathFrom(ctx, holder, filter, targetIds, includeNull);
+  const heldIds = async (query: Query) => [...new Set((await ctx.reader.find(holder.key, query)).map((d) => d[through.idField]))];
+  const matching = { id: { $in: await heldIds(andQueries([own, leading])) } };
+  if (!includeNull) return matching;
+  return { $or: [matching, { id: { $nin: await heldIds(own) } }] };
 }
 
 function negate(clause: Query): Query {
@@ -372,6 +395,14 @@ function networkClause(filter: NetworkFilter, raws: string[]): Query {
 
 /* ------------------------------------------------------------ methods */
 
+const contentTypes = new WeakMap<ModelRegistry, ContentTypes>();
+
+function contentTypesOf(registry: ModelRegistry): ContentTypes {
+  let known = contentTypes.get(registry);
+  if (!known) contentTypes.set(registry, (known = new ContentTypes(registry)));
+  return known;
+}
+
 async function methodClause(ctx: Context, param: string, filter: MethodFilter, lookup: string, raws: string[]): Promise<Query | null> {
   const values = filter.single ? [raws[raws.length - 1]!] : raws;
   const parsed = parseAll(ctx, param, { value: filter.value ?? 'string' }, values);
@@ -389,6 +420,7 @@ async function methodClause(ctx: Context, param: string, filter: MethodFilter, l
       if (value.length > MAX_TEXT_LOOKUP) throw new InvalidValue(tooLong(value));
       return regexCondition(textLookup, [value]);
     },
+    contentTypeKey: (id) => contentTypesOf(ctx.registry).key(id),
   };
   try {
     return await filter.method(parsed, env);

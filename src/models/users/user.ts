@@ -26,6 +26,8 @@ export const user: ModelDefinition = {
     { name: 'date_joined', type: 'datetime' },
     { name: 'groups', type: 'm2m', target: 'auth.group', default: [] },
     { name: 'is_superuser', type: 'boolean', internal: true, default: false },
+    // The user's preferences (NetBox's UserConfig), served by /api/users/config/ to the user alone.
+    { name: 'config', type: 'json', internal: true, default: {} },
   ],
   brief: ['id', 'url', 'display', 'username'],
   ordering: ['username', 'id'],
