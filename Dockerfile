@@ -6,7 +6,7 @@ WORKDIR /app
 
 # Dependencies first, so source edits do not invalidate this layer.
 # tsx is a runtime dependency; devDependencies (ava, typescript, ...) are not needed.
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev && npm cache clean --force
 
 COPY tsconfig.json ./
