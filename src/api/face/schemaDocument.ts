@@ -6,13 +6,12 @@
  * Swagger UI handle best) and as OpenAPI 3.1 on request.
  */
 import { readFileSync } from 'node:fs';
-import { stringify as toYaml } from 'yaml';
 import type { Services } from '../Services.js';
 import type { DescribesFilters } from './filters.js';
+import { documentTexts } from './documentTexts.js';
 import { buildOpenApi } from './openapi.js';
 import { toOpenApi30 } from './openapi30.js';
 
-const MAX_CACHED = 16;
 
 export type OpenApiVersion = '3.0' | '3.1';
 
@@ -32,7 +31,7 @@ export interface SchemaDocument {
 
 export function schemaDocument(services: Services): SchemaDocument {
   const bases = new Map<OpenApiVersion, Record<string, unknown>>();
-  const texts = new Map<string, string>();
+  const texts = documentTexts();
   const base = (version: OpenApiVersion) => {
     let doc = bases.get(version);
     if (!doc) {
@@ -51,18 +50,9 @@ export function schemaDocument(services: Services): SchemaDocument {
     return doc;
   };
   const document = (baseUrl: string, version: OpenApiVersion = '3.0') => ({ ...base(version), servers: [{ url: baseUrl }] });
-  const cached = (key: string, make: () => string) => {
-    let text = texts.get(key);
-    if (text === undefined) {
-      if (texts.size >= MAX_CACHED) texts.delete(texts.keys().next().value!);
-      texts.set(key, (text = make()));
-    }
-    return text;
-  };
   return {
     document,
-    json: (baseUrl, version = '3.0') => cached(`json ${version} ${baseUrl}`, () => JSON.stringify(document(baseUrl, version))),
-    yaml: (baseUrl, version = '3.0') =>
-      cached(`yaml ${version} ${baseUrl}`, () => toYaml(document(baseUrl, version), { aliasDuplicateObjects: false, lineWidth: 0 })),
+    json: (baseUrl, version = '3.0') => texts.json(`${version} ${baseUrl}`, () => document(baseUrl, version)),
+    yaml: (baseUrl, version = '3.0') => texts.yaml(`${version} ${baseUrl}`, () => document(baseUrl, version)),
   };
 }

@@ -4,11 +4,10 @@
  * (so it follows the registry like that one) and cached as text per base URL, the only
  * part that depends on the request (host, schemes, basePath).
  */
-import { stringify as toYaml } from 'yaml';
+import { documentTexts } from './documentTexts.js';
 import type { SchemaDocument } from './schemaDocument.js';
 import { swaggerLocation, toSwagger20 } from './swagger20.js';
 
-const MAX_CACHED = 16;
 /** Any base URL: the conversion does not depend on it, only host, schemes and basePath do. */
 const NEUTRAL_BASE = 'http://localhost';
 
@@ -20,22 +19,14 @@ export interface SwaggerDocument {
 
 export function swaggerDocument(schema: SchemaDocument, apiVersion: string): SwaggerDocument {
   let converted: Record<string, unknown> | null = null;
-  const texts = new Map<string, string>();
+  const texts = documentTexts();
   const document = (baseUrl: string) => {
     converted ??= toSwagger20(schema.document(NEUTRAL_BASE, '3.0'), { baseUrl: NEUTRAL_BASE, apiVersion });
     return { ...converted, ...swaggerLocation(baseUrl) };
   };
-  const cached = (key: string, make: () => string) => {
-    let text = texts.get(key);
-    if (text === undefined) {
-      if (texts.size >= MAX_CACHED) texts.delete(texts.keys().next().value!);
-      texts.set(key, (text = make()));
-    }
-    return text;
-  };
   return {
     document,
-    json: (baseUrl) => cached(`json ${baseUrl}`, () => JSON.stringify(document(baseUrl))),
-    yaml: (baseUrl) => cached(`yaml ${baseUrl}`, () => toYaml(document(baseUrl), { aliasDuplicateObjects: false, lineWidth: 0 })),
+    json: (baseUrl) => texts.json(baseUrl, () => document(baseUrl)),
+    yaml: (baseUrl) => texts.yaml(baseUrl, () => document(baseUrl)),
   };
 }
