@@ -62,8 +62,10 @@ export const fhrpgroup: ModelDefinition = {
   verboseName: 'FHRP group',
   verboseNamePlural: 'FHRP groups',
   fields: [
-    ...identityFields,
+    // NetBox's serializer lists name between id and url
+    identityFields[0],
     { name: 'name', type: 'string', blank: true, default: '', maxLength: 100 },
+    ...identityFields.slice(1),
     { name: 'protocol', type: 'choice', required: true, choiceRender: 'plain', choices: FHRP_PROTOCOL_CHOICES },
     { name: 'group_id', type: 'integer', required: true, min: 0, max: 32767 },
     {
