@@ -4,6 +4,7 @@ import type { FieldDefinition, GenericListItem, LookupView, ModelDefinition, Ren
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 import { lookupView } from '../projections/lookupView.js';
+import { rowBuilder } from './rowBuilder.js';
 
 /**
  * complete: every field (the detail and list views); brief: the model's brief fields
@@ -78,7 +79,11 @@ export class Serializer {
       phase.forEach(([, i], j) => (columns[i] = values[j]));
     }
     const keys = fields.map((f) => (names && f.briefName ? f.briefName : f.name));
-    return docs.map((doc, row) => {
+    if (!fields.some(mayOmit)) {
+      const build = rowBuilder(keys);
+      return docs.map((_doc, row) => build(columns, row));
+    }
+    return docs.map((_doc, row) => {
       const out: Record<string, unknown> = {};
       fields.forEach((_field, i) => {
         const value = columns[i][row];
@@ -356,6 +361,9 @@ function briefOrder(definition: ModelDefinition): FieldDefinition[] {
 
 /** Marks a key that must not appear at all (not even as null). */
 const OMIT = Symbol('omit');
+
+/** Whether a field's column may hold OMIT (a token's key, shown only when retrievable). */
+const mayOmit = (field: FieldDefinition) => field.secret === 'token_key';
 
 function toIds(value: unknown): number[] {
   if (typeof value === 'number') return [value];
