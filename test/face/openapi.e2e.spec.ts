@@ -302,3 +302,17 @@ test('what the allocation endpoints and the contract forms answer matches the do
   t.deepEqual(doc31.components.schemas.NestedInterface.required, ['id', 'url', 'display', 'device', 'name', 'cable', 'connection_status', '_occupied']);
   t.true(doc31.components.schemas.NestedInterface.properties.connection_status.readOnly);
 });
+
+test("brief forms document a field under the name clients read; the caller's preferences are documented", async (t) => {
+  const { service, doc31 } = await fixture();
+  const check = documentValidator(doc31);
+  const brief = doc31.components.schemas.BriefFHRPGroupAssignment;
+  t.truthy(brief.properties.group_id, 'group_id in the brief form');
+  t.falsy(brief.properties.group);
+  t.true(brief.required.includes('group_id'));
+  const config = doc31.paths['/api/users/config/'];
+  t.truthy(config?.get && config?.patch);
+  const answered = await service.api('GET', '/api/users/config/');
+  t.is(answered.status, 200);
+  t.is(check(config.get.responses['200'].content['application/json'].schema, answered.body), null);
+});

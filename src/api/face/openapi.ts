@@ -17,7 +17,7 @@ import { commonParameters, commonSchemas } from './openapiCommon.js';
 import { nestedRef, type Schema } from './openapiFragments.js';
 import { modelPaths } from './openapiModelPaths.js';
 import { modelSchemas } from './openapiModelSchemas.js';
-import { statusPaths, tokenProvisionPaths } from './openapiServicePaths.js';
+import { statusPaths, tokenProvisionPaths, userConfigPaths } from './openapiServicePaths.js';
 import { shareChoices, shareParameters } from './openapiSharing.js';
 import { modelViewName } from './views.js';
 
@@ -63,6 +63,7 @@ export function buildOpenApi(registry: ModelRegistry, options: OpenApiOptions): 
     Object.assign(paths, detailViewPaths(definition));
   }
   Object.assign(paths, tokenProvisionPaths(names));
+  Object.assign(paths, userConfigPaths(names));
   if (options.changeLog) {
     Object.assign(schemas, changeLogSchemas(names));
     Object.assign(paths, changeLogPaths(registry));

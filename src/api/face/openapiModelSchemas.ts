@@ -43,9 +43,11 @@ function objectSchema(fields: FieldDefinition[], bare: boolean, description: str
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
   for (const field of fields) {
-    properties[field.name] = fieldReadSchema(field, bare, nestedRef);
+    // a brief form may show a field under another name (an FHRP assignment's group as group_id)
+    const key = bare && field.briefName ? field.briefName : field.name;
+    properties[key] = fieldReadSchema(field, bare, nestedRef);
     // Annotated counts are missing from create responses; a token's key only shows when retrievable.
-    if (!field.annotated && !field.secret) required.push(field.name);
+    if (!field.annotated && !field.secret) required.push(key);
   }
   return { type: 'object', description, properties, required };
 }
