@@ -48,6 +48,7 @@ async function populate(service: TestService) {
     const patched = await service.api('PATCH', `/api/dcim/devices/${id}/`, { primary_ip4: ip });
     if (patched.status !== 200) throw new Error(`primary_ip4: ${patched.status} ${JSON.stringify(patched.body)}`);
   }
+  await create('/api/ipam/services/', { device: edge1, name: 'ssh', protocol: 'tcp', ports: [22] });
   const kvm = await create('/api/virtualization/cluster-types/', { name: 'KVM', slug: 'kvm' });
   const cluster = await create('/api/virtualization/clusters/', { name: 'ams-kvm', type: kvm, site: ams });
   const vm = await create('/api/virtualization/virtual-machines/', { name: 'vm1', cluster, role: server, platform: linux, tenant: acme, status: 'active', tags: [{ slug: 'backup' }] });
@@ -55,6 +56,7 @@ async function populate(service: TestService) {
   const vmIp = await create('/api/ipam/ip-addresses/', { address: '203.0.113.10/24', assigned_object_type: 'virtualization.vminterface', assigned_object_id: eth0 });
   const patched = await service.api('PATCH', `/api/virtualization/virtual-machines/${vm}/`, { primary_ip4: vmIp });
   if (patched.status !== 200) throw new Error(`VM primary_ip4: ${patched.status} ${JSON.stringify(patched.body)}`);
+  await create('/api/ipam/services/', { virtual_machine: vm, name: 'https', protocol: 'tcp', ports: [443, 8443] });
 }
 
 /** The inventory's groups (without Ansible's own `all` and `ungrouped`) with their sorted hosts. */
@@ -70,8 +72,7 @@ function groups(run: InventoryRun): Record<string, string[]> {
 const OPTIONS = {
   validate_certs: false,
   config_context: false,
-  // /api/ipam/services/ is not served
-  services: false,
+  services: true,
   interfaces: true,
   racks: true,
   group_by: ['sites', 'device_roles', 'platforms', 'tenants', 'racks', 'tags', 'status'],
@@ -84,7 +85,7 @@ const availability = ansibleAvailability();
 if (availability.skipReason !== null) {
   test.skip(`Ansible nb_inventory (skipped: ${availability.skipReason})`, () => {});
 } else {
-  test.serial(`netbox.netbox ${availability.version}: nb_inventory groups devices and VMs by site, role, platform, tenant, rack, tag and status, ansible_host from primary_ip4; the second run is the same`, async (t) => {
+  test.serial(`netbox.netbox ${availability.version}: nb_inventory groups devices and VMs by site, role, platform, tenant, rack, tag and status, ansible_host from primary_ip4, services per host; the second run is the same`, async (t) => {
     t.timeout(600_000);
     const requested: Requested[] = [];
     const service = await startService({}, undefined, {
@@ -127,6 +128,10 @@ if (availability.skipReason !== null) {
     t.is(hostvars.vm1.cluster, 'ams-kvm');
     t.deepEqual(hostvars.edge1.interfaces.map((i: { name: string }) => i.name), ['lo0']);
     t.deepEqual(hostvars.edge1.interfaces[0].ip_addresses.map((ip: { address: string }) => ip.address), ['192.0.2.1/24']);
+    const services = (host: string) => hostvars[host].services.map((s: { name: string; ports: number[] }) => `${s.name}:${s.ports.join(',')}`);
+    t.deepEqual(services('edge1'), ['ssh:22']);
+    t.deepEqual(services('vm1'), ['https:443,8443']);
+    t.deepEqual(services('srv1'), []);
     // the unknown filter is warned about and left out; the known one reached the service
     t.regex(first.stderr, /no_such_filter not in/);
 
