@@ -52,12 +52,13 @@ const hooksOf = (key: string) => registry.get(key).hooks ?? {};
 
 test('every definition validates, alone and together', (t) => {
   t.notThrows(() => registry.validate());
-  // alone, but for the models its computed fields declare they read, and theirs (they must exist)
+  // alone, but for the models its computed fields and display declare they read, and theirs (they must exist)
   const dependencies = (def: ModelDefinition): ModelDefinition[] => {
     const found = new Map<string, ModelDefinition>();
     const visit = (d: ModelDefinition) => {
       for (const m of allModels) {
-        if (!found.has(m.key) && m.key !== def.key && d.fields.some((f) => f.dependsOn?.includes(m.key))) {
+        const read = d.fields.some((f) => f.dependsOn?.includes(m.key)) || d.displayReads?.includes(m.key);
+        if (!found.has(m.key) && m.key !== def.key && read) {
           found.set(m.key, m);
           visit(m);
         }

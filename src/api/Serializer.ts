@@ -109,6 +109,10 @@ export class Serializer {
       case 'url':
         return docs.map((d) => this.url(definition, options.baseUrl, d.id));
       case 'display':
+        if (definition.displayReads?.length && definition.hooks?.display) {
+          const display = definition.hooks.display;
+          return Promise.all(docs.map(async (d) => String(await display(d as StoredObject, this.view))));
+        }
         return docs.map((d) => d.display ?? String(d.id));
       case 'date':
         return docs.map((d) => (typeof d[field.name] === 'string' ? (d[field.name] as string).slice(0, 10) : null));

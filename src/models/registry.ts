@@ -159,6 +159,10 @@ export class ModelRegistry {
           report(`field '${field.name}': computeMany on a field that is not computed, or has a compute hook too`);
         }
       }
+      if (def.displayReads?.length && !def.hooks?.display) report('displayReads without a display hook');
+      for (const key of def.displayReads ?? []) {
+        if (!this.byKey.has(key)) report(`display reads unknown model '${key}'`);
+      }
       for (const name of Object.keys(def.hooks?.compute ?? {})) {
         if (fields.get(name)?.type !== 'computed') report(`compute hook '${name}' is not a computed field`);
       }

@@ -333,6 +333,12 @@ export interface ModelDefinition {
    * constraint here (enforced with NetBox's message, and indexed).
    */
   unique?: UniqueConstraint[];
+  /**
+   * The models whose objects this model's display shows (a contact assignment shows its
+   * contact and object). Such a display is worked out when it is rendered, so a rename
+   * shows at once; the display stored with each change stays as it was then (object_repr).
+   */
+  displayReads?: string[];
   /** Fields searched by ?q= (case-insensitive contains). */
   search?: string[];
   /**

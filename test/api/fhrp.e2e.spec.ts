@@ -32,8 +32,9 @@ test('an FHRP group shows its virtual addresses; protocol and auth type are bare
   t.teardown(() => service.close());
   const e = await fhrp(service);
   const g1 = (await service.api('GET', `/api/ipam/fhrp-groups/${e.g1.id}/`)).body;
+  // NetBox's serializer lists name between id and url
   t.deepEqual(Object.keys(g1), [
-    'id', 'url', 'display', 'name', 'protocol', 'group_id', 'auth_type', 'auth_key', 'description', 'comments', 'tags', 'custom_fields', 'created', 'last_updated', 'ip_addresses',
+    'id', 'name', 'url', 'display', 'protocol', 'group_id', 'auth_type', 'auth_key', 'description', 'comments', 'tags', 'custom_fields', 'created', 'last_updated', 'ip_addresses',
   ]);
   t.is(g1.protocol, 'vrrp2');
   t.is(g1.auth_type, 'md5');
@@ -41,9 +42,7 @@ test('an FHRP group shows its virtual addresses; protocol and auth type are bare
   t.is(e.g1.display, 'gw VRRPv2: 10', 'no address yet when it was created');
   t.deepEqual(g1.ip_addresses, [{ id: e.vip1.id, url: `${service.url}/api/ipam/ip-addresses/${e.vip1.id}/`, display: '192.0.2.126/25', family: 4, address: '192.0.2.126/25' }]);
   const brief = (await service.api('GET', `/api/ipam/fhrp-groups/${e.g2.id}/?brief=1`)).body;
-  t.deepEqual(brief, { id: e.g2.id, url: `${service.url}/api/ipam/fhrp-groups/${e.g2.id}/`, display: 'HSRP: 1', protocol: 'hsrp', group_id: 1 });
-  const renamed = await service.api('PATCH', `/api/ipam/fhrp-groups/${e.g2.id}/`, { description: 'x' });
-  t.is(renamed.body.display, 'HSRP: 1 (10.9.0.1/24)', 'its first address once it has one');
+  t.deepEqual(brief, { id: e.g2.id, url: `${service.url}/api/ipam/fhrp-groups/${e.g2.id}/`, display: 'HSRP: 1 (10.9.0.1/24)', protocol: 'hsrp', group_id: 1 }, 'its first address as soon as it has one');
   // the address names the group as its assigned object
   const vip = (await service.api('GET', `/api/ipam/ip-addresses/${e.vip1.id}/`)).body;
   t.is(vip.assigned_object_type, 'ipam.fhrpgroup');

@@ -43,6 +43,7 @@ export const circuittermination: ModelDefinition = {
     ...changeLoggedFields,
     occupiedField,
   ],
+  displayReads: ['circuits.circuit'],
   brief: ['id', 'url', 'display', 'circuit', 'term_side', 'cable', '_occupied'],
   // NetBox orders circuit by its own ordering (provider name, cid); here by id
   ordering: ['circuit', 'term_side', 'id'],

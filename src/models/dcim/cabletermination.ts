@@ -30,6 +30,7 @@ export const cabletermination: ModelDefinition = {
     { name: 'termination_id', type: 'integer', required: true, min: 0, max: 9223372036854776000 },
     { name: 'termination', type: 'generic_fk', readOnly: true, targets: CABLE_TERMINATION_MODELS, typeField: 'termination_type', idField: 'termination_id' },
   ],
+  displayReads: ['dcim.cable'],
   brief: ['id', 'url', 'display', 'cable', 'cable_end', 'termination_type', 'termination_id', 'termination'],
   // NetBox orders cable by its own ordering; here by id
   ordering: ['cable', 'cable_end', 'id'],

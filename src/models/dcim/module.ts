@@ -49,6 +49,7 @@ export const module: ModelDefinition = {
     { name: 'replicate_components', type: 'boolean', writeOnly: true, default: true },
     { name: 'adopt_components', type: 'boolean', writeOnly: true, default: false },
   ],
+  displayReads: ['dcim.modulebay', 'dcim.moduletype'],
   brief: ['id', 'url', 'display', 'device', 'module_bay', 'module_type'],
   // NetBox orders module_bay by its own ordering; here by id
   ordering: ['module_bay', 'id'],

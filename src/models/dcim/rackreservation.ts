@@ -62,6 +62,7 @@ export const rackreservation: ModelDefinition = {
     { name: 'tags', type: 'tags', target: 'extras.tag' },
     { name: 'custom_fields', type: 'custom_fields', default: {} },
   ],
+  displayReads: ['dcim.rack'],
   brief: ['id', 'url', 'display', 'user', 'units'],
   ordering: ['created', 'id'],
   search: ['description'],

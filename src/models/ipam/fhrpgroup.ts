@@ -93,6 +93,7 @@ export const fhrpgroup: ModelDefinition = {
       dependsOn: ['ipam.ipaddress'],
     },
   ],
+  displayReads: ['ipam.ipaddress'],
   brief: ['id', 'url', 'display', 'protocol', 'group_id'],
   ordering: ['protocol', 'group_id', 'id'],
   search: ['description', 'name'],

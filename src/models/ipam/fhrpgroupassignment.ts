@@ -71,6 +71,7 @@ export const fhrpgroupassignment: ModelDefinition = {
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
   ],
+  displayReads: ['dcim.interface', 'virtualization.vminterface', 'ipam.fhrpgroup', 'ipam.ipaddress'],
   brief: ['id', 'url', 'display', 'interface_type', 'interface_id', 'group', 'priority'],
   ordering: ['-priority', 'id'],
   search: [],

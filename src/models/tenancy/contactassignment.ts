@@ -38,6 +38,7 @@ export const contactassignment: ModelDefinition = {
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
   ],
+  displayReads: ['tenancy.contact'],
   brief: ['id', 'url', 'display', 'contact', 'role', 'priority'],
   // NetBox orders by priority, then by the contact's name; here by the contact's id
   ordering: ['priority', 'contact', 'id'],
