@@ -49,6 +49,8 @@ export const iprange: ModelDefinition = {
     end_address: { kind: 'method', method: addressIs('_end_address') },
     contains: { kind: 'method', single: true, method: rangesContaining },
     q: { kind: 'search', fields: ['description'], also: searchAddresses },
+    size: false,
+    comments: false,
   },
   hooks: {
     display: (obj) => {

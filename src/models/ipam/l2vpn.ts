@@ -61,6 +61,7 @@ export const l2vpn: ModelDefinition = {
     import_targets: false,
     export_targets_id: false,
     export_targets: false,
+    comments: false,
     // NetBox: name or description contains the text, or the identifier equals it as a number
     q: { kind: 'search', fields: ['name', 'description'], also: ([text]) => (/^\s*[-+]?\d{1,18}\s*$/.test(String(text)) ? { identifier: Number(text) } : null) },
   },
