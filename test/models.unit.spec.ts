@@ -388,7 +388,7 @@ test('ordering fields default to the stored, rendered values; a declared list wi
   t.deepEqual(new ModelRegistry([thing({ orderingFields: ['id'] })]).get('test.thing').orderingFields, ['id']);
   t.deepEqual(registry.get('ipam.prefix').orderingFields!.slice(0, 3), ['id', 'prefix', 'site'], 'a derived family is not orderable');
   const declared = allModels.filter((d) => d.orderingFields).map((d) => d.key);
-  t.deepEqual(declared, ['users.token', 'users.objectpermission'], 'only the exceptions declare their own');
+  t.deepEqual(declared, ['users.token', 'users.objectpermission', 'ipam.iprange'], 'only the exceptions declare their own');
 });
 
 test('a model with a name shows its name unless it has a display hook', async (t) => {

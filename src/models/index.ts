@@ -75,6 +75,9 @@ import { virtualdevicecontext } from './dcim/virtualdevicecontext.js';
 import { asn } from './ipam/asn.js';
 import { fhrpgroup } from './ipam/fhrpgroup.js';
 import { fhrpgroupassignment } from './ipam/fhrpgroupassignment.js';
+import { iprange } from './ipam/iprange.js';
+import { l2vpn } from './ipam/l2vpn.js';
+import { l2vpntermination } from './ipam/l2vpntermination.js';
 import { routetarget } from './ipam/routetarget.js';
 import { service } from './ipam/service.js';
 import { servicetemplate } from './ipam/servicetemplate.js';
@@ -171,4 +174,7 @@ export const allModels: ModelDefinition[] = [
   service,
   fhrpgroup,
   fhrpgroupassignment,
+  iprange,
+  l2vpn,
+  l2vpntermination,
 ];

@@ -108,4 +108,11 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
     // a generic pair is written whole; the seeded tenant is the service's first
     patch: { content_type: 'tenancy.tenant', object_id: 1 },
   },
+  'ipam.iprange': { create: () => ({ start_address: '192.0.2.10/24', end_address: '192.0.2.20/24' }), patch: { description: 'changed' } },
+  'ipam.l2vpn': { create: () => ({ name: 'Example L2VPN', slug: 'example-l2vpn', type: 'vpws' }), patch: { description: 'changed' } },
+  'ipam.l2vpntermination': {
+    create: (made) => ({ l2vpn: made['ipam.l2vpn'].id, assigned_object_type: 'dcim.interface', assigned_object_id: made['dcim.interface'].id }),
+    // moved to the seeded VLAN, the service's first
+    patch: { assigned_object_type: 'ipam.vlan', assigned_object_id: 1 },
+  },
 };

@@ -257,7 +257,7 @@ test("the allocation endpoints are documented from the models' detail actions", 
       for (const code of ['400', '403', '404', '409']) t.truthy(item.post.responses[code], `${path} ${code}`);
     }
   }
-  t.is(actions, 3);
+  t.is(actions, 4, "a prefix's two, a VLAN group's and an IP range's");
   const prefixes = doc31.components.schemas.PrefixAvailablePrefixesRequest;
   t.deepEqual(prefixes.required, ['prefix_length']);
   t.false('prefix' in prefixes.properties);
@@ -278,7 +278,9 @@ test('what the allocation endpoints and the contract forms answer matches the do
   const vrf = await must('POST', '/api/ipam/vrfs/', { name: 'alloc-doc' });
   const prefix = await must('POST', '/api/ipam/prefixes/', { prefix: '10.77.0.0/24', vrf: vrf.id });
   const group = await must('POST', '/api/ipam/vlan-groups/', { name: 'alloc-doc', slug: 'alloc-doc', min_vid: 10, max_vid: 20 });
+  const range = await must('POST', '/api/ipam/ip-ranges/', { start_address: '10.78.0.10/24', end_address: '10.78.0.20/24', vrf: vrf.id });
   const cases: Array<[string, string, unknown]> = [
+    ['/api/ipam/ip-ranges/{id}/available-ips/', `/api/ipam/ip-ranges/${range.id}/available-ips/`, { description: 'from a range' }],
     ['/api/ipam/prefixes/{id}/available-ips/', `/api/ipam/prefixes/${prefix.id}/available-ips/`, [{ description: 'a' }, { status: 'reserved' }]],
     ['/api/ipam/prefixes/{id}/available-prefixes/', `/api/ipam/prefixes/${prefix.id}/available-prefixes/`, { prefix_length: 28 }],
     ['/api/ipam/vlan-groups/{id}/available-vlans/', `/api/ipam/vlan-groups/${group.id}/available-vlans/`, { name: 'users' }],

@@ -142,8 +142,9 @@ export const prefixAddressPool: AddressPoolOf = async (prefix, view) => {
 /**
  * An IP range's free addresses: every address from start to end (both included, no
  * network or broadcast rule) but the hosts of its VRF's IP addresses. Addresses take the
- * start address's mask length. For the IP range model's `available-ips`:
- * `{ path: 'available-ips', creates: 'ipam.ipaddress', allocator: addressAllocator(rangeAddressPool) }`.
+ * start address's mask length. An IP address of the VRF counts as used whatever its mask
+ * (NetBox compares in inet order, where an address with another mask may fall outside the
+ * range and be handed out twice).
  */
 export const rangeAddressPool: AddressPoolOf = async (range, view) => {
   const start = parseCidr(String(range.start_address));
@@ -164,4 +165,11 @@ export const prefixAvailableIps: DetailAction = {
   path: 'available-ips',
   creates: 'ipam.ipaddress',
   allocator: addressAllocator(prefixAddressPool),
+};
+
+/** An IP range's `available-ips`: the same allocator over the range's bounds. */
+export const rangeAvailableIps: DetailAction = {
+  path: 'available-ips',
+  creates: 'ipam.ipaddress',
+  allocator: addressAllocator(rangeAddressPool),
 };

@@ -15,6 +15,7 @@ import type { FilterEnvironment } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { applyVlanMode, interfaceVlanFilters, taggedVlanSiteProblem, untaggedVlanSiteProblem, type InterfaceParent } from '../interfaceVlans.js';
 import { VIRTUAL_INTERFACE_TYPES as VIRTUAL_TYPES, WIRELESS_INTERFACE_TYPES as WIRELESS_TYPES, INTERFACE_MODE_CHOICES, INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, INTERFACE_TYPE_CHOICES } from './choices.js';
+import { l2vpnFilters, l2vpnTerminationField } from '../ipam/l2vpnTerminationField.js';
 
 const RF_CHANNEL_CHOICES: Choice[] = [
   { value: '2.4g-1-2412-22', label: '1 (2412 MHz)' },
@@ -379,7 +380,7 @@ export const interfaceModel: ModelDefinition = {
     ...cableEndFields.slice(2),
     { name: 'wireless_lans', type: 'm2m', target: 'wireless.wirelesslan' },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'l2vpn_termination', type: 'computed', readOnly: true, nullable: true, value: null },
+    l2vpnTerminationField('dcim.interface'),
     ...pathEndpointFields,
     // NetBox 2.x's connection state, still read by clients of that API in the nested form.
     {
@@ -428,8 +429,7 @@ export const interfaceModel: ModelDefinition = {
     kind: { kind: 'method', single: true, method: filterKind },
     ...interfaceVlanFilters,
     vrf: { kind: 'related', target: 'ipam.vrf', by: 'rd', path: ['vrf'] },
-    l2vpn_id: { kind: 'related', target: 'ipam.l2vpn', path: [] },
-    l2vpn: { kind: 'related', target: 'ipam.l2vpn', by: 'identifier', path: [] },
+    ...l2vpnFilters,
     vdc_id: { kind: 'related', target: 'dcim.virtualdevicecontext', path: ['vdcs'] },
     vdc_identifier: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'identifier', path: ['vdcs'] },
     vdc: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'name', path: ['vdcs'] },

@@ -6,6 +6,7 @@ import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs
 import type { FilterEnvironment } from '../types.js';
 import { VLAN_STATUS_CHOICES } from './choices.js';
 import { changeLoggedFields, countField, descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
+import { l2vpnFilters, l2vpnTerminationField } from './l2vpnTerminationField.js';
 
 /** str() of a VLAN group's scope object ('None' for a global group). */
 async function scopeDisplay(group: StoredObject, view: LookupView): Promise<string> {
@@ -47,7 +48,7 @@ export const vlan: ModelDefinition = {
     { name: 'role', type: 'fk', target: 'ipam.role', onDelete: 'SET_NULL', nullable: true, default: null },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
-    { name: 'l2vpn_termination', type: 'computed', readOnly: true, nullable: true, value: null },
+    l2vpnTerminationField('ipam.vlan'),
     ...changeLoggedFields,
     countField('prefix_count', 'ipam.prefix', 'vlan'),
   ],
@@ -61,8 +62,7 @@ export const vlan: ModelDefinition = {
     ...siteScopeFilters(['site']),
     available_on_device: { kind: 'method', value: 'integer', single: true, method: filterAvailableOnDevice },
     available_on_virtualmachine: { kind: 'method', value: 'integer', single: true, method: filterAvailableOnVirtualMachine },
-    l2vpn_id: { kind: 'related', target: 'ipam.l2vpn', path: [] },
-    l2vpn: { kind: 'related', target: 'ipam.l2vpn', by: 'identifier', path: [] },
+    ...l2vpnFilters,
     q: { kind: 'search', also: ([text]) => (/^\d{1,9}$/.test(String(text)) ? { vid: Number(text) } : null) },
   },
   hooks: {

@@ -7,6 +7,7 @@ import { applyVlanMode, interfaceVlanFilters, taggedVlanSiteProblem, untaggedVla
 import { INTERFACE_MODE_CHOICES } from '../dcim/choices.js';
 import { normalizeHardwareField } from '../values/hardwareAddress.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
+import { l2vpnFilters, l2vpnTerminationField } from '../ipam/l2vpnTerminationField.js';
 
 /** A parent or bridge interface must be another interface of the same VM. */
 async function sameVirtualMachine(obj: StoredObject, view: LookupView, field: 'parent' | 'bridge'): Promise<FieldErrors | void> {
@@ -69,8 +70,7 @@ export const vminterface: ModelDefinition = {
     { name: 'untagged_vlan', type: 'fk', target: 'ipam.vlan', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'tagged_vlans', type: 'm2m', target: 'ipam.vlan', default: [] },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'SET_NULL', nullable: true, default: null },
-    // L2VPN terminations are not modelled
-    { name: 'l2vpn_termination', type: 'computed', readOnly: true, nullable: true, value: null },
+    l2vpnTerminationField('virtualization.vminterface'),
     ...changeLoggedFields,
     {
       name: 'count_ipaddresses',
@@ -94,8 +94,7 @@ export const vminterface: ModelDefinition = {
     ...interfaceVlanFilters,
     ...vrfByRd,
     ...pairFilters('cluster_id', 'cluster', 'virtualization.cluster', ['virtual_machine', 'cluster'], 'name'),
-    l2vpn_id: { kind: 'related', target: 'ipam.l2vpn', path: [] },
-    l2vpn: { kind: 'related', target: 'ipam.l2vpn', by: 'identifier', path: [] },
+    ...l2vpnFilters,
     parent: false,
     bridge: false,
     mode: false,
