@@ -81,6 +81,9 @@ import { servicetemplate } from './ipam/servicetemplate.js';
 import { contact } from './tenancy/contact.js';
 import { contactassignment } from './tenancy/contactassignment.js';
 import { contactgroup } from './tenancy/contactgroup.js';
+import { wirelesslangroup } from './wireless/wirelesslangroup.js';
+import { wirelesslan } from './wireless/wirelesslan.js';
+import { wirelesslink } from './wireless/wirelesslink.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -171,4 +174,7 @@ export const allModels: ModelDefinition[] = [
   service,
   fhrpgroup,
   fhrpgroupassignment,
+  wirelesslangroup,
+  wirelesslan,
+  wirelesslink,
 ];

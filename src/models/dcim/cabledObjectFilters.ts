@@ -22,7 +22,7 @@ export const cabledObjectFilters: Record<string, FilterSpec> = {
 };
 
 /**
- * Connected: the object's cable path is active (every cable on it connected), whether or
+ * Connected: the object's cable path is active (every cable or wireless link on it connected), whether or
  * not it reaches an endpoint, as NetBox 3.4 filters. Paths are traced on read, so this
  * traces the path of every cabled object of the model listed.
  */
@@ -33,6 +33,8 @@ export const pathEndpointFilters: Record<string, FilterSpec> = {
     single: true,
     method: async ([connected], env) => {
       const cabled = await env.find(env.model, isCabled);
+      // Interfaces on a wireless link have a path too (an indexed lookup: few interfaces are radios).
+      if (env.model === 'dcim.interface') cabled.push(...(await env.find(env.model, { cable: null, wireless_link: { $ne: null } })));
       const reader = new PathReader({
         get: async (model, id) => (await env.find(model, { id }, 1))[0] ?? null,
         find: (model, query, limit) => env.find(model, query, limit),
