@@ -1,7 +1,8 @@
 /**
  * The fields a cabled object shows (NetBox's CabledObjectModel and PathEndpoint mixins):
  * its cable and end, kept by the cable (read-only here), and what is at the far end of
- * the cable (or an interface's wireless link) and of the whole path, traced on read (src/models/dcim/cabling/).
+ * the cable (or an interface's wireless link) and of the whole path, traced on read
+ * (src/models/dcim/cabling/).
  */
 import type { FieldDefinition } from '../types.js';
 import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';

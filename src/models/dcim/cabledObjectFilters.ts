@@ -22,11 +22,6 @@ export const cabledObjectFilters: Record<string, FilterSpec> = {
 };
 
 /**
- * Connected: the object's cable path is active (every cable or wireless link on it connected), whether or
- * not it reaches an endpoint, as NetBox 3.4 filters. Paths are traced on read, so this
- * traces the path of every cabled object of the model listed.
- */
-/**
  * Interfaces on a wireless link, which have a path too: found from the links (few) by id,
  * rather than by scanning the interfaces for a set `wireless_link`, which no index answers.
  */
@@ -37,6 +32,11 @@ async function wirelesslyLinked(env: FilterEnvironment): Promise<StoredObject[]>
   return env.find('dcim.interface', { id: { $in: [...new Set(ends)] }, cable: null, wireless_link: { $ne: null } });
 }
 
+/**
+ * Connected: the object's path is active (every cable or wireless link on it connected),
+ * whether or not it reaches an endpoint, as NetBox 3.4 filters. Paths are traced on read,
+ * so this traces the path of every cabled (or wirelessly linked) object of the model listed.
+ */
 export const pathEndpointFilters: Record<string, FilterSpec> = {
   connected: {
     kind: 'method',

@@ -1,8 +1,8 @@
 /**
- * The cable paths and link peers of a page of cabled (or wirelessly linked) objects, worked out once per response
- * and shared by every column and nesting level that shows them (link peers, connected
- * endpoints, reachability, a nested interface's connection status), through one reader of
- * the objects on the way.
+ * The cable paths and link peers of a page of cabled (or wirelessly linked) objects,
+ * worked out once per response and shared by every column and nesting level that shows
+ * them (link peers, connected endpoints, reachability, a nested interface's connection
+ * status), through one reader of the objects on the way.
  */
 import type { GenericListItem, LookupView, ModelDefinition, RenderMemo, StoredObject } from '../../types.js';
 import { type CablePath, PathReader, pathFrom, wirelessLinkId, wirelessPeerId } from './tracePath.js';

@@ -4,9 +4,9 @@
  * ports (front port to rear port, keeping the position for a multi-position rear port to
  * pop on the way out) and circuits (one termination to the other side's), until an
  * endpoint that is not a pass-through (complete), a missing cable (incomplete) or a fork
- * (split). An interface's wireless link is a link like a cable, from one radio to the other
- * (the far interface ends the path). Traced on read from the stored cables, so it is never stale and `as_of` sees
- * the path as it was.
+ * (split). An interface's wireless link is a link like a cable, from one radio to the
+ * other (the far interface ends the path). Traced on read from the stored cables and
+ * links, so it is never stale and `as_of` sees the path as it was.
  */
 import type { GenericListItem, LookupView, StoredObject } from '../../types.js';
 
