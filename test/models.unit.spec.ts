@@ -114,6 +114,31 @@ const BRIEF_EXTENSIONS: Record<string, string[]> = {
   'dcim.interface': ['connection_status'],
 };
 
+/**
+ * Models the reference folder does not describe (NetBox 3.4's wireless app), as NetBox
+ * 3.4.10's serializers list their fields (a name listed twice renders at its first place).
+ */
+const BEYOND_REFERENCE: Record<string, RefModel> = {
+  'wireless.wirelesslangroup': {
+    model: 'wireless.wirelesslangroup',
+    path: '/api/wireless/wireless-lan-groups/',
+    fields: ['id', 'url', 'display', 'name', 'slug', 'parent', 'description', 'tags', 'custom_fields', 'created', 'last_updated', 'wirelesslan_count', '_depth'].map((name) => ({ name })),
+    brief_fields: ['id', 'url', 'display', 'name', 'slug', 'wirelesslan_count', '_depth'],
+  },
+  'wireless.wirelesslan': {
+    model: 'wireless.wirelesslan',
+    path: '/api/wireless/wireless-lans/',
+    fields: ['id', 'url', 'display', 'ssid', 'description', 'group', 'status', 'vlan', 'tenant', 'auth_type', 'auth_cipher', 'auth_psk', 'comments', 'tags', 'custom_fields', 'created', 'last_updated'].map((name) => ({ name })),
+    brief_fields: ['id', 'url', 'display', 'ssid'],
+  },
+  'wireless.wirelesslink': {
+    model: 'wireless.wirelesslink',
+    path: '/api/wireless/wireless-links/',
+    fields: ['id', 'url', 'display', 'interface_a', 'interface_b', 'ssid', 'status', 'tenant', 'auth_type', 'auth_cipher', 'auth_psk', 'description', 'comments', 'tags', 'custom_fields', 'created', 'last_updated'].map((name) => ({ name })),
+    brief_fields: ['id', 'url', 'display', 'ssid'],
+  },
+};
+
 test('field names and brief fields match the NetBox 3.4 reference', (t) => {
   const reference = loadReference();
   if (!reference) {
@@ -122,7 +147,7 @@ test('field names and brief fields match the NetBox 3.4 reference', (t) => {
     return;
   }
   for (const def of allModels) {
-    const ref = reference.get(def.key);
+    const ref = reference.get(def.key) ?? BEYOND_REFERENCE[def.key];
     if (!ref) {
       t.fail(`${def.key} is not in the reference`);
       continue;
@@ -142,8 +167,8 @@ test('registry lookups', (t) => {
   t.is(registry.byPath('users', 'users')?.key, 'auth.user');
   t.is(registry.byPath('dcim', 'device-types')?.key, 'dcim.devicetype');
   t.is(registry.byPath('dcim', 'nothing'), undefined);
-  t.is(registry.tryGet('wireless.wirelesslink'), undefined);
-  t.throws(() => registry.get('wireless.wirelesslink'));
+  t.is(registry.tryGet('ipam.l2vpn'), undefined);
+  t.throws(() => registry.get('ipam.l2vpn'));
   t.deepEqual(
     registry.apps().get('users')?.map((d) => d.key),
     ['auth.group', 'auth.user', 'users.token', 'users.objectpermission'],

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/authenticateToken.js';
 import { PermissionDeniedError } from '../commands/errors.js';
 import { eventLogSize } from './face/metrics.js';
 import { serviceVersion } from './face/schemaDocument.js';
-import { APPLICATIONS } from './face/views.js';
+import { applicationsOf } from './face/views.js';
 import { NOT_AUTHENTICATED } from './permissions.js';
 import type { Services } from './Services.js';
 import { USER_CONFIG_PATH } from './users/userConfigRoute.js';
@@ -45,13 +45,14 @@ export function apiRoot(services: Services, startedAt: Date): Router {
   const router = new Router();
   const version = serviceVersion();
   const apps = installedApps();
+  const applications = applicationsOf(services.registry);
 
   // The root and the application roots are open to anyone, like NetBox's.
   router.get('/api/', (ctx) => {
-    const entries = [...APPLICATIONS, 'status'].sort().map((name) => [name, `${ctx.state.baseUrl}/api/${name}/`]);
+    const entries = [...applications, 'status'].sort().map((name) => [name, `${ctx.state.baseUrl}/api/${name}/`]);
     ctx.body = Object.fromEntries(entries);
   });
-  for (const app of APPLICATIONS) {
+  for (const app of applications) {
     if (app === 'plugins') continue;
     // endpoints served outside the registry's model routes (the change log, from the event log)
     const extra = app === 'extras' && services.audit ? ['object-changes'] : app === 'dcim' ? [CONNECTED_DEVICE_PATH] : app === 'users' ? [USER_CONFIG_PATH] : [];

@@ -84,6 +84,9 @@ import { servicetemplate } from './ipam/servicetemplate.js';
 import { contact } from './tenancy/contact.js';
 import { contactassignment } from './tenancy/contactassignment.js';
 import { contactgroup } from './tenancy/contactgroup.js';
+import { wirelesslangroup } from './wireless/wirelesslangroup.js';
+import { wirelesslan } from './wireless/wirelesslan.js';
+import { wirelesslink } from './wireless/wirelesslink.js';
 
 export const allModels: ModelDefinition[] = [
   // tenancy
@@ -177,4 +180,7 @@ export const allModels: ModelDefinition[] = [
   iprange,
   l2vpn,
   l2vpntermination,
+  wirelesslangroup,
+  wirelesslan,
+  wirelesslink,
 ];

@@ -10,6 +10,8 @@ export interface CrudSample {
   create?: (made: Record<string, { id: number }>) => Record<string, unknown>;
   /** A change to it; its first key is read back. */
   patch: Record<string, unknown>;
+  /** Further objects `create` needs that no sample makes (by a name of its own), created over HTTP first. */
+  prepare?: (post: (path: string, body: unknown) => Promise<{ id: number }>, made: Record<string, { id: number }>) => Promise<Record<string, { id: number }>>;
 }
 
 /**
@@ -114,5 +116,19 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
     create: (made) => ({ l2vpn: made['ipam.l2vpn'].id, assigned_object_type: 'dcim.interface', assigned_object_id: made['dcim.interface'].id }),
     // moved to the seeded VLAN, the service's first
     patch: { assigned_object_type: 'ipam.vlan', assigned_object_id: 1 },
+  },
+  'wireless.wirelesslangroup': { create: () => ({ name: 'Example wireless LAN group', slug: 'example-wireless-lan-group' }), patch: { description: 'changed' } },
+  'wireless.wirelesslan': {
+    create: (made) => ({ ssid: 'example', group: made['wireless.wirelesslangroup'].id, vlan: made['ipam.vlan'].id, auth_type: 'wpa-personal', auth_psk: 'secret-psk' }),
+    patch: { description: 'changed' },
+  },
+  'wireless.wirelesslink': {
+    // a wireless link joins two radios: the seeded interface is not one
+    prepare: async (post, made) => ({
+      radioA: await post('/api/dcim/interfaces/', { device: made['dcim.device'].id, name: 'wlan0', type: 'ieee802.11ac' }),
+      radioB: await post('/api/dcim/interfaces/', { device: made['dcim.device'].id, name: 'wlan1', type: 'ieee802.11ac' }),
+    }),
+    create: (made) => ({ interface_a: made.radioA.id, interface_b: made.radioB.id, ssid: 'backhaul' }),
+    patch: { description: 'changed' },
   },
 };

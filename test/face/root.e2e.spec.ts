@@ -3,7 +3,7 @@ import { registry } from '../../src/models/registry.js';
 import { startService } from '../support/startService.js';
 import { plainUserToken, raw } from './helpers.js';
 
-const APPS = ['circuits', 'dcim', 'extras', 'ipam', 'plugins', 'tenancy', 'users', 'virtualization'];
+const APPS = ['circuits', 'dcim', 'extras', 'ipam', 'plugins', 'tenancy', 'users', 'virtualization', 'wireless'];
 
 test('GET /api/ lists the applications and status with absolute URLs, in order, open to anyone', async (t) => {
   const service = await startService({ LOGIN_REQUIRED: 'true' });

@@ -16,7 +16,7 @@ import { optionsBody } from './options.js';
 import { schemaDocument } from './schemaDocument.js';
 import { staticAsset } from './staticAssets.js';
 import { swaggerDocument } from './swaggerDocument.js';
-import { APPLICATIONS, appName, DETAIL_METHODS, LIST_METHODS, modelViewName, READ_ONLY_METHODS } from './views.js';
+import { applicationsOf, appName, DETAIL_METHODS, LIST_METHODS, modelViewName, READ_ONLY_METHODS } from './views.js';
 
 const SWAGGER_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
@@ -108,7 +108,7 @@ function optionsRoutes(services: Services, router: Router): void {
       ctx.body = optionsBody(name, null, false, { add: false, change: false });
     });
   plain('/api/', 'API Root', false);
-  for (const app of APPLICATIONS) plain(`/api/${app}/`, appName(app), false);
+  for (const app of applicationsOf(services.registry)) plain(`/api/${app}/`, appName(app), false);
   plain('/api/status/', 'Status', true);
   plain('/api/plugins/installed-plugins/', 'Installed Plugins', true);
 }

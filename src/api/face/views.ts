@@ -3,7 +3,16 @@ import type { ModelDefinition } from '../../models/types.js';
 import { titleWords } from './html.js';
 
 /** Applications NetBox clients expect under /api/, whether or not they hold models yet. */
-export const APPLICATIONS = ['circuits', 'dcim', 'extras', 'ipam', 'plugins', 'tenancy', 'users', 'virtualization'];
+const EXPECTED_APPLICATIONS = ['circuits', 'dcim', 'extras', 'ipam', 'plugins', 'tenancy', 'users', 'virtualization'];
+
+const appsOf = new WeakMap<ModelRegistry, Set<string>>();
+
+/** Every application under /api/: those clients expect and those the registry's models are served under, sorted. */
+export function applicationsOf(registry: ModelRegistry): string[] {
+  let apps = appsOf.get(registry);
+  if (!apps) appsOf.set(registry, (apps = new Set([...EXPECTED_APPLICATIONS, ...registry.all().map((d) => d.app)].sort())));
+  return [...apps];
+}
 
 /** NetBox's names of the application root views. */
 const APP_NAMES: Record<string, string> = { dcim: 'DCIM', ipam: 'IPAM' };
@@ -24,16 +33,12 @@ export type ApiView =
   | { kind: 'detail'; definition: ModelDefinition; id: string }
   | { kind: 'other' };
 
-const appsOf = new WeakMap<ModelRegistry, Set<string>>();
-
 export function describePath(registry: ModelRegistry, path: string): ApiView {
   if (path === '/api/') return { kind: 'root' };
   const segments = path.replace(/^\/api\//, '').split('/').filter(Boolean);
   if (!path.startsWith('/api/') || segments.length === 0) return { kind: 'other' };
   const [app, modelPath, id, ...rest] = segments;
-  let apps = appsOf.get(registry);
-  if (!apps) appsOf.set(registry, (apps = new Set([...APPLICATIONS, ...registry.all().map((d) => d.app)])));
-  if (segments.length === 1 && apps.has(app)) return { kind: 'app', app };
+  if (segments.length === 1 && applicationsOf(registry).includes(app)) return { kind: 'app', app };
   const definition = modelPath ? registry.byPath(app, modelPath) : undefined;
   if (!definition || rest.length > 0) return { kind: 'other' };
   if (id === undefined) return { kind: 'list', definition };

@@ -1,14 +1,15 @@
 /**
  * The fields a cabled object shows (NetBox's CabledObjectModel and PathEndpoint mixins):
  * its cable and end, kept by the cable (read-only here), and what is at the far end of
- * the cable and of the whole path, traced on read (src/models/dcim/cabling/).
+ * the cable (or an interface's wireless link) and of the whole path, traced on read
+ * (src/models/dcim/cabling/).
  */
 import type { FieldDefinition } from '../types.js';
 import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
 import { pagePaths, pagePeers } from './cabling/pagePaths.js';
 import { destinations } from './cabling/tracePath.js';
 
-const PATH_DEPENDS = ['dcim.cable', 'dcim.frontport', 'dcim.rearport', 'circuits.circuittermination'];
+const PATH_DEPENDS = ['dcim.cable', 'dcim.frontport', 'dcim.rearport', 'circuits.circuittermination', 'wireless.wirelesslink'];
 
 /** The cable on the object and what is at its far end. */
 export const cableEndFields: FieldDefinition[] = [
@@ -32,7 +33,7 @@ export const cableEndFields: FieldDefinition[] = [
     value: [],
     references: 'many',
     targets: CABLE_TERMINATION_MODELS,
-    dependsOn: ['dcim.cable'],
+    dependsOn: ['dcim.cable', 'wireless.wirelesslink'],
     computeMany: (objs, view, model, memo) => pagePeers(objs, view, model, memo),
   },
   {
@@ -41,7 +42,7 @@ export const cableEndFields: FieldDefinition[] = [
     readOnly: true,
     nullable: true,
     value: null,
-    dependsOn: ['dcim.cable'],
+    dependsOn: ['dcim.cable', 'wireless.wirelesslink'],
     computeMany: async (objs, view, model, memo) => (await pagePeers(objs, view, model, memo)).map((peers) => peers[0]?.object_type ?? null),
   },
 ];
@@ -83,11 +84,11 @@ export const pathEndpointFields: FieldDefinition[] = [
   },
 ];
 
-/** Cabled or marked connected. */
+/** Cabled, marked connected, or (an interface) on a wireless link. */
 export const occupiedField: FieldDefinition = {
   name: '_occupied',
   type: 'computed',
   readOnly: true,
   value: false,
-  computeMany: async (objs) => objs.map((o) => typeof o.cable === 'number' || o.mark_connected === true),
+  computeMany: async (objs) => objs.map((o) => typeof o.cable === 'number' || o.mark_connected === true || typeof o.wireless_link === 'number'),
 };

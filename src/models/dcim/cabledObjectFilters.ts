@@ -3,7 +3,7 @@
  * power feeds, circuit terminations), and what path endpoints are also found by
  * (PathEndpointFilterSet: whether their path is active).
  */
-import type { FilterSpec } from '../types.js';
+import type { FilterEnvironment, FilterSpec, StoredObject } from '../types.js';
 import { PathReader, pathFrom } from './cabling/tracePath.js';
 
 const isCabled = { cable: { $ne: null } };
@@ -22,9 +22,20 @@ export const cabledObjectFilters: Record<string, FilterSpec> = {
 };
 
 /**
- * Connected: the object's cable path is active (every cable on it connected), whether or
- * not it reaches an endpoint, as NetBox 3.4 filters. Paths are traced on read, so this
- * traces the path of every cabled object of the model listed.
+ * Interfaces on a wireless link, which have a path too: found from the links (few) by id,
+ * rather than by scanning the interfaces for a set `wireless_link`, which no index answers.
+ */
+async function wirelesslyLinked(env: FilterEnvironment): Promise<StoredObject[]> {
+  const links = await env.find('wireless.wirelesslink', {});
+  if (links.length === 0) return [];
+  const ends = links.flatMap((l) => [l.interface_a, l.interface_b]).filter((id): id is number => typeof id === 'number');
+  return env.find('dcim.interface', { id: { $in: [...new Set(ends)] }, cable: null, wireless_link: { $ne: null } });
+}
+
+/**
+ * Connected: the object's path is active (every cable or wireless link on it connected),
+ * whether or not it reaches an endpoint, as NetBox 3.4 filters. Paths are traced on read,
+ * so this traces the path of every cabled (or wirelessly linked) object of the model listed.
  */
 export const pathEndpointFilters: Record<string, FilterSpec> = {
   connected: {
@@ -33,6 +44,7 @@ export const pathEndpointFilters: Record<string, FilterSpec> = {
     single: true,
     method: async ([connected], env) => {
       const cabled = await env.find(env.model, isCabled);
+      if (env.model === 'dcim.interface') cabled.push(...(await wirelesslyLinked(env)));
       const reader = new PathReader({
         get: async (model, id) => (await env.find(model, { id }, 1))[0] ?? null,
         find: (model, query, limit) => env.find(model, query, limit),

@@ -1,11 +1,11 @@
 /**
- * The cable paths and link peers of a page of cabled objects, worked out once per response
- * and shared by every column and nesting level that shows them (link peers, connected
- * endpoints, reachability, a nested interface's connection status), through one reader of
- * the objects on the way.
+ * The cable paths and link peers of a page of cabled (or wirelessly linked) objects,
+ * worked out once per response and shared by every column and nesting level that shows
+ * them (link peers, connected endpoints, reachability, a nested interface's connection
+ * status), through one reader of the objects on the way.
  */
 import type { GenericListItem, LookupView, ModelDefinition, RenderMemo, StoredObject } from '../../types.js';
-import { type CablePath, PathReader, pathFrom } from './tracePath.js';
+import { type CablePath, PathReader, pathFrom, wirelessLinkId, wirelessPeerId } from './tracePath.js';
 
 const READER = 'cabling:reader';
 
@@ -29,13 +29,22 @@ function memoized<T>(memo: RenderMemo, key: string, work: () => Promise<T>): Pro
 
 const pathKey = (type: string, id: number) => `cabling:path:${type}:${id}`;
 
-/** The objects at the far end of each object's own cable. */
+/** The interface at the other end of an interface's wireless link (none without one). */
+async function wirelessPeers(reader: PathReader, obj: StoredObject): Promise<GenericListItem[]> {
+  const id = wirelessLinkId(obj);
+  if (id === null) return [];
+  const link = await reader.get('wireless.wirelesslink', id);
+  const peer = link ? wirelessPeerId(link, obj.id) : null;
+  return peer === null ? [] : [{ object_type: 'dcim.interface', object_id: peer }];
+}
+
+/** The objects at the far end of each object's own cable (or an interface's wireless link). */
 export function pagePeers(objs: StoredObject[], view: LookupView, model: ModelDefinition, memo: RenderMemo): Promise<GenericListItem[][]> {
   const reader = readerOf(view, memo);
   return Promise.all(
     objs.map((obj) =>
       memoized(memo, `cabling:peers:${model.key}:${obj.id}`, async () => {
-        if (typeof obj.cable !== 'number') return [];
+        if (typeof obj.cable !== 'number') return wirelessPeers(reader, obj);
         const cable = await reader.get('dcim.cable', obj.cable);
         const far = obj.cable_end === 'B' ? 'a_terminations' : 'b_terminations';
         return ((cable?.[far] as GenericListItem[] | undefined) ?? []).map((i) => ({ object_type: i.object_type, object_id: i.object_id }));

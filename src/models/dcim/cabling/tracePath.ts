@@ -4,15 +4,16 @@
  * ports (front port to rear port, keeping the position for a multi-position rear port to
  * pop on the way out) and circuits (one termination to the other side's), until an
  * endpoint that is not a pass-through (complete), a missing cable (incomplete) or a fork
- * (split). Traced on read from the stored cables, so it is never stale and `as_of` sees
- * the path as it was.
+ * (split). An interface's wireless link is a link like a cable, from one radio to the
+ * other (the far interface ends the path). Traced on read from the stored cables and
+ * links, so it is never stale and `as_of` sees the path as it was.
  */
 import type { GenericListItem, LookupView, StoredObject } from '../../types.js';
 
 export type PathNode = GenericListItem;
 
 export interface CablePath {
-  /** Alternating steps: terminations, [cable], terminations, ... (a site or provider network may end it). */
+  /** Alternating steps: terminations, [cable or wireless link], terminations, ... (a site or provider network may end it). */
   path: PathNode[][];
   isComplete: boolean;
   isActive: boolean;
@@ -26,6 +27,8 @@ export const PASS_THROUGH = new Set(['dcim.frontport', 'dcim.rearport', 'circuit
 export const PATH_ENDPOINTS = new Set(['dcim.interface', 'dcim.consoleport', 'dcim.consoleserverport', 'dcim.powerport', 'dcim.poweroutlet', 'dcim.powerfeed']);
 
 const CABLE = 'dcim.cable';
+const WIRELESS_LINK = 'wireless.wirelesslink';
+const INTERFACE = 'dcim.interface';
 
 /** Objects read once per trace (or per page of traces sharing the reader). */
 export class PathReader {
@@ -54,6 +57,17 @@ function node(type: string, obj: StoredObject): PathNode {
 
 function cableId(obj: StoredObject): number | null {
   return typeof obj.cable === 'number' ? obj.cable : null;
+}
+
+/** The wireless link an interface is on (only interfaces have one). */
+export function wirelessLinkId(obj: StoredObject): number | null {
+  return typeof obj.wireless_link === 'number' ? obj.wireless_link : null;
+}
+
+/** The interface at the other end of a wireless link from `near`. */
+export function wirelessPeerId(link: StoredObject, near: number): number | null {
+  const other = link.interface_a === near ? link.interface_b : link.interface_a;
+  return typeof other === 'number' ? other : null;
 }
 
 /** The terminations at the same end of the same cable as `obj` (itself included): a path's origins. */
@@ -85,8 +99,21 @@ export async function tracePath(reader: PathReader, origins: PathNode[]): Promis
     }
     path.push(terminations.map((t) => node(type!, t)));
     const link = cableId(terminations[0]);
-    if (link === null && path.length === 1) return null;
-    if (link === null) break;
+    if (link === null) {
+      const wireless = wirelessLinkId(terminations[0]);
+      if (wireless === null && path.length === 1) return null;
+      if (wireless === null) break;
+      const held = await reader.get(WIRELESS_LINK, wireless);
+      if (!held) break;
+      path.push([{ object_type: WIRELESS_LINK, object_id: wireless }]);
+      if (held.status !== 'connected') isActive = false;
+      const peer = wirelessPeerId(held, terminations[0].id);
+      const far = peer === null ? null : await reader.get(INTERFACE, peer);
+      path.push(far ? [node(INTERFACE, far)] : []);
+      // an interface is never a pass-through: the radio at the far end ends the path
+      isComplete = far !== null;
+      break;
+    }
     const cable = await reader.get(CABLE, link);
     if (!cable) break;
     path.push([{ object_type: CABLE, object_id: link }]);
@@ -150,8 +177,8 @@ export function destinations(path: CablePath | null): PathNode[] {
   return path.path[path.path.length - 1] ?? [];
 }
 
-/** The path from an endpoint's own cable end; null without a cable. */
+/** The path from an endpoint's own cable end (or wireless link); null without either. */
 export async function pathFrom(reader: PathReader, type: string, obj: StoredObject): Promise<CablePath | null> {
-  if (cableId(obj) === null) return null;
+  if (cableId(obj) === null && wirelessLinkId(obj) === null) return null;
   return tracePath(reader, await originsOf(reader, type, obj));
 }

@@ -1,13 +1,13 @@
 /**
  * The cable path sub-resources: /trace/ on path endpoints (each segment of the path as
- * [near ends, cable, far ends], continued through a bridged interface at the far end) and
+ * [near ends, cable or wireless link, far ends], continued through a bridged interface at the far end) and
  * /paths/ on pass-through objects (every path running through the port or circuit
  * termination). Both trace on read from the stored cables.
  */
 import type { DetailView, DetailViewRequest, GenericListItem, StoredObject } from '../../types.js';
 import { type CablePath, PASS_THROUGH, PATH_ENDPOINTS, PathReader, type PathNode, destinations, originsOf, pathFrom, tracePath } from './tracePath.js';
 
-/** The cable as a trace shows it (type and status as raw strings). */
+/** The cable as a trace shows it (type and status as raw strings); a wireless link shows those of these fields it has. */
 const TRACED_CABLE_FIELDS = ['id', 'url', 'type', 'status', 'label', 'color', 'length', 'length_unit', 'description'];
 
 /** Guards a bridge loop (an interface bridged back into the path it ends). */
