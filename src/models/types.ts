@@ -80,6 +80,11 @@ export interface FieldDefinition extends DependentField {
   default?: unknown;
   /** The default is also applied by a PUT that omits the field. */
   defaultOnPut?: boolean;
+  /**
+   * fk to auth.user: where the default applies, the requesting user's id (null for a write
+   * made without one), as NetBox's serializers default an author to the current user.
+   */
+  defaultIsRequester?: boolean;
 
   // string constraints
   maxLength?: number;
@@ -110,6 +115,16 @@ export interface FieldDefinition extends DependentField {
   idField?: string;
   /** content_type: the accepted '<app>.<model>' values. */
   allowedTypes?: string[];
+  /**
+   * content_type holding a generic_fk's type: any registered model is accepted (not only
+   * the relation's targets); the model's rules then refuse the others in words of their own.
+   */
+  acceptsAnyModel?: boolean;
+  /**
+   * generic_fk: the errors when the pair names no object, given the content type's string
+   * form ('dcim | site') and the id; by default the id field's 'Related object not found'.
+   */
+  notFound?: (typeDisplay: string, id: unknown) => FieldErrors;
   onDelete?: OnDelete;
   /**
    * fk: 'nested' renders the target's brief form, 'id' the bare integer. Default 'nested'.

@@ -38,7 +38,7 @@ export class ListQueryCompiler {
   async compile(definition: ModelDefinition, query: URLSearchParams, ctx: Context, reader?: FilterReader): Promise<Query> {
     const store: FilterReader | undefined = reader ?? ctx.state?.readStore ?? this.reader;
     if (!store) throw new Error('ListQueryCompiler: no read store to resolve filters against');
-    const clauses: Query[] = [await compileFilter(this.registry, definition, query, store, this.parameters)];
+    const clauses: Query[] = [await compileFilter(this.registry, definition, query, store, this.parameters, ctx.state?.eventUser?.id ?? null)];
     for (const [parameter, resolver] of this.resolvers) {
       const values = query.getAll(parameter);
       if (values.length === 0) continue;
