@@ -203,6 +203,8 @@ export interface LookupView {
   find(model: string, query: Record<string, unknown>, limit?: number): Promise<StoredObject[]>;
   /** How many objects match, where the view can count without reading them (the read models can). */
   count?(model: string, query: Record<string, unknown>): Promise<number>;
+  /** How many objects have `field` equal to (or, for a list field, holding) each of `values`, where the view can count them in one pass. */
+  countBy?(model: string, field: string, values: number[]): Promise<Map<number, number>>;
   /**
    * The lowest free addresses of a range, found through an ordered index of the used ones
    * (the read models and the writer's view can); without it, allocators scan with `find`.
@@ -429,7 +431,7 @@ export interface DependentField {
    * builder (e.g. `configContextField`) brings it in one line; a field has this or a
    * `hooks.compute` entry, not both.
    */
-  computeMany?: (objs: StoredObject[], view: LookupView, model: ModelDefinition, memo: RenderMemo) => Promise<unknown[]>;
+  computeMany?: (objs: StoredObject[], view: LookupView, model: ModelDefinition, memo: RenderMemo, models: ModelCatalog) => Promise<unknown[]>;
 }
 
 /**
