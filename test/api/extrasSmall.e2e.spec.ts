@@ -182,3 +182,31 @@ test('a tag counts the objects carrying it, across models, as they are tagged, u
   await service.api('DELETE', `/api/dcim/sites/${site.id}/`);
   t.deepEqual(await count(), { gold: 0, iron: 1 });
 });
+
+test('?filter= and ?filter_id= merge a saved filter\'s parameters into any list query', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  for (const [name, status] of [['DC-1', 'active'], ['DC-2', 'planned'], ['DC-3', 'retired']] as const) {
+    await post(service, '/api/dcim/sites/', { name, slug: name.toLowerCase(), status });
+  }
+  const live = await post(service, '/api/extras/saved-filters/', { name: 'Live', slug: 'live', content_types: ['dcim.site'], parameters: { status: ['active', 'planned'] } });
+  await post(service, '/api/extras/saved-filters/', { name: 'Off', slug: 'off', content_types: ['dcim.site'], parameters: { status: 'retired' }, enabled: false });
+  t.deepEqual(await names(service, '/api/dcim/sites/', 'filter=live'), ['DC-1', 'DC-2']);
+  t.deepEqual(await names(service, '/api/dcim/sites/', `filter_id=${live.id}`), ['DC-1', 'DC-2']);
+  t.deepEqual(await names(service, '/api/dcim/sites/', 'filter=live&name=DC-2'), ['DC-2'], 'ANDed with the other parameters');
+  t.deepEqual(await names(service, '/api/dcim/sites/', 'filter=off'), ['DC-3'], 'a disabled filter still applies');
+  t.deepEqual(await names(service, '/api/dcim/sites/', 'status=retired&filter=live'), ['DC-1', 'DC-2', 'DC-3'], 'values are appended to a parameter given');
+  t.deepEqual(await names(service, '/api/dcim/sites/', 'filter=nothing&filter_id=999'), ['DC-1', 'DC-2', 'DC-3'], 'unknown references are ignored');
+});
+
+test('tags filter by the content type (name or id) of the objects carrying them', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const gold = await post(service, '/api/extras/tags/', { name: 'Gold', slug: 'gold' });
+  await post(service, '/api/extras/tags/', { name: 'Iron', slug: 'iron' });
+  await post(service, '/api/dcim/sites/', { name: 'DC-1', slug: 'dc-1', tags: [gold.id] });
+  const siteType = new ContentTypes(registry).id('dcim.site')!;
+  t.deepEqual(await names(service, '/api/extras/tags/', 'content_type=dcim.site'), ['Gold']);
+  t.deepEqual(await names(service, '/api/extras/tags/', `content_type_id=${siteType}`), ['Gold']);
+  t.deepEqual(await names(service, '/api/extras/tags/', `content_type_id=${new ContentTypes(registry).id('tenancy.tenant')}`), []);
+});

@@ -26,6 +26,7 @@ export const tag: ModelDefinition = {
   search: ['name', 'slug', 'description'],
   filters: {
     content_type: { kind: 'method', method: filterContentType },
+    content_type_id: { kind: 'method', value: 'integer', method: filterContentTypeId },
   },
 };
 
@@ -46,4 +47,11 @@ async function filterContentType(values: Array<string | number | boolean>, env: 
     for (const o of objects) for (const id of (o.tags as number[] | undefined) ?? []) used.add(id);
   }
   return { id: { $in: [...used] } };
+}
+
+/** The same, the types named by content type id (ids naming no model are skipped). */
+async function filterContentTypeId(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+  const types = values.map((id) => env.contentTypeKey(Number(id))).filter((key): key is string => key !== null);
+  if (types.length === 0) return { id: { $in: [] } };
+  return filterContentType(types, env);
 }
