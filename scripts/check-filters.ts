@@ -95,7 +95,10 @@ export function compareDefinition(definition: ModelDefinition, ref: FilterRefere
   if (!ref.filters) return null;
   const ours = filterSetOf(models, definition);
   const result: FilterComparison = { model: definition.key, missing: [], extra: [], differences: [], suggestions: [] };
+  const hasCustomFields = definition.fields.some((f) => f.type === 'custom_fields');
   for (const [name, refLookups] of Object.entries(ref.filters)) {
+    // custom-field filters are built per request from the custom fields defined
+    if (name === 'cf_<name>' && hasCustomFields) continue;
     const filter = ours.get(name);
     if (!filter) {
       // a reference name like 'mask_length__gte' may be a lookup of one of ours

@@ -413,7 +413,7 @@ test('ordering fields default to the stored, rendered values; a declared list wi
   t.deepEqual(new ModelRegistry([thing({ orderingFields: ['id'] })]).get('test.thing').orderingFields, ['id']);
   t.deepEqual(registry.get('ipam.prefix').orderingFields!.slice(0, 3), ['id', 'prefix', 'site'], 'a derived family is not orderable');
   const declared = allModels.filter((d) => d.orderingFields).map((d) => d.key);
-  t.deepEqual(declared, ['users.token', 'users.objectpermission', 'ipam.iprange'], 'only the exceptions declare their own');
+  t.deepEqual(declared, ['users.token', 'users.objectpermission', 'ipam.iprange', 'extras.jobresult'], 'only the exceptions declare their own');
 });
 
 test('a model with a name shows its name unless it has a display hook', async (t) => {
@@ -429,7 +429,7 @@ test('a model with a name shows its name unless it has a display hook', async (t
 
 test('which models are change-logged, exemptable and access control is said by their definitions', (t) => {
   const keys = (flag: (d: ModelDefinition) => boolean) => registry.all().filter(flag).map((d) => d.key).sort();
-  t.deepEqual(keys((d) => d.changeLogged === false), ['auth.group', 'auth.user', 'dcim.cabletermination', 'users.objectpermission', 'users.token']);
+  t.deepEqual(keys((d) => d.changeLogged === false), ['auth.group', 'auth.user', 'dcim.cabletermination', 'extras.jobresult', 'users.objectpermission', 'users.token']);
   t.deepEqual(keys((d) => d.exemptable === false), ['auth.group', 'auth.user', 'users.objectpermission']);
   t.deepEqual(keys((d) => d.accessControl === true), ['auth.group', 'auth.user', 'users.objectpermission', 'users.token']);
 });

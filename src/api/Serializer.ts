@@ -192,7 +192,7 @@ export class Serializer {
   }
 
   private async computed(definition: ModelDefinition, field: FieldDefinition, docs: ReadDocument[], options: RenderOptions): Promise<unknown[]> {
-    if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view, definition, options.memo ?? new Map());
+    if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view, definition, options.memo ?? new Map(), this.registry);
     const compute = definition.hooks?.compute?.[field.name];
     if (!compute) return docs.map(() => structuredClone(field.value ?? null));
     return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));

@@ -10,6 +10,8 @@ import { NOT_AUTHENTICATED } from './permissions.js';
 import type { Services } from './Services.js';
 import { USER_CONFIG_PATH } from './users/userConfigRoute.js';
 import { CONNECTED_DEVICE_PATH } from './connectedDeviceRoute.js';
+import { CONTENT_TYPES_PATH } from './extras/contentTypesRoute.js';
+import { REPORTS_PATH, SCRIPTS_PATH } from './extras/reportsScriptsRoute.js';
 
 /** The NetBox release whose API this service speaks. */
 const NETBOX_VERSION = '3.4.10';
@@ -55,7 +57,14 @@ export function apiRoot(services: Services, startedAt: Date): Router {
   for (const app of applications) {
     if (app === 'plugins') continue;
     // endpoints served outside the registry's model routes (the change log, from the event log)
-    const extra = app === 'extras' && services.audit ? ['object-changes'] : app === 'dcim' ? [CONNECTED_DEVICE_PATH] : app === 'users' ? [USER_CONFIG_PATH] : [];
+    const extra =
+      app === 'extras'
+        ? [CONTENT_TYPES_PATH, REPORTS_PATH, SCRIPTS_PATH, ...(services.audit ? ['object-changes'] : [])]
+        : app === 'dcim'
+          ? [CONNECTED_DEVICE_PATH]
+          : app === 'users'
+            ? [USER_CONFIG_PATH]
+            : [];
     router.get(`/api/${app}/`, (ctx) => {
       const paths = [...services.registry.all().filter((d) => d.app === app).map((d) => d.path), ...extra].sort();
       ctx.body = Object.fromEntries(paths.map((path) => [path, `${ctx.state.baseUrl}/api/${app}/${path}/`]));

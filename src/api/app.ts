@@ -1,6 +1,8 @@
 import Koa from 'koa';
 import { connectedDeviceRoute } from './connectedDeviceRoute.js';
 import { userConfigRoute } from './users/userConfigRoute.js';
+import { contentTypesRoute } from './extras/contentTypesRoute.js';
+import { reportsScriptsRoute } from './extras/reportsScriptsRoute.js';
 import { apiRoot } from './apiRoot.js';
 import { auditApi } from './audit/auditApi.js';
 import { authRoutes } from './auth/routes.js';
@@ -40,6 +42,8 @@ export function createApp(services: Services): Koa {
   app.use(root.routes());
   app.use(connectedDeviceRoute(services).routes());
   app.use(userConfigRoute(services).routes());
+  app.use(contentTypesRoute(services).routes());
+  app.use(reportsScriptsRoute(services).routes());
   if (services.audit) app.use(auditApi(services, services.audit)); // object changes, history, revert, ?as_of= (from the event log)
   app.use(models.routes());
   return app;

@@ -69,8 +69,9 @@ function renderOptions(ctx: Context, query: URLSearchParams): RenderOptions {
   };
 }
 
-function representation(query: URLSearchParams): Representation {
-  return query.get('brief') ? 'brief' : 'complete';
+/** ?brief=<anything> asks for the brief form; a model without one (job results) ignores it. */
+function representation(query: URLSearchParams, definition: ModelDefinition): Representation {
+  return query.get('brief') && definition.brief.length > 0 ? 'brief' : 'complete';
 }
 
 function parseId(ctx: Context): number {
@@ -101,9 +102,9 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
     base: `${ctx.state.baseUrl}${ctx.path}`,
     paginateCount: services.config.paginateCount,
     maxPageSize: services.config.maxPageSize,
-    brief: representation(query) === 'brief',
+    brief: representation(query, definition) === 'brief',
   });
-  const results = await serializer.render(definition, docs, representation(query), renderOptions(ctx, query));
+  const results = await serializer.render(definition, docs, representation(query, definition), renderOptions(ctx, query));
   ctx.body = { ...envelope, results };
 }
 
@@ -113,7 +114,7 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
   const [doc] = await store.find(definition.key, and(scope, { id: parseId(ctx) }), { limit: 1 });
   if (!doc) throw new NotFoundError();
   const query = new URLSearchParams(ctx.querystring);
-  const [body] = await serializer.render(definition, [doc], representation(query), renderOptions(ctx, query));
+  const [body] = await serializer.render(definition, [doc], representation(query, definition), renderOptions(ctx, query));
   ctx.set('ETag', etagOf(doc._pos));
   ctx.body = body;
 }

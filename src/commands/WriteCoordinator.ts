@@ -66,6 +66,11 @@ export class WriteTransaction {
     return id;
   }
 
+  /** Who is writing (null for writes made without a user). */
+  get user(): EventUser | null {
+    return this.context.user;
+  }
+
   get allocations(): ReadonlyMap<string, number> {
     return this.allocated;
   }

@@ -16,7 +16,7 @@ export function createObjects(
 ): Promise<WriteOutcome> {
   return recordEach(env, tx, definition, items, bulk, async (item) => {
     const id = tx.allocateId(definition.key);
-    const decided = await decideObject(env, { view: tx.view, definition, input: item, previous: null, mode: 'create', id, now: tx.time });
+    const decided = await decideObject(env, { view: tx.view, definition, input: item, previous: null, mode: 'create', id, now: tx.time, requester: tx.user });
     return { id, previous: null, decided };
   });
 }

@@ -29,6 +29,8 @@ export interface DecisionRequest {
   id: number;
   /** The decision time, stamped as last_updated (and created on create). */
   now: string;
+  /** Who is writing: the default of fields that name the requesting user. */
+  requester?: { id: number } | null;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface DecisionRequest {
  * own normalisation and rules, uniqueness. Throws a ValidationError in NetBox's shape.
  */
 export async function decideObject(env: CommandEnvironment, request: DecisionRequest): Promise<DecidedObject> {
-  const { view, definition, input, previous, mode, id, now } = request;
+  const { view, definition, input, previous, mode, id, now, requester } = request;
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(input)}.`] });
   }
@@ -61,7 +63,8 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
     if (Object.hasOwn(resolved, field.name)) {
       obj[field.name] = resolved[field.name];
     } else if (!previous || (mode === 'put' && field.defaultOnPut)) {
-      if (field.default !== undefined && !field.readOnly && !field.internal) obj[field.name] = structuredClone(field.default);
+      if (field.defaultIsRequester) obj[field.name] = requester?.id ?? null;
+      else if (field.default !== undefined && !field.readOnly && !field.internal) obj[field.name] = structuredClone(field.default);
       else if (!previous && isStoredField(field)) obj[field.name] = initialValue(field);
     }
   }

@@ -1,5 +1,6 @@
 import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition } from '../models/types.js';
 import type { CommandEnvironment, RelationContext } from './CommandEnvironment.js';
+import { contentTypeDisplay } from '../models/contentTypeDisplay.js';
 import { addError } from './errors.js';
 import { resolveGenericList } from './resolveGenericList.js';
 import { resolveReference } from './resolveReference.js';
@@ -114,7 +115,7 @@ function checkContentType(field: FieldDefinition, value: unknown, { env, definit
     if (!field.nullable) addError(errors, field.name, 'This field may not be null.');
     return;
   }
-  const allowed = field.allowedTypes ?? genericTargets(definition, field.name);
+  const allowed = field.allowedTypes ?? (field.acceptsAnyModel ? undefined : genericTargets(definition, field.name));
   if (typeof value !== 'string' || !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(value)) {
     addError(errors, field.name, "Invalid value. Specify a content type as '<app_label>.<model_name>'.");
   } else if (allowed ? !allowed.includes(value) : !env.registry.tryGet(value)) {
@@ -124,7 +125,8 @@ function checkContentType(field: FieldDefinition, value: unknown, { env, definit
 
 function checkContentTypeList(field: FieldDefinition, value: unknown, { env, errors }: RelationContext): void {
   if (!Array.isArray(value)) return;
-  const unknown = value.find((v) => typeof v !== 'string' || !env.registry.tryGet(v));
+  const accepted = (v: unknown) => typeof v === 'string' && !!env.registry.tryGet(v) && (!field.allowedTypes || field.allowedTypes.includes(v));
+  const unknown = value.find((v) => !accepted(v));
   if (unknown !== undefined) addError(errors, field.name, `Invalid content type: ${String(unknown)}`);
 }
 
@@ -153,7 +155,8 @@ async function resolveGenericPairs({ env, view, definition, sent, resolved, erro
     }
     if (type === null || type === undefined) continue;
     if (!env.registry.tryGet(String(type)) || !(await view.get(String(type), Number(id)))) {
-      addError(errors, idField, `Related object not found using the provided value: ${String(id)}.`);
+      if (relation.notFound) Object.assign(errors, relation.notFound(contentTypeDisplay(String(type), env.registry), id));
+      else addError(errors, idField, `Related object not found using the provided value: ${String(id)}.`);
       continue;
     }
     resolved[typeField] = type;

@@ -33,7 +33,7 @@ export async function updateObjects(
       throw new ValidationError({ id: [`Object with id ${id} does not exist.`] });
     }
     const previous = storedForm(current);
-    const decided = await decideObject(env, { view: tx.view, definition, input, previous, mode, id, now: tx.time });
+    const decided = await decideObject(env, { view: tx.view, definition, input, previous, mode, id, now: tx.time, requester: tx.user });
     return { id, previous, decided };
   });
 }

@@ -28,6 +28,8 @@ export interface FilterEnvironment {
   textCondition(lookup: 'ic' | 'isw' | 'iew' | 'ie', value: string): Record<string, unknown>;
   /** The '<app>.<model>' a content type id names (null: none), as object changes number them. */
   contentTypeKey(id: number): string | null;
+  /** The id of the user listing (null: anonymous), for filters relative to the caller (a saved filter's `usable`). */
+  readonly requesterId: number | null;
 }
 
 /**

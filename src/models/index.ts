@@ -72,6 +72,10 @@ import { powerporttemplate } from './dcim/powerporttemplate.js';
 import { rackreservation } from './dcim/rackreservation.js';
 import { virtualchassis } from './dcim/virtualchassis.js';
 import { virtualdevicecontext } from './dcim/virtualdevicecontext.js';
+import { customlink } from './extras/customlink.js';
+import { jobresult } from './extras/jobresult.js';
+import { journalentry } from './extras/journalentry.js';
+import { savedfilter } from './extras/savedfilter.js';
 import { asn } from './ipam/asn.js';
 import { fhrpgroup } from './ipam/fhrpgroup.js';
 import { fhrpgroupassignment } from './ipam/fhrpgroupassignment.js';
@@ -183,4 +187,8 @@ export const allModels: ModelDefinition[] = [
   wirelesslangroup,
   wirelesslan,
   wirelesslink,
+  journalentry,
+  savedfilter,
+  customlink,
+  jobresult,
 ];

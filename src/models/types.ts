@@ -80,6 +80,11 @@ export interface FieldDefinition extends DependentField {
   default?: unknown;
   /** The default is also applied by a PUT that omits the field. */
   defaultOnPut?: boolean;
+  /**
+   * fk to auth.user: where the default applies, the requesting user's id (null for a write
+   * made without one), as NetBox's serializers default an author to the current user.
+   */
+  defaultIsRequester?: boolean;
 
   // string constraints
   maxLength?: number;
@@ -110,6 +115,16 @@ export interface FieldDefinition extends DependentField {
   idField?: string;
   /** content_type: the accepted '<app>.<model>' values. */
   allowedTypes?: string[];
+  /**
+   * content_type holding a generic_fk's type: any registered model is accepted (not only
+   * the relation's targets); the model's rules then refuse the others in words of their own.
+   */
+  acceptsAnyModel?: boolean;
+  /**
+   * generic_fk: the errors when the pair names no object, given the content type's string
+   * form ('dcim | site') and the id; by default the id field's 'Related object not found'.
+   */
+  notFound?: (typeDisplay: string, id: unknown) => FieldErrors;
   onDelete?: OnDelete;
   /**
    * fk: 'nested' renders the target's brief form, 'id' the bare integer. Default 'nested'.
@@ -188,6 +203,8 @@ export interface LookupView {
   find(model: string, query: Record<string, unknown>, limit?: number): Promise<StoredObject[]>;
   /** How many objects match, where the view can count without reading them (the read models can). */
   count?(model: string, query: Record<string, unknown>): Promise<number>;
+  /** How many objects have `field` equal to (or, for a list field, holding) each of `values`, where the view can count them in one pass. */
+  countBy?(model: string, field: string, values: number[]): Promise<Map<number, number>>;
   /**
    * The lowest free addresses of a range, found through an ordered index of the used ones
    * (the read models and the writer's view can); without it, allocators scan with `find`.
@@ -420,7 +437,7 @@ export interface DependentField {
    * builder (e.g. `configContextField`) brings it in one line; a field has this or a
    * `hooks.compute` entry, not both.
    */
-  computeMany?: (objs: StoredObject[], view: LookupView, model: ModelDefinition, memo: RenderMemo) => Promise<unknown[]>;
+  computeMany?: (objs: StoredObject[], view: LookupView, model: ModelDefinition, memo: RenderMemo, models: ModelCatalog) => Promise<unknown[]>;
 }
 
 /**

@@ -10,6 +10,7 @@ export function lookupView(store: ReadStore): LookupView {
     get: (model, id) => store.get(model, id) as Promise<StoredObject | null>,
     find: (model, query, limit) => store.find(model, query, limit === undefined ? {} : { limit }) as Promise<StoredObject[]>,
     count: (model, query) => store.count(model, query),
+    countBy: (model, field, values) => store.countBy(model, field, values),
     freeAddresses: (query) => store.freeAddresses(query),
   };
 }

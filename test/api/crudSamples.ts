@@ -131,4 +131,7 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
     create: (made) => ({ interface_a: made.radioA.id, interface_b: made.radioB.id, ssid: 'backhaul' }),
     patch: { description: 'changed' },
   },
+  'extras.journalentry': { create: (made) => ({ assigned_object_type: 'dcim.site', assigned_object_id: made['dcim.site'].id, comments: 'example comments' }), patch: { comments: 'changed' } },
+  'extras.savedfilter': { create: () => ({ name: 'Example saved filter', slug: 'example-saved-filter', content_types: ['dcim.site'], parameters: { status: ['active'] } }), patch: { weight: 500 } },
+  'extras.customlink': { create: () => ({ name: 'Example custom link', content_types: ['dcim.site'], link_text: 'Open', link_url: 'https://example.com/{{ object.name }}' }), patch: { group_name: 'changed' } },
 };

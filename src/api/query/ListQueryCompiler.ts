@@ -3,6 +3,7 @@ import { registry as defaultRegistry, type ModelRegistry } from '../../models/re
 import type { ModelDefinition } from '../../models/types.js';
 import type { Query } from '../../projections/ReadStore.js';
 import { andQueries, compileFilter, type FilterReader } from './compileFilter.js';
+import { withSavedFilters } from './savedFilters.js';
 
 /**
  * A query parameter answered by something other than the read model's own fields
@@ -13,7 +14,8 @@ export type ParameterResolver = (values: string[], definition: ModelDefinition, 
 
 /**
  * Turns a list request's query string into one MongoDB query document: the model's
- * filters (src/api/query/filterSet.ts, compileFilter.ts) AND the registered resolvers.
+ * filters (src/api/query/filterSet.ts, compileFilter.ts) AND the registered resolvers,
+ * with the parameters of the saved filters it names (`?filter=`, `?filter_id=`) merged in.
  */
 export class ListQueryCompiler {
   private readonly resolvers = new Map<string, ParameterResolver>();
@@ -38,7 +40,8 @@ export class ListQueryCompiler {
   async compile(definition: ModelDefinition, query: URLSearchParams, ctx: Context, reader?: FilterReader): Promise<Query> {
     const store: FilterReader | undefined = reader ?? ctx.state?.readStore ?? this.reader;
     if (!store) throw new Error('ListQueryCompiler: no read store to resolve filters against');
-    const clauses: Query[] = [await compileFilter(this.registry, definition, query, store, this.parameters)];
+    query = await withSavedFilters(query, store);
+    const clauses: Query[] = [await compileFilter(this.registry, definition, query, store, this.parameters, ctx.state?.eventUser?.id ?? null)];
     for (const [parameter, resolver] of this.resolvers) {
       const values = query.getAll(parameter);
       if (values.length === 0) continue;

@@ -54,6 +54,7 @@ interface Context {
   definition: ModelDefinition;
   reader: FilterReader;
   errors: FieldErrors;
+  requesterId: number | null;
 }
 
 function report(ctx: Context, param: string, message: string): void {
@@ -76,8 +77,9 @@ export async function compileFilter(
   params: URLSearchParams,
   reader: FilterReader,
   handledElsewhere: ReadonlySet<string> = new Set(),
+  requesterId: number | null = null,
 ): Promise<Query> {
-  const ctx: Context = { registry, definition, reader, errors: {} };
+  const ctx: Context = { registry, definition, reader, errors: {}, requesterId };
   const filters = filterSetOf(registry, definition);
   const clauses: Query[] = [];
   const customParams: string[] = [];
@@ -421,6 +423,7 @@ async function methodClause(ctx: Context, param: string, filter: MethodFilter, l
       return regexCondition(textLookup, [value]);
     },
     contentTypeKey: (id) => contentTypesOf(ctx.registry).key(id),
+    requesterId: ctx.requesterId,
   };
   try {
     return await filter.method(parsed, env);

@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import type { FilterEnvironment } from '../types.js';
 import { descriptionField, identityFields, uniqueNameField } from '../commonFields.js';
+import { taggedItemsField } from './taggedItems.js';
 
 export const tag: ModelDefinition = {
   key: 'extras.tag',
@@ -16,8 +17,7 @@ export const tag: ModelDefinition = {
     { name: 'slug', type: 'string', required: true, unique: true, maxLength: 100, pattern: '^[-\\p{L}\\p{M}\\p{N}_]+$' },
     { name: 'color', type: 'string', default: '9e9e9e', maxLength: 6, pattern: '^[0-9a-f]{6}$', format: 'color' },
     descriptionField,
-    // NetBox counts tag assignments over every model; not computed yet
-    { name: 'tagged_items', type: 'computed', readOnly: true, value: 0 },
+    taggedItemsField,
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
   ],
@@ -26,6 +26,7 @@ export const tag: ModelDefinition = {
   search: ['name', 'slug', 'description'],
   filters: {
     content_type: { kind: 'method', method: filterContentType },
+    content_type_id: { kind: 'method', value: 'integer', method: filterContentTypeId },
   },
 };
 
@@ -46,4 +47,11 @@ async function filterContentType(values: Array<string | number | boolean>, env: 
     for (const o of objects) for (const id of (o.tags as number[] | undefined) ?? []) used.add(id);
   }
   return { id: { $in: [...used] } };
+}
+
+/** The same, the types named by content type id (ids naming no model are skipped). */
+async function filterContentTypeId(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+  const types = values.map((id) => env.contentTypeKey(Number(id))).filter((key): key is string => key !== null);
+  if (types.length === 0) return { id: { $in: [] } };
+  return filterContentType(types, env);
 }
