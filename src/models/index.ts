@@ -72,6 +72,8 @@ import { powerporttemplate } from './dcim/powerporttemplate.js';
 import { rackreservation } from './dcim/rackreservation.js';
 import { virtualchassis } from './dcim/virtualchassis.js';
 import { virtualdevicecontext } from './dcim/virtualdevicecontext.js';
+import { exporttemplate } from './extras/exporttemplate.js';
+import { webhook } from './extras/webhook.js';
 import { asn } from './ipam/asn.js';
 import { fhrpgroup } from './ipam/fhrpgroup.js';
 import { fhrpgroupassignment } from './ipam/fhrpgroupassignment.js';
@@ -171,4 +173,6 @@ export const allModels: ModelDefinition[] = [
   service,
   fhrpgroup,
   fhrpgroupassignment,
+  webhook,
+  exporttemplate,
 ];
