@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookContext } from './payload.js';
-import { renderTemplate } from './templates.js';
+import { renderTemplate } from '../templates/jinjaTemplates.js';
 
 /** The parts of a webhook's definition a request is made from (its secret in clear, '' for none). */
 export interface WebhookDefinition {
