@@ -7,13 +7,13 @@ import type { PayloadRenderer } from './WebhookWorker.js';
 
 /** Renders read documents in their complete API form (the API's serializer, given by the caller). */
 export interface CompleteRenderer {
-  render(definition: ModelDefinition, docs: ReadDocument[], representation: 'complete', options: { baseUrl: string }): Promise<Record<string, unknown>[]>;
+  render(definition: ModelDefinition, docs: ReadDocument[], representation: 'complete', options: { baseUrl: string; omitAnnotated?: boolean }): Promise<Record<string, unknown>[]>;
 }
 
 /**
  * The payload's parts from an event: `data` is the object as the event left it (as it was
  * before a delete) rendered by the API's serializer, its related objects as the read models
- * hold them now; `snapshots` are the event's stored forms without secrets.
+ * hold them now, without the list's counts (as a write's answer shows it); `snapshots` are the event's stored forms without secrets.
  */
 export function payloadRenderer(
   registry: ModelRegistry,
@@ -28,7 +28,7 @@ export function payloadRenderer(
       if (!definition || !stored) return {};
       const base = { ...stored, id: event.objectId };
       const doc: ReadDocument = { ...base, ...(definition.hooks?.derive?.(base) ?? {}), display: event.objectRepr, _pos: event.position };
-      const [data] = await serializer.render(definition, [doc], 'complete', { baseUrl });
+      const [data] = await serializer.render(definition, [doc], 'complete', { baseUrl, omitAnnotated: true });
       return data ?? {};
     },
     snapshots(event: ChangeEvent) {
