@@ -22,13 +22,13 @@ export interface ExportRequest {
 }
 
 /**
- * The objects as templates see them: their complete API form, plus `all()` and `count()`
- * on the list, which templates written for Django's querysets call.
+ * The objects as templates see them: their complete API form, in a list that also answers
+ * `all()`, which templates written for Django's querysets call (`queryset|length` counts;
+ * `count(x)` is the Jinja2 list's own).
  */
 function querysetOf(objects: Record<string, unknown>[]): unknown[] {
-  const queryset = [...objects] as unknown[] & { all?: () => unknown[]; count?: () => number };
+  const queryset = [...objects];
   Object.defineProperty(queryset, 'all', { value: () => objects, enumerable: false });
-  Object.defineProperty(queryset, 'count', { value: () => objects.length, enumerable: false });
   return queryset;
 }
 
@@ -39,10 +39,11 @@ export async function answerExport(ctx: Context, name: string, request: ExportRe
   const docs = await store.find(definition.key, filter, { sort: compileSort(definition, query.get('ordering'), { brief: false }) });
   const objects = await serializer.render(definition, docs, 'complete', request.options);
   const output = renderTemplate(String(template.template_code ?? ''), { queryset: querysetOf(objects) }).replace(/\r\n/g, '\n');
-  ctx.type = template.mime_type ? String(template.mime_type) : 'text/plain; charset=utf-8';
   if (template.as_attachment !== false) {
     const extension = template.file_extension ? `.${String(template.file_extension)}` : '';
     ctx.set('Content-Disposition', `attachment; filename="netbox_${definition.verboseNamePlural.replace(/ /g, '_')}${extension}"`);
   }
   ctx.body = output;
+  // As given: koa's ctx.type would add a charset to a text type that names none.
+  ctx.set('Content-Type', template.mime_type ? String(template.mime_type) : 'text/plain; charset=utf-8');
 }
