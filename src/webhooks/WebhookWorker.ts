@@ -58,6 +58,9 @@ export class WebhookWorker implements WebhookDeliveryRecords {
   private stopped = false;
   private saving: Promise<void> | null = null;
   private dirty = false;
+  private lazySave: NodeJS.Timeout | null = null;
+  /** Ends the requests in flight when the service stops: they are sent again at the next start. */
+  private readonly abort = new AbortController();
   private readonly now: () => Date;
   /** Resolvers waiting for a record change (tests and callers that wait for a delivery). */
   private readonly listeners = new Set<() => void>();
@@ -103,6 +106,8 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     await this.subscription?.stop();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    if (this.lazySave) clearTimeout(this.lazySave);
+    this.abort.abort();
     await Promise.allSettled([...this.inFlight]);
     await this.flush();
   }
@@ -115,14 +120,16 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       if (event.position <= this.state.position) continue; // already dispatched before a restart
       if (event.objectType === WEBHOOK) this.track(event);
       for (const id of await this.matching(event)) {
-        (this.state.pending[id] ??= []).push(await this.pending(event));
+        const delivery = await this.pending(event);
+        // The queue is looked up after the await: a delivery finished meanwhile may have emptied and dropped it.
+        (this.state.pending[id] ??= []).push(delivery);
         touched.add(id);
       }
       this.state.position = event.position;
     }
     this.markDirty();
     if (touched.size) await this.flush(); // queued deliveries are durable before any is sent
-    else this.flush().catch((error: unknown) => this.options.logger({ level: 'error', msg: `webhook deliveries not saved: ${(error as Error).message}` }));
+    else this.saveLater();
     for (const id of touched) this.pump(id);
   }
 
@@ -231,11 +238,13 @@ export class WebhookWorker implements WebhookDeliveryRecords {
         sslVerification: webhook.ssl_verification !== false,
         caFilePath: typeof webhook.ca_file_path === 'string' && webhook.ca_file_path ? webhook.ca_file_path : null,
         timeoutMs: this.options.timeoutMs,
+        signal: this.abort.signal,
       });
     } catch (error) {
       result = { status: null, error: `request not rendered: ${(error as Error).message}` };
     }
     if (this.state.pending[id]?.[0] !== delivery) return; // the webhook was deleted while sending
+    if (this.abort.signal.aborted) return; // stopped mid-request: not an attempt, sent again at the next start
     delivery.attempts += 1;
     delivery.last_attempt = this.now().toISOString();
     delivery.last_status_code = result.status;
@@ -271,6 +280,19 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     this.dirty = true;
     for (const listener of this.listeners) listener();
     this.listeners.clear();
+  }
+
+  /**
+   * A position that queued nothing is saved within a second rather than at once: were it
+   * lost, those changes would only be looked at again, and busy logs cost no write each.
+   */
+  private saveLater(): void {
+    if (this.lazySave || this.stopped) return;
+    this.lazySave = setTimeout(() => {
+      this.lazySave = null;
+      this.flush().catch((error: unknown) => this.options.logger({ level: 'error', msg: `webhook deliveries not saved: ${(error as Error).message}` }));
+    }, 1000);
+    this.lazySave.unref();
   }
 
   /** Saves the state if it changed; concurrent callers share one write, and a change made during it is written after. */

@@ -9,6 +9,8 @@ export interface TransportOptions {
   /** A PEM bundle to verify against instead of the system's. */
   caFilePath: string | null;
   timeoutMs: number;
+  /** Aborts the request (the service is stopping). */
+  signal?: AbortSignal;
 }
 
 export interface TransportResult {
@@ -46,6 +48,7 @@ export async function sendRequest(request: WebhookRequest, options: TransportOpt
         method: request.method,
         headers: { ...request.headers, 'Content-Length': String(body.length) },
         timeout: options.timeoutMs || undefined,
+        signal: options.signal,
         ...(url.protocol === 'https:' ? { rejectUnauthorized: options.sslVerification, ca } : {}),
       },
       (res) => {
