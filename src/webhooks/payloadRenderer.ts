@@ -29,6 +29,8 @@ export function payloadRenderer(
       const base = { ...stored, id: event.objectId };
       const doc: ReadDocument = { ...base, ...(definition.hooks?.derive?.(base) ?? {}), display: event.objectRepr, _pos: event.position };
       const [data] = await serializer.render(definition, [doc], 'complete', { baseUrl, omitAnnotated: true });
+      // A webhook watching webhooks would carry their signing keys to receivers and into the saved queue.
+      for (const field of definition.fields) if (field.secret && data) delete data[field.name];
       return data ?? {};
     },
     snapshots(event: ChangeEvent) {
