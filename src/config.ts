@@ -44,6 +44,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections accepted at once; more are closed at once. 0: no cap. */
   maxConnections: number;
+  /** Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit); each try times out. */
+  webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number };
   apiVersion: string;
 }
 
@@ -147,6 +149,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs,
     keepAliveTimeoutMs: seconds(env.KEEPALIVE_TIMEOUT, 5),
     maxConnections: integer(env.MAX_CONNECTIONS, 1000),
+    webhooks: {
+      retryBaseMs: seconds(env.WEBHOOK_RETRY_BASE, 1),
+      retryMaxMs: seconds(env.WEBHOOK_RETRY_MAX, 300),
+      maxAttempts: integer(env.WEBHOOK_MAX_ATTEMPTS, 20),
+      timeoutMs: seconds(env.WEBHOOK_TIMEOUT, 10),
+    },
     apiVersion: '3.4',
   };
 }

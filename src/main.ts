@@ -10,11 +10,16 @@ import type { WriterRetry } from './commands/WriteCoordinator.js';
 import { loadConfig, type Config } from './config.js';
 import type { LogFileSystem } from './events/file/logFileSystem.js';
 import { openLedger, type Ledger } from './ledger/openLedger.js';
+import { WEBHOOK_DELIVERIES_SOURCE } from './models/extras/webhookDeliveriesView.js';
+import { startWebhookWorker } from './webhooks/startWebhookWorker.js';
+import type { WebhookWorker } from './webhooks/WebhookWorker.js';
 
 export interface Running {
   services: Services;
   server: Server;
   url: string;
+  /** Delivers webhooks from the event log, beside the projector. */
+  webhooks: WebhookWorker;
   stop(): Promise<void>;
 }
 
@@ -45,7 +50,8 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const audit = ledger.audit!;
   const serializer = new Serializer(registry, store, ledger.secrets);
   const queries = new ListQueryCompiler();
-  const services: Services = { config, registry, log, store, projector, coordinator, serializer, queries, commands, logger, auth, audit };
+  const sources = new Map<string, unknown>();
+  const services: Services = { config, registry, log, store, projector, coordinator, serializer, queries, commands, logger, auth, audit, sources };
   queries.register('created_by_request', audit.createdByRequest);
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
 
@@ -63,17 +69,27 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  // Follows the log on its own: a slow or unreachable receiver never holds up a write.
+  let webhooks: WebhookWorker;
+  try {
+    webhooks = await startWebhookWorker({ config, registry, log, store, projector, secrets: ledger.secrets, serializer, baseUrl: url, logger });
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+  sources.set(WEBHOOK_DELIVERIES_SOURCE, webhooks);
   logger({ level: 'info', msg: `netledger listening on ${url}`, eventLog: log.constructor.name, readStore: store.constructor.name, position: log.head(), writer: coordinator.health().state });
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       coordinator.close();
+      await webhooks.stop();
       await audit.close(); // ends live change streams, which would keep the server open
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ledger.close();
     })());
-  return { services, server, url, stop };
+  return { services, server, url, webhooks, stop };
 }
 
 const isEntryPoint = import.meta.url === `file://${process.argv[1]}`;

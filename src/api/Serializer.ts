@@ -156,6 +156,7 @@ export class Serializer {
         return this.customFields(definition, field, docs, options, depth);
       default:
         if (field.secret === 'token_key') return docs.map((d) => this.tokenKey(d, options));
+        if (field.secret === 'sealed') return docs.map((d) => this.sealed(field.name, d));
         return docs.map((d) => (d[field.name] === undefined ? (field.default ?? null) : d[field.name]));
     }
   }
@@ -182,6 +183,12 @@ export class Serializer {
       }
     }
     return out;
+  }
+
+  /** A sealed secret in clear for the webhook's readers (NetBox shows it); '' when none is set. */
+  private sealed(name: string, doc: ReadDocument): string {
+    const sealed = doc[`${name}_sealed`];
+    return typeof sealed === 'string' ? (this.secrets.unsealSecret(sealed) ?? '') : '';
   }
 
   private tokenKey(doc: ReadDocument, options: RenderOptions): unknown {

@@ -28,4 +28,6 @@ export interface Services {
   auth: AuthService;
   /** The audit side, answered from the event log (object changes, as_of, history, revert). */
   audit?: AuditService;
+  /** Records kept beside the read models that detail views read by name (the webhook delivery worker's). */
+  sources?: ReadonlyMap<string, unknown>;
 }

@@ -59,6 +59,7 @@ async function respond(services: Services, definition: ModelDefinition, detail: 
     invalid: (errors) => {
       throw new ValidationError(errors);
     },
+    source: (name) => services.sources?.get(name),
   };
   const answer = await detail.respond(object, request);
   if (answer.contentType) ctx.type = answer.contentType;

@@ -17,6 +17,7 @@ import type { RenderOptions, Representation, Serializer } from './Serializer.js'
 import type { Services } from './Services.js';
 import { detailActionRoutes } from './detailActionRoutes.js';
 import { detailViewRoutes } from './detailViewRoutes.js';
+import { answerExport } from './exportTemplate.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const DETAIL_METHODS = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -94,6 +95,8 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
   const query = new URLSearchParams(ctx.querystring);
   const { store, serializer } = readModels(services, ctx);
   const filter = and(scope, await services.queries.compile(definition, query, ctx, store));
+  const exportName = query.get('export');
+  if (exportName !== null) return answerExport(ctx, exportName, { store, serializer, definition, filter, query, options: renderOptions(ctx, query) });
   const { docs, ...envelope } = await listPage({
     store,
     definition,

@@ -41,6 +41,15 @@ export class SecretKeeper implements CommandSecrets {
     return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join('$');
   }
 
+  sealSecret(value: string): string {
+    return this.encryptTokenKey(value);
+  }
+
+  /** The clear text of a sealed secret; null when it was sealed with another SECRET_KEY or damaged. */
+  unsealSecret(sealed: string): string | null {
+    return this.decryptTokenKey(sealed);
+  }
+
   decryptTokenKey(sealed: string): string | null {
     try {
       const [version, iv, tag, body] = sealed.split('$');

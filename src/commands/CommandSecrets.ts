@@ -12,4 +12,6 @@ export interface CommandSecrets {
   tokenDigest(key: string): string;
   encryptTokenKey(key: string): string;
   hashPassword(password: string): Promise<string>;
+  /** A secret the service must read back itself (a webhook's signing key), encrypted whatever ALLOW_TOKEN_RETRIEVAL says. */
+  sealSecret(value: string): string;
 }

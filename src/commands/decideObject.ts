@@ -152,6 +152,11 @@ async function protectSecrets(
       obj.key_cipher = secrets.allowTokenRetrieval ? secrets.encryptTokenKey(key) : null;
       obj.key_last6 = key.slice(-6);
       revealed[field.name] = key;
+    } else if (field.secret === 'sealed') {
+      const supplied = resolved[field.name];
+      delete obj[field.name];
+      if (typeof supplied === 'string') obj[`${field.name}_sealed`] = supplied === '' ? null : secrets.sealSecret(supplied);
+      else if (!previous) obj[`${field.name}_sealed`] = null;
     }
   }
 }

@@ -76,6 +76,8 @@ import { customlink } from './extras/customlink.js';
 import { jobresult } from './extras/jobresult.js';
 import { journalentry } from './extras/journalentry.js';
 import { savedfilter } from './extras/savedfilter.js';
+import { exporttemplate } from './extras/exporttemplate.js';
+import { webhook } from './extras/webhook.js';
 import { asn } from './ipam/asn.js';
 import { fhrpgroup } from './ipam/fhrpgroup.js';
 import { fhrpgroupassignment } from './ipam/fhrpgroupassignment.js';
@@ -191,4 +193,6 @@ export const allModels: ModelDefinition[] = [
   savedfilter,
   customlink,
   jobresult,
+  webhook,
+  exporttemplate,
 ];

@@ -175,9 +175,11 @@ export interface FieldDefinition extends DependentField {
   value?: unknown;
   /**
    * Secrets never enter an event in clear: 'password' is stored as a slow salted hash,
-   * 'token_key' as a keyed digest (plus an encrypted copy when retrieval is allowed).
+   * 'token_key' as a keyed digest (plus an encrypted copy when retrieval is allowed),
+   * 'sealed' only encrypted with SECRET_KEY in the internal field `<name>_sealed` (a
+   * webhook's signing key, which the service itself must read back; '' stays '').
    */
-  secret?: 'password' | 'token_key';
+  secret?: 'password' | 'token_key' | 'sealed';
   /**
    * Count fields computed by NetBox's list queryset: absent from create responses and
    * from the object's nested form.
@@ -588,6 +590,8 @@ export interface DetailViewRequest {
   viewable(model: string, ids: number[]): Promise<Set<number>>;
   /** Refuse the request's parameters: 400 `{parameter: [messages]}`. */
   invalid(errors: FieldErrors): never;
+  /** Records the service keeps beside the read models (a webhook's deliveries), by name; undefined where it keeps none. */
+  source?(name: string): unknown;
 }
 
 /** The body, and its content type when it is not JSON (an SVG drawing); bad parameters answer through `invalid`. */

@@ -51,6 +51,11 @@ export const CRUD_SAMPLES: Record<string, CrudSample> = {
     patch: { description: 'ticket number' },
   },
   'extras.configcontext': { create: (made) => ({ name: 'Example config context', sites: [made['dcim.site'].id], data: { ntp: ['192.0.2.1'] } }), patch: { weight: 500 } },
+  'extras.webhook': {
+    create: () => ({ name: 'Example webhook', content_types: ['dcim.site'], type_create: true, payload_url: 'http://127.0.0.1:9/hook' }),
+    patch: { enabled: false },
+  },
+  'extras.exporttemplate': { create: () => ({ name: 'Example export', content_types: ['dcim.site'], template_code: '{{ queryset | length }}' }), patch: { mime_type: 'text/csv' } },
   'tenancy.contactrole': { create: () => ({ name: 'Example contact role', slug: 'example-contact-role' }), patch: { description: 'changed' } },
   'virtualization.clustertype': { create: () => ({ name: 'Example cluster type', slug: 'example-cluster-type' }), patch: { description: 'changed' } },
   'virtualization.clustergroup': { create: () => ({ name: 'Example cluster group', slug: 'example-cluster-group' }), patch: { description: 'changed' } },

@@ -1,0 +1,49 @@
+/**
+ * `?export=<name>` on a list view: the export template of that name attached to the
+ * listed model renders every object the filters select (no paging), in the list's order,
+ * and the answer is the rendered text with the template's MIME type, downloaded as
+ * `netbox_<verbose name plural>.<extension>` when it is an attachment.
+ */
+import type { Context } from 'koa';
+import { NotFoundError } from '../commands/errors.js';
+import type { ModelDefinition } from '../models/types.js';
+import type { Query, ReadStore } from '../projections/ReadStore.js';
+import { compileSort } from './query/sort.js';
+import type { RenderOptions, Serializer } from './Serializer.js';
+import { renderTemplate } from '../templates/jinjaTemplates.js';
+
+export interface ExportRequest {
+  store: ReadStore;
+  serializer: Serializer;
+  definition: ModelDefinition;
+  filter: Query;
+  query: URLSearchParams;
+  options: RenderOptions;
+}
+
+/**
+ * The objects as templates see them: their complete API form, in a list that also answers
+ * `all()`, which templates written for Django's querysets call (`queryset|length` counts;
+ * `count(x)` is the Jinja2 list's own).
+ */
+function querysetOf(objects: Record<string, unknown>[]): unknown[] {
+  const queryset = [...objects];
+  Object.defineProperty(queryset, 'all', { value: () => objects, enumerable: false });
+  return queryset;
+}
+
+export async function answerExport(ctx: Context, name: string, request: ExportRequest): Promise<void> {
+  const { store, serializer, definition, filter, query } = request;
+  const [template] = await store.find('extras.exporttemplate', { name, content_types: definition.key }, { sort: { id: 1 }, limit: 1 });
+  if (!template) throw new NotFoundError();
+  const docs = await store.find(definition.key, filter, { sort: compileSort(definition, query.get('ordering'), { brief: false }) });
+  const objects = await serializer.render(definition, docs, 'complete', request.options);
+  const output = renderTemplate(String(template.template_code ?? ''), { queryset: querysetOf(objects) }).replace(/\r\n/g, '\n');
+  if (template.as_attachment !== false) {
+    const extension = template.file_extension ? `.${String(template.file_extension)}` : '';
+    ctx.set('Content-Disposition', `attachment; filename="netbox_${definition.verboseNamePlural.replace(/ /g, '_')}${extension}"`);
+  }
+  ctx.body = output;
+  // As given: koa's ctx.type would add a charset to a text type that names none.
+  ctx.set('Content-Type', template.mime_type ? String(template.mime_type) : 'text/plain; charset=utf-8');
+}

@@ -1,0 +1,312 @@
+import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { EventLog, Subscription } from '../events/EventLog.js';
+import type { WebhookDelivery, WebhookDeliveryRecords } from '../models/extras/webhookDeliveriesView.js';
+import { conditionsMet } from '../models/extras/webhookConditions.js';
+import { loadDeliveryState, saveDeliveryState, type DeliveryState, type PendingDelivery } from './deliveryState.js';
+import { webhookContext, type WebhookContext } from './payload.js';
+import { exhausted, retryDelay } from './retrySchedule.js';
+import type { TransportOptions, TransportResult } from './sendRequest.js';
+import { webhookRequest, type WebhookRequest } from './webhookRequest.js';
+
+const WEBHOOK = 'extras.webhook';
+const FLAGS = { create: 'type_create', update: 'type_update', delete: 'type_delete' } as const;
+
+/** What the worker needs rendered by the layers that know the API's shapes. */
+export interface PayloadRenderer {
+  /** The changed object's API form (complete), as the event left it (before a delete). */
+  data(event: ChangeEvent): Promise<Record<string, unknown>>;
+  /** The event's stored forms without secrets or internal keys (NetBox's snapshots). */
+  snapshots(event: ChangeEvent): WebhookContext['snapshots'];
+  /** A stored webhook's signing key in clear ('' for none). */
+  secret(webhook: Record<string, unknown>): string;
+}
+
+export interface WebhookWorkerOptions {
+  log: EventLog;
+  /** Where the worker's state is kept (under DATA_DIR). */
+  stateFile: string;
+  renderer: PayloadRenderer;
+  /** On a first start: the webhooks as the read models hold them, and the position they are at. */
+  initial: () => Promise<{ position: number; webhooks: Array<Record<string, unknown>> }>;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Attempts before a delivery is given up (0: never). */
+  maxAttempts: number;
+  timeoutMs: number;
+  send: (request: WebhookRequest, options: TransportOptions) => Promise<TransportResult>;
+  logger: (entry: Record<string, unknown>) => void;
+  /** Finished deliveries kept per webhook (the oldest are forgotten). */
+  historyLimit?: number;
+  now?: () => Date;
+}
+
+/**
+ * Delivers webhooks from the event log, beside the projector and outside the request
+ * path: it follows the log from the position it saved, queues one delivery per matching
+ * enabled webhook and change event (content type, action flag, conditions on the object's
+ * API form), and sends each webhook's queue in log order, retrying a failed delivery with
+ * a doubling delay (capped) before the next one. What it has queued is saved with the
+ * position, so a restart (or a receiver down for hours) loses nothing; a delivery is
+ * repeated only when the service stopped between sending it and saving that it was sent.
+ */
+export class WebhookWorker implements WebhookDeliveryRecords {
+  private state: DeliveryState = { version: 1, position: 0, webhooks: {}, pending: {}, finished: {} };
+  private subscription: Subscription | null = null;
+  private readonly sending = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = false;
+  private saving: Promise<void> | null = null;
+  private dirty = false;
+  private lazySave: NodeJS.Timeout | null = null;
+  /** Ends the requests in flight when the service stops: they are sent again at the next start. */
+  private readonly abort = new AbortController();
+  private readonly now: () => Date;
+  /** Resolvers waiting for a record change (tests and callers that wait for a delivery). */
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: WebhookWorkerOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async start(): Promise<void> {
+    const saved = await loadDeliveryState(this.options.stateFile);
+    if (saved) {
+      this.state = saved;
+      // A log restored from an older backup ends before the saved position: follow it from its end.
+      this.state.position = Math.min(this.state.position, this.options.log.head());
+    } else {
+      const initial = await this.options.initial();
+      this.state.position = initial.position;
+      for (const webhook of initial.webhooks) this.state.webhooks[String(webhook.id)] = webhook;
+      await this.save();
+    }
+    this.subscription = this.options.log.subscribe(this.state.position + 1, (events) => this.dispatch(events));
+    for (const id of Object.keys(this.state.pending)) this.pump(id);
+  }
+
+  /** The last log position dispatched. */
+  get position(): number {
+    return this.state.position;
+  }
+
+  deliveries(webhookId: number): WebhookDelivery[] {
+    const key = String(webhookId);
+    const pending = (this.state.pending[key] ?? []).map(({ context: _context, ...record }) => record);
+    return [...pending, ...(this.state.finished[key] ?? [])].sort((a, b) => b.position - a.position);
+  }
+
+  /** Resolves at the next change of any delivery record or of the position. */
+  changed(): Promise<void> {
+    return new Promise((resolve) => this.listeners.add(resolve));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.stop();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    if (this.lazySave) clearTimeout(this.lazySave);
+    this.abort.abort();
+    await Promise.allSettled([...this.inFlight]);
+    await this.flush();
+  }
+
+  /* ------------------------------------------------------------ dispatch */
+
+  private async dispatch(events: ChangeEvent[]): Promise<void> {
+    const touched = new Set<string>();
+    for (const event of events) {
+      if (event.position <= this.state.position) continue; // already dispatched before a restart
+      if (event.objectType === WEBHOOK) this.track(event);
+      for (const id of await this.matching(event)) {
+        const delivery = await this.pending(event);
+        // The queue is looked up after the await: a delivery finished meanwhile may have emptied and dropped it.
+        (this.state.pending[id] ??= []).push(delivery);
+        touched.add(id);
+      }
+      this.state.position = event.position;
+    }
+    this.markDirty();
+    if (touched.size) await this.flush(); // queued deliveries are durable before any is sent
+    else this.saveLater();
+    for (const id of touched) this.pump(id);
+  }
+
+  /** Keeps the webhook table as of the dispatched position; a deleted webhook's deliveries go with it. */
+  private track(event: ChangeEvent): void {
+    const key = String(event.objectId);
+    if (event.action === 'delete') {
+      delete this.state.webhooks[key];
+      delete this.state.pending[key];
+      delete this.state.finished[key];
+    } else {
+      this.state.webhooks[key] = { ...event.postchange, id: event.objectId };
+    }
+  }
+
+  private dataCache = new WeakMap<ChangeEvent, Promise<Record<string, unknown>>>();
+
+  private data(event: ChangeEvent): Promise<Record<string, unknown>> {
+    let data = this.dataCache.get(event);
+    if (!data) this.dataCache.set(event, (data = this.options.renderer.data(event)));
+    return data;
+  }
+
+  private async matching(event: ChangeEvent): Promise<string[]> {
+    const ids: string[] = [];
+    for (const [id, webhook] of Object.entries(this.state.webhooks)) {
+      if (webhook.enabled === false || webhook[FLAGS[event.action]] !== true) continue;
+      if (!Array.isArray(webhook.content_types) || !webhook.content_types.includes(event.objectType)) continue;
+      if (webhook.conditions !== null && webhook.conditions !== undefined) {
+        let met: boolean;
+        try {
+          met = conditionsMet(webhook.conditions, await this.data(event));
+        } catch (error) {
+          this.options.logger({ level: 'warn', msg: `webhook ${id}: conditions not evaluated: ${(error as Error).message}` });
+          met = false;
+        }
+        if (!met) continue;
+      }
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  private async pending(event: ChangeEvent): Promise<PendingDelivery> {
+    const context = webhookContext(event, await this.data(event), this.options.renderer.snapshots(event));
+    return {
+      position: event.position,
+      event_id: event.eventId,
+      request_id: event.requestId,
+      event: context.event,
+      object_type: event.objectType,
+      object_id: event.objectId,
+      status: 'pending',
+      attempts: 0,
+      last_status_code: null,
+      last_error: null,
+      last_attempt: null,
+      next_attempt: null,
+      context,
+    };
+  }
+
+  /* ------------------------------------------------------------ delivery */
+
+  /** Works through one webhook's queue, one delivery at a time, oldest change first. */
+  private pump(id: string): void {
+    if (this.stopped || this.sending.has(id) || this.timers.has(id)) return;
+    const head = this.state.pending[id]?.[0];
+    if (!head) return;
+    const wait = head.next_attempt ? Date.parse(head.next_attempt) - this.now().getTime() : 0;
+    if (wait > 0) {
+      this.timers.set(id, setTimeout(() => {
+        this.timers.delete(id);
+        this.pump(id);
+      }, wait));
+      return;
+    }
+    this.sending.add(id);
+    const attempt = this.attempt(id, head)
+      .catch((error: unknown) => this.options.logger({ level: 'error', msg: `webhook ${id}: ${(error as Error).message}` }))
+      .finally(() => {
+        this.sending.delete(id);
+        this.inFlight.delete(attempt);
+        this.pump(id);
+      });
+    this.inFlight.add(attempt);
+  }
+
+  private async attempt(id: string, delivery: PendingDelivery): Promise<void> {
+    const webhook = this.state.webhooks[id];
+    if (!webhook) return; // deleted meanwhile: its queue went with it
+    let result: TransportResult;
+    try {
+      const request = webhookRequest(
+        {
+          payload_url: String(webhook.payload_url ?? ''),
+          http_method: String(webhook.http_method ?? 'POST'),
+          http_content_type: String(webhook.http_content_type ?? 'application/json'),
+          additional_headers: String(webhook.additional_headers ?? ''),
+          body_template: String(webhook.body_template ?? ''),
+          secret: this.options.renderer.secret(webhook),
+        },
+        delivery.context,
+      );
+      result = await this.options.send(request, {
+        sslVerification: webhook.ssl_verification !== false,
+        caFilePath: typeof webhook.ca_file_path === 'string' && webhook.ca_file_path ? webhook.ca_file_path : null,
+        timeoutMs: this.options.timeoutMs,
+        signal: this.abort.signal,
+      });
+    } catch (error) {
+      result = { status: null, error: `request not rendered: ${(error as Error).message}` };
+    }
+    if (this.state.pending[id]?.[0] !== delivery) return; // the webhook was deleted while sending
+    if (this.abort.signal.aborted) return; // stopped mid-request: not an attempt, sent again at the next start
+    delivery.attempts += 1;
+    delivery.last_attempt = this.now().toISOString();
+    delivery.last_status_code = result.status;
+    delivery.last_error = result.error;
+    if (result.error === null) {
+      delivery.status = 'delivered';
+      delivery.next_attempt = null;
+      this.finish(id);
+    } else if (exhausted(delivery.attempts, this.options.maxAttempts)) {
+      delivery.status = 'failed';
+      delivery.next_attempt = null;
+      this.finish(id);
+      this.options.logger({ level: 'warn', msg: `webhook ${id}: gave up delivering change ${delivery.position} after ${delivery.attempts} attempt(s): ${result.error}` });
+    } else {
+      const delay = retryDelay(delivery.attempts, this.options.retryBaseMs, this.options.retryMaxMs);
+      delivery.next_attempt = new Date(this.now().getTime() + delay).toISOString();
+    }
+    this.markDirty();
+    await this.flush();
+  }
+
+  private finish(id: string): void {
+    const { context: _context, ...record } = this.state.pending[id].shift()!;
+    if (this.state.pending[id].length === 0) delete this.state.pending[id];
+    const finished = (this.state.finished[id] ??= []);
+    finished.unshift(record);
+    finished.length = Math.min(finished.length, this.options.historyLimit ?? 1000);
+  }
+
+  /* ------------------------------------------------------------ persistence */
+
+  private markDirty(): void {
+    this.dirty = true;
+    for (const listener of this.listeners) listener();
+    this.listeners.clear();
+  }
+
+  /**
+   * A position that queued nothing is saved within a second rather than at once: were it
+   * lost, those changes would only be looked at again, and busy logs cost no write each.
+   */
+  private saveLater(): void {
+    if (this.lazySave || this.stopped) return;
+    this.lazySave = setTimeout(() => {
+      this.lazySave = null;
+      this.flush().catch((error: unknown) => this.options.logger({ level: 'error', msg: `webhook deliveries not saved: ${(error as Error).message}` }));
+    }, 1000);
+    this.lazySave.unref();
+  }
+
+  /** Saves the state if it changed; concurrent callers share one write, and a change made during it is written after. */
+  private async flush(): Promise<void> {
+    while (this.dirty) {
+      if (!this.saving) {
+        this.dirty = false;
+        this.saving = this.save().finally(() => (this.saving = null));
+      }
+      await this.saving;
+    }
+  }
+
+  private async save(): Promise<void> {
+    await saveDeliveryState(this.options.stateFile, this.state);
+  }
+}

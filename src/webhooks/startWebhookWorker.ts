@@ -1,0 +1,47 @@
+import path from 'node:path';
+import type { SecretKeeper } from '../auth/secrets.js';
+import type { Config } from '../config.js';
+import type { EventLog } from '../events/EventLog.js';
+import type { ModelRegistry } from '../models/registry.js';
+import type { Projector } from '../projections/Projector.js';
+import type { ReadStore } from '../projections/ReadStore.js';
+import { payloadRenderer, type CompleteRenderer } from './payloadRenderer.js';
+import { sendRequest } from './sendRequest.js';
+import { WebhookWorker } from './WebhookWorker.js';
+
+export interface WebhookWorkerParts {
+  config: Config;
+  registry: ModelRegistry;
+  log: EventLog;
+  store: ReadStore;
+  projector: Projector;
+  secrets: SecretKeeper;
+  serializer: CompleteRenderer;
+  /** The service's own address: the `url` fields of payloads point there. */
+  baseUrl: string;
+  logger: (entry: Record<string, unknown>) => void;
+}
+
+/** The delivery worker as the service runs it: state under DATA_DIR/webhooks/, settings from the configuration. */
+export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<WebhookWorker> {
+  const { config, registry, log, store, projector, secrets, serializer, baseUrl, logger } = parts;
+  const worker = new WebhookWorker({
+    log,
+    stateFile: path.join(config.dataDir, 'webhooks', 'deliveries.json'),
+    renderer: payloadRenderer(registry, serializer, baseUrl, (sealed) => secrets.unsealSecret(sealed)),
+    initial: async () => {
+      // The read models are at the projector's position: start there, with the webhooks they hold.
+      const position = projector.position;
+      const webhooks = await store.find('extras.webhook', {});
+      return { position, webhooks };
+    },
+    retryBaseMs: config.webhooks.retryBaseMs,
+    retryMaxMs: config.webhooks.retryMaxMs,
+    maxAttempts: config.webhooks.maxAttempts,
+    timeoutMs: config.webhooks.timeoutMs,
+    send: sendRequest,
+    logger,
+  });
+  await worker.start();
+  return worker;
+}

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import test from 'ava';
+import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import type { TransportResult } from '../../src/webhooks/sendRequest.js';
+import type { WebhookRequest } from '../../src/webhooks/webhookRequest.js';
+import { WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/WebhookWorker.js';
+import { MemoryEventLog } from '../support/MemoryEventLog.js';
+import { until } from './receiver.js';
+
+function event(objectType: string, objectId: number, action: ChangeEvent['action'], postchange: Record<string, unknown> | null, at: number): ChangeEvent {
+  return {
+    v: 3, eventId: randomUUID(), position: at, requestId: randomUUID(), time: '2026-01-01T00:00:00.000000Z', user: null,
+    action, objectType, objectId, objectRepr: String(postchange?.name ?? objectId), prechange: null, postchange,
+  };
+}
+
+function hook(id: number, url: string, at: number): ChangeEvent {
+  return event('extras.webhook', id, 'create', { name: `hook ${id}`, content_types: ['dcim.site'], type_create: true, type_update: false, type_delete: false, enabled: true, payload_url: url, http_method: 'POST', http_content_type: 'application/json', additional_headers: '', body_template: '{{ data.name }}', secret_sealed: null, conditions: null, ssl_verification: true, ca_file_path: null }, at);
+}
+
+/** A worker over an in-memory log whose transport answers per URL as `answer` says. */
+function workerFor(log: MemoryEventLog, stateFile: string, answer: (request: WebhookRequest) => TransportResult, sent: WebhookRequest[]) {
+  const options: WebhookWorkerOptions = {
+    log,
+    stateFile,
+    renderer: { data: async (e) => ({ id: e.objectId, name: (e.postchange ?? e.prechange)?.name }), snapshots: () => ({ prechange: null, postchange: null }), secret: () => '' },
+    initial: async () => ({ position: 0, webhooks: [] }),
+    retryBaseMs: 1,
+    retryMaxMs: 2,
+    maxAttempts: 0,
+    timeoutMs: 1000,
+    send: async (request) => {
+      sent.push(request);
+      return answer(request);
+    },
+    logger: () => {},
+  };
+  return new WebhookWorker(options);
+}
+
+test('a webhook whose receiver is down holds up only its own queue; every queue keeps log order', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const log = new MemoryEventLog();
+  await log.open();
+  let position = 0;
+  await log.append([hook(1, 'http://up/', ++position), hook(2, 'http://down/', ++position)]);
+  const sent: WebhookRequest[] = [];
+  let downAnswers = true;
+  const worker = workerFor(log, path.join(dir, 'state.json'), (r) => (r.url === 'http://down/' && downAnswers ? { status: 503, error: 'down' } : { status: 200, error: null }), sent);
+  await worker.start();
+  t.teardown(() => worker.stop());
+  for (const name of ['a', 'b', 'c']) await log.append([event('dcim.site', position, 'create', { name }, ++position)]);
+
+  await until(worker, () => worker.deliveries(1).every((d) => d.status === 'delivered') && worker.deliveries(1).length === 3 && (worker.deliveries(2).at(-1)?.attempts ?? 0) >= 3);
+  t.deepEqual(sent.filter((r) => r.url === 'http://up/').map((r) => r.body), ['a', 'b', 'c']);
+  t.deepEqual(worker.deliveries(2).map((d) => [d.status, d.attempts > 0]), [['pending', false], ['pending', false], ['pending', true]]);
+
+  downAnswers = false;
+  await until(worker, () => worker.deliveries(2).every((d) => d.status === 'delivered'));
+  t.deepEqual(sent.filter((r) => r.url === 'http://down/' && r.body).map((r) => r.body).slice(-3), ['a', 'b', 'c']);
+});
+
+test('a new worker on the saved state resends what was pending and dispatches from the saved position, not from the start', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const log = new MemoryEventLog();
+  await log.open();
+  let position = 0;
+  await log.append([hook(1, 'http://one/', ++position)]);
+  await log.append([event('dcim.site', 1, 'create', { name: 'delivered before' }, ++position)]);
+  const stateFile = path.join(dir, 'state.json');
+  const firstSent: WebhookRequest[] = [];
+  let fail = false;
+  const first = workerFor(log, stateFile, () => (fail ? { status: null, error: 'ECONNREFUSED' } : { status: 200, error: null }), firstSent);
+  await first.start();
+  await until(first, () => first.deliveries(1)[0]?.status === 'delivered');
+  fail = true;
+  await log.append([event('dcim.site', 2, 'create', { name: 'pending at stop' }, ++position)]);
+  await until(first, () => (first.deliveries(1)[0]?.attempts ?? 0) >= 1 && first.deliveries(1)[0].position === position);
+  await first.stop();
+
+  await log.append([event('dcim.site', 3, 'create', { name: 'made while stopped' }, ++position)]);
+  const secondSent: WebhookRequest[] = [];
+  const second = workerFor(log, stateFile, () => ({ status: 200, error: null }), secondSent);
+  await second.start();
+  t.teardown(() => second.stop());
+  await until(second, () => second.deliveries(1).length === 3 && second.deliveries(1).every((d) => d.status === 'delivered'));
+  t.deepEqual(secondSent.map((r) => r.body), ['pending at stop', 'made while stopped']);
+  t.true(second.deliveries(1).find((d) => d.position === 3)!.attempts >= 2, 'the failed attempts before the stop count');
+});
