@@ -88,6 +88,6 @@ test('a cumulative count adds the objects of every descendant node', async (t) =
   const lans = [{ id: 1, group: 1 }, { id: 2, group: 3 }, { id: 3, group: 3 }, { id: 4, group: null }];
   const view = viewOf({ 'wireless.wirelesslangroup': groups, 'wireless.wirelesslan': lans });
   const field = cumulativeCountField('wirelesslan_count', 'wireless.wirelesslangroup', 'wireless.wirelesslan', 'group');
-  const counts = await field.computeMany!(groups, view, registry.get('wireless.wirelesslangroup'), new Map());
+  const counts = await field.computeMany!(groups, view, registry.get('wireless.wirelesslangroup'), new Map(), registry);
   t.deepEqual(counts, [3, 2, 2, 0]);
 });
