@@ -167,8 +167,8 @@ test('registry lookups', (t) => {
   t.is(registry.byPath('users', 'users')?.key, 'auth.user');
   t.is(registry.byPath('dcim', 'device-types')?.key, 'dcim.devicetype');
   t.is(registry.byPath('dcim', 'nothing'), undefined);
-  t.is(registry.tryGet('ipam.l2vpn'), undefined);
-  t.throws(() => registry.get('ipam.l2vpn'));
+  t.is(registry.tryGet('dcim.nothing'), undefined);
+  t.throws(() => registry.get('dcim.nothing'));
   t.deepEqual(
     registry.apps().get('users')?.map((d) => d.key),
     ['auth.group', 'auth.user', 'users.token', 'users.objectpermission'],
