@@ -60,6 +60,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
   private saving: Promise<void> | null = null;
   private dirty = false;
   private lazySave: NodeJS.Timeout | null = null;
+  private saveFailing = false;
   /** Ends the requests in flight when the service stops: they are sent again at the next start. */
   private readonly abort = new AbortController();
   private readonly now: () => Date;
@@ -292,7 +293,15 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     if (this.lazySave || this.stopped) return;
     this.lazySave = setTimeout(() => {
       this.lazySave = null;
-      this.flush().catch((error: unknown) => this.options.logger({ level: 'error', msg: `webhook deliveries not saved: ${(error as Error).message}` }));
+      this.flush().then(
+        () => (this.saveFailing = false),
+        (error: unknown) => {
+          // Once per outage (a full disk), not once per try; the next change tries again.
+          if (!this.saveFailing) this.options.logger({ level: 'error', msg: `webhook deliveries not saved (retried with the next change): ${(error as Error).message}` });
+          this.saveFailing = true;
+          this.dirty = true;
+        },
+      );
     }, SAVE_DELAY_MS);
     this.lazySave.unref();
   }
