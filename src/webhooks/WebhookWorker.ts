@@ -10,6 +10,7 @@ import { webhookRequest, type WebhookRequest } from './webhookRequest.js';
 
 const WEBHOOK = 'extras.webhook';
 const FLAGS = { create: 'type_create', update: 'type_update', delete: 'type_delete' } as const;
+const SAVE_DELAY_MS = 250;
 
 /** What the worker needs rendered by the layers that know the API's shapes. */
 export interface PayloadRenderer {
@@ -47,7 +48,7 @@ export interface WebhookWorkerOptions {
  * API form), and sends each webhook's queue in log order, retrying a failed delivery with
  * a doubling delay (capped) before the next one. What it has queued is saved with the
  * position, so a restart (or a receiver down for hours) loses nothing; a delivery is
- * repeated only when the service stopped between sending it and saving that it was sent.
+ * repeated only when the process ended between sending it and saving that it was sent.
  */
 export class WebhookWorker implements WebhookDeliveryRecords {
   private state: DeliveryState = { version: 1, position: 0, webhooks: {}, pending: {}, finished: {} };
@@ -59,6 +60,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
   private saving: Promise<void> | null = null;
   private dirty = false;
   private lazySave: NodeJS.Timeout | null = null;
+  private saveFailing = false;
   /** Ends the requests in flight when the service stops: they are sent again at the next start. */
   private readonly abort = new AbortController();
   private readonly now: () => Date;
@@ -128,8 +130,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       this.state.position = event.position;
     }
     this.markDirty();
-    if (touched.size) await this.flush(); // queued deliveries are durable before any is sent
-    else this.saveLater();
+    this.saveLater();
     for (const id of touched) this.pump(id);
   }
 
@@ -263,7 +264,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       delivery.next_attempt = new Date(this.now().getTime() + delay).toISOString();
     }
     this.markDirty();
-    await this.flush();
+    this.saveLater();
   }
 
   private finish(id: string): void {
@@ -283,15 +284,25 @@ export class WebhookWorker implements WebhookDeliveryRecords {
   }
 
   /**
-   * A position that queued nothing is saved within a second rather than at once: were it
-   * lost, those changes would only be looked at again, and busy logs cost no write each.
+   * Changes are saved together, within SAVE_DELAY_MS, not one write each: the saved state
+   * is always one consistent moment (a position with the queues it had then), so losing
+   * the last moments in a crash means only that their changes are dispatched again and
+   * their deliveries repeated, which at-least-once allows. A stop saves at once.
    */
   private saveLater(): void {
     if (this.lazySave || this.stopped) return;
     this.lazySave = setTimeout(() => {
       this.lazySave = null;
-      this.flush().catch((error: unknown) => this.options.logger({ level: 'error', msg: `webhook deliveries not saved: ${(error as Error).message}` }));
-    }, 1000);
+      this.flush().then(
+        () => (this.saveFailing = false),
+        (error: unknown) => {
+          // Once per outage (a full disk), not once per try; the next change tries again.
+          if (!this.saveFailing) this.options.logger({ level: 'error', msg: `webhook deliveries not saved (retried with the next change): ${(error as Error).message}` });
+          this.saveFailing = true;
+          this.dirty = true;
+        },
+      );
+    }, SAVE_DELAY_MS);
     this.lazySave.unref();
   }
 

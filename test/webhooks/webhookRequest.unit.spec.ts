@@ -83,3 +83,12 @@ test('retries wait twice as long each time, never longer than the cap; a deliver
   t.true(exhausted(20, 20));
   t.false(exhausted(1000, 0), '0: retried for ever');
 });
+
+test('templates reach no constructor or prototype, so they cannot run code in the service', (t) => {
+  const context = { data: { name: 'x' } };
+  for (const code of ['{{ range.constructor("return typeof process")() }}', '{{ data.constructor.constructor("return 1")() }}', '{{ cycler.constructor("return 1")() }}', '{{ constructor.constructor("return 1")() }}']) {
+    t.throws(() => renderTemplate(code, context), undefined, code);
+  }
+  t.is(renderTemplate('[{{ data["__proto__"] }}][{{ data.prototype }}][{{ __proto__ }}]', context), '[][][]');
+  t.is(renderTemplate('{{ data.name }} {{ data.items() | length }}', context), 'x 1', 'ordinary lookups still work');
+});
