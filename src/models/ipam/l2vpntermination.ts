@@ -43,6 +43,7 @@ export const l2vpntermination: ModelDefinition = {
     },
     ...changeLoggedFields,
   ],
+  displayReads: ['ipam.l2vpn', 'dcim.interface', 'virtualization.vminterface', 'ipam.vlan'],
   brief: ['id', 'url', 'display', 'l2vpn'],
   // NetBox orders by the L2VPN's own ordering (name, identifier); here by its id
   ordering: ['l2vpn', 'id'],
