@@ -39,6 +39,9 @@ test('an FHRP group shows its virtual addresses; protocol and auth type are bare
   t.is(g1.protocol, 'vrrp2');
   t.is(g1.auth_type, 'md5');
   t.is(g1.auth_key, 'secret');
+  const changes = await service.api('GET', `/api/extras/object-changes/?changed_object_type=ipam.fhrpgroup&changed_object_id=${e.g1.id}`);
+  t.true(changes.body.count >= 1);
+  t.false(JSON.stringify(changes.body).includes('"secret"'), 'the key is sealed in the change log');
   t.is(e.g1.display, 'gw VRRPv2: 10', 'no address yet when it was created');
   t.deepEqual(g1.ip_addresses, [{ id: e.vip1.id, url: `${service.url}/api/ipam/ip-addresses/${e.vip1.id}/`, display: '192.0.2.126/25', family: 4, address: '192.0.2.126/25' }]);
   const brief = (await service.api('GET', `/api/ipam/fhrp-groups/${e.g2.id}/?brief=1`)).body;

@@ -103,7 +103,10 @@ test('wireless LANs: NetBox fields and choices, the PSK as NetBox shows it, filt
   t.deepEqual(await ids('/api/wireless/wireless-lans/?tenant=cafe'), [guests.id]);
   t.deepEqual(await ids('/api/wireless/wireless-lans/?q=VISIT'), [guests.id]);
   t.deepEqual(await ids('/api/wireless/wireless-lans/?ssid__isw=gu'), [guests.id]);
-  t.deepEqual(await ids('/api/wireless/wireless-lans/?auth_psk=correct%20horse'), [guests.id]);
+  // the key is sealed in events: the change log never shows it in clear (nor can it be matched by a filter)
+  const changes = await service.api('GET', `/api/extras/object-changes/?changed_object_type=wireless.wirelesslan&changed_object_id=${guests.id}`);
+  t.is(changes.body.count, 1);
+  t.false(JSON.stringify(changes.body).includes('correct horse'));
 
   // an interface carries LANs: written as ids, read nested; both directions filter
   const ap = await device('ap1');

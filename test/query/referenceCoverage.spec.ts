@@ -13,6 +13,7 @@ const NOT_ANSWERED: Record<string, Record<string, string>> = {
   'extras.customfield': { content_type_id: 'content types have no ids here (content_types by name works)' },
   'users.token': { key: 'keys are stored as keyed digests only' },
   'extras.webhook': { secret: 'the signing key is stored sealed (encrypted), so it cannot be matched' },
+  'ipam.fhrpgroup': { auth_key: 'the authentication key is stored sealed (encrypted), so it cannot be matched' },
   'users.objectpermission': { object_types: 'filters by content type id; content types have no ids here' },
 };
 

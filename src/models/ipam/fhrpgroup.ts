@@ -79,7 +79,9 @@ export const fhrpgroup: ModelDefinition = {
         { value: 'md5', label: 'MD5' },
       ],
     },
-    { name: 'auth_key', type: 'string', blank: true, default: '', maxLength: 255 },
+    // a credential: sealed with SECRET_KEY in events and the change log, shown in clear to readers as NetBox does
+    { name: 'auth_key', type: 'string', blank: true, default: '', maxLength: 255, secret: 'sealed' },
+    { name: 'auth_key_sealed', type: 'string', internal: true, nullable: true },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,

@@ -1,9 +1,8 @@
 /**
  * The authentication a wireless LAN or link declares (NetBox's WirelessAuthenticationBase):
- * type, cipher and pre-shared key, each optional, and the filters NetBox's filter sets
- * give them (choices, several values OR-ed).
+ * type, cipher and pre-shared key, each optional.
  */
-import type { FieldDefinition, FilterSpec } from '../types.js';
+import type { FieldDefinition } from '../types.js';
 import { PSK_MAX_LENGTH, WIRELESS_AUTH_CIPHER_CHOICES, WIRELESS_AUTH_TYPE_CHOICES } from './choices.js';
 
 export const authTypeField: FieldDefinition = {
@@ -25,7 +24,11 @@ export const authCipherField: FieldDefinition = {
   choices: WIRELESS_AUTH_CIPHER_CHOICES,
 };
 
-/** Shown in clear, as NetBox shows it: the key is configuration the registry documents, not a credential of this service. */
+/**
+ * A credential: events and the change log keep it sealed (encrypted with SECRET_KEY in
+ * `auth_psk_sealed`); readers of the LAN or link see it in clear, as in NetBox. Sealed, it
+ * cannot be matched, so NetBox's `auth_psk` filter is not answered.
+ */
 export const authPskField: FieldDefinition = {
   name: 'auth_psk',
   type: 'string',
@@ -33,9 +36,7 @@ export const authPskField: FieldDefinition = {
   blank: true,
   default: '',
   maxLength: PSK_MAX_LENGTH,
+  secret: 'sealed',
 };
 
-/** auth_psk is matched exactly only (NetBox lists it among the filter set's plain fields). */
-export const authFilters: Record<string, FilterSpec> = {
-  auth_psk: { kind: 'field', field: 'auth_psk', value: 'string', lookups: [] },
-};
+export const authPskSealedField: FieldDefinition = { name: 'auth_psk_sealed', type: 'string', internal: true, nullable: true };

@@ -3,7 +3,7 @@ import type { FilterEnvironment, ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { tenancyFilters, treeFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
 import { attributeOrNumber } from '../hooks.js';
-import { authCipherField, authPskField, authTypeField } from './authFields.js';
+import { authCipherField, authPskField, authPskSealedField, authTypeField } from './authFields.js';
 import { SSID_MAX_LENGTH, WIRELESS_LAN_STATUS_CHOICES } from './choices.js';
 
 export const wirelesslan: ModelDefinition = {
@@ -25,6 +25,7 @@ export const wirelesslan: ModelDefinition = {
     authTypeField,
     authCipherField,
     authPskField,
+    authPskSealedField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
   ],

@@ -3,7 +3,7 @@ import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { attributeOrNumber } from '../hooks.js';
-import { authCipherField, authPskField, authTypeField } from './authFields.js';
+import { authCipherField, authPskField, authPskSealedField, authTypeField } from './authFields.js';
 import { LINK_STATUS_CHOICES, SSID_MAX_LENGTH } from './choices.js';
 import { recordInterfaceDevices, wirelessEndFollowUps, wirelessLinkProblem } from './wirelessLinkEnds.js';
 
@@ -30,6 +30,7 @@ export const wirelesslink: ModelDefinition = {
     authTypeField,
     authCipherField,
     authPskField,
+    authPskSealedField,
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
