@@ -210,3 +210,21 @@ test('tags filter by the content type (name or id) of the objects carrying them'
   t.deepEqual(await names(service, '/api/extras/tags/', `content_type_id=${siteType}`), ['Gold']);
   t.deepEqual(await names(service, '/api/extras/tags/', `content_type_id=${new ContentTypes(registry).id('tenancy.tenant')}`), []);
 });
+
+test('custom fields filter by content_type_id and object permissions by object_types, both naming content types by id', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const typeId = async (app: string, model: string) => (await service.api('GET', `/api/extras/content-types/?app_label=${app}&model=${model}`)).body.results[0].id as number;
+  const site = await typeId('dcim', 'site');
+  const device = await typeId('dcim', 'device');
+  await post(service, '/api/extras/custom-fields/', { name: 'on_sites', type: 'text', content_types: ['dcim.site'] });
+  await post(service, '/api/extras/custom-fields/', { name: 'on_devices', type: 'text', content_types: ['dcim.device'] });
+  t.deepEqual(await names(service, '/api/extras/custom-fields/', `content_type_id=${site}`), ['on_sites']);
+  t.deepEqual(await names(service, '/api/extras/custom-fields/', `content_type_id=${site}&content_type_id=${device}`), ['on_devices', 'on_sites']);
+  t.deepEqual(await names(service, '/api/extras/custom-fields/', `content_type_id__n=${site}`), ['on_devices']);
+  await post(service, '/api/users/permissions/', { name: 'sites', object_types: ['dcim.site'], actions: ['view'] });
+  await post(service, '/api/users/permissions/', { name: 'devices', object_types: ['dcim.device', 'dcim.site'], actions: ['view'] });
+  t.deepEqual(await names(service, '/api/users/permissions/', `object_types=${device}`), ['devices']);
+  t.deepEqual(await names(service, '/api/users/permissions/', `object_types=${site}`), ['devices', 'sites']);
+  t.is((await service.api('GET', '/api/extras/custom-fields/?content_type_id=999999')).status, 400);
+});

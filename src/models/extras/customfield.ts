@@ -2,6 +2,7 @@
 import type { Choice, FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
 import { descriptionField, identityFields } from '../commonFields.js';
+import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: 'text', label: 'Text' },
@@ -65,6 +66,7 @@ export const customfield: ModelDefinition = {
   brief: ['id', 'url', 'display', 'name'],
   ordering: ['group_name', 'weight', 'name', 'id'],
   search: ['name', 'label', 'group_name', 'description'],
+  filters: { content_type_id: contentTypeIdFilter('content_types') },
   hooks: {
     display: (obj) => (obj.label ? String(obj.label) : capitalize(String(obj.name).replace(/_/g, ' '))),
     validate: async (obj, _view, previous) => validateDefinition(obj, previous),

@@ -2,6 +2,7 @@
 import type { FieldErrors, ModelDefinition } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters } from '../filterSpecs.js';
+import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 
 /**
  * '<app_label>.<model>'. NetBox accepts any installed content type; models this service does
@@ -74,6 +75,8 @@ export const objectpermission: ModelDefinition = {
   orderingFields: ['id', 'name', 'description', 'enabled', 'object_types', 'groups', 'users', 'actions', 'constraints'],
   search: ['name', 'description'],
   filters: {
+    // NetBox names the types by content-type id here
+    object_types: contentTypeIdFilter('object_types'),
     user_id: { kind: 'related', target: 'auth.user', path: ['users'] },
     user: { kind: 'related', target: 'auth.user', by: 'username', path: ['users'] },
     ...pairFilters('group_id', 'group', 'auth.group', ['groups'], 'name'),
