@@ -64,7 +64,6 @@ export const imageattachment: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', 'image'],
   ordering: ['name', 'id'],
-  orderingFields: ['id', 'content_type', 'object_id', 'name', 'image_height', 'image_width', 'created', 'last_updated'],
   search: ['name'],
   filters: {
     content_type_id: contentTypeIdFilter('content_type'),
