@@ -17,7 +17,7 @@ async function post(service: TestService, at: string, body: unknown): Promise<an
 async function upload(service: TestService, fields: Record<string, string | number>, image?: { bytes: Buffer; filename: string }, headers: Record<string, string> = {}) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
-  if (image) form.append('image', new Blob([image.bytes], { type: 'application/octet-stream' }), image.filename);
+  if (image) form.append('image', new Blob([new Uint8Array(image.bytes)], { type: 'application/octet-stream' }), image.filename);
   const response = await fetch(service.url + ATTACHMENTS, { method: 'POST', headers: { Authorization: `Token ${ADMIN_TOKEN}`, ...headers }, body: form });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
