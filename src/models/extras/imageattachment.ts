@@ -20,6 +20,7 @@ export const IMAGE_MODELS = [
 export const IMAGE_MEDIA_PATH = '/media/image-attachments/';
 
 const NO_FILE = { image: ['No file was submitted.'] };
+const MAX_DIMENSION = 32767;
 
 /**
  * An image uploaded for one object of a model that has images. The file is stored
@@ -56,8 +57,8 @@ export const imageattachment: ModelDefinition = {
     { name: 'image_original_name', type: 'string', internal: true, nullable: true },
     { name: 'image_size', type: 'integer', internal: true, nullable: true },
     // Read from the file's header: what a client sends for them is ignored.
-    { name: 'image_height', type: 'integer', readOnly: true, min: 0, max: 32767 },
-    { name: 'image_width', type: 'integer', readOnly: true, min: 0, max: 32767 },
+    { name: 'image_height', type: 'integer', readOnly: true, min: 0, max: MAX_DIMENSION },
+    { name: 'image_width', type: 'integer', readOnly: true, min: 0, max: MAX_DIMENSION },
     // A record's created reads as a date (YYYY-MM-DD); the stored value keeps the full timestamp.
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
@@ -75,6 +76,8 @@ export const imageattachment: ModelDefinition = {
       if (token !== undefined && token !== null) {
         const image = takeOfferedImage(token);
         if (!image) return NO_FILE;
+        // the stored dimensions are small integers, as NetBox's columns are
+        if (image.height > MAX_DIMENSION || image.width > MAX_DIMENSION) return { image: [`Images larger than ${MAX_DIMENSION} pixels on a side are not accepted.`] };
         obj.image_file = image.file;
         obj.image_original_name = image.originalName;
         obj.image_size = image.size;
