@@ -52,7 +52,13 @@ export const imageattachment: ModelDefinition = {
     { name: 'name', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'image', type: 'computed', readOnly: true, value: null },
     // The token of the upload the request stored (see imageUploads.ts), consumed by normalize.
-    { name: 'image_upload', type: 'string', writeOnly: true, nullable: true },
+    {
+      name: 'image_upload',
+      type: 'string',
+      writeOnly: true,
+      nullable: true,
+      help: 'Set by the service: send the image as the `image` part of a multipart/form-data POST, beside the other fields.',
+    },
     { name: 'image_file', type: 'string', internal: true, nullable: true },
     { name: 'image_original_name', type: 'string', internal: true, nullable: true },
     { name: 'image_size', type: 'integer', internal: true, nullable: true },
