@@ -110,6 +110,28 @@ test('an upload without a valid image is refused in NetBox\'s shape', async (t) 
   const large = await upload(service, fields, { bytes: Buffer.concat([tinyPng(2, 2), Buffer.alloc(8192)]), filename: 'big.png' });
   t.is(large.status, 413);
   t.regex(large.body.detail, /exceeds the limit of 4096 bytes/);
+  // sent in chunks, with no length announced: refused once the parts pass the limit
+  const boundary = 'x-boundary';
+  const parts = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="content_type"\r\n\r\ndcim.site\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`),
+    tinyPng(2, 2),
+    Buffer.alloc(8192),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const chunked = await fetch(service.url + ATTACHMENTS, {
+    method: 'POST',
+    headers: { Authorization: `Token ${ADMIN_TOKEN}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    body: new ReadableStream({
+      start(controller) {
+        for (let at = 0; at < parts.length; at += 1000) controller.enqueue(new Uint8Array(parts.subarray(at, at + 1000)));
+        controller.close();
+      },
+    }),
+    duplex: 'half',
+  } as RequestInit);
+  t.is(chunked.status, 413);
+  t.deepEqual(readdirSync(service.dataDir).filter((f) => f === 'media'), [], 'no file stored for a refused upload');
 
   const orphan = await upload(service, { content_type: 'dcim.site', object_id: 999 }, { bytes: tinyPng(1, 1), filename: 'o.png' });
   t.is(orphan.status, 400);
