@@ -107,6 +107,8 @@ const EXTENSIONS: Record<string, string[]> = {
   'dcim.device': ['display_name'],
   'dcim.interface': ['connection_status'],
   'dcim.module': ['replicate_components', 'adopt_components'],
+  // the write side's handle on the file a multipart upload stored (a request's own token)
+  'extras.imageattachment': ['image_upload'],
 };
 const BRIEF_EXTENSIONS: Record<string, string[]> = {
   'ipam.vlan': ['display_name'],

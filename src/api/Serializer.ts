@@ -202,7 +202,7 @@ export class Serializer {
     if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view, definition, options.memo ?? new Map(), this.registry);
     const compute = definition.hooks?.compute?.[field.name];
     if (!compute) return docs.map(() => structuredClone(field.value ?? null));
-    return Promise.all(docs.map((d) => compute(d as StoredObject, this.view)));
+    return Promise.all(docs.map((d) => compute(d as StoredObject, this.view, options.baseUrl)));
   }
 
   /**

@@ -9,6 +9,7 @@ import { authRoutes } from './auth/routes.js';
 import { faceMiddleware, negotiationGuard } from './face/respond.js';
 import { faceRoutes } from './face/routes.js';
 import { authenticate } from './middleware/authenticate.js';
+import { imageAttachmentRoutes } from './extras/imageAttachmentRoutes.js';
 import { errorResponses } from './middleware/errorResponses.js';
 import { idempotency } from './middleware/idempotency.js';
 import { readJsonBody } from './middleware/readJsonBody.js';
@@ -32,6 +33,7 @@ export function createApp(services: Services): Koa {
   app.use(negotiationGuard); // ?format= / Accept no renderer satisfies: 404 / 406 before any view
   app.use(authenticate(services));
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
+  app.use(imageAttachmentRoutes(services).routes()); // multipart image uploads (read their own bodies), uploaded files
   app.use(readJsonBody({ maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs }));
   const audit = services.audit;
   app.use(idempotency(audit ? (userId, key) => audit.idempotentRequest(userId, key) : null));

@@ -122,7 +122,7 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
   ctx.body = body;
 }
 
-function writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext {
+export function writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext {
   return { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null, authorize, idempotency: ctx.state.idempotency };
 }
 
@@ -131,7 +131,7 @@ function writeContext(ctx: Context, authorize?: WriteContext['authorize']): Writ
  * the event log: then the objects that first request wrote are answered again, as they
  * are now (one deleted since is left out), and nothing is written.
  */
-async function runWrite(
+export async function runWrite(
   services: Services,
   ctx: Context,
   definition: ModelDefinition,
@@ -157,7 +157,7 @@ async function runWrite(
  * not the read models, which may already hold later writes. Related objects, counts and
  * hierarchy are read as they are now, as for any read.
  */
-async function writtenObjects(services: Services, definition: ModelDefinition, ctx: Context, outcome: WriteOutcome, created: boolean) {
+export async function writtenObjects(services: Services, definition: ModelDefinition, ctx: Context, outcome: WriteOutcome, created: boolean) {
   const docs = outcome.documents;
   if (docs.length === 1) ctx.set('ETag', etagOf(docs[0]._pos));
   return services.serializer.render(definition, docs, 'complete', {

@@ -77,6 +77,7 @@ import { jobresult } from './extras/jobresult.js';
 import { journalentry } from './extras/journalentry.js';
 import { savedfilter } from './extras/savedfilter.js';
 import { exporttemplate } from './extras/exporttemplate.js';
+import { imageattachment } from './extras/imageattachment.js';
 import { webhook } from './extras/webhook.js';
 import { asn } from './ipam/asn.js';
 import { fhrpgroup } from './ipam/fhrpgroup.js';
@@ -195,4 +196,5 @@ export const allModels: ModelDefinition[] = [
   jobresult,
   webhook,
   exporttemplate,
+  imageattachment,
 ];

@@ -308,8 +308,9 @@ export interface ModelHooks extends FollowUpHooks {
   /**
    * Rendered values of 'computed' fields, by field name (e.g. a tree node's `_depth`).
    * Each returns the field's rendered JSON value; fields without an entry render `value`.
+   * `baseUrl` is the service's address as the client sees it, for values that are links.
    */
-  compute?: Record<string, (obj: StoredObject, view: LookupView) => unknown | Promise<unknown>>;
+  compute?: Record<string, (obj: StoredObject, view: LookupView, baseUrl?: string) => unknown | Promise<unknown>>;
 }
 
 /* ------------------------------------------------------------ list filters */

@@ -8,7 +8,13 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** Every change-logged model the registry serves for writes, in registration order (parents first). */
-const MODELS = registry.all().filter((definition) => definition.changeLogged !== false && !definition.readOnly);
+/**
+ * Image attachments are made only by a multipart upload (a JSON body carries no file):
+ * their create, read, change and delete are covered by imageAttachments.e2e.spec.ts.
+ */
+const CREATED_BY_UPLOAD = new Set(['extras.imageattachment']);
+
+const MODELS = registry.all().filter((definition) => definition.changeLogged !== false && !definition.readOnly && !CREATED_BY_UPLOAD.has(definition.key));
 
 test('every change-logged model is created, read, patched and deleted over HTTP', async (t) => {
   const service = await startService();

@@ -1,0 +1,114 @@
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createObjects } from '../../commands/createObjects.js';
+import { NotFoundError, ValidationError } from '../../commands/errors.js';
+import { IMAGE_MEDIA_PATH } from '../../models/extras/imageattachment.js';
+import { offerImage, withdrawImage } from '../../models/extras/imageUploads.js';
+import type { ModelDefinition } from '../../models/types.js';
+import { readMultipartBody } from '../middleware/readMultipartBody.js';
+import { refuseBody } from '../middleware/readRequestBody.js';
+import { runWrite, writeContext, writtenObjects } from '../modelRoutes.js';
+import { viewScope, writeGuard, writeScope } from '../permissions.js';
+import { and } from '../query/ListQueryCompiler.js';
+import type { Services } from '../Services.js';
+import { imageDirectory, isStoredImageName, storeImageFile } from './imageFiles.js';
+import { readImageHeader } from './imageHeader.js';
+
+const MODEL = 'extras.imageattachment';
+const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
+const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' };
+
+/**
+ * Image uploads (a multipart/form-data POST of the attachment's fields with the file in
+ * its `image` part) and the uploaded files, served where the attachments' `image` links
+ * point. Mounted before the JSON body reader, which refuses other media types; a JSON
+ * POST goes on to the generic create, which refuses it for want of a file.
+ */
+export function imageAttachmentRoutes(services: Services): Router {
+  const router = new Router();
+  const definition = services.registry.get(MODEL);
+  router.post(`/api/${definition.app}/${definition.path}/`, (ctx, next) => uploadView(services, definition, ctx, next));
+  router.get(`${IMAGE_MEDIA_PATH}:file`, (ctx) => mediaView(services, definition, ctx));
+  router.head(`${IMAGE_MEDIA_PATH}:file`, (ctx) => mediaView(services, definition, ctx));
+  return router;
+}
+
+async function uploadView(services: Services, definition: ModelDefinition, ctx: Context, next: Next) {
+  if (!ctx.is('multipart/form-data')) return next();
+  await writeScope(ctx, definition, 'add');
+  const limits = { maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs };
+  if (Number(ctx.get('Content-Length') || 0) > limits.maxBytes) return refuseBody(ctx, { outcome: 'tooLarge' }, limits);
+  const read = await readMultipartBody(ctx.req, limits);
+  if (read.outcome === 'malformed') {
+    ctx.status = 400;
+    ctx.body = { detail: read.detail };
+    return;
+  }
+  if (read.outcome !== 'complete') return refuseBody(ctx, read, limits);
+
+  const input = formInput(definition, read.fields);
+  const file = read.files.find((f) => f.field === 'image');
+  if (!file) throw new ValidationError({ image: ['No file was submitted.'] });
+  if (file.bytes.length === 0) throw new ValidationError({ image: ['The submitted file is empty.'] });
+  const header = readImageHeader(file.bytes);
+  if (!header) throw new ValidationError({ image: [INVALID_IMAGE] });
+
+  // The file is durable before the event that names it is appended.
+  const stored = await storeImageFile(services.config.dataDir, file.bytes, header.format);
+  const token = offerImage({
+    file: stored.file,
+    digest: stored.digest,
+    size: file.bytes.length,
+    originalName: path.basename(file.filename.replaceAll('\\', '/')) || stored.file,
+    height: header.height,
+    width: header.width,
+  });
+  try {
+    const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
+    const result = await runWrite(services, ctx, definition, 'create', context, (tx) =>
+      createObjects(services.commands, tx, definition, [{ ...input, image_upload: token }], false),
+    );
+    const [rendered] = await writtenObjects(services, definition, ctx, result, true);
+    ctx.status = 201;
+    ctx.set('Location', services.serializer.url(definition, ctx.state.baseUrl, result.ids[0]));
+    ctx.body = rendered;
+  } finally {
+    withdrawImage(token);
+  }
+}
+
+/**
+ * Form fields are text: numbers and booleans are read as the model's fields expect them.
+ * The upload token is the request's own, never the client's.
+ */
+export function formInput(definition: ModelDefinition, fields: Record<string, string>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === 'image_upload' || name === 'image') continue;
+    const field = definition.fields.find((f) => f.name === name);
+    if (field?.type === 'integer' && /^-?\d+$/.test(value.trim())) input[name] = Number(value.trim());
+    else if (field?.type === 'boolean' && /^(true|false)$/i.test(value)) input[name] = value.toLowerCase() === 'true';
+    else input[name] = value;
+  }
+  return input;
+}
+
+/** An attachment's file, to whoever may read an attachment that shows it. */
+async function mediaView(services: Services, definition: ModelDefinition, ctx: Context) {
+  const file = String(ctx.params.file);
+  if (!isStoredImageName(file)) throw new NotFoundError();
+  const scope = await viewScope(ctx, services.config, definition);
+  const [shown] = await services.store.find(definition.key, and(scope, { image_file: file }), { limit: 1 });
+  if (!shown) throw new NotFoundError();
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path.join(imageDirectory(services.config.dataDir), file));
+  } catch {
+    throw new NotFoundError();
+  }
+  ctx.type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)];
+  ctx.set('Cache-Control', 'private, max-age=3600');
+  ctx.body = bytes;
+}
