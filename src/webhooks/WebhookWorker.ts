@@ -306,9 +306,13 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     this.lazySave.unref();
   }
 
-  /** Saves the state if it changed; concurrent callers share one write, and a change made during it is written after. */
+  /**
+   * Saves the state if it changed; concurrent callers share one write, and a change made
+   * during it is written after. A write already under way is waited for even when nothing
+   * changed since: a stop must not return while the state file is still being written.
+   */
   private async flush(): Promise<void> {
-    while (this.dirty) {
+    while (this.dirty || this.saving) {
       if (!this.saving) {
         this.dirty = false;
         this.saving = this.save().finally(() => (this.saving = null));
