@@ -5,37 +5,26 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { CHROMIUM, SHOTS, launchChromium, watchPage } from '../support/chromium.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 
 if (!existsSync(CHROMIUM)) {
   test.skip(`browsable API in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install -y chromium)`, () => {});
 } else {
   test('a browser opens /api/dcim/sites/, follows the link to a site, sends a PATCH from the form, takes a screenshot', async (t) => {
     t.timeout(60_000);
-    const { chromium } = await import('playwright-core');
     const service = await startService();
     t.teardown(() => service.close());
     const region = await service.api('POST', '/api/dcim/regions/', { name: 'Europe', slug: 'europe' });
     await service.api('POST', '/api/dcim/sites/', { name: 'DC-1', slug: 'dc-1', region: region.body.id, description: '<b>not bold</b>' });
     await service.api('POST', '/api/dcim/sites/', { name: 'DC-2', slug: 'dc-2' });
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    t.teardown(() => browser.close());
+    const browser = await launchChromium(t);
     const context = await browser.newContext({ extraHTTPHeaders: { Authorization: `Token ${ADMIN_TOKEN}` }, viewport: { width: 1280, height: 1100 } });
     const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    const { problems } = watchPage(page, service.url);
 
     const response = await page.goto(`${service.url}/api/dcim/sites/`);
     t.is(response?.status(), 200);
@@ -69,24 +58,11 @@ if (!existsSync(CHROMIUM)) {
 
   test('Swagger UI renders the schema in a browser from local assets, under its CSP, without errors', async (t) => {
     t.timeout(60_000);
-    const { chromium } = await import('playwright-core');
     const service = await startService();
     t.teardown(() => service.close());
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    t.teardown(() => browser.close());
+    const browser = await launchChromium(t);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
-    const foreign: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('request', (request) => {
-      if (!request.url().startsWith(service.url)) foreign.push(request.url());
-    });
+    const { problems, foreign } = watchPage(page, service.url);
     await page.goto(`${service.url}/api/schema/swagger-ui/`);
     await page.locator('.swagger-ui .info .title', { hasText: 'netledger API' }).waitFor({ timeout: 30_000 });
     await page.locator('.opblock-tag', { hasText: 'dcim' }).first().waitFor();
@@ -99,14 +75,9 @@ if (!existsSync(CHROMIUM)) {
 
   test('a person logs in with the session form, browses and writes through the page (CSRF cookie sent back)', async (t) => {
     t.timeout(60_000);
-    const { chromium } = await import('playwright-core');
     const service = await startService();
     t.teardown(() => service.close());
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    t.teardown(() => browser.close());
+    const browser = await launchChromium(t);
     const page = await browser.newPage();
     await page.goto(`${service.url}/api/dcim/sites/`);
     t.regex(await page.locator('#response-body').innerText(), /Authentication credentials were not provided/);

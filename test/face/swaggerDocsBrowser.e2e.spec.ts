@@ -5,36 +5,21 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { CHROMIUM, SHOTS, launchChromium, watchPage } from '../support/chromium.js';
 import { startService } from '../support/startService.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 
 if (!existsSync(CHROMIUM)) {
   test.skip(`/api/docs/ in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install -y chromium)`, () => {});
 } else {
   test('Swagger UI at /api/docs/ renders the Swagger 2.0 document from local assets, without errors', async (t) => {
     t.timeout(60_000);
-    const { chromium } = await import('playwright-core');
     const service = await startService();
     t.teardown(() => service.close());
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    t.teardown(() => browser.close());
+    const browser = await launchChromium(t);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
-    const foreign: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('request', (request) => {
-      if (!request.url().startsWith(service.url)) foreign.push(request.url());
-    });
+    const { problems, foreign } = watchPage(page, service.url);
     await page.goto(`${service.url}/api/docs/`);
     await page.locator('.swagger-ui .info .title', { hasText: 'netledger API' }).waitFor({ timeout: 30_000 });
     // Swagger UI shows a 2.0 document's base URL (host + basePath) under the title
