@@ -2,19 +2,8 @@
 import type { ModelDefinition, StoredObject } from '../types.js';
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import { IMAGE_MODELS } from './featureModels.js';
 import { takeOfferedImage } from './imageUploads.js';
-
-/** The models that have images in NetBox (a GenericRelation to image attachments). */
-export const IMAGE_MODELS = [
-  'circuits.circuit',
-  'dcim.device',
-  'dcim.devicetype',
-  'dcim.location',
-  'dcim.moduletype',
-  'dcim.powerpanel',
-  'dcim.rack',
-  'dcim.site',
-];
 
 /** Where attachments' files are served, under the service's address. */
 export const IMAGE_MEDIA_PATH = '/media/image-attachments/';
