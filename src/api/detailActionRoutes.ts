@@ -3,7 +3,7 @@
  * /api/ipam/prefixes/<id>/available-ips/: GET lists the parent's free space as a plain
  * array; POST hands it out to new objects through the ordinary write path.
  */
-import type Router from '@koa/router';
+import type { RouteRegistry } from './RoutesByModel.js';
 import type { Context } from 'koa';
 import { allocateObjects } from '../commands/allocateObjects.js';
 import type { WriteOutcome } from '../commands/recordEach.js';
@@ -33,7 +33,7 @@ export interface WritePath {
   writtenObjects(services: Services, definition: ModelDefinition, ctx: Context, outcome: WriteOutcome, created: boolean): Promise<unknown[]>;
 }
 
-export function detailActionRoutes(services: Services, router: Router, writes: WritePath): void {
+export function detailActionRoutes(services: Services, router: RouteRegistry, writes: WritePath): void {
   for (const parent of services.registry.all()) {
     for (const action of parent.detailActions ?? []) {
       const created = services.registry.get(action.creates);

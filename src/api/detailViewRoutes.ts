@@ -3,7 +3,7 @@
  * /api/dcim/interfaces/<id>/trace/ or /api/dcim/racks/<id>/elevation/: GET answers what
  * the declaration computes from the object and the read models.
  */
-import type Router from '@koa/router';
+import type { RouteRegistry } from './RoutesByModel.js';
 import type { Context } from 'koa';
 import { PermissionDeniedError, ValidationError } from '../commands/errors.js';
 import type { DetailView, DetailViewRequest, ModelDefinition } from '../models/types.js';
@@ -17,7 +17,7 @@ import { detailId, visibleObject } from './visibleObject.js';
 
 const METHODS = 'GET, HEAD, OPTIONS';
 
-export function detailViewRoutes(services: Services, router: Router): void {
+export function detailViewRoutes(services: Services, router: RouteRegistry): void {
   for (const definition of services.registry.all()) {
     for (const detail of definition.detailViews ?? []) {
       const path = `/api/${definition.app}/${definition.path}/:id/${detail.path}/`;

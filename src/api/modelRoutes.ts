@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import type { Context } from 'koa';
 import { createObjects } from '../commands/createObjects.js';
 import type { WriteOutcome } from '../commands/recordEach.js';
@@ -18,14 +17,15 @@ import type { Services } from './Services.js';
 import { detailActionRoutes } from './detailActionRoutes.js';
 import { detailViewRoutes } from './detailViewRoutes.js';
 import { answerExport } from './exportTemplate.js';
+import { RoutesByModel } from './RoutesByModel.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const DETAIL_METHODS = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const READ_ONLY_METHODS = 'GET, HEAD, OPTIONS';
 
 /** List and detail routes for every model of the registry: no per-model route code. */
-export function modelRoutes(services: Services): Router {
-  const router = new Router();
+export function modelRoutes(services: Services): RoutesByModel {
+  const router = new RoutesByModel();
   for (const definition of services.registry.all()) {
     const list = `/api/${definition.app}/${definition.path}/`;
     const detail = `${list}:id/`;
