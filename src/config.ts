@@ -16,6 +16,8 @@ export interface Config {
   paginateCount: number;
   /** 0 removes the maximum: then limit=0 returns every match. */
   maxPageSize: number;
+  /** Bytes of rendered objects kept as JSON text for reads; 0 renders every read. */
+  renderCacheBytes: number;
   loginRequired: boolean;
   /** '<app>.<model>' names (or '*') readable without a token. */
   exemptViewPermissions: string[];
@@ -127,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUrl: env.MONGODB_URL || null,
     paginateCount: integer(env.PAGINATE_COUNT, 50),
     maxPageSize: integer(env.MAX_PAGE_SIZE, 1000),
+    renderCacheBytes: integer(env.RENDER_CACHE_MB, 256) * 1024 * 1024,
     loginRequired: flag(env.LOGIN_REQUIRED, false),
     exemptViewPermissions: list(env.EXEMPT_VIEW_PERMISSIONS),
     allowTokenRetrieval: flag(env.ALLOW_TOKEN_RETRIEVAL, true),

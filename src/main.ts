@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createApp } from './api/app.js';
 import { createHttpServer } from './api/httpServer.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
+import { RenderCache } from './api/renderCache/RenderCache.js';
 import { Serializer } from './api/Serializer.js';
 import type { Logger, Services } from './api/Services.js';
 import { bootstrapSuperuser } from './auth/bootstrapSuperuser.js';
@@ -51,7 +52,8 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const serializer = new Serializer(registry, store, ledger.secrets);
   const queries = new ListQueryCompiler();
   const sources = new Map<string, unknown>();
-  const services: Services = { config, registry, log, store, projector, coordinator, serializer, queries, commands, logger, auth, audit, sources };
+  const renderCache = new RenderCache(projector, config.renderCacheBytes);
+  const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, commands, logger, auth, audit, sources };
   queries.register('created_by_request', audit.createdByRequest);
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
 

@@ -8,6 +8,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import type { ListQueryCompiler } from './query/ListQueryCompiler.js';
+import type { RenderCache } from './renderCache/RenderCache.js';
 import type { Serializer } from './Serializer.js';
 
 export type Logger = (entry: Record<string, unknown>) => void;
@@ -21,6 +22,8 @@ export interface Services {
   projector: Projector;
   coordinator: WriteCoordinator;
   serializer: Serializer;
+  /** Rendered objects kept as JSON text (absent: every read renders). */
+  renderCache?: RenderCache;
   queries: ListQueryCompiler;
   commands: CommandEnvironment;
   logger: Logger;

@@ -18,6 +18,8 @@ import { detailActionRoutes } from './detailActionRoutes.js';
 import { detailViewRoutes } from './detailViewRoutes.js';
 import { answerExport } from './exportTemplate.js';
 import { RoutesByModel } from './RoutesByModel.js';
+import { RawJson } from './face/RawJson.js';
+import { cacheableRendering, renderCached } from './renderCache/renderCached.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const DETAIL_METHODS = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -107,8 +109,21 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
     maxPageSize: services.config.maxPageSize,
     brief: representation(query, definition) === 'brief',
   });
+  const texts = await renderTexts(services, ctx, definition, docs, representation(query, definition), renderOptions(ctx, query));
+  if (texts) {
+    ctx.body = { ...envelope, results: RawJson.array(texts) };
+    return;
+  }
   const results = await serializer.render(definition, docs, representation(query, definition), renderOptions(ctx, query));
   ctx.body = { ...envelope, results };
+}
+
+/** The objects as JSON text through the render cache, or null where it does not apply (past states, partial or one-time renderings). */
+function renderTexts(services: Services, ctx: Context, definition: ModelDefinition, docs: ReadDocument[], form: Representation, options: RenderOptions) {
+  const cache = services.renderCache;
+  const { store, serializer } = readModels(services, ctx);
+  if (!cache || store !== services.store || !cacheableRendering(options)) return null;
+  return renderCached({ cache, serializer, store }, definition, docs, form, options);
 }
 
 async function detailView(services: Services, definition: ModelDefinition, ctx: Context) {
@@ -117,8 +132,13 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
   const [doc] = await store.find(definition.key, and(scope, { id: parseId(ctx) }), { limit: 1 });
   if (!doc) throw new NotFoundError();
   const query = new URLSearchParams(ctx.querystring);
-  const [body] = await serializer.render(definition, [doc], representation(query, definition), renderOptions(ctx, query));
   ctx.set('ETag', etagOf(doc._pos));
+  const texts = await renderTexts(services, ctx, definition, [doc], representation(query, definition), renderOptions(ctx, query));
+  if (texts) {
+    ctx.body = new RawJson(texts);
+    return;
+  }
+  const [body] = await serializer.render(definition, [doc], representation(query, definition), renderOptions(ctx, query));
   ctx.body = body;
 }
 

@@ -14,6 +14,8 @@ export class Projector {
   private subscription: Subscription | null = null;
   private waiters: Array<{ position: number; resolve: () => void; reject: (e: unknown) => void }> = [];
   private failure: unknown = null;
+  /** The last position at which each collection changed, for what caches renderings. */
+  private readonly changed = new Map<string, number>();
 
   constructor(
     private readonly log: EventLog,
@@ -24,6 +26,11 @@ export class Projector {
   /** The last log position applied to the read models. */
   get position(): number {
     return this.applied;
+  }
+
+  /** The last position at which the collection changed in the read models (0: not since this projector started). */
+  changedAt(collection: string): number {
+    return this.changed.get(collection) ?? 0;
   }
 
   /** Why projection stopped (a read model could not be written), or null while it runs. */
@@ -55,7 +62,9 @@ export class Projector {
     if (fresh.length === 0) return;
     try {
       const last = fresh[fresh.length - 1].position;
-      await this.store.apply(fresh.map((e) => evolve(this.registry, e)), last);
+      const changes = fresh.map((e) => evolve(this.registry, e));
+      await this.store.apply(changes, last);
+      for (const change of changes) this.changed.set(change.collection, last);
       this.applied = last;
     } catch (error) {
       // A read model that cannot be written is out of step with the log: stop serving writes.

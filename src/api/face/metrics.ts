@@ -78,6 +78,15 @@ export class Metrics {
 
     metric('netledger_writer_up', 'gauge', '1 while the writer accepts writes, 0 while the event log cannot be written or after it failed.');
     lines.push(`netledger_writer_up ${services.coordinator.health().state === 'up' ? 1 : 0}`);
+    const cache = services.renderCache;
+    if (cache) {
+      metric('netledger_render_cache_hits_total', 'counter', 'Objects served from the render cache.');
+      lines.push(`netledger_render_cache_hits_total ${cache.hits}`);
+      metric('netledger_render_cache_misses_total', 'counter', 'Objects the render cache did not hold (or held stale) and that were rendered.');
+      lines.push(`netledger_render_cache_misses_total ${cache.misses}`);
+      metric('netledger_render_cache_bytes', 'gauge', 'Bytes the render cache holds.');
+      lines.push(`netledger_render_cache_bytes ${cache.bytesHeld}`);
+    }
     const memory = process.memoryUsage();
     metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.');
     lines.push(`process_resident_memory_bytes ${memory.rss}`);

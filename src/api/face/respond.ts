@@ -11,6 +11,7 @@ import { HTML_SECURITY_HEADERS, renderBrowsablePage } from './browsable.js';
 import { metricsFor } from './metrics.js';
 import { negotiate, type Renderer } from './negotiation.js';
 import { allowedMethods, describePath } from './views.js';
+import { parsedBody, rawJsonBytes } from './RawJson.js';
 
 /** Paths that answer in their own formats (schema documents, documentation pages, static files). */
 function negotiatesItself(path: string): boolean {
@@ -35,6 +36,7 @@ const LINE_SEPARATORS = /[\u2028\u2029]/;
 
 /** JSON text as DRF writes it: compact by default, U+2028/U+2029 escaped. */
 export function jsonText(body: unknown, indent: number | null): string {
+  body = parsedBody(body);
   const text = indent ? JSON.stringify(body, null, indent) : JSON.stringify(body);
   if (text === undefined) return 'null';
   // One scan in the common case (no line or paragraph separator), not two replacing ones.
@@ -112,7 +114,7 @@ function render(services: Services, ctx: Context, renderer: Renderer, indent: nu
       querystring: ctx.querystring,
       status,
       allow,
-      body: ctx.body,
+      body: parsedBody(ctx.body),
       view,
       username: principal?.user?.username === undefined ? null : String(principal.user.username),
     });
@@ -122,7 +124,9 @@ function render(services: Services, ctx: Context, renderer: Renderer, indent: nu
     for (const [name, value] of Object.entries(HTML_SECURITY_HEADERS)) ctx.set(name, value);
     return;
   }
-  ctx.body = jsonText(ctx.body, indent);
+  // Rows the render cache holds are encoded already (escaped by jsonText when kept).
+  const bytes = indent ? null : rawJsonBytes(ctx.body, (value) => jsonText(value, null));
+  ctx.body = bytes ?? jsonText(ctx.body, indent);
   ctx.status = status;
   ctx.set('Content-Type', 'application/json');
 }

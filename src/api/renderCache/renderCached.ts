@@ -1,0 +1,50 @@
+import type { ModelDefinition } from '../../models/types.js';
+import type { ReadDocument } from '../../projections/ReadStore.js';
+import { jsonText } from '../face/respond.js';
+import type { RenderOptions, Representation, Serializer } from '../Serializer.js';
+import type { ReadStore } from '../../projections/ReadStore.js';
+import { recordReads } from './recordReads.js';
+import type { RenderCache } from './RenderCache.js';
+
+export interface CachedRendering {
+  cache: RenderCache;
+  serializer: Serializer;
+  store: ReadStore;
+}
+
+/**
+ * The objects rendered as JSON (UTF-8), from the render cache where it holds them; the
+ * others rendered together in one batch, which records the collections it reads, and
+ * kept. Only plain renderings are cached: the whole object (or its brief form) on the
+ * live read models, without ?fields=/?exclude= or a secret shown once.
+ */
+export async function renderCached(
+  { cache, serializer, store }: CachedRendering,
+  definition: ModelDefinition,
+  docs: ReadDocument[],
+  representation: Representation,
+  options: RenderOptions,
+): Promise<Buffer[]> {
+  const prefix = `${definition.key}\u0000${representation}\u0000${options.baseUrl}\u0000`;
+  const texts = docs.map((doc) => cache.get(prefix + doc.id, doc._pos));
+  const missing = docs.filter((_, i) => texts[i] === undefined);
+  if (missing.length > 0) {
+    const renderedAt = cache.position;
+    const read = new Set<string>();
+    const rows = await serializer.using(recordReads(store, read)).render(definition, missing, representation, options);
+    const reads = [...read];
+    let next = 0;
+    docs.forEach((doc, i) => {
+      if (texts[i] !== undefined) return;
+      const text = Buffer.from(jsonText(rows[next++], null));
+      cache.set(prefix + doc.id, doc._pos, renderedAt, reads, text);
+      texts[i] = text;
+    });
+  }
+  return texts as Buffer[];
+}
+
+/** Whether a rendering with these options is the plain one the cache keeps. */
+export function cacheableRendering(options: RenderOptions): boolean {
+  return !options.only && !options.exclude && !options.revealed && !options.omitAnnotated;
+}
