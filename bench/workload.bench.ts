@@ -1,0 +1,95 @@
+/**
+ * The performance issue's side-by-side workload, as one table: a site, racks, 200 devices
+ * (the first 100 with 10 interfaces each: 1,000), 1,000 IP addresses; reads driven by
+ * autocannon (CONNECTIONS connections, DURATION s after a WARMUP s run) from a child
+ * process, so this process's CPU time is the service's; writes timed from here.
+ *
+ *   npx tsx bench/workload.bench.ts        (or: npm run bench -- workload)
+ *
+ * Env: CONNECTIONS (10), DURATION (5), WARMUP (2), CREATES (300 sequential single creates).
+ */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { cannon } from './cannon.js';
+import { api, cpuMs, HEADERS, startBenchService } from './inProcessService.js';
+
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
+const DURATION = Number(process.env.DURATION ?? 5);
+const WARMUP = Number(process.env.WARMUP ?? 2);
+const CREATES = Number(process.env.CREATES ?? 300);
+
+const service = await startBenchService('workload');
+const url = service.url;
+const rows: string[][] = [];
+const load1 = () => os.loadavg()[0]!.toFixed(1);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+try {
+  const site = await api(url, 'POST', '/api/dcim/sites/', { name: 'site 1', slug: 'site-1' });
+  const manufacturer = await api(url, 'POST', '/api/dcim/manufacturers/', { name: 'maker', slug: 'maker' });
+  const type = await api(url, 'POST', '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'box', slug: 'box' });
+  const role = await api(url, 'POST', '/api/dcim/device-roles/', { name: 'role', slug: 'role', color: 'ff0000' });
+  const racks = await api(url, 'POST', '/api/dcim/racks/', Array.from({ length: 5 }, (_, i) => ({ name: `rack ${i}`, site: site.id })));
+  const devices = await api(
+    url,
+    'POST',
+    '/api/dcim/devices/',
+    Array.from({ length: 200 }, (_, i) => ({ name: `device ${i}`, device_type: type.id, device_role: role.id, site: site.id, rack: racks[i % 5].id, status: 'active' })),
+  );
+  for (let k = 0; k < 10; k++) {
+    await api(url, 'POST', '/api/dcim/interfaces/', devices.slice(0, 100).map((d: { id: number }) => ({ device: d.id, name: `eth${k}`, type: '1000base-t' })));
+  }
+  await api(url, 'POST', '/api/ipam/ip-addresses/', Array.from({ length: 1000 }, (_, i) => ({ address: `10.0.${i >> 8}.${i & 255}/16`, status: 'active' })));
+
+  const reads: Array<[string, string]> = [
+    ['devices, page of 50', '/api/dcim/devices/?limit=50'],
+    ['device detail', `/api/dcim/devices/${devices[7].id}/`],
+    ['sites ?name__ic=', '/api/dcim/sites/?name__ic=site'],
+    ['interfaces ?limit=1000', '/api/dcim/interfaces/?limit=1000'],
+    ['devices ?limit=1000', '/api/dcim/devices/?limit=1000'],
+  ];
+  for (const [name, path] of reads) {
+    if (WARMUP > 0) await cannon({ url, connections: CONNECTIONS, duration: WARMUP, headers: HEADERS, scenario: { kind: 'get', path } });
+    const c0 = cpuMs();
+    const result = await cannon({ url, connections: CONNECTIONS, duration: DURATION, headers: HEADERS, scenario: { kind: 'get', path } });
+    const cpu = (cpuMs() - c0) / Math.max(1, result.requests.total);
+    const failed = result.non2xx + result.errors + result.timeouts;
+    rows.push([name, `${Math.round(result.requests.average)} req/s`, `${result.latency.p50} ms`, `${cpu.toFixed(2)} ms`, load1(), failed ? `${failed} failed` : '']);
+  }
+
+  const createTimes: number[] = [];
+  for (let i = 0; i < CREATES; i++) {
+    const t0 = performance.now();
+    await api(url, 'POST', '/api/extras/tags/', { name: `tag ${i}`, slug: `tag-${i}` });
+    createTimes.push(performance.now() - t0);
+  }
+  rows.push(['single create, sequential p50', '', `${median(createTimes).toFixed(2)} ms`, '', load1(), `${CREATES} tags`]);
+
+  const bulkTimes: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const body = Array.from({ length: 1000 }, (_, i) => ({ address: `10.${1 + round}.${i >> 8}.${i & 255}/16`, status: 'active' }));
+    const t0 = performance.now();
+    await api(url, 'POST', '/api/ipam/ip-addresses/', body);
+    bulkTimes.push(performance.now() - t0);
+  }
+  rows.push(['bulk create 1,000 IPs', '', `${median(bulkTimes).toFixed(0)} ms`, '', load1(), 'median of 3']);
+
+  const patchTimes: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const body = devices.map((d: { id: number }) => ({ id: d.id, status: round % 2 ? 'active' : 'planned' }));
+    const t0 = performance.now();
+    await api(url, 'PATCH', '/api/dcim/devices/', body);
+    patchTimes.push(performance.now() - t0);
+  }
+  rows.push(['bulk PATCH 200 devices', '', `${median(patchTimes).toFixed(0)} ms`, '', load1(), 'median of 3']);
+
+  const header = ['figure', 'throughput', 'latency', 'CPU/request', 'load', 'note'];
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (r: string[]) => r.map((v, c) => (c === 0 || c === r.length - 1 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!))).join('  ').trimEnd();
+  console.log(`\nworkload bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${CONNECTIONS} connections, ${DURATION} s per read`);
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+} finally {
+  await service.stop();
+}
