@@ -11,6 +11,12 @@ import { webhookRequest, type WebhookRequest } from './webhookRequest.js';
 const WEBHOOK = 'extras.webhook';
 const FLAGS = { create: 'type_create', update: 'type_update', delete: 'type_delete' } as const;
 const SAVE_DELAY_MS = 250;
+/**
+ * When only the position moved (changes no webhook matched), saving can wait longer: a
+ * crash then makes the worker read those changes again, which queues nothing. Saving the
+ * state four times a second under steady writes cost an fsync each, beside the log's own.
+ */
+const POSITION_SAVE_DELAY_MS = 10_000;
 
 /** What the worker needs rendered by the layers that know the API's shapes. */
 export interface PayloadRenderer {
@@ -60,6 +66,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
   private saving: Promise<void> | null = null;
   private dirty = false;
   private lazySave: NodeJS.Timeout | null = null;
+  private lazySaveDue = 0;
   private saveFailing = false;
   /** Ends the requests in flight when the service stops: they are sent again at the next start. */
   private readonly abort = new AbortController();
@@ -130,7 +137,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       this.state.position = event.position;
     }
     this.markDirty();
-    this.saveLater();
+    this.saveLater(touched.size > 0 || events.some((e) => e.objectType === WEBHOOK) ? SAVE_DELAY_MS : POSITION_SAVE_DELAY_MS);
     for (const id of touched) this.pump(id);
   }
 
@@ -284,13 +291,19 @@ export class WebhookWorker implements WebhookDeliveryRecords {
   }
 
   /**
-   * Changes are saved together, within SAVE_DELAY_MS, not one write each: the saved state
+   * Changes are saved together, within SAVE_DELAY_MS (POSITION_SAVE_DELAY_MS if only the position moved), not one write each: the saved state
    * is always one consistent moment (a position with the queues it had then), so losing
    * the last moments in a crash means only that their changes are dispatched again and
    * their deliveries repeated, which at-least-once allows. A stop saves at once.
    */
-  private saveLater(): void {
-    if (this.lazySave || this.stopped) return;
+  private saveLater(delay = SAVE_DELAY_MS): void {
+    if (this.stopped) return;
+    const due = Date.now() + delay;
+    if (this.lazySave) {
+      if (this.lazySaveDue <= due) return;
+      clearTimeout(this.lazySave); // a change that matters is saved sooner than a moved position
+    }
+    this.lazySaveDue = due;
     this.lazySave = setTimeout(() => {
       this.lazySave = null;
       this.flush().then(
@@ -302,7 +315,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
           this.dirty = true;
         },
       );
-    }, SAVE_DELAY_MS);
+    }, delay);
     this.lazySave.unref();
   }
 
