@@ -14,6 +14,8 @@ export class Projector {
   private subscription: Subscription | null = null;
   private waiters: Array<{ position: number; resolve: () => void; reject: (e: unknown) => void }> = [];
   private failure: unknown = null;
+  /** Called once when projection stops for good (a read model could not be written). */
+  onFailed: (error: unknown) => void = () => {};
 
   constructor(
     private readonly log: EventLog,
@@ -61,6 +63,7 @@ export class Projector {
       // A read model that cannot be written is out of step with the log: stop serving writes.
       this.failure = error;
       for (const w of this.waiters.splice(0)) w.reject(error);
+      this.onFailed(error);
       throw error;
     }
     const ready = this.waiters.filter((w) => w.position <= this.applied);
