@@ -1,0 +1,30 @@
+import type { Middleware } from 'koa';
+import type { Services } from '../api/Services.js';
+import { catchUpGate } from './catchUpGate.js';
+import { forwardWrites } from './forwardWrites.js';
+import { readPosition } from './readPosition.js';
+
+/**
+ * The middleware that makes a process one of several serving the same log, in the order
+ * a request meets them: the position header and read-your-writes wait (every role), then,
+ * on a read replica, writes forwarded to the writer and everything else held back until
+ * the first catch-up is done.
+ */
+export function replicaMiddleware(services: Services): Middleware[] {
+  const { config, projector, audit, readiness } = services;
+  const chain: Middleware[] = [
+    readPosition({
+      position: () => projector.position,
+      waitFor: async (position) => {
+        await projector.waitFor(position);
+        await audit?.log.waitFor(position);
+      },
+      waitMs: config.positionWaitMs,
+    }),
+  ];
+  if (config.role === 'reader') {
+    chain.push(forwardWrites({ writerUrl: config.writerUrl, logger: services.logger }));
+    if (readiness) chain.push(catchUpGate(readiness));
+  }
+  return chain;
+}
