@@ -19,6 +19,23 @@ export function replicaMiddleware(services: Services): Middleware[] {
         await projector.waitFor(position);
         await audit?.log.waitFor(position);
       },
+      positionOfRequest: (requestId, signal) =>
+        new Promise<number>((resolve) => {
+          if (!audit) return; // no audit index: never found, the wait runs out
+          const check = () => {
+            const positions = audit.log.index.requestPositions(requestId);
+            if (positions.length === 0) return;
+            stop();
+            resolve(positions[positions.length - 1]!);
+          };
+          const off = audit.log.onChange(check);
+          const stop = () => {
+            off();
+            signal.removeEventListener('abort', stop);
+          };
+          signal.addEventListener('abort', stop);
+          check();
+        }),
       waitMs: config.positionWaitMs,
     }),
   ];

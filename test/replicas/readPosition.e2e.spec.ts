@@ -18,6 +18,8 @@ test('writes and reads carry the position reached; a read naming a reached posit
   t.is(p2, service.services.log.head());
   const read = await service.api('GET', '/api/extras/tags/', undefined, { [POSITION]: String(p1) });
   t.is(read.status, 200);
+  const byRequest = await service.api('GET', '/api/extras/tags/', undefined, { 'X-Netledger-After-Request': second.headers.get('X-Request-ID')! });
+  t.is(byRequest.status, 200, 'a write named by its request id');
   t.is(Number(read.headers.get(POSITION)), p2);
   const refused = await service.api('POST', '/api/extras/tags/', { name: 'a', slug: 'a' });
   t.is(refused.status, 400);
@@ -35,6 +37,10 @@ test('a read naming a position not reached in time is 503 with Retry-After and h
   const malformed = await service.api('GET', '/api/extras/tags/', undefined, { [POSITION]: 'latest' });
   t.is(malformed.status, 400);
   t.deepEqual(malformed.body, { [POSITION]: ['Enter a log position (a non-negative integer).'] });
+  const unknown = await service.api('GET', '/api/extras/tags/', undefined, { 'X-Netledger-After-Request': '7d3c2b8e-4f7e-4b7a-9d55-0c2f0a3f1b11' });
+  t.is(unknown.status, 503);
+  t.regex(unknown.body.detail, /; request 7d3c2b8e-4f7e-4b7a-9d55-0c2f0a3f1b11 has not reached it yet/);
+  t.deepEqual((await service.api('GET', '/api/extras/tags/', undefined, { 'X-Netledger-After-Request': 'nope' })).body, { 'X-Netledger-After-Request': ['Enter a valid UUID.'] });
   // Only reads wait: a write naming a position is decided as usual.
   t.is((await service.api('POST', '/api/extras/tags/', { name: 'w', slug: 'w' }, { [POSITION]: String(head + 1000) })).status, 201);
 });

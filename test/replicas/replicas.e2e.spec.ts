@@ -64,8 +64,8 @@ test.serial('a write through the writer is visible on both readers; a write sent
   const onTwo = await two.api('GET', `/api/dcim/sites/${forwarded.body.id}/`, undefined, { [POSITION]: reached });
   t.is(onTwo.status, 200);
   t.is(onTwo.body.name, 'DC-2');
-  // The writer's request id, which the readers' audit side knows too.
-  const changes = await two.api('GET', `/api/extras/object-changes/?request_id=${requestId}`, undefined, { [POSITION]: reached });
+  // The writer's request id, which the readers' audit side knows too: it may stand for the position.
+  const changes = await two.api('GET', `/api/extras/object-changes/?request_id=${requestId}`, undefined, { 'X-Netledger-After-Request': requestId });
   t.is(changes.status, 200);
   t.deepEqual(changes.body.results.map((c: any) => c.object_repr), ['DC-2']);
 
