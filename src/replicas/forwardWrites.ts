@@ -18,6 +18,7 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+const VIA = '1.1 netledger-replica';
 /** A writer that does not accept the connection within this time counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 5_000;
 /** Retry-After for a write the replica could not pass on. */
@@ -53,6 +54,11 @@ export function forwardWrites(options: WriteForwarding) {
       refuse(ctx, 503, 'This is a read replica: it takes no writes. Send writes to the writer (this replica has no WRITER_URL to forward them to).');
       return;
     }
+    if (/netledger-replica/.test(ctx.get('Via'))) {
+      // Forwarded once already: WRITER_URL leads to a replica, and forwarding again would loop.
+      refuse(ctx, 503, `This read replica received a write another replica forwarded: WRITER_URL (${options.writerUrl}) must name the writer, not a replica.`, options.writerUrl);
+      return;
+    }
     await forward(ctx, options.writerUrl, options.logger);
   };
 }
@@ -76,6 +82,7 @@ function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logge
   headers['x-forwarded-for'] = previous ? `${previous}, ${client}` : client;
   headers['x-forwarded-proto'] = ctx.protocol;
   headers['x-forwarded-host'] = ctx.host;
+  headers.via = [ctx.get('Via'), VIA].filter(Boolean).join(', ');
 
   return new Promise<void>((resolve) => {
     let connected = false;
@@ -99,7 +106,7 @@ function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logge
       }
       // Streamed back as it comes; Koa keeps the writer's Content-Type and Content-Length.
       ctx.body = response;
-      ctx.set('Via', '1.1 netledger-replica');
+      ctx.set('Via', VIA);
       resolve();
     });
     request.on('error', (error: NodeJS.ErrnoException) => {

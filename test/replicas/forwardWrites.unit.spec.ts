@@ -71,6 +71,7 @@ test('a write goes to the writer with its method, path, query, body and end-to-e
     host: new URL(replica).host, // the address the client used
     'x-forwarded-host': new URL(replica).host,
     'x-forwarded-proto': 'http',
+    via: '1.1 netledger-replica',
   });
   t.regex(String(got.headers['x-forwarded-for']), /^10\.9\.9\.9, (::ffff:)?127\.0\.0\.1$/);
 });
@@ -87,6 +88,11 @@ test('reads are the replica\'s own; writes are refused 503 with Retry-After and 
   t.is(refused.headers.get('Retry-After'), '5');
   t.is(refused.headers.get('X-Netledger-Writer'), deadUrl);
   t.regex(((await refused.json()) as { detail: string }).detail, /writer at .* is unreachable \(ECONNREFUSED\): the write was not made/);
+
+  // A replica whose WRITER_URL leads to another replica refuses what was forwarded once, instead of looping.
+  const looping = await fetch(`${await replicaFor('http://127.0.0.1:1', t)}/api/extras/tags/`, { method: 'POST', headers: { Via: '1.1 netledger-replica' } });
+  t.is(looping.status, 503);
+  t.regex(((await looping.json()) as { detail: string }).detail, /must name the writer, not a replica/);
 
   const alone = await replicaFor(null, t);
   const nowhere = await fetch(`${alone}/api/users/tokens/provision/`, { method: 'POST', body: '{}' });
