@@ -49,6 +49,31 @@ export interface Config {
   /** Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit); each try times out. */
   webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number };
   apiVersion: string;
+  /** writer: takes the data directory's lock and appends; reader: a read replica following the writer's log (no lock, no writes of its own). */
+  role: 'writer' | 'reader';
+  /** Where a reader forwards writes (null: it answers them 503 with a pointer to the writer). */
+  writerUrl: string | null;
+  /** How long a read carrying X-Netledger-Position waits for the read models to reach it (then 503). */
+  positionWaitMs: number;
+  /** /readyz stays ready while the read models are at most this many events behind the log's head ... */
+  readyMaxLagEvents: number;
+  /** ... and no event has waited longer than this to be applied. */
+  readyMaxLagMs: number;
+  /** A reader of the embedded file log looks at the file at least this often (besides the file watch). */
+  followPollMs: number;
+}
+
+function role(value: string | undefined): 'writer' | 'reader' {
+  if (value === undefined || value === '' || value === 'writer') return 'writer';
+  if (value === 'reader') return 'reader';
+  throw new Error(`ROLE must be writer or reader, not ${value}`);
+}
+
+function writerUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  const url = new URL(value); // throws on a malformed URL: a reader must not start pointing nowhere
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`WRITER_URL must be an http(s) URL, not ${value}`);
+  return url.origin;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -159,5 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: seconds(env.WEBHOOK_TIMEOUT, 10),
     },
     apiVersion: '3.4',
+    role: role(env.ROLE),
+    writerUrl: writerUrl(env.WRITER_URL),
+    positionWaitMs: seconds(env.POSITION_WAIT_TIMEOUT, 5),
+    readyMaxLagEvents: integer(env.READY_MAX_LAG_EVENTS, 10_000),
+    readyMaxLagMs: seconds(env.READY_MAX_LAG_SECONDS, 10),
+    followPollMs: seconds(env.FOLLOW_POLL_INTERVAL, 0.5),
   };
 }

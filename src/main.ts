@@ -10,7 +10,9 @@ import { WriterUnavailableError } from './commands/errors.js';
 import type { WriterRetry } from './commands/WriteCoordinator.js';
 import { loadConfig, type Config } from './config.js';
 import type { LogFileSystem } from './events/file/logFileSystem.js';
-import { openLedger, type Ledger } from './ledger/openLedger.js';
+import type { Fatal } from './ledger/FatalSignal.js';
+import { openLedger, openReader, type Ledger } from './ledger/openLedger.js';
+import { Readiness } from './replicas/Readiness.js';
 import { WEBHOOK_DELIVERIES_SOURCE } from './models/extras/webhookDeliveriesView.js';
 import { startWebhookWorker } from './webhooks/startWebhookWorker.js';
 import type { WebhookWorker } from './webhooks/WebhookWorker.js';
@@ -19,8 +21,12 @@ export interface Running {
   services: Services;
   server: Server;
   url: string;
-  /** Delivers webhooks from the event log, beside the projector. */
-  webhooks: WebhookWorker;
+  /** Delivers webhooks from the event log, beside the projector (the writer's; a read replica delivers none). */
+  webhooks: WebhookWorker | null;
+  /** Resolves with the first failure after which the process must restart (the entry point then exits non-zero). */
+  fatal: Promise<Fatal>;
+  /** Resolves once the read models first caught up with the log (a read replica serves /readyz before). */
+  caughtUp: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -34,10 +40,15 @@ const jsonLogger: Logger = (entry) => process.stdout.write(JSON.stringify({ time
 
 /**
  * Composition root: the ledger (lock, log, read models, writer, auth, audit; see
- * src/ledger/openLedger.ts), then the first superuser, then the HTTP server.
+ * src/ledger/openLedger.ts), then the first superuser, then the HTTP server. With
+ * ROLE=reader, a read replica's ledger instead (no lock, no writer), serving as soon as
+ * it listens while its read models catch up.
  */
 export async function start(config: Config = loadConfig(), logger: Logger = jsonLogger, options: StartOptions = {}): Promise<Running> {
-  const ledger = await openLedger(config, { holder: 'service', logger, logFileSystem: options.logFileSystem, writerRetry: options.writerRetry });
+  const ledger =
+    config.role === 'reader'
+      ? await openReader(config, { logger, logFileSystem: options.logFileSystem })
+      : await openLedger(config, { holder: 'service', logger, logFileSystem: options.logFileSystem, writerRetry: options.writerRetry });
   try {
     return await serve(ledger, logger);
   } catch (error) {
@@ -52,17 +63,23 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const serializer = new Serializer(registry, store, ledger.secrets);
   const queries = new ListQueryCompiler();
   const sources = new Map<string, unknown>();
+  const reader = config.role === 'reader';
+  const readiness = new Readiness(() => projector.position, () => log.head(), { maxLagEvents: config.readyMaxLagEvents, maxLagMs: config.readyMaxLagMs });
+  void ledger.caughtUp.then(() => readiness.markCaughtUp(), () => undefined);
   const renderCache = new RenderCache(projector, config.renderCacheBytes);
-  const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, commands, logger, auth, audit, sources };
+  const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, commands, logger, auth, audit, sources, readiness };
   queries.register('created_by_request', audit.createdByRequest);
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
 
-  try {
-    await bootstrapSuperuser(config, store, coordinator, commands, (message) => logger({ level: 'warn', msg: message }));
-  } catch (error) {
-    // A full disk must not keep the registry from being read; the next start creates the superuser.
-    if (!(error instanceof WriterUnavailableError)) throw error;
-    logger({ level: 'warn', msg: `superuser not created (the writer is unavailable): ${error.message}` });
+  // The writer creates the first superuser; a replica finds it in the log.
+  if (!reader) {
+    try {
+      await bootstrapSuperuser(config, store, coordinator, commands, (message) => logger({ level: 'warn', msg: message }));
+    } catch (error) {
+      // A full disk must not keep the registry from being read; the next start creates the superuser.
+      if (!(error instanceof WriterUnavailableError)) throw error;
+      logger({ level: 'warn', msg: `superuser not created (the writer is unavailable): ${error.message}` });
+    }
   }
 
   const app = createApp(services);
@@ -72,26 +89,38 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   // Follows the log on its own: a slow or unreachable receiver never holds up a write.
-  let webhooks: WebhookWorker;
-  try {
-    webhooks = await startWebhookWorker({ config, registry, log, store, projector, secrets: ledger.secrets, serializer, baseUrl: url, logger });
-  } catch (error) {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    throw error;
+  // The writer's alone: replicas delivering too would send every change several times.
+  let webhooks: WebhookWorker | null = null;
+  if (!reader) {
+    try {
+      webhooks = await startWebhookWorker({ config, registry, log, store, projector, secrets: ledger.secrets, serializer, baseUrl: url, logger });
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw error;
+    }
   }
-  sources.set(WEBHOOK_DELIVERIES_SOURCE, webhooks);
-  logger({ level: 'info', msg: `netledger listening on ${url}`, eventLog: log.constructor.name, readStore: store.constructor.name, position: log.head(), writer: coordinator.health().state });
+  if (webhooks) sources.set(WEBHOOK_DELIVERIES_SOURCE, webhooks);
+  logger({
+    level: 'info',
+    msg: `netledger listening on ${url}`,
+    role: config.role,
+    eventLog: log.constructor.name,
+    readStore: store.constructor.name,
+    position: log.head(),
+    ...(reader ? { writerUrl: config.writerUrl } : { writer: coordinator.health().state }),
+  });
+  if (reader) void ledger.caughtUp.then(() => logger({ level: 'info', msg: 'caught up with the change log: ready', position: projector.position }), () => undefined);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       coordinator.close();
-      await webhooks.stop();
+      await webhooks?.stop();
       await audit.close(); // ends live change streams, which would keep the server open
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ledger.close();
     })());
-  return { services, server, url, webhooks, stop };
+  return { services, server, url, webhooks, fatal: ledger.fatal.raised, caughtUp: ledger.caughtUp, stop };
 }
 
 const isEntryPoint = import.meta.url === `file://${process.argv[1]}`;
@@ -110,4 +139,14 @@ if (isEntryPoint) {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // A process that cannot go on serving exits non-zero, so its supervisor restarts it
+  // (which rebuilds the read models from the log); a stop that hangs does not keep it up.
+  void running.fatal.then(({ reason, error }) => {
+    jsonLogger({ level: 'fatal', msg: `${reason}: ${error.message}. Exiting so that a supervisor restarts the service.` });
+    setTimeout(() => process.exit(1), 5_000).unref();
+    running.stop().then(
+      () => process.exit(1),
+      () => process.exit(1),
+    );
+  });
 }

@@ -7,6 +7,7 @@ import type { EventLog } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
+import type { Readiness } from '../replicas/Readiness.js';
 import type { ListQueryCompiler } from './query/ListQueryCompiler.js';
 import type { RenderCache } from './renderCache/RenderCache.js';
 import type { Serializer } from './Serializer.js';
@@ -33,4 +34,6 @@ export interface Services {
   audit?: AuditService;
   /** Records kept beside the read models that detail views read by name (the webhook delivery worker's). */
   sources?: ReadonlyMap<string, unknown>;
+  /** Catching up after start, ready, or lagging (/readyz); absent: ready once serving, as before. */
+  readiness?: Readiness;
 }

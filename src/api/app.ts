@@ -16,6 +16,7 @@ import { readJsonBody } from './middleware/readJsonBody.js';
 import { appendSlash, requestContext } from './middleware/requestContext.js';
 import { strictQueryString } from './middleware/strictUtf8.js';
 import { modelRoutes } from './modelRoutes.js';
+import { replicaMiddleware } from '../replicas/replicaMiddleware.js';
 import type {} from './LedgerState.js'; // types ctx.state
 import type { Services } from './Services.js';
 
@@ -25,6 +26,8 @@ export function createApp(services: Services): Koa {
   app.use(requestContext(services.config.apiVersion));
   // outside the error mapper and the renderer, so the line carries the status the client got
   app.use(requestLog(services));
+  // log positions on every answer, read-your-writes waits; on a read replica, writes to the writer
+  for (const middleware of replicaMiddleware(services)) app.use(middleware);
   // JSON/indent/browsable rendering of every body, metrics
   app.use(faceMiddleware(services));
   app.use(errorResponses(services.logger));

@@ -98,8 +98,23 @@ export class DataDirLock {
     return answer === 'refused' ? null : answer === 'silent' ? 'unknown' : answer;
   }
 
+  private released = false;
+
+  /** Calls `listener` if the lock's socket closes or fails while it is held (never after release()). */
+  onLost(listener: (error: Error) => void): void {
+    let told = false;
+    const lost = (error: Error) => {
+      if (this.released || told) return;
+      told = true;
+      listener(error);
+    };
+    this.server.on('error', lost);
+    this.server.on('close', () => lost(new Error(`the lock on ${this.dir} closed while it was held`)));
+  }
+
   /** Gives the lock up (idempotent). */
   async release(): Promise<void> {
+    this.released = true;
     if (!this.server.listening) return;
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     if (this.socketFile) {

@@ -6,6 +6,7 @@
  * read-only tools (rebuild, export) take only the parts that never write:
  * `openLogReader` and `readStoreFor`.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { AuditService } from '../audit/AuditService.js';
 import { openEventSource, type EventSource } from '../audit/eventSource.js';
@@ -18,6 +19,9 @@ import type { Config } from '../config.js';
 import { DataDirLock } from '../events/DataDirLock.js';
 import type { EventLog } from '../events/EventLog.js';
 import { FileEventLog } from '../events/file/FileEventLog.js';
+import { FileLogFollower } from '../events/file/FileLogFollower.js';
+import { ReplicaWriter } from '../replicas/ReplicaWriter.js';
+import { FatalSignal } from './FatalSignal.js';
 import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
 import type { LogFileSystem } from '../events/file/logFileSystem.js';
 import { refuseDamagedLog } from '../events/file/logScan.js';
@@ -47,7 +51,8 @@ export interface LedgerOptions {
 export interface Ledger {
   config: Config;
   registry: ModelRegistry;
-  lock: DataDirLock;
+  /** The data directory's lock: held by the writer, null in a read replica (which writes nothing). */
+  lock: DataDirLock | null;
   log: EventLog;
   store: ReadStore;
   projector: Projector;
@@ -56,6 +61,10 @@ export interface Ledger {
   commands: CommandEnvironment;
   auth: AuthService;
   audit: AuditService | null;
+  /** Raised once by a failure after which the process must restart (see FatalSignal). */
+  fatal: FatalSignal;
+  /** Resolves when the read models (and audit indexes) have first caught up with the log: at once for the writer, which opens only then. */
+  caughtUp: Promise<void>;
   /** Stops the writer, auth and audit, closes the log and the store, releases the lock (once). */
   close(): Promise<void>;
 }
@@ -93,6 +102,8 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
   // Without a logger the file log reports a cut torn tail on stderr (its own default); the writer's outages go nowhere.
   const logger = options.logger ?? (() => {});
   const lock = await DataDirLock.acquire(config.dataDir, options.holder);
+  const fatal = new FatalSignal();
+  lock.onLost((error) => fatal.raise('the data directory lock was lost: another process may now write the log', error));
   const log = eventLogFor(config, { logger: options.logger, logFileSystem: options.logFileSystem });
   const store = readStoreFor(config);
   let projector: Projector | null = null;
@@ -104,9 +115,13 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
     await store.open();
     for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
     projector = new Projector(log, store, registry);
+    projector.onFailed = (error) => fatal.raise('the read models could not be written: projection stopped', error);
     await projector.start();
     coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, { retry: options.writerRetry });
-    coordinator.onFatal = (error) => logger({ level: 'fatal', msg: `event log failed, writes stopped until a restart: ${error.message}` });
+    coordinator.onFatal = (error) => {
+      logger({ level: 'fatal', msg: `event log failed, writes stopped until a restart: ${error.message}` });
+      fatal.raise('the writer stopped for good (event log failed or another writer fenced it)', error);
+    };
     coordinator.onOutage = (error) =>
       logger({ level: 'error', msg: `event log cannot be written, writes answer 503 until it can (retrying by itself): ${error.message}` });
     coordinator.onRecovered = (outage) =>
@@ -119,7 +134,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
     const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
     const commands: CommandEnvironment = { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique }, followUps: runFollowUps };
     auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
-    const parts = { config, registry, lock, log, store, projector, coordinator, secrets, commands, auth, audit };
+    const parts = { config, registry, lock, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, caughtUp: Promise.resolve() };
     let closing: Promise<void> | null = null;
     return { ...parts, close: () => (closing ??= closeParts(parts)) };
   } catch (error) {
@@ -128,8 +143,58 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
   }
 }
 
+/**
+ * A read replica's ledger: no lock, no writer. It follows the log another process
+ * writes (the embedded file read-only, or Kafka under a transactional id of its own,
+ * which fences no one) into read models of its own in memory, and builds auth and audit
+ * over it. It returns before the first catch-up is done (`caughtUp`), so the service can
+ * answer its health checks while it catches up.
+ */
+export async function openReader(config: Config, options: Omit<LedgerOptions, 'holder' | 'writerRetry'> = {}): Promise<Ledger> {
+  registry.validate();
+  const logger = options.logger ?? (() => {});
+  const fatal = new FatalSignal();
+  const log: EventLog = config.kafkaBrokers
+    ? new KafkaEventLog({ brokers: config.kafkaBrokers, topic: config.kafkaTopic, clientId: 'netledger-reader', transactionalId: `netledger-reader-${randomUUID()}` })
+    : new FileLogFollower({
+        dir: config.dataDir,
+        fs: options.logFileSystem,
+        pollMs: config.followPollMs,
+        onFailed: (error) => fatal.raise('the event log can no longer be followed', error),
+      });
+  // Memory, even with MONGODB_URL: the writer's database is the writer's to project into.
+  const store = new MemoryReadStore();
+  let projector: Projector | null = null;
+  let coordinator: WriteCoordinator | null = null;
+  let auth: AuthService | null = null;
+  let audit: AuditService | null = null;
+  try {
+    await log.open();
+    await store.open();
+    for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
+    projector = new Projector(log, store, registry);
+    projector.onFailed = (error) => fatal.raise('the read models could not be written: projection stopped', error);
+    const projected = projector.start();
+    coordinator = new ReplicaWriter(log, store, projector, registry, systemClock);
+    if (options.audit !== false) audit = new AuditService(log, registry);
+    const indexed = audit ? audit.open() : Promise.resolve();
+    const caughtUp = Promise.all([projected, indexed]).then(() => undefined);
+    caughtUp.catch((error: unknown) => fatal.raise('the first catch-up with the event log failed', error));
+    const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
+    const commands: CommandEnvironment = { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique }, followUps: runFollowUps };
+    // A token's use time is a write: a replica does not record it (as under MAINTENANCE_MODE).
+    auth = new AuthService({ config: { ...config, maintenanceMode: true }, registry, log, store, coordinator, secrets, logger });
+    const parts = { config, registry, lock: null, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, caughtUp };
+    let closing: Promise<void> | null = null;
+    return { ...parts, close: () => (closing ??= closeParts(parts)) };
+  } catch (error) {
+    await closeParts({ lock: null, log, store, projector, coordinator, auth, audit }).catch(() => undefined);
+    throw error;
+  }
+}
+
 interface OpenParts {
-  lock: DataDirLock;
+  lock: DataDirLock | null;
   log: EventLog;
   store: ReadStore;
   projector: Projector | null;
@@ -147,7 +212,7 @@ async function closeParts({ lock, log, store, projector, coordinator, auth, audi
     () => projector?.stop(),
     () => log.close(),
     () => store.close(),
-    () => lock.release(),
+    () => lock?.release(),
   ];
   let failure: unknown = null;
   for (const step of steps) {

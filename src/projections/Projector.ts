@@ -16,6 +16,8 @@ export class Projector {
   private failure: unknown = null;
   /** The last position at which each collection changed, for what caches renderings. */
   private readonly changed = new Map<string, number>();
+  /** Called once when projection stops for good (a read model could not be written). */
+  onFailed: (error: unknown) => void = () => {};
 
   constructor(
     private readonly log: EventLog,
@@ -70,6 +72,7 @@ export class Projector {
       // A read model that cannot be written is out of step with the log: stop serving writes.
       this.failure = error;
       for (const w of this.waiters.splice(0)) w.reject(error);
+      this.onFailed(error);
       throw error;
     }
     const ready = this.waiters.filter((w) => w.position <= this.applied);

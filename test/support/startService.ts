@@ -3,10 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { start, type Running, type StartOptions } from '../../src/main.js';
+import type { WebhookWorker } from '../../src/webhooks/WebhookWorker.js';
 
 export const ADMIN_TOKEN = '0123456789abcdef0123456789abcdef01234567';
 
-export interface TestService extends Running {
+export interface TestService extends Omit<Running, 'webhooks'> {
+  /** The writer's webhook worker (tests start writers here; read replicas run as separate processes). */
+  webhooks: WebhookWorker;
   dataDir: string;
   /** fetch against the service with the admin token and JSON content type. */
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
@@ -65,6 +68,7 @@ export async function startService(
   await api('GET', '/api/');
   return {
     ...running,
+    webhooks: running.webhooks!,
     dataDir: dir,
     api,
     async close() {

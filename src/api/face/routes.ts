@@ -32,10 +32,10 @@ export function faceRoutes(services: Services): Router {
     ctx.set('Content-Type', 'text/plain; version=0.0.4; charset=utf-8');
     ctx.set('Cache-Control', 'no-store');
   });
-  // Readiness: the read models have applied every durable event and the writer accepts
+  // Health: the read models have applied every durable event and the writer accepts
   // writes. The writer's state is the coordinator's own (probed at start, kept through
   // an outage of the log's storage), with the reason and when it retries next.
-  router.get(['/healthz', '/healthz/', '/readyz', '/readyz/'], (ctx) => {
+  router.get(['/healthz', '/healthz/'], (ctx) => {
     const head = services.log.head();
     const position = services.projector.position;
     const lag = Math.max(0, head - position);
@@ -50,6 +50,26 @@ export function faceRoutes(services: Services): Router {
       projector: { position, head, lag },
       writer: state,
       ...(state === 'up' ? {} : { writer_detail: detail }),
+    };
+  });
+  // Readiness for traffic: not while catching up after start, nor while lagging beyond
+  // the bounds, but ready while a little behind under write load (no flapping); a writer
+  // also needs its writer up. A replica names its role and where writes go.
+  router.get(['/readyz', '/readyz/'], (ctx) => {
+    const report = services.readiness?.report() ?? readyOnceServing(services);
+    const writer = services.coordinator.health();
+    const reader = services.config.role === 'reader';
+    const ok = report.ready && (reader || writer.state === 'up');
+    ctx.status = ok ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
+    if (!ok) ctx.set('Retry-After', String(writer.retryInSeconds ?? 1));
+    const { state, ...detail } = writer;
+    ctx.body = {
+      status: ok ? 'ok' : 'unavailable',
+      role: services.config.role,
+      phase: report.phase,
+      projector: { position: report.position, head: report.head, lag: report.lag, behind_seconds: report.behindSeconds },
+      ...(reader ? { writer_url: services.config.writerUrl } : { writer: state, ...(state === 'up' ? {} : { writer_detail: detail }) }),
     };
   });
   // Liveness: the process answers.
@@ -75,6 +95,14 @@ export function faceRoutes(services: Services): Router {
     ctx.body = asset.content;
   });
   return router;
+}
+
+/** Without a readiness tracker: caught up since serving began, and ready while at the log's head. */
+function readyOnceServing(services: Services) {
+  const position = services.projector.position;
+  const head = Math.max(services.log.head(), position);
+  const ready = head === position;
+  return { ready, phase: ready ? ('ready' as const) : ('lagging' as const), position, head, lag: head - position, behindSeconds: 0 };
 }
 
 /** OPTIONS on every model list and detail URL and on the root views: no action permission is needed, only authentication where LOGIN_REQUIRED. */

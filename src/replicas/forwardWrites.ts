@@ -1,0 +1,127 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Context, Next } from 'koa';
+
+/** Methods a replica answers itself; every other method may write and goes to the writer. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Connection-level headers, which belong to one hop and are never passed on. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+const VIA = '1.1 netledger-replica';
+/** A writer that does not accept the connection within this time counts as unreachable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Retry-After for a write the replica could not pass on. */
+const RETRY_AFTER_SECONDS = 5;
+/** Errors that happen before anything of the request reached the writer: the write was certainly not made. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'CONNECT_TIMEOUT']);
+
+export interface WriteForwarding {
+  /** The writer's origin (WRITER_URL), or null: writes are refused with a pointer to the writer. */
+  writerUrl: string | null;
+  logger: (entry: Record<string, unknown>) => void;
+}
+
+/**
+ * A read replica's handling of writes: every request whose method may write (POST,
+ * PUT, PATCH, DELETE and anything unknown; token provisioning and /login/ included) is
+ * passed to the writer as it came (method, path, query, body streamed, every end-to-end
+ * header: Authorization, cookies, Content-Type, If-Match, Idempotency-Key ...) and the
+ * writer's answer is streamed back with its headers, X-Request-ID and
+ * X-Netledger-Position included. The original Host stays, so the links and the CSRF
+ * origin the writer works out are the ones the client used; X-Forwarded-For names the
+ * client (the writer trusts it only from TRUSTED_PROXIES).
+ *
+ * Without WRITER_URL, or with the writer unreachable, the write is answered 503 with
+ * Retry-After and a pointer to the writer (X-Netledger-Writer and the detail). A writer
+ * that fails after the request reached it is answered 502: the write may have been
+ * made, which the client finds out with its Idempotency-Key or `created_by_request`.
+ */
+export function forwardWrites(options: WriteForwarding) {
+  return async (ctx: Context, next: Next) => {
+    if (READ_METHODS.has(ctx.method)) return next();
+    if (!options.writerUrl) {
+      refuse(ctx, 503, 'This is a read replica: it takes no writes. Send writes to the writer (this replica has no WRITER_URL to forward them to).');
+      return;
+    }
+    if (/netledger-replica/.test(ctx.get('Via'))) {
+      // Forwarded once already: WRITER_URL leads to a replica, and forwarding again would loop.
+      refuse(ctx, 503, `This read replica received a write another replica forwarded: WRITER_URL (${options.writerUrl}) must name the writer, not a replica.`, options.writerUrl);
+      return;
+    }
+    await forward(ctx, options.writerUrl, options.logger);
+  };
+}
+
+function refuse(ctx: Context, status: number, detail: string, writerUrl?: string): void {
+  ctx.status = status;
+  ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+  if (writerUrl) ctx.set('X-Netledger-Writer', writerUrl);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { detail };
+}
+
+function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logger']): Promise<void> {
+  const target = new URL(ctx.originalUrl, writerUrl);
+  const headers: http.OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  }
+  const client = ctx.ip || ctx.req.socket.remoteAddress || '';
+  const previous = ctx.get('X-Forwarded-For');
+  headers['x-forwarded-for'] = previous ? `${previous}, ${client}` : client;
+  headers['x-forwarded-proto'] = ctx.protocol;
+  headers['x-forwarded-host'] = ctx.host;
+  headers.via = [ctx.get('Via'), VIA].filter(Boolean).join(', ');
+
+  return new Promise<void>((resolve) => {
+    let connected = false;
+    let answered = false;
+    const request = (target.protocol === 'https:' ? https : http).request(target, { method: ctx.method, headers });
+    const connectTimer = setTimeout(() => request.destroy(Object.assign(new Error('connect timeout'), { code: 'CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
+    request.on('socket', (socket) => {
+      const connectedNow = () => {
+        connected = true;
+        clearTimeout(connectTimer);
+      };
+      if (!socket.connecting) connectedNow();
+      else socket.once('connect', connectedNow);
+    });
+    request.on('response', (response) => {
+      answered = true;
+      clearTimeout(connectTimer);
+      ctx.status = response.statusCode ?? 502;
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined && !HOP_BY_HOP.has(name)) ctx.set(name, value as string | string[]);
+      }
+      // Streamed back as it comes; Koa keeps the writer's Content-Type and Content-Length.
+      ctx.body = response;
+      ctx.set('Via', VIA);
+      resolve();
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(connectTimer);
+      if (answered) return; // the answer's stream fails with it; Koa ends the response
+      const code = error.code ?? 'ERROR';
+      logger({ level: 'warn', requestId: ctx.state.requestId, msg: `write not forwarded to the writer at ${writerUrl}: ${error.message}` });
+      if (!connected || NOT_SENT.has(code)) {
+        refuse(ctx, 503, `This is a read replica and the writer at ${writerUrl} is unreachable (${code}): the write was not made. Retry, or send it to the writer.`, writerUrl);
+      } else {
+        refuse(ctx, 502, `The writer at ${writerUrl} failed before answering (${code}): the write may or may not have been made.`, writerUrl);
+      }
+      resolve();
+    });
+    ctx.req.on('aborted', () => request.destroy());
+    ctx.req.pipe(request);
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * A replica passes writes to the writer as they came and the writer's answer back as
+ * it came; it refuses them, pointing at the writer, when it cannot.
+ */
+import test from 'ava';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { forwardWrites } from '../../src/replicas/forwardWrites.js';
+
+async function listen(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext): Promise<string> {
+  const app = new Koa();
+  app.use(forwardWrites({ writerUrl, logger: () => {} }));
+  app.use((ctx) => {
+    ctx.body = { served: 'by the replica' };
+  });
+  const server = http.createServer(app.callback());
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return listen(server);
+}
+
+test('a write goes to the writer with its method, path, query, body and end-to-end headers; the answer comes back with its status and headers', async (t) => {
+  let seen: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string } | null = null;
+  const writer = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      seen = { method: req.method, url: req.url, headers: req.headers, body };
+      res.writeHead(412, { 'Content-Type': 'application/json', 'X-Request-ID': 'from-writer', 'X-Netledger-Position': '42', 'Set-Cookie': ['a=1', 'b=2'] });
+      res.end('{"detail":"stale"}');
+    });
+  });
+  const writerUrl = await listen(writer);
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const replica = await replicaFor(writerUrl, t);
+
+  const response = await fetch(`${replica}/api/dcim/sites/7/?brief=1`, {
+    method: 'PATCH',
+    headers: {
+      Authorization: 'Token abc',
+      'Content-Type': 'application/json',
+      'If-Match': '"3"',
+      'Idempotency-Key': 'k-1',
+      Cookie: 'sessionid=s',
+      'X-Forwarded-For': '10.9.9.9',
+    },
+    body: '{"name":"x"}',
+  });
+  t.is(response.status, 412);
+  t.is(await response.text(), '{"detail":"stale"}');
+  t.is(response.headers.get('X-Request-ID'), 'from-writer');
+  t.is(response.headers.get('X-Netledger-Position'), '42');
+  t.deepEqual(response.headers.getSetCookie(), ['a=1', 'b=2']);
+  t.is(response.headers.get('Via'), '1.1 netledger-replica');
+
+  const got = seen!;
+  t.is(got.method, 'PATCH');
+  t.is(got.url, '/api/dcim/sites/7/?brief=1');
+  t.is(got.body, '{"name":"x"}');
+  t.like(got.headers, {
+    authorization: 'Token abc',
+    'content-type': 'application/json',
+    'if-match': '"3"',
+    'idempotency-key': 'k-1',
+    cookie: 'sessionid=s',
+    host: new URL(replica).host, // the address the client used
+    'x-forwarded-host': new URL(replica).host,
+    'x-forwarded-proto': 'http',
+    via: '1.1 netledger-replica',
+  });
+  t.regex(String(got.headers['x-forwarded-for']), /^10\.9\.9\.9, (::ffff:)?127\.0\.0\.1$/);
+});
+
+test('reads are the replica\'s own; writes are refused 503 with Retry-After and a pointer when the writer is unreachable or not configured', async (t) => {
+  const closed = http.createServer();
+  const deadUrl = await listen(closed);
+  await new Promise<void>((resolve) => closed.close(() => resolve())); // nobody listens there now
+  const replica = await replicaFor(deadUrl, t);
+  t.deepEqual(await (await fetch(`${replica}/api/`)).json(), { served: 'by the replica' });
+
+  const refused = await fetch(`${replica}/api/extras/tags/`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+  t.is(refused.status, 503);
+  t.is(refused.headers.get('Retry-After'), '5');
+  t.is(refused.headers.get('X-Netledger-Writer'), deadUrl);
+  t.regex(((await refused.json()) as { detail: string }).detail, /writer at .* is unreachable \(ECONNREFUSED\): the write was not made/);
+
+  // A replica whose WRITER_URL leads to another replica refuses what was forwarded once, instead of looping.
+  const looping = await fetch(`${await replicaFor('http://127.0.0.1:1', t)}/api/extras/tags/`, { method: 'POST', headers: { Via: '1.1 netledger-replica' } });
+  t.is(looping.status, 503);
+  t.regex(((await looping.json()) as { detail: string }).detail, /must name the writer, not a replica/);
+
+  const alone = await replicaFor(null, t);
+  const nowhere = await fetch(`${alone}/api/users/tokens/provision/`, { method: 'POST', body: '{}' });
+  t.is(nowhere.status, 503);
+  t.truthy(nowhere.headers.get('Retry-After'));
+});
