@@ -185,6 +185,12 @@ export interface FieldDefinition extends DependentField {
    * from the object's nested form.
    */
   annotated?: boolean;
+  /**
+   * An image file (NetBox's ImageField): the stored value is the file's name under
+   * `media/<directory>/`, rendered as its absolute URL; written by a multipart upload
+   * (src/models/imageFields.ts), cleared by null or ''.
+   */
+  image?: { directory: string };
 }
 
 /** A uniqueness rule over one or more fields. */
