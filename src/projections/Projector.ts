@@ -2,6 +2,7 @@ import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, Subscription } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from './evolve.js';
+import { withProjectedColumns } from './projectedColumns.js';
 import type { ReadStore } from './ReadStore.js';
 
 /**
@@ -55,7 +56,8 @@ export class Projector {
     if (fresh.length === 0) return;
     try {
       const last = fresh[fresh.length - 1].position;
-      await this.store.apply(fresh.map((e) => evolve(this.registry, e)), last);
+      const changes = fresh.map((e) => evolve(this.registry, e));
+      await this.store.apply(await withProjectedColumns(this.registry, this.store, changes), last);
       this.applied = last;
     } catch (error) {
       // A read model that cannot be written is out of step with the log: stop serving writes.
