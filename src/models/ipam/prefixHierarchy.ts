@@ -36,7 +36,8 @@ const keyOf = (p: Place) => `${p.vrf}|${p.family}|${p.network}|${p.length}`;
 const groupOf = (p: Place) => `${p.vrf}|${p.family}`;
 const sameGroup = (a: Place, b: Place) => a.vrf === b.vrf && a.family === b.family;
 
-async function projectHierarchy(transitions: ColumnTransition[], view: LookupView): Promise<Map<number, Record<string, unknown>>> {
+async function projectHierarchy(transitions: ColumnTransition[], readModels: LookupView): Promise<Map<number, Record<string, unknown>>> {
+  const view = new PlaceLookups(readModels);
   const changed = new Set(transitions.map((t) => t.id));
   const batch = new BatchPlaces(transitions.flatMap((t) => (placeOf(t.after) ? [placeOf(t.after)!] : [])));
   const result = new Map<number, Record<string, unknown>>();
@@ -66,12 +67,12 @@ async function projectHierarchy(transitions: ColumnTransition[], view: LookupVie
     deltas.set(doc.id, (deltas.get(doc.id) ?? 0) + by);
   };
   for (const place of places.values()) {
-    const there = await storedAt(place, view);
+    const there = await storedAt(place, readModels);
     const before = there.length;
     const after = there.filter((d) => !changed.has(d.id)).length + batch.at(place).length;
-    if (after !== before) for (const d of await storedAround(place, view)) if (!changed.has(d.id)) add(childDelta, d, after - before);
+    if (after !== before) for (const d of await view.around(place)) if (!changed.has(d.id)) add(childDelta, d, after - before);
     const presence = Number(after > 0) - Number(before > 0);
-    if (presence !== 0) for (const d of await storedInside(place, view)) if (!changed.has(d.id)) add(depthDelta, d, presence);
+    if (presence !== 0) for (const d of await view.inside(place)) if (!changed.has(d.id)) add(depthDelta, d, presence);
   }
   for (const [id, doc] of neighbours) {
     const children = childDelta.get(id) ?? 0;
@@ -87,17 +88,41 @@ async function projectHierarchy(transitions: ColumnTransition[], view: LookupVie
   return result;
 }
 
+type Lookups = Pick<PlaceLookups, 'inside' | 'around'>;
+
+/** The read models' prefixes inside and around a place, each looked up once per batch (a new prefix's own columns and its neighbours' ask the same). */
+class PlaceLookups {
+  private readonly insides = new Map<string, Promise<StoredObject[]>>();
+  private readonly arounds = new Map<string, Promise<StoredObject[]>>();
+
+  constructor(private readonly view: LookupView) {}
+
+  inside(place: Place): Promise<StoredObject[]> {
+    return remembered(this.insides, keyOf(place), () => storedInside(place, this.view));
+  }
+
+  around(place: Place): Promise<StoredObject[]> {
+    return remembered(this.arounds, keyOf(place), () => storedAround(place, this.view));
+  }
+}
+
+function remembered<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let found = cache.get(key);
+  if (!found) cache.set(key, (found = load()));
+  return found;
+}
+
 /** The columns of a prefix at `place` in the state after the batch (the read models without the batch's prefixes, plus them). */
-async function hierarchyAt(place: Place, view: LookupView, changed: Set<number>, batch: BatchPlaces): Promise<Record<string, number>> {
-  const inside = (await storedInside(place, view)).filter((d) => !changed.has(d.id)).length + batch.inside(place).length;
-  const around = new Set([...(await storedAround(place, view)).filter((d) => !changed.has(d.id)).map((d) => keyOf(placeOf(d)!)), ...batch.around(place).map(keyOf)]);
+async function hierarchyAt(place: Place, view: Lookups, changed: Set<number>, batch: BatchPlaces): Promise<Record<string, number>> {
+  const inside = (await view.inside(place)).filter((d) => !changed.has(d.id)).length + batch.inside(place).length;
+  const around = new Set([...(await view.around(place)).filter((d) => !changed.has(d.id)).map((d) => keyOf(placeOf(d)!)), ...batch.around(place).map(keyOf)]);
   return { _children: inside, _depth: around.size };
 }
 
 /** A prefix's columns counted from the read models (for a document that does not carry them). */
 export function liveHierarchy(doc: StoredObject, view: LookupView): Promise<Record<string, number>> {
   const place = placeOf(doc);
-  return place ? hierarchyAt(place, view, new Set([doc.id]), new BatchPlaces([])) : Promise.resolve({ _children: 0, _depth: 0 });
+  return place ? hierarchyAt(place, new PlaceLookups(view), new Set([doc.id]), new BatchPlaces([])) : Promise.resolve({ _children: 0, _depth: 0 });
 }
 
 // The VRF is compared after the look-up: as a query term it would send the look-up
@@ -113,12 +138,11 @@ async function storedInside(place: Place, view: LookupView): Promise<StoredObjec
   return found.filter((d) => { const p = placeOf(d); return p !== null && sameGroup(p, place); });
 }
 
-/** A container's network is this network cut to a shorter mask: one point look-up per length. */
+/** A container's network is this network cut to a shorter mask: one look-up of those networks. */
 async function storedAround(place: Place, view: LookupView): Promise<StoredObject[]> {
-  const found = await Promise.all(
-    shorterNetworks(place).map((network) => view.find(MODEL, { _network: { $gte: network, $lte: network }, _prefixlen: { $lt: place.length } })),
-  );
-  return found.flat().filter((d) => { const p = placeOf(d); return p !== null && sameGroup(p, place) && p.last >= place.last; });
+  if (place.length === 0) return [];
+  const found = await Promise.all(shorterNetworks(place).map((network) => view.find(MODEL, { _network: network })));
+  return found.flat().filter((d) => { const p = placeOf(d); return p !== null && sameGroup(p, place) && p.length < place.length && p.last >= place.last; });
 }
 
 function samePlace(doc: StoredObject, place: Place): boolean {
