@@ -32,7 +32,7 @@ async function projectCollection(registry: ModelRegistry, store: ReadStore, chan
   if (transitions.length === 0) return changes;
   const values = await columns.project(transitions, storeView(store));
   const moving = new Set(transitions.map((t) => t.id));
-  const position = Math.max(...changes.map((c) => c.position));
+  const position = changes.reduce((highest, c) => Math.max(highest, c.position), 0);
   const out = changes.map((change) => {
     const own = change.collection === collection && change.doc && moving.has(change.id) ? values.get(change.id) : undefined;
     return own ? { ...change, doc: { ...change.doc!, ...own } } : change;

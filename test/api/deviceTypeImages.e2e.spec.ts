@@ -98,6 +98,10 @@ test('device-type images: multipart create, replace, clear by JSON, has_ filters
   t.deepEqual(await ids(service, 'has_rear_image=false'), [box.id, plain.id]);
   t.is((await fetch(box.front_image, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } })).status, 404, 'a file no object shows is not served');
 
+  // OPTIONS says how the field is written, as DRF's metadata does
+  const options = await service.api('OPTIONS', TYPES);
+  t.like(options.body.actions.POST.front_image, { type: 'image upload', required: false, read_only: false });
+
   // the change log names the stored files
   const changes = await service.api('GET', `/api/extras/object-changes/?changed_object_type=dcim.devicetype&changed_object_id=${box.id}`);
   t.is(changes.status, 200);
