@@ -166,6 +166,21 @@ test('applying the same batch again leaves the same columns', async (t) => {
   t.like(await ledger.columns(2), { children: 0, depth: 1, pos: 2 });
 });
 
+test('randomized: one batch holding a whole history (a rebuild\'s window) leaves the same columns as a brute-force count', async (t) => {
+  const random = seededRandom(99);
+  const ledger = await memoryLedger();
+  await ledger.batch([{ id: 1000, spec: { prefix: '10.0.0.0/8' } }]);
+  const steps: Array<{ id: number; spec: Spec | null }> = [];
+  for (let i = 0; i < 600; i++) {
+    const id = 1 + Math.floor(random() * 150);
+    const length = [12, 16, 20, 24][Math.floor(random() * 4)]!;
+    const spec = random() < 0.15 ? null : { prefix: `10.${Math.floor(random() * 3)}.${Math.floor(random() * 3) * 16}.0/${length}`, vrf: random() < 0.2 ? 1 : null };
+    steps.push({ id, spec });
+  }
+  await ledger.batch(steps.filter((s, i) => s.spec !== null || steps.slice(0, i).some((p) => p.id === s.id && p.spec !== null)));
+  await ledger.assertColumns(t, 'after one large batch');
+});
+
 /**
  * Random creates, moves and deletes over a small address space, in batches of random
  * size (host bits are left as drawn: the hierarchy reads the network keys, which drop them).
