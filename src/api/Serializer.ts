@@ -1,3 +1,4 @@
+import { imageUrl } from '../models/imageFields.js';
 import type { SecretKeeper } from '../auth/secrets.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { FieldDefinition, GenericListItem, LookupView, ModelDefinition, RenderMemo, StoredObject } from '../models/types.js';
@@ -155,6 +156,7 @@ export class Serializer {
       case 'custom_fields':
         return this.customFields(definition, field, docs, options, depth);
       default:
+        if (field.image) return docs.map((d) => imageUrl(field, d[field.name], options.baseUrl));
         if (field.secret === 'token_key') return docs.map((d) => this.tokenKey(d, options));
         if (field.secret === 'sealed') return docs.map((d) => this.sealed(field.name, d));
         return docs.map((d) => (d[field.name] === undefined ? (field.default ?? null) : d[field.name]));

@@ -10,6 +10,7 @@ import { faceMiddleware, negotiationGuard } from './face/respond.js';
 import { faceRoutes } from './face/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { imageAttachmentRoutes } from './extras/imageAttachmentRoutes.js';
+import { imageFieldRoutes } from './extras/imageFieldRoutes.js';
 import { errorResponses } from './middleware/errorResponses.js';
 import { idempotency } from './middleware/idempotency.js';
 import { readJsonBody } from './middleware/readJsonBody.js';
@@ -37,6 +38,7 @@ export function createApp(services: Services): Koa {
   app.use(authenticate(services));
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
   app.use(imageAttachmentRoutes(services).routes()); // multipart image uploads (read their own bodies), uploaded files
+  app.use(imageFieldRoutes(services).routes()); // multipart writes of models with image fields, their files
   app.use(readJsonBody({ maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs }));
   const audit = services.audit;
   app.use(idempotency(audit ? (userId, key) => audit.idempotentRequest(userId, key) : null));

@@ -1,5 +1,6 @@
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
+import { withProjectedColumns } from '../projections/projectedColumns.js';
 import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
@@ -254,7 +255,8 @@ export class PastStates {
     await store.open();
     for (const [collection, fields] of readModelIndexes(this.registry)) await store.ensureIndexes(collection, fields);
     for await (const chunk of this.audit.range(1, build.position)) {
-      await store.apply(chunk.map((event) => evolve(this.registry, event)), chunk[chunk.length - 1]!.position);
+      const changes = chunk.map((event) => evolve(this.registry, event));
+      await store.apply(await withProjectedColumns(this.registry, store, changes), chunk[chunk.length - 1]!.position);
       await yieldPoint(build.position);
       if (stop()) return null; // leaving the loop releases the log reader
     }

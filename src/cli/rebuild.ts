@@ -16,6 +16,7 @@ import type { ChangeEvent } from '../events/ChangeEvent.js';
 import { openLogReader, readStoreFor } from '../ledger/openLedger.js';
 import { registry as defaultRegistry, type ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
+import { withProjectedColumns } from '../projections/projectedColumns.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { DocumentChange, ReadStore } from '../projections/ReadStore.js';
 import { formatCount, ProgressBar } from './progress.js';
@@ -110,7 +111,7 @@ export async function rebuildReadModels(
     if (inWindow === 0) return;
     const changes = compactWindow(registry, slots);
     applied += changes.length;
-    await store.apply(changes, position);
+    await store.apply(await withProjectedColumns(registry, store, changes), position);
     inWindow = 0;
     slotCount = 0;
     slots = new Map();

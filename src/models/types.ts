@@ -185,6 +185,31 @@ export interface FieldDefinition extends DependentField {
    * from the object's nested form.
    */
   annotated?: boolean;
+  /**
+   * An image file (NetBox's ImageField): the stored value is the file's name under
+   * `media/<directory>/`, rendered as its absolute URL; written by a multipart upload
+   * (src/models/imageFields.ts), cleared by null or ''.
+   */
+  image?: { directory: string };
+}
+
+/** One object's change in a batch the projection applies: as stored before it, as it leaves it (null: absent). */
+export interface ColumnTransition {
+  id: number;
+  before: StoredObject | null;
+  after: StoredObject | null;
+}
+
+/**
+ * Columns computed from other documents of the same model. `project` gets a batch's
+ * transitions and a view of the read models as they were before it, and gives the
+ * columns' values after it: for every object the batch leaves (each `after`) and for
+ * each other object whose values the batch changes (written as a column patch: the
+ * object's version, `_pos`, stays).
+ */
+export interface ProjectedColumns {
+  names: string[];
+  project(transitions: ColumnTransition[], view: LookupView): Promise<Map<number, Record<string, unknown>>>;
 }
 
 /** A uniqueness rule over one or more fields. */
@@ -388,6 +413,11 @@ export interface ModelDefinition {
   instantiates?: string;
   /** Sub-resources of the detail URL that hand out the object's free space (e.g. a prefix's available-ips). */
   detailActions?: DetailAction[];
+  /**
+   * Hidden columns the projection keeps from other objects of the model (a prefix's
+   * `_children` and `_depth`), set in the same apply as the events that change them.
+   */
+  projectedColumns?: ProjectedColumns;
   /** Read-only sub-resources of the detail URL (a port's trace, a rack's elevation). */
   detailViews?: DetailView[];
 }

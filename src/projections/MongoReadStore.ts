@@ -104,7 +104,9 @@ export class MongoReadStore implements ReadStore {
       let ops = byCollection.get(change.collection);
       if (!ops) byCollection.set(change.collection, (ops = []));
       const filter = { _id: change.id, _pos: { $lt: change.position } };
-      if (change.doc === null) {
+      if (change.columns) {
+        ops.push(columnPatch(change.id, change.columns));
+      } else if (change.doc === null) {
         ops.push({ deleteOne: { filter } });
       } else {
         const replacement: StoredDoc = { ...change.doc, _id: change.id, id: change.id, _pos: change.position };
@@ -250,4 +252,9 @@ export class MongoReadStore implements ReadStore {
     );
     for (const [collection, fields] of this.declared) await this.createIndexes(collection, fields);
   }
+}
+
+/** A column patch: those columns of the stored document set, its `_pos` and the rest left alone. */
+function columnPatch(id: number, columns: Record<string, unknown>): AnyBulkWriteOperation<StoredDoc> {
+  return { updateOne: { filter: { _id: id }, update: { $set: columns } } };
 }

@@ -2,6 +2,7 @@ import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, Subscription } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from './evolve.js';
+import { withProjectedColumns } from './projectedColumns.js';
 import type { ReadStore } from './ReadStore.js';
 
 /**
@@ -65,8 +66,11 @@ export class Projector {
     try {
       const last = fresh[fresh.length - 1].position;
       const changes = fresh.map((e) => evolve(this.registry, e));
-      await this.store.apply(changes, last);
-      for (const change of changes) this.changed.set(change.collection, last);
+      // Projected columns (a prefix's depth and children) ride along, for the batch's own
+      // documents and as patches of their neighbours.
+      const applied = await withProjectedColumns(this.registry, this.store, changes);
+      await this.store.apply(applied, last);
+      for (const change of applied) this.changed.set(change.collection, last);
       this.applied = last;
     } catch (error) {
       // A read model that cannot be written is out of step with the log: stop serving writes.

@@ -21,12 +21,18 @@ export interface FindOptions {
   limit?: number;
 }
 
-/** One projected write: the new document, or null when the object was deleted. */
+/**
+ * One projected write: the new document, or null when the object was deleted; or, with
+ * `columns`, a column patch: those columns of the stored document are set (when it
+ * exists) and nothing else changes, not its `_pos` (values the projection keeps for an
+ * object from its neighbours are no new version of it); `doc` is then null.
+ */
 export interface DocumentChange {
   collection: string;
   id: number;
   position: number;
   doc: ReadDocument | null;
+  columns?: Record<string, unknown>;
 }
 
 export interface ReadStore {

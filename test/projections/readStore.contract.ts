@@ -204,6 +204,18 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     t.is((await store.get(DEVICE, 2))!.name, 'v2');
   });
 
+  contract('a column patch sets columns of a stored document and keeps its version; an absent document stays absent', async (t, store) => {
+    await store.apply([change(DEVICE, { id: 1, name: 'one', status: 'active' }, 10)], 10);
+    await store.apply([{ collection: DEVICE, id: 1, position: 12, doc: null, columns: { _kept: 3 } }, { collection: DEVICE, id: 2, position: 12, doc: null, columns: { _kept: 1 } }], 12);
+    t.deepEqual(await store.get(DEVICE, 1), { ...expected(DEVICE, { id: 1, name: 'one', status: 'active' }, 10), _kept: 3 });
+    t.is(await store.get(DEVICE, 2), null);
+    t.deepEqual(ids(await store.find(DEVICE, { _kept: { $gte: 2 } })), [1]);
+    t.is(await store.position(), 12);
+    // A later change of the document itself still applies (its version is unchanged) and a patch after it in the same batch too.
+    await store.apply([change(DEVICE, { id: 1, name: 'uno' }, 13), { collection: DEVICE, id: 1, position: 13, doc: null, columns: { _kept: 4 } }], 13);
+    t.like(await store.get(DEVICE, 1), { name: 'uno', _kept: 4, _pos: 13 });
+  });
+
   contract('delete', async (t, store) => {
     await seed(store);
     await store.apply([del(DEVICE, 3, 30), del(DEVICE, 99, 30)], 30);

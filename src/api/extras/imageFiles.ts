@@ -3,9 +3,9 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
-/** The directory, under the data directory, holding attachments' files. */
-export function imageDirectory(dataDir: string): string {
-  return path.join(dataDir, 'media', 'image-attachments');
+/** The directory, under the data directory, holding attachments' files (or another media directory's). */
+export function imageDirectory(dataDir: string, media = 'image-attachments'): string {
+  return path.join(dataDir, 'media', media);
 }
 
 /** A stored file's name: the digest of its bytes and its format's extension. */
@@ -21,10 +21,10 @@ export function isStoredImageName(name: string): boolean {
  * file, flushed and renamed, so a crash leaves the whole file or none. The same bytes
  * uploaded twice are one file.
  */
-export async function storeImageFile(dataDir: string, bytes: Buffer, extension: string): Promise<{ file: string; digest: string }> {
+export async function storeImageFile(dataDir: string, bytes: Buffer, extension: string, media?: string): Promise<{ file: string; digest: string }> {
   const digest = createHash('sha256').update(bytes).digest('hex');
   const file = `${digest}.${extension}`;
-  const directory = imageDirectory(dataDir);
+  const directory = imageDirectory(dataDir, media);
   const target = path.join(directory, file);
   if (await exists(target)) return { file, digest };
   await mkdir(directory, { recursive: true });

@@ -60,6 +60,7 @@ function valueSchema(field: FieldDefinition, bare: boolean, nestedRef: NestedRef
   if (fixed) return { ...fixed };
   switch (field.type) {
     case 'string':
+      return field.image ? { type: 'string', format: 'uri' } : stringSchema(field);
     case 'cidr':
     case 'ip_address':
     case 'mac_address':

@@ -44,6 +44,7 @@ export function metadataType(field: FieldDefinition): string {
     case 'count':
       return 'integer';
     case 'string':
+      if (field.image) return 'image upload';
       if (field.format === 'slug') return 'slug';
       if (field.format === 'email') return 'email';
       if (field.format === 'uri') return 'url';

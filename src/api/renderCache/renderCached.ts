@@ -32,6 +32,9 @@ export async function renderCached(
     const renderedAt = cache.position;
     const read = new Set<string>();
     const rows = await serializer.using(recordReads(store, read)).render(definition, missing, representation, options);
+    // Projected columns are patched into neighbours without a new version: such a model's
+    // renderings depend on every change of its own collection.
+    if (definition.projectedColumns) read.add(definition.key);
     const reads = [...read];
     let next = 0;
     docs.forEach((doc, i) => {

@@ -1,10 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { displayAttribute, fieldError } from '../hooks.js';
-import { noneExist } from '../filterSpecs.js';
+import { hasImage, imageField, imageFieldsOf, normalizeImageFields } from '../imageFields.js';
 import { hasRelated } from '../hasRelatedFilter.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, weightUnitField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
+
+/** Where device types' front and rear images are stored and served. */
+const IMAGE_DIRECTORY = 'devicetype-images';
 
 export const devicetype: ModelDefinition = {
   key: 'dcim.devicetype',
@@ -32,10 +35,8 @@ export const devicetype: ModelDefinition = {
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
     { name: 'weight', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 2 },
     weightUnitField,
-    // image upload (multipart) is not supported
-    { name: 'front_image', type: 'computed', readOnly: true, nullable: true, value: null },
-    // image upload (multipart) is not supported
-    { name: 'rear_image', type: 'computed', readOnly: true, nullable: true, value: null },
+    ...imageField('front_image', IMAGE_DIRECTORY),
+    ...imageField('rear_image', IMAGE_DIRECTORY),
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
@@ -47,8 +48,8 @@ export const devicetype: ModelDefinition = {
   unique: [{ fields: ['manufacturer', 'model'] }, { fields: ['manufacturer', 'slug'] }],
   search: ['model', 'part_number', 'comments'],
   filters: {
-    has_front_image: noneExist,
-    has_rear_image: noneExist,
+    has_front_image: hasImage('front_image'),
+    has_rear_image: hasImage('rear_image'),
     console_ports: hasRelated('dcim.consoleporttemplate', 'device_type'),
     console_server_ports: hasRelated('dcim.consoleserverporttemplate', 'device_type'),
     power_ports: hasRelated('dcim.powerporttemplate', 'device_type'),
@@ -61,6 +62,7 @@ export const devicetype: ModelDefinition = {
   },
   hooks: {
     display: displayAttribute('model'),
+    normalize: (obj) => normalizeImageFields(imageFieldsOf(devicetype), obj),
     async validate(obj, view, previous) {
       if (obj.weight && !obj.weight_unit) return fieldError('__all__', 'Must specify a unit when setting a weight');
       const height = Number(obj.u_height ?? 0);

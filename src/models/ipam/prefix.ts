@@ -8,6 +8,9 @@ import { changeLoggedFields, descriptionField, familyField, identityFields, tena
 import { duplicatePrefix } from '../ipamUniqueness.js';
 import { prefixAvailableIps } from '../allocation/availableIps.js';
 import { prefixAvailablePrefixes } from '../allocation/availablePrefixes.js';
+import { liveHierarchy, prefixHierarchyColumns } from './prefixHierarchy.js';
+
+const HIERARCHY_LOOKUPS = ['n', 'lte', 'lt', 'gte', 'gt'];
 
 export const prefix: ModelDefinition = {
   key: 'ipam.prefix',
@@ -41,10 +44,8 @@ export const prefix: ModelDefinition = {
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
-    // NetBox caches the number of child prefixes; not computed yet
-    // Computed live from the address space (NetBox caches them and updates after save).
+    // Kept by the projection (prefixHierarchy.ts) in the hidden columns _children and _depth.
     { name: 'children', type: 'computed', readOnly: true, value: 0 },
-    // NetBox caches the number of containing prefixes; not computed yet
     { name: '_depth', type: 'computed', readOnly: true, value: 0 },
   ],
   brief: ['id', 'url', 'display', 'family', 'prefix', '_depth'],
@@ -60,6 +61,8 @@ export const prefix: ModelDefinition = {
     within_include: { kind: 'network', op: 'within_include', single: true },
     contains: { kind: 'network', op: 'contains', single: true },
     mask_length: { kind: 'field', field: '_prefixlen', value: 'integer', lookups: ['gte', 'lte'] },
+    depth: { kind: 'field', field: '_depth', value: 'integer', lookups: HIERARCHY_LOOKUPS },
+    children: { kind: 'field', field: '_children', value: 'integer', lookups: HIERARCHY_LOOKUPS },
     present_in_vrf_id: { kind: 'method', value: 'integer', single: true, method: presentInVrf('id') },
     present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
     vlan_vid: { kind: 'method', value: 'integer', lookups: ['n', 'lt', 'lte', 'gt', 'gte'], method: filterVlanVid },
@@ -71,8 +74,9 @@ export const prefix: ModelDefinition = {
     normalize: (obj) => normalizeNetworkField(obj, 'prefix', 'prefix'),
     derive: (obj) => networkKeys(obj.prefix) ?? { _family: null, _network: null, _last: null, _prefixlen: null },
     validate: (obj, view, _previous, context) => duplicatePrefix(obj, view, context?.settings),
-    compute: { children: prefixHierarchy('children'), _depth: prefixHierarchy('depth') },
+    compute: { children: hierarchyColumn('_children'), _depth: hierarchyColumn('_depth') },
   },
+  projectedColumns: prefixHierarchyColumns,
   detailActions: [prefixAvailablePrefixes, prefixAvailableIps],
 };
 
@@ -119,32 +123,12 @@ export function containingNetwork(text: string): Record<string, unknown> | null 
 }
 
 /**
- * A prefix's place in its VRF's hierarchy: `children` counts the prefixes inside it,
- * `depth` the prefixes around it (same VRF; the global table is its own VRF).
+ * A hierarchy column as the projection keeps it; counted from the read models for a
+ * document that does not carry it (a write's response, rendered from its own events).
  */
-function prefixHierarchy(which: 'children' | 'depth') {
+function hierarchyColumn(column: '_children' | '_depth') {
   return async (obj: StoredObject, view: LookupView): Promise<number> => {
-    const keys = networkKeys(obj.prefix);
-    if (!keys || !view.count) return 0;
-    if (which === 'children') {
-      return view.count('ipam.prefix', {
-        _family: keys._family,
-        vrf: obj.vrf ?? null,
-        _network: { $gte: keys._network, $lte: keys._last },
-        _prefixlen: { $gt: keys._prefixlen },
-      });
-    }
-    // A container's network is this network cut to a shorter mask: at most 32 (or 128)
-    // point look-ups on the network order, instead of a scan of every network below.
-    const cidr = parseCidr(String(obj.prefix))!;
-    const candidates = new Set(
-      Array.from({ length: cidr.prefixlen }, (_, length) => addressSortKey(cidr.family, networkAddress({ ...cidr, prefixlen: length }))),
-    );
-    const vrf = obj.vrf ?? null;
-    const found = await Promise.all(
-      [...candidates].map((network) => view.find('ipam.prefix', { _network: { $gte: network, $lte: network }, _prefixlen: { $lt: keys._prefixlen } })),
-    );
-    // The VRF is compared here: as a query term it would send the look-up through the VRF index.
-    return found.flat().filter((p) => (p.vrf ?? null) === vrf && p._family === keys._family).length;
+    const kept = obj[column];
+    return typeof kept === 'number' ? kept : (await liveHierarchy(obj, view))[column];
   };
 }

@@ -70,6 +70,10 @@ export class MemoryReadStore implements ReadStore {
     }
     for (const change of changes) {
       const col = this.collection(change.collection);
+      if (change.columns) {
+        patchColumns(col, change.id, change.columns);
+        continue;
+      }
       if (change.doc !== null) {
         const prev = this.maxIdsByCollection[change.collection];
         if (prev === undefined || change.id > prev) this.maxIdsByCollection[change.collection] = change.id;
@@ -259,4 +263,10 @@ export class MemoryReadStore implements ReadStore {
     }
     return col;
   }
+}
+
+/** A column patch: the stored document with those columns set, at its own `_pos`. */
+function patchColumns(col: MemoryCollection, id: number, columns: Record<string, unknown>): void {
+  const existing = col.docs.get(id);
+  if (existing) col.put(id, freezeClone({ ...existing.doc, ...columns }));
 }

@@ -1,0 +1,166 @@
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createObjects } from '../../commands/createObjects.js';
+import { NotFoundError, ValidationError } from '../../commands/errors.js';
+import { updateObjects } from '../../commands/updateObjects.js';
+import { offerImage, withdrawImage } from '../../models/extras/imageUploads.js';
+import { imageFieldsOf, mediaPath } from '../../models/imageFields.js';
+import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
+import { ifMatchPreconditions } from '../conditionalWrite.js';
+import { readMultipartBody, type UploadedFile } from '../middleware/readMultipartBody.js';
+import { refuseBody } from '../middleware/readRequestBody.js';
+import { runWrite, writeContext, writtenObjects } from '../modelRoutes.js';
+import { assertInScope, viewScope, writeGuard, writeScope } from '../permissions.js';
+import { and } from '../query/ListQueryCompiler.js';
+import type { Services } from '../Services.js';
+import { imageDirectory, isStoredImageName, storeImageFile } from './imageFiles.js';
+import { readImageHeader } from './imageHeader.js';
+
+const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
+const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' };
+
+/**
+ * Multipart writes of every model with image fields (a device type's front and rear
+ * images): POST to the list, PUT or PATCH to an object, with the fields as form parts
+ * and each image as a file part named after its field, as pynetbox sends them. Other
+ * media types go on to the JSON routes. The files are served where the fields' URLs
+ * point, to whoever may read an object showing them. Derived from the registry: a
+ * model declaring an image field needs nothing here.
+ */
+export function imageFieldRoutes(services: Services): Router {
+  const router = new Router();
+  const served = new Map<string, Array<{ definition: ModelDefinition; field: FieldDefinition }>>();
+  for (const definition of services.registry.all()) {
+    const fields = imageFieldsOf(definition);
+    if (fields.length === 0) continue;
+    const list = `/api/${definition.app}/${definition.path}/`;
+    router.post(list, (ctx, next) => uploadView(services, definition, fields, ctx, next, 'create'));
+    router.put(`${list}:id/`, (ctx, next) => uploadView(services, definition, fields, ctx, next, 'put'));
+    router.patch(`${list}:id/`, (ctx, next) => uploadView(services, definition, fields, ctx, next, 'patch'));
+    for (const field of fields) {
+      const directory = field.image!.directory;
+      served.set(directory, [...(served.get(directory) ?? []), { definition, field }]);
+    }
+  }
+  for (const [directory, showing] of served) {
+    router.get(`${mediaPath(directory)}:file`, (ctx) => mediaView(services, directory, showing, ctx));
+    router.head(`${mediaPath(directory)}:file`, (ctx) => mediaView(services, directory, showing, ctx));
+  }
+  return router;
+}
+
+async function uploadView(services: Services, definition: ModelDefinition, fields: FieldDefinition[], ctx: Context, next: Next, mode: 'create' | 'put' | 'patch') {
+  if (!ctx.is('multipart/form-data')) return next();
+  const action = mode === 'create' ? 'add' : 'change';
+  const scope = await writeScope(ctx, definition, action);
+  const id = mode === 'create' ? null : parseId(ctx);
+  if (id !== null) await assertInScope(services.store, definition, scope, id);
+  const limits = { maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs };
+  if (Number(ctx.get('Content-Length') || 0) > limits.maxBytes) return refuseBody(ctx, { outcome: 'tooLarge' }, limits);
+  const read = await readMultipartBody(ctx.req, limits);
+  if (read.outcome === 'malformed') {
+    ctx.status = 400;
+    ctx.body = { detail: read.detail };
+    return;
+  }
+  if (read.outcome !== 'complete') return refuseBody(ctx, read, limits);
+
+  const input = formFields(definition, read.fields);
+  const tokens: string[] = [];
+  try {
+    for (const field of fields) {
+      const file = read.files.find((f) => f.field === field.name);
+      if (!file) continue;
+      const token = await storeUpload(services, field, file);
+      tokens.push(token);
+      input[field.name] = token;
+    }
+    if (id === null) {
+      const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
+      const result = await runWrite(services, ctx, definition, 'create', context, (tx) => createObjects(services.commands, tx, definition, [input], false));
+      const [rendered] = await writtenObjects(services, definition, ctx, result, true);
+      ctx.status = 201;
+      ctx.set('Location', services.serializer.url(definition, ctx.state.baseUrl, result.ids[0]));
+      ctx.body = rendered;
+    } else {
+      const preconditions = ifMatchPreconditions(ctx, [id]);
+      const context = writeContext(ctx, writeGuard(ctx, definition, 'change', [id]));
+      const result = await runWrite(services, ctx, definition, 'update', context, (tx) =>
+        updateObjects(services.commands, tx, definition, [{ id, input }], mode as 'put' | 'patch', false, preconditions),
+      );
+      const [rendered] = await writtenObjects(services, definition, ctx, result, false);
+      ctx.body = rendered;
+    }
+  } finally {
+    for (const token of tokens) withdrawImage(token);
+  }
+}
+
+/** Checks an uploaded file is an image and stores it, durable before the event naming it. */
+async function storeUpload(services: Services, field: FieldDefinition, file: UploadedFile): Promise<string> {
+  if (file.bytes.length === 0) throw new ValidationError({ [field.name]: ['The submitted file is empty.'] });
+  const header = readImageHeader(file.bytes);
+  if (!header) throw new ValidationError({ [field.name]: [INVALID_IMAGE] });
+  const stored = await storeImageFile(services.config.dataDir, file.bytes, header.format, field.image!.directory);
+  return offerImage({
+    file: stored.file,
+    digest: stored.digest,
+    size: file.bytes.length,
+    originalName: path.basename(file.filename.replaceAll('\\', '/')) || stored.file,
+    height: header.height,
+    width: header.width,
+  });
+}
+
+/**
+ * Form fields are text: they are read as the model's fields expect them (ids and numbers
+ * as numbers, booleans, '' as null where null is allowed).
+ */
+export function formFields(definition: ModelDefinition, fields: Record<string, string>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const field = definition.fields.find((f) => f.name === name);
+    const text = value.trim();
+    if ((field?.type === 'integer' || field?.type === 'fk') && /^-?\d+$/.test(text)) input[name] = Number(text);
+    else if (field?.type === 'decimal' && text !== '' && Number.isFinite(Number(text))) input[name] = Number(text);
+    else if (field?.type === 'boolean' && /^(true|false)$/i.test(text)) input[name] = text.toLowerCase() === 'true';
+    else if (field?.nullable && !field.blank && text === '') input[name] = null;
+    else if (field?.image && text === '') input[name] = null;
+    else input[name] = value;
+  }
+  return input;
+}
+
+/** A stored image, to whoever may read an object of a model whose image field shows it. */
+async function mediaView(services: Services, directory: string, showing: Array<{ definition: ModelDefinition; field: FieldDefinition }>, ctx: Context) {
+  const file = String(ctx.params.file);
+  if (!isStoredImageName(file)) throw new NotFoundError();
+  let shown = false;
+  for (const { definition, field } of showing) {
+    const scope = await viewScope(ctx, services.config, definition);
+    if ((await services.store.find(definition.key, and(scope, { [field.name]: file }), { limit: 1 })).length) {
+      shown = true;
+      break;
+    }
+  }
+  if (!shown) throw new NotFoundError();
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path.join(imageDirectory(services.config.dataDir, directory), file));
+  } catch {
+    throw new NotFoundError();
+  }
+  ctx.type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)];
+  ctx.set('Cache-Control', 'private, max-age=3600');
+  ctx.body = bytes;
+}
+
+function parseId(ctx: Context): number {
+  const raw = String(ctx.params.id);
+  if (!/^\d+$/.test(raw)) throw new NotFoundError();
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id)) throw new NotFoundError();
+  return id;
+}
