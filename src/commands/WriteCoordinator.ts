@@ -299,6 +299,9 @@ export class WriteCoordinator {
       await Promise.allSettled([...this.inflight]);
       await this.projector.waitFor(this.log.head());
       await this.log.recover!();
+      // Recovery may have learnt of events whose commit answer was lost (the Kafka log):
+      // ids continue from the read models, so they must hold those events first.
+      await this.projector.waitFor(this.log.head());
       await this.resetDecisions();
       outage.recovered = true;
       this.onRecovered({ since: new Date(outage.since).toISOString(), attempts: outage.attempts, error: outage.error });

@@ -68,19 +68,24 @@
  * Kafka 4.0 removed them (KIP-896).
  */
 import { randomUUID } from 'node:crypto';
-import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaMessage, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type KafkaMessage, type Producer } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import type { EventLog } from '../EventLog.js';
 import { BatchAssembler } from './BatchAssembler.js';
 import { Channel } from './Channel.js';
-import { findHead } from './findHead.js';
+import { clientSettings, producerRetry, TRANSACTION_TIMEOUT_MS, type KafkaSecurity } from './clientSettings.js';
+import { findLastEvent } from './findHead.js';
 import { KafkaSubscription } from './KafkaSubscription.js';
 import { consumeRange, PartitionReader, type ReaderOptions } from './PartitionReader.js';
 import { PositionReads } from './PositionReads.js';
 import { ensureTopic, partitionOffsets, type PartitionOffsets } from './topicAdmin.js';
 import { TransactionalWriter } from './TransactionalWriter.js';
 
-export { EventLogWriteError } from './TransactionalWriter.js';
+export { EventLogUnavailableError, EventLogWriteError } from './TransactionalWriter.js';
+export type { KafkaSecurity } from './clientSettings.js';
+
+/** The parts of the client library's Kafka object the adapter uses (tests hand in a fake). */
+export type KafkaClient = Pick<Kafka, 'admin' | 'producer' | 'consumer'>;
 export { KafkaSubscription } from './KafkaSubscription.js';
 
 export interface KafkaEventLogOptions {
@@ -91,8 +96,19 @@ export interface KafkaEventLogOptions {
   clientId?: string;
   /** Shared by every writer replica; it is what fences a second writer. Default 'netledger-writer'. */
   transactionalId?: string;
-  /** Replication factor used when open() creates the topic. Default 1. */
+  /** Replication factor used when open() creates the topic. Default 3. */
   replicationFactor?: number;
+  /** min.insync.replicas set when open() creates the topic. Default: 2, or the replication factor if smaller. */
+  minInsyncReplicas?: number;
+  /** TLS and SASL for the broker connections. */
+  security?: KafkaSecurity;
+  /**
+   * Builds the client (default: the library's Kafka). A test seam: fault-injection tests
+   * hand in a fake that raises the library's errors at chosen moments.
+   */
+  client?: (config: KafkaConfig) => KafkaClient;
+  /** The clock transactions are timed with (default Date.now). */
+  now?: () => number;
   /** Client library log level. Default 'warn'. */
   logLevel?: 'nothing' | 'error' | 'warn' | 'info' | 'debug';
   /** Where a subscription's failure after it caught up is reported. Default: console.error. */
@@ -115,12 +131,15 @@ export class KafkaEventLog implements EventLog {
   private readonly clientId: string;
   private readonly transactionalId: string;
   private readonly replicationFactor: number;
+  private readonly minInsyncReplicas: number;
+  private readonly security: KafkaSecurity;
+  private readonly makeClient: (config: KafkaConfig) => KafkaClient;
+  private readonly now: () => number;
   private readonly logLevel: KafkaLogLevel;
   private readonly onSubscriptionError: (error: Error) => void;
 
-  private kafka: Kafka | undefined;
+  private kafka: KafkaClient | undefined;
   private admin: Admin | undefined;
-  private producer: Producer | undefined;
   /** Set once open() has fenced older writers and read the head; kept after close() for head(). */
   private writer: TransactionalWriter | undefined;
   private opening: Promise<void> | undefined;
@@ -136,7 +155,11 @@ export class KafkaEventLog implements EventLog {
     this.topic = options.topic ?? 'netledger.changes';
     this.clientId = options.clientId ?? 'netledger';
     this.transactionalId = options.transactionalId ?? 'netledger-writer';
-    this.replicationFactor = options.replicationFactor ?? 1;
+    this.replicationFactor = options.replicationFactor ?? 3;
+    this.minInsyncReplicas = options.minInsyncReplicas ?? Math.min(2, this.replicationFactor);
+    this.security = options.security ?? {};
+    this.makeClient = options.client ?? ((config) => new Kafka(config));
+    this.now = options.now ?? Date.now;
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
     this.onSubscriptionError =
       options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
@@ -157,33 +180,46 @@ export class KafkaEventLog implements EventLog {
   }
 
   private async doOpen(): Promise<void> {
-    this.kafka = new Kafka({ clientId: this.clientId, brokers: this.brokers, logLevel: this.logLevel });
+    this.kafka = this.makeClient(clientSettings({ clientId: this.clientId, brokers: this.brokers, logLevel: this.logLevel, security: this.security }));
     this.admin = this.kafka.admin();
     await this.admin.connect();
-    await ensureTopic(this.admin, this.topic, this.replicationFactor);
+    const topic = await ensureTopic(this.admin, this.topic, { replicationFactor: this.replicationFactor, minInsyncReplicas: this.minInsyncReplicas });
 
-    this.producer = this.kafka.producer({
+    this.writer = await TransactionalWriter.open({
+      openProducer: () => this.openProducer(),
+      topic: this.topic,
+      transactionalId: this.transactionalId,
+      findLast: () => findLastEvent(() => this.offsets(), (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head')),
+      maxMessageBytes: topic.maxMessageBytes,
+      transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
+      now: this.now,
+    });
+  }
+
+  /**
+   * A producer with the transactional id registered (InitProducerId): this fences any older
+   * writer and completes or aborts the id's unfinished transaction, so a head read after it
+   * is final. An empty transaction sends nothing to the broker when aborted.
+   */
+  private async openProducer(): Promise<Producer> {
+    const producer = this.kafka!.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       transactionalId: this.transactionalId,
+      transactionTimeout: TRANSACTION_TIMEOUT_MS,
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
+      retry: producerRetry,
     });
-    await this.producer.connect();
-    // Register the transactional id now (InitProducerId): this fences any older writer
-    // and completes (aborts) its unfinished transaction, so the head read below is final.
-    // An empty transaction sends nothing to the broker when aborted.
-    const init = await this.producer.transaction();
-    await init.abort();
-
-    const readHead = () => findHead(() => this.offsets(), (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head'));
-    this.writer = new TransactionalWriter({
-      producer: this.producer,
-      topic: this.topic,
-      transactionalId: this.transactionalId,
-      head: await readHead(),
-      findHead: readHead,
-    });
+    try {
+      await producer.connect();
+      const init = await producer.transaction();
+      await init.abort();
+      return producer;
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
   }
 
   private offsets(): Promise<PartitionOffsets> {
@@ -206,6 +242,22 @@ export class KafkaEventLog implements EventLog {
   append(events: ChangeEvent[]): Promise<void> {
     if (!this.writer || this.closed) return Promise.reject(new Error('KafkaEventLog is not open'));
     return this.writer.append(events);
+  }
+
+  /** The largest event (its JSON, in bytes) the topic takes, key and headers set aside; known once open. */
+  maxEventBytes(): number | null {
+    return this.writer?.maxEventBytes ?? null;
+  }
+
+  /** Why appends are refused until recover() (a transaction failed and did not commit), or null. */
+  unavailable(): Error | null {
+    return this.closed ? null : (this.writer?.unavailable() ?? null);
+  }
+
+  /** Registers the transactional id again if the failure cost the producer, re-reads the head, accepts appends again. */
+  async recover(): Promise<void> {
+    if (!this.writer || this.closed) throw new Error('KafkaEventLog is not open');
+    await this.writer.recover();
   }
 
   async *read(from: number): AsyncIterable<ChangeEvent[]> {
@@ -280,15 +332,14 @@ export class KafkaEventLog implements EventLog {
     if (this.closed) return;
     this.closed = true;
     await this.opening?.catch(() => undefined);
-    await this.writer?.settle();
+    await this.writer?.close();
     await Promise.allSettled([...this.readers].map((stop) => stop()));
     this.readers.clear();
     await this.disconnectClients();
   }
 
   private async disconnectClients(): Promise<void> {
-    await Promise.allSettled([this.producer?.disconnect(), this.admin?.disconnect()]);
-    this.producer = undefined;
+    await Promise.allSettled([this.admin?.disconnect()]);
     this.admin = undefined;
     this.kafka = undefined;
   }
