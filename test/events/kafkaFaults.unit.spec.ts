@@ -6,8 +6,20 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
+import { errorResponses } from '../../src/api/middleware/errorResponses.js';
+import { AuditLog } from '../../src/audit/AuditLog.js';
+import { SecretKeeper } from '../../src/auth/secrets.js';
+import { systemClock } from '../../src/commands/clock.js';
+import { createObjects } from '../../src/commands/createObjects.js';
+import type { CommandEnvironment } from '../../src/commands/decideObject.js';
+import { EventTooLargeError, WriterUnavailableError } from '../../src/commands/errors.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
+import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
+import { registry } from '../../src/models/registry.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
+import { Projector } from '../../src/projections/Projector.js';
 import { connectionError, FakeKafkaCluster, protocolError, retriesExceeded } from '../support/fakeKafka.js';
 import { readAll } from './eventLog.contract.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
@@ -157,3 +169,145 @@ test('kafka fault: appends queued behind a failed transaction are rejected too (
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
   t.deepEqual((await readAll(log, 1)).map((b) => b.map((e) => e.position)), [[1], [2, 3]]);
 });
+
+/** The writer over the Kafka log (fake client), with the real projector and an in-memory read store. */
+async function kafkaWriter(t: ExecutionContext, options: { cluster?: FakeKafkaCluster; projectionTimeoutMs?: number; store?: MemoryReadStore } = {}) {
+  const { cluster, log } = await openLog(t, options.cluster);
+  const store = options.store ?? new MemoryReadStore();
+  const projector = new Projector(log, store, registry);
+  await projector.start();
+  // No back-off: the next write after an outage retries at once.
+  const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, {
+    retry: { firstMs: 0, maxMs: 0 },
+    projectionTimeoutMs: options.projectionTimeoutMs,
+  });
+  await coordinator.init();
+  const fatal: string[] = [];
+  coordinator.onFatal = (error) => fatal.push(error.message);
+  t.teardown(async () => {
+    coordinator.close();
+    await projector.stop();
+  });
+  const env: CommandEnvironment = { registry, secrets: new SecretKeeper('k', false), settings: { enforceGlobalUnique: false }, followUps: runFollowUps };
+  const createTag = (name: string) =>
+    coordinator.execute({ requestId: randomUUID(), user: null }, (tx) => createObjects(env, tx, registry.get('extras.tag'), [{ name, slug: name }], false));
+  const createSite = (name: string, comments: string) =>
+    coordinator.execute({ requestId: randomUUID(), user: null }, (tx) => createObjects(env, tx, registry.get('dcim.site'), [{ name, slug: name, comments }], false));
+  return { cluster, log, store, projector, coordinator, fatal, createTag, createSite };
+}
+
+test('kafka fault: through the writer, a failed commit answers 503 with Retry-After and the next write starts again from the log', async (t) => {
+  const { cluster, coordinator, createTag, fatal } = await kafkaWriter(t);
+  await createTag('a');
+  cluster.failNext('commit', retriesExceeded(connectionError()));
+  const error = await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError });
+  t.true(error!.retryAfterSeconds >= 1);
+  t.is(coordinator.health().state, 'unavailable');
+  const c = await createTag('c');
+  t.deepEqual(c.events.map((e) => [e.position, e.objectId]), [[2, 2]], 'the failed decision (position 2, id 2) was forgotten');
+  t.deepEqual(fatal, []);
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
+test('kafka fault: through the writer, a commit whose answer was lost is answered as the success it is', async (t) => {
+  const { cluster, store, createTag } = await kafkaWriter(t);
+  cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
+  const a = await createTag('a');
+  t.deepEqual(a.events.map((e) => e.position), [1]);
+  t.truthy(await store.get('extras.tag', 1));
+  t.deepEqual((await createTag('b')).events.map((e) => e.position), [2]);
+});
+
+test('kafka fault: through the writer, fencing stops it for good (503, state stopped)', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { coordinator, createTag, fatal } = await kafkaWriter(t, { cluster });
+  await createTag('a');
+  await openLog(t, cluster); // a newer writer takes the transactional id
+  await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError });
+  t.is(coordinator.health().state, 'stopped');
+  t.is(fatal.length, 1);
+  await t.throwsAsync(createTag('c'), { instanceOf: WriterUnavailableError, message: /writer stopped/ });
+});
+
+test('kafka fault: an event larger than the topic accepts is refused with 413 before anything is written; writes go on', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  cluster.createTopic(TOPIC, { config: { 'retention.ms': '-1', 'max.message.bytes': '8192' } });
+  const { log, createTag, createSite, coordinator } = await kafkaWriter(t, { cluster });
+  t.is(log.maxEventBytes(), 8192 - 1024, "the topic's max.message.bytes, read at open, less room for key and headers");
+  const error = await t.throwsAsync(createSite('big', 'x'.repeat(10_000)), { instanceOf: EventTooLargeError });
+  t.is(error!.status, 413);
+  t.regex(error!.message, /dcim\.site 'big' is 10\.\d KiB.*accepts for one change \(7\.0 KiB\); nothing was written/);
+  t.deepEqual(committedPositions(cluster), []);
+  t.is(coordinator.health().state, 'up');
+  t.deepEqual((await createTag('small')).events.map((e) => [e.position, e.objectId]), [[1, 1]]);
+
+  const response = await errorResponse(error!);
+  t.deepEqual(response, { status: 413, body: { detail: error!.message } });
+});
+
+test('kafka fault: an oversized event handed to append() directly is refused whole, nothing is sent, the log stays writable', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  cluster.createTopic(TOPIC, { config: { 'retention.ms': '-1', 'max.message.bytes': '4096' } });
+  const { log } = await openLog(t, cluster);
+  const big = makeEvent(2, { objectRepr: 'big', postchange: { ...makeEvent(2).postchange, comments: 'y'.repeat(5000) } });
+  await t.throwsAsync(log.append([makeEvent(1), big]), { instanceOf: EventTooLargeError });
+  t.is(log.unavailable(), null);
+  await log.append(makeBatch(1, 1));
+  t.deepEqual(committedPositions(cluster), [1]);
+});
+
+test("kafka fault: the projector's consumer failing after catch-up answers a waiting write 503 saying it IS committed", async (t) => {
+  const { cluster, createTag, projector } = await kafkaWriter(t);
+  await createTag('a');
+  // The commit takes effect, then every consumer crashes before it fetched the new event.
+  cluster.afterNextCommit = () => cluster.crashConsumers(connectionError('Connection error: read ECONNRESET'));
+  const error = await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError });
+  t.regex(error!.detail!, /The write was committed .*do not repeat it/);
+  t.true(error!.retryAfterSeconds >= 1);
+  t.truthy(projector.failed);
+  t.deepEqual(committedPositions(cluster), [1, 2], 'acknowledged as committed, and it is');
+  const next = await t.throwsAsync(createTag('c'), { instanceOf: WriterUnavailableError });
+  t.regex(next!.message, /read models failed/);
+});
+
+test('kafka fault: read models that do not reach a committed write in time answer 503 saying it IS committed', async (t) => {
+  const store = new MemoryReadStore();
+  const { createTag } = await kafkaWriter(t, { store, projectionTimeoutMs: 50 });
+  await createTag('a');
+  let release = () => {};
+  const apply = store.apply.bind(store);
+  store.apply = async (changes, position) => {
+    await new Promise<void>((resolve) => (release = resolve));
+    return apply(changes, position);
+  };
+  // The projector's timer does not hold the process open (a service's server does): this test must.
+  const keepAlive = setInterval(() => {}, 1_000);
+  const error = await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError });
+  clearInterval(keepAlive);
+  t.regex(error!.detail!, /committed/);
+  const response = await errorResponse(error!);
+  t.is(response.status, 503);
+  t.regex(response.body.detail, /The write was committed/);
+  release();
+});
+
+test("kafka fault: the audit's consumer failing after catch-up makes history reads answer 503 instead of hanging", async (t) => {
+  const { cluster, log } = await openLog(t);
+  await log.append(makeBatch(1, 1));
+  const audit = new AuditLog(log);
+  await audit.open();
+  t.teardown(() => audit.close());
+  cluster.crashConsumers(connectionError('Connection error: read ECONNRESET'));
+  await log.append(makeBatch(2, 1));
+  await t.throwsAsync(audit.sync(), { instanceOf: WriterUnavailableError, message: /stopped following the event log/ });
+});
+
+/** What the API's error middleware answers for `error`. */
+async function errorResponse(error: Error): Promise<{ status: number; body: any; retryAfter?: string }> {
+  const headers: Record<string, string> = {};
+  const ctx = { status: 200, body: undefined as unknown, state: { requestId: 'r' }, set: (name: string, value: string) => (headers[name] = value) };
+  await errorResponses(() => {})(ctx as never, async () => {
+    throw error;
+  });
+  return { status: ctx.status, body: ctx.body, ...(headers['Retry-After'] ? { retryAfter: headers['Retry-After'] } : {}) };
+}

@@ -106,6 +106,8 @@ export class FakeKafkaCluster {
   /** Every client configuration the adapter asked for (to check TLS/SASL and retry settings). */
   readonly clientConfigs: unknown[] = [];
   readonly producerConfigs: unknown[] = [];
+  /** Runs once, right after the next commit took effect (e.g. to crash the consumers then). */
+  afterNextCommit: (() => void) | null = null;
   /** Number of producers created (a replaced producer counts again). */
   producersCreated = 0;
 
@@ -361,6 +363,9 @@ class FakeProducer {
             txn.commitRequested = true;
             cluster.endTxn(txnTopic, txn, 'committed');
           }
+          const hook = cluster.afterNextCommit;
+          cluster.afterNextCommit = null;
+          hook?.();
           producerState.open = null;
           producerState.openTopic = null;
         });
