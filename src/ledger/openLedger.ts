@@ -19,6 +19,7 @@ import { DataDirLock } from '../events/DataDirLock.js';
 import type { EventLog } from '../events/EventLog.js';
 import { FileEventLog } from '../events/file/FileEventLog.js';
 import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
+import { kafkaSettingsFrom } from '../events/kafka/kafkaSettingsFrom.js';
 import type { LogFileSystem } from '../events/file/logFileSystem.js';
 import { refuseDamagedLog } from '../events/file/logScan.js';
 import { registry, type ModelRegistry } from '../models/registry.js';
@@ -62,7 +63,7 @@ export interface Ledger {
 
 /** The event log the configuration names: Kafka when KAFKA_BROKERS is set, else the embedded file log. */
 export function eventLogFor(config: Config, options: { logger?: LedgerLogger; logFileSystem?: LogFileSystem } = {}): EventLog {
-  if (config.kafkaBrokers) return new KafkaEventLog({ brokers: config.kafkaBrokers, topic: config.kafkaTopic });
+  if (config.kafkaBrokers) return new KafkaEventLog(kafkaSettingsFrom(config));
   return new FileEventLog({ dir: config.dataDir, fs: options.logFileSystem, logger: options.logger });
 }
 

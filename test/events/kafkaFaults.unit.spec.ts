@@ -15,7 +15,9 @@ import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import { EventTooLargeError, WriterUnavailableError } from '../../src/commands/errors.js';
 import { runFollowUps } from '../../src/commands/followUps.js';
 import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
+import { loadConfig } from '../../src/config.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
 import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
@@ -311,3 +313,69 @@ async function errorResponse(error: Error): Promise<{ status: number; body: any;
   });
   return { status: ctx.status, body: ctx.body, ...(headers['Retry-After'] ? { retryAfter: headers['Retry-After'] } : {}) };
 }
+
+for (const [title, config, reason] of [
+  ['a compacted topic', { 'cleanup.policy': 'compact', 'retention.ms': '-1' }, /cleanup\.policy is compact/],
+  ['a topic both compacted and deleting', { 'cleanup.policy': 'compact,delete', 'retention.ms': '-1' }, /cleanup\.policy is compact,delete/],
+  ['a topic keeping events 7 days', { 'retention.ms': '604800000' }, /retention\.ms is 604800000/],
+  ['a topic keeping 1 GiB', { 'retention.ms': '-1', 'retention.bytes': '1073741824' }, /retention\.bytes is 1073741824/],
+] as const) {
+  test(`kafka fault: ${title} would delete history: refused at open, saying what to change`, async (t) => {
+    const cluster = new FakeKafkaCluster();
+    cluster.createTopic(TOPIC, { config });
+    const log = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, logLevel: 'nothing', client: cluster.client });
+    const error = await t.throwsAsync(log.open());
+    t.regex(error!.message, reason);
+    t.regex(error!.message, /needs cleanup\.policy=delete, retention\.ms=-1 and retention\.bytes=-1/);
+    t.is(cluster.producersCreated, 0, 'no writer registered, nothing fenced');
+    await log.close();
+  });
+}
+
+test('kafka fault: a topic with several partitions is refused at open', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  cluster.createTopic(TOPIC, { partitions: 3, config: { 'retention.ms': '-1' } });
+  const log = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, logLevel: 'nothing', client: cluster.client });
+  await t.throwsAsync(log.open(), { message: /has 3 partitions; the log needs exactly 1/ });
+  await log.close();
+});
+
+test('kafka fault: a topic created at open is kept forever with the configured replication factor and min.insync.replicas', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  await openLog(t, cluster, { replicationFactor: 3 });
+  const topic = cluster.topics.get(TOPIC)!;
+  t.is(topic.replicationFactor, 3);
+  t.deepEqual(
+    Object.fromEntries(['cleanup.policy', 'retention.ms', 'retention.bytes', 'min.insync.replicas'].map((n) => [n, topic.config.get(n)])),
+    { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1', 'min.insync.replicas': '2' },
+  );
+});
+
+test('kafka fault: TLS, SASL and short retry back-offs reach the client; the configuration carries them from the environment', async (t) => {
+  const env = {
+    SECRET_KEY: 'k',
+    KAFKA_BROKERS: 'b1:9093,b2:9093',
+    KAFKA_REPLICATION_FACTOR: '1',
+    KAFKA_SSL: 'true',
+    KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
+    KAFKA_SASL_USERNAME: 'netledger',
+    KAFKA_SASL_PASSWORD: 'pa55-secret',
+  };
+  const config = loadConfig(env);
+  t.is(config.kafkaReplicationFactor, 1);
+  t.is(config.kafkaMinInsyncReplicas, 1);
+  const cluster = new FakeKafkaCluster();
+  await openLog(t, cluster, { ...kafkaSettingsFrom(config), topic: TOPIC });
+  const client = cluster.clientConfigs[0] as { ssl?: boolean; sasl?: unknown; retry?: { initialRetryTime: number } };
+  t.true(client.ssl);
+  t.deepEqual(client.sasl, { mechanism: 'scram-sha-512', username: 'netledger', password: 'pa55-secret' });
+  t.true(client.retry!.initialRetryTime <= 25, 'back-to-back transactions must not wait 300 ms on CONCURRENT_TRANSACTIONS');
+  const producer = cluster.producerConfigs[0] as { retry?: { retries: number; initialRetryTime: number }; transactionTimeout?: number };
+  t.true(producer.retry!.initialRetryTime <= 25);
+  t.true(Number.isSafeInteger(producer.retry!.retries) && producer.retry!.retries < 100, 'an outage fails the transaction instead of retrying forever');
+  t.is(producer.transactionTimeout, 60_000);
+
+  const refused = t.throws(() => loadConfig({ ...env, KAFKA_SASL_MECHANISM: 'gssapi' }));
+  t.false(refused!.message.includes('pa55-secret'));
+  t.throws(() => loadConfig({ ...env, KAFKA_SASL_PASSWORD: '' }), { message: /needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/ });
+});
