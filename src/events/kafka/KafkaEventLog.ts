@@ -2,8 +2,9 @@
  * KafkaEventLog: the EventLog port on Apache Kafka.
  *
  * Every use of the Kafka client library (kafkajs, which is no longer maintained)
- * is confined to this folder, so switching clients later means rewriting it only.
- * Nothing kafkajs-shaped leaks through the constructor options or the port. Its parts:
+ * is confined to this folder, so switching clients later means rewriting it only
+ * (docs/kafka-clients.md). Nothing kafkajs-shaped leaks through the constructor options
+ * or the port, except the `client` factory tests use to hand in a fake. Its parts:
  * messages.ts (one event as one message), TransactionalWriter.ts (appends),
  * PartitionReader.ts (one consumer), BatchAssembler.ts (messages back into batches),
  * KafkaSubscription.ts, topicAdmin.ts and findHead.ts (the topic, its offsets and
@@ -23,8 +24,17 @@
  * queued while a transaction is in flight are committed together in the next one
  * (group commit, in call order), each keeping its own batch boundary. Large
  * appends are sent in several produce requests inside the transaction (a record
- * batch must stay under the broker's message.max.bytes, 1 MiB by default); one
- * single event larger than that is rejected by the broker.
+ * batch must stay under the broker's message.max.bytes, 1 MiB by default). An event
+ * larger than the topic's max.message.bytes (read at open) would fail its whole
+ * transaction: such an append is refused before anything is sent (EventTooLargeError),
+ * and `maxEventBytes()` lets the writer refuse the request before deciding on it.
+ *
+ * Failures. A failed transaction is settled, never left hanging (TransactionalWriter):
+ * the producer is replaced (kafkajs leaves one whose commit failed unusable), the new
+ * one registers the transactional id (which completes or aborts the failed transaction
+ * on the broker), and the head is read again. Appends whose last event is in the log
+ * resolve; the others are rejected and `unavailable()` says why until `recover()`, as
+ * the file log does on a full disk, so the writer resets its decisions and retries.
  *
  * Single writer, fenced. All writers share one transactional id (default
  * 'netledger-writer'). open() registers it with the transaction coordinator
@@ -34,7 +44,11 @@
  * head. So only the most recently opened instance can commit and positions stay
  * dense. Give every replica the SAME transactionalId: two writers with different
  * ids would not fence each other (appends would then be rejected only by the
- * readers' density check, too late).
+ * readers' density check, too late). Fencing is final: appends are refused with
+ * EventLogWriteError and `unavailable()` stays null, so the writer stops for good.
+ * kafkajs reports it as INVALID_PRODUCER_EPOCH, which the broker also answers after it
+ * aborted a transaction open longer than the transaction timeout; the writer tells the
+ * two apart by how long the failed transaction was open (transactionFailure.ts).
  *
  * Reading. A consumer with isolation read_committed and a fresh, unique group id
  * per read()/subscribe()/head lookup; autoCommit is off and nothing relies on
