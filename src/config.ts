@@ -18,6 +18,8 @@ export interface Config {
   /** TLS to the brokers. */
   kafkaSsl: boolean;
   /** SASL authentication with the brokers, or null. The password is never logged. */
+  /** Start as the Kafka writer even while another one is live (it is fenced). */
+  kafkaTakeover: boolean;
   kafkaSasl: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string } | null;
   mongodbUrl: string | null;
   paginateCount: number;
@@ -153,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kafkaReplicationFactor: positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR'),
     kafkaMinInsyncReplicas: positive(env.KAFKA_MIN_INSYNC_REPLICAS, Math.min(2, positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR')), 'KAFKA_MIN_INSYNC_REPLICAS'),
     kafkaSsl: flag(env.KAFKA_SSL, false),
+    kafkaTakeover: flag(env.KAFKA_TAKEOVER, false),
     kafkaSasl: kafkaSasl(env),
     mongodbUrl: env.MONGODB_URL || null,
     paginateCount: integer(env.PAGINATE_COUNT, 50),

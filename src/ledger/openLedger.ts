@@ -63,7 +63,7 @@ export interface Ledger {
 
 /** The event log the configuration names: Kafka when KAFKA_BROKERS is set, else the embedded file log. */
 export function eventLogFor(config: Config, options: { logger?: LedgerLogger; logFileSystem?: LogFileSystem } = {}): EventLog {
-  if (config.kafkaBrokers) return new KafkaEventLog(kafkaSettingsFrom(config));
+  if (config.kafkaBrokers) return new KafkaEventLog({ ...kafkaSettingsFrom(config), writerLease: { takeover: config.kafkaTakeover } });
   return new FileEventLog({ dir: config.dataDir, fs: options.logFileSystem, logger: options.logger });
 }
 

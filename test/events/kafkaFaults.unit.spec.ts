@@ -18,7 +18,7 @@ import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { loadConfig } from '../../src/config.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
-import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
+import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, WriterLeaseHeldError, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
@@ -378,4 +378,40 @@ test('kafka fault: TLS, SASL and short retry back-offs reach the client; the con
   const refused = t.throws(() => loadConfig({ ...env, KAFKA_SASL_MECHANISM: 'gssapi' }));
   t.false(refused!.message.includes('pa55-secret'));
   t.throws(() => loadConfig({ ...env, KAFKA_SASL_PASSWORD: '' }), { message: /needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/ });
+});
+
+test('kafka fault: a second writer refuses to start while one is live, instead of fencing it silently', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log: first } = await openLog(t, cluster, { writerLease: { takeover: false } });
+  await first.append(makeBatch(1, 1));
+  const second = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, transactionalId: TRANSACTIONAL_ID, replicationFactor: 1, logLevel: 'nothing', client: cluster.client, writerLease: { takeover: false } });
+  const error = await t.throwsAsync(second.open(), { instanceOf: WriterLeaseHeldError });
+  t.regex(error!.message, /another writer is live .*KAFKA_TAKEOVER=1/);
+  await second.close();
+  await first.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2], 'the live writer was not fenced');
+});
+
+test('kafka fault: with takeover the second writer starts and the live one is fenced', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log: first } = await openLog(t, cluster, { writerLease: { takeover: false } });
+  const { log: second } = await openLog(t, cluster, { writerLease: { takeover: true } });
+  await t.throwsAsync(first.append(makeBatch(1, 1)), { instanceOf: EventLogWriteError });
+  await second.append(makeBatch(1, 1));
+  t.deepEqual(committedPositions(cluster), [1]);
+});
+
+test('kafka fault: the lease is free once the writer closed, or once a dead writer has left the group', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const lease = { writerLease: { takeover: false } };
+  const first = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, replicationFactor: 1, logLevel: 'nothing', client: cluster.client, ...lease });
+  await first.open();
+  await first.close();
+  const { log: second } = await openLog(t, cluster, lease);
+  t.is(second.head(), 0);
+  // The second dies without leaving: the broker ends its membership when its session times out.
+  cluster.crashConsumers(connectionError());
+  const { log: third } = await openLog(t, cluster, lease);
+  await third.append(makeBatch(1, 1));
+  t.deepEqual(committedPositions(cluster), [1]);
 });

@@ -225,6 +225,11 @@ export class FakeKafkaCluster {
     this.consumers.add(consumer);
   }
 
+  /** Members of a consumer group: its running consumers (a crashed or disconnected one has left). */
+  groupMembers(groupId: string): FakeConsumer[] {
+    return [...this.consumers].filter((c) => c.groupId === groupId);
+  }
+
   /** @internal */
   unregister(consumer: FakeConsumer): void {
     this.consumers.delete(consumer);
@@ -259,6 +264,21 @@ class FakeAdmin {
       created = true;
     }
     return created;
+  }
+
+  async describeGroups(groupIds: string[]) {
+    return {
+      groups: groupIds.map((groupId) => {
+        const members = this.cluster.groupMembers(groupId);
+        return {
+          groupId,
+          state: members.length > 0 ? 'Stable' : 'Empty',
+          protocol: '',
+          protocolType: 'consumer',
+          members: members.map((m, i) => ({ memberId: `${groupId}-${i}`, clientId: 'netledger', clientHost: '/10.0.0.1', memberAssignment: Buffer.alloc(0), memberMetadata: Buffer.alloc(0) })),
+        };
+      }),
+    };
   }
 
   async fetchTopicMetadata(options: { topics: string[] }) {
@@ -396,6 +416,7 @@ class FakeConsumer {
   private topicName: string | undefined;
   private next = 0;
   private running = false;
+  private paused = false;
   private wakeUp: (() => void) | null = null;
 
   constructor(
@@ -418,6 +439,10 @@ class FakeConsumer {
 
   seek(options: { offset: string }): void {
     this.next = Number(options.offset);
+  }
+
+  pause(): void {
+    this.paused = true;
   }
 
   async run(options: { eachBatch: (payload: { batch: { messages: unknown[] } }) => Promise<void> }): Promise<void> {
@@ -457,7 +482,7 @@ class FakeConsumer {
     while (this.running) {
       const topic = this.cluster.topic(this.topicName!);
       const { high } = this.cluster.offsets(topic);
-      if (this.next >= high) {
+      if (this.next >= high || this.paused) {
         await new Promise<void>((resolve) => (this.wakeUp = resolve));
         this.wakeUp = null;
         continue;

@@ -93,9 +93,11 @@ import { KafkaSubscription } from './KafkaSubscription.js';
 import { consumeRange, PartitionReader, type ReaderOptions } from './PartitionReader.js';
 import { PositionReads } from './PositionReads.js';
 import { ensureTopic, partitionOffsets, type PartitionOffsets } from './topicAdmin.js';
-import { TransactionalWriter } from './TransactionalWriter.js';
+import { EventLogWriteError, TransactionalWriter } from './TransactionalWriter.js';
+import { WriterLease } from './WriterLease.js';
 
 export { EventLogUnavailableError, EventLogWriteError } from './TransactionalWriter.js';
+export { WriterLeaseHeldError } from './WriterLease.js';
 export type { KafkaSecurity } from './clientSettings.js';
 
 /** The parts of the client library's Kafka object the adapter uses (tests hand in a fake). */
@@ -123,6 +125,12 @@ export interface KafkaEventLogOptions {
   client?: (config: KafkaConfig) => KafkaClient;
   /** The clock transactions are timed with (default Date.now). */
   now?: () => number;
+  /**
+   * Take the writer lease before registering the transactional id (see WriterLease.ts):
+   * refuse to start while another writer is live, unless `takeover`. Read-only users
+   * (tools reading the log under an id of their own) leave it out.
+   */
+  writerLease?: { takeover: boolean };
   /** Client library log level. Default 'warn'. */
   logLevel?: 'nothing' | 'error' | 'warn' | 'info' | 'debug';
   /** Where a subscription's failure after it caught up is reported. Default: console.error. */
@@ -149,6 +157,8 @@ export class KafkaEventLog implements EventLog {
   private readonly security: KafkaSecurity;
   private readonly makeClient: (config: KafkaConfig) => KafkaClient;
   private readonly now: () => number;
+  private readonly leaseWanted: { takeover: boolean } | undefined;
+  private lease: WriterLease | undefined;
   private readonly logLevel: KafkaLogLevel;
   private readonly onSubscriptionError: (error: Error) => void;
 
@@ -174,6 +184,7 @@ export class KafkaEventLog implements EventLog {
     this.security = options.security ?? {};
     this.makeClient = options.client ?? ((config) => new Kafka(config));
     this.now = options.now ?? Date.now;
+    this.leaseWanted = options.writerLease;
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
     this.onSubscriptionError =
       options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
@@ -198,6 +209,15 @@ export class KafkaEventLog implements EventLog {
     this.admin = this.kafka.admin();
     await this.admin.connect();
     const topic = await ensureTopic(this.admin, this.topic, { replicationFactor: this.replicationFactor, minInsyncReplicas: this.minInsyncReplicas });
+    if (this.leaseWanted) {
+      this.lease = await WriterLease.acquire({
+        admin: this.admin,
+        client: this.kafka,
+        groupId: `${this.transactionalId}.lease.${this.topic}`,
+        topic: this.topic,
+        takeover: this.leaseWanted.takeover,
+      });
+    }
 
     this.writer = await TransactionalWriter.open({
       openProducer: () => this.openProducer(),
@@ -255,7 +275,11 @@ export class KafkaEventLog implements EventLog {
 
   append(events: ChangeEvent[]): Promise<void> {
     if (!this.writer || this.closed) return Promise.reject(new Error('KafkaEventLog is not open'));
-    return this.writer.append(events);
+    return this.writer.append(events).catch((error: unknown) => {
+      // Fenced for good: stop holding the lease, so the writer that took over can restart freely.
+      if (error instanceof EventLogWriteError) void this.lease?.release();
+      throw error;
+    });
   }
 
   /** The largest event (its JSON, in bytes) the topic takes, key and headers set aside; known once open. */
@@ -353,7 +377,8 @@ export class KafkaEventLog implements EventLog {
   }
 
   private async disconnectClients(): Promise<void> {
-    await Promise.allSettled([this.admin?.disconnect()]);
+    await Promise.allSettled([this.lease?.release(), this.admin?.disconnect()]);
+    this.lease = undefined;
     this.admin = undefined;
     this.kafka = undefined;
   }
