@@ -18,6 +18,7 @@ import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { loadConfig } from '../../src/config.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
+import { transactionFailure } from '../../src/events/kafka/transactionFailure.js';
 import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, WriterLeaseHeldError, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
@@ -414,4 +415,19 @@ test('kafka fault: the lease is free once the writer closed, or once a dead writ
   const { log: third } = await openLog(t, cluster, lease);
   await third.append(makeBatch(1, 1));
   t.deepEqual(committedPositions(cluster), [1]);
+});
+
+test('kafka fault: what a failed transaction means, by the error the library raises', (t) => {
+  const timeout = 60_000;
+  const cases: Array<[string, Error, number, 'fenced' | 'retry']> = [
+    ['PRODUCER_FENCED (unknown to the library: code 90)', protocolError('PRODUCER_FENCED'), 10, 'fenced'],
+    ['INVALID_PRODUCER_EPOCH soon after the transaction began', protocolError('INVALID_PRODUCER_EPOCH'), 10, 'fenced'],
+    ['INVALID_PRODUCER_EPOCH wrapped by the retrier', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), 10, 'fenced'],
+    ['INVALID_PRODUCER_EPOCH after the transaction timeout', protocolError('INVALID_PRODUCER_EPOCH'), timeout, 'retry'],
+    ['INVALID_PRODUCER_ID_MAPPING', protocolError('INVALID_PRODUCER_ID_MAPPING'), 10, 'retry'],
+    ['CONCURRENT_TRANSACTIONS retried out', retriesExceeded(protocolError('CONCURRENT_TRANSACTIONS')), 10, 'retry'],
+    ['a lost connection', retriesExceeded(connectionError()), 10, 'retry'],
+    ['a producer stuck in COMMITTING', new Error('Transaction state exception: Cannot call "beginTransaction" in state "COMMITTING"'), 10, 'retry'],
+  ];
+  for (const [what, error, elapsed, expected] of cases) t.is(transactionFailure(error, elapsed, timeout), expected, what);
 });
