@@ -12,6 +12,15 @@ export interface Config {
   dataDir: string;
   kafkaBrokers: string[] | null;
   kafkaTopic: string;
+  /** Replication factor and min.insync.replicas given to the topic when it is created. */
+  kafkaReplicationFactor: number;
+  kafkaMinInsyncReplicas: number;
+  /** TLS to the brokers. */
+  kafkaSsl: boolean;
+  /** SASL authentication with the brokers, or null. The password is never logged. */
+  /** Start as the Kafka writer even while another one is live (it is fenced). */
+  kafkaTakeover: boolean;
+  kafkaSasl: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string } | null;
   mongodbUrl: string | null;
   paginateCount: number;
   /** 0 removes the maximum: then limit=0 returns every match. */
@@ -88,12 +97,31 @@ function integer(value: string | undefined, fallback: number): number {
   return n;
 }
 
+function positive(value: string | undefined, fallback: number, name: string): number {
+  const n = integer(value, fallback);
+  if (n < 1) throw new Error(`${name} must be at least 1`);
+  return n;
+}
+
 /** A duration given in seconds (fractions allowed), in milliseconds. */
 function seconds(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback * 1000;
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new Error(`not a non-negative number of seconds: ${value}`);
   return Math.round(n * 1000);
+}
+
+const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+
+/** KAFKA_SASL_MECHANISM with its username and password; the error never repeats the password. */
+function kafkaSasl(env: NodeJS.ProcessEnv): Config['kafkaSasl'] {
+  const mechanism = env.KAFKA_SASL_MECHANISM?.trim().toLowerCase();
+  if (!mechanism) return null;
+  if (!(SASL_MECHANISMS as readonly string[]).includes(mechanism)) {
+    throw new Error(`KAFKA_SASL_MECHANISM must be one of ${SASL_MECHANISMS.join(', ')}`);
+  }
+  if (!env.KAFKA_SASL_USERNAME || !env.KAFKA_SASL_PASSWORD) throw new Error('KAFKA_SASL_MECHANISM needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
+  return { mechanism: mechanism as (typeof SASL_MECHANISMS)[number], username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD };
 }
 
 function list(value: string | undefined): string[] {
@@ -151,6 +179,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     kafkaBrokers: env.KAFKA_BROKERS ? list(env.KAFKA_BROKERS) : null,
     kafkaTopic: env.KAFKA_TOPIC ?? 'netledger.changes',
+    kafkaReplicationFactor: positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR'),
+    kafkaMinInsyncReplicas: positive(env.KAFKA_MIN_INSYNC_REPLICAS, Math.min(2, positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR')), 'KAFKA_MIN_INSYNC_REPLICAS'),
+    kafkaSsl: flag(env.KAFKA_SSL, false),
+    kafkaTakeover: flag(env.KAFKA_TAKEOVER, false),
+    kafkaSasl: kafkaSasl(env),
     mongodbUrl: env.MONGODB_URL || null,
     paginateCount: integer(env.PAGINATE_COUNT, 50),
     maxPageSize: integer(env.MAX_PAGE_SIZE, 1000),

@@ -1,3 +1,4 @@
+import { WriterUnavailableError } from '../commands/errors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, Subscription } from '../events/EventLog.js';
 import { AuditIndex } from './AuditIndex.js';
@@ -5,6 +6,8 @@ import { IdempotencyIndex } from './IdempotencyIndex.js';
 
 /** Events a range() chunk gathers before it is handed over (callers yield between chunks). */
 const RANGE_CHUNK_EVENTS = 1024;
+/** How long a read waits for the index to reach the log's head before it is answered 503. */
+const SYNC_TIMEOUT_MS = 30_000;
 
 /**
  * The event log as the audit side reads it: the secondary indexes (AuditIndex), fed by
@@ -35,6 +38,10 @@ export class AuditLog {
   async open(): Promise<void> {
     if (this.subscription) throw new Error('AuditLog.open(): already open');
     this.subscription = this.log.subscribe(this.index.head + 1, async (batch) => this.ingest(batch));
+    // Delivery can end after the catch-up (the log's consumer gave up): waiting reads must hear of it.
+    this.subscription.done?.catch((error: unknown) => {
+      if (!this.closed && !this.failure) this.fail(error instanceof Error ? error : new Error(String(error)));
+    });
     await this.subscription.caughtUp;
   }
 
@@ -74,9 +81,23 @@ export class AuditLog {
     return new Promise((resolve, reject) => this.waiters.push({ position, resolve, reject }));
   }
 
-  /** Resolves once the index holds every event the log has made durable so far. */
-  sync(): Promise<void> {
-    return this.waitFor(this.log.head());
+  /**
+   * Resolves once the index holds every event the log has made durable so far. A 503
+   * (WriterUnavailableError) when the index stopped following the log or lags too long.
+   */
+  sync(timeoutMs = SYNC_TIMEOUT_MS): Promise<void> {
+    const head = this.log.head();
+    if (head <= this.index.head && !this.failure) return Promise.resolve();
+    const unavailable = (reason: string) =>
+      new WriterUnavailableError(`change history ${reason}`, 5, false, 'The change history is behind the event log; retry shortly.');
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(unavailable(`reached position ${this.index.head}, not ${head}, within ${timeoutMs} ms`)), timeoutMs);
+      timer.unref();
+      this.waitFor(head).then(
+        () => (clearTimeout(timer), resolve()),
+        (error: Error) => (clearTimeout(timer), reject(this.closed ? error : unavailable(`stopped following the event log: ${error.message}`))),
+      );
+    });
   }
 
   /** Events by position (each indexed already), in the order asked. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import { crc32 } from '../events/crc32.js';
+import { kafkaSettingsFrom } from '../events/kafka/kafkaSettingsFrom.js';
 import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
 import { assertValidEvents } from '../events/validateEvents.js';
 
@@ -40,7 +41,7 @@ const CHUNK_BYTES = 4 << 20;
 const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
 
 export async function openEventSource(config: Config): Promise<EventSource> {
-  if (config.kafkaBrokers) return openKafkaSource(config.kafkaBrokers, config.kafkaTopic);
+  if (config.kafkaBrokers) return openKafkaSource(config);
   return fileEventSource(path.join(config.dataDir, 'events.log'));
 }
 
@@ -123,10 +124,10 @@ export function fileEventSource(file: string): EventSource {
   };
 }
 
-async function openKafkaSource(brokers: string[], topic: string): Promise<EventSource> {
+async function openKafkaSource(config: Config): Promise<EventSource> {
+  const { brokers, topic } = { brokers: config.kafkaBrokers!, topic: config.kafkaTopic };
   const log = new KafkaEventLog({
-    brokers,
-    topic,
+    ...kafkaSettingsFrom(config),
     clientId: 'netledger-cli',
     // A transactional id of its own: opening must never fence the service's writer.
     transactionalId: `netledger-cli-${randomUUID()}`,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_SCHEMA_VERSION, type ChangeAction, type ChangeEvent, type EventUser } from '../events/ChangeEvent.js';
 import type { EventLog } from '../events/EventLog.js';
+import { EventTooLargeError } from '../events/EventTooLargeError.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { LookupView, StoredObject } from '../models/types.js';
 import { evolve } from '../projections/evolve.js';
@@ -134,6 +135,10 @@ export interface WriterRetry {
 }
 
 const DEFAULT_RETRY: WriterRetry = { firstMs: 1_000, maxMs: 30_000 };
+/** How long a committed write waits to become visible in the read models before it is answered 503. */
+const DEFAULT_PROJECTION_TIMEOUT_MS = 30_000;
+/** Retry-After for a write that is committed but not yet visible. */
+const COMMITTED_RETRY_AFTER_SECONDS = 5;
 /** Retry-After for a writer that stopped for good (an operator has to restart it). */
 const STOPPED_RETRY_AFTER_SECONDS = 60;
 
@@ -172,6 +177,7 @@ export class WriteCoordinator {
   private readonly inflight = new Set<Promise<void>>();
   private closed = false;
   private readonly retry: WriterRetry;
+  private readonly projectionTimeoutMs: number;
   /** Called once when the writer stops for good. */
   onFatal: (error: Error) => void = () => {};
   /** Called once per outage of the log's storage, when it begins. */
@@ -185,9 +191,10 @@ export class WriteCoordinator {
     private readonly projector: Projector,
     private readonly registry: ModelRegistry,
     private readonly clock: Clock,
-    options: { retry?: WriterRetry } = {},
+    options: { retry?: WriterRetry; projectionTimeoutMs?: number } = {},
   ) {
     this.retry = options.retry ?? DEFAULT_RETRY;
+    this.projectionTimeoutMs = options.projectionTimeoutMs ?? DEFAULT_PROJECTION_TIMEOUT_MS;
   }
 
   /** Call once the projector has caught up with the log. */
@@ -220,7 +227,15 @@ export class WriteCoordinator {
     if (tx.events.length === 0) return { result, events: [] };
     await durable;
     const last = tx.events[tx.events.length - 1].position;
-    await this.projector.waitFor(last);
+    await this.projector.waitFor(last, this.projectionTimeoutMs).catch((error: Error) => {
+      // The write is durable: the client must not repeat it, only read it again later.
+      throw new WriterUnavailableError(
+        `write committed at position ${last} but not visible in the read models: ${error.message}`,
+        COMMITTED_RETRY_AFTER_SECONDS,
+        false,
+        `The write was committed (request ${context.requestId}) but cannot be shown yet: do not repeat it; read it again shortly.`,
+      );
+    });
     for (const event of tx.events) this.staged.settle(evolve(this.registry, event));
     return { result, events: tx.events };
   }
@@ -237,6 +252,7 @@ export class WriteCoordinator {
     const result = await decide(tx);
     if (context.authorize) for (const event of tx.events) await context.authorize(event, tx.view);
     if (tx.events.length === 0) return { result, tx, durable: Promise.resolve() };
+    this.refuseOversizedEvents(tx.events);
     // Commit the decision: later requests decide against it while it is being made durable.
     this.nextPosition += tx.events.length;
     for (const [model, next] of tx.allocations) this.nextIds.set(model, next);
@@ -259,6 +275,16 @@ export class WriteCoordinator {
       () => this.inflight.delete(durable),
     );
     return { result, tx, durable };
+  }
+
+  /** An event the log would refuse would fail the whole append: refuse the request (413) before anything is decided on it. */
+  private refuseOversizedEvents(events: ChangeEvent[]): void {
+    const limit = this.log.maxEventBytes?.();
+    if (!limit) return;
+    for (const event of events) {
+      const bytes = Buffer.byteLength(JSON.stringify(event));
+      if (bytes > limit) throw new EventTooLargeError(bytes, limit, `${event.objectType} ${event.objectRepr ? `'${event.objectRepr}'` : event.objectId}`);
+    }
   }
 
   private onAppendFailed(error: Error): void {
@@ -299,6 +325,9 @@ export class WriteCoordinator {
       await Promise.allSettled([...this.inflight]);
       await this.projector.waitFor(this.log.head());
       await this.log.recover!();
+      // Recovery may have learnt of events whose commit answer was lost (the Kafka log):
+      // ids continue from the read models, so they must hold those events first.
+      await this.projector.waitFor(this.log.head());
       await this.resetDecisions();
       outage.recovered = true;
       this.onRecovered({ since: new Date(outage.since).toISOString(), attempts: outage.attempts, error: outage.error });

@@ -1,5 +1,8 @@
 import type { FieldErrors } from '../models/types.js';
 
+/** 413: one change is larger than the event log accepts; nothing was written. */
+export { EventTooLargeError } from '../events/EventTooLargeError.js';
+
 /** A write the client got wrong: 400 with NetBox's `{field: [messages]}` (or a list for bulk). */
 export class ValidationError extends Error {
   constructor(readonly body: FieldErrors | Array<FieldErrors>) {
@@ -46,6 +49,8 @@ export class WriterUnavailableError extends Error {
     readonly retryAfterSeconds = 60,
     /** The cause was already logged (once per incident, by the writer): do not log it per request. */
     readonly logged = false,
+    /** What the client is told, when it is more than "retry shortly" (e.g. that the write IS committed). */
+    readonly detail?: string,
   ) {
     super(message);
   }

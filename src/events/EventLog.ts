@@ -46,10 +46,22 @@ export interface EventLog {
 
   /** Tries to end the unavailable() state; throws if the storage still refuses writes. */
   recover?(): Promise<void>;
+
+  /**
+   * The largest event, as JSON bytes, an append takes (null until open). A larger one
+   * would fail the whole append: the writer refuses such a request before appending.
+   * Adapters without a limit leave it out.
+   */
+  maxEventBytes?(): number | null;
 }
 
 export interface Subscription {
   /** Resolves when the subscriber has caught up with the head known at subscribe time. */
   readonly caughtUp: Promise<void>;
+  /**
+   * Settles when delivery has ended: resolves after stop(), rejects if delivery failed
+   * (also after the catch-up, when nobody awaits caughtUp any more).
+   */
+  readonly done?: Promise<void>;
   stop(): Promise<void>;
 }

@@ -23,6 +23,7 @@ import { FileLogFollower } from '../events/file/FileLogFollower.js';
 import { ReplicaWriter } from '../replicas/ReplicaWriter.js';
 import { FatalSignal } from './FatalSignal.js';
 import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
+import { kafkaSettingsFrom } from '../events/kafka/kafkaSettingsFrom.js';
 import type { LogFileSystem } from '../events/file/logFileSystem.js';
 import { refuseDamagedLog } from '../events/file/logScan.js';
 import { registry, type ModelRegistry } from '../models/registry.js';
@@ -71,7 +72,7 @@ export interface Ledger {
 
 /** The event log the configuration names: Kafka when KAFKA_BROKERS is set, else the embedded file log. */
 export function eventLogFor(config: Config, options: { logger?: LedgerLogger; logFileSystem?: LogFileSystem } = {}): EventLog {
-  if (config.kafkaBrokers) return new KafkaEventLog({ brokers: config.kafkaBrokers, topic: config.kafkaTopic });
+  if (config.kafkaBrokers) return new KafkaEventLog({ ...kafkaSettingsFrom(config), writerLease: { takeover: config.kafkaTakeover } });
   return new FileEventLog({ dir: config.dataDir, fs: options.logFileSystem, logger: options.logger });
 }
 
@@ -155,7 +156,7 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
   const logger = options.logger ?? (() => {});
   const fatal = new FatalSignal();
   const log: EventLog = config.kafkaBrokers
-    ? new KafkaEventLog({ brokers: config.kafkaBrokers, topic: config.kafkaTopic, clientId: 'netledger-reader', transactionalId: `netledger-reader-${randomUUID()}` })
+    ? new KafkaEventLog({ ...kafkaSettingsFrom(config), clientId: 'netledger-reader', transactionalId: `netledger-reader-${randomUUID()}` })
     : new FileLogFollower({
         dir: config.dataDir,
         fs: options.logFileSystem,

@@ -45,19 +45,42 @@ export class Projector {
   async start(): Promise<void> {
     this.applied = await this.store.position();
     this.subscription = this.log.subscribe(this.applied + 1, (events) => this.apply(events));
+    // Delivery can also end after the catch-up (the log's consumer gave up): waiting writers must hear of it.
+    this.subscription.done?.catch((error: unknown) => this.fail(error));
     await this.subscription.caughtUp;
   }
 
-  /** Resolves once every event up to `position` is visible in the read models. */
-  waitFor(position: number): Promise<void> {
+  /**
+   * Resolves once every event up to `position` is visible in the read models; rejects if
+   * projection stops, or with a ProjectionTimeoutError after `timeoutMs` (no limit when left out).
+   */
+  waitFor(position: number, timeoutMs?: number): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (position <= this.applied) return Promise.resolve();
-    return new Promise((resolve, reject) => this.waiters.push({ position, resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const waiter = { position, resolve, reject };
+      this.waiters.push(waiter);
+      if (timeoutMs === undefined) return;
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(new ProjectionTimeoutError(position, this.applied, timeoutMs));
+      }, timeoutMs);
+      timer.unref();
+      waiter.resolve = () => (clearTimeout(timer), resolve());
+      waiter.reject = (error) => (clearTimeout(timer), reject(error));
+    });
   }
 
   async stop(): Promise<void> {
     await this.subscription?.stop();
     this.subscription = null;
+  }
+
+  private fail(error: unknown): void {
+    if (this.failure) return;
+    this.failure = error;
+    for (const w of this.waiters.splice(0)) w.reject(error);
+    this.onFailed(error);
   }
 
   private async apply(events: ChangeEvent[]): Promise<void> {
@@ -74,13 +97,22 @@ export class Projector {
       this.applied = last;
     } catch (error) {
       // A read model that cannot be written is out of step with the log: stop serving writes.
-      this.failure = error;
-      for (const w of this.waiters.splice(0)) w.reject(error);
-      this.onFailed(error);
+      this.fail(error);
       throw error;
     }
     const ready = this.waiters.filter((w) => w.position <= this.applied);
     this.waiters = this.waiters.filter((w) => w.position > this.applied);
     for (const w of ready) w.resolve();
+  }
+}
+
+/** The read models did not reach a position in time (projection is slow or stuck). */
+export class ProjectionTimeoutError extends Error {
+  constructor(
+    readonly position: number,
+    readonly applied: number,
+    timeoutMs: number,
+  ) {
+    super(`read models reached position ${applied}, not ${position}, within ${timeoutMs} ms`);
   }
 }

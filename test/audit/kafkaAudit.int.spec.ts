@@ -25,6 +25,7 @@ if (brokers.length === 0) {
       topic: `netledger.test.${randomUUID()}`,
       transactionalId: `netledger-test-writer-${randomUUID()}`,
       clientId: 'netledger-test',
+      replicationFactor: 1, // the test broker is a single one
       logLevel: 'error',
     });
     await log.open();
@@ -48,7 +49,7 @@ if (brokers.length === 0) {
 
   test('KafkaEventLog.readPositions without a body cache: fetched by offset, or scanned when never consumed', async (t) => {
     const topic = `netledger.test.${randomUUID()}`;
-    const options = { brokers, topic, clientId: 'netledger-test', logLevel: 'error' as const };
+    const options = { brokers, topic, clientId: 'netledger-test', replicationFactor: 1, logLevel: 'error' as const };
     const writer = new KafkaEventLog({ ...options, transactionalId: `netledger-test-writer-${randomUUID()}` });
     await writer.open();
     t.teardown(() => writer.close());

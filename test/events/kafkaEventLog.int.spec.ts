@@ -1,8 +1,10 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { EventTooLargeError } from '../../src/events/EventTooLargeError.js';
 import { EventLogWriteError, KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
 import { eventLogContract, readAll } from './eventLog.contract.js';
-import { makeBatch } from './makeEvent.js';
+import { makeBatch, makeEvent } from './makeEvent.js';
 
 /**
  * Integration tests against a real broker: `KAFKA_BROKERS=localhost:9094 npx ava test/events/kafkaEventLog.int.spec.ts`
@@ -26,6 +28,7 @@ if (brokers.length === 0) {
     topic: `netledger.test.${randomUUID()}`,
     transactionalId: `netledger-test-writer-${randomUUID()}`,
     clientId: 'netledger-test',
+    replicationFactor: 1, // the test broker is a single one
     logLevel: 'error' as const,
   });
   const openLog = async (options: ReturnType<typeof storage>) => {
@@ -79,5 +82,39 @@ if (brokers.length === 0) {
     } finally {
       await log.close();
     }
+  });
+
+  test('KafkaEventLog: a 2 MiB event is refused as too large (413) before anything is sent, and the log stays writable', async (t) => {
+    const log = await openLog(storage());
+    try {
+      await log.append(makeBatch(1, 1));
+      const limit = log.maxEventBytes();
+      t.truthy(limit, "the topic's max.message.bytes was read at open");
+      const big = makeEvent(2, { postchange: { ...makeEvent(2).postchange, comments: 'x'.repeat(2 << 20) } });
+      const error = await t.throwsAsync(log.append([big]), { instanceOf: EventTooLargeError });
+      t.is(error!.status, 413);
+      t.is(log.unavailable(), null);
+      await log.append(makeBatch(2, 1));
+      t.deepEqual((await readAll(log, 1)).map((b) => b.map((e) => e.position)), [[1], [2]]);
+    } finally {
+      await log.close();
+    }
+  });
+
+  test('KafkaEventLog: a compacted topic is refused at open and the writer is not registered', async (t) => {
+    const options = storage();
+    const admin = new Kafka({ clientId: 'netledger-test', brokers, logLevel: logLevel.ERROR }).admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [{ topic: options.topic, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }],
+      });
+    } finally {
+      await admin.disconnect();
+    }
+    const log = new KafkaEventLog(options);
+    await t.throwsAsync(log.open(), { message: /refusing to use topic .*cleanup\.policy is compact/ });
+    await log.close();
   });
 }

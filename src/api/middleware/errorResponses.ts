@@ -36,7 +36,7 @@ export function errorResponses(log: (entry: Record<string, unknown>) => void) {
       } else if (error instanceof WriterUnavailableError) {
         ctx.status = 503;
         ctx.set('Retry-After', String(error.retryAfterSeconds));
-        ctx.body = { detail: 'The service cannot accept writes right now; retry shortly.' };
+        ctx.body = { detail: error.detail ?? 'The service cannot accept writes right now; retry shortly.' };
         // An event log outage is logged once per incident by the writer, not once per request.
         if (!error.logged) log({ level: 'error', requestId: ctx.state.requestId, msg: error.message });
       } else if (isHttpError(error)) {

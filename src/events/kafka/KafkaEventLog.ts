@@ -2,8 +2,9 @@
  * KafkaEventLog: the EventLog port on Apache Kafka.
  *
  * Every use of the Kafka client library (kafkajs, which is no longer maintained)
- * is confined to this folder, so switching clients later means rewriting it only.
- * Nothing kafkajs-shaped leaks through the constructor options or the port. Its parts:
+ * is confined to this folder, so switching clients later means rewriting it only
+ * (docs/kafka-clients.md). Nothing kafkajs-shaped leaks through the constructor options
+ * or the port, except the `client` factory tests use to hand in a fake. Its parts:
  * messages.ts (one event as one message), TransactionalWriter.ts (appends),
  * PartitionReader.ts (one consumer), BatchAssembler.ts (messages back into batches),
  * KafkaSubscription.ts, topicAdmin.ts and findHead.ts (the topic, its offsets and
@@ -23,8 +24,17 @@
  * queued while a transaction is in flight are committed together in the next one
  * (group commit, in call order), each keeping its own batch boundary. Large
  * appends are sent in several produce requests inside the transaction (a record
- * batch must stay under the broker's message.max.bytes, 1 MiB by default); one
- * single event larger than that is rejected by the broker.
+ * batch must stay under the broker's message.max.bytes, 1 MiB by default). An event
+ * larger than the topic's max.message.bytes (read at open) would fail its whole
+ * transaction: such an append is refused before anything is sent (EventTooLargeError),
+ * and `maxEventBytes()` lets the writer refuse the request before deciding on it.
+ *
+ * Failures. A failed transaction is settled, never left hanging (TransactionalWriter):
+ * the producer is replaced (kafkajs leaves one whose commit failed unusable), the new
+ * one registers the transactional id (which completes or aborts the failed transaction
+ * on the broker), and the head is read again. Appends whose last event is in the log
+ * resolve; the others are rejected and `unavailable()` says why until `recover()`, as
+ * the file log does on a full disk, so the writer resets its decisions and retries.
  *
  * Single writer, fenced. All writers share one transactional id (default
  * 'netledger-writer'). open() registers it with the transaction coordinator
@@ -34,7 +44,11 @@
  * head. So only the most recently opened instance can commit and positions stay
  * dense. Give every replica the SAME transactionalId: two writers with different
  * ids would not fence each other (appends would then be rejected only by the
- * readers' density check, too late).
+ * readers' density check, too late). Fencing is final: appends are refused with
+ * EventLogWriteError and `unavailable()` stays null, so the writer stops for good.
+ * kafkajs reports it as INVALID_PRODUCER_EPOCH, which the broker also answers after it
+ * aborted a transaction open longer than the transaction timeout; the writer tells the
+ * two apart by how long the failed transaction was open (transactionFailure.ts).
  *
  * Reading. A consumer with isolation read_committed and a fresh, unique group id
  * per read()/subscribe()/head lookup; autoCommit is off and nothing relies on
@@ -68,19 +82,26 @@
  * Kafka 4.0 removed them (KIP-896).
  */
 import { randomUUID } from 'node:crypto';
-import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaMessage, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type KafkaMessage, type Producer } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import type { EventLog } from '../EventLog.js';
 import { BatchAssembler } from './BatchAssembler.js';
 import { Channel } from './Channel.js';
-import { findHead } from './findHead.js';
+import { clientSettings, producerRetry, TRANSACTION_TIMEOUT_MS, type KafkaSecurity } from './clientSettings.js';
+import { findLastEvent } from './findHead.js';
 import { KafkaSubscription } from './KafkaSubscription.js';
 import { consumeRange, PartitionReader, type ReaderOptions } from './PartitionReader.js';
 import { PositionReads } from './PositionReads.js';
 import { ensureTopic, partitionOffsets, type PartitionOffsets } from './topicAdmin.js';
-import { TransactionalWriter } from './TransactionalWriter.js';
+import { EventLogWriteError, TransactionalWriter } from './TransactionalWriter.js';
+import { WriterLease } from './WriterLease.js';
 
-export { EventLogWriteError } from './TransactionalWriter.js';
+export { EventLogUnavailableError, EventLogWriteError } from './TransactionalWriter.js';
+export { WriterLeaseHeldError } from './WriterLease.js';
+export type { KafkaSecurity } from './clientSettings.js';
+
+/** The parts of the client library's Kafka object the adapter uses (tests hand in a fake). */
+export type KafkaClient = Pick<Kafka, 'admin' | 'producer' | 'consumer'>;
 export { KafkaSubscription } from './KafkaSubscription.js';
 
 export interface KafkaEventLogOptions {
@@ -91,8 +112,25 @@ export interface KafkaEventLogOptions {
   clientId?: string;
   /** Shared by every writer replica; it is what fences a second writer. Default 'netledger-writer'. */
   transactionalId?: string;
-  /** Replication factor used when open() creates the topic. Default 1. */
+  /** Replication factor used when open() creates the topic. Default 3. */
   replicationFactor?: number;
+  /** min.insync.replicas set when open() creates the topic. Default: 2, or the replication factor if smaller. */
+  minInsyncReplicas?: number;
+  /** TLS and SASL for the broker connections. */
+  security?: KafkaSecurity;
+  /**
+   * Builds the client (default: the library's Kafka). A test seam: fault-injection tests
+   * hand in a fake that raises the library's errors at chosen moments.
+   */
+  client?: (config: KafkaConfig) => KafkaClient;
+  /** The clock transactions are timed with (default Date.now). */
+  now?: () => number;
+  /**
+   * Take the writer lease before registering the transactional id (see WriterLease.ts):
+   * refuse to start while another writer is live, unless `takeover`. Read-only users
+   * (tools reading the log under an id of their own) leave it out.
+   */
+  writerLease?: { takeover: boolean };
   /** Client library log level. Default 'warn'. */
   logLevel?: 'nothing' | 'error' | 'warn' | 'info' | 'debug';
   /** Where a subscription's failure after it caught up is reported. Default: console.error. */
@@ -115,12 +153,17 @@ export class KafkaEventLog implements EventLog {
   private readonly clientId: string;
   private readonly transactionalId: string;
   private readonly replicationFactor: number;
+  private readonly minInsyncReplicas: number;
+  private readonly security: KafkaSecurity;
+  private readonly makeClient: (config: KafkaConfig) => KafkaClient;
+  private readonly now: () => number;
+  private readonly leaseWanted: { takeover: boolean } | undefined;
+  private lease: WriterLease | undefined;
   private readonly logLevel: KafkaLogLevel;
   private readonly onSubscriptionError: (error: Error) => void;
 
-  private kafka: Kafka | undefined;
+  private kafka: KafkaClient | undefined;
   private admin: Admin | undefined;
-  private producer: Producer | undefined;
   /** Set once open() has fenced older writers and read the head; kept after close() for head(). */
   private writer: TransactionalWriter | undefined;
   private opening: Promise<void> | undefined;
@@ -136,7 +179,12 @@ export class KafkaEventLog implements EventLog {
     this.topic = options.topic ?? 'netledger.changes';
     this.clientId = options.clientId ?? 'netledger';
     this.transactionalId = options.transactionalId ?? 'netledger-writer';
-    this.replicationFactor = options.replicationFactor ?? 1;
+    this.replicationFactor = options.replicationFactor ?? 3;
+    this.minInsyncReplicas = options.minInsyncReplicas ?? Math.min(2, this.replicationFactor);
+    this.security = options.security ?? {};
+    this.makeClient = options.client ?? ((config) => new Kafka(config));
+    this.now = options.now ?? Date.now;
+    this.leaseWanted = options.writerLease;
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
     this.onSubscriptionError =
       options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
@@ -157,33 +205,55 @@ export class KafkaEventLog implements EventLog {
   }
 
   private async doOpen(): Promise<void> {
-    this.kafka = new Kafka({ clientId: this.clientId, brokers: this.brokers, logLevel: this.logLevel });
+    this.kafka = this.makeClient(clientSettings({ clientId: this.clientId, brokers: this.brokers, logLevel: this.logLevel, security: this.security }));
     this.admin = this.kafka.admin();
     await this.admin.connect();
-    await ensureTopic(this.admin, this.topic, this.replicationFactor);
+    const topic = await ensureTopic(this.admin, this.topic, { replicationFactor: this.replicationFactor, minInsyncReplicas: this.minInsyncReplicas });
+    if (this.leaseWanted) {
+      this.lease = await WriterLease.acquire({
+        admin: this.admin,
+        client: this.kafka,
+        groupId: `${this.transactionalId}.lease.${this.topic}`,
+        topic: this.topic,
+        takeover: this.leaseWanted.takeover,
+      });
+    }
 
-    this.producer = this.kafka.producer({
+    this.writer = await TransactionalWriter.open({
+      openProducer: () => this.openProducer(),
+      topic: this.topic,
+      transactionalId: this.transactionalId,
+      findLast: () => findLastEvent(() => this.offsets(), (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head')),
+      maxMessageBytes: topic.maxMessageBytes,
+      transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
+      now: this.now,
+    });
+  }
+
+  /**
+   * A producer with the transactional id registered (InitProducerId): this fences any older
+   * writer and completes or aborts the id's unfinished transaction, so a head read after it
+   * is final. An empty transaction sends nothing to the broker when aborted.
+   */
+  private async openProducer(): Promise<Producer> {
+    const producer = this.kafka!.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       transactionalId: this.transactionalId,
+      transactionTimeout: TRANSACTION_TIMEOUT_MS,
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
+      retry: producerRetry,
     });
-    await this.producer.connect();
-    // Register the transactional id now (InitProducerId): this fences any older writer
-    // and completes (aborts) its unfinished transaction, so the head read below is final.
-    // An empty transaction sends nothing to the broker when aborted.
-    const init = await this.producer.transaction();
-    await init.abort();
-
-    const readHead = () => findHead(() => this.offsets(), (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head'));
-    this.writer = new TransactionalWriter({
-      producer: this.producer,
-      topic: this.topic,
-      transactionalId: this.transactionalId,
-      head: await readHead(),
-      findHead: readHead,
-    });
+    try {
+      await producer.connect();
+      const init = await producer.transaction();
+      await init.abort();
+      return producer;
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
   }
 
   private offsets(): Promise<PartitionOffsets> {
@@ -205,7 +275,27 @@ export class KafkaEventLog implements EventLog {
 
   append(events: ChangeEvent[]): Promise<void> {
     if (!this.writer || this.closed) return Promise.reject(new Error('KafkaEventLog is not open'));
-    return this.writer.append(events);
+    return this.writer.append(events).catch((error: unknown) => {
+      // Fenced for good: stop holding the lease, so the writer that took over can restart freely.
+      if (error instanceof EventLogWriteError) void this.lease?.release();
+      throw error;
+    });
+  }
+
+  /** The largest event (its JSON, in bytes) the topic takes, key and headers set aside; known once open. */
+  maxEventBytes(): number | null {
+    return this.writer?.maxEventBytes ?? null;
+  }
+
+  /** Why appends are refused until recover() (a transaction failed and did not commit), or null. */
+  unavailable(): Error | null {
+    return this.closed ? null : (this.writer?.unavailable() ?? null);
+  }
+
+  /** Registers the transactional id again if the failure cost the producer, re-reads the head, accepts appends again. */
+  async recover(): Promise<void> {
+    if (!this.writer || this.closed) throw new Error('KafkaEventLog is not open');
+    await this.writer.recover();
   }
 
   async *read(from: number): AsyncIterable<ChangeEvent[]> {
@@ -280,15 +370,15 @@ export class KafkaEventLog implements EventLog {
     if (this.closed) return;
     this.closed = true;
     await this.opening?.catch(() => undefined);
-    await this.writer?.settle();
+    await this.writer?.close();
     await Promise.allSettled([...this.readers].map((stop) => stop()));
     this.readers.clear();
     await this.disconnectClients();
   }
 
   private async disconnectClients(): Promise<void> {
-    await Promise.allSettled([this.producer?.disconnect(), this.admin?.disconnect()]);
-    this.producer = undefined;
+    await Promise.allSettled([this.lease?.release(), this.admin?.disconnect()]);
+    this.lease = undefined;
     this.admin = undefined;
     this.kafka = undefined;
   }

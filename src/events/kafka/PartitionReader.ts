@@ -25,7 +25,7 @@ export class PartitionReader {
   private inHandler = false;
 
   constructor(
-    private readonly kafka: Kafka,
+    private readonly kafka: Pick<Kafka, 'consumer'>,
     private readonly topic: string,
     private readonly groupId: string,
     private readonly options: ReaderOptions,

@@ -1,15 +1,25 @@
 import type { Message, Producer } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
+import { EventTooLargeError } from '../EventTooLargeError.js';
 import { assertValidEvents } from '../validateEvents.js';
 import { encode } from './messages.js';
+import { transactionFailure } from './transactionFailure.js';
 
-/** The writer lost its transactional id to a newer writer (or the head could not be re-established). */
+/** The writer lost its transactional id to a newer writer: final, only a restart takes over again. */
 export class EventLogWriteError extends Error {}
+
+/**
+ * Appends refused for now while the log itself is consistent: a transaction failed and did
+ * not commit (or its outcome could not be learnt yet). recover() re-establishes the writer.
+ */
+export class EventLogUnavailableError extends Error {}
 
 /** Upper bound of one produce request inside a transaction (the broker's default limit is 1 MiB per record batch). */
 const MAX_REQUEST_BYTES = 512 * 1024;
 /** Upper bound of one group-committed transaction. */
 const MAX_GROUP_EVENTS = 5_000;
+/** A record batch of one record around the key, value and headers: batch header, record framing. */
+const RECORD_OVERHEAD_BYTES = 128;
 
 interface PendingAppend {
   events: ChangeEvent[];
@@ -18,40 +28,92 @@ interface PendingAppend {
 }
 
 export interface TransactionalWriterOptions {
-  /** Connected, with its transactional id registered (older writers fenced). */
-  readonly producer: Producer;
+  /**
+   * A new producer, connected, with the transactional id registered (InitProducerId):
+   * that fences older holders of the id and completes or aborts the id's open transaction,
+   * so what the log holds afterwards is final.
+   */
+  readonly openProducer: () => Promise<Producer>;
   readonly topic: string;
   readonly transactionalId: string;
-  /** The last committed position read from the log, after the fencing. */
-  readonly head: number;
-  /** Reads the head from the log again (after a transaction whose outcome is unknown). */
-  readonly findHead: () => Promise<number>;
+  /** The last committed event in the log (read_committed), or null for an empty log. */
+  readonly findLast: () => Promise<ChangeEvent | null>;
+  /** The topic's max.message.bytes: a larger record is refused by the broker. */
+  readonly maxMessageBytes: number;
+  /** The producer's transaction timeout: a transaction open this long is aborted by the broker. */
+  readonly transactionTimeoutMs: number;
+  readonly now?: () => number;
 }
 
 /**
  * The write side of the Kafka log: each append is one Kafka transaction, so a
  * read_committed reader sees all of its events or none. Appends queued while a
  * transaction is in flight are committed together in the next one (group commit, in
- * call order), each keeping its own batch boundary. Once fenced by a newer writer with
- * the same transactional id, every append is refused for good.
+ * call order), each keeping its own batch boundary.
+ *
+ * A failed transaction never leaves the writer stuck: the producer is thrown away (the
+ * client library leaves a producer whose commit failed unusable), a new one registers the
+ * same transactional id, which settles the failed transaction on the broker, and the head
+ * is read again from the log. The affected appends are then answered by what the log
+ * holds: resolved if their last event is there, else rejected with
+ * EventLogUnavailableError (and further appends are refused until recover(), because
+ * the caller decided later writes on top of them). Only fencing by a newer writer is
+ * final (EventLogWriteError).
  */
 export class TransactionalWriter {
   private lastPosition: number;
-  /** Set when a transaction failed ambiguously: re-read the head from the log before the next append. */
-  private headUnknown = false;
-  private fenced: Error | undefined;
+  private producer: Producer | null;
+  private fenced: EventLogWriteError | undefined;
+  private refused: EventLogUnavailableError | null = null;
   private readonly queue: PendingAppend[] = [];
   /** Cleared synchronously when the drain loop ends, so an append made right after never waits on a finished drain. */
   private draining = false;
   private writing: Promise<void> = Promise.resolve();
+  private readonly now: () => number;
 
-  constructor(private readonly options: TransactionalWriterOptions) {
-    this.lastPosition = options.head;
+  private constructor(
+    private readonly options: TransactionalWriterOptions,
+    producer: Producer,
+    head: number,
+  ) {
+    this.producer = producer;
+    this.lastPosition = head;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Registers the transactional id (fencing older writers), then reads the head. */
+  static async open(options: TransactionalWriterOptions): Promise<TransactionalWriter> {
+    const producer = await options.openProducer();
+    try {
+      const last = await options.findLast();
+      return new TransactionalWriter(options, producer, last?.position ?? 0);
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** The last position this writer committed or read from the log. */
   get head(): number {
     return this.lastPosition;
+  }
+
+  /** The largest event value (JSON bytes) an append takes, leaving room for the key and headers. */
+  get maxEventBytes(): number {
+    return this.options.maxMessageBytes - 1024;
+  }
+
+  /** Why appends are refused until recover(), or null (fencing is final, not reported here). */
+  unavailable(): Error | null {
+    return this.fenced ? null : this.refused;
+  }
+
+  /** Re-establishes the producer and the head if needed, then accepts appends again. */
+  async recover(): Promise<void> {
+    if (this.fenced) throw this.fenced;
+    await this.settle();
+    if (!this.producer) await this.reestablish();
+    this.refused = null;
   }
 
   /** Validates the batch and queues it for the next transaction; resolves once committed. */
@@ -64,6 +126,7 @@ export class TransactionalWriter {
           throw new Error(`KafkaEventLog: positions in a batch must be dense (${events[i - 1]!.position} then ${events[i]!.position})`);
         }
       }
+      this.checkSizes(events);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -74,6 +137,17 @@ export class TransactionalWriter {
         this.writing = this.drain();
       }
     });
+  }
+
+  /** One record over the topic's limit would fail its whole transaction: refuse the append before anything is sent. */
+  private checkSizes(events: ChangeEvent[]): void {
+    const last = events.at(-1)!.position;
+    for (const event of events) {
+      const bytes = messageBytes(encode(event, last));
+      if (bytes > this.options.maxMessageBytes) {
+        throw new EventTooLargeError(bytes, this.options.maxMessageBytes, `${event.objectType} ${event.objectId}`);
+      }
+    }
   }
 
   /** Commit queued appends, several per transaction when they queued up meanwhile, in call order. */
@@ -90,18 +164,10 @@ export class TransactionalWriter {
           count += next.events.length;
         }
 
-        if (this.fenced) {
-          for (const p of taken) p.reject(this.fenced);
+        const refusal = this.fenced ?? this.refused;
+        if (refusal) {
+          for (const p of taken) p.reject(refusal);
           continue;
-        }
-        if (this.headUnknown) {
-          try {
-            this.lastPosition = await this.options.findHead();
-            this.headUnknown = false;
-          } catch (error) {
-            for (const p of taken) p.reject(error);
-            continue;
-          }
         }
 
         // Each append must continue the log exactly; a rejected one does not stop the others.
@@ -118,19 +184,13 @@ export class TransactionalWriter {
         }
         if (accepted.length === 0) continue;
 
+        const started = this.now();
         try {
-          await this.commit(accepted.map((p) => p.events));
+          await this.commit(this.producer!, accepted.map((p) => p.events));
           this.lastPosition = expected - 1;
           for (const p of accepted) p.resolve();
         } catch (error) {
-          // A failed commit may still have been applied (e.g. a lost EndTxn response).
-          this.headUnknown = true;
-          if (isFencing(error)) {
-            this.fenced = new EventLogWriteError(
-              `KafkaEventLog: this writer was fenced by another one using transactional id '${this.options.transactionalId}'`,
-            );
-          }
-          for (const p of accepted) p.reject(this.fenced ?? error);
+          await this.settleFailed(accepted, error, this.now() - started);
         }
       }
     } finally {
@@ -138,13 +198,81 @@ export class TransactionalWriter {
     }
   }
 
+  /** Answers the appends of a failed transaction by what the log holds once the transaction is settled. */
+  private async settleFailed(accepted: PendingAppend[], error: unknown, elapsedMs: number): Promise<void> {
+    const failure = transactionFailure(error, elapsedMs, this.options.transactionTimeoutMs);
+    if (failure === 'fenced') {
+      this.fence(`KafkaEventLog: this writer was fenced by another one using transactional id '${this.options.transactionalId}'`);
+      await this.discardProducer();
+      for (const p of accepted) p.reject(this.fenced);
+      return;
+    }
+    const ours = accepted.at(-1)!.events.at(-1)!;
+    const before = this.lastPosition;
+    let last: ChangeEvent | null;
+    try {
+      last = await this.reestablish();
+    } catch (reason) {
+      this.refused = new EventLogUnavailableError(
+        `KafkaEventLog: a transaction failed (${describe(error)}) and the log could not be read again (${describe(reason)}); whether it committed is not known yet`,
+      );
+      for (const p of accepted) p.reject(this.refused);
+      return;
+    }
+    if (last && last.position === ours.position && last.eventId === ours.eventId && last.requestId === ours.requestId) {
+      // The commit went through although its answer was lost.
+      this.lastPosition = last.position;
+      for (const p of accepted) p.resolve();
+      return;
+    }
+    if ((last?.position ?? 0) !== before) {
+      this.fence(`KafkaEventLog: the log was written by another writer (head ${last?.position ?? 0}, expected ${before}); stopping`);
+      for (const p of accepted) p.reject(this.fenced);
+      return;
+    }
+    this.refused = new EventLogUnavailableError(`KafkaEventLog: a transaction failed and did not commit: ${describe(error)}`);
+    for (const p of accepted) p.reject(this.refused);
+  }
+
+  /** A new producer for the same transactional id, then the last committed event. */
+  private async reestablish(): Promise<ChangeEvent | null> {
+    await this.discardProducer();
+    const producer = await this.options.openProducer();
+    let last: ChangeEvent | null;
+    try {
+      last = await this.options.findLast();
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
+    this.producer = producer;
+    this.lastPosition = Math.max(this.lastPosition, last?.position ?? 0);
+    return last;
+  }
+
+  private async discardProducer(): Promise<void> {
+    const producer = this.producer;
+    this.producer = null;
+    await producer?.disconnect().catch(() => undefined);
+  }
+
+  private fence(message: string): void {
+    this.fenced ??= new EventLogWriteError(message);
+  }
+
   /** Resolves once every queued append is committed or rejected. */
   async settle(): Promise<void> {
     while (this.draining) await this.writing;
   }
 
+  /** Waits for queued appends, then disconnects the producer. */
+  async close(): Promise<void> {
+    await this.settle();
+    await this.discardProducer();
+  }
+
   /** One Kafka transaction holding every given batch. */
-  private async commit(batches: ChangeEvent[][]): Promise<void> {
+  private async commit(producer: Producer, batches: ChangeEvent[][]): Promise<void> {
     const messages: Message[] = [];
     for (const batch of batches) {
       const last = batch.at(-1)?.position;
@@ -152,12 +280,12 @@ export class TransactionalWriter {
     }
     if (messages.length === 0) return;
 
-    const tx = await this.options.producer.transaction();
+    const tx = await producer.transaction();
     try {
       let chunk: Message[] = [];
       let bytes = 0;
       for (const message of messages) {
-        const size = (message.value as Buffer).length + 256;
+        const size = messageBytes(message);
         if (chunk.length > 0 && bytes + size > MAX_REQUEST_BYTES) {
           await tx.send({ topic: this.options.topic, acks: -1, messages: chunk });
           chunk = [];
@@ -175,14 +303,13 @@ export class TransactionalWriter {
   }
 }
 
-function isFencing(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    // INVALID_PRODUCER_EPOCH (47) is what brokers answer the old request versions kafkajs
-    // speaks; PRODUCER_FENCED (90) the newer ones. (47 also follows a transaction the broker
-    // timed out; this writer then stops as well, and a restart takes over.)
-    const { type, code } = e as { type?: unknown; code?: unknown };
-    if (type === 'INVALID_PRODUCER_EPOCH' || type === 'PRODUCER_FENCED' || code === 47 || code === 90) return true;
-  }
-  return false;
+/** Bytes of one message as a record batch of its own. */
+function messageBytes(message: Message): number {
+  let bytes = RECORD_OVERHEAD_BYTES + (message.value as Buffer).length + Buffer.byteLength(String(message.key ?? ''));
+  for (const [name, value] of Object.entries(message.headers ?? {})) bytes += Buffer.byteLength(name) + Buffer.byteLength(String(value));
+  return bytes;
 }
 
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,4 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
+import type { ChangeEvent } from '../ChangeEvent.js';
 import { decode } from './messages.js';
 import type { PartitionOffsets } from './topicAdmin.js';
 
@@ -6,25 +7,26 @@ import type { PartitionOffsets } from './topicAdmin.js';
 const HEAD_WINDOW = 64n;
 
 /**
- * The position of the last committed event: reads the tail [high - window, high) and
+ * The last committed event (null for an empty log): reads the tail [high - window, high) and
  * widens the window while it holds only commit markers or aborted records (they occupy
  * offsets too, so the last offset says nothing about the last position).
  */
-export async function findHead(
+export async function findLastEvent(
   offsets: () => Promise<PartitionOffsets>,
   consumeRange: (start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>) => Promise<void>,
-): Promise<number> {
+): Promise<ChangeEvent | null> {
   const { low, high } = await offsets();
   for (let window = HEAD_WINDOW; ; window *= 2n) {
     const start = high - window > low ? high - window : low;
-    if (start >= high) return 0;
-    let head = 0;
+    if (start >= high) return null;
+    let last: ChangeEvent | null = null;
     await consumeRange(start, high, async (messages) => {
       for (const message of messages) {
         if (BigInt(message.offset) >= high) continue;
-        head = Math.max(head, decode(message).position);
+        const event = decode(message);
+        if (!last || event.position > last.position) last = event;
       }
     });
-    if (head > 0 || start === low) return head;
+    if (last || start === low) return last;
   }
 }

@@ -1,23 +1,38 @@
-import type { Admin } from 'kafkajs';
+import type { Admin, ConfigResourceTypes } from 'kafkajs';
 import { PARTITION } from './messages.js';
+
+/** What the adapter needs to know of the topic once it is safe to use. */
+export interface TopicFacts {
+  /** The largest record batch the topic accepts (max.message.bytes). */
+  readonly maxMessageBytes: number;
+}
+
+export interface TopicSettings {
+  /** Replication factor when the topic is created. */
+  readonly replicationFactor: number;
+  /** min.insync.replicas when the topic is created: a commit needs this many copies. */
+  readonly minInsyncReplicas: number;
+}
 
 /**
  * Creates the log's topic if missing: one partition (the log's total order), kept
- * forever (the log is the source of truth). Refuses a topic with more partitions.
+ * forever (the log is the source of truth). Then checks the topic as it is, whoever
+ * made it: a topic with more partitions, compaction, or a time or size limit would
+ * lose order or delete history, so it is refused with a message saying what to change.
  */
-export async function ensureTopic(admin: Admin, topic: string, replicationFactor: number): Promise<void> {
+export async function ensureTopic(admin: Admin, topic: string, settings: TopicSettings): Promise<TopicFacts> {
   await admin.createTopics({
     waitForLeaders: true,
     topics: [
       {
         topic,
         numPartitions: 1,
-        replicationFactor,
+        replicationFactor: settings.replicationFactor,
         configEntries: [
           { name: 'cleanup.policy', value: 'delete' },
           { name: 'retention.ms', value: '-1' },
           { name: 'retention.bytes', value: '-1' },
-          { name: 'min.insync.replicas', value: String(Math.min(2, replicationFactor)) },
+          { name: 'min.insync.replicas', value: String(settings.minInsyncReplicas) },
         ],
       },
     ],
@@ -27,6 +42,46 @@ export async function ensureTopic(admin: Admin, topic: string, replicationFactor
   if (partitions !== 1) {
     throw new Error(`KafkaEventLog: topic ${topic} has ${partitions} partitions; the log needs exactly 1`);
   }
+  const config = await topicConfig(admin, topic);
+  const problems = unsafeSettings(config);
+  if (problems.length > 0) {
+    throw new Error(
+      `KafkaEventLog: refusing to use topic ${topic}: ${problems.join('; ')}. The topic is the only copy of the history: ` +
+        'it needs cleanup.policy=delete, retention.ms=-1 and retention.bytes=-1 (kafka-configs --alter --entity-type topics).',
+    );
+  }
+  const maxMessageBytes = Number(config.get('max.message.bytes'));
+  return { maxMessageBytes: Number.isFinite(maxMessageBytes) && maxMessageBytes > 0 ? maxMessageBytes : DEFAULT_MAX_MESSAGE_BYTES };
+}
+
+/** The broker's default max.message.bytes (1 MiB plus the batch overhead). */
+const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
+
+/** The protocol's resource type of a topic (the library's ConfigResourceTypes.TOPIC). */
+const TOPIC_RESOURCE = 2 as ConfigResourceTypes;
+
+const CHECKED = ['cleanup.policy', 'retention.ms', 'retention.bytes', 'max.message.bytes'];
+
+async function topicConfig(admin: Admin, topic: string): Promise<Map<string, string>> {
+  const { resources } = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: [{ type: TOPIC_RESOURCE, name: topic, configNames: CHECKED }],
+  });
+  const config = new Map<string, string>();
+  for (const entry of resources[0]?.configEntries ?? []) config.set(entry.configName, entry.configValue);
+  return config;
+}
+
+/** Why the topic's settings would delete history (empty when they would not). */
+export function unsafeSettings(config: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  const policy = config.get('cleanup.policy');
+  if (policy !== 'delete') problems.push(`cleanup.policy is ${policy ?? 'unknown'} (compaction keeps only the last event per key)`);
+  for (const name of ['retention.ms', 'retention.bytes']) {
+    const value = config.get(name);
+    if (value !== '-1') problems.push(`${name} is ${value ?? 'unknown'} (old events would be deleted)`);
+  }
+  return problems;
 }
 
 /** Offsets [low, high) of the partition; high is the last stable offset (read_committed). */

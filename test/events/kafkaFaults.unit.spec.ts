@@ -1,0 +1,433 @@
+/**
+ * The Kafka adapter under injected faults, against an in-memory fake of the client
+ * library that raises the library's own error classes (test/support/fakeKafka.ts). Each
+ * test checks what the caller sees and that nothing acknowledged is lost: every append
+ * that resolved is in the topic, once, and nothing that was rejected as not committed is.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { randomUUID } from 'node:crypto';
+import { errorResponses } from '../../src/api/middleware/errorResponses.js';
+import { AuditLog } from '../../src/audit/AuditLog.js';
+import { SecretKeeper } from '../../src/auth/secrets.js';
+import { systemClock } from '../../src/commands/clock.js';
+import { createObjects } from '../../src/commands/createObjects.js';
+import type { CommandEnvironment } from '../../src/commands/decideObject.js';
+import { EventTooLargeError, WriterUnavailableError } from '../../src/commands/errors.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
+import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
+import { loadConfig } from '../../src/config.js';
+import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
+import { transactionFailure } from '../../src/events/kafka/transactionFailure.js';
+import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, WriterLeaseHeldError, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
+import { registry } from '../../src/models/registry.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
+import { Projector } from '../../src/projections/Projector.js';
+import { connectionError, FakeKafkaCluster, protocolError, retriesExceeded } from '../support/fakeKafka.js';
+import { readAll } from './eventLog.contract.js';
+import { makeBatch, makeEvent } from './makeEvent.js';
+
+const TOPIC = 'netledger.changes';
+const TRANSACTIONAL_ID = 'netledger-writer';
+
+async function openLog(t: ExecutionContext, cluster = new FakeKafkaCluster(), options: Partial<KafkaEventLogOptions> = {}) {
+  const log = new KafkaEventLog({
+    brokers: ['broker-1:9092'],
+    topic: TOPIC,
+    transactionalId: TRANSACTIONAL_ID,
+    replicationFactor: 1,
+    logLevel: 'nothing',
+    client: cluster.client,
+    now: () => cluster.now,
+    onSubscriptionError: () => {},
+    ...options,
+  });
+  t.teardown(() => log.close());
+  await log.open();
+  return { cluster, log };
+}
+
+/** Positions in the topic as a read_committed reader sees them. */
+function committedPositions(cluster: FakeKafkaCluster): number[] {
+  return cluster.committedValues(TOPIC).map((e) => (e as ChangeEvent).position);
+}
+
+test('kafka fault: a commit whose answer is lost resolves the append (the log holds it) and writes go on', async (t) => {
+  const { cluster, log } = await openLog(t);
+  cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
+  const batch = makeBatch(1, 2);
+  await log.append(batch);
+  t.is(log.head(), 2);
+  t.is(log.unavailable(), null);
+  await log.append(makeBatch(3, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+  t.is(cluster.producersCreated, 2, 'the producer stuck in COMMITTING was replaced');
+  t.deepEqual((await readAll(log, 1)).map((b) => b.length), [2, 1]);
+});
+
+test('kafka fault: a commit that failed is rejected as not committed; writes resume after recover()', async (t) => {
+  const { cluster, log } = await openLog(t);
+  await log.append(makeBatch(1, 1));
+  cluster.failNext('commit', retriesExceeded(protocolError('GROUP_COORDINATOR_NOT_AVAILABLE')));
+  const error = await t.throwsAsync(log.append(makeBatch(2, 1)), { instanceOf: EventLogUnavailableError });
+  t.regex(error!.message, /did not commit/);
+  t.is(log.head(), 1);
+  t.truthy(log.unavailable(), 'the caller is told to reset and recover, not to stop');
+  await t.throwsAsync(log.append(makeBatch(2, 1)), { instanceOf: EventLogUnavailableError }, 'refused until recover()');
+  await log.recover();
+  t.is(log.unavailable(), null);
+  await log.append(makeBatch(2, 1));
+  await log.append(makeBatch(3, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+});
+
+test('kafka fault: a produce error inside the transaction is rejected, nothing of it is visible, writes resume', async (t) => {
+  const { cluster, log } = await openLog(t);
+  cluster.failNext('send', retriesExceeded(protocolError('NOT_LEADER_FOR_PARTITION')));
+  await t.throwsAsync(log.append(makeBatch(1, 3)), { instanceOf: EventLogUnavailableError });
+  await log.recover();
+  await log.append(makeBatch(1, 1));
+  t.deepEqual(committedPositions(cluster), [1]);
+});
+
+test('kafka fault: a partition outage longer than the transaction timeout (INVALID_PRODUCER_EPOCH after the timeout) is not fencing', async (t) => {
+  const { cluster, log } = await openLog(t);
+  await log.append(makeBatch(1, 1));
+  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), {
+    during: () => cluster.timeOutTransaction(TRANSACTIONAL_ID, 61_000),
+  });
+  await t.throwsAsync(log.append(makeBatch(2, 2)), { instanceOf: EventLogUnavailableError });
+  await log.recover();
+  await log.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2], 'the timed-out transaction was aborted by the broker');
+});
+
+test('kafka fault: INVALID_PRODUCER_ID_MAPPING after a long idle period re-registers the transactional id', async (t) => {
+  const { cluster, log } = await openLog(t);
+  await log.append(makeBatch(1, 1));
+  cluster.expireTransactionalId(TRANSACTIONAL_ID);
+  await t.throwsAsync(log.append(makeBatch(2, 1)), { instanceOf: EventLogUnavailableError });
+  await log.recover();
+  await log.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
+for (const fencingError of ['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED'] as const) {
+  test(`kafka fault: fencing by a newer writer (${fencingError}) stays final`, async (t) => {
+    const cluster = new FakeKafkaCluster();
+    cluster.fencingError = fencingError;
+    const { log: first } = await openLog(t, cluster);
+    await first.append(makeBatch(1, 1));
+    const { log: second } = await openLog(t, cluster);
+    t.is(second.head(), 1);
+    await t.throwsAsync(first.append(makeBatch(2, 1)), { instanceOf: EventLogWriteError });
+    t.is(first.unavailable(), null, 'not an outage: the caller stops for good');
+    await t.throwsAsync(first.append(makeBatch(2, 1)), { instanceOf: EventLogWriteError }, 'fenced for good');
+    await t.throwsAsync(first.recover(), { instanceOf: EventLogWriteError });
+    await second.append(makeBatch(2, 1));
+    t.deepEqual(committedPositions(cluster), [1, 2]);
+  });
+}
+
+test('kafka fault: the broker still down after a failed commit: rejected as unknown, recover() learns the commit went through', async (t) => {
+  const { cluster, log } = await openLog(t);
+  cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
+  cluster.failNext('init', retriesExceeded(connectionError()));
+  const error = await t.throwsAsync(log.append(makeBatch(1, 1)), { instanceOf: EventLogUnavailableError });
+  t.regex(error!.message, /not known/);
+  t.truthy(log.unavailable());
+  await log.recover();
+  t.is(log.head(), 1, 'the head read after recovery shows the committed event');
+  await log.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
+test('kafka fault: a recover() while the broker is still down throws and leaves appends refused', async (t) => {
+  const { cluster, log } = await openLog(t);
+  cluster.failNext('commit', retriesExceeded(connectionError()));
+  cluster.failNext('init', retriesExceeded(connectionError()), { times: 2 });
+  await t.throwsAsync(log.append(makeBatch(1, 1)), { instanceOf: EventLogUnavailableError });
+  await t.throwsAsync(log.recover());
+  t.truthy(log.unavailable());
+  await log.recover();
+  await log.append(makeBatch(1, 1));
+  t.deepEqual(committedPositions(cluster), [1]);
+});
+
+test('kafka fault: appends queued behind a failed transaction are rejected too (they were decided on top of it); none is half-written', async (t) => {
+  const { cluster, log } = await openLog(t);
+  await log.append(makeBatch(1, 1));
+  cluster.failNext('commit', retriesExceeded(connectionError()));
+  const inFlight = log.append(makeBatch(2, 1));
+  // Queued while that transaction is in flight: they would share the next one.
+  const queued = [log.append(makeBatch(3, 2)), log.append(makeBatch(5, 1))];
+  const outcomes = await Promise.allSettled([inFlight, ...queued]);
+  for (const outcome of outcomes) {
+    t.is(outcome.status, 'rejected');
+    t.true((outcome as PromiseRejectedResult).reason instanceof EventLogUnavailableError);
+  }
+  t.deepEqual(committedPositions(cluster), [1]);
+  await log.recover();
+  await log.append(makeBatch(2, 2));
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+  t.deepEqual((await readAll(log, 1)).map((b) => b.map((e) => e.position)), [[1], [2, 3]]);
+});
+
+/** The writer over the Kafka log (fake client), with the real projector and an in-memory read store. */
+async function kafkaWriter(t: ExecutionContext, options: { cluster?: FakeKafkaCluster; projectionTimeoutMs?: number; store?: MemoryReadStore } = {}) {
+  const { cluster, log } = await openLog(t, options.cluster);
+  const store = options.store ?? new MemoryReadStore();
+  const projector = new Projector(log, store, registry);
+  await projector.start();
+  // No back-off: the next write after an outage retries at once.
+  const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, {
+    retry: { firstMs: 0, maxMs: 0 },
+    projectionTimeoutMs: options.projectionTimeoutMs,
+  });
+  await coordinator.init();
+  const fatal: string[] = [];
+  coordinator.onFatal = (error) => fatal.push(error.message);
+  t.teardown(async () => {
+    coordinator.close();
+    await projector.stop();
+  });
+  const env: CommandEnvironment = { registry, secrets: new SecretKeeper('k', false), settings: { enforceGlobalUnique: false }, followUps: runFollowUps };
+  const createTag = (name: string) =>
+    coordinator.execute({ requestId: randomUUID(), user: null }, (tx) => createObjects(env, tx, registry.get('extras.tag'), [{ name, slug: name }], false));
+  const createSite = (name: string, comments: string) =>
+    coordinator.execute({ requestId: randomUUID(), user: null }, (tx) => createObjects(env, tx, registry.get('dcim.site'), [{ name, slug: name, comments }], false));
+  return { cluster, log, store, projector, coordinator, fatal, createTag, createSite };
+}
+
+test('kafka fault: through the writer, a failed commit answers 503 with Retry-After and the next write starts again from the log', async (t) => {
+  const { cluster, coordinator, createTag, fatal } = await kafkaWriter(t);
+  await createTag('a');
+  cluster.failNext('commit', retriesExceeded(connectionError()));
+  const error = await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError });
+  t.true(error!.retryAfterSeconds >= 1);
+  t.is(coordinator.health().state, 'unavailable');
+  const c = await createTag('c');
+  t.deepEqual(c.events.map((e) => [e.position, e.objectId]), [[2, 2]], 'the failed decision (position 2, id 2) was forgotten');
+  t.deepEqual(fatal, []);
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
+test('kafka fault: through the writer, a commit whose answer was lost is answered as the success it is', async (t) => {
+  const { cluster, store, createTag } = await kafkaWriter(t);
+  cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
+  const a = await createTag('a');
+  t.deepEqual(a.events.map((e) => e.position), [1]);
+  t.truthy(await store.get('extras.tag', 1));
+  t.deepEqual((await createTag('b')).events.map((e) => e.position), [2]);
+});
+
+test('kafka fault: through the writer, fencing stops it for good (503, state stopped)', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { coordinator, createTag, fatal } = await kafkaWriter(t, { cluster });
+  await createTag('a');
+  await openLog(t, cluster); // a newer writer takes the transactional id
+  await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError });
+  t.is(coordinator.health().state, 'stopped');
+  t.is(fatal.length, 1);
+  await t.throwsAsync(createTag('c'), { instanceOf: WriterUnavailableError, message: /writer stopped/ });
+});
+
+test('kafka fault: an event larger than the topic accepts is refused with 413 before anything is written; writes go on', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  cluster.createTopic(TOPIC, { config: { 'retention.ms': '-1', 'max.message.bytes': '8192' } });
+  const { log, createTag, createSite, coordinator } = await kafkaWriter(t, { cluster });
+  t.is(log.maxEventBytes(), 8192 - 1024, "the topic's max.message.bytes, read at open, less room for key and headers");
+  const error = await t.throwsAsync(createSite('big', 'x'.repeat(10_000)), { instanceOf: EventTooLargeError });
+  t.is(error!.status, 413);
+  t.regex(error!.message, /dcim\.site 'big' is 10\.\d KiB.*accepts for one change \(7\.0 KiB\); nothing was written/);
+  t.deepEqual(committedPositions(cluster), []);
+  t.is(coordinator.health().state, 'up');
+  t.deepEqual((await createTag('small')).events.map((e) => [e.position, e.objectId]), [[1, 1]]);
+
+  const response = await errorResponse(error!);
+  t.deepEqual(response, { status: 413, body: { detail: error!.message } });
+});
+
+test('kafka fault: an oversized event handed to append() directly is refused whole, nothing is sent, the log stays writable', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  cluster.createTopic(TOPIC, { config: { 'retention.ms': '-1', 'max.message.bytes': '4096' } });
+  const { log } = await openLog(t, cluster);
+  const big = makeEvent(2, { objectRepr: 'big', postchange: { ...makeEvent(2).postchange, comments: 'y'.repeat(5000) } });
+  await t.throwsAsync(log.append([makeEvent(1), big]), { instanceOf: EventTooLargeError });
+  t.is(log.unavailable(), null);
+  await log.append(makeBatch(1, 1));
+  t.deepEqual(committedPositions(cluster), [1]);
+});
+
+test("kafka fault: the projector's consumer failing after catch-up answers a waiting write 503 saying it IS committed", async (t) => {
+  const { cluster, createTag, projector } = await kafkaWriter(t);
+  await createTag('a');
+  // The commit takes effect, then every consumer crashes before it fetched the new event.
+  cluster.afterNextCommit = () => cluster.crashConsumers(connectionError('Connection error: read ECONNRESET'));
+  const error = await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError });
+  t.regex(error!.detail!, /The write was committed .*do not repeat it/);
+  t.true(error!.retryAfterSeconds >= 1);
+  t.truthy(projector.failed);
+  t.deepEqual(committedPositions(cluster), [1, 2], 'acknowledged as committed, and it is');
+  const next = await t.throwsAsync(createTag('c'), { instanceOf: WriterUnavailableError });
+  t.regex(next!.message, /read models failed/);
+});
+
+test('kafka fault: read models that do not reach a committed write in time answer 503 saying it IS committed', async (t) => {
+  const store = new MemoryReadStore();
+  const { createTag } = await kafkaWriter(t, { store, projectionTimeoutMs: 50 });
+  await createTag('a');
+  let release = () => {};
+  const apply = store.apply.bind(store);
+  store.apply = async (changes, position) => {
+    await new Promise<void>((resolve) => (release = resolve));
+    return apply(changes, position);
+  };
+  // The projector's timer does not hold the process open (a service's server does): this test must.
+  const keepAlive = setInterval(() => {}, 1_000);
+  const error = await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError });
+  clearInterval(keepAlive);
+  t.regex(error!.detail!, /committed/);
+  const response = await errorResponse(error!);
+  t.is(response.status, 503);
+  t.regex(response.body.detail, /The write was committed/);
+  release();
+});
+
+test("kafka fault: the audit's consumer failing after catch-up makes history reads answer 503 instead of hanging", async (t) => {
+  const { cluster, log } = await openLog(t);
+  await log.append(makeBatch(1, 1));
+  const audit = new AuditLog(log);
+  await audit.open();
+  t.teardown(() => audit.close());
+  cluster.crashConsumers(connectionError('Connection error: read ECONNRESET'));
+  await log.append(makeBatch(2, 1));
+  await t.throwsAsync(audit.sync(), { instanceOf: WriterUnavailableError, message: /stopped following the event log/ });
+});
+
+/** What the API's error middleware answers for `error`. */
+async function errorResponse(error: Error): Promise<{ status: number; body: any; retryAfter?: string }> {
+  const headers: Record<string, string> = {};
+  const ctx = { status: 200, body: undefined as unknown, state: { requestId: 'r' }, set: (name: string, value: string) => (headers[name] = value) };
+  await errorResponses(() => {})(ctx as never, async () => {
+    throw error;
+  });
+  return { status: ctx.status, body: ctx.body, ...(headers['Retry-After'] ? { retryAfter: headers['Retry-After'] } : {}) };
+}
+
+for (const [title, config, reason] of [
+  ['a compacted topic', { 'cleanup.policy': 'compact', 'retention.ms': '-1' }, /cleanup\.policy is compact/],
+  ['a topic both compacted and deleting', { 'cleanup.policy': 'compact,delete', 'retention.ms': '-1' }, /cleanup\.policy is compact,delete/],
+  ['a topic keeping events 7 days', { 'retention.ms': '604800000' }, /retention\.ms is 604800000/],
+  ['a topic keeping 1 GiB', { 'retention.ms': '-1', 'retention.bytes': '1073741824' }, /retention\.bytes is 1073741824/],
+] as const) {
+  test(`kafka fault: ${title} would delete history: refused at open, saying what to change`, async (t) => {
+    const cluster = new FakeKafkaCluster();
+    cluster.createTopic(TOPIC, { config });
+    const log = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, logLevel: 'nothing', client: cluster.client });
+    const error = await t.throwsAsync(log.open());
+    t.regex(error!.message, reason);
+    t.regex(error!.message, /needs cleanup\.policy=delete, retention\.ms=-1 and retention\.bytes=-1/);
+    t.is(cluster.producersCreated, 0, 'no writer registered, nothing fenced');
+    await log.close();
+  });
+}
+
+test('kafka fault: a topic with several partitions is refused at open', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  cluster.createTopic(TOPIC, { partitions: 3, config: { 'retention.ms': '-1' } });
+  const log = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, logLevel: 'nothing', client: cluster.client });
+  await t.throwsAsync(log.open(), { message: /has 3 partitions; the log needs exactly 1/ });
+  await log.close();
+});
+
+test('kafka fault: a topic created at open is kept forever with the configured replication factor and min.insync.replicas', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  await openLog(t, cluster, { replicationFactor: 3 });
+  const topic = cluster.topics.get(TOPIC)!;
+  t.is(topic.replicationFactor, 3);
+  t.deepEqual(
+    Object.fromEntries(['cleanup.policy', 'retention.ms', 'retention.bytes', 'min.insync.replicas'].map((n) => [n, topic.config.get(n)])),
+    { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1', 'min.insync.replicas': '2' },
+  );
+});
+
+test('kafka fault: TLS, SASL and short retry back-offs reach the client; the configuration carries them from the environment', async (t) => {
+  const env = {
+    SECRET_KEY: 'k',
+    KAFKA_BROKERS: 'b1:9093,b2:9093',
+    KAFKA_REPLICATION_FACTOR: '1',
+    KAFKA_SSL: 'true',
+    KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
+    KAFKA_SASL_USERNAME: 'netledger',
+    KAFKA_SASL_PASSWORD: 'pa55-secret',
+  };
+  const config = loadConfig(env);
+  t.is(config.kafkaReplicationFactor, 1);
+  t.is(config.kafkaMinInsyncReplicas, 1);
+  const cluster = new FakeKafkaCluster();
+  await openLog(t, cluster, { ...kafkaSettingsFrom(config), topic: TOPIC });
+  const client = cluster.clientConfigs[0] as { ssl?: boolean; sasl?: unknown; retry?: { initialRetryTime: number } };
+  t.true(client.ssl);
+  t.deepEqual(client.sasl, { mechanism: 'scram-sha-512', username: 'netledger', password: 'pa55-secret' });
+  t.true(client.retry!.initialRetryTime <= 25, 'back-to-back transactions must not wait 300 ms on CONCURRENT_TRANSACTIONS');
+  const producer = cluster.producerConfigs[0] as { retry?: { retries: number; initialRetryTime: number }; transactionTimeout?: number };
+  t.true(producer.retry!.initialRetryTime <= 25);
+  t.true(Number.isSafeInteger(producer.retry!.retries) && producer.retry!.retries < 100, 'an outage fails the transaction instead of retrying forever');
+  t.is(producer.transactionTimeout, 60_000);
+
+  const refused = t.throws(() => loadConfig({ ...env, KAFKA_SASL_MECHANISM: 'gssapi' }));
+  t.false(refused!.message.includes('pa55-secret'));
+  t.throws(() => loadConfig({ ...env, KAFKA_SASL_PASSWORD: '' }), { message: /needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/ });
+});
+
+test('kafka fault: a second writer refuses to start while one is live, instead of fencing it silently', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log: first } = await openLog(t, cluster, { writerLease: { takeover: false } });
+  await first.append(makeBatch(1, 1));
+  const second = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, transactionalId: TRANSACTIONAL_ID, replicationFactor: 1, logLevel: 'nothing', client: cluster.client, writerLease: { takeover: false } });
+  const error = await t.throwsAsync(second.open(), { instanceOf: WriterLeaseHeldError });
+  t.regex(error!.message, /another writer is live .*KAFKA_TAKEOVER=1/);
+  await second.close();
+  await first.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2], 'the live writer was not fenced');
+});
+
+test('kafka fault: with takeover the second writer starts and the live one is fenced', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log: first } = await openLog(t, cluster, { writerLease: { takeover: false } });
+  const { log: second } = await openLog(t, cluster, { writerLease: { takeover: true } });
+  await t.throwsAsync(first.append(makeBatch(1, 1)), { instanceOf: EventLogWriteError });
+  await second.append(makeBatch(1, 1));
+  t.deepEqual(committedPositions(cluster), [1]);
+});
+
+test('kafka fault: the lease is free once the writer closed, or once a dead writer has left the group', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const lease = { writerLease: { takeover: false } };
+  const first = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, replicationFactor: 1, logLevel: 'nothing', client: cluster.client, ...lease });
+  await first.open();
+  await first.close();
+  const { log: second } = await openLog(t, cluster, lease);
+  t.is(second.head(), 0);
+  // The second dies without leaving: the broker ends its membership when its session times out.
+  cluster.crashConsumers(connectionError());
+  const { log: third } = await openLog(t, cluster, lease);
+  await third.append(makeBatch(1, 1));
+  t.deepEqual(committedPositions(cluster), [1]);
+});
+
+test('kafka fault: what a failed transaction means, by the error the library raises', (t) => {
+  const timeout = 60_000;
+  const cases: Array<[string, Error, number, 'fenced' | 'retry']> = [
+    ['PRODUCER_FENCED (unknown to the library: code 90)', protocolError('PRODUCER_FENCED'), 10, 'fenced'],
+    ['INVALID_PRODUCER_EPOCH soon after the transaction began', protocolError('INVALID_PRODUCER_EPOCH'), 10, 'fenced'],
+    ['INVALID_PRODUCER_EPOCH wrapped by the retrier', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), 10, 'fenced'],
+    ['INVALID_PRODUCER_EPOCH after the transaction timeout', protocolError('INVALID_PRODUCER_EPOCH'), timeout, 'retry'],
+    ['INVALID_PRODUCER_ID_MAPPING', protocolError('INVALID_PRODUCER_ID_MAPPING'), 10, 'retry'],
+    ['CONCURRENT_TRANSACTIONS retried out', retriesExceeded(protocolError('CONCURRENT_TRANSACTIONS')), 10, 'retry'],
+    ['a lost connection', retriesExceeded(connectionError()), 10, 'retry'],
+    ['a producer stuck in COMMITTING', new Error('Transaction state exception: Cannot call "beginTransaction" in state "COMMITTING"'), 10, 'retry'],
+  ];
+  for (const [what, error, elapsed, expected] of cases) t.is(transactionFailure(error, elapsed, timeout), expected, what);
+});

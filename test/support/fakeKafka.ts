@@ -1,0 +1,501 @@
+/**
+ * An in-memory stand-in for the kafkajs client, for fault-injection tests of the Kafka
+ * adapter: one cluster holding topics (one partition each), transactional ids with
+ * their producer epochs, and the parts of Admin, Producer and Consumer the adapter uses.
+ *
+ * It behaves like the real library where the adapter's correctness depends on it:
+ * - records of a transaction occupy offsets as they are sent; commit and abort add a
+ *   control record; read_committed readers stop at the last stable offset;
+ * - InitProducerId (a producer's first transaction()) completes a transaction whose
+ *   commit reached the coordinator, aborts any other open one, and bumps the epoch, so an
+ *   older producer's next request fails with INVALID_PRODUCER_EPOCH (PRODUCER_FENCED
+ *   when `fencingError` says so);
+ * - a failed commit leaves the producer in state COMMITTING and every later
+ *   transaction() throws, as kafkajs 2.2 does;
+ * - faults are the library's own error classes (KafkaJSProtocolError with the real
+ *   type and code, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError...), raised
+ *   by `failNext(operation, error)`.
+ */
+import { createRequire } from 'node:module';
+import kafkajs from 'kafkajs';
+
+// The library's table of protocol errors (type, code, retriable, message), as it raises them.
+const protocolErrors = createRequire(import.meta.url)('kafkajs/src/protocol/error.js') as {
+  errorCodes: Array<{ type: string; code: number }>;
+  createErrorFromCode: (code: number) => Error;
+};
+
+/** Codes newer than the library's table: it raises them as 'Unknown error code <n>'. */
+const NEWER_CODES: Record<string, number> = { PRODUCER_FENCED: 90 };
+
+const { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError, KafkaJSProtocolError } = kafkajs;
+
+/** The real protocol error for a type name, e.g. 'INVALID_PRODUCER_EPOCH'. */
+export function protocolError(type: string): Error {
+  if (NEWER_CODES[type] !== undefined) return protocolErrors.createErrorFromCode(NEWER_CODES[type]);
+  const entry = protocolErrors.errorCodes.find((e) => e.type === type);
+  if (!entry) throw new Error(`fakeKafka: no protocol error ${type}`);
+  return new KafkaJSProtocolError(entry as never);
+}
+
+/** What kafkajs throws once its retries of a retriable error are used up. */
+export function retriesExceeded(cause: Error): Error {
+  return new KafkaJSNumberOfRetriesExceeded(cause as never, { retryCount: 5, retryTime: 1000 });
+}
+
+export function connectionError(message = 'Connection error: connect ECONNREFUSED 127.0.0.1:9092'): Error {
+  return new KafkaJSConnectionError(message, { broker: '127.0.0.1:9092' } as never);
+}
+
+type Operation = 'init' | 'send' | 'commit' | 'abort' | 'fetchTopicOffsets' | 'describeConfigs' | 'consumerConnect';
+
+interface Fault {
+  error: Error;
+  /** The operation takes effect on the broker although the client sees the error (a lost response). */
+  applied: boolean;
+  /** What happens on the broker meanwhile (e.g. it times the transaction out). */
+  during?: () => void;
+}
+
+interface Txn {
+  state: 'open' | 'committed' | 'aborted';
+  /** EndTxn(commit) reached the coordinator: InitProducerId completes it instead of aborting it. */
+  commitRequested: boolean;
+}
+
+interface StoredRecord {
+  offset: number;
+  control: boolean;
+  txn: Txn | null;
+  key: string | null;
+  value: Buffer | null;
+  headers: Record<string, Buffer>;
+}
+
+interface Topic {
+  name: string;
+  partitions: number;
+  replicationFactor: number;
+  config: Map<string, string>;
+  records: StoredRecord[];
+}
+
+interface TransactionalState {
+  epoch: number;
+  open: Txn | null;
+  openTopic: Topic | null;
+}
+
+const DEFAULT_TOPIC_CONFIG: Record<string, string> = {
+  'cleanup.policy': 'delete',
+  'retention.ms': '604800000',
+  'retention.bytes': '-1',
+  'max.message.bytes': '1048588',
+  'min.insync.replicas': '1',
+};
+
+export class FakeKafkaCluster {
+  readonly topics = new Map<string, Topic>();
+  private readonly transactional = new Map<string, TransactionalState>();
+  private readonly faults = new Map<Operation, Fault[]>();
+  private readonly consumers = new Set<FakeConsumer>();
+  /** The client-side clock the adapter is given (ms); tests move it forward. */
+  now = 1_000_000;
+  /** What a fenced producer is told: brokers answer old request versions with INVALID_PRODUCER_EPOCH. */
+  fencingError: 'INVALID_PRODUCER_EPOCH' | 'PRODUCER_FENCED' = 'INVALID_PRODUCER_EPOCH';
+  /** Every client configuration the adapter asked for (to check TLS/SASL and retry settings). */
+  readonly clientConfigs: unknown[] = [];
+  readonly producerConfigs: unknown[] = [];
+  /** Runs once, right after the next commit took effect (e.g. to crash the consumers then). */
+  afterNextCommit: (() => void) | null = null;
+  /** Number of producers created (a replaced producer counts again). */
+  producersCreated = 0;
+
+  /** The factory the adapter's `client` option takes. */
+  readonly client = (config: unknown) => {
+    this.clientConfigs.push(config);
+    return {
+      admin: () => new FakeAdmin(this),
+      producer: (options: { transactionalId?: string }) => {
+        this.producerConfigs.push(options);
+        this.producersCreated++;
+        return new FakeProducer(this, options.transactionalId ?? 'none');
+      },
+      consumer: (options: { groupId: string }) => new FakeConsumer(this, options.groupId),
+    } as never;
+  };
+
+  /** The next `times` calls of `operation` fail with `error` (after taking effect when `applied`). */
+  failNext(operation: Operation, error: Error, options: { applied?: boolean; times?: number; during?: () => void } = {}): void {
+    const list = this.faults.get(operation) ?? [];
+    for (let i = 0; i < (options.times ?? 1); i++) list.push({ error, applied: options.applied ?? false, during: options.during });
+    this.faults.set(operation, list);
+  }
+
+  /** @internal */
+  takeFault(operation: Operation): Fault | undefined {
+    return this.faults.get(operation)?.shift();
+  }
+
+  /** Pending faults not yet raised. */
+  pendingFaults(operation: Operation): number {
+    return this.faults.get(operation)?.length ?? 0;
+  }
+
+  /** A topic made by hand (an operator's, with its own settings). */
+  createTopic(name: string, options: { partitions?: number; config?: Record<string, string> } = {}): void {
+    this.topics.set(name, {
+      name,
+      partitions: options.partitions ?? 1,
+      replicationFactor: 1,
+      config: new Map(Object.entries({ ...DEFAULT_TOPIC_CONFIG, ...options.config })),
+      records: [],
+    });
+  }
+
+  /** @internal */
+  topic(name: string): Topic {
+    const topic = this.topics.get(name);
+    if (!topic) throw protocolError('UNKNOWN_TOPIC_OR_PARTITION');
+    return topic;
+  }
+
+  /** The broker aborts the open transaction of `transactionalId` as timed out and bumps its epoch. */
+  timeOutTransaction(transactionalId: string, elapsedMs: number): void {
+    this.now += elapsedMs;
+    const state = this.transactional.get(transactionalId);
+    if (!state) return;
+    if (state.open && state.openTopic) this.endTxn(state.openTopic, state.open, 'aborted');
+    state.open = null;
+    state.openTopic = null;
+    state.epoch++;
+  }
+
+  /** The coordinator forgets an idle transactional id (transactional.id.expiration.ms). */
+  expireTransactionalId(transactionalId: string): void {
+    this.transactional.delete(transactionalId);
+  }
+
+  /** Every running consumer crashes with `error`; kafkajs does not restart it (`restart: false`). */
+  crashConsumers(error: Error): void {
+    for (const consumer of [...this.consumers]) consumer.crash(error);
+  }
+
+  /** Committed data records of a topic, decoded as JSON (what a read_committed reader sees). */
+  committedValues(topic: string): unknown[] {
+    return this.topic(topic)
+      .records.filter((r) => !r.control && (r.txn === null || r.txn.state === 'committed'))
+      .map((r) => JSON.parse(r.value!.toString('utf8')));
+  }
+
+  /** @internal InitProducerId: finish what the id left open, bump the epoch. */
+  initProducerId(transactionalId: string): number {
+    const state = this.transactional.get(transactionalId) ?? { epoch: -1, open: null, openTopic: null };
+    if (state.open && state.openTopic) this.endTxn(state.openTopic, state.open, state.open.commitRequested ? 'committed' : 'aborted');
+    state.open = null;
+    state.openTopic = null;
+    state.epoch++;
+    this.transactional.set(transactionalId, state);
+    return state.epoch;
+  }
+
+  /** @internal the broker's check of a transactional request. */
+  checkProducer(transactionalId: string, epoch: number): TransactionalState {
+    const state = this.transactional.get(transactionalId);
+    if (!state) throw protocolError('INVALID_PRODUCER_ID_MAPPING');
+    if (state.epoch !== epoch) throw protocolError(this.fencingError);
+    return state;
+  }
+
+  /** @internal */
+  endTxn(topic: Topic, txn: Txn, outcome: 'committed' | 'aborted'): void {
+    txn.state = outcome;
+    topic.records.push({ offset: topic.records.length, control: true, txn, key: null, value: null, headers: {} });
+    this.wake();
+  }
+
+  /** @internal [low, high): high is the last stable offset. */
+  offsets(topic: Topic): { low: number; high: number } {
+    const open = topic.records.find((r) => r.txn?.state === 'open');
+    return { low: 0, high: open ? open.offset : topic.records.length };
+  }
+
+  /** @internal */
+  register(consumer: FakeConsumer): void {
+    this.consumers.add(consumer);
+  }
+
+  /** Members of a consumer group: its running consumers (a crashed or disconnected one has left). */
+  groupMembers(groupId: string): FakeConsumer[] {
+    return [...this.consumers].filter((c) => c.groupId === groupId);
+  }
+
+  /** @internal */
+  unregister(consumer: FakeConsumer): void {
+    this.consumers.delete(consumer);
+  }
+
+  private wake(): void {
+    for (const consumer of this.consumers) consumer.wake();
+  }
+}
+
+function raise(cluster: FakeKafkaCluster, operation: Operation, effect: () => void = () => {}): void {
+  const fault = cluster.takeFault(operation);
+  fault?.during?.();
+  if (fault?.applied) effect();
+  if (fault) throw fault.error;
+  effect();
+}
+
+class FakeAdmin {
+  constructor(private readonly cluster: FakeKafkaCluster) {}
+  async connect(): Promise<void> {}
+  async disconnect(): Promise<void> {}
+
+  async createTopics(options: { topics: Array<{ topic: string; numPartitions?: number; replicationFactor?: number; configEntries?: Array<{ name: string; value: string }> }> }): Promise<boolean> {
+    let created = false;
+    for (const spec of options.topics) {
+      if (this.cluster.topics.has(spec.topic)) continue;
+      const config: Record<string, string> = {};
+      for (const entry of spec.configEntries ?? []) config[entry.name] = entry.value;
+      this.cluster.createTopic(spec.topic, { partitions: spec.numPartitions ?? 1, config });
+      this.cluster.topics.get(spec.topic)!.replicationFactor = spec.replicationFactor ?? 1;
+      created = true;
+    }
+    return created;
+  }
+
+  async describeGroups(groupIds: string[]) {
+    return {
+      groups: groupIds.map((groupId) => {
+        const members = this.cluster.groupMembers(groupId);
+        return {
+          groupId,
+          state: members.length > 0 ? 'Stable' : 'Empty',
+          protocol: '',
+          protocolType: 'consumer',
+          members: members.map((m, i) => ({ memberId: `${groupId}-${i}`, clientId: 'netledger', clientHost: '/10.0.0.1', memberAssignment: Buffer.alloc(0), memberMetadata: Buffer.alloc(0) })),
+        };
+      }),
+    };
+  }
+
+  async fetchTopicMetadata(options: { topics: string[] }) {
+    return {
+      topics: options.topics.map((name) => {
+        const topic = this.cluster.topic(name);
+        return { name, partitions: Array.from({ length: topic.partitions }, (_, i) => ({ partitionId: i, leader: 0, replicas: [0], isr: [0] })) };
+      }),
+    };
+  }
+
+  async fetchTopicOffsets(name: string) {
+    raise(this.cluster, 'fetchTopicOffsets');
+    const topic = this.cluster.topic(name);
+    const { low, high } = this.cluster.offsets(topic);
+    return [{ partition: 0, offset: String(high), low: String(low), high: String(high) }];
+  }
+
+  async describeConfigs(options: { resources: Array<{ name: string; configNames?: string[] }> }) {
+    raise(this.cluster, 'describeConfigs');
+    return {
+      throttleTime: 0,
+      resources: options.resources.map((resource) => {
+        const topic = this.cluster.topic(resource.name);
+        const names = resource.configNames ?? [...topic.config.keys()];
+        return {
+          errorCode: 0,
+          errorMessage: '',
+          resourceName: resource.name,
+          resourceType: 2,
+          configEntries: names
+            .filter((n) => topic.config.has(n))
+            .map((n) => ({ configName: n, configValue: topic.config.get(n)!, isDefault: false, configSource: 1, isSensitive: false, readOnly: false, configSynonyms: [] })),
+        };
+      }),
+    };
+  }
+}
+
+type ProducerState = 'READY' | 'TRANSACTING' | 'COMMITTING' | 'ABORTING';
+
+class FakeProducer {
+  private epoch: number | undefined;
+  private state: ProducerState = 'READY';
+  private connected = false;
+
+  constructor(
+    private readonly cluster: FakeKafkaCluster,
+    private readonly transactionalId: string,
+  ) {}
+
+  async connect(): Promise<void> {
+    this.connected = true;
+  }
+
+  async disconnect(): Promise<void> {
+    this.connected = false;
+  }
+
+  async transaction() {
+    if (!this.connected) throw new KafkaJSNonRetriableError('fakeKafka: producer not connected');
+    if (this.state !== 'READY') {
+      throw new KafkaJSNonRetriableError(`Transaction state exception: Cannot call "beginTransaction" in state "${this.state}"`);
+    }
+    if (this.epoch === undefined) {
+      raise(this.cluster, 'init');
+      this.epoch = this.cluster.initProducerId(this.transactionalId);
+    }
+    this.state = 'TRANSACTING';
+    const cluster = this.cluster;
+    const epoch = this.epoch;
+    const tid = this.transactionalId;
+    let txn: Txn | null = null;
+    let txnTopic: Topic | null = null;
+    return {
+      isActive: () => this.state === 'TRANSACTING',
+      send: async (request: { topic: string; messages: Array<{ key?: string; value: Buffer; headers?: Record<string, string> }> }) => {
+        if (this.state !== 'TRANSACTING') throw new KafkaJSNonRetriableError(`Transaction state exception: Cannot call "send" in state "${this.state}"`);
+        raise(cluster, 'send', () => {
+          const producerState = cluster.checkProducer(tid, epoch);
+          const topic = cluster.topic(request.topic);
+          const maxBytes = Number(topic.config.get('max.message.bytes'));
+          for (const m of request.messages) if (m.value.length > maxBytes) throw protocolError('MESSAGE_TOO_LARGE');
+          if (!txn) {
+            txn = { state: 'open', commitRequested: false };
+            txnTopic = topic;
+            producerState.open = txn;
+            producerState.openTopic = topic;
+          }
+          for (const m of request.messages) {
+            const headers: Record<string, Buffer> = {};
+            for (const [k, v] of Object.entries(m.headers ?? {})) headers[k] = Buffer.from(v);
+            topic.records.push({ offset: topic.records.length, control: false, txn, key: m.key ?? null, value: m.value, headers });
+          }
+        });
+      },
+      commit: async () => {
+        this.state = 'COMMITTING'; // stays there if the commit fails, as kafkajs 2.2 leaves it
+        raise(cluster, 'commit', () => {
+          const producerState = cluster.checkProducer(tid, epoch);
+          if (txn && txnTopic) {
+            txn.commitRequested = true;
+            cluster.endTxn(txnTopic, txn, 'committed');
+          }
+          const hook = cluster.afterNextCommit;
+          cluster.afterNextCommit = null;
+          hook?.();
+          producerState.open = null;
+          producerState.openTopic = null;
+        });
+        this.state = 'READY';
+      },
+      abort: async () => {
+        this.state = 'ABORTING';
+        raise(cluster, 'abort', () => {
+          if (!txn || !txnTopic) return;
+          const producerState = cluster.checkProducer(tid, epoch);
+          cluster.endTxn(txnTopic, txn, 'aborted');
+          producerState.open = null;
+          producerState.openTopic = null;
+        });
+        this.state = 'READY';
+      },
+    };
+  }
+}
+
+type Listener = (event: { payload: Record<string, unknown> }) => void;
+
+/** A read_committed consumer of partition 0, delivering up to `FETCH_RECORDS` records per batch. */
+class FakeConsumer {
+  static readonly FETCH_RECORDS = 50;
+  readonly events = { END_BATCH_PROCESS: 'consumer.end_batch_process', CRASH: 'consumer.crash' } as const;
+  private readonly listeners = new Map<string, Listener[]>();
+  private topicName: string | undefined;
+  private next = 0;
+  private running = false;
+  private paused = false;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(
+    private readonly cluster: FakeKafkaCluster,
+    readonly groupId: string,
+  ) {}
+
+  on(name: string, listener: Listener): void {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
+  }
+
+  async connect(): Promise<void> {
+    raise(this.cluster, 'consumerConnect');
+  }
+
+  async subscribe(options: { topics: string[] }): Promise<void> {
+    this.topicName = options.topics[0];
+    this.cluster.topic(this.topicName!);
+  }
+
+  seek(options: { offset: string }): void {
+    this.next = Number(options.offset);
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  async run(options: { eachBatch: (payload: { batch: { messages: unknown[] } }) => Promise<void> }): Promise<void> {
+    this.running = true;
+    this.cluster.register(this);
+    // Like kafkajs, fetching starts after run() resolved (a seek() right after applies).
+    setImmediate(() => void this.loop(options.eachBatch));
+  }
+
+  async disconnect(): Promise<void> {
+    this.stopRunning();
+  }
+
+  /** @internal */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** @internal */
+  crash(error: Error): void {
+    if (!this.running) return;
+    this.stopRunning();
+    this.emit(this.events.CRASH, { error, groupId: this.groupId, restart: false });
+  }
+
+  private stopRunning(): void {
+    this.running = false;
+    this.cluster.unregister(this);
+    this.wake();
+  }
+
+  private emit(name: string, payload: Record<string, unknown>): void {
+    for (const listener of this.listeners.get(name) ?? []) listener({ payload });
+  }
+
+  private async loop(eachBatch: (payload: { batch: { messages: unknown[] } }) => Promise<void>): Promise<void> {
+    while (this.running) {
+      const topic = this.cluster.topic(this.topicName!);
+      const { high } = this.cluster.offsets(topic);
+      if (this.next >= high || this.paused) {
+        await new Promise<void>((resolve) => (this.wakeUp = resolve));
+        this.wakeUp = null;
+        continue;
+      }
+      const end = Math.min(high, this.next + FakeConsumer.FETCH_RECORDS);
+      const records = topic.records.slice(this.next, end);
+      const messages = records
+        .filter((r) => !r.control && (r.txn === null || r.txn.state === 'committed'))
+        .map((r) => ({ offset: String(r.offset), key: r.key === null ? null : Buffer.from(r.key), value: r.value, headers: r.headers, timestamp: '0', attributes: 0 }));
+      this.next = end;
+      await eachBatch({ batch: { messages } });
+      if (!this.running) return;
+      this.emit(this.events.END_BATCH_PROCESS, { lastOffset: String(end - 1) });
+    }
+  }
+}
