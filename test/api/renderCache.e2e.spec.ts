@@ -41,6 +41,7 @@ test('render cache: after every random change, cached reads equal fresh renderin
   const interfaces: number[] = [];
   let interfaceNames = 0;
   const customFields: string[] = [];
+  const prefixes: number[] = [];
 
   const reads = () => {
     const device = pick(devices as any[]).id;
@@ -56,7 +57,16 @@ test('render cache: after every random change, cached reads equal fresh renderin
       '/api/dcim/device-types/',
       '/api/dcim/manufacturers/?brief=true',
       `/api/dcim/sites/${pick(sites as any[]).id}/`,
+      '/api/ipam/prefixes/?limit=0',
     ];
+  };
+
+  // Nested prefixes: a new one changes its containers' children and its contents' depth, not their versions.
+  const addPrefix = async () => {
+    const length = pick([8, 16, 24]);
+    const octets = [10, Math.floor(random() * 2), Math.floor(random() * 2), 0].map((o, i) => (i === 0 || i * 8 < length ? o : 0));
+    const created = await ok(service, 'POST', '/api/ipam/prefixes/', { prefix: `${octets.join('.')}/${length}` });
+    prefixes.push(created.id);
   };
 
   const changes: Array<() => Promise<unknown>> = [
@@ -99,6 +109,14 @@ test('render cache: after every random change, cached reads equal fresh renderin
     },
     () => ok(service, 'PATCH', `/api/dcim/device-types/${type.id}/`, { model: `box ${Math.floor(random() * 1e6)}` }),
     () => ok(service, 'PATCH', `/api/dcim/manufacturers/${manufacturer.id}/`, { name: `maker ${Math.floor(random() * 1e6)}` }),
+    addPrefix,
+    addPrefix,
+    addPrefix,
+    async () => {
+      if (prefixes.length === 0) return;
+      const id = prefixes.splice(Math.floor(random() * prefixes.length), 1)[0];
+      await service.api('DELETE', `/api/ipam/prefixes/${id}/`);
+    },
     () => ok(service, 'PATCH', '/api/dcim/devices/', (devices as any[]).filter(() => random() < 0.4).map((d) => ({ id: d.id, status: pick(['active', 'planned', 'offline']) }))),
   ];
 
