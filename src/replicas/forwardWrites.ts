@@ -72,7 +72,9 @@ function refuse(ctx: Context, status: number, detail: string, writerUrl?: string
 }
 
 function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logger']): Promise<void> {
-  const target = new URL(ctx.originalUrl, writerUrl);
+  // The request target is appended to the writer's origin, never resolved against it: a
+  // target such as '//elsewhere/' would otherwise send the client's credentials to another host.
+  const target = new URL(`${new URL(writerUrl).origin}/${ctx.originalUrl.replace(/^\/+/, '')}`);
   const headers: http.OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;

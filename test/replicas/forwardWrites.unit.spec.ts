@@ -99,3 +99,27 @@ test('reads are the replica\'s own; writes are refused 503 with Retry-After and 
   t.is(nowhere.status, 503);
   t.truthy(nowhere.headers.get('Retry-After'));
 });
+
+test('a request target that looks like another host (//elsewhere/...) still goes to the writer, credentials included', async (t) => {
+  const seen: string[] = [];
+  const writer = http.createServer((req, res) => {
+    seen.push(`${req.headers.host} ${req.url}`);
+    res.writeHead(201, { 'Content-Type': 'application/json' });
+    res.end('{}');
+  });
+  const writerUrl = await listen(writer);
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const replica = new URL(await replicaFor(writerUrl, t));
+  // fetch would normalise the path; a raw request keeps the target as a client could send it.
+  const status = await new Promise<number>((resolve, reject) => {
+    const request = http.request({ host: replica.hostname, port: replica.port, method: 'POST', path: '//attacker.example/api/dcim/sites/', headers: { Authorization: 'Token secret', 'Content-Type': 'application/json' } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    request.end('{}');
+  });
+  t.is(status, 201);
+  t.is(seen.length, 1);
+  t.regex(seen[0]!, /\/attacker\.example\/api\/dcim\/sites\/$/, 'the path reached the writer as a path');
+});
