@@ -77,7 +77,7 @@ function representation(query: URLSearchParams, definition: ModelDefinition): Re
   return query.get('brief') && definition.brief.length > 0 ? 'brief' : 'complete';
 }
 
-function parseId(ctx: Context): number {
+export function parseId(ctx: Context): number {
   const raw = String(ctx.params.id);
   if (!/^\d+$/.test(raw)) throw new NotFoundError();
   const id = Number(raw);

@@ -7,14 +7,13 @@ import { NotFoundError, ValidationError } from '../../commands/errors.js';
 import { IMAGE_MEDIA_PATH } from '../../models/extras/imageattachment.js';
 import { offerImage, withdrawImage } from '../../models/extras/imageUploads.js';
 import type { ModelDefinition } from '../../models/types.js';
-import { readMultipartBody } from '../middleware/readMultipartBody.js';
-import { refuseBody } from '../middleware/readRequestBody.js';
 import { runWrite, writeContext, writtenObjects } from '../modelRoutes.js';
 import { viewScope, writeGuard, writeScope } from '../permissions.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
 import { imageDirectory, isStoredImageName, storeImageFile } from './imageFiles.js';
 import { readImageHeader } from './imageHeader.js';
+import { readMultipartRequest } from './multipartRequest.js';
 
 const MODEL = 'extras.imageattachment';
 const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
@@ -38,15 +37,8 @@ export function imageAttachmentRoutes(services: Services): Router {
 async function uploadView(services: Services, definition: ModelDefinition, ctx: Context, next: Next) {
   if (!ctx.is('multipart/form-data')) return next();
   await writeScope(ctx, definition, 'add');
-  const limits = { maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs };
-  if (Number(ctx.get('Content-Length') || 0) > limits.maxBytes) return refuseBody(ctx, { outcome: 'tooLarge' }, limits);
-  const read = await readMultipartBody(ctx.req, limits);
-  if (read.outcome === 'malformed') {
-    ctx.status = 400;
-    ctx.body = { detail: read.detail };
-    return;
-  }
-  if (read.outcome !== 'complete') return refuseBody(ctx, read, limits);
+  const read = await readMultipartRequest(services, ctx);
+  if (!read) return;
 
   const input = formInput(definition, read.fields);
   const file = read.files.find((f) => f.field === 'image');

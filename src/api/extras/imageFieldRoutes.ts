@@ -9,14 +9,14 @@ import { offerImage, withdrawImage } from '../../models/extras/imageUploads.js';
 import { imageFieldsOf, mediaPath } from '../../models/imageFields.js';
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 import { ifMatchPreconditions } from '../conditionalWrite.js';
-import { readMultipartBody, type UploadedFile } from '../middleware/readMultipartBody.js';
-import { refuseBody } from '../middleware/readRequestBody.js';
-import { runWrite, writeContext, writtenObjects } from '../modelRoutes.js';
+import type { UploadedFile } from '../middleware/readMultipartBody.js';
+import { parseId, runWrite, writeContext, writtenObjects } from '../modelRoutes.js';
 import { assertInScope, viewScope, writeGuard, writeScope } from '../permissions.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
 import { imageDirectory, isStoredImageName, storeImageFile } from './imageFiles.js';
 import { readImageHeader } from './imageHeader.js';
+import { readMultipartRequest } from './multipartRequest.js';
 
 const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' };
@@ -57,15 +57,8 @@ async function uploadView(services: Services, definition: ModelDefinition, field
   const scope = await writeScope(ctx, definition, action);
   const id = mode === 'create' ? null : parseId(ctx);
   if (id !== null) await assertInScope(services.store, definition, scope, id);
-  const limits = { maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs };
-  if (Number(ctx.get('Content-Length') || 0) > limits.maxBytes) return refuseBody(ctx, { outcome: 'tooLarge' }, limits);
-  const read = await readMultipartBody(ctx.req, limits);
-  if (read.outcome === 'malformed') {
-    ctx.status = 400;
-    ctx.body = { detail: read.detail };
-    return;
-  }
-  if (read.outcome !== 'complete') return refuseBody(ctx, read, limits);
+  const read = await readMultipartRequest(services, ctx);
+  if (!read) return;
 
   const input = formFields(definition, read.fields);
   const tokens: string[] = [];
@@ -155,12 +148,4 @@ async function mediaView(services: Services, directory: string, showing: Array<{
   ctx.type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)];
   ctx.set('Cache-Control', 'private, max-age=3600');
   ctx.body = bytes;
-}
-
-function parseId(ctx: Context): number {
-  const raw = String(ctx.params.id);
-  if (!/^\d+$/.test(raw)) throw new NotFoundError();
-  const id = Number(raw);
-  if (!Number.isSafeInteger(id)) throw new NotFoundError();
-  return id;
 }
