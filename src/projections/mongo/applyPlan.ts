@@ -1,0 +1,31 @@
+/**
+ * What a batch of projected changes leaves behind: per document only its newest
+ * change counts (the batch is applied as a whole), and the highest id created per
+ * collection, including objects created and deleted within the batch (ids are
+ * never reused).
+ */
+import type { DocumentChange } from '../ReadStore.js';
+
+export interface ApplyPlan {
+  /** collection → id → the newest change of that document in the batch. */
+  latest: Map<string, Map<number, DocumentChange>>;
+  maxIds: Map<string, number>;
+}
+
+export function planChanges(changes: DocumentChange[]): ApplyPlan {
+  const latest = new Map<string, Map<number, DocumentChange>>();
+  const maxIds = new Map<string, number>();
+  for (const change of changes) {
+    let byId = latest.get(change.collection);
+    if (!byId) latest.set(change.collection, (byId = new Map()));
+    const known = byId.get(change.id);
+    if (!known || known.position <= change.position) byId.set(change.id, change);
+    if (change.doc !== null) maxIds.set(change.collection, Math.max(maxIds.get(change.collection) ?? 0, change.id));
+  }
+  return { latest, maxIds };
+}
+
+/** The tombstone key of a deleted object (collection names never contain '#'). */
+export function tombstoneId(collection: string, id: number): string {
+  return `${collection}#${id}`;
+}
