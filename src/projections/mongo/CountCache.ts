@@ -12,7 +12,7 @@ export class CountCache {
   constructor(private readonly capacity = 1000) {}
 
   static key(collection: string, query: unknown): string {
-    return `${collection}\u0000${JSON.stringify(query, (_, v: unknown) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v))}`;
+    return `${collection}\u0000${JSON.stringify(query, (_: string, v: unknown) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v))}`;
   }
 
   get(position: number, key: string): number | undefined {
