@@ -13,6 +13,12 @@ export interface Config {
   kafkaBrokers: string[] | null;
   kafkaTopic: string;
   mongodbUrl: string | null;
+  /** Accept a standalone MongoDB (no transactions: a request's changes become visible one document at a time). */
+  mongodbAllowStandalone: boolean;
+  /** Time limit of every read-model query on MongoDB (503 past it). */
+  mongodbQueryTimeoutMs: number;
+  /** How long the projector retries transient MongoDB failures before it stops. */
+  mongodbRetryBudgetMs: number;
   paginateCount: number;
   /** 0 removes the maximum: then limit=0 returns every match. */
   maxPageSize: number;
@@ -125,6 +131,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kafkaBrokers: env.KAFKA_BROKERS ? list(env.KAFKA_BROKERS) : null,
     kafkaTopic: env.KAFKA_TOPIC ?? 'netledger.changes',
     mongodbUrl: env.MONGODB_URL || null,
+    mongodbAllowStandalone: flag(env.MONGODB_ALLOW_STANDALONE, false),
+    mongodbQueryTimeoutMs: seconds(env.MONGODB_QUERY_TIMEOUT, 10),
+    mongodbRetryBudgetMs: seconds(env.MONGODB_RETRY_BUDGET, 60),
     paginateCount: integer(env.PAGINATE_COUNT, 50),
     maxPageSize: integer(env.MAX_PAGE_SIZE, 1000),
     loginRequired: flag(env.LOGIN_REQUIRED, false),

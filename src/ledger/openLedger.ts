@@ -67,9 +67,21 @@ export function eventLogFor(config: Config, options: { logger?: LedgerLogger; lo
 }
 
 /** The read store the configuration names: MongoDB when MONGODB_URL is set (and memory is not asked for), else memory. */
-export function readStoreFor(config: Config, options: { memory?: boolean } = {}): ReadStore {
-  if (config.mongodbUrl && !options.memory) return new MongoReadStore({ url: config.mongodbUrl, dbName: 'netledger' });
+export function readStoreFor(config: Config, options: { memory?: boolean; logger?: LedgerLogger } = {}): ReadStore {
+  if (config.mongodbUrl && !options.memory) return mongoReadStoreFor(config, config.mongodbUrl, options.logger);
   return new MemoryReadStore();
+}
+
+function mongoReadStoreFor(config: Config, url: string, logger?: LedgerLogger): MongoReadStore {
+  return new MongoReadStore({
+    url,
+    dbName: 'netledger',
+    allowStandalone: config.mongodbAllowStandalone,
+    maxTimeMS: config.mongodbQueryTimeoutMs,
+    retry: { budgetMs: config.mongodbRetryBudgetMs },
+    onRetry: ({ attempt, delayMs, error }) =>
+      logger?.({ level: 'warn', msg: `read models cannot be written (attempt ${attempt}), retrying in ${delayMs} ms: ${(error as Error)?.message ?? String(error)}` }),
+  });
 }
 
 /**
@@ -94,7 +106,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
   const logger = options.logger ?? (() => {});
   const lock = await DataDirLock.acquire(config.dataDir, options.holder);
   const log = eventLogFor(config, { logger: options.logger, logFileSystem: options.logFileSystem });
-  const store = readStoreFor(config);
+  const store = readStoreFor(config, { logger: options.logger });
   let projector: Projector | null = null;
   let coordinator: WriteCoordinator | null = null;
   let auth: AuthService | null = null;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { registry } from '../../src/models/registry.js';
 import { MongoReadStore, type MongoReadStoreOptions } from '../../src/projections/MongoReadStore.js';
 import { StandaloneMongoRefusedError } from '../../src/projections/mongo/deployment.js';
@@ -340,4 +341,18 @@ test('mongo fault: which driver errors are transient', (t) => {
   t.false(isTransientMongoError(mongoErrors.documentTooLarge()));
   t.false(isTransientMongoError(mongoErrors.maxTimeExpired()), 'a read past its time limit is answered, not retried');
   t.false(isTransientMongoError(new Error('socket hang up')), 'only the driver classes are judged');
+});
+
+test('mongo fault: the API answers a read past its time limit with 503, Retry-After and a NetBox-shaped detail', async (t) => {
+  const headers: Record<string, string> = {};
+  const logged: Array<Record<string, unknown>> = [];
+  const ctx = { status: 200, body: undefined as unknown, state: { requestId: 'r1' }, set: (k: string, v: string) => (headers[k] = v) };
+  const middleware = errorResponses((entry) => logged.push(entry));
+  await middleware(ctx as unknown as Parameters<typeof middleware>[0], async () => {
+    throw new ReadStoreUnavailableError('read model query exceeded its time limit of 10000 ms', 5);
+  });
+  t.is(ctx.status, 503);
+  t.is(headers['Retry-After'], '5');
+  t.deepEqual(ctx.body, { detail: 'The read models did not answer in time; retry shortly.' });
+  t.regex(String(logged[0]?.msg), /time limit/);
 });
