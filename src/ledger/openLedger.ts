@@ -24,6 +24,7 @@ import { refuseDamagedLog } from '../events/file/logScan.js';
 import { registry, type ModelRegistry } from '../models/registry.js';
 import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
 import { MongoReadStore } from '../projections/MongoReadStore.js';
+import { caseInsensitiveFields } from '../projections/mongo/shadowKeys.js';
 import { Projector } from '../projections/Projector.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
@@ -77,6 +78,7 @@ function mongoReadStoreFor(config: Config, url: string, logger?: LedgerLogger): 
     url,
     dbName: 'netledger',
     allowStandalone: config.mongodbAllowStandalone,
+    caseInsensitiveFields: caseInsensitiveFields(registry),
     maxTimeMS: config.mongodbQueryTimeoutMs,
     retry: { budgetMs: config.mongodbRetryBudgetMs },
     onRetry: ({ attempt, delayMs, error }) =>

@@ -6,6 +6,8 @@ import { registry } from '../../src/models/registry.js';
 import { MongoReadStore, type MongoReadStoreOptions } from '../../src/projections/MongoReadStore.js';
 import { StandaloneMongoRefusedError } from '../../src/projections/mongo/deployment.js';
 import { isTransientMongoError } from '../../src/projections/mongo/mongoErrors.js';
+import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
+import { regexCondition } from '../../src/projections/textPatterns.js';
 import { Projector } from '../../src/projections/Projector.js';
 import type { DocumentChange, ReadDocument } from '../../src/projections/ReadStore.js';
 import { ReadStoreUnavailableError } from '../../src/projections/ReadStoreUnavailableError.js';
@@ -25,8 +27,8 @@ import { MemoryEventLog, MemoryEventStorage } from '../support/MemoryEventLog.js
 const SITE = 'dcim.site';
 const REGION = 'dcim.region';
 
-/** Retries fast: the tests wait on the projector, not on the clock. */
-const FAST = { firstDelayMs: 1, maxDelayMs: 2, budgetMs: 2_000 };
+/** Retries fast, with a budget no slow machine runs out of: the tests wait on the projector, not on the clock. */
+const FAST = { firstDelayMs: 1, maxDelayMs: 2, budgetMs: 60_000 };
 
 async function openStore(server: FakeMongo, options: Partial<MongoReadStoreOptions> = {}): Promise<MongoReadStore> {
   const store = new MongoReadStore({ url: 'mongodb://fake', dbName: 'netledger', connect: () => server.client(), retry: FAST, ...options });
@@ -355,4 +357,24 @@ test('mongo fault: the API answers a read past its time limit with 503, Retry-Af
   t.is(headers['Retry-After'], '5');
   t.deepEqual(ctx.body, { detail: 'The read models did not answer in time; retry shortly.' });
   t.regex(String(logged[0]?.msg), /time limit/);
+});
+
+test('mongo fault: exact case-insensitive matches on shadowed fields query the folded, indexed key; documents come back without it', async (t) => {
+  const server = new FakeMongo();
+  const store = await openStore(server, { caseInsensitiveFields: caseInsensitiveFields(registry) });
+  const DEVICE = 'dcim.device';
+  await store.ensureIndexes(DEVICE, [['name']]);
+  t.true(server.indexes.get(DEVICE)!.some((spec) => JSON.stringify(spec.key) === JSON.stringify({ '_lc.name': 1 })));
+  await store.apply([change(DEVICE, 1, 1, { name: 'Edge-\u017f1', site: 3 }), change(DEVICE, 2, 2, { name: 'core', site: 3 })], 2);
+  t.deepEqual(server.docs(DEVICE)[0]!._lc, { name: 'edge-s1' });
+  // The uniqueness check's question: another device named so in this site, whatever the case?
+  const found = await store.find(DEVICE, { id: { $ne: 9 }, name: regexCondition('ie', ['EDGE-S1']), site: { $eq: 3 } }, { limit: 1 });
+  t.deepEqual(found.map((d) => d.id), [1]);
+  t.false('_lc' in found[0]!);
+  const asked = server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter!;
+  t.deepEqual(asked, { id: { $ne: 9 }, '_lc.name': 'edge-s1', site: { $eq: 3 } });
+  // Contains is still a regex (no index answers it), on the field itself.
+  await store.find(DEVICE, { name: regexCondition('ic', ['dge']) });
+  t.deepEqual(Object.keys(server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter!), ['name']);
+  await store.close();
 });

@@ -91,6 +91,7 @@ export interface OpRecord {
   op: FakeOp;
   collection?: string;
   options?: Record<string, unknown>;
+  filter?: Doc;
 }
 
 function clone<T>(v: T): T {
@@ -142,8 +143,8 @@ export class FakeMongo {
   }
 
   /** Called by every operation: records it, runs a hook, raises a 'before' fault. */
-  async enter(op: FakeOp, collection?: string, options?: Record<string, unknown>): Promise<void> {
-    this.ops.push({ op, collection, options });
+  async enter(op: FakeOp, collection?: string, options?: Record<string, unknown>, filter?: Doc): Promise<void> {
+    this.ops.push({ op, collection, options, filter });
     const hook = this.hooks.findIndex((h) => h.op === op && (h.collection === undefined || h.collection === collection));
     if (hook >= 0) {
       const [h] = this.hooks.splice(hook, 1);
@@ -356,7 +357,7 @@ class FakeCollection {
 
   find(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): FakeCursor {
     return new FakeCursor(async (cursor) => {
-      await this.server.enter('find', this.name, { maxTimeMS: cursor.maxTime ?? options.maxTimeMS });
+      await this.server.enter('find', this.name, { maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter);
       const test = matcher(filter);
       let docs = this.docsIn(scopeOf(this.server, options)).filter(test);
       if (cursor.sortSpec) {
@@ -387,7 +388,7 @@ class FakeCollection {
   }
 
   async countDocuments(filter: Doc, options: { session?: unknown; maxTimeMS?: number } = {}): Promise<number> {
-    await this.server.enter('countDocuments', this.name, { maxTimeMS: options.maxTimeMS });
+    await this.server.enter('countDocuments', this.name, { maxTimeMS: options.maxTimeMS }, filter);
     const n = this.docsIn(scopeOf(this.server, options)).filter(matcher(filter)).length;
     this.server.leave('countDocuments', this.name);
     return n;

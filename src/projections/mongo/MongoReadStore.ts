@@ -39,6 +39,7 @@ import { planChanges, tombstoneId, type ApplyPlan } from './applyPlan.js';
 import { CountCache } from './CountCache.js';
 import { deploymentKind, StandaloneMongoRefusedError, type DeploymentKind } from './deployment.js';
 import { decodeKey, encodeKey } from './metaKeys.js';
+import { SHADOW, shadowOf, useShadowKeys, type CaseInsensitiveFields } from './shadowKeys.js';
 import { DUPLICATE_KEY, isSkippedStaleUpsertsOnly, isTimeLimitError, isTransientMongoError } from './mongoErrors.js';
 
 export interface MongoReadStoreOptions {
@@ -49,6 +50,8 @@ export interface MongoReadStoreOptions {
   connect?: (url: string, options: MongoClientOptions) => MongoClient;
   /** Accept a standalone server (development): a request's changes then become visible one by one. */
   allowStandalone?: boolean;
+  /** Fields matched case-insensitively as a whole, per collection: stored folded beside the document and indexed. */
+  caseInsensitiveFields?: CaseInsensitiveFields;
   /** Time limit of every query, after which the read answers 503 (default 10 s). */
   maxTimeMS?: number;
   /** How long transient failures of an apply are retried before the projector stops. */
@@ -78,7 +81,8 @@ interface Tombstone {
 
 type StoredDoc = Document & { _id: number };
 
-const NO_ID = { _id: 0 } as const;
+/** What a reader gets back: the document without MongoDB's _id and the shadow keys. */
+const NO_ID = { _id: 0, [SHADOW]: 0 } as const;
 
 export class MongoReadStore implements ReadStore {
   private client: MongoClient | null = null;
@@ -198,6 +202,8 @@ export class MongoReadStore implements ReadStore {
           tombstoneOps.push({ replaceOne: { filter: { _id: key, _pos: { $lt: change.position } }, replacement: { _id: key, _pos: change.position } as Tombstone, upsert: true } });
         } else {
           const replacement: StoredDoc = { ...change.doc, _id: change.id, id: change.id, _pos: change.position };
+          const shadow = shadowOf(change.doc, this.shadowed(name) ?? []);
+          if (shadow) replacement[SHADOW] = shadow;
           ops.push({ replaceOne: { filter, replacement, upsert: true } });
         }
       }
@@ -294,7 +300,7 @@ export class MongoReadStore implements ReadStore {
 
   private async page(collection: string, query: Query, options: FindOptions, session: ClientSession | undefined): Promise<ReadDocument[]> {
     if (options.limit !== undefined && options.limit <= 0) return [];
-    const cursor = this.collection(collection).find(query, { projection: NO_ID, maxTimeMS: this.maxTimeMS, session });
+    const cursor = this.collection(collection).find(this.filter(collection, query), { projection: NO_ID, maxTimeMS: this.maxTimeMS, session });
     if (options.sort && Object.keys(options.sort).length > 0) cursor.sort(options.sort);
     if (options.skip !== undefined && options.skip > 0) cursor.skip(options.skip);
     if (options.limit !== undefined) cursor.limit(options.limit);
@@ -330,9 +336,18 @@ export class MongoReadStore implements ReadStore {
     const count =
       Object.keys(query).length === 0 && !session
         ? await this.collection(collection).estimatedDocumentCount({ maxTimeMS: this.maxTimeMS })
-        : await this.collection(collection).countDocuments(query, { maxTimeMS: this.maxTimeMS, session });
+        : await this.collection(collection).countDocuments(this.filter(collection, query), { maxTimeMS: this.maxTimeMS, session });
     this.counts.set(position, key, count);
     return count;
+  }
+
+  private shadowed(collection: string): string[] | undefined {
+    return this.options.caseInsensitiveFields?.get(collection);
+  }
+
+  /** The query as MongoDB runs it: exact case-insensitive matches through the shadow keys. */
+  private filter(collection: string, query: Query): Query {
+    return useShadowKeys(query, this.shadowed(collection));
   }
 
   private async inSnapshot<T>(body: (session: ClientSession | undefined) => Promise<T>): Promise<T> {
@@ -415,7 +430,8 @@ export class MongoReadStore implements ReadStore {
 
   private async createIndexes(collection: string, fields: string[][]): Promise<void> {
     // Queries address documents by `id` (the compiler does not know about _id).
-    const specs = [{ key: { id: 1 } }, ...fields.filter((f) => f.length > 0).map((f) => ({ key: Object.fromEntries(f.map((name) => [name, 1])) }))];
+    const shadows = (this.shadowed(collection) ?? []).map((name) => [`${SHADOW}.${name}`]);
+    const specs = [{ key: { id: 1 } }, ...[...fields, ...shadows].filter((f) => f.length > 0).map((f) => ({ key: Object.fromEntries(f.map((name) => [name, 1])) }))];
     await this.collection(collection).createIndexes(specs as { key: Record<string, 1> }[]);
   }
 
