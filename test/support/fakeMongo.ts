@@ -355,11 +355,20 @@ class FakeCollection {
     return [...(scope.read().get(this.name)?.values() ?? [])];
   }
 
+  /** The matching documents; `{ _id: { $in: [...] } }` by lookup, as the _id index would. */
+  private select(scope: Scope, filter: Doc): Doc[] {
+    const ids = (filter._id as { $in?: unknown[] } | undefined)?.$in;
+    if (Object.keys(filter).length === 1 && Array.isArray(ids)) {
+      const docs = scope.read().get(this.name);
+      return [...new Set(ids)].map((id) => docs?.get(id)).filter((d): d is Doc => d !== undefined);
+    }
+    return this.docsIn(scope).filter(matcher(filter));
+  }
+
   find(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): FakeCursor {
     return new FakeCursor(async (cursor) => {
       await this.server.enter('find', this.name, { maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter);
-      const test = matcher(filter);
-      let docs = this.docsIn(scopeOf(this.server, options)).filter(test);
+      let docs = this.select(scopeOf(this.server, options), filter);
       if (cursor.sortSpec) {
         const spec = compileSort(cursor.sortSpec);
         docs = docs
@@ -431,17 +440,19 @@ class FakeCollection {
     await this.server.enter('bulkWrite', this.name);
     const scope = scopeOf(this.server, options);
     const writeErrors: Array<{ index: number; code: number; errmsg: string }> = [];
+    const docs = () => scope.read().get(this.name);
     ops.forEach((op, index) => {
       const [kind, spec] = Object.entries(op)[0] as [string, { filter: Doc; replacement?: Doc; upsert?: boolean }];
-      const existing = this.docsIn(scope);
-      const found = existing.find(matcher(spec.filter));
+      // Every filter names its _id: look the document up, then test the rest of the filter on it.
+      const id = spec.filter._id;
+      const stored = docs()?.get(id);
+      const found = stored && matcher(spec.filter)(stored) ? stored : undefined;
       if (kind === 'deleteOne') {
-        if (found) scope.write(this.name, found._id, null);
+        if (found) scope.write(this.name, id, null);
       } else if (kind === 'replaceOne') {
-        if (found) scope.write(this.name, found._id, { ...spec.replacement!, _id: found._id });
+        if (found) scope.write(this.name, id, { ...spec.replacement!, _id: id });
         else if (spec.upsert) {
-          const id = spec.filter._id;
-          if (existing.some((d) => d._id === id)) writeErrors.push(duplicateKey(index));
+          if (stored) writeErrors.push(duplicateKey(index));
           else scope.write(this.name, id, { ...spec.replacement!, _id: id });
         }
       } else throw new Error(`fake MongoDB: unsupported bulk operation ${kind}`);

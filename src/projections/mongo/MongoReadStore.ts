@@ -35,7 +35,7 @@ import { sortKeyValue } from '../../models/values/ipNetworks.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
 import { ReadStoreUnavailableError } from '../ReadStoreUnavailableError.js';
 import { DEFAULT_RETRY_POLICY, retryTransient, type RetryPolicy } from '../retryTransient.js';
-import { planChanges, tombstoneId, type ApplyPlan } from './applyPlan.js';
+import { planChanges, planSize, splitPlan, tombstoneId, type ApplyPlan } from './applyPlan.js';
 import { CountCache } from './CountCache.js';
 import { deploymentKind, StandaloneMongoRefusedError, type DeploymentKind } from './deployment.js';
 import { decodeKey, encodeKey } from './metaKeys.js';
@@ -58,11 +58,27 @@ export interface MongoReadStoreOptions {
   retry?: Partial<RetryPolicy>;
   /** Told about each retried failure (for the service log). */
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
+  /** Told when the stored read models are dropped at open to be rebuilt (for the service log). */
+  onRebuild?: (message: string) => void;
   /** The retries' clock and sleep (tests). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export const DEFAULT_MAX_TIME_MS = 10_000;
+
+/**
+ * Documents written in one transaction at most. A request's changes stay well below it
+ * (they are visible all at once); a larger batch (a rebuild's window) is written in
+ * several transactions, the position with the last, so it is visible part by part but
+ * a crash in between still replays it.
+ */
+export const MAX_TRANSACTION_DOCUMENTS = 5_000;
+
+/**
+ * The read-model layout this code writes (2: shadow keys and tombstones). A database
+ * written by an older layout is dropped at open and rebuilt from the log.
+ */
+export const READ_MODEL_FORMAT = 2;
 
 const META = 'netledger_meta';
 const TOMBSTONES = 'netledger_tombstones';
@@ -71,6 +87,7 @@ const META_ID = 'projection';
 interface MetaDoc {
   _id: string;
   position?: number;
+  format?: number;
   maxIds?: Record<string, number>;
 }
 
@@ -121,6 +138,16 @@ export class MongoReadStore implements ReadStore {
     this.db = this.transactional
       ? client.db(this.options.dbName, { readConcern: new ReadConcern('majority'), writeConcern: { w: 'majority', journal: true } })
       : client.db(this.options.dbName);
+    await this.dropOlderLayout();
+  }
+
+  /** Read models of an older layout lack what queries now rely on (shadow keys): rebuilt from the log. */
+  private async dropOlderLayout(): Promise<void> {
+    const meta = await this.meta.findOne({ _id: META_ID });
+    if (meta && (meta.position ?? 0) > 0 && (meta.format ?? 1) < READ_MODEL_FORMAT) {
+      this.options.onRebuild?.(`read models written by an older layout (${meta.format ?? 1}, now ${READ_MODEL_FORMAT}): dropped, rebuilding from the event log`);
+      await this.drop();
+    }
   }
 
   async close(): Promise<void> {
@@ -168,6 +195,12 @@ export class MongoReadStore implements ReadStore {
 
   private async applyOnce(plan: ApplyPlan, position: number): Promise<void> {
     if (!this.transactional) return this.write(plan, position, undefined);
+    if (planSize(plan) <= MAX_TRANSACTION_DOCUMENTS) return this.inTransaction(plan, position);
+    const parts = splitPlan(plan, MAX_TRANSACTION_DOCUMENTS);
+    for (const [i, part] of parts.entries()) await this.inTransaction(part, i === parts.length - 1 ? position : null);
+  }
+
+  private async inTransaction(plan: ApplyPlan, position: number | null): Promise<void> {
     const session = this.mongo.startSession();
     try {
       session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority', journal: true } });
@@ -187,7 +220,7 @@ export class MongoReadStore implements ReadStore {
    * concurrent newer write still wins (its guarded upsert fails on the _id index and
    * is skipped); inside a transaction such a race is a write conflict, retried.
    */
-  private async write(plan: ApplyPlan, position: number, session: ClientSession | undefined): Promise<void> {
+  private async write(plan: ApplyPlan, position: number | null, session: ClientSession | undefined): Promise<void> {
     const stored = await this.storedPositions(plan, session);
     const tombstoneOps: AnyBulkWriteOperation<Tombstone>[] = [];
     const writes: Array<[string, AnyBulkWriteOperation<StoredDoc>[]]> = [];
@@ -248,9 +281,11 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
-  private async recordPosition(plan: ApplyPlan, position: number, session: ClientSession | undefined): Promise<void> {
-    const max: Record<string, number> = { position };
+  /** Highest ids always; the position (and layout) only with a batch's last part. */
+  private async recordPosition(plan: ApplyPlan, position: number | null, session: ClientSession | undefined): Promise<void> {
+    const max: Record<string, number> = position === null ? {} : { position, format: READ_MODEL_FORMAT };
     for (const [name, id] of plan.maxIds) max[`maxIds.${encodeKey(name)}`] = id;
+    if (Object.keys(max).length === 0) return;
     try {
       await this.meta.updateOne({ _id: META_ID }, { $max: max }, { upsert: true, session });
     } catch (error) {

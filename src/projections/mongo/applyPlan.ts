@@ -29,3 +29,34 @@ export function planChanges(changes: DocumentChange[]): ApplyPlan {
 export function tombstoneId(collection: string, id: number): string {
   return `${collection}#${id}`;
 }
+
+/**
+ * The plan in parts of at most `size` documents each (the highest ids go with the
+ * first), for batches too large for one transaction (a rebuild's windows).
+ */
+export function splitPlan(plan: ApplyPlan, size: number): ApplyPlan[] {
+  const parts: ApplyPlan[] = [];
+  let current: ApplyPlan = { latest: new Map(), maxIds: plan.maxIds };
+  let inCurrent = 0;
+  for (const [name, byId] of plan.latest) {
+    for (const [id, change] of byId) {
+      if (inCurrent === size) {
+        parts.push(current);
+        current = { latest: new Map(), maxIds: new Map() };
+        inCurrent = 0;
+      }
+      let target = current.latest.get(name);
+      if (!target) current.latest.set(name, (target = new Map()));
+      target.set(id, change);
+      inCurrent++;
+    }
+  }
+  parts.push(current);
+  return parts;
+}
+
+export function planSize(plan: ApplyPlan): number {
+  let n = 0;
+  for (const byId of plan.latest.values()) n += byId.size;
+  return n;
+}
