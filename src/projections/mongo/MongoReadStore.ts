@@ -104,6 +104,8 @@ const NO_ID = { _id: 0, [SHADOW]: 0 } as const;
 export class MongoReadStore implements ReadStore {
   private client: MongoClient | null = null;
   private db: Db | null = null;
+  /** The same database without a read concern of its own: a snapshot session's reads take the session's. */
+  private sessionDb: Db | null = null;
   private kind: DeploymentKind = 'standalone';
   /** Declared indexes, re-created after drop(). */
   private readonly declared = new Map<string, string[][]>();
@@ -138,6 +140,7 @@ export class MongoReadStore implements ReadStore {
     this.db = this.transactional
       ? client.db(this.options.dbName, { readConcern: new ReadConcern('majority'), writeConcern: { w: 'majority', journal: true } })
       : client.db(this.options.dbName);
+    this.sessionDb = client.db(this.options.dbName);
     await this.dropOlderLayout();
   }
 
@@ -155,6 +158,7 @@ export class MongoReadStore implements ReadStore {
     const client = this.client;
     this.client = null;
     this.db = null;
+    this.sessionDb = null;
     await client?.close();
   }
 
@@ -168,12 +172,17 @@ export class MongoReadStore implements ReadStore {
     return this.client;
   }
 
-  private collection(name: string): Collection<StoredDoc> {
-    return this.database.collection<StoredDoc>(name);
+  /** A collection; with a session, from the database handle whose reads take the session's read concern. */
+  private collection(name: string, session?: ClientSession): Collection<StoredDoc> {
+    return (session && this.sessionDb ? this.sessionDb : this.database).collection<StoredDoc>(name);
   }
 
   private get meta(): Collection<MetaDoc> {
     return this.database.collection<MetaDoc>(META);
+  }
+
+  private metaIn(session: ClientSession | undefined): Collection<MetaDoc> {
+    return (session && this.sessionDb ? this.sessionDb : this.database).collection<MetaDoc>(META);
   }
 
   private get tombstones(): Collection<Tombstone> {
@@ -335,7 +344,7 @@ export class MongoReadStore implements ReadStore {
 
   private async page(collection: string, query: Query, options: FindOptions, session: ClientSession | undefined): Promise<ReadDocument[]> {
     if (options.limit !== undefined && options.limit <= 0) return [];
-    const cursor = this.collection(collection).find(this.filter(collection, query), { projection: NO_ID, maxTimeMS: this.maxTimeMS, session });
+    const cursor = this.collection(collection, session).find(this.filter(collection, query), { projection: NO_ID, maxTimeMS: this.maxTimeMS, session });
     if (options.sort && Object.keys(options.sort).length > 0) cursor.sort(options.sort);
     if (options.skip !== undefined && options.skip > 0) cursor.skip(options.skip);
     if (options.limit !== undefined) cursor.limit(options.limit);
@@ -363,7 +372,7 @@ export class MongoReadStore implements ReadStore {
    * consistent); the cache makes a client paging through a list pay for it once.
    */
   private async cachedCount(collection: string, query: Query, session: ClientSession | undefined): Promise<number> {
-    const meta = await this.meta.findOne({ _id: META_ID }, { projection: { position: 1 }, maxTimeMS: this.maxTimeMS, session });
+    const meta = await this.metaIn(session).findOne({ _id: META_ID }, { projection: { position: 1 }, maxTimeMS: this.maxTimeMS, session });
     const position = meta?.position ?? 0;
     const key = CountCache.key(collection, query);
     const known = this.counts.get(position, key);
@@ -371,7 +380,7 @@ export class MongoReadStore implements ReadStore {
     const count =
       Object.keys(query).length === 0 && !session
         ? await this.collection(collection).estimatedDocumentCount({ maxTimeMS: this.maxTimeMS })
-        : await this.collection(collection).countDocuments(this.filter(collection, query), { maxTimeMS: this.maxTimeMS, session });
+        : await this.collection(collection, session).countDocuments(this.filter(collection, query), { maxTimeMS: this.maxTimeMS, session });
     this.counts.set(position, key, count);
     return count;
   }
