@@ -22,6 +22,12 @@ export interface Config {
   kafkaTakeover: boolean;
   kafkaSasl: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string } | null;
   mongodbUrl: string | null;
+  /** Accept a standalone MongoDB (no transactions: a request's changes become visible one document at a time). */
+  mongodbAllowStandalone: boolean;
+  /** Time limit of every read-model query on MongoDB (503 past it). */
+  mongodbQueryTimeoutMs: number;
+  /** How long the projector retries transient MongoDB failures before it stops. */
+  mongodbRetryBudgetMs: number;
   paginateCount: number;
   /** 0 removes the maximum: then limit=0 returns every match. */
   maxPageSize: number;
@@ -185,6 +191,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kafkaTakeover: flag(env.KAFKA_TAKEOVER, false),
     kafkaSasl: kafkaSasl(env),
     mongodbUrl: env.MONGODB_URL || null,
+    mongodbAllowStandalone: flag(env.MONGODB_ALLOW_STANDALONE, false),
+    mongodbQueryTimeoutMs: seconds(env.MONGODB_QUERY_TIMEOUT, 10),
+    mongodbRetryBudgetMs: seconds(env.MONGODB_RETRY_BUDGET, 60),
     paginateCount: integer(env.PAGINATE_COUNT, 50),
     maxPageSize: integer(env.MAX_PAGE_SIZE, 1000),
     renderCacheBytes: integer(env.RENDER_CACHE_MB, 256) * 1024 * 1024,

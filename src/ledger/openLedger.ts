@@ -29,6 +29,7 @@ import { refuseDamagedLog } from '../events/file/logScan.js';
 import { registry, type ModelRegistry } from '../models/registry.js';
 import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
 import { MongoReadStore } from '../projections/MongoReadStore.js';
+import { caseInsensitiveFields } from '../projections/mongo/shadowKeys.js';
 import { Projector } from '../projections/Projector.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
@@ -77,9 +78,23 @@ export function eventLogFor(config: Config, options: { logger?: LedgerLogger; lo
 }
 
 /** The read store the configuration names: MongoDB when MONGODB_URL is set (and memory is not asked for), else memory. */
-export function readStoreFor(config: Config, options: { memory?: boolean } = {}): ReadStore {
-  if (config.mongodbUrl && !options.memory) return new MongoReadStore({ url: config.mongodbUrl, dbName: 'netledger' });
+export function readStoreFor(config: Config, options: { memory?: boolean; logger?: LedgerLogger } = {}): ReadStore {
+  if (config.mongodbUrl && !options.memory) return mongoReadStoreFor(config, config.mongodbUrl, options.logger);
   return new MemoryReadStore();
+}
+
+function mongoReadStoreFor(config: Config, url: string, logger?: LedgerLogger): MongoReadStore {
+  return new MongoReadStore({
+    url,
+    dbName: 'netledger',
+    allowStandalone: config.mongodbAllowStandalone,
+    caseInsensitiveFields: caseInsensitiveFields(registry),
+    maxTimeMS: config.mongodbQueryTimeoutMs,
+    retry: { budgetMs: config.mongodbRetryBudgetMs },
+    onRebuild: (message) => logger?.({ level: 'warn', msg: message }),
+    onRetry: ({ attempt, delayMs, error }) =>
+      logger?.({ level: 'warn', msg: `read models cannot be written (attempt ${attempt}), retrying in ${delayMs} ms: ${(error as Error)?.message ?? String(error)}` }),
+  });
 }
 
 /**
@@ -106,7 +121,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
   const fatal = new FatalSignal();
   lock.onLost((error) => fatal.raise('the data directory lock was lost: another process may now write the log', error));
   const log = eventLogFor(config, { logger: options.logger, logFileSystem: options.logFileSystem });
-  const store = readStoreFor(config);
+  const store = readStoreFor(config, { logger: options.logger });
   let projector: Projector | null = null;
   let coordinator: WriteCoordinator | null = null;
   let auth: AuthService | null = null;

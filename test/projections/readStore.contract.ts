@@ -4,6 +4,7 @@ import { AddressSet } from '../../src/models/allocation/addressSet.js';
 import type { FreeAddressQuery } from '../../src/models/types.js';
 import { addressSortKey, formatAddress, parseAddress } from '../../src/models/values/ipNetworks.js';
 import { seededRandom } from '../support/seededRandom.js';
+import { regexCondition } from '../../src/projections/textPatterns.js';
 
 /**
  * The ReadStore port's contract, shared by every adapter's spec file.
@@ -123,6 +124,37 @@ const SORT_CASES: [string, FindOptions, number[]][] = [
   ['skip past the end', { sort: { id: 1 }, skip: 6, limit: 5 }, [7, 8]],
   ['skip only', { sort: { id: 1 }, skip: 5 }, [6, 7, 8]],
   ['limit with a multi-key sort', { sort: { vrf: 1, id: -1 }, limit: 3 }, [4, 2, 5]],
+];
+
+/**
+ * Case folding, the same in every store (simple case folding: 'ſ' ~ 's', Kelvin sign ~ 'k',
+ * 'ẞ' ~ 'ß', never 'ß' ~ 'ss'), through the conditions the query compiler and the
+ * uniqueness checks build. Device names are matched by MongoReadStore through its
+ * folded shadow keys, serials too, dns names (not shadowed) through the regex.
+ */
+const FOLDING: Fields[] = [
+  { id: 101, name: '\u017ftar', serial: '\u017ftar', dns_name: '\u017ftar' },
+  { id: 102, name: 'STAR', serial: 'STAR', dns_name: 'STAR' },
+  { id: 103, name: '\u212aelvin', serial: '\u212aelvin', dns_name: '\u212aelvin' },
+  { id: 104, name: 'kelvin', serial: 'kelvin', dns_name: 'kelvin' },
+  { id: 105, name: 'STRA\u1e9eE', serial: 'STRA\u1e9eE', dns_name: 'STRA\u1e9eE' },
+  { id: 106, name: 'stra\u00dfe', serial: 'stra\u00dfe', dns_name: 'stra\u00dfe' },
+  { id: 107, name: 'strasse', serial: 'strasse', dns_name: 'strasse' },
+  { id: 108, name: 'a-b#c/d', serial: 'A-B#C/D', dns_name: 'a-b#c/d' },
+];
+
+const FOLDING_CASES: [string, 'ie' | 'ic' | 'isw' | 'iew', string[], number[]][] = [
+  ['ie: long s folds to s', 'ie', ['star'], [101, 102]],
+  ['ie: s matches long s', 'ie', ['\u017fTAR'], [101, 102]],
+  ['ie: Kelvin sign folds to k', 'ie', ['KELVIN'], [103, 104]],
+  ['ie: capital sharp s folds to sharp s, never to ss', 'ie', ['STRASSE'], [107]],
+  ['ie: sharp s matches capital sharp s', 'ie', ['stra\u00dfe'], [105, 106]],
+  ['ie: several values', 'ie', ['kelvin', 'strasse'], [103, 104, 107]],
+  ['ie: escaped punctuation', 'ie', ['A-B#C/D'], [108]],
+  ['ic: sharp s', 'ic', ['\u00df'], [105, 106]],
+  ['ic: long s', 'ic', ['\u017f'], [101, 102, 105, 106, 107]],
+  ['isw: Kelvin sign', 'isw', ['\u212a'], [103, 104]],
+  ['iew: capital sharp s', 'iew', ['\u1e9ee'], [105, 106]],
 ];
 
 export function readStoreContract(name: string, makeStore: () => Promise<ReadStoreFixture>): void {
@@ -276,6 +308,22 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     t.deepEqual(await store.find(DEVICE, {}, { sort: { id: 1 }, skip: 100 }), []);
     t.deepEqual(ids(await store.find(SITE, { name: 'site-2' })), [2]);
   });
+
+  for (const [title, lookup, values, want] of FOLDING_CASES) {
+    contract(`case folding: ${title}`, async (t, store) => {
+      await store.apply(FOLDING.map((d, i) => change(DEVICE, d, 100 + i)), 110);
+      for (const field of ['name', 'serial', 'dns_name']) {
+        const found = ids(await store.find(DEVICE, { [field]: regexCondition(lookup, values) }, { sort: { id: 1 } }));
+        t.deepEqual(found, want, field);
+        t.is(await store.count(DEVICE, { [field]: regexCondition(lookup, values) }), want.length, `${field} count`);
+      }
+      // As the uniqueness check asks: other objects with this name, whatever its case.
+      if (lookup === 'ie' && values.length === 1) {
+        const others = ids(await store.find(DEVICE, { id: { $ne: want[0] }, name: regexCondition('ie', values) }, { sort: { id: 1 } }));
+        t.deepEqual(others, want.slice(1));
+      }
+    });
+  }
 
   contract('count', async (t, store) => {
     await seed(store);

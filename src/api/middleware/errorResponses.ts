@@ -7,6 +7,7 @@ import {
   ValidationError,
   WriterUnavailableError,
 } from '../../commands/errors.js';
+import { ReadStoreUnavailableError } from '../../projections/ReadStoreUnavailableError.js';
 
 /** Turns failures into NetBox's error shapes; anything unexpected is a 500 without internals. */
 export function errorResponses(log: (entry: Record<string, unknown>) => void) {
@@ -39,6 +40,11 @@ export function errorResponses(log: (entry: Record<string, unknown>) => void) {
         ctx.body = { detail: error.detail ?? 'The service cannot accept writes right now; retry shortly.' };
         // An event log outage is logged once per incident by the writer, not once per request.
         if (!error.logged) log({ level: 'error', requestId: ctx.state.requestId, msg: error.message });
+      } else if (error instanceof ReadStoreUnavailableError) {
+        ctx.status = 503;
+        ctx.set('Retry-After', String(error.retryAfterSeconds));
+        ctx.body = { detail: 'The read models did not answer in time; retry shortly.' };
+        log({ level: 'error', requestId: ctx.state.requestId, msg: error.message });
       } else if (isHttpError(error)) {
         ctx.status = error.status;
         ctx.body = { detail: error.expose ? error.message : 'Request failed.' };

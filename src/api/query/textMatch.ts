@@ -4,7 +4,8 @@
  * - every regex metacharacter is escaped, control characters become \xNN;
  * - anchors are '^' (start of string in both engines without the m flag) and the
  *   lookahead (?![\s\S]) for the end ('$' would also match before a final newline in PCRE);
- * - the only option is 'i' (case-insensitive);
+ * - the only options are 'iu' (case-insensitive, by Unicode simple case folding: see
+ *   src/projections/caseFolding.ts);
  * - patterns are bounded: a value longer than MAX_TEXT_LOOKUP characters is refused
  *   (400) before any regex is built, and a literal pattern cannot backtrack.
  */

@@ -1,0 +1,67 @@
+/**
+ * Which MongoDB failures heal by themselves. Applying a batch is idempotent (every
+ * write is guarded by the position that last wrote the document), so any of them
+ * can be answered by applying the batch again; everything else (a refused command,
+ * a document the server rejects, a client closed on shutdown) stops the projector.
+ */
+import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from 'mongodb';
+
+export const DUPLICATE_KEY = 11000;
+export const MAX_TIME_MS_EXPIRED = 50;
+
+const TRANSIENT_LABELS = ['TransientTransactionError', 'UnknownTransactionCommitResult', 'RetryableWriteError'];
+
+/** Server codes of elections, shutdowns, lost connections, timeouts and write conflicts. */
+const TRANSIENT_CODES = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  64, // WriteConcernFailed (not yet replicated in time: written again, idempotently)
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  112, // WriteConflict
+  189, // PrimarySteppedDown
+  251, // NoSuchTransaction (the server dropped it, e.g. after an election)
+  262, // ExceededTimeLimit
+  9001, // SocketException
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+  134, // ReadConcernMajorityNotAvailableYet
+]);
+
+export function isTransientMongoError(error: unknown): boolean {
+  if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError || error instanceof MongoWriteConcernError) return true;
+  if (!(error instanceof MongoError)) return false;
+  if (TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label))) return true;
+  if (error instanceof MongoBulkWriteError) {
+    // Write errors name the documents refused; transient only when every one is.
+    const writeErrors = writeErrorsOf(error);
+    if (writeErrors.length > 0) return writeErrors.every((e) => TRANSIENT_CODES.has(e.code));
+    if (error.result?.getWriteConcernError?.()) return true;
+  }
+  if (error instanceof MongoServerError && typeof error.code === 'number') return TRANSIENT_CODES.has(error.code);
+  return false;
+}
+
+export function writeErrorsOf(error: MongoBulkWriteError): Array<{ code: number }> {
+  const raw = error.writeErrors as unknown;
+  if (raw === undefined || raw === null) return [];
+  return (Array.isArray(raw) ? raw : [raw]) as Array<{ code: number }>;
+}
+
+/**
+ * A bulk write whose only failures are guarded upserts that met a document already
+ * written at a newer position (the guard matched nothing, the insert hit the _id
+ * index): those changes are correctly skipped, the rest was written.
+ */
+export function isSkippedStaleUpsertsOnly(error: unknown): boolean {
+  if (!(error instanceof MongoBulkWriteError) || error.err || error.result?.getWriteConcernError?.()) return false;
+  const writeErrors = writeErrorsOf(error);
+  return writeErrors.length > 0 && writeErrors.every((e) => e.code === DUPLICATE_KEY);
+}
+
+export function isTimeLimitError(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === MAX_TIME_MS_EXPIRED;
+}

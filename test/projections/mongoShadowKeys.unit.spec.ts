@@ -1,0 +1,58 @@
+import test from 'ava';
+import { foldCase } from '../../src/projections/caseFolding.js';
+import { exactLiterals, useShadowKeys } from '../../src/projections/mongo/shadowKeys.js';
+import { planChanges, splitPlan } from '../../src/projections/mongo/applyPlan.js';
+import { regexCondition } from '../../src/projections/textPatterns.js';
+import { seededRandom } from '../support/seededRandom.js';
+
+const ALPHABET = ['a', 'Z', '-', '#', '/', '\\', '.', '*', '(', ')', '[', ']', '{', '}', '|', '^', '$', '?', '+', '\n', '\u0000', '\u017f', '\u212a', '\u1e9e', '\u00df', '\u{1f600}', ' ', 'x'];
+
+test('shadow keys: every exact case-insensitive condition the compiler builds is read back as its literals, whatever the text', (t) => {
+  const random = seededRandom(15);
+  for (let i = 0; i < 2000; i++) {
+    const values = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+      Array.from({ length: Math.floor(random() * 8) }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]).join(''),
+    );
+    t.deepEqual(exactLiterals(regexCondition('ie', values)), values, JSON.stringify(values));
+  }
+});
+
+test('shadow keys: contains, starts-with, ends-with, negations and hand-written patterns are left to the regex', (t) => {
+  t.is(exactLiterals(regexCondition('ic', ['a'])), null);
+  t.is(exactLiterals(regexCondition('isw', ['a'])), null);
+  t.is(exactLiterals(regexCondition('iew', ['a'])), null);
+  t.is(exactLiterals({ $regex: '^a.b(?![\\s\\S])', $options: 'iu' }), null);
+  t.is(exactLiterals({ $regex: '^a\\sb(?![\\s\\S])', $options: 'iu' }), null);
+  t.is(exactLiterals({ $regex: '^ab(?![\\s\\S])' }), null, 'case-sensitive');
+  const negated = { name: { $not: regexCondition('ie', ['a']) } };
+  t.is(useShadowKeys(negated, ['name']), negated);
+});
+
+test('shadow keys: only shadowed fields are rewritten, inside $and/$or too; the query given is not changed', (t) => {
+  const query = { name: regexCondition('ie', ['A', '\u017f']), serial: regexCondition('ie', ['X']), $or: [{ name: regexCondition('ie', ['K']) }, { site: 1 }] };
+  const before = JSON.stringify(query);
+  t.deepEqual(useShadowKeys(query, ['name']), {
+    '_lc.name': { $in: ['a', 's'] },
+    serial: regexCondition('ie', ['X']),
+    $or: [{ '_lc.name': 'k' }, { site: 1 }],
+  });
+  t.is(JSON.stringify(query), before);
+});
+
+test('case folding: the pairs JavaScript keeps apart without the u flag fold alike; nothing changes length', (t) => {
+  t.is(foldCase('\u017fTAR'), foldCase('star'));
+  t.is(foldCase('\u212aELVIN'), foldCase('kelvin'));
+  t.is(foldCase('STRA\u1e9eE'), foldCase('stra\u00dfe'));
+  t.not(foldCase('stra\u00dfe'), foldCase('strasse'));
+  t.is(foldCase('\u0130'), '\u0130', 'no simple folding: kept');
+});
+
+test('apply plan: a batch split for transactions keeps every document once and the highest ids in the first part', (t) => {
+  const changes = Array.from({ length: 25 }, (_, i) => ({ collection: i % 2 ? 'a' : 'b', id: i + 1, position: i + 1, doc: null }));
+  changes.push({ collection: 'a', id: 2, position: 30, doc: { id: 2, _pos: 30 } as never });
+  const parts = splitPlan(planChanges(changes), 10);
+  t.deepEqual(parts.map((p) => [...p.latest.values()].reduce((n, m) => n + m.size, 0)), [10, 10, 5]);
+  t.deepEqual([...parts[0]!.maxIds], [['a', 2]]);
+  t.true(parts.slice(1).every((p) => p.maxIds.size === 0));
+  t.is(parts.flatMap((p) => [...(p.latest.get('a')?.values() ?? [])]).find((c) => c.id === 2)?.position, 30);
+});

@@ -1,0 +1,507 @@
+/**
+ * An in-process stand-in for a MongoDB deployment, speaking the part of the driver's
+ * API that MongoReadStore uses, so that faults can be injected at chosen moments with
+ * the driver's own error classes. Queries are evaluated by mingo, sorts with the
+ * memory store's MongoDB sort rules.
+ *
+ * What it models of MongoDB: one database of collections keyed by _id; unordered bulk
+ * writes whose guarded upserts fail on the _id index; `$max` updates; transactions with
+ * snapshot reads, their writes visible only at commit, a write conflict when two of them
+ * (or one and a plain write) touch the same document; snapshot sessions; `hello` of a
+ * replica set or a standalone server. Several clients can share one FakeMongo (two
+ * projectors against one database).
+ */
+import { Aggregator, Query as MingoQuery } from 'mingo';
+import {
+  MongoBulkWriteError,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoWriteConcernError,
+  type MongoClient,
+} from 'mongodb';
+import { compileSort, compareKeys, sortKey, sortValue } from '../../src/projections/memory/sortOrder.js';
+import type { ReadDocument } from '../../src/projections/ReadStore.js';
+
+type Doc = Record<string, unknown>;
+type State = Map<string, Map<unknown, Doc>>;
+
+/** The driver's errors as the server and the driver raise them. */
+export const mongoErrors = {
+  network: () => new MongoNetworkError('connection 3 to 10.0.0.5:27017 closed'),
+  serverSelection: () =>
+    new MongoServerSelectionError('Server selection timed out after 30000 ms', { error: undefined } as unknown as ConstructorParameters<typeof MongoServerSelectionError>[1]),
+  writeConflict: () =>
+    new MongoServerError({
+      message: 'WriteConflict error: this operation conflicted with another operation. Please retry your operation or multi-document transaction.',
+      code: 112,
+      codeName: 'WriteConflict',
+      errorLabels: ['TransientTransactionError'],
+    }),
+  unknownCommitResult: () =>
+    new MongoServerError({
+      message: 'operation exceeded time limit',
+      code: 50,
+      codeName: 'MaxTimeMSExpired',
+      errorLabels: ['UnknownTransactionCommitResult'],
+    }),
+  writeConcern: () =>
+    new MongoWriteConcernError({
+      ok: 1,
+      writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } },
+    } as unknown as ConstructorParameters<typeof MongoWriteConcernError>[0]),
+  steppedDown: () => new MongoServerError({ message: 'not primary', code: 10107, codeName: 'NotWritablePrimary', errorLabels: ['RetryableWriteError'] }),
+  unauthorized: () => new MongoServerError({ message: 'not authorized on netledger to execute command', code: 13, codeName: 'Unauthorized' }),
+  maxTimeExpired: () => new MongoServerError({ message: 'operation exceeded time limit', code: 50, codeName: 'MaxTimeMSExpired' }),
+  documentTooLarge: () =>
+    new MongoBulkWriteError(
+      { message: 'document too large', code: 10334, writeErrors: [{ code: 10334, errmsg: 'BSONObj size is invalid' }] } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
+      { getWriteConcernError: () => undefined } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1],
+    ),
+};
+
+export type FakeOp =
+  | 'hello'
+  | 'find'
+  | 'findOne'
+  | 'countDocuments'
+  | 'estimatedDocumentCount'
+  | 'aggregate'
+  | 'bulkWrite'
+  | 'updateOne'
+  | 'commitTransaction'
+  | 'createIndexes';
+
+interface Fault {
+  op: FakeOp;
+  collection?: string;
+  error: () => Error;
+  /** 'after': the operation takes effect, then the error is raised (a lost answer). */
+  when: 'before' | 'after';
+  remaining: number;
+}
+
+interface Hook {
+  op: FakeOp;
+  collection?: string;
+  run: () => Promise<void> | void;
+}
+
+export interface OpRecord {
+  op: FakeOp;
+  collection?: string;
+  options?: Record<string, unknown>;
+  filter?: Doc;
+}
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+function cloneState(state: State): State {
+  const out: State = new Map();
+  for (const [name, docs] of state) out.set(name, new Map([...docs].map(([id, d]) => [id, clone(d)])));
+  return out;
+}
+
+export class FakeMongo {
+  state: State = new Map();
+  /** Version per `collection\0_id`, bumped by every committed write (write-conflict detection). */
+  private versions = new Map<string, number>();
+  private faults: Fault[] = [];
+  private hooks: Hook[] = [];
+  readonly ops: OpRecord[] = [];
+  readonly indexes = new Map<string, Array<Record<string, unknown>>>();
+
+  constructor(readonly kind: 'replicaSet' | 'standalone' = 'replicaSet') {}
+
+  client(): MongoClient {
+    return new FakeClient(this) as unknown as MongoClient;
+  }
+
+  /** The next `times` calls of `op` (on `collection`, if named) fail with `error`. */
+  fail(op: FakeOp, error: () => Error, options: { times?: number; collection?: string; when?: 'before' | 'after' } = {}): void {
+    this.faults.push({ op, error, collection: options.collection, when: options.when ?? 'before', remaining: options.times ?? 1 });
+  }
+
+  /** Every call of `op` fails from now on, until `heal()`. */
+  failAlways(op: FakeOp, error: () => Error, collection?: string): void {
+    this.fail(op, error, { times: Infinity, collection });
+  }
+
+  heal(): void {
+    this.faults = [];
+  }
+
+  /** Runs `run` once, just before the next call of `op`. */
+  before(op: FakeOp, run: () => Promise<void> | void, collection?: string): void {
+    this.hooks.push({ op, collection, run });
+  }
+
+  docs(collection: string): Doc[] {
+    return [...(this.state.get(collection)?.values() ?? [])].map(clone);
+  }
+
+  /** Called by every operation: records it, runs a hook, raises a 'before' fault. */
+  async enter(op: FakeOp, collection?: string, options?: Record<string, unknown>, filter?: Doc): Promise<void> {
+    this.ops.push({ op, collection, options, filter });
+    const hook = this.hooks.findIndex((h) => h.op === op && (h.collection === undefined || h.collection === collection));
+    if (hook >= 0) {
+      const [h] = this.hooks.splice(hook, 1);
+      await h!.run();
+    }
+    await Promise.resolve();
+    this.raise(op, collection, 'before');
+  }
+
+  leave(op: FakeOp, collection?: string): void {
+    this.raise(op, collection, 'after');
+  }
+
+  private raise(op: FakeOp, collection: string | undefined, when: 'before' | 'after'): void {
+    const fault = this.faults.find((f) => f.op === op && f.when === when && f.remaining > 0 && (f.collection === undefined || f.collection === collection));
+    if (!fault) return;
+    fault.remaining--;
+    throw fault.error();
+  }
+
+  version(key: string): number {
+    return this.versions.get(key) ?? 0;
+  }
+
+  versionsSnapshot(): Map<string, number> {
+    return new Map(this.versions);
+  }
+
+  /** Commits writes to the shared state. */
+  commit(writes: Map<string, { collection: string; id: unknown; doc: Doc | null }>): void {
+    for (const [key, w] of writes) {
+      let docs = this.state.get(w.collection);
+      if (!docs) this.state.set(w.collection, (docs = new Map()));
+      if (w.doc === null) docs.delete(w.id);
+      else docs.set(w.id, clone(w.doc));
+      this.versions.set(key, this.version(key) + 1);
+    }
+  }
+}
+
+/** Where an operation reads and writes: the shared state, a transaction or a snapshot. */
+interface Scope {
+  read(): State;
+  write(collection: string, id: unknown, doc: Doc | null): void;
+}
+
+class FakeSession {
+  private tx: { view: State; start: Map<string, number>; writes: Map<string, { collection: string; id: unknown; doc: Doc | null }> } | null = null;
+  private snapshotView: State | null = null;
+  ended = false;
+
+  constructor(
+    private readonly server: FakeMongo,
+    private readonly snapshot: boolean,
+  ) {}
+
+  startTransaction(): void {
+    if (this.tx) throw new Error('Transaction already in progress');
+    this.tx = { view: cloneState(this.server.state), start: this.server.versionsSnapshot(), writes: new Map() };
+  }
+
+  inTransaction(): boolean {
+    return this.tx !== null;
+  }
+
+  async commitTransaction(): Promise<void> {
+    const tx = this.tx;
+    if (!tx) throw new Error('No transaction started');
+    await this.server.enter('commitTransaction');
+    for (const key of tx.writes.keys()) {
+      if (this.server.version(key) !== (tx.start.get(key) ?? 0)) {
+        this.tx = null;
+        throw mongoErrors.writeConflict();
+      }
+    }
+    this.server.commit(tx.writes);
+    this.tx = null;
+    this.server.leave('commitTransaction');
+  }
+
+  async abortTransaction(): Promise<void> {
+    this.tx = null;
+  }
+
+  async endSession(): Promise<void> {
+    this.ended = true;
+    this.tx = null;
+  }
+
+  scope(): Scope {
+    const server = this.server;
+    const tx = this.tx;
+    if (tx) {
+      return {
+        read: () => tx.view,
+        write: (collection, id, doc) => {
+          const key = `${collection}\u0000${String(id)}`;
+          // A document changed by someone else since the transaction started: a write conflict, as MongoDB raises it.
+          if (server.version(key) !== (tx.start.get(key) ?? 0)) throw mongoErrors.writeConflict();
+          let docs = tx.view.get(collection);
+          if (!docs) tx.view.set(collection, (docs = new Map()));
+          if (doc === null) docs.delete(id);
+          else docs.set(id, clone(doc));
+          tx.writes.set(key, { collection, id, doc });
+        },
+      };
+    }
+    if (this.snapshot) {
+      return {
+        read: () => (this.snapshotView ??= cloneState(server.state)),
+        write: () => {
+          throw new Error('writes are not allowed in a snapshot session');
+        },
+      };
+    }
+    return directScope(server);
+  }
+}
+
+function directScope(server: FakeMongo): Scope {
+  return {
+    read: () => server.state,
+    write: (collection, id, doc) => server.commit(new Map([[`${collection}\u0000${String(id)}`, { collection, id, doc }]])),
+  };
+}
+
+class FakeClient {
+  constructor(private readonly server: FakeMongo) {}
+  async connect(): Promise<this> {
+    return this;
+  }
+  async close(): Promise<void> {}
+  db(): FakeDb {
+    return new FakeDb(this.server);
+  }
+  startSession(options: { snapshot?: boolean } = {}): FakeSession {
+    return new FakeSession(this.server, options.snapshot === true);
+  }
+}
+
+class FakeDb {
+  constructor(private readonly server: FakeMongo) {}
+  async command(command: Record<string, unknown>): Promise<Doc> {
+    if (!('hello' in command)) throw new Error(`fake MongoDB: unsupported command ${Object.keys(command)[0]}`);
+    await this.server.enter('hello');
+    return this.server.kind === 'replicaSet'
+      ? { isWritablePrimary: true, setName: 'rs0', hosts: ['mongo:27017'], ok: 1 }
+      : { isWritablePrimary: true, ok: 1 };
+  }
+  collection(name: string): FakeCollection {
+    return new FakeCollection(this.server, name);
+  }
+  listCollections(): { toArray(): Promise<Array<{ name: string }>> } {
+    return { toArray: async () => [...this.server.state.keys()].map((name) => ({ name })) };
+  }
+  async dropCollection(name: string): Promise<boolean> {
+    this.server.state.delete(name);
+    return true;
+  }
+}
+
+function scopeOf(server: FakeMongo, options?: { session?: unknown }): Scope {
+  return options?.session ? (options.session as FakeSession).scope() : directScope(server);
+}
+
+function matcher(filter: Doc): (doc: Doc) => boolean {
+  const query = new MingoQuery(filter);
+  return (doc) => query.test(doc);
+}
+
+function project(doc: Doc, projection: Record<string, number> | undefined): Doc {
+  const out = clone(doc);
+  if (!projection) return out;
+  const included = Object.entries(projection).filter(([, v]) => v === 1).map(([k]) => k);
+  if (included.length > 0) {
+    const picked: Doc = {};
+    for (const k of included) if (k in out) picked[k] = out[k];
+    if (projection._id !== 0) picked._id = out._id;
+    return picked;
+  }
+  for (const [k, v] of Object.entries(projection)) if (v === 0) delete out[k];
+  return out;
+}
+
+function applyMax(doc: Doc, max: Record<string, unknown>): Doc {
+  const out = clone(doc);
+  for (const [path, value] of Object.entries(max)) {
+    const parts = path.split('.');
+    let at = out;
+    for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Doc;
+    const last = parts[parts.length - 1]!;
+    if (at[last] === undefined || (at[last] as number) < (value as number)) at[last] = value;
+  }
+  return out;
+}
+
+function duplicateKey(index: number): { index: number; code: number; errmsg: string } {
+  return { index, code: 11000, errmsg: 'E11000 duplicate key error collection index: _id_' };
+}
+
+class FakeCollection {
+  constructor(
+    private readonly server: FakeMongo,
+    private readonly name: string,
+  ) {}
+
+  private docsIn(scope: Scope): Doc[] {
+    return [...(scope.read().get(this.name)?.values() ?? [])];
+  }
+
+  /** The matching documents; `{ _id: { $in: [...] } }` by lookup, as the _id index would. */
+  private select(scope: Scope, filter: Doc): Doc[] {
+    const ids = (filter._id as { $in?: unknown[] } | undefined)?.$in;
+    if (Object.keys(filter).length === 1 && Array.isArray(ids)) {
+      const docs = scope.read().get(this.name);
+      return [...new Set(ids)].map((id) => docs?.get(id)).filter((d): d is Doc => d !== undefined);
+    }
+    return this.docsIn(scope).filter(matcher(filter));
+  }
+
+  find(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): FakeCursor {
+    return new FakeCursor(async (cursor) => {
+      await this.server.enter('find', this.name, { maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter);
+      let docs = this.select(scopeOf(this.server, options), filter);
+      if (cursor.sortSpec) {
+        const spec = compileSort(cursor.sortSpec);
+        docs = docs
+          .map((d) => ({ d, keys: spec.map((k) => sortKey(sortValue(d as ReadDocument, k))) }))
+          .sort((a, b) => {
+            for (let i = 0; i < spec.length; i++) {
+              const r = compareKeys(a.keys[i], b.keys[i]);
+              if (r !== 0) return r * spec[i]!.dir;
+            }
+            return 0;
+          })
+          .map((x) => x.d);
+      }
+      if (cursor.skipN) docs = docs.slice(cursor.skipN);
+      if (cursor.limitN) docs = docs.slice(0, cursor.limitN);
+      this.server.leave('find', this.name);
+      return docs.map((d) => project(d, options.projection));
+    });
+  }
+
+  async findOne(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): Promise<Doc | null> {
+    await this.server.enter('findOne', this.name, { maxTimeMS: options.maxTimeMS });
+    const found = this.docsIn(scopeOf(this.server, options)).find(matcher(filter));
+    this.server.leave('findOne', this.name);
+    return found ? project(found, options.projection) : null;
+  }
+
+  async countDocuments(filter: Doc, options: { session?: unknown; maxTimeMS?: number } = {}): Promise<number> {
+    await this.server.enter('countDocuments', this.name, { maxTimeMS: options.maxTimeMS }, filter);
+    const n = this.docsIn(scopeOf(this.server, options)).filter(matcher(filter)).length;
+    this.server.leave('countDocuments', this.name);
+    return n;
+  }
+
+  async estimatedDocumentCount(options: { maxTimeMS?: number } = {}): Promise<number> {
+    await this.server.enter('estimatedDocumentCount', this.name, { maxTimeMS: options.maxTimeMS });
+    return this.docsIn(directScope(this.server)).length;
+  }
+
+  aggregate(pipeline: Doc[], options: { session?: unknown; maxTimeMS?: number } = {}): { toArray(): Promise<Doc[]> } {
+    return {
+      toArray: async () => {
+        await this.server.enter('aggregate', this.name, { maxTimeMS: options.maxTimeMS });
+        return new Aggregator(pipeline).run(this.docsIn(scopeOf(this.server, options)).map(clone)) as Doc[];
+      },
+    };
+  }
+
+  async createIndexes(specs: Array<Record<string, unknown>>): Promise<string[]> {
+    await this.server.enter('createIndexes', this.name);
+    const known = this.server.indexes.get(this.name) ?? [];
+    known.push(...specs);
+    this.server.indexes.set(this.name, known);
+    return specs.map((_, i) => `index_${i}`);
+  }
+
+  async updateOne(filter: Doc, update: { $max: Record<string, unknown> }, options: { upsert?: boolean; session?: unknown } = {}): Promise<unknown> {
+    await this.server.enter('updateOne', this.name);
+    const scope = scopeOf(this.server, options);
+    const found = this.docsIn(scope).find(matcher(filter));
+    if (found) scope.write(this.name, found._id, applyMax(found, update.$max));
+    else if (options.upsert) scope.write(this.name, filter._id, applyMax({ _id: filter._id }, update.$max));
+    this.server.leave('updateOne', this.name);
+    return { acknowledged: true };
+  }
+
+  /** Unordered: every operation is tried; the failed ones are reported together at the end. */
+  async bulkWrite(ops: Doc[], options: { ordered?: boolean; session?: unknown } = {}): Promise<unknown> {
+    await this.server.enter('bulkWrite', this.name);
+    const scope = scopeOf(this.server, options);
+    const writeErrors: Array<{ index: number; code: number; errmsg: string }> = [];
+    const docs = () => scope.read().get(this.name);
+    ops.forEach((op, index) => {
+      const [kind, spec] = Object.entries(op)[0] as [string, { filter: Doc; replacement?: Doc; update?: { $set?: Doc }; upsert?: boolean }];
+      // Every filter names its _id: look the document up, then test the rest of the filter on it.
+      const id = spec.filter._id;
+      const stored = docs()?.get(id);
+      const found = stored && matcher(spec.filter)(stored) ? stored : undefined;
+      if (kind === 'deleteOne') {
+        if (found) scope.write(this.name, id, null);
+      } else if (kind === 'replaceOne') {
+        if (found) scope.write(this.name, id, { ...spec.replacement!, _id: id });
+        else if (spec.upsert) {
+          if (stored) writeErrors.push(duplicateKey(index));
+          else scope.write(this.name, id, { ...spec.replacement!, _id: id });
+        }
+      } else if (kind === 'updateOne' && spec.update?.$set && !spec.upsert) {
+        if (found) scope.write(this.name, id, { ...found, ...spec.update.$set, _id: id });
+      } else throw new Error(`fake MongoDB: unsupported bulk operation ${kind}`);
+    });
+    if (writeErrors.length > 0) {
+      throw new MongoBulkWriteError(
+        { message: writeErrors[0]!.errmsg, code: 11000, writeErrors } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
+        { getWriteConcernError: () => undefined } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1],
+      );
+    }
+    this.server.leave('bulkWrite', this.name);
+    return { ok: 1 };
+  }
+}
+
+class FakeCursor {
+  sortSpec: Record<string, 1 | -1> | null = null;
+  skipN = 0;
+  limitN = 0;
+  maxTime: number | undefined;
+
+  constructor(private readonly run: (cursor: FakeCursor) => Promise<Doc[]>) {}
+
+  sort(spec: Record<string, 1 | -1>): this {
+    this.sortSpec = spec;
+    return this;
+  }
+  skip(n: number): this {
+    this.skipN = n;
+    return this;
+  }
+  limit(n: number): this {
+    this.limitN = n;
+    return this;
+  }
+  maxTimeMS(ms: number): this {
+    this.maxTime = ms;
+    return this;
+  }
+  batchSize(): this {
+    return this;
+  }
+  toArray(): Promise<Doc[]> {
+    return this.run(this);
+  }
+  async close(): Promise<void> {}
+  async *[Symbol.asyncIterator](): AsyncGenerator<Doc> {
+    for (const doc of await this.run(this)) yield doc;
+  }
+}
