@@ -3,7 +3,7 @@ import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } f
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { rackDisplay } from './rack.js';
-import { contactFilters, isSet, noneExist, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
+import { contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
