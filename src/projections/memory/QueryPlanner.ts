@@ -36,9 +36,26 @@ export interface FilterPlan {
   /** Cheap checks run before mingo. */
   prefilters: Prefilter[];
   /** mingo over the query minus the members the prefilters (or the index) decide exactly; null: nothing left. */
-  residual: MingoQuery | null;
+  residual: DocumentTest | null;
   /** mingo over the whole query, for documents a prefilter left undecided. */
-  full: MingoQuery | null;
+  full: DocumentTest | null;
+}
+
+interface DocumentTest {
+  test(doc: Record<string, unknown>): boolean;
+}
+
+/**
+ * mingo's compiled query, built on its first use: compiling costs more than many whole
+ * look-ups (a uniqueness check reaching one document by its index), and plans whose
+ * candidates are all decided by the native match or the prefilters never use it.
+ */
+class LazyMingoQuery implements DocumentTest {
+  private compiled: MingoQuery | null = null;
+  constructor(private readonly query: Query) {}
+  test(doc: Record<string, unknown>): boolean {
+    return (this.compiled ??= new MingoQuery(this.query)).test(doc);
+  }
 }
 
 export interface Walk {
@@ -74,7 +91,7 @@ export class QueryPlanner {
   filterPlan(col: MemoryCollection, query: Query): FilterPlan {
     if (Object.keys(query).length === 0) return { candidates: null, prefilters: [], residual: null, full: null };
     if (!this.enabled) {
-      const full = new MingoQuery(query);
+      const full = new LazyMingoQuery(query);
       return { candidates: null, prefilters: [], residual: full, full };
     }
     const eq: EqConstraint[] = [];
@@ -248,7 +265,7 @@ function prefiltersBeside(
 }
 
 /** mingo over the members not decided exactly, and over the whole query when a prefilter may leave a document undecided. */
-function mingoRemainder(query: Query, decided: Set<string>, undecidable: boolean): { residual: MingoQuery | null; full: MingoQuery | null } {
+function mingoRemainder(query: Query, decided: Set<string>, undecidable: boolean): { residual: DocumentTest | null; full: DocumentTest | null } {
   const keys = Object.keys(query);
   const residualQuery: Query = {};
   let residualKeys = 0;
@@ -257,8 +274,8 @@ function mingoRemainder(query: Query, decided: Set<string>, undecidable: boolean
     residualQuery[k] = query[k];
     residualKeys++;
   }
-  const full = residualKeys === keys.length ? null : undecidable ? new MingoQuery(query) : null;
-  const residual = residualKeys > 0 ? new MingoQuery(residualQuery) : null;
+  const full = residualKeys === keys.length ? null : undecidable ? new LazyMingoQuery(query) : null;
+  const residual = residualKeys > 0 ? new LazyMingoQuery(residualQuery) : null;
   return { residual, full: full ?? residual };
 }
 
