@@ -431,3 +431,33 @@ test('kafka fault: what a failed transaction means, by the error the library rai
   ];
   for (const [what, error, elapsed, expected] of cases) t.is(transactionFailure(error, elapsed, timeout), expected, what);
 });
+
+test('kafka fault: a batch handler that runs long keeps heartbeating to its group, and stops when the batch is done', async (t) => {
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), { heartbeatMs: 5 });
+  await log.append(makeBatch(1, 2));
+  const beats: string[] = [];
+  let beaten: () => void = () => {};
+  const twoBeats = new Promise<void>((resolve) => (beaten = resolve));
+  cluster.onHeartbeat = (groupId) => {
+    beats.push(groupId);
+    if (beats.length === 2) beaten();
+  };
+  const delivered: number[] = [];
+  const sub = log.subscribe(1, async (events) => {
+    // A slow apply: it ends only once the consumer has heartbeaten twice from inside it.
+    await twoBeats;
+    delivered.push(...events.map((e) => e.position));
+  });
+  await sub.caughtUp;
+  t.deepEqual(delivered, [1, 2]);
+  t.true(beats.length >= 2);
+  t.true(beats.every((g) => g.includes('.subscribe.')), 'the subscription group heartbeats');
+  const after = beats.length;
+  await log.append(makeBatch(3, 1));
+  await new Promise<void>((resolve) => {
+    const check = () => (delivered.includes(3) ? resolve() : setImmediate(check));
+    check();
+  });
+  await sub.stop();
+  t.true(beats.length <= after + 2, 'no heartbeats once the handler has returned');
+});

@@ -108,6 +108,8 @@ export class FakeKafkaCluster {
   readonly producerConfigs: unknown[] = [];
   /** Runs once, right after the next commit took effect (e.g. to crash the consumers then). */
   afterNextCommit: (() => void) | null = null;
+  /** Called on every heartbeat a consumer sends from inside its batch handler. */
+  onHeartbeat: ((groupId: string) => void) | null = null;
   /** Number of producers created (a replaced producer counts again). */
   producersCreated = 0;
 
@@ -445,7 +447,7 @@ class FakeConsumer {
     this.paused = true;
   }
 
-  async run(options: { eachBatch: (payload: { batch: { messages: unknown[] } }) => Promise<void> }): Promise<void> {
+  async run(options: { eachBatch: (payload: { batch: { messages: unknown[] }; heartbeat: () => Promise<void> }) => Promise<void> }): Promise<void> {
     this.running = true;
     this.cluster.register(this);
     // Like kafkajs, fetching starts after run() resolved (a seek() right after applies).
@@ -478,7 +480,7 @@ class FakeConsumer {
     for (const listener of this.listeners.get(name) ?? []) listener({ payload });
   }
 
-  private async loop(eachBatch: (payload: { batch: { messages: unknown[] } }) => Promise<void>): Promise<void> {
+  private async loop(eachBatch: (payload: { batch: { messages: unknown[] }; heartbeat: () => Promise<void> }) => Promise<void>): Promise<void> {
     while (this.running) {
       const topic = this.cluster.topic(this.topicName!);
       const { high } = this.cluster.offsets(topic);
@@ -493,7 +495,7 @@ class FakeConsumer {
         .filter((r) => !r.control && (r.txn === null || r.txn.state === 'committed'))
         .map((r) => ({ offset: String(r.offset), key: r.key === null ? null : Buffer.from(r.key), value: r.value, headers: r.headers, timestamp: '0', attributes: 0 }));
       this.next = end;
-      await eachBatch({ batch: { messages } });
+      await eachBatch({ batch: { messages }, heartbeat: async () => this.cluster.onHeartbeat?.(this.groupId!) });
       if (!this.running) return;
       this.emit(this.events.END_BATCH_PROCESS, { lastOffset: String(end - 1) });
     }

@@ -137,6 +137,8 @@ export interface KafkaEventLogOptions {
   onSubscriptionError?: (error: Error) => void;
   /** Bytes of recently used event bodies kept for readPositions(). Default 16 MiB. */
   bodyCacheBytes?: number;
+  /** How often a reader busy with one batch heartbeats to its group (ms). Default 3,000. */
+  heartbeatMs?: number;
 }
 
 const LOG_LEVELS = {
@@ -161,6 +163,7 @@ export class KafkaEventLog implements EventLog {
   private lease: WriterLease | undefined;
   private readonly logLevel: KafkaLogLevel;
   private readonly onSubscriptionError: (error: Error) => void;
+  private readonly heartbeatMs: number | undefined;
 
   private kafka: KafkaClient | undefined;
   private admin: Admin | undefined;
@@ -186,6 +189,7 @@ export class KafkaEventLog implements EventLog {
     this.now = options.now ?? Date.now;
     this.leaseWanted = options.writerLease;
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
+    this.heartbeatMs = options.heartbeatMs;
     this.onSubscriptionError =
       options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
     this.positionReads = new PositionReads(options.bodyCacheBytes ?? 16 << 20, {
@@ -262,7 +266,7 @@ export class KafkaEventLog implements EventLog {
 
   /** A consumer of the partition in a fresh group of its own, named for what it does. */
   private reader(purpose: string, options: ReaderOptions): PartitionReader {
-    return new PartitionReader(this.kafka!, this.topic, `${this.clientId}.${purpose}.${randomUUID()}`, options);
+    return new PartitionReader(this.kafka!, this.topic, `${this.clientId}.${purpose}.${randomUUID()}`, { heartbeatMs: this.heartbeatMs, ...options });
   }
 
   private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string): Promise<void> {

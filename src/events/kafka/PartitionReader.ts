@@ -10,7 +10,12 @@ export interface ReaderOptions {
   /** The offset after the last record (including commit markers) processed so far. */
   onProgress: (nextOffset: bigint) => void;
   onError: (error: Error) => void;
+  /** While onMessages runs, tell the group coordinator this member is alive this often (ms). Default 3,000. */
+  heartbeatMs?: number;
 }
+
+/** Below kafkajs's default session timeout (30 s) with room to spare. */
+const HEARTBEAT_MS = 3_000;
 
 /**
  * One read_committed consumer of the partition, in a fresh group of its own, with
@@ -58,15 +63,20 @@ export class PartitionReader {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: true,
-      eachBatch: async ({ batch }) => {
+      eachBatch: async ({ batch, heartbeat }) => {
         if (this.failed || this.stopping || batch.messages.length === 0) return;
         this.inHandler = true;
+        // A long batch (a projector writing thousands of documents, a slow database) must not
+        // outlast the group session: the coordinator would drop this member and the client
+        // would rejoin and fetch again. kafkajs heartbeats only between batches unless told.
+        const beat = setInterval(() => void heartbeat?.().catch(() => undefined), this.options.heartbeatMs ?? HEARTBEAT_MS);
         try {
           await this.options.onMessages(batch.messages);
         } catch (error) {
           // Never let the client retry the handler: a failed delivery ends this reader.
           this.fail(toError(error));
         } finally {
+          clearInterval(beat);
           this.inHandler = false;
         }
       },
