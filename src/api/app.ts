@@ -17,7 +17,7 @@ import { readJsonBody } from './middleware/readJsonBody.js';
 import { appendSlash, requestContext } from './middleware/requestContext.js';
 import { strictQueryString } from './middleware/strictUtf8.js';
 import { modelRoutes } from './modelRoutes.js';
-import { replicaMiddleware } from '../replicas/replicaMiddleware.js';
+import { replicaMiddleware } from './middleware/replicaMiddleware.js';
 import type {} from './LedgerState.js'; // types ctx.state
 import type { Services } from './Services.js';
 

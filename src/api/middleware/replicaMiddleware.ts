@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
-import type { Services } from '../api/Services.js';
-import { catchUpGate } from './catchUpGate.js';
-import { forwardWrites } from './forwardWrites.js';
-import { readPosition } from './readPosition.js';
+import type { Services } from '../Services.js';
+import { catchUpGate } from '../../replicas/catchUpGate.js';
+import { forwardWrites } from '../../replicas/forwardWrites.js';
+import { readPosition } from '../../replicas/readPosition.js';
 
 /**
  * The middleware that makes a process one of several serving the same log, in the order
