@@ -127,11 +127,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
   let auth: AuthService | null = null;
   let audit: AuditService | null = null;
   try {
-    await log.open();
-    await store.open();
-    for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
-    projector = new Projector(log, store, registry);
-    projector.onFailed = (error) => fatal.raise('the read models could not be written: projection stopped', error);
+    projector = await openReadSide(log, store, fatal);
     await projector.start();
     coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, { retry: options.writerRetry });
     coordinator.onFatal = (error) => {
@@ -147,8 +143,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       audit = new AuditService(log, registry);
       await audit.open(); // rebuilds the audit indexes (request, object, time) from the log, then follows it
     }
-    const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
-    const commands: CommandEnvironment = { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique }, followUps: runFollowUps };
+    const { secrets, commands } = commandParts(config);
     auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
     const parts = { config, registry, lock, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, caughtUp: Promise.resolve() };
     let closing: Promise<void> | null = null;
@@ -185,19 +180,14 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
   let auth: AuthService | null = null;
   let audit: AuditService | null = null;
   try {
-    await log.open();
-    await store.open();
-    for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
-    projector = new Projector(log, store, registry);
-    projector.onFailed = (error) => fatal.raise('the read models could not be written: projection stopped', error);
+    projector = await openReadSide(log, store, fatal);
     const projected = projector.start();
     coordinator = new ReplicaWriter(log, store, projector, registry, systemClock);
     if (options.audit !== false) audit = new AuditService(log, registry);
     const indexed = audit ? audit.open() : Promise.resolve();
     const caughtUp = Promise.all([projected, indexed]).then(() => undefined);
     caughtUp.catch((error: unknown) => fatal.raise('the first catch-up with the event log failed', error));
-    const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
-    const commands: CommandEnvironment = { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique }, followUps: runFollowUps };
+    const { secrets, commands } = commandParts(config);
     // A token's use time is a write: a replica does not record it (as under MAINTENANCE_MODE).
     auth = new AuthService({ config: { ...config, maintenanceMode: true }, registry, log, store, coordinator, secrets, logger });
     const parts = { config, registry, lock: null, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, caughtUp };
@@ -207,6 +197,25 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
     await closeParts({ lock: null, log, store, projector, coordinator, auth, audit }).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Opens the log and the read models (with the indexes the registry asks for) and a
+ * projector over them, not yet started, that raises the fatal signal if it stops.
+ */
+async function openReadSide(log: EventLog, store: ReadStore, fatal: FatalSignal): Promise<Projector> {
+  await log.open();
+  await store.open();
+  for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
+  const projector = new Projector(log, store, registry);
+  projector.onFailed = (error) => fatal.raise('the read models could not be written: projection stopped', error);
+  return projector;
+}
+
+/** The secret keeper and what the write side's decisions are given, from the configuration. */
+function commandParts(config: Config): { secrets: SecretKeeper; commands: CommandEnvironment } {
+  const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
+  return { secrets, commands: { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique }, followUps: runFollowUps } };
 }
 
 interface OpenParts {
