@@ -19,6 +19,7 @@ import { detailViewRoutes } from './detailViewRoutes.js';
 import { answerExport } from './exportTemplate.js';
 import { RoutesByModel } from './RoutesByModel.js';
 import { RawJson } from './face/RawJson.js';
+import { ifNoneMatchHolds, listEtag } from './listEtag.js';
 import { cacheableRendering, renderCached } from './renderCache/renderCached.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -96,6 +97,7 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
   const scope = await viewScope(ctx, services.config, definition);
   const query = new URLSearchParams(ctx.querystring);
   const { store, serializer } = readModels(services, ctx);
+  if (store === services.store && notModified(services, ctx)) return;
   const filter = and(scope, await services.queries.compile(definition, query, ctx, store));
   const exportName = query.get('export');
   if (exportName !== null) return answerExport(ctx, exportName, { store, serializer, definition, filter, query, options: renderOptions(ctx, query) });
@@ -116,6 +118,25 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
   }
   const results = await serializer.render(definition, docs, representation(query, definition), renderOptions(ctx, query));
   ctx.body = { ...envelope, results };
+}
+
+/**
+ * Tags a live list page (taken before it is read, so the tag is never newer than the page)
+ * and answers 304 when the client holds that tag already.
+ */
+function notModified(services: Services, ctx: Context): boolean {
+  const etag = listEtag({
+    position: services.projector.position,
+    path: ctx.path,
+    querystring: ctx.querystring,
+    caller: String(ctx.state.principal?.user?.id ?? 'anonymous'),
+    accept: ctx.get('Accept'),
+    baseUrl: ctx.state.baseUrl,
+  });
+  ctx.set('ETag', etag);
+  if (!ifNoneMatchHolds(ctx.get('If-None-Match'), etag)) return false;
+  ctx.status = 304;
+  return true;
 }
 
 /** The objects as JSON text through the render cache, or null where it does not apply (past states, partial or one-time renderings). */
