@@ -1,6 +1,7 @@
 import type { ModelRegistry } from '../models/registry.js';
 import type { FieldDefinition, LookupView, ModelDefinition } from '../models/types.js';
 import type { Query } from '../projections/ReadStore.js';
+import { lookupPattern, regexCondition } from '../projections/textPatterns.js';
 
 /**
  * Object-permission constraints (NetBox's Django ORM lookups) compiled to MongoDB query
@@ -49,10 +50,6 @@ export type Compiled =
 type Scalar = string | number | boolean | null;
 
 class ConstraintError extends Error {}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
 
 function isScalar(value: unknown): value is Scalar {
   return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
@@ -103,20 +100,22 @@ function condition(field: FieldDefinition, lookup: string, raw: unknown): Record
   switch (lookup) {
     case 'exact':
       return { $eq: scalar(field, raw) };
+    // The same literal patterns and case folding as the list filters, so that both read
+    // stores decide a constraint alike ('$' would also match before a final newline in MongoDB).
     case 'iexact':
-      return { $regex: `^${escapeRegex(text(raw))}$`, $options: 'i' };
+      return regexCondition('ie', [text(raw)]);
     case 'contains':
-      return { $regex: escapeRegex(text(raw)) };
+      return { $regex: lookupPattern('ic', [text(raw)]), $options: 'u' };
     case 'icontains':
-      return { $regex: escapeRegex(text(raw)), $options: 'i' };
+      return regexCondition('ic', [text(raw)]);
     case 'startswith':
-      return { $regex: `^${escapeRegex(text(raw))}` };
+      return { $regex: lookupPattern('isw', [text(raw)]), $options: 'u' };
     case 'istartswith':
-      return { $regex: `^${escapeRegex(text(raw))}`, $options: 'i' };
+      return regexCondition('isw', [text(raw)]);
     case 'endswith':
-      return { $regex: `${escapeRegex(text(raw))}$` };
+      return { $regex: lookupPattern('iew', [text(raw)]), $options: 'u' };
     case 'iendswith':
-      return { $regex: `${escapeRegex(text(raw))}$`, $options: 'i' };
+      return regexCondition('iew', [text(raw)]);
     case 'gt':
     case 'gte':
     case 'lt':

@@ -17,7 +17,7 @@ test('lookups compile to operator documents written by the compiler, values kept
     kind: 'static',
     query: { $and: [{ status: { $eq: 'active' } }, { name: { $in: ['a', 'b'] } }] },
   });
-  t.deepEqual(compiled({ name__icontains: 'a.*(b' }), { kind: 'static', query: { name: { $regex: 'a\\.\\*\\(b', $options: 'i' } } });
+  t.deepEqual(compiled({ name__icontains: 'a.*(b' }), { kind: 'static', query: { name: { $regex: 'a\\.\\*\\(b', $options: 'iu' } } });
   t.deepEqual(compiled({ tenant_id: '3' }), { kind: 'static', query: { tenant: { $eq: 3 } } });
   t.deepEqual(compiled({ id__range: [1, 9] }), { kind: 'static', query: { id: { $gte: 1, $lte: 9 } } });
   t.deepEqual(compiled({ tenant__isnull: false }), { kind: 'static', query: { tenant: { $ne: null } } });
@@ -88,4 +88,22 @@ test('a permission set ORs the grants for one action; unrestricted wins; unknown
   t.deepEqual(await set.scope(registry.get('users.token'), 'view', view), { user: { $eq: 7 } });
   const broken = new PermissionSet(registry, 7, [{ objectTypes: ['dcim.site'], actions: ['view'], constraints: { bogus: 1 } }]);
   t.deepEqual(await broken.scope(site, 'view', view), MATCH_NOTHING);
+});
+
+test('text lookups match as the list filters do: literal, anchored at the very end, one case-folding rule', (t) => {
+  const matches = (constraint: Record<string, unknown>, name: string) => {
+    const result = compiled(constraint);
+    if (result.kind !== 'static') throw new Error('expected a static constraint');
+    return new Query(result.query).test({ name });
+  };
+  // A newline after the text is not the end (PCRE's '$' would also match before it).
+  t.true(matches({ name__iexact: 'Edge' }, 'edge'));
+  t.false(matches({ name__iexact: 'edge' }, 'edge\n'));
+  t.false(matches({ name__endswith: 'edge' }, 'edge\n'));
+  t.true(matches({ name__endswith: 'edge' }, 'core-edge'));
+  t.false(matches({ name__startswith: 'Edge' }, 'edge-1'), 'case-sensitive lookups stay case-sensitive');
+  t.true(matches({ name__istartswith: 'Edge' }, 'edge-1'));
+  // Unicode simple case folding, as both read stores apply it: the Kelvin sign folds to k.
+  t.true(matches({ name__icontains: 'k' }, '\u212a-site'));
+  t.true(matches({ name__contains: '-' }, 'a-b'), 'a hyphen is a literal');
 });
