@@ -5,18 +5,17 @@ import path from 'node:path';
 import { createObjects } from '../../commands/createObjects.js';
 import { NotFoundError, ValidationError } from '../../commands/errors.js';
 import { IMAGE_MEDIA_PATH } from '../../models/extras/imageattachment.js';
-import { offerImage, withdrawImage } from '../../models/extras/imageUploads.js';
+import { withdrawImage } from '../../models/extras/imageUploads.js';
 import type { ModelDefinition } from '../../models/types.js';
 import { runWrite, writeContext, writtenObjects } from '../modelRoutes.js';
 import { viewScope, writeGuard, writeScope } from '../permissions.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
-import { imageDirectory, isStoredImageName, storeImageFile } from './imageFiles.js';
-import { readImageHeader } from './imageHeader.js';
+import { imageDirectory, isStoredImageName } from './imageFiles.js';
 import { readMultipartRequest } from './multipartRequest.js';
+import { offerUploadedImage } from './offerUploadedImage.js';
 
 const MODEL = 'extras.imageattachment';
-const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' };
 
 /**
@@ -43,20 +42,8 @@ async function uploadView(services: Services, definition: ModelDefinition, ctx: 
   const input = formInput(definition, read.fields);
   const file = read.files.find((f) => f.field === 'image');
   if (!file) throw new ValidationError({ image: ['No file was submitted.'] });
-  if (file.bytes.length === 0) throw new ValidationError({ image: ['The submitted file is empty.'] });
-  const header = readImageHeader(file.bytes);
-  if (!header) throw new ValidationError({ image: [INVALID_IMAGE] });
-
   // The file is durable before the event that names it is appended.
-  const stored = await storeImageFile(services.config.dataDir, file.bytes, header.format);
-  const token = offerImage({
-    file: stored.file,
-    digest: stored.digest,
-    size: file.bytes.length,
-    originalName: path.basename(file.filename.replaceAll('\\', '/')) || stored.file,
-    height: header.height,
-    width: header.width,
-  });
+  const token = await offerUploadedImage(services, 'image', file);
   try {
     const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
     const result = await runWrite(services, ctx, definition, 'create', context, (tx) =>

@@ -3,22 +3,20 @@ import type { Context, Next } from 'koa';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createObjects } from '../../commands/createObjects.js';
-import { NotFoundError, ValidationError } from '../../commands/errors.js';
+import { NotFoundError } from '../../commands/errors.js';
 import { updateObjects } from '../../commands/updateObjects.js';
-import { offerImage, withdrawImage } from '../../models/extras/imageUploads.js';
+import { withdrawImage } from '../../models/extras/imageUploads.js';
 import { imageFieldsOf, mediaPath } from '../../models/imageFields.js';
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 import { ifMatchPreconditions } from '../conditionalWrite.js';
-import type { UploadedFile } from '../middleware/readMultipartBody.js';
 import { parseId, runWrite, writeContext, writtenObjects } from '../modelRoutes.js';
 import { assertInScope, viewScope, writeGuard, writeScope } from '../permissions.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
-import { imageDirectory, isStoredImageName, storeImageFile } from './imageFiles.js';
-import { readImageHeader } from './imageHeader.js';
+import { imageDirectory, isStoredImageName } from './imageFiles.js';
 import { readMultipartRequest } from './multipartRequest.js';
+import { offerUploadedImage } from './offerUploadedImage.js';
 
-const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' };
 
 /**
@@ -66,7 +64,7 @@ async function uploadView(services: Services, definition: ModelDefinition, field
     for (const field of fields) {
       const file = read.files.find((f) => f.field === field.name);
       if (!file) continue;
-      const token = await storeUpload(services, field, file);
+      const token = await offerUploadedImage(services, field.name, file, field.image!.directory);
       tokens.push(token);
       input[field.name] = token;
     }
@@ -89,22 +87,6 @@ async function uploadView(services: Services, definition: ModelDefinition, field
   } finally {
     for (const token of tokens) withdrawImage(token);
   }
-}
-
-/** Checks an uploaded file is an image and stores it, durable before the event naming it. */
-async function storeUpload(services: Services, field: FieldDefinition, file: UploadedFile): Promise<string> {
-  if (file.bytes.length === 0) throw new ValidationError({ [field.name]: ['The submitted file is empty.'] });
-  const header = readImageHeader(file.bytes);
-  if (!header) throw new ValidationError({ [field.name]: [INVALID_IMAGE] });
-  const stored = await storeImageFile(services.config.dataDir, file.bytes, header.format, field.image!.directory);
-  return offerImage({
-    file: stored.file,
-    digest: stored.digest,
-    size: file.bytes.length,
-    originalName: path.basename(file.filename.replaceAll('\\', '/')) || stored.file,
-    height: header.height,
-    width: header.width,
-  });
 }
 
 /**
