@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import type { EventLog } from '../EventLog.js';
 import { CheckpointIndex } from './CheckpointIndex.js';
-import { FileSubscription } from './FileSubscription.js';
+import { subscribeTo, type FileSubscription } from './FileSubscription.js';
 import { FramePositions } from './FramePositions.js';
 import { HEADER_BYTES } from './frames.js';
 import { GroupCommitWriter, type CommittedFrame, type FileEventLogStats } from './GroupCommitWriter.js';
@@ -209,19 +209,7 @@ export class FileEventLog implements EventLog {
    */
   subscribe(from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): FileSubscription {
     if (this.state !== 'open') throw new Error(`FileEventLog.subscribe(): log is ${this.state}`);
-    const sub = new FileSubscription(
-      {
-        head: () => this.head(),
-        read: (pos) => this.readFrom(pos),
-        remove: (s) => this.subscriptions.delete(s),
-      },
-      Math.max(1, Math.floor(from)),
-      this.head(),
-      onBatch,
-    );
-    this.subscriptions.add(sub);
-    sub.start();
-    return sub;
+    return subscribeTo({ head: () => this.head(), readFrom: (pos) => this.readFrom(pos), subscriptions: this.subscriptions }, from, onBatch);
   }
 
   /** Waits for queued and in-flight appends, stops subscriptions, closes the file. */

@@ -12,6 +12,26 @@ export interface SubscriptionHost {
   remove(sub: FileSubscription): void;
 }
 
+/** What a log keeps for its subscribers: its head and reads, and the set they are delivered from. */
+export interface SubscribedLog {
+  head(): number;
+  readFrom(from: number): AsyncIterable<ChangeEvent[]>;
+  readonly subscriptions: Set<FileSubscription>;
+}
+
+/** A started subscription of `log` from `from` (at least 1), registered with it until it stops. */
+export function subscribeTo(log: SubscribedLog, from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): FileSubscription {
+  const sub = new FileSubscription(
+    { head: () => log.head(), read: (pos) => log.readFrom(pos), remove: (s) => log.subscriptions.delete(s) },
+    Math.max(1, Math.floor(from)),
+    log.head(),
+    onBatch,
+  );
+  log.subscriptions.add(sub);
+  sub.start();
+  return sub;
+}
+
 /**
  * One subscriber of the file log. Existing batches come from disk, live ones from the
  * commit path (push()); positions are used to drop duplicates, and a gap in the live
