@@ -5,22 +5,11 @@
  * where python3-pynetbox is not installed.
  */
 import test from 'ava';
-import { pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
+import { PNG_SCRIPT_PRELUDE, pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
 import { startService } from '../support/startService.js';
 
 const SCRIPT = String.raw`
-import json, struct, sys, zlib
-import pynetbox
-
-url, token = sys.argv[1], sys.argv[2]
-nb = pynetbox.api(url, token=token)
-out = {}
-
-def chunk(kind, data):
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 3, 8, 0, 0, 0, 0))
-       + chunk(b"IDAT", zlib.compress(b"\x00\x80\x80\x80\x80" * 3)) + chunk(b"IEND", b""))
-
+${PNG_SCRIPT_PRELUDE}
 maker = nb.dcim.manufacturers.create(name="Py Maker", slug="py-maker")
 box = nb.dcim.device_types.create(manufacturer=maker.id, model="Py Box", slug="py-box")
 plain = nb.dcim.device_types.create(manufacturer=maker.id, model="Py Plain", slug="py-plain")

@@ -6,22 +6,11 @@
  * installed.
  */
 import test from 'ava';
-import { pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
+import { PNG_SCRIPT_PRELUDE, pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
 import { startService } from '../support/startService.js';
 
 const SCRIPT = String.raw`
-import json, struct, sys, zlib
-import pynetbox
-
-url, token = sys.argv[1], sys.argv[2]
-nb = pynetbox.api(url, token=token)
-out = {}
-
-def chunk(kind, data):
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 3, 8, 0, 0, 0, 0))
-       + chunk(b"IDAT", zlib.compress(b"\x00\x80\x80\x80\x80" * 3)) + chunk(b"IEND", b""))
-
+${PNG_SCRIPT_PRELUDE}
 site = nb.dcim.sites.create(name="Py Site", slug="py-site")
 response = nb.http_session.post(
     url + "/api/extras/image-attachments/",

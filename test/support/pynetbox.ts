@@ -31,3 +31,20 @@ export async function runPynetbox(t: ExecutionContext, script: string, service: 
   t.is(code, 0, stderr);
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }
+
+/**
+ * The start of a pynetbox script that uploads images: the client on argv's URL and token,
+ * an `out` dict to print as JSON, and `png`, a valid 4x3 PNG built in place.
+ */
+export const PNG_SCRIPT_PRELUDE = String.raw`import json, struct, sys, zlib
+import pynetbox
+
+url, token = sys.argv[1], sys.argv[2]
+nb = pynetbox.api(url, token=token)
+out = {}
+
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 3, 8, 0, 0, 0, 0))
+       + chunk(b"IDAT", zlib.compress(b"\x00\x80\x80\x80\x80" * 3)) + chunk(b"IEND", b""))
+`;
