@@ -1,0 +1,175 @@
+/**
+ * A snapshot file: one part of the derived state (the read models, the audit indexes ...)
+ * as it stood at one log position, so that start-up loads it and replays only the tail.
+ * A snapshot is never the only copy of anything (the log is), so a damaged, foreign or
+ * unreadable one is skipped and an older one, or the whole log, is used instead.
+ *
+ * Layout: one line of JSON (the header, padded to a fixed slot), then the body. The header names the part, the
+ * body's format, the position, the id of the event at that position (so a snapshot of a
+ * different log, or of one cut shorter since, is recognised) and the SHA-256 of the body.
+ * Files are written beside the final name, synced, then renamed, so a crash leaves either
+ * the whole snapshot or none.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface SnapshotHeader {
+  /** Which state this is ('read-models', 'audit-index' ...). */
+  part: string;
+  /** The body's layout version; a reader skips formats it does not know. */
+  format: number;
+  /** The last log position the state includes. */
+  position: number;
+  /** The event id at `position` ('' at position 0). */
+  eventId: string;
+  /** When the snapshot was written (ISO 8601). */
+  createdAt: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface SnapshotEntry {
+  part: string;
+  position: number;
+  file: string;
+}
+
+/** The body did not match its checksum or length, or the file is not a snapshot. */
+export class SnapshotDamagedError extends Error {}
+
+const SUFFIX = '.snap';
+/** Bytes reserved for the header line at the start of the file. */
+const HEADER_SLOT = 1024;
+
+function fileName(part: string, position: number): string {
+  return `${part}.${String(position).padStart(12, '0')}${SUFFIX}`;
+}
+
+/**
+ * Writes a snapshot from the body's chunks (consumed once, in order), atomically.
+ * Returns the final path. The directory is created when missing.
+ */
+export async function writeSnapshot(
+  dir: string,
+  header: Omit<SnapshotHeader, 'bytes' | 'sha256' | 'createdAt'>,
+  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const target = path.join(dir, fileName(header.part, header.position));
+  const temporary = `${target}.${process.pid}.tmp`;
+  const out = await open(temporary, 'w');
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    // The header goes first but is known last: its slot is reserved, then filled in.
+    let offset = HEADER_SLOT;
+    for await (const chunk of body) {
+      hash.update(chunk);
+      bytes += chunk.byteLength;
+      await out.write(chunk, 0, chunk.byteLength, offset);
+      offset += chunk.byteLength;
+    }
+    const full: SnapshotHeader = { ...header, createdAt: new Date().toISOString(), bytes, sha256: hash.digest('hex') };
+    const line = JSON.stringify(full);
+    if (Buffer.byteLength(line) >= HEADER_SLOT) throw new Error(`snapshot header longer than ${HEADER_SLOT - 1} bytes`);
+    await out.write(`${line.padEnd(HEADER_SLOT - 1, ' ')}\n`, 0, 'utf8');
+    await out.sync();
+    await out.close();
+    await rename(temporary, target);
+    await syncDirectory(dir);
+    return target;
+  } finally {
+    await out.close().catch(() => undefined);
+    await rm(temporary, { force: true });
+  }
+}
+
+/** The snapshots of a part in the directory, newest position first. */
+export async function listSnapshots(dir: string, part: string): Promise<SnapshotEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const pattern = new RegExp(`^${part.replace(/[^a-z0-9-]/gi, '')}\\.(\\d{12})\\${SUFFIX}$`);
+  const found: SnapshotEntry[] = [];
+  for (const name of names) {
+    const match = pattern.exec(name);
+    if (match) found.push({ part, position: Number(match[1]), file: path.join(dir, name) });
+  }
+  return found.sort((a, b) => b.position - a.position);
+}
+
+/** Reads a snapshot's header line. A SnapshotDamagedError when there is none. */
+export async function readSnapshotHeader(file: string): Promise<{ header: SnapshotHeader; bodyOffset: number }> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEADER_SLOT);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
+    if (end < 0) throw new SnapshotDamagedError(`${file}: no snapshot header`);
+    let header: SnapshotHeader;
+    try {
+      header = JSON.parse(buffer.subarray(0, end).toString('utf8')) as SnapshotHeader;
+    } catch {
+      throw new SnapshotDamagedError(`${file}: the snapshot header is not JSON`);
+    }
+    if (typeof header?.position !== 'number' || typeof header.sha256 !== 'string' || typeof header.bytes !== 'number') {
+      throw new SnapshotDamagedError(`${file}: the snapshot header is incomplete`);
+    }
+    return { header, bodyOffset: end + 1 };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The body's chunks, checked as they are read: the iteration throws a
+ * SnapshotDamagedError at its end when the length or the checksum does not match, so
+ * a loader builds into fresh state and adopts it only once the iteration completed.
+ */
+export async function* readSnapshotBody(file: string, header: SnapshotHeader, bodyOffset: number): AsyncGenerator<Buffer> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(file, { start: bodyOffset, highWaterMark: 1 << 20 })) {
+    const buffer = chunk as Buffer;
+    hash.update(buffer);
+    bytes += buffer.byteLength;
+    yield buffer;
+  }
+  if (bytes !== header.bytes) throw new SnapshotDamagedError(`${file}: body is ${bytes} bytes, the header says ${header.bytes}`);
+  if (hash.digest('hex') !== header.sha256) throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
+}
+
+/** Removes all but the `keep` newest snapshots of a part (and leftovers of interrupted writes). */
+export async function pruneSnapshots(dir: string, part: string, keep: number): Promise<void> {
+  const entries = await listSnapshots(dir, part);
+  for (const entry of entries.slice(keep)) await rm(entry.file, { force: true });
+  let names: string[] = [];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(`${part}.`) && name.includes(`${SUFFIX}.`) && name.endsWith('.tmp')) {
+      const pid = Number(name.split('.').at(-2));
+      if (pid !== process.pid) await rm(path.join(dir, name), { force: true });
+    }
+  }
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems refuse to sync a directory; the rename is then as durable as they make it.
+  } finally {
+    await handle.close();
+  }
+}

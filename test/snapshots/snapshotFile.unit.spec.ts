@@ -1,0 +1,63 @@
+import test from 'ava';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  listSnapshots,
+  pruneSnapshots,
+  readSnapshotBody,
+  readSnapshotHeader,
+  SnapshotDamagedError,
+  writeSnapshot,
+} from '../../src/snapshots/SnapshotFile.js';
+
+async function bodyOf(file: string): Promise<string> {
+  const { header, bodyOffset } = await readSnapshotHeader(file);
+  let text = '';
+  for await (const chunk of readSnapshotBody(file, header, bodyOffset)) text += chunk.toString('utf8');
+  return text;
+}
+
+test('a snapshot is written whole, listed newest first and read back with its header', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
+  await writeSnapshot(dir, { part: 'read-models', format: 1, position: 5, eventId: 'a' }, [Buffer.from('hello '), Buffer.from('world')]);
+  await writeSnapshot(dir, { part: 'read-models', format: 1, position: 12, eventId: 'b' }, (async function* () {
+    yield Buffer.from('{"x":1}');
+  })());
+  await writeSnapshot(dir, { part: 'audit-index', format: 1, position: 7, eventId: 'c' }, []);
+  const entries = await listSnapshots(dir, 'read-models');
+  t.deepEqual(entries.map((e) => e.position), [12, 5]);
+  const { header } = await readSnapshotHeader(entries[1]!.file);
+  t.like(header, { part: 'read-models', format: 1, position: 5, eventId: 'a', bytes: 11 });
+  t.is(await bodyOf(entries[1]!.file), 'hello world');
+  t.is(await bodyOf(entries[0]!.file), '{"x":1}');
+  t.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
+});
+
+test('a body that does not match its checksum is reported at the end of the reading', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
+  const file = await writeSnapshot(dir, { part: 'p', format: 1, position: 3, eventId: 'e' }, [Buffer.from('abcdef')]);
+  const bytes = await readFile(file);
+  bytes[bytes.length - 1] = 0x41;
+  await writeFile(file, bytes);
+  await t.throwsAsync(bodyOf(file), { instanceOf: SnapshotDamagedError, message: /checksum/ });
+  await writeFile(file, bytes.subarray(0, bytes.length - 2));
+  await t.throwsAsync(bodyOf(file), { instanceOf: SnapshotDamagedError, message: /bytes/ });
+  await writeFile(file, 'not a snapshot');
+  await t.throwsAsync(readSnapshotHeader(file), { instanceOf: SnapshotDamagedError });
+});
+
+test('a failed write leaves no snapshot, and pruning keeps the newest', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
+  await t.throwsAsync(
+    writeSnapshot(dir, { part: 'p', format: 1, position: 9, eventId: 'e' }, (async function* () {
+      yield Buffer.from('partial');
+      throw new Error('serialisation failed');
+    })()),
+    { message: 'serialisation failed' },
+  );
+  t.deepEqual(await readdir(dir), []);
+  for (const position of [1, 2, 3, 4]) await writeSnapshot(dir, { part: 'p', format: 1, position, eventId: `e${position}` }, []);
+  await pruneSnapshots(dir, 'p', 2);
+  t.deepEqual((await listSnapshots(dir, 'p')).map((e) => e.position), [4, 3]);
+});
