@@ -76,6 +76,10 @@ export interface Config {
   readyMaxLagMs: number;
   /** A reader of the embedded file log looks at the file at least this often (besides the file watch). */
   followPollMs: number;
+  /** Derived state (read models, audit indexes) is snapshotted after this many events (0: never). */
+  snapshotEveryEvents: number;
+  /** Snapshots kept per part (older ones are removed); `?as_of=` starts from the nearest. */
+  snapshotKeep: number;
 }
 
 function role(value: string | undefined): 'writer' | 'reader' {
@@ -232,5 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readyMaxLagEvents: integer(env.READY_MAX_LAG_EVENTS, 10_000),
     readyMaxLagMs: seconds(env.READY_MAX_LAG_SECONDS, 10),
     followPollMs: seconds(env.FOLLOW_POLL_INTERVAL, 0.5),
+    snapshotEveryEvents: integer(env.SNAPSHOT_EVERY_EVENTS, 100_000),
+    snapshotKeep: Math.max(1, integer(env.SNAPSHOT_KEEP, 10)),
   };
 }
