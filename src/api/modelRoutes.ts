@@ -9,6 +9,7 @@ import type { FieldErrors, ModelDefinition } from '../models/types.js';
 import type { ExpectedVersions, Precondition } from '../commands/preconditions.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { listPage } from './query/listPage.js';
+import { objectNotModified } from './objectNotModified.js';
 import { ITEM_ETAG, etagOf, ifMatchPreconditions, itemEtagError, itemVersions } from './conditionalWrite.js';
 import { and } from './query/ListQueryCompiler.js';
 import { assertInScope, viewScope, withinScope, writeGuard, writeScope } from './permissions.js';
@@ -20,7 +21,7 @@ import { answerExport } from './exportTemplate.js';
 import { RoutesByModel } from './RoutesByModel.js';
 import { RawJson } from './face/RawJson.js';
 import { ifNoneMatchHolds, listEtag } from './listEtag.js';
-import { cacheableRendering, renderCached } from './renderCache/renderCached.js';
+import { cacheableRendering, renderCached, renderKeyPrefix } from './renderCache/renderCached.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const DETAIL_METHODS = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -154,12 +155,19 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
   if (!doc) throw new NotFoundError();
   const query = new URLSearchParams(ctx.querystring);
   ctx.set('ETag', etagOf(doc._pos));
-  const texts = await renderTexts(services, ctx, definition, [doc], representation(query, definition), renderOptions(ctx, query));
+  const form = representation(query, definition);
+  const options = renderOptions(ctx, query);
+  const texts = await renderTexts(services, ctx, definition, [doc], form, options);
   if (texts) {
+    const dependencies = services.renderCache!.dependencies(renderKeyPrefix(definition, form, options) + doc.id, doc._pos);
+    if (objectNotModified(ctx.get('If-None-Match'), doc._pos, dependencies, services.projector)) {
+      ctx.status = 304;
+      return;
+    }
     ctx.body = new RawJson(texts);
     return;
   }
-  const [body] = await serializer.render(definition, [doc], representation(query, definition), renderOptions(ctx, query));
+  const [body] = await serializer.render(definition, [doc], form, options);
   ctx.body = body;
 }
 

@@ -12,6 +12,7 @@ import type { ReadStore } from './ReadStore.js';
  */
 export class Projector {
   private applied = 0;
+  private startedFrom = 0;
   private subscription: Subscription | null = null;
   private waiters: Array<{ position: number; resolve: () => void; reject: (e: unknown) => void }> = [];
   private failure: unknown = null;
@@ -31,6 +32,14 @@ export class Projector {
     return this.applied;
   }
 
+  /**
+   * The position the read models had reached when this projector had caught up at start:
+   * what cached renderings were made of before it (and under which configuration) is not known.
+   */
+  get startPosition(): number {
+    return this.startedFrom;
+  }
+
   /** The last position at which the collection changed in the read models (0: not since this projector started). */
   changedAt(collection: string): number {
     return this.changed.get(collection) ?? 0;
@@ -48,6 +57,7 @@ export class Projector {
     // Delivery can also end after the catch-up (the log's consumer gave up): waiting writers must hear of it.
     this.subscription.done?.catch((error: unknown) => this.fail(error));
     await this.subscription.caughtUp;
+    this.startedFrom = this.applied;
   }
 
   /**

@@ -55,6 +55,15 @@ export class RenderCache {
     return entry.text;
   }
 
+  /**
+   * The collections the kept rendering of the object at this version read, while it is
+   * fresh (undefined when none is kept).
+   */
+  dependencies(key: string, version: number): readonly string[] | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.version === version && this.fresh(entry) ? entry.reads : undefined;
+  }
+
   set(key: string, version: number, renderedAt: number, reads: readonly string[], text: Buffer): void {
     if (this.maxBytes <= 0) return;
     this.delete(key);

@@ -25,7 +25,7 @@ export async function renderCached(
   representation: Representation,
   options: RenderOptions,
 ): Promise<Buffer[]> {
-  const prefix = `${definition.key}\u0000${representation}\u0000${options.baseUrl}\u0000`;
+  const prefix = renderKeyPrefix(definition, representation, options);
   const texts = docs.map((doc) => cache.get(prefix + doc.id, doc._pos));
   const missing = docs.filter((_, i) => texts[i] === undefined);
   if (missing.length > 0) {
@@ -45,6 +45,11 @@ export async function renderCached(
     });
   }
   return texts as Buffer[];
+}
+
+/** The render cache's key of an object's rendering is this and its id. */
+export function renderKeyPrefix(definition: ModelDefinition, representation: Representation, options: RenderOptions): string {
+  return `${definition.key}\u0000${representation}\u0000${options.baseUrl}\u0000`;
 }
 
 /** Whether a rendering with these options is the plain one the cache keeps. */
