@@ -11,6 +11,7 @@ import type { WriterRetry } from './commands/WriteCoordinator.js';
 import { loadConfig, type Config } from './config.js';
 import type { LogFileSystem } from './events/file/logFileSystem.js';
 import type { Fatal } from './ledger/FatalSignal.js';
+import { listenAdminSocket } from './ledger/AdminSocket.js';
 import { openLedger, openReader, type Ledger } from './ledger/openLedger.js';
 import { Readiness } from './replicas/Readiness.js';
 import { WEBHOOK_DELIVERIES_SOURCE } from './models/extras/webhookDeliveriesView.js';
@@ -82,6 +83,9 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
     }
   }
 
+  // The manage CLI's writing commands come to the live writer instead of competing with it.
+  const adminSocket = reader ? null : await listenAdminSocket(config.dataDir, ledger, logger);
+
   const app = createApp(services);
   const server = createHttpServer(config, app.callback()); // timeouts and the connection cap
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -96,6 +100,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
       webhooks = await startWebhookWorker({ config, registry, log, store, projector, secrets: ledger.secrets, serializer, baseUrl: url, logger });
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await adminSocket?.close();
       throw error;
     }
   }
@@ -118,6 +123,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
       await webhooks?.stop();
       await audit.close(); // ends live change streams, which would keep the server open
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await adminSocket?.close();
       await ledger.close();
     })());
   return { services, server, url, webhooks, fatal: ledger.fatal.raised, caughtUp: ledger.caughtUp, stop };

@@ -1,8 +1,9 @@
 /**
  * `npm run manage -- <command>`: administration without the HTTP API, in the spirit of
  * NetBox's manage.py. It opens the same event log and read models as the service
- * (configured by the same environment variables). The commands that write take the
- * data directory's lock, as the service does, so they refuse to run next to it.
+ * (configured by the same environment variables). createsuperuser and create-token are
+ * handed to the service when it runs (src/ledger/AdminSocket.ts), else run here under the
+ * data directory's lock; repair-log needs the service stopped.
  *
  *   createsuperuser   a superuser (and, with --token, an API token for it)
  *   create-token      an API token for an existing user
@@ -15,23 +16,20 @@
  * src/cli/exportChanges.ts, also `npm run rebuild` / `npm run export-changes`): manage
  * runs them with the same Node.js and loader, passing every argument through.
  */
-import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { SecretKeeper } from '../auth/secrets.js';
-import { createSuperuser as writeSuperuser } from '../auth/superuser.js';
-import { createObjects } from '../commands/createObjects.js';
 import { ValidationError } from '../commands/errors.js';
 import { loadConfig, type Config } from '../config.js';
 import { DataDirLock, DataDirLockedError } from '../events/DataDirLock.js';
 import { describeScan, scanLog } from '../events/file/logScan.js';
 import { repairLog } from '../events/file/repairLog.js';
+import { AdminCommandError, runAdminCommand, type AdminRequest } from '../ledger/adminCommands.js';
+import { connectAdminSocket } from '../ledger/AdminSocket.js';
 import { openLedger as openLedgerParts, type Ledger } from '../ledger/openLedger.js';
-import { registry } from '../models/registry.js';
 
 export const USAGE = `Usage: npm run manage -- <command> [options]
 
@@ -64,10 +62,11 @@ Commands:
   --help            Show this help (after rebuild/export: that command's own help).
 
 Configuration comes from the service's environment variables (DATA_DIR, KAFKA_BROKERS,
-MONGODB_URL, SECRET_KEY, ...). createsuperuser, create-token and repair-log write: they
-take the data directory's lock and refuse to run while the service holds it (stop the
-service first). verify-log, export and rebuild only read the log and are safe while the
-service runs.
+MONGODB_URL, SECRET_KEY, ...). createsuperuser and create-token write: while the service
+runs on the data directory they are handed to it (its admin socket) and it runs them;
+otherwise they take the data directory's lock. repair-log takes the lock and refuses to
+run while the service holds it (stop the service first). verify-log, export and rebuild
+only read the log and are safe while the service runs.
 `;
 
 export interface Io {
@@ -219,38 +218,31 @@ async function passwordFrom(values: Record<string, unknown>, env: NodeJS.Process
   throw new UsageError('Error: give --password or set NETLEDGER_PASSWORD (no terminal to ask on).');
 }
 
-export async function createSuperuser(ledger: Ledger, input: { username: string; email: string; password: string; token?: string | null }): Promise<{ userId: number; key: string | null }> {
-  const existing = await ledger.store.find('auth.user', { username: { $eq: input.username } }, { limit: 1 });
-  if (existing.length > 0) throw new UsageError('Error: That username is already taken.', 1);
-  const key = input.token === undefined || input.token === null ? null : input.token || SecretKeeper.generateTokenKey();
-  const userId = await writeSuperuser(ledger.coordinator, ledger.commands, {
-    username: input.username,
-    email: input.email,
-    password: input.password,
-    token: key ? { key, description: 'created by manage createsuperuser' } : null,
-  });
-  return { userId, key };
-}
-
-export async function createToken(
-  ledger: Ledger,
-  input: { user: string; key?: string; writeEnabled: boolean; expires?: string; description?: string },
-): Promise<string> {
-  const [user] = await ledger.store.find('auth.user', { username: { $eq: input.user } }, { limit: 1 });
-  if (!user) throw new UsageError(`Error: no user named "${input.user}".`, 1);
-  const key = input.key ?? SecretKeeper.generateTokenKey();
-  await ledger.coordinator.execute({ requestId: randomUUID(), user: { id: user.id, username: String(user.username) } }, async (tx) => {
-    await createObjects(ledger.commands, tx, registry.get('users.token'), [
-      {
-        user: user.id,
-        key,
-        write_enabled: input.writeEnabled,
-        description: input.description ?? 'created by manage create-token',
-        ...(input.expires ? { expires: input.expires } : {}),
-      },
-    ], false);
-  });
-  return key;
+/**
+ * A writing command: handed to the service when one runs on the data directory (its
+ * live writer runs it), else run on a ledger of this process's own, under the lock.
+ * The command is built only once it is known where it goes, and before the ledger opens
+ * (a password is asked for after a refusal would have been shown, never before).
+ */
+async function runWriting(name: AdminRequest['command'], env: NodeJS.ProcessEnv, io: Io, build: () => Promise<AdminRequest>): Promise<number> {
+  const channel = await connectAdminSocket(dataDirOf(env));
+  if (channel) {
+    try {
+      const answer = await channel.send(await build());
+      if (!answer.ok) throw new AdminCommandError(answer.message, answer.exitCode);
+      await io.out(answer.output);
+      return 0;
+    } finally {
+      channel.close();
+    }
+  }
+  const ledger = await openLedger(loadConfig(env), name);
+  try {
+    await io.out(await runAdminCommand(ledger, await build()));
+    return 0;
+  } finally {
+    await ledger.close();
+  }
 }
 
 const CLI_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -325,39 +317,30 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     switch (command) {
       case 'createsuperuser': {
         if (typeof values.username !== 'string' || values.username === '') throw new UsageError('Error: --username is required.');
-        // The lock first: a running service is reported before a password is asked for.
-        const ledger = await openLedger(loadConfig(env), 'createsuperuser');
-        try {
-          const password = await passwordFrom(values, env);
-          const result = await createSuperuser(ledger, {
-            username: values.username,
+        const username = values.username;
+        return await runWriting('createsuperuser', env, io, async () => ({
+          command: 'createsuperuser',
+          input: {
+            username,
             email: typeof values.email === 'string' ? values.email : '',
-            password,
+            password: await passwordFrom(values, env),
             token: typeof values.token === 'string' ? values.token : null,
-          });
-          io.out(`Superuser "${values.username}" created (id ${result.userId}).\n`);
-          if (result.key) io.out(`API token (shown once): ${result.key}\n`);
-        } finally {
-          await ledger.close();
-        }
-        return 0;
+          },
+        }));
       }
       case 'create-token': {
         if (typeof values.user !== 'string' || values.user === '') throw new UsageError('Error: --user is required.');
-        const ledger = await openLedger(loadConfig(env), 'create-token');
-        try {
-          const key = await createToken(ledger, {
-            user: values.user,
+        const user = values.user;
+        return await runWriting('create-token', env, io, async () => ({
+          command: 'create-token',
+          input: {
+            user,
             key: typeof values.key === 'string' ? values.key : undefined,
             writeEnabled: values['read-only'] !== true,
             expires: typeof values.expires === 'string' ? values.expires : undefined,
             description: typeof values.description === 'string' ? values.description : undefined,
-          });
-          io.out(`${key}\n`);
-        } finally {
-          await ledger.close();
-        }
-        return 0;
+          },
+        }));
       }
       case 'verify-log':
         return await verifyLog(env, io);
@@ -368,7 +351,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         return 2;
     }
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof AdminCommandError) {
       io.err(`${error.message}\n`);
       return error.exitCode;
     }

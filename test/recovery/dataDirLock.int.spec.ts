@@ -90,21 +90,46 @@ test('the same directory by another path is the same lock; other directories are
   await independent.release();
 });
 
-test('manage: writing commands refuse to run next to the service and say to stop it; verify-log still reads', async (t) => {
-  const service = await startService({ SECRET_KEY: 'lock-secret' });
+test('manage: next to the service, createsuperuser and create-token are run by the service itself; repair-log refuses; verify-log reads', async (t) => {
+  const logged: Array<Record<string, unknown>> = [];
+  const service = await startService({ SECRET_KEY: 'lock-secret' }, undefined, { logger: (entry) => void logged.push(entry) });
   t.teardown(() => service.close());
   const env = { DATA_DIR: service.dataDir, SECRET_KEY: 'lock-secret' };
-  for (const argv of [['create-token', '--user', 'admin'], ['createsuperuser', '--username', 'ops', '--password', 'pw-123456'], ['repair-log', '--yes']]) {
-    const cli = capture();
-    t.is(await main(argv, env, cli.io), 1, argv[0]);
-    t.regex(cli.err(), new RegExp(`in use by process ${process.pid} \\(service, since [^)]+\\).*Stop the service first`), argv[0]);
-  }
+
+  const token = capture();
+  t.is(await main(['create-token', '--user', 'admin', '--description', 'from manage'], env, token.io), 0, token.err());
+  const key = token.out().trim();
+  t.regex(key, /^[0-9a-f]{40}$/);
+  const me = await fetch(`${service.url}/api/users/config/`, { headers: { Authorization: `Token ${key}` } });
+  t.is(me.status, 200, 'the live service knows the token at once');
+
+  const superuser = capture();
+  t.is(await main(['createsuperuser', '--username', 'ops', '--password', 'pw-123456', '--token', ''], env, superuser.io), 0, superuser.err());
+  t.regex(superuser.out(), /^Superuser "ops" created \(id \d+\)\.\nAPI token \(shown once\): [0-9a-f]{40}\n$/);
+  const users = await service.api('GET', '/api/users/users/?username=ops');
+  t.is(users.body.results[0]?.is_staff, true);
+
+  const taken = capture();
+  t.is(await main(['createsuperuser', '--username', 'ops', '--password', 'pw-123456'], env, taken.io), 1);
+  t.is(taken.err(), 'Error: That username is already taken.\n');
+  const nobody = capture();
+  t.is(await main(['create-token', '--user', 'nobody'], env, nobody.io), 1);
+  t.is(nobody.err(), 'Error: no user named "nobody".\n');
+
+  const text = JSON.stringify(logged);
+  t.false(text.includes('pw-123456'), 'no password in a log line');
+  t.false(text.includes(key), 'no token key in a log line');
+  t.true(logged.some((entry) => entry.msg === 'admin command from manage' && entry.command === 'create-token'));
+
+  const repair = capture();
+  t.is(await main(['repair-log', '--yes'], env, repair.io), 1);
+  t.regex(repair.err(), new RegExp(`in use by process ${process.pid} \\(service, since [^)]+\\).*Stop the service first`));
   const verify = capture();
   t.is(await main(['verify-log'], env, verify.io), 0, verify.err());
   t.regex(verify.out(), /OK: no damage/);
 
   await service.stop();
-  const token = capture();
-  t.is(await main(['create-token', '--user', 'admin'], env, token.io), 0, token.err());
-  t.regex(token.out(), /^[0-9a-f]{40}\n$/);
+  const offline = capture();
+  t.is(await main(['create-token', '--user', 'admin'], env, offline.io), 0, offline.err());
+  t.regex(offline.out(), /^[0-9a-f]{40}\n$/);
 });

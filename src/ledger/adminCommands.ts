@@ -1,0 +1,88 @@
+/**
+ * The administration commands that write (a superuser, an API token), run against an
+ * open ledger: by the manage CLI on a ledger of its own when no service runs, or by
+ * the running service itself when the CLI asks it over the admin socket (so the CLI
+ * never competes with the live writer).
+ */
+import { randomUUID } from 'node:crypto';
+import { SecretKeeper } from '../auth/secrets.js';
+import { createSuperuser as writeSuperuser } from '../auth/superuser.js';
+import { createObjects } from '../commands/createObjects.js';
+import type { Ledger } from './openLedger.js';
+
+/** What the commands use of a ledger. */
+export type AdminLedger = Pick<Ledger, 'store' | 'coordinator' | 'commands' | 'registry'>;
+
+/** A refusal to report to the operator as it is (no stack trace), with the process exit code. */
+export class AdminCommandError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export interface SuperuserInput {
+  username: string;
+  email: string;
+  password: string;
+  /** An API token for the user too: its key, '' for a random one, null for none. */
+  token?: string | null;
+}
+
+export interface TokenInput {
+  user: string;
+  key?: string;
+  writeEnabled: boolean;
+  expires?: string;
+  description?: string;
+}
+
+export async function createSuperuser(ledger: AdminLedger, input: SuperuserInput): Promise<{ userId: number; key: string | null }> {
+  const existing = await ledger.store.find('auth.user', { username: { $eq: input.username } }, { limit: 1 });
+  if (existing.length > 0) throw new AdminCommandError('Error: That username is already taken.');
+  const key = input.token === undefined || input.token === null ? null : input.token || SecretKeeper.generateTokenKey();
+  const userId = await writeSuperuser(ledger.coordinator, ledger.commands, {
+    username: input.username,
+    email: input.email,
+    password: input.password,
+    token: key ? { key, description: 'created by manage createsuperuser' } : null,
+  });
+  return { userId, key };
+}
+
+export async function createToken(ledger: AdminLedger, input: TokenInput): Promise<string> {
+  const [user] = await ledger.store.find('auth.user', { username: { $eq: input.user } }, { limit: 1 });
+  if (!user) throw new AdminCommandError(`Error: no user named "${input.user}".`);
+  const key = input.key ?? SecretKeeper.generateTokenKey();
+  await ledger.coordinator.execute({ requestId: randomUUID(), user: { id: user.id, username: String(user.username) } }, async (tx) => {
+    await createObjects(ledger.commands, tx, ledger.registry.get('users.token'), [
+      {
+        user: user.id,
+        key,
+        write_enabled: input.writeEnabled,
+        description: input.description ?? 'created by manage create-token',
+        ...(input.expires ? { expires: input.expires } : {}),
+      },
+    ], false);
+  });
+  return key;
+}
+
+/** One command as the admin socket carries it. */
+export type AdminRequest = { command: 'createsuperuser'; input: SuperuserInput } | { command: 'create-token'; input: TokenInput };
+
+/** The command's output lines for the operator. */
+export async function runAdminCommand(ledger: AdminLedger, request: AdminRequest): Promise<string> {
+  switch (request.command) {
+    case 'createsuperuser': {
+      const result = await createSuperuser(ledger, request.input);
+      return `Superuser "${request.input.username}" created (id ${result.userId}).\n${result.key ? `API token (shown once): ${result.key}\n` : ''}`;
+    }
+    case 'create-token':
+      return `${await createToken(ledger, request.input)}\n`;
+    default:
+      throw new AdminCommandError(`Error: unknown command "${(request as { command: unknown }).command}".`, 2);
+  }
+}
