@@ -5,15 +5,17 @@
  *   npm run bench                   # all of them
  *   npm run bench -- api readStore  # only those whose file name contains one of the words
  *
- * The environment is passed through (SITES, IPS, EVENTS, ... scale them down).
+ * The environment is passed through (SITES, IPS, EVENTS, ... scale them down). The
+ * headline figures the benchmarks report (bench/figures.ts) close the run as one table.
  * Exits non-zero if any benchmark failed; the others still run.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { figureTable } from './figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** These first, in this order; any other bench/*.bench.ts after them, by name. */
@@ -32,7 +34,7 @@ function run(file: string): Promise<number> {
     // Same node, with tsx's loader, like `npx tsx <file>` without the npx round trip.
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, file)], {
       cwd: path.dirname(here),
-      env: process.env,
+      env: { ...process.env, BENCH_FIGURES: figuresFile },
       stdio: 'inherit',
     });
     child.on('error', (error) => {
@@ -43,6 +45,8 @@ function run(file: string): Promise<number> {
   });
 }
 
+const figuresDir = mkdtempSync(path.join(os.tmpdir(), 'netledger-bench-'));
+const figuresFile = path.join(figuresDir, 'figures.jsonl');
 console.log(`netledger benchmarks: ${selected.join(', ')} (node ${process.version}, ${os.cpus().length} CPUs, ${new Date().toISOString()})`);
 const outcomes: string[] = [];
 for (const file of selected) {
@@ -54,4 +58,10 @@ for (const file of selected) {
 }
 console.log(`\n=== summary ${'='.repeat(62)}`);
 for (const line of outcomes) console.log(line);
+const table = figureTable(figuresFile);
+if (table.length > 0) {
+  console.log(`\n=== figures ${'='.repeat(62)}`);
+  for (const line of table) console.log(line);
+}
+rmSync(figuresDir, { recursive: true, force: true });
 process.exit(outcomes.some((o) => o.includes('FAILED')) ? 1 : 0);

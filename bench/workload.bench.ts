@@ -11,6 +11,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { cannon } from './cannon.js';
+import { reportFigure } from './figures.js';
 import { api, cpuMs, HEADERS, startBenchService } from './inProcessService.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
@@ -21,6 +22,26 @@ const CREATES = Number(process.env.CREATES ?? 300);
 const service = await startBenchService('workload');
 const url = service.url;
 const rows: string[][] = [];
+/** The issue's targets, by figure: throughput floors for the pages, latency ceilings for the rest. */
+const TARGETS: Record<string, { reqPerSec?: number; ms?: number }> = {
+  'devices, page of 50': { reqPerSec: 10_000 },
+  'device detail': { reqPerSec: 15_000 },
+  'sites ?name__ic=': { reqPerSec: 10_000 },
+  'interfaces ?limit=1000': { ms: 12 },
+  'devices ?limit=1000': { ms: 3 },
+  'single create, sequential p50': { ms: 1 },
+  'bulk create 1,000 IPs': { ms: 80 },
+  'bulk PATCH 200 devices': { ms: 30 },
+};
+function figure(name: string, measured: { reqPerSec?: number; ms?: number }, note = ''): void {
+  const target = TARGETS[name]!;
+  if (target.reqPerSec !== undefined) {
+    const value = Math.round(measured.reqPerSec!);
+    reportFigure({ name, value: `${value.toLocaleString('en')} req/s${note}`, target: `≥ ${target.reqPerSec.toLocaleString('en')} req/s`, met: value >= target.reqPerSec });
+  } else {
+    reportFigure({ name, value: `${measured.ms!.toFixed(2)} ms${note}`, target: `≤ ${target.ms} ms`, met: measured.ms! <= target.ms! });
+  }
+}
 const load1 = () => os.loadavg()[0]!.toFixed(1);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -55,6 +76,19 @@ try {
     const cpu = (cpuMs() - c0) / Math.max(1, result.requests.total);
     const failed = result.non2xx + result.errors + result.timeouts;
     rows.push([name, `${Math.round(result.requests.average)} req/s`, `${result.latency.p50} ms`, `${cpu.toFixed(2)} ms`, load1(), failed ? `${failed} failed` : '']);
+    if (TARGETS[name]?.reqPerSec !== undefined) figure(name, { reqPerSec: result.requests.average }, `, ${cpu.toFixed(2)} CPU ms`);
+    else {
+      // A page's own latency: one request at a time, so no other request's work is in it.
+      const times: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const t0 = performance.now();
+        const response = await fetch(url + path, { headers: HEADERS });
+        await response.arrayBuffer();
+        times.push(performance.now() - t0);
+      }
+      rows.push([`${name}, one at a time`, '', `${median(times).toFixed(2)} ms`, '', load1(), 'median of 30']);
+      figure(name, { ms: median(times) }, `, ${cpu.toFixed(2)} CPU ms`);
+    }
   }
 
   const createTimes: number[] = [];
@@ -64,6 +98,7 @@ try {
     createTimes.push(performance.now() - t0);
   }
   rows.push(['single create, sequential p50', '', `${median(createTimes).toFixed(2)} ms`, '', load1(), `${CREATES} tags`]);
+  figure('single create, sequential p50', { ms: median(createTimes) });
 
   const bulkTimes: number[] = [];
   for (let round = 0; round < 3; round++) {
@@ -73,6 +108,7 @@ try {
     bulkTimes.push(performance.now() - t0);
   }
   rows.push(['bulk create 1,000 IPs', '', `${median(bulkTimes).toFixed(0)} ms`, '', load1(), 'median of 3']);
+  figure('bulk create 1,000 IPs', { ms: median(bulkTimes) });
 
   const patchTimes: number[] = [];
   for (let round = 0; round < 3; round++) {
@@ -82,6 +118,7 @@ try {
     patchTimes.push(performance.now() - t0);
   }
   rows.push(['bulk PATCH 200 devices', '', `${median(patchTimes).toFixed(0)} ms`, '', load1(), 'median of 3']);
+  figure('bulk PATCH 200 devices', { ms: median(patchTimes) });
 
   const header = ['figure', 'throughput', 'latency', 'CPU/request', 'load', 'note'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
