@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { open as openFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -16,8 +15,8 @@ import { assertValidEvents } from '../events/validateEvents.js';
  *   [JSON array], see FileEventLog) and stops at the first incomplete or CRC-failing
  *   frame: that is either a write in progress or a torn tail the service cuts on its
  *   next open. Positions are checked to be dense.
- * - Kafka: a KafkaEventLog with a transactional id of its own (so it never fences the
- *   service's writer), read from the beginning of the partition.
+ * - Kafka: a KafkaEventLog as a follower (it registers no transactional id, so it never
+ *   fences the service's writer), read from the beginning of the partition.
  *
  * Every event is validated against the envelope schema, as any consumer should.
  */
@@ -129,8 +128,8 @@ async function openKafkaSource(config: Config): Promise<EventSource> {
   const log = new KafkaEventLog({
     ...kafkaSettingsFrom(config),
     clientId: 'netledger-cli',
-    // A transactional id of its own: opening must never fence the service's writer.
-    transactionalId: `netledger-cli-${randomUUID()}`,
+    // A follower registers no transactional id: opening never fences the service's writer.
+    follower: {},
     logLevel: 'error',
   });
   await log.open();

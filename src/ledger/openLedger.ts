@@ -6,7 +6,6 @@
  * read-only tools (rebuild, export) take only the parts that never write:
  * `openLogReader` and `readStoreFor`.
  */
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { AuditService } from '../audit/AuditService.js';
 import { openEventSource, type EventSource } from '../audit/eventSource.js';
@@ -156,8 +155,8 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
 
 /**
  * A read replica's ledger: no lock, no writer. It follows the log another process
- * writes (the embedded file read-only, or Kafka under a transactional id of its own,
- * which fences no one) into read models of its own in memory, and builds auth and audit
+ * writes (the embedded file read-only, or Kafka as a follower, which registers no
+ * transactional id and so fences no one) into read models of its own in memory, and builds auth and audit
  * over it. It returns before the first catch-up is done (`caughtUp`), so the service can
  * answer its health checks while it catches up.
  */
@@ -166,7 +165,7 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
   const logger = options.logger ?? (() => {});
   const fatal = new FatalSignal();
   const log: EventLog = config.kafkaBrokers
-    ? new KafkaEventLog({ ...kafkaSettingsFrom(config), clientId: 'netledger-reader', transactionalId: `netledger-reader-${randomUUID()}` })
+    ? new KafkaEventLog({ ...kafkaSettingsFrom(config), clientId: 'netledger-reader', follower: {} })
     : new FileLogFollower({
         dir: config.dataDir,
         fs: options.logFileSystem,

@@ -139,6 +139,13 @@ export interface KafkaEventLogOptions {
   bodyCacheBytes?: number;
   /** How often a reader busy with one batch heartbeats to its group (ms). Default 3,000. */
   heartbeatMs?: number;
+  /**
+   * Follow the log without writing it (a read replica): no producer and no transactional
+   * id are registered (nothing is fenced, nothing is left at the coordinator), append() is
+   * refused, and head() is the last committed event, looked up at open and again every
+   * `headRefreshMs` (default 5,000) when the partition's end has moved.
+   */
+  follower?: { headRefreshMs?: number };
 }
 
 const LOG_LEVELS = {
@@ -169,6 +176,11 @@ export class KafkaEventLog implements EventLog {
   private admin: Admin | undefined;
   /** Set once open() has fenced older writers and read the head; kept after close() for head(). */
   private writer: TransactionalWriter | undefined;
+  private readonly follower: { headRefreshMs: number } | undefined;
+  /** A follower's last committed position as last looked up, and the partition end it was looked up at. */
+  private followedHead = 0;
+  private followedEnd = -1n;
+  private headRefresh: NodeJS.Timeout | undefined;
   private opening: Promise<void> | undefined;
   private closed = false;
 
@@ -190,6 +202,8 @@ export class KafkaEventLog implements EventLog {
     this.leaseWanted = options.writerLease;
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
     this.heartbeatMs = options.heartbeatMs;
+    this.follower = options.follower ? { headRefreshMs: options.follower.headRefreshMs ?? 5_000 } : undefined;
+    if (this.follower && options.writerLease) throw new Error('KafkaEventLog: a follower takes no writer lease');
     this.onSubscriptionError =
       options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
     this.positionReads = new PositionReads(options.bodyCacheBytes ?? 16 << 20, {
@@ -213,6 +227,12 @@ export class KafkaEventLog implements EventLog {
     this.admin = this.kafka.admin();
     await this.admin.connect();
     const topic = await ensureTopic(this.admin, this.topic, { replicationFactor: this.replicationFactor, minInsyncReplicas: this.minInsyncReplicas });
+    if (this.follower) {
+      await this.refreshFollowedHead();
+      this.headRefresh = setInterval(() => void this.refreshFollowedHead().catch(() => undefined), this.follower.headRefreshMs);
+      this.headRefresh.unref();
+      return;
+    }
     if (this.leaseWanted) {
       this.lease = await WriterLease.acquire({
         admin: this.admin,
@@ -274,10 +294,25 @@ export class KafkaEventLog implements EventLog {
   }
 
   head(): number {
+    if (this.follower) return Math.max(this.followedHead, this.positionReads.lastSeen);
     return this.writer?.head ?? 0;
   }
 
+  /**
+   * A follower's head: the last committed event, looked up again only when the partition's
+   * end has moved since (a lookup costs a short-lived consumer). It never goes back.
+   */
+  private async refreshFollowedHead(): Promise<void> {
+    if (!this.admin || this.closed) return;
+    const offsets = await this.offsets();
+    if (offsets.high === this.followedEnd) return;
+    const last = await findLastEvent(async () => offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head'));
+    this.followedEnd = offsets.high;
+    this.followedHead = Math.max(this.followedHead, last?.position ?? 0);
+  }
+
   append(events: ChangeEvent[]): Promise<void> {
+    if (this.follower) return Promise.reject(new Error('KafkaEventLog: a follower does not write the log'));
     if (!this.writer || this.closed) return Promise.reject(new Error('KafkaEventLog is not open'));
     return this.writer.append(events).catch((error: unknown) => {
       // Fenced for good: stop holding the lease, so the writer that took over can restart freely.
@@ -373,6 +408,7 @@ export class KafkaEventLog implements EventLog {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.headRefresh);
     await this.opening?.catch(() => undefined);
     await this.writer?.close();
     await Promise.allSettled([...this.readers].map((stop) => stop()));

@@ -1,0 +1,50 @@
+/**
+ * A read replica follows the Kafka topic without writing it: against the fake cluster
+ * (test/support/fakeKafka.ts), which speaks the client library's API.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
+import { FakeKafkaCluster } from '../support/fakeKafka.js';
+import { makeBatch } from './makeEvent.js';
+
+async function openLog(t: ExecutionContext, cluster: FakeKafkaCluster, options: Partial<KafkaEventLogOptions>) {
+  const log = new KafkaEventLog({ brokers: ['broker-1:9092'], topic: 'netledger.changes', replicationFactor: 1, logLevel: 'nothing', client: cluster.client, onSubscriptionError: () => {}, ...options });
+  t.teardown(() => log.close());
+  await log.open();
+  return log;
+}
+
+test('a follower registers no producer, knows the head at open and follows it as the writer commits', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
+  await writer.append(makeBatch(1, 3));
+  const producers = cluster.producersCreated;
+
+  const follower = await openLog(t, cluster, { clientId: 'netledger-reader', follower: { headRefreshMs: 20 } });
+  t.is(cluster.producersCreated, producers, 'no producer, so no transactional id registered and nobody fenced');
+  t.is(follower.head(), 3, 'the head at open is the last committed event');
+  await t.throwsAsync(follower.append(makeBatch(4, 1)), { message: /does not write/ });
+
+  await writer.append(makeBatch(4, 2));
+  // The head is looked up again once the partition's end has moved: wait for that, not for time.
+  await new Promise<void>((resolve) => {
+    const check = setInterval(() => {
+      if (follower.head() === 5) clearInterval(check), resolve();
+    }, 5);
+  });
+  t.is(follower.head(), 5);
+
+  // Subscriptions deliver what the writer committed; the writer keeps writing (it was not fenced).
+  const seen: number[] = [];
+  const subscription = follower.subscribe(1, async (events) => void seen.push(...events.map((e) => e.position)));
+  await subscription.caughtUp;
+  t.deepEqual(seen, [1, 2, 3, 4, 5]);
+  await writer.append(makeBatch(6, 1));
+  t.is(writer.head(), 6);
+  await subscription.stop();
+});
+
+test('a follower takes no writer lease', (t) => {
+  const cluster = new FakeKafkaCluster();
+  t.throws(() => new KafkaEventLog({ brokers: ['b:9092'], client: cluster.client, follower: {}, writerLease: { takeover: false } }), { message: /no writer lease/ });
+});
