@@ -31,7 +31,7 @@ export async function api(base: string, method: string, route: string, body?: un
 /** The service on a fresh data directory; `stop` also removes the directory unless KEEP is set. */
 export async function startBenchService(name: string): Promise<{ url: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `netledger-${name}-bench-`));
-  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN, SECRET_KEY: 'bench-secret-key' });
+  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN, SECRET_KEY: 'bench-secret-key', KEEPALIVE_TIMEOUT: '60' });
   const running = await start(config, (entry) => {
     if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal') process.stderr.write(JSON.stringify(entry) + '\n');
   });

@@ -25,8 +25,8 @@ v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 const resident = () => {
   for (let i = 0; i < 3; i++) gc();
-  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-  return { rss, heapUsed, external: external + arrayBuffers };
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external: external + arrayBuffers };
 };
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
@@ -38,7 +38,7 @@ try {
   const role = await api(url, 'POST', '/api/dcim/device-roles/', { name: 'role', slug: 'role', color: 'ff0000' });
   const empty = resident();
   console.log(`memory bench: node ${process.version}, ${os.cpus().length} CPUs, ${mib(os.totalmem())} RAM; empty service: rss ${mib(empty.rss)}, heap ${mib(empty.heapUsed)}`);
-  console.log('objects     rss        heap       rss/object  heap/object  fill time');
+  console.log('objects     rss        heap       rss/object  heap/object  heap total  external   fill time');
 
   let objects = 0;
   let unit = 0; // one unit = 100 objects of the mix
@@ -68,7 +68,7 @@ try {
     const rssPer = (now.rss - empty.rss) / objects;
     const heapPer = (now.heapUsed - empty.heapUsed) / objects;
     console.log(
-      `${String(objects).padEnd(10)}  ${mib(now.rss).padEnd(9)}  ${mib(now.heapUsed).padEnd(9)}  ${`${rssPer.toFixed(0)} B`.padEnd(10)}  ${`${heapPer.toFixed(0)} B`.padEnd(11)}  ${seconds.toFixed(0)} s`,
+      `${String(objects).padEnd(10)}  ${mib(now.rss).padEnd(9)}  ${mib(now.heapUsed).padEnd(9)}  ${`${rssPer.toFixed(0)} B`.padEnd(10)}  ${`${heapPer.toFixed(0)} B`.padEnd(11)}  ${mib(now.heapTotal).padEnd(10)}  ${mib(now.external).padEnd(9)}  ${seconds.toFixed(0)} s`,
     );
     reportFigure({
       name: `resident size at ${objects.toLocaleString('en')} objects`,
