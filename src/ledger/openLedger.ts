@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { AuditService } from '../audit/AuditService.js';
+import type { AuditSnapshotSettings } from '../audit/AuditSnapshots.js';
 import { openEventSource, type EventSource } from '../audit/eventSource.js';
 import { AuthService } from '../auth/AuthService.js';
 import { SecretKeeper } from '../auth/secrets.js';
@@ -140,8 +141,8 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       logger({ level: 'info', msg: `event log writable again, writes resumed (unavailable since ${outage.since}, ${outage.attempts} attempt(s))` });
     await coordinator.init();
     if (options.audit !== false) {
-      audit = new AuditService(log, registry);
-      await audit.open(); // rebuilds the audit indexes (request, object, time) from the log, then follows it
+      audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, true) });
+      await audit.open(); // loads the newest matching snapshot of the audit indexes, indexes the rest of the log, then follows it
     }
     const { secrets, commands } = commandParts(config);
     auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
@@ -183,7 +184,7 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
     projector = await openReadSide(log, store, fatal);
     const projected = projector.start();
     coordinator = new ReplicaWriter(log, store, projector, registry, systemClock);
-    if (options.audit !== false) audit = new AuditService(log, registry);
+    if (options.audit !== false) audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, false) });
     const indexed = audit ? audit.open() : Promise.resolve();
     const caughtUp = Promise.all([projected, indexed]).then(() => undefined);
     caughtUp.catch((error: unknown) => fatal.raise('the first catch-up with the event log failed', error));
@@ -210,6 +211,11 @@ async function openReadSide(log: EventLog, store: ReadStore, fatal: FatalSignal)
   const projector = new Projector(log, store, registry);
   projector.onFailed = (error) => fatal.raise('the read models could not be written: projection stopped', error);
   return projector;
+}
+
+/** The audit indexes' snapshots: under `<DATA_DIR>/snapshots/`, written by the writer only (a replica loads the writer's). */
+function auditSnapshotSettings(config: Config, logger: LedgerLogger, write: boolean): AuditSnapshotSettings {
+  return { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: config.snapshotKeep, write, logger };
 }
 
 /** The secret keeper and what the write side's decisions are given, from the configuration. */
