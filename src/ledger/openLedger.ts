@@ -75,7 +75,12 @@ export interface Ledger {
 /** The event log the configuration names: Kafka when KAFKA_BROKERS is set, else the embedded file log. */
 export function eventLogFor(config: Config, options: { logger?: LedgerLogger; logFileSystem?: LogFileSystem } = {}): EventLog {
   if (config.kafkaBrokers) return new KafkaEventLog({ ...kafkaSettingsFrom(config), writerLease: { takeover: config.kafkaTakeover } });
-  return new FileEventLog({ dir: config.dataDir, fs: options.logFileSystem, logger: options.logger });
+  return new FileEventLog({
+    dir: config.dataDir,
+    fs: options.logFileSystem,
+    logger: options.logger,
+    openPoints: { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: config.snapshotKeep, verifyAll: config.verifyLogOnOpen },
+  });
 }
 
 /** The read store the configuration names: MongoDB when MONGODB_URL is set (and memory is not asked for), else memory. */
