@@ -182,12 +182,12 @@ export class FileEventLog implements EventLog {
    * since the last one: the frame table is taken as views (frames are only appended),
    * the event id at the head read back from the file.
    */
-  private considerOpenPoint(): void {
+  private considerOpenPoint(force = false): void {
     const points = this.openPoints;
     const writer = this.writer;
-    if (!points || points.everyEvents <= 0 || this.pointWriting || this.state !== 'open' || writer === null) return;
+    if (!points || (points.everyEvents <= 0 && !force) || this.pointWriting || this.state !== 'open' || writer === null) return;
     const head = writer.head;
-    if (head === 0 || head - this.pointHead < points.everyEvents) return;
+    if (head === 0 || (!force && head - this.pointHead < points.everyEvents)) return;
     const committedBytes = writer.durableBytes;
     const { firsts, offsets } = this.frames.image();
     this.pointHead = head;
@@ -199,6 +199,13 @@ export class FileEventLog implements EventLog {
       .finally(() => {
         this.pointWriting = null;
       });
+  }
+
+  /** Persists an open point at the current head now (unless one is being written), and waits for it; a no-op without open points. */
+  async persistOpenPoint(): Promise<void> {
+    await this.pointWriting;
+    this.considerOpenPoint(true);
+    await this.pointWriting;
   }
 
   /** Why appends are refused for now (full disk, I/O error), or null. recover() may end it. */
