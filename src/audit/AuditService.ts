@@ -37,6 +37,8 @@ export class AuditService {
   readonly past: PastStates;
   private readonly streams = new Set<() => void>();
   private snapshotWriter: AuditSnapshotWriter | null = null;
+  /** The position of the snapshot the indexes were loaded from at open (0: built from the whole log). */
+  loadedFrom = 0;
 
   constructor(
     private readonly eventLog: EventLog,
@@ -60,7 +62,7 @@ export class AuditService {
       const loaded = await loadAuditIndexes(settings.dir, this.eventLog, settings.logger);
       if (loaded) {
         this.log.adopt(loaded.index, loaded.idempotency);
-        start = loaded.position;
+        start = this.loadedFrom = loaded.position;
       }
     }
     await this.log.open();
