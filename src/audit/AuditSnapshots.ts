@@ -12,7 +12,7 @@
  * event loop between pieces.
  */
 import type { EventLog } from '../events/EventLog.js';
-import { listSnapshots, pruneSnapshots, readSnapshotBody, readSnapshotHeader, writeSnapshot } from '../snapshots/SnapshotFile.js';
+import { listSnapshots, pruneSnapshots, readSnapshotBodyWhole, readSnapshotHeader, writeSnapshot } from '../snapshots/SnapshotFile.js';
 import { AuditIndex } from './AuditIndex.js';
 import type { AuditLog } from './AuditLog.js';
 import { IdempotencyIndex } from './IdempotencyIndex.js';
@@ -71,10 +71,8 @@ export async function loadAuditIndexes(dir: string, log: EventLog, logger: Snaps
         logger({ level: 'warn', msg: `audit index snapshot skipped: the log's event at position ${header.position} is not the one it was taken at (another log?)`, file: entry.file });
         continue;
       }
-      const chunks: Buffer[] = [];
-      for await (const chunk of readSnapshotBody(entry.file, header, bodyOffset)) chunks.push(chunk);
-      // Only now is the body known to be whole: build fresh indexes from it.
-      const state = decodeAuditState(Buffer.concat(chunks));
+      // Read and checked whole before anything is built from it; the indexes are fresh ones.
+      const state = decodeAuditState(await readSnapshotBodyWhole(entry.file, header, bodyOffset));
       if (state.index.head !== header.position) throw new Error(`body at position ${state.index.head}, header at ${header.position}`);
       const index = new AuditIndex();
       index.load(state.index);

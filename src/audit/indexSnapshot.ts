@@ -3,10 +3,12 @@
  * bytes (no per-event encoding, so a million events write and load in well under a
  * second) and the small tables as JSON, plus the idempotency index.
  *
- * Layout: [u32 LE length of the meta JSON][meta JSON][section bytes, back to back]. The
- * meta lists the sections in order with their kind and byte length; the typed arrays
- * are in the machine's byte order, which the meta names (a snapshot from a machine of
- * the other order is refused, and the index rebuilt from the log).
+ * Layout: [u32 LE length of the meta JSON][meta JSON][sections], each section starting
+ * at a multiple of 8 bytes from the body's start (zero bytes pad), so that a loader
+ * reading the body into a buffer of its own lays the typed arrays over it without
+ * copying. The meta lists the sections in order with their kind and byte length; the
+ * typed arrays are in the machine's byte order, which the meta names (a snapshot from a
+ * machine of the other order is refused, and the index rebuilt from the log).
  */
 import { endianness } from 'node:os';
 import type { AuditIndexImage } from './AuditIndex.js';
@@ -16,6 +18,13 @@ import type { IdempotentRequest } from './IdempotencyIndex.js';
 export const AUDIT_INDEX_FORMAT = 1;
 /** Large sections are handed to the writer in pieces this big, so the event loop runs between them. */
 const PIECE_BYTES = 4 << 20;
+const ALIGN = 8;
+const PADDING = Buffer.alloc(ALIGN);
+
+/** Bytes of padding after `length` bytes to reach the next multiple of ALIGN. */
+function padAfter(length: number): number {
+  return (ALIGN - (length % ALIGN)) % ALIGN;
+}
 
 type ArrayKind = 'f64' | 'u32' | 'i32' | 'u16' | 'u8' | 'bytes' | 'lines';
 type Typed = Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array;
@@ -102,12 +111,18 @@ export function* encodeAuditState(state: AuditState): Generator<Buffer> {
   length.writeUInt32LE(json.byteLength, 0);
   yield length;
   yield json;
+  if (padAfter(4 + json.byteLength) > 0) yield PADDING.subarray(0, padAfter(4 + json.byteLength));
   for (const { data } of sections) {
     for (let at = 0; at < data.byteLength; at += PIECE_BYTES) yield data.subarray(at, Math.min(data.byteLength, at + PIECE_BYTES));
+    if (padAfter(data.byteLength) > 0) yield PADDING.subarray(0, padAfter(data.byteLength));
   }
 }
 
-/** Rebuilds the captured state from a whole body. Every array is a fresh copy (aligned, owned). */
+/**
+ * Rebuilds the captured state from a whole body. Typed arrays are views of the body
+ * where it is aligned for them (it is when the body has a buffer of its own), copies
+ * otherwise: the body must not be reused.
+ */
 export function decodeAuditState(body: Buffer): AuditState {
   if (body.byteLength < 4) throw new AuditSnapshotFormatError('audit-index snapshot: body too short');
   const metaBytes = body.readUInt32LE(0);
@@ -119,24 +134,29 @@ export function decodeAuditState(body: Buffer): AuditState {
   }
   if (meta.endian !== endianness()) throw new AuditSnapshotFormatError(`audit-index snapshot: written on a ${meta.endian} machine`);
   const sections = new Map<string, Typed | Buffer | string[]>();
-  let at = 4 + metaBytes;
+  let at = 4 + metaBytes + padAfter(4 + metaBytes);
   for (const { name, kind, bytes } of meta.sections) {
     if (at + bytes > body.byteLength) throw new AuditSnapshotFormatError(`audit-index snapshot: section ${name} runs past the body`);
     const source = body.subarray(at, at + bytes);
-    at += bytes;
+    at += bytes + padAfter(bytes);
     if (kind === 'lines') {
       const text = source.toString('utf8');
       sections.set(name, text === '' ? [] : text.split('\n'));
     } else if (kind === 'bytes') {
-      sections.set(name, Buffer.from(source));
+      sections.set(name, source);
     } else {
       const make = MAKERS[kind];
       if (!make) throw new AuditSnapshotFormatError(`audit-index snapshot: unknown section kind ${kind}`);
       const probe = new make(0);
       if (bytes % probe.BYTES_PER_ELEMENT !== 0) throw new AuditSnapshotFormatError(`audit-index snapshot: section ${name} is not whole elements`);
-      const array = new make(bytes / probe.BYTES_PER_ELEMENT);
-      new Uint8Array(array.buffer).set(source);
-      sections.set(name, array);
+      const count = bytes / probe.BYTES_PER_ELEMENT;
+      if (source.byteOffset % probe.BYTES_PER_ELEMENT === 0) {
+        sections.set(name, new (make as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => Typed)(source.buffer, source.byteOffset, count));
+      } else {
+        const array = new make(count);
+        new Uint8Array(array.buffer).set(source);
+        sections.set(name, array);
+      }
     }
   }
   if (at !== body.byteLength) throw new AuditSnapshotFormatError('audit-index snapshot: bytes after the last section');
