@@ -147,9 +147,9 @@ function runChild(mode: string, dataDir: string): Promise<any> {
 
 function printPhases(label: string, r: any): void {
   console.log(
-    `${label.padEnd(28)} open ${sec(r.open.ms)} s (${fmt(r.open.framesScanned)} frames read from position ${fmt(r.open.fromPosition)}) | ` +
-      `read models ${sec(r.readModels.ms)} s | audit ${sec(r.audit.ms)} s | total ${sec(r.open.ms + r.readModels.ms + r.audit.ms)} s | ` +
-      `CPU ${sec(r.open.cpuMs + r.readModels.cpuMs + r.audit.cpuMs)} s | RSS ${mib(r.rss)} MiB (peak ${mib(r.maxRss)} MiB)`,
+    `${label.padEnd(28)} open ${sec(r.open.ms)} s / ${sec(r.open.cpuMs)} CPU-s (${fmt(r.open.framesScanned)} frames read from position ${fmt(r.open.fromPosition)}) | ` +
+      `read models ${sec(r.readModels.ms)} s / ${sec(r.readModels.cpuMs)} CPU-s | audit ${sec(r.audit.ms)} s / ${sec(r.audit.cpuMs)} CPU-s | ` +
+      `total ${sec(r.open.ms + r.readModels.ms + r.audit.ms)} s / ${sec(r.open.cpuMs + r.readModels.cpuMs + r.audit.cpuMs)} CPU-s | RSS ${mib(r.rss)} MiB (peak ${mib(r.maxRss)} MiB)`,
   );
 }
 
