@@ -36,6 +36,13 @@ import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import { runFollowUps } from '../commands/followUps.js';
 
+/**
+ * Snapshots kept of the parts that only ever resume from their newest (the audit index,
+ * the file log's open point): that one and a fallback. Unlike the read models', older
+ * ones serve no `?as_of=`, and the audit index's are large (about 100 bytes per event).
+ */
+const RESUME_ONLY_KEEP = 2;
+
 export type LedgerLogger = (entry: Record<string, unknown>) => void;
 
 export interface LedgerOptions {
@@ -79,7 +86,7 @@ export function eventLogFor(config: Config, options: { logger?: LedgerLogger; lo
     dir: config.dataDir,
     fs: options.logFileSystem,
     logger: options.logger,
-    openPoints: { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: config.snapshotKeep, verifyAll: config.verifyLogOnOpen },
+    openPoints: { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: Math.min(config.snapshotKeep, RESUME_ONLY_KEEP), verifyAll: config.verifyLogOnOpen },
   });
 }
 
@@ -220,7 +227,7 @@ async function openReadSide(log: EventLog, store: ReadStore, fatal: FatalSignal)
 
 /** The audit indexes' snapshots: under `<DATA_DIR>/snapshots/`, written by the writer only (a replica loads the writer's). */
 function auditSnapshotSettings(config: Config, logger: LedgerLogger, write: boolean): AuditSnapshotSettings {
-  return { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: config.snapshotKeep, write, logger };
+  return { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: Math.min(config.snapshotKeep, RESUME_ONLY_KEEP), write, logger };
 }
 
 /** The secret keeper and what the write side's decisions are given, from the configuration. */
