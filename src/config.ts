@@ -80,6 +80,8 @@ export interface Config {
   snapshotEveryEvents: number;
   /** Snapshots kept per part (older ones are removed); `?as_of=` starts from the nearest. */
   snapshotKeep: number;
+  /** The embedded log's open reads every frame, ignoring the persisted open points. */
+  verifyLogOnOpen: boolean;
 }
 
 function role(value: string | undefined): 'writer' | 'reader' {
@@ -238,5 +240,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     followPollMs: seconds(env.FOLLOW_POLL_INTERVAL, 0.5),
     snapshotEveryEvents: integer(env.SNAPSHOT_EVERY_EVENTS, 100_000),
     snapshotKeep: Math.max(1, integer(env.SNAPSHOT_KEEP, 10)),
+    verifyLogOnOpen: flag(env.VERIFY_LOG_ON_OPEN, false),
   };
 }

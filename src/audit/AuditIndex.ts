@@ -6,6 +6,39 @@ import { registry } from '../models/registry.js';
 export const ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
 const ACTION_CODE: Record<ChangeAction, number> = { create: 0, update: 1, delete: 2 };
 
+/** The index's state at one position, as a snapshot holds it (see capture() and load()). */
+export interface AuditIndexImage {
+  head: number;
+  ordered: boolean;
+  lastTimeText: string;
+  lastTimeMicros: number;
+  columns: {
+    times: Float64Array<ArrayBuffer>;
+    timeMax: Float64Array<ArrayBuffer>;
+    actions: Uint8Array<ArrayBuffer>;
+    types: Uint16Array<ArrayBuffer>;
+    objectIds: Float64Array<ArrayBuffer>;
+    userIds: Int32Array<ArrayBuffer>;
+    userNames: Uint32Array<ArrayBuffer>;
+    requests: Uint32Array<ArrayBuffer>;
+    prevOfRequest: Float64Array<ArrayBuffer>;
+    prevOfObject: Float64Array<ArrayBuffer>;
+    logged: Uint8Array<ArrayBuffer>;
+    loggedList: Float64Array<ArrayBuffer>;
+    requestLast: Float64Array<ArrayBuffer>;
+  };
+  reprs: { bytes: Buffer; starts: Float64Array<ArrayBuffer> };
+  types: string[];
+  userNames: string[];
+  requestIds: string[];
+  loggedTypes: Array<[number, boolean]>;
+  /** objectLast as two parallel columns. */
+  objectKeys: Float64Array<ArrayBuffer>;
+  objectLasts: Float64Array<ArrayBuffer>;
+  bigObjectLast: Array<[string, number]>;
+  reverts: Array<[string, string[]]>;
+}
+
 /** Object keys are typeCode * 2^40 + id while ids stay below 2^40 (always, in practice). */
 const ID_SPACE = 2 ** 40;
 
@@ -149,6 +182,99 @@ export class AuditIndex {
       this.reverts.set(target, list);
     }
     this.last = p;
+  }
+
+  /**
+   * The state at the current head, for a snapshot. Cheap: the columns that only grow are
+   * handed over as views of their used part (later adds write past it or into a grown copy),
+   * only what later adds rewrite (each request's last position, the maps) is copied.
+   */
+  capture(): AuditIndexImage {
+    const objectKeys = new Float64Array(this.objectLast.size);
+    const objectLasts = new Float64Array(this.objectLast.size);
+    let i = 0;
+    for (const [key, last] of this.objectLast) {
+      objectKeys[i] = key;
+      objectLasts[i++] = last;
+    }
+    return {
+      head: this.last,
+      ordered: this.ordered,
+      lastTimeText: this.lastTimeText,
+      lastTimeMicros: this.lastTimeMicros,
+      columns: {
+        times: this.times.used(),
+        timeMax: this.timeMax.used(),
+        actions: this.actions.used(),
+        types: this.types.used(),
+        objectIds: this.objectIds.used(),
+        userIds: this.userIds.used(),
+        userNames: this.userNames.used(),
+        requests: this.requests.used(),
+        prevOfRequest: this.prevOfRequest.used(),
+        prevOfObject: this.prevOfObject.used(),
+        logged: this.logged.used(),
+        loggedList: this.loggedList.used(),
+        requestLast: this.requestLast.used().slice(),
+      },
+      reprs: this.reprs.image(),
+      types: this.typeDictionary.list(),
+      userNames: this.userNameDictionary.list(),
+      requestIds: this.requestIds.slice(),
+      loggedTypes: [...this.loggedTypes],
+      objectKeys,
+      objectLasts,
+      bigObjectLast: [...this.bigObjectLast],
+      reverts: [...this.reverts].map(([target, by]) => [target, by.slice()]),
+    };
+  }
+
+  /**
+   * Takes a captured state as this (empty) index's own, so that adding the log's tail
+   * after `image.head` makes it equal to an index built from the whole log. The image's
+   * arrays are adopted, not copied: pass ones nothing else holds. Throws when the
+   * image does not hang together (then discard this index).
+   */
+  load(image: AuditIndexImage): void {
+    if (this.last !== 0) throw new Error('AuditIndex.load(): the index is not empty');
+    const c = image.columns;
+    const slots = image.head + 1;
+    for (const column of [c.times, c.timeMax, c.actions, c.types, c.objectIds, c.userIds, c.userNames, c.requests, c.prevOfRequest, c.prevOfObject, c.logged]) {
+      if (column.length !== slots) throw new RangeError(`AuditIndex.load(): a column holds ${column.length} slots, not ${slots}`);
+    }
+    if (image.reprs.starts.length !== slots + 1) throw new RangeError('AuditIndex.load(): the object representations do not match the head');
+    if (c.requestLast.length !== image.requestIds.length || image.objectKeys.length !== image.objectLasts.length) {
+      throw new RangeError('AuditIndex.load(): the request or object tables do not match');
+    }
+    this.times.adopt(c.times);
+    this.timeMax.adopt(c.timeMax);
+    this.actions.adopt(c.actions);
+    this.types.adopt(c.types);
+    this.objectIds.adopt(c.objectIds);
+    this.userIds.adopt(c.userIds);
+    this.userNames.adopt(c.userNames);
+    this.requests.adopt(c.requests);
+    this.prevOfRequest.adopt(c.prevOfRequest);
+    this.prevOfObject.adopt(c.prevOfObject);
+    this.logged.adopt(c.logged);
+    this.loggedList.adopt(c.loggedList);
+    this.requestLast.adopt(c.requestLast);
+    this.reprs.adopt(image.reprs.bytes, image.reprs.starts);
+    this.typeDictionary.load(image.types);
+    this.userNameDictionary.load(image.userNames);
+    for (let ordinal = 0; ordinal < image.requestIds.length; ordinal++) {
+      const requestId = image.requestIds[ordinal]!;
+      this.requestIds.push(requestId);
+      this.requestOrdinals.set(requestId, ordinal);
+    }
+    for (const [code, logged] of image.loggedTypes) this.loggedTypes.set(code, logged);
+    for (let i = 0; i < image.objectKeys.length; i++) this.objectLast.set(image.objectKeys[i]!, image.objectLasts[i]!);
+    for (const [key, last] of image.bigObjectLast) this.bigObjectLast.set(key, last);
+    for (const [target, by] of image.reverts) this.reverts.set(target, by.slice());
+    this.ordered = image.ordered;
+    this.lastTimeText = image.lastTimeText;
+    this.lastTimeMicros = image.lastTimeMicros;
+    this.last = image.head;
   }
 
   // ------------------------------------------------------------------ look-ups

@@ -22,17 +22,33 @@ const SYNC_TIMEOUT_MS = 30_000;
  * durable, so a request that follows it always finds its events).
  */
 export class AuditLog {
-  readonly index = new AuditIndex();
+  private indexes = { index: new AuditIndex(), idempotency: new IdempotencyIndex() };
   private subscription: Subscription | null = null;
   private waiters: Array<{ position: number; resolve: () => void; reject: (error: Error) => void }> = [];
   private readonly listeners = new Set<() => void>();
   private failure: Error | null = null;
   private closed = false;
 
-  /** Idempotency-Key → request, for retries after a restart. */
-  readonly idempotency = new IdempotencyIndex();
-
   constructor(private readonly log: EventLog) {}
+
+  /** The secondary indexes of the audit queries. */
+  get index(): AuditIndex {
+    return this.indexes.index;
+  }
+
+  /** Idempotency-Key → request, for retries after a restart. */
+  get idempotency(): IdempotencyIndex {
+    return this.indexes.idempotency;
+  }
+
+  /**
+   * Starts from indexes loaded from a snapshot instead of empty ones (before open(),
+   * which then reads the log only after the index's head).
+   */
+  adopt(index: AuditIndex, idempotency: IdempotencyIndex): void {
+    if (this.subscription || this.index.head > 0) throw new Error('AuditLog.adopt(): the indexes are in use already');
+    this.indexes = { index, idempotency };
+  }
 
   /** Indexes the whole log (the rebuild), then follows it. Resolves once caught up. */
   async open(): Promise<void> {
@@ -53,8 +69,8 @@ export class AuditLog {
     if (this.closed) return;
     if (this.failure) throw this.failure;
     try {
-      this.index.add(batch);
-      this.idempotency.add(batch);
+      this.indexes.index.add(batch);
+      this.indexes.idempotency.add(batch);
     } catch (error) {
       this.fail(error as Error);
       throw error;

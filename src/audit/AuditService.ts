@@ -7,6 +7,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
 import { AuditLog } from './AuditLog.js';
+import { AuditSnapshotWriter, loadAuditIndexes, type AuditSnapshotSettings } from './AuditSnapshots.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
 import { canonicalUuid } from './changeQuery.js';
 import { ContentTypes } from './contentTypes.js';
@@ -18,6 +19,8 @@ import { parseTimeMicros } from './time.js';
 export interface AuditServiceOptions {
   /** Bounds of the past states (`?as_of=`): kept count and bytes, queued builds. */
   pastStates?: Partial<PastStateLimits>;
+  /** Where the indexes' snapshots are loaded from (and written to, every so many events); none: rebuilt from the log. */
+  snapshots?: AuditSnapshotSettings;
 }
 
 /**
@@ -33,11 +36,14 @@ export class AuditService {
   readonly renderer: ChangeRenderer;
   readonly past: PastStates;
   private readonly streams = new Set<() => void>();
+  private snapshotWriter: AuditSnapshotWriter | null = null;
+  /** The position of the snapshot the indexes were loaded from at open (0: built from the whole log). */
+  loadedFrom = 0;
 
   constructor(
-    eventLog: EventLog,
+    private readonly eventLog: EventLog,
     readonly registry: ModelRegistry,
-    options: AuditServiceOptions = {},
+    private readonly options: AuditServiceOptions = {},
   ) {
     this.log = new AuditLog(eventLog);
     this.contentTypes = new ContentTypes(registry);
@@ -45,9 +51,30 @@ export class AuditService {
     this.past = new PastStates(this.log, registry, options.pastStates);
   }
 
-  /** Rebuilds the indexes from the log and follows it. */
-  open(): Promise<void> {
-    return this.log.open();
+  /**
+   * Loads the newest snapshot of the indexes that matches the log (if snapshots are
+   * configured), indexes the rest of the log, then follows it and writes snapshots.
+   */
+  async open(): Promise<void> {
+    const settings = this.options.snapshots;
+    let start = 0;
+    if (settings) {
+      const loaded = await loadAuditIndexes(settings.dir, this.eventLog, settings.logger);
+      if (loaded) {
+        this.log.adopt(loaded.index, loaded.idempotency);
+        start = this.loadedFrom = loaded.position;
+      }
+    }
+    await this.log.open();
+    if (settings) {
+      this.snapshotWriter = new AuditSnapshotWriter(this.log, this.eventLog, settings, start);
+      this.snapshotWriter.start();
+    }
+  }
+
+  /** The writer of the indexes' snapshots (null without snapshots or before open). */
+  get snapshots(): AuditSnapshotWriter | null {
+    return this.snapshotWriter;
   }
 
   /** Ends live streams (so an HTTP server can close), then stops following the log. */
@@ -55,6 +82,7 @@ export class AuditService {
     for (const end of [...this.streams]) end();
     this.streams.clear();
     this.past.clear();
+    await this.snapshotWriter?.stop();
     await this.log.close();
   }
 

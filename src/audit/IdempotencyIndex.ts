@@ -34,6 +34,17 @@ export class IdempotencyIndex {
     return found && now - found.time < DAY_MS ? found : null;
   }
 
+  /** Every entry with its slot (for a snapshot; lookups still forget the expired ones). */
+  entries(): Array<[string, IdempotentRequest]> {
+    return [...this.requests].map(([slot, entry]) => [slot, { ...entry }]);
+  }
+
+  /** Takes a snapshot's entries (into an empty index). */
+  load(entries: ReadonlyArray<[string, IdempotentRequest]>): void {
+    if (this.requests.size > 0) throw new Error('IdempotencyIndex.load(): the index is not empty');
+    for (const [slot, entry] of entries) this.requests.set(slot, { requestId: entry.requestId, fingerprint: entry.fingerprint, time: entry.time });
+  }
+
   private prune(now: number): void {
     for (const [key, entry] of this.requests) if (now - entry.time >= DAY_MS) this.requests.delete(key);
   }

@@ -45,6 +45,17 @@ export class Column<T extends NumericArray> {
     this.size = Math.min(this.size, Math.max(0, length));
   }
 
+  /** The used part, without copying: valid as long as nothing below `length` is rewritten. */
+  used(): T {
+    return this.array.subarray(0, this.size) as T;
+  }
+
+  /** Takes `array` whole as the column's content (a loaded snapshot); the next push grows it. */
+  adopt(array: T): void {
+    this.array = array.length > 0 ? array : new this.make(16);
+    this.size = array.length;
+  }
+
   private grow(min: number): void {
     const next = new this.make(Math.max(min, this.array.length * 2));
     (next as unknown as { set(a: ArrayLike<number>): void }).set(this.array);
@@ -94,6 +105,19 @@ export class StringPool {
   get byteLength(): number {
     return this.used;
   }
+
+  /** The pool's content without copying (the bytes used, and each string's start): valid while strings are only appended. */
+  image(): { bytes: Buffer; starts: Float64Array<ArrayBuffer> } {
+    return { bytes: this.bytes.subarray(0, this.used), starts: this.starts.used() };
+  }
+
+  /** Takes an image's content (a loaded snapshot) as the pool's. */
+  adopt(bytes: Buffer, starts: Float64Array<ArrayBuffer>): void {
+    if (starts.length < 1 || starts[starts.length - 1] !== bytes.length) throw new RangeError('StringPool: the starts do not match the bytes');
+    this.bytes = bytes;
+    this.used = bytes.length;
+    this.starts.adopt(starts);
+  }
 }
 
 /** Interns strings as small integer codes (object types, user names). */
@@ -126,5 +150,17 @@ export class Dictionary {
 
   entries(): IterableIterator<[string, number]> {
     return this.codes.entries();
+  }
+
+  /** The values in code order (a copy). */
+  list(): string[] {
+    return this.values.slice();
+  }
+
+  /** Interns `values` in order, so that each gets its index as code (a loaded snapshot, into an empty dictionary). */
+  load(values: readonly string[]): void {
+    if (this.values.length > 0) throw new Error('Dictionary.load(): the dictionary is not empty');
+    for (const value of values) this.code(value);
+    if (this.values.length !== values.length) throw new RangeError('Dictionary.load(): repeated values');
   }
 }

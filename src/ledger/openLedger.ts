@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { AuditService } from '../audit/AuditService.js';
+import type { AuditSnapshotSettings } from '../audit/AuditSnapshots.js';
 import { openEventSource, type EventSource } from '../audit/eventSource.js';
 import { AuthService } from '../auth/AuthService.js';
 import { SecretKeeper } from '../auth/secrets.js';
@@ -33,6 +34,13 @@ import { Projector } from '../projections/Projector.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import { runFollowUps } from '../commands/followUps.js';
+
+/**
+ * Snapshots kept of the parts that only ever resume from their newest (the audit index,
+ * the file log's open point): that one and a fallback. Unlike the read models', older
+ * ones serve no `?as_of=`, and the audit index's are large (about 100 bytes per event).
+ */
+const RESUME_ONLY_KEEP = 2;
 
 export type LedgerLogger = (entry: Record<string, unknown>) => void;
 
@@ -73,7 +81,12 @@ export interface Ledger {
 /** The event log the configuration names: Kafka when KAFKA_BROKERS is set, else the embedded file log. */
 export function eventLogFor(config: Config, options: { logger?: LedgerLogger; logFileSystem?: LogFileSystem } = {}): EventLog {
   if (config.kafkaBrokers) return new KafkaEventLog({ ...kafkaSettingsFrom(config), writerLease: { takeover: config.kafkaTakeover } });
-  return new FileEventLog({ dir: config.dataDir, fs: options.logFileSystem, logger: options.logger });
+  return new FileEventLog({
+    dir: config.dataDir,
+    fs: options.logFileSystem,
+    logger: options.logger,
+    openPoints: { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: Math.min(config.snapshotKeep, RESUME_ONLY_KEEP), verifyAll: config.verifyLogOnOpen },
+  });
 }
 
 /** The read store the configuration names: MongoDB when MONGODB_URL is set (and memory is not asked for), else memory. */
@@ -139,8 +152,8 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       logger({ level: 'info', msg: `event log writable again, writes resumed (unavailable since ${outage.since}, ${outage.attempts} attempt(s))` });
     await coordinator.init();
     if (options.audit !== false) {
-      audit = new AuditService(log, registry);
-      await audit.open(); // rebuilds the audit indexes (request, object, time) from the log, then follows it
+      audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, true) });
+      await audit.open(); // loads the newest matching snapshot of the audit indexes, indexes the rest of the log, then follows it
     }
     const { secrets, commands } = commandParts(config);
     auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
@@ -182,7 +195,7 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
     projector = await openReadSide(log, store, fatal);
     const projected = projector.start();
     coordinator = new ReplicaWriter(log, store, projector, registry, systemClock);
-    if (options.audit !== false) audit = new AuditService(log, registry);
+    if (options.audit !== false) audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, false) });
     const indexed = audit ? audit.open() : Promise.resolve();
     const caughtUp = Promise.all([projected, indexed]).then(() => undefined);
     caughtUp.catch((error: unknown) => fatal.raise('the first catch-up with the event log failed', error));
@@ -209,6 +222,11 @@ async function openReadSide(log: EventLog, store: ReadStore, fatal: FatalSignal)
   const projector = new Projector(log, store, registry);
   projector.onFailed = (error) => fatal.raise('the read models could not be written: projection stopped', error);
   return projector;
+}
+
+/** The audit indexes' snapshots: under `<DATA_DIR>/snapshots/`, written by the writer only (a replica loads the writer's). */
+function auditSnapshotSettings(config: Config, logger: LedgerLogger, write: boolean): AuditSnapshotSettings {
+  return { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: Math.min(config.snapshotKeep, RESUME_ONLY_KEEP), write, logger };
 }
 
 /** The secret keeper and what the write side's decisions are given, from the configuration. */

@@ -145,6 +145,32 @@ export async function* readSnapshotBody(file: string, header: SnapshotHeader, bo
   if (hash.digest('hex') !== header.sha256) throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
 }
 
+/**
+ * The whole body in one buffer of its own (its ArrayBuffer starts at the body, so a
+ * loader can lay typed arrays over aligned parts of it without copying), read straight
+ * into it and checked: a SnapshotDamagedError when the length or the checksum does not match.
+ */
+export async function readSnapshotBodyWhole(file: string, header: SnapshotHeader, bodyOffset: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const size = (await handle.stat()).size - bodyOffset;
+    if (size !== header.bytes) throw new SnapshotDamagedError(`${file}: body is ${size} bytes, the header says ${header.bytes}`);
+    const body = Buffer.allocUnsafeSlow(size);
+    const hash = createHash('sha256');
+    let done = 0;
+    while (done < size) {
+      const { bytesRead } = await handle.read(body, done, Math.min(size - done, 8 << 20), bodyOffset + done);
+      if (bytesRead <= 0) throw new SnapshotDamagedError(`${file}: body ends after ${done} bytes, the header says ${header.bytes}`);
+      hash.update(body.subarray(done, done + bytesRead));
+      done += bytesRead;
+    }
+    if (hash.digest('hex') !== header.sha256) throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
+    return body;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Removes all but the `keep` newest snapshots of a part (and leftovers of interrupted writes). */
 export async function pruneSnapshots(dir: string, part: string, keep: number): Promise<void> {
   const entries = await listSnapshots(dir, part);

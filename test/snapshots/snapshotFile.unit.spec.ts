@@ -61,3 +61,22 @@ test('a failed write leaves no snapshot, and pruning keeps the newest', async (t
   await pruneSnapshots(dir, 'p', 2);
   t.deepEqual((await listSnapshots(dir, 'p')).map((e) => e.position), [4, 3]);
 });
+
+test('the whole body is read into a buffer of its own and checked like the streamed one', async (t) => {
+  const { readSnapshotBodyWhole } = await import('../../src/snapshots/SnapshotFile.js');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
+  const file = await writeSnapshot(dir, { part: 'p', format: 1, position: 3, eventId: 'e' }, [Buffer.from('abcdef'), Buffer.from('gh')]);
+  const whole = async () => {
+    const { header, bodyOffset } = await readSnapshotHeader(file);
+    return readSnapshotBodyWhole(file, header, bodyOffset);
+  };
+  const body = await whole();
+  t.is(body.toString('utf8'), 'abcdefgh');
+  t.is(body.byteOffset, 0, 'its own buffer: typed arrays can be laid over it');
+  const bytes = await readFile(file);
+  bytes[bytes.length - 1] = 0x41;
+  await writeFile(file, bytes);
+  await t.throwsAsync(whole(), { instanceOf: SnapshotDamagedError, message: /checksum/ });
+  await writeFile(file, bytes.subarray(0, bytes.length - 2));
+  await t.throwsAsync(whole(), { instanceOf: SnapshotDamagedError, message: /bytes/ });
+});

@@ -9,7 +9,8 @@ import { HEADER_BYTES } from './frames.js';
 import { GroupCommitWriter, type CommittedFrame, type FileEventLogStats } from './GroupCommitWriter.js';
 import { nodeFileSystem, syncDir, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
 import { readCommitted } from './readCommitted.js';
-import { scanOnOpen } from './scanOnOpen.js';
+import { findOpenPoint, writeOpenPoint } from './openPoint.js';
+import { scanOnOpen, type ScanStart } from './scanOnOpen.js';
 
 export { EventLogCorruptError, EventLogFailedError, EventLogUnavailableError } from './logErrors.js';
 export { FileSubscription } from './FileSubscription.js';
@@ -34,7 +35,9 @@ export type { FileEventLogStats } from './GroupCommitWriter.js';
  * appends refused on a full disk until recover()).
  *
  * open() parses every frame to check the positions, so it costs about as much as a
- * full replay (~130k events/s on a 2-core VM). A sparse in-memory index (CheckpointIndex)
+ * full replay (~130k events/s on a 2-core VM), unless a persisted open point matches
+ * the file (see openPoint.ts): then only the frames after it are read, and the earlier
+ * ones are checked when they are read. A sparse in-memory index (CheckpointIndex)
  * lets read(from) and subscribe(from) start near `from` instead of at the start;
  * a table of every frame's first position and offset (FramePositions) serves
  * readPositions().
@@ -53,6 +56,19 @@ export interface FileEventLogOptions {
   fs?: LogFileSystem;
   /** Where cuts of the log are reported (one JSON-able entry each). Default: a JSON line on stderr. */
   logger?: (entry: Record<string, unknown>) => void;
+  /**
+   * Persisted open points: the directory they are kept in, one written every
+   * `everyEvents` events (0: never; a persisted one is still used), `keep` kept;
+   * `verifyAll` scans the whole file at open anyway. None: every open scans the whole file.
+   */
+  openPoints?: { dir: string; everyEvents: number; keep: number; verifyAll?: boolean };
+}
+
+/** How the last open() verified the file: from which byte offset, and how many frames it read. */
+export interface OpenStats {
+  readonly fromOffset: number;
+  readonly fromPosition: number;
+  readonly framesScanned: number;
 }
 
 const stderrLogger = (entry: Record<string, unknown>) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
@@ -76,13 +92,24 @@ export class FileEventLog implements EventLog {
   /** Every durable frame's first position and offset: readPositions() reads events from the file by position. */
   private readonly frames: FramePositions;
   private readonly subscriptions = new Set<FileSubscription>();
+  private readonly openPoints: FileEventLogOptions['openPoints'];
+  /** The head of the last open point written or used. */
+  private pointHead = 0;
+  private pointWriting: Promise<void> | null = null;
+  private opened: OpenStats | null = null;
 
   constructor(options: FileEventLogOptions) {
+    this.openPoints = options.openPoints;
     this.dir = options.dir;
     this.file = path.join(options.dir, 'events.log');
     this.frames = new FramePositions(this.file);
     this.fs = options.fs ?? nodeFileSystem;
     this.logger = options.logger ?? stderrLogger;
+  }
+
+  /** How the last open() verified the file (null before). */
+  get openStats(): OpenStats | null {
+    return this.opened;
   }
 
   /** Counters for tests and monitoring (a snapshot). */
@@ -111,7 +138,9 @@ export class FileEventLog implements EventLog {
         fh = await this.fs.open(this.file, fsConstants.O_RDWR | fsConstants.O_CREAT, 0o600);
         await syncDir(this.fs, this.dir); // make the new file's directory entry durable
       }
-      const scan = await scanOnOpen(fh, this.file, (first, offset) => this.noteFrame(first, offset));
+      const start = await this.persistedStart(fh);
+      const scan = await scanOnOpen(fh, this.file, (first, offset) => this.noteFrame(first, offset), start);
+      this.opened = { fromOffset: start.offset, fromPosition: start.head + 1, framesScanned: scan.framesScanned };
       const writer = new GroupCommitWriter({
         fs: this.fs,
         file: this.file,
@@ -125,11 +154,58 @@ export class FileEventLog implements EventLog {
       await writer.start();
       this.writer = writer;
       this.state = 'open';
+      this.considerOpenPoint();
     } catch (err) {
       this.state = 'closed';
       await fh?.close().catch(() => undefined);
       throw err;
     }
+  }
+
+  /**
+   * Where the open scan starts: after the newest persisted open point that matches the
+   * file (its frame table adopted), else at the start of the file.
+   */
+  private async persistedStart(fh: LogFileHandle): Promise<ScanStart> {
+    const points = this.openPoints;
+    if (!points || points.verifyAll) return { offset: 0, head: 0 };
+    const point = await findOpenPoint(points.dir, fh, this.file, (msg, snapshot) => this.logger({ level: 'warn', msg, snapshot }));
+    if (point === null) return { offset: 0, head: 0 };
+    this.frames.adopt(point.firsts, point.offsets);
+    for (let i = 0; i < point.firsts.length; i++) this.index.note(point.firsts[i]!, point.offsets[i]!);
+    this.pointHead = point.head;
+    return { offset: point.committedBytes, head: point.head };
+  }
+
+  /**
+   * Persists an open point in the background once the log has grown by `everyEvents`
+   * since the last one: the frame table is taken as views (frames are only appended),
+   * the event id at the head read back from the file.
+   */
+  private considerOpenPoint(force = false): void {
+    const points = this.openPoints;
+    const writer = this.writer;
+    if (!points || (points.everyEvents <= 0 && !force) || this.pointWriting || this.state !== 'open' || writer === null) return;
+    const head = writer.head;
+    if (head === 0 || (!force && head - this.pointHead < points.everyEvents)) return;
+    const committedBytes = writer.durableBytes;
+    const { firsts, offsets } = this.frames.image();
+    this.pointHead = head;
+    this.pointWriting = (async () => {
+      const [event] = await this.frames.read([head], head, committedBytes);
+      await writeOpenPoint(points.dir, { head, committedBytes, eventId: event!.eventId, firsts, offsets }, points.keep);
+    })()
+      .catch((error: unknown) => this.logger({ level: 'warn', msg: `${this.file}: open point not persisted: ${(error as Error)?.message ?? String(error)}` }))
+      .finally(() => {
+        this.pointWriting = null;
+      });
+  }
+
+  /** Persists an open point at the current head now (unless one is being written), and waits for it; a no-op without open points. */
+  async persistOpenPoint(): Promise<void> {
+    await this.pointWriting;
+    this.considerOpenPoint(true);
+    await this.pointWriting;
   }
 
   /** Why appends are refused for now (full disk, I/O error), or null. recover() may end it. */
@@ -168,6 +244,7 @@ export class FileEventLog implements EventLog {
   /** Notes committed frames and hands their batches to live subscribers, parsed back from the frame so they equal what a replay yields. */
   private committed(frames: readonly CommittedFrame[]): void {
     for (const f of frames) this.noteFrame(f.firstPosition, f.offset);
+    this.considerOpenPoint();
     if (this.subscriptions.size === 0) return;
     for (const f of frames) {
       const batch = JSON.parse(f.frame.toString('utf8', HEADER_BYTES)) as ChangeEvent[];
@@ -226,6 +303,7 @@ export class FileEventLog implements EventLog {
     this.state = 'closing';
     await this.writer!.settle();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.pointWriting;
     await this.frames.close();
     await this.writer!.closeFile();
     this.state = 'closed';

@@ -45,6 +45,23 @@ export class FramePositions {
     this.count++;
   }
 
+  /** The table as it stands, without copying (frames are only ever appended, so the views stay valid). */
+  image(): { firsts: Float64Array<ArrayBuffer>; offsets: Float64Array<ArrayBuffer> } {
+    return { firsts: this.firsts.subarray(0, this.count) as Float64Array<ArrayBuffer>, offsets: this.offsets.subarray(0, this.count) as Float64Array<ArrayBuffer> };
+  }
+
+  /** Starts an empty table from a persisted one (the log's open from a persisted point). */
+  adopt(firsts: Float64Array, offsets: Float64Array): void {
+    if (this.count > 0) throw new Error('FramePositions.adopt(): the table is not empty');
+    if (firsts.length !== offsets.length) throw new RangeError('FramePositions.adopt(): the columns differ in length');
+    const capacity = Math.max(INITIAL_FRAMES, firsts.length * 2);
+    this.firsts = new Float64Array(capacity);
+    this.offsets = new Float64Array(capacity);
+    this.firsts.set(firsts);
+    this.offsets.set(offsets);
+    this.count = firsts.length;
+  }
+
   /** Frames known. */
   get frames(): number {
     return this.count;

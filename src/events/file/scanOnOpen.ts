@@ -17,10 +17,18 @@ export interface OpenScan {
   readonly committedBytes: number;
   /** Set when a torn tail follows them (cut later, kept aside). */
   readonly tornTail: TailCut | null;
+  /** Intact frames read. */
+  readonly framesScanned: number;
+}
+
+/** Where a scan starts: a frame boundary already verified (the start of the file, or a persisted open point) and the head there. */
+export interface ScanStart {
+  readonly offset: number;
+  readonly head: number;
 }
 
 /**
- * Reads every frame of the log at open, checking CRCs and that positions are dense,
+ * Reads every frame of the log at open (or every frame after `from`), checking CRCs and that positions are dense,
  * and tells a torn tail from damage. A bad frame (incomplete or CRC-failing) with no
  * intact frame after it, within what one group write can span, is what a crash during
  * the last write leaves: it was never acknowledged and may be cut. A bad frame followed
@@ -32,12 +40,14 @@ export async function scanOnOpen(
   fh: LogFileHandle,
   file: string,
   onFrame: (firstPosition: number, offset: number) => void,
+  from: ScanStart = { offset: 0, head: 0 },
 ): Promise<OpenScan> {
   const size = (await fh.stat()).size;
-  const reader = new FrameReader(fh, 0, () => size);
-  let head = 0;
-  let good = 0;
+  const reader = new FrameReader(fh, from.offset, () => size);
+  let head = from.head;
+  let good = from.offset;
   let bad = '';
+  let framesScanned = 0;
   for (;;) {
     const frame = await reader.next();
     if (frame === null) break;
@@ -52,10 +62,11 @@ export async function scanOnOpen(
       throw new EventLogCorruptError(`${(err as Error).message}. ${wayOut(frame.offset, head + 1, size)}`);
     }
     onFrame(head + 1, frame.offset);
+    framesScanned++;
     head += batchLength;
     good = frame.offset + frame.size;
   }
-  if (good === size) return { head, committedBytes: good, tornTail: null };
+  if (good === size) return { head, committedBytes: good, tornTail: null, framesScanned };
 
   const where = `${file}: bad frame at byte offset ${good}, where position ${head + 1} should start (${bad})`;
   if (size - good > MAX_TORN_BYTES) {
@@ -72,6 +83,7 @@ export async function scanOnOpen(
   return {
     head,
     committedBytes: good,
+    framesScanned,
     tornTail: { kind: 'torn', why: `torn tail (${bad}): an interrupted write, never acknowledged; position ${head + 1} would have started there` },
   };
 }
