@@ -101,6 +101,11 @@ const CASES: Case[] = [
   { name: 'prefixes ?within=10.3.0.0/16', model: 'ipam.prefix', query: 'within=10.3.0.0/16' },
   { name: 'prefixes ?contains=10.3.4.5', model: 'ipam.prefix', query: 'contains=10.3.4.5' },
   { name: 'devices ?site_id=&status=&name__ic=', model: 'dcim.device', query: 'site_id=7&status=active&name__ic=edge' },
+  { name: 'devices ?ordering=site (10,000 devices, by site name)', model: 'dcim.device', query: 'ordering=site' },
+  { name: 'devices ?ordering=-site&offset=5000', model: 'dcim.device', query: 'ordering=-site&offset=5000' },
+  { name: 'devices ?status=planned&ordering=site', model: 'dcim.device', query: 'status=planned&ordering=site' },
+  { name: 'devices ?ordering=name (no relation, for comparison)', model: 'dcim.device', query: 'ordering=name' },
+  { name: 'IP addresses ?ordering=vrf (100,000 addresses)', model: 'ipam.ipaddress', query: 'ordering=vrf', slow: true },
 ];
 
 function percentile(sorted: number[], p: number): number {
