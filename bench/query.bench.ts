@@ -3,7 +3,7 @@
  * relations, count, fetch a 50-row page in order) over 100,000 IP addresses, 10,000
  * prefixes and 10,000 devices in MemoryReadStore, with and without indexes.
  *
- *   npx tsx bench/query.bench.ts [--quick]
+ *   npx tsx bench/query.bench.ts [--quick] [--only <text in the query's name>]
  *
  * p50/p95: wall time of compile + count + page; CPU: this process's CPU time for the
  * same (what contention on a shared machine does not inflate); "incl. rendering": wall
@@ -26,6 +26,7 @@ import { storedDocument } from '../test/query/dataset.js';
 import { seededRandom } from '../test/support/seededRandom.js';
 
 const QUICK = process.argv.includes('--quick');
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : '';
 const ITERATIONS = QUICK ? 15 : 60;
 const SITES = 50;
 const VRFS = 10;
@@ -164,6 +165,7 @@ async function run(label: string, store: ReadStore, changes: DocumentChange[], i
   console.log('| query | count | rows | p50 ms | p95 ms | CPU p50 ms | CPU p95 ms | p50 ms incl. rendering |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const c of CASES) {
+    if (ONLY && !c.name.includes(ONLY)) continue;
     if (skipSlow && c.slow) {
       console.log(`| ${c.name} | | | (skipped) | | | | |`);
       continue;

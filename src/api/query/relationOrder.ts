@@ -92,6 +92,25 @@ function sortByKeys(docs: ReadDocument[], spec: SortKeySpec[], ranks: Ranks): Re
 }
 
 /**
+ * The documents (in the order of the remaining terms) grouped by the rank of one relation,
+ * each group keeping that order: the common `?ordering=<relation>` in one pass, no comparisons.
+ */
+function bucketByRank(docs: ReadDocument[], key: string, dir: 1 | -1, rank: Map<number, number>): ReadDocument[] {
+  const buckets: ReadDocument[][] = Array.from({ length: rank.size + 1 }, () => []);
+  const none = rank.size;
+  for (const d of docs) {
+    const v = d[key];
+    buckets[(typeof v === 'number' ? rank.get(v) : undefined) ?? none]!.push(d);
+  }
+  if (dir === -1) buckets.reverse();
+  // Copied by index: Array.prototype.flat is several times slower on large lists.
+  const out = new Array<ReadDocument>(docs.length);
+  let i = 0;
+  for (const bucket of buckets) for (let j = 0; j < bucket.length; j++) out[i++] = bucket[j]!;
+  return out;
+}
+
+/**
  * A page (and the count) of a list whose order names relations: the matches in the
  * order of the terms after the last relation term from the store, then sorted by the
  * leading terms with the relations ranked.
@@ -116,6 +135,6 @@ export async function relationOrderedPage(
   keys.forEach((k, i) => ((i <= last ? leading : trailing)[k] = sort[k]!));
   const matches = await store.find(definition.key, filter, { sort: trailing });
   const ranks = await rankRelations(store, registry, matches, relations, 0);
-  const ordered = sortByKeys(matches, compileDocumentSort(leading), ranks);
+  const ordered = last === 0 ? bucketByRank(matches, keys[0]!, sort[keys[0]!]!, ranks.get(keys[0]!)!) : sortByKeys(matches, compileDocumentSort(leading), ranks);
   return { count: ordered.length, docs: ordered.slice(skip, limit === undefined ? undefined : skip + limit) };
 }
