@@ -131,6 +131,8 @@ test('an update moves a document between trigrams, a delete takes it out, an arr
   const filler = Array.from({ length: 40 }, (_, i) => doc(100 + i, 1, { dns_name: `host-${i}.example`, address: `10.0.0.${i}/24` }));
   await store.apply([...filler, doc(1, 1, { dns_name: 'Core-Router.example' }), doc(2, 1, { address: ['10.0.0.7/24', { odd: true }] })], 1);
   const ids = async (field: string, text: string) => (await store.find(COLLECTION, { [field]: regexCondition('ic', [text]) }, { sort: { id: 1 } })).map((d) => d.id);
+  // The first searches of a field scan; the index is built at the third.
+  for (let i = 0; i < 3; i++) for (const field of ['dns_name', 'address']) await ids(field, 'nothing here');
   t.deepEqual(await ids('dns_name', 'core-r'), [1]);
   t.deepEqual(await ids('address', '0.0.7/'), [2, 107]);
   await store.apply([doc(1, 2, { dns_name: 'edge-switch.example' })], 2);
@@ -139,4 +141,15 @@ test('an update moves a document between trigrams, a delete takes it out, an arr
   await store.apply([{ collection: COLLECTION, id: 1, position: 3, doc: null }, { collection: COLLECTION, id: 2, position: 3, doc: null }], 3);
   t.deepEqual(await ids('dns_name', 'edge-s'), []);
   t.deepEqual(await ids('address', '0.0.7/'), [107]);
+});
+
+test('a field is scanned for its first two text searches and indexed at the third (a store read once never builds one)', async (t) => {
+  const store = new MemoryReadStore();
+  await store.apply([{ collection: COLLECTION, id: 1, position: 1, doc: { id: 1, _pos: 1, dns_name: 'alpha.example' } as ReadDocument }], 1);
+  const indexed = () => [...((store as any).collections.get(COLLECTION).textIndexes as Map<string, unknown>).keys()];
+  const search = { $or: [{ dns_name: regexCondition('ic', ['alpha']) }, { description: regexCondition('ic', ['alpha']) }] };
+  for (let i = 1; i <= 3; i++) {
+    t.is((await store.find(COLLECTION, search)).length, 1);
+    t.deepEqual(indexed(), i < 3 ? [] : ['dns_name', 'description'], `after search ${i}`);
+  }
 });

@@ -7,6 +7,12 @@ import { TrigramIndex } from './TrigramIndex.js';
 
 /** Most trigram indexes one collection keeps (the fields searched by text first); others are scanned. */
 const MAX_TEXT_INDEXES = 8;
+/**
+ * Text searches of a field answered by scanning before its trigram index is built: building
+ * costs about a dozen scans, so a store read once (a past state for `?as_of=`) never pays
+ * for it, while a field a live service is asked about repeatedly gets its index quickly.
+ */
+const SCANS_BEFORE_TEXT_INDEX = 2;
 
 /**
  * One collection of the memory store: its documents by id (insertion order is the
@@ -22,16 +28,23 @@ export class MemoryCollection {
   private readonly occupancies = new Map<string, AddressOccupancy>();
   /** Trigram indexes by field, created by the first query with a literal text match on the field. */
   readonly textIndexes = new Map<string, TrigramIndex>();
+  /** Text searches per field not yet indexed. */
+  private readonly textSearches = new Map<string, number>();
   seq = 0;
 
   /**
-   * The trigram index of a plain field, ready to read (built on first use, rebuilt when
-   * stale), or null when the collection keeps as many as it may.
+   * The trigram index of a plain field, ready to read (built at the third search of the
+   * field, rebuilt when stale), or null: not searched often enough yet, or the collection
+   * keeps as many as it may.
    */
   textIndex(field: string): TrigramIndex | null {
     let index = this.textIndexes.get(field);
     if (!index) {
       if (this.textIndexes.size >= MAX_TEXT_INDEXES) return null;
+      const searches = (this.textSearches.get(field) ?? 0) + 1;
+      this.textSearches.set(field, searches);
+      if (searches <= SCANS_BEFORE_TEXT_INDEX) return null;
+      this.textSearches.delete(field);
       this.textIndexes.set(field, (index = new TrigramIndex(field)));
     }
     if (index.stale || index.size !== this.docs.size) index.rebuild(this.docs.values());

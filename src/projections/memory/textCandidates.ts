@@ -65,12 +65,10 @@ function orSource(col: MemoryCollection, branches: unknown): Source | null {
   }
   // Every branch must narrow before any index is built for one of them.
   if (!shaped.every(([field, condition]) => isNarrowable(col, field, condition))) return null;
-  const sources: Source[] = [];
-  for (const [field, condition] of shaped) {
-    const s = equalitySource(col, field, condition) ?? regexSource(col, field, condition);
-    if (!s) return null;
-    sources.push(s);
-  }
+  // Every branch is asked (so each field's searches are counted towards its index), then judged.
+  const found = shaped.map(([field, condition]) => equalitySource(col, field, condition) ?? regexSource(col, field, condition));
+  if (found.some((s) => s === null)) return null;
+  const sources = found as Source[];
   return {
     estimate: sources.reduce((n, s) => n + s.estimate, 0),
     list: () => {
