@@ -157,3 +157,15 @@ test('a field is scanned for its first two text searches and indexed at the thir
     t.deepEqual(indexed(), i < 3 ? [] : ['dns_name', 'description'], `after search ${i}`);
   }
 });
+
+test('a text match an indexed equality already narrows to a few documents neither uses nor builds a trigram index', async (t) => {
+  const store = new MemoryReadStore();
+  await store.ensureIndexes(COLLECTION, [['device']]);
+  const changes: DocumentChange[] = Array.from({ length: 1200 }, (_, i) => ({ collection: COLLECTION, id: i + 1, position: 1, doc: { id: i + 1, _pos: 1, device: i % 100, name: `eth${i}` } as ReadDocument }));
+  await store.apply(changes, 1);
+  const textIndexes = () => [...((store as any).collections.get(COLLECTION).textIndexes as Map<string, unknown>).keys()];
+  for (let i = 0; i < 5; i++) t.is((await store.find(COLLECTION, { device: 7, name: regexCondition('ie', ['ETH107']) })).length, 1);
+  t.deepEqual(textIndexes(), []);
+  for (let i = 0; i < 3; i++) t.is((await store.find(COLLECTION, { name: regexCondition('ie', ['ETH107']) })).length, 1);
+  t.deepEqual(textIndexes(), ['name']);
+});

@@ -13,6 +13,9 @@ import { isPlainObject, type Scalar } from './queryShapes.js';
 import { foldedLiteralOf } from './regexLiteral.js';
 import type { TrigramIndex } from './TrigramIndex.js';
 
+/** Below this many documents to test, a query is not worth an index (in a collection at least this large). */
+const FEW = 1000;
+
 /** One way to narrow: an estimated count (an upper bound) and how to list the candidates. */
 interface Source {
   estimate: number;
@@ -105,6 +108,10 @@ function* membersOf(query: Query): Generator<[string, unknown]> {
  * whole collection); null when there is none worth it.
  */
 export function textCandidates(col: MemoryCollection, query: Query, budget: number): Entry[] | null {
+  // Testing a few hundred documents costs less than keeping an index for them: a query an
+  // equality already narrows that far (a uniqueness check of a name within its device) neither
+  // uses nor builds one, except in a small collection, where an index costs little either.
+  if (budget < FEW && col.docs.size >= FEW) return null;
   let best: Source | null = null;
   for (const [key, condition] of membersOf(query)) {
     const source = key === '$or' ? orSource(col, condition) : key.charCodeAt(0) === 36 ? null : regexSource(col, key, condition);
