@@ -3,7 +3,7 @@
  * relations, count, fetch a 50-row page in order) over 100,000 IP addresses, 10,000
  * prefixes and 10,000 devices in MemoryReadStore, with and without indexes.
  *
- *   npx tsx bench/query.bench.ts [--quick]
+ *   npx tsx bench/query.bench.ts [--quick] [--only <text in the query's name>]
  *
  * p50/p95: wall time of compile + count + page; CPU: this process's CPU time for the
  * same (what contention on a shared machine does not inflate); "incl. rendering": wall
@@ -26,6 +26,7 @@ import { storedDocument } from '../test/query/dataset.js';
 import { seededRandom } from '../test/support/seededRandom.js';
 
 const QUICK = process.argv.includes('--quick');
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : '';
 const ITERATIONS = QUICK ? 15 : 60;
 const SITES = 50;
 const VRFS = 10;
@@ -89,6 +90,11 @@ const CASES: Case[] = [
   { name: 'IP addresses ?parent=10.5.7.0/24', model: 'ipam.ipaddress', query: 'parent=10.5.7.0/24' },
   { name: 'IP addresses ?parent=10.0.0.0/8 (every address)', model: 'ipam.ipaddress', query: 'parent=10.0.0.0/8' },
   { name: 'IP addresses ?q=edge-12', model: 'ipam.ipaddress', query: 'q=edge-12' },
+  { name: 'IP addresses ?q=10.5.7 (address prefix)', model: 'ipam.ipaddress', query: 'q=10.5.7' },
+  { name: 'IP addresses ?q=EXAMPLE (most match)', model: 'ipam.ipaddress', query: 'q=EXAMPLE' },
+  { name: 'IP addresses ?q=nomatch', model: 'ipam.ipaddress', query: 'q=nomatch' },
+  { name: 'IP addresses ?q=ed (short: scan)', model: 'ipam.ipaddress', query: 'q=ed' },
+  { name: 'IP addresses ?q=mgmt-4&status=active', model: 'ipam.ipaddress', query: 'q=mgmt-4&status=active' },
   { name: 'IP addresses ?ordering=-address&offset=50000', model: 'ipam.ipaddress', query: 'ordering=-address&offset=50000' },
   { name: 'IP addresses ?start=50000 (cursor)', model: 'ipam.ipaddress', query: 'start=50000' },
   { name: 'prefixes ?site_id=&status=&description__ic=', model: 'ipam.prefix', query: 'site_id=7&status=active&description__ic=core' },
@@ -96,6 +102,11 @@ const CASES: Case[] = [
   { name: 'prefixes ?within=10.3.0.0/16', model: 'ipam.prefix', query: 'within=10.3.0.0/16' },
   { name: 'prefixes ?contains=10.3.4.5', model: 'ipam.prefix', query: 'contains=10.3.4.5' },
   { name: 'devices ?site_id=&status=&name__ic=', model: 'dcim.device', query: 'site_id=7&status=active&name__ic=edge' },
+  { name: 'devices ?ordering=site (10,000 devices, by site name)', model: 'dcim.device', query: 'ordering=site' },
+  { name: 'devices ?ordering=-site&offset=5000', model: 'dcim.device', query: 'ordering=-site&offset=5000' },
+  { name: 'devices ?status=planned&ordering=site', model: 'dcim.device', query: 'status=planned&ordering=site' },
+  { name: 'devices ?ordering=name (no relation, for comparison)', model: 'dcim.device', query: 'ordering=name' },
+  { name: 'IP addresses ?ordering=vrf (100,000 addresses)', model: 'ipam.ipaddress', query: 'ordering=vrf', slow: true },
 ];
 
 function percentile(sorted: number[], p: number): number {
@@ -154,6 +165,7 @@ async function run(label: string, store: ReadStore, changes: DocumentChange[], i
   console.log('| query | count | rows | p50 ms | p95 ms | CPU p50 ms | CPU p95 ms | p50 ms incl. rendering |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const c of CASES) {
+    if (ONLY && !c.name.includes(ONLY)) continue;
     if (skipSlow && c.slow) {
       console.log(`| ${c.name} | | | (skipped) | | | | |`);
       continue;

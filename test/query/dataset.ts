@@ -6,6 +6,7 @@
 import { ValidationError } from '../../src/commands/errors.js';
 import { compileFilter } from '../../src/api/query/compileFilter.js';
 import { compileSort } from '../../src/api/query/sort.js';
+import { relationOrderedPage, requestedRelations } from '../../src/api/query/relationOrder.js';
 import { registry } from '../../src/models/registry.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
@@ -193,7 +194,11 @@ export async function runQuery(store: ReadStore, model: string, queryString: str
   const params = new URLSearchParams(queryString);
   try {
     const filter = await compileFilter(registry, definition, params, store);
-    const docs = await store.find(model, filter, { sort: compileSort(definition, params.get('ordering'), { brief: !!params.get('brief') }), limit });
+    const sort = compileSort(definition, params.get('ordering'), { brief: !!params.get('brief') });
+    const relations = requestedRelations(definition, params.get('ordering'), sort);
+    const docs = relations.size
+      ? (await relationOrderedPage(store, definition, filter, sort, relations, 0, limit, registry)).docs
+      : await store.find(model, filter, { sort, limit });
     return { ids: docs.map((d) => d.id) };
   } catch (error) {
     if (error instanceof ValidationError) return { error: error.body };

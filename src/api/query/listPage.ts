@@ -4,12 +4,14 @@
  * findWithCount where it has one (MemoryReadStore: one pass over the matches, or the
  * indexes alone for an unfiltered count, one indexed equality or a pure range; no
  * document is copied), else from count + find (MongoReadStore: the collection's
- * metadata for an unfiltered count, countDocuments otherwise).
+ * metadata for an unfiltered count, countDocuments otherwise). A page ordered by a
+ * relation is ordered by the related objects' own order (relationOrder.ts).
  */
 import type { ModelDefinition } from '../../models/types.js';
 import type { Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
 import { andQueries } from './compileFilter.js';
 import { cursorLinks, pageLinks, parsePage, parseStart } from './pagination.js';
+import { relationOrderedPage, requestedRelations } from './relationOrder.js';
 import { compileSort } from './sort.js';
 
 export interface ListPage {
@@ -50,7 +52,10 @@ export async function listPage(request: ListPageRequest): Promise<ListPage> {
     skip: page.offset,
     limit: page.limit ?? undefined,
   };
-  const { count, docs } = store.findWithCount
+  const relations = requestedRelations(definition, query.get('ordering'), options.sort);
+  const { count, docs } = relations.size
+    ? await relationOrderedPage(store, definition, filter, options.sort, relations, options.skip, options.limit)
+    : store.findWithCount
     ? await store.findWithCount(definition.key, filter, options)
     : await Promise.all([store.count(definition.key, filter), store.find(definition.key, filter, options)]).then(([count, docs]) => ({ count, docs }));
   return { count, ...pageLinks(base, query, page, count), docs };

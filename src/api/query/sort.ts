@@ -7,8 +7,9 @@
  *   ('eth2' before 'eth10');
  * - networks (prefix, aggregate) by family, network address, then mask length; IP
  *   addresses by family, address numerically, then mask length;
- * - a relation by the related object's id (NetBox would use the related model's own
- *   ordering, e.g. site name; a read-model sort cannot reach the other collection);
+ * - a relation by the related object's id here; a list page asked to order by a relation
+ *   orders it by the related model's own ordering (e.g. site name) as NetBox does, at
+ *   query time (relationOrder.ts); a relation in a model's default ordering stays by id;
  * - custom_field_data by the stored custom field object.
  * In brief mode only the brief fields may be ordered by (the brief serializer's fields are
  * the only ordering names DRF's OrderingFilter then knows).

@@ -3,6 +3,16 @@ import { AddressOccupancy } from './AddressOccupancy.js';
 import type { Entry } from './Entry.js';
 import { EqualityIndex } from './EqualityIndex.js';
 import { SortedIndex } from './SortedIndex.js';
+import { TrigramIndex } from './TrigramIndex.js';
+
+/** Most trigram indexes one collection keeps (the fields searched by text first); others are scanned. */
+const MAX_TEXT_INDEXES = 8;
+/**
+ * Text searches of a field answered by scanning before its trigram index is built: building
+ * costs about a dozen scans, so a store read once (a past state for `?as_of=`) never pays
+ * for it, while a field a live service is asked about repeatedly gets its index quickly.
+ */
+const SCANS_BEFORE_TEXT_INDEX = 2;
 
 /**
  * One collection of the memory store: its documents by id (insertion order is the
@@ -16,7 +26,30 @@ export class MemoryCollection {
   readonly sorted = new Map<string, SortedIndex>([['id', new SortedIndex(['id'])]]);
   /** Address occupancy indexes by field and scope field, created by the first query that needs one. */
   private readonly occupancies = new Map<string, AddressOccupancy>();
+  /** Trigram indexes by field, created by the first query with a literal text match on the field. */
+  readonly textIndexes = new Map<string, TrigramIndex>();
+  /** Text searches per field not yet indexed. */
+  private readonly textSearches = new Map<string, number>();
   seq = 0;
+
+  /**
+   * The trigram index of a plain field, ready to read (built at the third search of the
+   * field, rebuilt when stale), or null: not searched often enough yet, or the collection
+   * keeps as many as it may.
+   */
+  textIndex(field: string): TrigramIndex | null {
+    let index = this.textIndexes.get(field);
+    if (!index) {
+      if (this.textIndexes.size >= MAX_TEXT_INDEXES) return null;
+      const searches = (this.textSearches.get(field) ?? 0) + 1;
+      this.textSearches.set(field, searches);
+      if (searches <= SCANS_BEFORE_TEXT_INDEX) return null;
+      this.textSearches.delete(field);
+      this.textIndexes.set(field, (index = new TrigramIndex(field)));
+    }
+    if (index.stale || index.size !== this.docs.size) index.rebuild(this.docs.values());
+    return index;
+  }
 
   /** The occupancy index of an address field (grouped by `scopeField`), ready to read. */
   occupancy(field: string, scopeField: string | null): AddressOccupancy {
@@ -45,6 +78,10 @@ export class MemoryCollection {
       index.entries = [];
     }
     for (const index of this.occupancies.values()) index.clear();
+    for (const index of this.textIndexes.values()) {
+      index.clear();
+      index.stale = true;
+    }
   }
 
   addIndex(field: string): void {
@@ -76,12 +113,14 @@ export class MemoryCollection {
         index.remove(previous);
         index.add(doc);
       }
+      for (const index of this.textIndexes.values()) if (!index.stale) index.update(existing, previous);
     } else {
       const entry: Entry = { doc, seq: this.seq++ };
       this.docs.set(id, entry);
       for (const index of this.indexes.values()) index.add(entry, index.keysOf(doc));
       for (const index of this.sorted.values()) index.insert(entry);
       for (const index of this.occupancies.values()) if (!index.stale) index.add(doc);
+      for (const index of this.textIndexes.values()) if (!index.stale) index.add(entry);
     }
   }
 
@@ -91,6 +130,7 @@ export class MemoryCollection {
     for (const index of this.indexes.values()) index.remove(existing, index.keysOf(existing.doc));
     for (const index of this.sorted.values()) index.remove(existing, existing.doc);
     for (const index of this.occupancies.values()) if (!index.stale) index.remove(existing.doc);
+    for (const index of this.textIndexes.values()) if (!index.stale) index.remove(existing, existing.doc);
     this.docs.delete(id);
   }
 
@@ -107,5 +147,9 @@ export class MemoryCollection {
       index.multiValued = false;
     }
     for (const index of this.occupancies.values()) index.clear();
+    for (const index of this.textIndexes.values()) {
+      index.clear();
+      index.stale = true;
+    }
   }
 }

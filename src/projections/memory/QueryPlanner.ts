@@ -3,7 +3,9 @@
  *
  * - Filter plan: an equality or `$in` of scalars on an indexed field (top level or in a
  *   top-level `$and`; `id` through the collection's Map) with the fewest candidates drives
- *   the query, and mingo only runs over those candidates. Cheap checks (scalar equality,
+ *   the query, and mingo only runs over those candidates; a literal text match (or a `$or`
+ *   of them, `?q=`) narrowed by trigram indexes drives it instead when it is estimated to
+ *   hold less than half as many (textCandidates). Cheap checks (scalar equality,
  *   `$in`, `$regex` on plain top-level fields) run before mingo; a top-level member they
  *   (or the driving index) decide exactly is taken out of the query mingo evaluates,
  *   everything else is mingo's call (a `$regex` meeting an array value hands the whole
@@ -28,6 +30,7 @@ import { eqPrefilter, regexPrefilter, type Prefilter } from './prefilters.js';
 import { collectConstraints, rangeOn, type EqConstraint, type RegexConstraint } from './queryConstraints.js';
 import { isIndexable, isOperatorObject, type Scalar } from './queryShapes.js';
 import type { SortedIndex } from './SortedIndex.js';
+import { textCandidates } from './textCandidates.js';
 import type { SortKeySpec } from './sortOrder.js';
 
 export interface FilterPlan {
@@ -97,8 +100,10 @@ export class QueryPlanner {
     const eq: EqConstraint[] = [];
     const regexes: RegexConstraint[] = [];
     collectConstraints(query, true, eq, regexes);
-    const driver = drivingConstraint(col, eq);
-    const candidates = driver ? candidatesOf(col, driver) : null;
+    let driver = drivingConstraint(col, eq);
+    const text = textCandidates(col, query, driver ? candidateCount(col, driver) : col.docs.size);
+    if (text) driver = null;
+    const candidates = text ?? (driver ? candidatesOf(col, driver) : null);
     const checks = prefiltersBeside(col, driver, eq, regexes);
     return { candidates, prefilters: checks.prefilters, ...mingoRemainder(query, checks.decided, checks.undecidable) };
   }

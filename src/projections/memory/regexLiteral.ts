@@ -1,0 +1,53 @@
+/**
+ * The text every match of a literal `$regex` must contain: the list filters' contains,
+ * starts-with, ends-with and exact lookups (src/projections/textPatterns.ts) are an escaped
+ * literal with at most a '^' and an end anchor around it. A pattern with anything else
+ * (alternatives, classes, quantifiers) has no such literal.
+ */
+import { foldForIndex } from './indexFolding.js';
+
+const END = '(?![\\s\\S])';
+const ESCAPABLE = '\\^$.|?*+()[]{}/';
+const SPECIAL = '\\^$.|?*+()[]{}';
+
+/** The literal of an escaped pattern body, or null when the body is not one. */
+function unescapeLiteral(body: string): string | null {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === '\\') {
+      const n = body[i + 1];
+      if (n === undefined) return null;
+      if (n === 'x') {
+        const hex = body.slice(i + 2, i + 4);
+        if (!/^[0-9a-fA-F]{2}$/.test(hex)) return null;
+        out += String.fromCharCode(parseInt(hex, 16));
+        i += 3;
+        continue;
+      }
+      if (!ESCAPABLE.includes(n)) return null;
+      out += n;
+      i++;
+      continue;
+    }
+    if (SPECIAL.includes(c)) return null;
+    out += c;
+  }
+  return out;
+}
+
+/**
+ * The case-folded text a string matching `re` contains, or null when the pattern is not a
+ * literal. A case-insensitive pattern must use Unicode folding ('iu'): only then is "matches"
+ * the same as "the folded string contains the folded literal" (without 'u' JavaScript folds
+ * by another rule). A case-sensitive match contains the literal itself, so its folded form too.
+ */
+export function foldedLiteralOf(re: RegExp): string | null {
+  if (re.flags.includes('i') && !re.flags.includes('u')) return null;
+  if (re.flags.includes('v') || re.flags.includes('x')) return null;
+  let body = re.source;
+  if (body.startsWith('^')) body = body.slice(1);
+  if (body.endsWith(END)) body = body.slice(0, -END.length);
+  const literal = unescapeLiteral(body);
+  return literal === null ? null : foldForIndex(literal);
+}
