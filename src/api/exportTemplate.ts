@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import { NotFoundError } from '../commands/errors.js';
 import type { ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
-import { compileSort } from './query/sort.js';
+import { findInOrder } from './query/listPage.js';
 import type { RenderOptions, Serializer } from './Serializer.js';
 import { renderTemplate } from '../templates/jinjaTemplates.js';
 
@@ -36,7 +36,7 @@ export async function answerExport(ctx: Context, name: string, request: ExportRe
   const { store, serializer, definition, filter, query } = request;
   const [template] = await store.find('extras.exporttemplate', { name, content_types: definition.key }, { sort: { id: 1 }, limit: 1 });
   if (!template) throw new NotFoundError();
-  const docs = await store.find(definition.key, filter, { sort: compileSort(definition, query.get('ordering'), { brief: false }) });
+  const { docs } = await findInOrder(store, definition, filter, query.get('ordering'), { brief: false, skip: 0, limit: undefined });
   const objects = await serializer.render(definition, docs, 'complete', request.options);
   const output = renderTemplate(String(template.template_code ?? ''), { queryset: querysetOf(objects) }).replace(/\r\n/g, '\n');
   if (template.as_attachment !== false) {

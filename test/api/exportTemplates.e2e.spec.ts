@@ -44,3 +44,25 @@ test("export templates: 'table' is a reserved name; content_types filters", asyn
   t.is((await service.api('GET', '/api/extras/export-templates/?content_types=dcim.rack')).body.count, 1);
   t.is((await service.api('GET', '/api/extras/export-templates/?content_types=dcim.device')).body.count, 0);
 });
+
+test('?export= with ?ordering=<relation> orders by the related objects as the list does', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const zulu = (await service.api('POST', '/api/dcim/sites/', { name: 'zulu', slug: 'zulu' })).body;
+  const alpha = (await service.api('POST', '/api/dcim/sites/', { name: 'alpha', slug: 'alpha' })).body;
+  await service.api('POST', '/api/dcim/racks/', [
+    { name: 'r1', site: zulu.id },
+    { name: 'r2', site: alpha.id },
+    { name: 'r3', site: zulu.id },
+  ]);
+  await service.api('POST', '/api/extras/export-templates/', {
+    name: 'names',
+    content_types: ['dcim.rack'],
+    template_code: '{% for rack in queryset %}{{ rack.name }} {% endfor %}',
+  });
+  const list = await service.api('GET', '/api/dcim/racks/?ordering=site');
+  const listed = list.body.results.map((r: { name: string }) => r.name).join(' ');
+  t.is(listed, 'r2 r1 r3', "by the site's name (alpha before zulu), not its id");
+  const exported = await service.api('GET', '/api/dcim/racks/?export=names&ordering=site');
+  t.is(exported.body.trim(), listed);
+});

@@ -47,16 +47,25 @@ export async function listPage(request: ListPageRequest): Promise<ListPage> {
     const docs = extra ? rows.slice(0, limit!) : rows;
     return { count: null, ...cursorLinks(base, query, limit, extra ? extra.id : null), docs };
   }
-  const options = {
-    sort: compileSort(definition, query.get('ordering'), { brief: request.brief }),
-    skip: page.offset,
-    limit: page.limit ?? undefined,
-  };
-  const relations = requestedRelations(definition, query.get('ordering'), options.sort);
-  const { count, docs } = relations.size
-    ? await relationOrderedPage(store, definition, filter, options.sort, relations, options.skip, options.limit)
-    : store.findWithCount
-    ? await store.findWithCount(definition.key, filter, options)
-    : await Promise.all([store.count(definition.key, filter), store.find(definition.key, filter, options)]).then(([count, docs]) => ({ count, docs }));
+  const { count, docs } = await findInOrder(store, definition, filter, query.get('ordering'), { brief: request.brief, skip: page.offset, limit: page.limit ?? undefined });
   return { count, ...pageLinks(base, query, page, count), docs };
+}
+
+/**
+ * The matches in the order `?ordering=` asks (relations by the related objects' own
+ * order), a slice of them and their count: what a list page and an export both show.
+ */
+export async function findInOrder(
+  store: ReadStore,
+  definition: ModelDefinition,
+  filter: Query,
+  ordering: string | null,
+  { brief, skip, limit }: { brief: boolean; skip: number; limit: number | undefined },
+): Promise<{ count: number; docs: ReadDocument[] }> {
+  const options = { sort: compileSort(definition, ordering, { brief }), skip, limit };
+  const relations = requestedRelations(definition, ordering, options.sort);
+  if (relations.size) return relationOrderedPage(store, definition, filter, options.sort, relations, skip, limit);
+  if (store.findWithCount) return store.findWithCount(definition.key, filter, options);
+  const [count, docs] = await Promise.all([store.count(definition.key, filter), store.find(definition.key, filter, options)]);
+  return { count, docs };
 }
