@@ -104,11 +104,10 @@ export async function writeReadModelSnapshot(dir: string, capture: ReadModelCapt
  * A snapshot file's header and its capture, checked: part, format, checksum, and the
  * position the body states. A SnapshotDamagedError (or a JSON SyntaxError) otherwise.
  */
-export async function readReadModelSnapshot(file: string, expected?: (header: SnapshotHeader) => void): Promise<{ header: SnapshotHeader; capture: ReadModelCapture }> {
+export async function readReadModelSnapshot(file: string): Promise<{ header: SnapshotHeader; capture: ReadModelCapture }> {
   const { header, bodyOffset } = await readSnapshotHeader(file);
   if (header.part !== READ_MODELS_PART) throw new SnapshotDamagedError(`${file}: a ${header.part} snapshot, not ${READ_MODELS_PART}`);
   if (header.format !== READ_MODELS_FORMAT) throw new SnapshotDamagedError(`${file}: format ${header.format} is not known (${READ_MODELS_FORMAT} is)`);
-  expected?.(header);
   let capture: ReadModelCapture;
   try {
     capture = await parseReadModels(readSnapshotBody(file, header, bodyOffset), file);
