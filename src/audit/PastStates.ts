@@ -93,6 +93,8 @@ export class PastStates {
   builds = 0;
   /** Replays stopped because nobody waited for them any more. */
   cancelled = 0;
+  /** Events replayed by all builds (a build from a snapshot replays only those after it). */
+  replayedEvents = 0;
   private readonly kept = new Map<number, Kept>();
   private keptBytes = 0;
   /** Queued or running builds by position. */
@@ -271,6 +273,7 @@ export class PastStates {
       for await (const chunk of this.audit.range(from, build.position)) {
         const changes = chunk.map((event) => evolve(this.registry, event));
         await store.apply(await withProjectedColumns(this.registry, store, changes), chunk[chunk.length - 1]!.position);
+        this.replayedEvents += chunk.length;
         await yieldPoint(build.position);
         if (stop()) return null; // leaving the loop releases the log reader
       }
