@@ -12,7 +12,6 @@
  * Loading builds the capture apart from any store; the caller adopts it only once the
  * body's checksum was verified (readSnapshotBody throws at the end otherwise).
  */
-import { StringDecoder } from 'node:string_decoder';
 import type { ReadModelCapture } from '../projections/memory/MemoryReadStore.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import { readSnapshotBody, readSnapshotHeader, SnapshotDamagedError, writeSnapshot, type SnapshotHeader } from './SnapshotFile.js';
@@ -20,8 +19,9 @@ import { readSnapshotBody, readSnapshotHeader, SnapshotDamagedError, writeSnapsh
 export const READ_MODELS_PART = 'read-models';
 export const READ_MODELS_FORMAT = 1;
 const DOCS_PER_LINE = 500;
-/** Bytes gathered before a chunk is handed to the file (and the event loop gets a turn). */
-const CHUNK_BYTES = 1 << 20;
+/** Bytes gathered before a chunk is handed to the file and the event loop gets a turn (a few ms of work). */
+const CHUNK_BYTES = 1 << 18;
+const NEWLINE = 0x0a;
 
 interface Meta {
   position: number;
@@ -56,8 +56,6 @@ export async function* serialiseReadModels(capture: ReadModelCapture): AsyncGene
 
 /** Parses a body (its chunks in order) into a capture with frozen documents. */
 export async function parseReadModels(chunks: AsyncIterable<Buffer>, what = 'snapshot'): Promise<ReadModelCapture> {
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
   let meta: Meta | null = null;
   let collections: ReadModelCapture['collections'] = [];
   let current = 0;
@@ -76,17 +74,18 @@ export async function parseReadModels(chunks: AsyncIterable<Buffer>, what = 'sna
       collections[current]!.docs.push(deepFreeze(doc));
     }
   };
+  // Lines are cut on the newline byte, which UTF-8 never uses inside a character.
+  let pending: Buffer | null = null;
   for await (const chunk of chunks) {
-    const text = rest + decoder.write(chunk);
+    const buffer: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
     let start = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      if (end > start) line(text.slice(start, end));
+    for (let end = buffer.indexOf(NEWLINE); end >= 0; end = buffer.indexOf(NEWLINE, start)) {
+      if (end > start) line(buffer.toString('utf8', start, end));
       start = end + 1;
     }
-    rest = text.slice(start);
+    pending = start < buffer.length ? buffer.subarray(start) : null;
   }
-  rest += decoder.end();
-  if (rest.length > 0) line(rest);
+  if (pending) line(pending.toString('utf8'));
   const found = meta as Meta | null;
   if (found === null) throw damaged('empty body');
   found.collections.forEach(({ count }, i) => {
