@@ -219,7 +219,10 @@ async function openReadSide(log: EventLog, store: ReadStore, fatal: FatalSignal,
   // The projector then resumes after the snapshot's position: only the tail is replayed.
   await snapshots?.loadNewest(log.head());
   const projector = new Projector(log, store, registry);
-  projector.onFailed = (error) => fatal.raise('the read models could not be written: projection stopped', error);
+  projector.onFailed = (error) => {
+    snapshots?.stopWriting(); // a failed apply may have left the store half-changed
+    fatal.raise('the read models could not be written: projection stopped', error);
+  };
   if (snapshots) projector.onApplied = (position) => snapshots.applied(position);
   return projector;
 }

@@ -105,12 +105,17 @@ export class ReadModelSnapshots {
     this.begin(this.store.capture());
   }
 
+  /** No snapshot is taken any more, not even at close (projection failed: the store may be half-changed). */
+  stopWriting(): void {
+    this.closed = true;
+  }
+
   /** Waits for a write under way, then snapshots the final position if it moved (a clean close). */
   async close(): Promise<void> {
-    if (this.closed) return;
+    const final = !this.closed;
     this.closed = true;
-    await this.writing;
-    if (this.options.every <= 0) return;
+    await this.settled();
+    if (!final || this.options.every <= 0) return;
     const capture = this.store.capture();
     if (capture.position > this.last) {
       this.begin(capture);
