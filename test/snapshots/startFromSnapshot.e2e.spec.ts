@@ -2,6 +2,8 @@ import test from 'ava';
 import { cpSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync, closeSync, fstatSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { openReader } from '../../src/ledger/openLedger.js';
 import { startService, type TestService } from '../support/startService.js';
 
 /** Snapshots only at a clean close (a service of these tests never applies 1,000 events). */
@@ -170,4 +172,25 @@ test('SNAPSHOT_EVERY_EVENTS=0: no snapshot is written, none is read', async (t) 
   await addSites(second.service, 'b', 1);
   await second.service.close();
   t.is(snapshotFiles(dataDir).length, 1);
+});
+
+test("a read replica starts from the writer's snapshot and writes none of its own", async (t) => {
+  const dataDir = scratch(t);
+  const writer = await started(dataDir);
+  await addSites(writer.service, 'a', 3);
+  const head = writer.service.services.log.head();
+  const sites = await writer.service.services.store.count('dcim.site', {});
+  await writer.service.close();
+  const before = snapshotFiles(dataDir);
+
+  const reader = await openReader(loadConfig({ DATA_DIR: dataDir, ROLE: 'reader', SECRET_KEY: 'test-secret-key', ...ENV }), { audit: false });
+  try {
+    await reader.caughtUp;
+    t.is(reader.projector.appliedEvents, 0, 'nothing replayed: the snapshot is at the head');
+    t.is(reader.projector.position, head);
+    t.is(await reader.store.count('dcim.site', {}), sites);
+  } finally {
+    await reader.close();
+  }
+  t.deepEqual(snapshotFiles(dataDir), before);
 });
