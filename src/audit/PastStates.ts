@@ -1,7 +1,7 @@
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
 import { withProjectedColumns } from '../projections/projectedColumns.js';
-import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
+import { MemoryReadStore, type ReadModelCapture } from '../projections/memory/MemoryReadStore.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import type { AuditLog } from './AuditLog.js';
@@ -27,6 +27,12 @@ export interface PastStateHooks {
   /** Awaited between chunks of a replay (the build's yield point). Default: one turn of the event loop. */
   yieldPoint?: (position: number) => Promise<void>;
   on?: (event: PastStateEvent, position: number) => void;
+}
+
+/** Read models saved at earlier positions (snapshots): a replay starts from the nearest one. */
+export interface PastStartingPoints {
+  /** The newest usable saved state at or before `position`, or null. */
+  nearest(position: number): Promise<{ capture: ReadModelCapture } | null>;
 }
 
 /** Too many past states are being built: come back later. */
@@ -65,7 +71,8 @@ const FIRST_BUILD_SECONDS = 5;
 /**
  * The registry as it was at a log position (`?as_of=`): an in-memory read store rebuilt
  * by replaying the log up to that position with the projector's own `evolve`, so a past
- * state is exactly what the read models held then.
+ * state is exactly what the read models held then. The replay starts from the nearest
+ * read-model snapshot at or before the position when there is one (`startingPoints`).
  *
  * A replay costs seconds of CPU and a full copy of the registry, so:
  * - one past state is built at a time; readers of the position being built (or queued)
@@ -80,10 +87,14 @@ const FIRST_BUILD_SECONDS = 5;
 export class PastStates {
   readonly limits: PastStateLimits;
   hooks: PastStateHooks = {};
+  /** Where replays may start instead of position 1 (null: always from 1). */
+  startingPoints: PastStartingPoints | null = null;
   /** Replays started (for tests and monitoring). */
   builds = 0;
   /** Replays stopped because nobody waited for them any more. */
   cancelled = 0;
+  /** Events replayed by all builds (a build from a snapshot replays only those after it). */
+  replayedEvents = 0;
   private readonly kept = new Map<number, Kept>();
   private keptBytes = 0;
   /** Queued or running builds by position. */
@@ -254,11 +265,18 @@ export class PastStates {
     const store = new MemoryReadStore();
     await store.open();
     for (const [collection, fields] of readModelIndexes(this.registry)) await store.ensureIndexes(collection, fields);
-    for await (const chunk of this.audit.range(1, build.position)) {
-      const changes = chunk.map((event) => evolve(this.registry, event));
-      await store.apply(await withProjectedColumns(this.registry, store, changes), chunk[chunk.length - 1]!.position);
-      await yieldPoint(build.position);
-      if (stop()) return null; // leaving the loop releases the log reader
+    const start = await this.startingPoints?.nearest(build.position);
+    if (start) store.restore(start.capture);
+    if (stop()) return null;
+    const from = (start?.capture.position ?? 0) + 1;
+    if (from <= build.position) {
+      for await (const chunk of this.audit.range(from, build.position)) {
+        const changes = chunk.map((event) => evolve(this.registry, event));
+        await store.apply(await withProjectedColumns(this.registry, store, changes), chunk[chunk.length - 1]!.position);
+        this.replayedEvents += chunk.length;
+        await yieldPoint(build.position);
+        if (stop()) return null; // leaving the loop releases the log reader
+      }
     }
     return stop() ? null : store;
   }

@@ -7,7 +7,8 @@
  *
  * The log is read read-only (openLogReader in src/ledger/openLedger.ts): the file log is never
  * truncated and a Kafka writer is never fenced. The embedded in-memory read models are
- * rebuilt at every start anyway; without MONGODB_URL this command is a dry run.
+ * built at every start anyway (from a snapshot and the log after it); without MONGODB_URL
+ * this command is a dry run. It reads the log alone, never a snapshot.
  * Stop the service before rebuilding MongoDB read models (its projector writes them too).
  */
 import { pathToFileURL } from 'node:url';
@@ -166,7 +167,7 @@ async function main(argv: string[]): Promise<number> {
   const source = await openLogReader(config); // read-only: no lock, so it runs next to the service
   process.stderr.write(
     dryRun
-      ? `rebuild: replaying ${source.description} into memory (dry run${config.mongodbUrl ? '' : ': the embedded read models are rebuilt at every start'})\n`
+      ? `rebuild: replaying ${source.description} into memory, snapshots not read (dry run${config.mongodbUrl ? '' : ': the service builds its embedded read models at start, from its newest snapshot and the log after it'})\n`
       : `rebuild: dropping and rebuilding the MongoDB read models from ${source.description}\n`,
   );
   const bar = new ProgressBar('rebuild');

@@ -34,6 +34,8 @@ import { Projector } from '../projections/Projector.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import { runFollowUps } from '../commands/followUps.js';
+import { readModelSnapshotsFor } from '../snapshots/readModelSnapshotsFor.js';
+import type { ReadModelSnapshots } from '../snapshots/ReadModelSnapshots.js';
 
 /**
  * Snapshots kept of the parts that only ever resume from their newest (the audit index,
@@ -72,6 +74,8 @@ export interface Ledger {
   audit: AuditService | null;
   /** Raised once by a failure after which the process must restart (see FatalSignal). */
   fatal: FatalSignal;
+  /** Snapshots of the memory read models (null with MongoDB or SNAPSHOT_EVERY_EVENTS=0). */
+  snapshots: ReadModelSnapshots | null;
   /** Resolves when the read models (and audit indexes) have first caught up with the log: at once for the writer, which opens only then. */
   caughtUp: Promise<void>;
   /** Stops the writer, auth and audit, closes the log and the store, releases the lock (once). */
@@ -134,12 +138,13 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
   lock.onLost((error) => fatal.raise('the data directory lock was lost: another process may now write the log', error));
   const log = eventLogFor(config, { logger: options.logger, logFileSystem: options.logFileSystem });
   const store = readStoreFor(config, { logger: options.logger });
+  const snapshots = readModelSnapshotsFor(config, store, log, { write: true, logger });
   let projector: Projector | null = null;
   let coordinator: WriteCoordinator | null = null;
   let auth: AuthService | null = null;
   let audit: AuditService | null = null;
   try {
-    projector = await openReadSide(log, store, fatal);
+    projector = await openReadSide(log, store, fatal, snapshots);
     await projector.start();
     coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, { retry: options.writerRetry });
     coordinator.onFatal = (error) => {
@@ -154,10 +159,11 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
     if (options.audit !== false) {
       audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, true) });
       await audit.open(); // loads the newest matching snapshot of the audit indexes, indexes the rest of the log, then follows it
+      audit.past.startingPoints = snapshots;
     }
     const { secrets, commands } = commandParts(config);
     auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
-    const parts = { config, registry, lock, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, caughtUp: Promise.resolve() };
+    const parts = { config, registry, lock, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, snapshots, caughtUp: Promise.resolve() };
     let closing: Promise<void> | null = null;
     return { ...parts, close: () => (closing ??= closeParts(parts)) };
   } catch (error) {
@@ -187,22 +193,25 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
       });
   // Memory, even with MONGODB_URL: the writer's database is the writer's to project into.
   const store = new MemoryReadStore();
+  // A replica starts from the writer's snapshots (when it shares its data directory) but writes none.
+  const snapshots = readModelSnapshotsFor(config, store, log, { write: false, logger });
   let projector: Projector | null = null;
   let coordinator: WriteCoordinator | null = null;
   let auth: AuthService | null = null;
   let audit: AuditService | null = null;
   try {
-    projector = await openReadSide(log, store, fatal);
+    projector = await openReadSide(log, store, fatal, snapshots);
     const projected = projector.start();
     coordinator = new ReplicaWriter(log, store, projector, registry, systemClock);
     if (options.audit !== false) audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, false) });
+    if (audit) audit.past.startingPoints = snapshots;
     const indexed = audit ? audit.open() : Promise.resolve();
     const caughtUp = Promise.all([projected, indexed]).then(() => undefined);
     caughtUp.catch((error: unknown) => fatal.raise('the first catch-up with the event log failed', error));
     const { secrets, commands } = commandParts(config);
     // A token's use time is a write: a replica does not record it (as under MAINTENANCE_MODE).
     auth = new AuthService({ config: { ...config, maintenanceMode: true }, registry, log, store, coordinator, secrets, logger });
-    const parts = { config, registry, lock: null, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, caughtUp };
+    const parts = { config, registry, lock: null, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, snapshots, caughtUp };
     let closing: Promise<void> | null = null;
     return { ...parts, close: () => (closing ??= closeParts(parts)) };
   } catch (error) {
@@ -215,12 +224,18 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
  * Opens the log and the read models (with the indexes the registry asks for) and a
  * projector over them, not yet started, that raises the fatal signal if it stops.
  */
-async function openReadSide(log: EventLog, store: ReadStore, fatal: FatalSignal): Promise<Projector> {
+async function openReadSide(log: EventLog, store: ReadStore, fatal: FatalSignal, snapshots: ReadModelSnapshots | null): Promise<Projector> {
   await log.open();
   await store.open();
   for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
+  // The projector then resumes after the snapshot's position: only the tail is replayed.
+  await snapshots?.loadNewest(log.head());
   const projector = new Projector(log, store, registry);
-  projector.onFailed = (error) => fatal.raise('the read models could not be written: projection stopped', error);
+  projector.onFailed = (error) => {
+    snapshots?.stopWriting(); // a failed apply may have left the store half-changed
+    fatal.raise('the read models could not be written: projection stopped', error);
+  };
+  if (snapshots) projector.onApplied = (position) => snapshots.applied(position);
   return projector;
 }
 
@@ -243,15 +258,18 @@ interface OpenParts {
   coordinator: WriteCoordinator | null;
   auth: AuthService | null;
   audit: AuditService | null;
+  /** Left out when opening failed: a snapshot is written at a clean close only. */
+  snapshots?: ReadModelSnapshots | null;
 }
 
 /** In the reverse order of opening, each step tried even if one before failed (the first error is thrown); the lock goes last. */
-async function closeParts({ lock, log, store, projector, coordinator, auth, audit }: OpenParts): Promise<void> {
+async function closeParts({ lock, log, store, projector, coordinator, auth, audit, snapshots }: OpenParts): Promise<void> {
   const steps: Array<() => unknown> = [
     () => coordinator?.close(),
     () => auth?.stop(),
     () => audit?.close(),
     () => projector?.stop(),
+    () => snapshots?.close(),
     () => log.close(),
     () => store.close(),
     () => lock?.release(),

@@ -20,6 +20,10 @@ export class Projector {
   private readonly changed = new Map<string, number>();
   /** Called once when projection stops for good (a read model could not be written). */
   onFailed: (error: unknown) => void = () => {};
+  /** Called synchronously after each apply, before the next can start (a snapshot captures the store there). */
+  onApplied: (position: number) => void = () => {};
+  /** Events applied by this projector (a start after a snapshot applies only the tail). */
+  appliedEvents = 0;
 
   constructor(
     private readonly log: EventLog,
@@ -105,11 +109,13 @@ export class Projector {
       await this.store.apply(applied, last);
       for (const change of applied) this.changed.set(change.collection, last);
       this.applied = last;
+      this.appliedEvents += fresh.length;
     } catch (error) {
       // A read model that cannot be written is out of step with the log: stop serving writes.
       this.fail(error);
       throw error;
     }
+    this.onApplied(this.applied);
     const ready = this.waiters.filter((w) => w.position <= this.applied);
     this.waiters = this.waiters.filter((w) => w.position > this.applied);
     for (const w of ready) w.resolve();

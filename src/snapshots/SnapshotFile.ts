@@ -56,10 +56,11 @@ export async function writeSnapshot(
   header: Omit<SnapshotHeader, 'bytes' | 'sha256' | 'createdAt'>,
   body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
 ): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  // Owner only, like everything in the data directory: a snapshot holds what the read models hold.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const target = path.join(dir, fileName(header.part, header.position));
   const temporary = `${target}.${process.pid}.tmp`;
-  const out = await open(temporary, 'w');
+  const out = await open(temporary, 'w', 0o600);
   const hash = createHash('sha256');
   let bytes = 0;
   try {

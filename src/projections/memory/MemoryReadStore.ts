@@ -49,6 +49,14 @@ export interface MemoryReadStoreOptions {
   planner?: boolean;
 }
 
+/** A store's content at one position (see MemoryReadStore.capture): what a snapshot holds. */
+export interface ReadModelCapture {
+  position: number;
+  maxIds: Record<string, number>;
+  /** Each collection's documents in natural (insertion) order; frozen, so shared, never copied. */
+  collections: Array<{ name: string; docs: ReadDocument[] }>;
+}
+
 export class MemoryReadStore implements ReadStore {
   private readonly collections = new Map<string, MemoryCollection>();
   private pos = 0;
@@ -247,6 +255,38 @@ export class MemoryReadStore implements ReadStore {
       for (const field of compound) if (compound.length === 1 || !field.startsWith('_')) col.addIndex(field);
       if (compound.length > 1) col.addSorted(compound);
     }
+  }
+
+  /**
+   * The content as it stands, for a snapshot. Synchronous, so no apply can tear it;
+   * cheap, since stored documents are frozen: their references are taken, not copies.
+   */
+  capture(): ReadModelCapture {
+    const collections: ReadModelCapture['collections'] = [];
+    for (const [name, col] of this.collections) {
+      const docs = new Array<ReadDocument>(col.docs.size);
+      let i = 0;
+      for (const e of col.docs.values()) docs[i++] = e.doc;
+      collections.push({ name, docs });
+    }
+    return { position: this.pos, maxIds: { ...this.maxIdsByCollection }, collections };
+  }
+
+  /**
+   * Replaces the whole content with a capture (a loaded snapshot), whose documents must
+   * be frozen already. Declared indexes stay declared: equality ones are refilled as the
+   * documents go in, sorted and occupancy ones are rebuilt at their next read, as after
+   * a replay.
+   */
+  restore(capture: ReadModelCapture): void {
+    for (const col of this.collections.values()) col.clear();
+    for (const { name, docs } of capture.collections) {
+      const col = this.collection(name);
+      col.staleSorted();
+      for (const doc of docs) col.put(doc.id, doc);
+    }
+    this.pos = capture.position;
+    this.maxIdsByCollection = { ...capture.maxIds };
   }
 
   async drop(): Promise<void> {
