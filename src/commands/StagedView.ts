@@ -3,6 +3,7 @@ import { AddressSet } from '../models/allocation/addressSet.js';
 import { inScope } from '../models/allocation/freeAddresses.js';
 import type { AddressRun, FreeAddressQuery, LookupView, StoredObject } from '../models/types.js';
 import { addressSortKey, sortKeyValue } from '../models/values/ipNetworks.js';
+import { compileNative } from '../projections/memory/nativeMatch.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 
 /**
@@ -64,14 +65,14 @@ export class StagedView implements LookupView {
     // uniqueness once per item against every item staged before it).
     const equalities = plainEqualities(query);
     const seen = new Set<number>();
-    let matcher: MingoQuery | null = null;
+    let matcher: ((doc: ReadDocument) => boolean) | null = null;
     for (let i = layers.length - 1; i >= 0; i--) {
       for (const [id, doc] of layers[i]) {
         if (seen.has(id)) continue;
         seen.add(id);
         if (!doc || !equalities.every(([key, value]) => equals(doc[key], value))) continue;
-        matcher ??= new MingoQuery(query);
-        if (matcher.test(doc)) results.push(doc as StoredObject);
+        matcher ??= stagedMatcher(query);
+        if (matcher(doc)) results.push(doc as StoredObject);
       }
     }
     results.sort((a, b) => a.id - b.id);
@@ -113,6 +114,21 @@ export class StagedView implements LookupView {
     const free = AddressSet.union(query.family, [...fromStore, ...released]);
     return [...free.lowest(query.limit).intervals];
   }
+}
+
+/**
+ * A test of staged documents against a query: the compiled JavaScript predicate where it
+ * can tell (compiling mingo's query costs more than testing a bulk request's staged
+ * items with it), mingo otherwise; both follow MongoDB's semantics.
+ */
+function stagedMatcher(query: Record<string, unknown>): (doc: ReadDocument) => boolean {
+  const native = compileNative(query);
+  let mingo: MingoQuery | null = null;
+  return (doc) => {
+    const verdict = native ? native(doc) : 2;
+    if (verdict !== 2) return verdict === 1;
+    return (mingo ??= new MingoQuery(query)).test(doc);
+  };
 }
 
 type Scalar = string | number | boolean;

@@ -20,6 +20,7 @@
  * reference behaviour the tests compare plans with.
  */
 import { Query as MingoQuery } from 'mingo';
+import { exactLiterals } from '../mongo/shadowKeys.js';
 import type { Query } from '../ReadStore.js';
 import type { Entry } from './Entry.js';
 import type { MemoryCollection } from './MemoryCollection.js';
@@ -97,8 +98,10 @@ export class QueryPlanner {
     const eq: EqConstraint[] = [];
     const regexes: RegexConstraint[] = [];
     collectConstraints(query, true, eq, regexes);
-    const driver = drivingConstraint(col, eq);
-    const candidates = driver ? candidatesOf(col, driver) : null;
+    let driver = drivingConstraint(col, eq);
+    let candidates = driver ? candidatesOf(col, driver) : null;
+    const folded = caseInsensitiveCandidates(col, query, driver ? candidates!.length : col.docs.size);
+    if (folded) [driver, candidates] = [null, folded];
     const checks = prefiltersBeside(col, driver, eq, regexes);
     return { candidates, prefilters: checks.prefilters, ...mingoRemainder(query, checks.decided, checks.undecidable) };
   }
@@ -202,6 +205,26 @@ function drivingConstraint(col: MemoryCollection, eq: EqConstraint[]): EqConstra
     }
   }
   return best && bestCost < col.docs.size ? best : null;
+}
+
+/**
+ * The candidates of an exact case-insensitive match of literals (`name__ie=`, a
+ * case-insensitive uniqueness rule) on an indexed top-level field, through the index's
+ * folded values, when they are fewer than `fewerThan`; or null. A superset of the
+ * matches: the regex itself still decides each candidate, as a prefilter.
+ */
+function caseInsensitiveCandidates(col: MemoryCollection, query: Query, fewerThan: number): Entry[] | null {
+  let best: Entry[] | null = null;
+  for (const [field, condition] of Object.entries(query)) {
+    const index = col.indexes.get(field);
+    if (!index || field.indexOf('.') !== -1) continue;
+    const literals = exactLiterals(condition);
+    if (!literals) continue;
+    const found: Entry[] = [];
+    index.collectFolded(literals, found);
+    if (found.length < (best ? best.length : fewerThan)) best = found;
+  }
+  return best;
 }
 
 /** The entries the driving equality's index holds (each once). */
