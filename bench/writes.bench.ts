@@ -8,7 +8,8 @@
  *   npx tsx bench/writes.bench.ts        (or: npm run bench -- writes)
  *
  * Env: CREATES (300 sequential creates of each kind), DURATION (3 s per concurrency
- * level), ROUNDS (5 bulk requests of each kind), CONCURRENCY (1,10,50).
+ * level), ROUNDS (5 bulk requests of each kind), CONCURRENCY (1,10,50), ROWS (which rows:
+ * tag,device,concurrent,bulk-ip,bulk-patch; all by default).
  * The sequential and bulk rows' client runs in this process: their CPU includes it.
  */
 import os from 'node:os';
@@ -20,6 +21,7 @@ const CREATES = Number(process.env.CREATES ?? 300);
 const DURATION = Number(process.env.DURATION ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CONCURRENCY = (process.env.CONCURRENCY ?? '1,10,50').split(',').map(Number);
+const ROWS = new Set((process.env.ROWS ?? 'tag,device,concurrent,bulk-ip,bulk-patch').split(','));
 
 const service = await startBenchService('writes');
 const url = service.url;
@@ -59,10 +61,10 @@ try {
   // Warm up the write path (schema compiles, JIT) before anything is timed.
   for (let i = 0; i < 50; i++) await api(url, 'POST', '/api/extras/tags/', { name: `warm ${i}`, slug: `warm-${i}` });
 
-  await sequential('single create: tag', CREATES, (i) => api(url, 'POST', '/api/extras/tags/', { name: `tag ${i}`, slug: `tag-${i}` }), `${CREATES} sequential`);
-  await sequential('single create: device', CREATES, (i) => api(url, 'POST', '/api/dcim/devices/', deviceBody(`single ${i}`, i)), `${CREATES} sequential`);
+  if (ROWS.has('tag')) await sequential('single create: tag', CREATES, (i) => api(url, 'POST', '/api/extras/tags/', { name: `tag ${i}`, slug: `tag-${i}` }), `${CREATES} sequential`);
+  if (ROWS.has('device')) await sequential('single create: device', CREATES, (i) => api(url, 'POST', '/api/dcim/devices/', deviceBody(`single ${i}`, i)), `${CREATES} sequential`);
 
-  for (const connections of CONCURRENCY) {
+  for (const connections of ROWS.has('concurrent') ? CONCURRENCY : []) {
     const s0 = await syncs();
     const c0 = cpuMs();
     const result = await cannon({ url, connections, duration: DURATION, headers: HEADERS, scenario: { kind: 'createTag', path: '/api/extras/tags/', prefix: `c${connections}` } });
@@ -83,7 +85,7 @@ try {
   }
 
   let round = 0;
-  await sequential(
+  if (ROWS.has('bulk-ip')) await sequential(
     'bulk create 1,000 IPs',
     ROUNDS,
     () => {
@@ -94,7 +96,7 @@ try {
     `${ROUNDS} requests`,
   );
   round = 0;
-  await sequential(
+  if (ROWS.has('bulk-patch')) await sequential(
     'bulk PATCH 200 devices',
     ROUNDS,
     () => {

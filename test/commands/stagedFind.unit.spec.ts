@@ -48,3 +48,18 @@ test('staged find: the newest layer wins and a staged delete hides the document'
   const found = await view.find(DEVICE, { name: regexCondition('ie', ['core']), site: { $eq: 1 } });
   t.deepEqual(found.map((d) => [d.id, d.name]), [[2, 'CORE']]);
 });
+
+test('staged find: the staged index of a field follows puts, replacements, array values and settling', async (t) => {
+  const layer = staged([{ id: 1, _pos: 1, name: 'a', site: 1 }, { id: 2, _pos: 2, name: 'b', site: [1, 2] }]);
+  const view = new StagedView(new MemoryReadStore(), [layer]);
+  const ids = async (query: Record<string, unknown>) => (await view.find(DEVICE, query)).map((d) => d.id);
+  t.deepEqual(await ids({ site: 2 }), [2]);
+  t.deepEqual(await ids({ site: 1 }), [1, 2]);
+  layer.put({ collection: DEVICE, id: 1, position: 3, doc: { id: 1, _pos: 3, name: 'a', site: 2 } });
+  layer.put({ collection: DEVICE, id: 3, position: 4, doc: { id: 3, _pos: 4, name: 'c', site: 1 } });
+  t.deepEqual(await ids({ site: 2 }), [1, 2]);
+  t.deepEqual(await ids({ site: 1 }), [2, 3]);
+  layer.settle({ collection: DEVICE, id: 2, position: 2, doc: null });
+  t.deepEqual(await ids({ site: 1 }), [3], 'a settled document is the store\u2019s again (here: none)');
+  t.deepEqual(await ids({ site: { $eq: 2 }, name: 'a' }), [1]);
+});
