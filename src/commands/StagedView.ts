@@ -24,8 +24,16 @@ export class Overlay {
    * before it, which would otherwise test each staged document every time.
    */
   private readonly byValue = new Map<string, Map<string, Map<Scalar, Set<number>>>>();
+  /** collection → how many times its staged documents changed (a find's memo is valid while it stays). */
+  private readonly changes = new Map<string, number>();
+
+  /** A count that changes whenever a staged document of `collectionName` does. */
+  version(collectionName: string): number {
+    return this.changes.get(collectionName) ?? 0;
+  }
 
   put(change: DocumentChange): void {
+    this.changes.set(change.collection, this.version(change.collection) + 1);
     let collection = this.docs.get(change.collection);
     if (!collection) this.docs.set(change.collection, (collection = new Map()));
     const indexes = this.byValue.get(change.collection);
@@ -45,6 +53,7 @@ export class Overlay {
     const current = collection.get(change.id);
     const currentPosition = current === null ? null : current?._pos;
     if (current === change.doc || currentPosition === change.position) {
+      this.changes.set(change.collection, this.version(change.collection) + 1);
       for (const [field, index] of this.byValue.get(change.collection) ?? []) unfile(index, change.id, indexedValue(current, field));
       collection.delete(change.id);
     }
@@ -87,6 +96,15 @@ export class Overlay {
 }
 
 export class StagedView implements LookupView {
+  /**
+   * Answers already given in this view, by query, with the staged versions they were
+   * given at: a bulk request asks the same thing for every item (the model's custom
+   * fields), and the answer holds until a staged document of that collection changes.
+   * The read models only change meanwhile by taking in staged changes, which leaves
+   * the view's answer as it was.
+   */
+  private readonly memo = new Map<string, { versions: string; results: StoredObject[] }>();
+
   constructor(
     private readonly store: ReadStore,
     private readonly layers: Overlay[],
@@ -101,6 +119,18 @@ export class StagedView implements LookupView {
   }
 
   async find(model: string, query: Record<string, unknown>, limit?: number): Promise<StoredObject[]> {
+    const key = memoKey(query);
+    if (key === null) return this.findStaged(model, query, limit);
+    const name = `${model}\u0000${limit ?? ''}\u0000${key}`;
+    const versions = this.layers.map((layer) => layer.version(model)).join();
+    const known = this.memo.get(name);
+    if (known?.versions === versions) return known.results.slice();
+    const results = await this.findStaged(model, query, limit);
+    this.memo.set(name, { versions, results: results.slice() });
+    return results;
+  }
+
+  private async findStaged(model: string, query: Record<string, unknown>, limit?: number): Promise<StoredObject[]> {
     const layers = this.layers.map((layer) => layer.docs.get(model)).filter((c): c is Map<number, ReadDocument | null> => !!c && c.size > 0);
     const shadowCount = layers.reduce((n, c) => n + c.size, 0);
     const storeLimit = limit === undefined ? undefined : limit + shadowCount;
@@ -186,6 +216,19 @@ function stagedMatcher(query: Record<string, unknown>): (doc: ReadDocument) => b
 }
 
 type Scalar = string | number | boolean;
+
+/** The query as text when it is plain JSON data (two such queries are the same query), else null: not memoised. */
+function memoKey(query: unknown): string | null {
+  const plain = (value: unknown): boolean => {
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+    if (typeof value === 'number') return Number.isFinite(value);
+    if (Array.isArray(value)) return value.every(plain);
+    if (typeof value !== 'object') return false;
+    const proto = Object.getPrototypeOf(value);
+    return (proto === Object.prototype || proto === null) && Object.values(value as object).every(plain);
+  };
+  return plain(query) ? JSON.stringify(query) : null;
+}
 
 const NONE: ReadonlySet<number> = new Set();
 /** Marks the index of a field's folded strings among a collection's staged indexes. */

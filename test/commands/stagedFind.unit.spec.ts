@@ -63,3 +63,19 @@ test('staged find: the staged index of a field follows puts, replacements, array
   t.deepEqual(await ids({ site: 1 }), [3], 'a settled document is the store\u2019s again (here: none)');
   t.deepEqual(await ids({ site: { $eq: 2 }, name: 'a' }), [1]);
 });
+
+test('staged find: a repeated question is answered again until a staged document of its collection changes; callers get their own array', async (t) => {
+  const store = new MemoryReadStore();
+  await store.apply([{ collection: DEVICE, id: 1, position: 1, doc: { id: 1, _pos: 1, name: 'core', site: 1 } }], 1);
+  const layer = new Overlay();
+  const view = new StagedView(store, [new Overlay(), layer]);
+  const first = await view.find(DEVICE, { site: 1 });
+  t.deepEqual(first.map((d) => d.id), [1]);
+  first.pop();
+  t.deepEqual((await view.find(DEVICE, { site: 1 })).map((d) => d.id), [1], 'not changed by what a caller did to its answer');
+  layer.put({ collection: DEVICE, id: 2, position: 2, doc: { id: 2, _pos: 2, name: 'edge', site: 1 } });
+  t.deepEqual((await view.find(DEVICE, { site: 1 })).map((d) => d.id), [1, 2]);
+  t.deepEqual((await view.find(DEVICE, { site: 1 }, 1)).map((d) => d.id), [1], 'the limit is part of the question');
+  layer.put({ collection: DEVICE, id: 1, position: 3, doc: null });
+  t.deepEqual((await view.find(DEVICE, { site: 1 })).map((d) => d.id), [2]);
+});
