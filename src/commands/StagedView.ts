@@ -101,7 +101,8 @@ export class StagedView implements LookupView {
    * given at: a bulk request asks the same thing for every item (the model's custom
    * fields), and the answer holds until a staged document of that collection changes.
    * The read models only change meanwhile by taking in staged changes, which leaves
-   * the view's answer as it was.
+   * the view's answer as it was (but for the hidden columns the projection keeps, e.g. a
+   * prefix's `_depth`, which decisions do not read: stored forms drop them).
    */
   private readonly memo = new Map<string, { versions: string; results: StoredObject[] }>();
 
