@@ -61,13 +61,20 @@ try {
   // Warm up the write path (schema compiles, JIT) before anything is timed.
   for (let i = 0; i < 50; i++) await api(url, 'POST', '/api/extras/tags/', { name: `warm ${i}`, slug: `warm-${i}` });
 
-  if (ROWS.has('tag')) await sequential('single create: tag', CREATES, (i) => api(url, 'POST', '/api/extras/tags/', { name: `tag ${i}`, slug: `tag-${i}` }), `${CREATES} sequential`);
-  if (ROWS.has('device')) await sequential('single create: device', CREATES, (i) => api(url, 'POST', '/api/dcim/devices/', deviceBody(`single ${i}`, i)), `${CREATES} sequential`);
+  if (ROWS.has('tag')) {
+    const tag = (i: number) => api(url, 'POST', '/api/extras/tags/', { name: `tag ${i}`, slug: `tag-${i}` });
+    await sequential('single create: tag', CREATES, tag, `${CREATES} sequential`);
+  }
+  if (ROWS.has('device')) {
+    const device = (i: number) => api(url, 'POST', '/api/dcim/devices/', deviceBody(`single ${i}`, i));
+    await sequential('single create: device', CREATES, device, `${CREATES} sequential`);
+  }
 
   for (const connections of ROWS.has('concurrent') ? CONCURRENCY : []) {
     const s0 = await syncs();
     const c0 = cpuMs();
-    const result = await cannon({ url, connections, duration: DURATION, headers: HEADERS, scenario: { kind: 'createTag', path: '/api/extras/tags/', prefix: `c${connections}` } });
+    const scenario = { kind: 'createTag', path: '/api/extras/tags/', prefix: `c${connections}` } as const;
+    const result = await cannon({ url, connections, duration: DURATION, headers: HEADERS, scenario });
     const cpu = cpuMs() - c0;
     const synced = (await syncs()) - s0;
     const done = Math.max(1, result['2xx']);
@@ -84,28 +91,24 @@ try {
     ]);
   }
 
-  let round = 0;
-  if (ROWS.has('bulk-ip')) await sequential(
-    'bulk create 1,000 IPs',
-    ROUNDS,
-    () => {
+  if (ROWS.has('bulk-ip')) {
+    let round = 0;
+    const bulkCreate = () => {
       round++;
       const body = Array.from({ length: 1000 }, (_, i) => ({ address: `10.${round}.${i >> 8}.${i & 255}/16`, status: 'active' }));
       return api(url, 'POST', '/api/ipam/ip-addresses/', body);
-    },
-    `${ROUNDS} requests`,
-  );
-  round = 0;
-  if (ROWS.has('bulk-patch')) await sequential(
-    'bulk PATCH 200 devices',
-    ROUNDS,
-    () => {
+    };
+    await sequential('bulk create 1,000 IPs', ROUNDS, bulkCreate, `${ROUNDS} requests`);
+  }
+  if (ROWS.has('bulk-patch')) {
+    let round = 0;
+    const bulkPatch = () => {
       round++;
       const body = devices.map((d: { id: number }) => ({ id: d.id, status: round % 2 ? 'planned' : 'active' }));
       return api(url, 'PATCH', '/api/dcim/devices/', body);
-    },
-    `${ROUNDS} requests`,
-  );
+    };
+    await sequential('bulk PATCH 200 devices', ROUNDS, bulkPatch, `${ROUNDS} requests`);
+  }
 
   const header = ['figure', 'throughput', 'p50', 'p99', 'CPU/request', 'syncs/request', 'load', 'note'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
