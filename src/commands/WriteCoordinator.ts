@@ -6,7 +6,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { LookupView, StoredObject } from '../models/types.js';
 import { evolve } from '../projections/evolve.js';
 import type { Projector } from '../projections/Projector.js';
-import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
+import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import type { Clock } from './clock.js';
 import { WriterUnavailableError } from './errors.js';
 import { Overlay, StagedView } from './StagedView.js';
@@ -46,6 +46,7 @@ export class WriteTransaction {
   readonly time: string;
   private readonly local = new Overlay();
   private readonly allocated = new Map<string, number>();
+  private readonly changes = new Map<ChangeEvent, DocumentChange>();
 
   constructor(
     private readonly registry: ModelRegistry,
@@ -94,13 +95,24 @@ export class WriteTransaction {
     };
     if (this.context.idempotency) event.idempotency = this.context.idempotency;
     this.events.push(event);
-    this.local.put(evolve(this.registry, event));
+    const made = evolve(this.registry, event);
+    this.changes.set(event, made);
+    this.local.put(made);
     return event;
   }
 
   /** The read document `event` leaves behind, with its position: what this request wrote, for its response. */
   documentOf(event: ChangeEvent): ReadDocument | null {
-    return evolve(this.registry, event).doc;
+    return this.changeOf(event).doc;
+  }
+
+  /**
+   * The document change `event` makes, worked out once when it was recorded (evolving
+   * an event derives its hidden columns, e.g. an address's keys: the staged view, the
+   * response and the settling of the staged state all need the same result).
+   */
+  changeOf(event: ChangeEvent): DocumentChange {
+    return this.changes.get(event) ?? evolve(this.registry, event);
   }
 
   get overlay(): Overlay {
@@ -236,7 +248,7 @@ export class WriteCoordinator {
         `The write was committed (request ${context.requestId}) but cannot be shown yet: do not repeat it; read it again shortly.`,
       );
     });
-    for (const event of tx.events) this.staged.settle(evolve(this.registry, event));
+    for (const event of tx.events) this.staged.settle(tx.changeOf(event));
     return { result, events: tx.events };
   }
 

@@ -12,11 +12,18 @@ export type WriteMode = 'create' | 'put' | 'patch';
 /** Field types whose values are checked by reference resolution or model hooks, not by the schema. */
 const RESOLVED_TYPES = new Set(['fk', 'm2m', 'tags', 'content_type', 'custom_fields', 'generic_list']);
 
-/** The fields a client may write. */
+const writable = new WeakMap<ModelDefinition, FieldDefinition[]>();
+
+/** The fields a client may write (worked out once per model: every write asks). */
 export function writableFields(definition: ModelDefinition): FieldDefinition[] {
-  return definition.fields.filter(
-    (f) => !f.readOnly && !f.internal && !['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk'].includes(f.type),
-  );
+  let fields = writable.get(definition);
+  if (!fields) {
+    fields = definition.fields.filter(
+      (f) => !f.readOnly && !f.internal && !['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk'].includes(f.type),
+    );
+    writable.set(definition, fields);
+  }
+  return fields;
 }
 
 function valueSchema(field: FieldDefinition): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ValidationError } from '../../src/commands/errors.js';
-import { create, deciderSpec, patch, type WriteCommand } from '../support/deciderSpec.js';
+import { create, createMany, deciderSpec, patch, patchMany, type WriteCommand } from '../support/deciderSpec.js';
 
 /** Site 1 "DC-1" with rack 1 "R1" (10U); manufacturer 1; device types 1 (MX204, 1U, full depth) and 2 (Patch, 2U, half depth); role 1. */
 const datacenter: WriteCommand[] = [
@@ -171,4 +171,18 @@ test('interface vlans: the mode decides which VLANs are kept on save', async (t)
     .given(tagged)
     .when(patch('dcim.interface', 1, { mode: '' }))
     .then([{ objectId: 1, postchange: { mode: '', untagged_vlan: null, tagged_vlans: [] } }]);
+});
+
+test('name: unique per site whatever the letter case, against stored devices and items of the same bulk request', async (t) => {
+  await deciderSpec(t)
+    .given([...datacenter, create('dcim.device', device('Core'))])
+    .when(createMany('dcim.device', [device('edge'), device('CORE'), device('\u212aelvin'), device('kelvin')]))
+    .thenThrows(ValidationError, [{}, { __all__: ['Device name must be unique per site.'] }, {}, { __all__: ['Device name must be unique per site.'] }]);
+});
+
+test('name: a bulk PATCH that swaps names through a third name is refused where two would meet', async (t) => {
+  await deciderSpec(t)
+    .given([...datacenter, createMany('dcim.device', [device('a'), device('b')])])
+    .when(patchMany('dcim.device', [{ id: 1, name: 'B' }, { id: 2, name: 'c' }]))
+    .thenThrows(ValidationError, [{ __all__: ['Device name must be unique per site.'] }, {}]);
 });

@@ -1,3 +1,4 @@
+import { foldCase } from '../caseFolding.js';
 import type { ReadDocument } from '../ReadStore.js';
 import { collectPath } from './dottedPaths.js';
 import type { Entry } from './Entry.js';
@@ -15,6 +16,12 @@ export class EqualityIndex {
   readonly postings = new Map<Scalar, Posting>();
   /** Set once a document held an array at this path (one doc may then sit under several values). */
   multiValued = false;
+  /**
+   * Folded form → the string values filed under it, built by the first case-insensitive
+   * look-up and kept from then on: an exact case-insensitive match (a uniqueness rule
+   * on a name) reaches its few candidates instead of scanning the collection.
+   */
+  private folded: Map<string, Set<string>> | null = null;
 
   constructor(readonly field: string) {
     this.parts = field.split('.');
@@ -38,8 +45,10 @@ export class EqualityIndex {
   add(entry: Entry, keys: Scalar[]): void {
     for (const k of keys) {
       const p = this.postings.get(k);
-      if (p === undefined) this.postings.set(k, entry);
-      else if (p instanceof Set) p.add(entry);
+      if (p === undefined) {
+        this.postings.set(k, entry);
+        if (this.folded && typeof k === 'string') this.fileFolded(k);
+      } else if (p instanceof Set) p.add(entry);
       else if (p !== entry) this.postings.set(k, new Set([p, entry]));
     }
   }
@@ -51,9 +60,44 @@ export class EqualityIndex {
       if (p instanceof Set) {
         p.delete(entry);
         if (p.size === 1) this.postings.set(k, p.values().next().value as Entry);
-        else if (p.size === 0) this.postings.delete(k);
-      } else if (p === entry) this.postings.delete(k);
+        else if (p.size === 0) this.forget(k);
+      } else if (p === entry) this.forget(k);
     }
+  }
+
+  /** The entries whose value is a string equal to one of `texts` under case folding (each once). */
+  collectFolded(texts: string[], out: Entry[]): void {
+    if (!this.folded) {
+      this.folded = new Map();
+      for (const k of this.postings.keys()) if (typeof k === 'string') this.fileFolded(k);
+    }
+    const seen = this.multiValued ? new Set<Entry>() : null;
+    for (const key of new Set(texts.map(foldCase))) {
+      for (const value of this.folded.get(key) ?? []) this.collect(value, out, seen);
+    }
+  }
+
+  private fileFolded(value: string): void {
+    const key = foldCase(value);
+    const values = this.folded!.get(key);
+    if (values) values.add(value);
+    else this.folded!.set(key, new Set([value]));
+  }
+
+  private forget(k: Scalar): void {
+    this.postings.delete(k);
+    if (!this.folded || typeof k !== 'string') return;
+    const key = foldCase(k);
+    const values = this.folded.get(key);
+    values?.delete(k);
+    if (values?.size === 0) this.folded.delete(key);
+  }
+
+  /** Drops every value (the collection was cleared). */
+  clear(): void {
+    this.postings.clear();
+    this.folded = null;
+    this.multiValued = false;
   }
 
   size(k: Scalar): number {

@@ -137,10 +137,7 @@ export class MemoryCollection {
   clear(): void {
     this.docs.clear();
     this.seq = 0;
-    for (const index of this.indexes.values()) {
-      index.postings.clear();
-      index.multiValued = false;
-    }
+    for (const index of this.indexes.values()) index.clear();
     for (const index of this.sorted.values()) {
       index.entries = [];
       index.stale = true;

@@ -22,6 +22,7 @@
  * reference behaviour the tests compare plans with.
  */
 import { Query as MingoQuery } from 'mingo';
+import { exactLiterals } from '../mongo/shadowKeys.js';
 import type { Query } from '../ReadStore.js';
 import type { Entry } from './Entry.js';
 import type { MemoryCollection } from './MemoryCollection.js';
@@ -101,9 +102,12 @@ export class QueryPlanner {
     const regexes: RegexConstraint[] = [];
     collectConstraints(query, true, eq, regexes);
     let driver = drivingConstraint(col, eq);
-    const text = textCandidates(col, query, driver ? candidateCount(col, driver) : col.docs.size);
-    if (text) driver = null;
-    const candidates = text ?? (driver ? candidatesOf(col, driver) : null);
+    // An exact case-insensitive match through the folded equality index, or a text match
+    // through the trigram index, drives the plan when it promises fewer candidates.
+    const driverSize = driver ? candidateCount(col, driver) : col.docs.size;
+    const narrowed = caseInsensitiveCandidates(col, query, driverSize) ?? textCandidates(col, query, driverSize);
+    if (narrowed) driver = null;
+    const candidates = narrowed ?? (driver ? candidatesOf(col, driver) : null);
     const checks = prefiltersBeside(col, driver, eq, regexes);
     return { candidates, prefilters: checks.prefilters, ...mingoRemainder(query, checks.decided, checks.undecidable) };
   }
@@ -207,6 +211,26 @@ function drivingConstraint(col: MemoryCollection, eq: EqConstraint[]): EqConstra
     }
   }
   return best && bestCost < col.docs.size ? best : null;
+}
+
+/**
+ * The candidates of an exact case-insensitive match of literals (`name__ie=`, a
+ * case-insensitive uniqueness rule) on an indexed top-level field, through the index's
+ * folded values, when they are fewer than `fewerThan`; or null. A superset of the
+ * matches: the regex itself still decides each candidate, as a prefilter.
+ */
+function caseInsensitiveCandidates(col: MemoryCollection, query: Query, fewerThan: number): Entry[] | null {
+  let best: Entry[] | null = null;
+  for (const [field, condition] of Object.entries(query)) {
+    const index = col.indexes.get(field);
+    if (!index || field.indexOf('.') !== -1) continue;
+    const literals = exactLiterals(condition);
+    if (!literals) continue;
+    const found: Entry[] = [];
+    index.collectFolded(literals, found);
+    if (found.length < (best ? best.length : fewerThan)) best = found;
+  }
+  return best;
 }
 
 /** The entries the driving equality's index holds (each once). */
