@@ -16,9 +16,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
-import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { start } from '../src/main.js';
-import { siteHistory } from './siteHistory.js';
+import { writeSiteHistoryLog } from './siteHistory.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const OBJECTS = Number(process.env.OBJECTS ?? 20_000);
@@ -27,19 +26,8 @@ const TOKEN = '0123456789abcdef0123456789abcdef01234567';
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-async function writeLog(dir: string): Promise<void> {
-  const log = new FileEventLog({ dir });
-  await log.open();
-  let pending: Promise<void>[] = [];
-  for (const batch of siteHistory({ events: EVENTS, objects: OBJECTS, user: null, withId: true })) {
-    pending.push(log.append(batch));
-    if (pending.length >= 2000) {
-      await Promise.all(pending);
-      pending = [];
-    }
-  }
-  await Promise.all(pending);
-  await log.close();
+function writeLog(dir: string): Promise<void> {
+  return writeSiteHistoryLog(dir, { events: EVENTS, objects: OBJECTS, user: null, withId: true });
 }
 
 async function get(url: string, auth: boolean): Promise<number> {

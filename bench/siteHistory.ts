@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatMicros } from '../src/audit/time.js';
 import { EVENT_SCHEMA_VERSION, type ChangeEvent, type EventUser } from '../src/events/ChangeEvent.js';
+import { FileEventLog } from '../src/events/file/FileEventLog.js';
 
 export const HISTORY_START_MICROS = Date.UTC(2024, 0, 1) * 1000;
 
@@ -78,4 +79,20 @@ export function* siteHistory(options: SiteHistoryOptions): Generator<ChangeEvent
     }
     yield batch;
   }
+}
+
+/** Writes a generated history into a fresh file log in `dir`, 2,000 appends in flight at a time. */
+export async function writeSiteHistoryLog(dir: string, options: SiteHistoryOptions): Promise<void> {
+  const log = new FileEventLog({ dir });
+  await log.open();
+  let pending: Promise<void>[] = [];
+  for (const batch of siteHistory(options)) {
+    pending.push(log.append(batch));
+    if (pending.length >= 2000) {
+      await Promise.all(pending);
+      pending = [];
+    }
+  }
+  await Promise.all(pending);
+  await log.close();
 }

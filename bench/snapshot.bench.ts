@@ -34,7 +34,7 @@ import { readModelIndexes } from '../src/projections/readModelIndexes.js';
 import { eventIdsOf, ReadModelSnapshots } from '../src/snapshots/ReadModelSnapshots.js';
 import { writeReadModelSnapshot } from '../src/snapshots/readModelSnapshot.js';
 import { listSnapshots } from '../src/snapshots/SnapshotFile.js';
-import { siteDocument, siteHistory } from './siteHistory.js';
+import { siteDocument, writeSiteHistoryLog } from './siteHistory.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const OBJECTS = Number(process.env.OBJECTS ?? 250_000);
@@ -78,19 +78,8 @@ async function formats(): Promise<void> {
   run('one big array', () => JSON.parse(whole));
 }
 
-async function writeLog(dir: string): Promise<void> {
-  const log = new FileEventLog({ dir });
-  await log.open();
-  let pending: Promise<void>[] = [];
-  for (const batch of siteHistory({ events: EVENTS, objects: OBJECTS, user: null, requestSize: (p) => 1 + (p % 5) })) {
-    pending.push(log.append(batch));
-    if (pending.length >= 2000) {
-      await Promise.all(pending);
-      pending = [];
-    }
-  }
-  await Promise.all(pending);
-  await log.close();
+function writeLog(dir: string): Promise<void> {
+  return writeSiteHistoryLog(dir, { events: EVENTS, objects: OBJECTS, user: null, requestSize: (p) => 1 + (p % 5) });
 }
 
 async function startUp(dir: string, snapshots: { write: boolean; loadAtOrBefore?: number }, log: (line: string) => void) {

@@ -7,7 +7,7 @@
  *
  *  1. cold start, no snapshots: the file log's open, the read models' replay, the audit
  *     indexes' build, each phase on its own; then the snapshot writes (the file log's
- *     open point, the audit index; read-model snapshots are whatever the ledger writes);
+ *     open point, the audit index, the read models);
  *  2. the same phases with those snapshots present;
  *  3. the whole service (openLedger + HTTP) with snapshots: time until it answers
  *     `GET /api/` and a list, and its RSS;
@@ -25,13 +25,15 @@ import { fileURLToPath } from 'node:url';
 import { AuditService } from '../src/audit/AuditService.js';
 import { captureAuditState, writeAuditSnapshot } from '../src/audit/AuditSnapshots.js';
 import { loadConfig } from '../src/config.js';
+import { eventIdsOf, ReadModelSnapshots } from '../src/snapshots/ReadModelSnapshots.js';
+import { writeReadModelSnapshot } from '../src/snapshots/readModelSnapshot.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { eventLogFor } from '../src/ledger/openLedger.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../src/projections/Projector.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
-import { siteHistory } from './siteHistory.js';
+import { writeSiteHistoryLog } from './siteHistory.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const OBJECTS = Number(process.env.OBJECTS ?? 100_000);
@@ -69,9 +71,11 @@ async function phasesChild(dataDir: string, writeSnapshots: boolean): Promise<Re
   const open = await timed(() => log.open());
   const store = new MemoryReadStore();
   const projector = new Projector(log, store, registry);
+  const readModelSnapshots = new ReadModelSnapshots(store, eventIdsOf(log), { dataDir, every: 0, keep: config.snapshotKeep });
   const readModels = await timed(async () => {
     await store.open();
     for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
+    await readModelSnapshots.loadNewest(log.head());
     await projector.start();
   });
   const audit = new AuditService(log, registry, { snapshots: { dir: snapshots, everyEvents: 0, keep: config.snapshotKeep, write: false } });
@@ -79,7 +83,7 @@ async function phasesChild(dataDir: string, writeSnapshots: boolean): Promise<Re
   const result: Record<string, unknown> = {
     head: log.head(),
     open: { ms: open.ms, cpuMs: open.cpuMs, ...log.openStats },
-    readModels: { ms: readModels.ms, cpuMs: readModels.cpuMs },
+    readModels: { ms: readModels.ms, cpuMs: readModels.cpuMs, replayed: projector.appliedEvents },
     audit: { ms: auditOpen.ms, cpuMs: auditOpen.cpuMs },
     ...memory(),
   };
@@ -87,7 +91,12 @@ async function phasesChild(dataDir: string, writeSnapshots: boolean): Promise<Re
     const capture = await timed(async () => captureAuditState(audit.log));
     const auditWrite = await timed(() => writeAuditSnapshot(snapshots, log, capture.value));
     const pointWrite = await timed(() => log.persistOpenPoint());
+    const readModelCapture = await timed(async () => store.capture());
+    const eventId = await eventIdsOf(log)(readModelCapture.value.position);
+    const readModelWrite = await timed(() => writeReadModelSnapshot(snapshots, readModelCapture.value, eventId));
     result.writes = {
+      readModelCaptureMs: readModelCapture.ms,
+      readModels: { ms: readModelWrite.ms, cpuMs: readModelWrite.cpuMs, bytes: fs.statSync(readModelWrite.value).size },
       auditCaptureMs: capture.ms,
       audit: { ms: auditWrite.ms, cpuMs: auditWrite.cpuMs, bytes: fs.statSync(auditWrite.value).size },
       openPoint: { ms: pointWrite.ms, cpuMs: pointWrite.cpuMs },
@@ -148,7 +157,7 @@ function runChild(mode: string, dataDir: string): Promise<any> {
 function printPhases(label: string, r: any): void {
   console.log(
     `${label.padEnd(28)} open ${sec(r.open.ms)} s / ${sec(r.open.cpuMs)} CPU-s (${fmt(r.open.framesScanned)} frames read from position ${fmt(r.open.fromPosition)}) | ` +
-      `read models ${sec(r.readModels.ms)} s / ${sec(r.readModels.cpuMs)} CPU-s | audit ${sec(r.audit.ms)} s / ${sec(r.audit.cpuMs)} CPU-s | ` +
+      `read models ${sec(r.readModels.ms)} s / ${sec(r.readModels.cpuMs)} CPU-s (${fmt(r.readModels.replayed)} events replayed) | audit ${sec(r.audit.ms)} s / ${sec(r.audit.cpuMs)} CPU-s | ` +
       `total ${sec(r.open.ms + r.readModels.ms + r.audit.ms)} s / ${sec(r.open.cpuMs + r.readModels.cpuMs + r.audit.cpuMs)} CPU-s | RSS ${mib(r.rss)} MiB (peak ${mib(r.maxRss)} MiB)`,
   );
 }
@@ -165,18 +174,7 @@ async function main(): Promise<void> {
   console.log(`start-up bench: ${fmt(EVENTS)} events over ${fmt(OBJECTS)} sites in ${dataDir}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
   try {
     const generated = await timed(async () => {
-      const log = new FileEventLog({ dir: dataDir });
-      await log.open();
-      let pending: Promise<void>[] = [];
-      for (const batch of siteHistory({ events: EVENTS, objects: OBJECTS, requestSize: (p) => 1 + (p % 5) })) {
-        pending.push(log.append(batch));
-        if (pending.length >= 2000) {
-          await Promise.all(pending);
-          pending = [];
-        }
-      }
-      await Promise.all(pending);
-      await log.close();
+      await writeSiteHistoryLog(dataDir, { events: EVENTS, objects: OBJECTS, requestSize: (p) => 1 + (p % 5) });
     });
     console.log(`log                          ${fmt(EVENTS)} events written in ${sec(generated.ms)} s, ${mib(fs.statSync(path.join(dataDir, 'events.log')).size)} MiB`);
 
@@ -185,7 +183,8 @@ async function main(): Promise<void> {
     const w = cold.writes;
     console.log(
       `snapshot writes              audit index: capture ${sec(w.auditCaptureMs)} s, write ${sec(w.audit.ms)} s (${mib(w.audit.bytes)} MiB, CPU ${sec(w.audit.cpuMs)} s) | ` +
-        `file log open point ${sec(w.openPoint.ms)} s (CPU ${sec(w.openPoint.cpuMs)} s)`,
+        `file log open point ${sec(w.openPoint.ms)} s (CPU ${sec(w.openPoint.cpuMs)} s) | ` +
+        `read models: capture ${sec(w.readModelCaptureMs)} s, write ${sec(w.readModels.ms)} s (${mib(w.readModels.bytes)} MiB, CPU ${sec(w.readModels.cpuMs)} s)`,
     );
     printPhases('with snapshots', await runChild('phases-warm', dataDir));
     printService('service, with snapshots', await runChild('service-warm', dataDir));
