@@ -31,8 +31,8 @@ import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../src/projections/Projector.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
-import { eventIdsOf, ReadModelSnapshots } from '../src/snapshots/ReadModelSnapshots.js';
-import { writeReadModelSnapshot } from '../src/snapshots/readModelSnapshot.js';
+import { eventIdsOf, ReadModelSnapshots } from '../src/projections/snapshots/ReadModelSnapshots.js';
+import { writeReadModelSnapshot } from '../src/projections/snapshots/readModelSnapshot.js';
 import { listSnapshots } from '../src/snapshots/SnapshotFile.js';
 import { siteDocument, writeSiteHistoryLog } from './siteHistory.js';
 

@@ -34,8 +34,8 @@ import { Projector } from '../projections/Projector.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import { runFollowUps } from '../commands/followUps.js';
-import { readModelSnapshotsFor } from '../snapshots/readModelSnapshotsFor.js';
-import type { ReadModelSnapshots } from '../snapshots/ReadModelSnapshots.js';
+import { readModelSnapshotsFor } from '../projections/snapshots/readModelSnapshotsFor.js';
+import type { ReadModelSnapshots } from '../projections/snapshots/ReadModelSnapshots.js';
 
 /**
  * Snapshots kept of the parts that only ever resume from their newest (the audit index,

@@ -1,8 +1,7 @@
-import type { Config } from '../config.js';
-import type { EventLog } from '../events/EventLog.js';
-import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
-import type { ReadStore } from '../projections/ReadStore.js';
-import { eventIdsOf, ReadModelSnapshots, type SnapshotLogger } from './ReadModelSnapshots.js';
+import type { Config } from '../../config.js';
+import { MemoryReadStore } from '../memory/MemoryReadStore.js';
+import type { ReadStore } from '../ReadStore.js';
+import { eventIdsOf, ReadModelSnapshots, type LogPositions, type SnapshotLogger } from './ReadModelSnapshots.js';
 
 /**
  * The read-model snapshots the configuration asks for: none for MongoDB read models
@@ -12,7 +11,7 @@ import { eventIdsOf, ReadModelSnapshots, type SnapshotLogger } from './ReadModel
 export function readModelSnapshotsFor(
   config: Config,
   store: ReadStore,
-  log: EventLog,
+  log: LogPositions,
   options: { write: boolean; logger?: SnapshotLogger },
 ): ReadModelSnapshots | null {
   if (!(store instanceof MemoryReadStore) || config.snapshotEveryEvents <= 0) return null;

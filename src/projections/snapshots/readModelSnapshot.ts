@@ -12,9 +12,9 @@
  * Loading builds the capture apart from any store; the caller adopts it only once the
  * body's checksum was verified (readSnapshotBody throws at the end otherwise).
  */
-import type { ReadModelCapture } from '../projections/memory/MemoryReadStore.js';
-import type { ReadDocument } from '../projections/ReadStore.js';
-import { readSnapshotBody, readSnapshotHeader, SnapshotDamagedError, writeSnapshot, type SnapshotHeader } from './SnapshotFile.js';
+import type { ReadModelCapture } from '../memory/MemoryReadStore.js';
+import type { ReadDocument } from '../ReadStore.js';
+import { readSnapshotBody, readSnapshotHeader, SnapshotDamagedError, writeSnapshot, type SnapshotHeader } from '../../snapshots/SnapshotFile.js';
 
 export const READ_MODELS_PART = 'read-models';
 export const READ_MODELS_FORMAT = 1;

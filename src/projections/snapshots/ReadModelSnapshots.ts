@@ -13,9 +13,9 @@
  * (same event id): a snapshot of another log, or beyond a log cut shorter, is refused.
  */
 import path from 'node:path';
-import type { EventLog } from '../events/EventLog.js';
-import type { MemoryReadStore, ReadModelCapture } from '../projections/memory/MemoryReadStore.js';
-import { listSnapshots, pruneSnapshots, readSnapshotHeader } from './SnapshotFile.js';
+import type { EventLog } from '../../events/EventLog.js';
+import type { MemoryReadStore, ReadModelCapture } from '../memory/MemoryReadStore.js';
+import { listSnapshots, pruneSnapshots, readSnapshotHeader } from '../../snapshots/SnapshotFile.js';
 import { READ_MODELS_PART, readReadModelSnapshot, writeReadModelSnapshot } from './readModelSnapshot.js';
 
 export type SnapshotLogger = (entry: Record<string, unknown>) => void;
@@ -33,7 +33,10 @@ export interface ReadModelSnapshotsOptions {
 /** The event ids at log positions (the log itself, or the audit side's view of it). */
 export type EventIdsAt = (position: number) => Promise<string>;
 
-export function eventIdsOf(log: Pick<EventLog, 'readPositions' | 'head'>): EventIdsAt {
+/** What a snapshot needs of the event log: its head and the events at positions. */
+export type LogPositions = Pick<EventLog, 'head' | 'readPositions'>;
+
+export function eventIdsOf(log: LogPositions): EventIdsAt {
   return async (position) => {
     if (position === 0) return '';
     if (position > log.head()) return ''; // never an event id: the snapshot is refused
