@@ -33,6 +33,7 @@ import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../src/projections/Projector.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
+import { reportFigure } from './figures.js';
 import { writeSiteHistoryLog } from './siteHistory.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
@@ -187,8 +188,17 @@ async function main(): Promise<void> {
         `read models: capture ${sec(w.readModelCaptureMs)} s, write ${sec(w.readModels.ms)} s (${mib(w.readModels.bytes)} MiB, CPU ${sec(w.readModels.cpuMs)} s)`,
     );
     printPhases('with snapshots', await runChild('phases-warm', dataDir));
-    printService('service, with snapshots', await runChild('service-warm', dataDir));
-    printService('service, no snapshots', await runChild('service-cold', dataDir));
+    const warm = await runChild('service-warm', dataDir);
+    printService('service, with snapshots', warm);
+    const coldService = await runChild('service-cold', dataDir);
+    printService('service, no snapshots', coldService);
+    reportFigure({ name: `start-up to a served list at ${fmt(EVENTS)} events, no snapshots`, value: `${sec(coldService.listMs)} s` });
+    reportFigure({
+      name: `start-up to a served list at ${fmt(EVENTS)} events, with snapshots`,
+      value: `${sec(warm.listMs)} s (RSS ${mib(warm.rss)} MiB)`,
+      target: '≤ 5 s at 1,000,000 events',
+      met: warm.listMs <= 5000,
+    });
   } finally {
     if (!process.env.KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
   }
