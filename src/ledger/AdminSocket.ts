@@ -57,6 +57,8 @@ export async function listenAdminSocket(
     server.once('error', reject);
     server.listen(socketPath, () => (server.off('error', reject), resolve()));
   });
+  // Owner-only like every file in the data directory (its folder already keeps others out).
+  await chmod(socketPath, 0o600);
   return {
     path: socketPath,
     close: async () => {

@@ -5,10 +5,12 @@ import { ADMIN_TOKEN, startService, type ApiResponse, type TestService } from '.
 import { as, ok } from './helpers.js';
 
 /** Every file under a directory, recursively. */
+/** Every regular file under a directory (a socket, such as the admin socket, holds no bytes to read). */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+    const stat = statSync(full);
+    return stat.isDirectory() ? filesUnder(full) : stat.isFile() ? [full] : [];
   });
 }
 
