@@ -43,3 +43,13 @@ export async function startBenchService(name: string): Promise<{ url: string; st
     },
   };
 }
+
+/** What the workload benchmarks build devices from: a site, a manufacturer, a device type, a role and 5 racks. */
+export async function deviceFixtures(url: string): Promise<{ site: any; type: any; role: any; racks: any[] }> {
+  const site = await api(url, 'POST', '/api/dcim/sites/', { name: 'site 1', slug: 'site-1' });
+  const manufacturer = await api(url, 'POST', '/api/dcim/manufacturers/', { name: 'maker', slug: 'maker' });
+  const type = await api(url, 'POST', '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'box', slug: 'box' });
+  const role = await api(url, 'POST', '/api/dcim/device-roles/', { name: 'role', slug: 'role', color: 'ff0000' });
+  const racks = await api(url, 'POST', '/api/dcim/racks/', Array.from({ length: 5 }, (_, i) => ({ name: `rack ${i}`, site: site.id })));
+  return { site, type, role, racks };
+}

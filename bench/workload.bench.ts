@@ -12,7 +12,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { cannon } from './cannon.js';
 import { reportFigure } from './figures.js';
-import { api, cpuMs, HEADERS, startBenchService } from './inProcessService.js';
+import { api, cpuMs, HEADERS, startBenchService, deviceFixtures } from './inProcessService.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
 const DURATION = Number(process.env.DURATION ?? 5);
@@ -46,11 +46,7 @@ const load1 = () => os.loadavg()[0]!.toFixed(1);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 try {
-  const site = await api(url, 'POST', '/api/dcim/sites/', { name: 'site 1', slug: 'site-1' });
-  const manufacturer = await api(url, 'POST', '/api/dcim/manufacturers/', { name: 'maker', slug: 'maker' });
-  const type = await api(url, 'POST', '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'box', slug: 'box' });
-  const role = await api(url, 'POST', '/api/dcim/device-roles/', { name: 'role', slug: 'role', color: 'ff0000' });
-  const racks = await api(url, 'POST', '/api/dcim/racks/', Array.from({ length: 5 }, (_, i) => ({ name: `rack ${i}`, site: site.id })));
+  const { site, type, role, racks } = await deviceFixtures(url);
   const devices = await api(
     url,
     'POST',

@@ -15,7 +15,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { cannon } from './cannon.js';
-import { api, cpuMs, HEADERS, startBenchService, TOKEN } from './inProcessService.js';
+import { api, cpuMs, HEADERS, startBenchService, TOKEN, deviceFixtures } from './inProcessService.js';
 
 const CREATES = Number(process.env.CREATES ?? 300);
 const DURATION = Number(process.env.DURATION ?? 3);
@@ -51,11 +51,7 @@ async function sequential(name: string, count: number, request: (i: number) => P
 }
 
 try {
-  const site = await api(url, 'POST', '/api/dcim/sites/', { name: 'site 1', slug: 'site-1' });
-  const manufacturer = await api(url, 'POST', '/api/dcim/manufacturers/', { name: 'maker', slug: 'maker' });
-  const type = await api(url, 'POST', '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'box', slug: 'box' });
-  const role = await api(url, 'POST', '/api/dcim/device-roles/', { name: 'role', slug: 'role', color: 'ff0000' });
-  const racks = await api(url, 'POST', '/api/dcim/racks/', Array.from({ length: 5 }, (_, i) => ({ name: `rack ${i}`, site: site.id })));
+  const { site, type, role, racks } = await deviceFixtures(url);
   const deviceBody = (name: string, i: number) => ({ name, device_type: type.id, device_role: role.id, site: site.id, rack: racks[i % 5].id, status: 'active' });
   const devices = await api(url, 'POST', '/api/dcim/devices/', Array.from({ length: 200 }, (_, i) => deviceBody(`device ${i}`, i)));
   // Warm up the write path (schema compiles, JIT) before anything is timed.

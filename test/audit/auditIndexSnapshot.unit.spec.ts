@@ -12,22 +12,12 @@ import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { listSnapshots } from '../../src/snapshots/SnapshotFile.js';
 import { makeEvent } from '../events/makeEvent.js';
+import { seededRandom } from '../support/seededRandom.js';
 
 const T0 = Date.UTC(2024, 0, 1) * 1000;
 const TYPES = ['dcim.site', 'dcim.device', 'dcim.interface', 'users.token', 'ipam.prefix', 'not.registered'];
 const USERS = [null, { id: 1, username: 'admin' }, { id: 2, username: 'Ünïcode' }, { id: 3, username: 'ops' }];
 
-/** A small deterministic generator (mulberry32), so a failing seed can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function uuid(next: () => number): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(next() * 16).toString(16)).join('');
@@ -36,7 +26,7 @@ function uuid(next: () => number): string {
 
 /** Requests of 1–5 events over a few types and objects: some big ids, reverts, idempotency keys, a clock that sometimes goes back. */
 function randomBatches(seed: number, requests: number): ChangeEvent[][] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const batches: ChangeEvent[][] = [];
   const requestIds: string[] = [];
@@ -129,7 +119,7 @@ for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
       wholeIdempotency.add(batch);
     }
     const expected = answers(whole, wholeIdempotency, batches);
-    const next = random(seed * 7919);
+    const next = seededRandom(seed * 7919);
     for (const cut of [0, 1, Math.floor(next() * batches.length), batches.length]) {
       const partial = new AuditIndex();
       const partialIdempotency = new IdempotencyIndex();
