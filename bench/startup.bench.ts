@@ -93,7 +93,7 @@ async function phasesChild(dataDir: string, writeSnapshots: boolean): Promise<Re
     const auditWrite = await timed(() => writeAuditSnapshot(snapshots, log, capture.value));
     const pointWrite = await timed(() => log.persistOpenPoint());
     const readModelCapture = await timed(async () => store.capture());
-    const eventId = await eventIdsOf(log)(readModelCapture.value.position);
+    const eventId = (await eventIdsOf(log)(readModelCapture.value.position)) ?? '';
     const readModelWrite = await timed(() => writeReadModelSnapshot(snapshots, readModelCapture.value, eventId));
     result.writes = {
       readModelCaptureMs: readModelCapture.ms,

@@ -12,7 +12,7 @@
  * event loop between pieces.
  */
 import type { EventLog } from '../events/EventLog.js';
-import { listSnapshots, pruneSnapshots, readSnapshotBodyWhole, readSnapshotHeader, writeSnapshot } from '../snapshots/SnapshotFile.js';
+import { eventIdsOf, loadNewestMatching, pruneSnapshots, readSnapshotBodyWhole, writeSnapshot } from '../snapshots/SnapshotFile.js';
 import { AuditIndex } from './AuditIndex.js';
 import type { AuditLog } from './AuditLog.js';
 import { IdempotencyIndex } from './IdempotencyIndex.js';
@@ -41,49 +41,32 @@ export interface LoadedAuditIndexes {
   file: string;
 }
 
-/** The id of the log's event at `position` ('' at 0), or null when the log does not reach it. */
-async function eventIdAt(log: EventLog, position: number): Promise<string | null> {
-  if (position === 0) return '';
-  if (position > log.head()) return null;
-  const [event] = await log.readPositions([position]);
-  return event?.eventId ?? null;
-}
-
 /**
  * The newest usable snapshot, loaded into fresh indexes, or null (none, or none matches
  * the log). The log must be open. Unusable snapshots are reported and skipped.
  */
 export async function loadAuditIndexes(dir: string, log: EventLog, logger: SnapshotLogger = () => {}): Promise<LoadedAuditIndexes | null> {
-  const entries = await listSnapshots(dir, AUDIT_INDEX_PART);
-  for (const entry of entries) {
-    try {
-      const { header, bodyOffset } = await readSnapshotHeader(entry.file);
-      if (header.part !== AUDIT_INDEX_PART || header.format !== AUDIT_INDEX_FORMAT) {
-        logger({ level: 'warn', msg: `audit index snapshot skipped: format ${header.format} of part ${header.part} is not one this version reads`, file: entry.file });
-        continue;
-      }
-      const eventId = await eventIdAt(log, header.position);
-      if (eventId === null) {
-        logger({ level: 'warn', msg: `audit index snapshot skipped: it is at position ${header.position}, beyond the log's head ${log.head()}`, file: entry.file });
-        continue;
-      }
-      if (eventId !== header.eventId) {
-        logger({ level: 'warn', msg: `audit index snapshot skipped: the log's event at position ${header.position} is not the one it was taken at (another log?)`, file: entry.file });
-        continue;
-      }
+  let passedOver = false;
+  const found = await loadNewestMatching(dir, AUDIT_INDEX_PART, {
+    eventIdAt: eventIdsOf(log),
+    skipped: ({ file, reason }) => {
+      passedOver = true;
+      logger({ level: 'warn', msg: `audit index snapshot skipped: ${reason}`, file });
+    },
+    load: async (file, header, bodyOffset) => {
+      if (header.format !== AUDIT_INDEX_FORMAT) throw new Error(`format ${header.format} of part ${header.part} is not one this version reads`);
       // Read and checked whole before anything is built from it; the indexes are fresh ones.
-      const state = decodeAuditState(await readSnapshotBodyWhole(entry.file, header, bodyOffset));
+      const state = decodeAuditState(await readSnapshotBodyWhole(file, header, bodyOffset));
       if (state.index.head !== header.position) throw new Error(`body at position ${state.index.head}, header at ${header.position}`);
       const index = new AuditIndex();
       index.load(state.index);
       const idempotency = new IdempotencyIndex();
       idempotency.load(state.idempotency);
-      return { index, idempotency, position: header.position, file: entry.file };
-    } catch (error) {
-      logger({ level: 'warn', msg: `audit index snapshot skipped: ${(error as Error).message}`, file: entry.file });
-    }
-  }
-  if (entries.length > 0 && log.head() > 0) {
+      return { index, idempotency };
+    },
+  });
+  if (found) return { ...found.value, position: found.header.position, file: found.file };
+  if (passedOver && log.head() > 0) {
     logger({ level: 'warn', msg: `no audit index snapshot matches the event log: indexing the whole log from position 1 (${log.head()} events)` });
   }
   return null;
@@ -92,7 +75,7 @@ export async function loadAuditIndexes(dir: string, log: EventLog, logger: Snaps
 /** Writes one snapshot of a captured state at its position; returns the file. */
 export async function writeAuditSnapshot(dir: string, log: EventLog, state: AuditState): Promise<string> {
   const position = state.index.head;
-  const eventId = await eventIdAt(log, position);
+  const eventId = await eventIdsOf(log)(position);
   if (eventId === null) throw new Error(`audit index snapshot: the log does not reach position ${position}`);
   return writeSnapshot(dir, { part: AUDIT_INDEX_PART, format: AUDIT_INDEX_FORMAT, position, eventId }, encodeAuditState(state));
 }

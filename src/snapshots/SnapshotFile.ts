@@ -172,6 +172,66 @@ export async function readSnapshotBodyWhole(file: string, header: SnapshotHeader
   }
 }
 
+/**
+ * What a snapshot needs of the event log, said here rather than imported: snapshot files
+ * sit beneath every part that keeps them, the logs included.
+ */
+export interface LogPositions {
+  head(): number;
+  readPositions(positions: readonly number[]): Promise<ReadonlyArray<{ eventId: string }>>;
+}
+
+/** The id of the log's event at a position ('' at 0), or null where the log does not reach. */
+export type EventIdAt = (position: number) => Promise<string | null>;
+
+export function eventIdsOf(log: LogPositions): EventIdAt {
+  return async (position) => {
+    if (position === 0) return '';
+    if (position > log.head()) return null;
+    const [event] = await log.readPositions([position]);
+    return event?.eventId ?? null;
+  };
+}
+
+/** Why a snapshot of a part is passed over: it does not follow the log, or it cannot be read. */
+export type SnapshotSkip = { file: string; reason: string; kind: 'not of this log' | 'unreadable' };
+
+/**
+ * The newest snapshot of a part, at or before `atOrBefore`, that was taken of this log
+ * (the log's event at its position has the id it recorded) and that `load` accepts. Each
+ * one passed over is reported and the next older tried; null when none is left.
+ */
+export async function loadNewestMatching<T>(
+  dir: string,
+  part: string,
+  { eventIdAt, atOrBefore = Infinity, load, skipped }: {
+    eventIdAt: EventIdAt;
+    atOrBefore?: number;
+    load: (file: string, header: SnapshotHeader, bodyOffset: number) => Promise<T>;
+    skipped: (skip: SnapshotSkip) => void;
+  },
+): Promise<{ value: T; header: SnapshotHeader; file: string } | null> {
+  for (const entry of await listSnapshots(dir, part)) {
+    if (entry.position > atOrBefore) continue;
+    try {
+      const { header, bodyOffset } = await readSnapshotHeader(entry.file);
+      const eventId = header.position === entry.position ? await eventIdAt(header.position) : null;
+      if (eventId === null) {
+        skipped({ file: entry.file, kind: 'not of this log', reason: `it is at position ${header.position}, beyond the log's head (the log was cut shorter or replaced)` });
+        continue;
+      }
+      if (eventId !== header.eventId) {
+        skipped({ file: entry.file, kind: 'not of this log', reason: `it was not taken of this log: the log's event at position ${header.position} is not the one it was taken at` });
+        continue;
+      }
+      return { value: await load(entry.file, header, bodyOffset), header, file: entry.file };
+    } catch (error) {
+      skipped({ file: entry.file, kind: 'unreadable', reason: (error as Error).message });
+    }
+  }
+  return null;
+}
+
 /** Removes all but the `keep` newest snapshots of a part (and leftovers of interrupted writes). */
 export async function pruneSnapshots(dir: string, part: string, keep: number): Promise<void> {
   const entries = await listSnapshots(dir, part);

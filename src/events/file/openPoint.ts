@@ -11,7 +11,7 @@
  * before the point are not read at open; each is still CRC-checked whenever it is read.
  */
 import { endianness } from 'node:os';
-import { listSnapshots, pruneSnapshots, readSnapshotBody, readSnapshotHeader, writeSnapshot } from '../../snapshots/SnapshotFile.js';
+import { listSnapshots, pruneSnapshots, readSnapshotBodyWhole, readSnapshotHeader, writeSnapshot } from '../../snapshots/SnapshotFile.js';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { crc32 } from '../crc32.js';
 import { HEADER_BYTES, MAX_PAYLOAD_BYTES, readFully } from './frames.js';
@@ -83,9 +83,7 @@ export async function findOpenPoint(
 async function readOpenPoint(snapshot: string): Promise<OpenPoint> {
   const { header, bodyOffset } = await readSnapshotHeader(snapshot);
   if (header.part !== OPEN_POINT_PART || header.format !== OPEN_POINT_FORMAT) throw new Error(`format ${header.format} of part ${header.part} is not one this version reads`);
-  const chunks: Buffer[] = [];
-  for await (const chunk of readSnapshotBody(snapshot, header, bodyOffset)) chunks.push(chunk);
-  const body = Buffer.concat(chunks);
+  const body = await readSnapshotBodyWhole(snapshot, header, bodyOffset);
   const metaBytes = body.readUInt32LE(0);
   const meta = JSON.parse(body.toString('utf8', 4, 4 + metaBytes)) as Meta;
   if (meta.endian !== endianness()) throw new Error(`written on a ${meta.endian} machine`);

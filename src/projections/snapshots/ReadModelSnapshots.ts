@@ -13,9 +13,8 @@
  * (same event id): a snapshot of another log, or beyond a log cut shorter, is refused.
  */
 import path from 'node:path';
-import type { EventLog } from '../../events/EventLog.js';
 import type { MemoryReadStore, ReadModelCapture } from '../memory/MemoryReadStore.js';
-import { listSnapshots, pruneSnapshots, readSnapshotHeader } from '../../snapshots/SnapshotFile.js';
+import { loadNewestMatching, pruneSnapshots, readSnapshotHeader, type EventIdAt } from '../../snapshots/SnapshotFile.js';
 import { READ_MODELS_PART, readReadModelSnapshot, writeReadModelSnapshot } from './readModelSnapshot.js';
 
 export type SnapshotLogger = (entry: Record<string, unknown>) => void;
@@ -30,20 +29,7 @@ export interface ReadModelSnapshotsOptions {
   logger?: SnapshotLogger;
 }
 
-/** The event ids at log positions (the log itself, or the audit side's view of it). */
-export type EventIdsAt = (position: number) => Promise<string>;
-
-/** What a snapshot needs of the event log: its head and the events at positions. */
-export type LogPositions = Pick<EventLog, 'head' | 'readPositions'>;
-
-export function eventIdsOf(log: LogPositions): EventIdsAt {
-  return async (position) => {
-    if (position === 0) return '';
-    if (position > log.head()) return ''; // never an event id: the snapshot is refused
-    const [event] = await log.readPositions([position]);
-    return event?.eventId ?? '';
-  };
-}
+export { eventIdsOf, type LogPositions } from '../../snapshots/SnapshotFile.js';
 
 export class ReadModelSnapshots {
   readonly dir: string;
@@ -57,7 +43,7 @@ export class ReadModelSnapshots {
 
   constructor(
     private readonly store: MemoryReadStore,
-    private readonly eventIdAt: EventIdsAt,
+    private readonly eventIdAt: EventIdAt,
     private readonly options: ReadModelSnapshotsOptions,
   ) {
     this.dir = path.join(options.dataDir, 'snapshots');
@@ -70,36 +56,28 @@ export class ReadModelSnapshots {
    * is (the projector then replays the whole log). Returns the position loaded, or 0.
    */
   async loadNewest(head: number): Promise<number> {
-    for (const entry of await listSnapshots(this.dir, READ_MODELS_PART)) {
-      if (entry.position <= head) break;
-      this.logger({ level: 'warn', msg: `snapshot ${path.basename(entry.file)} refused: it is beyond the log's last position ${head} (the log was cut shorter or replaced)` });
-    }
-    const found = await this.nearest(head);
+    const found = await this.nearest(Infinity);
     if (!found) return 0;
     this.store.restore(found.capture);
     this.last = found.capture.position;
-    this.logger({ level: 'info', msg: `read models loaded from the snapshot at position ${found.capture.position} (${found.ms} ms); replaying the log after it`, position: found.capture.position, ms: found.ms });
+    this.logger({ level: 'info', msg: `read models loaded from the snapshot at position ${found.capture.position} (${found.ms} ms); replaying the log after it (head ${head})`, position: found.capture.position, ms: found.ms });
     return found.capture.position;
   }
 
   /** The newest usable snapshot at or before `position`, parsed (null when none is). */
   async nearest(position: number): Promise<{ capture: ReadModelCapture; ms: number } | null> {
-    for (const entry of await listSnapshots(this.dir, READ_MODELS_PART)) {
-      if (entry.position > position) continue;
-      const started = performance.now();
-      try {
-        const { header } = await readSnapshotHeader(entry.file);
-        if (header.position !== entry.position || header.eventId !== (await this.eventIdAt(header.position))) {
-          this.logger({ level: 'warn', msg: `snapshot ${path.basename(entry.file)} refused: it was not taken of this log (the event at position ${entry.position} is not the one it follows); trying an older one` });
-          continue;
-        }
-        const { capture } = await readReadModelSnapshot(entry.file);
-        return { capture, ms: Math.round(performance.now() - started) };
-      } catch (error) {
-        this.logger({ level: 'warn', msg: `snapshot ${path.basename(entry.file)} unusable, trying an older one: ${(error as Error).message}` });
-      }
-    }
-    return null;
+    const started = performance.now();
+    const found = await loadNewestMatching(this.dir, READ_MODELS_PART, {
+      eventIdAt: this.eventIdAt,
+      atOrBefore: position,
+      load: async (file) => (await readReadModelSnapshot(file)).capture,
+      skipped: ({ file, kind, reason }) =>
+        this.logger({
+          level: 'warn',
+          msg: kind === 'unreadable' ? `snapshot ${path.basename(file)} unusable, trying an older one: ${reason}` : `snapshot ${path.basename(file)} refused: ${reason}; trying an older one`,
+        }),
+    });
+    return found && { capture: found.value, ms: Math.round(performance.now() - started) };
   }
 
   /** Called by the projector right after each apply (synchronously: the capture is never torn). */
@@ -145,7 +123,7 @@ export class ReadModelSnapshots {
 
   private async write(capture: ReadModelCapture): Promise<void> {
     const started = performance.now();
-    const eventId = await this.eventIdAt(capture.position);
+    const eventId = (await this.eventIdAt(capture.position)) ?? '';
     const file = await writeReadModelSnapshot(this.dir, capture, eventId);
     await pruneSnapshots(this.dir, READ_MODELS_PART, this.options.keep);
     this.written++;
