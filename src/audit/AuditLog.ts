@@ -1,6 +1,6 @@
 import { WriterUnavailableError } from '../commands/errors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
-import type { EventLog, Subscription } from '../events/EventLog.js';
+import type { EventLog, LogCursor, ResumePoint, Subscription } from '../events/EventLog.js';
 import { AuditIndex } from './AuditIndex.js';
 import { IdempotencyIndex } from './IdempotencyIndex.js';
 
@@ -28,6 +28,7 @@ export class AuditLog {
   private readonly listeners = new Set<() => void>();
   private failure: Error | null = null;
   private closed = false;
+  private resume: ResumePoint | null = null;
 
   constructor(private readonly log: EventLog) {}
 
@@ -45,20 +46,31 @@ export class AuditLog {
    * Starts from indexes loaded from a snapshot instead of empty ones (before open(),
    * which then reads the log only after the index's head).
    */
-  adopt(index: AuditIndex, idempotency: IdempotencyIndex): void {
+  adopt(index: AuditIndex, idempotency: IdempotencyIndex, resume: ResumePoint | null = null): void {
     if (this.subscription || this.index.head > 0) throw new Error('AuditLog.adopt(): the indexes are in use already');
     this.indexes = { index, idempotency };
+    this.resume = resume && resume.position <= index.head ? resume : null;
+  }
+
+  /** The last position indexed with the log's cursor there (see EventLog.subscribe), kept in snapshots. */
+  get resumePoint(): ResumePoint | null {
+    return this.resume;
   }
 
   /** Indexes the whole log (the rebuild), then follows it. Resolves once caught up. */
   async open(): Promise<void> {
     if (this.subscription) throw new Error('AuditLog.open(): already open');
-    this.subscription = this.log.subscribe(this.index.head + 1, async (batch) => this.ingest(batch));
+    this.subscription = this.log.subscribe(this.index.head + 1, async (batch, cursor) => this.ingestAt(batch, cursor), this.resume);
     // Delivery can end after the catch-up (the log's consumer gave up): waiting reads must hear of it.
     this.subscription.done?.catch((error: unknown) => {
       if (!this.closed && !this.failure) this.fail(error instanceof Error ? error : new Error(String(error)));
     });
     await this.subscription.caughtUp;
+  }
+
+  private ingestAt(batch: readonly ChangeEvent[], cursor: LogCursor | undefined): void {
+    this.ingest(batch);
+    if (cursor !== undefined && batch.length > 0) this.resume = { position: batch[batch.length - 1]!.position, cursor };
   }
 
   /**

@@ -61,7 +61,7 @@ export class AuditService {
     if (settings) {
       const loaded = await loadAuditIndexes(settings.dir, this.eventLog, settings.logger);
       if (loaded) {
-        this.log.adopt(loaded.index, loaded.idempotency);
+        this.log.adopt(loaded.index, loaded.idempotency, loaded.resume);
         start = this.loadedFrom = loaded.position;
       }
     }

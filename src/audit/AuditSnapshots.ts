@@ -11,7 +11,7 @@
  * of the columns' used part plus copies of the small tables), the writing yields to the
  * event loop between pieces.
  */
-import type { EventLog } from '../events/EventLog.js';
+import type { EventLog, ResumePoint } from '../events/EventLog.js';
 import { eventIdsOf, loadNewestMatching, pruneSnapshots, readSnapshotBodyWhole, writeSnapshot } from '../snapshots/SnapshotFile.js';
 import { AuditIndex } from './AuditIndex.js';
 import type { AuditLog } from './AuditLog.js';
@@ -38,6 +38,7 @@ export interface LoadedAuditIndexes {
   index: AuditIndex;
   idempotency: IdempotencyIndex;
   position: number;
+  resume: ResumePoint | null;
   file: string;
 }
 
@@ -62,7 +63,7 @@ export async function loadAuditIndexes(dir: string, log: EventLog, logger: Snaps
       index.load(state.index);
       const idempotency = new IdempotencyIndex();
       idempotency.load(state.idempotency);
-      return { index, idempotency };
+      return { index, idempotency, resume: state.resume ?? null };
     },
   });
   if (found) return { ...found.value, position: found.header.position, file: found.file };
@@ -82,7 +83,7 @@ export async function writeAuditSnapshot(dir: string, log: EventLog, state: Audi
 
 /** The indexes' state at their current head, taken synchronously. */
 export function captureAuditState(audit: AuditLog): AuditState {
-  return { index: audit.index.capture(), idempotency: audit.idempotency.entries() };
+  return { index: audit.index.capture(), idempotency: audit.idempotency.entries(), resume: audit.resumePoint };
 }
 
 /**

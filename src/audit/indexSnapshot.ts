@@ -11,6 +11,8 @@
  * machine of the other order is refused, and the index rebuilt from the log).
  */
 import { endianness } from 'node:os';
+import type { ResumePoint } from '../events/EventLog.js';
+import { asResumePoint } from '../events/resumePoint.js';
 import type { AuditIndexImage } from './AuditIndex.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
 
@@ -55,6 +57,8 @@ interface Meta {
   bigObjectLast: Array<[string, number]>;
   reverts: Array<[string, string[]]>;
   idempotency: Array<[string, IdempotentRequest]>;
+  /** Where the index resumes reading a log that needs a cursor; absent in older snapshots. */
+  resume?: ResumePoint | null;
   sections: SectionInfo[];
 }
 
@@ -62,6 +66,7 @@ interface Meta {
 export interface AuditState {
   index: AuditIndexImage;
   idempotency: Array<[string, IdempotentRequest]>;
+  resume?: ResumePoint | null;
 }
 
 /** A snapshot body that cannot be an audit index (its checksum matched, so it was written so). */
@@ -104,6 +109,7 @@ export function* encodeAuditState(state: AuditState): Generator<Buffer> {
     bigObjectLast: index.bigObjectLast,
     reverts: index.reverts,
     idempotency: state.idempotency,
+    resume: state.resume ?? null,
     sections: sections.map(({ name, kind, data }) => ({ name, kind, bytes: data.byteLength })),
   };
   const json = Buffer.from(JSON.stringify(meta), 'utf8');
@@ -188,5 +194,6 @@ export function decodeAuditState(body: Buffer): AuditState {
       reverts: meta.reverts,
     },
     idempotency: meta.idempotency,
+    resume: asResumePoint(meta.resume),
   };
 }

@@ -31,9 +31,11 @@ export interface EventLog {
   /**
    * Deliver every committed batch with position >= from, in order, first the
    * existing ones and then each new one as it commits. `onBatch` is awaited
-   * before the next batch is delivered.
+   * before the next batch is delivered. Adapters that cannot find a position by
+   * themselves (Kafka) hand each batch a cursor; a subscriber that keeps it beside the
+   * position it reached passes both back as `resume` to start reading there.
    */
-  subscribe(from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): Subscription;
+  subscribe(from: number, onBatch: BatchHandler, resume?: ResumePoint | null): Subscription;
 
   close(): Promise<void>;
 
@@ -53,6 +55,26 @@ export interface EventLog {
    * Adapters without a limit leave it out.
    */
   maxEventBytes?(): number | null;
+}
+
+/** Receives one committed batch, and where it ends in the log's own storage when the adapter says. */
+export type BatchHandler = (events: ChangeEvent[], cursor?: LogCursor) => Promise<void>;
+
+/**
+ * Where a batch ends in the log's own storage (Kafka: the offset after its last message),
+ * opaque to everyone but the adapter that made it. The file log finds positions by its own
+ * index and makes none.
+ */
+export type LogCursor = string;
+
+/**
+ * A position a subscriber reached and the cursor it was handed there. Only a hint: the
+ * adapter checks that reading from the cursor yields `position + 1` (or earlier events) and
+ * reads from the beginning if not, so a stale or foreign cursor costs time, never events.
+ */
+export interface ResumePoint {
+  position: number;
+  cursor: LogCursor;
 }
 
 export interface Subscription {

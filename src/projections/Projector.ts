@@ -1,5 +1,5 @@
 import type { ChangeEvent } from '../events/ChangeEvent.js';
-import type { EventLog, Subscription } from '../events/EventLog.js';
+import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from './evolve.js';
 import { withProjectedColumns } from './projectedColumns.js';
@@ -57,7 +57,8 @@ export class Projector {
   /** Catch up with the log, then keep following it. Resolves once caught up. */
   async start(): Promise<void> {
     this.applied = await this.store.position();
-    this.subscription = this.log.subscribe(this.applied + 1, (events) => this.apply(events));
+    const resume = await this.store.resumePoint();
+    this.subscription = this.log.subscribe(this.applied + 1, (events, cursor) => this.apply(events, cursor), resume);
     // Delivery can also end after the catch-up (the log's consumer gave up): waiting writers must hear of it.
     this.subscription.done?.catch((error: unknown) => this.fail(error));
     await this.subscription.caughtUp;
@@ -97,7 +98,7 @@ export class Projector {
     this.onFailed(error);
   }
 
-  private async apply(events: ChangeEvent[]): Promise<void> {
+  private async apply(events: ChangeEvent[], cursor?: LogCursor): Promise<void> {
     const fresh = events.filter((e) => e.position > this.applied);
     if (fresh.length === 0) return;
     try {
@@ -106,7 +107,7 @@ export class Projector {
       // Projected columns (a prefix's depth and children) ride along, for the batch's own
       // documents and as patches of their neighbours.
       const applied = await withProjectedColumns(this.registry, this.store, changes);
-      await this.store.apply(applied, last);
+      await this.store.apply(applied, last, cursor);
       for (const change of applied) this.changed.set(change.collection, last);
       this.applied = last;
       this.appliedEvents += fresh.length;

@@ -4,7 +4,7 @@
  * last wrote them. Queries are MongoDB query documents, evaluated identically by
  * both adapters (MemoryReadStore through mingo, MongoReadStore by MongoDB).
  */
-
+import type { LogCursor, ResumePoint } from '../events/EventLog.js';
 import type { AddressRun, FreeAddressQuery } from '../models/types.js';
 
 export type ReadDocument = { id: number; _pos: number } & Record<string, unknown>;
@@ -43,10 +43,17 @@ export interface ReadStore {
    * whose position is not newer than the stored document's `_pos` is skipped, so
    * applying the same batch twice leaves the same state.
    */
-  apply(changes: DocumentChange[], position: number): Promise<void>;
+  apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void>;
 
   /** The last log position applied (0 when empty). */
   position(): Promise<number>;
+
+  /**
+   * The last position applied with a log cursor (see EventLog.subscribe), and that cursor:
+   * where the projector resumes reading a log that cannot find positions by itself.
+   * Null when no cursor was ever given (the file log gives none).
+   */
+  resumePoint(): Promise<ResumePoint | null>;
 
   /** Highest id ever created per collection (ids are never reused). */
   maxIds(): Promise<Record<string, number>>;

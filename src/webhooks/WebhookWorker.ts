@@ -1,5 +1,6 @@
 import type { ChangeEvent } from '../events/ChangeEvent.js';
-import type { EventLog, Subscription } from '../events/EventLog.js';
+import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
+import { asResumePoint } from '../events/resumePoint.js';
 import type { WebhookDelivery, WebhookDeliveryRecords } from '../models/extras/webhookDeliveriesView.js';
 import { conditionsMet } from '../models/extras/webhookConditions.js';
 import { loadDeliveryState, saveDeliveryState, type DeliveryState, type PendingDelivery } from './deliveryState.js';
@@ -90,7 +91,8 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       for (const webhook of initial.webhooks) this.state.webhooks[String(webhook.id)] = webhook;
       await this.save();
     }
-    this.subscription = this.options.log.subscribe(this.state.position + 1, (events) => this.dispatch(events));
+    const resume = asResumePoint(this.state.resume);
+    this.subscription = this.options.log.subscribe(this.state.position + 1, (events, cursor) => this.dispatch(events, cursor), resume && resume.position <= this.state.position ? resume : null);
     for (const id of Object.keys(this.state.pending)) this.pump(id);
   }
 
@@ -123,7 +125,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
 
   /* ------------------------------------------------------------ dispatch */
 
-  private async dispatch(events: ChangeEvent[]): Promise<void> {
+  private async dispatch(events: ChangeEvent[], cursor?: LogCursor): Promise<void> {
     const touched = new Set<string>();
     for (const event of events) {
       if (event.position <= this.state.position) continue; // already dispatched before a restart
@@ -136,6 +138,8 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       }
       this.state.position = event.position;
     }
+    const last = events.at(-1);
+    if (cursor !== undefined && last && last.position <= this.state.position) this.state.resume = { position: last.position, cursor };
     this.markDirty();
     this.saveLater(touched.size > 0 || events.some((e) => e.objectType === WEBHOOK) ? SAVE_DELAY_MS : POSITION_SAVE_DELAY_MS);
     for (const id of touched) this.pump(id);

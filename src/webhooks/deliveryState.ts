@@ -2,6 +2,7 @@ import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { WebhookDelivery } from '../models/extras/webhookDeliveriesView.js';
 import type { WebhookContext } from './payload.js';
+import type { ResumePoint } from '../events/EventLog.js';
 
 /** A delivery still to make: its record, and the context its request is rendered from at each attempt. */
 export interface PendingDelivery extends WebhookDelivery {
@@ -18,6 +19,8 @@ export interface PendingDelivery extends WebhookDelivery {
 export interface DeliveryState {
   version: 1;
   position: number;
+  /** Where the worker resumes reading a log that needs a cursor (EventLog.subscribe); added without a version change. */
+  resume?: ResumePoint | null;
   webhooks: Record<string, Record<string, unknown>>;
   pending: Record<string, PendingDelivery[]>;
   finished: Record<string, WebhookDelivery[]>;

@@ -5,11 +5,18 @@ import { makeEvent } from '../events/makeEvent.js';
 
 /** The broker-free parts of KafkaEventLog.readPositions (the rest runs in kafkaAudit.int.spec.ts with a broker). */
 
-test('position → offset table: dense from position 1, learned in log order only', (t) => {
+test('position → offset table: learned in any order; `last` is where every position before is known', (t) => {
   const table = new PositionOffsets();
   t.false(table.has(1));
-  table.record(2, 7); // not the next position: ignored
+  table.record(2, 5); // ahead of the known part (a subscription that seeked): kept, `last` waits for 1
+  t.true(table.has(2));
   t.is(table.last, 0);
+  table.record(4000, 8001);
+  t.is(table.last, 0);
+  table.record(0, 1);
+  table.record(-3, 1);
+  table.record(1.5, 1);
+  t.false(table.has(0));
   for (let p = 1; p <= 5000; p++) table.record(p, p * 2 + 1); // commit markers take offsets too
   table.record(3, 999); // already known: unchanged
   t.is(table.last, 5000);

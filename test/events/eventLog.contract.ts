@@ -209,6 +209,26 @@ export function eventLogContract(name: string, makeLog: () => Promise<EventLogFi
     t.deepEqual(seen, [1, 2]);
   });
 
+  contract('a subscription resumed with the cursor it was handed, after a reopen, delivers exactly what follows; a foreign cursor costs nothing', async (t, fx) => {
+    await fx.log.append(makeBatch(1, 3));
+    await fx.log.append(makeBatch(4, 2));
+    const cursors = new Map<number, string | undefined>();
+    const first = fx.log.subscribe(1, async (b, cursor) => void cursors.set(b.at(-1)!.position, cursor));
+    await first.caughtUp;
+    await first.stop();
+    t.deepEqual([...cursors.keys()], [3, 5]);
+    const log = await fx.reopen();
+    await log.append(makeBatch(6, 2));
+    const resumeAt = (position: number, cursor: string | undefined) => (cursor === undefined ? null : { position, cursor });
+    for (const resume of [resumeAt(3, cursors.get(3)), resumeAt(3, 'elsewhere:42'), resumeAt(3, 'kafka:987654')]) {
+      const seen: number[][] = [];
+      const sub = log.subscribe(4, async (b) => void seen.push(b.map((e) => e.position)), resume);
+      await sub.caughtUp;
+      await sub.stop();
+      t.deepEqual(seen, [[4, 5], [6, 7]], `resumed with ${JSON.stringify(resume)}`);
+    }
+  });
+
   contract('head and contents survive a reopen; appending continues after it', async (t, fx) => {
     const batches = [makeBatch(1, 4), makeBatch(5, 1), makeBatch(6, 3)];
     for (const b of batches) await fx.log.append(b);

@@ -1,8 +1,11 @@
 import test from 'ava';
+import { exec } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { EventTooLargeError } from '../../src/events/EventTooLargeError.js';
 import { EventLogWriteError, KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
+import { appendThroughOutage } from './appendThroughOutage.js';
 import { eventLogContract, readAll } from './eventLog.contract.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
 
@@ -52,6 +55,35 @@ if (brokers.length === 0) {
       },
     };
   });
+
+  // Needs a way to stop and start the broker, e.g. with the compose file:
+  // KAFKA_DOWN_COMMAND='docker compose stop kafka' KAFKA_UP_COMMAND='docker compose start kafka'
+  const downCommand = process.env.KAFKA_DOWN_COMMAND;
+  const upCommand = process.env.KAFKA_UP_COMMAND;
+  if (!downCommand || !upCommand) {
+    test('KafkaEventLog: the transaction coordinator killed mid-transaction: skipped: KAFKA_DOWN_COMMAND / KAFKA_UP_COMMAND not set', (t) => {
+      t.log('skipped: KAFKA_DOWN_COMMAND / KAFKA_UP_COMMAND not set (they stop and start the broker)');
+      t.pass();
+    });
+  } else {
+    test.serial('KafkaEventLog: the transaction coordinator killed mid-transaction: nothing acknowledged is lost, writes resume', async (t) => {
+      t.timeout(300_000);
+      const options = storage();
+      const log = await openLog(options);
+      const readers: KafkaEventLog[] = [];
+      t.teardown(async () => {
+        await log.close();
+        await Promise.all(readers.map((r) => r.close()));
+      });
+      const run = (command: string) => promisify(exec)(command).then(() => undefined);
+      await appendThroughOutage(t, log, { down: () => run(downCommand), up: () => run(upCommand) }, async () => {
+        const reader = new KafkaEventLog({ ...options, follower: {} });
+        readers.push(reader);
+        await reader.open();
+        return reader;
+      });
+    });
+  }
 
   test('KafkaEventLog: a second writer with the same transactional id fences the first', async (t) => {
     const options = storage();

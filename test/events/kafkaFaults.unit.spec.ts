@@ -24,6 +24,7 @@ import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { connectionError, FakeKafkaCluster, protocolError, retriesExceeded } from '../support/fakeKafka.js';
+import { appendThroughOutage } from './appendThroughOutage.js';
 import { readAll } from './eventLog.contract.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
 
@@ -460,4 +461,22 @@ test('kafka fault: a batch handler that runs long keeps heartbeating to its grou
   });
   await sub.stop();
   t.true(beats.length <= after + 2, 'no heartbeats once the handler has returned');
+});
+
+test('kafka fault: the transaction coordinator goes away mid-transaction and comes back: nothing acknowledged is lost, writes resume', async (t) => {
+  const { cluster, log } = await openLog(t);
+  await appendThroughOutage(
+    t,
+    log,
+    {
+      down: async () => {
+        const refused = cluster.refusedWhileDown;
+        cluster.down();
+        // Down until the writer has met the outage (its transaction was refused), not for a time.
+        while (cluster.refusedWhileDown === refused) await new Promise((resolve) => setImmediate(resolve));
+      },
+      up: async () => cluster.up(),
+    },
+    async () => (await openLog(t, cluster, { follower: {}, clientId: 'reader' })).log,
+  );
 });

@@ -279,6 +279,21 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     t.is(await store.position(), 27, 'an empty batch still records the position');
   });
 
+  contract('the resume point: the last position applied with a log cursor, kept with it; dropped with the rest', async (t, store) => {
+    t.is(await store.resumePoint(), null, 'none before any cursor');
+    await store.apply([change(DEVICE, { id: 1, name: 'one' }, 5)], 5);
+    t.is(await store.resumePoint(), null, 'a batch without a cursor (the file log) records none');
+    await store.apply([change(DEVICE, { id: 2, name: 'two' }, 6)], 6, 'kafka:17');
+    t.deepEqual(await store.resumePoint(), { position: 6, cursor: 'kafka:17' });
+    await store.apply([change(DEVICE, { id: 3, name: 'three' }, 7)], 7);
+    t.deepEqual(await store.resumePoint(), { position: 6, cursor: 'kafka:17' }, 'an older pair stays: reading from it only reads more');
+    t.is(await store.position(), 7);
+    await store.apply([change(DEVICE, { id: 4, name: 'four' }, 9)], 9, 'kafka:23');
+    t.deepEqual(await store.resumePoint(), { position: 9, cursor: 'kafka:23' });
+    await store.drop();
+    t.is(await store.resumePoint(), null);
+  });
+
   for (const [title, query, want] of FIND_CASES) {
     contract(`find: ${title}`, async (t, store) => {
       await seed(store);

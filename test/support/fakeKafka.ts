@@ -112,6 +112,24 @@ export class FakeKafkaCluster {
   onHeartbeat: ((groupId: string) => void) | null = null;
   /** Number of producers created (a replaced producer counts again). */
   producersCreated = 0;
+  /** While down, every request fails as an unreachable broker would, after the client's retries. */
+  isDown = false;
+  /** Requests refused while down. */
+  refusedWhileDown = 0;
+
+  /** The broker goes away: requests fail, consumers fetch nothing (a killed transaction coordinator). */
+  down(): void {
+    this.isDown = true;
+  }
+
+  /** The broker is back; transactions it had open are still open (the client settles them). */
+  up(): void {
+    this.isDown = false;
+    for (const consumer of this.consumers) consumer.wake();
+  }
+
+  /** Every fetch consumers made: the group and the offset it started at (to see where a reader began). */
+  readonly fetches: Array<{ groupId: string; offset: number }> = [];
 
   /** The factory the adapter's `client` option takes. */
   readonly client = (config: unknown) => {
@@ -243,6 +261,10 @@ export class FakeKafkaCluster {
 }
 
 function raise(cluster: FakeKafkaCluster, operation: Operation, effect: () => void = () => {}): void {
+  if (cluster.isDown) {
+    cluster.refusedWhileDown++;
+    throw retriesExceeded(connectionError());
+  }
   const fault = cluster.takeFault(operation);
   fault?.during?.();
   if (fault?.applied) effect();
@@ -484,11 +506,12 @@ class FakeConsumer {
     while (this.running) {
       const topic = this.cluster.topic(this.topicName!);
       const { high } = this.cluster.offsets(topic);
-      if (this.next >= high || this.paused) {
+      if (this.next >= high || this.paused || this.cluster.isDown) {
         await new Promise<void>((resolve) => (this.wakeUp = resolve));
         this.wakeUp = null;
         continue;
       }
+      this.cluster.fetches.push({ groupId: this.groupId!, offset: this.next });
       const end = Math.min(high, this.next + FakeConsumer.FETCH_RECORDS);
       const records = topic.records.slice(this.next, end);
       const messages = records

@@ -425,12 +425,13 @@ class FakeCollection {
     return specs.map((_, i) => `index_${i}`);
   }
 
-  async updateOne(filter: Doc, update: { $max: Record<string, unknown> }, options: { upsert?: boolean; session?: unknown } = {}): Promise<unknown> {
+  async updateOne(filter: Doc, update: { $max: Record<string, unknown>; $set?: Doc }, options: { upsert?: boolean; session?: unknown } = {}): Promise<unknown> {
     await this.server.enter('updateOne', this.name);
     const scope = scopeOf(this.server, options);
     const found = this.docsIn(scope).find(matcher(filter));
-    if (found) scope.write(this.name, found._id, applyMax(found, update.$max));
-    else if (options.upsert) scope.write(this.name, filter._id, applyMax({ _id: filter._id }, update.$max));
+    const updated = (doc: Doc) => ({ ...applyMax(doc, update.$max), ...clone(update.$set ?? {}) });
+    if (found) scope.write(this.name, found._id, updated(found));
+    else if (options.upsert) scope.write(this.name, filter._id, updated({ _id: filter._id }));
     this.server.leave('updateOne', this.name);
     return { acknowledged: true };
   }

@@ -13,8 +13,9 @@ export function recordReads(store: ReadStore, read: Set<string>): ReadStore {
   return {
     open: () => store.open(),
     close: () => store.close(),
-    apply: (changes, position) => store.apply(changes, position),
+    apply: (changes, position, cursor) => store.apply(changes, position, cursor),
     position: () => store.position(),
+    resumePoint: () => store.resumePoint(),
     maxIds: () => store.maxIds(),
     drop: () => store.drop(),
     ensureIndexes: (collection, fields) => store.ensureIndexes(collection, fields),

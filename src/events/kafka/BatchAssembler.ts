@@ -1,6 +1,12 @@
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { decode, header, type RawMessage } from './messages.js';
 
+/** One appended batch as rebuilt, and the offset after its last message (where a reader resumes). */
+export interface AssembledBatch {
+  events: ChangeEvent[];
+  nextOffset: bigint;
+}
+
 /**
  * Rebuilds the appended batches from the committed messages in offset order.
  * A batch is complete at its `batch-last-position`; messages without that header
@@ -11,14 +17,15 @@ export class BatchAssembler {
   private done: number | undefined;
   private pending: ChangeEvent[] = [];
   private pendingEnd: number | undefined;
+  private pendingNextOffset = 0n;
 
   constructor(
     private readonly from: number,
     private readonly onEvent?: (event: ChangeEvent, message: RawMessage) => void,
   ) {}
 
-  push(messages: readonly RawMessage[]): ChangeEvent[][] {
-    const out: ChangeEvent[][] = [];
+  push(messages: readonly RawMessage[]): AssembledBatch[] {
+    const out: AssembledBatch[] = [];
     for (const message of messages) {
       const event = decode(message);
       this.onEvent?.(event, message);
@@ -42,18 +49,19 @@ export class BatchAssembler {
         this.pendingEnd = Number.isInteger(end) && end >= p ? end : undefined;
       }
       this.pending.push(event);
+      this.pendingNextOffset = BigInt(message.offset) + 1n;
       if (this.pendingEnd !== undefined && p >= this.pendingEnd) this.flush(out);
     }
     if (this.pendingEnd === undefined) this.flush(out);
     return out;
   }
 
-  private flush(out: ChangeEvent[][]): void {
+  private flush(out: AssembledBatch[]): void {
     if (this.pending.length === 0) return;
     this.done = this.pending.at(-1)!.position;
-    const batch = this.pending.filter((e) => e.position >= this.from);
+    const events = this.pending.filter((e) => e.position >= this.from);
     this.pending = [];
     this.pendingEnd = undefined;
-    if (batch.length > 0) out.push(batch);
+    if (events.length > 0) out.push({ events, nextOffset: this.pendingNextOffset });
   }
 }

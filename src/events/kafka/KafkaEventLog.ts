@@ -52,11 +52,21 @@
  *
  * Reading. A consumer with isolation read_committed and a fresh, unique group id
  * per read()/subscribe()/head lookup; autoCommit is off and nothing relies on
- * committed group offsets. It starts at the beginning of the partition and skips
- * events below `from` (and, after a client restart, what it already delivered).
- * Every consumed event is validated against the envelope schema and positions
- * must be dense. Future work: keep a position -> offset index to seek close to
- * `from` instead of scanning from the start.
+ * committed group offsets. Every consumed event is validated against the envelope
+ * schema and positions must be dense. read() starts at the beginning of the partition
+ * and skips events below `from`.
+ *
+ * Resuming. Positions are not offsets, so a subscription cannot seek to `from` by
+ * itself. Each delivered batch comes with a cursor (`kafka:<offset after the batch>`,
+ * kafkaCursor.ts); subscribers keep it beside the position they reached (the read
+ * models, the audit index snapshot, the webhook state) and hand it back to subscribe().
+ * A subscription from just after a batch this instance has seen end (the head found at
+ * open: the auth cache follows from there) needs none. The seek is checked: the first
+ * event read there must be the one after the cursor's position (or earlier); a cursor
+ * that leads past it or beyond the topic's end (a recreated topic) is reported and the
+ * subscription reads from the beginning, so a bad cursor costs a scan, never an event.
+ * What a seeking subscription skipped is located once in the background (position
+ * headers only, no decoding), so random reads of it still fetch by offset.
  *
  * Random reads (readPositions, for the audit side). First a cache of recently used
  * event bodies (bodyCacheBytes, 16 MiB by default, fed by every message this instance
@@ -84,12 +94,14 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type KafkaMessage, type Producer } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
-import type { EventLog } from '../EventLog.js';
+import type { BatchHandler, EventLog, ResumePoint } from '../EventLog.js';
+import { BatchEnds } from './BatchEnds.js';
+import { offsetOfCursor } from './kafkaCursor.js';
 import { BatchAssembler } from './BatchAssembler.js';
 import { Channel } from './Channel.js';
 import { clientSettings, producerRetry, TRANSACTION_TIMEOUT_MS, type KafkaSecurity } from './clientSettings.js';
 import { findLastEvent } from './findHead.js';
-import { KafkaSubscription } from './KafkaSubscription.js';
+import { KafkaSubscription, type SeekPoint } from './KafkaSubscription.js';
 import { consumeRange, PartitionReader, type ReaderOptions } from './PartitionReader.js';
 import { PositionReads } from './PositionReads.js';
 import { ensureTopic, partitionOffsets, type PartitionOffsets } from './topicAdmin.js';
@@ -183,10 +195,16 @@ export class KafkaEventLog implements EventLog {
   private headRefresh: NodeJS.Timeout | undefined;
   private opening: Promise<void> | undefined;
   private closed = false;
+  /** Ends the short-lived reads (head lookups, random reads, locating) at close(). */
+  private readonly closing = new AbortController();
 
   /** Stoppers of the open reads and subscriptions, for close(). */
   private readonly readers = new Set<() => Promise<void>>();
   private readonly positionReads: PositionReads;
+  /** Where batches this instance saw end, for subscriptions that start right after one. */
+  private readonly batchEnds = new BatchEnds();
+  /** The background read that locates the events a seeking subscription skipped. */
+  private locating: Promise<void> | undefined;
 
   constructor(options: KafkaEventLogOptions) {
     if (!options.brokers?.length) throw new Error('KafkaEventLog: at least one broker is required');
@@ -247,7 +265,7 @@ export class KafkaEventLog implements EventLog {
       openProducer: () => this.openProducer(),
       topic: this.topic,
       transactionalId: this.transactionalId,
-      findLast: () => findLastEvent(() => this.offsets(), (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head')),
+      findLast: () => this.findLast(() => this.offsets()),
       maxMessageBytes: topic.maxMessageBytes,
       transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
       now: this.now,
@@ -280,6 +298,13 @@ export class KafkaEventLog implements EventLog {
     }
   }
 
+  /** The last committed event; where its batch ends is noted for a subscription from the head. */
+  private findLast(offsets: () => Promise<PartitionOffsets>): Promise<ChangeEvent | null> {
+    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head'), (event, offset) =>
+      this.batchEnds.note(event.position, offset + 1n),
+    );
+  }
+
   private offsets(): Promise<PartitionOffsets> {
     return partitionOffsets(this.admin!, this.topic);
   }
@@ -290,7 +315,7 @@ export class KafkaEventLog implements EventLog {
   }
 
   private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string): Promise<void> {
-    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages);
+    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages, this.closing.signal);
   }
 
   head(): number {
@@ -306,7 +331,7 @@ export class KafkaEventLog implements EventLog {
     if (!this.admin || this.closed) return;
     const offsets = await this.offsets();
     if (offsets.high === this.followedEnd) return;
-    const last = await findLastEvent(async () => offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head'));
+    const last = await this.findLast(async () => offsets);
     this.followedEnd = offsets.high;
     this.followedHead = Math.max(this.followedHead, last?.position ?? 0);
   }
@@ -347,7 +372,7 @@ export class KafkaEventLog implements EventLog {
     const reader = this.reader('read', {
       onMessages: async (messages) => {
         for (const batch of assembler.push(messages.filter((m) => BigInt(m.offset) < high))) {
-          await channel.put(batch);
+          await channel.put(batch.events);
         }
       },
       onProgress: (next) => {
@@ -375,31 +400,70 @@ export class KafkaEventLog implements EventLog {
   }
 
   /**
-   * Delivers from the beginning of the partition, skipping positions below `from`.
-   * If `onBatch` throws (or an event fails validation, or the client gives up),
-   * delivery ends: `caughtUp` rejects if still pending, `done` rejects, and a
-   * failure after the catch-up is also reported to `onSubscriptionError`.
+   * Delivers every committed batch from `from`. It reads from the offset a `resume` cursor
+   * names, or from the end of a batch this instance has seen end at `from - 1` (the head
+   * found at open), else from the beginning of the partition, skipping positions below
+   * `from`. If `onBatch` throws (or an event fails validation, or the client gives up),
+   * delivery ends: `caughtUp` rejects if still pending, `done` rejects, and a failure after
+   * the catch-up is also reported to `onSubscriptionError`.
    */
-  subscribe(from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): KafkaSubscription {
+  subscribe(from: number, onBatch: BatchHandler, resume?: ResumePoint | null): KafkaSubscription {
     if (!this.kafka || this.closed) throw new Error('KafkaEventLog is not open');
+    const seek = this.seekPoint(from, resume);
     const sub = new KafkaSubscription(
-      (options) => this.reader('subscribe', options),
-      () => this.offsets(),
+      {
+        makeReader: (options) => this.reader('subscribe', options),
+        offsets: () => this.offsets(),
+        head: () => this.head(),
+        onEvent: this.positionReads.seen,
+        onBatchEnd: (position, nextOffset) => this.batchEnds.note(position, nextOffset),
+        onSeekMissed: (missed, found) =>
+          console.warn(`KafkaEventLog: the cursor after position ${missed.position} (offset ${missed.offset}) does not match the topic (found ${found}); reading from the beginning`),
+      },
       from,
       onBatch,
       (error) => this.onSubscriptionError(error),
       () => this.readers.delete(stopper),
-      this.positionReads.seen,
+      seek,
     );
     const stopper = () => sub.stop();
     this.readers.add(stopper);
     sub.start();
+    if (seek) this.locateEarlierEvents(seek.offset);
     return sub;
+  }
+
+  /** The nearest known place before `from` to start reading at, if any. */
+  private seekPoint(from: number, resume: ResumePoint | null | undefined): SeekPoint | undefined {
+    const known = this.batchEnds.after(from - 1);
+    if (known !== undefined) return { position: from - 1, offset: known };
+    const offset = resume && resume.position < from ? offsetOfCursor(resume.cursor) : null;
+    return offset === null ? undefined : { position: resume!.position, offset };
+  }
+
+  /**
+   * A subscription that seeks skips the events before its start, which random reads
+   * (readPositions) locate by the offsets readers consumed: learn them once, in the
+   * background, from the messages' position headers alone.
+   */
+  private locateEarlierEvents(before: bigint): void {
+    if (this.locating || this.positionReads.lastSeen > 0) return;
+    this.locating = this.offsets()
+      .then(({ low, high }) =>
+        this.consumeRange(low, before < high ? before : high, async (messages) => {
+          for (const message of messages) this.positionReads.located(message);
+        }, 'locate'),
+      )
+      .catch((error: unknown) => {
+        if (!this.closed) console.warn(`KafkaEventLog: could not locate the earlier events (${(error as Error).message}); random reads of them will scan`);
+      });
   }
 
   /** Committed events by position: from the body cache, else fetched by offset (see PositionReads). */
   async readPositions(positions: readonly number[]): Promise<ChangeEvent[]> {
     if (!this.kafka || this.closed) throw new Error('KafkaEventLog is not open');
+    // The background read locating what a seeking subscription skipped is cheaper than a scan of our own.
+    await this.locating;
     // Committed: at or below the head known here, or already consumed by a reader of this instance.
     return this.positionReads.read(positions, Math.max(this.head(), this.positionReads.lastSeen));
   }
@@ -408,10 +472,12 @@ export class KafkaEventLog implements EventLog {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.closing.abort();
     clearInterval(this.headRefresh);
     await this.opening?.catch(() => undefined);
     await this.writer?.close();
     await Promise.allSettled([...this.readers].map((stop) => stop()));
+    await this.locating;
     this.readers.clear();
     await this.disconnectClients();
   }

@@ -1,19 +1,56 @@
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { Deferred } from '../Deferred.js';
-import type { Subscription } from '../EventLog.js';
+import type { BatchHandler, Subscription } from '../EventLog.js';
 import { BatchAssembler } from './BatchAssembler.js';
+import { cursorAt } from './kafkaCursor.js';
 import type { RawMessage } from './messages.js';
 import { toError, type PartitionReader, type ReaderOptions } from './PartitionReader.js';
 
-/** A subscription: one reader delivering assembled batches to onBatch. */
+/** Where a subscription may start instead of the partition's beginning. */
+export interface SeekPoint {
+  /** The position of the last event before `offset`: reading there must yield position + 1 first. */
+  position: number;
+  offset: bigint;
+}
+
+/** What a subscription needs of its log. */
+export interface SubscriptionSource {
+  makeReader(options: ReaderOptions): PartitionReader;
+  offsets(): Promise<{ low: bigint; high: bigint }>;
+  /** The last committed position the log knows of (a seek at the end is caught up only at it). */
+  head(): number;
+  /** Every event consumed, with its message (position → offset, body cache). */
+  onEvent?: (event: ChangeEvent, message: RawMessage) => void;
+  /** Where a delivered batch ends, for later subscriptions. */
+  onBatchEnd?: (position: number, nextOffset: bigint) => void;
+  /** A seek that did not land where its cursor said: the subscription reads from the beginning instead. */
+  onSeekMissed?: (seek: SeekPoint, found: number) => void;
+}
+
+/** The cursor led past the wanted event: read from the beginning instead. */
+class SeekMissed extends Error {
+  constructor(readonly found: number) {
+    super(`seek landed at position ${found}`);
+  }
+}
+
+/**
+ * A subscription: one reader delivering assembled batches to onBatch. With a seek point it
+ * starts reading there; if the first event found there is later than the one after the
+ * seek point (a stale cursor, a recreated topic), it starts over from the beginning, so a
+ * bad cursor costs a scan and never an event.
+ */
 export class KafkaSubscription implements Subscription {
   readonly caughtUp: Promise<void>;
   /** Settles when delivery has ended: resolves after stop(), rejects if delivery failed. */
   readonly done: Promise<void>;
   private readonly caughtUpSignal = new Deferred();
   private readonly doneSignal = new Deferred();
-  private readonly reader: PartitionReader;
-  private readonly assembler: BatchAssembler;
+  private reader: PartitionReader;
+  private assembler: BatchAssembler;
+  /** Bumped when the reader is replaced: what the old one still delivers is dropped. */
+  private generation = 0;
+  private seek: SeekPoint | undefined;
   private target: bigint | undefined;
   private isCaughtUp = false;
   private finished = false;
@@ -23,37 +60,91 @@ export class KafkaSubscription implements Subscription {
 
   /** @internal created by KafkaEventLog.subscribe() */
   constructor(
-    makeReader: (options: ReaderOptions) => PartitionReader,
-    private readonly offsets: () => Promise<{ low: bigint; high: bigint }>,
-    from: number,
-    private readonly onBatch: (events: ChangeEvent[]) => Promise<void>,
+    private readonly source: SubscriptionSource,
+    private readonly from: number,
+    private readonly onBatch: BatchHandler,
     private readonly onLateError: (error: Error) => void,
     private readonly onEnd: () => void,
-    onEvent?: (event: ChangeEvent, message: RawMessage) => void,
+    seek?: SeekPoint,
   ) {
     this.caughtUp = this.caughtUpSignal.promise;
     this.done = this.doneSignal.promise;
-    this.assembler = new BatchAssembler(from, onEvent);
-    this.reader = makeReader({
+    this.seek = seek && seek.position < from ? seek : undefined;
+    this.assembler = this.newAssembler();
+    this.reader = this.newReader();
+  }
+
+  private newAssembler(): BatchAssembler {
+    let first = true;
+    const seek = this.seek;
+    return new BatchAssembler(this.from, (event, message) => {
+      if (first && seek && event.position > seek.position + 1) throw new SeekMissed(event.position);
+      first = false;
+      this.source.onEvent?.(event, message);
+    });
+  }
+
+  private newReader(): PartitionReader {
+    const generation = this.generation;
+    const current = () => generation === this.generation && !this.finished;
+    return this.source.makeReader({
+      seekTo: this.seek?.offset,
       onMessages: async (messages) => {
-        for (const batch of this.assembler.push(messages)) {
-          if (this.finished) return;
-          await this.onBatch(batch);
+        if (!current()) return;
+        let batches;
+        try {
+          batches = this.assembler.push(messages);
+        } catch (error) {
+          if (error instanceof SeekMissed) return this.startOver(error.found);
+          throw error;
+        }
+        for (const batch of batches) {
+          if (!current()) return;
+          const last = batch.events.at(-1)!.position;
+          this.source.onBatchEnd?.(last, batch.nextOffset);
+          await this.onBatch(batch.events, cursorAt(batch.nextOffset));
         }
       },
       onProgress: (next) => {
-        if (this.target !== undefined && next >= this.target) this.markCaughtUp();
+        if (current() && this.target !== undefined && next >= this.target) this.markCaughtUp();
       },
-      onError: (error) => this.fail(error),
+      onError: (error) => {
+        if (current()) this.fail(error);
+      },
     });
+  }
+
+  /** Drops the seek: a new reader and assembler from the partition's beginning. */
+  private startOver(found: number): void {
+    const missed = this.seek!;
+    this.seek = undefined;
+    this.source.onSeekMissed?.(missed, found);
+    const old = this.reader;
+    this.generation++;
+    this.assembler = this.newAssembler();
+    this.reader = this.newReader();
+    const next = this.reader;
+    this.started = this.started
+      .then(() => old.stop())
+      .then(() => (this.finished ? undefined : next.start()))
+      .catch((error: unknown) => this.fail(toError(error)));
   }
 
   /** @internal */
   start(): void {
     this.started = (async () => {
-      const { low, high } = await this.offsets();
+      const { low, high } = await this.source.offsets();
       this.target = high; // the last stable offset at subscribe time
-      if (high <= low) this.markCaughtUp();
+      const seek = this.seek;
+      // A cursor beyond the committed end, or at it while the log has events after its position,
+      // is not of this log (a recreated topic): read from the beginning.
+      if (seek && (seek.offset > high || (seek.offset === high && this.source.head() > seek.position))) {
+        this.seek = undefined;
+        this.source.onSeekMissed?.(seek, this.source.head());
+        this.reader = this.newReader();
+      }
+      // Seeked to the end of what is committed: nothing to read.
+      if (high <= low || this.seek?.offset === high) this.markCaughtUp();
       await this.reader.start();
     })().catch((error: unknown) => this.fail(toError(error)));
   }

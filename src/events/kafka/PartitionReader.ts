@@ -113,14 +113,20 @@ export function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** Consumes [start, end) once (read_committed) with a reader from `makeReader`, then stops it. */
+/** Consumes [start, end) once (read_committed) with a reader from `makeReader`, then stops it; or stops early at `signal`. */
 export async function consumeRange(
   makeReader: (options: ReaderOptions) => PartitionReader,
   start: bigint,
   end: bigint,
   onMessages: (messages: KafkaMessage[]) => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<void> {
+  if (end <= start) return;
+  const closed = () => new Error('KafkaEventLog: closed during a read');
+  if (signal?.aborted) throw closed();
   const done = new Deferred();
+  const abort = () => done.reject(closed());
+  signal?.addEventListener('abort', abort, { once: true });
   const reader = makeReader({
     seekTo: start,
     onMessages,
@@ -133,6 +139,7 @@ export async function consumeRange(
     await reader.start();
     await done.promise;
   } finally {
+    signal?.removeEventListener('abort', abort);
     await reader.stop();
   }
 }

@@ -1,26 +1,30 @@
 /**
- * Log position → Kafka offset, learned from the messages an adapter's readers consume
- * (in log order), so that a random read can seek close to the event instead of
- * scanning the partition. Dense from position 1: 8 bytes per event.
+ * Log position → Kafka offset, learned from the messages an adapter's readers consume,
+ * so that a random read can seek close to the event instead of scanning the partition.
+ * Readers may teach it out of order (a subscription that seeked ahead, a background read
+ * of what it skipped): 8 bytes per position up to the highest one recorded.
  */
 export class PositionOffsets {
-  private offsets = new Float64Array(1024);
+  private offsets = new Float64Array(1024).fill(Number.NaN);
+  /** Every position up to this one is known. */
   private known = 0;
 
-  /** Records where `position` is; only the next unknown position extends the table. */
   record(position: number, offset: number): void {
-    if (position !== this.known + 1) return;
-    if (this.known + 1 >= this.offsets.length) {
-      const bigger = new Float64Array(this.offsets.length * 2);
+    if (!Number.isSafeInteger(position) || position < 1) return;
+    if (position >= this.offsets.length) {
+      let size = this.offsets.length * 2;
+      while (position >= size) size *= 2;
+      const bigger = new Float64Array(size).fill(Number.NaN);
       bigger.set(this.offsets);
       this.offsets = bigger;
     }
+    if (!Number.isNaN(this.offsets[position]!)) return; // a position's offset never changes
     this.offsets[position] = offset;
-    this.known = position;
+    while (this.known + 1 < this.offsets.length && !Number.isNaN(this.offsets[this.known + 1]!)) this.known++;
   }
 
   has(position: number): boolean {
-    return position >= 1 && position <= this.known;
+    return Number.isInteger(position) && position >= 1 && position < this.offsets.length && !Number.isNaN(this.offsets[position]!);
   }
 
   /** The offset of a known position. */
@@ -29,7 +33,7 @@ export class PositionOffsets {
     return this.offsets[position]!;
   }
 
-  /** The last position whose offset is known (0 when none). */
+  /** The last position up to which every offset is known (0 when none). */
   get last(): number {
     return this.known;
   }

@@ -1,7 +1,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { EventBodyCache } from './EventBodyCache.js';
-import { decode, type RawMessage } from './messages.js';
+import { decode, header, type RawMessage } from './messages.js';
 import { PositionOffsets } from './PositionOffsets.js';
 
 /** Wanted offsets at most this far apart are fetched by one consumer. */
@@ -42,7 +42,13 @@ export class PositionReads {
     if (message.value) this.bodies.put(event.position, message.value);
   };
 
-  /** The highest position consumed so far (every position up to it is located). */
+  /** A message passed over without being decoded: its position header locates it. */
+  located(message: RawMessage): void {
+    const position = Number(header(message.headers, 'position'));
+    if (Number.isSafeInteger(position)) this.offsetsByPosition.record(position, Number(message.offset));
+  }
+
+  /** Every position up to this one is located. */
   get lastSeen(): number {
     return this.offsetsByPosition.last;
   }

@@ -30,6 +30,7 @@
  * `limit: 0` (or negative) returns no documents; an absent limit means no limit.
  */
 import { Query as MingoQuery } from 'mingo';
+import type { LogCursor, ResumePoint } from '../../events/EventLog.js';
 import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
 import { findFreeRuns, sortedUsed } from '../../models/allocation/freeAddresses.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
@@ -52,6 +53,8 @@ export interface MemoryReadStoreOptions {
 /** A store's content at one position (see MemoryReadStore.capture): what a snapshot holds. */
 export interface ReadModelCapture {
   position: number;
+  /** Where the projector resumes reading a log that needs a cursor (EventLog.subscribe). */
+  resume?: ResumePoint | null;
   maxIds: Record<string, number>;
   /** Each collection's documents in natural (insertion) order; frozen, so shared, never copied. */
   collections: Array<{ name: string; docs: ReadDocument[] }>;
@@ -60,6 +63,7 @@ export interface ReadModelCapture {
 export class MemoryReadStore implements ReadStore {
   private readonly collections = new Map<string, MemoryCollection>();
   private pos = 0;
+  private resume: ResumePoint | null = null;
   private maxIdsByCollection: Record<string, number> = {};
   private readonly planner: QueryPlanner;
 
@@ -71,7 +75,7 @@ export class MemoryReadStore implements ReadStore {
 
   async close(): Promise<void> {}
 
-  async apply(changes: DocumentChange[], position: number): Promise<void> {
+  async apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void> {
     if (changes.length > 1000) {
       // A large batch (a replay): sorted indexes are rebuilt once, at their next read.
       for (const name of new Set(changes.map((c) => c.collection))) this.collection(name).staleSorted();
@@ -95,10 +99,15 @@ export class MemoryReadStore implements ReadStore {
       }
     }
     if (position > this.pos) this.pos = position;
+    if (cursor !== undefined && position >= (this.resume?.position ?? 0)) this.resume = { position, cursor };
   }
 
   async position(): Promise<number> {
     return this.pos;
+  }
+
+  async resumePoint(): Promise<ResumePoint | null> {
+    return this.resume;
   }
 
   async maxIds(): Promise<Record<string, number>> {
@@ -269,7 +278,7 @@ export class MemoryReadStore implements ReadStore {
       for (const e of col.docs.values()) docs[i++] = e.doc;
       collections.push({ name, docs });
     }
-    return { position: this.pos, maxIds: { ...this.maxIdsByCollection }, collections };
+    return { position: this.pos, resume: this.resume, maxIds: { ...this.maxIdsByCollection }, collections };
   }
 
   /**
@@ -286,12 +295,14 @@ export class MemoryReadStore implements ReadStore {
       for (const doc of docs) col.put(doc.id, doc);
     }
     this.pos = capture.position;
+    this.resume = capture.resume ?? null;
     this.maxIdsByCollection = { ...capture.maxIds };
   }
 
   async drop(): Promise<void> {
     for (const col of this.collections.values()) col.clear();
     this.pos = 0;
+    this.resume = null;
     this.maxIdsByCollection = {};
   }
 

@@ -28,7 +28,10 @@ import {
   type Db,
   type Document,
   type MongoClientOptions,
+  type UpdateFilter,
 } from 'mongodb';
+import type { LogCursor, ResumePoint } from '../../events/EventLog.js';
+import { asResumePoint } from '../../events/resumePoint.js';
 import { ascendingUsed, findFreeRuns, usedQuery } from '../../models/allocation/freeAddresses.js';
 import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
 import { sortKeyValue } from '../../models/values/ipNetworks.js';
@@ -89,6 +92,14 @@ interface MetaDoc {
   position?: number;
   format?: number;
   maxIds?: Record<string, number>;
+  /** The last position applied with a log cursor, and that cursor: where a restart reads the log from. */
+  resume?: ResumePoint;
+}
+
+/** What a batch (its last part) records as reached. */
+interface Reached {
+  position: number;
+  cursor?: LogCursor;
 }
 
 interface Tombstone {
@@ -193,27 +204,28 @@ export class MongoReadStore implements ReadStore {
    * Applies the batch as a whole, retrying transient failures (the apply is idempotent)
    * until the retry budget runs out; a non-transient failure is thrown at once.
    */
-  async apply(changes: DocumentChange[], position: number): Promise<void> {
+  async apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void> {
     const plan = planChanges(changes);
-    await retryTransient(() => this.applyOnce(plan, position), isTransientMongoError, this.retryPolicy, {
+    const reached: Reached = { position, cursor };
+    await retryTransient(() => this.applyOnce(plan, reached), isTransientMongoError, this.retryPolicy, {
       signal: this.closing.signal,
       onRetry: this.options.onRetry,
       sleep: this.options.sleep,
     });
   }
 
-  private async applyOnce(plan: ApplyPlan, position: number): Promise<void> {
-    if (!this.transactional) return this.write(plan, position, undefined);
-    if (planSize(plan) <= MAX_TRANSACTION_DOCUMENTS) return this.inTransaction(plan, position);
+  private async applyOnce(plan: ApplyPlan, reached: Reached): Promise<void> {
+    if (!this.transactional) return this.write(plan, reached, undefined);
+    if (planSize(plan) <= MAX_TRANSACTION_DOCUMENTS) return this.inTransaction(plan, reached);
     const parts = splitPlan(plan, MAX_TRANSACTION_DOCUMENTS);
-    for (const [i, part] of parts.entries()) await this.inTransaction(part, i === parts.length - 1 ? position : null);
+    for (const [i, part] of parts.entries()) await this.inTransaction(part, i === parts.length - 1 ? reached : null);
   }
 
-  private async inTransaction(plan: ApplyPlan, position: number | null): Promise<void> {
+  private async inTransaction(plan: ApplyPlan, reached: Reached | null): Promise<void> {
     const session = this.mongo.startSession();
     try {
       session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority', journal: true } });
-      await this.write(plan, position, session);
+      await this.write(plan, reached, session);
       await session.commitTransaction();
     } catch (error) {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
@@ -229,7 +241,7 @@ export class MongoReadStore implements ReadStore {
    * concurrent newer write still wins (its guarded upsert fails on the _id index and
    * is skipped); inside a transaction such a race is a write conflict, retried.
    */
-  private async write(plan: ApplyPlan, position: number | null, session: ClientSession | undefined): Promise<void> {
+  private async write(plan: ApplyPlan, reached: Reached | null, session: ClientSession | undefined): Promise<void> {
     const stored = await this.storedPositions(plan, session);
     const tombstoneOps: AnyBulkWriteOperation<Tombstone>[] = [];
     const writes: Array<[string, AnyBulkWriteOperation<StoredDoc>[]]> = [];
@@ -265,7 +277,7 @@ export class MongoReadStore implements ReadStore {
       const ops: AnyBulkWriteOperation<StoredDoc>[] = [...byId].map(([id, columns]) => ({ updateOne: { filter: { _id: id }, update: { $set: columns } } }));
       await this.bulkWrite(this.collection(name), ops, session);
     }
-    await this.recordPosition(plan, position, session);
+    await this.recordPosition(plan, reached, session);
   }
 
   /** `<collection>#<id>` → the position of the stored document or tombstone, for the batch's documents. */
@@ -296,23 +308,34 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
-  /** Highest ids always; the position (and layout) only with a batch's last part. */
-  private async recordPosition(plan: ApplyPlan, position: number | null, session: ClientSession | undefined): Promise<void> {
-    const max: Record<string, number> = position === null ? {} : { position, format: READ_MODEL_FORMAT };
+  /**
+   * Highest ids always; the position (and layout) only with a batch's last part, and with it
+   * the resume point when the log gave a cursor. The pair is set whole: one written by an
+   * older projector (a rolling deploy) is older, never wrong, and a restart only reads more.
+   */
+  private async recordPosition(plan: ApplyPlan, reached: Reached | null, session: ClientSession | undefined): Promise<void> {
+    const max: Record<string, number> = reached === null ? {} : { position: reached.position, format: READ_MODEL_FORMAT };
     for (const [name, id] of plan.maxIds) max[`maxIds.${encodeKey(name)}`] = id;
     if (Object.keys(max).length === 0) return;
+    const update: UpdateFilter<MetaDoc> = { $max: max };
+    if (reached?.cursor !== undefined) update.$set = { resume: { position: reached.position, cursor: reached.cursor } };
     try {
-      await this.meta.updateOne({ _id: META_ID }, { $max: max }, { upsert: true, session });
+      await this.meta.updateOne({ _id: META_ID }, update, { upsert: true, session });
     } catch (error) {
       // Two first upserts at once: the loser finds the document the second time.
       if ((error as { code?: unknown }).code !== DUPLICATE_KEY || session) throw error;
-      await this.meta.updateOne({ _id: META_ID }, { $max: max }, { upsert: true });
+      await this.meta.updateOne({ _id: META_ID }, update, { upsert: true });
     }
   }
 
   async position(): Promise<number> {
     const meta = await this.read(() => this.meta.findOne({ _id: META_ID }, { maxTimeMS: this.maxTimeMS }));
     return meta?.position ?? 0;
+  }
+
+  async resumePoint(): Promise<ResumePoint | null> {
+    const meta = await this.read(() => this.meta.findOne({ _id: META_ID }, { maxTimeMS: this.maxTimeMS }));
+    return asResumePoint(meta?.resume);
   }
 
   async maxIds(): Promise<Record<string, number>> {

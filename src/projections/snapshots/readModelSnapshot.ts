@@ -12,6 +12,8 @@
  * Loading builds the capture apart from any store; the caller adopts it only once the
  * body's checksum was verified (readSnapshotBody throws at the end otherwise).
  */
+import type { ResumePoint } from '../../events/EventLog.js';
+import { asResumePoint } from '../../events/resumePoint.js';
 import type { ReadModelCapture } from '../memory/MemoryReadStore.js';
 import type { ReadDocument } from '../ReadStore.js';
 import { readSnapshotBody, readSnapshotHeader, SnapshotDamagedError, writeSnapshot, type SnapshotHeader } from '../../snapshots/SnapshotFile.js';
@@ -25,6 +27,8 @@ const NEWLINE = 0x0a;
 
 interface Meta {
   position: number;
+  /** Added without a format change: older snapshots lack it and resume from the log's beginning. */
+  resume?: ResumePoint | null;
   maxIds: Record<string, number>;
   collections: Array<{ name: string; count: number }>;
 }
@@ -33,6 +37,7 @@ interface Meta {
 export async function* serialiseReadModels(capture: ReadModelCapture): AsyncGenerator<Buffer> {
   const meta: Meta = {
     position: capture.position,
+    resume: capture.resume ?? null,
     maxIds: capture.maxIds,
     collections: capture.collections.map(({ name, docs }) => ({ name, count: docs.length })),
   };
@@ -91,7 +96,7 @@ export async function parseReadModels(chunks: AsyncIterable<Buffer>, what = 'sna
   found.collections.forEach(({ count }, i) => {
     if (collections[i]!.docs.length !== count) throw damaged(`collection ${found.collections[i]!.name} has ${collections[i]!.docs.length} documents, its header says ${count}`);
   });
-  return { position: found.position, maxIds: found.maxIds ?? {}, collections };
+  return { position: found.position, resume: asResumePoint(found.resume), maxIds: found.maxIds ?? {}, collections };
 }
 
 /** Writes a capture as a read-models snapshot (the event id is the log's at the capture's position). */

@@ -1,0 +1,196 @@
+/**
+ * Subscriptions resume from a cursor instead of reading the Kafka partition from its
+ * start (issue 15, item 6): against the fake cluster (test/support/fakeKafka.ts), which
+ * records where every consumer fetched from.
+ */
+import test, { type ExecutionContext } from 'ava';
+import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import type { LogCursor, ResumePoint } from '../../src/events/EventLog.js';
+import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
+import { offsetOfCursor } from '../../src/events/kafka/kafkaCursor.js';
+import { AuditIndex } from '../../src/audit/AuditIndex.js';
+import { AuditLog } from '../../src/audit/AuditLog.js';
+import { captureAuditState } from '../../src/audit/AuditSnapshots.js';
+import { IdempotencyIndex } from '../../src/audit/IdempotencyIndex.js';
+import { decodeAuditState, encodeAuditState } from '../../src/audit/indexSnapshot.js';
+import { registry } from '../../src/models/registry.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
+import { Projector } from '../../src/projections/Projector.js';
+import { parseReadModels, serialiseReadModels } from '../../src/projections/snapshots/readModelSnapshot.js';
+import { FakeKafkaCluster } from '../support/fakeKafka.js';
+import { makeBatch } from './makeEvent.js';
+
+let instances = 0;
+
+async function openLog(t: ExecutionContext, cluster: FakeKafkaCluster, options: Partial<KafkaEventLogOptions> = {}) {
+  const clientId = `instance-${++instances}`;
+  const log = new KafkaEventLog({ brokers: ['broker-1:9092'], clientId, replicationFactor: 1, logLevel: 'nothing', client: cluster.client, onSubscriptionError: () => {}, ...options });
+  t.teardown(() => log.close());
+  await log.open();
+  return { log, clientId };
+}
+
+/** Three appends: positions 1-3, 4-5, 6-8. */
+async function writtenCluster(t: ExecutionContext): Promise<FakeKafkaCluster> {
+  const cluster = new FakeKafkaCluster();
+  const { log } = await openLog(t, cluster);
+  await log.append(makeBatch(1, 3));
+  await log.append(makeBatch(4, 2));
+  await log.append(makeBatch(6, 3));
+  return cluster;
+}
+
+/** Subscribes, collects until caught up, stops; returns positions and each batch's cursor. */
+async function follow(log: KafkaEventLog, from: number, resume?: ResumePoint | null) {
+  const positions: number[] = [];
+  const cursors = new Map<number, LogCursor>();
+  const subscription = log.subscribe(
+    from,
+    async (events: ChangeEvent[], cursor?: LogCursor) => {
+      positions.push(...events.map((e) => e.position));
+      if (cursor !== undefined) cursors.set(events.at(-1)!.position, cursor);
+    },
+    resume,
+  );
+  await subscription.caughtUp;
+  await subscription.stop();
+  return { positions, cursors };
+}
+
+/** Where this instance's subscriptions started fetching. */
+function subscriptionStarts(cluster: FakeKafkaCluster, clientId: string): number[] {
+  const firsts = new Map<string, number>();
+  for (const f of cluster.fetches) if (f.groupId.startsWith(`${clientId}.subscribe.`) && !firsts.has(f.groupId)) firsts.set(f.groupId, f.offset);
+  return [...firsts.values()];
+}
+
+test('kafka resume: every delivered batch comes with a cursor; handed back, a new instance reads from there, not from the start', async (t) => {
+  const cluster = await writtenCluster(t);
+  const first = await openLog(t, cluster, { follower: {} });
+  const { positions, cursors } = await follow(first.log, 1);
+  t.deepEqual(positions, [1, 2, 3, 4, 5, 6, 7, 8]);
+  t.deepEqual([...cursors.keys()], [3, 5, 8], 'one cursor per appended batch');
+
+  const restarted = await openLog(t, cluster, { follower: {} });
+  const resumed = await follow(restarted.log, 6, { position: 5, cursor: cursors.get(5)! });
+  t.deepEqual(resumed.positions, [6, 7, 8]);
+  t.deepEqual(subscriptionStarts(cluster, restarted.clientId), [Number(offsetOfCursor(cursors.get(5)!))], 'the first fetch starts at the cursor');
+  t.true(subscriptionStarts(cluster, restarted.clientId)[0]! > 0);
+});
+
+test('kafka resume: a cursor older than the position asked for is still good: the events before `from` are skipped', async (t) => {
+  const cluster = await writtenCluster(t);
+  const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
+  const restarted = await openLog(t, cluster, { follower: {} });
+  const resumed = await follow(restarted.log, 7, { position: 3, cursor: cursors.get(3)! });
+  t.deepEqual(resumed.positions, [7, 8]);
+});
+
+test('kafka resume: a cursor that leads past the wanted event (a recreated topic) costs a read from the start, never an event', async (t) => {
+  const cluster = await writtenCluster(t);
+  const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
+  const restarted = await openLog(t, cluster, { follower: {} });
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (message: string) => void warnings.push(message);
+  t.teardown(() => void (console.warn = warn));
+  // Says position 3 ends where position 5 does: reading there would begin at 6.
+  const resumed = await follow(restarted.log, 4, { position: 3, cursor: cursors.get(5)! });
+  t.deepEqual(resumed.positions, [4, 5, 6, 7, 8]);
+  t.deepEqual(subscriptionStarts(cluster, restarted.clientId), [Number(offsetOfCursor(cursors.get(5)!)), 0], 'seeked, found 6, started over at 0');
+  t.regex(warnings.join('\n'), /does not match the topic \(found 6\); reading from the beginning/);
+});
+
+test('kafka resume: a cursor beyond the end of the topic, or not a Kafka cursor at all, reads from the start', async (t) => {
+  const cluster = await writtenCluster(t);
+  const restarted = await openLog(t, cluster, { follower: {} });
+  const warn = console.warn;
+  console.warn = () => {};
+  t.teardown(() => void (console.warn = warn));
+  t.deepEqual((await follow(restarted.log, 6, { position: 5, cursor: 'kafka:9999' })).positions, [6, 7, 8]);
+  t.deepEqual((await follow(restarted.log, 6, { position: 5, cursor: 'file:12' })).positions, [6, 7, 8]);
+  t.deepEqual((await follow(restarted.log, 6, { position: 5, cursor: 'kafka:-1' })).positions, [6, 7, 8]);
+  t.deepEqual(subscriptionStarts(cluster, restarted.clientId), [0, 0, 0]);
+});
+
+test('kafka resume: a subscription from just after the head found at open (the auth cache) starts at its end and is caught up at once', async (t) => {
+  const cluster = await writtenCluster(t);
+  const { log, clientId } = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
+  t.is(log.head(), 8);
+  const seen: number[] = [];
+  const subscription = log.subscribe(9, async (events) => void seen.push(...events.map((e) => e.position)));
+  await subscription.caughtUp;
+  t.deepEqual(seen, []);
+  await log.append(makeBatch(9, 2));
+  // Delivery is asynchronous: wait for the batch, not for time.
+  while (seen.length < 2) await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(seen, [9, 10]);
+  const starts = subscriptionStarts(cluster, clientId);
+  t.is(starts.length, 1);
+  t.true(starts[0]! > 0, 'nothing before the head was fetched');
+  await subscription.stop();
+});
+
+test('kafka resume: what a seeking subscription skipped is located in the background, so random reads of it fetch by offset instead of scanning', async (t) => {
+  const cluster = await writtenCluster(t);
+  const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
+  const { log, clientId } = await openLog(t, cluster, { follower: {} });
+  await follow(log, 6, { position: 5, cursor: cursors.get(5)! });
+  const events = await log.readPositions([2, 4, 7]);
+  t.deepEqual(events.map((e) => e.position), [2, 4, 7]);
+  const groups = new Set(cluster.fetches.filter((f) => f.groupId.startsWith(`${clientId}.`)).map((f) => f.groupId.split('.')[1]));
+  t.true(groups.has('locate'), 'the skipped part was located');
+  t.false(groups.has('read'), 'no read of the partition from its start');
+});
+
+test('kafka resume: the projector keeps the cursor with the read models and, restarted on them, reads the log from there', async (t) => {
+  const cluster = await writtenCluster(t);
+  const store = new MemoryReadStore();
+  const before = await openLog(t, cluster, { follower: {} });
+  const first = new Projector(before.log, store, registry);
+  await first.start();
+  await first.stop();
+  const resume = await store.resumePoint();
+  t.is(resume?.position, 8);
+
+  // The store as a snapshot would bring it back: the cursor goes with the documents.
+  const restored = new MemoryReadStore();
+  restored.restore(await parseReadModels(serialiseReadModels(store.capture())));
+  t.deepEqual(await restored.resumePoint(), resume);
+
+  const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
+  await writer.log.append(makeBatch(9, 2));
+  const after = await openLog(t, cluster, { follower: {} });
+  const second = new Projector(after.log, restored, registry);
+  t.teardown(() => second.stop());
+  await second.start();
+  t.is(second.position, 10);
+  t.is(second.appliedEvents, 2, 'only the tail was applied');
+  t.deepEqual(subscriptionStarts(cluster, after.clientId), [Number(offsetOfCursor(resume!.cursor))]);
+  t.is((await restored.get('dcim.site', 10))?.name, 'site-10');
+});
+
+test('kafka resume: the audit index keeps the cursor in its snapshot and, adopted, reads the log from there', async (t) => {
+  const cluster = await writtenCluster(t);
+  const before = await openLog(t, cluster, { follower: {} });
+  const audit = new AuditLog(before.log);
+  await audit.open();
+  t.is(audit.resumePoint?.position, 8);
+  const state = decodeAuditState(Buffer.concat([...encodeAuditState(captureAuditState(audit))]));
+  t.deepEqual(state.resume, audit.resumePoint);
+  await audit.close();
+
+  const index = new AuditIndex();
+  index.load(state.index);
+  const idempotency = new IdempotencyIndex();
+  idempotency.load(state.idempotency);
+  const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
+  await writer.log.append(makeBatch(9, 1));
+  const after = await openLog(t, cluster, { follower: {} });
+  const adopted = new AuditLog(after.log);
+  adopted.adopt(index, idempotency, state.resume ?? null);
+  t.teardown(() => adopted.close());
+  await adopted.open();
+  t.is(adopted.head, 9);
+  t.deepEqual(subscriptionStarts(cluster, after.clientId), [Number(offsetOfCursor(state.resume!.cursor))]);
+});
