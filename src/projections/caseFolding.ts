@@ -7,7 +7,10 @@
  * through toUpperCase and keeps those pairs apart, which MongoDB does not.
  *
  * `foldCase` gives a string's folded form for exact case-insensitive comparison by
- * equality (shadow keys): two strings that 'iu' regexes consider equal fold alike.
+ * equality (shadow keys, equality and text indexes): two strings that 'iu' regexes
+ * consider equal fold alike. That includes the few characters the regexes take for one
+ * another although neither is the other's upper or lower case (Unicode 15 made U+1FD3
+ * fold to U+0390, U+1FE3 to U+03B0, U+FB05 to U+FB06): they fold to one of them.
  */
 
 const folded = new Map<string, string>();
@@ -25,10 +28,39 @@ function foldChar(c: string): string {
   return out;
 }
 
+let merged: Map<string, string> | null = null;
+
+/**
+ * Characters whose upper case is several characters, grouped by it: those the engine's
+ * 'iu' comparison joins map to the group's first. Found from the engine itself, once.
+ */
+function mergedCharacters(): Map<string, string> {
+  const groups = new Map<string, string[]>();
+  for (let cp = 0x80; cp <= 0xffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const c = String.fromCharCode(cp);
+    const upper = c.toUpperCase();
+    if (upper.length < 2) continue;
+    const members = groups.get(upper);
+    if (members) members.push(c);
+    else groups.set(upper, [c]);
+  }
+  const out = new Map<string, string>();
+  for (const [first, ...rest] of groups.values()) {
+    const same = new RegExp(`^[${first!}]$`, 'iu');
+    for (const c of rest) if (same.test(c)) out.set(foldChar(c), foldChar(first!));
+  }
+  return out;
+}
+
 export function foldCase(text: string): string {
   // eslint-disable-next-line no-control-regex
   if (/^[\u0000-\u007f]*$/.test(text)) return text.toLowerCase();
+  merged ??= mergedCharacters();
   let out = '';
-  for (const c of text) out += foldChar(c);
+  for (const c of text) {
+    const f = foldChar(c);
+    out += merged.get(f) ?? f;
+  }
   return out;
 }

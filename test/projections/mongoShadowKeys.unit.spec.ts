@@ -47,6 +47,33 @@ test('case folding: the pairs JavaScript keeps apart without the u flag fold ali
   t.is(foldCase('\u0130'), '\u0130', 'no simple folding: kept');
 });
 
+test('case folding: characters the iu regexes take for one another without being upper and lower case fold alike too', (t) => {
+  for (const [a, b] of [['\u1fd3', '\u0390'], ['\u1fe3', '\u03b0'], ['\ufb05', '\ufb06']]) {
+    t.true(new RegExp(`^${a}$`, 'iu').test(b!), 'the regexes join them');
+    t.is(foldCase(`x${a}y`), foldCase(`X${b}Y`), `${a} and ${b}`);
+  }
+});
+
+test('case folding is the iu regexes\' equality, character by character, over the whole BMP', (t) => {
+  const escape = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  const byFold = new Map<string, string[]>();
+  for (let cp = 0; cp <= 0xffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const c = String.fromCharCode(cp);
+    const folded = foldCase(c);
+    if (folded.length !== c.length) t.fail(`${cp.toString(16)} changes length`);
+    if (!new RegExp(`^${escape(c)}$`, 'iu').test(folded)) t.fail(`${cp.toString(16)} folds out of its class`);
+    const members = byFold.get(folded);
+    if (members) members.push(c);
+    else byFold.set(folded, [c]);
+  }
+  // Characters folding alike are equal to the regexes (the other way round is the test above, sampled by class).
+  for (const members of byFold.values()) {
+    for (const c of members.slice(1)) if (!new RegExp(`^${escape(members[0]!)}$`, 'iu').test(c)) t.fail(`${members[0]} and ${c} fold alike but differ`);
+  }
+  t.pass();
+});
+
 test('apply plan: a batch split for transactions keeps every document once and the highest ids in the first part', (t) => {
   const changes = Array.from({ length: 25 }, (_, i) => ({ collection: i % 2 ? 'a' : 'b', id: i + 1, position: i + 1, doc: null }));
   changes.push({ collection: 'a', id: 2, position: 30, doc: { id: 2, _pos: 30 } as never });

@@ -1,5 +1,5 @@
 import type { ReadDocument } from '../ReadStore.js';
-import { foldForIndex } from './indexFolding.js';
+import { foldCase } from '../caseFolding.js';
 import type { Entry } from './Entry.js';
 
 /** Entries under one trigram: one entry, or several in ascending `seq` (insertion) order. */
@@ -10,7 +10,7 @@ export const TRIGRAM = 3;
 
 /**
  * A trigram index of one plain field's text, case-folded at least as coarsely as the
- * case-insensitive regexes compare (indexFolding.ts): every run of three UTF-16 units of the folded value →
+ * case-insensitive regexes compare (caseFolding.ts): every run of three UTF-16 units of the folded value →
  * the documents holding it. A document matching a literal `$regex` (contains, starts or
  * ends with, equals; see regexLiteral.ts) holds every trigram of the folded literal, so
  * the intersection of their postings is a superset of the matches; the regex itself still
@@ -42,12 +42,12 @@ export class TrigramIndex {
   private forEachKey(doc: ReadDocument, each: (k: number) => void): boolean {
     const v = doc[this.field];
     if (typeof v === 'string') {
-      eachKeyOf(foldForIndex(v), each);
+      eachKeyOf(foldCase(v), each);
       return true;
     }
     if (!Array.isArray(v)) return true;
     for (const el of v) if (el !== null && typeof el === 'object') return false;
-    for (const el of v) if (typeof el === 'string') eachKeyOf(foldForIndex(el), each);
+    for (const el of v) if (typeof el === 'string') eachKeyOf(foldCase(el), each);
     return true;
   }
 

@@ -4,7 +4,7 @@
  * literal with at most a '^' and an end anchor around it. A pattern with anything else
  * (alternatives, classes, quantifiers) has no such literal.
  */
-import { foldForIndex } from './indexFolding.js';
+import { foldCase } from '../caseFolding.js';
 
 const END = '(?![\\s\\S])';
 const ESCAPABLE = '\\^$.|?*+()[]{}/';
@@ -49,5 +49,5 @@ export function foldedLiteralOf(re: RegExp): string | null {
   if (body.startsWith('^')) body = body.slice(1);
   if (body.endsWith(END)) body = body.slice(0, -END.length);
   const literal = unescapeLiteral(body);
-  return literal === null ? null : foldForIndex(literal);
+  return literal === null ? null : foldCase(literal);
 }

@@ -78,10 +78,11 @@ export const DEFAULT_MAX_TIME_MS = 10_000;
 export const MAX_TRANSACTION_DOCUMENTS = 5_000;
 
 /**
- * The read-model layout this code writes (2: shadow keys and tombstones). A database
- * written by an older layout is dropped at open and rebuilt from the log.
+ * The read-model layout this code writes (2: shadow keys and tombstones; 3: shadow keys
+ * fold the three Greek and ligature pairs the regexes join, see caseFolding.ts). A
+ * database written by an older layout is dropped at open and rebuilt from the log.
  */
-export const READ_MODEL_FORMAT = 2;
+export const READ_MODEL_FORMAT = 3;
 
 const META = 'netledger_meta';
 const TOMBSTONES = 'netledger_tombstones';
