@@ -57,11 +57,15 @@ async function follow(log: KafkaEventLog, from: number, resume?: ResumePoint | n
   return { positions, cursors };
 }
 
-/** Where this instance's subscriptions started fetching. */
-function subscriptionStarts(cluster: FakeKafkaCluster, clientId: string): number[] {
+/** Where each of this instance's readers of one purpose (subscribe, read, ...) started fetching. */
+function startsOf(cluster: FakeKafkaCluster, clientId: string, purpose: string): number[] {
   const firsts = new Map<string, number>();
-  for (const f of cluster.fetches) if (f.groupId.startsWith(`${clientId}.subscribe.`) && !firsts.has(f.groupId)) firsts.set(f.groupId, f.offset);
+  for (const f of cluster.fetches) if (f.groupId.startsWith(`${clientId}.${purpose}.`) && !firsts.has(f.groupId)) firsts.set(f.groupId, f.offset);
   return [...firsts.values()];
+}
+
+function subscriptionStarts(cluster: FakeKafkaCluster, clientId: string): number[] {
+  return startsOf(cluster, clientId, 'subscribe');
 }
 
 test('kafka resume: every delivered batch comes with a cursor; handed back, a new instance reads from there, not from the start', async (t) => {
@@ -193,4 +197,22 @@ test('kafka resume: the audit index keeps the cursor in its snapshot and, adopte
   await adopted.open();
   t.is(adopted.head, 9);
   t.deepEqual(subscriptionStarts(cluster, after.clientId), [Number(offsetOfCursor(state.resume!.cursor))]);
+});
+
+test('kafka resume: read(from) starts at `from` once this instance has located it (as_of replays, history ranges)', async (t) => {
+  const cluster = await writtenCluster(t);
+  const { log, clientId } = await openLog(t, cluster, { follower: {} });
+  const readFrom = async (from: number) => {
+    const out: number[] = [];
+    for await (const batch of log.read(from)) out.push(...batch.map((e) => e.position));
+    return out;
+  };
+  const readStarts = () => startsOf(cluster, clientId, 'read');
+  t.deepEqual(await readFrom(7), [7, 8]);
+  t.deepEqual(readStarts(), [0], 'not located yet: a scan from the start');
+  await follow(log, 1); // a subscription locates every event
+  t.deepEqual(await readFrom(7), [7, 8]);
+  t.deepEqual(await readFrom(5), [5, 6, 7, 8], 'a batch entered in its middle yields its tail');
+  const [, at7, at5] = readStarts();
+  t.true(at7! > at5! && at5! > 0, `seeked (${at5}, ${at7})`);
 });

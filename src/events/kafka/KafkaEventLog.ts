@@ -53,8 +53,9 @@
  * Reading. A consumer with isolation read_committed and a fresh, unique group id
  * per read()/subscribe()/head lookup; autoCommit is off and nothing relies on
  * committed group offsets. Every consumed event is validated against the envelope
- * schema and positions must be dense. read() starts at the beginning of the partition
- * and skips events below `from`.
+ * schema and positions must be dense. read() starts at `from` when a reader of this
+ * instance has located it (see Random reads), else at the beginning of the partition,
+ * skipping events below `from`.
  *
  * Resuming. Positions are not offsets, so a subscription cannot seek to `from` by
  * itself. Each delivered batch comes with a cursor (`kafka:<offset after the batch>`,
@@ -369,7 +370,11 @@ export class KafkaEventLog implements EventLog {
 
     const channel = new Channel<ChangeEvent[]>();
     const assembler = new BatchAssembler(from, this.positionReads.seen);
+    // Where `from` is, when a reader of this instance has located it: no scan of what comes before.
+    const seekTo = this.positionReads.offsetOf(from);
+    if (seekTo !== undefined && seekTo >= high) return;
     const reader = this.reader('read', {
+      seekTo,
       onMessages: async (messages) => {
         for (const batch of assembler.push(messages.filter((m) => BigInt(m.offset) < high))) {
           await channel.put(batch.events);

@@ -48,6 +48,11 @@ export class PositionReads {
     if (Number.isSafeInteger(position)) this.offsetsByPosition.record(position, Number(message.offset));
   }
 
+  /** The offset of `position`, if located. */
+  offsetOf(position: number): bigint | undefined {
+    return this.offsetsByPosition.has(position) ? BigInt(this.offsetsByPosition.get(position)) : undefined;
+  }
+
   /** Every position up to this one is located. */
   get lastSeen(): number {
     return this.offsetsByPosition.last;
