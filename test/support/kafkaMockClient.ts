@@ -8,7 +8,7 @@
  * Log lines of the client are kept (not printed) so a test can wait for the client to
  * have met a fault, e.g. a refused connection, instead of waiting for time to pass.
  */
-import { Kafka, type ConfigResourceTypes, type DescribeConfigResponse, type ITopicConfig, type KafkaConfig, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type ConfigResourceTypes, type DescribeConfigResponse, type ITopicConfig, type KafkaConfig, type LogEntry } from 'kafkajs';
 import type { KafkaClient } from '../../src/events/kafka/KafkaEventLog.js';
 import type { KafkaMock } from './kafkaMockBroker.js';
 
@@ -40,7 +40,8 @@ export class KafkaMockClient {
 
   /** The factory to hand KafkaEventLog as `client`. */
   readonly factory = (config: KafkaConfig): KafkaClient => {
-    const kafka = new Kafka({ ...config, logCreator: () => (entry) => this.keep(entry) });
+    // Every line, debug included: a closed connection is only logged at debug level.
+    const kafka = new Kafka({ ...config, logLevel: logLevel.DEBUG, logCreator: () => (entry) => this.keep(entry) });
     return {
       producer: (options) => kafka.producer(options),
       consumer: (options) => kafka.consumer(options),
@@ -56,11 +57,16 @@ export class KafkaMockClient {
     };
   };
 
-  /** Resolves once the client logged a line matching `pattern` (from now on, or already). */
-  async waitForLine(pattern: RegExp, timeoutMs = 10_000): Promise<MockClientLine> {
+  /** Where the client's log stands now, for waitForLine. */
+  mark(): number {
+    return this.lines.length;
+  }
+
+  /** Resolves once the client logged a line matching `pattern` (its message and broker) after `since`. */
+  async waitForLine(pattern: RegExp, since = 0, timeoutMs = 10_000): Promise<MockClientLine> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.lines.find((l) => pattern.test(`${l.message} ${l.broker ?? ''}`));
+      const found = this.lines.slice(since).find((l) => pattern.test(`${l.message} ${l.broker ?? ''}`));
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`kafka mock client: no log line matching ${pattern} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
