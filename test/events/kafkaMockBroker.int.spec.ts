@@ -4,7 +4,7 @@ import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { kafkaMockBinary, startKafkaMock, type KafkaMock } from '../support/kafkaMockBroker.js';
 import { KafkaMockClient } from '../support/kafkaMockClient.js';
-import { eventLogContract, readAll } from './eventLog.contract.js';
+import { eventLogContract, readAll, waitFor } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
 
 /**
@@ -109,6 +109,62 @@ if ('skipped' in built) {
     const second = await openLog({ ...options });
     t.teardown(() => second.close());
     await t.throwsAsync(first.append(makeBatch(1, 1)), { instanceOf: EventLogWriteError });
+  });
+
+  test('kafka mock: the partition leader goes down, then leadership moves, while a subscription follows: it sees every acknowledged batch once, in order', async (t) => {
+    const { mock, client } = await mockFor(t, 3);
+    const options = logOptions(mock, client);
+    await mock.command(`coordinator transaction ${options.transactionalId} 3`);
+    const log = await openLog(options);
+    t.teardown(() => log.close());
+    await mock.command(`leader ${options.topic} 0 1`);
+
+    const seen: ChangeEvent[][] = [];
+    const sub = log.subscribe(1, async (batch) => void seen.push(batch));
+    t.teardown(() => sub.stop());
+    const writer = new SteadyWriter(log);
+    await writer.until(() => writer.acknowledged.length >= 3);
+    const since = client.mark();
+    await mock.command('down 1');
+    await client.waitForLine(new RegExp(`ECONNREFUSED.*${mock.brokers[0]}|${mock.brokers[0]}.*ECONNREFUSED`), since);
+    await mock.command('up 1');
+    let before = writer.acknowledged.length;
+    await writer.until(() => writer.acknowledged.length >= before + 3);
+    await mock.command(`leader ${options.topic} 0 2`);
+    before = writer.acknowledged.length;
+    await writer.until(() => writer.acknowledged.length >= before + 3);
+    await writer.stop();
+
+    const head = log.head();
+    await waitFor(() => (seen.at(-1)?.at(-1)?.position ?? 0) >= head, 20_000);
+    t.log(`acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}`);
+    const ids = (batches: ChangeEvent[][]) => batches.map((b) => b.map((e) => e.eventId).join(','));
+    const acknowledged = new Set(ids(writer.acknowledged));
+    t.true(ids(writer.acknowledged).every((id) => ids(seen).includes(id)), 'every acknowledged batch delivered');
+    t.true(ids(seen).every((id) => acknowledged.has(id) || ids(writer.refused).includes(id)), 'nothing delivered that was not appended');
+    t.deepEqual(seen.flat().map((e) => e.position), Array.from({ length: head }, (_, i) => i + 1), 'in order, each once');
+    await assertLogHoldsAcknowledged(t, log, writer);
+  });
+
+  test('kafka mock: an append larger than one produce request is still one batch', async (t) => {
+    const { mock, client } = await mockFor(t, 1);
+    const log = await openLog(logOptions(mock, client));
+    t.teardown(() => log.close());
+    await log.append(makeBatch(1, 1500)); // ~1.3 MiB of JSON: several produce requests in one transaction
+    await log.append(makeBatch(1501, 1));
+    t.deepEqual((await readAll(log, 1)).map((b) => b.length), [1500, 1]);
+  });
+
+  test('kafka mock: readPositions on a fresh follower: a scan from the start, then consumers seeked to the learnt offsets', async (t) => {
+    const { mock, client } = await mockFor(t, 1);
+    const options = logOptions(mock, client);
+    const writer = await openLog(options);
+    for (let i = 0; i < 20; i++) await writer.append(makeBatch(i * 5 + 1, 5));
+    await writer.close();
+    const reader = await openLog({ ...options, follower: {}, bodyCacheBytes: 0 });
+    t.teardown(() => reader.close());
+    t.deepEqual((await reader.readPositions([7, 93])).map((e) => e.position), [7, 93], 'by a scan from the start');
+    t.deepEqual((await reader.readPositions([52, 3, 99])).map((e) => e.position), [52, 3, 99], 'by offset, in the order asked');
   });
 
   test('kafka mock: a retriable Produce error (not leader, then a dropped connection) is retried and the append is written once', async (t) => {
