@@ -117,20 +117,27 @@ if ('skipped' in built) {
     await mock.command(`coordinator transaction ${options.transactionalId} 3`);
     const log = await openLog(options);
     t.teardown(() => log.close());
-    await mock.command(`leader ${options.topic} 0 1`);
 
     const seen: ChangeEvent[][] = [];
+    const joining = client.mark();
     const sub = log.subscribe(1, async (batch) => void seen.push(batch));
     t.teardown(() => sub.stop());
+    await sub.caughtUp;
+    // The outage is the partition leader's only: it must not host the subscription's group
+    // (whose coordinator follows from the group id, a fresh one) nor the transactions.
+    const { extra } = await client.waitForLine(/Found group coordinator/, joining);
+    const leader = [1, 2].find((id) => id !== extra.nodeId)!;
+    await mock.command(`leader ${options.topic} 0 ${leader}`);
     const writer = new SteadyWriter(log);
     await writer.until(() => writer.acknowledged.length >= 3);
     const since = client.mark();
-    await mock.command('down 1');
-    await client.waitForLine(new RegExp(`ECONNREFUSED.*${mock.brokers[0]}|${mock.brokers[0]}.*ECONNREFUSED`), since);
-    await mock.command('up 1');
+    await mock.command(`down ${leader}`);
+    const address = mock.brokers[leader - 1];
+    await client.waitForLine(new RegExp(`ECONNREFUSED.*${address}|${address}.*ECONNREFUSED`), since);
+    await mock.command(`up ${leader}`);
     let before = writer.acknowledged.length;
     await writer.until(() => writer.acknowledged.length >= before + 3);
-    await mock.command(`leader ${options.topic} 0 2`);
+    await mock.command(`leader ${options.topic} 0 ${3 - leader}`);
     before = writer.acknowledged.length;
     await writer.until(() => writer.acknowledged.length >= before + 3);
     await writer.stop();
@@ -144,6 +151,30 @@ if ('skipped' in built) {
     t.true(ids(seen).every((id) => acknowledged.has(id) || ids(writer.refused).includes(id)), 'nothing delivered that was not appended');
     t.deepEqual(seen.flat().map((e) => e.position), Array.from({ length: head }, (_, i) => i + 1), 'in order, each once');
     await assertLogHoldsAcknowledged(t, log, writer);
+  });
+
+  // A consumer the client lost while it joined its group (no LeaveGroup reached the
+  // coordinator) stays a member until its session expires; the client's restart joins the
+  // same group as a new member and waits for that: 30-60 s without delivery, and stopping
+  // the subscription meanwhile waits too. Skipped until the reader replaces a lost consumer
+  // in a fresh group of its own (then it passes in ~5 s); run as it is, the client's restart
+  // loop outlives the test and keeps the worker from exiting.
+  test.skip('kafka mock: the broker drops a subscription\'s consumer while it joins its group: delivery resumes after one new join, not after the lost member\'s session', async (t) => {
+    const { mock, client } = await mockFor(t, 1);
+    const log = await openLog(logOptions(mock, client));
+    t.teardown(() => log.close());
+    await log.append(makeBatch(1, 1));
+    const seen: ChangeEvent[][] = [];
+    const since = client.mark();
+    const sub = log.subscribe(1, async (batch) => void seen.push(batch));
+    t.teardown(() => sub.stop());
+    await client.waitForLine(/Request JoinGroup/, since);
+    await mock.command('down 1');
+    await client.waitForLine(/Crash/, since);
+    await mock.command('up 1');
+    await log.append(makeBatch(2, 1));
+    await waitFor(() => seen.flat().length === 2, 20_000); // the lost member's session lasts 30 s
+    t.deepEqual(positionsOf(seen), [[1], [2]]);
   });
 
   test('kafka mock: an append larger than one produce request is still one batch', async (t) => {

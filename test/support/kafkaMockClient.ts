@@ -29,6 +29,8 @@ export interface MockClientLine {
   namespace: string;
   message: string;
   broker?: string;
+  /** The line's other fields (nodeId, groupId...). */
+  extra: Record<string, unknown>;
 }
 
 export class KafkaMockClient {
@@ -81,8 +83,8 @@ export class KafkaMockClient {
   }
 
   private keep({ level, namespace, log }: LogEntry): void {
-    const { message, broker } = log as { message: string; broker?: string };
-    this.lines.push({ level: String(level), namespace, message, broker });
+    const { message, broker, timestamp: _timestamp, ...extra } = log as { message: string; broker?: string; timestamp?: string };
+    this.lines.push({ level: String(level), namespace, message, broker, extra });
     for (const wake of this.watchers) wake();
     this.watchers.clear();
   }
