@@ -177,6 +177,27 @@ if ('skipped' in built) {
     t.deepEqual(positionsOf(seen), [[1], [2]]);
   });
 
+  // The same after the subscription has joined: the group coordinator restarts, the client
+  // gives up on it, and its restart waits for the lost member's session (~30 s of silence
+  // after the broker is back). Skipped for the same reason; ~12 s with the fix.
+  test.skip('kafka mock: the group coordinator restarts under a caught-up subscription: delivery resumes after one new join, not after the lost member\'s session', async (t) => {
+    const { mock, client } = await mockFor(t, 1);
+    const log = await openLog(logOptions(mock, client));
+    t.teardown(() => log.close());
+    await log.append(makeBatch(1, 1));
+    const seen: ChangeEvent[][] = [];
+    const sub = log.subscribe(1, async (batch) => void seen.push(batch));
+    t.teardown(() => sub.stop());
+    await sub.caughtUp;
+    const since = client.mark();
+    await mock.command('down 1');
+    await client.waitForLine(/Crash/, since, 30_000);
+    await mock.command('up 1');
+    await log.append(makeBatch(2, 1));
+    await waitFor(() => seen.flat().length === 2, 20_000); // the lost member's session lasts 30 s
+    t.deepEqual(positionsOf(seen), [[1], [2]]);
+  });
+
   test('kafka mock: an append larger than one produce request is still one batch', async (t) => {
     const { mock, client } = await mockFor(t, 1);
     const log = await openLog(logOptions(mock, client));
