@@ -72,7 +72,7 @@ if ('skipped' in built) {
     await writer.until(() => writer.acknowledged.length >= before + 3);
     await writer.stop();
 
-    t.log(`acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}: ${writer.refusals.join(' | ')}`);
+    t.log(`acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}${writer.refusals.map((r) => `: ${r}`).join('')}`);
     await assertLogHoldsAcknowledged(t, log, writer);
   });
 
@@ -257,7 +257,7 @@ if ('skipped' in built) {
     const before = writer.acknowledged.length;
     await writer.until(() => writer.acknowledged.length >= before + 3);
     await writer.stop();
-    t.log(`acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}: ${writer.refusals.join(' | ')}`);
+    t.log(`acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}${writer.refusals.map((r) => `: ${r}`).join('')}`);
     await assertLogHoldsAcknowledged(t, log, writer);
   });
 
