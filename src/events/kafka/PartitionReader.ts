@@ -20,7 +20,8 @@ const HEARTBEAT_MS = 3_000;
 /**
  * One read_committed consumer of the partition, in a fresh group of its own, with
  * autoCommit off: nothing relies on committed group offsets, a reader starts at the
- * beginning of the partition (or at `seekTo`).
+ * beginning of the partition (or at `seekTo`). A consumer the client loses to a
+ * retriable failure is replaced by one in a new group, from where it had got to.
  */
 export class PartitionReader {
   private consumer: Consumer | undefined;
@@ -28,6 +29,11 @@ export class PartitionReader {
   private stopping: Promise<void> | undefined;
   private failed = false;
   private inHandler = false;
+  /** The offset after the last record processed, once one was. */
+  private next: bigint | undefined;
+  /** How many times the consumer was replaced after the client lost it. */
+  private replacements = 0;
+  private replacing: Promise<void> | undefined;
 
   constructor(
     private readonly kafka: Pick<Kafka, 'consumer'>,
@@ -41,22 +47,38 @@ export class PartitionReader {
     return this.starting;
   }
 
-  private async doStart(): Promise<void> {
+  private doStart(): Promise<void> {
+    return this.startConsumer(this.options.seekTo);
+  }
+
+  private async startConsumer(seekTo: bigint | undefined): Promise<void> {
     if (this.stopping) return;
     const consumer = this.kafka.consumer({
-      groupId: this.groupId,
+      // A replacement joins a group of its own: in the old group the lost member stays until
+      // its session expires, and a new member would wait that long (30-60 s) to be assigned.
+      groupId: this.replacements === 0 ? this.groupId : `${this.groupId}.${this.replacements}`,
       readUncommitted: false,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 500,
+      retry: {
+        retries: 5, // the client's default for consumers, which this object replaces
+        // Called for retriable failures only (the client has disconnected the consumer):
+        // replace it instead of letting the client rejoin the same group.
+        restartOnFailure: async () => {
+          this.replacing = this.replace();
+          return false;
+        },
+      },
     });
     this.consumer = consumer;
     consumer.on(consumer.events.END_BATCH_PROCESS, (event) => {
-      if (!this.failed && !this.stopping) this.options.onProgress(BigInt(event.payload.lastOffset) + 1n);
+      if (this.failed || this.stopping) return;
+      this.next = BigInt(event.payload.lastOffset) + 1n;
+      this.options.onProgress(this.next);
     });
     consumer.on(consumer.events.CRASH, (event) => {
-      // Retriable errors restart the consumer from the beginning (no committed offsets);
-      // the assembler skips what was already delivered.
-      if (!event.payload.restart) this.fail(event.payload.error);
+      // A retriable failure is being handled by replace(); any other ends this reader.
+      if (!this.replacing && !event.payload.restart) this.fail(event.payload.error);
     });
     await consumer.connect();
     await consumer.subscribe({ topics: [this.topic], fromBeginning: true });
@@ -81,8 +103,33 @@ export class PartitionReader {
         }
       },
     });
-    if (this.options.seekTo !== undefined) {
-      consumer.seek({ topic: this.topic, partition: PARTITION, offset: this.options.seekTo.toString() });
+    if (seekTo !== undefined) {
+      consumer.seek({ topic: this.topic, partition: PARTITION, offset: seekTo.toString() });
+    }
+  }
+
+  /**
+   * A new consumer, in a new group, from the record after the last one processed (the
+   * assembler skips repeats). Retried while the cluster is unreachable, as the client
+   * restarts a crashed consumer for as long as the failure is retriable.
+   */
+  private async replace(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      if (this.stopping || this.failed) return;
+      this.replacements++;
+      try {
+        await this.startConsumer(this.next ?? this.options.seekTo);
+        this.replacing = undefined;
+        return;
+      } catch (error) {
+        if (!isRetriable(error)) {
+          this.replacing = undefined;
+          this.fail(toError(error));
+          return;
+        }
+        await this.consumer?.disconnect().catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 5_000)));
+      }
     }
   }
 
@@ -102,11 +149,20 @@ export class PartitionReader {
     if (!this.stopping) {
       this.stopping = (async () => {
         await this.starting?.catch(() => undefined);
+        await this.replacing?.catch(() => undefined);
         await this.consumer?.disconnect().catch(() => undefined);
       })();
     }
     return this.inHandler ? Promise.resolve() : this.stopping;
   }
+}
+
+/** What the client would restart a consumer after: retries used up, or a retriable cause. */
+function isRetriable(error: unknown): boolean {
+  let e = error as { name?: string; retriable?: boolean; cause?: unknown } | undefined;
+  if (e?.name === 'KafkaJSNumberOfRetriesExceeded') return true;
+  while (e && typeof e === 'object' && e.cause) e = e.cause as typeof e;
+  return e?.retriable === true;
 }
 
 export function toError(error: unknown): Error {
