@@ -264,7 +264,8 @@ test("kafka fault: the projector's consumer failing after catch-up answers a wai
   const { cluster, createTag, projector } = await kafkaWriter(t);
   await createTag('a');
   // The commit takes effect, then every consumer crashes before it fetched the new event.
-  cluster.afterNextCommit = () => cluster.crashConsumers(connectionError('Connection error: read ECONNRESET'));
+  // Not one the client retries (a retriable one replaces the consumer: see below).
+  cluster.afterNextCommit = () => cluster.crashConsumers(protocolError('TOPIC_AUTHORIZATION_FAILED'));
   const error = await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError });
   t.regex(error!.detail!, /The write was committed .*do not repeat it/);
   t.true(error!.retryAfterSeconds >= 1);
@@ -301,7 +302,7 @@ test("kafka fault: the audit's consumer failing after catch-up makes history rea
   const audit = new AuditLog(log);
   await audit.open();
   t.teardown(() => audit.close());
-  cluster.crashConsumers(connectionError('Connection error: read ECONNRESET'));
+  cluster.crashConsumers(protocolError('TOPIC_AUTHORIZATION_FAILED'));
   await log.append(makeBatch(2, 1));
   await t.throwsAsync(audit.sync(), { instanceOf: WriterUnavailableError, message: /stopped following the event log/ });
 });
@@ -479,4 +480,21 @@ test('kafka fault: the transaction coordinator goes away mid-transaction and com
     },
     async () => (await openLog(t, cluster, { follower: {}, clientId: 'reader' })).log,
   );
+});
+
+test('kafka fault: a consumer the client loses to a retriable failure is replaced in a new group, from where it had got to; delivery goes on', async (t) => {
+  const { cluster, log } = await openLog(t);
+  await log.append(makeBatch(1, 2));
+  const seen: number[] = [];
+  const subscription = log.subscribe(1, async (events) => void seen.push(...events.map((e) => e.position)));
+  t.teardown(() => subscription.stop());
+  await subscription.caughtUp;
+  const before = cluster.fetches.length;
+  cluster.crashConsumers(connectionError('Connection error: read ECONNRESET'));
+  await log.append(makeBatch(3, 2));
+  while (seen.length < 4) await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(seen, [1, 2, 3, 4], 'every event once, in order');
+  const replacement = cluster.fetches.slice(before).find((f) => f.groupId.includes('.subscribe.'));
+  t.regex(replacement!.groupId, /\.subscribe\.[0-9a-f-]+\.1$/, 'a group of its own');
+  t.true(replacement!.offset > 0, 'not from the start of the partition');
 });

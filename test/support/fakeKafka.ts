@@ -141,7 +141,7 @@ export class FakeKafkaCluster {
         this.producersCreated++;
         return new FakeProducer(this, options.transactionalId ?? 'none');
       },
-      consumer: (options: { groupId: string }) => new FakeConsumer(this, options.groupId),
+      consumer: (options: { groupId: string } & ConsumerOptions) => new FakeConsumer(this, options.groupId, options),
     } as never;
   };
 
@@ -432,6 +432,18 @@ class FakeProducer {
 
 type Listener = (event: { payload: Record<string, unknown> }) => void;
 
+interface ConsumerOptions {
+  retry?: { restartOnFailure?: (error: Error) => Promise<boolean> };
+}
+
+/** The library's rule for a crash it may restart after: retries used up, or a retriable cause. */
+function isRetriable(error: Error): boolean {
+  if (error.name === 'KafkaJSNumberOfRetriesExceeded') return true;
+  let cause: { retriable?: boolean; cause?: unknown } = error as never;
+  while (cause.cause) cause = cause.cause as typeof cause;
+  return cause.retriable === true;
+}
+
 /** A read_committed consumer of partition 0, delivering up to `FETCH_RECORDS` records per batch. */
 class FakeConsumer {
   static readonly FETCH_RECORDS = 50;
@@ -446,6 +458,7 @@ class FakeConsumer {
   constructor(
     private readonly cluster: FakeKafkaCluster,
     readonly groupId: string,
+    private readonly options: ConsumerOptions = {},
   ) {}
 
   on(name: string, listener: Listener): void {
@@ -485,11 +498,23 @@ class FakeConsumer {
     this.wakeUp?.();
   }
 
-  /** @internal */
+  /**
+   * @internal Like the library: the consumer is disconnected; for a retriable error the
+   * caller's `retry.restartOnFailure` is asked whether to restart (this fake never restarts:
+   * a consumer without that callback is simply gone, as a dead process's would be).
+   */
   crash(error: Error): void {
     if (!this.running) return;
     this.stopRunning();
-    this.emit(this.events.CRASH, { error, groupId: this.groupId, restart: false });
+    const restartOnFailure = this.options.retry?.restartOnFailure;
+    if (!restartOnFailure || !isRetriable(error)) {
+      this.emit(this.events.CRASH, { error, groupId: this.groupId, restart: false });
+      return;
+    }
+    void restartOnFailure(error).then((restart) => {
+      if (restart) throw new Error('fakeKafka: restarting a crashed consumer is not modelled');
+      this.emit(this.events.CRASH, { error, groupId: this.groupId, restart: false });
+    });
   }
 
   private stopRunning(): void {
