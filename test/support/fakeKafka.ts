@@ -59,6 +59,8 @@ interface Fault {
 
 interface Txn {
   state: 'open' | 'committed' | 'aborted';
+  /** The offset of its first record. */
+  firstOffset: number;
   /** EndTxn(commit) reached the coordinator: InitProducerId completes it instead of aborting it. */
   commitRequested: boolean;
 }
@@ -78,6 +80,8 @@ interface Topic {
   replicationFactor: number;
   config: Map<string, string>;
   records: StoredRecord[];
+  /** Transactions still open: the last stable offset is the first record of the oldest. */
+  openTxns: Set<Txn>;
 }
 
 interface TransactionalState {
@@ -170,6 +174,7 @@ export class FakeKafkaCluster {
       replicationFactor: 1,
       config: new Map(Object.entries({ ...DEFAULT_TOPIC_CONFIG, ...options.config })),
       records: [],
+      openTxns: new Set(),
     });
   }
 
@@ -230,14 +235,16 @@ export class FakeKafkaCluster {
   /** @internal */
   endTxn(topic: Topic, txn: Txn, outcome: 'committed' | 'aborted'): void {
     txn.state = outcome;
+    topic.openTxns.delete(txn);
     topic.records.push({ offset: topic.records.length, control: true, txn, key: null, value: null, headers: {} });
     this.wake();
   }
 
   /** @internal [low, high): high is the last stable offset. */
   offsets(topic: Topic): { low: number; high: number } {
-    const open = topic.records.find((r) => r.txn?.state === 'open');
-    return { low: 0, high: open ? open.offset : topic.records.length };
+    let high = topic.records.length;
+    for (const txn of topic.openTxns) high = Math.min(high, txn.firstOffset);
+    return { low: 0, high };
   }
 
   /** @internal */
@@ -387,7 +394,8 @@ class FakeProducer {
           const maxBytes = Number(topic.config.get('max.message.bytes'));
           for (const m of request.messages) if (m.value.length > maxBytes) throw protocolError('MESSAGE_TOO_LARGE');
           if (!txn) {
-            txn = { state: 'open', commitRequested: false };
+            txn = { state: 'open', firstOffset: topic.records.length, commitRequested: false };
+            topic.openTxns.add(txn);
             txnTopic = topic;
             producerState.open = txn;
             producerState.openTopic = topic;
