@@ -17,6 +17,23 @@ export interface EventLogFixture {
   cleanup: () => Promise<void>;
 }
 
+/** A fixture whose reopen() closes the current instance and opens another with `open` (same storage); cleanup closes it, then `cleanup`. */
+export async function reopenable(open: () => Promise<EventLog>, cleanup: () => Promise<void> = async () => {}): Promise<EventLogFixture> {
+  let log = await open();
+  return {
+    log,
+    reopen: async () => {
+      await log.close();
+      log = await open();
+      return log;
+    },
+    cleanup: async () => {
+      await log.close();
+      await cleanup();
+    },
+  };
+}
+
 export function eventLogContract(name: string, makeLog: () => Promise<EventLogFixture>): void {
   const contract = (title: string, body: (t: ExecutionContext, fx: EventLogFixture) => Promise<void>) =>
     test(`${name} contract: ${title}`, async (t) => {

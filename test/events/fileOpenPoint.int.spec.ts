@@ -7,7 +7,7 @@ import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEv
 import { FramePositionsError } from '../../src/events/file/FramePositions.js';
 import { OPEN_POINT_PART } from '../../src/events/file/openPoint.js';
 import { listSnapshots } from '../../src/snapshots/SnapshotFile.js';
-import { eventLogContract, readAll } from './eventLog.contract.js';
+import { eventLogContract, readAll, reopenable } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
 
 function tempDir(): string {
@@ -67,20 +67,10 @@ function withDir(title: string, body: (t: import('ava').ExecutionContext, dir: s
 // The port's whole contract holds when opens start from persisted points (one every 3 events here).
 eventLogContract('FileEventLog with open points', async () => {
   const dir = tempDir();
-  const open = async () => (await openLog(dir, { everyEvents: 3 })).log;
-  let log = await open();
-  return {
-    log,
-    reopen: async () => {
-      await log.close();
-      log = await open();
-      return log;
-    },
-    cleanup: async () => {
-      await log.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return reopenable(
+    async () => (await openLog(dir, { everyEvents: 3 })).log,
+    async () => fs.rmSync(dir, { recursive: true, force: true }),
+  );
 });
 
 withDir('open after a persisted point reads only the frames after it, and serves the whole log', async (t, dir) => {

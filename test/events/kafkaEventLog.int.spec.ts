@@ -6,7 +6,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { EventTooLargeError } from '../../src/events/EventTooLargeError.js';
 import { EventLogWriteError, KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
 import { appendThroughOutage } from './appendThroughOutage.js';
-import { eventLogContract, readAll } from './eventLog.contract.js';
+import { eventLogContract, readAll, reopenable } from './eventLog.contract.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
 
 /**
@@ -42,18 +42,7 @@ if (brokers.length === 0) {
 
   eventLogContract('KafkaEventLog', async () => {
     const options = storage();
-    let log = await openLog(options);
-    return {
-      log,
-      reopen: async () => {
-        await log.close();
-        log = await openLog(options);
-        return log;
-      },
-      cleanup: async () => {
-        await log.close();
-      },
-    };
+    return reopenable(() => openLog(options));
   });
 
   // Needs a way to stop and start the broker, e.g. with the compose file:

@@ -6,7 +6,7 @@
  */
 import { KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
 import { FakeKafkaCluster } from '../support/fakeKafka.js';
-import { eventLogContract } from './eventLog.contract.js';
+import { eventLogContract, reopenable } from './eventLog.contract.js';
 
 eventLogContract('KafkaEventLog on a fake broker', async () => {
   const cluster = new FakeKafkaCluster();
@@ -15,14 +15,5 @@ eventLogContract('KafkaEventLog on a fake broker', async () => {
     await log.open();
     return log;
   };
-  let log = await open();
-  return {
-    log,
-    reopen: async () => {
-      await log.close();
-      log = await open();
-      return log;
-    },
-    cleanup: () => log.close(),
-  };
+  return reopenable(open);
 });

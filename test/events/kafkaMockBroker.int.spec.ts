@@ -4,7 +4,7 @@ import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { kafkaMockBinary, startKafkaMock, type KafkaMock } from '../support/kafkaMockBroker.js';
 import { KafkaMockClient } from '../support/kafkaMockClient.js';
-import { eventLogContract, readAll, waitFor } from './eventLog.contract.js';
+import { eventLogContract, readAll, reopenable, waitFor } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
 
 /**
@@ -34,36 +34,32 @@ if ('skipped' in built) {
     const { mock, client } = await startMock(1);
     const options = logOptions(mock, client);
     try {
-      let log = await openLog(options);
-      return {
-        log,
-        reopen: async () => {
-          await log.close();
-          log = await openLog(options);
-          return log;
-        },
-        cleanup: async () => {
-          await log.close();
-          await mock.stop();
-        },
-      };
+      return await reopenable(() => openLog(options), () => mock.stop());
     } catch (error) {
       await mock.stop();
       throw error;
     }
   });
 
-  test('kafka mock: the transaction coordinator goes down mid-stream and comes back: no acknowledged append is lost, writes resume', async (t) => {
+  /**
+   * Three brokers, the transaction coordinator on broker 2 and the partition leader on 1, so
+   * that only the transaction requests meet an outage of broker 2; a steady writer that has
+   * three appends acknowledged.
+   */
+  async function writerWithCoordinatorOn2(t: ExecutionContext) {
     const { mock, client } = await mockFor(t, 3);
     const options = logOptions(mock, client);
-    // Coordinator and partition leader on different brokers, so only the transaction requests meet the outage.
     await mock.command(`coordinator transaction ${options.transactionalId} 2`);
     const log = await openLog(options);
     t.teardown(() => log.close());
     await mock.command(`leader ${options.topic} 0 1`);
-
     const writer = new SteadyWriter(log);
     await writer.until(() => writer.acknowledged.length >= 3);
+    return { mock, client, log, writer };
+  }
+
+  test('kafka mock: the transaction coordinator goes down mid-stream and comes back: no acknowledged append is lost, writes resume', async (t) => {
+    const { mock, client, log, writer } = await writerWithCoordinatorOn2(t);
     const since = client.mark();
     await mock.command('down 2');
     await client.waitForLine(new RegExp(`ECONNREFUSED.*${mock.brokers[1]}|${mock.brokers[1]}.*ECONNREFUSED`), since);
@@ -77,15 +73,7 @@ if ('skipped' in built) {
   });
 
   test('kafka mock: the transaction coordinator stays down until an append is refused: the writer recovers once it is back, no acknowledged append is lost', async (t) => {
-    const { mock, client } = await mockFor(t, 3);
-    const options = logOptions(mock, client);
-    await mock.command(`coordinator transaction ${options.transactionalId} 2`);
-    const log = await openLog(options);
-    t.teardown(() => log.close());
-    await mock.command(`leader ${options.topic} 0 1`);
-
-    const writer = new SteadyWriter(log);
-    await writer.until(() => writer.acknowledged.length >= 3);
+    const { mock, log, writer } = await writerWithCoordinatorOn2(t);
     await mock.command('down 2');
     await writer.until(() => writer.refused.length >= 1);
     t.is(log.head(), writer.acknowledged.length * 2, 'the refused append is not in the head');
@@ -144,13 +132,8 @@ if ('skipped' in built) {
     await assertLogHoldsAcknowledged(t, log, writer);
   });
 
-  // A consumer the client lost while it joined its group (no LeaveGroup reached the
-  // coordinator) stays a member until its session expires; the client's restart joins the
-  // same group as a new member and waits for that: 30-60 s without delivery, and stopping
-  // the subscription meanwhile waits too. Skipped until the reader replaces a lost consumer
-  // in a fresh group of its own (then it passes in ~5 s); run as it is, the client's restart
-  // loop outlives the test and keeps the worker from exiting.
-  test('kafka mock: the broker drops a subscription\'s consumer while it joins its group: delivery resumes after one new join, not after the lost member\'s session', async (t) => {
+  /** One writer on a one-broker mock, position 1 written, and a subscription from 1 collecting batches. */
+  async function followedLog(t: ExecutionContext) {
     const { mock, client } = await mockFor(t, 1);
     const log = await openLog(logOptions(mock, client));
     t.teardown(() => log.close());
@@ -159,34 +142,39 @@ if ('skipped' in built) {
     const since = client.mark();
     const sub = log.subscribe(1, async (batch) => void seen.push(batch));
     t.teardown(() => sub.stop());
+    return { mock, client, log, seen, sub, since };
+  }
+
+  /** The broker is back: a new append reaches the subscription without waiting out the lost member's session (30 s). */
+  async function deliveryResumes(t: ExecutionContext, log: KafkaEventLog, seen: ChangeEvent[][]) {
+    await log.append(makeBatch(2, 1));
+    await waitFor(() => seen.flat().length === 2, 20_000);
+    t.deepEqual(positionsOf(seen), [[1], [2]]);
+  }
+
+  // A consumer the client lost while it joined its group (no LeaveGroup reached the
+  // coordinator) stays a member until its session expires; the client's own restart would
+  // join the same group as a new member and wait for that: 30-60 s without delivery. The
+  // reader replaces a lost consumer with one in a fresh group of its own (~5 s here).
+  test('kafka mock: the broker drops a subscription\'s consumer while it joins its group: delivery resumes after one new join, not after the lost member\'s session', async (t) => {
+    const { mock, client, log, seen, since } = await followedLog(t);
     await client.waitForLine(/Request JoinGroup/, since);
     await mock.command('down 1');
     await client.waitForLine(/Crash/, since);
     await mock.command('up 1');
-    await log.append(makeBatch(2, 1));
-    await waitFor(() => seen.flat().length === 2, 20_000); // the lost member's session lasts 30 s
-    t.deepEqual(positionsOf(seen), [[1], [2]]);
+    await deliveryResumes(t, log, seen);
   });
 
-  // The same after the subscription has joined: the group coordinator restarts, the client
-  // gives up on it, and its restart waits for the lost member's session (~30 s of silence
-  // after the broker is back). Skipped for the same reason; ~12 s with the fix.
+  // The same after the subscription has joined: the group coordinator restarts and the
+  // client gives up on it (~12 s here).
   test('kafka mock: the group coordinator restarts under a caught-up subscription: delivery resumes after one new join, not after the lost member\'s session', async (t) => {
-    const { mock, client } = await mockFor(t, 1);
-    const log = await openLog(logOptions(mock, client));
-    t.teardown(() => log.close());
-    await log.append(makeBatch(1, 1));
-    const seen: ChangeEvent[][] = [];
-    const sub = log.subscribe(1, async (batch) => void seen.push(batch));
-    t.teardown(() => sub.stop());
+    const { mock, client, log, seen, sub } = await followedLog(t);
     await sub.caughtUp;
     const since = client.mark();
     await mock.command('down 1');
     await client.waitForLine(/Crash/, since, 30_000);
     await mock.command('up 1');
-    await log.append(makeBatch(2, 1));
-    await waitFor(() => seen.flat().length === 2, 20_000); // the lost member's session lasts 30 s
-    t.deepEqual(positionsOf(seen), [[1], [2]]);
+    await deliveryResumes(t, log, seen);
   });
 
   test('kafka mock: an append larger than one produce request is still one batch', async (t) => {
