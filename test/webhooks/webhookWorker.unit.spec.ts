@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import type { BatchHandler, ResumePoint } from '../../src/events/EventLog.js';
 import type { TransportResult } from '../../src/webhooks/sendRequest.js';
 import type { WebhookRequest } from '../../src/webhooks/webhookRequest.js';
 import { WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/WebhookWorker.js';
@@ -91,4 +92,33 @@ test('a new worker on the saved state resends what was pending and dispatches fr
   await until(second, () => second.deliveries(1).length === 3 && second.deliveries(1).every((d) => d.status === 'delivered'));
   t.deepEqual(secondSent.map((r) => r.body), ['pending at stop', 'made while stopped']);
   t.true(second.deliveries(1).find((d) => d.position === 3)!.attempts >= 2, 'the failed attempts before the stop count');
+});
+
+test('the worker keeps the cursor the log hands with each batch beside its position, and a new worker resumes the log with it', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const memory = new MemoryEventLog();
+  await memory.open();
+  // A log that, like Kafka's, hands a cursor with every batch and takes one back.
+  const resumes: Array<ResumePoint | null | undefined> = [];
+  const log = Object.assign(Object.create(memory) as MemoryEventLog, {
+    subscribe: (from: number, onBatch: BatchHandler, resume?: ResumePoint | null) => {
+      resumes.push(resume);
+      return memory.subscribe(from, (events) => onBatch(events, `test:${events.at(-1)!.position}`));
+    },
+  });
+  let position = 0;
+  await memory.append([hook(1, 'http://one/', ++position)]);
+  await memory.append([event('dcim.site', 1, 'create', { name: 'a' }, ++position)]);
+  const stateFile = path.join(dir, 'state.json');
+  const first = workerFor(log, stateFile, () => ({ status: 200, error: null }), []);
+  await first.start();
+  await until(first, () => first.deliveries(1)[0]?.status === 'delivered');
+  await first.stop();
+  t.deepEqual(JSON.parse(readFileSync(stateFile, 'utf8')).resume, { position: 2, cursor: 'test:2' });
+
+  const second = workerFor(log, stateFile, () => ({ status: 200, error: null }), []);
+  await second.start();
+  t.teardown(() => second.stop());
+  t.deepEqual(resumes, [null, { position: 2, cursor: 'test:2' }]);
 });
