@@ -5,7 +5,7 @@ import type { AddressRun, FreeAddressQuery, LookupView, StoredObject } from '../
 import { addressSortKey, sortKeyValue } from '../models/values/ipNetworks.js';
 import { foldCase } from '../projections/caseFolding.js';
 import { compileNative } from '../projections/memory/nativeMatch.js';
-import { exactLiterals } from '../projections/mongo/shadowKeys.js';
+import { exactLiterals } from '../projections/textPatterns.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 
 /**

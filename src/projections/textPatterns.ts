@@ -6,6 +6,7 @@
  * store) only with 'u'; the escapes are therefore those valid in a 'u' pattern.
  */
 
+const ESCAPED = '\\^$.|?*+()[]{}/';
 const META = /[\\^$.|?*+()[\]{}\/]/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
@@ -15,7 +16,33 @@ export function escapeRegex(text: string): string {
   return text.replace(META, (c) => `\\${c}`).replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-const END = '(?![\\s\\S])';
+/** The end anchor of ends-with and exact lookups (`$` would also match before a final newline). */
+export const END = '(?![\\s\\S])';
+
+/**
+ * The text an escaped fragment stands for (escapeRegex's inverse), or null when the fragment
+ * is anything else: an unescaped metacharacter, a class such as `\d`, a bad `\x` escape.
+ */
+export function unescapeRegex(fragment: string): string | null {
+  let out = '';
+  for (let i = 0; i < fragment.length; i++) {
+    const c = fragment[i]!;
+    if (c === '\\') {
+      const next = fragment[i + 1];
+      if (next === 'x') {
+        const hex = fragment.slice(i + 2, i + 4);
+        if (!/^[0-9a-fA-F]{2}$/.test(hex)) return null;
+        out += String.fromCharCode(parseInt(hex, 16));
+        i += 3;
+      } else if (next !== undefined && ESCAPED.includes(next)) {
+        out += next;
+        i += 1;
+      } else return null;
+    } else if (ESCAPED.includes(c)) return null;
+    else out += c;
+  }
+  return out;
+}
 
 /** The regex source of a text lookup over any of `values`. */
 export function lookupPattern(lookup: 'ic' | 'isw' | 'iew' | 'ie', values: string[]): string {
@@ -35,4 +62,42 @@ export function lookupPattern(lookup: 'ic' | 'isw' | 'iew' | 'ie', values: strin
 
 export function regexCondition(lookup: 'ic' | 'isw' | 'iew' | 'ie', values: string[]): Record<string, unknown> {
   return { $regex: lookupPattern(lookup, values), $options: 'iu' };
+}
+
+/**
+ * The literals of an exact case-insensitive match as regexCondition('ie', …) builds it,
+ * `{ $regex: '^…(?![\s\S])', $options: 'i…' }` (one literal, or several as `(?:a|b)`),
+ * or null for any other condition.
+ */
+export function exactLiterals(condition: unknown): string[] | null {
+  if (!condition || typeof condition !== 'object' || Array.isArray(condition)) return null;
+  const c = condition as Record<string, unknown>;
+  if (Object.keys(c).length !== 2 || typeof c.$regex !== 'string') return null;
+  if (c.$options !== 'i' && c.$options !== 'iu') return null;
+  const source = c.$regex;
+  if (!source.startsWith('^') || !source.endsWith(END)) return null;
+  const body = source.slice(1, -END.length);
+  const grouped = body.startsWith('(?:') && body.endsWith(')');
+  const literals: string[] = [];
+  for (const alternative of grouped ? alternativesOf(body.slice(3, -1)) : [body]) {
+    const literal = unescapeRegex(alternative);
+    if (literal === null) return null;
+    literals.push(literal);
+  }
+  return literals;
+}
+
+/** A group's body cut at its unescaped '|'. */
+function alternativesOf(body: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\') i++;
+    else if (body[i] === '|') {
+      out.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(body.slice(start));
+  return out;
 }

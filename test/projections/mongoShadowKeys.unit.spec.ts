@@ -1,8 +1,8 @@
 import test from 'ava';
 import { foldCase } from '../../src/projections/caseFolding.js';
-import { exactLiterals, useShadowKeys } from '../../src/projections/mongo/shadowKeys.js';
+import { useShadowKeys } from '../../src/projections/mongo/shadowKeys.js';
 import { planChanges, splitPlan } from '../../src/projections/mongo/applyPlan.js';
-import { regexCondition } from '../../src/projections/textPatterns.js';
+import { exactLiterals, regexCondition } from '../../src/projections/textPatterns.js';
 import { seededRandom } from '../support/seededRandom.js';
 
 const ALPHABET = ['a', 'Z', '-', '#', '/', '\\', '.', '*', '(', ')', '[', ']', '{', '}', '|', '^', '$', '?', '+', '\n', '\u0000', '\u017f', '\u212a', '\u1e9e', '\u00df', '\u{1f600}', ' ', 'x'];

@@ -22,7 +22,7 @@
  * reference behaviour the tests compare plans with.
  */
 import { Query as MingoQuery } from 'mingo';
-import { exactLiterals } from '../mongo/shadowKeys.js';
+import { exactLiterals } from '../textPatterns.js';
 import type { Query } from '../ReadStore.js';
 import type { Entry } from './Entry.js';
 import type { MemoryCollection } from './MemoryCollection.js';

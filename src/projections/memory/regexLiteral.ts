@@ -5,36 +5,7 @@
  * (alternatives, classes, quantifiers) has no such literal.
  */
 import { foldCase } from '../caseFolding.js';
-
-const END = '(?![\\s\\S])';
-const ESCAPABLE = '\\^$.|?*+()[]{}/';
-const SPECIAL = '\\^$.|?*+()[]{}';
-
-/** The literal of an escaped pattern body, or null when the body is not one. */
-function unescapeLiteral(body: string): string | null {
-  let out = '';
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (c === '\\') {
-      const n = body[i + 1];
-      if (n === undefined) return null;
-      if (n === 'x') {
-        const hex = body.slice(i + 2, i + 4);
-        if (!/^[0-9a-fA-F]{2}$/.test(hex)) return null;
-        out += String.fromCharCode(parseInt(hex, 16));
-        i += 3;
-        continue;
-      }
-      if (!ESCAPABLE.includes(n)) return null;
-      out += n;
-      i++;
-      continue;
-    }
-    if (SPECIAL.includes(c)) return null;
-    out += c;
-  }
-  return out;
-}
+import { END, unescapeRegex } from '../textPatterns.js';
 
 /**
  * The case-folded text a string matching `re` contains, or null when the pattern is not a
@@ -48,6 +19,6 @@ export function foldedLiteralOf(re: RegExp): string | null {
   let body = re.source;
   if (body.startsWith('^')) body = body.slice(1);
   if (body.endsWith(END)) body = body.slice(0, -END.length);
-  const literal = unescapeLiteral(body);
+  const literal = unescapeRegex(body);
   return literal === null ? null : foldCase(literal);
 }

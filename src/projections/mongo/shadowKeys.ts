@@ -10,6 +10,7 @@
 import type { ModelRegistry } from '../../models/registry.js';
 import { foldCase } from '../caseFolding.js';
 import type { Query } from '../ReadStore.js';
+import { exactLiterals } from '../textPatterns.js';
 
 export const SHADOW = '_lc';
 
@@ -40,50 +41,6 @@ export function shadowOf(doc: Record<string, unknown>, fields: readonly string[]
     if (typeof value === 'string') (out ??= {})[field] = foldCase(value);
   }
   return out;
-}
-
-const END = '(?![\\s\\S])';
-
-/**
- * The literals of an exact case-insensitive match `{ $regex: '^…(?![\s\S])', $options: 'i…' }`
- * (one literal, or several as `(?:a|b)`), or null for any other condition.
- */
-export function exactLiterals(condition: unknown): string[] | null {
-  if (!condition || typeof condition !== 'object' || Array.isArray(condition)) return null;
-  const c = condition as Record<string, unknown>;
-  const keys = Object.keys(c);
-  if (keys.length !== 2 || typeof c.$regex !== 'string' || typeof c.$options !== 'string') return null;
-  if (c.$options !== 'i' && c.$options !== 'iu') return null;
-  const source = c.$regex;
-  if (!source.startsWith('^') || !source.endsWith(END)) return null;
-  let body = source.slice(1, -END.length);
-  const grouped = body.startsWith('(?:') && body.endsWith(')');
-  if (grouped) body = body.slice(3, -1);
-  const literals: string[] = [];
-  let current = '';
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i]!;
-    if (ch === '\\') {
-      const next = body[i + 1];
-      if (next === undefined) return null;
-      if (next === 'x') {
-        const hex = body.slice(i + 2, i + 4);
-        if (!/^[0-9a-fA-F]{2}$/.test(hex)) return null;
-        current += String.fromCharCode(parseInt(hex, 16));
-        i += 3;
-      } else if (/[\\^$.|?*+()[\]{}/\-#]/.test(next)) {
-        current += next;
-        i += 1;
-      } else return null; // a class such as \s or \d: not a literal
-    } else if (ch === '|' && grouped) {
-      literals.push(current);
-      current = '';
-    } else if (/[\^$.|?*+()[\]{}]/.test(ch)) {
-      return null;
-    } else current += ch;
-  }
-  literals.push(current);
-  return literals;
 }
 
 /**
