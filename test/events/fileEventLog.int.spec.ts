@@ -1,17 +1,14 @@
 import test from 'ava';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { crc32, crc32Js } from '../../src/events/crc32.js';
 import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEventLog.js';
-import { eventLogContract, readAll, waitFor } from './eventLog.contract.js';
+import { eventLogContract, readAll, reopenable, waitFor } from './eventLog.contract.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
 import { encodeFrame } from '../../src/events/file/frames.js';
+import { removeDir, tempDir, withTempDir as withDir } from '../support/tempDirs.js';
 
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'nl-'));
-}
 
 async function openLog(dir: string): Promise<FileEventLog> {
   const log = new FileEventLog({ dir });
@@ -26,32 +23,9 @@ function frame(events: ChangeEvent[]): Buffer {
 
 eventLogContract('FileEventLog', async () => {
   const dir = tempDir();
-  let log = await openLog(dir);
-  return {
-    log,
-    reopen: async () => {
-      await log.close();
-      log = await openLog(dir);
-      return log;
-    },
-    cleanup: async () => {
-      await log.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return reopenable(() => openLog(dir), async () => removeDir(dir));
 });
 
-/** Runs `body` with a fresh temp dir, removed afterwards. */
-function withDir(title: string, body: (t: import('ava').ExecutionContext, dir: string) => Promise<void>) {
-  test(title, async (t) => {
-    const dir = tempDir();
-    try {
-      await body(t, dir);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-}
 
 test('crc32 matches the IEEE check value, natively and in JS', (t) => {
   const check = Buffer.from('123456789');

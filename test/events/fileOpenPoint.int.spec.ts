@@ -1,6 +1,5 @@
 import test from 'ava';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEventLog.js';
@@ -9,10 +8,8 @@ import { OPEN_POINT_PART } from '../../src/events/file/openPoint.js';
 import { listSnapshots } from '../../src/snapshots/SnapshotFile.js';
 import { eventLogContract, readAll, reopenable } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
+import { tempDir, withTempDir as withDir } from '../support/tempDirs.js';
 
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'nl-point-'));
-}
 
 interface Opened {
   log: FileEventLog;
@@ -52,17 +49,6 @@ async function logWithPoints(dir: string, written: ChangeEvent[][]): Promise<num
   return points[0]!.position;
 }
 
-/** Runs `body` with a fresh temp dir, removed afterwards. */
-function withDir(title: string, body: (t: import('ava').ExecutionContext, dir: string) => Promise<void>) {
-  test(title, async (t) => {
-    const dir = tempDir();
-    try {
-      await body(t, dir);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-}
 
 // The port's whole contract holds when opens start from persisted points (one every 3 events here).
 eventLogContract('FileEventLog with open points', async () => {
