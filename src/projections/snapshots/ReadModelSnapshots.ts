@@ -12,9 +12,10 @@
  * A snapshot is used only when the event at its position is the one it was taken after
  * (same event id): a snapshot of another log, or beyond a log cut shorter, is refused.
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { MemoryReadStore, ReadModelCapture } from '../memory/MemoryReadStore.js';
-import { loadNewestMatching, pruneSnapshots, readSnapshotHeader, type EventIdAt } from '../../snapshots/SnapshotFile.js';
+import { loadNewestMatching, pruneSnapshots, type EventIdAt } from '../../snapshots/SnapshotFile.js';
 import { READ_MODELS_PART, readReadModelSnapshot, writeReadModelSnapshot } from './readModelSnapshot.js';
 
 export type SnapshotLogger = (entry: Record<string, unknown>) => void;
@@ -127,8 +128,8 @@ export class ReadModelSnapshots {
     const file = await writeReadModelSnapshot(this.dir, capture, eventId);
     await pruneSnapshots(this.dir, READ_MODELS_PART, this.options.keep);
     this.written++;
-    const { header } = await readSnapshotHeader(file);
+    const { size: bytes } = await stat(file);
     const ms = Math.round(performance.now() - started);
-    this.logger({ level: 'info', msg: `read-model snapshot written at position ${capture.position}: ${header.bytes} bytes in ${ms} ms`, position: capture.position, bytes: header.bytes, ms });
+    this.logger({ level: 'info', msg: `read-model snapshot written at position ${capture.position}: ${bytes} bytes in ${ms} ms`, position: capture.position, bytes, ms });
   }
 }
