@@ -107,14 +107,17 @@ test('kafka resume: a cursor that leads past the wanted event (a recreated topic
 
 test('kafka resume: a cursor beyond the end of the topic, or not a Kafka cursor at all, reads from the start', async (t) => {
   const cluster = await writtenCluster(t);
-  const restarted = await openLog(t, cluster, { follower: {} });
   const warn = console.warn;
   console.warn = () => {};
   t.teardown(() => void (console.warn = warn));
-  t.deepEqual((await follow(restarted.log, 6, { position: 5, cursor: 'kafka:9999' })).positions, [6, 7, 8]);
-  t.deepEqual((await follow(restarted.log, 6, { position: 5, cursor: 'file:12' })).positions, [6, 7, 8]);
-  t.deepEqual((await follow(restarted.log, 6, { position: 5, cursor: 'kafka:-1' })).positions, [6, 7, 8]);
-  t.deepEqual(subscriptionStarts(cluster, restarted.clientId), [0, 0, 0]);
+  const starts: number[] = [];
+  // A fresh instance each time: one that has read the topic once locates position 5 by itself.
+  for (const cursor of ['kafka:9999', 'file:12', 'kafka:-1']) {
+    const restarted = await openLog(t, cluster, { follower: {} });
+    t.deepEqual((await follow(restarted.log, 6, { position: 5, cursor })).positions, [6, 7, 8]);
+    starts.push(...subscriptionStarts(cluster, restarted.clientId));
+  }
+  t.deepEqual(starts, [0, 0, 0]);
 });
 
 test('kafka resume: a subscription from just after the head found at open (the auth cache) starts at its end and is caught up at once', async (t) => {

@@ -61,7 +61,7 @@
  * itself. Each delivered batch comes with a cursor (`kafka:<offset after the batch>`,
  * kafkaCursor.ts); subscribers keep it beside the position they reached (the read
  * models, the audit index snapshot, the webhook state) and hand it back to subscribe().
- * A subscription from just after a batch this instance has seen end (the head found at
+ * A subscription from just after an event this instance has located (the head found at
  * open: the auth cache follows from there) needs none. The seek is checked: the first
  * event read there must be the one after the cursor's position (or earlier); a cursor
  * that leads past it or beyond the topic's end (a recreated topic) is reported and the
@@ -96,7 +96,6 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type KafkaMessage, type Producer } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import type { BatchHandler, EventLog, ResumePoint } from '../EventLog.js';
-import { BatchEnds } from './BatchEnds.js';
 import { offsetOfCursor } from './kafkaCursor.js';
 import { BatchAssembler } from './BatchAssembler.js';
 import { Channel } from './Channel.js';
@@ -202,8 +201,6 @@ export class KafkaEventLog implements EventLog {
   /** Stoppers of the open reads and subscriptions, for close(). */
   private readonly readers = new Set<() => Promise<void>>();
   private readonly positionReads: PositionReads;
-  /** Where batches this instance saw end, for subscriptions that start right after one. */
-  private readonly batchEnds = new BatchEnds();
   /** The background read that locates the events a seeking subscription skipped. */
   private locating: Promise<void> | undefined;
 
@@ -299,11 +296,9 @@ export class KafkaEventLog implements EventLog {
     }
   }
 
-  /** The last committed event; where its batch ends is noted for a subscription from the head. */
+  /** The last committed event; it is located, so a subscription from the head starts right after it. */
   private findLast(offsets: () => Promise<PartitionOffsets>): Promise<ChangeEvent | null> {
-    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head'), (event, offset) =>
-      this.batchEnds.note(event.position, offset + 1n),
-    );
+    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head'), this.positionReads.seen);
   }
 
   private offsets(): Promise<PartitionOffsets> {
@@ -406,8 +401,8 @@ export class KafkaEventLog implements EventLog {
 
   /**
    * Delivers every committed batch from `from`. It reads from the offset a `resume` cursor
-   * names, or from the end of a batch this instance has seen end at `from - 1` (the head
-   * found at open), else from the beginning of the partition, skipping positions below
+   * names, or right after `from - 1` when this instance has located it (the head found at
+   * open), else from the beginning of the partition, skipping positions below
    * `from`. If `onBatch` throws (or an event fails validation, or the client gives up),
    * delivery ends: `caughtUp` rejects if still pending, `done` rejects, and a failure after
    * the catch-up is also reported to `onSubscriptionError`.
@@ -421,7 +416,6 @@ export class KafkaEventLog implements EventLog {
         offsets: () => this.offsets(),
         head: () => this.head(),
         onEvent: this.positionReads.seen,
-        onBatchEnd: (position, nextOffset) => this.batchEnds.note(position, nextOffset),
         onSeekMissed: (missed, found) =>
           console.warn(`KafkaEventLog: the cursor after position ${missed.position} (offset ${missed.offset}) does not match the topic (found ${found}); reading from the beginning`),
       },
@@ -440,8 +434,9 @@ export class KafkaEventLog implements EventLog {
 
   /** The nearest known place before `from` to start reading at, if any. */
   private seekPoint(from: number, resume: ResumePoint | null | undefined): SeekPoint | undefined {
-    const known = this.batchEnds.after(from - 1);
-    if (known !== undefined) return { position: from - 1, offset: known };
+    // Right after an event this instance has located (the head found at open, say).
+    const known = this.positionReads.offsetOf(from - 1);
+    if (known !== undefined) return { position: from - 1, offset: known + 1n };
     const offset = resume && resume.position < from ? offsetOfCursor(resume.cursor) : null;
     return offset === null ? undefined : { position: resume!.position, offset };
   }

@@ -21,8 +21,6 @@ export interface SubscriptionSource {
   head(): number;
   /** Every event consumed, with its message (position → offset, body cache). */
   onEvent?: (event: ChangeEvent, message: RawMessage) => void;
-  /** Where a delivered batch ends, for later subscriptions. */
-  onBatchEnd?: (position: number, nextOffset: bigint) => void;
   /** A seek that did not land where its cursor said: the subscription reads from the beginning instead. */
   onSeekMissed?: (seek: SeekPoint, found: number) => void;
 }
@@ -100,8 +98,6 @@ export class KafkaSubscription implements Subscription {
         }
         for (const batch of batches) {
           if (!current()) return;
-          const last = batch.events.at(-1)!.position;
-          this.source.onBatchEnd?.(last, batch.nextOffset);
           await this.onBatch(batch.events, cursorAt(batch.nextOffset));
         }
       },

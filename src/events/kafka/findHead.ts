@@ -14,23 +14,22 @@ const HEAD_WINDOW = 64n;
 export async function findLastEvent(
   offsets: () => Promise<PartitionOffsets>,
   consumeRange: (start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>) => Promise<void>,
-  onFound?: (event: ChangeEvent, offset: bigint) => void,
+  onFound?: (event: ChangeEvent, message: KafkaMessage) => void,
 ): Promise<ChangeEvent | null> {
   const { low, high } = await offsets();
   for (let window = HEAD_WINDOW; ; window *= 2n) {
     const start = high - window > low ? high - window : low;
     if (start >= high) return null;
     let last: ChangeEvent | null = null;
-    let lastOffset = 0n;
+    let lastMessage: KafkaMessage | null = null;
     await consumeRange(start, high, async (messages) => {
       for (const message of messages) {
-        const offset = BigInt(message.offset);
-        if (offset >= high) continue;
+        if (BigInt(message.offset) >= high) continue;
         const event = decode(message);
-        if (!last || event.position > last.position) [last, lastOffset] = [event, offset];
+        if (!last || event.position > last.position) [last, lastMessage] = [event, message];
       }
     });
-    if (last) onFound?.(last, lastOffset);
+    if (last) onFound?.(last, lastMessage!);
     if (last || start === low) return last;
   }
 }
