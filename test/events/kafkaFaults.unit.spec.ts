@@ -260,6 +260,21 @@ test('kafka fault: an oversized event handed to append() directly is refused who
   t.deepEqual(committedPositions(cluster), [1]);
 });
 
+test('kafka fault: events that each fit the topic but not together are sent as several record batches of one transaction, which commits whole', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  cluster.createTopic(TOPIC, { config: { 'retention.ms': '-1', 'max.message.bytes': '8192' } });
+  const { log } = await openLog(t, cluster);
+  const requestId = randomUUID();
+  const sized = (position: number) => makeEvent(position, { requestId, postchange: { ...makeEvent(position).postchange, comments: 'z'.repeat(2500) } });
+  const batch = [1, 2, 3, 4, 5].map(sized);
+  await log.append(batch);
+  // Queued behind an append in flight: group-committed into one transaction.
+  await Promise.all([log.append([6, 7, 8].map(sized)), log.append([9, 10].map(sized))]);
+  t.is(log.unavailable(), null);
+  t.deepEqual(committedPositions(cluster), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  t.deepEqual((await readAll(log, 1)).map((b) => b.length), [5, 3, 2], 'each append is still one batch');
+});
+
 test("kafka fault: the projector's consumer failing after catch-up answers a waiting write 503 saying it IS committed", async (t) => {
   const { cluster, createTag, projector } = await kafkaWriter(t);
   await createTag('a');

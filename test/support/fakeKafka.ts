@@ -267,6 +267,17 @@ export class FakeKafkaCluster {
   }
 }
 
+/** The size of one record batch holding these messages: its header, then each record's fields (framing left out, so a lower bound). */
+function recordBatchBytes(messages: Array<{ key?: string; value: Buffer; headers?: Record<string, string> }>): number {
+  const BATCH_HEADER_BYTES = 61;
+  let bytes = BATCH_HEADER_BYTES;
+  for (const m of messages) {
+    bytes += m.value.length + Buffer.byteLength(m.key ?? '');
+    for (const [name, value] of Object.entries(m.headers ?? {})) bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+  }
+  return bytes;
+}
+
 function raise(cluster: FakeKafkaCluster, operation: Operation, effect: () => void = () => {}): void {
   if (cluster.isDown) {
     cluster.refusedWhileDown++;
@@ -391,8 +402,9 @@ class FakeProducer {
         raise(cluster, 'send', () => {
           const producerState = cluster.checkProducer(tid, epoch);
           const topic = cluster.topic(request.topic);
-          const maxBytes = Number(topic.config.get('max.message.bytes'));
-          for (const m of request.messages) if (m.value.length > maxBytes) throw protocolError('MESSAGE_TOO_LARGE');
+          // The library sends a request's messages for one partition as one record batch,
+          // and the broker measures max.message.bytes against the batch, not each record.
+          if (recordBatchBytes(request.messages) > Number(topic.config.get('max.message.bytes'))) throw protocolError('MESSAGE_TOO_LARGE');
           if (!txn) {
             txn = { state: 'open', firstOffset: topic.records.length, commitRequested: false };
             topic.openTxns.add(txn);

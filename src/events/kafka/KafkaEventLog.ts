@@ -23,8 +23,9 @@
  * transaction, so a read_committed reader sees all of its events or none. Appends
  * queued while a transaction is in flight are committed together in the next one
  * (group commit, in call order), each keeping its own batch boundary. Large
- * appends are sent in several produce requests inside the transaction (a record
- * batch must stay under the broker's message.max.bytes, 1 MiB by default). An event
+ * appends are sent in several produce requests inside the transaction (each request's
+ * messages form one record batch, which must stay under the topic's max.message.bytes,
+ * 1 MiB by default). An event
  * larger than the topic's max.message.bytes (read at open) would fail its whole
  * transaction: such an append is refused before anything is sent (EventTooLargeError),
  * and `maxEventBytes()` lets the writer refuse the request before deciding on it.

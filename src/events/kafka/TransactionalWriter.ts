@@ -280,13 +280,16 @@ export class TransactionalWriter {
     }
     if (messages.length === 0) return;
 
+    // The client sends one request's messages as ONE record batch, and the topic's
+    // max.message.bytes bounds the batch, not each record: a smaller limit splits sooner.
+    const requestBytes = Math.min(MAX_REQUEST_BYTES, this.options.maxMessageBytes);
     const tx = await producer.transaction();
     try {
       let chunk: Message[] = [];
       let bytes = 0;
       for (const message of messages) {
         const size = messageBytes(message);
-        if (chunk.length > 0 && bytes + size > MAX_REQUEST_BYTES) {
+        if (chunk.length > 0 && bytes + size > requestBytes) {
           await tx.send({ topic: this.options.topic, acks: -1, messages: chunk });
           chunk = [];
           bytes = 0;
