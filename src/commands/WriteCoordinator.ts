@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_SCHEMA_VERSION, type ChangeAction, type ChangeEvent, type EventUser } from '../events/ChangeEvent.js';
+import { AppendOutcomeUnknownError } from '../events/AppendOutcomeUnknownError.js';
 import type { EventLog } from '../events/EventLog.js';
 import { EventTooLargeError } from '../events/EventTooLargeError.js';
 import type { ModelRegistry } from '../models/registry.js';
@@ -278,6 +279,16 @@ export class WriteCoordinator {
         // against it again (fail-stop, or a fresh start after the outage).
         this.onAppendFailed(error);
         const retryAfter = this.failure ? STOPPED_RETRY_AFTER_SECONDS : this.retryAfterSeconds();
+        if (error instanceof AppendOutcomeUnknownError) {
+          // Neither "not written, retry" nor success: a blind repeat could write it twice.
+          throw new WriterUnavailableError(
+            `event log append outcome unknown: ${error.message}`,
+            retryAfter,
+            true,
+            `The write may or may not have been committed (request ${context.requestId}): the event log could not be reached to find out. ` +
+              'Check whether it took effect before repeating it, or repeat it with the same Idempotency-Key.',
+          );
+        }
         throw new WriterUnavailableError(`event log append failed: ${error.message}`, retryAfter, true);
       },
     );

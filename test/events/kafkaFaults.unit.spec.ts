@@ -16,6 +16,7 @@ import { EventTooLargeError, WriterUnavailableError } from '../../src/commands/e
 import { runFollowUps } from '../../src/commands/followUps.js';
 import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { loadConfig } from '../../src/config.js';
+import { AppendOutcomeUnknownError } from '../../src/events/AppendOutcomeUnknownError.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
 import { transactionFailure } from '../../src/events/kafka/transactionFailure.js';
@@ -130,12 +131,26 @@ for (const fencingError of ['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED'] as cons
   });
 }
 
-test('kafka fault: the broker still down after a failed commit: rejected as unknown, recover() learns the commit went through', async (t) => {
+test('kafka fault: the broker still down after a failed commit: the append waits for it and is answered as the commit it is', async (t) => {
   const { cluster, log } = await openLog(t);
   cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
-  cluster.failNext('init', retriesExceeded(connectionError()));
-  const error = await t.throwsAsync(log.append(makeBatch(1, 1)), { instanceOf: EventLogUnavailableError });
+  cluster.failNext('init', retriesExceeded(connectionError()), { times: 2 });
+  await log.append(makeBatch(1, 1));
+  t.is(cluster.pendingFaults('init'), 0, 'the outcome was asked again until the broker answered');
+  t.is(log.head(), 1);
+  t.is(log.unavailable(), null);
+  await log.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
+test('kafka fault: the broker down for longer than the outcome wait: the append is rejected as of unknown outcome, never as not committed; recover() learns it went through', async (t) => {
+  const { cluster, log } = await openLog(t);
+  cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
+  // The client's clock passes the wait while the broker is unreachable.
+  cluster.failNext('init', retriesExceeded(connectionError()), { during: () => (cluster.now += 31_000) });
+  const error = await t.throwsAsync(log.append(makeBatch(1, 1)), { instanceOf: AppendOutcomeUnknownError });
   t.regex(error!.message, /not known/);
+  t.false(error instanceof EventLogUnavailableError, 'not the answer for an append known not to be committed');
   t.truthy(log.unavailable());
   await log.recover();
   t.is(log.head(), 1, 'the head read after recovery shows the committed event');
@@ -146,8 +161,8 @@ test('kafka fault: the broker still down after a failed commit: rejected as unkn
 test('kafka fault: a recover() while the broker is still down throws and leaves appends refused', async (t) => {
   const { cluster, log } = await openLog(t);
   cluster.failNext('commit', retriesExceeded(connectionError()));
-  cluster.failNext('init', retriesExceeded(connectionError()), { times: 2 });
-  await t.throwsAsync(log.append(makeBatch(1, 1)), { instanceOf: EventLogUnavailableError });
+  cluster.failNext('init', retriesExceeded(connectionError()), { times: 2, during: () => (cluster.now += 31_000) });
+  await t.throwsAsync(log.append(makeBatch(1, 1)), { instanceOf: AppendOutcomeUnknownError });
   await t.throwsAsync(log.recover());
   t.truthy(log.unavailable());
   await log.recover();
@@ -220,6 +235,21 @@ test('kafka fault: through the writer, a commit whose answer was lost is answere
   t.deepEqual(a.events.map((e) => e.position), [1]);
   t.truthy(await store.get('extras.tag', 1));
   t.deepEqual((await createTag('b')).events.map((e) => e.position), [2]);
+});
+
+test('kafka fault: through the writer, a commit whose outcome cannot be learnt in time answers 503 saying it may be committed; recovery shows it', async (t) => {
+  const { cluster, store, coordinator, createTag } = await kafkaWriter(t);
+  cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
+  cluster.failNext('init', retriesExceeded(connectionError()), { during: () => (cluster.now += 31_000) });
+  const error = await t.throwsAsync(createTag('a'), { instanceOf: WriterUnavailableError });
+  const response = await errorResponse(error!);
+  t.is(response.status, 503);
+  t.regex((response.body as { detail: string }).detail, /may or may not have been committed.*Idempotency-Key/);
+  t.is(coordinator.health().state, 'unavailable');
+  const b = await createTag('b');
+  t.deepEqual(b.events.map((e) => [e.position, e.objectId]), [[2, 2]], 'the next write continues after the event that did commit');
+  t.truthy(await store.get('extras.tag', 1), "the first write's object is there");
+  t.deepEqual(committedPositions(cluster), [1, 2]);
 });
 
 test('kafka fault: through the writer, fencing stops it for good (503, state stopped)', async (t) => {

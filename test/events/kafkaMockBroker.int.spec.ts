@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import { AppendOutcomeUnknownError } from '../../src/events/AppendOutcomeUnknownError.js';
 import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { kafkaMockBinary, startKafkaMock, type KafkaMock } from '../support/kafkaMockBroker.js';
 import { KafkaMockClient } from '../support/kafkaMockClient.js';
@@ -46,9 +47,9 @@ if ('skipped' in built) {
    * that only the transaction requests meet an outage of broker 2; a steady writer that has
    * three appends acknowledged.
    */
-  async function writerWithCoordinatorOn2(t: ExecutionContext) {
+  async function writerWithCoordinatorOn2(t: ExecutionContext, extra: Partial<KafkaEventLogOptions> = {}) {
     const { mock, client } = await mockFor(t, 3);
-    const options = logOptions(mock, client);
+    const options = logOptions(mock, client, extra);
     await mock.command(`coordinator transaction ${options.transactionalId} 2`);
     const log = await openLog(options);
     t.teardown(() => log.close());
@@ -73,7 +74,8 @@ if ('skipped' in built) {
   });
 
   test('kafka mock: the transaction coordinator stays down until an append is refused: the writer recovers once it is back, no acknowledged append is lost', async (t) => {
-    const { mock, log, writer } = await writerWithCoordinatorOn2(t);
+    // The outcome of the transaction cut off is waited for this long before the append is refused.
+    const { mock, log, writer } = await writerWithCoordinatorOn2(t, { outcomeWaitMs: 2_000 });
     await mock.command('down 2');
     await writer.until(() => writer.refused.length >= 1);
     t.is(log.head(), writer.acknowledged.length * 2, 'the refused append is not in the head');
@@ -255,7 +257,7 @@ if ('skipped' in built) {
 
 /**
  * Appends batches of two one after the other, as a busy service does: a refused append
- * (EventLogUnavailableError) is followed by recover() and the next append continues
+ * (EventLogUnavailableError, AppendOutcomeUnknownError) is followed by recover() and the next append continues
  * from the head the log then has.
  */
 class SteadyWriter {
@@ -277,7 +279,8 @@ class SteadyWriter {
         await this.log.append(batch);
         this.acknowledged.push(batch);
       } catch (error) {
-        if (!(error instanceof EventLogUnavailableError)) throw error;
+        // Refused: not committed, or of unknown outcome (then it may be in the log).
+        if (!(error instanceof EventLogUnavailableError || error instanceof AppendOutcomeUnknownError)) throw error;
         this.refused.push(batch);
         this.refusals.push(error.message);
         await this.recover();

@@ -36,6 +36,9 @@
  * on the broker), and the head is read again. Appends whose last event is in the log
  * resolve; the others are rejected and `unavailable()` says why until `recover()`, as
  * the file log does on a full disk, so the writer resets its decisions and retries.
+ * While the cluster cannot be reached the outcome is waited for (outcomeWaitMs, 30 s);
+ * after that the appends are rejected as AppendOutcomeUnknownError, never as not
+ * committed, since they may be.
  *
  * Single writer, fenced. All writers share one transactional id (default
  * 'netledger-writer'). open() registers it with the transaction coordinator
@@ -139,6 +142,11 @@ export interface KafkaEventLogOptions {
   /** The clock transactions are timed with (default Date.now). */
   now?: () => number;
   /**
+   * How long the appends of a failed transaction wait for its outcome while the cluster
+   * cannot be reached, before they are rejected as AppendOutcomeUnknownError. Default 30,000 ms.
+   */
+  outcomeWaitMs?: number;
+  /**
    * Take the writer lease before registering the transactional id (see WriterLease.ts):
    * refuse to start while another writer is live, unless `takeover`. Read-only users
    * (tools reading the log under an id of their own) leave it out.
@@ -179,6 +187,7 @@ export class KafkaEventLog implements EventLog {
   private readonly security: KafkaSecurity;
   private readonly makeClient: (config: KafkaConfig) => KafkaClient;
   private readonly now: () => number;
+  private readonly outcomeWaitMs: number | undefined;
   private readonly leaseWanted: { takeover: boolean } | undefined;
   private lease: WriterLease | undefined;
   private readonly logLevel: KafkaLogLevel;
@@ -216,6 +225,7 @@ export class KafkaEventLog implements EventLog {
     this.security = options.security ?? {};
     this.makeClient = options.client ?? ((config) => new Kafka(config));
     this.now = options.now ?? Date.now;
+    this.outcomeWaitMs = options.outcomeWaitMs;
     this.leaseWanted = options.writerLease;
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
     this.heartbeatMs = options.heartbeatMs;
@@ -267,6 +277,7 @@ export class KafkaEventLog implements EventLog {
       findLast: () => this.findLast(() => this.offsets()),
       maxMessageBytes: topic.maxMessageBytes,
       transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
+      outcomeWaitMs: this.outcomeWaitMs,
       now: this.now,
     });
   }

@@ -1,4 +1,5 @@
 import type { Message, Producer } from 'kafkajs';
+import { AppendOutcomeUnknownError } from '../AppendOutcomeUnknownError.js';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { EventTooLargeError } from '../EventTooLargeError.js';
 import { assertValidEvents } from '../validateEvents.js';
@@ -20,6 +21,11 @@ const MAX_REQUEST_BYTES = 512 * 1024;
 const MAX_GROUP_EVENTS = 5_000;
 /** A record batch of one record around the key, value and headers: batch header, record framing. */
 const RECORD_OVERHEAD_BYTES = 128;
+/** How long a failed transaction's appends wait for its outcome while the log cannot be read. */
+const DEFAULT_OUTCOME_WAIT_MS = 30_000;
+/** Pause between attempts to learn that outcome: doubles from the first up to the last. */
+const OUTCOME_RETRY_FIRST_MS = 100;
+const OUTCOME_RETRY_MAX_MS = 2_000;
 
 interface PendingAppend {
   events: ChangeEvent[];
@@ -42,6 +48,11 @@ export interface TransactionalWriterOptions {
   readonly maxMessageBytes: number;
   /** The producer's transaction timeout: a transaction open this long is aborted by the broker. */
   readonly transactionTimeoutMs: number;
+  /**
+   * How long the appends of a failed transaction wait for its outcome while the cluster
+   * cannot be reached (default 30 s); then they are rejected as AppendOutcomeUnknownError.
+   */
+  readonly outcomeWaitMs?: number;
   readonly now?: () => number;
 }
 
@@ -57,7 +68,9 @@ export interface TransactionalWriterOptions {
  * is read again from the log. The affected appends are then answered by what the log
  * holds: resolved if their last event is there, else rejected with
  * EventLogUnavailableError (and further appends are refused until recover(), because
- * the caller decided later writes on top of them). Only fencing by a newer writer is
+ * the caller decided later writes on top of them). While the log cannot be read, they wait
+ * for it (outcomeWaitMs), and are then rejected as AppendOutcomeUnknownError: never
+ * answered as not committed when they may be. Only fencing by a newer writer is
  * final (EventLogWriteError).
  */
 export class TransactionalWriter {
@@ -70,6 +83,8 @@ export class TransactionalWriter {
   private draining = false;
   private writing: Promise<void> = Promise.resolve();
   private readonly now: () => number;
+  /** close() was called: a failed transaction's outcome is not waited for any longer. */
+  private closing = false;
 
   private constructor(
     private readonly options: TransactionalWriterOptions,
@@ -211,12 +226,11 @@ export class TransactionalWriter {
     const before = this.lastPosition;
     let last: ChangeEvent | null;
     try {
-      last = await this.reestablish();
+      last = await this.reestablishWithin(this.options.outcomeWaitMs ?? DEFAULT_OUTCOME_WAIT_MS);
     } catch (reason) {
-      this.refused = new EventLogUnavailableError(
-        `KafkaEventLog: a transaction failed (${describe(error)}) and the log could not be read again (${describe(reason)}); whether it committed is not known yet`,
-      );
-      for (const p of accepted) p.reject(this.refused);
+      const message = `KafkaEventLog: a transaction failed (${describe(error)}) and the log could not be read again (${describe(reason)}); whether it committed is not known`;
+      this.refused = new EventLogUnavailableError(message);
+      for (const p of accepted) p.reject(new AppendOutcomeUnknownError(message, { cause: reason }));
       return;
     }
     if (last && last.position === ours.position && last.eventId === ours.eventId && last.requestId === ours.requestId) {
@@ -232,6 +246,19 @@ export class TransactionalWriter {
     }
     this.refused = new EventLogUnavailableError(`KafkaEventLog: a transaction failed and did not commit: ${describe(error)}`);
     for (const p of accepted) p.reject(this.refused);
+  }
+
+  /** reestablish(), tried again while it fails, for up to `waitMs` (or until close()). */
+  private async reestablishWithin(waitMs: number): Promise<ChangeEvent | null> {
+    const deadline = this.now() + waitMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.reestablish();
+      } catch (error) {
+        if (this.closing || this.now() >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(OUTCOME_RETRY_FIRST_MS * 2 ** attempt, OUTCOME_RETRY_MAX_MS)));
+      }
+    }
   }
 
   /** A new producer for the same transactional id, then the last committed event. */
@@ -267,6 +294,7 @@ export class TransactionalWriter {
 
   /** Waits for queued appends, then disconnects the producer. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.settle();
     await this.discardProducer();
   }
