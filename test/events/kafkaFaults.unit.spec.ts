@@ -158,6 +158,22 @@ test('kafka fault: the broker down for longer than the outcome wait: the append 
   t.deepEqual(committedPositions(cluster), [1, 2]);
 });
 
+test("kafka fault: the partition's leader unreachable while a failed transaction is settled: the head read times out and is tried again, and the append is answered once it is back", async (t) => {
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), { headReadTimeoutMs: 50 });
+  await log.append(makeBatch(1, 1));
+  cluster.failNext('commit', retriesExceeded(connectionError()), { during: () => cluster.leaderDown() });
+  const headReads = () => cluster.consumerGroups.filter((g) => g.includes('.head.')).length;
+  const before = headReads();
+  const append = log.append(makeBatch(2, 1));
+  // One read ran into its time limit and the next has begun: only then is the leader back.
+  while (headReads() < before + 2) await new Promise((resolve) => setImmediate(resolve));
+  cluster.leaderUp();
+  await t.throwsAsync(append, { instanceOf: EventLogUnavailableError, message: /did not commit/ });
+  await log.recover();
+  await log.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
 test('kafka fault: a recover() while the broker is still down throws and leaves appends refused', async (t) => {
   const { cluster, log } = await openLog(t);
   cluster.failNext('commit', retriesExceeded(connectionError()));

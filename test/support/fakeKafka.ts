@@ -120,6 +120,20 @@ export class FakeKafkaCluster {
   isDown = false;
   /** Requests refused while down. */
   refusedWhileDown = 0;
+  /** The partition's leader is unreachable while the coordinators answer: consumers fetch nothing. */
+  leaderIsDown = false;
+  /** The group of every consumer created, in order (to see which reads were started). */
+  readonly consumerGroups: string[] = [];
+
+  /** The partition's leader goes away; the transaction coordinator, on another broker, does not. */
+  leaderDown(): void {
+    this.leaderIsDown = true;
+  }
+
+  leaderUp(): void {
+    this.leaderIsDown = false;
+    this.wake();
+  }
 
   /** The broker goes away: requests fail, consumers fetch nothing (a killed transaction coordinator). */
   down(): void {
@@ -145,7 +159,10 @@ export class FakeKafkaCluster {
         this.producersCreated++;
         return new FakeProducer(this, options.transactionalId ?? 'none');
       },
-      consumer: (options: { groupId: string } & ConsumerOptions) => new FakeConsumer(this, options.groupId, options),
+      consumer: (options: { groupId: string } & ConsumerOptions) => {
+        this.consumerGroups.push(options.groupId);
+        return new FakeConsumer(this, options.groupId, options);
+      },
     } as never;
   };
 
@@ -551,7 +568,7 @@ class FakeConsumer {
     while (this.running) {
       const topic = this.cluster.topic(this.topicName!);
       const { high } = this.cluster.offsets(topic);
-      if (this.next >= high || this.paused || this.cluster.isDown) {
+      if (this.next >= high || this.paused || this.cluster.isDown || this.cluster.leaderIsDown) {
         await new Promise<void>((resolve) => (this.wakeUp = resolve));
         this.wakeUp = null;
         continue;

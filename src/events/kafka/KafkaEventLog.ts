@@ -161,6 +161,11 @@ export interface KafkaEventLogOptions {
   /** How often a reader busy with one batch heartbeats to its group (ms). Default 3,000. */
   heartbeatMs?: number;
   /**
+   * How long one look-up of the last event (at open, after a failed transaction, a
+   * follower's refresh) may take before it fails (ms). Default 10,000.
+   */
+  headReadTimeoutMs?: number;
+  /**
    * Follow the log without writing it (a read replica): no producer and no transactional
    * id are registered (nothing is fenced, nothing is left at the coordinator), append() is
    * refused, and head() is the last committed event, looked up at open and again every
@@ -193,6 +198,7 @@ export class KafkaEventLog implements EventLog {
   private readonly logLevel: KafkaLogLevel;
   private readonly onSubscriptionError: (error: Error) => void;
   private readonly heartbeatMs: number | undefined;
+  private readonly headReadTimeoutMs: number;
 
   private kafka: KafkaClient | undefined;
   private admin: Admin | undefined;
@@ -229,6 +235,7 @@ export class KafkaEventLog implements EventLog {
     this.leaseWanted = options.writerLease;
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
     this.heartbeatMs = options.heartbeatMs;
+    this.headReadTimeoutMs = options.headReadTimeoutMs ?? 10_000;
     this.follower = options.follower ? { headRefreshMs: options.follower.headRefreshMs ?? 5_000 } : undefined;
     if (this.follower && options.writerLease) throw new Error('KafkaEventLog: a follower takes no writer lease');
     this.onSubscriptionError =
@@ -308,9 +315,13 @@ export class KafkaEventLog implements EventLog {
     }
   }
 
-  /** The last committed event; it is located, so a subscription from the head starts right after it. */
+  /**
+   * The last committed event; it is located, so a subscription from the head starts right after it.
+   * Bounded in time: the writer settles a failed transaction with it, and appends wait for that.
+   */
   private findLast(offsets: () => Promise<PartitionOffsets>): Promise<ChangeEvent | null> {
-    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head'), this.positionReads.seen);
+    const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.headReadTimeoutMs)]);
+    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', signal), this.positionReads.seen);
   }
 
   private offsets(): Promise<PartitionOffsets> {
@@ -322,8 +333,8 @@ export class KafkaEventLog implements EventLog {
     return new PartitionReader(this.kafka!, this.topic, `${this.clientId}.${purpose}.${randomUUID()}`, { heartbeatMs: this.heartbeatMs, ...options });
   }
 
-  private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string): Promise<void> {
-    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages, this.closing.signal);
+  private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string, signal = this.closing.signal): Promise<void> {
+    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages, signal);
   }
 
   head(): number {

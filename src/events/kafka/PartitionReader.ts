@@ -169,7 +169,11 @@ export function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** Consumes [start, end) once (read_committed) with a reader from `makeReader`, then stops it; or stops early at `signal`. */
+/**
+ * Consumes [start, end) once (read_committed) with a reader from `makeReader`, then stops it;
+ * or stops early at `signal` (the log closing, or a time limit: AbortSignal.timeout), since a
+ * reader whose consumer the client keeps losing would otherwise wait for the broker forever.
+ */
 export async function consumeRange(
   makeReader: (options: ReaderOptions) => PartitionReader,
   start: bigint,
@@ -178,10 +182,13 @@ export async function consumeRange(
   signal?: AbortSignal,
 ): Promise<void> {
   if (end <= start) return;
-  const closed = () => new Error('KafkaEventLog: closed during a read');
-  if (signal?.aborted) throw closed();
+  const ended = () =>
+    (signal?.reason as Error | undefined)?.name === 'TimeoutError'
+      ? new Error(`KafkaEventLog: a read of offsets ${start}-${end} did not finish in time (the partition's leader is unreachable?)`)
+      : new Error('KafkaEventLog: closed during a read');
+  if (signal?.aborted) throw ended();
   const done = new Deferred();
-  const abort = () => done.reject(closed());
+  const abort = () => done.reject(ended());
   signal?.addEventListener('abort', abort, { once: true });
   const reader = makeReader({
     seekTo: start,
