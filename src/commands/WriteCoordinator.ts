@@ -6,7 +6,7 @@ import { EventTooLargeError } from '../events/EventTooLargeError.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { LookupView, StoredObject } from '../models/types.js';
 import { evolve } from '../projections/evolve.js';
-import type { Projector } from '../projections/Projector.js';
+import { ProjectionTimeoutError, type Projector } from '../projections/Projector.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import type { Clock } from './clock.js';
 import { WriterUnavailableError } from './errors.js';
@@ -346,16 +346,18 @@ export class WriteCoordinator {
     outage.attempts++;
     try {
       await Promise.allSettled([...this.inflight]);
-      await this.projector.waitFor(this.log.head());
+      // Bounded: writes queue behind this attempt and must be answered (503) if the read models stall.
+      await this.projector.waitFor(this.log.head(), this.projectionTimeoutMs);
       await this.log.recover!();
       // Recovery may have learnt of events whose commit answer was lost (the Kafka log):
       // ids continue from the read models, so they must hold those events first.
-      await this.projector.waitFor(this.log.head());
+      await this.projector.waitFor(this.log.head(), this.projectionTimeoutMs);
       await this.resetDecisions();
       outage.recovered = true;
       this.onRecovered({ since: new Date(outage.since).toISOString(), attempts: outage.attempts, error: outage.error });
     } catch (error) {
-      const down = this.log.unavailable?.();
+      // Read models behind the log: the outage goes on until they catch up (not a reason to stop).
+      const down = error instanceof ProjectionTimeoutError ? error : this.log.unavailable?.();
       if (!down) {
         this.stop(error as Error);
         return;

@@ -357,6 +357,33 @@ test('kafka fault: read models that do not reach a committed write in time answe
   release();
 });
 
+test('kafka fault: read models that do not reach what recovery learnt was committed keep the outage on (writes answered 503, not left waiting) until they do', async (t) => {
+  const store = new MemoryReadStore();
+  const { cluster, coordinator, createTag } = await kafkaWriter(t, { store, projectionTimeoutMs: 50 });
+  await createTag('a');
+  // The read models take nothing more until released.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const apply = store.apply.bind(store);
+  store.apply = async (changes, position) => {
+    await released;
+    return apply(changes, position);
+  };
+  const keepAlive = setInterval(() => {}, 1_000);
+  t.teardown(() => clearInterval(keepAlive));
+  // 'b' commits, but its answer is lost and the broker stays away past the outcome wait.
+  cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
+  cluster.failNext('init', retriesExceeded(connectionError()), { during: () => (cluster.now += 31_000) });
+  await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError, message: /outcome unknown/ });
+  // Recovery learns 'b' is committed; the read models cannot show it yet.
+  await t.throwsAsync(createTag('c'), { instanceOf: WriterUnavailableError, message: /unavailable.*read models reached position 1, not 2/ });
+  t.is(coordinator.health().state, 'unavailable', 'not stopped: the read models are behind, not broken');
+  release();
+  const d = await createTag('d');
+  t.deepEqual(d.events.map((e) => [e.position, e.objectId]), [[3, 3]], "after 'b', which did commit");
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+});
+
 test("kafka fault: the audit's consumer failing after catch-up makes history reads answer 503 instead of hanging", async (t) => {
   const { cluster, log } = await openLog(t);
   await log.append(makeBatch(1, 1));
