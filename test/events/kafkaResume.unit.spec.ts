@@ -90,7 +90,8 @@ test('kafka resume: a cursor older than the position asked for is still good: th
   t.deepEqual(resumed.positions, [7, 8]);
 });
 
-test('kafka resume: a cursor that leads past the wanted event (a recreated topic) costs a read from the start, never an event', async (t) => {
+// Serial: it replaces console.warn, which concurrent tests share.
+test.serial('kafka resume: a cursor that leads past the wanted event (a recreated topic) costs a read from the start, never an event', async (t) => {
   const cluster = await writtenCluster(t);
   const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
   const restarted = await openLog(t, cluster, { follower: {} });
@@ -105,7 +106,24 @@ test('kafka resume: a cursor that leads past the wanted event (a recreated topic
   t.regex(warnings.join('\n'), /does not match the topic \(found 6\); reading from the beginning/);
 });
 
-test('kafka resume: a cursor beyond the end of the topic, or not a Kafka cursor at all, reads from the start', async (t) => {
+// Serial: it replaces console.warn, which concurrent tests share.
+test.serial('kafka resume: a cursor that lands on commit markers only while the log holds events after its position (a recreated topic) costs a read from the start, never an event', async (t) => {
+  const cluster = await writtenCluster(t);
+  const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
+  const restarted = await openLog(t, cluster, { follower: {} });
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (message: string) => void warnings.push(message);
+  t.teardown(() => void (console.warn = warn));
+  // Says position 1 ends where position 8 does: after it lies only the last commit marker.
+  const resumed = await follow(restarted.log, 2, { position: 1, cursor: cursors.get(8)! });
+  t.deepEqual(resumed.positions, [2, 3, 4, 5, 6, 7, 8]);
+  t.deepEqual(subscriptionStarts(cluster, restarted.clientId), [Number(offsetOfCursor(cursors.get(8)!)), 0], 'seeked, found no event, started over at 0');
+  t.regex(warnings.join('\n'), /does not match the topic \(found 8\); reading from the beginning/);
+});
+
+// Serial: it replaces console.warn, which concurrent tests share.
+test.serial('kafka resume: a cursor beyond the end of the topic, or not a Kafka cursor at all, reads from the start', async (t) => {
   const cluster = await writtenCluster(t);
   const warn = console.warn;
   console.warn = () => {};

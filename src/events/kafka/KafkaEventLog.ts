@@ -67,8 +67,9 @@
  * models, the audit index snapshot, the webhook state) and hand it back to subscribe().
  * A subscription from just after an event this instance has located (the head found at
  * open: the auth cache follows from there) needs none. The seek is checked: the first
- * event read there must be the one after the cursor's position (or earlier); a cursor
- * that leads past it or beyond the topic's end (a recreated topic) is reported and the
+ * event read there must be the one after the cursor's position (or earlier), and if the
+ * end comes first (only commit markers there), the log must hold nothing after that
+ * position; a cursor that leads past it or beyond the topic's end (a recreated topic) is reported and the
  * subscription reads from the beginning, so a bad cursor costs a scan, never an event.
  * What a seeking subscription skipped is located once in the background (position
  * headers only, no decoding), so random reads of it still fetch by offset.

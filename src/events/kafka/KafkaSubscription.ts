@@ -49,6 +49,10 @@ export class KafkaSubscription implements Subscription {
   /** Bumped when the reader is replaced: what the old one still delivers is dropped. */
   private generation = 0;
   private seek: SeekPoint | undefined;
+  /** An event was read since the seek, so the seek was checked. */
+  private seekChecked = false;
+  /** The log's head when delivery started: every event up to it lies before `target`. */
+  private headAtStart = 0;
   private target: bigint | undefined;
   private isCaughtUp = false;
   private finished = false;
@@ -73,11 +77,11 @@ export class KafkaSubscription implements Subscription {
   }
 
   private newAssembler(): BatchAssembler {
-    let first = true;
+    this.seekChecked = false;
     const seek = this.seek;
     return new BatchAssembler(this.from, (event, message) => {
-      if (first && seek && event.position > seek.position + 1) throw new SeekMissed(event.position);
-      first = false;
+      if (!this.seekChecked && seek && event.position > seek.position + 1) throw new SeekMissed(event.position);
+      this.seekChecked = true;
       this.source.onEvent?.(event, message);
     });
   }
@@ -102,7 +106,11 @@ export class KafkaSubscription implements Subscription {
         }
       },
       onProgress: (next) => {
-        if (current() && this.target !== undefined && next >= this.target) this.markCaughtUp();
+        if (!current() || this.target === undefined || next < this.target) return;
+        // At the end without one event read since the seek (only commit markers or aborted records
+        // there): right only if the log holds nothing after the seek's position.
+        if (this.seek && !this.seekChecked && this.headAtStart > this.seek.position) return this.startOver(this.headAtStart);
+        this.markCaughtUp();
       },
       onError: (error) => {
         if (current()) this.fail(error);
@@ -114,6 +122,7 @@ export class KafkaSubscription implements Subscription {
   private startOver(found: number): void {
     const missed = this.seek!;
     this.seek = undefined;
+    this.seekChecked = true;
     this.source.onSeekMissed?.(missed, found);
     const old = this.reader;
     this.generation++;
@@ -129,14 +138,17 @@ export class KafkaSubscription implements Subscription {
   /** @internal */
   start(): void {
     this.started = (async () => {
+      // Read before the offsets: every event up to this head is then below `high`.
+      this.headAtStart = this.source.head();
       const { low, high } = await this.source.offsets();
       this.target = high; // the last stable offset at subscribe time
       const seek = this.seek;
       // A cursor beyond the committed end, or at it while the log has events after its position,
       // is not of this log (a recreated topic): read from the beginning.
-      if (seek && (seek.offset > high || (seek.offset === high && this.source.head() > seek.position))) {
+      if (seek && (seek.offset > high || (seek.offset === high && this.headAtStart > seek.position))) {
         this.seek = undefined;
-        this.source.onSeekMissed?.(seek, this.source.head());
+        this.source.onSeekMissed?.(seek, this.headAtStart);
+        this.assembler = this.newAssembler();
         this.reader = this.newReader();
       }
       // Seeked to the end of what is committed: nothing to read.
