@@ -131,6 +131,17 @@ for (const fencingError of ['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED'] as cons
   });
 }
 
+test('kafka fault: a commit that went through but whose retry met a newer writer (fenced) resolves the append; the writer stays fenced', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log } = await openLog(t, cluster);
+  await log.append(makeBatch(1, 1));
+  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), { applied: true });
+  await log.append(makeBatch(2, 2));
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+  await t.throwsAsync(log.append(makeBatch(4, 1)), { instanceOf: EventLogWriteError }, 'fencing is still final');
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+});
+
 test('kafka fault: the broker still down after a failed commit: the append waits for it and is answered as the commit it is', async (t) => {
   const { cluster, log } = await openLog(t);
   cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });

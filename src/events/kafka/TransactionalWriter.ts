@@ -216,13 +216,21 @@ export class TransactionalWriter {
   /** Answers the appends of a failed transaction by what the log holds once the transaction is settled. */
   private async settleFailed(accepted: PendingAppend[], error: unknown, elapsedMs: number): Promise<void> {
     const failure = transactionFailure(error, elapsedMs, this.options.transactionTimeoutMs);
+    const ours = accepted.at(-1)!.events.at(-1)!;
     if (failure === 'fenced') {
       this.fence(`KafkaEventLog: this writer was fenced by another one using transactional id '${this.options.transactionalId}'`);
       await this.discardProducer();
-      for (const p of accepted) p.reject(this.fenced);
+      // A commit whose answer was lost, retried after the newer writer bumped the epoch, is
+      // refused as fencing although it went through (the newer writer then completed it).
+      // Looked for as the last event: the newer writer appends only after its own start-up.
+      const committed = await this.options.findLast().then((last) => isEvent(last, ours), () => false);
+      if (committed) this.lastPosition = ours.position;
+      for (const p of accepted) {
+        if (committed) p.resolve();
+        else p.reject(this.fenced);
+      }
       return;
     }
-    const ours = accepted.at(-1)!.events.at(-1)!;
     const before = this.lastPosition;
     let last: ChangeEvent | null;
     try {
@@ -233,9 +241,9 @@ export class TransactionalWriter {
       for (const p of accepted) p.reject(new AppendOutcomeUnknownError(message, { cause: reason }));
       return;
     }
-    if (last && last.position === ours.position && last.eventId === ours.eventId && last.requestId === ours.requestId) {
+    if (isEvent(last, ours)) {
       // The commit went through although its answer was lost.
-      this.lastPosition = last.position;
+      this.lastPosition = last!.position;
       for (const p of accepted) p.resolve();
       return;
     }
@@ -339,6 +347,11 @@ function messageBytes(message: Message): number {
   let bytes = RECORD_OVERHEAD_BYTES + (message.value as Buffer).length + Buffer.byteLength(String(message.key ?? ''));
   for (const [name, value] of Object.entries(message.headers ?? {})) bytes += Buffer.byteLength(name) + Buffer.byteLength(String(value));
   return bytes;
+}
+
+/** `found` (the last event in the log) is `ours`. */
+function isEvent(found: ChangeEvent | null, ours: ChangeEvent): boolean {
+  return found !== null && found.position === ours.position && found.eventId === ours.eventId && found.requestId === ours.requestId;
 }
 
 function describe(error: unknown): string {
