@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
+import { MongoTopologyClosedError } from 'mongodb';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { registry } from '../../src/models/registry.js';
@@ -13,7 +14,7 @@ import { Projector } from '../../src/projections/Projector.js';
 import type { DocumentChange, ReadDocument } from '../../src/projections/ReadStore.js';
 import { ReadStoreUnavailableError } from '../../src/projections/ReadStoreUnavailableError.js';
 import { RetriesExhaustedError } from '../../src/projections/retryTransient.js';
-import { FakeMongo, mongoErrors } from '../support/fakeMongo.js';
+import { asDriverRaises, FakeMongo, mongoErrors } from '../support/fakeMongo.js';
 import { MemoryEventLog, MemoryEventStorage } from '../support/MemoryEventLog.js';
 
 /**
@@ -87,7 +88,9 @@ test('mongo fault: a network error during a batch write is retried; waitFor reso
   t.is((await store.get(REGION, 1))?.name, `${REGION}-1`);
   t.is(await store.position(), 4);
   t.is(retries.length, 1);
-  t.is((retries[0] as Error).name, 'MongoNetworkError');
+  // The driver hands a bulk write's lost connection over wrapped, labelled by the transaction.
+  t.is((retries[0] as Error).name, 'MongoBulkWriteError');
+  t.regex((retries[0] as Error).message, /closed/);
   await log.close();
   await store.close();
 });
@@ -219,7 +222,20 @@ test('mongo fault: closing the store stops its retries (a shutdown during an out
     },
   });
   server.failAlways('bulkWrite', mongoErrors.network);
-  await t.throwsAsync(store.apply([change(SITE, 1, 1, { name: 'a' })], 1), { name: 'MongoNetworkError' });
+  await t.throwsAsync(store.apply([change(SITE, 1, 1, { name: 'a' })], 1), { message: /closed/ });
+});
+
+test('mongo fault: a lost connection during a bulk write on a standalone server (wrapped by the driver, no label) is retried', async (t) => {
+  const server = new FakeMongo('standalone');
+  const retries: unknown[] = [];
+  const store = await openStore(server, { allowStandalone: true, onRetry: (info) => retries.push(info.error) });
+  server.fail('bulkWrite', mongoErrors.network, { times: 2, collection: SITE });
+  await store.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 2, 2, { name: 'b' })], 2);
+  t.is(retries.length, 2);
+  t.deepEqual((retries[0] as { errorLabels: string[] }).errorLabels, []);
+  t.deepEqual(server.docs(SITE).map((d) => d.id), [1, 2]);
+  t.is(await store.position(), 2);
+  await store.close();
 });
 
 test('mongo fault: a reader during a request write sees none of its documents, then all of them (replica set)', async (t) => {
@@ -344,6 +360,15 @@ test('mongo fault: which driver errors are transient', (t) => {
   t.false(isTransientMongoError(mongoErrors.documentTooLarge()));
   t.false(isTransientMongoError(mongoErrors.maxTimeExpired()), 'a read past its time limit is answered, not retried');
   t.false(isTransientMongoError(new Error('socket hang up')), 'only the driver classes are judged');
+  // What stops a bulk write's command comes wrapped in a MongoBulkWriteError: judged by what it wraps.
+  const inBulkWrite = (error: Error) => asDriverRaises(error, 'bulkWrite', false);
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.network())));
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.serverSelection())));
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.writeConflict())));
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.steppedDown())));
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.writeConcern())));
+  t.false(isTransientMongoError(inBulkWrite(mongoErrors.unauthorized())));
+  t.false(isTransientMongoError(inBulkWrite(new MongoTopologyClosedError())), 'a client closed on shutdown');
 });
 
 test('mongo fault: the API answers a read past its time limit with 503, Retry-After and a NetBox-shaped detail', async (t) => {
