@@ -385,7 +385,7 @@ test('mongo fault: the API answers a read past its time limit with 503, Retry-Af
   t.regex(String(logged[0]?.msg), /time limit/);
 });
 
-test('mongo fault: exact case-insensitive matches on shadowed fields query the folded, indexed key; documents come back without it', async (t) => {
+test('mongo fault: exact and starts-with case-insensitive matches on shadowed fields query the folded, indexed key; documents come back without it', async (t) => {
   const server = new FakeMongo();
   const store = await openStore(server, { caseInsensitiveFields: caseInsensitiveFields(registry) });
   const DEVICE = 'dcim.device';
@@ -399,6 +399,9 @@ test('mongo fault: exact case-insensitive matches on shadowed fields query the f
   t.false('_lc' in found[0]!);
   const asked = server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter!;
   t.deepEqual(asked, { id: { $ne: 9 }, '_lc.name': 'edge-s1', site: { $eq: 3 } });
+  // Starts-with is a prefix of the folded key, which the index bounds: case-sensitive there.
+  t.deepEqual((await store.find(DEVICE, { name: regexCondition('isw', ['EDGE-\u017f']) })).map((d) => d.id), [1]);
+  t.deepEqual(server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter, { '_lc.name': { $regex: '^edge-s' } });
   // Contains is still a regex (no index answers it), on the field itself.
   await store.find(DEVICE, { name: regexCondition('ic', ['dge']) });
   t.deepEqual(Object.keys(server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter!), ['name']);

@@ -419,7 +419,7 @@ export class MongoReadStore implements ReadStore {
     return this.options.caseInsensitiveFields?.get(collection);
   }
 
-  /** The query as MongoDB runs it: exact case-insensitive matches through the shadow keys. */
+  /** The query as MongoDB runs it: exact and starts-with case-insensitive matches through the shadow keys. */
   private filter(collection: string, query: Query): Query {
     return useShadowKeys(query, this.shadowed(collection));
   }
