@@ -16,6 +16,7 @@ import { ReadStoreUnavailableError } from '../../src/projections/ReadStoreUnavai
 import { RetriesExhaustedError } from '../../src/projections/retryTransient.js';
 import { asDriverRaises, FakeMongo, mongoErrors } from '../support/fakeMongo.js';
 import { MemoryEventLog, MemoryEventStorage } from '../support/MemoryEventLog.js';
+import { makeEvent } from '../events/makeEvent.js';
 
 /**
  * MongoReadStore through the faults a real deployment has (lost connections, elections,
@@ -28,6 +29,7 @@ import { MemoryEventLog, MemoryEventStorage } from '../support/MemoryEventLog.js
 
 const SITE = 'dcim.site';
 const REGION = 'dcim.region';
+const PREFIX = 'ipam.prefix';
 
 /** Retries fast, with a budget no slow machine runs out of: the tests wait on the projector, not on the clock. */
 const FAST = { firstDelayMs: 1, maxDelayMs: 2, budgetMs: 60_000 };
@@ -111,6 +113,28 @@ test('mongo fault: server selection failures through an election are retried unt
   t.is(retries, 3);
   t.is(projector.failed, null);
   t.is(await store.count(SITE, {}), 2);
+  await log.close();
+  await store.close();
+});
+
+test('mongo fault: passing failures of the reads that prepare an apply (a prefix\'s neighbours, for depth and children) are retried; the projector keeps running', async (t) => {
+  const server = new FakeMongo();
+  const retries: string[] = [];
+  const store = await openStore(server, { onRetry: (info) => retries.push((info.error as Error).name) });
+  const { log, projector } = await projectorOn(store);
+  const prefix = (position: number, id: number, cidr: string) =>
+    makeEvent(position, { objectType: PREFIX, objectId: id, objectRepr: cidr, postchange: { id, prefix: cidr, vrf: null, family: 4, status: 'active' } });
+  await log.append([prefix(1, 1, '10.0.0.0/8')]);
+  await projector.waitFor(1);
+  // The next batch's reads of its neighbours meet a lost connection, then a query past its time limit.
+  server.fail('find', mongoErrors.network, { collection: PREFIX });
+  server.fail('find', mongoErrors.maxTimeExpired, { collection: PREFIX });
+  await log.append([prefix(2, 2, '10.1.0.0/16')]);
+  await projector.waitFor(2);
+  t.is(projector.failed, null);
+  t.deepEqual(retries, ['MongoNetworkError', 'ReadStoreUnavailableError']);
+  t.is((await store.get(PREFIX, 1))?._children, 1);
+  t.is((await store.get(PREFIX, 2))?._depth, 1);
   await log.close();
   await store.close();
 });

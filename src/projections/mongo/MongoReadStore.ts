@@ -37,7 +37,7 @@ import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
 import { sortKeyValue } from '../../models/values/ipNetworks.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
 import { ReadStoreUnavailableError } from '../ReadStoreUnavailableError.js';
-import { DEFAULT_RETRY_POLICY, retryTransient, type RetryPolicy } from '../retryTransient.js';
+import { DEFAULT_RETRY_POLICY, retryTransient, type RetryHooks, type RetryPolicy } from '../retryTransient.js';
 import { planChanges, planSize, splitPlan, tombstoneId, type ApplyPlan } from './applyPlan.js';
 import { CountCache } from './CountCache.js';
 import { deploymentKind, StandaloneMongoRefusedError, type DeploymentKind } from './deployment.js';
@@ -208,11 +208,19 @@ export class MongoReadStore implements ReadStore {
   async apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void> {
     const plan = planChanges(changes);
     const reached: Reached = { position, cursor };
-    await retryTransient(() => this.applyOnce(plan, reached), isTransientMongoError, this.retryPolicy, {
-      signal: this.closing.signal,
-      onRetry: this.options.onRetry,
-      sleep: this.options.sleep,
-    });
+    await retryTransient(() => this.applyOnce(plan, reached), isTransientMongoError, this.retryPolicy, this.retryHooks);
+  }
+
+  /**
+   * The projector's reads before an apply, retried like it. A read past its time limit is
+   * retried too: it stops no client's request here, it would stop the projector.
+   */
+  retrying<T>(reads: () => Promise<T>): Promise<T> {
+    return retryTransient(reads, (error) => error instanceof ReadStoreUnavailableError || isTransientMongoError(error), this.retryPolicy, this.retryHooks);
+  }
+
+  private get retryHooks(): RetryHooks {
+    return { signal: this.closing.signal, onRetry: this.options.onRetry, sleep: this.options.sleep };
   }
 
   private async applyOnce(plan: ApplyPlan, reached: Reached): Promise<void> {
