@@ -479,3 +479,20 @@ test('mongo fault: read models of an older layout (no shadow keys) are dropped a
   await restarted.log.close();
   await again.close();
 });
+
+for (const kind of ['replicaSet', 'standalone'] as const) {
+  test(`mongo fault: a second projector's older write racing a delete does not resurrect the object (${kind})`, async (t) => {
+    const server = new FakeMongo(kind);
+    const current = await openStore(server, { allowStandalone: true });
+    const lagging = await openStore(server, { allowStandalone: true });
+    // The lagging projector has looked for the site and its tombstone (neither there yet) when
+    // the current one applies a batch creating and deleting it; then it writes its old version.
+    server.before('bulkWrite', () => current.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 1, 2, null)], 2), SITE);
+    await lagging.apply([change(SITE, 1, 1, { name: 'a' })], 1);
+    t.is(await current.get(SITE, 1), null);
+    t.is(await current.count(SITE, {}), 0);
+    t.is(await current.position(), 2);
+    await current.close();
+    await lagging.close();
+  });
+}

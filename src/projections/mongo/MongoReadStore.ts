@@ -254,6 +254,8 @@ export class MongoReadStore implements ReadStore {
     const stored = await this.storedPositions(plan, session);
     const tombstoneOps: AnyBulkWriteOperation<Tombstone>[] = [];
     const writes: Array<[string, AnyBulkWriteOperation<StoredDoc>[]]> = [];
+    /** Tombstone key → the collection and id of a document this batch writes. */
+    const upserted = new Map<string, [string, number]>();
     for (const [name, byId] of plan.latest) {
       const ops: AnyBulkWriteOperation<StoredDoc>[] = [];
       for (const change of byId.values()) {
@@ -268,6 +270,7 @@ export class MongoReadStore implements ReadStore {
           const shadow = shadowOf(change.doc, this.shadowed(name) ?? []);
           if (shadow) replacement[SHADOW] = shadow;
           ops.push({ replaceOne: { filter, replacement, upsert: true } });
+          upserted.set(tombstoneId(name, change.id), [name, change.id]);
         }
       }
       if (ops.length > 0) writes.push([name, ops]);
@@ -279,6 +282,7 @@ export class MongoReadStore implements ReadStore {
       for (const [name, ops] of writes) await this.bulkWrite(this.collection(name), ops, session);
     } else {
       await Promise.all(writes.map(([name, ops]) => this.bulkWrite(this.collection(name), ops, undefined)));
+      await this.removeDeletedMeanwhile(upserted);
     }
     // Column patches set values the projection keeps from the neighbours (absolute values, so
     // a retried batch sets them again), after the documents they may land on; `_pos` stays.
@@ -287,6 +291,26 @@ export class MongoReadStore implements ReadStore {
       await this.bulkWrite(this.collection(name), ops, session);
     }
     await this.recordPosition(plan, reached, session);
+  }
+
+  /**
+   * Without a transaction a newer delete (another projector's, in a rolling deploy) can run
+   * between storedPositions and the upserts: its tombstone is written first, its guarded
+   * delete finds nothing yet, and the upsert would bring the object back. Tombstones looked
+   * for after the upserts close that gap: a delete whose tombstone is not there yet has not
+   * run its delete either, and that delete then finds the document.
+   */
+  private async removeDeletedMeanwhile(upserted: Map<string, [string, number]>): Promise<void> {
+    if (upserted.size === 0) return;
+    const tombs = await this.tombstones.find({ _id: { $in: [...upserted.keys()] } }).toArray();
+    const deletes = new Map<string, AnyBulkWriteOperation<StoredDoc>[]>();
+    for (const tomb of tombs) {
+      const [name, id] = upserted.get(tomb._id)!;
+      const ops = deletes.get(name) ?? [];
+      ops.push({ deleteOne: { filter: { _id: id, _pos: { $lt: tomb._pos } } } });
+      deletes.set(name, ops);
+    }
+    await Promise.all([...deletes].map(([name, ops]) => this.bulkWrite(this.collection(name), ops, undefined)));
   }
 
   /** `<collection>#<id>` → the position of the stored document or tombstone, for the batch's documents. */
