@@ -248,7 +248,10 @@ export class MongoReadStore implements ReadStore {
    * Writes the changes newer than what is stored (document or tombstone), then the
    * position. Every write is also guarded by `_pos`, so that without a transaction a
    * concurrent newer write still wins (its guarded upsert fails on the _id index and
-   * is skipped); inside a transaction such a race is a write conflict, retried.
+   * is skipped); inside a transaction such a race is a write conflict, retried (a batch
+   * its snapshot does not already hold moves the position, so two racing ones conflict
+   * there even when they share no document: a create racing a delete that left only a
+   * tombstone).
    */
   private async write(plan: ApplyPlan, reached: Reached | null, session: ClientSession | undefined): Promise<void> {
     const stored = await this.storedPositions(plan, session);
