@@ -103,9 +103,37 @@ test('case folding is the iu regexes\' equality, character by character, over th
     if (members) members.push(c);
     else byFold.set(folded, [c]);
   }
-  // Characters folding alike are equal to the regexes (the other way round is the test above, sampled by class).
+  // Characters folding alike are equal to the regexes (the other way round is the next test).
   for (const members of byFold.values()) {
     for (const c of members.slice(1)) if (!new RegExp(`^${escape(members[0]!)}$`, 'iu').test(c)) t.fail(`${members[0]} and ${c} fold alike but differ`);
+  }
+  t.pass();
+});
+
+test('case folding: characters the iu regexes take for one another fold alike, over every code point (candidates through their case mappings)', (t) => {
+  const escape = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  // Characters the regexes join are related through their upper or lower case (a character with
+  // neither is alone in its class): folded forms meeting at one of those are compared.
+  const byMapping = new Map<string, Set<string>>();
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const c = String.fromCodePoint(cp);
+    const [upper, lower] = [c.toUpperCase(), c.toLowerCase()];
+    if (upper === c && lower === c) continue;
+    const folded = foldCase(c);
+    for (const key of [c, upper, lower, upper.toLowerCase(), lower.toUpperCase()]) {
+      const forms = byMapping.get(key);
+      if (forms) forms.add(folded);
+      else byMapping.set(key, new Set([folded]));
+    }
+  }
+  for (const forms of byMapping.values()) {
+    const list = [...forms];
+    for (let i = 0; i < list.length; i++) {
+      for (let j = i + 1; j < list.length; j++) {
+        if (new RegExp(`^${escape(list[i]!)}$`, 'iu').test(list[j]!)) t.fail(`${list[i]} and ${list[j]}: one class, folded apart`);
+      }
+    }
   }
   t.pass();
 });
