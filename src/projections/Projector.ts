@@ -106,7 +106,8 @@ export class Projector {
       const changes = fresh.map((e) => evolve(this.registry, e));
       // Projected columns (a prefix's depth and children) ride along, for the batch's own
       // documents and as patches of their neighbours.
-      const applied = await withProjectedColumns(this.registry, this.store, changes);
+      const project = () => withProjectedColumns(this.registry, this.store, changes);
+      const applied = await (this.store.retrying ? this.store.retrying(project) : project());
       await this.store.apply(applied, last, cursor);
       for (const change of applied) this.changed.set(change.collection, last);
       this.applied = last;

@@ -45,6 +45,13 @@ export interface ReadStore {
    */
   apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void>;
 
+  /**
+   * Optional: runs the projector's reads that prepare an apply (a batch's neighbours, for
+   * projected columns), retrying the failures that heal by themselves as `apply` does: one
+   * there would otherwise stop the projector as surely as one in the apply.
+   */
+  retrying?<T>(reads: () => Promise<T>): Promise<T>;
+
   /** The last log position applied (0 when empty). */
   position(): Promise<number>;
 

@@ -70,13 +70,31 @@ export function regexCondition(lookup: 'ic' | 'isw' | 'iew' | 'ie', values: stri
  * or null for any other condition.
  */
 export function exactLiterals(condition: unknown): string[] | null {
+  const body = caseInsensitiveAnchored(condition);
+  return body !== null && body.endsWith(END) ? literalsOf(body.slice(0, -END.length)) : null;
+}
+
+/**
+ * The literals of a case-insensitive prefix match as regexCondition('isw', …) builds it,
+ * `{ $regex: '^…', $options: 'i…' }`, or null for any other condition (an exact match's
+ * end anchor is no literal).
+ */
+export function prefixLiterals(condition: unknown): string[] | null {
+  const body = caseInsensitiveAnchored(condition);
+  return body === null ? null : literalsOf(body);
+}
+
+/** The pattern after its start anchor, when the condition is a case-insensitive regex anchored at the start. */
+function caseInsensitiveAnchored(condition: unknown): string | null {
   if (!condition || typeof condition !== 'object' || Array.isArray(condition)) return null;
   const c = condition as Record<string, unknown>;
   if (Object.keys(c).length !== 2 || typeof c.$regex !== 'string') return null;
   if (c.$options !== 'i' && c.$options !== 'iu') return null;
-  const source = c.$regex;
-  if (!source.startsWith('^') || !source.endsWith(END)) return null;
-  const body = source.slice(1, -END.length);
+  return c.$regex.startsWith('^') ? c.$regex.slice(1) : null;
+}
+
+/** The literals of one escaped literal or a `(?:a|b)` group of them, or null. */
+function literalsOf(body: string): string[] | null {
   const grouped = body.startsWith('(?:') && body.endsWith(')');
   const literals: string[] = [];
   for (const alternative of grouped ? alternativesOf(body.slice(3, -1)) : [body]) {

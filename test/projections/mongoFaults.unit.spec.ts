@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
+import { MongoTopologyClosedError } from 'mongodb';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { registry } from '../../src/models/registry.js';
@@ -13,8 +14,9 @@ import { Projector } from '../../src/projections/Projector.js';
 import type { DocumentChange, ReadDocument } from '../../src/projections/ReadStore.js';
 import { ReadStoreUnavailableError } from '../../src/projections/ReadStoreUnavailableError.js';
 import { RetriesExhaustedError } from '../../src/projections/retryTransient.js';
-import { FakeMongo, mongoErrors } from '../support/fakeMongo.js';
+import { asDriverRaises, FakeMongo, mongoErrors } from '../support/fakeMongo.js';
 import { MemoryEventLog, MemoryEventStorage } from '../support/MemoryEventLog.js';
+import { makeEvent } from '../events/makeEvent.js';
 
 /**
  * MongoReadStore through the faults a real deployment has (lost connections, elections,
@@ -27,6 +29,7 @@ import { MemoryEventLog, MemoryEventStorage } from '../support/MemoryEventLog.js
 
 const SITE = 'dcim.site';
 const REGION = 'dcim.region';
+const PREFIX = 'ipam.prefix';
 
 /** Retries fast, with a budget no slow machine runs out of: the tests wait on the projector, not on the clock. */
 const FAST = { firstDelayMs: 1, maxDelayMs: 2, budgetMs: 60_000 };
@@ -87,7 +90,9 @@ test('mongo fault: a network error during a batch write is retried; waitFor reso
   t.is((await store.get(REGION, 1))?.name, `${REGION}-1`);
   t.is(await store.position(), 4);
   t.is(retries.length, 1);
-  t.is((retries[0] as Error).name, 'MongoNetworkError');
+  // The driver hands a bulk write's lost connection over wrapped, labelled by the transaction.
+  t.is((retries[0] as Error).name, 'MongoBulkWriteError');
+  t.regex((retries[0] as Error).message, /closed/);
   await log.close();
   await store.close();
 });
@@ -108,6 +113,28 @@ test('mongo fault: server selection failures through an election are retried unt
   t.is(retries, 3);
   t.is(projector.failed, null);
   t.is(await store.count(SITE, {}), 2);
+  await log.close();
+  await store.close();
+});
+
+test('mongo fault: passing failures of the reads that prepare an apply (a prefix\'s neighbours, for depth and children) are retried; the projector keeps running', async (t) => {
+  const server = new FakeMongo();
+  const retries: string[] = [];
+  const store = await openStore(server, { onRetry: (info) => retries.push((info.error as Error).name) });
+  const { log, projector } = await projectorOn(store);
+  const prefix = (position: number, id: number, cidr: string) =>
+    makeEvent(position, { objectType: PREFIX, objectId: id, objectRepr: cidr, postchange: { id, prefix: cidr, vrf: null, family: 4, status: 'active' } });
+  await log.append([prefix(1, 1, '10.0.0.0/8')]);
+  await projector.waitFor(1);
+  // The next batch's reads of its neighbours meet a lost connection, then a query past its time limit.
+  server.fail('find', mongoErrors.network, { collection: PREFIX });
+  server.fail('find', mongoErrors.maxTimeExpired, { collection: PREFIX });
+  await log.append([prefix(2, 2, '10.1.0.0/16')]);
+  await projector.waitFor(2);
+  t.is(projector.failed, null);
+  t.deepEqual(retries, ['MongoNetworkError', 'ReadStoreUnavailableError']);
+  t.is((await store.get(PREFIX, 1))?._children, 1);
+  t.is((await store.get(PREFIX, 2))?._depth, 1);
   await log.close();
   await store.close();
 });
@@ -219,7 +246,20 @@ test('mongo fault: closing the store stops its retries (a shutdown during an out
     },
   });
   server.failAlways('bulkWrite', mongoErrors.network);
-  await t.throwsAsync(store.apply([change(SITE, 1, 1, { name: 'a' })], 1), { name: 'MongoNetworkError' });
+  await t.throwsAsync(store.apply([change(SITE, 1, 1, { name: 'a' })], 1), { message: /closed/ });
+});
+
+test('mongo fault: a lost connection during a bulk write on a standalone server (wrapped by the driver, no label) is retried', async (t) => {
+  const server = new FakeMongo('standalone');
+  const retries: unknown[] = [];
+  const store = await openStore(server, { allowStandalone: true, onRetry: (info) => retries.push(info.error) });
+  server.fail('bulkWrite', mongoErrors.network, { times: 2, collection: SITE });
+  await store.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 2, 2, { name: 'b' })], 2);
+  t.is(retries.length, 2);
+  t.deepEqual((retries[0] as { errorLabels: string[] }).errorLabels, []);
+  t.deepEqual(server.docs(SITE).map((d) => d.id), [1, 2]);
+  t.is(await store.position(), 2);
+  await store.close();
 });
 
 test('mongo fault: a reader during a request write sees none of its documents, then all of them (replica set)', async (t) => {
@@ -344,6 +384,15 @@ test('mongo fault: which driver errors are transient', (t) => {
   t.false(isTransientMongoError(mongoErrors.documentTooLarge()));
   t.false(isTransientMongoError(mongoErrors.maxTimeExpired()), 'a read past its time limit is answered, not retried');
   t.false(isTransientMongoError(new Error('socket hang up')), 'only the driver classes are judged');
+  // What stops a bulk write's command comes wrapped in a MongoBulkWriteError: judged by what it wraps.
+  const inBulkWrite = (error: Error) => asDriverRaises(error, 'bulkWrite', false);
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.network())));
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.serverSelection())));
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.writeConflict())));
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.steppedDown())));
+  t.true(isTransientMongoError(inBulkWrite(mongoErrors.writeConcern())));
+  t.false(isTransientMongoError(inBulkWrite(mongoErrors.unauthorized())));
+  t.false(isTransientMongoError(inBulkWrite(new MongoTopologyClosedError())), 'a client closed on shutdown');
 });
 
 test('mongo fault: the API answers a read past its time limit with 503, Retry-After and a NetBox-shaped detail', async (t) => {
@@ -360,7 +409,7 @@ test('mongo fault: the API answers a read past its time limit with 503, Retry-Af
   t.regex(String(logged[0]?.msg), /time limit/);
 });
 
-test('mongo fault: exact case-insensitive matches on shadowed fields query the folded, indexed key; documents come back without it', async (t) => {
+test('mongo fault: exact and starts-with case-insensitive matches on shadowed fields query the folded, indexed key; documents come back without it', async (t) => {
   const server = new FakeMongo();
   const store = await openStore(server, { caseInsensitiveFields: caseInsensitiveFields(registry) });
   const DEVICE = 'dcim.device';
@@ -374,6 +423,9 @@ test('mongo fault: exact case-insensitive matches on shadowed fields query the f
   t.false('_lc' in found[0]!);
   const asked = server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter!;
   t.deepEqual(asked, { id: { $ne: 9 }, '_lc.name': 'edge-s1', site: { $eq: 3 } });
+  // Starts-with is a prefix of the folded key, which the index bounds: case-sensitive there.
+  t.deepEqual((await store.find(DEVICE, { name: regexCondition('isw', ['EDGE-\u017f']) })).map((d) => d.id), [1]);
+  t.deepEqual(server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter, { '_lc.name': { $regex: '^edge-s' } });
   // Contains is still a regex (no index answers it), on the field itself.
   await store.find(DEVICE, { name: regexCondition('ic', ['dge']) });
   t.deepEqual(Object.keys(server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter!), ['name']);
@@ -427,3 +479,20 @@ test('mongo fault: read models of an older layout (no shadow keys) are dropped a
   await restarted.log.close();
   await again.close();
 });
+
+for (const kind of ['replicaSet', 'standalone'] as const) {
+  test(`mongo fault: a second projector's older write racing a delete does not resurrect the object (${kind})`, async (t) => {
+    const server = new FakeMongo(kind);
+    const current = await openStore(server, { allowStandalone: true });
+    const lagging = await openStore(server, { allowStandalone: true });
+    // The lagging projector has looked for the site and its tombstone (neither there yet) when
+    // the current one applies a batch creating and deleting it; then it writes its old version.
+    server.before('bulkWrite', () => current.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 1, 2, null)], 2), SITE);
+    await lagging.apply([change(SITE, 1, 1, { name: 'a' })], 1);
+    t.is(await current.get(SITE, 1), null);
+    t.is(await current.count(SITE, {}), 0);
+    t.is(await current.position(), 2);
+    await current.close();
+    await lagging.close();
+  });
+}

@@ -47,6 +47,7 @@ if (!url) {
     ['prefixes ?site_id=&status=&description__ic=', 'ipam.prefix', { site: { $in: [7] }, status: { $in: ['active'] }, description: regexCondition('ic', ['core']) }],
     ['devices ?site_id=&status=&name__ic=', 'dcim.device', { site: { $in: [7] }, status: { $in: ['active'] }, name: regexCondition('ic', ['edge']) }],
     ['devices ?name= (iexact, through the shadow key)', 'dcim.device', { name: regexCondition('ie', ['Edge-1']) }],
+    ['devices ?name__isw= (a prefix of the shadow key)', 'dcim.device', { name: regexCondition('isw', ['Edge-1']) }],
     ['the device name uniqueness check', 'dcim.device', { id: { $ne: 1 }, name: regexCondition('ie', ['edge-1']), site: { $eq: 7 }, tenant: null }],
   ];
 

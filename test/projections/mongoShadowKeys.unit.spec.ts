@@ -2,7 +2,7 @@ import test from 'ava';
 import { foldCase } from '../../src/projections/caseFolding.js';
 import { useShadowKeys } from '../../src/projections/mongo/shadowKeys.js';
 import { planChanges, splitPlan } from '../../src/projections/mongo/applyPlan.js';
-import { exactLiterals, regexCondition } from '../../src/projections/textPatterns.js';
+import { exactLiterals, lookupPattern, prefixLiterals, regexCondition } from '../../src/projections/textPatterns.js';
 import { seededRandom } from '../support/seededRandom.js';
 
 const ALPHABET = ['a', 'Z', '-', '#', '/', '\\', '.', '*', '(', ')', '[', ']', '{', '}', '|', '^', '$', '?', '+', '\n', '\u0000', '\u017f', '\u212a', '\u1e9e', '\u00df', '\u{1f600}', ' ', 'x'];
@@ -17,15 +17,51 @@ test('shadow keys: every exact case-insensitive condition the compiler builds is
   }
 });
 
-test('shadow keys: contains, starts-with, ends-with, negations and hand-written patterns are left to the regex', (t) => {
+test('shadow keys: every starts-with condition the compiler builds is read back as its literals, whatever the text', (t) => {
+  const random = seededRandom(16);
+  for (let i = 0; i < 2000; i++) {
+    const values = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+      Array.from({ length: Math.floor(random() * 8) }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]).join(''),
+    );
+    t.deepEqual(prefixLiterals(regexCondition('isw', values)), values, JSON.stringify(values));
+  }
+});
+
+test('shadow keys: contains, ends-with, negations and hand-written patterns are left to the regex', (t) => {
   t.is(exactLiterals(regexCondition('ic', ['a'])), null);
   t.is(exactLiterals(regexCondition('isw', ['a'])), null);
   t.is(exactLiterals(regexCondition('iew', ['a'])), null);
   t.is(exactLiterals({ $regex: '^a.b(?![\\s\\S])', $options: 'iu' }), null);
   t.is(exactLiterals({ $regex: '^a\\sb(?![\\s\\S])', $options: 'iu' }), null);
   t.is(exactLiterals({ $regex: '^ab(?![\\s\\S])' }), null, 'case-sensitive');
-  const negated = { name: { $not: regexCondition('ie', ['a']) } };
-  t.is(useShadowKeys(negated, ['name']), negated);
+  for (const lookup of ['ic', 'iew', 'ie'] as const) {
+    t.is(prefixLiterals(regexCondition(lookup, ['a'])), null, lookup);
+    t.is(prefixLiterals(regexCondition(lookup, ['a', 'b'])), null, `${lookup}, two values`);
+  }
+  t.is(prefixLiterals({ $regex: '^a.b', $options: 'iu' }), null);
+  t.is(prefixLiterals({ $regex: '^ab', $options: 'u' }), null, 'case-sensitive');
+  const negated = { name: { $not: regexCondition('ie', ['a']) }, serial: { $not: regexCondition('isw', ['a']) } };
+  t.is(useShadowKeys(negated, ['name', 'serial']), negated);
+  const contains = { name: regexCondition('ic', ['a']), serial: regexCondition('iew', ['a']) };
+  t.is(useShadowKeys(contains, ['name', 'serial']), contains);
+});
+
+test('shadow keys: a starts-with match is a case-sensitive prefix regex on the folded key, true of the same texts as the iu regex', (t) => {
+  t.deepEqual(useShadowKeys({ name: regexCondition('isw', ['Ab.', '\u017f', 'S']) }, ['name']), { '_lc.name': { $regex: '^(?:ab\\.|s)' } });
+  t.deepEqual(useShadowKeys({ name: regexCondition('isw', ['\u212a']) }, ['name']), { '_lc.name': { $regex: '^k' } });
+  // Texts and prefixes of the characters folding joins or keeps apart, compared both ways.
+  const letters = ['s', 'S', '\u017f', 'k', 'K', '\u212a', '\u00df', '\u1e9e', 'ss', '\u1fd3', '\u0390', '\ufb05', '\ufb06', '\u03c3', '\u03c2', '\u03a3', '\u{10400}', '\u{10428}', '.', '\n', 'x'];
+  const random = seededRandom(17);
+  const text = (n: number) => Array.from({ length: n }, () => letters[Math.floor(random() * letters.length)]).join('');
+  let matched = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const [value, prefix] = [text(Math.floor(random() * 5)), text(Math.floor(random() * 3))];
+    const byRegex = new RegExp(lookupPattern('isw', [prefix]), 'iu').test(value);
+    const shadow = useShadowKeys({ name: regexCondition('isw', [prefix]) }, ['name'])['_lc.name'] as { $regex: string };
+    t.is(new RegExp(shadow.$regex).test(foldCase(value)), byRegex, JSON.stringify([value, prefix]));
+    if (byRegex) matched++;
+  }
+  t.true(matched > 1000, `${matched} matches among the samples`);
 });
 
 test('shadow keys: only shadowed fields are rewritten, inside $and/$or too; the query given is not changed', (t) => {
@@ -67,9 +103,37 @@ test('case folding is the iu regexes\' equality, character by character, over th
     if (members) members.push(c);
     else byFold.set(folded, [c]);
   }
-  // Characters folding alike are equal to the regexes (the other way round is the test above, sampled by class).
+  // Characters folding alike are equal to the regexes (the other way round is the next test).
   for (const members of byFold.values()) {
     for (const c of members.slice(1)) if (!new RegExp(`^${escape(members[0]!)}$`, 'iu').test(c)) t.fail(`${members[0]} and ${c} fold alike but differ`);
+  }
+  t.pass();
+});
+
+test('case folding: characters the iu regexes take for one another fold alike, over every code point (candidates through their case mappings)', (t) => {
+  const escape = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  // Characters the regexes join are related through their upper or lower case (a character with
+  // neither is alone in its class): folded forms meeting at one of those are compared.
+  const byMapping = new Map<string, Set<string>>();
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const c = String.fromCodePoint(cp);
+    const [upper, lower] = [c.toUpperCase(), c.toLowerCase()];
+    if (upper === c && lower === c) continue;
+    const folded = foldCase(c);
+    for (const key of [c, upper, lower, upper.toLowerCase(), lower.toUpperCase()]) {
+      const forms = byMapping.get(key);
+      if (forms) forms.add(folded);
+      else byMapping.set(key, new Set([folded]));
+    }
+  }
+  for (const forms of byMapping.values()) {
+    const list = [...forms];
+    for (let i = 0; i < list.length; i++) {
+      for (let j = i + 1; j < list.length; j++) {
+        if (new RegExp(`^${escape(list[i]!)}$`, 'iu').test(list[j]!)) t.fail(`${list[i]} and ${list[j]}: one class, folded apart`);
+      }
+    }
   }
   t.pass();
 });

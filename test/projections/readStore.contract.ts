@@ -130,7 +130,8 @@ const SORT_CASES: [string, FindOptions, number[]][] = [
  * Case folding, the same in every store (simple case folding: 'ſ' ~ 's', Kelvin sign ~ 'k',
  * 'ẞ' ~ 'ß', never 'ß' ~ 'ss'), through the conditions the query compiler and the
  * uniqueness checks build. Device names are matched by MongoReadStore through its
- * folded shadow keys, serials too, dns names (not shadowed) through the regex.
+ * folded shadow keys (exact and starts-with matches), serials too, dns names (not
+ * shadowed) through the regex.
  */
 const FOLDING: Fields[] = [
   { id: 101, name: '\u017ftar', serial: '\u017ftar', dns_name: '\u017ftar' },
@@ -154,6 +155,11 @@ const FOLDING_CASES: [string, 'ie' | 'ic' | 'isw' | 'iew', string[], number[]][]
   ['ic: sharp s', 'ic', ['\u00df'], [105, 106]],
   ['ic: long s', 'ic', ['\u017f'], [101, 102, 105, 106, 107]],
   ['isw: Kelvin sign', 'isw', ['\u212a'], [103, 104]],
+  ['isw: long s matches s, S and itself', 'isw', ['\u017f'], [101, 102, 105, 106, 107]],
+  ['isw: capital sharp s matches sharp s, never ss', 'isw', ['STRA\u1e9e'], [105, 106]],
+  ['isw: several values', 'isw', ['KEL', 'strass'], [103, 104, 107]],
+  ['isw: escaped punctuation', 'isw', ['A-B#C/'], [108]],
+  ['isw: the whole text is a prefix of itself, a longer one is not', 'isw', ['STAR', 'kelvins'], [101, 102]],
   ['iew: capital sharp s', 'iew', ['\u1e9ee'], [105, 106]],
 ];
 

@@ -9,7 +9,8 @@
  * snapshot reads, their writes visible only at commit, a write conflict when two of them
  * (or one and a plain write) touch the same document; snapshot sessions; `hello` of a
  * replica set or a standalone server. Several clients can share one FakeMongo (two
- * projectors against one database).
+ * projectors against one database). Injected faults reach the caller dressed as the
+ * driver dresses them (see asDriverRaises).
  */
 import { Aggregator, Query as MingoQuery } from 'mingo';
 import {
@@ -94,6 +95,23 @@ export interface OpRecord {
   filter?: Doc;
 }
 
+/**
+ * A fault as the driver hands it to the caller: a network error inside a transaction
+ * labelled TransientTransactionError (sdam/server.js), and whatever stops a bulk write's
+ * command wrapped in a MongoBulkWriteError that keeps the original only as its
+ * `errorResponse` (bulk/common.js; a write-concern error is rewrapped with its result).
+ */
+export function asDriverRaises(error: Error, op: FakeOp, inTransaction: boolean): Error {
+  if (inTransaction && op !== 'commitTransaction' && error instanceof MongoNetworkError) error.addErrorLabel('TransientTransactionError');
+  if (op !== 'bulkWrite' || error instanceof MongoBulkWriteError) return error;
+  type Result = ConstructorParameters<typeof MongoBulkWriteError>[1];
+  if (error instanceof MongoWriteConcernError) {
+    const concern = error.result.writeConcernError as { code: number; errmsg: string };
+    return new MongoBulkWriteError({ message: concern.errmsg, code: concern.code }, { getWriteConcernError: () => concern } as unknown as Result);
+  }
+  return new MongoBulkWriteError(error as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0], { getWriteConcernError: () => undefined } as unknown as Result);
+}
+
 function clone<T>(v: T): T {
   return structuredClone(v);
 }
@@ -143,7 +161,7 @@ export class FakeMongo {
   }
 
   /** Called by every operation: records it, runs a hook, raises a 'before' fault. */
-  async enter(op: FakeOp, collection?: string, options?: Record<string, unknown>, filter?: Doc): Promise<void> {
+  async enter(op: FakeOp, collection?: string, options?: Record<string, unknown>, filter?: Doc, session?: unknown): Promise<void> {
     this.ops.push({ op, collection, options, filter });
     const hook = this.hooks.findIndex((h) => h.op === op && (h.collection === undefined || h.collection === collection));
     if (hook >= 0) {
@@ -151,18 +169,18 @@ export class FakeMongo {
       await h!.run();
     }
     await Promise.resolve();
-    this.raise(op, collection, 'before');
+    this.raise(op, collection, 'before', session);
   }
 
-  leave(op: FakeOp, collection?: string): void {
-    this.raise(op, collection, 'after');
+  leave(op: FakeOp, collection?: string, session?: unknown): void {
+    this.raise(op, collection, 'after', session);
   }
 
-  private raise(op: FakeOp, collection: string | undefined, when: 'before' | 'after'): void {
+  private raise(op: FakeOp, collection: string | undefined, when: 'before' | 'after', session: unknown): void {
     const fault = this.faults.find((f) => f.op === op && f.when === when && f.remaining > 0 && (f.collection === undefined || f.collection === collection));
     if (!fault) return;
     fault.remaining--;
-    throw fault.error();
+    throw asDriverRaises(fault.error(), op, (session as FakeSession | undefined)?.inTransaction() ?? false);
   }
 
   version(key: string): number {
@@ -367,7 +385,7 @@ class FakeCollection {
 
   find(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): FakeCursor {
     return new FakeCursor(async (cursor) => {
-      await this.server.enter('find', this.name, { maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter);
+      await this.server.enter('find', this.name, { maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter, options.session);
       let docs = this.select(scopeOf(this.server, options), filter);
       if (cursor.sortSpec) {
         const spec = compileSort(cursor.sortSpec);
@@ -384,22 +402,22 @@ class FakeCollection {
       }
       if (cursor.skipN) docs = docs.slice(cursor.skipN);
       if (cursor.limitN) docs = docs.slice(0, cursor.limitN);
-      this.server.leave('find', this.name);
+      this.server.leave('find', this.name, options.session);
       return docs.map((d) => project(d, options.projection));
     });
   }
 
   async findOne(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): Promise<Doc | null> {
-    await this.server.enter('findOne', this.name, { maxTimeMS: options.maxTimeMS });
+    await this.server.enter('findOne', this.name, { maxTimeMS: options.maxTimeMS }, undefined, options.session);
     const found = this.docsIn(scopeOf(this.server, options)).find(matcher(filter));
-    this.server.leave('findOne', this.name);
+    this.server.leave('findOne', this.name, options.session);
     return found ? project(found, options.projection) : null;
   }
 
   async countDocuments(filter: Doc, options: { session?: unknown; maxTimeMS?: number } = {}): Promise<number> {
-    await this.server.enter('countDocuments', this.name, { maxTimeMS: options.maxTimeMS }, filter);
+    await this.server.enter('countDocuments', this.name, { maxTimeMS: options.maxTimeMS }, filter, options.session);
     const n = this.docsIn(scopeOf(this.server, options)).filter(matcher(filter)).length;
-    this.server.leave('countDocuments', this.name);
+    this.server.leave('countDocuments', this.name, options.session);
     return n;
   }
 
@@ -426,19 +444,19 @@ class FakeCollection {
   }
 
   async updateOne(filter: Doc, update: { $max: Record<string, unknown>; $set?: Doc }, options: { upsert?: boolean; session?: unknown } = {}): Promise<unknown> {
-    await this.server.enter('updateOne', this.name);
+    await this.server.enter('updateOne', this.name, undefined, undefined, options.session);
     const scope = scopeOf(this.server, options);
     const found = this.docsIn(scope).find(matcher(filter));
     const updated = (doc: Doc) => ({ ...applyMax(doc, update.$max), ...clone(update.$set ?? {}) });
     if (found) scope.write(this.name, found._id, updated(found));
     else if (options.upsert) scope.write(this.name, filter._id, updated({ _id: filter._id }));
-    this.server.leave('updateOne', this.name);
+    this.server.leave('updateOne', this.name, options.session);
     return { acknowledged: true };
   }
 
   /** Unordered: every operation is tried; the failed ones are reported together at the end. */
   async bulkWrite(ops: Doc[], options: { ordered?: boolean; session?: unknown } = {}): Promise<unknown> {
-    await this.server.enter('bulkWrite', this.name);
+    await this.server.enter('bulkWrite', this.name, undefined, undefined, options.session);
     const scope = scopeOf(this.server, options);
     const writeErrors: Array<{ index: number; code: number; errmsg: string }> = [];
     const docs = () => scope.read().get(this.name);
@@ -466,7 +484,7 @@ class FakeCollection {
         { getWriteConcernError: () => undefined } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1],
       );
     }
-    this.server.leave('bulkWrite', this.name);
+    this.server.leave('bulkWrite', this.name, options.session);
     return { ok: 1 };
   }
 }

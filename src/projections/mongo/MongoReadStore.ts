@@ -37,7 +37,7 @@ import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
 import { sortKeyValue } from '../../models/values/ipNetworks.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
 import { ReadStoreUnavailableError } from '../ReadStoreUnavailableError.js';
-import { DEFAULT_RETRY_POLICY, retryTransient, type RetryPolicy } from '../retryTransient.js';
+import { DEFAULT_RETRY_POLICY, retryTransient, type RetryHooks, type RetryPolicy } from '../retryTransient.js';
 import { planChanges, planSize, splitPlan, tombstoneId, type ApplyPlan } from './applyPlan.js';
 import { CountCache } from './CountCache.js';
 import { deploymentKind, StandaloneMongoRefusedError, type DeploymentKind } from './deployment.js';
@@ -208,11 +208,19 @@ export class MongoReadStore implements ReadStore {
   async apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void> {
     const plan = planChanges(changes);
     const reached: Reached = { position, cursor };
-    await retryTransient(() => this.applyOnce(plan, reached), isTransientMongoError, this.retryPolicy, {
-      signal: this.closing.signal,
-      onRetry: this.options.onRetry,
-      sleep: this.options.sleep,
-    });
+    await retryTransient(() => this.applyOnce(plan, reached), isTransientMongoError, this.retryPolicy, this.retryHooks);
+  }
+
+  /**
+   * The projector's reads before an apply, retried like it. A read past its time limit is
+   * retried too: it stops no client's request here, it would stop the projector.
+   */
+  retrying<T>(reads: () => Promise<T>): Promise<T> {
+    return retryTransient(reads, (error) => error instanceof ReadStoreUnavailableError || isTransientMongoError(error), this.retryPolicy, this.retryHooks);
+  }
+
+  private get retryHooks(): RetryHooks {
+    return { signal: this.closing.signal, onRetry: this.options.onRetry, sleep: this.options.sleep };
   }
 
   private async applyOnce(plan: ApplyPlan, reached: Reached): Promise<void> {
@@ -240,12 +248,17 @@ export class MongoReadStore implements ReadStore {
    * Writes the changes newer than what is stored (document or tombstone), then the
    * position. Every write is also guarded by `_pos`, so that without a transaction a
    * concurrent newer write still wins (its guarded upsert fails on the _id index and
-   * is skipped); inside a transaction such a race is a write conflict, retried.
+   * is skipped); inside a transaction such a race is a write conflict, retried (a batch
+   * its snapshot does not already hold moves the position, so two racing ones conflict
+   * there even when they share no document: a create racing a delete that left only a
+   * tombstone).
    */
   private async write(plan: ApplyPlan, reached: Reached | null, session: ClientSession | undefined): Promise<void> {
     const stored = await this.storedPositions(plan, session);
     const tombstoneOps: AnyBulkWriteOperation<Tombstone>[] = [];
     const writes: Array<[string, AnyBulkWriteOperation<StoredDoc>[]]> = [];
+    /** Tombstone key → the collection and id of a document this batch writes. */
+    const upserted = new Map<string, [string, number]>();
     for (const [name, byId] of plan.latest) {
       const ops: AnyBulkWriteOperation<StoredDoc>[] = [];
       for (const change of byId.values()) {
@@ -260,6 +273,7 @@ export class MongoReadStore implements ReadStore {
           const shadow = shadowOf(change.doc, this.shadowed(name) ?? []);
           if (shadow) replacement[SHADOW] = shadow;
           ops.push({ replaceOne: { filter, replacement, upsert: true } });
+          upserted.set(tombstoneId(name, change.id), [name, change.id]);
         }
       }
       if (ops.length > 0) writes.push([name, ops]);
@@ -271,6 +285,7 @@ export class MongoReadStore implements ReadStore {
       for (const [name, ops] of writes) await this.bulkWrite(this.collection(name), ops, session);
     } else {
       await Promise.all(writes.map(([name, ops]) => this.bulkWrite(this.collection(name), ops, undefined)));
+      await this.removeDeletedMeanwhile(upserted);
     }
     // Column patches set values the projection keeps from the neighbours (absolute values, so
     // a retried batch sets them again), after the documents they may land on; `_pos` stays.
@@ -279,6 +294,26 @@ export class MongoReadStore implements ReadStore {
       await this.bulkWrite(this.collection(name), ops, session);
     }
     await this.recordPosition(plan, reached, session);
+  }
+
+  /**
+   * Without a transaction a newer delete (another projector's, in a rolling deploy) can run
+   * between storedPositions and the upserts: its tombstone is written first, its guarded
+   * delete finds nothing yet, and the upsert would bring the object back. Tombstones looked
+   * for after the upserts close that gap: a delete whose tombstone is not there yet has not
+   * run its delete either, and that delete then finds the document.
+   */
+  private async removeDeletedMeanwhile(upserted: Map<string, [string, number]>): Promise<void> {
+    if (upserted.size === 0) return;
+    const tombs = await this.tombstones.find({ _id: { $in: [...upserted.keys()] } }).toArray();
+    const deletes = new Map<string, AnyBulkWriteOperation<StoredDoc>[]>();
+    for (const tomb of tombs) {
+      const [name, id] = upserted.get(tomb._id)!;
+      const ops = deletes.get(name) ?? [];
+      ops.push({ deleteOne: { filter: { _id: id, _pos: { $lt: tomb._pos } } } });
+      deletes.set(name, ops);
+    }
+    await Promise.all([...deletes].map(([name, ops]) => this.bulkWrite(this.collection(name), ops, undefined)));
   }
 
   /** `<collection>#<id>` → the position of the stored document or tombstone, for the batch's documents. */
@@ -419,7 +454,7 @@ export class MongoReadStore implements ReadStore {
     return this.options.caseInsensitiveFields?.get(collection);
   }
 
-  /** The query as MongoDB runs it: exact case-insensitive matches through the shadow keys. */
+  /** The query as MongoDB runs it: exact and starts-with case-insensitive matches through the shadow keys. */
   private filter(collection: string, query: Query): Query {
     return useShadowKeys(query, this.shadowed(collection));
   }

@@ -36,6 +36,8 @@ export function isTransientMongoError(error: unknown): boolean {
   if (!(error instanceof MongoError)) return false;
   if (TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label))) return true;
   if (error instanceof MongoBulkWriteError) {
+    const wrapped = wrappedDriverError(error);
+    if (wrapped) return isTransientMongoError(wrapped);
     // Write errors name the documents refused; transient only when every one is.
     const writeErrors = writeErrorsOf(error);
     if (writeErrors.length > 0) return writeErrors.every((e) => TRANSIENT_CODES.has(e.code));
@@ -43,6 +45,16 @@ export function isTransientMongoError(error: unknown): boolean {
   }
   if (error instanceof MongoServerError && typeof error.code === 'number') return TRANSIENT_CODES.has(error.code);
   return false;
+}
+
+/**
+ * The failure a bulk write hides inside its MongoBulkWriteError: the driver wraps whatever
+ * stopped the command itself (a lost connection, no primary to select) in one, keeping the
+ * original only as `errorResponse` (its labels are copied, its class is not).
+ */
+function wrappedDriverError(error: MongoBulkWriteError): MongoError | null {
+  const original = error.errorResponse as unknown;
+  return original instanceof MongoError && original !== error ? original : null;
 }
 
 export function writeErrorsOf(error: MongoBulkWriteError): Array<{ code: number }> {

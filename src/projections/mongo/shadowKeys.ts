@@ -1,16 +1,21 @@
 /**
- * Case-insensitive exact matches through an index. A `name__ie=` filter, a device's
- * bare `?name=` (NetBox's iexact) and the case-insensitive uniqueness checks compile to
- * an anchored literal regex with the 'i' option, which MongoDB cannot answer from an
- * index: it scans. For the fields that take such matches the store writes the folded
- * value beside the document (`_lc.<field>`, indexed) and answers the regex, when it is
- * an exact match of literals, by equality on that key. The folding is caseFolding.ts's,
- * the rule the regex itself follows, so both ways give the same documents.
+ * Case-insensitive exact and prefix matches through an index. A `name__ie=` filter, a
+ * device's bare `?name=` (NetBox's iexact), the case-insensitive uniqueness checks and
+ * `name__isw=` compile to an anchored literal regex with the 'i' option, which MongoDB
+ * cannot answer from an index range: it scans. For the fields that take exact matches
+ * the store writes the folded value beside the document (`_lc.<field>`, indexed) and
+ * answers the regex, when it is an exact match of literals, by equality on that key, and
+ * when it is a prefix match of literals, by a case-sensitive prefix regex on it, which
+ * MongoDB bounds by the index. The folding is caseFolding.ts's, the rule the regex itself
+ * follows, character by character and never changing a string's length: a text starts
+ * with a prefix whatever the case exactly when its folded form starts with the folded
+ * prefix, so both ways give the same documents. Contains and ends-with have no index
+ * range to use and stay regexes on the field.
  */
 import type { ModelRegistry } from '../../models/registry.js';
 import { foldCase } from '../caseFolding.js';
 import type { Query } from '../ReadStore.js';
-import { exactLiterals } from '../textPatterns.js';
+import { exactLiterals, lookupPattern, prefixLiterals } from '../textPatterns.js';
 
 export const SHADOW = '_lc';
 
@@ -44,8 +49,8 @@ export function shadowOf(doc: Record<string, unknown>, fields: readonly string[]
 }
 
 /**
- * The query with every exact case-insensitive match on a shadowed field answered by its
- * shadow key (top level and inside $and/$or/$nor); anything else is left as it is.
+ * The query with every exact or prefix case-insensitive match on a shadowed field answered
+ * by its shadow key (top level and inside $and/$or/$nor); anything else is left as it is.
  */
 export function useShadowKeys(query: Query, fields: readonly string[] | undefined): Query {
   if (!fields || fields.length === 0) return query;
@@ -56,11 +61,8 @@ export function useShadowKeys(query: Query, fields: readonly string[] | undefine
       const parts = value.map((part) => (part && typeof part === 'object' ? useShadowKeys(part as Query, fields) : part));
       if (parts.some((p, i) => p !== value[i])) replacement = [key, parts];
     } else if (fields.includes(key)) {
-      const literals = exactLiterals(value);
-      if (literals) {
-        const folded = [...new Set(literals.map(foldCase))];
-        replacement = [`${SHADOW}.${key}`, folded.length === 1 ? folded[0] : { $in: folded }];
-      }
+      const condition = onShadowKey(value);
+      if (condition !== null) replacement = [`${SHADOW}.${key}`, condition];
     }
     if (replacement) {
       out ??= { ...query };
@@ -69,4 +71,19 @@ export function useShadowKeys(query: Query, fields: readonly string[] | undefine
     }
   }
   return out ?? query;
+}
+
+/** A case-insensitive exact or prefix match of literals as the same match on the folded key (so case-sensitive), or null. */
+function onShadowKey(condition: unknown): unknown {
+  const exact = exactLiterals(condition);
+  if (exact) {
+    const folded = foldedOnce(exact);
+    return folded.length === 1 ? folded[0] : { $in: folded };
+  }
+  const prefixes = prefixLiterals(condition);
+  return prefixes ? { $regex: lookupPattern('isw', foldedOnce(prefixes)) } : null;
+}
+
+function foldedOnce(literals: string[]): string[] {
+  return [...new Set(literals.map(foldCase))];
 }
