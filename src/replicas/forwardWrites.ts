@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import type { Context, Next } from 'koa';
 
 /** Methods a replica answers itself; every other method may write and goes to the writer. */
@@ -75,6 +76,7 @@ function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logge
   // The request target is appended to the writer's origin, never resolved against it: a
   // target such as '//elsewhere/' would otherwise send the client's credentials to another host.
   const target = new URL(`${new URL(writerUrl).origin}/${ctx.originalUrl.replace(/^\/+/, '')}`);
+  const tls = target.protocol === 'https:';
   const headers: http.OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
@@ -85,19 +87,23 @@ function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logge
   headers['x-forwarded-proto'] = ctx.protocol;
   headers['x-forwarded-host'] = ctx.host;
   headers.via = [ctx.get('Via'), VIA].filter(Boolean).join(', ');
+  // Node would take the TLS server name from the Host header, which names this replica:
+  // the writer's certificate is checked against the writer's own name ('': an IP, sent as no name).
+  const servername = tls ? (isIP(target.hostname) === 0 ? target.hostname : '') : undefined;
 
   return new Promise<void>((resolve) => {
     let connected = false;
     let answered = false;
-    const request = (target.protocol === 'https:' ? https : http).request(target, { method: ctx.method, headers });
+    const request = (tls ? https : http).request(target, { method: ctx.method, headers, servername });
     const connectTimer = setTimeout(() => request.destroy(Object.assign(new Error('connect timeout'), { code: 'CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
     request.on('socket', (socket) => {
       const connectedNow = () => {
         connected = true;
         clearTimeout(connectTimer);
       };
-      if (!socket.connecting) connectedNow();
-      else socket.once('connect', connectedNow);
+      // A new connection: nothing of the request reaches the writer before its TLS handshake is done.
+      if (socket.connecting) socket.once(tls ? 'secureConnect' : 'connect', connectedNow);
+      else connectedNow();
     });
     request.on('response', (response) => {
       answered = true;

@@ -3,14 +3,30 @@
  * it came; it refuses them, pointing at the writer, when it cannot.
  */
 import test from 'ava';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import Koa from 'koa';
 import { forwardWrites } from '../../src/replicas/forwardWrites.js';
+import { selfSigned } from '../support/selfSigned.js';
+import { removeDir, tempDir } from '../support/tempDirs.js';
 
-async function listen(server: http.Server): Promise<string> {
+async function listen(server: http.Server | https.Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return `${server instanceof https.Server ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A POST by Node's client; its status and body. */
+async function post(url: string, body: string, headers: http.OutgoingHttpHeaders = {}): Promise<{ status?: number; text: string }> {
+  const request = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } });
+  request.end(body);
+  const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+  let text = '';
+  for await (const chunk of response) text += chunk;
+  return { status: response.statusCode, text };
 }
 
 async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext): Promise<string> {
@@ -122,4 +138,35 @@ test('a request target that looks like another host (//elsewhere/...) still goes
   t.is(status, 201);
   t.is(seen.length, 1);
   t.regex(seen[0]!, /\/attacker\.example\/api\/dcim\/sites\/$/, 'the path reached the writer as a path');
+});
+
+test('over HTTPS, the writer\'s certificate is checked against the writer\'s name, not the Host the client gave the replica; a failed handshake means the write was not made', async (t) => {
+  const dir = tempDir('forward-tls-');
+  t.teardown(() => removeDir(dir));
+  const files = selfSigned(dir, 'localhost');
+  if (!files) {
+    t.log('skipped: openssl is not available to make a certificate');
+    t.pass();
+    return;
+  }
+  const seen: Array<{ host?: string; servername: string | false | null }> = [];
+  const writer = https.createServer({ key: readFileSync(files.key), cert: readFileSync(files.cert) }, (req, res) => {
+    seen.push({ host: req.headers.host, servername: (req.socket as TLSSocket).servername });
+    req.resume();
+    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+  });
+  const port = new URL(await listen(writer)).port;
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const writerUrl = `https://localhost:${port}`;
+  const replica = await replicaFor(writerUrl, t);
+  const write = () => post(`${replica}/api/dcim/sites/`, '{}', { Host: 'replica.example:8001' });
+
+  const untrusted = await write();
+  t.is(untrusted.status, 503);
+  t.regex(JSON.parse(untrusted.text).detail, /writer at https:\/\/localhost:\d+ is unreachable \(.+\): the write was not made/);
+  t.deepEqual(seen, []);
+
+  https.globalAgent.options.ca = readFileSync(files.cert); // the replica now trusts the writer (this test's process only)
+  t.is((await write()).status, 201);
+  t.deepEqual(seen, [{ host: 'replica.example:8001', servername: 'localhost' }]);
 });
