@@ -94,6 +94,7 @@ function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logge
   return new Promise<void>((resolve) => {
     let connected = false;
     let answered = false;
+    let cutShort = false;
     const request = (tls ? https : http).request(target, { method: ctx.method, headers, servername });
     const connectTimer = setTimeout(() => request.destroy(Object.assign(new Error('connect timeout'), { code: 'CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
     request.on('socket', (socket) => {
@@ -105,9 +106,23 @@ function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logge
       if (socket.connecting) socket.once(tls ? 'secureConnect' : 'connect', connectedNow);
       else connectedNow();
     });
+    // The writer answered, or failed, before it had the whole body (a 413 on Content-Length
+    // reads none of it): it wants no more. Node's client sends no more once the answer is
+    // complete, so the body piped into it would stall the client's upload until
+    // REQUEST_TIMEOUT. The rest is read and dropped here: the client gets the answer and
+    // keeps its connection.
+    const stopSending = () => {
+      if (ctx.req.readableEnded) return;
+      cutShort = true;
+      ctx.req.unpipe(request);
+      ctx.req.resume();
+    };
     request.on('response', (response) => {
       answered = true;
       clearTimeout(connectTimer);
+      stopSending();
+      // A connection left with half a body sent can carry no other request.
+      response.once('end', () => cutShort && request.destroy());
       ctx.status = response.statusCode ?? 502;
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined && !HOP_BY_HOP.has(name)) ctx.set(name, value as string | string[]);
@@ -120,6 +135,7 @@ function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logge
     request.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(connectTimer);
       if (answered) return; // the answer's stream fails with it; Koa ends the response
+      stopSending();
       const code = error.code ?? 'ERROR';
       logger({ level: 'warn', requestId: ctx.state.requestId, msg: `write not forwarded to the writer at ${writerUrl}: ${error.message}` });
       if (!connected || NOT_SENT.has(code)) {

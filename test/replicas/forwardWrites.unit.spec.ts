@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import Koa from 'koa';
 import { forwardWrites } from '../../src/replicas/forwardWrites.js';
@@ -27,6 +27,35 @@ async function post(url: string, body: string, headers: http.OutgoingHttpHeaders
   let text = '';
   for await (const chunk of response) text += chunk;
   return { status: response.statusCode, text };
+}
+
+/**
+ * One keep-alive connection driven by hand, as a client such as pynetbox (requests)
+ * uses one: it sends a whole request, body included, before it reads the answer.
+ */
+function rawConnection(url: string) {
+  const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+  let received = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (text: string) => (received += text));
+  return {
+    /** Resolves once every byte was handed to the kernel: the peer is reading. */
+    async send(head: string, body: Buffer): Promise<void> {
+      socket.write(head);
+      for (let offset = 0; offset < body.length; offset += 1 << 16) {
+        if (!socket.write(body.subarray(offset, offset + (1 << 16)))) await once(socket, 'drain');
+      }
+    },
+    /** Resolves once what was received so far matches. */
+    received(pattern: RegExp): Promise<void> {
+      return new Promise((resolve) => {
+        const check = () => pattern.test(received) && (socket.off('data', check), resolve());
+        socket.on('data', check);
+        check();
+      });
+    },
+    close: () => socket.destroy(),
+  };
 }
 
 async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext): Promise<string> {
@@ -138,6 +167,33 @@ test('a request target that looks like another host (//elsewhere/...) still goes
   t.is(status, 201);
   t.is(seen.length, 1);
   t.regex(seen[0]!, /\/attacker\.example\/api\/dcim\/sites\/$/, 'the path reached the writer as a path');
+});
+
+test('a writer that answers before it has read the body (413 on Content-Length) ends the forwarding: the client gets the answer, its upload is read to the end and its connection serves the next write', async (t) => {
+  const writer = http.createServer((req, res) => {
+    if (Number(req.headers['content-length']) > 1_000) {
+      // As the writer answers a body declared over MAX_BODY_BYTES: at once, reading none of it.
+      res.writeHead(413, { 'Content-Type': 'application/json' });
+      res.end('{"detail":"Request body exceeds the limit of 1000 bytes."}');
+      return;
+    }
+    req.resume();
+    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+  });
+  const writerUrl = await listen(writer);
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const replica = await replicaFor(writerUrl, t);
+  const client = rawConnection(replica);
+  t.teardown(() => client.close());
+
+  const big = Buffer.alloc(20 << 20, 0x20);
+  await client.send(`POST /api/extras/image-attachments/ HTTP/1.1\r\nHost: replica\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`, big);
+  await client.received(/^HTTP\/1\.1 413 [^]*\{"detail":"Request body exceeds the limit of 1000 bytes\."\}/);
+  // The whole body was taken in though the writer wanted none of it, and the connection goes on.
+  const small = Buffer.from('{"name":"t","slug":"t"}');
+  await client.send(`POST /api/extras/tags/ HTTP/1.1\r\nHost: replica\r\nContent-Type: application/json\r\nContent-Length: ${small.length}\r\n\r\n`, small);
+  await client.received(/\r\n\r\nHTTP\/1\.1 201 /);
+  t.pass();
 });
 
 test('over HTTPS, the writer\'s certificate is checked against the writer\'s name, not the Host the client gave the replica; a failed handshake means the write was not made', async (t) => {
