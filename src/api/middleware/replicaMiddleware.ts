@@ -15,9 +15,9 @@ export function replicaMiddleware(services: Services): Middleware[] {
   const chain: Middleware[] = [
     readPosition({
       position: () => projector.position,
-      waitFor: async (position) => {
-        await projector.waitFor(position);
-        await audit?.log.waitFor(position);
+      waitFor: async (position, signal) => {
+        await projector.waitFor(position, { signal });
+        await audit?.log.waitFor(position, signal);
       },
       positionOfRequest: (requestId, signal) =>
         new Promise<number>((resolve) => {
