@@ -30,6 +30,8 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREAC
 export interface WriteForwarding {
   /** The writer's origin (WRITER_URL), or null: writes are refused with a pointer to the writer. */
   writerUrl: string | null;
+  /** The client's address as this replica finds it (its own TRUSTED_PROXIES), or null. */
+  clientAddress: (ctx: Context) => string | null;
   logger: (entry: Record<string, unknown>) => void;
 }
 
@@ -40,8 +42,10 @@ export interface WriteForwarding {
  * header: Authorization, cookies, Content-Type, If-Match, Idempotency-Key ...) and the
  * writer's answer is streamed back with its headers, X-Request-ID and
  * X-Netledger-Position included. The original Host stays, so the links and the CSRF
- * origin the writer works out are the ones the client used; X-Forwarded-For names the
- * client (the writer trusts it only from TRUSTED_PROXIES).
+ * origin the writer works out are the ones the client used. X-Real-IP names the client
+ * as this replica found it, replacing what the client sent: a writer that trusts the
+ * replica (TRUSTED_PROXIES, for token allowed_ips) takes it before X-Forwarded-For, to
+ * which the replica appends its peer.
  *
  * Without WRITER_URL, or with the writer unreachable, the write is answered 503 with
  * Retry-After and a pointer to the writer (X-Netledger-Writer and the detail). A writer
@@ -60,7 +64,7 @@ export function forwardWrites(options: WriteForwarding) {
       refuse(ctx, 503, `This read replica received a write another replica forwarded: WRITER_URL (${options.writerUrl}) must name the writer, not a replica.`, options.writerUrl);
       return;
     }
-    await forward(ctx, options.writerUrl, options.logger);
+    await forward(ctx, { ...options, writerUrl: options.writerUrl });
   };
 }
 
@@ -72,7 +76,7 @@ function refuse(ctx: Context, status: number, detail: string, writerUrl?: string
   ctx.body = { detail };
 }
 
-function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logger']): Promise<void> {
+function forward(ctx: Context, { writerUrl, clientAddress, logger }: WriteForwarding & { writerUrl: string }): Promise<void> {
   // The request target is appended to the writer's origin, never resolved against it: a
   // target such as '//elsewhere/' would otherwise send the client's credentials to another host.
   const target = new URL(`${new URL(writerUrl).origin}/${ctx.originalUrl.replace(/^\/+/, '')}`);
@@ -84,6 +88,8 @@ function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logge
   const client = ctx.ip || ctx.req.socket.remoteAddress || '';
   const previous = ctx.get('X-Forwarded-For');
   headers['x-forwarded-for'] = previous ? `${previous}, ${client}` : client;
+  // The client's own X-Real-IP would be believed by a writer that trusts this replica.
+  headers['x-real-ip'] = clientAddress(ctx) ?? client;
   headers['x-forwarded-proto'] = ctx.protocol;
   headers['x-forwarded-host'] = ctx.host;
   headers.via = [ctx.get('Via'), VIA].filter(Boolean).join(', ');

@@ -60,7 +60,8 @@ function rawConnection(url: string) {
 
 async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext): Promise<string> {
   const app = new Koa();
-  app.use(forwardWrites({ writerUrl, logger: () => {} }));
+  // As a replica that trusts no proxy finds its client: the socket's peer.
+  app.use(forwardWrites({ writerUrl, clientAddress: (ctx) => ctx.req.socket.remoteAddress ?? null, logger: () => {} }));
   app.use((ctx) => {
     ctx.body = { served: 'by the replica' };
   });
@@ -93,6 +94,7 @@ test('a write goes to the writer with its method, path, query, body and end-to-e
       'Idempotency-Key': 'k-1',
       Cookie: 'sessionid=s',
       'X-Forwarded-For': '10.9.9.9',
+      'X-Real-IP': '10.9.9.9', // claimed by the client: not passed on
     },
     body: '{"name":"x"}',
   });
@@ -119,6 +121,7 @@ test('a write goes to the writer with its method, path, query, body and end-to-e
     via: '1.1 netledger-replica',
   });
   t.regex(String(got.headers['x-forwarded-for']), /^10\.9\.9\.9, (::ffff:)?127\.0\.0\.1$/);
+  t.regex(String(got.headers['x-real-ip']), /^(::ffff:)?127\.0\.0\.1$/, 'the client as the replica found it');
 });
 
 test('reads are the replica\'s own; writes are refused 503 with Retry-After and a pointer when the writer is unreachable or not configured', async (t) => {

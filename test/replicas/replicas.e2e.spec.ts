@@ -188,3 +188,19 @@ test.serial('/readyz says catching-up (and the API answers 503) until the first 
   t.like(ready.body, { status: 'ok', phase: 'ready', projector: { lag: 0 } });
   t.is((await get('/api/extras/tags/')).body.count, 1);
 });
+
+test.serial('a write forwarded to a writer that trusts the replica carries the client\'s address as the replica found it, not as the client claimed it (token allowed_ips)', async (t) => {
+  const writer = await startService({ TRUSTED_PROXIES: '127.0.0.1/32' }); // the replica's address: allowed_ips then hold through it
+  t.teardown(() => writer.close());
+  const replica = await startService({ ROLE: 'reader', WRITER_URL: writer.url }, writer.dataDir);
+  t.teardown(() => replica.close());
+  await replica.caughtUp;
+  const elsewhere = (await writer.api('POST', '/api/users/tokens/', { user: 1, allowed_ips: ['198.51.100.0/24'] })).body;
+  const here = (await writer.api('POST', '/api/users/tokens/', { user: 1, allowed_ips: ['127.0.0.1/32'] })).body;
+  const write = (key: string, slug: string) =>
+    replica.api('POST', '/api/extras/tags/', { name: slug, slug }, { Authorization: `Token ${key}`, 'X-Real-IP': '198.51.100.7', 'X-Forwarded-For': '198.51.100.7' });
+
+  const spoofed = await write(elsewhere.key, 'spoofed');
+  t.deepEqual([spoofed.status, spoofed.body], [403, { detail: 'Source IP 127.0.0.1 is not permitted to authenticate using this token.' }]);
+  t.is((await write(here.key, 'allowed')).status, 201);
+});
