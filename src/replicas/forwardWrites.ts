@@ -19,6 +19,12 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** A message's own hop-by-hop headers: the standard ones and those its Connection header names (RFC 9110, 7.6.1). */
+function hopByHop(headers: http.IncomingHttpHeaders): Set<string> {
+  const named = String(headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase());
+  return new Set([...HOP_BY_HOP, ...named.filter(Boolean)]);
+}
+
 const VIA = '1.1 netledger-replica';
 /** A writer that does not accept the connection within this time counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -82,8 +88,9 @@ function forward(ctx: Context, { writerUrl, clientAddress, logger }: WriteForwar
   const target = new URL(`${new URL(writerUrl).origin}/${ctx.originalUrl.replace(/^\/+/, '')}`);
   const tls = target.protocol === 'https:';
   const headers: http.OutgoingHttpHeaders = {};
+  const requestHops = hopByHop(ctx.req.headers);
   for (const [name, value] of Object.entries(ctx.req.headers)) {
-    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    if (value !== undefined && !requestHops.has(name)) headers[name] = value;
   }
   const client = ctx.ip || ctx.req.socket.remoteAddress || '';
   const previous = ctx.get('X-Forwarded-For');
@@ -130,8 +137,9 @@ function forward(ctx: Context, { writerUrl, clientAddress, logger }: WriteForwar
       // A connection left with half a body sent can carry no other request.
       response.once('end', () => cutShort && request.destroy());
       ctx.status = response.statusCode ?? 502;
+      const responseHops = hopByHop(response.headers);
       for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined && !HOP_BY_HOP.has(name)) ctx.set(name, value as string | string[]);
+        if (value !== undefined && !responseHops.has(name)) ctx.set(name, value as string | string[]);
       }
       // Streamed back as it comes; Koa keeps the writer's Content-Type and Content-Length.
       ctx.body = response;

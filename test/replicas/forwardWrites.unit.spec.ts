@@ -199,6 +199,27 @@ test('a writer that answers before it has read the body (413 on Content-Length) 
   t.pass();
 });
 
+test('headers the Connection header names belong to one hop: neither the request\'s nor the answer\'s are passed on', async (t) => {
+  let seen: http.IncomingHttpHeaders = {};
+  const writer = http.createServer((req, res) => {
+    seen = req.headers;
+    req.resume();
+    req.on('end', () => res.writeHead(201, { Connection: 'keep-alive, X-Writer-Hop', 'X-Writer-Hop': 'w', 'X-Writer-End': 'e' }).end('{}'));
+  });
+  const writerUrl = await listen(writer);
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const replica = await replicaFor(writerUrl, t);
+  const request = http.request(`${replica}/api/extras/tags/`, { method: 'POST', headers: { Connection: 'keep-alive, X-Client-Hop', 'X-Client-Hop': 'c', 'X-Client-End': 'e' } });
+  request.end('{}');
+  const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+  response.resume();
+  t.is(response.statusCode, 201);
+  t.like(response.headers, { 'x-writer-end': 'e' });
+  t.false('x-writer-hop' in response.headers);
+  t.like(seen, { 'x-client-end': 'e' });
+  t.false('x-client-hop' in seen);
+});
+
 test('over HTTPS, the writer\'s certificate is checked against the writer\'s name, not the Host the client gave the replica; a failed handshake means the write was not made', async (t) => {
   const dir = tempDir('forward-tls-');
   t.teardown(() => removeDir(dir));
