@@ -1,6 +1,7 @@
 import { WriterUnavailableError } from '../commands/errors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, LogCursor, ResumePoint, Subscription } from '../events/EventLog.js';
+import { PositionWaiters } from '../events/PositionWaiters.js';
 import { AuditIndex } from './AuditIndex.js';
 import { IdempotencyIndex } from './IdempotencyIndex.js';
 
@@ -24,7 +25,7 @@ const SYNC_TIMEOUT_MS = 30_000;
 export class AuditLog {
   private indexes = { index: new AuditIndex(), idempotency: new IdempotencyIndex() };
   private subscription: Subscription | null = null;
-  private waiters: Array<{ position: number; resolve: () => void; reject: (error: Error) => void }> = [];
+  private readonly waiters = new PositionWaiters();
   private readonly listeners = new Set<() => void>();
   private failure: Error | null = null;
   private closed = false;
@@ -87,12 +88,7 @@ export class AuditLog {
       this.fail(error as Error);
       throw error;
     }
-    const head = this.index.head;
-    if (this.waiters.length > 0) {
-      const ready = this.waiters.filter((w) => w.position <= head);
-      this.waiters = this.waiters.filter((w) => w.position > head);
-      for (const w of ready) w.resolve();
-    }
+    this.waiters.reached(this.index.head);
     for (const listener of this.listeners) listener();
   }
 
@@ -101,12 +97,12 @@ export class AuditLog {
     return this.index.head;
   }
 
-  /** Resolves once every event up to `position` is indexed. */
-  waitFor(position: number): Promise<void> {
+  /** Resolves once every event up to `position` is indexed; rejects if indexing stops, or with the signal's reason once it aborts. */
+  waitFor(position: number, signal?: AbortSignal): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (position <= this.index.head) return Promise.resolve();
     if (this.closed) return Promise.reject(new Error('AuditLog is closed'));
-    return new Promise((resolve, reject) => this.waiters.push({ position, resolve, reject }));
+    return this.waiters.wait(position, signal);
   }
 
   /**
@@ -182,12 +178,12 @@ export class AuditLog {
     this.listeners.clear();
     await this.subscription?.stop();
     this.subscription = null;
-    for (const w of this.waiters.splice(0)) w.reject(new Error('AuditLog is closed'));
+    this.waiters.failAll(new Error('AuditLog is closed'));
   }
 
   private fail(error: Error): void {
     this.failure = error;
-    for (const w of this.waiters.splice(0)) w.reject(error);
+    this.waiters.failAll(error);
     for (const listener of this.listeners) listener();
   }
 }

@@ -240,7 +240,7 @@ export class WriteCoordinator {
     if (tx.events.length === 0) return { result, events: [] };
     await durable;
     const last = tx.events[tx.events.length - 1].position;
-    await this.projector.waitFor(last, this.projectionTimeoutMs).catch((error: Error) => {
+    await this.projector.waitFor(last, { timeoutMs: this.projectionTimeoutMs }).catch((error: Error) => {
       // The write is durable: the client must not repeat it, only read it again later.
       throw new WriterUnavailableError(
         `write committed at position ${last} but not visible in the read models: ${error.message}`,

@@ -1,5 +1,6 @@
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
+import { PositionWaiters } from '../events/PositionWaiters.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from './evolve.js';
 import { withProjectedColumns } from './projectedColumns.js';
@@ -14,7 +15,7 @@ export class Projector {
   private applied = 0;
   private startedFrom = 0;
   private subscription: Subscription | null = null;
-  private waiters: Array<{ position: number; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private readonly waiters = new PositionWaiters();
   private failure: unknown = null;
   /** The last position at which each collection changed, for what caches renderings. */
   private readonly changed = new Map<string, number>();
@@ -67,23 +68,18 @@ export class Projector {
 
   /**
    * Resolves once every event up to `position` is visible in the read models; rejects if
-   * projection stops, or with a ProjectionTimeoutError after `timeoutMs` (no limit when left out).
+   * projection stops, with a ProjectionTimeoutError after `timeoutMs` (no limit when left
+   * out), or with the signal's reason once it aborts.
    */
-  waitFor(position: number, timeoutMs?: number): Promise<void> {
+  waitFor(position: number, limits: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (position <= this.applied) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter = { position, resolve, reject };
-      this.waiters.push(waiter);
-      if (timeoutMs === undefined) return;
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new ProjectionTimeoutError(position, this.applied, timeoutMs));
-      }, timeoutMs);
-      timer.unref();
-      waiter.resolve = () => (clearTimeout(timer), resolve());
-      waiter.reject = (error) => (clearTimeout(timer), reject(error));
-    });
+    const { timeoutMs, signal } = limits;
+    if (timeoutMs === undefined) return this.waiters.wait(position, signal);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new ProjectionTimeoutError(position, this.applied, timeoutMs)), timeoutMs);
+    timer.unref();
+    return this.waiters.wait(position, signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal).finally(() => clearTimeout(timer));
   }
 
   async stop(): Promise<void> {
@@ -94,7 +90,7 @@ export class Projector {
   private fail(error: unknown): void {
     if (this.failure) return;
     this.failure = error;
-    for (const w of this.waiters.splice(0)) w.reject(error);
+    this.waiters.failAll(error);
     this.onFailed(error);
   }
 
@@ -118,9 +114,7 @@ export class Projector {
       throw error;
     }
     this.onApplied(this.applied);
-    const ready = this.waiters.filter((w) => w.position <= this.applied);
-    this.waiters = this.waiters.filter((w) => w.position > this.applied);
-    for (const w of ready) w.resolve();
+    this.waiters.reached(this.applied);
   }
 }
 

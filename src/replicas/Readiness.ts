@@ -7,11 +7,14 @@
  *   no event waiting longer than `maxLagMs` to be applied. A write burst makes the
  *   read models fall a few events behind for a moment; that stays ready, so readiness
  *   does not flap under write load.
- * - lagging: more behind than that. Not ready until it is back within the bounds.
+ * - lagging: more behind than that. Ready again only once within half of each bound, so
+ *   that a lag hovering at a bound does not flip readiness at every probe.
  *
- * How long an event has waited is measured without a timer: when the read models are
- * behind, the head seen then is noted with the time; the wait lasts until they reach
- * that head (then the next head seen is noted). Probes come often enough for that.
+ * How long an event has waited is measured without a timer, at each report: the heads
+ * seen at earlier reports are kept with the time each was first seen, until applied; the
+ * oldest one not yet applied tells how long the read models have been behind it. (Keeping
+ * only one, and starting afresh each time it was reached, read a steady lag longer than
+ * the probe interval as no lag at every few probes.)
  */
 export interface ReadinessBounds {
   maxLagEvents: number;
@@ -30,9 +33,14 @@ export interface ReadinessReport {
   behindSeconds: number;
 }
 
+/** Heads kept at most: a long stall seen by frequent probes merges its newest into the last. */
+const MAX_SAMPLES = 64;
+
 export class Readiness {
   private caughtUp = false;
-  private waiting: { target: number; since: number } | null = null;
+  private lagging = false;
+  /** Heads seen and not yet applied, oldest first, each with when it was first seen. */
+  private samples: Array<{ head: number; since: number }> = [];
 
   constructor(
     private readonly positionOf: () => number,
@@ -57,17 +65,21 @@ export class Readiness {
     const behindMs = this.behind(position, head);
     const behindSeconds = Math.round(behindMs / 100) / 10;
     if (!this.caughtUp) return { ready: false, phase: 'catching-up', position, head, lag, behindSeconds };
-    const ready = lag <= this.bounds.maxLagEvents && behindMs <= this.bounds.maxLagMs;
-    return { ready, phase: ready ? 'ready' : 'lagging', position, head, lag, behindSeconds };
+    // Lagging: back only once within half of each bound.
+    const share = this.lagging ? 0.5 : 1;
+    this.lagging = lag > this.bounds.maxLagEvents * share || behindMs > this.bounds.maxLagMs * share;
+    return { ready: !this.lagging, phase: this.lagging ? 'lagging' : 'ready', position, head, lag, behindSeconds };
   }
 
   private behind(position: number, head: number): number {
     const now = this.now();
-    if (position >= head) {
-      this.waiting = null;
-      return 0;
+    while (this.samples.length > 0 && this.samples[0]!.head <= position) this.samples.shift();
+    if (position >= head) return 0;
+    const last = this.samples.at(-1);
+    if (last === undefined || last.head < head) {
+      if (last !== undefined && this.samples.length >= MAX_SAMPLES) last.head = head;
+      else this.samples.push({ head, since: now });
     }
-    if (this.waiting === null || position >= this.waiting.target) this.waiting = { target: head, since: now };
-    return now - this.waiting.since;
+    return now - this.samples[0]!.since;
   }
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import type { Context, Next } from 'koa';
 
 /** Methods a replica answers itself; every other method may write and goes to the writer. */
@@ -18,6 +19,12 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** A message's own hop-by-hop headers: the standard ones and those its Connection header names (RFC 9110, 7.6.1). */
+function hopByHop(headers: http.IncomingHttpHeaders): Set<string> {
+  const named = String(headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase());
+  return new Set([...HOP_BY_HOP, ...named.filter(Boolean)]);
+}
+
 const VIA = '1.1 netledger-replica';
 /** A writer that does not accept the connection within this time counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -29,6 +36,8 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREAC
 export interface WriteForwarding {
   /** The writer's origin (WRITER_URL), or null: writes are refused with a pointer to the writer. */
   writerUrl: string | null;
+  /** The client's address as this replica finds it (its own TRUSTED_PROXIES), or null. */
+  clientAddress: (ctx: Context) => string | null;
   logger: (entry: Record<string, unknown>) => void;
 }
 
@@ -39,8 +48,10 @@ export interface WriteForwarding {
  * header: Authorization, cookies, Content-Type, If-Match, Idempotency-Key ...) and the
  * writer's answer is streamed back with its headers, X-Request-ID and
  * X-Netledger-Position included. The original Host stays, so the links and the CSRF
- * origin the writer works out are the ones the client used; X-Forwarded-For names the
- * client (the writer trusts it only from TRUSTED_PROXIES).
+ * origin the writer works out are the ones the client used. X-Real-IP names the client
+ * as this replica found it, replacing what the client sent: a writer that trusts the
+ * replica (TRUSTED_PROXIES, for token allowed_ips) takes it before X-Forwarded-For, to
+ * which the replica appends its peer.
  *
  * Without WRITER_URL, or with the writer unreachable, the write is answered 503 with
  * Retry-After and a pointer to the writer (X-Netledger-Writer and the detail). A writer
@@ -59,7 +70,7 @@ export function forwardWrites(options: WriteForwarding) {
       refuse(ctx, 503, `This read replica received a write another replica forwarded: WRITER_URL (${options.writerUrl}) must name the writer, not a replica.`, options.writerUrl);
       return;
     }
-    await forward(ctx, options.writerUrl, options.logger);
+    await forward(ctx, { ...options, writerUrl: options.writerUrl });
   };
 }
 
@@ -71,40 +82,64 @@ function refuse(ctx: Context, status: number, detail: string, writerUrl?: string
   ctx.body = { detail };
 }
 
-function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logger']): Promise<void> {
+function forward(ctx: Context, { writerUrl, clientAddress, logger }: WriteForwarding & { writerUrl: string }): Promise<void> {
   // The request target is appended to the writer's origin, never resolved against it: a
   // target such as '//elsewhere/' would otherwise send the client's credentials to another host.
   const target = new URL(`${new URL(writerUrl).origin}/${ctx.originalUrl.replace(/^\/+/, '')}`);
+  const tls = target.protocol === 'https:';
   const headers: http.OutgoingHttpHeaders = {};
+  const requestHops = hopByHop(ctx.req.headers);
   for (const [name, value] of Object.entries(ctx.req.headers)) {
-    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    if (value !== undefined && !requestHops.has(name)) headers[name] = value;
   }
   const client = ctx.ip || ctx.req.socket.remoteAddress || '';
   const previous = ctx.get('X-Forwarded-For');
   headers['x-forwarded-for'] = previous ? `${previous}, ${client}` : client;
+  // The client's own X-Real-IP would be believed by a writer that trusts this replica.
+  headers['x-real-ip'] = clientAddress(ctx) ?? client;
   headers['x-forwarded-proto'] = ctx.protocol;
   headers['x-forwarded-host'] = ctx.host;
   headers.via = [ctx.get('Via'), VIA].filter(Boolean).join(', ');
+  // Node would take the TLS server name from the Host header, which names this replica:
+  // the writer's certificate is checked against the writer's own name ('': an IP, sent as no name).
+  const servername = tls ? (isIP(target.hostname) === 0 ? target.hostname : '') : undefined;
 
   return new Promise<void>((resolve) => {
     let connected = false;
     let answered = false;
-    const request = (target.protocol === 'https:' ? https : http).request(target, { method: ctx.method, headers });
+    let cutShort = false;
+    const request = (tls ? https : http).request(target, { method: ctx.method, headers, servername });
     const connectTimer = setTimeout(() => request.destroy(Object.assign(new Error('connect timeout'), { code: 'CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
     request.on('socket', (socket) => {
       const connectedNow = () => {
         connected = true;
         clearTimeout(connectTimer);
       };
-      if (!socket.connecting) connectedNow();
-      else socket.once('connect', connectedNow);
+      // A new connection: nothing of the request reaches the writer before its TLS handshake is done.
+      if (socket.connecting) socket.once(tls ? 'secureConnect' : 'connect', connectedNow);
+      else connectedNow();
     });
+    // The writer answered, or failed, before it had the whole body (a 413 on Content-Length
+    // reads none of it): it wants no more. Node's client sends no more once the answer is
+    // complete, so the body piped into it would stall the client's upload until
+    // REQUEST_TIMEOUT. The rest is read and dropped here: the client gets the answer and
+    // keeps its connection.
+    const stopSending = () => {
+      if (ctx.req.readableEnded) return;
+      cutShort = true;
+      ctx.req.unpipe(request);
+      ctx.req.resume();
+    };
     request.on('response', (response) => {
       answered = true;
       clearTimeout(connectTimer);
+      stopSending();
+      // A connection left with half a body sent can carry no other request.
+      response.once('end', () => cutShort && request.destroy());
       ctx.status = response.statusCode ?? 502;
+      const responseHops = hopByHop(response.headers);
       for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined && !HOP_BY_HOP.has(name)) ctx.set(name, value as string | string[]);
+        if (value !== undefined && !responseHops.has(name)) ctx.set(name, value as string | string[]);
       }
       // Streamed back as it comes; Koa keeps the writer's Content-Type and Content-Length.
       ctx.body = response;
@@ -114,6 +149,7 @@ function forward(ctx: Context, writerUrl: string, logger: WriteForwarding['logge
     request.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(connectTimer);
       if (answered) return; // the answer's stream fails with it; Koa ends the response
+      stopSending();
       const code = error.code ?? 'ERROR';
       logger({ level: 'warn', requestId: ctx.state.requestId, msg: `write not forwarded to the writer at ${writerUrl}: ${error.message}` });
       if (!connected || NOT_SENT.has(code)) {

@@ -9,8 +9,8 @@ export const AFTER_REQUEST_HEADER = 'X-Netledger-After-Request';
 export interface PositionSources {
   /** The last position applied to the read models. */
   position(): number;
-  /** Resolves once the read models and the audit indexes hold every event up to `position`. */
-  waitFor(position: number): Promise<void>;
+  /** Resolves once the read models and the audit indexes hold every event up to `position`; stops waiting (drops its waiters) on `signal`. */
+  waitFor(position: number, signal: AbortSignal): Promise<void>;
   /** Resolves with the last position of a request's events once they are indexed here (never, for a request that changed nothing); stops waiting on `signal`. */
   positionOfRequest(requestId: string, signal: AbortSignal): Promise<number>;
   /** How long a read waits for a position before it is answered 503. */
@@ -74,7 +74,7 @@ async function reach(sources: PositionSources, position: number, requestId: stri
       if (found === TIMED_OUT) return `request ${requestId}`;
       wanted = Math.max(wanted, found);
     }
-    const done = await Promise.race([sources.waitFor(wanted), timeout]);
+    const done = await Promise.race([sources.waitFor(wanted, abort.signal), timeout]);
     return done === TIMED_OUT ? `position ${wanted}` : null;
   } finally {
     clearTimeout(timer);

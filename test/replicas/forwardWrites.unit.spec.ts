@@ -3,19 +3,65 @@
  * it came; it refuses them, pointing at the writer, when it cannot.
  */
 import test from 'ava';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import Koa from 'koa';
 import { forwardWrites } from '../../src/replicas/forwardWrites.js';
+import { selfSigned } from '../support/selfSigned.js';
+import { removeDir, tempDir } from '../support/tempDirs.js';
 
-async function listen(server: http.Server): Promise<string> {
+async function listen(server: http.Server | https.Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return `${server instanceof https.Server ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A POST by Node's client; its status and body. */
+async function post(url: string, body: string, headers: http.OutgoingHttpHeaders = {}): Promise<{ status?: number; text: string }> {
+  const request = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } });
+  request.end(body);
+  const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+  let text = '';
+  for await (const chunk of response) text += chunk;
+  return { status: response.statusCode, text };
+}
+
+/**
+ * One keep-alive connection driven by hand, as a client such as pynetbox (requests)
+ * uses one: it sends a whole request, body included, before it reads the answer.
+ */
+function rawConnection(url: string) {
+  const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+  let received = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (text: string) => (received += text));
+  return {
+    /** Resolves once every byte was handed to the kernel: the peer is reading. */
+    async send(head: string, body: Buffer): Promise<void> {
+      socket.write(head);
+      for (let offset = 0; offset < body.length; offset += 1 << 16) {
+        if (!socket.write(body.subarray(offset, offset + (1 << 16)))) await once(socket, 'drain');
+      }
+    },
+    /** Resolves once what was received so far matches. */
+    received(pattern: RegExp): Promise<void> {
+      return new Promise((resolve) => {
+        const check = () => pattern.test(received) && (socket.off('data', check), resolve());
+        socket.on('data', check);
+        check();
+      });
+    },
+    close: () => socket.destroy(),
+  };
 }
 
 async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext): Promise<string> {
   const app = new Koa();
-  app.use(forwardWrites({ writerUrl, logger: () => {} }));
+  // As a replica that trusts no proxy finds its client: the socket's peer.
+  app.use(forwardWrites({ writerUrl, clientAddress: (ctx) => ctx.req.socket.remoteAddress ?? null, logger: () => {} }));
   app.use((ctx) => {
     ctx.body = { served: 'by the replica' };
   });
@@ -48,6 +94,7 @@ test('a write goes to the writer with its method, path, query, body and end-to-e
       'Idempotency-Key': 'k-1',
       Cookie: 'sessionid=s',
       'X-Forwarded-For': '10.9.9.9',
+      'X-Real-IP': '10.9.9.9', // claimed by the client: not passed on
     },
     body: '{"name":"x"}',
   });
@@ -74,6 +121,7 @@ test('a write goes to the writer with its method, path, query, body and end-to-e
     via: '1.1 netledger-replica',
   });
   t.regex(String(got.headers['x-forwarded-for']), /^10\.9\.9\.9, (::ffff:)?127\.0\.0\.1$/);
+  t.regex(String(got.headers['x-real-ip']), /^(::ffff:)?127\.0\.0\.1$/, 'the client as the replica found it');
 });
 
 test('reads are the replica\'s own; writes are refused 503 with Retry-After and a pointer when the writer is unreachable or not configured', async (t) => {
@@ -122,4 +170,83 @@ test('a request target that looks like another host (//elsewhere/...) still goes
   t.is(status, 201);
   t.is(seen.length, 1);
   t.regex(seen[0]!, /\/attacker\.example\/api\/dcim\/sites\/$/, 'the path reached the writer as a path');
+});
+
+test('a writer that answers before it has read the body (413 on Content-Length) ends the forwarding: the client gets the answer, its upload is read to the end and its connection serves the next write', async (t) => {
+  const writer = http.createServer((req, res) => {
+    if (Number(req.headers['content-length']) > 1_000) {
+      // As the writer answers a body declared over MAX_BODY_BYTES: at once, reading none of it.
+      res.writeHead(413, { 'Content-Type': 'application/json' });
+      res.end('{"detail":"Request body exceeds the limit of 1000 bytes."}');
+      return;
+    }
+    req.resume();
+    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+  });
+  const writerUrl = await listen(writer);
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const replica = await replicaFor(writerUrl, t);
+  const client = rawConnection(replica);
+  t.teardown(() => client.close());
+
+  const big = Buffer.alloc(20 << 20, 0x20);
+  await client.send(`POST /api/extras/image-attachments/ HTTP/1.1\r\nHost: replica\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`, big);
+  await client.received(/^HTTP\/1\.1 413 [^]*\{"detail":"Request body exceeds the limit of 1000 bytes\."\}/);
+  // The whole body was taken in though the writer wanted none of it, and the connection goes on.
+  const small = Buffer.from('{"name":"t","slug":"t"}');
+  await client.send(`POST /api/extras/tags/ HTTP/1.1\r\nHost: replica\r\nContent-Type: application/json\r\nContent-Length: ${small.length}\r\n\r\n`, small);
+  await client.received(/\r\n\r\nHTTP\/1\.1 201 /);
+  t.pass();
+});
+
+test('headers the Connection header names belong to one hop: neither the request\'s nor the answer\'s are passed on', async (t) => {
+  let seen: http.IncomingHttpHeaders = {};
+  const writer = http.createServer((req, res) => {
+    seen = req.headers;
+    req.resume();
+    req.on('end', () => res.writeHead(201, { Connection: 'keep-alive, X-Writer-Hop', 'X-Writer-Hop': 'w', 'X-Writer-End': 'e' }).end('{}'));
+  });
+  const writerUrl = await listen(writer);
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const replica = await replicaFor(writerUrl, t);
+  const request = http.request(`${replica}/api/extras/tags/`, { method: 'POST', headers: { Connection: 'keep-alive, X-Client-Hop', 'X-Client-Hop': 'c', 'X-Client-End': 'e' } });
+  request.end('{}');
+  const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+  response.resume();
+  t.is(response.statusCode, 201);
+  t.like(response.headers, { 'x-writer-end': 'e' });
+  t.false('x-writer-hop' in response.headers);
+  t.like(seen, { 'x-client-end': 'e' });
+  t.false('x-client-hop' in seen);
+});
+
+test('over HTTPS, the writer\'s certificate is checked against the writer\'s name, not the Host the client gave the replica; a failed handshake means the write was not made', async (t) => {
+  const dir = tempDir('forward-tls-');
+  t.teardown(() => removeDir(dir));
+  const files = selfSigned(dir, 'localhost');
+  if (!files) {
+    t.log('skipped: openssl is not available to make a certificate');
+    t.pass();
+    return;
+  }
+  const seen: Array<{ host?: string; servername: string | false | null }> = [];
+  const writer = https.createServer({ key: readFileSync(files.key), cert: readFileSync(files.cert) }, (req, res) => {
+    seen.push({ host: req.headers.host, servername: (req.socket as TLSSocket).servername });
+    req.resume();
+    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+  });
+  const port = new URL(await listen(writer)).port;
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const writerUrl = `https://localhost:${port}`;
+  const replica = await replicaFor(writerUrl, t);
+  const write = () => post(`${replica}/api/dcim/sites/`, '{}', { Host: 'replica.example:8001' });
+
+  const untrusted = await write();
+  t.is(untrusted.status, 503);
+  t.regex(JSON.parse(untrusted.text).detail, /writer at https:\/\/localhost:\d+ is unreachable \(.+\): the write was not made/);
+  t.deepEqual(seen, []);
+
+  https.globalAgent.options.ca = readFileSync(files.cert); // the replica now trusts the writer (this test's process only)
+  t.is((await write()).status, 201);
+  t.deepEqual(seen, [{ host: 'replica.example:8001', servername: 'localhost' }]);
 });

@@ -45,3 +45,54 @@ test('a burst beyond the event bound is lagging; a projector stuck for longer th
   state.position = 200;
   t.like(readiness.report(), { ready: true, phase: 'ready', lag: 0, behindSeconds: 0 });
 });
+
+test('a steady lag longer than the time bound stays lagging at every probe, however far apart the probes come', (t) => {
+  for (const probeEveryMs of [1_000, 10_000, 25_000]) {
+    const { state, readiness } = fixture();
+    const headAt = (ms: number) => 100 + Math.floor(ms / 1_000); // an event a second
+    state.position = 100;
+    readiness.markCaughtUp();
+    const phases = new Set<string>();
+    for (let ms = 0; ms <= 120_000; ms += probeEveryMs) {
+      state.now = ms;
+      state.head = headAt(ms);
+      state.position = headAt(Math.max(0, ms - 30_000)); // each event applied 30 s after it was appended
+      if (ms > 60_000) phases.add(readiness.report().phase);
+      else readiness.report();
+    }
+    t.deepEqual([...phases], ['lagging'], `probes every ${probeEveryMs} ms`);
+  }
+});
+
+test('once lagging, ready again only within half of each bound: a lag hovering at a bound does not flip readiness', (t) => {
+  const { state, readiness } = fixture();
+  state.position = 100;
+  readiness.markCaughtUp();
+  state.head = 151;
+  t.like(readiness.report(), { phase: 'lagging', lag: 51 });
+  for (const lag of [50, 49, 40, 30, 26]) {
+    state.position = state.head - lag;
+    t.like(readiness.report(), { phase: 'lagging', lag }, `lag ${lag}`);
+  }
+  state.position = state.head - 25;
+  t.like(readiness.report(), { phase: 'ready', lag: 25 });
+  state.position = state.head - 50;
+  t.like(readiness.report(), { phase: 'ready', lag: 50 }, 'ready stays ready up to the bound itself');
+
+  // The time bound likewise: lagging past 10 s, ready again within 5 s.
+  state.position = state.head;
+  t.like(readiness.report(), { phase: 'ready', lag: 0 });
+  const start = state.now;
+  for (const seenAt of [0, 3_000, 6_000]) {
+    state.now = start + seenAt;
+    state.head += 1; // one event appended, seen at this probe
+    readiness.report();
+  }
+  state.now = start + 10_001;
+  t.like(readiness.report(), { phase: 'lagging', lag: 3, behindSeconds: 10 });
+  state.position += 1; // the event seen at 0 s is applied; the one seen at 3 s has waited 7 s
+  t.like(readiness.report(), { phase: 'lagging', lag: 2, behindSeconds: 7 });
+  state.now = start + 10_500;
+  state.position += 1; // the one seen at 6 s has waited 4.5 s
+  t.like(readiness.report(), { phase: 'ready', lag: 1, behindSeconds: 4.5 });
+});

@@ -14,6 +14,7 @@ import { nodeFileSystem, type LogFileSystem } from '../../src/events/file/logFil
 import { start } from '../../src/main.js';
 import { makeEvent } from '../events/makeEvent.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
+import { tinyPng } from '../support/tinyImages.js';
 import { startProcess, type ServiceProcess } from './serviceProcess.js';
 
 const POSITION = 'X-Netledger-Position';
@@ -187,4 +188,44 @@ test.serial('/readyz says catching-up (and the API answers 503) until the first 
   t.is(ready.status, 200);
   t.like(ready.body, { status: 'ok', phase: 'ready', projector: { lag: 0 } });
   t.is((await get('/api/extras/tags/')).body.count, 1);
+});
+
+test.serial('a write forwarded to a writer that trusts the replica carries the client\'s address as the replica found it, not as the client claimed it (token allowed_ips)', async (t) => {
+  const writer = await startService({ TRUSTED_PROXIES: '127.0.0.1/32' }); // the replica's address: allowed_ips then hold through it
+  t.teardown(() => writer.close());
+  const replica = await startService({ ROLE: 'reader', WRITER_URL: writer.url }, writer.dataDir);
+  t.teardown(() => replica.close());
+  await replica.caughtUp;
+  const elsewhere = (await writer.api('POST', '/api/users/tokens/', { user: 1, allowed_ips: ['198.51.100.0/24'] })).body;
+  const here = (await writer.api('POST', '/api/users/tokens/', { user: 1, allowed_ips: ['127.0.0.1/32'] })).body;
+  const write = (key: string, slug: string) =>
+    replica.api('POST', '/api/extras/tags/', { name: slug, slug }, { Authorization: `Token ${key}`, 'X-Real-IP': '198.51.100.7', 'X-Forwarded-For': '198.51.100.7' });
+
+  const spoofed = await write(elsewhere.key, 'spoofed');
+  t.deepEqual([spoofed.status, spoofed.body], [403, { detail: 'Source IP 127.0.0.1 is not permitted to authenticate using this token.' }]);
+  t.is((await write(here.key, 'allowed')).status, 201);
+});
+
+test.serial('an image upload (multipart) sent to a reader is made by the writer; the reader serves the file from the shared data directory', async (t) => {
+  const writer = await startService();
+  t.teardown(() => writer.close());
+  const replica = await startService({ ROLE: 'reader', WRITER_URL: writer.url }, writer.dataDir);
+  t.teardown(() => replica.close());
+  await replica.caughtUp;
+  const site = await replica.api('POST', '/api/dcim/sites/', { name: 'S', slug: 's' });
+  const png = tinyPng(3, 2);
+  const form = new FormData();
+  form.set('content_type', 'dcim.site');
+  form.set('object_id', String(site.body.id));
+  form.set('name', 'front');
+  form.set('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'front.png');
+  const uploaded = await fetch(`${replica.url}/api/extras/image-attachments/`, { method: 'POST', headers: { Authorization: `Token ${ADMIN_TOKEN}` }, body: form });
+  t.is(uploaded.status, 201);
+  t.is(uploaded.headers.get('Via'), '1.1 netledger-replica');
+  const attachment = (await uploaded.json()) as { image: string; image_width: number };
+  t.is(attachment.image_width, 3);
+  t.true(attachment.image.startsWith(`${replica.url}/media/`), 'the link names the reader');
+  const file = await fetch(attachment.image, { headers: { Authorization: `Token ${ADMIN_TOKEN}`, [POSITION]: uploaded.headers.get(POSITION)! } });
+  t.is(file.status, 200);
+  t.deepEqual(Buffer.from(await file.arrayBuffer()), png);
 });

@@ -1,20 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
+import { selfSigned } from '../support/selfSigned.js';
 import { startService } from '../support/startService.js';
 import { until } from './receiver.js';
-
-/** A self-signed certificate for 127.0.0.1, made by openssl; null where openssl is missing. */
-function selfSigned(dir: string): { key: string; cert: string } | null {
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-  return made.status === 0 ? { key, cert } : null;
-}
 
 test('SSL verification: a self-signed receiver is refused while verifying, reached with verification off or with its CA file', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-tls-'));

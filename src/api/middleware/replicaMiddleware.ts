@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Services } from '../Services.js';
+import { requestOrigin } from './authenticate.js';
 import { catchUpGate } from '../../replicas/catchUpGate.js';
 import { forwardWrites } from '../../replicas/forwardWrites.js';
 import { readPosition } from '../../replicas/readPosition.js';
@@ -15,9 +16,9 @@ export function replicaMiddleware(services: Services): Middleware[] {
   const chain: Middleware[] = [
     readPosition({
       position: () => projector.position,
-      waitFor: async (position) => {
-        await projector.waitFor(position);
-        await audit?.log.waitFor(position);
+      waitFor: async (position, signal) => {
+        await projector.waitFor(position, { signal });
+        await audit?.log.waitFor(position, signal);
       },
       positionOfRequest: (requestId, signal) =>
         new Promise<number>((resolve) => {
@@ -40,7 +41,7 @@ export function replicaMiddleware(services: Services): Middleware[] {
     }),
   ];
   if (config.role === 'reader') {
-    chain.push(forwardWrites({ writerUrl: config.writerUrl, logger: services.logger }));
+    chain.push(forwardWrites({ writerUrl: config.writerUrl, clientAddress: (ctx) => services.auth.clientAddress(requestOrigin(ctx)), logger: services.logger }));
     if (readiness) chain.push(catchUpGate(readiness));
   }
   return chain;

@@ -145,14 +145,14 @@ export class FileLogFollower implements EventLog {
   }
 
   private async pollOnce(): Promise<void> {
-    const found = await this.tail.poll();
-    if (found.length === 0) return;
-    for (const batch of found) {
+    let advanced = false;
+    for await (const batch of this.tail.poll()) {
       this.frames.note(batch.firstPosition, batch.offset);
       this.index.note(batch.firstPosition, batch.offset);
+      for (const sub of this.subscriptions) sub.push(batch.events);
+      advanced = true;
     }
-    for (const batch of found) for (const sub of this.subscriptions) sub.push(batch.events);
-    for (const listener of this.listeners) listener();
+    if (advanced) for (const listener of this.listeners) listener();
   }
 
   private fail(error: Error): void {

@@ -19,8 +19,9 @@ export class LogDivergedError extends Error {}
 
 /**
  * Reads the frames another process appends to an embedded event log, without ever
- * writing to it: each poll() returns the complete, checksummed frames added since the
- * last one. A frame that is incomplete or fails its CRC at the end of the file is a
+ * writing to it: each poll() yields the complete, checksummed frames added since the
+ * last one, one at a time (a replica's first poll reads the whole log: it must not hold
+ * every event of it at once). A frame that is incomplete or fails its CRC at the end of the file is a
  * write still under way (or a torn tail the writer cuts at its next start): it is not
  * an error, the next poll reads it again from its first byte.
  *
@@ -42,33 +43,32 @@ export class FrameTail {
     private readonly fs: LogFileSystem = nodeFileSystem,
   ) {}
 
-  async poll(): Promise<TailedBatch[]> {
+  async *poll(): AsyncGenerator<TailedBatch> {
     let fh: LogFileHandle;
     try {
       fh = await this.fs.open(this.file, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       if (this.endOffset > 0) throw new LogDivergedError(`${this.file} is gone, after this follower took in positions 1..${this.head}`);
-      return []; // the writer has not created the log yet
+      return; // the writer has not created the log yet
     }
     try {
       const size = (await fh.stat()).size;
       await this.checkLastFrame(fh, size);
-      const found: TailedBatch[] = [];
       const reader = new FrameReader(fh, this.endOffset, () => size);
       for (;;) {
         const frame = await reader.next();
         if (frame === null || 'torn' in frame) break;
         const events = parseBatch(frame.payload, this.head + 1, frame.offset, this.file);
-        found.push({ firstPosition: this.head + 1, offset: frame.offset, events });
+        const batch = { firstPosition: this.head + 1, offset: frame.offset, events };
         // A copy of the frame's header: the reader's buffer is reused by the next frame.
         const header = Buffer.from(frame.payload.buffer, frame.payload.byteOffset - HEADER_BYTES, HEADER_BYTES);
         this.last = { offset: frame.offset, header: Buffer.from(header) };
         this.head += events.length;
         this.endOffset = frame.offset + frame.size;
+        yield batch;
       }
       this.pendingBytes = size - this.endOffset;
-      return found;
     } finally {
       await fh.close().catch(() => undefined);
     }
