@@ -347,11 +347,11 @@ export class WriteCoordinator {
     try {
       await Promise.allSettled([...this.inflight]);
       // Bounded: writes queue behind this attempt and must be answered (503) if the read models stall.
-      await this.projector.waitFor(this.log.head(), this.projectionTimeoutMs);
+      await this.projector.waitFor(this.log.head(), { timeoutMs: this.projectionTimeoutMs });
       await this.log.recover!();
       // Recovery may have learnt of events whose commit answer was lost (the Kafka log):
       // ids continue from the read models, so they must hold those events first.
-      await this.projector.waitFor(this.log.head(), this.projectionTimeoutMs);
+      await this.projector.waitFor(this.log.head(), { timeoutMs: this.projectionTimeoutMs });
       await this.resetDecisions();
       outage.recovered = true;
       this.onRecovered({ since: new Date(outage.since).toISOString(), attempts: outage.attempts, error: outage.error });
