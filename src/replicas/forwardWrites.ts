@@ -97,8 +97,11 @@ function forward(ctx: Context, { writerUrl, clientAddress, logger }: WriteForwar
   headers['x-forwarded-for'] = previous ? `${previous}, ${client}` : client;
   // The client's own X-Real-IP would be believed by a writer that trusts this replica.
   headers['x-real-ip'] = clientAddress(ctx) ?? client;
-  headers['x-forwarded-proto'] = ctx.protocol;
-  headers['x-forwarded-host'] = ctx.host;
+  // The origin the client addressed (its own proxy's forwarded names included), so the
+  // writer's links name what the client used.
+  const origin = new URL(String(ctx.state.baseUrl));
+  headers['x-forwarded-proto'] = origin.protocol.replace(/:$/, '');
+  headers['x-forwarded-host'] = origin.host;
   headers.via = [ctx.get('Via'), VIA].filter(Boolean).join(', ');
   // Node would take the TLS server name from the Host header, which names this replica:
   // the writer's certificate is checked against the writer's own name ('': an IP, sent as no name).

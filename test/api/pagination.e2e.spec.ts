@@ -141,3 +141,24 @@ test('links keep other query parameters', async (t) => {
   t.is(page.count, 4);
   t.is(page.next, `${service.url}/api/extras/tags/?color=ff0000&limit=2&offset=2`);
 });
+
+test('behind a TLS-terminating proxy, links name the origin the client addressed (X-Forwarded-Proto: https, X-Forwarded-Host), as NetBox builds them; a forwarded host that is no host name is ignored', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  await service.api('POST', '/api/extras/tags/', Array.from({ length: 3 }, (_, i) => ({ name: `t${i}`, slug: `t${i}` })));
+  const proxied = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'netbox.example.com:8443, lb.internal' };
+  const page = (await service.api('GET', '/api/extras/tags/?limit=1', undefined, proxied)).body;
+  t.is(page.next, 'https://netbox.example.com:8443/api/extras/tags/?limit=1&offset=1');
+  t.is(page.results[0].url, `https://netbox.example.com:8443/api/extras/tags/${page.results[0].id}/`);
+  const created = await service.api('POST', '/api/extras/tags/', { name: 'new', slug: 'new' }, proxied);
+  t.is(created.body.url, `https://netbox.example.com:8443/api/extras/tags/${created.body.id}/`);
+  // The render cache keeps one rendering per origin: a direct client still gets its own links.
+  t.is((await service.api('GET', `/api/extras/tags/${created.body.id}/`)).body.url, `${service.url}/api/extras/tags/${created.body.id}/`);
+  for (const host of ['evil.example/path', 'a b', '']) {
+    const direct = (await service.api('GET', '/api/extras/tags/?limit=1', undefined, { 'X-Forwarded-Host': host })).body;
+    t.is(direct.next, `${service.url}/api/extras/tags/?limit=1&offset=1`, host);
+  }
+  // X-Forwarded-Proto alone switches the scheme only for 'https', as Django's SECURE_PROXY_SSL_HEADER does.
+  const plain = (await service.api('GET', '/api/extras/tags/?limit=1', undefined, { 'X-Forwarded-Proto': 'ftp' })).body;
+  t.is(plain.next, `${service.url}/api/extras/tags/?limit=1&offset=1`);
+});

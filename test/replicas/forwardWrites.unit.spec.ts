@@ -13,6 +13,7 @@ import Koa from 'koa';
 import { forwardWrites } from '../../src/replicas/forwardWrites.js';
 import { selfSigned } from '../support/selfSigned.js';
 import { removeDir, tempDir } from '../support/tempDirs.js';
+import { requestContext } from '../../src/api/middleware/requestContext.js';
 
 async function listen(server: http.Server | https.Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -60,6 +61,7 @@ function rawConnection(url: string) {
 
 async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext): Promise<string> {
   const app = new Koa();
+  app.use(requestContext('3.4')); // first, as in the service: it sets the origin the client addressed
   // As a replica that trusts no proxy finds its client: the socket's peer.
   app.use(forwardWrites({ writerUrl, clientAddress: (ctx) => ctx.req.socket.remoteAddress ?? null, logger: () => {} }));
   app.use((ctx) => {
@@ -122,6 +124,25 @@ test('a write goes to the writer with its method, path, query, body and end-to-e
   });
   t.regex(String(got.headers['x-forwarded-for']), /^10\.9\.9\.9, (::ffff:)?127\.0\.0\.1$/);
   t.regex(String(got.headers['x-real-ip']), /^(::ffff:)?127\.0\.0\.1$/, 'the client as the replica found it');
+});
+
+test('behind a TLS-terminating proxy the writer is told the origin the client addressed (the proxy\'s X-Forwarded-Proto and X-Forwarded-Host), so its links name it', async (t) => {
+  let seen: http.IncomingHttpHeaders | null = null;
+  const writer = http.createServer((req, res) => {
+    seen = req.headers;
+    req.resume();
+    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+  });
+  const writerUrl = await listen(writer);
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const replica = await replicaFor(writerUrl, t);
+  const response = await fetch(`${replica}/api/extras/tags/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'netbox.example.com, inner.proxy' },
+    body: '{}',
+  });
+  t.is(response.status, 201);
+  t.like(seen!, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'netbox.example.com' });
 });
 
 test('reads are the replica\'s own; writes are refused 503 with Retry-After and a pointer when the writer is unreachable or not configured', async (t) => {

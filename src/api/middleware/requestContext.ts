@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
+import { publicOrigin } from './publicOrigin.js';
 
 /**
  * Every request gets a UUID, returned as X-Request-ID and stamped on every event it
@@ -9,7 +10,7 @@ export function requestContext(apiVersion: string) {
   return async (ctx: Context, next: Next) => {
     const requestId = randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.baseUrl = `${ctx.protocol}://${ctx.host}`;
+    ctx.state.baseUrl = publicOrigin(ctx);
     ctx.set('X-Request-ID', requestId);
     ctx.set('API-Version', apiVersion);
     ctx.set('Vary', 'Accept');
