@@ -8,6 +8,7 @@ import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { AuditLog } from '../../src/audit/AuditLog.js';
+import { AuditService } from '../../src/audit/AuditService.js';
 import { SecretKeeper } from '../../src/auth/secrets.js';
 import { systemClock } from '../../src/commands/clock.js';
 import { createObjects } from '../../src/commands/createObjects.js';
@@ -18,6 +19,7 @@ import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { loadConfig } from '../../src/config.js';
 import { AppendOutcomeUnknownError } from '../../src/events/AppendOutcomeUnknownError.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import { LogReadUnavailableError } from '../../src/events/LogReadUnavailableError.js';
 import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
 import { transactionFailure } from '../../src/events/kafka/transactionFailure.js';
 import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, WriterLeaseHeldError, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
@@ -404,6 +406,35 @@ test("kafka fault: the audit's consumer failing after catch-up makes history rea
   cluster.crashConsumers(protocolError('TOPIC_AUTHORIZATION_FAILED'));
   await log.append(makeBatch(2, 1));
   await t.throwsAsync(audit.sync(), { instanceOf: WriterUnavailableError, message: /stopped following the event log/ });
+});
+
+test("kafka fault: history reads while the partition's leader is unreachable are answered 503 with Retry-After, not left hanging, and read again once it is back", async (t) => {
+  // No body cache: every read of a past event goes to the broker.
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), { bodyCacheBytes: 0, readStallTimeoutMs: 50 });
+  await log.append(makeBatch(1, 2));
+  await log.append(makeBatch(3, 1));
+  const audit = new AuditService(log, registry);
+  await audit.open();
+  t.teardown(() => audit.close());
+  cluster.leaderDown();
+  const reads: Array<[string, () => Promise<unknown>]> = [
+    ['change record bodies (readPositions)', () => audit.log.events([2])],
+    ['a history range (read)', async () => {
+      for await (const _chunk of audit.log.range(1, 3));
+    }],
+    ['an ?as_of= replay (read)', () => audit.pastStore(2)],
+  ];
+  for (const [what, read] of reads) {
+    const error = await t.throwsAsync(read(), { instanceOf: LogReadUnavailableError }, what);
+    t.deepEqual(await errorResponse(error!), {
+      status: 503,
+      retryAfter: '5',
+      body: { detail: 'The event log did not answer in time (change history is read from it); retry shortly.' },
+    }, what);
+  }
+  cluster.leaderUp();
+  t.deepEqual((await audit.log.events([2, 3])).map((e) => e.position), [2, 3]);
+  t.truthy(await (await audit.pastStore(2)).get('dcim.site', 2));
 });
 
 /** What the API's error middleware answers for `error`. */

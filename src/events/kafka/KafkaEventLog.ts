@@ -83,7 +83,9 @@
  * group join plus a fetch, typically 0.1-0.5 s against a local broker, so an uncached
  * page of object changes costs that per run. Positions no reader of this instance has
  * consumed yet (nothing subscribed from position 1) cost a scan from the partition's
- * start.
+ * start. Such reads, and read(), fail with LogReadUnavailableError (the API answers 503 with
+ * Retry-After) once they have received nothing from the broker for readStallTimeoutMs (10 s):
+ * while the partition's leader is unreachable a request is answered, not left hanging.
  *
  * Offsets. head() comes from the end of the log at open(): the last stable offset
  * (ListOffsets under read_committed), then a short read of the tail, widened while
@@ -100,6 +102,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type KafkaMessage, type Producer } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
+import { LogReadUnavailableError } from '../LogReadUnavailableError.js';
 import type { BatchHandler, EventLog, ResumePoint } from '../EventLog.js';
 import { offsetOfCursor } from './kafkaCursor.js';
 import { BatchAssembler } from './BatchAssembler.js';
@@ -107,8 +110,9 @@ import { Channel } from './Channel.js';
 import { clientSettings, producerRetry, TRANSACTION_TIMEOUT_MS, type KafkaSecurity } from './clientSettings.js';
 import { findLastEvent } from './findHead.js';
 import { KafkaSubscription, type SeekPoint } from './KafkaSubscription.js';
-import { consumeRange, PartitionReader, type ReaderOptions } from './PartitionReader.js';
+import { consumeRange, PartitionReader, toError, type RangeLimits, type ReaderOptions } from './PartitionReader.js';
 import { PositionReads } from './PositionReads.js';
+import { StallLimit } from './StallLimit.js';
 import { ensureTopic, partitionOffsets, type PartitionOffsets } from './topicAdmin.js';
 import { EventLogWriteError, TransactionalWriter } from './TransactionalWriter.js';
 import { WriterLease } from './WriterLease.js';
@@ -167,6 +171,13 @@ export interface KafkaEventLogOptions {
    */
   headReadTimeoutMs?: number;
   /**
+   * How long a read of past events (readPositions(), read(), locating what a seeking
+   * subscription skipped) may wait for the broker without receiving anything before it fails
+   * with LogReadUnavailableError (ms; the API answers 503 with Retry-After). Time the caller
+   * spends with what it received does not count. Default 10,000.
+   */
+  readStallTimeoutMs?: number;
+  /**
    * Follow the log without writing it (a read replica): no producer and no transactional
    * id are registered (nothing is fenced, nothing is left at the coordinator), append() is
    * refused, and head() is the last committed event, looked up at open and again every
@@ -200,6 +211,7 @@ export class KafkaEventLog implements EventLog {
   private readonly onSubscriptionError: (error: Error) => void;
   private readonly heartbeatMs: number | undefined;
   private readonly headReadTimeoutMs: number;
+  private readonly readStallTimeoutMs: number;
 
   private kafka: KafkaClient | undefined;
   private admin: Admin | undefined;
@@ -237,12 +249,13 @@ export class KafkaEventLog implements EventLog {
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
     this.heartbeatMs = options.heartbeatMs;
     this.headReadTimeoutMs = options.headReadTimeoutMs ?? 10_000;
+    this.readStallTimeoutMs = options.readStallTimeoutMs ?? 10_000;
     this.follower = options.follower ? { headRefreshMs: options.follower.headRefreshMs ?? 5_000 } : undefined;
     if (this.follower && options.writerLease) throw new Error('KafkaEventLog: a follower takes no writer lease');
     this.onSubscriptionError =
       options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
     this.positionReads = new PositionReads(options.bodyCacheBytes ?? 16 << 20, {
-      consumeRange: (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'positions'),
+      consumeRange: (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'positions', { stallMs: this.readStallTimeoutMs }),
       read: (from) => this.read(from),
     });
   }
@@ -322,7 +335,7 @@ export class KafkaEventLog implements EventLog {
    */
   private findLast(offsets: () => Promise<PartitionOffsets>): Promise<ChangeEvent | null> {
     const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.headReadTimeoutMs)]);
-    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', signal), this.positionReads.seen);
+    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', { signal }), this.positionReads.seen);
   }
 
   private offsets(): Promise<PartitionOffsets> {
@@ -334,8 +347,9 @@ export class KafkaEventLog implements EventLog {
     return new PartitionReader(this.kafka!, this.topic, `${this.clientId}.${purpose}.${randomUUID()}`, { heartbeatMs: this.heartbeatMs, ...options });
   }
 
-  private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string, signal = this.closing.signal): Promise<void> {
-    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages, signal);
+  /** consumeRange() by a reader named for `purpose`; it ends at close() unless `limits` give another signal. */
+  private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string, limits: RangeLimits = {}): Promise<void> {
+    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages, { signal: this.closing.signal, ...limits });
   }
 
   head(): number {
@@ -388,6 +402,10 @@ export class KafkaEventLog implements EventLog {
     if (high <= low) return;
 
     const channel = new Channel<ChangeEvent[]>();
+    // Only while this generator waits for the next batch: a caller slow with one (a replay) is not a stall.
+    const stall = new StallLimit(this.readStallTimeoutMs, () =>
+      channel.fail(new LogReadUnavailableError(`KafkaEventLog: a read from position ${from} received nothing for ${this.readStallTimeoutMs} ms (the partition's leader is unreachable?)`)),
+    );
     const assembler = new BatchAssembler(from, this.positionReads.seen);
     // Where `from` is, when a reader of this instance has located it: no scan of what comes before.
     const seekTo = this.positionReads.offsetOf(from);
@@ -395,11 +413,13 @@ export class KafkaEventLog implements EventLog {
     const reader = this.reader('read', {
       seekTo,
       onMessages: async (messages) => {
+        stall.progress();
         for (const batch of assembler.push(messages.filter((m) => BigInt(m.offset) < high))) {
           await channel.put(batch.events);
         }
       },
       onProgress: (next) => {
+        stall.progress();
         if (next >= high) channel.end();
       },
       onError: (error) => channel.fail(error),
@@ -410,13 +430,17 @@ export class KafkaEventLog implements EventLog {
     };
     this.readers.add(stopper);
     try {
-      await reader.start();
+      // Not awaited: joining the group is waiting for the broker too, under the limit of the first take().
+      reader.start().catch((error: unknown) => channel.fail(toError(error)));
       for (;;) {
+        stall.wait();
         const batch = await channel.take();
+        stall.pause();
         if (batch === undefined) return;
         yield batch;
       }
     } finally {
+      stall.pause();
       channel.close();
       this.readers.delete(stopper);
       await reader.stop();
@@ -476,7 +500,7 @@ export class KafkaEventLog implements EventLog {
       .then(({ low, high }) =>
         this.consumeRange(low, before < high ? before : high, async (messages) => {
           for (const message of messages) this.positionReads.located(message);
-        }, 'locate'),
+        }, 'locate', { stallMs: this.readStallTimeoutMs }),
       )
       .catch((error: unknown) => {
         if (!this.closed) console.warn(`KafkaEventLog: could not locate the earlier events (${(error as Error).message}); random reads of them will scan`);
