@@ -49,7 +49,11 @@
  * dense. Give every replica the SAME transactionalId: two writers with different
  * ids would not fence each other (appends would then be rejected only by the
  * readers' density check, too late). Fencing is final: appends are refused with
- * EventLogWriteError and `unavailable()` stays null, so the writer stops for good.
+ * EventLogWriteError and `unavailable()` stays null, so the writer stops for good. The
+ * transaction refused as fenced is looked for at the positions it claimed (its commit may
+ * have gone through with the answer lost, and the newer writer may have appended on top):
+ * there, its appends resolve; the log unreadable in time, they are rejected as
+ * AppendOutcomeUnknownError.
  * kafkajs reports it as INVALID_PRODUCER_EPOCH, which the broker also answers after it
  * aborted a transaction open longer than the transaction timeout; the writer tells the
  * two apart by how long the failed transaction was open (transactionFailure.ts).
@@ -296,6 +300,7 @@ export class KafkaEventLog implements EventLog {
       topic: this.topic,
       transactionalId: this.transactionalId,
       findLast: () => this.findLast(() => this.offsets()),
+      readClaimed: (positions) => this.committedAt(positions),
       maxMessageBytes: topic.maxMessageBytes,
       transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
       outcomeWaitMs: this.outcomeWaitMs,
@@ -336,6 +341,17 @@ export class KafkaEventLog implements EventLog {
   private findLast(offsets: () => Promise<PartitionOffsets>): Promise<ChangeEvent | null> {
     const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.headReadTimeoutMs)]);
     return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', { signal }), this.positionReads.seen);
+  }
+
+  /**
+   * The committed events at `positions`, or null when the log ends before the last of them:
+   * how a writer refused as fenced learns whether its transaction went through. Bounded in
+   * time like the head look-up and the random reads it is made of.
+   */
+  private async committedAt(positions: number[]): Promise<ChangeEvent[] | null> {
+    const head = (await this.findLast(() => this.offsets()))?.position ?? 0;
+    if (positions.some((p) => p > head)) return null;
+    return this.positionReads.read(positions, head);
   }
 
   private offsets(): Promise<PartitionOffsets> {
