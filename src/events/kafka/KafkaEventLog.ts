@@ -226,6 +226,8 @@ export class KafkaEventLog implements EventLog {
   private followedHead = 0;
   private followedEnd = -1n;
   private headRefresh: NodeJS.Timeout | undefined;
+  /** The follower's head look-up under way: a tick while it runs starts none (one may take up to headReadTimeoutMs). */
+  private refreshing: Promise<void> | undefined;
   private opening: Promise<void> | undefined;
   private closed = false;
   /** Ends the short-lived reads (head lookups, random reads, locating) at close(). */
@@ -281,7 +283,11 @@ export class KafkaEventLog implements EventLog {
     const topic = await ensureTopic(this.admin, this.topic, { replicationFactor: this.replicationFactor, minInsyncReplicas: this.minInsyncReplicas });
     if (this.follower) {
       await this.refreshFollowedHead();
-      this.headRefresh = setInterval(() => void this.refreshFollowedHead().catch(() => undefined), this.follower.headRefreshMs);
+      this.headRefresh = setInterval(() => {
+        this.refreshing ??= this.refreshFollowedHead()
+          .catch(() => undefined)
+          .finally(() => (this.refreshing = undefined));
+      }, this.follower.headRefreshMs);
       this.headRefresh.unref();
       return;
     }
@@ -539,6 +545,7 @@ export class KafkaEventLog implements EventLog {
     this.closing.abort();
     clearInterval(this.headRefresh);
     await this.opening?.catch(() => undefined);
+    await this.refreshing;
     await this.writer?.close();
     await Promise.allSettled([...this.readers].map((stop) => stop()));
     await this.locating;
