@@ -97,7 +97,11 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   let webhooks: WebhookWorker | null = null;
   if (!reader) {
     try {
-      webhooks = await startWebhookWorker({ config, registry, log, store, projector, secrets: ledger.secrets, serializer, baseUrl: url, logger });
+      webhooks = await startWebhookWorker({
+        config, registry, log, store, projector, secrets: ledger.secrets, serializer, baseUrl: url, logger,
+        // Like the projector's: a process that no longer follows its log restarts (from the saved position).
+        onFailed: (error) => ledger.fatal.raise('webhook deliveries stopped: the event log can no longer be followed', error),
+      });
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await adminSocket?.close();

@@ -2,7 +2,7 @@
  * The failures after which this process must not go on serving: the projector stopped
  * (read models out of step with the log), the writer stopped for good (fenced by another
  * writer, an unrecoverable append error), the data directory's lock was lost, or a
- * replica's log can no longer be followed. Each is raised here once; the service's
+ * replica's log (or the webhook worker's subscription to it) can no longer be followed. Each is raised here once; the service's
  * entry point exits non-zero on the first, so a supervisor (docker's `restart:`,
  * systemd, Kubernetes) starts it afresh, which rebuilds everything from the log.
  */

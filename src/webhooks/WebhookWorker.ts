@@ -45,6 +45,12 @@ export interface WebhookWorkerOptions {
   logger: (entry: Record<string, unknown>) => void;
   /** Finished deliveries kept per webhook (the oldest are forgotten). */
   historyLimit?: number;
+  /**
+   * Called once if the worker stops following the log (its subscription failed after the
+   * catch-up): no change is dispatched any more. The service raises its fatal signal, so
+   * the process restarts and the worker resumes from its saved position. Default: logged.
+   */
+  onFailed?: (error: Error) => void;
   now?: () => Date;
 }
 
@@ -74,6 +80,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
   private readonly now: () => Date;
   /** Resolvers waiting for a record change (tests and callers that wait for a delivery). */
   private readonly listeners = new Set<() => void>();
+  private failure: Error | null = null;
 
   constructor(private readonly options: WebhookWorkerOptions) {
     this.now = options.now ?? (() => new Date());
@@ -93,7 +100,22 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     }
     const resume = asResumePoint(this.state.resume);
     this.subscription = this.options.log.subscribe(this.state.position + 1, (events, cursor) => this.dispatch(events, cursor), resume && resume.position <= this.state.position ? resume : null);
+    // Delivery can end after the catch-up (the log's consumer gave up, a dispatch failed):
+    // deliveries would stop with nobody told, as the projector's would.
+    this.subscription.done?.catch((error: unknown) => this.fail(error instanceof Error ? error : new Error(String(error))));
     for (const id of Object.keys(this.state.pending)) this.pump(id);
+  }
+
+  /** Why the worker stopped following the log, or null while it follows it. */
+  get failed(): Error | null {
+    return this.failure;
+  }
+
+  private fail(error: Error): void {
+    if (this.stopped || this.failure) return;
+    this.failure = error;
+    if (this.options.onFailed) this.options.onFailed(error);
+    else this.options.logger({ level: 'error', msg: `webhook deliveries stopped: the event log can no longer be followed: ${error.message}` });
   }
 
   /** The last log position dispatched. */

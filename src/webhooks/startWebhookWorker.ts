@@ -20,11 +20,13 @@ export interface WebhookWorkerParts {
   /** The service's own address: the `url` fields of payloads point there. */
   baseUrl: string;
   logger: (entry: Record<string, unknown>) => void;
+  /** The worker stopped following the log (see WebhookWorkerOptions.onFailed). */
+  onFailed: (error: Error) => void;
 }
 
 /** The delivery worker as the service runs it: state under DATA_DIR/webhooks/, settings from the configuration. */
 export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<WebhookWorker> {
-  const { config, registry, log, store, projector, secrets, serializer, baseUrl, logger } = parts;
+  const { config, registry, log, store, projector, secrets, serializer, baseUrl, logger, onFailed } = parts;
   const worker = new WebhookWorker({
     log,
     stateFile: path.join(config.dataDir, 'webhooks', 'deliveries.json'),
@@ -41,6 +43,7 @@ export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<Web
     timeoutMs: config.webhooks.timeoutMs,
     send: sendRequest,
     logger,
+    onFailed,
   });
   await worker.start();
   return worker;

@@ -8,6 +8,7 @@ import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { AuditLog } from '../../src/audit/AuditLog.js';
+import { AuditService } from '../../src/audit/AuditService.js';
 import { SecretKeeper } from '../../src/auth/secrets.js';
 import { systemClock } from '../../src/commands/clock.js';
 import { createObjects } from '../../src/commands/createObjects.js';
@@ -18,9 +19,11 @@ import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { loadConfig } from '../../src/config.js';
 import { AppendOutcomeUnknownError } from '../../src/events/AppendOutcomeUnknownError.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import { LogReadUnavailableError } from '../../src/events/LogReadUnavailableError.js';
 import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
+import { encode } from '../../src/events/kafka/messages.js';
 import { transactionFailure } from '../../src/events/kafka/transactionFailure.js';
-import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, WriterLeaseHeldError, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
+import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, WriterLeaseHeldError, type KafkaClient, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
@@ -140,6 +143,56 @@ test('kafka fault: a commit that went through but whose retry met a newer writer
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
   await t.throwsAsync(log.append(makeBatch(4, 1)), { instanceOf: EventLogWriteError }, 'fencing is still final');
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+});
+
+/** A newer writer's transaction, made with the client alone: it reads nothing, so it runs while the partition's leader is away. */
+async function newerWriterAppends(cluster: FakeKafkaCluster, events: ChangeEvent[]): Promise<void> {
+  const producer = (cluster.client({}) as KafkaClient).producer({ transactionalId: TRANSACTIONAL_ID });
+  await producer.connect();
+  const tx = await producer.transaction();
+  await tx.send({ topic: TOPIC, messages: events.map((e) => encode(e, events.at(-1)!.position)) });
+  await tx.commit();
+}
+
+test('kafka fault: a commit that went through, refused as fenced after the newer writer appended on top, resolves the append: the positions it claimed are read, not the last event', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log } = await openLog(t, cluster);
+  await log.append(makeBatch(1, 1));
+  // The commit takes effect, its answer is lost, and its retry meets the newer writer's epoch;
+  // the newer writer has appended after it by the time the writer looks.
+  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), { applied: true });
+  cluster.beforeNextOffsets = () => newerWriterAppends(cluster, makeBatch(4, 2));
+  await log.append(makeBatch(2, 2));
+  t.is(log.head(), 3);
+  t.deepEqual(committedPositions(cluster), [1, 2, 3, 4, 5]);
+  await t.throwsAsync(log.append(makeBatch(4, 1)), { instanceOf: EventLogWriteError }, 'fencing is still final');
+});
+
+test("kafka fault: a writer refused as fenced whose claimed positions hold the newer writer's events rejects the append as fenced", async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log } = await openLog(t, cluster);
+  await log.append(makeBatch(1, 1));
+  // The commit never reached the coordinator: the newer writer's start-up aborted it, and it wrote positions 2-3 itself.
+  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')));
+  cluster.beforeNextOffsets = () => newerWriterAppends(cluster, makeBatch(2, 2));
+  await t.throwsAsync(log.append(makeBatch(2, 1)), { instanceOf: EventLogWriteError });
+  t.is(log.head(), 1);
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+});
+
+test('kafka fault: a writer refused as fenced that cannot read the log in time answers the append as of unknown outcome, not as refused', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log } = await openLog(t, cluster, { headReadTimeoutMs: 50 });
+  await log.append(makeBatch(1, 1));
+  // The commit goes through, its retry is refused as fenced, and the partition's leader goes away then.
+  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), { applied: true, during: () => cluster.leaderDown() });
+  // The head read's time limit does not hold the process open (a service's server does): this test must.
+  const keepAlive = setInterval(() => {}, 1_000);
+  t.teardown(() => clearInterval(keepAlive));
+  const error = await t.throwsAsync(log.append(makeBatch(2, 1)), { instanceOf: AppendOutcomeUnknownError });
+  t.regex(error!.message, /fenced.*whether its last transaction committed is not known/);
+  cluster.leaderUp();
+  await t.throwsAsync(log.append(makeBatch(3, 1)), { instanceOf: EventLogWriteError }, 'still fenced for good');
 });
 
 test('kafka fault: the broker still down after a failed commit: the append waits for it and is answered as the commit it is', async (t) => {
@@ -404,6 +457,35 @@ test("kafka fault: the audit's consumer failing after catch-up makes history rea
   cluster.crashConsumers(protocolError('TOPIC_AUTHORIZATION_FAILED'));
   await log.append(makeBatch(2, 1));
   await t.throwsAsync(audit.sync(), { instanceOf: WriterUnavailableError, message: /stopped following the event log/ });
+});
+
+test("kafka fault: history reads while the partition's leader is unreachable are answered 503 with Retry-After, not left hanging, and read again once it is back", async (t) => {
+  // No body cache: every read of a past event goes to the broker.
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), { bodyCacheBytes: 0, readStallTimeoutMs: 50 });
+  await log.append(makeBatch(1, 2));
+  await log.append(makeBatch(3, 1));
+  const audit = new AuditService(log, registry);
+  await audit.open();
+  t.teardown(() => audit.close());
+  cluster.leaderDown();
+  const reads: Array<[string, () => Promise<unknown>]> = [
+    ['change record bodies (readPositions)', () => audit.log.events([2])],
+    ['a history range (read)', async () => {
+      for await (const _chunk of audit.log.range(1, 3));
+    }],
+    ['an ?as_of= replay (read)', () => audit.pastStore(2)],
+  ];
+  for (const [what, read] of reads) {
+    const error = await t.throwsAsync(read(), { instanceOf: LogReadUnavailableError }, what);
+    t.deepEqual(await errorResponse(error!), {
+      status: 503,
+      retryAfter: '5',
+      body: { detail: 'The event log did not answer in time (change history is read from it); retry shortly.' },
+    }, what);
+  }
+  cluster.leaderUp();
+  t.deepEqual((await audit.log.events([2, 3])).map((e) => e.position), [2, 3]);
+  t.truthy(await (await audit.pastStore(2)).get('dcim.site', 2));
 });
 
 /** What the API's error middleware answers for `error`. */

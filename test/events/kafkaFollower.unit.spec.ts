@@ -48,3 +48,20 @@ test('a follower takes no writer lease', (t) => {
   const cluster = new FakeKafkaCluster();
   t.throws(() => new KafkaEventLog({ brokers: ['b:9092'], client: cluster.client, follower: {}, writerLease: { takeover: false } }), { message: /no writer lease/ });
 });
+
+test("a follower starts no head look-up while one is under way (the partition's leader away: each takes up to its time limit)", async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
+  await writer.append(makeBatch(1, 1));
+  const follower = await openLog(t, cluster, { clientId: 'netledger-reader', follower: { headRefreshMs: 5 }, headReadTimeoutMs: 100 });
+  const lookups = () => cluster.consumerGroups.filter((g) => g.startsWith('netledger-reader.head.'));
+  const atOpen = lookups().length;
+  cluster.leaderDown();
+  await writer.append(makeBatch(2, 1)); // the partition's end moves: the next tick looks the head up
+  // Twenty ticks pass while the first look-up waits for its time limit; the next begins only after it.
+  while (lookups().length < atOpen + 2) await new Promise((resolve) => setImmediate(resolve));
+  t.is(cluster.groupMembers(lookups()[atOpen]!).length, 0, 'the first look-up had ended when the second began');
+  cluster.leaderUp();
+  while (follower.head() < 2) await new Promise((resolve) => setImmediate(resolve));
+  t.is(follower.head(), 2);
+});

@@ -112,6 +112,8 @@ export class FakeKafkaCluster {
   readonly producerConfigs: unknown[] = [];
   /** Runs once, right after the next commit took effect (e.g. to crash the consumers then). */
   afterNextCommit: (() => void) | null = null;
+  /** Awaited once, before the next ListOffsets is answered (e.g. another client writes first). */
+  beforeNextOffsets: (() => Promise<void>) | null = null;
   /** Called on every heartbeat a consumer sends from inside its batch handler. */
   onHeartbeat: ((groupId: string) => void) | null = null;
   /** Number of producers created (a replaced producer counts again). */
@@ -350,6 +352,9 @@ class FakeAdmin {
   }
 
   async fetchTopicOffsets(name: string) {
+    const before = this.cluster.beforeNextOffsets;
+    this.cluster.beforeNextOffsets = null;
+    await before?.();
     raise(this.cluster, 'fetchTopicOffsets');
     const topic = this.cluster.topic(name);
     const { low, high } = this.cluster.offsets(topic);

@@ -23,7 +23,7 @@ function hook(id: number, url: string, at: number): ChangeEvent {
 }
 
 /** A worker over an in-memory log whose transport answers per URL as `answer` says. */
-function workerFor(log: MemoryEventLog, stateFile: string, answer: (request: WebhookRequest) => TransportResult, sent: WebhookRequest[]) {
+function workerFor(log: MemoryEventLog, stateFile: string, answer: (request: WebhookRequest) => TransportResult, sent: WebhookRequest[], onFailed?: (error: Error) => void) {
   const options: WebhookWorkerOptions = {
     log,
     stateFile,
@@ -38,6 +38,7 @@ function workerFor(log: MemoryEventLog, stateFile: string, answer: (request: Web
       return answer(request);
     },
     logger: () => {},
+    onFailed,
   };
   return new WebhookWorker(options);
 }
@@ -121,4 +122,53 @@ test('the worker keeps the cursor the log hands with each batch beside its posit
   await second.start();
   t.teardown(() => second.stop());
   t.deepEqual(resumes, [null, { position: 2, cursor: 'test:2' }]);
+});
+
+/** A log whose subscriptions catch up like the memory log's, then end in failure when the test says (Kafka: the consumer gave up). */
+async function logFailingAfterCatchUp() {
+  const memory = new MemoryEventLog();
+  await memory.open();
+  const ending = { fail: (_error: Error) => {} };
+  const log = Object.assign(Object.create(memory) as MemoryEventLog, {
+    subscribe: (from: number, onBatch: BatchHandler) => {
+      const subscription = memory.subscribe(from, onBatch);
+      const done = new Promise<void>((_resolve, reject) => (ending.fail = reject));
+      return { caughtUp: subscription.caughtUp, done, stop: () => subscription.stop() };
+    },
+  });
+  return { log, ending };
+}
+
+test("the worker's subscription failing after the catch-up is reported once, as the projector's is (the service then restarts), not only logged", async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const { log, ending } = await logFailingAfterCatchUp();
+  const failures: Error[] = [];
+  let reported: () => void = () => {};
+  const failed = new Promise<void>((resolve) => (reported = resolve));
+  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), [], (error) => {
+    failures.push(error);
+    reported();
+  });
+  await worker.start();
+  t.teardown(() => worker.stop());
+  t.is(worker.failed, null);
+  ending.fail(new Error('TOPIC_AUTHORIZATION_FAILED'));
+  await failed;
+  t.deepEqual(failures.map((e) => e.message), ['TOPIC_AUTHORIZATION_FAILED']);
+  t.is(worker.failed?.message, 'TOPIC_AUTHORIZATION_FAILED');
+});
+
+test("the worker's subscription ending after stop() is not a failure", async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const { log, ending } = await logFailingAfterCatchUp();
+  const failures: Error[] = [];
+  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), [], (error) => failures.push(error));
+  await worker.start();
+  await worker.stop();
+  ending.fail(new Error('closed during delivery'));
+  await new Promise((resolve) => setImmediate(resolve)); // the rejection's handlers have run
+  t.deepEqual(failures, []);
+  t.is(worker.failed, null);
 });

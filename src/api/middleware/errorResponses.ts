@@ -7,6 +7,7 @@ import {
   ValidationError,
   WriterUnavailableError,
 } from '../../commands/errors.js';
+import { LogReadUnavailableError } from '../../events/LogReadUnavailableError.js';
 import { ReadStoreUnavailableError } from '../../projections/ReadStoreUnavailableError.js';
 
 /** Turns failures into NetBox's error shapes; anything unexpected is a 500 without internals. */
@@ -40,10 +41,15 @@ export function errorResponses(log: (entry: Record<string, unknown>) => void) {
         ctx.body = { detail: error.detail ?? 'The service cannot accept writes right now; retry shortly.' };
         // An event log outage is logged once per incident by the writer, not once per request.
         if (!error.logged) log({ level: 'error', requestId: ctx.state.requestId, msg: error.message });
-      } else if (error instanceof ReadStoreUnavailableError) {
+      } else if (error instanceof ReadStoreUnavailableError || error instanceof LogReadUnavailableError) {
         ctx.status = 503;
         ctx.set('Retry-After', String(error.retryAfterSeconds));
-        ctx.body = { detail: 'The read models did not answer in time; retry shortly.' };
+        ctx.body = {
+          detail:
+            error instanceof LogReadUnavailableError
+              ? 'The event log did not answer in time (change history is read from it); retry shortly.'
+              : 'The read models did not answer in time; retry shortly.',
+        };
         log({ level: 'error', requestId: ctx.state.requestId, msg: error.message });
       } else if (isHttpError(error)) {
         ctx.status = error.status;

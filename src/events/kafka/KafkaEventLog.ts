@@ -49,7 +49,11 @@
  * dense. Give every replica the SAME transactionalId: two writers with different
  * ids would not fence each other (appends would then be rejected only by the
  * readers' density check, too late). Fencing is final: appends are refused with
- * EventLogWriteError and `unavailable()` stays null, so the writer stops for good.
+ * EventLogWriteError and `unavailable()` stays null, so the writer stops for good. The
+ * transaction refused as fenced is looked for at the positions it claimed (its commit may
+ * have gone through with the answer lost, and the newer writer may have appended on top):
+ * there, its appends resolve; the log unreadable in time, they are rejected as
+ * AppendOutcomeUnknownError.
  * kafkajs reports it as INVALID_PRODUCER_EPOCH, which the broker also answers after it
  * aborted a transaction open longer than the transaction timeout; the writer tells the
  * two apart by how long the failed transaction was open (transactionFailure.ts).
@@ -83,7 +87,9 @@
  * group join plus a fetch, typically 0.1-0.5 s against a local broker, so an uncached
  * page of object changes costs that per run. Positions no reader of this instance has
  * consumed yet (nothing subscribed from position 1) cost a scan from the partition's
- * start.
+ * start. Such reads, and read(), fail with LogReadUnavailableError (the API answers 503 with
+ * Retry-After) once they have received nothing from the broker for readStallTimeoutMs (10 s):
+ * while the partition's leader is unreachable a request is answered, not left hanging.
  *
  * Offsets. head() comes from the end of the log at open(): the last stable offset
  * (ListOffsets under read_committed), then a short read of the tail, widened while
@@ -100,6 +106,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type KafkaMessage, type Producer } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
+import { LogReadUnavailableError } from '../LogReadUnavailableError.js';
 import type { BatchHandler, EventLog, ResumePoint } from '../EventLog.js';
 import { offsetOfCursor } from './kafkaCursor.js';
 import { BatchAssembler } from './BatchAssembler.js';
@@ -107,8 +114,9 @@ import { Channel } from './Channel.js';
 import { clientSettings, producerRetry, TRANSACTION_TIMEOUT_MS, type KafkaSecurity } from './clientSettings.js';
 import { findLastEvent } from './findHead.js';
 import { KafkaSubscription, type SeekPoint } from './KafkaSubscription.js';
-import { consumeRange, PartitionReader, type ReaderOptions } from './PartitionReader.js';
+import { consumeRange, PartitionReader, toError, type RangeLimits, type ReaderOptions } from './PartitionReader.js';
 import { PositionReads } from './PositionReads.js';
+import { StallLimit } from './StallLimit.js';
 import { ensureTopic, partitionOffsets, type PartitionOffsets } from './topicAdmin.js';
 import { EventLogWriteError, TransactionalWriter } from './TransactionalWriter.js';
 import { WriterLease } from './WriterLease.js';
@@ -167,6 +175,13 @@ export interface KafkaEventLogOptions {
    */
   headReadTimeoutMs?: number;
   /**
+   * How long a read of past events (readPositions(), read(), locating what a seeking
+   * subscription skipped) may wait for the broker without receiving anything before it fails
+   * with LogReadUnavailableError (ms; the API answers 503 with Retry-After). Time the caller
+   * spends with what it received does not count. Default 10,000.
+   */
+  readStallTimeoutMs?: number;
+  /**
    * Follow the log without writing it (a read replica): no producer and no transactional
    * id are registered (nothing is fenced, nothing is left at the coordinator), append() is
    * refused, and head() is the last committed event, looked up at open and again every
@@ -200,6 +215,7 @@ export class KafkaEventLog implements EventLog {
   private readonly onSubscriptionError: (error: Error) => void;
   private readonly heartbeatMs: number | undefined;
   private readonly headReadTimeoutMs: number;
+  private readonly readStallTimeoutMs: number;
 
   private kafka: KafkaClient | undefined;
   private admin: Admin | undefined;
@@ -210,6 +226,8 @@ export class KafkaEventLog implements EventLog {
   private followedHead = 0;
   private followedEnd = -1n;
   private headRefresh: NodeJS.Timeout | undefined;
+  /** The follower's head look-up under way: a tick while it runs starts none (one may take up to headReadTimeoutMs). */
+  private refreshing: Promise<void> | undefined;
   private opening: Promise<void> | undefined;
   private closed = false;
   /** Ends the short-lived reads (head lookups, random reads, locating) at close(). */
@@ -237,12 +255,13 @@ export class KafkaEventLog implements EventLog {
     this.logLevel = LOG_LEVELS[options.logLevel ?? 'warn'];
     this.heartbeatMs = options.heartbeatMs;
     this.headReadTimeoutMs = options.headReadTimeoutMs ?? 10_000;
+    this.readStallTimeoutMs = options.readStallTimeoutMs ?? 10_000;
     this.follower = options.follower ? { headRefreshMs: options.follower.headRefreshMs ?? 5_000 } : undefined;
     if (this.follower && options.writerLease) throw new Error('KafkaEventLog: a follower takes no writer lease');
     this.onSubscriptionError =
       options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
     this.positionReads = new PositionReads(options.bodyCacheBytes ?? 16 << 20, {
-      consumeRange: (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'positions'),
+      consumeRange: (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'positions', { stallMs: this.readStallTimeoutMs }),
       read: (from) => this.read(from),
     });
   }
@@ -264,7 +283,11 @@ export class KafkaEventLog implements EventLog {
     const topic = await ensureTopic(this.admin, this.topic, { replicationFactor: this.replicationFactor, minInsyncReplicas: this.minInsyncReplicas });
     if (this.follower) {
       await this.refreshFollowedHead();
-      this.headRefresh = setInterval(() => void this.refreshFollowedHead().catch(() => undefined), this.follower.headRefreshMs);
+      this.headRefresh = setInterval(() => {
+        this.refreshing ??= this.refreshFollowedHead()
+          .catch(() => undefined)
+          .finally(() => (this.refreshing = undefined));
+      }, this.follower.headRefreshMs);
       this.headRefresh.unref();
       return;
     }
@@ -283,6 +306,7 @@ export class KafkaEventLog implements EventLog {
       topic: this.topic,
       transactionalId: this.transactionalId,
       findLast: () => this.findLast(() => this.offsets()),
+      readClaimed: (positions) => this.committedAt(positions),
       maxMessageBytes: topic.maxMessageBytes,
       transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
       outcomeWaitMs: this.outcomeWaitMs,
@@ -322,7 +346,18 @@ export class KafkaEventLog implements EventLog {
    */
   private findLast(offsets: () => Promise<PartitionOffsets>): Promise<ChangeEvent | null> {
     const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.headReadTimeoutMs)]);
-    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', signal), this.positionReads.seen);
+    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', { signal }), this.positionReads.seen);
+  }
+
+  /**
+   * The committed events at `positions`, or null when the log ends before the last of them:
+   * how a writer refused as fenced learns whether its transaction went through. Bounded in
+   * time like the head look-up and the random reads it is made of.
+   */
+  private async committedAt(positions: number[]): Promise<ChangeEvent[] | null> {
+    const head = (await this.findLast(() => this.offsets()))?.position ?? 0;
+    if (positions.some((p) => p > head)) return null;
+    return this.positionReads.read(positions, head);
   }
 
   private offsets(): Promise<PartitionOffsets> {
@@ -334,8 +369,9 @@ export class KafkaEventLog implements EventLog {
     return new PartitionReader(this.kafka!, this.topic, `${this.clientId}.${purpose}.${randomUUID()}`, { heartbeatMs: this.heartbeatMs, ...options });
   }
 
-  private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string, signal = this.closing.signal): Promise<void> {
-    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages, signal);
+  /** consumeRange() by a reader named for `purpose`; it ends at close() unless `limits` give another signal. */
+  private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string, limits: RangeLimits = {}): Promise<void> {
+    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages, { signal: this.closing.signal, ...limits });
   }
 
   head(): number {
@@ -388,6 +424,10 @@ export class KafkaEventLog implements EventLog {
     if (high <= low) return;
 
     const channel = new Channel<ChangeEvent[]>();
+    // Only while this generator waits for the next batch: a caller slow with one (a replay) is not a stall.
+    const stall = new StallLimit(this.readStallTimeoutMs, () =>
+      channel.fail(new LogReadUnavailableError(`KafkaEventLog: a read from position ${from} received nothing for ${this.readStallTimeoutMs} ms (the partition's leader is unreachable?)`)),
+    );
     const assembler = new BatchAssembler(from, this.positionReads.seen);
     // Where `from` is, when a reader of this instance has located it: no scan of what comes before.
     const seekTo = this.positionReads.offsetOf(from);
@@ -395,11 +435,13 @@ export class KafkaEventLog implements EventLog {
     const reader = this.reader('read', {
       seekTo,
       onMessages: async (messages) => {
+        stall.progress();
         for (const batch of assembler.push(messages.filter((m) => BigInt(m.offset) < high))) {
           await channel.put(batch.events);
         }
       },
       onProgress: (next) => {
+        stall.progress();
         if (next >= high) channel.end();
       },
       onError: (error) => channel.fail(error),
@@ -410,13 +452,17 @@ export class KafkaEventLog implements EventLog {
     };
     this.readers.add(stopper);
     try {
-      await reader.start();
+      // Not awaited: joining the group is waiting for the broker too, under the limit of the first take().
+      reader.start().catch((error: unknown) => channel.fail(toError(error)));
       for (;;) {
+        stall.wait();
         const batch = await channel.take();
+        stall.pause();
         if (batch === undefined) return;
         yield batch;
       }
     } finally {
+      stall.pause();
       channel.close();
       this.readers.delete(stopper);
       await reader.stop();
@@ -476,7 +522,7 @@ export class KafkaEventLog implements EventLog {
       .then(({ low, high }) =>
         this.consumeRange(low, before < high ? before : high, async (messages) => {
           for (const message of messages) this.positionReads.located(message);
-        }, 'locate'),
+        }, 'locate', { stallMs: this.readStallTimeoutMs }),
       )
       .catch((error: unknown) => {
         if (!this.closed) console.warn(`KafkaEventLog: could not locate the earlier events (${(error as Error).message}); random reads of them will scan`);
@@ -499,6 +545,7 @@ export class KafkaEventLog implements EventLog {
     this.closing.abort();
     clearInterval(this.headRefresh);
     await this.opening?.catch(() => undefined);
+    await this.refreshing;
     await this.writer?.close();
     await Promise.allSettled([...this.readers].map((stop) => stop()));
     await this.locating;

@@ -1,6 +1,8 @@
 import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { Deferred } from '../Deferred.js';
+import { LogReadUnavailableError } from '../LogReadUnavailableError.js';
 import { PARTITION } from './messages.js';
+import { StallLimit } from './StallLimit.js';
 
 export interface ReaderOptions {
   /** Start here instead of at the beginning of the partition. */
@@ -169,39 +171,55 @@ export function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** How a consumeRange() ends early: at `signal` (the log closing, or a time limit: AbortSignal.timeout), or after `stallMs` without a fetch. */
+export interface RangeLimits {
+  signal?: AbortSignal;
+  stallMs?: number;
+}
+
 /**
  * Consumes [start, end) once (read_committed) with a reader from `makeReader`, then stops it;
- * or stops early at `signal` (the log closing, or a time limit: AbortSignal.timeout), since a
- * reader whose consumer the client keeps losing would otherwise wait for the broker forever.
+ * or stops early as `limits` say, since a reader whose consumer the client keeps losing (the
+ * partition's leader unreachable) would otherwise wait for the broker forever. A time limit
+ * or a stall is a LogReadUnavailableError: the caller's request is answered 503, not left hanging.
  */
 export async function consumeRange(
   makeReader: (options: ReaderOptions) => PartitionReader,
   start: bigint,
   end: bigint,
   onMessages: (messages: KafkaMessage[]) => Promise<void>,
-  signal?: AbortSignal,
+  limits: RangeLimits = {},
 ): Promise<void> {
+  const { signal, stallMs } = limits;
   if (end <= start) return;
+  const unreachable = (what: string) =>
+    new LogReadUnavailableError(`KafkaEventLog: a read of offsets ${start}-${end} ${what} (the partition's leader is unreachable?)`);
   const ended = () =>
-    (signal?.reason as Error | undefined)?.name === 'TimeoutError'
-      ? new Error(`KafkaEventLog: a read of offsets ${start}-${end} did not finish in time (the partition's leader is unreachable?)`)
-      : new Error('KafkaEventLog: closed during a read');
+    (signal?.reason as Error | undefined)?.name === 'TimeoutError' ? unreachable('did not finish in time') : new Error('KafkaEventLog: closed during a read');
   if (signal?.aborted) throw ended();
   const done = new Deferred();
   const abort = () => done.reject(ended());
   signal?.addEventListener('abort', abort, { once: true });
+  const stall = stallMs === undefined ? undefined : new StallLimit(stallMs, () => done.reject(unreachable(`received nothing for ${stallMs} ms`)));
   const reader = makeReader({
     seekTo: start,
-    onMessages,
+    onMessages: async (messages) => {
+      stall?.pause();
+      await onMessages(messages);
+      stall?.wait();
+    },
     onProgress: (next) => {
+      stall?.progress();
       if (next >= end) done.resolve();
     },
     onError: (error) => done.reject(error),
   });
   try {
+    stall?.wait();
     await reader.start();
     await done.promise;
   } finally {
+    stall?.pause();
     signal?.removeEventListener('abort', abort);
     await reader.stop();
   }

@@ -44,6 +44,11 @@ export interface TransactionalWriterOptions {
   readonly transactionalId: string;
   /** The last committed event in the log (read_committed), or null for an empty log. */
   readonly findLast: () => Promise<ChangeEvent | null>;
+  /**
+   * The committed events at these positions, in the order asked, or null when the log ends
+   * before the last of them; fails rather than waits without bound while the log cannot be read.
+   */
+  readonly readClaimed: (positions: number[]) => Promise<ChangeEvent[] | null>;
   /** The topic's max.message.bytes: a larger record is refused by the broker. */
   readonly maxMessageBytes: number;
   /** The producer's transaction timeout: a transaction open this long is aborted by the broker. */
@@ -220,15 +225,7 @@ export class TransactionalWriter {
     if (failure === 'fenced') {
       this.fence(`KafkaEventLog: this writer was fenced by another one using transactional id '${this.options.transactionalId}'`);
       await this.discardProducer();
-      // A commit whose answer was lost, retried after the newer writer bumped the epoch, is
-      // refused as fencing although it went through (the newer writer then completed it).
-      // Looked for as the last event: the newer writer appends only after its own start-up.
-      const committed = await this.options.findLast().then((last) => isEvent(last, ours), () => false);
-      if (committed) this.lastPosition = ours.position;
-      for (const p of accepted) {
-        if (committed) p.resolve();
-        else p.reject(this.fenced);
-      }
+      await this.answerFenced(accepted);
       return;
     }
     const before = this.lastPosition;
@@ -254,6 +251,35 @@ export class TransactionalWriter {
     }
     this.refused = new EventLogUnavailableError(`KafkaEventLog: a transaction failed and did not commit: ${describe(error)}`);
     for (const p of accepted) p.reject(this.refused);
+  }
+
+  /**
+   * A commit whose answer was lost, retried after a newer writer bumped the epoch, is refused
+   * as fencing although it went through (the newer writer completed it on start-up, and may
+   * have appended on top since, so the last event says nothing). The positions the appends
+   * claimed are read instead: the transaction committed whole or not at all, so it went through
+   * if each append's last event is there. A check that cannot be made leaves the outcome
+   * unknown, never "not committed".
+   */
+  private async answerFenced(accepted: PendingAppend[]): Promise<void> {
+    const claimed = accepted.map((p) => p.events.at(-1)!);
+    let found: ChangeEvent[] | null;
+    try {
+      found = await this.options.readClaimed(claimed.map((e) => e.position));
+    } catch (reason) {
+      const unknown = new AppendOutcomeUnknownError(
+        `${this.fenced!.message}; whether its last transaction committed is not known (the log could not be read: ${describe(reason)})`,
+        { cause: reason },
+      );
+      for (const p of accepted) p.reject(unknown);
+      return;
+    }
+    const committed = found !== null && claimed.every((event, i) => isEvent(found[i] ?? null, event));
+    if (committed) this.lastPosition = claimed.at(-1)!.position;
+    for (const p of accepted) {
+      if (committed) p.resolve();
+      else p.reject(this.fenced);
+    }
   }
 
   /** reestablish(), tried again while it fails, for up to `waitMs` (or until close()). */
@@ -349,7 +375,7 @@ function messageBytes(message: Message): number {
   return bytes;
 }
 
-/** `found` (the last event in the log) is `ours`. */
+/** `found` (an event read from the log) is `ours`. */
 function isEvent(found: ChangeEvent | null, ours: ChangeEvent): boolean {
   return found !== null && found.position === ours.position && found.eventId === ours.eventId && found.requestId === ours.requestId;
 }
