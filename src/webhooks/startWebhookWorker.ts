@@ -27,10 +27,15 @@ export interface WebhookWorkerParts {
 /** The delivery worker as the service runs it: state under DATA_DIR/webhooks/, settings from the configuration. */
 export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<WebhookWorker> {
   const { config, registry, log, store, projector, secrets, serializer, baseUrl, logger, onFailed } = parts;
+  const rendered = payloadRenderer(registry, serializer, baseUrl, (sealed) => secrets.unsealSecret(sealed));
+  // A payload reads related objects from the read models: a failure that heals by itself
+  // (MongoDB's election, a query past its time limit) is retried as the projector retries
+  // it, since a dispatch that fails ends delivery and restarts the service.
+  const retrying = store.retrying?.bind(store);
   const worker = new WebhookWorker({
     log,
     stateFile: path.join(config.dataDir, 'webhooks', 'deliveries.json'),
-    renderer: payloadRenderer(registry, serializer, baseUrl, (sealed) => secrets.unsealSecret(sealed)),
+    renderer: retrying ? { ...rendered, data: (event) => retrying(() => rendered.data(event)) } : rendered,
     initial: async () => {
       // The read models are at the projector's position: start there, with the webhooks they hold.
       const position = projector.position;
