@@ -65,3 +65,11 @@ test("a follower starts no head look-up while one is under way (the partition's 
   while (follower.head() < 2) await new Promise((resolve) => setImmediate(resolve));
   t.is(follower.head(), 2);
 });
+
+test('a follower does not create the topic: a missing one (the writer not started yet, a mistyped KAFKA_TOPIC) is refused at open, saying so', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const follower = new KafkaEventLog({ brokers: ['broker-1:9092'], topic: 'netledger.chagnes', replicationFactor: 1, logLevel: 'nothing', client: cluster.client, follower: {} });
+  t.teardown(() => follower.close());
+  await t.throwsAsync(follower.open(), { message: /topic netledger\.chagnes does not exist, and a reader does not create it/ });
+  t.false(cluster.topics.has('netledger.chagnes'), 'no empty log was made to be served');
+});

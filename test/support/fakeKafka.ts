@@ -47,7 +47,7 @@ export function connectionError(message = 'Connection error: connect ECONNREFUSE
   return new KafkaJSConnectionError(message, { broker: '127.0.0.1:9092' } as never);
 }
 
-type Operation = 'init' | 'send' | 'commit' | 'abort' | 'fetchTopicOffsets' | 'describeConfigs' | 'consumerConnect';
+type Operation = 'init' | 'send' | 'commit' | 'abort' | 'fetchTopicOffsets' | 'describeConfigs' | 'consumerConnect' | 'listTopics';
 
 interface Fault {
   error: Error;
@@ -325,6 +325,11 @@ class FakeAdmin {
       created = true;
     }
     return created;
+  }
+
+  async listTopics(): Promise<string[]> {
+    raise(this.cluster, 'listTopics');
+    return [...this.cluster.topics.keys()];
   }
 
   async describeGroups(groupIds: string[]) {

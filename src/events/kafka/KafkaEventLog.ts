@@ -280,7 +280,11 @@ export class KafkaEventLog implements EventLog {
     this.kafka = this.makeClient(clientSettings({ clientId: this.clientId, brokers: this.brokers, logLevel: this.logLevel, security: this.security }));
     this.admin = this.kafka.admin();
     await this.admin.connect();
-    const topic = await ensureTopic(this.admin, this.topic, { replicationFactor: this.replicationFactor, minInsyncReplicas: this.minInsyncReplicas });
+    const topic = await ensureTopic(this.admin, this.topic, {
+      replicationFactor: this.replicationFactor,
+      minInsyncReplicas: this.minInsyncReplicas,
+      create: !this.follower,
+    });
     if (this.follower) {
       await this.refreshFollowedHead();
       this.headRefresh = setInterval(() => {

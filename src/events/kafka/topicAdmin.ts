@@ -12,6 +12,12 @@ export interface TopicSettings {
   readonly replicationFactor: number;
   /** min.insync.replicas when the topic is created: a commit needs this many copies. */
   readonly minInsyncReplicas: number;
+  /**
+   * False for a process that only reads (a replica, the CLI's reader): a missing topic is
+   * refused instead of created, since a mistyped KAFKA_TOPIC would otherwise make an empty
+   * log that the replica then serves as the registry.
+   */
+  readonly create?: boolean;
 }
 
 /**
@@ -21,7 +27,11 @@ export interface TopicSettings {
  * lose order or delete history, so it is refused with a message saying what to change.
  */
 export async function ensureTopic(admin: Admin, topic: string, settings: TopicSettings): Promise<TopicFacts> {
-  await admin.createTopics({
+  if (settings.create === false) {
+    if (!(await admin.listTopics()).includes(topic)) {
+      throw new Error(`KafkaEventLog: topic ${topic} does not exist, and a reader does not create it: start the writer first, or check KAFKA_TOPIC`);
+    }
+  } else await admin.createTopics({
     waitForLeaders: true,
     topics: [
       {
