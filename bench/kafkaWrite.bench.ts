@@ -13,6 +13,9 @@
  * first retry back-off was 300 ms); see src/events/kafka/clientSettings.ts.
  *
  * Env: WRITES (default 200), KAFKA_REPLICATION_FACTOR (default 1: a local broker).
+ * KAFKA_MOCK=1 runs both against librdkafka's mock cluster on loopback instead
+ * (test/support/kafka-mock/, needs librdkafka-dev): the client's side of the wire
+ * protocol and its retry back-offs, without a broker's disk, replication or commit markers.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -22,13 +25,16 @@ import { createObjects } from '../src/commands/createObjects.js';
 import type { CommandEnvironment } from '../src/commands/decideObject.js';
 import { runFollowUps } from '../src/commands/followUps.js';
 import { WriteCoordinator } from '../src/commands/WriteCoordinator.js';
-import { KafkaEventLog } from '../src/events/kafka/KafkaEventLog.js';
+import { KafkaEventLog, type KafkaEventLogOptions } from '../src/events/kafka/KafkaEventLog.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../src/projections/Projector.js';
 import { makeEvent } from '../test/events/makeEvent.js';
+import { startKafkaMock } from '../test/support/kafkaMockBroker.js';
+import { KafkaMockClient } from '../test/support/kafkaMockClient.js';
 
-const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+let brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+let client: KafkaEventLogOptions['client'];
 const WRITES = Number(process.env.WRITES ?? 200);
 const REPLICATION = Number(process.env.KAFKA_REPLICATION_FACTOR ?? 1);
 
@@ -49,6 +55,7 @@ function openLog(): KafkaEventLog {
     transactionalId: `netledger-bench-${randomUUID()}`,
     replicationFactor: REPLICATION,
     logLevel: 'error',
+    client,
   });
 }
 
@@ -95,8 +102,21 @@ async function creates(): Promise<void> {
   }
 }
 
-if (brokers.length === 0) {
-  console.log('kafkaWrite: skipped (KAFKA_BROKERS not set)');
+const mock = process.env.KAFKA_MOCK === '1' ? await startKafkaMock() : null;
+if (mock && 'skipped' in mock) {
+  console.log(`kafkaWrite: skipped (${mock.skipped})`);
+} else if (mock) {
+  brokers = mock.brokers;
+  client = new KafkaMockClient(mock, { quiet: true }).factory;
+  console.log(`kafkaWrite: librdkafka's mock cluster at ${brokers.join(',')}`);
+  try {
+    await appends();
+    await creates();
+  } finally {
+    await mock.stop();
+  }
+} else if (brokers.length === 0) {
+  console.log('kafkaWrite: skipped (KAFKA_BROKERS not set; KAFKA_MOCK=1 uses librdkafka\'s mock cluster)');
 } else {
   await appends();
   await creates();

@@ -38,12 +38,18 @@ export class KafkaMockClient {
   private readonly topicConfigs = new Map<string, Map<string, string>>();
   private readonly watchers = new Set<() => void>();
 
-  constructor(private readonly mock: KafkaMock) {}
+  /** `quiet`: keep no log lines (a benchmark, where debug logging would be measured too). */
+  constructor(
+    private readonly mock: KafkaMock,
+    private readonly options: { quiet?: boolean } = {},
+  ) {}
 
   /** The factory to hand KafkaEventLog as `client`. */
   readonly factory = (config: KafkaConfig): KafkaClient => {
     // Every line, debug included: a closed connection is only logged at debug level.
-    const kafka = new Kafka({ ...config, logLevel: logLevel.DEBUG, logCreator: () => (entry) => this.keep(entry) });
+    const kafka = this.options.quiet
+      ? new Kafka({ ...config, logLevel: logLevel.NOTHING })
+      : new Kafka({ ...config, logLevel: logLevel.DEBUG, logCreator: () => (entry) => this.keep(entry) });
     return {
       producer: (options) => kafka.producer(options),
       consumer: (options) => kafka.consumer(options),
