@@ -95,10 +95,7 @@ test.serial('kafka resume: a cursor that leads past the wanted event (a recreate
   const cluster = await writtenCluster(t);
   const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
   const restarted = await openLog(t, cluster, { follower: {} });
-  const warnings: string[] = [];
-  const warn = console.warn;
-  console.warn = (message: string) => void warnings.push(message);
-  t.teardown(() => void (console.warn = warn));
+  const warnings = captureWarnings(t);
   // Says position 3 ends where position 5 does: reading there would begin at 6.
   const resumed = await follow(restarted.log, 4, { position: 3, cursor: cursors.get(5)! });
   t.deepEqual(resumed.positions, [4, 5, 6, 7, 8]);
@@ -111,10 +108,7 @@ test.serial('kafka resume: a cursor that lands on commit markers only while the 
   const cluster = await writtenCluster(t);
   const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
   const restarted = await openLog(t, cluster, { follower: {} });
-  const warnings: string[] = [];
-  const warn = console.warn;
-  console.warn = (message: string) => void warnings.push(message);
-  t.teardown(() => void (console.warn = warn));
+  const warnings = captureWarnings(t);
   // Says position 1 ends where position 8 does: after it lies only the last commit marker.
   const resumed = await follow(restarted.log, 2, { position: 1, cursor: cursors.get(8)! });
   t.deepEqual(resumed.positions, [2, 3, 4, 5, 6, 7, 8]);
@@ -237,3 +231,12 @@ test('kafka resume: read(from) starts at `from` once this instance has located i
   const [, at7, at5] = readStarts();
   t.true(at7! > at5! && at5! > 0, `seeked (${at5}, ${at7})`);
 });
+
+/** console.warn's lines for the rest of the test (callers run serially: the console is shared). */
+function captureWarnings(t: ExecutionContext): string[] {
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (message: string) => void warnings.push(message);
+  t.teardown(() => void (console.warn = warn));
+  return warnings;
+}
