@@ -91,9 +91,13 @@ interface Hook {
 export interface OpRecord {
   op: FakeOp;
   collection?: string;
+  /** The options as the caller passed them (a cursor's with what its methods set, such as maxTimeMS). */
   options?: Record<string, unknown>;
   filter?: Doc;
 }
+
+/** Options a read is called with, as the driver's find, findOne, count and aggregate take them. */
+type ReadOptions = { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number };
 
 /**
  * A fault as the driver hands it to the caller: a network error inside a transaction
@@ -383,9 +387,9 @@ class FakeCollection {
     return this.docsIn(scope).filter(matcher(filter));
   }
 
-  find(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): FakeCursor {
+  find(filter: Doc, options: ReadOptions = {}): FakeCursor {
     return new FakeCursor(async (cursor) => {
-      await this.server.enter('find', this.name, { maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter, options.session);
+      await this.server.enter('find', this.name, { ...options, maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter, options.session);
       let docs = this.select(scopeOf(this.server, options), filter);
       if (cursor.sortSpec) {
         const spec = compileSort(cursor.sortSpec);
@@ -407,29 +411,29 @@ class FakeCollection {
     });
   }
 
-  async findOne(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): Promise<Doc | null> {
-    await this.server.enter('findOne', this.name, { maxTimeMS: options.maxTimeMS }, undefined, options.session);
+  async findOne(filter: Doc, options: ReadOptions = {}): Promise<Doc | null> {
+    await this.server.enter('findOne', this.name, options, filter, options.session);
     const found = this.docsIn(scopeOf(this.server, options)).find(matcher(filter));
     this.server.leave('findOne', this.name, options.session);
     return found ? project(found, options.projection) : null;
   }
 
-  async countDocuments(filter: Doc, options: { session?: unknown; maxTimeMS?: number } = {}): Promise<number> {
-    await this.server.enter('countDocuments', this.name, { maxTimeMS: options.maxTimeMS }, filter, options.session);
+  async countDocuments(filter: Doc, options: ReadOptions = {}): Promise<number> {
+    await this.server.enter('countDocuments', this.name, options, filter, options.session);
     const n = this.docsIn(scopeOf(this.server, options)).filter(matcher(filter)).length;
     this.server.leave('countDocuments', this.name, options.session);
     return n;
   }
 
-  async estimatedDocumentCount(options: { maxTimeMS?: number } = {}): Promise<number> {
-    await this.server.enter('estimatedDocumentCount', this.name, { maxTimeMS: options.maxTimeMS });
+  async estimatedDocumentCount(options: ReadOptions = {}): Promise<number> {
+    await this.server.enter('estimatedDocumentCount', this.name, options);
     return this.docsIn(directScope(this.server)).length;
   }
 
-  aggregate(pipeline: Doc[], options: { session?: unknown; maxTimeMS?: number } = {}): { toArray(): Promise<Doc[]> } {
+  aggregate(pipeline: Doc[], options: ReadOptions = {}): { toArray(): Promise<Doc[]> } {
     return {
       toArray: async () => {
-        await this.server.enter('aggregate', this.name, { maxTimeMS: options.maxTimeMS });
+        await this.server.enter('aggregate', this.name, options, undefined, options.session);
         return new Aggregator(pipeline).run(this.docsIn(scopeOf(this.server, options)).map(clone)) as Doc[];
       },
     };
