@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { MongoTopologyClosedError } from 'mongodb';
+import { MongoBulkWriteError, MongoTopologyClosedError } from 'mongodb';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { registry } from '../../src/models/registry.js';
 import type { MongoReadStore } from '../../src/projections/MongoReadStore.js';
 import { MAX_TRANSACTION_DOCUMENTS, READ_MODEL_FORMAT } from '../../src/projections/mongo/MongoReadStore.js';
 import { StandaloneMongoRefusedError } from '../../src/projections/mongo/deployment.js';
-import { isTransientMongoError } from '../../src/projections/mongo/mongoErrors.js';
+import { isTransientMongoError, WriteConcernRefusedError } from '../../src/projections/mongo/mongoErrors.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
 import { regexCondition } from '../../src/projections/textPatterns.js';
 import { Projector } from '../../src/projections/Projector.js';
@@ -378,7 +378,58 @@ test('mongo fault: which driver errors are transient', (t) => {
   t.true(isTransientMongoError(inBulkWrite(mongoErrors.writeConcern())));
   t.false(isTransientMongoError(inBulkWrite(mongoErrors.unauthorized())));
   t.false(isTransientMongoError(inBulkWrite(new MongoTopologyClosedError())), 'a client closed on shutdown');
+  // A write-concern error by its code, as raised by a command, by a bulk write (which drops its labels) and at commit.
+  const { writeConcernWith } = mongoErrors;
+  const passing = [
+    writeConcernWith(91, 'ShutdownInProgress', 'Replication is being shut down'),
+    writeConcernWith(189, 'PrimarySteppedDown', 'Primary stepped down while waiting for replication'),
+    writeConcernWith(11600, 'InterruptedAtShutdown', 'interrupted at shutdown'),
+    writeConcernWith(11602, 'InterruptedDueToReplStateChange', 'operation was interrupted'),
+  ];
+  const permanent = [mongoErrors.unknownWriteConcernMode, mongoErrors.unsatisfiableWriteConcern];
+  const atCommit = (error: Error) => asDriverRaises(error, 'commitTransaction', false);
+  for (const raised of [(e: Error) => e, inBulkWrite, atCommit]) {
+    for (const error of passing) t.true(isTransientMongoError(raised(error)), `${error.message} (${raised.name || 'a command'})`);
+    for (const error of permanent) t.false(isTransientMongoError(raised(error())), `${error().message} (${raised.name || 'a command'})`);
+  }
+  // A code not known to pass is not retried (at commit the driver calls any other outcome unknown, and that is retried).
+  const malformed = () => writeConcernWith(9, 'FailedToParse', 'w has to be a number or a string');
+  t.false(isTransientMongoError(malformed()));
+  t.false(isTransientMongoError(inBulkWrite(malformed())));
+  t.true(isTransientMongoError(writeConcernWith(1234, 'SomethingNew', 'not yet', ['RetryableWriteError'])), 'the server\'s RetryableWriteError label');
+  // A skipped stale upsert beside a write-concern timeout: the timeout decides.
+  const staleAndTimeout = new MongoBulkWriteError(
+    { message: 'E11000 duplicate key error', code: 11000, writeErrors: [{ code: 11000 }] } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
+    { getWriteConcernError: () => ({ code: 64, errmsg: 'waiting for replication timed out' }) } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1],
+  );
+  t.true(isTransientMongoError(staleAndTimeout));
 });
+
+for (const [what, op, kind] of [
+  ['at commit', 'commitTransaction', 'replicaSet'],
+  ['on a bulk write of a standalone server', 'bulkWrite', 'standalone'],
+] as const) {
+  test(`mongo fault: a write concern the deployment can never satisfy (79 UnknownReplWriteConcern, 100 UnsatisfiableWriteConcern) stops the projector at once, saying what to check (${what})`, async (t) => {
+    for (const refusal of [mongoErrors.unknownWriteConcernMode, mongoErrors.unsatisfiableWriteConcern]) {
+      const server = new FakeMongo(kind);
+      let retries = 0;
+      const store = await openFakeStore(server, { allowStandalone: true, onRetry: () => retries++ });
+      const { log, projector } = await projectorOn(store);
+      server.fail(op, refusal);
+      const waiting = projector.waitFor(1);
+      await log.append(request(1, [1]));
+      const error = await t.throwsAsync(waiting, { instanceOf: WriteConcernRefusedError });
+      t.is(error!.code, refusal().result.writeConcernError.code);
+      t.regex(error!.message, new RegExp(refusal().message));
+      t.regex(error!.message, /not retried/);
+      t.regex(error!.message, /MONGODB_URL/);
+      t.is(retries, 0);
+      t.is(await store.position(), 0);
+      await log.close();
+      await store.close();
+    }
+  });
+}
 
 test('mongo fault: the API answers a read past its time limit with 503, Retry-After and a NetBox-shaped detail', async (t) => {
   const headers: Record<string, string> = {};

@@ -27,6 +27,11 @@ import type { ReadDocument } from '../../src/projections/ReadStore.js';
 type Doc = Record<string, unknown>;
 type State = Map<string, Map<unknown, Doc>>;
 
+/** A write-concern error as the server reports it (`ok: 1`: the write itself was done), with the labels a 4.4+ server adds. */
+function writeConcernError(code: number, codeName: string, errmsg: string, errorLabels: string[] = []): MongoWriteConcernError {
+  return new MongoWriteConcernError({ ok: 1, errorLabels, writeConcernError: { code, codeName, errmsg } } as unknown as ConstructorParameters<typeof MongoWriteConcernError>[0]);
+}
+
 /** The driver's errors as the server and the driver raise them. */
 export const mongoErrors = {
   network: () => new MongoNetworkError('connection 3 to 10.0.0.5:27017 closed'),
@@ -51,6 +56,12 @@ export const mongoErrors = {
       ok: 1,
       writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } },
     } as unknown as ConstructorParameters<typeof MongoWriteConcernError>[0]),
+  /** Any write-concern error by its code (a primary stepping down or shutting down reports one with the write done). */
+  writeConcernWith: writeConcernError,
+  /** `w: 'dc2'` names no mode of the replica set's configuration. */
+  unknownWriteConcernMode: () => writeConcernError(79, 'UnknownReplWriteConcern', "unrecognized getLastError mode: dc2"),
+  /** `w: 'majority'` with too few data-bearing voting members, `j: true` without journaling. */
+  unsatisfiableWriteConcern: () => writeConcernError(100, 'UnsatisfiableWriteConcern', 'Not enough data-bearing nodes'),
   steppedDown: () => new MongoServerError({ message: 'not primary', code: 10107, codeName: 'NotWritablePrimary', errorLabels: ['RetryableWriteError'] }),
   unauthorized: () => new MongoServerError({ message: 'not authorized on netledger to execute command', code: 13, codeName: 'Unauthorized' }),
   maxTimeExpired: () => new MongoServerError({ message: 'operation exceeded time limit', code: 50, codeName: 'MaxTimeMSExpired' }),
@@ -101,12 +112,15 @@ type ReadOptions = { projection?: Record<string, number>; session?: unknown; max
 
 /**
  * A fault as the driver hands it to the caller: a network error inside a transaction
- * labelled TransientTransactionError (sdam/server.js), and whatever stops a bulk write's
+ * labelled TransientTransactionError (sdam/server.js), a commit's write-concern error
+ * UnknownTransactionCommitResult (sessions.ts), and whatever stops a bulk write's
  * command wrapped in a MongoBulkWriteError that keeps the original only as its
  * `errorResponse` (bulk/common.js; a write-concern error is rewrapped with its result).
  */
 export function asDriverRaises(error: Error, op: FakeOp, inTransaction: boolean): Error {
   if (inTransaction && op !== 'commitTransaction' && error instanceof MongoNetworkError) error.addErrorLabel('TransientTransactionError');
+  // A commit's write-concern error leaves its outcome unknown, unless the write concern can never be satisfied (sessions.ts).
+  if (op === 'commitTransaction' && error instanceof MongoWriteConcernError && error.code !== 79 && error.code !== 100) error.addErrorLabel('UnknownTransactionCommitResult');
   if (op !== 'bulkWrite' || error instanceof MongoBulkWriteError) return error;
   type Result = ConstructorParameters<typeof MongoBulkWriteError>[1];
   if (error instanceof MongoWriteConcernError) {

@@ -42,7 +42,7 @@ import { CountCache } from './CountCache.js';
 import { deploymentKind, StandaloneMongoRefusedError, type DeploymentKind } from './deployment.js';
 import { decodeKey, encodeKey } from './metaKeys.js';
 import { SHADOW, shadowOf, useShadowKeys, type CaseInsensitiveFields } from './shadowKeys.js';
-import { DUPLICATE_KEY, isSkippedStaleUpsertsOnly, isTimeLimitError, isTransientMongoError } from './mongoErrors.js';
+import { DUPLICATE_KEY, explainedMongoError, isSkippedStaleUpsertsOnly, isTimeLimitError, isTransientMongoError } from './mongoErrors.js';
 import { TimeLimitedCollection } from './TimeLimitedCollection.js';
 
 export interface MongoReadStoreOptions {
@@ -213,7 +213,11 @@ export class MongoReadStore implements ReadStore {
   async apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void> {
     const plan = planChanges(changes);
     const reached: Reached = { position, cursor };
-    await this.retrying(() => this.applyOnce(plan, reached));
+    try {
+      await this.retrying(() => this.applyOnce(plan, reached));
+    } catch (error) {
+      throw explainedMongoError(error);
+    }
   }
 
   /**
