@@ -21,7 +21,6 @@
 
 import {
   MongoClient,
-  ReadConcern,
   type AnyBulkWriteOperation,
   type ClientSession,
   type Db,
@@ -43,6 +42,7 @@ import { deploymentKind, StandaloneMongoRefusedError, type DeploymentKind } from
 import { decodeKey, encodeKey } from './metaKeys.js';
 import { SHADOW, shadowOf, useShadowKeys, type CaseInsensitiveFields } from './shadowKeys.js';
 import { DUPLICATE_KEY, explainedMongoError, isSkippedStaleUpsertsOnly, isTimeLimitError, isTransientMongoError } from './mongoErrors.js';
+import { MAJORITY_JOURNALED, readModelDatabases } from './readModelDatabases.js';
 import { TimeLimitedCollection } from './TimeLimitedCollection.js';
 
 export interface MongoReadStoreOptions {
@@ -116,8 +116,8 @@ const NO_ID = { _id: 0, [SHADOW]: 0 } as const;
 export class MongoReadStore implements ReadStore {
   private client: MongoClient | null = null;
   private db: Db | null = null;
-  /** The same database without a read concern of its own: a snapshot session's reads take the session's. */
-  private sessionDb: Db | null = null;
+  /** The same database without a read concern of its own: a snapshot session's reads take the session's (readModelDatabases.ts). */
+  private snapshotDb: Db | null = null;
   private kind: DeploymentKind = 'standalone';
   /** Declared indexes, re-created after drop(). */
   private readonly declared = new Map<string, string[][]>();
@@ -148,11 +148,7 @@ export class MongoReadStore implements ReadStore {
       throw error;
     }
     this.client = client;
-    // Majority reads only see what an election cannot roll back; what waitFor promised is majority-written.
-    this.db = this.transactional
-      ? client.db(this.options.dbName, { readConcern: new ReadConcern('majority'), writeConcern: { w: 'majority', journal: true } })
-      : client.db(this.options.dbName);
-    this.sessionDb = client.db(this.options.dbName);
+    ({ db: this.db, snapshotDb: this.snapshotDb } = readModelDatabases(client, this.options.dbName, this.transactional));
     await this.dropOlderLayout();
   }
 
@@ -170,7 +166,7 @@ export class MongoReadStore implements ReadStore {
     const client = this.client;
     this.client = null;
     this.db = null;
-    this.sessionDb = null;
+    this.snapshotDb = null;
     await client?.close();
   }
 
@@ -185,12 +181,12 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * A collection, every read of it under the query time limit; with a session, from the
-   * database handle whose reads take the session's read concern. The store's only way to
-   * a collection.
+   * A collection, every read of it under the query time limit; with a (snapshot) session,
+   * from the database handle whose reads take the session's read concern. The store's only
+   * way to a collection.
    */
   private collection<T extends Document = StoredDoc>(name: string, session?: ClientSession): TimeLimitedCollection<T> {
-    const db = session && this.sessionDb ? this.sessionDb : this.database;
+    const db = session && this.snapshotDb ? this.snapshotDb : this.database;
     return new TimeLimitedCollection(db.collection<T>(name), this.maxTimeMS);
   }
 
@@ -240,7 +236,7 @@ export class MongoReadStore implements ReadStore {
   private async inTransaction(plan: ApplyPlan, reached: Reached | null): Promise<void> {
     const session = this.mongo.startSession();
     try {
-      session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority', journal: true } });
+      session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: MAJORITY_JOURNALED });
       await this.write(plan, reached, session);
       await session.commitTransaction();
     } catch (error) {
