@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { MongoTopologyClosedError } from 'mongodb';
+import { MongoBulkWriteError, MongoTopologyClosedError } from 'mongodb';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { registry } from '../../src/models/registry.js';
-import { MongoReadStore, type MongoReadStoreOptions } from '../../src/projections/MongoReadStore.js';
+import type { MongoReadStore } from '../../src/projections/MongoReadStore.js';
 import { MAX_TRANSACTION_DOCUMENTS, READ_MODEL_FORMAT } from '../../src/projections/mongo/MongoReadStore.js';
 import { StandaloneMongoRefusedError } from '../../src/projections/mongo/deployment.js';
-import { isTransientMongoError } from '../../src/projections/mongo/mongoErrors.js';
+import { isTransientMongoError, WriteConcernRefusedError } from '../../src/projections/mongo/mongoErrors.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
 import { regexCondition } from '../../src/projections/textPatterns.js';
 import { Projector } from '../../src/projections/Projector.js';
-import type { DocumentChange, ReadDocument } from '../../src/projections/ReadStore.js';
 import { ReadStoreUnavailableError } from '../../src/projections/ReadStoreUnavailableError.js';
 import { RetriesExhaustedError } from '../../src/projections/retryTransient.js';
 import { asDriverRaises, FakeMongo, mongoErrors } from '../support/fakeMongo.js';
+import { change, openFakeStore } from '../support/fakeMongoStore.js';
 import { MemoryEventLog, MemoryEventStorage } from '../support/MemoryEventLog.js';
 import { makeEvent } from '../events/makeEvent.js';
 
@@ -30,15 +30,6 @@ import { makeEvent } from '../events/makeEvent.js';
 const SITE = 'dcim.site';
 const REGION = 'dcim.region';
 const PREFIX = 'ipam.prefix';
-
-/** Retries fast, with a budget no slow machine runs out of: the tests wait on the projector, not on the clock. */
-const FAST = { firstDelayMs: 1, maxDelayMs: 2, budgetMs: 60_000 };
-
-async function openStore(server: FakeMongo, options: Partial<MongoReadStoreOptions> = {}): Promise<MongoReadStore> {
-  const store = new MongoReadStore({ url: 'mongodb://fake', dbName: 'netledger', connect: () => server.client(), retry: FAST, ...options });
-  await store.open();
-  return store;
-}
 
 function event(position: number, objectType: string, objectId: number, action: 'create' | 'update' | 'delete', name = `${objectType}-${objectId}`): ChangeEvent {
   const object = { name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), description: '' };
@@ -73,14 +64,10 @@ async function projectorOn(store: MongoReadStore, storage = new MemoryEventStora
   return { log, projector, storage };
 }
 
-function change(collection: string, id: number, position: number, fields: Record<string, unknown> | null): DocumentChange {
-  return { collection, id, position, doc: fields === null ? null : ({ ...fields, id, _pos: position } as ReadDocument) };
-}
-
 test('mongo fault: a network error during a batch write is retried; waitFor resolves and the whole request is there', async (t) => {
   const server = new FakeMongo();
   const retries: unknown[] = [];
-  const store = await openStore(server, { onRetry: (info) => retries.push(info.error) });
+  const store = await openFakeStore(server, { onRetry: (info) => retries.push(info.error) });
   const { log, projector } = await projectorOn(store);
   server.fail('bulkWrite', mongoErrors.network, { collection: SITE });
   await log.append(request(1, [1, 2, 3], [1]));
@@ -100,7 +87,7 @@ test('mongo fault: a network error during a batch write is retried; waitFor reso
 test('mongo fault: server selection failures through an election are retried until a primary is back', async (t) => {
   const server = new FakeMongo();
   let retries = 0;
-  const store = await openStore(server, {
+  const store = await openFakeStore(server, {
     onRetry: () => {
       // The primary is back after the third failed attempt.
       if (++retries === 3) server.heal();
@@ -120,7 +107,7 @@ test('mongo fault: server selection failures through an election are retried unt
 test('mongo fault: passing failures of the reads that prepare an apply (a prefix\'s neighbours, for depth and children) are retried; the projector keeps running', async (t) => {
   const server = new FakeMongo();
   const retries: string[] = [];
-  const store = await openStore(server, { onRetry: (info) => retries.push((info.error as Error).name) });
+  const store = await openFakeStore(server, { onRetry: (info) => retries.push((info.error as Error).name) });
   const { log, projector } = await projectorOn(store);
   const prefix = (position: number, id: number, cidr: string) =>
     makeEvent(position, { objectType: PREFIX, objectId: id, objectRepr: cidr, postchange: { id, prefix: cidr, vrf: null, family: 4, status: 'active' } });
@@ -141,7 +128,7 @@ test('mongo fault: passing failures of the reads that prepare an apply (a prefix
 
 test('mongo fault: a write conflict (TransientTransactionError) at commit is retried and the batch is applied once', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server);
+  const store = await openFakeStore(server);
   const { log, projector } = await projectorOn(store);
   server.fail('commitTransaction', mongoErrors.writeConflict);
   await log.append(request(1, [1, 2]));
@@ -154,7 +141,7 @@ test('mongo fault: a write conflict (TransientTransactionError) at commit is ret
 
 test('mongo fault: UnknownTransactionCommitResult after the commit took effect: the retry finds it applied, nothing lost or doubled', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server);
+  const store = await openFakeStore(server);
   const { log, projector } = await projectorOn(store);
   server.fail('commitTransaction', mongoErrors.unknownCommitResult, { when: 'after' });
   await log.append(request(1, [1, 2], [7]));
@@ -172,7 +159,7 @@ test('mongo fault: UnknownTransactionCommitResult after the commit took effect: 
 
 test('mongo fault: a write-concern timeout on the position write is retried', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server);
+  const store = await openFakeStore(server);
   const { log, projector } = await projectorOn(store);
   server.fail('updateOne', mongoErrors.writeConcern, { times: 2 });
   await log.append(request(1, [1]));
@@ -186,7 +173,7 @@ test('mongo fault: a write-concern timeout on the position write is retried', as
 test('mongo fault: a non-transient error (Unauthorized) stops the projector at once: waiters are rejected, nothing is retried', async (t) => {
   const server = new FakeMongo();
   let retries = 0;
-  const store = await openStore(server, { onRetry: () => retries++ });
+  const store = await openFakeStore(server, { onRetry: () => retries++ });
   const { log, projector } = await projectorOn(store);
   server.fail('bulkWrite', mongoErrors.unauthorized);
   const waiting = projector.waitFor(1);
@@ -204,7 +191,7 @@ test('mongo fault: a non-transient error (Unauthorized) stops the projector at o
 test('mongo fault: a refused document (bulk write error that is not a duplicate key) is not mistaken for a skipped stale upsert', async (t) => {
   const server = new FakeMongo();
   let retries = 0;
-  const store = await openStore(server, { onRetry: () => retries++ });
+  const store = await openFakeStore(server, { onRetry: () => retries++ });
   server.fail('bulkWrite', mongoErrors.documentTooLarge);
   await t.throwsAsync(store.apply([change(SITE, 1, 1, { name: 'a' })], 1), { message: /too large/ });
   t.is(retries, 0);
@@ -214,7 +201,7 @@ test('mongo fault: a refused document (bulk write error that is not a duplicate 
 
 test('mongo fault: an outage longer than the retry budget stops the projector (waiters get an answer); after a restart the acknowledged events are all applied', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server, { retry: { firstDelayMs: 1, maxDelayMs: 2, budgetMs: 20 } });
+  const store = await openFakeStore(server, { retry: { firstDelayMs: 1, maxDelayMs: 2, budgetMs: 20 } });
   const { log, projector, storage } = await projectorOn(store);
   await log.append(request(1, [1]));
   await projector.waitFor(1);
@@ -229,7 +216,7 @@ test('mongo fault: an outage longer than the retry budget stops the projector (w
 
   // The database is back; the service restarts and catches up with the log.
   server.heal();
-  const again = await openStore(server);
+  const again = await openFakeStore(server);
   const restarted = await projectorOn(again, storage);
   await restarted.projector.waitFor(3);
   t.deepEqual((await again.find(SITE, {}, { sort: { id: 1 } })).map((d) => d.id), [1, 2, 3]);
@@ -239,7 +226,7 @@ test('mongo fault: an outage longer than the retry budget stops the projector (w
 
 test('mongo fault: closing the store stops its retries (a shutdown during an outage does not hang)', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server, {
+  const store = await openFakeStore(server, {
     retry: { firstDelayMs: 1, maxDelayMs: 1, budgetMs: 3_600_000 },
     onRetry: ({ attempt }) => {
       if (attempt === 3) void store.close();
@@ -252,7 +239,7 @@ test('mongo fault: closing the store stops its retries (a shutdown during an out
 test('mongo fault: a lost connection during a bulk write on a standalone server (wrapped by the driver, no label) is retried', async (t) => {
   const server = new FakeMongo('standalone');
   const retries: unknown[] = [];
-  const store = await openStore(server, { allowStandalone: true, onRetry: (info) => retries.push(info.error) });
+  const store = await openFakeStore(server, { allowStandalone: true, onRetry: (info) => retries.push(info.error) });
   server.fail('bulkWrite', mongoErrors.network, { times: 2, collection: SITE });
   await store.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 2, 2, { name: 'b' })], 2);
   t.is(retries.length, 2);
@@ -264,8 +251,8 @@ test('mongo fault: a lost connection during a bulk write on a standalone server 
 
 test('mongo fault: a reader during a request write sees none of its documents, then all of them (replica set)', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server);
-  const reader = await openStore(server);
+  const store = await openFakeStore(server);
+  const reader = await openFakeStore(server);
   const { log, projector } = await projectorOn(store);
   const seen: Array<[number, number, number]> = [];
   const look = async () => {
@@ -290,19 +277,19 @@ test('mongo fault: a reader during a request write sees none of its documents, t
 
 test('mongo fault: a standalone server is refused at open, saying what is lost and how to allow it', async (t) => {
   const server = new FakeMongo('standalone');
-  const error = await t.throwsAsync(openStore(server), { instanceOf: StandaloneMongoRefusedError });
+  const error = await t.throwsAsync(openFakeStore(server), { instanceOf: StandaloneMongoRefusedError });
   t.regex(error!.message, /replica set/);
   t.regex(error!.message, /one document at a time/);
   t.regex(error!.message, /MONGODB_ALLOW_STANDALONE=1/);
-  const allowed = await openStore(server, { allowStandalone: true });
+  const allowed = await openFakeStore(server, { allowStandalone: true });
   t.false(allowed.transactional);
   await allowed.close();
 });
 
 test('mongo fault: a list count and its page agree when a batch commits between the two queries', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server);
-  const writer = await openStore(server);
+  const store = await openFakeStore(server);
+  const writer = await openFakeStore(server);
   await writer.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 2, 2, { name: 'b' })], 2);
   // Between the count and the page, another request adds a site and removes one.
   server.before('find', () => writer.apply([change(SITE, 3, 3, { name: 'c' }), change(SITE, 1, 4, null)], 4), SITE);
@@ -317,8 +304,8 @@ test('mongo fault: a list count and its page agree when a batch commits between 
 for (const kind of ['replicaSet', 'standalone'] as const) {
   test(`mongo fault: a second projector applying an older batch after a delete does not resurrect the object (${kind})`, async (t) => {
     const server = new FakeMongo(kind);
-    const current = await openStore(server, { allowStandalone: true });
-    const lagging = await openStore(server, { allowStandalone: true });
+    const current = await openFakeStore(server, { allowStandalone: true });
+    const lagging = await openFakeStore(server, { allowStandalone: true });
     await current.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 2, 2, { name: 'b' })], 2);
     await current.apply([change(SITE, 1, 3, null), change(SITE, 2, 4, { name: 'b2' })], 4);
     // The old process of a rolling deploy, still behind, applies the first batch again.
@@ -331,23 +318,9 @@ for (const kind of ['replicaSet', 'standalone'] as const) {
   });
 }
 
-test('mongo fault: a query past its time limit becomes a ReadStoreUnavailableError (503 with Retry-After); every query carries maxTimeMS', async (t) => {
+test('mongo fault: a query past its time limit becomes a ReadStoreUnavailableError (503 with Retry-After)', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server, { maxTimeMS: 1234 });
-  await store.apply([change(SITE, 1, 1, { name: 'a', tags: [1] })], 1);
-  await store.get(SITE, 1);
-  await store.getMany(SITE, [1]);
-  await store.find(SITE, { name: 'a' });
-  await store.count(SITE, { name: 'a' });
-  await store.findWithCount(SITE, { name: 'b' });
-  await store.countBy(SITE, 'tags', [1]);
-  await store.position();
-  const reads = server.ops.filter((o) => ['find', 'findOne', 'countDocuments', 'estimatedDocumentCount', 'aggregate'].includes(o.op));
-  // The apply's own reads run inside its transaction, bounded by the transaction's lifetime instead.
-  const outsideApply = reads.filter((o) => o.options?.maxTimeMS !== undefined);
-  t.true(outsideApply.length >= 8);
-  t.deepEqual([...new Set(outsideApply.map((o) => o.options!.maxTimeMS))], [1234]);
-
+  const store = await openFakeStore(server, { maxTimeMS: 1234 });
   server.fail('find', mongoErrors.maxTimeExpired, { collection: SITE });
   const error = await t.throwsAsync(store.find(SITE, { name: { $regex: 'a', $options: 'i' } }), { instanceOf: ReadStoreUnavailableError });
   t.is(error!.status, 503);
@@ -356,9 +329,21 @@ test('mongo fault: a query past its time limit becomes a ReadStoreUnavailableErr
   await store.close();
 });
 
+test('mongo fault: an apply\'s look-up of stored positions past its time limit (an overloaded server) is retried, not a stop', async (t) => {
+  const server = new FakeMongo();
+  const retries: unknown[] = [];
+  const store = await openFakeStore(server, { maxTimeMS: 1234, onRetry: (info) => retries.push(info.error) });
+  server.fail('find', mongoErrors.maxTimeExpired, { collection: 'netledger_tombstones' });
+  await store.apply([change(SITE, 1, 1, null)], 1);
+  t.is(retries.length, 1);
+  t.regex((retries[0] as Error).message, /time limit/);
+  t.is(await store.position(), 1);
+  await store.close();
+});
+
 test('mongo fault: a count is computed once per position and query, and again after the position moves', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server);
+  const store = await openFakeStore(server);
   await store.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 2, 2, { name: 'b' })], 2);
   const counted = () => server.ops.filter((o) => o.op === 'countDocuments').length;
   t.is(await store.count(SITE, { name: 'a' }), 1);
@@ -393,7 +378,58 @@ test('mongo fault: which driver errors are transient', (t) => {
   t.true(isTransientMongoError(inBulkWrite(mongoErrors.writeConcern())));
   t.false(isTransientMongoError(inBulkWrite(mongoErrors.unauthorized())));
   t.false(isTransientMongoError(inBulkWrite(new MongoTopologyClosedError())), 'a client closed on shutdown');
+  // A write-concern error by its code, as raised by a command, by a bulk write (which drops its labels) and at commit.
+  const { writeConcernWith } = mongoErrors;
+  const passing = [
+    writeConcernWith(91, 'ShutdownInProgress', 'Replication is being shut down'),
+    writeConcernWith(189, 'PrimarySteppedDown', 'Primary stepped down while waiting for replication'),
+    writeConcernWith(11600, 'InterruptedAtShutdown', 'interrupted at shutdown'),
+    writeConcernWith(11602, 'InterruptedDueToReplStateChange', 'operation was interrupted'),
+  ];
+  const permanent = [mongoErrors.unknownWriteConcernMode, mongoErrors.unsatisfiableWriteConcern];
+  const atCommit = (error: Error) => asDriverRaises(error, 'commitTransaction', false);
+  for (const raised of [(e: Error) => e, inBulkWrite, atCommit]) {
+    for (const error of passing) t.true(isTransientMongoError(raised(error)), `${error.message} (${raised.name || 'a command'})`);
+    for (const error of permanent) t.false(isTransientMongoError(raised(error())), `${error().message} (${raised.name || 'a command'})`);
+  }
+  // A code not known to pass is not retried (at commit the driver calls any other outcome unknown, and that is retried).
+  const malformed = () => writeConcernWith(9, 'FailedToParse', 'w has to be a number or a string');
+  t.false(isTransientMongoError(malformed()));
+  t.false(isTransientMongoError(inBulkWrite(malformed())));
+  t.true(isTransientMongoError(writeConcernWith(1234, 'SomethingNew', 'not yet', ['RetryableWriteError'])), 'the server\'s RetryableWriteError label');
+  // A skipped stale upsert beside a write-concern timeout: the timeout decides.
+  const staleAndTimeout = new MongoBulkWriteError(
+    { message: 'E11000 duplicate key error', code: 11000, writeErrors: [{ code: 11000 }] } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
+    { getWriteConcernError: () => ({ code: 64, errmsg: 'waiting for replication timed out' }) } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1],
+  );
+  t.true(isTransientMongoError(staleAndTimeout));
 });
+
+for (const [what, op, kind] of [
+  ['at commit', 'commitTransaction', 'replicaSet'],
+  ['on a bulk write of a standalone server', 'bulkWrite', 'standalone'],
+] as const) {
+  test(`mongo fault: a write concern the deployment can never satisfy (79 UnknownReplWriteConcern, 100 UnsatisfiableWriteConcern) stops the projector at once, saying what to check (${what})`, async (t) => {
+    for (const refusal of [mongoErrors.unknownWriteConcernMode, mongoErrors.unsatisfiableWriteConcern]) {
+      const server = new FakeMongo(kind);
+      let retries = 0;
+      const store = await openFakeStore(server, { allowStandalone: true, onRetry: () => retries++ });
+      const { log, projector } = await projectorOn(store);
+      server.fail(op, refusal);
+      const waiting = projector.waitFor(1);
+      await log.append(request(1, [1]));
+      const error = await t.throwsAsync(waiting, { instanceOf: WriteConcernRefusedError });
+      t.is(error!.code, refusal().result.writeConcernError.code);
+      t.regex(error!.message, new RegExp(refusal().message));
+      t.regex(error!.message, /not retried/);
+      t.regex(error!.message, /MONGODB_URL/);
+      t.is(retries, 0);
+      t.is(await store.position(), 0);
+      await log.close();
+      await store.close();
+    }
+  });
+}
 
 test('mongo fault: the API answers a read past its time limit with 503, Retry-After and a NetBox-shaped detail', async (t) => {
   const headers: Record<string, string> = {};
@@ -411,7 +447,7 @@ test('mongo fault: the API answers a read past its time limit with 503, Retry-Af
 
 test('mongo fault: exact and starts-with case-insensitive matches on shadowed fields query the folded, indexed key; documents come back without it', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server, { caseInsensitiveFields: caseInsensitiveFields(registry) });
+  const store = await openFakeStore(server, { caseInsensitiveFields: caseInsensitiveFields(registry) });
   const DEVICE = 'dcim.device';
   await store.ensureIndexes(DEVICE, [['name']]);
   t.true(server.indexes.get(DEVICE)!.some((spec) => JSON.stringify(spec.key) === JSON.stringify({ '_lc.name': 1 })));
@@ -434,8 +470,8 @@ test('mongo fault: exact and starts-with case-insensitive matches on shadowed fi
 
 test('mongo fault: a batch too large for one transaction is written in parts, the position with the last; a failure between parts is replayed', async (t) => {
   const server = new FakeMongo();
-  const store = await openStore(server);
-  const reader = await openStore(server);
+  const store = await openFakeStore(server);
+  const reader = await openFakeStore(server);
   const n = MAX_TRANSACTION_DOCUMENTS * 2 + 10;
   const positions: number[] = [];
   // After the first part commits, a reader still sees the old position; the second part's commit is lost once.
@@ -460,7 +496,7 @@ test('mongo fault: a batch too large for one transaction is written in parts, th
 
 test('mongo fault: read models of an older layout (no shadow keys) are dropped at open, and the projector rebuilds them from the log', async (t) => {
   const server = new FakeMongo();
-  const first = await openStore(server);
+  const first = await openFakeStore(server);
   const { log, projector, storage } = await projectorOn(first);
   await log.append(request(1, [1, 2]));
   await projector.waitFor(2);
@@ -470,7 +506,7 @@ test('mongo fault: read models of an older layout (no shadow keys) are dropped a
   // As an older version left it: no layout recorded.
   server.state.get('netledger_meta')!.set('projection', { _id: 'projection', position: 2, maxIds: {} });
   const told: string[] = [];
-  const again = await openStore(server, { onRebuild: (message) => told.push(message) });
+  const again = await openFakeStore(server, { onRebuild: (message) => told.push(message) });
   t.is(await again.position(), 0);
   t.regex(told[0] ?? '', /older layout/);
   const restarted = await projectorOn(again, storage);
@@ -483,8 +519,8 @@ test('mongo fault: read models of an older layout (no shadow keys) are dropped a
 for (const kind of ['replicaSet', 'standalone'] as const) {
   test(`mongo fault: a second projector's older write racing a delete does not resurrect the object (${kind})`, async (t) => {
     const server = new FakeMongo(kind);
-    const current = await openStore(server, { allowStandalone: true });
-    const lagging = await openStore(server, { allowStandalone: true });
+    const current = await openFakeStore(server, { allowStandalone: true });
+    const lagging = await openFakeStore(server, { allowStandalone: true });
     // The lagging projector has looked for the site and its tombstone (neither there yet) when
     // the current one applies a batch creating and deleting it; then it writes its old version.
     server.before('bulkWrite', () => current.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 1, 2, null)], 2), SITE);

@@ -8,24 +8,37 @@
  * writes whose guarded upserts fail on the _id index; `$max` updates; transactions with
  * snapshot reads, their writes visible only at commit, a write conflict when two of them
  * (or one and a plain write) touch the same document; snapshot sessions; `hello` of a
- * replica set or a standalone server. Several clients can share one FakeMongo (two
- * projectors against one database). Injected faults reach the caller dressed as the
- * driver dresses them (see asDriverRaises).
+ * replica set or a standalone server; read concerns as the driver hands them down (the
+ * connection string's readConcernLevel to every handle of the client, unless a handle
+ * states its own) and applies them in a snapshot session (sessions.ts, applySession: the
+ * level `snapshot` only when the command carries none, the snapshot's time added to the
+ * one it carries, in place), and the server's answer (a snapshot only at level snapshot,
+ * InvalidOptions for a time at another level, SnapshotTooOld for a time it has forgotten).
+ * Several clients can share one FakeMongo (two projectors against one database).
+ * Injected faults reach the caller dressed as the driver dresses them (see asDriverRaises).
  */
 import { Aggregator, Query as MingoQuery } from 'mingo';
 import {
   MongoBulkWriteError,
+  ReadConcern,
   MongoNetworkError,
   MongoServerError,
   MongoServerSelectionError,
   MongoWriteConcernError,
   type MongoClient,
+  type MongoClientOptions,
+  type ReadConcernLevel,
 } from 'mongodb';
 import { compileSort, compareKeys, sortKey, sortValue } from '../../src/projections/memory/sortOrder.js';
 import type { ReadDocument } from '../../src/projections/ReadStore.js';
 
 type Doc = Record<string, unknown>;
 type State = Map<string, Map<unknown, Doc>>;
+
+/** A write-concern error as the server reports it (`ok: 1`: the write itself was done), with the labels a 4.4+ server adds. */
+function writeConcernError(code: number, codeName: string, errmsg: string, errorLabels: string[] = []): MongoWriteConcernError {
+  return new MongoWriteConcernError({ ok: 1, errorLabels, writeConcernError: { code, codeName, errmsg } } as unknown as ConstructorParameters<typeof MongoWriteConcernError>[0]);
+}
 
 /** The driver's errors as the server and the driver raise them. */
 export const mongoErrors = {
@@ -51,6 +64,12 @@ export const mongoErrors = {
       ok: 1,
       writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } },
     } as unknown as ConstructorParameters<typeof MongoWriteConcernError>[0]),
+  /** Any write-concern error by its code (a primary stepping down or shutting down reports one with the write done). */
+  writeConcernWith: writeConcernError,
+  /** `w: 'dc2'` names no mode of the replica set's configuration. */
+  unknownWriteConcernMode: () => writeConcernError(79, 'UnknownReplWriteConcern', "unrecognized getLastError mode: dc2"),
+  /** `w: 'majority'` with too few data-bearing voting members, `j: true` without journaling. */
+  unsatisfiableWriteConcern: () => writeConcernError(100, 'UnsatisfiableWriteConcern', 'Not enough data-bearing nodes'),
   steppedDown: () => new MongoServerError({ message: 'not primary', code: 10107, codeName: 'NotWritablePrimary', errorLabels: ['RetryableWriteError'] }),
   unauthorized: () => new MongoServerError({ message: 'not authorized on netledger to execute command', code: 13, codeName: 'Unauthorized' }),
   maxTimeExpired: () => new MongoServerError({ message: 'operation exceeded time limit', code: 50, codeName: 'MaxTimeMSExpired' }),
@@ -91,18 +110,25 @@ interface Hook {
 export interface OpRecord {
   op: FakeOp;
   collection?: string;
+  /** The options as the caller passed them (a cursor's with what its methods set, such as maxTimeMS). */
   options?: Record<string, unknown>;
   filter?: Doc;
 }
 
+/** Options a read is called with, as the driver's find, findOne, count and aggregate take them. */
+type ReadOptions = { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number };
+
 /**
  * A fault as the driver hands it to the caller: a network error inside a transaction
- * labelled TransientTransactionError (sdam/server.js), and whatever stops a bulk write's
+ * labelled TransientTransactionError (sdam/server.js), a commit's write-concern error
+ * UnknownTransactionCommitResult (sessions.ts), and whatever stops a bulk write's
  * command wrapped in a MongoBulkWriteError that keeps the original only as its
  * `errorResponse` (bulk/common.js; a write-concern error is rewrapped with its result).
  */
 export function asDriverRaises(error: Error, op: FakeOp, inTransaction: boolean): Error {
   if (inTransaction && op !== 'commitTransaction' && error instanceof MongoNetworkError) error.addErrorLabel('TransientTransactionError');
+  // A commit's write-concern error leaves its outcome unknown, unless the write concern can never be satisfied (sessions.ts).
+  if (op === 'commitTransaction' && error instanceof MongoWriteConcernError && error.code !== 79 && error.code !== 100) error.addErrorLabel('UnknownTransactionCommitResult');
   if (op !== 'bulkWrite' || error instanceof MongoBulkWriteError) return error;
   type Result = ConstructorParameters<typeof MongoBulkWriteError>[1];
   if (error instanceof MongoWriteConcernError) {
@@ -122,8 +148,15 @@ function cloneState(state: State): State {
   return out;
 }
 
+/** How many past moments the server can still read a snapshot at (its snapshot history window). */
+const SNAPSHOT_HISTORY = 8;
+
 export class FakeMongo {
   state: State = new Map();
+  /** Moved by every change: the cluster time a snapshot read is pinned to. */
+  private clusterTime = 0;
+  /** The state at the cluster times snapshot reads were pinned to, oldest first. */
+  private readonly snapshots = new Map<number, State>();
   /** Version per `collection\0_id`, bumped by every committed write (write-conflict detection). */
   private versions = new Map<string, number>();
   private faults: Fault[] = [];
@@ -133,8 +166,30 @@ export class FakeMongo {
 
   constructor(readonly kind: 'replicaSet' | 'standalone' = 'replicaSet') {}
 
-  client(): MongoClient {
-    return new FakeClient(this) as unknown as MongoClient;
+  /** A client; a read concern in the URL (readConcernLevel) or in the options, which win, is its default. */
+  client(url = 'mongodb://fake', options: MongoClientOptions = {}): MongoClient {
+    const level = new URL(url).searchParams.get('readConcernLevel') as ReadConcernLevel | null;
+    const readConcern = ReadConcern.fromOptions(options) ?? (level ? new ReadConcern(level) : undefined);
+    return new FakeClient(this, readConcern) as unknown as MongoClient;
+  }
+
+  /** The state at a cluster time (now when none is named), as a snapshot read sees it. */
+  snapshotAt(time: number = this.clusterTime): { time: number; state: State } {
+    let state = this.snapshots.get(time);
+    if (!state) {
+      if (time !== this.clusterTime) {
+        throw new MongoServerError({ message: `Read timestamp ${time} is older than the oldest available timestamp.`, code: 239, codeName: 'SnapshotTooOld' });
+      }
+      this.snapshots.set(time, (state = cloneState(this.state)));
+      if (this.snapshots.size > SNAPSHOT_HISTORY) this.snapshots.delete(this.snapshots.keys().next().value as number);
+    }
+    return { time, state };
+  }
+
+  /** A collection dropped: a change like any other. */
+  dropCollection(name: string): void {
+    this.state.delete(name);
+    this.clusterTime++;
   }
 
   /** The next `times` calls of `op` (on `collection`, if named) fail with `error`. */
@@ -200,6 +255,7 @@ export class FakeMongo {
       else docs.set(w.id, clone(w.doc));
       this.versions.set(key, this.version(key) + 1);
     }
+    this.clusterTime++;
   }
 }
 
@@ -211,7 +267,8 @@ interface Scope {
 
 class FakeSession {
   private tx: { view: State; start: Map<string, number>; writes: Map<string, { collection: string; id: unknown; doc: Doc | null }> } | null = null;
-  private snapshotView: State | null = null;
+  /** The cluster time of the session's snapshot, once a read at level snapshot has pinned it. */
+  private snapshotTime: number | undefined;
   ended = false;
 
   constructor(
@@ -252,7 +309,8 @@ class FakeSession {
     this.tx = null;
   }
 
-  scope(): Scope {
+  /** Where the session's operations read and write; a read's own read concern (or its handle's) is `readConcern`. */
+  scope(readConcern?: ReadConcern): Scope {
     const server = this.server;
     const tx = this.tx;
     if (tx) {
@@ -272,13 +330,29 @@ class FakeSession {
     }
     if (this.snapshot) {
       return {
-        read: () => (this.snapshotView ??= cloneState(server.state)),
+        read: () => this.snapshotRead(readConcern),
         write: () => {
           throw new Error('writes are not allowed in a snapshot session');
         },
       };
     }
     return directScope(server);
+  }
+
+  /** A read in a snapshot session, as the driver sends it and the server answers it. */
+  private snapshotRead(inherited: ReadConcern | undefined): State {
+    const concern: { level?: string; atClusterTime?: number } = inherited ?? { level: 'snapshot' };
+    if (this.snapshotTime !== undefined) Object.assign(concern, { atClusterTime: this.snapshotTime });
+    if (concern.level !== 'snapshot') {
+      if (concern.atClusterTime !== undefined) {
+        throw new MongoServerError({ message: 'readConcern.atClusterTime field can be set only if level is equal to snapshot', code: 72, codeName: 'InvalidOptions' });
+      }
+      // No snapshot is pinned: the read sees its own moment.
+      return this.server.state;
+    }
+    const { time, state } = this.server.snapshotAt(concern.atClusterTime);
+    this.snapshotTime ??= time;
+    return state;
   }
 }
 
@@ -290,13 +364,17 @@ function directScope(server: FakeMongo): Scope {
 }
 
 class FakeClient {
-  constructor(private readonly server: FakeMongo) {}
+  constructor(
+    private readonly server: FakeMongo,
+    private readonly readConcern: ReadConcern | undefined,
+  ) {}
   async connect(): Promise<this> {
     return this;
   }
   async close(): Promise<void> {}
-  db(): FakeDb {
-    return new FakeDb(this.server);
+  /** A handle with the client's options, overridden by its own (merged as the driver merges them: an own `undefined` too). */
+  db(_name?: string, options: { readConcern?: ReadConcern } = {}): FakeDb {
+    return new FakeDb(this.server, ReadConcern.fromOptions(Object.assign({ readConcern: this.readConcern }, options)));
   }
   startSession(options: { snapshot?: boolean } = {}): FakeSession {
     return new FakeSession(this.server, options.snapshot === true);
@@ -304,7 +382,10 @@ class FakeClient {
 }
 
 class FakeDb {
-  constructor(private readonly server: FakeMongo) {}
+  constructor(
+    private readonly server: FakeMongo,
+    private readonly readConcern: ReadConcern | undefined,
+  ) {}
   async command(command: Record<string, unknown>): Promise<Doc> {
     if (!('hello' in command)) throw new Error(`fake MongoDB: unsupported command ${Object.keys(command)[0]}`);
     await this.server.enter('hello');
@@ -313,19 +394,19 @@ class FakeDb {
       : { isWritablePrimary: true, ok: 1 };
   }
   collection(name: string): FakeCollection {
-    return new FakeCollection(this.server, name);
+    return new FakeCollection(this.server, name, this.readConcern);
   }
   listCollections(): { toArray(): Promise<Array<{ name: string }>> } {
     return { toArray: async () => [...this.server.state.keys()].map((name) => ({ name })) };
   }
   async dropCollection(name: string): Promise<boolean> {
-    this.server.state.delete(name);
+    this.server.dropCollection(name);
     return true;
   }
 }
 
-function scopeOf(server: FakeMongo, options?: { session?: unknown }): Scope {
-  return options?.session ? (options.session as FakeSession).scope() : directScope(server);
+function scopeOf(server: FakeMongo, options?: { session?: unknown }, readConcern?: ReadConcern): Scope {
+  return options?.session ? (options.session as FakeSession).scope(readConcern) : directScope(server);
 }
 
 function matcher(filter: Doc): (doc: Doc) => boolean {
@@ -367,7 +448,13 @@ class FakeCollection {
   constructor(
     private readonly server: FakeMongo,
     private readonly name: string,
+    private readonly readConcern: ReadConcern | undefined,
   ) {}
+
+  /** Where a read looks: its session's scope under the read concern the command carries (the handle's, unless its own). */
+  private readScope(options: ReadOptions & { readConcern?: ReadConcern }): Scope {
+    return scopeOf(this.server, options, ReadConcern.fromOptions(options) ?? this.readConcern);
+  }
 
   private docsIn(scope: Scope): Doc[] {
     return [...(scope.read().get(this.name)?.values() ?? [])];
@@ -383,10 +470,10 @@ class FakeCollection {
     return this.docsIn(scope).filter(matcher(filter));
   }
 
-  find(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): FakeCursor {
+  find(filter: Doc, options: ReadOptions = {}): FakeCursor {
     return new FakeCursor(async (cursor) => {
-      await this.server.enter('find', this.name, { maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter, options.session);
-      let docs = this.select(scopeOf(this.server, options), filter);
+      await this.server.enter('find', this.name, { ...options, maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter, options.session);
+      let docs = this.select(this.readScope(options), filter);
       if (cursor.sortSpec) {
         const spec = compileSort(cursor.sortSpec);
         docs = docs
@@ -407,30 +494,30 @@ class FakeCollection {
     });
   }
 
-  async findOne(filter: Doc, options: { projection?: Record<string, number>; session?: unknown; maxTimeMS?: number } = {}): Promise<Doc | null> {
-    await this.server.enter('findOne', this.name, { maxTimeMS: options.maxTimeMS }, undefined, options.session);
-    const found = this.docsIn(scopeOf(this.server, options)).find(matcher(filter));
+  async findOne(filter: Doc, options: ReadOptions = {}): Promise<Doc | null> {
+    await this.server.enter('findOne', this.name, options, filter, options.session);
+    const found = this.docsIn(this.readScope(options)).find(matcher(filter));
     this.server.leave('findOne', this.name, options.session);
     return found ? project(found, options.projection) : null;
   }
 
-  async countDocuments(filter: Doc, options: { session?: unknown; maxTimeMS?: number } = {}): Promise<number> {
-    await this.server.enter('countDocuments', this.name, { maxTimeMS: options.maxTimeMS }, filter, options.session);
-    const n = this.docsIn(scopeOf(this.server, options)).filter(matcher(filter)).length;
+  async countDocuments(filter: Doc, options: ReadOptions = {}): Promise<number> {
+    await this.server.enter('countDocuments', this.name, options, filter, options.session);
+    const n = this.docsIn(this.readScope(options)).filter(matcher(filter)).length;
     this.server.leave('countDocuments', this.name, options.session);
     return n;
   }
 
-  async estimatedDocumentCount(options: { maxTimeMS?: number } = {}): Promise<number> {
-    await this.server.enter('estimatedDocumentCount', this.name, { maxTimeMS: options.maxTimeMS });
+  async estimatedDocumentCount(options: ReadOptions = {}): Promise<number> {
+    await this.server.enter('estimatedDocumentCount', this.name, options);
     return this.docsIn(directScope(this.server)).length;
   }
 
-  aggregate(pipeline: Doc[], options: { session?: unknown; maxTimeMS?: number } = {}): { toArray(): Promise<Doc[]> } {
+  aggregate(pipeline: Doc[], options: ReadOptions = {}): { toArray(): Promise<Doc[]> } {
     return {
       toArray: async () => {
-        await this.server.enter('aggregate', this.name, { maxTimeMS: options.maxTimeMS });
-        return new Aggregator(pipeline).run(this.docsIn(scopeOf(this.server, options)).map(clone)) as Doc[];
+        await this.server.enter('aggregate', this.name, options, undefined, options.session);
+        return new Aggregator(pipeline).run(this.docsIn(this.readScope(options)).map(clone)) as Doc[];
       },
     };
   }

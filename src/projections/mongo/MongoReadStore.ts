@@ -21,10 +21,8 @@
 
 import {
   MongoClient,
-  ReadConcern,
   type AnyBulkWriteOperation,
   type ClientSession,
-  type Collection,
   type Db,
   type Document,
   type MongoClientOptions,
@@ -37,13 +35,15 @@ import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
 import { sortKeyValue } from '../../models/values/ipNetworks.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
 import { ReadStoreUnavailableError } from '../ReadStoreUnavailableError.js';
-import { DEFAULT_RETRY_POLICY, retryTransient, type RetryHooks, type RetryPolicy } from '../retryTransient.js';
+import { DEFAULT_RETRY_POLICY, retryTransient, type RetryPolicy } from '../retryTransient.js';
 import { planChanges, planSize, splitPlan, tombstoneId, type ApplyPlan } from './applyPlan.js';
 import { CountCache } from './CountCache.js';
 import { deploymentKind, StandaloneMongoRefusedError, type DeploymentKind } from './deployment.js';
 import { decodeKey, encodeKey } from './metaKeys.js';
 import { SHADOW, shadowOf, useShadowKeys, type CaseInsensitiveFields } from './shadowKeys.js';
-import { DUPLICATE_KEY, isSkippedStaleUpsertsOnly, isTimeLimitError, isTransientMongoError } from './mongoErrors.js';
+import { DUPLICATE_KEY, explainedMongoError, isSkippedStaleUpsertsOnly, isTimeLimitError, isTransientMongoError } from './mongoErrors.js';
+import { MAJORITY_JOURNALED, readModelDatabases } from './readModelDatabases.js';
+import { TimeLimitedCollection } from './TimeLimitedCollection.js';
 
 export interface MongoReadStoreOptions {
   url: string;
@@ -116,8 +116,8 @@ const NO_ID = { _id: 0, [SHADOW]: 0 } as const;
 export class MongoReadStore implements ReadStore {
   private client: MongoClient | null = null;
   private db: Db | null = null;
-  /** The same database without a read concern of its own: a snapshot session's reads take the session's. */
-  private sessionDb: Db | null = null;
+  /** The same database without a read concern of its own: a snapshot session's reads take the session's (readModelDatabases.ts). */
+  private snapshotDb: Db | null = null;
   private kind: DeploymentKind = 'standalone';
   /** Declared indexes, re-created after drop(). */
   private readonly declared = new Map<string, string[][]>();
@@ -148,11 +148,7 @@ export class MongoReadStore implements ReadStore {
       throw error;
     }
     this.client = client;
-    // Majority reads only see what an election cannot roll back; what waitFor promised is majority-written.
-    this.db = this.transactional
-      ? client.db(this.options.dbName, { readConcern: new ReadConcern('majority'), writeConcern: { w: 'majority', journal: true } })
-      : client.db(this.options.dbName);
-    this.sessionDb = client.db(this.options.dbName);
+    ({ db: this.db, snapshotDb: this.snapshotDb } = readModelDatabases(client, this.options.dbName, this.transactional));
     await this.dropOlderLayout();
   }
 
@@ -170,7 +166,7 @@ export class MongoReadStore implements ReadStore {
     const client = this.client;
     this.client = null;
     this.db = null;
-    this.sessionDb = null;
+    this.snapshotDb = null;
     await client?.close();
   }
 
@@ -184,21 +180,26 @@ export class MongoReadStore implements ReadStore {
     return this.client;
   }
 
-  /** A collection; with a session, from the database handle whose reads take the session's read concern. */
-  private collection(name: string, session?: ClientSession): Collection<StoredDoc> {
-    return (session && this.sessionDb ? this.sessionDb : this.database).collection<StoredDoc>(name);
+  /**
+   * A collection, every read of it under the query time limit; with a (snapshot) session,
+   * from the database handle whose reads take the session's read concern. The store's only
+   * way to a collection.
+   */
+  private collection<T extends Document = StoredDoc>(name: string, session?: ClientSession): TimeLimitedCollection<T> {
+    const db = session && this.snapshotDb ? this.snapshotDb : this.database;
+    return new TimeLimitedCollection(db.collection<T>(name), this.maxTimeMS);
   }
 
-  private get meta(): Collection<MetaDoc> {
-    return this.database.collection<MetaDoc>(META);
+  private get meta(): TimeLimitedCollection<MetaDoc> {
+    return this.collection<MetaDoc>(META);
   }
 
-  private metaIn(session: ClientSession | undefined): Collection<MetaDoc> {
-    return (session && this.sessionDb ? this.sessionDb : this.database).collection<MetaDoc>(META);
+  private metaIn(session: ClientSession | undefined): TimeLimitedCollection<MetaDoc> {
+    return this.collection<MetaDoc>(META, session);
   }
 
-  private get tombstones(): Collection<Tombstone> {
-    return this.database.collection<Tombstone>(TOMBSTONES);
+  private get tombstones(): TimeLimitedCollection<Tombstone> {
+    return this.collection<Tombstone>(TOMBSTONES);
   }
 
   /**
@@ -208,19 +209,21 @@ export class MongoReadStore implements ReadStore {
   async apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void> {
     const plan = planChanges(changes);
     const reached: Reached = { position, cursor };
-    await retryTransient(() => this.applyOnce(plan, reached), isTransientMongoError, this.retryPolicy, this.retryHooks);
+    try {
+      await this.retrying(() => this.applyOnce(plan, reached));
+    } catch (error) {
+      throw explainedMongoError(error);
+    }
   }
 
   /**
-   * The projector's reads before an apply, retried like it. A read past its time limit is
-   * retried too: it stops no client's request here, it would stop the projector.
+   * The projector's reads before an apply, and the apply, retried through passing failures.
+   * A read past its time limit is retried too (an overloaded server): it stops no client's
+   * request here, it would stop the projector.
    */
-  retrying<T>(reads: () => Promise<T>): Promise<T> {
-    return retryTransient(reads, (error) => error instanceof ReadStoreUnavailableError || isTransientMongoError(error), this.retryPolicy, this.retryHooks);
-  }
-
-  private get retryHooks(): RetryHooks {
-    return { signal: this.closing.signal, onRetry: this.options.onRetry, sleep: this.options.sleep };
+  retrying<T>(work: () => Promise<T>): Promise<T> {
+    const transient = (error: unknown) => error instanceof ReadStoreUnavailableError || isTimeLimitError(error) || isTransientMongoError(error);
+    return retryTransient(work, transient, this.retryPolicy, { signal: this.closing.signal, onRetry: this.options.onRetry, sleep: this.options.sleep });
   }
 
   private async applyOnce(plan: ApplyPlan, reached: Reached): Promise<void> {
@@ -233,7 +236,7 @@ export class MongoReadStore implements ReadStore {
   private async inTransaction(plan: ApplyPlan, reached: Reached | null): Promise<void> {
     const session = this.mongo.startSession();
     try {
-      session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority', journal: true } });
+      session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: MAJORITY_JOURNALED });
       await this.write(plan, reached, session);
       await session.commitTransaction();
     } catch (error) {
@@ -335,7 +338,7 @@ export class MongoReadStore implements ReadStore {
     return out;
   }
 
-  private async bulkWrite<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[], session: ClientSession | undefined): Promise<void> {
+  private async bulkWrite<T extends Document>(collection: TimeLimitedCollection<T>, ops: AnyBulkWriteOperation<T>[], session: ClientSession | undefined): Promise<void> {
     try {
       await collection.bulkWrite(ops, { ordered: false, session });
     } catch (error) {
@@ -365,24 +368,24 @@ export class MongoReadStore implements ReadStore {
   }
 
   async position(): Promise<number> {
-    const meta = await this.read(() => this.meta.findOne({ _id: META_ID }, { maxTimeMS: this.maxTimeMS }));
+    const meta = await this.read(() => this.meta.findOne({ _id: META_ID }));
     return meta?.position ?? 0;
   }
 
   async resumePoint(): Promise<ResumePoint | null> {
-    const meta = await this.read(() => this.meta.findOne({ _id: META_ID }, { maxTimeMS: this.maxTimeMS }));
+    const meta = await this.read(() => this.meta.findOne({ _id: META_ID }));
     return asResumePoint(meta?.resume);
   }
 
   async maxIds(): Promise<Record<string, number>> {
-    const meta = await this.read(() => this.meta.findOne({ _id: META_ID }, { maxTimeMS: this.maxTimeMS }));
+    const meta = await this.read(() => this.meta.findOne({ _id: META_ID }));
     const out: Record<string, number> = {};
     for (const [key, id] of Object.entries(meta?.maxIds ?? {})) out[decodeKey(key)] = id;
     return out;
   }
 
   async get(collection: string, id: number): Promise<ReadDocument | null> {
-    const doc = await this.read(() => this.collection(collection).findOne({ _id: id }, { projection: NO_ID, maxTimeMS: this.maxTimeMS }));
+    const doc = await this.read(() => this.collection(collection).findOne({ _id: id }, { projection: NO_ID }));
     return (doc as ReadDocument | null) ?? null;
   }
 
@@ -390,7 +393,7 @@ export class MongoReadStore implements ReadStore {
     if (ids.length === 0) return [];
     const docs = await this.read(() =>
       this.collection(collection)
-        .find({ _id: { $in: [...new Set(ids)] } }, { projection: NO_ID, maxTimeMS: this.maxTimeMS })
+        .find({ _id: { $in: [...new Set(ids)] } }, { projection: NO_ID })
         .toArray(),
     );
     const byId = new Map(docs.map((d) => [d.id as number, d as unknown as ReadDocument]));
@@ -409,7 +412,7 @@ export class MongoReadStore implements ReadStore {
 
   private async page(collection: string, query: Query, options: FindOptions, session: ClientSession | undefined): Promise<ReadDocument[]> {
     if (options.limit !== undefined && options.limit <= 0) return [];
-    const cursor = this.collection(collection, session).find(this.filter(collection, query), { projection: NO_ID, maxTimeMS: this.maxTimeMS, session });
+    const cursor = this.collection(collection, session).find(this.filter(collection, query), { projection: NO_ID, session });
     if (options.sort && Object.keys(options.sort).length > 0) cursor.sort(options.sort);
     if (options.skip !== undefined && options.skip > 0) cursor.skip(options.skip);
     if (options.limit !== undefined) cursor.limit(options.limit);
@@ -437,15 +440,15 @@ export class MongoReadStore implements ReadStore {
    * consistent); the cache makes a client paging through a list pay for it once.
    */
   private async cachedCount(collection: string, query: Query, session: ClientSession | undefined): Promise<number> {
-    const meta = await this.metaIn(session).findOne({ _id: META_ID }, { projection: { position: 1 }, maxTimeMS: this.maxTimeMS, session });
+    const meta = await this.metaIn(session).findOne({ _id: META_ID }, { projection: { position: 1 }, session });
     const position = meta?.position ?? 0;
     const key = CountCache.key(collection, query);
     const known = this.counts.get(position, key);
     if (known !== undefined) return known;
     const count =
       Object.keys(query).length === 0 && !session
-        ? await this.collection(collection).estimatedDocumentCount({ maxTimeMS: this.maxTimeMS })
-        : await this.collection(collection, session).countDocuments(this.filter(collection, query), { maxTimeMS: this.maxTimeMS, session });
+        ? await this.collection(collection).estimatedDocumentCount()
+        : await this.collection(collection, session).countDocuments(this.filter(collection, query), { session });
     this.counts.set(position, key, count);
     return count;
   }
@@ -489,16 +492,13 @@ export class MongoReadStore implements ReadStore {
     // $unwind so that array fields count each element (a scalar unwinds to itself).
     const rows = await this.read(() =>
       this.collection(collection)
-        .aggregate<{ _id: unknown; n: number }>(
-          [
-            { $match: { [field]: { $in: distinct } } },
-            { $project: { _id: 0, v: `$${field}` } },
-            { $unwind: '$v' },
-            { $match: { v: { $in: distinct } } },
-            { $group: { _id: '$v', n: { $sum: 1 } } },
-          ],
-          { maxTimeMS: this.maxTimeMS },
-        )
+        .aggregate<{ _id: unknown; n: number }>([
+          { $match: { [field]: { $in: distinct } } },
+          { $project: { _id: 0, v: `$${field}` } },
+          { $unwind: '$v' },
+          { $match: { v: { $in: distinct } } },
+          { $group: { _id: '$v', n: { $sum: 1 } } },
+        ])
         .toArray(),
     );
     for (const row of rows) if (typeof row._id === 'number' && result.has(row._id)) result.set(row._id, row.n);
@@ -512,7 +512,7 @@ export class MongoReadStore implements ReadStore {
    */
   async freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
     const cursor = this.collection(query.collection)
-      .find(usedQuery(query), { projection: { _id: 0, [query.field]: 1 }, maxTimeMS: this.maxTimeMS })
+      .find(usedQuery(query), { projection: { _id: 0, [query.field]: 1 } })
       .sort({ [query.field]: 1 })
       .batchSize(1000);
     async function* values(): AsyncGenerator<bigint> {

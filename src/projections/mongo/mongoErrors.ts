@@ -2,7 +2,8 @@
  * Which MongoDB failures heal by themselves. Applying a batch is idempotent (every
  * write is guarded by the position that last wrote the document), so any of them
  * can be answered by applying the batch again; everything else (a refused command,
- * a document the server rejects, a client closed on shutdown) stops the projector.
+ * a document the server rejects, a write concern the deployment cannot satisfy, a
+ * client closed on shutdown) stops the projector.
  */
 import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from 'mongodb';
 
@@ -11,7 +12,12 @@ export const MAX_TIME_MS_EXPIRED = 50;
 
 const TRANSIENT_LABELS = ['TransientTransactionError', 'UnknownTransactionCommitResult', 'RetryableWriteError'];
 
-/** Server codes of elections, shutdowns, lost connections, timeouts and write conflicts. */
+/**
+ * Server codes of elections, shutdowns, lost connections, timeouts and write conflicts,
+ * also as the code of a write-concern error. Any other write-concern error (79
+ * UnknownReplWriteConcern, 100 UnsatisfiableWriteConcern, a malformed one) says the
+ * deployment can never satisfy the write concern: its configuration, not a moment's.
+ */
 const TRANSIENT_CODES = new Set([
   6, // HostUnreachable
   7, // HostNotFound
@@ -32,19 +38,55 @@ const TRANSIENT_CODES = new Set([
 ]);
 
 export function isTransientMongoError(error: unknown): boolean {
-  if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError || error instanceof MongoWriteConcernError) return true;
+  if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError) return true;
   if (!(error instanceof MongoError)) return false;
   if (TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label))) return true;
   if (error instanceof MongoBulkWriteError) {
     const wrapped = wrappedDriverError(error);
     if (wrapped) return isTransientMongoError(wrapped);
-    // Write errors name the documents refused; transient only when every one is.
-    const writeErrors = writeErrorsOf(error);
-    if (writeErrors.length > 0) return writeErrors.every((e) => TRANSIENT_CODES.has(e.code));
-    if (error.result?.getWriteConcernError?.()) return true;
+    // Write errors name the documents refused (a duplicate key is a skipped stale upsert); transient only when every one is.
+    const refused = writeErrorsOf(error).filter((e) => e.code !== DUPLICATE_KEY);
+    if (refused.length > 0) return refused.every((e) => TRANSIENT_CODES.has(e.code));
   }
+  const concern = writeConcernCode(error);
+  if (concern !== undefined) return TRANSIENT_CODES.has(concern);
   if (error instanceof MongoServerError && typeof error.code === 'number') return TRANSIENT_CODES.has(error.code);
   return false;
+}
+
+/**
+ * The code of the write-concern error a failure reports, as the driver finds it: the
+ * server's `writeConcernError` (a MongoWriteConcernError, whose own code a mongos may have
+ * replaced), or the one a bulk write keeps in its result.
+ */
+export function writeConcernCode(error: MongoError): number | undefined {
+  let code: unknown;
+  if (error instanceof MongoWriteConcernError) code = error.result?.writeConcernError?.code ?? error.code;
+  else if (error instanceof MongoBulkWriteError) code = error.result?.getWriteConcernError?.()?.code ?? error.err?.code;
+  return typeof code === 'number' && !Number.isNaN(code) ? code : undefined;
+}
+
+/** A write concern the deployment can never satisfy: the projector stops, saying what to check. */
+export class WriteConcernRefusedError extends Error {
+  constructor(
+    readonly code: number,
+    cause: MongoError,
+  ) {
+    super(
+      `MongoDB cannot satisfy the write concern the read models are written with (code ${code}: ${cause.message}). ` +
+        'This is the deployment\'s configuration, not a passing failure, so it is not retried: check that the replica set has ' +
+        'a majority of data-bearing voting members with journaling, and any w= or journal= in MONGODB_URL.',
+      { cause },
+    );
+    this.name = 'WriteConcernRefusedError';
+  }
+}
+
+/** The failure as the projector reports it: a refused write concern said plainly, anything else as it is. */
+export function explainedMongoError(error: unknown): unknown {
+  if (!(error instanceof MongoError) || isTransientMongoError(error)) return error;
+  const code = writeConcernCode(error);
+  return code === undefined ? error : new WriteConcernRefusedError(code, error);
 }
 
 /**
