@@ -68,6 +68,8 @@ export interface Config {
   role: 'writer' | 'reader';
   /** Where a reader forwards writes (null: it answers them 503 with a pointer to the writer). */
   writerUrl: string | null;
+  /** How long a reader waits for the writer's answer to a forwarded write (then 504). */
+  writerTimeoutMs: number;
   /** How long a read carrying X-Netledger-Position waits for the read models to reach it (then 503). */
   positionWaitMs: number;
   /** /readyz stays ready while the read models are at most this many events behind the log's head ... */
@@ -234,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiVersion: '3.4',
     role: role(env.ROLE),
     writerUrl: writerUrl(env.WRITER_URL),
+    writerTimeoutMs: seconds(env.WRITER_TIMEOUT, 120),
     positionWaitMs: seconds(env.POSITION_WAIT_TIMEOUT, 5),
     readyMaxLagEvents: integer(env.READY_MAX_LAG_EVENTS, 10_000),
     readyMaxLagMs: seconds(env.READY_MAX_LAG_SECONDS, 10),

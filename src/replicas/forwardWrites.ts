@@ -28,6 +28,8 @@ function hopByHop(headers: http.IncomingHttpHeaders): Set<string> {
 const VIA = '1.1 netledger-replica';
 /** A writer that does not accept the connection within this time counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How long a writer that has the whole request may take to answer, unless told otherwise (WRITER_TIMEOUT). */
+const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
 /** Retry-After for a write the replica could not pass on. */
 const RETRY_AFTER_SECONDS = 5;
 /** Errors that happen before anything of the request reached the writer: the write was certainly not made. */
@@ -39,6 +41,12 @@ export interface WriteForwarding {
   /** The client's address as this replica finds it (its own TRUSTED_PROXIES), or null. */
   clientAddress: (ctx: Context) => string | null;
   logger: (entry: Record<string, unknown>) => void;
+  /**
+   * How long the writer may take to answer once it has the whole request (ms; 120 s). Longer
+   * than the writer's own bounds on a write (the log's outcome wait and the projection
+   * wait, 30 s each), so that a writer that is merely slow answers for itself.
+   */
+  answerTimeoutMs?: number;
 }
 
 /**
@@ -56,7 +64,10 @@ export interface WriteForwarding {
  * Without WRITER_URL, or with the writer unreachable, the write is answered 503 with
  * Retry-After and a pointer to the writer (X-Netledger-Writer and the detail). A writer
  * that fails after the request reached it is answered 502: the write may have been
- * made, which the client finds out with its Idempotency-Key or `created_by_request`.
+ * made, which the client finds out with its Idempotency-Key or `created_by_request`; one
+ * that has the whole request and does not answer within `answerTimeoutMs` is answered 504,
+ * with the same caveat (a writer that hangs would otherwise hold the client, and the
+ * replica's connection, for good).
  */
 export function forwardWrites(options: WriteForwarding) {
   return async (ctx: Context, next: Next) => {
@@ -82,7 +93,7 @@ function refuse(ctx: Context, status: number, detail: string, writerUrl?: string
   ctx.body = { detail };
 }
 
-function forward(ctx: Context, { writerUrl, clientAddress, logger }: WriteForwarding & { writerUrl: string }): Promise<void> {
+function forward(ctx: Context, { writerUrl, clientAddress, logger, answerTimeoutMs = DEFAULT_ANSWER_TIMEOUT_MS }: WriteForwarding & { writerUrl: string }): Promise<void> {
   // The request target is appended to the writer's origin, never resolved against it: a
   // target such as '//elsewhere/' would otherwise send the client's credentials to another host.
   const target = new URL(`${new URL(writerUrl).origin}/${ctx.originalUrl.replace(/^\/+/, '')}`);
@@ -113,6 +124,16 @@ function forward(ctx: Context, { writerUrl, clientAddress, logger }: WriteForwar
     let cutShort = false;
     const request = (tls ? https : http).request(target, { method: ctx.method, headers, servername });
     const connectTimer = setTimeout(() => request.destroy(Object.assign(new Error('connect timeout'), { code: 'CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
+    // Counted from the last byte sent: a slow upload is bounded by the replica's own REQUEST_TIMEOUT.
+    let answerTimer: NodeJS.Timeout | undefined;
+    request.once('finish', () => {
+      if (answered) return;
+      answerTimer = setTimeout(() => request.destroy(Object.assign(new Error(`no answer within ${answerTimeoutMs / 1000} s`), { code: 'ANSWER_TIMEOUT' })), answerTimeoutMs);
+    });
+    const stopTimers = () => {
+      clearTimeout(connectTimer);
+      clearTimeout(answerTimer);
+    };
     request.on('socket', (socket) => {
       const connectedNow = () => {
         connected = true;
@@ -135,7 +156,7 @@ function forward(ctx: Context, { writerUrl, clientAddress, logger }: WriteForwar
     };
     request.on('response', (response) => {
       answered = true;
-      clearTimeout(connectTimer);
+      stopTimers();
       stopSending();
       // A connection left with half a body sent can carry no other request.
       response.once('end', () => cutShort && request.destroy());
@@ -150,19 +171,24 @@ function forward(ctx: Context, { writerUrl, clientAddress, logger }: WriteForwar
       resolve();
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(connectTimer);
+      stopTimers();
       if (answered) return; // the answer's stream fails with it; Koa ends the response
       stopSending();
       const code = error.code ?? 'ERROR';
       logger({ level: 'warn', requestId: ctx.state.requestId, msg: `write not forwarded to the writer at ${writerUrl}: ${error.message}` });
       if (!connected || NOT_SENT.has(code)) {
         refuse(ctx, 503, `This is a read replica and the writer at ${writerUrl} is unreachable (${code}): the write was not made. Retry, or send it to the writer.`, writerUrl);
+      } else if (code === 'ANSWER_TIMEOUT') {
+        refuse(ctx, 504, `The writer at ${writerUrl} did not answer within ${answerTimeoutMs / 1000} s: the write may or may not have been made: check before repeating it, or repeat it with the same Idempotency-Key.`, writerUrl);
       } else {
-        refuse(ctx, 502, `The writer at ${writerUrl} failed before answering (${code}): the write may or may not have been made.`, writerUrl);
+        refuse(ctx, 502, `The writer at ${writerUrl} failed before answering (${code}): the write may or may not have been made: check before repeating it, or repeat it with the same Idempotency-Key.`, writerUrl);
       }
       resolve();
     });
-    ctx.req.on('aborted', () => request.destroy());
+    ctx.req.on('aborted', () => {
+      stopTimers();
+      request.destroy();
+    });
     ctx.req.pipe(request);
   });
 }

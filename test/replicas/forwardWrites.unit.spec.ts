@@ -59,11 +59,11 @@ function rawConnection(url: string) {
   };
 }
 
-async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext): Promise<string> {
+async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext, answerTimeoutMs?: number): Promise<string> {
   const app = new Koa();
   app.use(requestContext('3.4')); // first, as in the service: it sets the origin the client addressed
   // As a replica that trusts no proxy finds its client: the socket's peer.
-  app.use(forwardWrites({ writerUrl, clientAddress: (ctx) => ctx.req.socket.remoteAddress ?? null, logger: () => {} }));
+  app.use(forwardWrites({ writerUrl, answerTimeoutMs, clientAddress: (ctx) => ctx.req.socket.remoteAddress ?? null, logger: () => {} }));
   app.use((ctx) => {
     ctx.body = { served: 'by the replica' };
   });
@@ -167,6 +167,38 @@ test('reads are the replica\'s own; writes are refused 503 with Retry-After and 
   const nowhere = await fetch(`${alone}/api/users/tokens/provision/`, { method: 'POST', body: '{}' });
   t.is(nowhere.status, 503);
   t.truthy(nowhere.headers.get('Retry-After'));
+});
+
+test('a writer that has the whole write and gives no answer is given up after WRITER_TIMEOUT: 504, the write may have been made; a slow upload does not count against it', async (t) => {
+  const received: string[] = [];
+  const sockets = new Set<net.Socket>();
+  // Reads the whole body, then never answers (a writer stuck on its log).
+  const writer = http.createServer((req) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => received.push(body));
+  });
+  writer.on('connection', (socket) => sockets.add(socket));
+  const writerUrl = await listen(writer);
+  t.teardown(() => new Promise<void>((resolve) => {
+    for (const socket of sockets) socket.destroy();
+    writer.close(() => resolve());
+  }));
+  const replica = await replicaFor(writerUrl, t, 300);
+
+  // The body trickles in for longer than the limit (twice it, at least: a pause, not a
+  // measurement); the clock starts once all of it is sent.
+  const request = http.request(`${replica}/api/dcim/sites/`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+  request.write('{"name":"s1",');
+  await new Promise<void>((resolve) => setTimeout(resolve, 600));
+  request.end('"slug":"s1"}');
+  const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+  let text = '';
+  for await (const chunk of response) text += chunk;
+  t.is(response.statusCode, 504);
+  t.is(response.headers['x-netledger-writer'], writerUrl);
+  t.regex((JSON.parse(text) as { detail: string }).detail, /did not answer within 0\.3 s: the write may or may not have been made/);
+  t.deepEqual(received, ['{"name":"s1","slug":"s1"}'], 'the writer had the whole body before the replica gave up');
 });
 
 test('a request target that looks like another host (//elsewhere/...) still goes to the writer, credentials included', async (t) => {

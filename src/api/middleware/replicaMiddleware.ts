@@ -41,7 +41,7 @@ export function replicaMiddleware(services: Services): Middleware[] {
     }),
   ];
   if (config.role === 'reader') {
-    chain.push(forwardWrites({ writerUrl: config.writerUrl, clientAddress: (ctx) => services.auth.clientAddress(requestOrigin(ctx)), logger: services.logger }));
+    chain.push(forwardWrites({ writerUrl: config.writerUrl, answerTimeoutMs: config.writerTimeoutMs, clientAddress: (ctx) => services.auth.clientAddress(requestOrigin(ctx)), logger: services.logger }));
     if (readiness) chain.push(catchUpGate(readiness));
   }
   return chain;
