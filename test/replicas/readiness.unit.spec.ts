@@ -6,8 +6,8 @@ import test from 'ava';
 import { Readiness } from '../../src/replicas/Readiness.js';
 
 function fixture() {
-  const state = { position: 0, head: 100, now: 0 };
-  const readiness = new Readiness(() => state.position, () => state.head, { maxLagEvents: 50, maxLagMs: 10_000 }, () => state.now);
+  const state = { position: 0, head: 100, now: 0, headAgeMs: 0 };
+  const readiness = new Readiness(() => state.position, () => state.head, { maxLagEvents: 50, maxLagMs: 10_000 }, () => state.now, () => state.headAgeMs);
   return { state, readiness };
 }
 
@@ -95,4 +95,44 @@ test('once lagging, ready again only within half of each bound: a lag hovering a
   state.now = start + 10_500;
   state.position += 1; // the one seen at 6 s has waited 4.5 s
   t.like(readiness.report(), { phase: 'ready', lag: 1, behindSeconds: 4.5 });
+});
+
+test('a head not confirmed with the log for longer than the time bound is log-unreachable, whatever the lag; ready again once confirmed within half the bound', (t) => {
+  const { state, readiness } = fixture();
+  state.position = 100;
+  readiness.markCaughtUp();
+  state.headAgeMs = 10_000;
+  t.like(readiness.report(), { ready: true, phase: 'ready', lag: 0, headAgeSeconds: 10 }, 'up to the bound itself: a refresh may be a little late');
+  state.headAgeMs = 10_001;
+  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', lag: 0, headAgeSeconds: 10 }, 'no lag measured against a stale head means nothing');
+  state.headAgeMs = 30_000;
+  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', headAgeSeconds: 30 });
+  state.headAgeMs = 5_001;
+  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', headAgeSeconds: 5 }, 'not yet within half the bound');
+  state.headAgeMs = 5_000;
+  t.like(readiness.report(), { ready: true, phase: 'ready', headAgeSeconds: 5 });
+  state.headAgeMs = 9_000;
+  t.like(readiness.report(), { ready: true, phase: 'ready' }, 'ready stays ready up to the bound');
+});
+
+test('log-unreachable is told before lagging; once the log answers, a lag learned from the fresh head still counts', (t) => {
+  const { state, readiness } = fixture();
+  state.position = 100;
+  readiness.markCaughtUp();
+  state.headAgeMs = 20_000;
+  state.head = 200;
+  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', lag: 100 });
+  state.headAgeMs = 0; // confirmed again, and the writer had moved on
+  t.like(readiness.report(), { ready: false, phase: 'lagging', lag: 100, headAgeSeconds: 0 });
+  state.position = 200;
+  t.like(readiness.report(), { ready: true, phase: 'ready', lag: 0 });
+});
+
+test('while catching up after start the head age is reported but catching-up is the phase; a log without head ages reports 0', (t) => {
+  const { state, readiness } = fixture();
+  state.headAgeMs = 60_000;
+  t.like(readiness.report(), { ready: false, phase: 'catching-up', headAgeSeconds: 60 });
+  const plain = new Readiness(() => 5, () => 5, { maxLagEvents: 50, maxLagMs: 10_000 }, () => 0);
+  plain.markCaughtUp();
+  t.like(plain.report(), { ready: true, phase: 'ready', headAgeSeconds: 0 });
 });
