@@ -3,6 +3,7 @@
  * and "lagging" (not ready), so it does not flap while writes stream in.
  */
 import test from 'ava';
+import { followerHeadRefreshMs } from '../../src/replicas/headRefreshMs.js';
 import { Readiness } from '../../src/replicas/Readiness.js';
 
 function fixture() {
@@ -135,4 +136,22 @@ test('while catching up after start the head age is reported but catching-up is 
   const plain = new Readiness(() => 5, () => 5, { maxLagEvents: 50, maxLagMs: 10_000 }, () => 0);
   plain.markCaughtUp();
   t.like(plain.report(), { ready: true, phase: 'ready', headAgeSeconds: 0 });
+});
+
+test("a Kafka replica refreshes its head at least twice per time bound, so a reachable cluster never reads as log-unreachable", (t) => {
+  t.is(followerHeadRefreshMs(10_000), 5_000, 'the default bound keeps the follower\'s own 5 s');
+  t.is(followerHeadRefreshMs(60_000), 5_000, 'a wider bound does not slow the head down');
+  t.is(followerHeadRefreshMs(3_000), 1_500);
+  t.is(followerHeadRefreshMs(0), 250, 'never a busy loop of look-ups');
+  // Refreshed on time, the head's age stays within half the bound: ready, and ready again after an outage.
+  const state = { position: 100, head: 100, now: 0, headAgeMs: 0 };
+  const bound = 3_000;
+  const readiness = new Readiness(() => state.position, () => state.head, { maxLagEvents: 50, maxLagMs: bound }, () => state.now, () => state.headAgeMs);
+  readiness.markCaughtUp();
+  state.headAgeMs = bound + 1;
+  t.is(readiness.report().phase, 'log-unreachable');
+  for (let age = 0; age <= followerHeadRefreshMs(bound); age += 100) {
+    state.headAgeMs = age;
+    t.is(readiness.report().phase, 'ready', `head ${age} ms old`);
+  }
 });
