@@ -21,6 +21,10 @@ export interface Config {
   /** Start as the Kafka writer even while another one is live (it is fenced). */
   kafkaTakeover: boolean;
   kafkaSasl: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string } | null;
+  /** Time limit of one look-up of the log's last event (at open, after a failed transaction, a replica's refresh). */
+  kafkaHeadReadTimeoutMs: number;
+  /** How long a read of past events may receive nothing from the broker before it fails (the API answers 503). */
+  kafkaReadStallTimeoutMs: number;
   mongodbUrl: string | null;
   /** Accept a standalone MongoDB (no transactions: a request's changes become visible one document at a time). */
   mongodbAllowStandalone: boolean;
@@ -125,6 +129,13 @@ function seconds(value: string | undefined, fallback: number): number {
   return Math.round(n * 1000);
 }
 
+/** seconds(), but more than 0: a time limit of 0 would fail every read at once, and there is no "no limit" here. */
+function positiveSeconds(value: string | undefined, fallback: number, name: string): number {
+  const ms = seconds(value, fallback);
+  if (ms <= 0) throw new Error(`${name} must be more than 0 seconds`);
+  return ms;
+}
+
 const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 
 /** KAFKA_SASL_MECHANISM with its username and password; the error never repeats the password. */
@@ -198,6 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kafkaSsl: flag(env.KAFKA_SSL, false),
     kafkaTakeover: flag(env.KAFKA_TAKEOVER, false),
     kafkaSasl: kafkaSasl(env),
+    kafkaHeadReadTimeoutMs: positiveSeconds(env.KAFKA_HEAD_READ_TIMEOUT, 10, 'KAFKA_HEAD_READ_TIMEOUT'),
+    kafkaReadStallTimeoutMs: positiveSeconds(env.KAFKA_READ_STALL_TIMEOUT, 10, 'KAFKA_READ_STALL_TIMEOUT'),
     mongodbUrl: env.MONGODB_URL || null,
     mongodbAllowStandalone: flag(env.MONGODB_ALLOW_STANDALONE, false),
     mongodbQueryTimeoutMs: seconds(env.MONGODB_QUERY_TIMEOUT, 10),

@@ -65,7 +65,8 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const queries = new ListQueryCompiler();
   const sources = new Map<string, unknown>();
   const reader = config.role === 'reader';
-  const readiness = new Readiness(() => projector.position, () => log.head(), { maxLagEvents: config.readyMaxLagEvents, maxLagMs: config.readyMaxLagMs });
+  // A Kafka follower's head is only as fresh as its last successful look-up: readiness weighs that too.
+  const readiness = new Readiness(() => projector.position, () => log.head(), { maxLagEvents: config.readyMaxLagEvents, maxLagMs: config.readyMaxLagMs }, Date.now, () => log.headConfirmedAgoMs?.() ?? 0);
   void ledger.caughtUp.then(() => readiness.markCaughtUp(), () => undefined);
   const renderCache = new RenderCache(projector, config.renderCacheBytes);
   const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, commands, logger, auth, audit, sources, readiness };

@@ -55,6 +55,15 @@ export interface EventLog {
    * Adapters without a limit leave it out.
    */
   maxEventBytes?(): number | null;
+
+  /**
+   * How long ago (ms) this instance last confirmed head() with the log's source of truth:
+   * how stale head() may be. A follower that cannot reach the source keeps its last head,
+   * which alone would read as "caught up" forever; readiness uses this to tell. 0 for a
+   * writer (it makes the head) and for a follower that sees the log directly (a local
+   * file); such adapters may leave it out, which means 0.
+   */
+  headConfirmedAgoMs?(): number;
 }
 
 /** Receives one committed batch, and where it ends in the log's own storage when the adapter says. */

@@ -20,6 +20,7 @@ import { DataDirLock } from '../events/DataDirLock.js';
 import type { EventLog } from '../events/EventLog.js';
 import { FileEventLog } from '../events/file/FileEventLog.js';
 import { FileLogFollower } from '../events/file/FileLogFollower.js';
+import { followerHeadRefreshMs } from '../replicas/headRefreshMs.js';
 import { ReplicaWriter } from '../replicas/ReplicaWriter.js';
 import { FatalSignal } from './FatalSignal.js';
 import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
@@ -184,7 +185,7 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
   const logger = options.logger ?? (() => {});
   const fatal = new FatalSignal();
   const log: EventLog = config.kafkaBrokers
-    ? new KafkaEventLog({ ...kafkaSettingsFrom(config), clientId: 'netledger-reader', follower: {} })
+    ? new KafkaEventLog({ ...kafkaSettingsFrom(config), clientId: 'netledger-reader', follower: { headRefreshMs: followerHeadRefreshMs(config.readyMaxLagMs) } })
     : new FileLogFollower({
         dir: config.dataDir,
         fs: options.logFileSystem,

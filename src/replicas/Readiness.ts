@@ -9,6 +9,10 @@
  *   does not flap under write load.
  * - lagging: more behind than that. Ready again only once within half of each bound, so
  *   that a lag hovering at a bound does not flip readiness at every probe.
+ * - log-unreachable: the log's head has not been confirmed with its source for longer than
+ *   `maxLagMs` (a Kafka follower that cannot reach the cluster). The head it knows may be
+ *   stale, so "no lag" means nothing: the writer may have moved on. Ready again once
+ *   confirmed within half the bound, as for lagging.
  *
  * How long an event has waited is measured without a timer, at each report: the heads
  * seen at earlier reports are kept with the time each was first seen, until applied; the
@@ -23,7 +27,7 @@ export interface ReadinessBounds {
 
 export interface ReadinessReport {
   ready: boolean;
-  phase: 'catching-up' | 'ready' | 'lagging';
+  phase: 'catching-up' | 'ready' | 'lagging' | 'log-unreachable';
   /** Last position applied to the read models. */
   position: number;
   /** The log's head as this process knows it. */
@@ -31,6 +35,12 @@ export interface ReadinessReport {
   lag: number;
   /** How long the oldest unapplied event seen has waited, in seconds (0 when caught up). */
   behindSeconds: number;
+  /** How long ago the log last confirmed its head with its source, in seconds (0 for a writer). */
+  headAgeSeconds: number;
+}
+
+function toSeconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
 }
 
 /** Heads kept at most: a long stall seen by frequent probes merges its newest into the last. */
@@ -39,6 +49,7 @@ const MAX_SAMPLES = 64;
 export class Readiness {
   private caughtUp = false;
   private lagging = false;
+  private unreachable = false;
   /** Heads seen and not yet applied, oldest first, each with when it was first seen. */
   private samples: Array<{ head: number; since: number }> = [];
 
@@ -47,6 +58,8 @@ export class Readiness {
     private readonly headOf: () => number,
     private readonly bounds: ReadinessBounds,
     private readonly now: () => number = Date.now,
+    /** The log's headConfirmedAgoMs() (ms); logs that always know their head leave it at 0. */
+    private readonly headAgeOf: () => number = () => 0,
   ) {}
 
   /** The first catch-up after start is done. */
@@ -63,12 +76,17 @@ export class Readiness {
     const head = Math.max(this.headOf(), position);
     const lag = head - position;
     const behindMs = this.behind(position, head);
-    const behindSeconds = Math.round(behindMs / 100) / 10;
-    if (!this.caughtUp) return { ready: false, phase: 'catching-up', position, head, lag, behindSeconds };
-    // Lagging: back only once within half of each bound.
+    const behindSeconds = toSeconds(behindMs);
+    const headAgeMs = this.headAgeOf();
+    const measured = { position, head, lag, behindSeconds, headAgeSeconds: toSeconds(headAgeMs) };
+    if (!this.caughtUp) return { ready: false, phase: 'catching-up', ...measured };
+    // Each state is left only once within half of its bounds.
     const share = this.lagging ? 0.5 : 1;
     this.lagging = lag > this.bounds.maxLagEvents * share || behindMs > this.bounds.maxLagMs * share;
-    return { ready: !this.lagging, phase: this.lagging ? 'lagging' : 'ready', position, head, lag, behindSeconds };
+    this.unreachable = headAgeMs > this.bounds.maxLagMs * (this.unreachable ? 0.5 : 1);
+    // Unreachable first: with a stale head the lag measured says nothing.
+    const phase = this.unreachable ? 'log-unreachable' : this.lagging ? 'lagging' : 'ready';
+    return { ready: phase === 'ready', phase, ...measured };
   }
 
   private behind(position: number, head: number): number {

@@ -4,7 +4,8 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
-import { FakeKafkaCluster } from '../support/fakeKafka.js';
+import { Readiness } from '../../src/replicas/Readiness.js';
+import { connectionError, FakeKafkaCluster, retriesExceeded } from '../support/fakeKafka.js';
 import { makeBatch } from './makeEvent.js';
 
 async function openLog(t: ExecutionContext, cluster: FakeKafkaCluster, options: Partial<KafkaEventLogOptions>) {
@@ -42,6 +43,47 @@ test('a follower registers no producer, knows the head at open and follows it as
   await writer.append(makeBatch(6, 1));
   t.is(writer.head(), 6);
   await subscription.stop();
+});
+
+/** Waits, a turn of the event loop at a time, until `condition` holds: for what the follower's own timer does. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+test('kafka fault: a follower whose look-ups of the partition end fail keeps its head and reports a growing head age (not ready); answered again, it is confirmed at once', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const now = () => cluster.now;
+  const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer', now });
+  await writer.append(makeBatch(1, 2));
+  const follower = await openLog(t, cluster, { clientId: 'netledger-reader', follower: { headRefreshMs: 5 }, now });
+  t.is(writer.headConfirmedAgoMs(), 0, 'a writer makes its head');
+  t.is(follower.headConfirmedAgoMs(), 0, 'confirmed at open');
+  // The read models of a replica at the head; readiness weighs the head's age as main.ts wires it.
+  const readiness = new Readiness(() => 2, () => follower.head(), { maxLagEvents: 50, maxLagMs: 10_000 }, now, () => follower.headConfirmedAgoMs());
+  readiness.markCaughtUp();
+
+  cluster.now += 3_000;
+  t.is(follower.headConfirmedAgoMs(), 3_000);
+  await until(() => follower.headConfirmedAgoMs() === 0); // a look-up whose end did not move confirms the head too
+
+  cluster.failNext('fetchTopicOffsets', retriesExceeded(connectionError()), { times: 1_000 });
+  await writer.append(makeBatch(3, 1)); // the writer moves on where the follower cannot see
+  const failures = () => 1_000 - cluster.pendingFaults('fetchTopicOffsets');
+  const ages: number[] = [];
+  for (let probe = 0; probe < 3; probe++) {
+    cluster.now += 4_000;
+    const before = failures();
+    await until(() => failures() > before); // one more look-up failed at this time
+    ages.push(follower.headConfirmedAgoMs());
+  }
+  t.deepEqual(ages, [4_000, 8_000, 12_000]);
+  t.is(follower.head(), 2, 'the head it knew is kept');
+  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', lag: 0, headAgeSeconds: 12 }, 'lag 0 against a stale head is not taken for ready');
+
+  cluster.clearFaults('fetchTopicOffsets');
+  await until(() => follower.head() === 3);
+  t.is(follower.headConfirmedAgoMs(), 0);
+  t.like(readiness.report(), { ready: true, phase: 'ready', lag: 1, headAgeSeconds: 0 });
 });
 
 test('a follower takes no writer lease', (t) => {

@@ -3,11 +3,12 @@
  * and "lagging" (not ready), so it does not flap while writes stream in.
  */
 import test from 'ava';
+import { followerHeadRefreshMs } from '../../src/replicas/headRefreshMs.js';
 import { Readiness } from '../../src/replicas/Readiness.js';
 
 function fixture() {
-  const state = { position: 0, head: 100, now: 0 };
-  const readiness = new Readiness(() => state.position, () => state.head, { maxLagEvents: 50, maxLagMs: 10_000 }, () => state.now);
+  const state = { position: 0, head: 100, now: 0, headAgeMs: 0 };
+  const readiness = new Readiness(() => state.position, () => state.head, { maxLagEvents: 50, maxLagMs: 10_000 }, () => state.now, () => state.headAgeMs);
   return { state, readiness };
 }
 
@@ -95,4 +96,62 @@ test('once lagging, ready again only within half of each bound: a lag hovering a
   state.now = start + 10_500;
   state.position += 1; // the one seen at 6 s has waited 4.5 s
   t.like(readiness.report(), { phase: 'ready', lag: 1, behindSeconds: 4.5 });
+});
+
+test('a head not confirmed with the log for longer than the time bound is log-unreachable, whatever the lag; ready again once confirmed within half the bound', (t) => {
+  const { state, readiness } = fixture();
+  state.position = 100;
+  readiness.markCaughtUp();
+  state.headAgeMs = 10_000;
+  t.like(readiness.report(), { ready: true, phase: 'ready', lag: 0, headAgeSeconds: 10 }, 'up to the bound itself: a refresh may be a little late');
+  state.headAgeMs = 10_001;
+  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', lag: 0, headAgeSeconds: 10 }, 'no lag measured against a stale head means nothing');
+  state.headAgeMs = 30_000;
+  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', headAgeSeconds: 30 });
+  state.headAgeMs = 5_001;
+  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', headAgeSeconds: 5 }, 'not yet within half the bound');
+  state.headAgeMs = 5_000;
+  t.like(readiness.report(), { ready: true, phase: 'ready', headAgeSeconds: 5 });
+  state.headAgeMs = 9_000;
+  t.like(readiness.report(), { ready: true, phase: 'ready' }, 'ready stays ready up to the bound');
+});
+
+test('log-unreachable is told before lagging; once the log answers, a lag learned from the fresh head still counts', (t) => {
+  const { state, readiness } = fixture();
+  state.position = 100;
+  readiness.markCaughtUp();
+  state.headAgeMs = 20_000;
+  state.head = 200;
+  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', lag: 100 });
+  state.headAgeMs = 0; // confirmed again, and the writer had moved on
+  t.like(readiness.report(), { ready: false, phase: 'lagging', lag: 100, headAgeSeconds: 0 });
+  state.position = 200;
+  t.like(readiness.report(), { ready: true, phase: 'ready', lag: 0 });
+});
+
+test('while catching up after start the head age is reported but catching-up is the phase; a log without head ages reports 0', (t) => {
+  const { state, readiness } = fixture();
+  state.headAgeMs = 60_000;
+  t.like(readiness.report(), { ready: false, phase: 'catching-up', headAgeSeconds: 60 });
+  const plain = new Readiness(() => 5, () => 5, { maxLagEvents: 50, maxLagMs: 10_000 }, () => 0);
+  plain.markCaughtUp();
+  t.like(plain.report(), { ready: true, phase: 'ready', headAgeSeconds: 0 });
+});
+
+test("a Kafka replica refreshes its head at least twice per time bound, so a reachable cluster never reads as log-unreachable", (t) => {
+  t.is(followerHeadRefreshMs(10_000), 5_000, 'the default bound keeps the follower\'s own 5 s');
+  t.is(followerHeadRefreshMs(60_000), 5_000, 'a wider bound does not slow the head down');
+  t.is(followerHeadRefreshMs(3_000), 1_500);
+  t.is(followerHeadRefreshMs(0), 250, 'never a busy loop of look-ups');
+  // Refreshed on time, the head's age stays within half the bound: ready, and ready again after an outage.
+  const state = { position: 100, head: 100, now: 0, headAgeMs: 0 };
+  const bound = 3_000;
+  const readiness = new Readiness(() => state.position, () => state.head, { maxLagEvents: 50, maxLagMs: bound }, () => state.now, () => state.headAgeMs);
+  readiness.markCaughtUp();
+  state.headAgeMs = bound + 1;
+  t.is(readiness.report().phase, 'log-unreachable');
+  for (let age = 0; age <= followerHeadRefreshMs(bound); age += 100) {
+    state.headAgeMs = age;
+    t.is(readiness.report().phase, 'ready', `head ${age} ms old`);
+  }
 });

@@ -186,7 +186,7 @@ test.serial('/readyz says catching-up (and the API answers 503) until the first 
   await replica.caughtUp;
   const ready = await get('/readyz/');
   t.is(ready.status, 200);
-  t.like(ready.body, { status: 'ok', phase: 'ready', projector: { lag: 0 } });
+  t.like(ready.body, { status: 'ok', phase: 'ready', projector: { lag: 0, head_age_seconds: 0 } }, 'a file log follower sees its head directly: never stale');
   t.is((await get('/api/extras/tags/')).body.count, 1);
 });
 

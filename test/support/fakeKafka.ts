@@ -180,6 +180,11 @@ export class FakeKafkaCluster {
     return this.faults.get(operation)?.shift();
   }
 
+  /** The faults of `operation` not yet raised are dropped: it answers again (an outage of unknown length ends). */
+  clearFaults(operation: Operation): void {
+    this.faults.delete(operation);
+  }
+
   /** Pending faults not yet raised. */
   pendingFaults(operation: Operation): number {
     return this.faults.get(operation)?.length ?? 0;

@@ -53,8 +53,9 @@ export function faceRoutes(services: Services): Router {
     };
   });
   // Readiness for traffic: not while catching up after start, nor while lagging beyond
-  // the bounds, but ready while a little behind under write load (no flapping); a writer
-  // also needs its writer up. A replica names its role and where writes go.
+  // the bounds, nor while the log's head is unconfirmed for longer than the time bound
+  // (log-unreachable), but ready while a little behind under write load (no flapping); a
+  // writer also needs its writer up. A replica names its role and where writes go.
   router.get(['/readyz', '/readyz/'], (ctx) => {
     const report = services.readiness?.report() ?? readyOnceServing(services);
     const writer = services.coordinator.health();
@@ -68,7 +69,7 @@ export function faceRoutes(services: Services): Router {
       status: ok ? 'ok' : 'unavailable',
       role: services.config.role,
       phase: report.phase,
-      projector: { position: report.position, head: report.head, lag: report.lag, behind_seconds: report.behindSeconds },
+      projector: { position: report.position, head: report.head, lag: report.lag, behind_seconds: report.behindSeconds, head_age_seconds: report.headAgeSeconds },
       ...(reader ? { writer_url: services.config.writerUrl } : { writer: state, ...(state === 'up' ? {} : { writer_detail: detail }) }),
     };
   });
@@ -102,7 +103,7 @@ function readyOnceServing(services: Services) {
   const position = services.projector.position;
   const head = Math.max(services.log.head(), position);
   const ready = head === position;
-  return { ready, phase: ready ? ('ready' as const) : ('lagging' as const), position, head, lag: head - position, behindSeconds: 0 };
+  return { ready, phase: ready ? ('ready' as const) : ('lagging' as const), position, head, lag: head - position, behindSeconds: 0, headAgeSeconds: 0 };
 }
 
 /** OPTIONS on every model list and detail URL and on the root views: no action permission is needed, only authentication where LOGIN_REQUIRED. */

@@ -148,7 +148,7 @@ export interface KafkaEventLogOptions {
    * hand in a fake that raises the library's errors at chosen moments.
    */
   client?: (config: KafkaConfig) => KafkaClient;
-  /** The clock transactions are timed with (default Date.now). */
+  /** The clock transactions and a follower's head confirmations are timed with (default Date.now). */
   now?: () => number;
   /**
    * How long the appends of a failed transaction wait for its outcome while the cluster
@@ -186,6 +186,7 @@ export interface KafkaEventLogOptions {
    * id are registered (nothing is fenced, nothing is left at the coordinator), append() is
    * refused, and head() is the last committed event, looked up at open and again every
    * `headRefreshMs` (default 5,000) when the partition's end has moved.
+   * `headConfirmedAgoMs()` says how long ago a refresh last succeeded.
    */
   follower?: { headRefreshMs?: number };
 }
@@ -225,6 +226,8 @@ export class KafkaEventLog implements EventLog {
   /** A follower's last committed position as last looked up, and the partition end it was looked up at. */
   private followedHead = 0;
   private followedEnd = -1n;
+  /** When (by `now`) a refresh last learned the partition's end and the head there: the head was true then. */
+  private headConfirmedAt: number | undefined;
   private headRefresh: NodeJS.Timeout | undefined;
   /** The follower's head look-up under way: a tick while it runs starts none (one may take up to headReadTimeoutMs). */
   private refreshing: Promise<void> | undefined;
@@ -390,10 +393,24 @@ export class KafkaEventLog implements EventLog {
   private async refreshFollowedHead(): Promise<void> {
     if (!this.admin || this.closed) return;
     const offsets = await this.offsets();
-    if (offsets.high === this.followedEnd) return;
-    const last = await this.findLast(async () => offsets);
-    this.followedEnd = offsets.high;
-    this.followedHead = Math.max(this.followedHead, last?.position ?? 0);
+    // The head is confirmed as of the end's answer, whenever the look-up behind it ends.
+    const answeredAt = this.now();
+    if (offsets.high !== this.followedEnd) {
+      const last = await this.findLast(async () => offsets);
+      this.followedEnd = offsets.high;
+      this.followedHead = Math.max(this.followedHead, last?.position ?? 0);
+    }
+    // An end that did not move confirms the head as much as a new one.
+    this.headConfirmedAt = answeredAt;
+  }
+
+  /**
+   * A follower: how long since a refresh last succeeded (its head may be that stale; while
+   * the cluster cannot be reached this grows, and the head stays). A writer makes its head: 0.
+   */
+  headConfirmedAgoMs(): number {
+    if (!this.follower || this.headConfirmedAt === undefined) return 0;
+    return Math.max(0, this.now() - this.headConfirmedAt);
   }
 
   append(events: ChangeEvent[]): Promise<void> {
