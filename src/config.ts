@@ -32,6 +32,8 @@ export interface Config {
   mongodbQueryTimeoutMs: number;
   /** How long the projector retries transient MongoDB failures before it stops. */
   mongodbRetryBudgetMs: number;
+  /** How long a deleted object's tombstone is kept (it only has to outlast a rolling deploy's older projector). */
+  mongodbTombstoneRetentionMs: number;
   paginateCount: number;
   /** 0 removes the maximum: then limit=0 returns every match. */
   maxPageSize: number;
@@ -136,6 +138,13 @@ function positiveSeconds(value: string | undefined, fallback: number, name: stri
   return ms;
 }
 
+/** MONGODB_TOMBSTONE_RETENTION (default 7 days), within what a TTL index takes: 0 would remove tombstones at once. */
+function tombstoneRetention(value: string | undefined): number {
+  const ms = seconds(value, 7 * 24 * 3600);
+  if (ms < 1000 || ms > 2_147_483_647_000) throw new Error(`MONGODB_TOMBSTONE_RETENTION must be between 1 and 2147483647 seconds, not ${value}`);
+  return ms;
+}
+
 const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 
 /** KAFKA_SASL_MECHANISM with its username and password; the error never repeats the password. */
@@ -215,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbAllowStandalone: flag(env.MONGODB_ALLOW_STANDALONE, false),
     mongodbQueryTimeoutMs: seconds(env.MONGODB_QUERY_TIMEOUT, 10),
     mongodbRetryBudgetMs: seconds(env.MONGODB_RETRY_BUDGET, 60),
+    mongodbTombstoneRetentionMs: tombstoneRetention(env.MONGODB_TOMBSTONE_RETENTION),
     paginateCount: integer(env.PAGINATE_COUNT, 50),
     maxPageSize: integer(env.MAX_PAGE_SIZE, 1000),
     renderCacheBytes: integer(env.RENDER_CACHE_MB, 256) * 1024 * 1024,

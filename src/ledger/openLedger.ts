@@ -108,6 +108,7 @@ function mongoReadStoreFor(config: Config, url: string, logger?: LedgerLogger): 
     caseInsensitiveFields: caseInsensitiveFields(registry),
     maxTimeMS: config.mongodbQueryTimeoutMs,
     retry: { budgetMs: config.mongodbRetryBudgetMs },
+    tombstoneRetentionMs: config.mongodbTombstoneRetentionMs,
     onRebuild: (message) => logger?.({ level: 'warn', msg: message }),
     onRetry: ({ attempt, delayMs, error }) =>
       logger?.({ level: 'warn', msg: `read models cannot be written (attempt ${attempt}), retrying in ${delayMs} ms: ${(error as Error)?.message ?? String(error)}` }),

@@ -8,7 +8,10 @@
  * writes whose guarded upserts fail on the _id index; `$max` updates; transactions with
  * snapshot reads, their writes visible only at commit, a write conflict when two of them
  * (or one and a plain write) touch the same document; snapshot sessions; `hello` of a
- * replica set or a standalone server; read concerns as the driver hands them down (the
+ * replica set or a standalone server; indexes as createIndexes and dropIndex keep them (an
+ * equal one is no change, the same name or key with other options IndexOptionsConflict,
+ * dropped with their collection) and the TTL monitor's removals when told to (expireTtl);
+ * read concerns as the driver hands them down (the
  * connection string's readConcernLevel to every handle of the client, unless a handle
  * states its own) and applies them in a snapshot session (sessions.ts, applySession: the
  * level `snapshot` only when the command carries none, the snapshot's time added to the
@@ -89,8 +92,10 @@ export type FakeOp =
   | 'aggregate'
   | 'bulkWrite'
   | 'updateOne'
+  | 'updateMany'
   | 'commitTransaction'
-  | 'createIndexes';
+  | 'createIndexes'
+  | 'dropIndex';
 
 interface Fault {
   op: FakeOp;
@@ -138,6 +143,23 @@ export function asDriverRaises(error: Error, op: FakeOp, inTransaction: boolean)
   return new MongoBulkWriteError(error as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0], { getWriteConcernError: () => undefined } as unknown as Result);
 }
 
+type IndexSpec = Record<string, unknown> & { key: Record<string, unknown>; name: string };
+
+/** The name the driver gives an index it is not told one for (`_at_1`, `a_1_b_-1`). */
+function defaultIndexName(key: Record<string, unknown>): string {
+  return Object.entries(key).map(([field, dir]) => `${field}_${String(dir)}`).join('_');
+}
+
+/** An index's options besides its key and name, comparable (`expireAfterSeconds` among them). */
+function indexOptions(spec: Record<string, unknown>): string {
+  const { key: _key, name: _name, ...options } = spec;
+  return JSON.stringify(Object.entries(options).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function indexConflict(code: 85 | 86, message: string): MongoServerError {
+  return new MongoServerError({ message, code, codeName: code === 85 ? 'IndexOptionsConflict' : 'IndexKeySpecsConflict' });
+}
+
 function clone<T>(v: T): T {
   return structuredClone(v);
 }
@@ -162,7 +184,8 @@ export class FakeMongo {
   private faults: Fault[] = [];
   private hooks: Hook[] = [];
   readonly ops: OpRecord[] = [];
-  readonly indexes = new Map<string, Array<Record<string, unknown>>>();
+  /** Per collection, its indexes as created: `{ key, name, ...options }`. */
+  readonly indexes = new Map<string, IndexSpec[]>();
 
   constructor(readonly kind: 'replicaSet' | 'standalone' = 'replicaSet') {}
 
@@ -186,10 +209,68 @@ export class FakeMongo {
     return { time, state };
   }
 
-  /** A collection dropped: a change like any other. */
+  /** A collection dropped, with its indexes: a change like any other. */
   dropCollection(name: string): void {
     this.state.delete(name);
+    this.indexes.delete(name);
     this.clusterTime++;
+  }
+
+  /**
+   * What the TTL monitor removes at `now`: in each collection with a TTL index, the documents
+   * whose indexed field is a date more than expireAfterSeconds before it (a missing or
+   * non-date field never expires; an array expires by its earliest date). Each removal is a
+   * plain delete (a transaction that wrote the document conflicts). Returns how many.
+   */
+  expireTtl(now: Date): number {
+    const removed = new Map<string, { collection: string; id: unknown; doc: null }>();
+    for (const [collection, specs] of this.indexes) {
+      for (const spec of specs) {
+        if (typeof spec.expireAfterSeconds !== 'number') continue;
+        const field = Object.keys(spec.key)[0]!;
+        const cutoff = now.getTime() - spec.expireAfterSeconds * 1000;
+        for (const [id, doc] of this.state.get(collection) ?? []) {
+          const dates = [doc[field]].flat().filter((v): v is Date => v instanceof Date);
+          if (dates.length > 0 && Math.min(...dates.map((d) => d.getTime())) < cutoff) {
+            removed.set(`${collection}\u0000${String(id)}`, { collection, id, doc: null });
+          }
+        }
+      }
+    }
+    if (removed.size > 0) this.commit(removed);
+    return removed.size;
+  }
+
+  /** createIndexes on the server: an equal index is no change; the same name or key with other options is refused. */
+  createIndexes(collection: string, specs: Array<Record<string, unknown>>): string[] {
+    const known = this.indexes.get(collection) ?? [];
+    const names: string[] = [];
+    for (const requested of specs) {
+      const key = requested.key as Record<string, unknown>;
+      const spec: IndexSpec = { ...requested, key, name: (requested.name as string | undefined) ?? defaultIndexName(key) };
+      const sameName = known.find((k) => k.name === spec.name);
+      const sameKey = known.find((k) => JSON.stringify(k.key) === JSON.stringify(key));
+      if (sameName && JSON.stringify(sameName.key) !== JSON.stringify(key)) {
+        throw indexConflict(86, `An existing index has the same name as the requested index but a different key. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`);
+      }
+      if (sameKey && (sameKey.name !== spec.name || indexOptions(sameKey) !== indexOptions(spec))) {
+        throw indexConflict(85, `An equivalent index already exists with a different name or options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKey)}`);
+      }
+      if (!sameKey) known.push(spec);
+      names.push(spec.name);
+    }
+    this.indexes.set(collection, known);
+    return names;
+  }
+
+  /** dropIndex by name: IndexNotFound when there is none, NamespaceNotFound without the collection. */
+  dropIndex(collection: string, name: string): Doc {
+    const known = this.indexes.get(collection);
+    if (!known && !this.state.has(collection)) throw new MongoServerError({ message: `ns not found netledger.${collection}`, code: 26, codeName: 'NamespaceNotFound' });
+    const at = known?.findIndex((k) => k.name === name) ?? -1;
+    if (at < 0) throw new MongoServerError({ message: `index not found with name [${name}]`, code: 27, codeName: 'IndexNotFound' });
+    known!.splice(at, 1);
+    return { ok: 1 };
   }
 
   /** The next `times` calls of `op` (on `collection`, if named) fail with `error`. */
@@ -524,10 +605,26 @@ class FakeCollection {
 
   async createIndexes(specs: Array<Record<string, unknown>>): Promise<string[]> {
     await this.server.enter('createIndexes', this.name);
-    const known = this.server.indexes.get(this.name) ?? [];
-    known.push(...specs);
-    this.server.indexes.set(this.name, known);
-    return specs.map((_, i) => `index_${i}`);
+    const names = this.server.createIndexes(this.name, specs);
+    this.server.leave('createIndexes', this.name);
+    return names;
+  }
+
+  async dropIndex(name: string): Promise<Doc> {
+    await this.server.enter('dropIndex', this.name);
+    const answer = this.server.dropIndex(this.name, name);
+    this.server.leave('dropIndex', this.name);
+    return answer;
+  }
+
+  /** `$set` on every matching document (no upsert), each a write of its own, as outside a transaction. */
+  async updateMany(filter: Doc, update: { $set: Doc }, options: { session?: unknown } = {}): Promise<{ matchedCount: number; modifiedCount: number }> {
+    await this.server.enter('updateMany', this.name, undefined, filter, options.session);
+    const scope = scopeOf(this.server, options);
+    const found = this.docsIn(scope).filter(matcher(filter));
+    for (const doc of found) scope.write(this.name, doc._id, { ...clone(doc), ...clone(update.$set) });
+    this.server.leave('updateMany', this.name, options.session);
+    return { matchedCount: found.length, modifiedCount: found.length };
   }
 
   async updateOne(filter: Doc, update: { $max: Record<string, unknown>; $set?: Doc }, options: { upsert?: boolean; session?: unknown } = {}): Promise<unknown> {

@@ -6,9 +6,10 @@
  * (simple) collation compares strings bytewise, which the memory adapter imitates.
  *
  * Progress lives in `netledger_meta`: `{ _id: 'projection', position, maxIds }`.
- * Deleted objects leave a tombstone `{ _id: '<collection>#<id>', _pos }` in
+ * Deleted objects leave a tombstone `{ _id: '<collection>#<id>', _pos, _at }` in
  * `netledger_tombstones`, so that a second projector still applying older events
- * (a rolling deploy) cannot bring a deleted object back.
+ * (a rolling deploy) cannot bring a deleted object back; a TTL index removes it after
+ * the retention (tombstones.ts says why that is safe).
  *
  * On a replica set a batch's changes, tombstones and position are written in one
  * transaction (majority, journaled), and a list's count and page are read from one
@@ -44,6 +45,7 @@ import { SHADOW, shadowOf, useShadowKeys, type CaseInsensitiveFields } from './s
 import { DUPLICATE_KEY, explainedMongoError, isSkippedStaleUpsertsOnly, isTimeLimitError, isTransientMongoError } from './mongoErrors.js';
 import { MAJORITY_JOURNALED, readModelDatabases } from './readModelDatabases.js';
 import { TimeLimitedCollection } from './TimeLimitedCollection.js';
+import { DEFAULT_TOMBSTONE_RETENTION_MS, ensureTombstoneExpiry, expireAfterSeconds, TOMBSTONES, type Tombstone } from './tombstones.js';
 
 export interface MongoReadStoreOptions {
   url: string;
@@ -65,6 +67,10 @@ export interface MongoReadStoreOptions {
   onRebuild?: (message: string) => void;
   /** The retries' clock and sleep (tests). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How long a tombstone is kept after it is written (default 7 days; tombstones.ts says how short is still safe). */
+  tombstoneRetentionMs?: number;
+  /** The clock tombstones are stamped with (tests). */
+  now?: () => Date;
 }
 
 export const DEFAULT_MAX_TIME_MS = 10_000;
@@ -85,7 +91,6 @@ export const MAX_TRANSACTION_DOCUMENTS = 5_000;
 export const READ_MODEL_FORMAT = 3;
 
 const META = 'netledger_meta';
-const TOMBSTONES = 'netledger_tombstones';
 const META_ID = 'projection';
 
 interface MetaDoc {
@@ -101,11 +106,6 @@ interface MetaDoc {
 interface Reached {
   position: number;
   cursor?: LogCursor;
-}
-
-interface Tombstone {
-  _id: string;
-  _pos: number;
 }
 
 type StoredDoc = Document & { _id: number };
@@ -125,10 +125,14 @@ export class MongoReadStore implements ReadStore {
   private readonly closing = new AbortController();
   private readonly maxTimeMS: number;
   private readonly retryPolicy: RetryPolicy;
+  private readonly tombstoneSeconds: number;
+  private readonly now: () => Date;
 
   constructor(private readonly options: MongoReadStoreOptions) {
     this.maxTimeMS = options.maxTimeMS ?? DEFAULT_MAX_TIME_MS;
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.tombstoneSeconds = expireAfterSeconds(options.tombstoneRetentionMs ?? DEFAULT_TOMBSTONE_RETENTION_MS);
+    this.now = options.now ?? (() => new Date());
   }
 
   /** Whether a batch and its position are written atomically (replica set or sharded cluster). */
@@ -150,6 +154,11 @@ export class MongoReadStore implements ReadStore {
     this.client = client;
     ({ db: this.db, snapshotDb: this.snapshotDb } = readModelDatabases(client, this.options.dbName, this.transactional));
     await this.dropOlderLayout();
+    await this.ensureTombstoneExpiry();
+  }
+
+  private ensureTombstoneExpiry(): Promise<void> {
+    return ensureTombstoneExpiry(this.tombstones, this.tombstoneSeconds, this.now());
   }
 
   /** Read models of an older layout lack what queries now rely on (shadow keys): rebuilt from the log. */
@@ -270,7 +279,7 @@ export class MongoReadStore implements ReadStore {
         if (change.doc === null) {
           ops.push({ deleteOne: { filter } });
           const key = tombstoneId(name, change.id);
-          tombstoneOps.push({ replaceOne: { filter: { _id: key, _pos: { $lt: change.position } }, replacement: { _id: key, _pos: change.position } as Tombstone, upsert: true } });
+          tombstoneOps.push({ replaceOne: { filter: { _id: key, _pos: { $lt: change.position } }, replacement: { _id: key, _pos: change.position, _at: this.now() } as Tombstone, upsert: true } });
         } else {
           const replacement: StoredDoc = { ...change.doc, _id: change.id, id: change.id, _pos: change.position };
           const shadow = shadowOf(change.doc, this.shadowed(name) ?? []);
@@ -552,5 +561,6 @@ export class MongoReadStore implements ReadStore {
         .map((c) => this.database.dropCollection(c.name)),
     );
     for (const [collection, fields] of this.declared) await this.createIndexes(collection, fields);
+    await this.ensureTombstoneExpiry();
   }
 }

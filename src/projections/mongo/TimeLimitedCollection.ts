@@ -63,8 +63,16 @@ export class TimeLimitedCollection<T extends Document> {
     return this.collection.updateOne(filter, update, options);
   }
 
+  updateMany(filter: Filter<T>, update: UpdateFilter<T>, options: UpdateOptions = {}): Promise<UpdateResult<T>> {
+    return this.collection.updateMany(filter, update, options);
+  }
+
   createIndexes(specs: IndexDescription[]): Promise<string[]> {
     return this.collection.createIndexes(specs);
+  }
+
+  dropIndex(name: string): Promise<Document> {
+    return this.collection.dropIndex(name);
   }
 
   private timed<O extends object>(options: O): O & { maxTimeMS: number } {
