@@ -600,6 +600,106 @@ test('kafka fault: the lease is free once the writer closed, or once a dead writ
   t.deepEqual(committedPositions(cluster), [1]);
 });
 
+const LEASE_GROUP = `${TRANSACTIONAL_ID}.lease.${TOPIC}`;
+const leased = (takeover: boolean) => ({ writerLease: { takeover } });
+
+test('kafka fault: a transaction that outlived the timeout while a newer writer took over is fenced: the writer does not register again and the one in charge keeps writing', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log: first } = await openLog(t, cluster, leased(false));
+  await first.append(makeBatch(1, 1));
+  // The first writer's commit gets no answer (the cluster is unreachable from it)...
+  const hold = cluster.holdNext('commit');
+  const stranded = first.append(makeBatch(2, 2));
+  await hold.reached;
+  // ...for longer than the transaction timeout: the broker aborts it and bumps the epoch.
+  cluster.timeOutTransaction(TRANSACTIONAL_ID, 61_000);
+  // Meanwhile an operator starts a writer with KAFKA_TAKEOVER=1: it joins the lease group
+  // while the first is still a member, registers the transactional id and writes.
+  const { log: second } = await openLog(t, cluster, leased(true));
+  const secondsEvents = makeBatch(2, 1);
+  await second.append(secondsEvents);
+  const producers = cluster.producersCreated;
+  // The commit is answered at last: INVALID_PRODUCER_EPOCH, after the whole timeout.
+  hold.release();
+  await t.throwsAsync(stranded, { instanceOf: EventLogWriteError, message: /another writer took over/ });
+  t.is(cluster.producersCreated, producers, 'the first writer did not register the transactional id again');
+  t.is(first.unavailable(), null, 'stopped for good, not an outage to recover from');
+  await t.throwsAsync(first.append(makeBatch(3, 1)), { instanceOf: EventLogWriteError });
+  await t.throwsAsync(first.recover(), { instanceOf: EventLogWriteError });
+  t.is(cluster.groupMembers(LEASE_GROUP).length, 1, 'the fenced writer left the lease group');
+  await second.append(makeBatch(3, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+  const written = await readAll(second, 2);
+  t.deepEqual(written[0]!.map((e) => e.eventId), secondsEvents.map((e) => e.eventId), "the newer writer's events are intact");
+});
+
+test('kafka fault: with the writer lease and no takeover, a transaction the broker timed out still recovers (INVALID_PRODUCER_EPOCH after the timeout is not fencing)', async (t) => {
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), leased(false));
+  await log.append(makeBatch(1, 1));
+  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), {
+    during: () => cluster.timeOutTransaction(TRANSACTIONAL_ID, 61_000),
+  });
+  await t.throwsAsync(log.append(makeBatch(2, 2)), { instanceOf: EventLogUnavailableError, message: /did not commit/ });
+  await log.recover();
+  await log.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
+test('kafka fault: the writer that took over is not stopped by the fenced writer still in the lease group when its own transaction times out', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  await openLog(t, cluster, leased(false)); // fenced below, idle: it has not noticed and is still a member
+  const { log: second } = await openLog(t, cluster, leased(true));
+  await second.append(makeBatch(1, 1));
+  t.is(cluster.groupMembers(LEASE_GROUP).length, 2);
+  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), {
+    during: () => cluster.timeOutTransaction(TRANSACTIONAL_ID, 61_000),
+  });
+  await t.throwsAsync(second.append(makeBatch(2, 1)), { instanceOf: EventLogUnavailableError, message: /did not commit/ });
+  await second.recover();
+  await second.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
+test('kafka fault: while the lease cannot be asked the writer does not register the transactional id again; a takeover meanwhile fences it once the lease answers', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log: first } = await openLog(t, cluster, leased(false));
+  await first.append(makeBatch(1, 1));
+  const producers = cluster.producersCreated;
+  // The transaction is timed out by the broker, and the cluster stays unreachable from
+  // this writer (the lease question fails) past the outcome wait.
+  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), {
+    during: () => cluster.timeOutTransaction(TRANSACTIONAL_ID, 61_000),
+  });
+  cluster.failNext('describeGroups', retriesExceeded(connectionError()), { during: () => (cluster.now += 31_000) });
+  const error = await t.throwsAsync(first.append(makeBatch(2, 1)), { instanceOf: AppendOutcomeUnknownError });
+  t.regex(error!.message, /not known/);
+  t.is(cluster.producersCreated, producers, 'no new registration while a takeover cannot be ruled out');
+  t.truthy(first.unavailable());
+  // recover() meets the same question unanswered: it fails and registers nothing.
+  cluster.failNext('describeGroups', retriesExceeded(connectionError()));
+  await t.throwsAsync(first.recover());
+  t.is(cluster.producersCreated, producers);
+  // The operator takes over meanwhile; once the lease answers, the first writer learns it.
+  const { log: second } = await openLog(t, cluster, leased(true));
+  await second.append(makeBatch(2, 1));
+  await t.throwsAsync(first.recover(), { instanceOf: EventLogWriteError, message: /another writer took over/ });
+  t.is(cluster.groupMembers(LEASE_GROUP).length, 1, 'the fenced writer left the lease group');
+  await second.append(makeBatch(3, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+});
+
+test('kafka fault: while the lease cannot be asked and nobody took over, the writer recovers once it answers', async (t) => {
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), leased(false));
+  await log.append(makeBatch(1, 1));
+  cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
+  cluster.failNext('describeGroups', retriesExceeded(connectionError()), { during: () => (cluster.now += 31_000) });
+  await t.throwsAsync(log.append(makeBatch(2, 1)), { instanceOf: AppendOutcomeUnknownError });
+  await log.recover();
+  t.is(log.head(), 2, 'the commit whose answer was lost is there');
+  await log.append(makeBatch(3, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+});
+
 test('kafka fault: what a failed transaction means, by the error the library raises', (t) => {
   const timeout = 60_000;
   const cases: Array<[string, Error, number, 'fenced' | 'retry']> = [

@@ -14,7 +14,10 @@
  *   transaction() throws, as kafkajs 2.2 does;
  * - faults are the library's own error classes (KafkaJSProtocolError with the real
  *   type and code, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError...), raised
- *   by `failNext(operation, error)`.
+ *   by `failNext(operation, error)`; `holdNext('commit')` leaves a request unanswered
+ *   until released (a coordinator that does not answer);
+ * - a consumer speaks with its client's clientId and gets a new member id each time it
+ *   joins its group; DescribeGroups reports both, and fails like any request.
  */
 import { createRequire } from 'node:module';
 import kafkajs from 'kafkajs';
@@ -47,7 +50,7 @@ export function connectionError(message = 'Connection error: connect ECONNREFUSE
   return new KafkaJSConnectionError(message, { broker: '127.0.0.1:9092' } as never);
 }
 
-type Operation = 'init' | 'send' | 'commit' | 'abort' | 'fetchTopicOffsets' | 'describeConfigs' | 'consumerConnect' | 'listTopics';
+type Operation = 'init' | 'send' | 'commit' | 'abort' | 'fetchTopicOffsets' | 'describeConfigs' | 'describeGroups' | 'consumerConnect' | 'listTopics';
 
 interface Fault {
   error: Error;
@@ -102,6 +105,9 @@ export class FakeKafkaCluster {
   readonly topics = new Map<string, Topic>();
   private readonly transactional = new Map<string, TransactionalState>();
   private readonly faults = new Map<Operation, Fault[]>();
+  private readonly holds = new Map<Operation, { reached: () => void; released: Promise<void> }>();
+  /** Member ids handed out by the group coordinator: each join gets a new one. */
+  private joins = 0;
   private readonly consumers = new Set<FakeConsumer>();
   /** The client-side clock the adapter is given (ms); tests move it forward. */
   now = 1_000_000;
@@ -163,7 +169,8 @@ export class FakeKafkaCluster {
       },
       consumer: (options: { groupId: string } & ConsumerOptions) => {
         this.consumerGroups.push(options.groupId);
-        return new FakeConsumer(this, options.groupId, options);
+        // Like the library, a consumer speaks with its client's clientId (DescribeGroups reports it).
+        return new FakeConsumer(this, options.groupId, options, (config as { clientId?: string }).clientId ?? 'kafkajs');
       },
     } as never;
   };
@@ -173,6 +180,33 @@ export class FakeKafkaCluster {
     const list = this.faults.get(operation) ?? [];
     for (let i = 0; i < (options.times ?? 1); i++) list.push({ error, applied: options.applied ?? false, during: options.during });
     this.faults.set(operation, list);
+  }
+
+  /**
+   * The next request of `operation` is left unanswered (a coordinator that does not answer)
+   * until `release()`; then it is answered as usual (a fault queued by failNext applies).
+   * `reached` resolves once the request was made.
+   */
+  holdNext(operation: Operation): { reached: Promise<void>; release: () => void } {
+    let reached!: () => void;
+    let release!: () => void;
+    const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+    this.holds.set(operation, { reached, released: new Promise<void>((resolve) => (release = resolve)) });
+    return { reached: reachedPromise, release };
+  }
+
+  /** @internal waits while a request of `operation` is held. */
+  async held(operation: Operation): Promise<void> {
+    const hold = this.holds.get(operation);
+    if (!hold) return;
+    this.holds.delete(operation);
+    hold.reached();
+    await hold.released;
+  }
+
+  /** @internal a new member id, as the coordinator assigns one to a consumer joining a group. */
+  nextMemberId(clientId: string): string {
+    return `${clientId}-${++this.joins}`;
   }
 
   /** @internal */
@@ -338,6 +372,7 @@ class FakeAdmin {
   }
 
   async describeGroups(groupIds: string[]) {
+    raise(this.cluster, 'describeGroups');
     return {
       groups: groupIds.map((groupId) => {
         const members = this.cluster.groupMembers(groupId);
@@ -346,7 +381,7 @@ class FakeAdmin {
           state: members.length > 0 ? 'Stable' : 'Empty',
           protocol: '',
           protocolType: 'consumer',
-          members: members.map((m, i) => ({ memberId: `${groupId}-${i}`, clientId: 'netledger', clientHost: '/10.0.0.1', memberAssignment: Buffer.alloc(0), memberMetadata: Buffer.alloc(0) })),
+          members: members.map((m) => ({ memberId: m.memberId!, clientId: m.clientId, clientHost: '/10.0.0.1', memberAssignment: Buffer.alloc(0), memberMetadata: Buffer.alloc(0) })),
         };
       }),
     };
@@ -453,6 +488,7 @@ class FakeProducer {
       },
       commit: async () => {
         this.state = 'COMMITTING'; // stays there if the commit fails, as kafkajs 2.2 leaves it
+        await cluster.held('commit');
         raise(cluster, 'commit', () => {
           const producerState = cluster.checkProducer(tid, epoch);
           if (txn && txnTopic) {
@@ -506,11 +542,14 @@ class FakeConsumer {
   private running = false;
   private paused = false;
   private wakeUp: (() => void) | null = null;
+  /** Its member id in the group while it is a member (the broker names it `<clientId>-<uuid>`). */
+  memberId: string | undefined;
 
   constructor(
     private readonly cluster: FakeKafkaCluster,
     readonly groupId: string,
     private readonly options: ConsumerOptions = {},
+    readonly clientId = 'kafkajs',
   ) {}
 
   on(name: string, listener: Listener): void {
@@ -536,6 +575,7 @@ class FakeConsumer {
 
   async run(options: { eachBatch: (payload: { batch: { messages: unknown[] }; heartbeat: () => Promise<void> }) => Promise<void> }): Promise<void> {
     this.running = true;
+    this.memberId = this.cluster.nextMemberId(this.clientId);
     this.cluster.register(this);
     // Like kafkajs, fetching starts after run() resolved (a seek() right after applies).
     setImmediate(() => void this.loop(options.eachBatch));

@@ -56,7 +56,11 @@
  * AppendOutcomeUnknownError.
  * kafkajs reports it as INVALID_PRODUCER_EPOCH, which the broker also answers after it
  * aborted a transaction open longer than the transaction timeout; the writer tells the
- * two apart by how long the failed transaction was open (transactionFailure.ts).
+ * two apart by how long the failed transaction was open (transactionFailure.ts). Both can
+ * be true at once (a writer took over while the transaction hung), so before a writer
+ * with a lease registers the id again after any failure, it asks the lease whether a
+ * newer writer is there; if so it is fenced, and while the lease cannot be asked it
+ * registers nothing (TransactionalWriter.refuseIfSupplanted()).
  *
  * Reading. A consumer with isolation read_committed and a fresh, unique group id
  * per read()/subscribe()/head lookup; autoCommit is off and nothing relies on
@@ -301,13 +305,15 @@ export class KafkaEventLog implements EventLog {
     if (this.leaseWanted) {
       this.lease = await WriterLease.acquire({
         admin: this.admin,
-        client: this.kafka,
+        client: (clientId) => this.makeClient(clientSettings({ clientId, brokers: this.brokers, logLevel: this.logLevel, security: this.security })),
+        clientId: this.clientId,
         groupId: `${this.transactionalId}.lease.${this.topic}`,
         topic: this.topic,
         takeover: this.leaseWanted.takeover,
       });
     }
 
+    const lease = this.lease;
     this.writer = await TransactionalWriter.open({
       openProducer: () => this.openProducer(),
       topic: this.topic,
@@ -317,6 +323,7 @@ export class KafkaEventLog implements EventLog {
       maxMessageBytes: topic.maxMessageBytes,
       transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
       outcomeWaitMs: this.outcomeWaitMs,
+      supplanted: lease && (() => lease.supplanted()),
       now: this.now,
     });
   }
@@ -436,7 +443,11 @@ export class KafkaEventLog implements EventLog {
   /** Registers the transactional id again if the failure cost the producer, re-reads the head, accepts appends again. */
   async recover(): Promise<void> {
     if (!this.writer || this.closed) throw new Error('KafkaEventLog is not open');
-    await this.writer.recover();
+    await this.writer.recover().catch((error: unknown) => {
+      // Fenced (a newer writer was found in the lease): release it as append() does.
+      if (error instanceof EventLogWriteError) void this.lease?.release();
+      throw error;
+    });
   }
 
   async *read(from: number): AsyncIterable<ChangeEvent[]> {

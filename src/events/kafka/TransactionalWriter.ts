@@ -58,6 +58,12 @@ export interface TransactionalWriterOptions {
    * cannot be reached (default 30 s); then they are rejected as AppendOutcomeUnknownError.
    */
   readonly outcomeWaitMs?: number;
+  /**
+   * Whether a newer writer has taken over (the writer lease): asked before the id is
+   * registered again after a failure, since registering would fence that writer. Rejects
+   * when it cannot tell. Absent (no lease), the id is registered again unasked.
+   */
+  readonly supplanted?: () => Promise<boolean>;
   readonly now?: () => number;
 }
 
@@ -76,7 +82,8 @@ export interface TransactionalWriterOptions {
  * the caller decided later writes on top of them). While the log cannot be read, they wait
  * for it (outcomeWaitMs), and are then rejected as AppendOutcomeUnknownError: never
  * answered as not committed when they may be. Only fencing by a newer writer is
- * final (EventLogWriteError).
+ * final (EventLogWriteError), including a newer writer found in the lease before the id
+ * would be registered again (refuseIfSupplanted()).
  */
 export class TransactionalWriter {
   private lastPosition: number;
@@ -233,6 +240,11 @@ export class TransactionalWriter {
     try {
       last = await this.reestablishWithin(this.options.outcomeWaitMs ?? DEFAULT_OUTCOME_WAIT_MS);
     } catch (reason) {
+      if (reason === this.fenced) {
+        // A newer writer took over while the transaction was failing (reestablish()).
+        await this.answerFenced(accepted);
+        return;
+      }
       const message = `KafkaEventLog: a transaction failed (${describe(error)}) and the log could not be read again (${describe(reason)}); whether it committed is not known`;
       this.refused = new EventLogUnavailableError(message);
       for (const p of accepted) p.reject(new AppendOutcomeUnknownError(message, { cause: reason }));
@@ -289,7 +301,7 @@ export class TransactionalWriter {
       try {
         return await this.reestablish();
       } catch (error) {
-        if (this.closing || this.now() >= deadline) throw error;
+        if (this.fenced || this.closing || this.now() >= deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(OUTCOME_RETRY_FIRST_MS * 2 ** attempt, OUTCOME_RETRY_MAX_MS)));
       }
     }
@@ -298,6 +310,7 @@ export class TransactionalWriter {
   /** A new producer for the same transactional id, then the last committed event. */
   private async reestablish(): Promise<ChangeEvent | null> {
     await this.discardProducer();
+    await this.refuseIfSupplanted();
     const producer = await this.options.openProducer();
     let last: ChangeEvent | null;
     try {
@@ -309,6 +322,27 @@ export class TransactionalWriter {
     this.producer = producer;
     this.lastPosition = Math.max(this.lastPosition, last?.position ?? 0);
     return last;
+  }
+
+  /**
+   * Registering the id again fences whoever holds it now. After a failure that may be a
+   * writer an operator put in charge meanwhile: one started with KAFKA_TAKEOVER=1 while
+   * this one's transaction hung, or after this one's lease lapsed in an outage. Its
+   * fencing of this writer can even look like a transaction the broker timed out
+   * (INVALID_PRODUCER_EPOCH after the timeout, see transactionFailure.ts). So the lease
+   * is asked first, and a newer writer there fences this one (final), throwing
+   * `this.fenced`. A lease that cannot be asked (the cluster still unreachable) fails this
+   * attempt like the unreachable cluster it is: it is tried again within the outcome wait,
+   * then the appends are of unknown outcome and recover() asks again. Never a blind
+   * registration: a wrong "fenced" would be final, a wrong registration would silently
+   * undo a takeover, and waiting costs only the time the cluster is away anyway.
+   * The question and the registration are not atomic (as in WriterLease.acquire()): the
+   * id's fencing still keeps the log consistent if a takeover falls between them.
+   */
+  private async refuseIfSupplanted(): Promise<void> {
+    if (!this.options.supplanted || !(await this.options.supplanted())) return;
+    this.fence(`KafkaEventLog: another writer took over transactional id '${this.options.transactionalId}' (it holds the writer lease); this one stops`);
+    throw this.fenced;
   }
 
   private async discardProducer(): Promise<void> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, Kafka } from 'kafkajs';
 
 /** Another writer is live: this one refuses to start rather than fence it. */
@@ -11,7 +12,13 @@ export const LEASE_SESSION_MS = 10_000;
 
 export interface WriterLeaseOptions {
   readonly admin: Admin;
-  readonly client: Pick<Kafka, 'consumer'>;
+  /**
+   * A client whose connections carry `clientId`: the lease consumer's. Each writer's is
+   * unique (see WriterLease.supplanted), so the consumer needs a client of its own.
+   */
+  readonly client: (clientId: string) => Pick<Kafka, 'consumer'>;
+  /** The application's client id; the lease consumer's is made unique from it. */
+  readonly clientId: string;
   /** One group per log: writers of the same topic and transactional id share it. */
   readonly groupId: string;
   /** A topic the lease consumer subscribes to (it never reads from it: the partition is paused). */
@@ -34,11 +41,18 @@ export interface WriterLeaseOptions {
  * refusal.
  */
 export class WriterLease {
-  private constructor(private readonly consumer: Consumer) {}
+  private constructor(
+    private readonly consumer: Consumer,
+    private readonly admin: Admin,
+    private readonly groupId: string,
+    /** The lease consumer's client id: this writer's member, whatever member id it has now. */
+    private readonly ownClientId: string,
+    /** Client ids of the writers live when this one took over: older, fenced by this one. */
+    private readonly predecessors: ReadonlySet<string>,
+  ) {}
 
   static async acquire(options: WriterLeaseOptions): Promise<WriterLease> {
-    const { groups } = await options.admin.describeGroups([options.groupId]);
-    const live = groups.find((g) => g.groupId === options.groupId)?.members ?? [];
+    const live = await members(options.admin, options.groupId);
     if (live.length > 0 && !options.takeover) {
       const holders = live.map((m) => `${m.clientId} at ${m.clientHost}`).join(', ');
       throw new WriterLeaseHeldError(
@@ -46,7 +60,11 @@ export class WriterLease {
           `Stop it first (a writer that died is released after ${LEASE_SESSION_MS / 1000} s), or set KAFKA_TAKEOVER=1 to take over.`,
       );
     }
-    const consumer = options.client.consumer({
+    // Unique, unlike the member id: the broker hands out a new member id when a membership
+    // lapsed (an outage longer than the session) and the consumer joins again, and
+    // DescribeGroups may list the new one before the client has learnt it.
+    const clientId = `${options.clientId}.writer.${randomUUID()}`;
+    const consumer = options.client(clientId).consumer({
       groupId: options.groupId,
       sessionTimeout: LEASE_SESSION_MS,
       heartbeatInterval: LEASE_SESSION_MS / 5,
@@ -58,15 +76,38 @@ export class WriterLease {
       await consumer.run({ autoCommit: false, eachBatch: async () => {} });
       // Membership is all the lease needs: fetch nothing (the client keeps heartbeating).
       consumer.pause([{ topic: options.topic }]);
-      return new WriterLease(consumer);
+      return new WriterLease(consumer, options.admin, options.groupId, clientId, new Set(live.map((m) => m.clientId)));
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
       throw error;
     }
   }
 
+  /**
+   * Whether a writer started after this one holds the lease: a member that is neither this
+   * writer's nor one this writer took over from. Such a writer joined after this one
+   * registered the transactional id, and registers it once joined, so it is in charge and
+   * this one is fenced. The writers this one took over from may linger in the group until
+   * they notice they are fenced: they do not count. Rejects when the group cannot be
+   * described. (Two writers that passed acquire() at the same instant each count the other;
+   * the fencing decides between them anyway.)
+   *
+   * A member whose client id an older release shared with every writer ('netledger') is
+   * not told apart from a predecessor with that id: such a newcomer goes unnoticed, as
+   * before this check existed.
+   */
+  async supplanted(): Promise<boolean> {
+    const live = await members(this.admin, this.groupId);
+    return live.some((m) => m.clientId !== this.ownClientId && !this.predecessors.has(m.clientId));
+  }
+
   /** Leaves the group, so the next writer may start at once. */
   async release(): Promise<void> {
     await this.consumer.disconnect().catch(() => undefined);
   }
+}
+
+async function members(admin: Admin, groupId: string) {
+  const { groups } = await admin.describeGroups([groupId]);
+  return groups.find((g) => g.groupId === groupId)?.members ?? [];
 }

@@ -3,7 +3,9 @@
  * the same transactional id took over (final: only a restart takes over again), else
  * `retry`: the transaction's outcome is settled by registering the id again and reading
  * the log (a lost commit answer, a broker or partition outage, a transaction the broker
- * timed out, a transactional id the coordinator forgot after a long idle time).
+ * timed out, a transactional id the coordinator forgot after a long idle time). A
+ * writer with a lease asks it before that registration, since a `retry` can still hide a
+ * takeover (TransactionalWriter.refuseIfSupplanted()).
  */
 export type TransactionFailure = 'fenced' | 'retry';
 
@@ -15,8 +17,10 @@ export function transactionFailure(error: unknown, elapsedMs: number, transactio
     if (type === 'PRODUCER_FENCED' || code === 90 || (typeof message === 'string' && /^Unknown error code 90$/.test(message))) return 'fenced';
     // The old request versions kafkajs speaks get INVALID_PRODUCER_EPOCH both when a newer
     // writer bumped the epoch and when the broker aborted this writer's transaction as
-    // timed out (which bumps the epoch too). Only the latter can follow a transaction that
-    // stayed open for the whole timeout.
+    // timed out (which bumps the epoch too). Before the timeout only fencing can be meant.
+    // After it either can, or both (a writer took over while the transaction hung): the
+    // error cannot tell, so it is 'retry', and before registering the id again the writer
+    // asks its lease whether a newer writer is there (TransactionalWriter.refuseIfSupplanted()).
     if (type === 'INVALID_PRODUCER_EPOCH' || code === 47) return elapsedMs >= transactionTimeoutMs ? 'retry' : 'fenced';
   }
   return 'retry';
