@@ -318,14 +318,20 @@ export class AuthService {
    */
   clientAddress(origin: RequestOrigin): string | null {
     const peer = canonicalAddress(origin.socketAddress);
-    const trusted = this.proxies === 'any' || (this.proxies !== null && peer !== null && this.proxies.permits(peer));
-    if (trusted) {
+    if (this.trustsPeer(origin.socketAddress)) {
       const real = origin.header('x-real-ip');
       if (real) return canonicalAddress(real);
       const forwarded = origin.header('x-forwarded-for');
       if (forwarded) return canonicalAddress(forwarded.split(',')[0]);
     }
     return peer;
+  }
+
+  /** Whether the socket's peer is a trusted proxy (TRUSTED_PROXIES), whose forwarding headers count. */
+  trustsPeer(socketAddress: string | undefined): boolean {
+    if (this.proxies === 'any') return true;
+    const peer = canonicalAddress(socketAddress);
+    return this.proxies !== null && peer !== null && this.proxies.permits(peer);
   }
 
   async stop(): Promise<void> {

@@ -142,11 +142,12 @@ test('links keep other query parameters', async (t) => {
   t.is(page.next, `${service.url}/api/extras/tags/?color=ff0000&limit=2&offset=2`);
 });
 
-test('behind a TLS-terminating proxy, links name the origin the client addressed (X-Forwarded-Proto: https, X-Forwarded-Host), as NetBox builds them; a forwarded host that is no host name is ignored', async (t) => {
-  const service = await startService();
+test('behind a TLS-terminating proxy in TRUSTED_PROXIES, links name the origin the client addressed (X-Forwarded-Proto: https, X-Forwarded-Host), as NetBox builds them; a forwarded host that is no host name is ignored', async (t) => {
+  const service = await startService({ TRUSTED_PROXIES: '127.0.0.1/32' }); // the test client is the proxy
   t.teardown(() => service.close());
   await service.api('POST', '/api/extras/tags/', Array.from({ length: 3 }, (_, i) => ({ name: `t${i}`, slug: `t${i}` })));
-  const proxied = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'netbox.example.com:8443, lb.internal' };
+  // A proxy that appends puts its own value last, after whatever the client sent.
+  const proxied = { 'X-Forwarded-Proto': 'http, https', 'X-Forwarded-Host': 'evil.example, netbox.example.com:8443' };
   const page = (await service.api('GET', '/api/extras/tags/?limit=1', undefined, proxied)).body;
   t.is(page.next, 'https://netbox.example.com:8443/api/extras/tags/?limit=1&offset=1');
   t.is(page.results[0].url, `https://netbox.example.com:8443/api/extras/tags/${page.results[0].id}/`);
@@ -161,4 +162,14 @@ test('behind a TLS-terminating proxy, links name the origin the client addressed
   // X-Forwarded-Proto alone switches the scheme only for 'https', as Django's SECURE_PROXY_SSL_HEADER does.
   const plain = (await service.api('GET', '/api/extras/tags/?limit=1', undefined, { 'X-Forwarded-Proto': 'ftp' })).body;
   t.is(plain.next, `${service.url}/api/extras/tags/?limit=1&offset=1`);
+});
+
+test('from a peer that is not a trusted proxy, X-Forwarded-Host and X-Forwarded-Proto are ignored: a client cannot put its own host into the links', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  await service.api('POST', '/api/extras/tags/', Array.from({ length: 2 }, (_, i) => ({ name: `t${i}`, slug: `t${i}` })));
+  const spoofed = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'attacker.example' };
+  const page = (await service.api('GET', '/api/extras/tags/?limit=1', undefined, spoofed)).body;
+  t.is(page.next, `${service.url}/api/extras/tags/?limit=1&offset=1`);
+  t.is(page.results[0].url, `${service.url}/api/extras/tags/${page.results[0].id}/`);
 });

@@ -61,7 +61,9 @@ function rawConnection(url: string) {
 
 async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext, answerTimeoutMs?: number): Promise<string> {
   const app = new Koa();
-  app.use(requestContext('3.4')); // first, as in the service: it sets the origin the client addressed
+  // First, as in the service: it sets the origin the client addressed. The tests' client is
+  // the replica's trusted proxy, when it sends forwarding headers.
+  app.use(requestContext('3.4', () => true));
   // As a replica that trusts no proxy finds its client: the socket's peer.
   app.use(forwardWrites({ writerUrl, answerTimeoutMs, clientAddress: (ctx) => ctx.req.socket.remoteAddress ?? null, logger: () => {} }));
   app.use((ctx) => {
@@ -138,7 +140,7 @@ test('behind a TLS-terminating proxy the writer is told the origin the client ad
   const replica = await replicaFor(writerUrl, t);
   const response = await fetch(`${replica}/api/extras/tags/`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'netbox.example.com, inner.proxy' },
+    headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'client.example, netbox.example.com' },
     body: '{}',
   });
   t.is(response.status, 201);
@@ -199,6 +201,24 @@ test('a writer that has the whole write and gives no answer is given up after WR
   t.is(response.headers['x-netledger-writer'], writerUrl);
   t.regex((JSON.parse(text) as { detail: string }).detail, /did not answer within 0\.3 s: the write may or may not have been made/);
   t.deepEqual(received, ['{"name":"s1","slug":"s1"}'], 'the writer had the whole body before the replica gave up');
+});
+
+test('a write with a malformed or missing Host is still forwarded (the address the replica was reached at stands in for its links), not answered 500', async (t) => {
+  const hosts: Array<string | undefined> = [];
+  const writer = http.createServer((req, res) => {
+    hosts.push(req.headers['x-forwarded-host'] as string | undefined);
+    req.resume();
+    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+  });
+  const writerUrl = await listen(writer);
+  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const replica = await replicaFor(writerUrl, t);
+  const client = rawConnection(replica);
+  t.teardown(() => client.close());
+  const body = Buffer.from('{}');
+  await client.send(`POST /api/extras/tags/ HTTP/1.1\r\nHost: a b\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`, body);
+  await client.received(/^HTTP\/1\.1 201 /);
+  t.is(hosts[0], new URL(replica).host);
 });
 
 test('a request target that looks like another host (//elsewhere/...) still goes to the writer, credentials included', async (t) => {

@@ -3,7 +3,6 @@ import type { RequestOrigin } from '../../auth/AuthService.js';
 import type { Principal } from '../../auth/authenticateToken.js';
 import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, safeEqual } from '../../auth/sessions.js';
 import type { Services } from '../Services.js';
-import { publicOrigin } from './publicOrigin.js';
 import { lookupView } from '../../projections/lookupView.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
@@ -66,7 +65,7 @@ export function authenticate(services: Services) {
  */
 export function csrfFailure(ctx: Context, expected: string, formToken?: string, trusted: string[] = []): string | null {
   const origin = ctx.get('Origin');
-  const own = publicOrigin(ctx); // (Koa 3's ctx.origin is the Origin header itself)
+  const own = String(ctx.state.baseUrl); // requestContext's (Koa 3's ctx.origin is the Origin header itself)
   if (origin && origin !== own && !trusted.includes(origin)) return `Origin checking failed - ${origin} does not match any trusted origins.`;
   const given = ctx.get(CSRF_HEADER) || formToken || '';
   if (!given) return 'CSRF token missing.';

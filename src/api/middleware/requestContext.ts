@@ -4,13 +4,15 @@ import { publicOrigin } from './publicOrigin.js';
 
 /**
  * Every request gets a UUID, returned as X-Request-ID and stamped on every event it
- * causes, and every response names the API version.
+ * causes, and every response names the API version. The origin links are built on is
+ * worked out once (`ctx.state.baseUrl`); a proxy's forwarded names count only when
+ * `fromTrustedProxy` says the peer is one (TRUSTED_PROXIES).
  */
-export function requestContext(apiVersion: string) {
+export function requestContext(apiVersion: string, fromTrustedProxy: (ctx: Context) => boolean = () => false) {
   return async (ctx: Context, next: Next) => {
     const requestId = randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.baseUrl = publicOrigin(ctx);
+    ctx.state.baseUrl = publicOrigin(ctx, fromTrustedProxy(ctx));
     ctx.set('X-Request-ID', requestId);
     ctx.set('API-Version', apiVersion);
     ctx.set('Vary', 'Accept');
