@@ -193,10 +193,14 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       if (webhook.enabled === false || webhook[FLAGS[event.action]] !== true) continue;
       if (!Array.isArray(webhook.content_types) || !webhook.content_types.includes(event.objectType)) continue;
       if (webhook.conditions !== null && webhook.conditions !== undefined) {
+        // Rendered outside the try: a payload that cannot be rendered is no verdict on the
+        // conditions, and must not let the position move past a change whose delivery may be due.
+        const data = await this.data(event);
         let met: boolean;
         try {
-          met = conditionsMet(webhook.conditions, await this.data(event));
+          met = conditionsMet(webhook.conditions, data);
         } catch (error) {
+          // Only a malformed condition lands here: the webhook's own fault, so it is skipped for this change.
           this.options.logger({ level: 'warn', msg: `webhook ${id}: conditions not evaluated: ${(error as Error).message}` });
           met = false;
         }
