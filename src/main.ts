@@ -100,8 +100,11 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
     try {
       webhooks = await startWebhookWorker({
         config, registry, log, store, projector, secrets: ledger.secrets, serializer, baseUrl: url, logger,
-        // Like the projector's: a process that no longer follows its log restarts (from the saved position).
-        onFailed: (error) => ledger.fatal.raise('webhook deliveries stopped: the event log can no longer be followed', error),
+        // Like the projector's: a process that no longer follows its log, or whose read store
+        // stayed down past the retry budget, restarts (from the saved position). A payload that
+        // fails to render for any other reason is recorded as a failed delivery instead: the
+        // same change would fail again at every start, keeping the writer's API in a crash loop.
+        onFailed: (error) => ledger.fatal.raise('webhook deliveries stopped: the event log can no longer be followed, or the read store is down', error),
       });
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));

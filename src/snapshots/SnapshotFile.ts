@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { LogReadUnavailableError } from '../events/LogReadUnavailableError.js';
 
 export interface SnapshotHeader {
   /** Which state this is ('read-models', 'audit-index' ...). */
@@ -200,6 +201,11 @@ export type SnapshotSkip = { file: string; reason: string; kind: 'not of this lo
  * The newest snapshot of a part, at or before `atOrBefore`, that was taken of this log
  * (the log's event at its position has the id it recorded) and that `load` accepts. Each
  * one passed over is reported and the next older tried; null when none is left.
+ *
+ * A LogReadUnavailableError (the log could not be read, e.g. Kafka's partition leader
+ * unreachable) is rethrown: it says nothing about the snapshot, and passing over every
+ * snapshot for it would turn a short outage into a replay of the whole log. The caller
+ * fails (a start-up stops and is restarted) and the snapshots are left as they are.
  */
 export async function loadNewestMatching<T>(
   dir: string,
@@ -226,6 +232,7 @@ export async function loadNewestMatching<T>(
       }
       return { value: await load(entry.file, header, bodyOffset), header, file: entry.file };
     } catch (error) {
+      if (error instanceof LogReadUnavailableError) throw error;
       skipped({ file: entry.file, kind: 'unreadable', reason: (error as Error).message });
     }
   }

@@ -3,8 +3,10 @@ import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
 import { asResumePoint } from '../events/resumePoint.js';
 import type { WebhookDelivery, WebhookDeliveryRecords } from '../models/extras/webhookDeliveriesView.js';
 import { conditionsMet } from '../models/extras/webhookConditions.js';
+import { ReadStoreUnavailableError } from '../projections/ReadStoreUnavailableError.js';
+import { RetriesExhaustedError } from '../projections/retryTransient.js';
 import { loadDeliveryState, saveDeliveryState, type DeliveryState, type PendingDelivery } from './deliveryState.js';
-import { webhookContext, type WebhookContext } from './payload.js';
+import { EVENT_NAMES, webhookContext, type WebhookContext } from './payload.js';
 import { exhausted, retryDelay } from './retrySchedule.js';
 import type { TransportOptions, TransportResult } from './sendRequest.js';
 import { webhookRequest, type WebhookRequest } from './webhookRequest.js';
@@ -47,11 +49,40 @@ export interface WebhookWorkerOptions {
   historyLimit?: number;
   /**
    * Called once if the worker stops following the log (its subscription failed after the
-   * catch-up): no change is dispatched any more. The service raises its fatal signal, so
-   * the process restarts and the worker resumes from its saved position. Default: logged.
+   * catch-up, or a payload could not be rendered because the read store is down, see
+   * `storeUnavailable`): no change is dispatched any more. The service raises its fatal
+   * signal, so the process restarts and the worker resumes from its saved position,
+   * rendering that change again. Default: logged.
    */
   onFailed?: (error: Error) => void;
+  /**
+   * Whether a payload's rendering failed because the read store is down (transient
+   * failures that outlasted the store's retry budget): then the worker stops (onFailed)
+   * before that change, as nothing is lost and a restart retries. Any other rendering
+   * failure (a serializer bug on an old event, a read error that would recur) is the
+   * change's own: recorded as a failed delivery for each webhook it was due to, with an
+   * error logged, and the worker carries on, so that one change cannot keep the process in
+   * a crash loop. Default: `isStoreUnavailable`.
+   */
+  storeUnavailable?: (error: unknown) => boolean;
   now?: () => Date;
+}
+
+/**
+ * Whether an error (or one it was caused by) says the read store is down: its retries ran
+ * out (RetriesExhaustedError, thrown by ReadStore.retrying) or it answered unavailable.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
+    if (cause instanceof RetriesExhaustedError || cause instanceof ReadStoreUnavailableError) return true;
+  }
+  return false;
+}
+
+/** What an event's deliveries are made from, rendered once for all its webhooks. */
+interface Rendered {
+  data: Record<string, unknown>;
+  snapshots: WebhookContext['snapshots'];
 }
 
 /**
@@ -115,7 +146,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     if (this.stopped || this.failure) return;
     this.failure = error;
     if (this.options.onFailed) this.options.onFailed(error);
-    else this.options.logger({ level: 'error', msg: `webhook deliveries stopped: the event log can no longer be followed: ${error.message}` });
+    else this.options.logger({ level: 'error', msg: `webhook deliveries stopped (the event log can no longer be followed, or the read store is down): ${error.message}` });
   }
 
   /** The last log position dispatched. */
@@ -149,21 +180,36 @@ export class WebhookWorker implements WebhookDeliveryRecords {
 
   private async dispatch(events: ChangeEvent[], cursor?: LogCursor): Promise<void> {
     const touched = new Set<string>();
+    let recorded = false;
     for (const event of events) {
       if (event.position <= this.state.position) continue; // already dispatched before a restart
       if (event.objectType === WEBHOOK) this.track(event);
-      for (const id of await this.matching(event)) {
-        const delivery = await this.pending(event);
-        // The queue is looked up after the await: a delivery finished meanwhile may have emptied and dropped it.
-        (this.state.pending[id] ??= []).push(delivery);
-        touched.add(id);
+      const due = this.candidates(event);
+      if (due.length > 0) {
+        let rendered: Rendered;
+        try {
+          rendered = await this.render(event);
+        } catch (error) {
+          // The store down (or the worker stopping): the dispatch fails before this change,
+          // the subscription ends and onFailed restarts the service, which renders it again.
+          if (this.stopped || (this.options.storeUnavailable ?? isStoreUnavailable)(error)) throw error;
+          this.notRendered(event, due, error as Error);
+          recorded = true;
+          this.state.position = event.position;
+          continue;
+        }
+        for (const id of this.matching(event, due, rendered.data)) {
+          // The queue is looked up here: a delivery finished meanwhile may have emptied and dropped it.
+          (this.state.pending[id] ??= []).push(this.pending(event, rendered));
+          touched.add(id);
+        }
       }
       this.state.position = event.position;
     }
     const last = events.at(-1);
     if (cursor !== undefined && last && last.position <= this.state.position) this.state.resume = { position: last.position, cursor };
     this.markDirty();
-    this.saveLater(touched.size > 0 || events.some((e) => e.objectType === WEBHOOK) ? SAVE_DELAY_MS : POSITION_SAVE_DELAY_MS);
+    this.saveLater(touched.size > 0 || recorded || events.some((e) => e.objectType === WEBHOOK) ? SAVE_DELAY_MS : POSITION_SAVE_DELAY_MS);
     for (const id of touched) this.pump(id);
   }
 
@@ -179,24 +225,69 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     }
   }
 
-  private dataCache = new WeakMap<ChangeEvent, Promise<Record<string, unknown>>>();
-
-  private data(event: ChangeEvent): Promise<Record<string, unknown>> {
-    let data = this.dataCache.get(event);
-    if (!data) this.dataCache.set(event, (data = this.options.renderer.data(event)));
-    return data;
-  }
-
-  private async matching(event: ChangeEvent): Promise<string[]> {
+  /** The enabled webhooks watching this change's type and action, before their conditions. */
+  private candidates(event: ChangeEvent): string[] {
     const ids: string[] = [];
     for (const [id, webhook] of Object.entries(this.state.webhooks)) {
       if (webhook.enabled === false || webhook[FLAGS[event.action]] !== true) continue;
       if (!Array.isArray(webhook.content_types) || !webhook.content_types.includes(event.objectType)) continue;
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  private async render(event: ChangeEvent): Promise<Rendered> {
+    const data = await this.options.renderer.data(event);
+    return { data, snapshots: this.options.renderer.snapshots(event) };
+  }
+
+  /**
+   * A change whose payload could not be rendered, for a reason other than the store being
+   * down: it would fail the same way at every restart, so it is recorded as a failed
+   * delivery of each webhook it may have been due to (its conditions could not be
+   * evaluated either) and logged, and the worker goes on with the next change.
+   */
+  private notRendered(event: ChangeEvent, ids: string[], error: Error): void {
+    const at = this.now().toISOString();
+    for (const id of ids) {
+      const finished = (this.state.finished[id] ??= []);
+      finished.unshift({
+        position: event.position,
+        event_id: event.eventId,
+        request_id: event.requestId,
+        event: EVENT_NAMES[event.action],
+        object_type: event.objectType,
+        object_id: event.objectId,
+        status: 'failed',
+        attempts: 0,
+        last_status_code: null,
+        last_error: `payload not rendered: ${error.message}`,
+        last_attempt: at,
+        next_attempt: null,
+      });
+      finished.length = Math.min(finished.length, this.options.historyLimit ?? 1000);
+      this.options.logger({
+        level: 'error',
+        msg: `webhook ${id}: change ${event.position} not delivered: its payload could not be rendered: ${error.message}`,
+        webhook: Number(id),
+        position: event.position,
+        error: error.message,
+      });
+    }
+  }
+
+  private matching(event: ChangeEvent, candidates: string[], data: Record<string, unknown>): string[] {
+    const ids: string[] = [];
+    for (const id of candidates) {
+      const webhook = this.state.webhooks[id];
+      if (!webhook) continue;
       if (webhook.conditions !== null && webhook.conditions !== undefined) {
+        // The payload is rendered before: a failure to render it is no verdict on the conditions.
         let met: boolean;
         try {
-          met = conditionsMet(webhook.conditions, await this.data(event));
+          met = conditionsMet(webhook.conditions, data);
         } catch (error) {
+          // Only a malformed condition lands here: the webhook's own fault, so it is skipped for this change.
           this.options.logger({ level: 'warn', msg: `webhook ${id}: conditions not evaluated: ${(error as Error).message}` });
           met = false;
         }
@@ -207,8 +298,8 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     return ids;
   }
 
-  private async pending(event: ChangeEvent): Promise<PendingDelivery> {
-    const context = webhookContext(event, await this.data(event), this.options.renderer.snapshots(event));
+  private pending(event: ChangeEvent, rendered: Rendered): PendingDelivery {
+    const context = webhookContext(event, rendered.data, rendered.snapshots);
     return {
       position: event.position,
       event_id: event.eventId,

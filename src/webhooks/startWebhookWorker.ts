@@ -20,7 +20,7 @@ export interface WebhookWorkerParts {
   /** The service's own address: the `url` fields of payloads point there. */
   baseUrl: string;
   logger: (entry: Record<string, unknown>) => void;
-  /** The worker stopped following the log (see WebhookWorkerOptions.onFailed). */
+  /** The worker stopped following the log, or the read store is down (see WebhookWorkerOptions.onFailed). */
   onFailed: (error: Error) => void;
 }
 
@@ -30,7 +30,9 @@ export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<Web
   const rendered = payloadRenderer(registry, serializer, baseUrl, (sealed) => secrets.unsealSecret(sealed));
   // A payload reads related objects from the read models: a failure that heals by itself
   // (MongoDB's election, a query past its time limit) is retried as the projector retries
-  // it, since a dispatch that fails ends delivery and restarts the service.
+  // it. One that outlasts the retry budget (a RetriesExhaustedError: the store is down)
+  // ends delivery and restarts the service, which renders that change again; any other
+  // rendering failure is recorded as that change's failed delivery (see WebhookWorker).
   const retrying = store.retrying?.bind(store);
   const worker = new WebhookWorker({
     log,

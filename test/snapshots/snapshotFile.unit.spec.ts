@@ -2,12 +2,16 @@ import test from 'ava';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { LogReadUnavailableError } from '../../src/events/LogReadUnavailableError.js';
 import {
+  eventIdsOf,
   listSnapshots,
+  loadNewestMatching,
   pruneSnapshots,
   readSnapshotBody,
   readSnapshotHeader,
   SnapshotDamagedError,
+  type SnapshotSkip,
   writeSnapshot,
 } from '../../src/snapshots/SnapshotFile.js';
 
@@ -79,4 +83,65 @@ test('the whole body is read into a buffer of its own and checked like the strea
   await t.throwsAsync(whole(), { instanceOf: SnapshotDamagedError, message: /checksum/ });
   await writeFile(file, bytes.subarray(0, bytes.length - 2));
   await t.throwsAsync(whole(), { instanceOf: SnapshotDamagedError, message: /bytes/ });
+});
+
+test('a log that cannot be read fails the loading and leaves every snapshot as it is', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
+  await writeSnapshot(dir, { part: 'p', format: 1, position: 4, eventId: 'e4' }, [Buffer.from('four')]);
+  await writeSnapshot(dir, { part: 'p', format: 1, position: 8, eventId: 'e8' }, [Buffer.from('eight')]);
+  const before = new Map<string, Buffer>();
+  for (const name of await readdir(dir)) before.set(name, await readFile(path.join(dir, name)));
+  const outage = new LogReadUnavailableError('a read of offsets 7-7 received nothing (the partition leader is unreachable?)');
+  let reads = 0;
+  const log = {
+    head: () => 10,
+    readPositions: async () => {
+      reads++;
+      throw outage;
+    },
+  };
+  const skipped: SnapshotSkip[] = [];
+  let loads = 0;
+  const error = await t.throwsAsync(
+    loadNewestMatching(dir, 'p', {
+      eventIdAt: eventIdsOf(log),
+      load: async () => {
+        loads++;
+        return null;
+      },
+      skipped: (skip) => skipped.push(skip),
+    }),
+  );
+  t.is(error, outage, 'the log\'s error, rethrown');
+  t.is(reads, 1, 'no older snapshot tried: none is at fault');
+  t.is(loads, 0);
+  t.deepEqual(skipped, []);
+  const after = await readdir(dir);
+  t.deepEqual([...after].sort(), [...before.keys()].sort());
+  for (const name of after) t.deepEqual(await readFile(path.join(dir, name)), before.get(name), `${name} untouched`);
+});
+
+test('an unreadable snapshot is still passed over for an older one', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
+  await writeSnapshot(dir, { part: 'p', format: 1, position: 4, eventId: 'e4' }, [Buffer.from('four')]);
+  const newest = await writeSnapshot(dir, { part: 'p', format: 1, position: 8, eventId: 'e8' }, [Buffer.from('eight')]);
+  await writeFile(newest, 'not a snapshot');
+  const log = {
+    head: () => 10,
+    readPositions: async (positions: readonly number[]) => positions.map((p) => ({ eventId: `e${p}` })),
+  };
+  const skipped: SnapshotSkip[] = [];
+  const found = await loadNewestMatching(dir, 'p', {
+    eventIdAt: eventIdsOf(log),
+    load: async (file, header, bodyOffset) => {
+      let text = '';
+      for await (const chunk of readSnapshotBody(file, header, bodyOffset)) text += chunk.toString('utf8');
+      return text;
+    },
+    skipped: (skip) => skipped.push(skip),
+  });
+  t.is(found?.value, 'four');
+  t.is(found?.header.position, 4);
+  t.is(skipped.length, 1);
+  t.like(skipped[0], { file: newest, kind: 'unreadable' });
 });

@@ -7,6 +7,7 @@ import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import type { BatchHandler, ResumePoint } from '../../src/events/EventLog.js';
 import type { TransportResult } from '../../src/webhooks/sendRequest.js';
 import type { WebhookRequest } from '../../src/webhooks/webhookRequest.js';
+import { RetriesExhaustedError, retryTransient } from '../../src/projections/retryTransient.js';
 import { WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/WebhookWorker.js';
 import { MemoryEventLog } from '../support/MemoryEventLog.js';
 import { until } from './receiver.js';
@@ -23,7 +24,14 @@ function hook(id: number, url: string, at: number): ChangeEvent {
 }
 
 /** A worker over an in-memory log whose transport answers per URL as `answer` says. */
-function workerFor(log: MemoryEventLog, stateFile: string, answer: (request: WebhookRequest) => TransportResult, sent: WebhookRequest[], onFailed?: (error: Error) => void) {
+function workerFor(
+  log: MemoryEventLog,
+  stateFile: string,
+  answer: (request: WebhookRequest) => TransportResult,
+  sent: WebhookRequest[],
+  onFailed?: (error: Error) => void,
+  overrides: Partial<WebhookWorkerOptions> = {},
+) {
   const options: WebhookWorkerOptions = {
     log,
     stateFile,
@@ -39,6 +47,7 @@ function workerFor(log: MemoryEventLog, stateFile: string, answer: (request: Web
     },
     logger: () => {},
     onFailed,
+    ...overrides,
   };
   return new WebhookWorker(options);
 }
@@ -171,4 +180,173 @@ test("the worker's subscription ending after stop() is not a failure", async (t)
   await new Promise((resolve) => setImmediate(resolve)); // the rejection's handlers have run
   t.deepEqual(failures, []);
   t.is(worker.failed, null);
+});
+
+/** A memory log whose subscriptions end in failure when the handler throws, as the file log's do (`done` rejects). */
+async function logEndingOnHandlerFailure() {
+  const memory = new MemoryEventLog();
+  await memory.open();
+  const log = Object.assign(Object.create(memory) as MemoryEventLog, {
+    subscribe: (from: number, onBatch: BatchHandler) => {
+      let end: (error: unknown) => void = () => {};
+      const done = new Promise<void>((_resolve, reject) => (end = reject));
+      const subscription = memory.subscribe(from, async (events) => {
+        try {
+          await onBatch(events);
+        } catch (error) {
+          end(error);
+          throw error;
+        }
+      });
+      return { caughtUp: subscription.caughtUp, done, stop: () => subscription.stop() };
+    },
+  });
+  return { memory, log };
+}
+
+/** A renderer that throws `error` for the objects named in `failing`, and renders the rest. */
+function rendererFailingFor(failing: Set<string>, error: () => Error): WebhookWorkerOptions['renderer'] {
+  return {
+    data: async (e) => {
+      const name = String((e.postchange ?? e.prechange)?.name);
+      if (failing.has(name)) throw error();
+      return { id: e.objectId, name };
+    },
+    snapshots: () => ({ prechange: null, postchange: null }),
+    secret: () => '',
+  };
+}
+
+function conditionalHook(id: number, url: string, conditions: unknown, at: number): ChangeEvent {
+  const created = hook(id, url, at);
+  return { ...created, postchange: { ...created.postchange, conditions } };
+}
+
+test('a webhook with conditions: a payload the store could not render is not taken for conditions not met, and the position stays before it', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const { memory, log } = await logEndingOnHandlerFailure();
+  let position = 0;
+  await memory.append([conditionalHook(1, 'http://one/', { and: [{ attr: 'name', value: 'b' }] }, ++position)]);
+  const logged: Array<Record<string, unknown>> = [];
+  const failures: Error[] = [];
+  let reported: () => void = () => {};
+  const failed = new Promise<void>((resolve) => (reported = resolve));
+  const storeDown = () => new RetriesExhaustedError(7, 60_000, new Error('connection refused'));
+  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), [], (error) => {
+    failures.push(error);
+    reported();
+  }, { renderer: rendererFailingFor(new Set(['b']), storeDown), logger: (entry) => logged.push(entry) });
+  await worker.start();
+  t.teardown(() => worker.stop());
+  await memory.append([event('dcim.site', 1, 'create', { name: 'b' }, ++position)]);
+  // Without the fix the change is passed over (position moves on, no failure reported).
+  await Promise.race([failed, until(worker, () => worker.position >= position)]);
+  t.is(failures.length, 1);
+  t.true(failures[0] instanceof RetriesExhaustedError);
+  t.is(worker.position, position - 1, 'the change is dispatched again after the restart');
+  t.deepEqual(worker.deliveries(1), []);
+  t.false(logged.some((entry) => String(entry.msg).includes('conditions not evaluated')));
+});
+
+test('a malformed condition is still the webhook\'s fault: warned about and skipped, other webhooks delivered', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const { memory, log } = await logEndingOnHandlerFailure();
+  let position = 0;
+  await memory.append([conditionalHook(1, 'http://bad/', { xor: [] }, ++position), hook(2, 'http://good/', ++position)]);
+  const logged: Array<Record<string, unknown>> = [];
+  const failures: Error[] = [];
+  const sent: WebhookRequest[] = [];
+  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), sent, (error) => failures.push(error), {
+    logger: (entry) => logged.push(entry),
+  });
+  await worker.start();
+  t.teardown(() => worker.stop());
+  await memory.append([event('dcim.site', 1, 'create', { name: 'a' }, ++position)]);
+  await until(worker, () => worker.deliveries(2)[0]?.status === 'delivered');
+  t.is(worker.position, position);
+  t.deepEqual(worker.deliveries(1), []);
+  t.deepEqual(sent.map((r) => r.url), ['http://good/']);
+  t.true(logged.some((entry) => entry.level === 'warn' && String(entry.msg).startsWith('webhook 1: conditions not evaluated')));
+  t.deepEqual(failures, []);
+});
+
+test('a change whose payload fails to render for its own reason is recorded as a failed delivery and logged; later changes are delivered, nothing is fatal', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const { memory, log } = await logEndingOnHandlerFailure();
+  let position = 0;
+  await memory.append([hook(1, 'http://one/', ++position), conditionalHook(2, 'http://two/', { and: [{ attr: 'name', value: 'never' }] }, ++position)]);
+  const logged: Array<Record<string, unknown>> = [];
+  const failures: Error[] = [];
+  let reported: () => void = () => {};
+  const failed = new Promise<void>((resolve) => (reported = resolve));
+  const sent: WebhookRequest[] = [];
+  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), sent, (error) => {
+    failures.push(error);
+    reported();
+  }, { renderer: rendererFailingFor(new Set(['broken']), () => new TypeError("Cannot read properties of undefined (reading 'slug')")), logger: (entry) => logged.push(entry) });
+  await worker.start();
+  t.teardown(() => worker.stop());
+  const broken = ++position;
+  await memory.append([event('dcim.site', 1, 'create', { name: 'broken' }, broken)]);
+  await memory.append([event('dcim.site', 2, 'create', { name: 'after' }, ++position)]);
+  // Without the fix the worker stops at the broken change (the service would restart into it again).
+  await Promise.race([failed, until(worker, () => worker.deliveries(1).some((d) => d.position === position && d.status === 'delivered'))]);
+  t.deepEqual(failures, [], 'not fatal');
+  t.is(worker.failed, null);
+  t.is(worker.position, position);
+  t.deepEqual(sent.map((r) => r.body), ['after']);
+  for (const id of [1, 2]) {
+    t.like(worker.deliveries(id).find((d) => d.position === broken), {
+      status: 'failed',
+      attempts: 0,
+      event: 'created',
+      object_type: 'dcim.site',
+      object_id: 1,
+      last_error: "payload not rendered: Cannot read properties of undefined (reading 'slug')",
+    }, `webhook ${id}`);
+  }
+  const errors = logged.filter((entry) => entry.level === 'error');
+  t.deepEqual(errors.map((entry) => [entry.webhook, entry.position]), [[1, broken], [2, broken]]);
+  t.regex(String(errors[0]!.msg), /^webhook 1: change \d+ not delivered: its payload could not be rendered: Cannot read properties/);
+});
+
+test('a payload not rendered because the read store stayed down past its retry budget still stops the worker before that change, and a restart delivers it', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const { memory, log } = await logEndingOnHandlerFailure();
+  let position = 0;
+  await memory.append([hook(1, 'http://one/', ++position)]);
+  const stateFile = path.join(dir, 'state.json');
+  const failures: Error[] = [];
+  let reported: () => void = () => {};
+  const failed = new Promise<void>((resolve) => (reported = resolve));
+  // As the store's retrying() ends it: transient failures that outlasted the budget (0 here: no wait).
+  const storeDown = rendererFailingFor(new Set(), () => new Error('unused'));
+  storeDown.data = (e) => retryTransient(async () => {
+    throw new Error(`connection refused reading the neighbours of ${e.objectId}`);
+  }, () => true, { firstDelayMs: 1, maxDelayMs: 1, budgetMs: 0 });
+  const logged: Array<Record<string, unknown>> = [];
+  const first = workerFor(log, stateFile, () => ({ status: 200, error: null }), [], (error) => {
+    failures.push(error);
+    reported();
+  }, { renderer: storeDown, logger: (entry) => logged.push(entry) });
+  await first.start();
+  await memory.append([event('dcim.site', 1, 'create', { name: 'a' }, ++position)]);
+  await failed;
+  t.is(failures.length, 1);
+  t.true(failures[0] instanceof RetriesExhaustedError);
+  t.is(first.position, position - 1);
+  t.deepEqual(first.deliveries(1), [], 'nothing recorded: the change is dispatched again');
+  t.false(logged.some((entry) => entry.level === 'error' && 'webhook' in entry));
+  await first.stop();
+
+  const sent: WebhookRequest[] = [];
+  const second = workerFor(log, stateFile, () => ({ status: 200, error: null }), sent);
+  await second.start();
+  t.teardown(() => second.stop());
+  await until(second, () => second.deliveries(1)[0]?.status === 'delivered');
+  t.deepEqual(sent.map((r) => r.body), ['a']);
 });
