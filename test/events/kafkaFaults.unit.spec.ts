@@ -180,6 +180,41 @@ test("kafka fault: a writer refused as fenced whose claimed positions hold the n
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
 });
 
+test('kafka fault: a commit that timed out, completed by a takeover writer that then appended on top, resolves the append: the positions it claimed are read, not the head', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log } = await openLog(t, cluster);
+  await log.append(makeBatch(1, 1));
+  // EndTxn reaches the coordinator, the client gives up before the markers are written
+  // (not fencing: 'retry'); a takeover writer registers the id first, which completes the
+  // transaction, and appends on top before this writer reads the log again.
+  cluster.failNext('commit', retriesExceeded(protocolError('REQUEST_TIMED_OUT')), { requested: true });
+  const init = cluster.holdNext('init');
+  const append = log.append(makeBatch(2, 2));
+  await init.reached;
+  await newerWriterAppends(cluster, makeBatch(4, 2));
+  init.release();
+  await append;
+  t.is(log.head(), 3);
+  t.deepEqual(committedPositions(cluster), [1, 2, 3, 4, 5]);
+  await t.throwsAsync(log.append(makeBatch(4, 1)), { instanceOf: EventLogWriteError }, 'another writer wrote: this one stops for good');
+});
+
+test("kafka fault: a commit that timed out and that a takeover writer aborted before appending on top is refused as fenced, not as a write to retry", async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log } = await openLog(t, cluster);
+  await log.append(makeBatch(1, 1));
+  // The commit never reached the coordinator: the takeover writer's registration aborts it, and it writes positions 2-3 itself.
+  cluster.failNext('commit', retriesExceeded(protocolError('REQUEST_TIMED_OUT')));
+  const init = cluster.holdNext('init');
+  const append = log.append(makeBatch(2, 2));
+  await init.reached;
+  await newerWriterAppends(cluster, makeBatch(2, 2));
+  init.release();
+  await t.throwsAsync(append, { instanceOf: EventLogWriteError });
+  t.is(log.head(), 3);
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+});
+
 test('kafka fault: a writer refused as fenced that cannot read the log in time answers the append as of unknown outcome, not as refused', async (t) => {
   const cluster = new FakeKafkaCluster();
   const { log } = await openLog(t, cluster, { headReadTimeoutMs: 50 });

@@ -14,7 +14,7 @@
  *   transaction() throws, as kafkajs 2.2 does;
  * - faults are the library's own error classes (KafkaJSProtocolError with the real
  *   type and code, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError...), raised
- *   by `failNext(operation, error)`; `holdNext('commit')` leaves a request unanswered
+ *   by `failNext(operation, error)`; `holdNext('commit')` (or 'init') leaves a request unanswered
  *   until released (a coordinator that does not answer);
  * - a consumer speaks with its client's clientId and gets a new member id each time it
  *   joins its group; DescribeGroups reports both, and fails like any request.
@@ -56,6 +56,11 @@ interface Fault {
   error: Error;
   /** The operation takes effect on the broker although the client sees the error (a lost response). */
   applied: boolean;
+  /**
+   * A commit reached the coordinator, which had not written its markers when the client
+   * gave up: the transaction stays open, and the next InitProducerId completes it.
+   */
+  requested: boolean;
   /** What happens on the broker meanwhile (e.g. it times the transaction out). */
   during?: () => void;
 }
@@ -176,9 +181,9 @@ export class FakeKafkaCluster {
   };
 
   /** The next `times` calls of `operation` fail with `error` (after taking effect when `applied`). */
-  failNext(operation: Operation, error: Error, options: { applied?: boolean; times?: number; during?: () => void } = {}): void {
+  failNext(operation: Operation, error: Error, options: { applied?: boolean; requested?: boolean; times?: number; during?: () => void } = {}): void {
     const list = this.faults.get(operation) ?? [];
-    for (let i = 0; i < (options.times ?? 1); i++) list.push({ error, applied: options.applied ?? false, during: options.during });
+    for (let i = 0; i < (options.times ?? 1); i++) list.push({ error, applied: options.applied ?? false, requested: options.requested ?? false, during: options.during });
     this.faults.set(operation, list);
   }
 
@@ -336,13 +341,14 @@ function recordBatchBytes(messages: Array<{ key?: string; value: Buffer; headers
   return bytes;
 }
 
-function raise(cluster: FakeKafkaCluster, operation: Operation, effect: () => void = () => {}): void {
+function raise(cluster: FakeKafkaCluster, operation: Operation, effect: () => void = () => {}, request: () => void = () => {}): void {
   if (cluster.isDown) {
     cluster.refusedWhileDown++;
     throw retriesExceeded(connectionError());
   }
   const fault = cluster.takeFault(operation);
   fault?.during?.();
+  if (fault?.requested) request();
   if (fault?.applied) effect();
   if (fault) throw fault.error;
   effect();
@@ -453,6 +459,7 @@ class FakeProducer {
       throw new KafkaJSNonRetriableError(`Transaction state exception: Cannot call "beginTransaction" in state "${this.state}"`);
     }
     if (this.epoch === undefined) {
+      await this.cluster.held('init');
       raise(this.cluster, 'init');
       this.epoch = this.cluster.initProducerId(this.transactionalId);
     }
@@ -500,6 +507,8 @@ class FakeProducer {
           hook?.();
           producerState.open = null;
           producerState.openTopic = null;
+        }, () => {
+          if (txn) txn.commitRequested = true;
         });
         this.state = 'READY';
       },
