@@ -523,6 +523,41 @@ test("kafka fault: history reads while the partition's leader is unreachable are
   t.truthy(await (await audit.pastStore(2)).get('dcim.site', 2));
 });
 
+test('kafka fault: a head look-up whose consumer cannot connect or join its group gives up at its time limit, not when the join returns', async (t) => {
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), { headReadTimeoutMs: 50 });
+  // The head read's time limit does not hold the process open (a service's server does): this test must.
+  const keepAlive = setInterval(() => {}, 1_000);
+  t.teardown(() => clearInterval(keepAlive));
+  await log.append(makeBatch(1, 1));
+  // The commit fails and did not commit; the head look-up settling it meets a consumer whose connect does not return.
+  cluster.failNext('commit', retriesExceeded(connectionError()));
+  const join = cluster.holdNext('consumerConnect');
+  const append = log.append(makeBatch(2, 1));
+  await join.reached;
+  // That look-up ends at its limit and the next one answers, while the first connect still hangs.
+  await t.throwsAsync(append, { instanceOf: EventLogUnavailableError, message: /did not commit/ });
+  join.release();
+  await log.recover();
+  await log.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
+test('kafka fault: reads whose consumer cannot connect or join its group are answered LogReadUnavailableError at the stall limit, not when the join returns', async (t) => {
+  // No body cache: every read of a past event goes to the broker.
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), { bodyCacheBytes: 0, readStallTimeoutMs: 50 });
+  await log.append(makeBatch(1, 2));
+  // Not located yet: found by a scan (read()).
+  let join = cluster.holdNext('consumerConnect');
+  await t.throwsAsync(log.readPositions([1]), { instanceOf: LogReadUnavailableError }, 'a scan');
+  join.release();
+  t.deepEqual((await log.readPositions([1])).map((e) => e.position), [1]);
+  // Located by that scan: fetched by a consumer seeked to its offset (consumeRange()).
+  join = cluster.holdNext('consumerConnect');
+  await t.throwsAsync(log.readPositions([2]), { instanceOf: LogReadUnavailableError }, 'a located read');
+  join.release();
+  t.deepEqual((await log.readPositions([2])).map((e) => e.position), [2]);
+});
+
 /** What the API's error middleware answers for `error`. */
 async function errorResponse(error: Error): Promise<{ status: number; body: any; retryAfter?: string }> {
   const headers: Record<string, string> = {};

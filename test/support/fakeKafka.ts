@@ -14,7 +14,7 @@
  *   transaction() throws, as kafkajs 2.2 does;
  * - faults are the library's own error classes (KafkaJSProtocolError with the real
  *   type and code, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError...), raised
- *   by `failNext(operation, error)`; `holdNext('commit')` (or 'init') leaves a request unanswered
+ *   by `failNext(operation, error)`; `holdNext('commit')` (or 'init', 'consumerConnect') leaves a request unanswered
  *   until released (a coordinator that does not answer);
  * - a consumer speaks with its client's clientId and gets a new member id each time it
  *   joins its group; DescribeGroups reports both, and fails like any request.
@@ -566,6 +566,7 @@ class FakeConsumer {
   }
 
   async connect(): Promise<void> {
+    await this.cluster.held('consumerConnect');
     raise(this.cluster, 'consumerConnect');
   }
 

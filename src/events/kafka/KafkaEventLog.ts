@@ -480,7 +480,7 @@ export class KafkaEventLog implements EventLog {
     });
     const stopper = async () => {
       channel.fail(new Error('KafkaEventLog: closed during read()'));
-      await reader.stop();
+      await reader.stopPromptly();
     };
     this.readers.add(stopper);
     try {
@@ -497,7 +497,8 @@ export class KafkaEventLog implements EventLog {
       stall.pause();
       channel.close();
       this.readers.delete(stopper);
-      await reader.stop();
+      // Not blocked by a consumer still joining its group: a stalled read is answered at its limit.
+      await reader.stopPromptly();
     }
   }
 
