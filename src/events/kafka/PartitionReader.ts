@@ -213,12 +213,14 @@ export async function consumeRange(
   const abort = () => done.reject(ended());
   signal?.addEventListener('abort', abort, { once: true });
   const stall = stallMs === undefined ? undefined : new StallLimit(stallMs, () => done.reject(unreachable(`received nothing for ${stallMs} ms`)));
+  /** The read is over: a handler still running when it ended must not set the limit again (a timer holding shutdown). */
+  let settled = false;
   const reader = makeReader({
     seekTo: start,
     onMessages: async (messages) => {
       stall?.pause();
       await onMessages(messages);
-      stall?.wait();
+      if (!settled) stall?.wait();
     },
     onProgress: (next) => {
       stall?.progress();
@@ -232,6 +234,7 @@ export async function consumeRange(
     // the limits too: raced against `done`, which they reject.
     await Promise.race([reader.start().then(() => done.promise), done.promise]);
   } finally {
+    settled = true;
     stall?.pause();
     signal?.removeEventListener('abort', abort);
     await reader.stopPromptly();
