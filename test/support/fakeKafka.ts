@@ -138,6 +138,35 @@ export class FakeKafkaCluster {
   /** The group of every consumer created, in order (to see which reads were started). */
   readonly consumerGroups: string[] = [];
 
+  /** Committed transactions whose markers are not written yet, and how many ListOffsets answers leave them out still. */
+  private readonly pendingMarkers: Array<{ topic: Topic; txn: Txn; answersLeft: number }> = [];
+  private deferMarkers: number | null = null;
+
+  /**
+   * The next commit returns before the coordinator has written its markers, as a real one
+   * may: the last stable offset leaves the transaction out for the next `answers` ListOffsets
+   * answers (and readers stop before it); the markers are written before the one after.
+   */
+  deferNextMarkers(answers = 1): void {
+    this.deferMarkers = answers;
+  }
+
+  /** @internal EndTxn(commit) accepted: the markers are written now, or later when deferred. */
+  commitMarkers(topic: Topic, txn: Txn): void {
+    if (this.deferMarkers === null) return this.endTxn(topic, txn, 'committed');
+    this.pendingMarkers.push({ topic, txn, answersLeft: this.deferMarkers });
+    this.deferMarkers = null;
+  }
+
+  /** @internal before a ListOffsets answer: markers whose time has come are written. */
+  writeDueMarkers(): void {
+    for (const pending of [...this.pendingMarkers]) {
+      if (pending.answersLeft-- > 0) continue;
+      this.pendingMarkers.splice(this.pendingMarkers.indexOf(pending), 1);
+      this.endTxn(pending.topic, pending.txn, 'committed');
+    }
+  }
+
   /** The partition's leader goes away; the transaction coordinator, on another broker, does not. */
   leaderDown(): void {
     this.leaderIsDown = true;
@@ -407,6 +436,7 @@ class FakeAdmin {
     this.cluster.beforeNextOffsets = null;
     await before?.();
     raise(this.cluster, 'fetchTopicOffsets');
+    this.cluster.writeDueMarkers();
     const topic = this.cluster.topic(name);
     const { low, high } = this.cluster.offsets(topic);
     return [{ partition: 0, offset: String(high), low: String(low), high: String(high) }];
@@ -500,7 +530,7 @@ class FakeProducer {
           const producerState = cluster.checkProducer(tid, epoch);
           if (txn && txnTopic) {
             txn.commitRequested = true;
-            cluster.endTxn(txnTopic, txn, 'committed');
+            cluster.commitMarkers(txnTopic, txn);
           }
           const hook = cluster.afterNextCommit;
           cluster.afterNextCommit = null;
