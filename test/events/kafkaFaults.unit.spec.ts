@@ -180,6 +180,41 @@ test("kafka fault: a writer refused as fenced whose claimed positions hold the n
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
 });
 
+test('kafka fault: a commit that timed out, completed by a takeover writer that then appended on top, resolves the append: the positions it claimed are read, not the head', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log } = await openLog(t, cluster);
+  await log.append(makeBatch(1, 1));
+  // EndTxn reaches the coordinator, the client gives up before the markers are written
+  // (not fencing: 'retry'); a takeover writer registers the id first, which completes the
+  // transaction, and appends on top before this writer reads the log again.
+  cluster.failNext('commit', retriesExceeded(protocolError('REQUEST_TIMED_OUT')), { requested: true });
+  const init = cluster.holdNext('init');
+  const append = log.append(makeBatch(2, 2));
+  await init.reached;
+  await newerWriterAppends(cluster, makeBatch(4, 2));
+  init.release();
+  await append;
+  t.is(log.head(), 3);
+  t.deepEqual(committedPositions(cluster), [1, 2, 3, 4, 5]);
+  await t.throwsAsync(log.append(makeBatch(4, 1)), { instanceOf: EventLogWriteError }, 'another writer wrote: this one stops for good');
+});
+
+test("kafka fault: a commit that timed out and that a takeover writer aborted before appending on top is refused as fenced, not as a write to retry", async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log } = await openLog(t, cluster);
+  await log.append(makeBatch(1, 1));
+  // The commit never reached the coordinator: the takeover writer's registration aborts it, and it writes positions 2-3 itself.
+  cluster.failNext('commit', retriesExceeded(protocolError('REQUEST_TIMED_OUT')));
+  const init = cluster.holdNext('init');
+  const append = log.append(makeBatch(2, 2));
+  await init.reached;
+  await newerWriterAppends(cluster, makeBatch(2, 2));
+  init.release();
+  await t.throwsAsync(append, { instanceOf: EventLogWriteError });
+  t.is(log.head(), 3);
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+});
+
 test('kafka fault: a writer refused as fenced that cannot read the log in time answers the append as of unknown outcome, not as refused', async (t) => {
   const cluster = new FakeKafkaCluster();
   const { log } = await openLog(t, cluster, { headReadTimeoutMs: 50 });
@@ -486,6 +521,41 @@ test("kafka fault: history reads while the partition's leader is unreachable are
   cluster.leaderUp();
   t.deepEqual((await audit.log.events([2, 3])).map((e) => e.position), [2, 3]);
   t.truthy(await (await audit.pastStore(2)).get('dcim.site', 2));
+});
+
+test('kafka fault: a head look-up whose consumer cannot connect or join its group gives up at its time limit, not when the join returns', async (t) => {
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), { headReadTimeoutMs: 50 });
+  // The head read's time limit does not hold the process open (a service's server does): this test must.
+  const keepAlive = setInterval(() => {}, 1_000);
+  t.teardown(() => clearInterval(keepAlive));
+  await log.append(makeBatch(1, 1));
+  // The commit fails and did not commit; the head look-up settling it meets a consumer whose connect does not return.
+  cluster.failNext('commit', retriesExceeded(connectionError()));
+  const join = cluster.holdNext('consumerConnect');
+  const append = log.append(makeBatch(2, 1));
+  await join.reached;
+  // That look-up ends at its limit and the next one answers, while the first connect still hangs.
+  await t.throwsAsync(append, { instanceOf: EventLogUnavailableError, message: /did not commit/ });
+  join.release();
+  await log.recover();
+  await log.append(makeBatch(2, 1));
+  t.deepEqual(committedPositions(cluster), [1, 2]);
+});
+
+test('kafka fault: reads whose consumer cannot connect or join its group are answered LogReadUnavailableError at the stall limit, not when the join returns', async (t) => {
+  // No body cache: every read of a past event goes to the broker.
+  const { cluster, log } = await openLog(t, new FakeKafkaCluster(), { bodyCacheBytes: 0, readStallTimeoutMs: 50 });
+  await log.append(makeBatch(1, 2));
+  // Not located yet: found by a scan (read()).
+  let join = cluster.holdNext('consumerConnect');
+  await t.throwsAsync(log.readPositions([1]), { instanceOf: LogReadUnavailableError }, 'a scan');
+  join.release();
+  t.deepEqual((await log.readPositions([1])).map((e) => e.position), [1]);
+  // Located by that scan: fetched by a consumer seeked to its offset (consumeRange()).
+  join = cluster.holdNext('consumerConnect');
+  await t.throwsAsync(log.readPositions([2]), { instanceOf: LogReadUnavailableError }, 'a located read');
+  join.release();
+  t.deepEqual((await log.readPositions([2])).map((e) => e.position), [2]);
 });
 
 /** What the API's error middleware answers for `error`. */

@@ -3,8 +3,10 @@
  * (test/support/fakeKafka.ts), which speaks the client library's API.
  */
 import test, { type ExecutionContext } from 'ava';
+import { getEventListeners } from 'node:events';
 import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { Readiness } from '../../src/replicas/Readiness.js';
+import { dependants } from '../support/abortSignals.js';
 import { connectionError, FakeKafkaCluster, retriesExceeded } from '../support/fakeKafka.js';
 import { makeBatch } from './makeEvent.js';
 
@@ -84,6 +86,21 @@ test('kafka fault: a follower whose look-ups of the partition end fail keeps its
   await until(() => follower.head() === 3);
   t.is(follower.headConfirmedAgoMs(), 0);
   t.like(readiness.report(), { ready: true, phase: 'ready', lag: 1, headAgeSeconds: 0 });
+});
+
+test("a follower's head look-ups leave nothing attached to the log's closing signal (each made one that lived as long as the log: a leak)", async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
+  await writer.append(makeBatch(1, 1));
+  const follower = await openLog(t, cluster, { clientId: 'netledger-reader', follower: { headRefreshMs: 5 } });
+  const closing = (follower as unknown as { closing: AbortController }).closing.signal;
+  const listeners = getEventListeners(closing, 'abort').length;
+  for (let position = 2; position <= 4; position++) {
+    await writer.append(makeBatch(position, 1)); // the partition's end moves: the head is looked up again
+    await until(() => follower.head() === position);
+  }
+  t.is(getEventListeners(closing, 'abort').length, listeners);
+  t.is(dependants(closing), 0);
 });
 
 test('a follower takes no writer lease', (t) => {

@@ -150,6 +150,43 @@ test('kafka resume: a subscription from just after the head found at open (the a
   await subscription.stop();
 });
 
+// Serial: it replaces console.warn, which concurrent tests share.
+test.serial('kafka fault: a cursor at the end of the partition, resumed right after a commit whose markers are not written yet (the last stable offset leaves it out), is not taken for a foreign one', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log, clientId } = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
+  await log.append(makeBatch(1, 3));
+  await log.append(makeBatch(4, 2));
+  const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
+  // Past the commit marker after position 5: the partition's end then (a consumer's position after it).
+  const end = offsetOfCursor(cursors.get(5)!)! + 1n;
+  const warnings = captureWarnings(t);
+  // The commit returns; the subscription's first look at the partition's end does not show it yet.
+  cluster.deferNextMarkers(1);
+  await log.append(makeBatch(6, 2));
+  t.is(log.head(), 7);
+  const resumed = await follow(log, 6, { position: 5, cursor: `kafka:${end}` });
+  t.deepEqual(resumed.positions, [6, 7]);
+  t.deepEqual(warnings, []);
+  t.deepEqual(subscriptionStarts(cluster, clientId), [Number(end)], 'read from the cursor, not from the start');
+});
+
+// Serial: it replaces console.warn, which concurrent tests share.
+test.serial('kafka fault: a subscription from just after the head found at open, made right after a commit whose markers are not written yet, reads on from its seek instead of starting over', async (t) => {
+  const cluster = await writtenCluster(t);
+  const { log, clientId } = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
+  t.is(log.head(), 8);
+  const warnings = captureWarnings(t);
+  // The end stays where it was for the subscription's look at it and the background locating of what it skips.
+  cluster.deferNextMarkers(2);
+  await log.append(makeBatch(9, 2));
+  const resumed = await follow(log, 9);
+  t.deepEqual(resumed.positions, [9, 10]);
+  t.deepEqual(warnings, []);
+  const starts = subscriptionStarts(cluster, clientId);
+  t.is(starts.length, 1, 'one reader: no start over');
+  t.true(starts[0]! > 0, 'nothing before the head was fetched');
+});
+
 test('kafka resume: what a seeking subscription skipped is located in the background, so random reads of it fetch by offset instead of scanning', async (t) => {
   const cluster = await writtenCluster(t);
   const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);

@@ -14,7 +14,7 @@
  *   transaction() throws, as kafkajs 2.2 does;
  * - faults are the library's own error classes (KafkaJSProtocolError with the real
  *   type and code, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError...), raised
- *   by `failNext(operation, error)`; `holdNext('commit')` leaves a request unanswered
+ *   by `failNext(operation, error)`; `holdNext('commit')` (or 'init', 'consumerConnect') leaves a request unanswered
  *   until released (a coordinator that does not answer);
  * - a consumer speaks with its client's clientId and gets a new member id each time it
  *   joins its group; DescribeGroups reports both, and fails like any request.
@@ -56,6 +56,11 @@ interface Fault {
   error: Error;
   /** The operation takes effect on the broker although the client sees the error (a lost response). */
   applied: boolean;
+  /**
+   * A commit reached the coordinator, which had not written its markers when the client
+   * gave up: the transaction stays open, and the next InitProducerId completes it.
+   */
+  requested: boolean;
   /** What happens on the broker meanwhile (e.g. it times the transaction out). */
   during?: () => void;
 }
@@ -133,6 +138,35 @@ export class FakeKafkaCluster {
   /** The group of every consumer created, in order (to see which reads were started). */
   readonly consumerGroups: string[] = [];
 
+  /** Committed transactions whose markers are not written yet, and how many ListOffsets answers leave them out still. */
+  private readonly pendingMarkers: Array<{ topic: Topic; txn: Txn; answersLeft: number }> = [];
+  private deferMarkers: number | null = null;
+
+  /**
+   * The next commit returns before the coordinator has written its markers, as a real one
+   * may: the last stable offset leaves the transaction out for the next `answers` ListOffsets
+   * answers (and readers stop before it); the markers are written before the one after.
+   */
+  deferNextMarkers(answers = 1): void {
+    this.deferMarkers = answers;
+  }
+
+  /** @internal EndTxn(commit) accepted: the markers are written now, or later when deferred. */
+  commitMarkers(topic: Topic, txn: Txn): void {
+    if (this.deferMarkers === null) return this.endTxn(topic, txn, 'committed');
+    this.pendingMarkers.push({ topic, txn, answersLeft: this.deferMarkers });
+    this.deferMarkers = null;
+  }
+
+  /** @internal before a ListOffsets answer: markers whose time has come are written. */
+  writeDueMarkers(): void {
+    for (const pending of [...this.pendingMarkers]) {
+      if (pending.answersLeft-- > 0) continue;
+      this.pendingMarkers.splice(this.pendingMarkers.indexOf(pending), 1);
+      this.endTxn(pending.topic, pending.txn, 'committed');
+    }
+  }
+
   /** The partition's leader goes away; the transaction coordinator, on another broker, does not. */
   leaderDown(): void {
     this.leaderIsDown = true;
@@ -176,9 +210,9 @@ export class FakeKafkaCluster {
   };
 
   /** The next `times` calls of `operation` fail with `error` (after taking effect when `applied`). */
-  failNext(operation: Operation, error: Error, options: { applied?: boolean; times?: number; during?: () => void } = {}): void {
+  failNext(operation: Operation, error: Error, options: { applied?: boolean; requested?: boolean; times?: number; during?: () => void } = {}): void {
     const list = this.faults.get(operation) ?? [];
-    for (let i = 0; i < (options.times ?? 1); i++) list.push({ error, applied: options.applied ?? false, during: options.during });
+    for (let i = 0; i < (options.times ?? 1); i++) list.push({ error, applied: options.applied ?? false, requested: options.requested ?? false, during: options.during });
     this.faults.set(operation, list);
   }
 
@@ -336,13 +370,14 @@ function recordBatchBytes(messages: Array<{ key?: string; value: Buffer; headers
   return bytes;
 }
 
-function raise(cluster: FakeKafkaCluster, operation: Operation, effect: () => void = () => {}): void {
+function raise(cluster: FakeKafkaCluster, operation: Operation, effect: () => void = () => {}, request: () => void = () => {}): void {
   if (cluster.isDown) {
     cluster.refusedWhileDown++;
     throw retriesExceeded(connectionError());
   }
   const fault = cluster.takeFault(operation);
   fault?.during?.();
+  if (fault?.requested) request();
   if (fault?.applied) effect();
   if (fault) throw fault.error;
   effect();
@@ -401,6 +436,7 @@ class FakeAdmin {
     this.cluster.beforeNextOffsets = null;
     await before?.();
     raise(this.cluster, 'fetchTopicOffsets');
+    this.cluster.writeDueMarkers();
     const topic = this.cluster.topic(name);
     const { low, high } = this.cluster.offsets(topic);
     return [{ partition: 0, offset: String(high), low: String(low), high: String(high) }];
@@ -453,6 +489,7 @@ class FakeProducer {
       throw new KafkaJSNonRetriableError(`Transaction state exception: Cannot call "beginTransaction" in state "${this.state}"`);
     }
     if (this.epoch === undefined) {
+      await this.cluster.held('init');
       raise(this.cluster, 'init');
       this.epoch = this.cluster.initProducerId(this.transactionalId);
     }
@@ -493,13 +530,15 @@ class FakeProducer {
           const producerState = cluster.checkProducer(tid, epoch);
           if (txn && txnTopic) {
             txn.commitRequested = true;
-            cluster.endTxn(txnTopic, txn, 'committed');
+            cluster.commitMarkers(txnTopic, txn);
           }
           const hook = cluster.afterNextCommit;
           cluster.afterNextCommit = null;
           hook?.();
           producerState.open = null;
           producerState.openTopic = null;
+        }, () => {
+          if (txn) txn.commitRequested = true;
         });
         this.state = 'READY';
       },
@@ -557,6 +596,7 @@ class FakeConsumer {
   }
 
   async connect(): Promise<void> {
+    await this.cluster.held('consumerConnect');
     raise(this.cluster, 'consumerConnect');
   }
 

@@ -114,6 +114,7 @@ import { LogReadUnavailableError } from '../LogReadUnavailableError.js';
 import type { BatchHandler, EventLog, ResumePoint } from '../EventLog.js';
 import { offsetOfCursor } from './kafkaCursor.js';
 import { BatchAssembler } from './BatchAssembler.js';
+import { boundedSignal } from './boundedSignal.js';
 import { Channel } from './Channel.js';
 import { clientSettings, producerRetry, TRANSACTION_TIMEOUT_MS, type KafkaSecurity } from './clientSettings.js';
 import { findLastEvent } from './findHead.js';
@@ -359,8 +360,9 @@ export class KafkaEventLog implements EventLog {
    * Bounded in time: the writer settles a failed transaction with it, and appends wait for that.
    */
   private findLast(offsets: () => Promise<PartitionOffsets>): Promise<ChangeEvent | null> {
-    const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.headReadTimeoutMs)]);
-    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', { signal }), this.positionReads.seen);
+    // Not AbortSignal.any() with the long-lived closing signal: each would stay attached to it (a leak).
+    const { signal, dispose } = boundedSignal(this.closing.signal, this.headReadTimeoutMs);
+    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', { signal }), this.positionReads.seen).finally(dispose);
   }
 
   /**
@@ -480,7 +482,7 @@ export class KafkaEventLog implements EventLog {
     });
     const stopper = async () => {
       channel.fail(new Error('KafkaEventLog: closed during read()'));
-      await reader.stop();
+      await reader.stopPromptly();
     };
     this.readers.add(stopper);
     try {
@@ -497,7 +499,8 @@ export class KafkaEventLog implements EventLog {
       stall.pause();
       channel.close();
       this.readers.delete(stopper);
-      await reader.stop();
+      // Not blocked by a consumer still joining its group: a stalled read is answered at its limit.
+      await reader.stopPromptly();
     }
   }
 

@@ -25,6 +25,13 @@ export interface SubscriptionSource {
   onSeekMissed?: (seek: SeekPoint, found: number) => void;
 }
 
+/**
+ * A commit returns before the coordinator has written its markers, so for a moment the
+ * partition's last stable offset can leave out the newest committed transaction. Before a
+ * cursor is taken for a foreign one by that offset, it is read again once, this long after.
+ */
+const END_RECHECK_MS = 200;
+
 /** The cursor led past the wanted event: read from the beginning instead. */
 class SeekMissed extends Error {
   constructor(readonly found: number) {
@@ -55,6 +62,8 @@ export class KafkaSubscription implements Subscription {
   private headAtStart = 0;
   private target: bigint | undefined;
   private isCaughtUp = false;
+  /** The partition's end was read again before judging the seek (once per subscription): 'running' meanwhile. */
+  private endRecheck: 'no' | 'running' | 'done' = 'no';
   private finished = false;
   private failure: Error | undefined;
   private started: Promise<void> = Promise.resolve();
@@ -108,14 +117,48 @@ export class KafkaSubscription implements Subscription {
       onProgress: (next) => {
         if (!current() || this.target === undefined || next < this.target) return;
         // At the end without one event read since the seek (only commit markers or aborted records
-        // there): right only if the log holds nothing after the seek's position.
-        if (this.seek && !this.seekChecked && this.headAtStart > this.seek.position) return this.startOver(this.headAtStart);
+        // there): right only if the log holds nothing after the seek's position, or if the end
+        // read at the start left out the newest transaction (END_RECHECK_MS): asked once.
+        if (this.seek && !this.seekChecked && this.headAtStart > this.seek.position) {
+          if (this.endRecheck === 'done') return this.startOver(this.headAtStart);
+          return this.recheckEnd();
+        }
         this.markCaughtUp();
       },
       onError: (error) => {
         if (current()) this.fail(error);
       },
     });
+  }
+
+  /** onProgress() found no event after the seek: reads the end again before the cursor is taken for a foreign one. */
+  private recheckEnd(): void {
+    if (this.endRecheck === 'running') return;
+    const generation = this.generation;
+    const target = this.target!;
+    this.endAgain(target).then(
+      (high) => {
+        if (generation !== this.generation || this.finished || this.seekChecked) return;
+        if (high > target) this.target = high; // the newest transaction's events are there: the reader reads on to them
+        else this.startOver(this.headAtStart);
+      },
+      (error: unknown) => {
+        if (generation === this.generation) this.fail(toError(error));
+      },
+    );
+  }
+
+  /** The partition's last stable offset read again after END_RECHECK_MS (once), or `high` if it did not move. */
+  private async endAgain(high: bigint): Promise<bigint> {
+    this.endRecheck = 'running';
+    try {
+      await new Promise((resolve) => setTimeout(resolve, END_RECHECK_MS));
+      if (this.finished) return high;
+      const again = (await this.source.offsets()).high;
+      return again > high ? again : high;
+    } finally {
+      this.endRecheck = 'done';
+    }
   }
 
   /** Drops the seek: a new reader and assembler from the partition's beginning. */
@@ -140,12 +183,17 @@ export class KafkaSubscription implements Subscription {
     this.started = (async () => {
       // Read before the offsets: every event up to this head is then below `high`.
       this.headAtStart = this.source.head();
-      const { low, high } = await this.source.offsets();
-      this.target = high; // the last stable offset at subscribe time
+      const offsets = await this.source.offsets();
+      const low = offsets.low;
+      let high = offsets.high;
       const seek = this.seek;
       // A cursor beyond the committed end, or at it while the log has events after its position,
-      // is not of this log (a recreated topic): read from the beginning.
-      if (seek && (seek.offset > high || (seek.offset === high && this.headAtStart > seek.position))) {
+      // is not of this log (a recreated topic): read from the beginning. Unless the end, read
+      // again once, has moved (the newest transaction's markers had not been written).
+      const foreign = (end: bigint) => seek !== undefined && (seek.offset > end || (seek.offset === end && this.headAtStart > seek.position));
+      if (foreign(high)) high = await this.endAgain(high);
+      this.target = high; // the last stable offset at subscribe time
+      if (seek && foreign(high)) {
         this.seek = undefined;
         this.source.onSeekMissed?.(seek, this.headAtStart);
         this.assembler = this.newAssembler();

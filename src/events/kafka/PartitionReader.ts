@@ -28,6 +28,8 @@ const HEARTBEAT_MS = 3_000;
 export class PartitionReader {
   private consumer: Consumer | undefined;
   private starting: Promise<void> | undefined;
+  /** start() has resolved or rejected. */
+  private startSettled = false;
   private stopping: Promise<void> | undefined;
   private failed = false;
   private inHandler = false;
@@ -45,7 +47,7 @@ export class PartitionReader {
   ) {}
 
   start(): Promise<void> {
-    this.starting ??= this.doStart();
+    this.starting ??= this.doStart().finally(() => (this.startSettled = true));
     return this.starting;
   }
 
@@ -157,6 +159,16 @@ export class PartitionReader {
     }
     return this.inHandler ? Promise.resolve() : this.stopping;
   }
+
+  /**
+   * stop(), waited for only once start() has settled: a consumer still connecting or joining
+   * its group (under the client's own retries, minutes while the cluster is away) is stopped
+   * in the background, so a read ended by a time limit is answered at the limit.
+   */
+  stopPromptly(): Promise<void> {
+    const stopped = this.stop();
+    return this.starting !== undefined && !this.startSettled ? Promise.resolve() : stopped;
+  }
 }
 
 /** What the client would restart a consumer after: retries used up, or a retriable cause. */
@@ -201,12 +213,14 @@ export async function consumeRange(
   const abort = () => done.reject(ended());
   signal?.addEventListener('abort', abort, { once: true });
   const stall = stallMs === undefined ? undefined : new StallLimit(stallMs, () => done.reject(unreachable(`received nothing for ${stallMs} ms`)));
+  /** The read is over: a handler still running when it ended must not set the limit again (a timer holding shutdown). */
+  let settled = false;
   const reader = makeReader({
     seekTo: start,
     onMessages: async (messages) => {
       stall?.pause();
       await onMessages(messages);
-      stall?.wait();
+      if (!settled) stall?.wait();
     },
     onProgress: (next) => {
       stall?.progress();
@@ -216,11 +230,13 @@ export async function consumeRange(
   });
   try {
     stall?.wait();
-    await reader.start();
-    await done.promise;
+    // The start (connect, subscribe, join the group: under the client's own retries) is under
+    // the limits too: raced against `done`, which they reject.
+    await Promise.race([reader.start().then(() => done.promise), done.promise]);
   } finally {
+    settled = true;
     stall?.pause();
     signal?.removeEventListener('abort', abort);
-    await reader.stop();
+    await reader.stopPromptly();
   }
 }

@@ -258,7 +258,9 @@ export class TransactionalWriter {
     }
     if ((last?.position ?? 0) !== before) {
       this.fence(`KafkaEventLog: the log was written by another writer (head ${last?.position ?? 0}, expected ${before}); stopping`);
-      for (const p of accepted) p.reject(this.fenced);
+      // That writer's registration of the id may have completed our commit before it appended
+      // on top, so the head says nothing about ours: the positions it claimed are read.
+      await this.answerFenced(accepted);
       return;
     }
     this.refused = new EventLogUnavailableError(`KafkaEventLog: a transaction failed and did not commit: ${describe(error)}`);
