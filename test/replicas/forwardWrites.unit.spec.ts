@@ -20,6 +20,19 @@ async function listen(server: http.Server | https.Server): Promise<string> {
   return `${server instanceof https.Server ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A writer's answer to a write: 201 once it has read the body. */
+function created(req: http.IncomingMessage, res: http.ServerResponse): void {
+  req.resume();
+  req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+}
+
+/** The server listening, and closed when the test ends; its origin. */
+async function serve(server: http.Server | https.Server, t: import('ava').ExecutionContext): Promise<string> {
+  const url = await listen(server);
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return url;
+}
+
 /** A POST by Node's client; its status and body. */
 async function post(url: string, body: string, headers: http.OutgoingHttpHeaders = {}): Promise<{ status?: number; text: string }> {
   const request = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } });
@@ -85,8 +98,7 @@ test('a write goes to the writer with its method, path, query, body and end-to-e
       res.end('{"detail":"stale"}');
     });
   });
-  const writerUrl = await listen(writer);
-  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const writerUrl = await serve(writer, t);
   const replica = await replicaFor(writerUrl, t);
 
   const response = await fetch(`${replica}/api/dcim/sites/7/?brief=1`, {
@@ -132,11 +144,9 @@ test('behind a TLS-terminating proxy the writer is told the origin the client ad
   let seen: http.IncomingHttpHeaders | null = null;
   const writer = http.createServer((req, res) => {
     seen = req.headers;
-    req.resume();
-    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+    created(req, res);
   });
-  const writerUrl = await listen(writer);
-  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const writerUrl = await serve(writer, t);
   const replica = await replicaFor(writerUrl, t);
   const response = await fetch(`${replica}/api/extras/tags/`, {
     method: 'POST',
@@ -207,11 +217,9 @@ test('a write with a malformed or missing Host is still forwarded (the address t
   const hosts: Array<string | undefined> = [];
   const writer = http.createServer((req, res) => {
     hosts.push(req.headers['x-forwarded-host'] as string | undefined);
-    req.resume();
-    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+    created(req, res);
   });
-  const writerUrl = await listen(writer);
-  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const writerUrl = await serve(writer, t);
   const replica = await replicaFor(writerUrl, t);
   const client = rawConnection(replica);
   t.teardown(() => client.close());
@@ -228,8 +236,7 @@ test('a request target that looks like another host (//elsewhere/...) still goes
     res.writeHead(201, { 'Content-Type': 'application/json' });
     res.end('{}');
   });
-  const writerUrl = await listen(writer);
-  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const writerUrl = await serve(writer, t);
   const replica = new URL(await replicaFor(writerUrl, t));
   // fetch would normalise the path; a raw request keeps the target as a client could send it.
   const status = await new Promise<number>((resolve, reject) => {
@@ -253,11 +260,9 @@ test('a writer that answers before it has read the body (413 on Content-Length) 
       res.end('{"detail":"Request body exceeds the limit of 1000 bytes."}');
       return;
     }
-    req.resume();
-    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+    created(req, res);
   });
-  const writerUrl = await listen(writer);
-  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const writerUrl = await serve(writer, t);
   const replica = await replicaFor(writerUrl, t);
   const client = rawConnection(replica);
   t.teardown(() => client.close());
@@ -279,8 +284,7 @@ test('headers the Connection header names belong to one hop: neither the request
     req.resume();
     req.on('end', () => res.writeHead(201, { Connection: 'keep-alive, X-Writer-Hop', 'X-Writer-Hop': 'w', 'X-Writer-End': 'e' }).end('{}'));
   });
-  const writerUrl = await listen(writer);
-  t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
+  const writerUrl = await serve(writer, t);
   const replica = await replicaFor(writerUrl, t);
   const request = http.request(`${replica}/api/extras/tags/`, { method: 'POST', headers: { Connection: 'keep-alive, X-Client-Hop', 'X-Client-Hop': 'c', 'X-Client-End': 'e' } });
   request.end('{}');
@@ -305,8 +309,7 @@ test('over HTTPS, the writer\'s certificate is checked against the writer\'s nam
   const seen: Array<{ host?: string; servername: string | false | null }> = [];
   const writer = https.createServer({ key: readFileSync(files.key), cert: readFileSync(files.cert) }, (req, res) => {
     seen.push({ host: req.headers.host, servername: (req.socket as TLSSocket).servername });
-    req.resume();
-    req.on('end', () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'));
+    created(req, res);
   });
   const port = new URL(await listen(writer)).port;
   t.teardown(() => new Promise<void>((resolve) => writer.close(() => resolve())));
