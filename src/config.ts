@@ -259,7 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiVersion: '3.4',
     role: role(env.ROLE),
     writerUrl: writerUrl(env.WRITER_URL),
-    writerTimeoutMs: seconds(env.WRITER_TIMEOUT, 120),
+    writerTimeoutMs: positiveSeconds(env.WRITER_TIMEOUT, 120, 'WRITER_TIMEOUT'),
     positionWaitMs: seconds(env.POSITION_WAIT_TIMEOUT, 5),
     readyMaxLagEvents: integer(env.READY_MAX_LAG_EVENTS, 10_000),
     readyMaxLagMs: seconds(env.READY_MAX_LAG_SECONDS, 10),

@@ -88,6 +88,27 @@ test('kafka fault: a follower whose look-ups of the partition end fail keeps its
   t.like(readiness.report(), { ready: true, phase: 'ready', lag: 1, headAgeSeconds: 0 });
 });
 
+test('kafka fault: a head look-up under way (its consumer still joining) counts from the end\'s answer, so a reachable cluster under writes does not age the head by the look-up\'s length', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const now = () => cluster.now;
+  const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer', now });
+  await writer.append(makeBatch(1, 2));
+  // No refresh of its own during the test: the look-up is started by hand.
+  const follower = await openLog(t, cluster, { clientId: 'netledger-reader', follower: { headRefreshMs: 3_600_000 }, now });
+  const refresh = () => (follower as unknown as { refreshFollowedHead(): Promise<void> }).refreshFollowedHead();
+  cluster.now += 4_000;
+  const join = cluster.holdNext('consumerConnect');
+  await writer.append(makeBatch(3, 1)); // the end moves: the refresh looks the last event up
+  const refreshing = refresh();
+  await join.reached;
+  cluster.now += 3_000;
+  t.is(follower.headConfirmedAgoMs(), 3_000, 'from the end\'s answer, not from the refresh before (7 s)');
+  join.release();
+  await refreshing;
+  t.is(follower.head(), 3);
+  t.is(follower.headConfirmedAgoMs(), 3_000);
+});
+
 test("a follower's head look-ups leave nothing attached to the log's closing signal (each made one that lived as long as the log: a leak)", async (t) => {
   const cluster = new FakeKafkaCluster();
   const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer' });

@@ -233,6 +233,9 @@ export class KafkaEventLog implements EventLog {
   private followedEnd = -1n;
   /** When (by `now`) a refresh last learned the partition's end and the head there: the head was true then. */
   private headConfirmedAt: number | undefined;
+  /** When the end answered the head look-up under way, if the refresh before it succeeded. */
+  private lookupAnsweredAt: number | undefined;
+  private lastRefreshFailed = false;
   private headRefresh: NodeJS.Timeout | undefined;
   /** The follower's head look-up under way: a tick while it runs starts none (one may take up to headReadTimeoutMs). */
   private refreshing: Promise<void> | undefined;
@@ -401,25 +404,45 @@ export class KafkaEventLog implements EventLog {
    */
   private async refreshFollowedHead(): Promise<void> {
     if (!this.admin || this.closed) return;
-    const offsets = await this.offsets();
+    let offsets: PartitionOffsets;
+    try {
+      offsets = await this.offsets();
+    } catch (error) {
+      this.lastRefreshFailed = true;
+      throw error;
+    }
     // The head is confirmed as of the end's answer, whenever the look-up behind it ends.
     const answeredAt = this.now();
     if (offsets.high !== this.followedEnd) {
-      const last = await this.findLast(async () => offsets);
-      this.followedEnd = offsets.high;
-      this.followedHead = Math.max(this.followedHead, last?.position ?? 0);
+      // A look-up takes seconds (a fresh consumer joins its group), and the next refresh
+      // waits for it: counted from the end's answer while it runs, unless the last one
+      // failed (a cluster that answers offsets but cannot be read is not confirming anything).
+      this.lookupAnsweredAt = this.lastRefreshFailed ? undefined : answeredAt;
+      try {
+        const last = await this.findLast(async () => offsets);
+        this.followedEnd = offsets.high;
+        this.followedHead = Math.max(this.followedHead, last?.position ?? 0);
+      } catch (error) {
+        this.lastRefreshFailed = true;
+        throw error;
+      } finally {
+        this.lookupAnsweredAt = undefined;
+      }
     }
     // An end that did not move confirms the head as much as a new one.
     this.headConfirmedAt = answeredAt;
+    this.lastRefreshFailed = false;
   }
 
   /**
-   * A follower: how long since a refresh last succeeded (its head may be that stale; while
-   * the cluster cannot be reached this grows, and the head stays). A writer makes its head: 0.
+   * A follower: how long since a refresh last succeeded, or since the end answered a look-up
+   * still running after a successful one (its head may be that stale; while the cluster
+   * cannot be reached this grows, and the head stays). A writer makes its head: 0.
    */
   headConfirmedAgoMs(): number {
     if (!this.follower || this.headConfirmedAt === undefined) return 0;
-    return Math.max(0, this.now() - this.headConfirmedAt);
+    const confirmed = Math.max(this.headConfirmedAt, this.lookupAnsweredAt ?? 0);
+    return Math.max(0, this.now() - confirmed);
   }
 
   append(events: ChangeEvent[]): Promise<void> {

@@ -66,9 +66,10 @@ export function expireAfterSeconds(retentionMs: number): number {
  * the safe side. Two processes doing this at once (a deploy changing the setting) may find
  * the index already dropped by the other, which is fine.
  *
- * Tombstones written before `_at` existed, or by an older version still running during the
- * deploy, would never expire (the TTL monitor skips a missing field): they are given `now`,
- * kept a full retention from here. That is an in-place update of the tombstones alone; a
+ * Tombstones written before `_at` existed would never expire (the TTL monitor skips a
+ * missing field): they are given `now`, kept a full retention from here. Those an older
+ * version still running during the deploy writes after this open get theirs at the next
+ * open (or drop), so they may outlive the retention until then. That is an in-place update of the tombstones alone; a
  * layout bump would drop every read model and replay the whole log for it.
  */
 export async function ensureTombstoneExpiry(tombstones: TimeLimitedCollection<Tombstone>, retentionSeconds: number, now: Date): Promise<void> {
