@@ -50,6 +50,8 @@ export interface Config {
   defaultPermissions: Record<string, unknown>;
   /** Peers (CIDRs, or '*') whose X-Real-IP / X-Forwarded-For name the client; others are the client. */
   trustedProxies: string[];
+  /** A trusted proxy's X-Forwarded-Host names the origin links are built on (it sets the header itself). */
+  useForwardedHost: boolean;
   /** NetBox's LOGIN_TIMEOUT: seconds a browser session lasts. */
   loginTimeout: number;
   /** NetBox's CSRF_TRUSTED_ORIGINS: origins besides the service's own allowed to send cookie-authenticated writes. */
@@ -235,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enforceGlobalUnique: flag(env.ENFORCE_GLOBAL_UNIQUE, false),
     defaultPermissions: defaultPermissions(env.DEFAULT_PERMISSIONS),
     trustedProxies: list(env.TRUSTED_PROXIES),
+    useForwardedHost: flag(env.USE_X_FORWARDED_HOST, false),
     loginTimeout: integer(env.LOGIN_TIMEOUT, 14 * 24 * 3600),
     csrfTrustedOrigins: list(env.CSRF_TRUSTED_ORIGINS),
     secretKey: secretKey(env, dataDir),

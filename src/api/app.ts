@@ -24,7 +24,12 @@ import type { Services } from './Services.js';
 /** The HTTP face: middleware in the order a request meets it, then the generated routes. */
 export function createApp(services: Services): Koa {
   const app = new Koa();
-  app.use(requestContext(services.config.apiVersion, (ctx) => services.auth.trustsPeer(ctx.req.socket.remoteAddress)));
+  app.use(
+    requestContext(services.config.apiVersion, (ctx) => {
+      const proxy = services.auth.trustsPeer(ctx.req.socket.remoteAddress);
+      return { proto: proxy, host: proxy && services.config.useForwardedHost };
+    }),
+  );
   // outside the error mapper and the renderer, so the line carries the status the client got
   app.use(requestLog(services));
   // log positions on every answer, read-your-writes waits; on a read replica, writes to the writer

@@ -142,8 +142,8 @@ test('links keep other query parameters', async (t) => {
   t.is(page.next, `${service.url}/api/extras/tags/?color=ff0000&limit=2&offset=2`);
 });
 
-test('behind a TLS-terminating proxy in TRUSTED_PROXIES, links name the origin the client addressed (X-Forwarded-Proto: https, X-Forwarded-Host), as NetBox builds them; a forwarded host that is no host name is ignored', async (t) => {
-  const service = await startService({ TRUSTED_PROXIES: '127.0.0.1/32' }); // the test client is the proxy
+test('behind a TLS-terminating proxy in TRUSTED_PROXIES that sets X-Forwarded-Host (USE_X_FORWARDED_HOST), links name the origin the client addressed, as NetBox builds them; a forwarded host that is no host name is ignored', async (t) => {
+  const service = await startService({ TRUSTED_PROXIES: '127.0.0.1/32', USE_X_FORWARDED_HOST: '1' }); // the test client is the proxy
   t.teardown(() => service.close());
   await service.api('POST', '/api/extras/tags/', Array.from({ length: 3 }, (_, i) => ({ name: `t${i}`, slug: `t${i}` })));
   // A proxy that appends puts its own value last, after whatever the client sent.
@@ -165,11 +165,19 @@ test('behind a TLS-terminating proxy in TRUSTED_PROXIES, links name the origin t
 });
 
 test('from a peer that is not a trusted proxy, X-Forwarded-Host and X-Forwarded-Proto are ignored: a client cannot put its own host into the links', async (t) => {
-  const service = await startService();
+  const service = await startService({ USE_X_FORWARDED_HOST: '1' });
   t.teardown(() => service.close());
   await service.api('POST', '/api/extras/tags/', Array.from({ length: 2 }, (_, i) => ({ name: `t${i}`, slug: `t${i}` })));
   const spoofed = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'attacker.example' };
   const page = (await service.api('GET', '/api/extras/tags/?limit=1', undefined, spoofed)).body;
   t.is(page.next, `${service.url}/api/extras/tags/?limit=1&offset=1`);
   t.is(page.results[0].url, `${service.url}/api/extras/tags/${page.results[0].id}/`);
+});
+
+test('a trusted proxy that passes the client\'s X-Forwarded-Host on (USE_X_FORWARDED_HOST off, the default) gives https links on the Host, never the forwarded host', async (t) => {
+  const service = await startService({ TRUSTED_PROXIES: '127.0.0.1/32' });
+  t.teardown(() => service.close());
+  await service.api('POST', '/api/extras/tags/', Array.from({ length: 2 }, (_, i) => ({ name: `t${i}`, slug: `t${i}` })));
+  const page = (await service.api('GET', '/api/extras/tags/?limit=1', undefined, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'attacker.example' })).body;
+  t.is(page.next, `${service.url.replace(/^http:/, 'https:')}/api/extras/tags/?limit=1&offset=1`);
 });

@@ -76,7 +76,7 @@ async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionCo
   const app = new Koa();
   // First, as in the service: it sets the origin the client addressed. The tests' client is
   // the replica's trusted proxy, when it sends forwarding headers.
-  app.use(requestContext('3.4', () => true));
+  app.use(requestContext('3.4', () => ({ proto: true, host: true })));
   // As a replica that trusts no proxy finds its client: the socket's peer.
   app.use(forwardWrites({ writerUrl, answerTimeoutMs, clientAddress: (ctx) => ctx.req.socket.remoteAddress ?? null, logger: () => {} }));
   app.use((ctx) => {

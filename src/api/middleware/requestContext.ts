@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { publicOrigin } from './publicOrigin.js';
+import { publicOrigin, type ForwardedTrust } from './publicOrigin.js';
 
 /**
  * Every request gets a UUID, returned as X-Request-ID and stamped on every event it
  * causes, and every response names the API version. The origin links are built on is
- * worked out once (`ctx.state.baseUrl`); a proxy's forwarded names count only when
- * `fromTrustedProxy` says the peer is one (TRUSTED_PROXIES).
+ * worked out once (`ctx.state.baseUrl`); a proxy's forwarding headers count only as far as
+ * `forwarded` trusts them (see publicOrigin).
  */
-export function requestContext(apiVersion: string, fromTrustedProxy: (ctx: Context) => boolean = () => false) {
+export function requestContext(apiVersion: string, forwarded: (ctx: Context) => ForwardedTrust = () => ({ proto: false, host: false })) {
   return async (ctx: Context, next: Next) => {
     const requestId = randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.baseUrl = publicOrigin(ctx, fromTrustedProxy(ctx));
+    ctx.state.baseUrl = publicOrigin(ctx, forwarded(ctx));
     ctx.set('X-Request-ID', requestId);
     ctx.set('API-Version', apiVersion);
     ctx.set('Vary', 'Accept');
