@@ -52,6 +52,14 @@ export interface ReadStore {
    */
   retrying?<T>(reads: () => Promise<T>): Promise<T>;
 
+  /**
+   * Optional: whether an error is the store's own failure (its server or driver: refused
+   * credentials, a closed client), which `retrying` passes through at once when it is not
+   * transient. Readers outside requests (the webhook worker) stop on it and start again
+   * rather than blame the data they were reading.
+   */
+  isStoreFailure?(error: unknown): boolean;
+
   /** The last log position applied (0 when empty). */
   position(): Promise<number>;
 

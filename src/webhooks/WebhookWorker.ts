@@ -70,11 +70,13 @@ export interface WebhookWorkerOptions {
 
 /**
  * Whether an error (or one it was caused by) says the read store is down: its retries ran
- * out (RetriesExhaustedError, thrown by ReadStore.retrying) or it answered unavailable.
+ * out (RetriesExhaustedError, thrown by ReadStore.retrying), it answered unavailable, or
+ * the store names it its own failure (`storeFailure`: ReadStore.isStoreFailure, e.g.
+ * MongoDB refusing credentials, which is not transient and so not retried).
  */
-export function isStoreUnavailable(error: unknown): boolean {
+export function isStoreUnavailable(error: unknown, storeFailure: (error: unknown) => boolean = () => false): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
-    if (cause instanceof RetriesExhaustedError || cause instanceof ReadStoreUnavailableError) return true;
+    if (cause instanceof RetriesExhaustedError || cause instanceof ReadStoreUnavailableError || storeFailure(cause)) return true;
   }
   return false;
 }

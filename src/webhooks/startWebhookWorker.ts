@@ -7,7 +7,7 @@ import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import { payloadRenderer, type CompleteRenderer } from './payloadRenderer.js';
 import { sendRequest } from './sendRequest.js';
-import { WebhookWorker } from './WebhookWorker.js';
+import { isStoreUnavailable, WebhookWorker } from './WebhookWorker.js';
 
 export interface WebhookWorkerParts {
   config: Config;
@@ -31,9 +31,11 @@ export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<Web
   // A payload reads related objects from the read models: a failure that heals by itself
   // (MongoDB's election, a query past its time limit) is retried as the projector retries
   // it. One that outlasts the retry budget (a RetriesExhaustedError: the store is down)
-  // ends delivery and restarts the service, which renders that change again; any other
-  // rendering failure is recorded as that change's failed delivery (see WebhookWorker).
+  // ends delivery and restarts the service, which renders that change again, and so does
+  // one the store names its own (refused credentials: not transient, never the data's);
+  // any other rendering failure is recorded as that change's failed delivery (see WebhookWorker).
   const retrying = store.retrying?.bind(store);
+  const storeFailure = (error: unknown) => store.isStoreFailure?.(error) === true;
   const worker = new WebhookWorker({
     log,
     stateFile: path.join(config.dataDir, 'webhooks', 'deliveries.json'),
@@ -51,6 +53,7 @@ export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<Web
     send: sendRequest,
     logger,
     onFailed,
+    storeUnavailable: (error) => isStoreUnavailable(error, storeFailure),
   });
   await worker.start();
   return worker;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { MongoBulkWriteError, MongoTopologyClosedError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, MongoTopologyClosedError } from 'mongodb';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { registry } from '../../src/models/registry.js';
@@ -532,3 +532,13 @@ for (const kind of ['replicaSet', 'standalone'] as const) {
     await lagging.close();
   });
 }
+
+test('mongo fault: the store names the driver\'s and server\'s errors its own failures (refused credentials, a closed client), never an error of the data', async (t) => {
+  const store = await openFakeStore(new FakeMongo());
+  t.teardown(() => store.close());
+  const unauthorized = new MongoServerError({ message: 'command find requires authentication', code: 13, codeName: 'Unauthorized' });
+  t.true(store.isStoreFailure(unauthorized));
+  t.true(store.isStoreFailure(new MongoTopologyClosedError()));
+  t.false(store.isStoreFailure(new TypeError('cannot read properties of undefined')));
+  t.false(store.isStoreFailure(new RetriesExhaustedError(3, 1_000, unauthorized)), 'the wrapper is judged by its cause, by whoever walks the chain');
+});

@@ -8,7 +8,7 @@ import type { BatchHandler, ResumePoint } from '../../src/events/EventLog.js';
 import type { TransportResult } from '../../src/webhooks/sendRequest.js';
 import type { WebhookRequest } from '../../src/webhooks/webhookRequest.js';
 import { RetriesExhaustedError, retryTransient } from '../../src/projections/retryTransient.js';
-import { WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/WebhookWorker.js';
+import { isStoreUnavailable, WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/WebhookWorker.js';
 import { MemoryEventLog } from '../support/MemoryEventLog.js';
 import { until } from './receiver.js';
 
@@ -349,4 +349,14 @@ test('a payload not rendered because the read store stayed down past its retry b
   t.teardown(() => second.stop());
   await until(second, () => second.deliveries(1)[0]?.status === 'delivered');
   t.deepEqual(sent.map((r) => r.body), ['a']);
+});
+
+test('a rendering failure the read store names its own (refused credentials: not transient, so not retried) counts as the store down, wherever it stands in the cause chain; a plain error does not', (t) => {
+  class StoreOwn extends Error {}
+  const own = (error: unknown) => error instanceof StoreOwn;
+  t.true(isStoreUnavailable(new StoreOwn('Unauthorized'), own));
+  t.true(isStoreUnavailable(new Error('rendering device 7', { cause: new StoreOwn('Unauthorized') }), own));
+  t.false(isStoreUnavailable(new TypeError('serializer bug'), own));
+  t.false(isStoreUnavailable(new StoreOwn('Unauthorized')), 'without the store\'s judgement, only exhausted retries and unavailability count');
+  t.true(isStoreUnavailable(new RetriesExhaustedError(3, 1_000, new Error('connection refused'))));
 });

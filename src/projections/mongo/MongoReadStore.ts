@@ -22,6 +22,7 @@
 
 import {
   MongoClient,
+  MongoError,
   type AnyBulkWriteOperation,
   type ClientSession,
   type Db,
@@ -230,6 +231,11 @@ export class MongoReadStore implements ReadStore {
    * A read past its time limit is retried too (an overloaded server): it stops no client's
    * request here, it would stop the projector.
    */
+  /** Any error of the driver or the server (lost connection, refused credentials, closed client): never the data's. */
+  isStoreFailure(error: unknown): boolean {
+    return error instanceof MongoError;
+  }
+
   retrying<T>(work: () => Promise<T>): Promise<T> {
     const transient = (error: unknown) => error instanceof ReadStoreUnavailableError || isTimeLimitError(error) || isTransientMongoError(error);
     return retryTransient(work, transient, this.retryPolicy, { signal: this.closing.signal, onRetry: this.options.onRetry, sleep: this.options.sleep });
