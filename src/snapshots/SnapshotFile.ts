@@ -202,8 +202,9 @@ export type SnapshotSkip = { file: string; reason: string; kind: 'not of this lo
  * (the log's event at its position has the id it recorded) and that `load` accepts. Each
  * one passed over is reported and the next older tried; null when none is left.
  *
- * A LogReadUnavailableError (the log could not be read, e.g. Kafka's partition leader
- * unreachable) is rethrown: it says nothing about the snapshot, and passing over every
+ * A failure to read the log's event at the snapshot's position (a LogReadUnavailableError:
+ * Kafka's partition leader unreachable; or the client's own error before a read could
+ * start) is thrown, as is a LogReadUnavailableError while loading: it says nothing about the snapshot, and passing over every
  * snapshot for it would turn a short outage into a replay of the whole log. The caller
  * fails (a start-up stops and is restarted) and the snapshots are left as they are.
  */
@@ -219,17 +220,26 @@ export async function loadNewestMatching<T>(
 ): Promise<{ value: T; header: SnapshotHeader; file: string } | null> {
   for (const entry of await listSnapshots(dir, part)) {
     if (entry.position > atOrBefore) continue;
+    let opened: { header: SnapshotHeader; bodyOffset: number };
     try {
-      const { header, bodyOffset } = await readSnapshotHeader(entry.file);
-      const eventId = header.position === entry.position ? await eventIdAt(header.position) : null;
-      if (eventId === null) {
-        skipped({ file: entry.file, kind: 'not of this log', reason: `it is at position ${header.position}, beyond the log's head (the log was cut shorter or replaced)` });
-        continue;
-      }
-      if (eventId !== header.eventId) {
-        skipped({ file: entry.file, kind: 'not of this log', reason: `it was not taken of this log: the log's event at position ${header.position} is not the one it was taken at` });
-        continue;
-      }
+      opened = await readSnapshotHeader(entry.file);
+    } catch (error) {
+      skipped({ file: entry.file, kind: 'unreadable', reason: (error as Error).message });
+      continue;
+    }
+    const { header, bodyOffset } = opened;
+    // Outside the snapshot's own failures: whatever the log throws here (unreachable, or a
+    // client error before a read could start) says nothing about the snapshot.
+    const eventId = header.position === entry.position ? await eventIdAt(header.position) : null;
+    if (eventId === null) {
+      skipped({ file: entry.file, kind: 'not of this log', reason: `it is at position ${header.position}, beyond the log's head (the log was cut shorter or replaced)` });
+      continue;
+    }
+    if (eventId !== header.eventId) {
+      skipped({ file: entry.file, kind: 'not of this log', reason: `it was not taken of this log: the log's event at position ${header.position} is not the one it was taken at` });
+      continue;
+    }
+    try {
       return { value: await load(entry.file, header, bodyOffset), header, file: entry.file };
     } catch (error) {
       if (error instanceof LogReadUnavailableError) throw error;

@@ -85,13 +85,17 @@ test('the whole body is read into a buffer of its own and checked like the strea
   await t.throwsAsync(whole(), { instanceOf: SnapshotDamagedError, message: /bytes/ });
 });
 
-test('a log that cannot be read fails the loading and leaves every snapshot as it is', async (t) => {
+const logFailures: Array<[string, () => Error]> = [
+  ['unreachable (LogReadUnavailableError)', () => new LogReadUnavailableError('a read of offsets 7-7 received nothing (the partition leader is unreachable?)')],
+  ['the client failing before a read could start', () => Object.assign(new Error('Connection error: connect ECONNREFUSED 10.0.0.5:9092'), { name: 'KafkaJSNumberOfRetriesExceeded' })],
+];
+for (const [what, makeError] of logFailures) test(`a log that cannot be read (${what}) fails the loading and leaves every snapshot as it is`, async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
   await writeSnapshot(dir, { part: 'p', format: 1, position: 4, eventId: 'e4' }, [Buffer.from('four')]);
   await writeSnapshot(dir, { part: 'p', format: 1, position: 8, eventId: 'e8' }, [Buffer.from('eight')]);
   const before = new Map<string, Buffer>();
   for (const name of await readdir(dir)) before.set(name, await readFile(path.join(dir, name)));
-  const outage = new LogReadUnavailableError('a read of offsets 7-7 received nothing (the partition leader is unreachable?)');
+  const outage = makeError();
   let reads = 0;
   const log = {
     head: () => 10,
