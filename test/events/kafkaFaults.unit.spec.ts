@@ -703,6 +703,35 @@ test('kafka fault: a transaction that outlived the timeout while a newer writer 
   t.deepEqual(written[0]!.map((e) => e.eventId), secondsEvents.map((e) => e.eventId), "the newer writer's events are intact");
 });
 
+test('kafka fault: a commit that reached the coordinator, whose writer finds a takeover writer in the lease before the markers are written, is answered as of unknown outcome, not as refused', async (t) => {
+  const cluster = new FakeKafkaCluster();
+  const { log: first } = await openLog(t, cluster, leased(false));
+  await first.append(makeBatch(1, 1));
+  // EndTxn reaches the coordinator; the client gives up before the markers are written.
+  cluster.failNext('commit', retriesExceeded(protocolError('REQUEST_TIMED_OUT')), { requested: true });
+  const commit = cluster.holdNext('commit');
+  const events = makeBatch(2, 2);
+  const append = first.append(events);
+  await commit.reached;
+  // A takeover writer joins the lease; its registration waits for the open transaction to complete.
+  const init = cluster.holdNext('init');
+  const opening = openLog(t, cluster, leased(true));
+  t.teardown(() => init.release()); // before the logs close, should an assertion fail first
+  await init.reached;
+  commit.release();
+  // The first writer finds itself supplanted while the log still ends before its positions.
+  const error = await t.throwsAsync(append, { instanceOf: AppendOutcomeUnknownError });
+  t.regex(error!.message, /another writer took over.*not known/);
+  t.deepEqual(committedPositions(cluster), [1], 'the markers are not written yet');
+  await t.throwsAsync(first.append(makeBatch(4, 1)), { instanceOf: EventLogWriteError }, 'the writer stays fenced');
+  // The takeover writer's registration completes the transaction: the markers land.
+  init.release();
+  const { log: second } = await opening;
+  t.deepEqual(committedPositions(cluster), [1, 2, 3]);
+  const written = await readAll(second, 2);
+  t.deepEqual(written[0]!.map((e) => e.eventId), events.map((e) => e.eventId), 'the write is in the log');
+});
+
 test('kafka fault: with the writer lease and no takeover, a transaction the broker timed out still recovers (INVALID_PRODUCER_EPOCH after the timeout is not fencing)', async (t) => {
   const { cluster, log } = await openLog(t, new FakeKafkaCluster(), leased(false));
   await log.append(makeBatch(1, 1));

@@ -6,8 +6,9 @@
 import test, { type ExecutionContext } from 'ava';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import type { LogCursor, ResumePoint } from '../../src/events/EventLog.js';
-import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
+import { KafkaEventLog, type KafkaClient, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { offsetOfCursor } from '../../src/events/kafka/kafkaCursor.js';
+import { encode } from '../../src/events/kafka/messages.js';
 import { AuditIndex } from '../../src/audit/AuditIndex.js';
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { captureAuditState } from '../../src/audit/AuditSnapshots.js';
@@ -185,6 +186,43 @@ test.serial('kafka fault: a subscription from just after the head found at open,
   const starts = subscriptionStarts(cluster, clientId);
   t.is(starts.length, 1, 'one reader: no start over');
   t.true(starts[0]! > 0, 'nothing before the head was fetched');
+});
+
+// Serial: it replaces console.warn, which concurrent tests share.
+test.serial('kafka fault: a seeking subscription whose end re-check waits while an aborted transaction moves the end is caught up without a further write', async (t) => {
+  const cluster = await writtenCluster(t);
+  const quiet = { follower: { headRefreshMs: 600_000 } }; // no head refresh asks for the end meanwhile
+  const { cursors } = await follow((await openLog(t, cluster, quiet)).log, 1);
+  // Another producer's transaction is open at the end: the last stable offset stays before it.
+  const topic = [...cluster.topics.keys()][0]!;
+  const producer = (cluster.client({}) as KafkaClient).producer({ transactionalId: 'aborting-writer' });
+  await producer.connect();
+  const tx = await producer.transaction();
+  await tx.send({ topic, messages: makeBatch(9, 2).map((e) => encode(e, 10)) });
+  const restarted = await openLog(t, cluster, quiet);
+  const warnings = captureWarnings(t);
+  const seen: number[] = [];
+  // Says position 1 ends where position 8 does: after it lies only the last commit marker, and
+  // the log's head is 8, so reaching the end without an event re-checks the end.
+  const cursor = cursors.get(8)!;
+  const subscription = restarted.log.subscribe(2, async (events) => void seen.push(...events.map((e) => e.position)), { position: 1, cursor });
+  t.teardown(() => subscription.stop());
+  const seekOffset = Number(offsetOfCursor(cursor));
+  const fetchedFrom = (offset: number) => cluster.fetches.some((f) => f.groupId.startsWith(`${restarted.clientId}.subscribe.`) && f.offset === offset);
+  // The reader reads the commit marker and reaches the end: the re-check starts (its wait).
+  while (!fetchedFrom(seekOffset)) await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  // Meanwhile the transaction is aborted: the end moves past aborted records and the abort
+  // marker, which the reader passes before the re-check reads the end again.
+  cluster.beforeNextOffsets = async () => {
+    while (!fetchedFrom(seekOffset + 1)) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  await tx.abort();
+  await subscription.caughtUp;
+  t.deepEqual(seen, [2, 3, 4, 5, 6, 7, 8]);
+  t.regex(warnings.join('\n'), /does not match the topic \(found 8\); reading from the beginning/);
+  t.deepEqual(subscriptionStarts(cluster, restarted.clientId), [seekOffset, 0], 'seeked, found no event, started over at 0');
 });
 
 test('kafka resume: what a seeking subscription skipped is located in the background, so random reads of it fetch by offset instead of scanning', async (t) => {

@@ -64,6 +64,8 @@ export class KafkaSubscription implements Subscription {
   private isCaughtUp = false;
   /** The partition's end was read again before judging the seek (once per subscription): 'running' meanwhile. */
   private endRecheck: 'no' | 'running' | 'done' = 'no';
+  /** The current reader's last reported progress (its next offset), kept while a re-check drops it. */
+  private lastNext: bigint | undefined;
   private finished = false;
   private failure: Error | undefined;
   private started: Promise<void> = Promise.resolve();
@@ -98,6 +100,7 @@ export class KafkaSubscription implements Subscription {
   private newReader(): PartitionReader {
     const generation = this.generation;
     const current = () => generation === this.generation && !this.finished;
+    this.lastNext = undefined;
     return this.source.makeReader({
       seekTo: this.seek?.offset,
       onMessages: async (messages) => {
@@ -115,20 +118,27 @@ export class KafkaSubscription implements Subscription {
         }
       },
       onProgress: (next) => {
-        if (!current() || this.target === undefined || next < this.target) return;
-        // At the end without one event read since the seek (only commit markers or aborted records
-        // there): right only if the log holds nothing after the seek's position, or if the end
-        // read at the start left out the newest transaction (END_RECHECK_MS): asked once.
-        if (this.seek && !this.seekChecked && this.headAtStart > this.seek.position) {
-          if (this.endRecheck === 'done') return this.startOver(this.headAtStart);
-          return this.recheckEnd();
-        }
-        this.markCaughtUp();
+        if (!current()) return;
+        this.lastNext = next;
+        this.progressed(next);
       },
       onError: (error) => {
         if (current()) this.fail(error);
       },
     });
+  }
+
+  /** The reader has read up to `next`: caught up once it reaches the target. */
+  private progressed(next: bigint): void {
+    if (this.target === undefined || next < this.target) return;
+    // At the end without one event read since the seek (only commit markers or aborted records
+    // there): right only if the log holds nothing after the seek's position, or if the end
+    // read at the start left out the newest transaction (END_RECHECK_MS): asked once.
+    if (this.seek && !this.seekChecked && this.headAtStart > this.seek.position) {
+      if (this.endRecheck === 'done') return this.startOver(this.headAtStart);
+      return this.recheckEnd();
+    }
+    this.markCaughtUp();
   }
 
   /** onProgress() found no event after the seek: reads the end again before the cursor is taken for a foreign one. */
@@ -139,8 +149,12 @@ export class KafkaSubscription implements Subscription {
     this.endAgain(target).then(
       (high) => {
         if (generation !== this.generation || this.finished || this.seekChecked) return;
-        if (high > target) this.target = high; // the newest transaction's events are there: the reader reads on to them
-        else this.startOver(this.headAtStart);
+        if (high > target) {
+          this.target = high; // the newest transaction's events are there: the reader reads on to them
+          // Unless the reader passed that end already while its progress was dropped (the end
+          // moved by an aborted transaction only): no progress will come, so it is judged now.
+          if (this.lastNext !== undefined && this.lastNext >= high) this.progressed(this.lastNext);
+        } else this.startOver(this.headAtStart);
       },
       (error: unknown) => {
         if (generation === this.generation) this.fail(toError(error));

@@ -241,8 +241,11 @@ export class TransactionalWriter {
       last = await this.reestablishWithin(this.options.outcomeWaitMs ?? DEFAULT_OUTCOME_WAIT_MS);
     } catch (reason) {
       if (reason === this.fenced) {
-        // A newer writer took over while the transaction was failing (reestablish()).
-        await this.answerFenced(accepted);
+        // A newer writer took over while the transaction was failing (reestablish()). Its
+        // registration may not have finished: our commit may have reached the coordinator
+        // and be waiting for its markers, which that registration waits for in turn. A log
+        // ending before our positions then does not mean "not committed".
+        await this.answerFenced(accepted, { mayBeCompleting: true });
         return;
       }
       const message = `KafkaEventLog: a transaction failed (${describe(error)}) and the log could not be read again (${describe(reason)}); whether it committed is not known`;
@@ -274,16 +277,36 @@ export class TransactionalWriter {
    * claimed are read instead: the transaction committed whole or not at all, so it went through
    * if each append's last event is there. A check that cannot be made leaves the outcome
    * unknown, never "not committed".
+   * With `mayBeCompleting` (fenced by a newer writer found in the lease, whose registration
+   * may not have finished), a log that ends before the transaction's first position is no
+   * answer either: the commit may have reached the coordinator, its markers not written yet.
+   * The outcome is then unknown. Another writer's event at that position still means "not
+   * committed" (its registration finished, which completed or aborted ours first).
    */
-  private async answerFenced(accepted: PendingAppend[]): Promise<void> {
+  private async answerFenced(accepted: PendingAppend[], { mayBeCompleting = false } = {}): Promise<void> {
     const claimed = accepted.map((p) => p.events.at(-1)!);
+    const first = accepted[0]!.events[0]!;
     let found: ChangeEvent[] | null;
+    let logEndsBefore = false;
     try {
       found = await this.options.readClaimed(claimed.map((e) => e.position));
+      if (found === null && mayBeCompleting) {
+        const start = await this.options.readClaimed([first.position]);
+        if (start === null) logEndsBefore = true;
+        // The markers landed between the two reads: the claimed positions are read again.
+        else if (isEvent(start[0] ?? null, first)) found = await this.options.readClaimed(claimed.map((e) => e.position));
+      }
     } catch (reason) {
       const unknown = new AppendOutcomeUnknownError(
         `${this.fenced!.message}; whether its last transaction committed is not known (the log could not be read: ${describe(reason)})`,
         { cause: reason },
+      );
+      for (const p of accepted) p.reject(unknown);
+      return;
+    }
+    if (logEndsBefore) {
+      const unknown = new AppendOutcomeUnknownError(
+        `${this.fenced!.message}; whether its last transaction committed is not known (the log ends before the positions it claimed, and the newer writer's registration may still be completing it)`,
       );
       for (const p of accepted) p.reject(unknown);
       return;
