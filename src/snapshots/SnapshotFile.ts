@@ -14,7 +14,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { LogReadUnavailableError } from '../events/LogReadUnavailableError.js';
 
 export interface SnapshotHeader {
   /** Which state this is ('read-models', 'audit-index' ...). */
@@ -202,9 +201,9 @@ export type SnapshotSkip = { file: string; reason: string; kind: 'not of this lo
  * (the log's event at its position has the id it recorded) and that `load` accepts. Each
  * one passed over is reported and the next older tried; null when none is left.
  *
- * A failure to read the log's event at the snapshot's position (a LogReadUnavailableError:
- * Kafka's partition leader unreachable; or the client's own error before a read could
- * start) is thrown, as is a LogReadUnavailableError while loading: it says nothing about the snapshot, and passing over every
+ * A failure to read the log's event at the snapshot's position (Kafka's partition leader
+ * unreachable, or the client's own error before a read could start) is thrown: it says
+ * nothing about the snapshot (`load` reads only the file), and passing over every
  * snapshot for it would turn a short outage into a replay of the whole log. The caller
  * fails (a start-up stops and is restarted) and the snapshots are left as they are.
  */
@@ -242,7 +241,6 @@ export async function loadNewestMatching<T>(
     try {
       return { value: await load(entry.file, header, bodyOffset), header, file: entry.file };
     } catch (error) {
-      if (error instanceof LogReadUnavailableError) throw error;
       skipped({ file: entry.file, kind: 'unreadable', reason: (error as Error).message });
     }
   }
