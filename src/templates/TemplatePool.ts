@@ -1,13 +1,16 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { SandboxJob, SandboxResult } from './renderInSandbox.js';
 import { TemplateBusyError, TemplateError, TemplateLimitError } from './TemplateError.js';
 import type { TemplateJob, TemplateLimits, TemplateRenderer } from './TemplateRenderer.js';
 
 /**
- * Templates rendered off the event loop, in worker threads with a heap limit and an empty
- * environment: a template that loops for ever, allocates without end or recurses as deep as
- * it can costs its own job (answered as a TemplateLimitError) and at most the thread, which
- * is replaced; the service's requests go on being answered meanwhile.
+ * Templates rendered off the event loop, in renderer processes with a heap limit, an empty
+ * environment and no code generation from strings: a template that loops for ever,
+ * allocates without end or recurses as deep as it can costs its own job (answered as a
+ * TemplateLimitError) and at most its process, which is replaced; the service's requests go
+ * on being answered meanwhile. Processes rather than worker threads: V8 may end the whole
+ * process when a thread's heap runs out, and a thread shares the service's memory and files.
  */
 
 // The sandbox stops a job at its time limit itself; this deadline is for a thread stuck
@@ -23,20 +26,19 @@ interface Pending {
 }
 
 interface Slot {
-  worker: Worker;
+  process: ChildProcess;
+  /** The end of what it wrote to stderr: says why it died (V8's out-of-memory report). */
+  stderr: string;
+  /** Loaded and waiting for jobs (a job's time limit does not include the thread's start). */
+  ready: boolean;
   current: Pending | null;
   timer: NodeJS.Timeout | null;
 }
 
-/**
- * The thread's entry: the compiled module, or from the TypeScript sources (npm start, tests)
- * the module loaded through tsx, whose loader Node 20 does not pass on to worker threads.
- */
-function workerEntry(): { entry: string | URL; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./templateWorker.js', import.meta.url), eval: false };
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const module = JSON.stringify(new URL('./templateWorker.ts', import.meta.url).href);
-  return { entry: `import(${tsx}).then(({ register }) => { register(); return import(${module}); })`, eval: true };
+/** The renderer's module, and from the TypeScript sources (npm start, tests) tsx's loader. */
+function rendererEntry(): { module: string; execArgv: string[] } {
+  if (!import.meta.url.endsWith('.ts')) return { module: fileURLToPath(new URL('./rendererProcess.js', import.meta.url)), execArgv: [] };
+  return { module: fileURLToPath(new URL('./rendererProcess.ts', import.meta.url)), execArgv: ['--import', import.meta.resolve('tsx')] };
 }
 
 export class TemplatePool implements TemplateRenderer {
@@ -67,13 +69,15 @@ export class TemplatePool implements TemplateRenderer {
   }
 
   private idleSlot(): Slot | null {
-    for (const slot of this.slots) if (slot.current === null) return slot;
+    for (const slot of this.slots) if (slot.ready && slot.current === null) return slot;
     return null;
   }
 
   private dispatch(): void {
+    const free = [...this.slots].filter((slot) => !slot.ready || slot.current === null).length;
+    for (let wanted = this.queue.length - free; wanted > 0 && this.slots.size < this.limits.workers; wanted--) this.spawn();
     while (this.queue.length > 0) {
-      const slot = this.idleSlot() ?? (this.slots.size < this.limits.workers ? this.spawn() : null);
+      const slot = this.idleSlot();
       if (!slot) return;
       const pending = this.queue.shift()!;
       slot.current = pending;
@@ -81,30 +85,46 @@ export class TemplatePool implements TemplateRenderer {
         const limit = `ran past its time limit (${this.limits.timeoutMs} ms)`;
         void this.retire(slot, new TemplateLimitError(limit, pending.names[0] ?? ''));
       }, this.limits.timeoutMs + HARD_DEADLINE_GRACE_MS);
-      slot.worker.postMessage({ id: pending.id, job: pending.job, timeoutMs: this.limits.timeoutMs });
+      slot.process.send({ id: pending.id, job: pending.job, timeoutMs: this.limits.timeoutMs });
     }
   }
 
   private spawn(): Slot {
-    const { entry, eval: evaluate } = workerEntry();
-    const worker = new Worker(entry, {
-      eval: evaluate,
+    const { module, execArgv } = rendererEntry();
+    const child = fork(module, [], {
       env: {},
-      resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+      execArgv: [
+        ...execArgv,
+        '--disallow-code-generation-from-strings',
+        `--max-old-space-size=${this.limits.memoryMb}`,
+        '--max-semi-space-size=8',
+        '--stack-size=2000',
+      ],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    worker.unref();
-    const slot: Slot = { worker, current: null, timer: null };
+    const slot: Slot = { process: child, stderr: '', ready: false, current: null, timer: null };
     this.slots.add(slot);
-    worker.on('message', (message: { id: number; result: SandboxResult }) => this.answer(slot, message));
-    worker.on('error', (error: Error & { code?: string }) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (slot.stderr = (slot.stderr + chunk).slice(-4096)));
+    child.on('message', (message: { ready?: true; id: number; result: SandboxResult }) => {
+      if (message.ready) {
+        slot.ready = true;
+        this.dispatch();
+      } else {
+        this.answer(slot, message);
+      }
+    });
+    child.on('error', (error) => void this.retire(slot, new TemplateError(`the renderer failed: ${error.message}`, slot.current?.names[0] ?? '')));
+    child.on('exit', () => {
       const name = slot.current?.names[0] ?? '';
-      const failure =
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new TemplateLimitError(`ran past its memory limit (${this.limits.memoryMb} MB)`, name)
-          : new TemplateError(`the renderer failed: ${error.message}`, name);
+      const failure = /heap out of memory|Allocation failed/.test(slot.stderr)
+        ? new TemplateLimitError(`ran past its memory limit (${this.limits.memoryMb} MB)`, name)
+        : new TemplateError('the renderer stopped', name);
       void this.retire(slot, failure);
     });
-    worker.on('exit', () => void this.retire(slot, new TemplateError('the renderer stopped', slot.current?.names[0] ?? '')));
+    // Renderers never keep the service's process alive by themselves.
+    child.unref();
+    (child as unknown as { channel?: { unref(): void } }).channel?.unref();
     return slot;
   }
 
@@ -128,7 +148,12 @@ export class TemplatePool implements TemplateRenderer {
     const pending = slot.current;
     slot.current = null;
     pending?.reject(failure);
-    await slot.worker.terminate();
+    if (slot.process.exitCode === null && slot.process.signalCode === null) {
+      const exited = new Promise((resolve) => slot.process.once('exit', resolve));
+      slot.process.ref(); // else the wait below would not keep a stopping process alive to see it end
+      slot.process.kill('SIGKILL');
+      await exited;
+    }
     if (!this.closed) this.dispatch();
   }
 }

@@ -25,7 +25,7 @@ export interface TemplateLimits {
   timeoutMs: number;
   /** Heap one renderer may use (its old generation); past it the renderer is replaced. */
   memoryMb: number;
-  /** Renderers running at once (each a worker thread). */
+  /** Renderers running at once (each a process of its own). */
   workers: number;
   /** Jobs waiting for a renderer; more are refused as busy. */
   queue: number;

@@ -42,8 +42,9 @@ function isTimeout(error: unknown): boolean {
  * nunjucks' render error "(name) [Line 2, Column 5]\n  Error: ..." as one line, `line 3, column
  * 6: ...`: its render errors count lines and columns from 0 (its syntax errors from 1, as Jinja2).
  */
-export function templateMessage(message: string): string {
-  const text = message.replace(/^Template render error:?\s*/, '').replace(/^\([^)\n]*\)\s*/, '');
+export function templateMessage(message: string, name: string): string {
+  const unnamed = message.replace(/^Template render error:?\s*/, '');
+  const text = unnamed.startsWith(`(${name})`) ? unnamed.slice(name.length + 2).trimStart() : unnamed;
   const located = /^\[Line (\d+), Column (\d+)\]\s*/.exec(text);
   const rest = located ? text.slice(located[0].length) : text;
   const oneLine = rest.replace(/^(?:Template render error: |(?:Type|Range|Reference)?Error: )+/, '').replace(/\s*\n\s*/g, ' ').trim();
@@ -86,10 +87,10 @@ export function renderInSandbox(job: SandboxJob, timeoutMs: number): SandboxResu
       return { ok: true, outputs: result.outputs as string[] };
     }
     const template = typeof result.template === 'string' ? result.template : current;
-    return { ok: false, template, message: templateMessage(String(result.message)) };
+    return { ok: false, template, message: templateMessage(String(result.message), template) };
   } catch (error) {
     if (isTimeout(error)) return { ok: false, template: current, message: `ran past its time limit (${timeoutMs} ms)`, timedOut: true };
     const { message, cause } = error as Error;
-    return { ok: false, template: current, message: cause === 'syntax' ? message : templateMessage(message ?? String(error)) };
+    return { ok: false, template: current, message: cause === 'syntax' ? message : templateMessage(message ?? String(error), current) };
   }
 }
