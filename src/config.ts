@@ -72,7 +72,7 @@ export interface Config {
   /** Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit); each try times out. */
   webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number };
   /** User-written templates (exports, webhooks): each render's time and heap, renderer threads, jobs waiting. */
-  templates: { timeoutMs: number; memoryMb: number; workers: number; queue: number };
+  templates: { timeoutMs: number; memoryMb: number; outputMb: number; workers: number; queue: number };
   apiVersion: string;
   /** writer: takes the data directory's lock and appends; reader: a read replica following the writer's log (no lock, no writes of its own). */
   role: 'writer' | 'reader';
@@ -264,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     templates: {
       timeoutMs: positiveSeconds(env.TEMPLATE_TIMEOUT, 10, 'TEMPLATE_TIMEOUT'),
       memoryMb: Math.max(16, positive(env.TEMPLATE_MEMORY_MB, 256, 'TEMPLATE_MEMORY_MB')),
+      outputMb: positive(env.TEMPLATE_MAX_OUTPUT_MB, 64, 'TEMPLATE_MAX_OUTPUT_MB'),
       workers: positive(env.TEMPLATE_WORKERS, 2, 'TEMPLATE_WORKERS'),
       queue: integer(env.TEMPLATE_QUEUE, 64),
     },

@@ -85,7 +85,8 @@ export class TemplatePool implements TemplateRenderer {
         const limit = `ran past its time limit (${this.limits.timeoutMs} ms)`;
         void this.retire(slot, new TemplateLimitError(limit, pending.names[0] ?? ''));
       }, this.limits.timeoutMs + HARD_DEADLINE_GRACE_MS);
-      slot.process.send({ id: pending.id, job: pending.job, timeoutMs: this.limits.timeoutMs });
+      const limits = { timeoutMs: this.limits.timeoutMs, maxOutputChars: this.limits.outputMb * 2 ** 20 };
+      slot.process.send({ id: pending.id, job: pending.job, limits });
     }
   }
 
@@ -136,7 +137,7 @@ export class TemplatePool implements TemplateRenderer {
     slot.timer = null;
     const { result } = message;
     if (result.ok) pending.resolve(result.outputs);
-    else if (result.timedOut) pending.reject(new TemplateLimitError(result.message, result.template));
+    else if (result.limited) pending.reject(new TemplateLimitError(result.message, result.template));
     else pending.reject(new TemplateError(result.message, result.template));
     this.dispatch();
   }

@@ -25,6 +25,8 @@ export interface TemplateLimits {
   timeoutMs: number;
   /** Heap one renderer may use (its old generation); past it the renderer is replaced. */
   memoryMb: number;
+  /** Output one job may produce (millions of characters, about MB for ASCII text). */
+  outputMb: number;
   /** Renderers running at once (each a process of its own). */
   workers: number;
   /** Jobs waiting for a renderer; more are refused as busy. */

@@ -31,7 +31,15 @@ export interface SandboxJob {
   querysets: string[];
 }
 
-export type SandboxResult = { ok: true; outputs: string[] } | { ok: false; template: string; message: string; timedOut?: boolean };
+/** The limits one job runs under. */
+export interface SandboxLimits {
+  timeoutMs: number;
+  /** Characters of output, all templates of the job together. */
+  maxOutputChars: number;
+}
+
+/** `limited`: the job was stopped at a limit (not the template's own error). */
+export type SandboxResult = { ok: true; outputs: string[] } | { ok: false; template: string; message: string; limited?: boolean };
 
 /** Thrown by V8 when a script runs past its `timeout`. */
 function isTimeout(error: unknown): boolean {
@@ -60,7 +68,8 @@ function compileTemplate(code: string, name: string): string {
   }
 }
 
-export function renderInSandbox(job: SandboxJob, timeoutMs: number): SandboxResult {
+export function renderInSandbox(job: SandboxJob, limits: SandboxLimits): SandboxResult {
+  const { timeoutMs, maxOutputChars } = limits;
   const deadline = Date.now() + timeoutMs;
   const remaining = () => Math.max(1, deadline - Date.now());
   const context = vm.createContext(Object.create(null), {
@@ -84,12 +93,18 @@ export function renderInSandbox(job: SandboxJob, timeoutMs: number): SandboxResu
     if (typeof answer !== 'string') return { ok: false, template: current, message: 'the template sandbox answered nothing' };
     const result = JSON.parse(answer) as { ok: boolean; outputs?: unknown; template?: unknown; message?: unknown };
     if (result.ok && Array.isArray(result.outputs) && result.outputs.every((o) => typeof o === 'string')) {
-      return { ok: true, outputs: result.outputs as string[] };
+      const outputs = result.outputs as string[];
+      const size = outputs.reduce((sum, output) => sum + output.length, 0);
+      if (size > maxOutputChars) {
+        const limit = `its output is larger than the limit (${Math.round(maxOutputChars / 2 ** 20)} MB)`;
+        return { ok: false, template: job.templates.at(-1)?.name ?? current, message: limit, limited: true };
+      }
+      return { ok: true, outputs };
     }
     const template = typeof result.template === 'string' ? result.template : current;
     return { ok: false, template, message: templateMessage(String(result.message), template) };
   } catch (error) {
-    if (isTimeout(error)) return { ok: false, template: current, message: `ran past its time limit (${timeoutMs} ms)`, timedOut: true };
+    if (isTimeout(error)) return { ok: false, template: current, message: `ran past its time limit (${timeoutMs} ms)`, limited: true };
     const { message, cause } = error as Error;
     return { ok: false, template: current, message: cause === 'syntax' ? message : templateMessage(message ?? String(error), current) };
   }

@@ -1,4 +1,4 @@
-import { renderInSandbox, type SandboxJob } from './renderInSandbox.js';
+import { renderInSandbox, type SandboxJob, type SandboxLimits } from './renderInSandbox.js';
 
 /**
  * A renderer process of the TemplatePool: renders one job at a time, each in a fresh sandbox
@@ -9,7 +9,7 @@ import { renderInSandbox, type SandboxJob } from './renderInSandbox.js';
 interface RenderRequest {
   id: number;
   job: SandboxJob;
-  timeoutMs: number;
+  limits: SandboxLimits;
 }
 
 // A rejected promise inside a sandbox (nothing there should make one) must not end the process.
@@ -18,7 +18,7 @@ process.on('unhandledRejection', () => {});
 process.on('disconnect', () => process.exit(0));
 
 process.on('message', (request: RenderRequest) => {
-  process.send!({ id: request.id, result: renderInSandbox(request.job, request.timeoutMs) });
+  process.send!({ id: request.id, result: renderInSandbox(request.job, request.limits) });
 });
 // Loading takes a while (longer from the TypeScript sources): the pool counts a job's time from here on.
 process.send!({ ready: true });

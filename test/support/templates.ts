@@ -4,7 +4,7 @@ import type { TemplateLimits } from '../../src/templates/TemplateRenderer.js';
 
 /** A template pool for one test file, closed after its tests. */
 export function templatePool(limits: Partial<TemplateLimits> = {}): TemplatePool {
-  const pool = new TemplatePool({ timeoutMs: 5000, memoryMb: 64, workers: 1, queue: 16, ...limits });
+  const pool = new TemplatePool({ timeoutMs: 5000, memoryMb: 64, outputMb: 8, workers: 1, queue: 16, ...limits });
   test.after.always(() => pool.close());
   return pool;
 }

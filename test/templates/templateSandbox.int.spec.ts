@@ -80,3 +80,10 @@ test('a sandbox leaves nothing behind for the next render', async (t) => {
   await pool.render({ templates: [{ name: 'a', code: '{% set l = range(3) %}{{ l.push(9) }}{{ range.x }}' }], context: {} });
   t.deepEqual(await pool.render({ templates: [{ name: 'b', code: '{{ range(3)|join(",") }}' }], context: {} }), ['0,1,2']);
 });
+
+const small = templatePool({ outputMb: 1 });
+test('output past the limit is stopped as a limit, not sent back', async (t) => {
+  const error = await t.throwsAsync(small.render({ templates: [{ name: 'big', code: '{% for i in range(3000) %}{{ "x"|center(1000) }}{% endfor %}' }], context: {} }));
+  t.true(error instanceof TemplateLimitError);
+  t.is(error!.message, 'its output is larger than the limit (1 MB)');
+});
