@@ -81,7 +81,7 @@ test('a sandbox leaves nothing behind for the next render', async (t) => {
   t.deepEqual(await pool.render({ templates: [{ name: 'b', code: '{{ range(3)|join(",") }}' }], context: {} }), ['0,1,2']);
 });
 
-const small = templatePool({ outputMb: 1 });
+const small = templatePool({ outputMb: 1, memoryMb: 128 });
 test('output past the limit is stopped as a limit, not sent back', async (t) => {
   const error = await t.throwsAsync(small.render({ templates: [{ name: 'big', code: '{% for i in range(3000) %}{{ "x"|center(1000) }}{% endfor %}' }], context: {} }));
   t.true(error instanceof TemplateLimitError);
