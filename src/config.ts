@@ -71,6 +71,8 @@ export interface Config {
   maxConnections: number;
   /** Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit); each try times out. */
   webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number };
+  /** User-written templates (exports, webhooks): each render's time and heap, renderer threads, jobs waiting. */
+  templates: { timeoutMs: number; memoryMb: number; outputMb: number; workers: number; queue: number };
   apiVersion: string;
   /** writer: takes the data directory's lock and appends; reader: a read replica following the writer's log (no lock, no writes of its own). */
   role: 'writer' | 'reader';
@@ -258,6 +260,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: seconds(env.WEBHOOK_RETRY_MAX, 300),
       maxAttempts: integer(env.WEBHOOK_MAX_ATTEMPTS, 20),
       timeoutMs: seconds(env.WEBHOOK_TIMEOUT, 10),
+    },
+    templates: {
+      timeoutMs: positiveSeconds(env.TEMPLATE_TIMEOUT, 10, 'TEMPLATE_TIMEOUT'),
+      memoryMb: Math.max(16, positive(env.TEMPLATE_MEMORY_MB, 256, 'TEMPLATE_MEMORY_MB')),
+      outputMb: positive(env.TEMPLATE_MAX_OUTPUT_MB, 64, 'TEMPLATE_MAX_OUTPUT_MB'),
+      workers: positive(env.TEMPLATE_WORKERS, 2, 'TEMPLATE_WORKERS'),
+      queue: integer(env.TEMPLATE_QUEUE, 64),
     },
     apiVersion: '3.4',
     role: role(env.ROLE),

@@ -16,6 +16,7 @@ import { openLedger, openReader, type Ledger } from './ledger/openLedger.js';
 import { Readiness } from './replicas/Readiness.js';
 import { WEBHOOK_DELIVERIES_SOURCE } from './models/extras/webhookDeliveriesView.js';
 import { startWebhookWorker } from './webhooks/startWebhookWorker.js';
+import { TemplatePool } from './templates/TemplatePool.js';
 import type { WebhookWorker } from './webhooks/WebhookWorker.js';
 
 export interface Running {
@@ -69,7 +70,9 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const readiness = new Readiness(() => projector.position, () => log.head(), { maxLagEvents: config.readyMaxLagEvents, maxLagMs: config.readyMaxLagMs }, Date.now, () => log.headConfirmedAgoMs?.() ?? 0);
   void ledger.caughtUp.then(() => readiness.markCaughtUp(), () => undefined);
   const renderCache = new RenderCache(projector, config.renderCacheBytes);
-  const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, commands, logger, auth, audit, sources, readiness };
+  // Export templates and webhook templates share one pool of sandboxed renderers.
+  const templates = new TemplatePool(config.templates);
+  const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, templates, commands, logger, auth, audit, sources, readiness };
   queries.register('created_by_request', audit.createdByRequest);
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
 
@@ -99,7 +102,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   if (!reader) {
     try {
       webhooks = await startWebhookWorker({
-        config, registry, log, store, projector, secrets: ledger.secrets, serializer, baseUrl: url, logger,
+        config, registry, log, store, projector, secrets: ledger.secrets, serializer, templates, baseUrl: url, logger,
         // Like the projector's: a process that no longer follows its log, or whose read store
         // stayed down past the retry budget, restarts (from the saved position). A payload that
         // fails to render for any other reason is recorded as a failed delivery instead: the
@@ -109,6 +112,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await adminSocket?.close();
+      await templates.close();
       throw error;
     }
   }
@@ -132,6 +136,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
       await audit.close(); // ends live change streams, which would keep the server open
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await adminSocket?.close();
+      await templates.close();
       await ledger.close();
     })());
   return { services, server, url, webhooks, fatal: ledger.fatal.raised, caughtUp: ledger.caughtUp, stop };

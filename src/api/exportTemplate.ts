@@ -10,7 +10,8 @@ import type { ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
 import { findInOrder } from './query/listPage.js';
 import type { RenderOptions, Serializer } from './Serializer.js';
-import { renderTemplate } from '../templates/jinjaTemplates.js';
+import { TemplateBusyError, TemplateError, TemplateLimitError } from '../templates/TemplateError.js';
+import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
 
 export interface ExportRequest {
   store: ReadStore;
@@ -19,26 +20,43 @@ export interface ExportRequest {
   filter: Query;
   query: URLSearchParams;
   options: RenderOptions;
+  templates: TemplateRenderer;
 }
 
 /**
- * The objects as templates see them: their complete API form, in a list that also answers
- * `all()`, which templates written for Django's querysets call (`queryset|length` counts;
- * `count(x)` is the Jinja2 list's own).
+ * The template over the objects as templates see them: their complete API form, in a list
+ * (`queryset`) that also answers `all()`, which templates written for Django's querysets call.
+ * A template that fails or runs past a limit is the client's 400, in the words NetBox's own
+ * export view uses; a renderer pool that is full is a 503 to retry.
  */
-function querysetOf(objects: Record<string, unknown>[]): unknown[] {
-  const queryset = [...objects];
-  Object.defineProperty(queryset, 'all', { value: () => objects, enumerable: false });
-  return queryset;
+async function renderExport(ctx: Context, templates: TemplateRenderer, name: string, code: string, objects: unknown[]): Promise<string | null> {
+  try {
+    const [output] = await templates.render({ templates: [{ name, code }], context: { queryset: objects }, querysets: ['queryset'] });
+    return output!;
+  } catch (error) {
+    if (error instanceof TemplateBusyError) {
+      ctx.status = 503;
+      ctx.set('Retry-After', '1');
+      ctx.body = { detail: error.message };
+      return null;
+    }
+    if (!(error instanceof TemplateError)) throw error;
+    const limit = error instanceof TemplateLimitError ? ' (the limit is set by the service: see TEMPLATE_TIMEOUT and TEMPLATE_MEMORY_MB)' : '';
+    ctx.status = 400;
+    ctx.body = { detail: `There was an error rendering the selected export template (${name}): ${error.message}${limit}` };
+    return null;
+  }
 }
 
 export async function answerExport(ctx: Context, name: string, request: ExportRequest): Promise<void> {
-  const { store, serializer, definition, filter, query } = request;
+  const { store, serializer, definition, filter, query, templates } = request;
   const [template] = await store.find('extras.exporttemplate', { name, content_types: definition.key }, { sort: { id: 1 }, limit: 1 });
   if (!template) throw new NotFoundError();
   const { docs } = await findInOrder(store, definition, filter, query.get('ordering'), { brief: false, skip: 0, limit: undefined });
   const objects = await serializer.render(definition, docs, 'complete', request.options);
-  const output = renderTemplate(String(template.template_code ?? ''), { queryset: querysetOf(objects) }).replace(/\r\n/g, '\n');
+  const rendered = await renderExport(ctx, templates, name, String(template.template_code ?? ''), objects);
+  if (rendered === null) return;
+  const output = rendered.replace(/\r\n/g, '\n');
   if (template.as_attachment !== false) {
     const extension = template.file_extension ? `.${String(template.file_extension)}` : '';
     ctx.set('Content-Disposition', `attachment; filename="netbox_${definition.verboseNamePlural.replace(/ /g, '_')}${extension}"`);

@@ -101,7 +101,7 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
   if (store === services.store && notModified(services, ctx)) return;
   const filter = and(scope, await services.queries.compile(definition, query, ctx, store));
   const exportName = query.get('export');
-  if (exportName !== null) return answerExport(ctx, exportName, { store, serializer, definition, filter, query, options: renderOptions(ctx, query) });
+  if (exportName !== null) return answerExport(ctx, exportName, { store, serializer, definition, filter, query, options: renderOptions(ctx, query), templates: services.templates });
   const { docs, ...envelope } = await listPage({
     store,
     definition,

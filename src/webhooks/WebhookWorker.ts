@@ -10,6 +10,8 @@ import { EVENT_NAMES, webhookContext, type WebhookContext } from './payload.js';
 import { exhausted, retryDelay } from './retrySchedule.js';
 import type { TransportOptions, TransportResult } from './sendRequest.js';
 import { webhookRequest, type WebhookRequest } from './webhookRequest.js';
+import { TemplateError } from '../templates/TemplateError.js';
+import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
 
 const WEBHOOK = 'extras.webhook';
 const FLAGS = { create: 'type_create', update: 'type_update', delete: 'type_delete' } as const;
@@ -36,6 +38,8 @@ export interface WebhookWorkerOptions {
   /** Where the worker's state is kept (under DATA_DIR). */
   stateFile: string;
   renderer: PayloadRenderer;
+  /** Renders the webhooks' Jinja2 parts (URL, headers, body template) in a sandbox. */
+  templates: TemplateRenderer;
   /** On a first start: the webhooks as the read models hold them, and the position they are at. */
   initial: () => Promise<{ position: number; webhooks: Array<Record<string, unknown>> }>;
   retryBaseMs: number;
@@ -349,8 +353,9 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     const webhook = this.state.webhooks[id];
     if (!webhook) return; // deleted meanwhile: its queue went with it
     let result: TransportResult;
+    let final = false;
     try {
-      const request = webhookRequest(
+      const request = await webhookRequest(
         {
           payload_url: String(webhook.payload_url ?? ''),
           http_method: String(webhook.http_method ?? 'POST'),
@@ -360,6 +365,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
           secret: this.options.renderer.secret(webhook),
         },
         delivery.context,
+        this.options.templates,
       );
       result = await this.options.send(request, {
         sslVerification: webhook.ssl_verification !== false,
@@ -368,7 +374,11 @@ export class WebhookWorker implements WebhookDeliveryRecords {
         signal: this.abort.signal,
       });
     } catch (error) {
-      result = { status: null, error: `request not rendered: ${(error as Error).message}` };
+      // A template renders the same change the same way every time: retrying it would only
+      // hold up the webhook's queue. A busy renderer is another matter: that is retried.
+      final = error instanceof TemplateError;
+      const where = error instanceof TemplateError ? `${error.template}: ` : '';
+      result = { status: null, error: `request not rendered: ${where}${(error as Error).message}` };
     }
     if (this.state.pending[id]?.[0] !== delivery) return; // the webhook was deleted while sending
     if (this.abort.signal.aborted) return; // stopped mid-request: not an attempt, sent again at the next start
@@ -380,7 +390,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       delivery.status = 'delivered';
       delivery.next_attempt = null;
       this.finish(id);
-    } else if (exhausted(delivery.attempts, this.options.maxAttempts)) {
+    } else if (final || exhausted(delivery.attempts, this.options.maxAttempts)) {
       delivery.status = 'failed';
       delivery.next_attempt = null;
       this.finish(id);

@@ -5,6 +5,7 @@ import type { EventLog } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
+import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
 import { payloadRenderer, type CompleteRenderer } from './payloadRenderer.js';
 import { sendRequest } from './sendRequest.js';
 import { isStoreUnavailable, WebhookWorker } from './WebhookWorker.js';
@@ -17,6 +18,7 @@ export interface WebhookWorkerParts {
   projector: Projector;
   secrets: SecretKeeper;
   serializer: CompleteRenderer;
+  templates: TemplateRenderer;
   /** The service's own address: the `url` fields of payloads point there. */
   baseUrl: string;
   logger: (entry: Record<string, unknown>) => void;
@@ -26,7 +28,7 @@ export interface WebhookWorkerParts {
 
 /** The delivery worker as the service runs it: state under DATA_DIR/webhooks/, settings from the configuration. */
 export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<WebhookWorker> {
-  const { config, registry, log, store, projector, secrets, serializer, baseUrl, logger, onFailed } = parts;
+  const { config, registry, log, store, projector, secrets, serializer, templates, baseUrl, logger, onFailed } = parts;
   const rendered = payloadRenderer(registry, serializer, baseUrl, (sealed) => secrets.unsealSecret(sealed));
   // A payload reads related objects from the read models: a failure that heals by itself
   // (MongoDB's election, a query past its time limit) is retried as the projector retries
@@ -39,6 +41,7 @@ export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<Web
   const worker = new WebhookWorker({
     log,
     stateFile: path.join(config.dataDir, 'webhooks', 'deliveries.json'),
+    templates,
     renderer: retrying ? { ...rendered, data: (event) => retrying(() => rendered.data(event)) } : rendered,
     initial: async () => {
       // The read models are at the projector's position: start there, with the webhooks they hold.

@@ -11,6 +11,9 @@ import { RetriesExhaustedError, retryTransient } from '../../src/projections/ret
 import { isStoreUnavailable, WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/WebhookWorker.js';
 import { MemoryEventLog } from '../support/MemoryEventLog.js';
 import { until } from './receiver.js';
+import { templatePool } from '../support/templates.js';
+
+const templates = templatePool();
 
 function event(objectType: string, objectId: number, action: ChangeEvent['action'], postchange: Record<string, unknown> | null, at: number): ChangeEvent {
   return {
@@ -36,6 +39,7 @@ function workerFor(
     log,
     stateFile,
     renderer: { data: async (e) => ({ id: e.objectId, name: (e.postchange ?? e.prechange)?.name }), snapshots: () => ({ prechange: null, postchange: null }), secret: () => '' },
+    templates,
     initial: async () => ({ position: 0, webhooks: [] }),
     retryBaseMs: 1,
     retryMaxMs: 2,
