@@ -145,6 +145,7 @@ function messageFor(error: ErrorObject, field: FieldDefinition, value: unknown):
       if (typeof value === 'object') return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
       return `${String(value)} is not a valid choice.`;
     case 'pattern':
+      if (field.patternMessage) return field.patternMessage;
       return field.format === 'slug'
         ? 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'
         : 'Enter a valid value.';

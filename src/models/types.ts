@@ -90,6 +90,8 @@ export interface FieldDefinition extends DependentField {
   maxLength?: number;
   minLength?: number;
   pattern?: string;
+  /** The error for a value `pattern` refuses, where 'Enter a valid value.' would not say what is wanted. */
+  patternMessage?: string;
   format?: 'slug' | 'timezone' | 'email' | 'uri' | 'color';
 
   // number constraints
