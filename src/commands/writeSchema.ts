@@ -107,10 +107,29 @@ function validatorFor(definition: ModelDefinition, mode: WriteMode): ValidateFun
   return validate;
 }
 
+/** Field types whose values are text (or lists of text) a client writes as it likes. */
+const TEXT_TYPES = new Set(['string', 'mac_address', 'wwn', 'cidr', 'ip_address', 'array']);
+export const NUL_MESSAGE = 'Null characters are not allowed.';
+
+/**
+ * Text holding a NUL character is refused in every field, as Django REST framework's
+ * ProhibitNullCharactersValidator does on every CharField (NetBox's database could not
+ * store it). Checked here rather than in the schema, which the OpenAPI document shows.
+ */
+function refuseNulCharacters(definition: ModelDefinition, input: Record<string, unknown>, errors: FieldErrors): void {
+  for (const field of writableFields(definition)) {
+    if (!TEXT_TYPES.has(field.type)) continue;
+    const value = input[field.name];
+    const texts = Array.isArray(value) ? value : [value];
+    if (texts.some((text) => typeof text === 'string' && text.includes('\u0000'))) addError(errors, field.name, NUL_MESSAGE);
+  }
+}
+
 /** Check field values against the derived schema; messages in Django REST framework's words. */
 export function checkFieldValues(definition: ModelDefinition, input: Record<string, unknown>, mode: WriteMode): FieldErrors {
   const validate = validatorFor(definition, mode);
   const errors: FieldErrors = {};
+  refuseNulCharacters(definition, input, errors);
   if (validate(input)) return errors;
   const byName = new Map(definition.fields.map((f) => [f.name, f]));
   for (const error of validate.errors ?? []) {
