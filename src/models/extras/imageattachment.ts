@@ -48,7 +48,7 @@ export const imageattachment: ModelDefinition = {
       nullable: true,
       help: 'Set by the service: send the image as the `image` part of a multipart/form-data POST, beside the other fields.',
     },
-    { name: 'image_file', type: 'string', internal: true, nullable: true },
+    { name: 'image_file', type: 'string', internal: true, nullable: true, mediaFile: { directory: 'image-attachments' } },
     { name: 'image_original_name', type: 'string', internal: true, nullable: true },
     { name: 'image_size', type: 'integer', internal: true, nullable: true },
     // Read from the file's header: what a client sends for them is ignored.
