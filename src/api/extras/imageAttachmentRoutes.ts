@@ -10,7 +10,7 @@ import { runWrite, writeContext, writtenObjects } from '../modelRoutes.js';
 import { viewScope, writeGuard, writeScope } from '../permissions.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
-import { imageDirectory, isStoredImageName } from './imageFiles.js';
+import { imageDirectory, isStoredImageName, UPLOADED_FILE_POLICY } from './imageFiles.js';
 import { readMultipartRequest } from './multipartRequest.js';
 import { offerUploadedImage, withdrawUploads } from './offerUploadedImage.js';
 
@@ -92,5 +92,6 @@ async function mediaView(services: Services, definition: ModelDefinition, ctx: C
   }
   ctx.type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)];
   ctx.set('Cache-Control', 'private, max-age=3600');
+  ctx.set('Content-Security-Policy', UPLOADED_FILE_POLICY);
   ctx.body = bytes;
 }

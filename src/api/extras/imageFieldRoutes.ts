@@ -12,7 +12,7 @@ import { parseId, runWrite, writeContext, writtenObjects } from '../modelRoutes.
 import { assertInScope, viewScope, writeGuard, writeScope } from '../permissions.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
-import { imageDirectory, isStoredImageName } from './imageFiles.js';
+import { imageDirectory, isStoredImageName, UPLOADED_FILE_POLICY } from './imageFiles.js';
 import { readMultipartRequest } from './multipartRequest.js';
 import { offerUploadedImage, withdrawUploads, type OfferedUpload } from './offerUploadedImage.js';
 
@@ -132,5 +132,6 @@ async function mediaView(services: Services, directory: string, showing: Array<{
   }
   ctx.type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)];
   ctx.set('Cache-Control', 'private, max-age=3600');
+  ctx.set('Content-Security-Policy', UPLOADED_FILE_POLICY);
   ctx.body = bytes;
 }

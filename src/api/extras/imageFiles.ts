@@ -11,6 +11,12 @@ export function imageDirectory(dataDir: string, media = DEFAULT_MEDIA): string {
   return path.join(dataDir, 'media', media);
 }
 
+/**
+ * An uploaded file is only ever an image, but its bytes are a client's: should a browser
+ * open one as a document (a polyglot file), it runs and fetches nothing.
+ */
+export const UPLOADED_FILE_POLICY = "sandbox; default-src 'none'";
+
 /** A stored file's name: the digest of its bytes and its format's extension. */
 const STORED_NAME = /^[0-9a-f]{64}\.(png|jpeg|gif)$/;
 
