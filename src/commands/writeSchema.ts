@@ -121,7 +121,8 @@ function refuseNulCharacters(definition: ModelDefinition, input: Record<string, 
     if (!TEXT_TYPES.has(field.type)) continue;
     const value = input[field.name];
     const texts = Array.isArray(value) ? value : [value];
-    if (texts.some((text) => typeof text === 'string' && text.includes('\u0000'))) addError(errors, field.name, NUL_MESSAGE);
+    const nul = texts.some((text) => typeof text === 'string' && text.includes('\u0000'));
+    if (nul) addError(errors, field.name, NUL_MESSAGE);
   }
 }
 

@@ -2,6 +2,8 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { startService } from '../support/startService.js';
 
+const TEMPLATES = '/api/extras/export-templates/';
+
 test('?export= renders the named template over every filtered object, with its MIME type and as a named attachment', async (t) => {
   const service = await startService({ PAGINATE_COUNT: '2' });
   t.teardown(() => service.close());
@@ -68,19 +70,20 @@ test('?export= with ?ordering=<relation> orders by the related objects as the li
   t.is(exported.body.trim(), listed);
 });
 
-test('export templates: a MIME type or file extension that would break the response headers is refused on write', async (t) => {
+test('export templates: a MIME type or file extension that would break the headers is refused on write', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
   const base = { content_types: ['dcim.site'], template_code: 'x' };
-  const badTypes = ['text/csv\r\nSet-Cookie: a=b', 'text/html\n', 'text', 'text/csv; charset="utf-8"', 'text/csv\u0000', 'text /csv', 'téxt/csv'];
+  const badTypes = ['text/csv\r\nSet-Cookie: a=b', 'text/html\n', 'text', 'text/csv; charset="utf-8"'];
+  badTypes.push('text/csv\u0000', 'text /csv', 'téxt/csv');
   for (const [i, mime_type] of badTypes.entries()) {
-    const refused = await service.api('POST', '/api/extras/export-templates/', { ...base, name: `m${i}`, mime_type });
+    const refused = await service.api('POST', TEMPLATES, { ...base, name: `m${i}`, mime_type });
     t.is(refused.status, 400, JSON.stringify(mime_type));
     t.deepEqual(Object.keys(refused.body), ['mime_type'], JSON.stringify(mime_type));
   }
   const badExtensions = ['csv"; filename="x.html', 'csv;x=y', 'c sv', 'csv\r\n', 'a/b', "c'sv", 'csv\t', 'csvé'];
   for (const [i, file_extension] of badExtensions.entries()) {
-    const refused = await service.api('POST', '/api/extras/export-templates/', { ...base, name: `e${i}`, file_extension });
+    const refused = await service.api('POST', TEMPLATES, { ...base, name: `x${i}`, file_extension });
     t.is(refused.status, 400, JSON.stringify(file_extension));
     t.deepEqual(Object.keys(refused.body), ['file_extension'], JSON.stringify(file_extension));
   }
@@ -97,11 +100,12 @@ test('export templates: a MIME type or file extension that would break the respo
   }
 });
 
-test('?export= serves a template stored with an unsafe MIME type or extension (before they were checked) as plain text, without one', async (t) => {
+test('?export= serves a template stored with an unsafe MIME type or extension as text, without one', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
   await service.api('POST', '/api/dcim/sites/', { name: 'A', slug: 'a' });
-  const created = await service.api('POST', '/api/extras/export-templates/', { name: 'T', content_types: ['dcim.site'], template_code: 'x' });
+  const template = { name: 'T', content_types: ['dcim.site'], template_code: 'x' };
+  const created = await service.api('POST', '/api/extras/export-templates/', template);
   t.is(created.status, 201);
   // as an older version of the service recorded them: straight into the log, past today's checks
   await service.services.coordinator.execute({ requestId: randomUUID(), user: null }, async (tx) => {

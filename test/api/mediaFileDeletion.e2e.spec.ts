@@ -16,11 +16,17 @@ const ATTACHMENTS = '/api/extras/image-attachments/';
 const TYPES = '/api/dcim/device-types/';
 const digestOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function send(service: TestService, method: string, at: string, fields: Record<string, string | number>, files: Record<string, Buffer> = {}) {
+type Fields = Record<string, string | number>;
+type Files = Record<string, Buffer>;
+
+async function send(service: TestService, method: string, at: string, fields: Fields, files: Files = {}) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
-  for (const [name, bytes] of Object.entries(files)) form.append(name, new Blob([new Uint8Array(bytes)]), `${name}.png`);
-  const response = await fetch(service.url + at, { method, headers: { Authorization: `Token ${ADMIN_TOKEN}` }, body: form });
+  for (const [name, bytes] of Object.entries(files)) {
+    form.append(name, new Blob([new Uint8Array(bytes)]), `${name}.png`);
+  }
+  const headers = { Authorization: `Token ${ADMIN_TOKEN}` };
+  const response = await fetch(service.url + at, { method, headers, body: form });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
@@ -28,6 +34,11 @@ async function send(service: TestService, method: string, at: string, fields: Re
 function stored(service: TestService, directory: string): string[] {
   const dir = path.join(service.dataDir, 'media', directory);
   return existsSync(dir) ? readdirSync(dir).filter((f) => !f.startsWith('.')).sort() : [];
+}
+
+/** An attachment of `png` to the site `objectId` (9999: no such site). */
+function attach(service: TestService, objectId: number, png: Buffer) {
+  return send(service, 'POST', ATTACHMENTS, { content_type: 'dcim.site', object_id: objectId }, { image: png });
 }
 
 async function site(service: TestService, name: string): Promise<number> {
@@ -41,8 +52,8 @@ test('an image attachment deleted takes its file along, unless another attachmen
   t.teardown(() => service.close());
   const siteId = await site(service, 's1');
   const png = tinyPng(2, 2);
-  const first = await send(service, 'POST', ATTACHMENTS, { content_type: 'dcim.site', object_id: siteId }, { image: png });
-  const second = await send(service, 'POST', ATTACHMENTS, { content_type: 'dcim.site', object_id: siteId }, { image: png });
+  const first = await attach(service, siteId, png);
+  const second = await attach(service, siteId, png);
   t.is(first.status, 201);
   t.is(second.status, 201);
   t.deepEqual(stored(service, 'image-attachments'), [`${digestOf(png)}.png`]);
@@ -60,13 +71,15 @@ test('a device type image replaced, cleared, or deleted with its device type lea
   t.teardown(() => service.close());
   const maker = (await service.api('POST', '/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' })).body;
   const [front, front2, rear] = [tinyPng(2, 2, 1), tinyPng(2, 2, 2), tinyPng(2, 2, 3)];
-  const created = await send(service, 'POST', TYPES, { manufacturer: maker.id, model: 'Box', slug: 'box' }, { front_image: front, rear_image: rear });
+  const fields = { manufacturer: maker.id, model: 'Box', slug: 'box' };
+  const created = await send(service, 'POST', TYPES, fields, { front_image: front, rear_image: rear });
   t.is(created.status, 201, JSON.stringify(created.body));
   const id = created.body.id;
   t.deepEqual(stored(service, 'devicetype-images'), [`${digestOf(front)}.png`, `${digestOf(rear)}.png`].sort());
 
   t.is((await send(service, 'PATCH', `${TYPES}${id}/`, {}, { front_image: front2 })).status, 200);
-  t.deepEqual(stored(service, 'devicetype-images'), [`${digestOf(front2)}.png`, `${digestOf(rear)}.png`].sort(), 'the replaced file is gone');
+  const kept = [`${digestOf(front2)}.png`, `${digestOf(rear)}.png`].sort();
+  t.deepEqual(stored(service, 'devicetype-images'), kept, 'the replaced file is gone');
 
   t.is((await service.api('PATCH', `${TYPES}${id}/`, { front_image: null })).status, 200);
   t.deepEqual(stored(service, 'devicetype-images'), [`${digestOf(rear)}.png`], 'the cleared file is gone');
@@ -80,37 +93,41 @@ test('a refused upload leaves no file behind, but never deletes a file another o
   t.teardown(() => service.close());
   const siteId = await site(service, 's1');
   const png = tinyPng(3, 3);
-  const refused = await send(service, 'POST', ATTACHMENTS, { content_type: 'dcim.site', object_id: 9999 }, { image: png });
+  const refused = await attach(service, 9999, png);
   t.is(refused.status, 400, JSON.stringify(refused.body));
   t.deepEqual(stored(service, 'image-attachments'), []);
 
   const maker = (await service.api('POST', '/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' })).body;
-  const badType = await send(service, 'POST', TYPES, { manufacturer: maker.id, slug: 'no-model' }, { front_image: png });
+  const fields = { manufacturer: maker.id, slug: 'no-model' };
+  const badType = await send(service, 'POST', TYPES, fields, { front_image: png });
   t.is(badType.status, 400, JSON.stringify(badType.body));
   t.deepEqual(stored(service, 'devicetype-images'), []);
 
-  const kept = await send(service, 'POST', ATTACHMENTS, { content_type: 'dcim.site', object_id: siteId }, { image: png });
+  const kept = await attach(service, siteId, png);
   t.is(kept.status, 201);
-  const again = await send(service, 'POST', ATTACHMENTS, { content_type: 'dcim.site', object_id: 9999 }, { image: png });
+  const again = await attach(service, 9999, png);
   t.is(again.status, 400);
-  t.deepEqual(stored(service, 'image-attachments'), [`${digestOf(png)}.png`], 'the same bytes, shown by the first attachment');
+  const shown = [`${digestOf(png)}.png`];
+  t.deepEqual(stored(service, 'image-attachments'), shown, 'the same bytes, shown by the first attachment');
 });
 
-test('a file is deleted only once the change releasing it is durable: a delete the log refuses keeps it', async (t) => {
+test('a file is deleted only once the change releasing it is durable: a refused delete keeps it', async (t) => {
   const disk = new FaultyFileSystem();
-  const service = await startService({}, undefined, { start: { logFileSystem: disk, writerRetry: { firstMs: 20, maxMs: 100 } } });
+  const writerRetry = { firstMs: 20, maxMs: 100 };
+  const service = await startService({}, undefined, { start: { logFileSystem: disk, writerRetry } });
   t.teardown(() => service.close());
   const siteId = await site(service, 's1');
   const png = tinyPng(4, 4);
-  const created = await send(service, 'POST', ATTACHMENTS, { content_type: 'dcim.site', object_id: siteId }, { image: png });
+  const created = await attach(service, siteId, png);
   t.is(created.status, 201);
 
   disk.free = 0;
   t.is((await service.api('DELETE', `${ATTACHMENTS}${created.body.id}/`)).status, 503);
   t.deepEqual(stored(service, 'image-attachments'), [`${digestOf(png)}.png`]);
-  const replaced = await send(service, 'POST', ATTACHMENTS, { content_type: 'dcim.site', object_id: siteId }, { image: tinyPng(5, 5) });
+  const replaced = await attach(service, siteId, tinyPng(5, 5));
   t.is(replaced.status, 503);
-  t.is(stored(service, 'image-attachments').length, 2, 'an upload whose write may have been made keeps its file (an orphan at worst)');
+  const files = stored(service, 'image-attachments');
+  t.is(files.length, 2, 'an upload whose write may have been made keeps its file (an orphan at worst)');
   disk.free = null;
 });
 
@@ -119,7 +136,7 @@ test('attachments deleted with the object they belong to take their files along'
   t.teardown(() => service.close());
   const siteId = await site(service, 's1');
   const png = tinyPng(6, 6);
-  t.is((await send(service, 'POST', ATTACHMENTS, { content_type: 'dcim.site', object_id: siteId }, { image: png })).status, 201);
+  t.is((await attach(service, siteId, png)).status, 201);
   t.is((await service.api('DELETE', `/api/dcim/sites/${siteId}/`)).status, 204);
   t.is((await service.api('GET', ATTACHMENTS)).body.count, 0);
   t.deepEqual(stored(service, 'image-attachments'), []);

@@ -15,7 +15,8 @@ test('an upload of the same bytes during a deletion waits for it, then stores th
   // The deletion has decided that nothing names the file when the same bytes arrive again.
   const removed = await removeImageFile(dataDir, 'things', file, async () => {
     upload = storeImageFile(dataDir, png, 'png', 'things', (stored) => stored.file);
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the upload's own look for the file, were it not held back
+    // the time the upload's own look for the file would take, were it not held back
+    await new Promise((resolve) => setTimeout(resolve, 20));
     return false;
   });
   t.true(removed);

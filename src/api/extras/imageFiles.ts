@@ -51,7 +51,12 @@ export async function storeImageFile<T>(
  * upload can claim the file (see mediaFileLocks.ts). Only a stored file's name is
  * accepted: a value read back from the log never leads outside the directory.
  */
-export async function removeImageFile(dataDir: string, media: string, file: string, named: () => Promise<boolean>): Promise<boolean> {
+export async function removeImageFile(
+  dataDir: string,
+  media: string,
+  file: string,
+  named: () => Promise<boolean>,
+): Promise<boolean> {
   if (!isStoredImageName(file)) return false;
   return withMediaFileLock(media, file, async () => {
     if (await named()) return false;

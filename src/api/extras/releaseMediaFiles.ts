@@ -56,7 +56,8 @@ export async function deleteUnnamedFiles(owners: MediaFileOwners, files: StoredF
     try {
       await removeImageFile(owners.dataDir, directory, file, () => isNamed(owners, directory, file));
     } catch (error) {
-      owners.logger({ level: 'warn', msg: `media file ${key} no longer named but not deleted: ${(error as Error).message}` });
+      const reason = (error as Error).message;
+      owners.logger({ level: 'warn', msg: `media file ${key} no longer named but not deleted: ${reason}` });
     }
   }
 }

@@ -10,11 +10,13 @@ const TOKEN = "[A-Za-z0-9!#$%&*+.^_`|~-]+";
 /** `type/subtype`, optionally with `; name=value` parameters, all of token characters. */
 export const MIME_TYPE_PATTERN = `^${TOKEN}/${TOKEN}( *; *${TOKEN}=${TOKEN})*$`;
 export const MIME_TYPE_MESSAGE =
-  'Enter a media type of the form type/subtype, optionally with ; name=value parameters, in letters, digits and !#$%&*+.^_`|~- only.';
+  'Enter a media type of the form type/subtype, optionally with ; name=value parameters, ' +
+  'in letters, digits and !#$%&*+.^_`|~- only.';
 
 /** Printable ASCII less space, quotes, `;`, `/` and `\`: a file name's tail that stays inside filename="…". */
 export const FILE_EXTENSION_PATTERN = '^[A-Za-z0-9!#$%&()*+,.:<=>?@\\[\\]^_`{|}~-]+$';
-export const FILE_EXTENSION_MESSAGE = 'Enter an extension of letters, digits and punctuation, without spaces, quotes, semicolons or slashes.';
+export const FILE_EXTENSION_MESSAGE =
+  'Enter an extension of letters, digits and punctuation, without spaces, quotes, semicolons or slashes.';
 
 const mimeType = new RegExp(MIME_TYPE_PATTERN, 'u');
 const fileExtension = new RegExp(FILE_EXTENSION_PATTERN, 'u');

@@ -2,7 +2,7 @@
 import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypesFilters } from './contentTypesFilters.js';
-import { FILE_EXTENSION_MESSAGE, FILE_EXTENSION_PATTERN, MIME_TYPE_MESSAGE, MIME_TYPE_PATTERN } from './exportHeaderValues.js';
+import * as headerValues from './exportHeaderValues.js';
 
 export const exporttemplate: ModelDefinition = {
   key: 'extras.exporttemplate',
@@ -18,15 +18,23 @@ export const exporttemplate: ModelDefinition = {
     descriptionField,
     { name: 'template_code', type: 'string', required: true },
     // Both end up in response headers: see exportHeaderValues.ts.
-    { name: 'mime_type', type: 'string', blank: true, default: '', maxLength: 50, pattern: MIME_TYPE_PATTERN, patternMessage: MIME_TYPE_MESSAGE },
+    {
+      name: 'mime_type',
+      type: 'string',
+      blank: true,
+      default: '',
+      maxLength: 50,
+      pattern: headerValues.MIME_TYPE_PATTERN,
+      patternMessage: headerValues.MIME_TYPE_MESSAGE,
+    },
     {
       name: 'file_extension',
       type: 'string',
       blank: true,
       default: '',
       maxLength: 15,
-      pattern: FILE_EXTENSION_PATTERN,
-      patternMessage: FILE_EXTENSION_MESSAGE,
+      pattern: headerValues.FILE_EXTENSION_PATTERN,
+      patternMessage: headerValues.FILE_EXTENSION_MESSAGE,
     },
     { name: 'as_attachment', type: 'boolean', default: true },
     { name: 'created', type: 'date', readOnly: true, nullable: true },
