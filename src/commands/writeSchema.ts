@@ -117,13 +117,25 @@ export const NUL_MESSAGE = 'Null characters are not allowed.';
  * store it). Checked here rather than in the schema, which the OpenAPI document shows.
  */
 function refuseNulCharacters(definition: ModelDefinition, input: Record<string, unknown>, errors: FieldErrors): void {
-  for (const field of writableFields(definition)) {
-    if (!TEXT_TYPES.has(field.type)) continue;
-    const value = input[field.name];
-    const texts = Array.isArray(value) ? value : [value];
-    const nul = texts.some((text) => typeof text === 'string' && text.includes('\u0000'));
-    if (nul) addError(errors, field.name, NUL_MESSAGE);
+  for (const name of textFields(definition)) {
+    const value = input[name];
+    const nul = typeof value === 'string' ? value.includes('\u0000') : Array.isArray(value) && value.some(holdsNul);
+    if (nul) addError(errors, name, NUL_MESSAGE);
   }
+}
+
+const holdsNul = (text: unknown) => typeof text === 'string' && text.includes('\u0000');
+
+const textFieldNames = new WeakMap<ModelDefinition, string[]>();
+
+/** The writable fields whose values are text (worked out once per model: every write asks). */
+function textFields(definition: ModelDefinition): string[] {
+  let names = textFieldNames.get(definition);
+  if (!names) {
+    names = writableFields(definition).filter((f) => TEXT_TYPES.has(f.type)).map((f) => f.name);
+    textFieldNames.set(definition, names);
+  }
+  return names;
 }
 
 /** Check field values against the derived schema; messages in Django REST framework's words. */
