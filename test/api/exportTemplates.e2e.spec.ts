@@ -125,6 +125,12 @@ test('?export= serves a template stored with an unsafe MIME type or extension as
   t.is(served.headers.get('content-type'), 'text/plain; charset=utf-8');
   t.is(served.headers.get('x-injected'), null);
   t.is(served.headers.get('content-disposition'), 'attachment; filename="netbox_sites"');
+  // still editable without first correcting them: a PATCH checks only what it sends
+  const renamed = await service.api('PATCH', `${TEMPLATES}${created.body.id}/`, { description: 'kept' });
+  t.is(renamed.status, 200, JSON.stringify(renamed.body));
+  const fixed = await service.api('PATCH', `${TEMPLATES}${created.body.id}/`, { mime_type: 'text/csv', file_extension: 'csv' });
+  t.is(fixed.status, 200, JSON.stringify(fixed.body));
+  t.is((await service.api('GET', '/api/dcim/sites/?export=T')).headers.get('content-type'), 'text/csv');
 });
 
 test('?export= answers carry nosniff, and a sandboxing Content-Security-Policy when shown inline', async (t) => {
