@@ -102,6 +102,10 @@ test('a refused upload leaves no file behind, but never deletes a file another o
   const badType = await send(service, 'POST', TYPES, fields, { front_image: png });
   t.is(badType.status, 400, JSON.stringify(badType.body));
   t.deepEqual(stored(service, 'devicetype-images'), []);
+  const images = { front_image: png, rear_image: Buffer.from('no image') };
+  const badRear = await send(service, 'POST', TYPES, { ...fields, model: 'M' }, images);
+  t.is(badRear.status, 400, JSON.stringify(badRear.body));
+  t.deepEqual(stored(service, 'devicetype-images'), [], 'the front image stored before the rear one was refused');
 
   const kept = await attach(service, siteId, png);
   t.is(kept.status, 201);
