@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createApp } from './api/app.js';
 import { createHttpServer } from './api/httpServer.js';
+import { mediaFileReleaser } from './api/extras/releaseMediaFiles.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
 import { RenderCache } from './api/renderCache/RenderCache.js';
 import { Serializer } from './api/Serializer.js';
@@ -75,6 +76,9 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, templates, commands, logger, auth, audit, sources, readiness };
   queries.register('created_by_request', audit.createdByRequest);
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
+
+  // Uploaded files nothing names any more go once the change that released them is committed.
+  if (!reader) coordinator.onCommitted = mediaFileReleaser({ dataDir: config.dataDir, registry, store, logger });
 
   // The writer creates the first superuser; a replica finds it in the log.
   if (!reader) {

@@ -6,6 +6,7 @@
  */
 import type { Context } from 'koa';
 import { NotFoundError } from '../commands/errors.js';
+import { servableFileExtension, servableMimeType } from '../models/extras/exportHeaderValues.js';
 import type { ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
 import { findInOrder } from './query/listPage.js';
@@ -58,10 +59,17 @@ export async function answerExport(ctx: Context, name: string, request: ExportRe
   if (rendered === null) return;
   const output = rendered.replace(/\r\n/g, '\n');
   if (template.as_attachment !== false) {
-    const extension = template.file_extension ? `.${String(template.file_extension)}` : '';
+    // A value stored before extensions were checked could break out of the quoted filename: none then.
+    const stored = servableFileExtension(template.file_extension);
+    const extension = stored ? `.${stored}` : '';
     ctx.set('Content-Disposition', `attachment; filename="netbox_${definition.verboseNamePlural.replace(/ /g, '_')}${extension}"`);
   }
   ctx.body = output;
-  // As given: koa's ctx.type would add a charset to a text type that names none.
-  ctx.set('Content-Type', template.mime_type ? String(template.mime_type) : 'text/plain; charset=utf-8');
+  // As given: koa's ctx.type would add a charset to a text type that names none. A type stored before
+  // types were checked (a CR/LF would fail every answer) is served as plain text.
+  ctx.set('Content-Type', servableMimeType(template.mime_type) ?? 'text/plain; charset=utf-8');
+  // The text is the objects' data as a template arranged it: a browser opening it inline must not
+  // sniff it into HTML, nor run it (or anything it links) with this site's origin.
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Content-Security-Policy', "sandbox; default-src 'none'");
 }

@@ -197,6 +197,12 @@ export class WriteCoordinator {
   onOutage: (error: Error) => void = () => {};
   /** Called when writes are accepted again after an outage. */
   onRecovered: (outage: { since: string; attempts: number; error: Error }) => void = () => {};
+  /**
+   * Called with a request's events once they are durable and in the read models, before
+   * the request is answered: what may only follow a committed change (deleting the files
+   * it stopped naming). It must not throw: the write has succeeded whatever it does.
+   */
+  onCommitted: (events: ChangeEvent[]) => Promise<void> = async () => {};
 
   constructor(
     private readonly log: EventLog,
@@ -250,6 +256,7 @@ export class WriteCoordinator {
       );
     });
     for (const event of tx.events) this.staged.settle(tx.changeOf(event));
+    await this.onCommitted(tx.events).catch(() => undefined);
     return { result, events: tx.events };
   }
 

@@ -90,6 +90,8 @@ export interface FieldDefinition extends DependentField {
   maxLength?: number;
   minLength?: number;
   pattern?: string;
+  /** The error for a value `pattern` refuses, where 'Enter a valid value.' would not say what is wanted. */
+  patternMessage?: string;
   format?: 'slug' | 'timezone' | 'email' | 'uri' | 'color';
 
   // number constraints
@@ -191,6 +193,11 @@ export interface FieldDefinition extends DependentField {
    * (src/models/imageFields.ts), cleared by null or ''.
    */
   image?: { directory: string };
+  /**
+   * The field names a stored file under `media/<directory>/` without being an image field
+   * (an image attachment's `image_file`): a file no object names any more is deleted.
+   */
+  mediaFile?: { directory: string };
 }
 
 /** One object's change in a batch the projection applies: as stored before it, as it leaves it (null: absent). */

@@ -13,6 +13,22 @@ test('every response carries X-Request-ID and API-Version', async (t) => {
   }
 });
 
+test('every response says not to sniff its type, as NetBox does (stored text, errors alike)', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  await service.api('POST', '/api/dcim/sites/', { name: '<html><script>x</script>', slug: 'x' });
+  const requests = [
+    ['GET', '/api/dcim/sites/'],
+    ['GET', '/api/dcim/sites/99/'],
+    ['POST', '/api/dcim/sites/'],
+    ['GET', '/api/status/'],
+  ];
+  for (const [method, path] of requests) {
+    const response = await service.api(method, path, method === 'POST' ? {} : undefined);
+    t.is(response.headers.get('x-content-type-options'), 'nosniff', `${method} ${path}`);
+  }
+});
+
 test('the request id of a write is stamped on its events', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());

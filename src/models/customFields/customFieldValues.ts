@@ -10,6 +10,8 @@ export function checkCustomFieldValue(field: StoredObject, value: unknown): stri
   const min = field.validation_minimum as number | null;
   const max = field.validation_maximum as number | null;
   const choices = (field.choices as string[] | null) ?? [];
+  // As for every string field (see writeSchema.ts): whatever the type, text with a NUL is no value.
+  if (typeof value === 'string' && value.includes('\u0000')) return 'Null characters are not allowed.';
   switch (field.type) {
     case 'text':
     case 'longtext': {
