@@ -69,7 +69,10 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections accepted at once; more are closed at once. 0: no cap. */
   maxConnections: number;
-  /** Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit); each try times out. */
+  /**
+   * Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit);
+   * timeoutMs is the deadline of a whole attempt (connect, send, the whole answer).
+   */
   webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number };
   apiVersion: string;
   /** writer: takes the data directory's lock and appends; reader: a read replica following the writer's log (no lock, no writes of its own). */
