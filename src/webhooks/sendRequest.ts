@@ -31,7 +31,12 @@ export interface TransportResult {
   status: number | null;
   /** Why the attempt failed, null on a 2xx answer. */
   error: string | null;
+  /** The request can never succeed (its address is refused): no retry. */
+  final?: boolean;
 }
+
+/** The code of the lookup error for a refused address. */
+const REFUSED = 'EREFUSED_OWN_ADDRESS';
 
 /** Characters of a failed answer's body kept in the delivery record's error. */
 const MAX_ERROR_BODY = 500;
@@ -53,7 +58,7 @@ export async function sendRequest(request: WebhookRequest, options: TransportOpt
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const refused = net.isIP(literal) ? options.refuseAddress?.(literal, port) : null;
-  if (refused) return { status: null, error: refused };
+  if (refused) return { status: null, error: refused, final: true };
   let ca: Buffer | undefined;
   if (url.protocol === 'https:' && options.sslVerification && options.caFilePath) {
     try {
@@ -111,7 +116,9 @@ export async function sendRequest(request: WebhookRequest, options: TransportOpt
         req.destroy();
       }, options.timeoutMs);
     }
-    req.on('error', (error) => settle({ status: null, error: error.message || String(error) }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ status: null, error: error.message || String(error), ...(error.code === REFUSED ? { final: true } : {}) }),
+    );
     req.on('close', () => settle({ status: null, error: 'connection closed before the whole answer' }));
     req.end(body);
   });
@@ -124,7 +131,7 @@ function guardedLookup(refuse: (address: string, port: number) => string | null,
       if (error) return callback(error, '', 0);
       for (const { address } of addresses) {
         const why = refuse(address, port);
-        if (why) return callback(Object.assign(new Error(why), { code: 'EREFUSED_OWN_ADDRESS' }), '', 0);
+        if (why) return callback(Object.assign(new Error(why), { code: REFUSED }), '', 0);
       }
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
