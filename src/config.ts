@@ -71,9 +71,10 @@ export interface Config {
   maxConnections: number;
   /**
    * Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit);
-   * timeoutMs is the deadline of a whole attempt (connect, send, the whole answer).
+   * timeoutMs is the deadline of a whole attempt (connect, send, the whole answer); changes requested by webhook
+   * deliveries at maxDepth or deeper fire no webhook.
    */
-  webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number };
+  webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number; maxDepth: number };
   apiVersion: string;
   /** writer: takes the data directory's lock and appends; reader: a read replica following the writer's log (no lock, no writes of its own). */
   role: 'writer' | 'reader';
@@ -261,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: seconds(env.WEBHOOK_RETRY_MAX, 300),
       maxAttempts: integer(env.WEBHOOK_MAX_ATTEMPTS, 20),
       timeoutMs: seconds(env.WEBHOOK_TIMEOUT, 10),
+      maxDepth: positive(env.WEBHOOK_MAX_DEPTH, 1, 'WEBHOOK_MAX_DEPTH'),
     },
     apiVersion: '3.4',
     role: role(env.ROLE),
