@@ -70,9 +70,9 @@ export interface Config {
   /** Open connections accepted at once; more are closed at once. 0: no cap. */
   maxConnections: number;
   /**
-   * Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit);
-   * timeoutMs is the deadline of a whole attempt (connect, send, the whole answer); changes requested by webhook
-   * deliveries at maxDepth or deeper fire no webhook.
+   * Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no
+   * limit); timeoutMs is the deadline of a whole attempt (connect, send, the whole answer); changes requested by
+   * webhook deliveries at maxDepth or deeper fire no webhook.
    */
   webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number; maxDepth: number };
   apiVersion: string;

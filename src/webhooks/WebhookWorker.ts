@@ -290,9 +290,12 @@ export class WebhookWorker implements WebhookDeliveryRecords {
    */
   private tooDeep(event: ChangeEvent, ids: string[], depth: number): void {
     const max = this.options.maxDepth ?? 1;
-    const why = `not sent: the change was requested by a webhook delivery (depth ${depth}); changes at depth ${max} or deeper fire no webhook (WEBHOOK_MAX_DEPTH)`;
+    const why =
+      `not sent: the change was requested by a webhook delivery (depth ${depth}); ` +
+      `changes at depth ${max} or deeper fire no webhook (WEBHOOK_MAX_DEPTH)`;
     for (const id of ids) this.failedUnsent(id, event, why);
-    this.options.logger({ level: 'warn', msg: `webhooks ${ids.join(', ')}: change ${event.position} ${why}`, position: event.position });
+    const msg = `webhooks ${ids.join(', ')}: change ${event.position} ${why}`;
+    this.options.logger({ level: 'warn', msg, position: event.position });
   }
 
   /** Records a delivery of `event` to webhook `id` as failed without an attempt. */
@@ -402,7 +405,9 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       if (this.options.hopToken) {
         const deadline = Date.now() + (this.options.timeoutMs || HOP_TOKEN_WITHOUT_DEADLINE_MS);
         // Ours alone: a header template of the same name must not stand in for it.
-        for (const name of Object.keys(request.headers)) if (name.toLowerCase() === WEBHOOK_HOP_HEADER.toLowerCase()) delete request.headers[name];
+        for (const name of Object.keys(request.headers)) {
+          if (name.toLowerCase() === WEBHOOK_HOP_HEADER.toLowerCase()) delete request.headers[name];
+        }
         request.headers[WEBHOOK_HOP_HEADER] = this.options.hopToken((delivery.depth ?? 0) + 1, deadline);
       }
       result = await this.options.send(request, {

@@ -116,9 +116,10 @@ export async function sendRequest(request: WebhookRequest, options: TransportOpt
         req.destroy();
       }, options.timeoutMs);
     }
-    req.on('error', (error: NodeJS.ErrnoException) =>
-      settle({ status: null, error: error.message || String(error), ...(error.code === REFUSED ? { final: true } : {}) }),
-    );
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const final = error.code === REFUSED ? { final: true } : {};
+      settle({ status: null, error: error.message || String(error), ...final });
+    });
     req.on('close', () => settle({ status: null, error: 'connection closed before the whole answer' }));
     req.end(body);
   });

@@ -18,16 +18,17 @@ async function receiver(t: ExecutionContext, handler: http.RequestListener): Pro
 const post = (url: string) => ({ method: 'POST', url, headers: { 'Content-Type': 'application/json' }, body: '{}' });
 
 test('the timeout is a deadline for the whole attempt: a receiver trickling its answer a byte at a time is cut off', async (t) => {
-  t.timeout(5000);
+  t.timeout(8000);
   const url = await receiver(t, (req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     const drip = setInterval(() => res.write('.'), 20); // never idle for long: an idle timeout never fires
     res.on('close', () => clearInterval(drip));
   });
   const started = Date.now();
-  const result = await sendRequest(post(url), { ...OPTIONS, timeoutMs: 300 });
-  t.deepEqual(result, { status: 200, error: 'no complete answer within 300 ms' });
-  t.true(Date.now() - started < 2000);
+  const result = await sendRequest(post(url), { ...OPTIONS, timeoutMs: 1000 });
+  // The status is 200 once the headers came in time (null on a machine too loaded for that): the error decides.
+  t.is(result.error, 'no complete answer within 1000 ms');
+  t.true(Date.now() - started < 4000, 'ends at the deadline, not when the receiver stops');
 });
 
 test('the deadline also covers a receiver that accepts the request and trickles its headers', async (t) => {
@@ -89,9 +90,11 @@ test("an address the caller refuses (the service's own) is never called, whether
   });
   const port = Number(new URL(url).port);
   const refuseAddress = (address: string, p: number) => (p === port && /^(127\.|::1$)/.test(address) ? `own address ${address}:${p}` : null);
-  t.deepEqual(await sendRequest(post(url), { ...OPTIONS, refuseAddress }), { status: null, error: `own address 127.0.0.1:${port}` });
+  const literal = await sendRequest(post(url), { ...OPTIONS, refuseAddress });
+  t.deepEqual(literal, { status: null, error: `own address 127.0.0.1:${port}`, final: true }, 'final: never retried');
   const named = await sendRequest(post(url.replace('127.0.0.1', 'localhost')), { ...OPTIONS, refuseAddress });
   t.is(named.status, null);
+  t.true(named.final);
   t.regex(named.error!, /^own address (127\.0\.0\.1|::1):\d+$/);
   t.is(called, 0);
   t.deepEqual(await sendRequest(post(url), { ...OPTIONS, refuseAddress: () => null }), { status: 204, error: null });

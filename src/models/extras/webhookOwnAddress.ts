@@ -44,8 +44,10 @@ function ownAddresses(listen: ListenAddress): (address: string) => boolean {
  */
 export function ownAddressGuard(listen: ListenAddress): (address: string, port: number) => string | null {
   const own = ownAddresses(listen);
-  return (address, port) =>
-    port === listen.port && own(address) ? `payload URL refused: ${address}:${port} is this service's own address` : null;
+  return (address, port) => {
+    if (port !== listen.port || !own(address)) return null;
+    return `payload URL refused: ${address}:${port} is this service's own address`;
+  };
 }
 
 /**
@@ -63,7 +65,8 @@ export function ownPayloadUrl(payloadUrl: string, listen: ListenAddress | undefi
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
-  const own = host === 'localhost' || host.endsWith('.localhost') || host === listen.host.toLowerCase() || (net.isIP(host) !== 0 && ownAddresses(listen)(host));
+  const named = host === 'localhost' || host.endsWith('.localhost') || host === listen.host.toLowerCase();
+  const own = named || (net.isIP(host) !== 0 && ownAddresses(listen)(host));
   if (!own || urlPort(url) !== listen.port) return null;
   return "A webhook cannot deliver to this service's own address: its deliveries could trigger webhooks without end.";
 }
