@@ -69,9 +69,13 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections accepted at once; more are closed at once. 0: no cap. */
   maxConnections: number;
-  /** Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit); each try times out. */
-  webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number };
-  /** User-written templates (exports, webhooks): each render's time and heap, renderer threads, jobs waiting. */
+  /**
+   * Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no
+   * limit); timeoutMs is the deadline of a whole attempt (connect, send, the whole answer); changes requested by
+   * webhook deliveries at maxDepth or deeper fire no webhook.
+   */
+  webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number; maxDepth: number };
+  /** User-written templates (exports, webhooks): each render's time, heap and output, renderer processes, jobs waiting. */
   templates: { timeoutMs: number; memoryMb: number; outputMb: number; workers: number; queue: number };
   apiVersion: string;
   /** writer: takes the data directory's lock and appends; reader: a read replica following the writer's log (no lock, no writes of its own). */
@@ -260,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: seconds(env.WEBHOOK_RETRY_MAX, 300),
       maxAttempts: integer(env.WEBHOOK_MAX_ATTEMPTS, 20),
       timeoutMs: seconds(env.WEBHOOK_TIMEOUT, 10),
+      maxDepth: positive(env.WEBHOOK_MAX_DEPTH, 1, 'WEBHOOK_MAX_DEPTH'),
     },
     templates: {
       timeoutMs: positiveSeconds(env.TEMPLATE_TIMEOUT, 10, 'TEMPLATE_TIMEOUT'),

@@ -100,6 +100,8 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  // PORT=0 picks the port only now: webhooks are refused this address from here on.
+  services.commands.settings.listen = { host: config.host, port };
   // Follows the log on its own: a slow or unreachable receiver never holds up a write.
   // The writer's alone: replicas delivering too would send every change several times.
   let webhooks: WebhookWorker | null = null;

@@ -13,6 +13,7 @@ import { imageAttachmentRoutes } from './extras/imageAttachmentRoutes.js';
 import { imageFieldRoutes } from './extras/imageFieldRoutes.js';
 import { errorResponses } from './middleware/errorResponses.js';
 import { idempotency } from './middleware/idempotency.js';
+import { webhookHop } from './middleware/webhookHop.js';
 import { readJsonBody } from './middleware/readJsonBody.js';
 import { appendSlash, requestContext } from './middleware/requestContext.js';
 import { strictQueryString } from './middleware/strictUtf8.js';
@@ -41,6 +42,7 @@ export function createApp(services: Services): Koa {
   app.use(appendSlash);
   app.use(negotiationGuard); // ?format= / Accept no renderer satisfies: 404 / 406 before any view
   app.use(authenticate(services));
+  app.use(webhookHop(services.config.secretKey)); // a webhook delivery's writes: their events name its depth
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
   app.use(imageAttachmentRoutes(services).routes()); // multipart image uploads (read their own bodies), uploaded files
   app.use(imageFieldRoutes(services).routes()); // multipart writes of models with image fields, their files

@@ -172,7 +172,8 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
 }
 
 export function writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext {
-  return { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null, authorize, idempotency: ctx.state.idempotency };
+  const { requestId, eventUser, idempotency, webhookDepth } = ctx.state;
+  return { requestId, user: eventUser ?? null, authorize, idempotency, webhookDepth };
 }
 
 /**

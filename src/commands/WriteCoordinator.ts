@@ -24,6 +24,8 @@ export interface WriteContext {
   authorize?(event: ChangeEvent, view: LookupView): Promise<void>;
   /** The client's Idempotency-Key and request fingerprint, stamped on every event. */
   idempotency?: { key: string; fingerprint: string };
+  /** Set when a webhook delivery sent the request: how many deliveries led to it, stamped on every event. */
+  webhookDepth?: number;
 }
 
 export interface RecordedChange {
@@ -95,6 +97,7 @@ export class WriteTransaction {
       related: change.related ?? null,
     };
     if (this.context.idempotency) event.idempotency = this.context.idempotency;
+    if (this.context.webhookDepth) event.webhookDepth = this.context.webhookDepth;
     this.events.push(event);
     const made = evolve(this.registry, event);
     this.changes.set(event, made);

@@ -283,6 +283,8 @@ export interface FieldErrors {
 export interface ModelSettings {
   /** ENFORCE_GLOBAL_UNIQUE: no duplicate prefixes or IP addresses in the global table (no VRF). */
   enforceGlobalUnique: boolean;
+  /** Where the service listens (HOST, PORT; port 0: not known before listening): webhooks may not deliver there. */
+  listen?: { host: string; port: number };
 }
 
 /** What a `validate` hook may consult besides the object and the stored state. */

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { SecretKeeper } from '../auth/secrets.js';
+import { WebhookHops } from '../auth/webhookHop.js';
 import type { Config } from '../config.js';
 import type { EventLog } from '../events/EventLog.js';
+import { ownAddressGuard } from '../models/extras/webhookOwnAddress.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
@@ -19,7 +21,7 @@ export interface WebhookWorkerParts {
   secrets: SecretKeeper;
   serializer: CompleteRenderer;
   templates: TemplateRenderer;
-  /** The service's own address: the `url` fields of payloads point there. */
+  /** The service's own address: the `url` fields of payloads point there, and deliveries never go there. */
   baseUrl: string;
   logger: (entry: Record<string, unknown>) => void;
   /** The worker stopped following the log, or the read store is down (see WebhookWorkerOptions.onFailed). */
@@ -37,6 +39,7 @@ export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<Web
   // one the store names its own (refused credentials: not transient, never the data's);
   // any other rendering failure is recorded as that change's failed delivery (see WebhookWorker).
   const retrying = store.retrying?.bind(store);
+  const hops = new WebhookHops(config.secretKey);
   const storeFailure = (error: unknown) => store.isStoreFailure?.(error) === true;
   const worker = new WebhookWorker({
     log,
@@ -54,6 +57,9 @@ export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<Web
     maxAttempts: config.webhooks.maxAttempts,
     timeoutMs: config.webhooks.timeoutMs,
     send: sendRequest,
+    maxDepth: config.webhooks.maxDepth,
+    hopToken: (depth, deadline) => hops.token(depth, deadline),
+    refuseAddress: ownAddressGuard({ host: config.host, port: Number(new URL(baseUrl).port || 80) }),
     logger,
     onFailed,
     storeUnavailable: (error) => isStoreUnavailable(error, storeFailure),

@@ -266,6 +266,7 @@ async function revertView(services: Services, audit: AuditService, ctx: Context)
   const events = await audit.revert(services.coordinator, target, {
     requestId: ctx.state.requestId,
     user: ctx.state.eventUser ?? null,
+    webhookDepth: ctx.state.webhookDepth,
   });
   const changes = await audit.renderer.render(events, renderContext(services, ctx));
   ctx.status = 200;
