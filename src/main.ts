@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from './api/app.js';
+import { createdByRequestFilter } from './api/audit/changePermission.js';
 import { createHttpServer } from './api/httpServer.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
 import { RenderCache } from './api/renderCache/RenderCache.js';
@@ -70,7 +71,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   void ledger.caughtUp.then(() => readiness.markCaughtUp(), () => undefined);
   const renderCache = new RenderCache(projector, config.renderCacheBytes);
   const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, commands, logger, auth, audit, sources, readiness };
-  queries.register('created_by_request', audit.createdByRequest);
+  queries.register('created_by_request', createdByRequestFilter(services, audit));
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
 
   // The writer creates the first superuser; a replica finds it in the log.
