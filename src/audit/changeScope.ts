@@ -2,6 +2,7 @@ import { Query as MingoQuery } from 'mingo';
 import { MATCH_NOTHING } from '../models/matchNothing.js';
 import type { Query } from '../projections/ReadStore.js';
 import type { AuditIndex } from './AuditIndex.js';
+import { queryPredicate } from './queryPredicate.js';
 
 /** Whether the change record at a log position is one a permission's constraints select. */
 export type ChangeTest = (p: number) => boolean;
@@ -59,11 +60,14 @@ function fieldsOf(query: Query): Set<string> | null {
  * Only the columns the scope names are built, from the index (never from event bodies).
  * When it names only columns with few distinct values (action, type, user, request), the
  * verdict is remembered per combination, so a scan costs a few array reads per position.
+ * The scope is evaluated as a plain function when it has the shapes constraints compile to.
  */
 export function changeScopeTest(index: AuditIndex, scope: Query): ChangeTest | null {
   if (Object.keys(scope).length === 0) return null;
   if (scope === MATCH_NOTHING) return () => false;
-  const matcher = new MingoQuery(scope);
+  const compiled = queryPredicate(scope);
+  const engine = compiled ? null : new MingoQuery(scope);
+  const matcher = { test: compiled ?? ((doc: Record<string, unknown>) => engine!.test(doc)) };
   const names = [...(fieldsOf(scope) ?? Object.keys(COLUMNS))].filter((name) => name in COLUMNS);
   const columns = names.map((name) => [name, COLUMNS[name]!] as const);
   const record = (p: number) => {
