@@ -25,7 +25,7 @@ import { EVENT_SCHEMA_VERSION, type ChangeEvent } from '../src/events/ChangeEven
 import { registry } from '../src/models/registry.js';
 import type { LookupView } from '../src/models/types.js';
 import { reportFigure } from './figures.js';
-import { api, startBenchService } from './inProcessService.js';
+import { api, startBenchService, TOKEN } from './inProcessService.js';
 
 const CHANGES = Number(process.env.CHANGES ?? 10_000);
 const INDEX_EVENTS = Number(process.env.INDEX_EVENTS ?? 1_000_000);
@@ -67,8 +67,10 @@ async function overHttp(): Promise<void> {
     const loaded = performance.now();
     for (let i = 0; i < half; i += 100) {
       const n = Math.min(100, half - i);
-      await api(url, 'POST', '/api/dcim/sites/', Array.from({ length: n }, (_, j) => ({ name: `site ${i + j}`, slug: `site-${i + j}` })));
-      await api(url, 'POST', '/api/tenancy/tenants/', Array.from({ length: n }, (_, j) => ({ name: `tenant ${i + j}`, slug: `tenant-${i + j}` })));
+      const named = (kind: string) =>
+        Array.from({ length: n }, (_, j) => ({ name: `${kind} ${i + j}`, slug: `${kind}-${i + j}` }));
+      await api(url, 'POST', '/api/dcim/sites/', named('site'));
+      await api(url, 'POST', '/api/tenancy/tenants/', named('tenant'));
     }
     const sites = (await api(url, 'GET', `/api/dcim/sites/?limit=${half}&brief=1`)).results as Array<{ id: number }>;
     const rest = CHANGES - 2 * half;
@@ -87,21 +89,25 @@ async function overHttp(): Promise<void> {
     const readers: Array<[string, string]> = [];
     let n = 0;
     for (const [name, constraints] of Object.entries(CONSTRAINTS)) {
-      const user = await api(url, 'POST', '/api/users/users/', { username: `reader-${n++}`, password: 'reader-password-1' });
+      const username = `reader-${n++}`;
+      const user = await api(url, 'POST', '/api/users/users/', { username, password: 'reader-password-1' });
       const token = await api(url, 'POST', '/api/users/tokens/', { user: user.id });
-      await api(url, 'POST', '/api/users/permissions/', { name: `oc-${n}`, object_types: ['extras.objectchange'], actions: ['view'], users: [user.id], constraints });
+      const permission = { name: `oc-${n}`, object_types: ['extras.objectchange'], actions: ['view'] };
+      await api(url, 'POST', '/api/users/permissions/', { ...permission, users: [user.id], constraints });
       readers.push([name, token.key]);
     }
-    const TOKEN = '0123456789abcdef0123456789abcdef01234567';
+    const list = '/api/extras/object-changes/?limit=50';
     for (const [name, key] of [['unconstrained (superuser)', TOKEN] as [string, string], ...readers]) {
-      const count = (await get(key, '/api/extras/object-changes/?limit=50')).count;
+      const count = (await get(key, list)).count;
       const cpu = { ms: 0 };
-      const first = await timed(SAMPLES, () => get(key, '/api/extras/object-changes/?limit=50'), cpu);
-      const deep = await timed(SAMPLES, () => get(key, `/api/extras/object-changes/?limit=50&offset=${Math.max(0, count - 60)}`));
-      console.log(`  ${name}: count ${count}; first page ${stats(first)} (${cpu.ms.toFixed(2)} CPU-ms); deep page ${stats(deep)}`);
+      const first = await timed(SAMPLES, () => get(key, list), cpu);
+      const deep = await timed(SAMPLES, () => get(key, `${list}&offset=${Math.max(0, count - 60)}`));
+      const cpuText = `${cpu.ms.toFixed(2)} CPU-ms`;
+      console.log(`  ${name}: count ${count}; first page ${stats(first)} (${cpuText}); deep page ${stats(deep)}`);
       if (name.startsWith('type')) {
         const p50 = [...first].sort((a, b) => a - b)[Math.floor(first.length / 2)]!;
-        reportFigure({ name: `constrained object-change list, first page of 50 (${all.count} changes)`, value: `${p50.toFixed(1)} ms` });
+        const figure = `constrained object-change list, first page of 50 (${all.count} changes)`;
+        reportFigure({ name: figure, value: `${p50.toFixed(1)} ms` });
       }
     }
   } finally {
@@ -146,9 +152,11 @@ async function indexOnly(): Promise<void> {
   const contentTypes = new ContentTypes(registry);
   const noUsers: UserLookup = { idsByUsername: async () => new Map(), existingIds: async () => new Set() };
   const view = { find: async () => [{ id: 1 }] } as unknown as LookupView;
-  console.log(`index only, ${INDEX_EVENTS.toLocaleString('en-US')} changes (count + first page of 50, no HTTP/rendering):`);
+  const size = INDEX_EVENTS.toLocaleString('en-US');
+  console.log(`index only, ${size} changes (count + first page of 50, no HTTP/rendering):`);
   for (const [name, constraints] of [['unconstrained', null] as [string, unknown], ...Object.entries(CONSTRAINTS)]) {
-    const permissions = new PermissionSet(registry, 9, [{ objectTypes: ['extras.objectchange'], actions: ['view'], constraints }]);
+    const grants = [{ objectTypes: ['extras.objectchange'], actions: ['view'], constraints }];
+    const permissions = new PermissionSet(registry, 9, grants);
     const cpu = { ms: 0 };
     const times = await timed(Math.min(SAMPLES, 10), async () => {
       const scope = (await permissions.scope(objectChangeModel, 'view', view))!;

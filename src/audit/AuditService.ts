@@ -97,7 +97,11 @@ export class AuditService {
    * listed model that the request created or updated, by id from the request index;
    * with `readable`, only from the change records it selects (a caller's permission).
    */
-  async createdByRequest(values: string[], definition: ModelDefinition, readable: ChangeTest | null = null): Promise<Query | null> {
+  async createdByRequest(
+    values: string[],
+    definition: ModelDefinition,
+    readable: ChangeTest | null = null,
+  ): Promise<Query | null> {
     const ids = values.map(canonicalUuid);
     if (ids.some((id) => id === null)) throw new ValidationError({ created_by_request: ['Enter a valid UUID.'] });
     await this.log.sync();

@@ -80,7 +80,10 @@ export function changeScopeTest(index: AuditIndex, scope: Query): ChangeTest | n
 
   const coded = codes as Array<NonNullable<Column['code']>>;
   const memo = new Map<number | string, boolean>();
-  const keyOf = coded.length === 1 ? (p: number) => coded[0]!(index, p) : (p: number) => coded.map((code) => code(index, p)).join(',');
+  const keyOf =
+    coded.length === 1
+      ? (p: number) => coded[0]!(index, p)
+      : (p: number) => coded.map((code) => code(index, p)).join(',');
   return (p) => {
     const key = keyOf(p);
     let verdict = memo.get(key);

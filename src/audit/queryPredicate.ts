@@ -81,7 +81,9 @@ export function queryPredicate(query: Query): Predicate | null {
   for (const [key, value] of Object.entries(query)) {
     if (key === '$and' || key === '$or') {
       if (!Array.isArray(value) || value.length === 0) return null;
-      const parts = value.map((part) => (typeof part === 'object' && part !== null ? queryPredicate(part as Query) : null));
+      const parts = value.map((part) =>
+        typeof part === 'object' && part !== null ? queryPredicate(part as Query) : null,
+      );
       if (parts.some((part) => part === null)) return null;
       const all = parts as Predicate[];
       clauses.push(key === '$and' ? (doc) => all.every((p) => p(doc)) : (doc) => all.some((p) => p(doc)));

@@ -20,6 +20,9 @@ interface Context {
 }
 const test = anyTest as TestFn<Context>;
 
+const CHANGES = 'extras.objectchange';
+const LIST = '/api/extras/object-changes/';
+
 test.before(async (t) => {
   const service = await startService();
   t.context.service = service;
@@ -27,7 +30,8 @@ test.before(async (t) => {
   const created = await service.api('POST', '/api/dcim/sites/', { name: 'hq', slug: 'hq' });
   t.context.site = created.body;
   t.context.siteCreate = requestOf(created);
-  t.context.siteUpdate = requestOf(await service.api('PATCH', `/api/dcim/sites/${created.body.id}/`, { description: 'x' }));
+  const updated = await service.api('PATCH', `/api/dcim/sites/${created.body.id}/`, { description: 'x' });
+  t.context.siteUpdate = requestOf(updated);
   t.context.tenantCreate = requestOf(await service.api('POST', '/api/tenancy/tenants/', { name: 't1', slug: 't1' }));
   const doomed = await ok(service.api('POST', '/api/dcim/sites/', { name: 'old', slug: 'old' }));
   await ok(service.api('POST', '/api/dcim/locations/', { name: 'l1', slug: 'l1', site: doomed.id }));
@@ -43,7 +47,7 @@ test.after.always(async (t) => {
 async function reader(service: TestService, name: string, constraints: unknown) {
   const user = await userWithToken(service, name);
   await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [user.user.id] });
-  await grant(service, { object_types: ['extras.objectchange'], actions: ['view'], users: [user.user.id], constraints });
+  await grant(service, { object_types: [CHANGES], actions: ['view'], users: [user.user.id], constraints });
   return as(service, user.key);
 }
 
@@ -79,7 +83,7 @@ test.serial('a type constraint narrows the list, its count and its pages', async
   t.is(sorted.count, expected.length);
   t.true(sorted.results.every((r: any) => r.changed_object_type === 'dcim.site'));
   // ?created_by_request= is no filter of this list: the constraints still apply.
-  const byRequest = await ok(call('GET', `/api/extras/object-changes/?created_by_request=${t.context.tenantCreate}`), 200);
+  const byRequest = await ok(call('GET', `${LIST}?created_by_request=${t.context.tenantCreate}`), 200);
   t.is(byRequest.count, expected.length);
 });
 
@@ -106,7 +110,8 @@ test.serial('the request view counts only the changes within the constraints', a
   const summary = await ok(call('GET', `/api/extras/requests/${cascadeDelete}/`), 200);
   t.is(summary.changes, 1);
   t.deepEqual(summary.actions, { create: 0, update: 0, delete: 1 });
-  const [siteChange] = (await ok(service.api('GET', `/api/extras/object-changes/?request_id=${cascadeDelete}&changed_object_type=dcim.site`), 200)).results;
+  const sitePart = `${LIST}?request_id=${cascadeDelete}&changed_object_type=dcim.site`;
+  const [siteChange] = (await ok(service.api('GET', sitePart), 200)).results;
   t.is(summary.first_position, siteChange.id);
   t.is(summary.last_position, siteChange.id);
 
@@ -121,13 +126,14 @@ test.serial('reverted_by names only reverts the caller may read a change of', as
   const created = await service.api('POST', '/api/dcim/sites/', { name: 'tmp', slug: 'tmp' });
   const original = created.headers.get('x-request-id')!;
   const revert = await ok(service.api('POST', `/api/extras/requests/${original}/revert/`), 200);
-  t.deepEqual((await ok(service.api('GET', `/api/extras/requests/${original}/`), 200)).reverted_by, [revert.request_id]);
+  const summary = `/api/extras/requests/${original}/`;
+  t.deepEqual((await ok(service.api('GET', summary), 200)).reverted_by, [revert.request_id]);
 
   const creations = await reader(service, 'creations-reverts', { action: 'create' });
-  t.deepEqual((await ok(creations('GET', `/api/extras/requests/${original}/`), 200)).reverted_by, [], 'the revert only deletes');
+  t.deepEqual((await ok(creations('GET', summary), 200)).reverted_by, [], 'the revert only deletes');
   t.is((await creations('GET', `/api/extras/requests/${revert.request_id}/`)).status, 404);
   const sites = await reader(service, 'sites-reverts', { changed_object_type: 'dcim.site' });
-  t.deepEqual((await ok(sites('GET', `/api/extras/requests/${original}/`), 200)).reverted_by, [revert.request_id]);
+  t.deepEqual((await ok(sites('GET', summary), 200)).reverted_by, [revert.request_id]);
 });
 
 test.serial('?created_by_request= on a model list tells only what the readable changes tell', async (t) => {
@@ -149,12 +155,13 @@ test.serial('constraints through a relation (user__username) and $user narrow th
   const { service } = t.context;
   const byName = await reader(service, 'admins-changes', { user__username: 'admin' });
   const all = await everything(service);
-  t.is((await ok(byName('GET', '/api/extras/object-changes/'), 200)).count, all.filter((r) => r.user_name === 'admin').length);
+  const byAdmin = all.filter((r) => r.user_name === 'admin').length;
+  t.is((await ok(byName('GET', LIST), 200)).count, byAdmin);
   const own = await reader(service, 'own-list', { user: '$user' });
   t.is((await ok(own('GET', '/api/extras/object-changes/'), 200)).count, 0, 'the admin made every change');
   // Constraints that cannot be evaluated select nothing (permissions fail closed).
   const broken = await reader(service, 'broken-list', { no_such_field: 1 });
-  t.deepEqual(await ok(broken('GET', '/api/extras/object-changes/'), 200), { count: 0, next: null, previous: null, results: [] });
+  t.deepEqual(await ok(broken('GET', LIST), 200), { count: 0, next: null, previous: null, results: [] });
 });
 
 test.serial('an unconstrained permission shows every change, as in NetBox', async (t) => {
@@ -164,7 +171,8 @@ test.serial('an unconstrained permission shows every change, as in NetBox', asyn
   const list = await ok(call('GET', '/api/extras/object-changes/?limit=1000'), 200);
   t.is(list.count, all.length);
   t.deepEqual(list.results.map((r: any) => r.id), all.map((r) => r.id));
-  t.deepEqual(await ok(call('GET', `/api/extras/requests/${cascadeDelete}/`), 200), await ok(service.api('GET', `/api/extras/requests/${cascadeDelete}/`), 200));
+  const summary = `/api/extras/requests/${cascadeDelete}/`;
+  t.deepEqual(await ok(call('GET', summary), 200), await ok(service.api('GET', summary), 200));
   // Several grants: one without constraints opens everything.
   const mixed = await reader(service, 'mixed-changes', { action: 'create' });
   const user = (await ok(service.api('GET', '/api/users/users/?username=mixed-changes'), 200)).results[0];
@@ -202,12 +210,15 @@ async function feed(service: TestService, key: string, after: number, until: num
 test.serial('the live feed delivers only the changes within the constraints', async (t) => {
   const { service } = t.context;
   const user = await userWithToken(service, 'site-feed');
-  await grant(service, { object_types: ['extras.objectchange'], actions: ['view'], users: [user.user.id], constraints: { changed_object_type: 'dcim.site' } });
+  const constraints = { changed_object_type: 'dcim.site' };
+  await grant(service, { object_types: [CHANGES], actions: ['view'], users: [user.user.id], constraints });
   const [newest] = await everything(service);
   const tenant = await service.api('POST', '/api/tenancy/tenants/', { name: 'feed-t', slug: 'feed-t' });
   const site = await service.api('POST', '/api/dcim/sites/', { name: 'feed-s', slug: 'feed-s' });
-  const ids = async (r: { headers: Headers }) =>
-    (await ok(service.api('GET', `/api/extras/object-changes/?request_id=${r.headers.get('x-request-id')}`), 200)).results.map((c: any) => c.id);
+  const ids = async (r: { headers: Headers }) => {
+    const changes = await ok(service.api('GET', `${LIST}?request_id=${r.headers.get('x-request-id')}`), 200);
+    return changes.results.map((c: any) => c.id);
+  };
   const [tenantChange] = await ids(tenant);
   const [siteChange] = await ids(site);
 

@@ -43,7 +43,11 @@ export const objectChangeModel: ModelDefinition = {
  * door that shows change records narrows by this test, so a list, its count, the feed and
  * a request summary show the same records a detail read allows.
  */
-export async function readableChanges(ctx: Context, services: Services, audit: AuditService): Promise<ChangeTest | null> {
+export async function readableChanges(
+  ctx: Context,
+  services: Services,
+  audit: AuditService,
+): Promise<ChangeTest | null> {
   const scope = await viewScope(ctx, services.config, objectChangeModel);
   return changeScopeTest(audit.log.index, scope);
 }
