@@ -37,6 +37,9 @@ const STREAM_STEP = 500;
  * - `/api/schema/events/`: the JSON Schema of the event envelope;
  * - `?as_of=<ISO time | log position>` on model list and detail views: the answer from
  *   the read models as they were then (sets `ctx.state.readStore`).
+ *
+ * Every read of change records passes readableChanges (changePermission.ts) first and
+ * shows only the records it allows.
  */
 export function auditApi(services: Services, audit: AuditService): Middleware {
   const router = new Router();
