@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from './api/app.js';
+import { createdByRequestFilter } from './api/audit/changePermission.js';
 import { createHttpServer } from './api/httpServer.js';
 import { mediaFileReleaser } from './api/extras/releaseMediaFiles.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
@@ -74,7 +75,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   // Export templates and webhook templates share one pool of sandboxed renderers.
   const templates = new TemplatePool(config.templates);
   const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, templates, commands, logger, auth, audit, sources, readiness };
-  queries.register('created_by_request', audit.createdByRequest);
+  queries.register('created_by_request', createdByRequestFilter(services, audit));
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
 
   // Uploaded files nothing names any more go once the change that released them is committed.
