@@ -122,8 +122,9 @@ async function answer(services: Services, schema: GraphQLSchema, ctx: Context): 
     contextValue: { services, reads },
   });
   const errors = result.errors?.map((error) => shown(services, ctx, error));
-  // Nothing ran (no such operation, variables of the wrong type): the request is at fault.
-  if (result.data === undefined) {
+  // Nothing ran (no such operation, variables of the wrong type, a mutation): the request is
+  // at fault. Every top-level field is nullable, so a run leaves `data` an object.
+  if (result.data === undefined || result.data === null) {
     return respond(ctx, 400, { errors: errors ?? [] });
   }
   respond(ctx, 200, errors?.length ? { data: result.data, errors } : { data: result.data });
