@@ -241,7 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphql: {
       maxDepth: positive(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
       maxAliases: integer(env.GRAPHQL_MAX_ALIASES, 30),
-      maxCost: positive(env.GRAPHQL_MAX_COST, 500_000, 'GRAPHQL_MAX_COST'),
+      maxCost: positive(env.GRAPHQL_MAX_COST, 1_000_000, 'GRAPHQL_MAX_COST'),
       listEstimate: positive(env.GRAPHQL_LIST_ESTIMATE, 20, 'GRAPHQL_LIST_ESTIMATE'),
     },
     loginRequired: flag(env.LOGIN_REQUIRED, false),
