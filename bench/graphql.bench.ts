@@ -18,6 +18,7 @@ import { start } from '../src/main.js';
 import type { ReadStore } from '../src/projections/ReadStore.js';
 import { HEADERS, api, deviceFixtures, fixed } from './inProcessService.js';
 
+const ONLY_GRAPHQL = process.argv.includes('--graphql-only');
 const ROUNDS = process.argv.includes('--rounds') ? Number(process.argv[process.argv.indexOf('--rounds') + 1]) : 5;
 const DEVICES = 1000;
 const INTERFACES = 10;
@@ -118,7 +119,7 @@ async function main() {
     ];
     console.log(`\n| read (${ROUNDS} rounds, medians) | HTTP requests | store calls | wall ms | response bytes |`);
     console.log('| --- | --- | --- | --- | --- |');
-    for (const [name, requests, run] of cases) {
+    for (const [name, requests, run] of ONLY_GRAPHQL ? cases.slice(0, 1) : cases) {
       await run(); // warm the render cache and the JIT as a steady reader would find them
       const calls: number[] = [];
       const ms: number[] = [];

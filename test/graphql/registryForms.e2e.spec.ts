@@ -97,6 +97,15 @@ test('every model answers its detail and list queries with the values of its RES
   }
   t.deepEqual(mismatches, []);
   t.true(compared >= 85, `${compared} models compared`);
+
+  // the README's example, under the default bounds
+  const example = await service.api('POST', '/graphql/', {
+    query: 'query ($site: [String]) { device_list(site: $site, status: "active") { name primary_ip { address } interfaces { name enabled ip_addresses { address vrf { name } } } } }',
+    variables: { site: ['dc-1'] },
+  });
+  t.is(example.status, 200, JSON.stringify(example.body));
+  const edge1 = example.body.data.device_list.find((d: any) => d.name === 'edge1');
+  t.deepEqual(edge1.interfaces.find((i: any) => i.name === 'et-0/0/0'), { name: 'et-0/0/0', enabled: true, ip_addresses: [{ address: '192.0.2.1/25', vrf: { name: 'Internet' } }] });
 });
 
 /** NetBox 3.4.10's query fields (netbox/*\/graphql/schema.py), with their types. */
