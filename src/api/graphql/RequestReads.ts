@@ -11,11 +11,17 @@ import { PermissionDeniedError } from '../../commands/errors.js';
 import type { Config } from '../../config.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
-import type { Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
+import type { FindOptions, Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
 import { andQueries } from '../query/compileFilter.js';
 import { compileSort } from '../query/sort.js';
 import { viewScope } from '../permissions.js';
 import type { Serializer } from '../Serializer.js';
+
+/** A generic relation's type field and the model its value names (an IP address's assigned object). */
+export interface GenericParent {
+  typeField: string;
+  parentModel: string;
+}
 
 /** A batch of keys answered together once the current level has asked for everything it needs. */
 class Batch<K, V> {
@@ -61,11 +67,18 @@ class Batch<K, V> {
   }
 }
 
+/** The objects of one model waiting to be rendered, and the fields asked of them. */
+interface RenderBatch {
+  docs: Map<number, ReadDocument>;
+  fields: Set<string>;
+  batch: Batch<number, Record<string, unknown> | null>;
+}
+
 export class RequestReads {
   private readonly scopes = new Map<string, Promise<Query | null>>();
   private readonly byId = new Map<string, Batch<number, ReadDocument | null>>();
   private readonly children = new Map<string, Batch<number, ReadDocument[]>>();
-  private readonly rendered = new Map<string, { docs: Map<number, ReadDocument>; fields: Set<string>; batch: Batch<number, Record<string, unknown> | null> }>();
+  private readonly rendered = new Map<string, RenderBatch>();
   /** The model of each object handed out, for the union types (a generic relation's object). */
   private readonly models = new WeakMap<object, string>();
 
@@ -104,7 +117,7 @@ export class RequestReads {
     return docs;
   }
 
-  async find(definition: ModelDefinition, query: Query, options: Parameters<ReadStore['find']>[2] = {}): Promise<ReadDocument[]> {
+  async find(definition: ModelDefinition, query: Query, options: FindOptions = {}): Promise<ReadDocument[]> {
     return this.tag(definition.key, await this.store.find(definition.key, query, options));
   }
 
@@ -137,7 +150,7 @@ export class RequestReads {
    * generic relation, whose `typeField` is `parentModel` and `via` is `parentId` (an
    * interface's IP addresses); in the model's default order.
    */
-  related(model: string, via: string, parentId: number, generic?: { typeField: string; parentModel: string }): Promise<ReadDocument[]> {
+  related(model: string, via: string, parentId: number, generic?: GenericParent): Promise<ReadDocument[]> {
     const definition = this.registry.tryGet(model);
     if (!definition) return Promise.resolve([]);
     const key = `${model}:${via}:${generic ? `${generic.typeField}=${generic.parentModel}` : ''}`;
@@ -178,7 +191,8 @@ export class RequestReads {
         const only = new Set(fields);
         docs.clear();
         fields.clear();
-        const rendered = await this.serializer.render(definition, page, 'complete', { baseUrl: this.ctx.state.baseUrl, only });
+        const options = { baseUrl: this.ctx.state.baseUrl, only };
+        const rendered = await this.serializer.render(definition, page, 'complete', options);
         return new Map(page.map((d, i) => [d.id, rendered[i]]));
       }, null);
       entry = { docs, fields, batch };

@@ -135,7 +135,7 @@ function requestOf(ctx: Context): GraphqlRequest | string {
   let source: Record<string, unknown>;
   if (ctx.method === 'POST') {
     const body = ctx.state.body;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) return 'POST body must be a JSON object with a "query".';
+    if (!isObject(body)) return 'POST body must be a JSON object with a "query".';
     source = body as Record<string, unknown>;
   } else {
     const params = new URLSearchParams(ctx.querystring);
@@ -151,9 +151,19 @@ function requestOf(ctx: Context): GraphqlRequest | string {
   }
   const { query, variables, operationName } = source;
   if (typeof query !== 'string' || query.trim() === '') return 'Must provide query string.';
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return 'Variables must be an object.';
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return 'operationName must be a string.';
-  return { query, variables: (variables as Record<string, unknown> | undefined) ?? null, operationName: (operationName as string | undefined) ?? null };
+  if (variables !== undefined && variables !== null && !isObject(variables)) return 'Variables must be an object.';
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    return 'operationName must be a string.';
+  }
+  return {
+    query,
+    variables: (variables as Record<string, unknown> | undefined) ?? null,
+    operationName: (operationName as string | undefined) ?? null,
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
@@ -169,7 +179,13 @@ function shown(services: Services, ctx: Context, error: GraphQLError): GraphQLFo
   if (original instanceof ValidationError) message = validationMessage(original.body);
   else if (original instanceof PermissionDeniedError || original instanceof NotFoundError) message = original.message;
   else {
-    services.logger({ level: 'error', requestId: ctx.state.requestId, msg: 'graphql resolver failed', path: error.path, error: String(original.stack ?? original) });
+    services.logger({
+      level: 'error',
+      requestId: ctx.state.requestId,
+      msg: 'graphql resolver failed',
+      path: error.path,
+      error: String(original.stack ?? original),
+    });
     message = 'Internal server error.';
   }
   return new GraphQLError(message, { nodes: error.nodes, path: error.path }).toJSON();
@@ -177,5 +193,6 @@ function shown(services: Services, ctx: Context, error: GraphQLError): GraphQLFo
 
 function validationMessage(body: unknown): string {
   const entries = Array.isArray(body) ? body.flatMap((b) => Object.entries(b as object)) : Object.entries(body as object);
-  return entries.map(([name, messages]) => `${name}: ${Array.isArray(messages) ? messages.join(' ') : String(messages)}`).join('; ');
+  const text = (messages: unknown) => (Array.isArray(messages) ? messages.join(' ') : String(messages));
+  return entries.map(([name, messages]) => `${name}: ${text(messages)}`).join('; ');
 }

@@ -43,7 +43,11 @@ export function checkLimits(
   limits: QueryLimits,
 ): GraphQLError[] {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+  const operation = operationName
+    ? operations.find((o) => o.name?.value === operationName)
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
   if (!operation) return []; // execution names the problem
   const fragments = new Map(
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
@@ -60,7 +64,8 @@ export function checkLimits(
     for (const selection of set.selections) {
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments.get(selection.name.value);
-        if (fragment) walk(fragment.selectionSet, typeOf(schema, fragment.typeCondition.name.value) ?? parent, depth, multiplicity, top);
+        const condition = fragment && (typeOf(schema, fragment.typeCondition.name.value) ?? parent);
+        if (fragment && condition) walk(fragment.selectionSet, condition, depth, multiplicity, top);
         continue;
       }
       if (selection.kind === Kind.INLINE_FRAGMENT) {
@@ -87,7 +92,9 @@ export function checkLimits(
     const size = many ? (top ? topListSize(node, variables, limits) : limits.listEstimate) : 1;
     const objects = multiplicity * size;
     cost += objects;
-    if (cost > limits.maxCost) fail(`Query may return more than ${limits.maxCost} objects (GRAPHQL_MAX_COST); ask for fewer with limit or less nesting.`);
+    if (cost > limits.maxCost) {
+      fail(`Query may return more than ${limits.maxCost} objects (GRAPHQL_MAX_COST); ask for fewer with limit or less nesting.`);
+    }
     const named = getNamedType(definition.type) as GraphQLCompositeType;
     walk(node.selectionSet, named, depth + 1, objects, false);
   };

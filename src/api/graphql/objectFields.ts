@@ -87,7 +87,13 @@ export function objectField(definition: ModelDefinition, field: FieldDefinition,
     case 'tags': {
       if (field.representation === 'slug') return rendered(new GraphQLList(GraphQLString));
       const type = types.object(field.target!);
-      return type && { type: new GraphQLList(type), description: field.help, resolve: (doc, _args, { reads }) => reads.objects(field.target!, doc[name]) };
+      return (
+        type && {
+          type: new GraphQLList(type),
+          description: field.help,
+          resolve: (doc, _args, { reads }) => reads.objects(field.target!, doc[name]),
+        }
+      );
     }
     case 'generic_fk': {
       const type = types.union(definition, field, field.targets ?? []);
@@ -95,7 +101,10 @@ export function objectField(definition: ModelDefinition, field: FieldDefinition,
         type && {
           type,
           description: field.help,
-          resolve: (doc, _args, { reads }) => (typeof doc[field.typeField!] === 'string' ? reads.object(doc[field.typeField!] as string, doc[field.idField!]) : null),
+          resolve: (doc, _args, { reads }) => {
+            const model = doc[field.typeField!];
+            return typeof model === 'string' ? reads.object(model, doc[field.idField!]) : null;
+          },
         }
       );
     }

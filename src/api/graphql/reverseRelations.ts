@@ -41,7 +41,8 @@ export function reverseRelationsOf(registry: ModelRegistry, target: ModelDefinit
   for (const c of candidates) uses.set(c.name, (uses.get(c.name) ?? 0) + 1);
   const relations: ReverseRelation[] = [];
   for (const { field, ...relation } of candidates) {
-    const name = graphqlName(uses.get(relation.name)! > 1 || taken.has(relation.name) ? `${relation.name}_as_${field.name}` : relation.name);
+    const shared = uses.get(relation.name)! > 1 || taken.has(relation.name);
+    const name = graphqlName(shared ? `${relation.name}_as_${field.name}` : relation.name);
     if (taken.has(name)) continue;
     taken.add(name);
     relations.push({ ...relation, name });

@@ -49,13 +49,23 @@ export function buildSchema(registry: ModelRegistry): GraphQLSchema {
   for (const definition of registry.all()) {
     const type = objects.get(definition.key)!;
     const names = namesOf(definition);
-    query[names.field] = { type, args: { id: { type: new GraphQLNonNull(GraphQLInt) } }, resolve: (_root, args, context) => detail(definition, args.id, context) };
-    query[names.list] = { type: new GraphQLList(new GraphQLNonNull(type)), args: listArguments(registry, definition), resolve: (_root, args, context) => list(definition, args, context) };
+    query[names.field] = {
+      type,
+      args: { id: { type: new GraphQLNonNull(GraphQLInt) } },
+      resolve: (_root, args, context) => detail(definition, args.id, context),
+    };
+    query[names.list] = {
+      type: new GraphQLList(new GraphQLNonNull(type)),
+      args: listArguments(registry, definition),
+      resolve: (_root, args, context) => list(definition, args, context),
+    };
   }
   return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: query }) });
 }
 
-function objectFields(registry: ModelRegistry, definition: ModelDefinition, types: TypeLookup): GraphQLFieldConfigMap<ReadDocument, GraphqlContext> {
+type ObjectFields = GraphQLFieldConfigMap<ReadDocument, GraphqlContext>;
+
+function objectFields(registry: ModelRegistry, definition: ModelDefinition, types: TypeLookup): ObjectFields {
   const fields: Record<string, Field> = {};
   for (const field of definition.fields) {
     const config = objectField(definition, field, types);
@@ -88,7 +98,8 @@ function unionOf(
   const members = targets.filter((t) => objects.has(t));
   if (members.length === 0) return null;
   if (members.length === 1) return objects.get(members[0])!;
-  const name = `${namesOf(owner).className}${graphqlName(field.name).split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Type`;
+  const pascal = graphqlName(field.name).split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  const name = `${namesOf(owner).className}${pascal}Type`;
   let union = unions.get(name);
   if (!union) {
     union = new GraphQLUnionType({
@@ -112,7 +123,8 @@ async function detail(definition: ModelDefinition, id: number, { reads }: Graphq
   return doc;
 }
 
-async function list(definition: ModelDefinition, args: Record<string, unknown>, { reads, services }: GraphqlContext): Promise<ReadDocument[]> {
+async function list(definition: ModelDefinition, args: Record<string, unknown>, context: GraphqlContext): Promise<ReadDocument[]> {
+  const { reads, services } = context;
   const scope = await reads.requireScope(definition);
   const filter = await services.queries.compile(definition, filterParameters(args), reads.ctx, reads.store);
   const max = services.config.maxPageSize;
