@@ -1,0 +1,68 @@
+import test from 'ava';
+import { recordEach } from '../../src/commands/recordEach.js';
+import type { CommandEnvironment } from '../../src/commands/decideObject.js';
+import type { WriteTransaction } from '../../src/commands/WriteCoordinator.js';
+import type { ModelDefinition } from '../../src/models/types.js';
+import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
+import type { DocumentChange } from '../../src/projections/ReadStore.js';
+
+/** Counts turns of the event loop until stopped (each setImmediate callback is one). */
+function turnCounter() {
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    if (!running) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    stop: () => {
+      running = false;
+      return turns;
+    },
+  };
+}
+
+function busyFor(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+test("a long decision gives the event loop turns (reads go on) and still records every item", async (t) => {
+  const env = { followUps: async () => {} } as unknown as CommandEnvironment;
+  const recorded: number[] = [];
+  const tx = { record: (change: { objectId: number }) => recorded.push(change.objectId), documentOf: () => ({}) } as unknown as WriteTransaction;
+  const counter = turnCounter();
+  const items = Array.from({ length: 40 }, (_, i) => i + 1);
+  const outcome = await recordEach(env, tx, { key: 'dcim.site' } as ModelDefinition, items, true, async (id) => {
+    busyFor(1); // 40 ms of work in all: one unbroken block before
+    return { id, previous: null, decided: { obj: { id }, repr: String(id), revealed: {} } as never };
+  });
+  t.true(counter.stop() >= 2, 'the event loop had turns during the decision');
+  t.deepEqual(outcome.ids, items);
+  t.deepEqual(recorded, items);
+});
+
+test('the memory store applies a large batch in one go after preparing it in turns: a read sees all of it or none', async (t) => {
+  const store = new MemoryReadStore();
+  const n = 30_000;
+  const changes: DocumentChange[] = Array.from({ length: n }, (_, i) => ({
+    collection: 'dcim.site',
+    id: i + 1,
+    position: 1,
+    doc: { id: i + 1, _pos: 1, name: `site ${i}`, tags: [{ name: 'x' }], custom_fields: { a: i } },
+  }));
+  const seen: number[] = [];
+  let done = false;
+  const read = async () => {
+    seen.push((await store.find('dcim.site', {})).length);
+    if (!done) setImmediate(read);
+  };
+  setImmediate(read);
+  await store.apply(changes, 1);
+  done = true;
+  t.true(seen.length >= 1, 'reads ran while the batch was being prepared');
+  t.deepEqual([...new Set(seen)], [0], 'no read saw part of the batch');
+  t.is((await store.find('dcim.site', {})).length, n);
+});
