@@ -1,5 +1,6 @@
 import test from 'ava';
 import { recordEach } from '../../src/commands/recordEach.js';
+import { deleteObjects } from '../../src/commands/deleteObjects.js';
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import type { WriteTransaction } from '../../src/commands/WriteCoordinator.js';
 import type { ModelDefinition } from '../../src/models/types.js';
@@ -42,6 +43,26 @@ test("a long decision gives the event loop turns (reads go on) and still records
   t.true(counter.stop() >= 2, 'the event loop had turns during the decision');
   t.deepEqual(outcome.ids, items);
   t.deepEqual(recorded, items);
+});
+
+test("a bulk delete's walk of dependants gives the event loop turns and still deletes every object", async (t) => {
+  const site = { key: 'dcim.site', fields: [] } as unknown as ModelDefinition;
+  const reference = { model: { key: 'dcim.rack' }, field: { name: 'site', type: 'fk', onDelete: 'CASCADE' } };
+  const env = { registry: { referencesTo: () => [reference] } } as unknown as CommandEnvironment;
+  const deleted: number[] = [];
+  const view = {
+    get: async (_model: string, id: number) => ({ id, _pos: 1, display: `site ${id}` }),
+    find: async () => {
+      busyFor(1); // 40 ms of lookups in all: one unbroken block before
+      return [];
+    },
+  };
+  const tx = { view, time: 'now', record: (change: { objectId: number }) => deleted.push(change.objectId) } as unknown as WriteTransaction;
+  const ids = Array.from({ length: 40 }, (_, i) => i + 1);
+  const counter = turnCounter();
+  await deleteObjects(env, tx, site, ids, true);
+  t.true(counter.stop() >= 2, 'the event loop had turns during the decision');
+  t.deepEqual(deleted.sort((a, b) => a - b), ids);
 });
 
 test('the memory store applies a large batch in one go after preparing it in turns: a read sees all of it or none', async (t) => {
