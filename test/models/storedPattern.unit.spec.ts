@@ -28,8 +28,8 @@ test('a pattern that cannot match in linear time is refused with the reason; an 
 });
 
 test("a custom field's validation_regex is checked by the linear engine, anchored at the start", (t) => {
-  const field = { type: 'text', validation_regex: '(a+)+$' };
+  const field = { id: 1, type: 'text', validation_regex: '(a+)+$' };
   t.is(checkCustomFieldValue(field, `${'a'.repeat(32)}!`), "Value must match regex '(a+)+$'");
   t.is(checkCustomFieldValue(field, 'aaa'), null);
-  t.is(checkCustomFieldValue({ type: 'text', validation_regex: '[A-Z]{3}' }, 'xABC'), "Value must match regex '[A-Z]{3}'");
+  t.is(checkCustomFieldValue({ id: 2, type: 'text', validation_regex: '[A-Z]{3}' }, 'xABC'), "Value must match regex '[A-Z]{3}'");
 });
