@@ -4,8 +4,6 @@ import { deleteObjects } from '../../src/commands/deleteObjects.js';
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import type { WriteTransaction } from '../../src/commands/WriteCoordinator.js';
 import type { ModelDefinition } from '../../src/models/types.js';
-import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
-import type { DocumentChange } from '../../src/projections/ReadStore.js';
 
 /** Counts turns of the event loop until stopped (each setImmediate callback is one). */
 function turnCounter() {
@@ -63,27 +61,4 @@ test("a bulk delete's walk of dependants gives the event loop turns and still de
   await deleteObjects(env, tx, site, ids, true);
   t.true(counter.stop() >= 2, 'the event loop had turns during the decision');
   t.deepEqual(deleted.sort((a, b) => a - b), ids);
-});
-
-test('the memory store applies a large batch in one go after preparing it in turns: a read sees all of it or none', async (t) => {
-  const store = new MemoryReadStore();
-  const n = 30_000;
-  const changes: DocumentChange[] = Array.from({ length: n }, (_, i) => ({
-    collection: 'dcim.site',
-    id: i + 1,
-    position: 1,
-    doc: { id: i + 1, _pos: 1, name: `site ${i}`, tags: [{ name: 'x' }], custom_fields: { a: i } },
-  }));
-  const seen: number[] = [];
-  let done = false;
-  const read = async () => {
-    seen.push((await store.find('dcim.site', {})).length);
-    if (!done) setImmediate(read);
-  };
-  setImmediate(read);
-  await store.apply(changes, 1);
-  done = true;
-  t.true(seen.length >= 1, 'reads ran while the batch was being prepared');
-  t.deepEqual([...new Set(seen)], [0], 'no read saw part of the batch');
-  t.is((await store.find('dcim.site', {})).length, n);
 });
