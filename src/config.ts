@@ -59,6 +59,8 @@ export interface Config {
   secretKey: string;
   superuser: { name: string; email: string; password: string | null; apiToken: string | null };
   maxBodyBytes: number;
+  /** Most items a list body (a bulk create, update or delete) may hold; more are refused (400) unread. 0: no cap. */
+  maxBulkItems: number;
   /** Time a client has to send a request body once its headers are in (408 after); 0: no limit. */
   bodyTimeoutMs: number;
   /** Time a client has to send the request line and headers (Node answers 408 and closes); 0: no limit. */
@@ -254,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiToken: env.SUPERUSER_API_TOKEN ?? null,
     },
     maxBodyBytes: integer(env.MAX_BODY_BYTES, 10 * 1024 * 1024),
+    maxBulkItems: integer(env.MAX_BULK_ITEMS, 1000),
     bodyTimeoutMs: seconds(env.BODY_TIMEOUT, 30),
     headersTimeoutMs,
     requestTimeoutMs,
