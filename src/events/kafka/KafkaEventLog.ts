@@ -108,6 +108,7 @@
  * Kafka 4.0 removed them (KIP-896).
  */
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type KafkaMessage, type Producer } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { LogReadUnavailableError } from '../LogReadUnavailableError.js';
@@ -203,6 +204,12 @@ const LOG_LEVELS = {
   info: KafkaLogLevel.INFO,
   debug: KafkaLogLevel.DEBUG,
 } as const;
+
+/** An append waits this long at most for its commit to become readable (untilReadable()). */
+const READABLE_WAIT_MS = 5_000;
+/** Pauses between looks at the partition's end meanwhile: doubling from the first to the last. */
+const READABLE_POLL_FIRST_MS = 2;
+const READABLE_POLL_MAX_MS = 100;
 
 export class KafkaEventLog implements EventLog {
   private readonly brokers: string[];
@@ -328,8 +335,32 @@ export class KafkaEventLog implements EventLog {
       transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
       outcomeWaitMs: this.outcomeWaitMs,
       supplanted: lease && (() => lease.supplanted()),
+      untilReadable: (offset) => this.untilReadable(offset),
       now: this.now,
     });
+  }
+
+  /**
+   * Polls the partition's last stable offset until it passes `offset`: the commit markers are
+   * written (usually within milliseconds of the commit's answer). Without it a read or a
+   * subscription's catch-up started right after an append resolved could miss it. Gives up
+   * after READABLE_WAIT_MS or when the end cannot be read: the append did commit.
+   */
+  private async untilReadable(offset: bigint): Promise<void> {
+    const started = performance.now();
+    for (let pause = READABLE_POLL_FIRST_MS; !this.closed; pause = Math.min(pause * 2, READABLE_POLL_MAX_MS)) {
+      try {
+        if ((await this.offsets()).high > offset) return;
+      } catch (error) {
+        console.warn(`KafkaEventLog: could not learn whether the commit at offset ${offset} is readable yet (${(error as Error).message})`);
+        return;
+      }
+      if (performance.now() - started > READABLE_WAIT_MS) {
+        console.warn(`KafkaEventLog: the commit at offset ${offset} is not readable after ${READABLE_WAIT_MS} ms (its commit markers are late)`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 
   /**
