@@ -19,6 +19,8 @@
 # kept across stop/start (a test stops and restarts the broker mid-transaction); --fresh
 # deletes it first. Then: KAFKA_BROKERS=127.0.0.1:9092 npx ava test/events/kafkaEventLog.int.spec.ts
 set -euo pipefail
+# Never fail silently: a command that stops the script says which one.
+trap 'echo "kafka-local: ERROR: failed (line $LINENO: $BASH_COMMAND)" >&2' ERR
 java=()
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -73,12 +75,15 @@ fetch() {
     "-Dkafka.version=$version" "-Dlibs.dir=$tmp")
   if [ "$major" -ge 4 ]; then
     if "${mvn[@]}" >"$mvn_log" 2>&1; then
-      local core log4j2
-      core="$(cd "$tmp" && ls log4j-core-*.jar 2>/dev/null | head -1)"
-      log4j2="${core#log4j-core-}"
-      log4j2="${log4j2%.jar}"
-      [ -n "$log4j2" ] || { rm -rf "$tmp" "$mvn_log"; fail "Kafka $version pulled in no log4j-core: cannot pick its slf4j binding"; }
-      "${mvn[@]}" -Pkafka4 "-Dlog4j2.version=$log4j2" >>"$mvn_log" 2>&1 || { cat "$mvn_log" >&2; rm -rf "$tmp" "$mvn_log"; fail "Maven could not fetch log4j-slf4j-impl $log4j2"; }
+      local core log4j2=()
+      core="$(find "$tmp" -name 'log4j-core-*.jar' -printf '%f\n' | head -n 1)"
+      core="${core#log4j-core-}"
+      # 4.0's POM pulls in no log4j2: the profile's default (what its distribution ships) then.
+      [ -n "$core" ] && log4j2=("-Dlog4j2.version=${core%.jar}")
+      "${mvn[@]}" -Pkafka4 "${log4j2[@]}" >>"$mvn_log" 2>&1 || {
+        cat "$mvn_log" >&2; rm -rf "$tmp" "$mvn_log"
+        fail "Maven could not fetch the log4j2 jars for Kafka $version"
+      }
     else
       cat "$mvn_log" >&2; rm -rf "$tmp" "$mvn_log"
       fail "Maven could not fetch org.apache.kafka:kafka_2.13:$version (is Maven Central reachable? is $version published?)"
@@ -235,7 +240,7 @@ status() {
     say "Kafka $(cat "$run/version" 2>/dev/null) runs on 127.0.0.1:$port (pid $pid)"
   else
     say "not running on port $port"
-    return 1
+    exit 1
   fi
 }
 
