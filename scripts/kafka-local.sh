@@ -78,7 +78,7 @@ fetch() {
       local core log4j2=()
       core="$(find "$tmp" -name 'log4j-core-*.jar' -printf '%f\n' | head -n 1)"
       core="${core#log4j-core-}"
-      # 4.0's POM pulls in no log4j2: the profile's default (what its distribution ships) then.
+      # 4.0's POM pulls in no log4j2: the profile's default (2.24.3, 4.1.0's) then.
       [ -n "$core" ] && log4j2=("-Dlog4j2.version=${core%.jar}")
       "${mvn[@]}" -Pkafka4 "${log4j2[@]}" >>"$mvn_log" 2>&1 || {
         cat "$mvn_log" >&2; rm -rf "$tmp" "$mvn_log"

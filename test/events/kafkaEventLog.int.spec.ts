@@ -10,8 +10,8 @@ import { eventLogContract, readAll, reopenable } from './eventLog.contract.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
 
 /**
- * Integration tests against a real broker: `KAFKA_BROKERS=localhost:9094 npx ava test/events/kafkaEventLog.int.spec.ts`
- * (docker compose up kafka). Kafka 3.x only: kafkajs 2.2 cannot talk to Kafka 4 (KIP-896).
+ * Integration tests against a real broker (Kafka 3.9 or 4.x): `scripts/kafka-local.sh start`, then
+ * `KAFKA_BROKERS=127.0.0.1:9092 npx ava test/events/kafkaEventLog.int.spec.ts` (or localhost:9094 after docker compose up kafka).
  * Each test gets a fresh topic and its own transactional id (tests run concurrently and
  * would otherwise fence each other). Topics are left behind on the test broker.
  */

@@ -104,8 +104,8 @@
  * every read()/subscribe() waits ~3 s to join its fresh group) and, on a single
  * broker, `transaction.state.log.replication.factor=1`,
  * `transaction.state.log.min.isr=1`, `offsets.topic.replication.factor=1`.
- * kafkajs 2.2 speaks only old protocol versions: use a Kafka 3.x broker, since
- * Kafka 4.0 removed them (KIP-896).
+ * Brokers: the contract and fault suites pass against Kafka 3.9 and 4.x (4.0.0, 4.4.0): the
+ * protocol versions kafkajs 2.2 sends are above the ones Kafka 4.0 removed (KIP-896).
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
