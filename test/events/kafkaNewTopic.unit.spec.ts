@@ -5,13 +5,18 @@
  * Seen against a real, busy 3.9 broker: a writer's open() failed on a topic it had just made.
  */
 import test from 'ava';
-import { KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
+import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { FakeKafkaCluster, protocolError } from '../support/fakeKafka.js';
 import { readAll } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
 
-const options = (cluster: FakeKafkaCluster) =>
-  ({ brokers: ['broker-1:9092'], clientId: 'new-topic', replicationFactor: 1, logLevel: 'nothing', client: cluster.client }) as const;
+const options = (cluster: FakeKafkaCluster): KafkaEventLogOptions => ({
+  brokers: ['broker-1:9092'],
+  clientId: 'new-topic',
+  replicationFactor: 1,
+  logLevel: 'nothing',
+  client: cluster.client,
+});
 
 test('kafka: a writer opens on the topic it just created although the broker did not know it yet when first asked', async (t) => {
   const cluster = new FakeKafkaCluster();
