@@ -192,7 +192,10 @@ start() {
   fi
   fetch
   # Data formatted by another version: start afresh rather than up- or downgrade it.
-  if [ "$fresh" = 1 ] || [ "$(cat "$run/version" 2>/dev/null)" != "$version" ]; then rm -rf "$run/data"; fi
+  if [ "$fresh" = 1 ] || [ "$(cat "$run/version" 2>/dev/null)" != "$version" ]; then
+    rm -rf "$run/data"
+    [ -f "$log_file" ] && mv "$log_file" "$log_file.1" # the previous broker's log, kept once
+  fi
   write_config
   echo "$version" >"$run/version"
   echo "=== $(date -u +%FT%TZ) kafka-local start $version on 127.0.0.1:$port" >>"$log_file"
