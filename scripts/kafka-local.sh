@@ -54,7 +54,8 @@ log_tail() {
   local this_start
   this_start="$(awk '/^=== .* kafka-local start /{n=NR} END{print n+0}' "$log_file")"
   echo "---- errors in $log_file ----" >&2
-  tail -n "+$((this_start > 0 ? this_start : 1))" "$log_file" | grep -E '(ERROR|FATAL)|^Caused by|Exception:' | head -n 12 >&2 || true
+  tail -n "+$((this_start > 0 ? this_start : 1))" "$log_file" |
+    grep -E '(ERROR|FATAL)|^Caused by|Exception:' | head -n 12 >&2 || true
   echo "---- last lines ----" >&2
   tail -n 15 "$log_file" >&2
   echo "----" >&2
@@ -86,12 +87,14 @@ fetch() {
       }
     else
       cat "$mvn_log" >&2; rm -rf "$tmp" "$mvn_log"
-      fail "Maven could not fetch org.apache.kafka:kafka_2.13:$version (is Maven Central reachable? is $version published?)"
+      fail "Maven could not fetch org.apache.kafka:kafka_2.13:$version" \
+        "(is Maven Central reachable? is $version published?)"
     fi
   else
     "${mvn[@]}" -Pkafka3 >"$mvn_log" 2>&1 || {
       cat "$mvn_log" >&2; rm -rf "$tmp" "$mvn_log"
-      fail "Maven could not fetch org.apache.kafka:kafka_2.13:$version (is Maven Central reachable? is $version published?)"
+      fail "Maven could not fetch org.apache.kafka:kafka_2.13:$version" \
+        "(is Maven Central reachable? is $version published?)"
     }
   fi
   rm -f "$mvn_log"
@@ -185,7 +188,9 @@ start() {
   local pid
   if pid="$(running_pid)"; then
     if [ "$fresh" = 1 ]; then stop; else
-      [ "$(cat "$run/version" 2>/dev/null)" = "$version" ] || fail "Kafka $(cat "$run/version" 2>/dev/null) already runs on port $port (pid $pid): stop it first"
+      local other
+      other="$(cat "$run/version" 2>/dev/null || true)"
+      [ "$other" = "$version" ] || fail "Kafka $other already runs on port $port (pid $pid): stop it first"
       say "Kafka $version already runs on 127.0.0.1:$port (pid $pid)"
       return 0
     fi
@@ -206,7 +211,8 @@ start() {
   # were it, a broker that died would stay a zombie that kill -0 still finds alive.
   (nohup "${java[@]}" kafka.Kafka "$run/server.properties" >>"$log_file" 2>&1 </dev/null & echo $! >"$pid_file")
   pid="$(cat "$pid_file")"
-  if ! node --import tsx "$root/scripts/kafka/waitForBroker.ts" "127.0.0.1:$port" "$pid" "$start_timeout" 2>>"$log_file"; then
+  if ! node --import tsx "$root/scripts/kafka/waitForBroker.ts" "127.0.0.1:$port" "$pid" "$start_timeout" \
+    2>>"$log_file"; then
     log_tail
     kill "$pid" 2>/dev/null || true
     rm -f "$pid_file"

@@ -11,7 +11,8 @@ import { makeBatch, makeEvent } from './makeEvent.js';
 
 /**
  * Integration tests against a real broker (Kafka 3.9 or 4.x): `scripts/kafka-local.sh start`, then
- * `KAFKA_BROKERS=127.0.0.1:9092 npx ava test/events/kafkaEventLog.int.spec.ts` (or localhost:9094 after docker compose up kafka).
+ * `KAFKA_BROKERS=127.0.0.1:9092 npx ava test/events/kafkaEventLog.int.spec.ts`
+ * (or KAFKA_BROKERS=localhost:9094 after docker compose up kafka).
  * Each test gets a fresh topic and its own transactional id (tests run concurrently and
  * would otherwise fence each other). Topics are left behind on the test broker.
  */
@@ -130,7 +131,14 @@ if (brokers.length === 0) {
       await admin
         .createTopics({
           waitForLeaders: true,
-          topics: [{ topic: options.topic, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }],
+          topics: [
+            {
+              topic: options.topic,
+              numPartitions: 1,
+              replicationFactor: 1,
+              configEntries: [{ name: 'cleanup.policy', value: 'compact' }],
+            },
+          ],
         })
         // Created, but not yet known to a busy broker when the library first asks (open() waits for it).
         .catch((error: { type?: string }) => {

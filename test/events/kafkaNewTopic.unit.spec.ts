@@ -18,7 +18,7 @@ const options = (cluster: FakeKafkaCluster): KafkaEventLogOptions => ({
   client: cluster.client,
 });
 
-test('kafka: a writer opens on the topic it just created although the broker did not know it yet when first asked', async (t) => {
+test('kafka: a writer opens on the topic it just created though the broker did not know it when first asked', async (t) => {
   const cluster = new FakeKafkaCluster();
   // Created, but the library's wait for its leaders is answered "unknown topic"; so is the next look.
   cluster.failNext('createTopics', protocolError('UNKNOWN_TOPIC_OR_PARTITION'), { applied: true });

@@ -14,13 +14,14 @@ import { readAll } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
 
 async function openLog(t: ExecutionContext, cluster: FakeKafkaCluster) {
-  const log = new KafkaEventLog({ brokers: ['broker-1:9092'], clientId: 'read-your-writes', replicationFactor: 1, logLevel: 'nothing', client: cluster.client });
+  const client = cluster.client;
+  const log = new KafkaEventLog({ brokers: ['broker-1:9092'], clientId: 'read-your-writes', replicationFactor: 1, logLevel: 'nothing', client });
   t.teardown(() => log.close());
   await log.open();
   return log;
 }
 
-test('kafka: read() right after an append resolved sees it, although the commit was answered before its markers were written', async (t) => {
+test('kafka: read() right after an append resolved sees it, though its commit markers were written after the answer', async (t) => {
   const cluster = new FakeKafkaCluster();
   const log = await openLog(t, cluster);
   await log.append(makeBatch(1, 3));
@@ -36,13 +37,15 @@ test('kafka: a subscription made right after an append resolved has delivered it
   await log.append(makeBatch(1, 2));
   t.is(log.head(), 2);
   const delivered: number[] = [];
-  const subscription = log.subscribe(1, async (events: ChangeEvent[]) => void delivered.push(...events.map((e) => e.position)));
+  const subscription = log.subscribe(1, async (events: ChangeEvent[]) => {
+    delivered.push(...events.map((e) => e.position));
+  });
   await subscription.caughtUp;
   t.deepEqual(delivered, [1, 2]);
   await subscription.stop();
 });
 
-test.serial('kafka: an append whose commit went through resolves even when the end cannot be read afterwards', async (t) => {
+test.serial('kafka: an append whose commit went through resolves though the end cannot be read afterwards', async (t) => {
   const cluster = new FakeKafkaCluster();
   const log = await openLog(t, cluster);
   const warned: string[] = [];
@@ -55,5 +58,5 @@ test.serial('kafka: an append whose commit went through resolves even when the e
   cluster.failNext('fetchTopicOffsets', new Error('the leader is gone'));
   await log.append(makeBatch(1, 2));
   t.is(log.head(), 2);
-  t.true(warned.some((m) => /could not learn whether the commit at offset 1 is readable yet \(the leader is gone\)/.test(m)));
+  t.true(warned.some((m) => /could not tell whether the commit at offset 1 is readable yet \(the leader is gone\)/.test(m)));
 });

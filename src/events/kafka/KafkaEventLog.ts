@@ -352,11 +352,12 @@ export class KafkaEventLog implements EventLog {
       try {
         if ((await this.offsets()).high > offset) return;
       } catch (error) {
-        console.warn(`KafkaEventLog: could not learn whether the commit at offset ${offset} is readable yet (${(error as Error).message})`);
+        const reason = (error as Error).message;
+        console.warn(`KafkaEventLog: could not tell whether the commit at offset ${offset} is readable yet (${reason})`);
         return;
       }
       if (performance.now() - started > READABLE_WAIT_MS) {
-        console.warn(`KafkaEventLog: the commit at offset ${offset} is not readable after ${READABLE_WAIT_MS} ms (its commit markers are late)`);
+        console.warn(`KafkaEventLog: the commit at offset ${offset} is not readable after ${READABLE_WAIT_MS} ms`);
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, pause));
