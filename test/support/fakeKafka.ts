@@ -52,7 +52,7 @@ export function connectionError(message = 'Connection error: connect ECONNREFUSE
 
 type Operation =
   | 'init' | 'send' | 'commit' | 'abort' | 'fetchTopicOffsets' | 'describeConfigs' | 'describeGroups' | 'consumerConnect' | 'listTopics'
-  | 'createTopics' | 'fetchTopicMetadata';
+  | 'createTopics' | 'fetchTopicMetadata' | 'consumerJoin';
 
 interface Fault {
   error: Error;
@@ -615,6 +615,7 @@ class FakeConsumer {
   }
 
   seek(options: { offset: string }): void {
+    if (!this.running) throw new KafkaJSNonRetriableError('Consumer group was not initialized, consumer#run must be called first');
     this.next = Number(options.offset);
   }
 
@@ -623,6 +624,11 @@ class FakeConsumer {
   }
 
   async run(options: { eachBatch: (payload: { batch: { messages: unknown[] }; heartbeat: () => Promise<void> }) => Promise<void> }): Promise<void> {
+    try {
+      raise(this.cluster, 'consumerJoin');
+    } catch (error) {
+      return this.crashWhileJoining(error as Error);
+    }
     this.running = true;
     this.memberId = this.cluster.nextMemberId(this.clientId);
     this.cluster.register(this);
@@ -656,6 +662,17 @@ class FakeConsumer {
       if (restart) throw new Error('fakeKafka: restarting a crashed consumer is not modelled');
       this.emit(this.events.CRASH, { error, groupId: this.groupId, restart: false });
     });
+  }
+
+  /**
+   * Like the library when joining the group fails inside run(): its crash handler runs (asking
+   * `retry.restartOnFailure`) and run() resolves all the same, with no group to seek in.
+   */
+  private async crashWhileJoining(error: Error): Promise<void> {
+    const restartOnFailure = this.options.retry?.restartOnFailure;
+    const restart = restartOnFailure && isRetriable(error) ? await restartOnFailure(error) : false;
+    if (restart) throw new Error('fakeKafka: restarting a crashed consumer is not modelled');
+    this.emit(this.events.CRASH, { error, groupId: this.groupId, restart: false });
   }
 
   private stopRunning(): void {
