@@ -12,6 +12,12 @@ export interface Config {
   dataDir: string;
   kafkaBrokers: string[] | null;
   kafkaTopic: string;
+  /**
+   * The writer's transactional id. Kafka knows one such id per cluster, not per topic: two
+   * deployments writing different topics of one cluster need different ids, or each start
+   * of one fences the other's writer.
+   */
+  kafkaTransactionalId: string;
   /** Replication factor and min.insync.replicas given to the topic when it is created. */
   kafkaReplicationFactor: number;
   kafkaMinInsyncReplicas: number;
@@ -223,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     kafkaBrokers: env.KAFKA_BROKERS ? list(env.KAFKA_BROKERS) : null,
     kafkaTopic: env.KAFKA_TOPIC ?? 'netledger.changes',
+    kafkaTransactionalId: env.KAFKA_TRANSACTIONAL_ID || 'netledger-writer',
     kafkaReplicationFactor: positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR'),
     kafkaMinInsyncReplicas: positive(env.KAFKA_MIN_INSYNC_REPLICAS, Math.min(2, positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR')), 'KAFKA_MIN_INSYNC_REPLICAS'),
     kafkaSsl: flag(env.KAFKA_SSL, false),
