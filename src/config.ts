@@ -274,7 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: seconds(env.WEBHOOK_RETRY_MAX, 300),
       maxAttempts: integer(env.WEBHOOK_MAX_ATTEMPTS, 20),
       timeoutMs: seconds(env.WEBHOOK_TIMEOUT, 10),
-      maxDepth: positive(env.WEBHOOK_MAX_DEPTH, 1, 'WEBHOOK_MAX_DEPTH'),
+      maxDepth: positive(env.WEBHOOK_MAX_DEPTH, 2, 'WEBHOOK_MAX_DEPTH'),
     },
     templates: {
       timeoutMs: positiveSeconds(env.TEMPLATE_TIMEOUT, 10, 'TEMPLATE_TIMEOUT'),
