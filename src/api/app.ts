@@ -47,7 +47,8 @@ export function createApp(services: Services): Koa {
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
   app.use(imageAttachmentRoutes(services).routes()); // multipart image uploads (read their own bodies), uploaded files
   app.use(imageFieldRoutes(services).routes()); // multipart writes of models with image fields, their files
-  app.use(readJsonBody({ maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs }));
+  const { maxBodyBytes, bodyTimeoutMs, maxBulkItems } = services.config;
+  app.use(readJsonBody({ maxBytes: maxBodyBytes, timeoutMs: bodyTimeoutMs, maxItems: maxBulkItems }));
   const audit = services.audit;
   app.use(idempotency(audit ? (userId, key) => audit.idempotentRequest(userId, key) : null));
   const root = apiRoot(services, new Date());
