@@ -183,3 +183,16 @@ test('as_of reads the same query at a past position, under the REST rule', async
   await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [viewer.user.id] });
   t.is((await as(service, viewer.key)('POST', `/graphql/?as_of=${position}`, { query })).status, 403);
 });
+
+test('lists longer than the estimate are stopped at GRAPHQL_MAX_COST objects read, with an error', async (t) => {
+  const service = await startService({ GRAPHQL_MAX_COST: '5', GRAPHQL_LIST_ESTIMATE: '1' });
+  t.teardown(() => service.close());
+  const seeded: any = await seedInfrastructure(service);
+  const { deviceType, deviceRole, site } = seeded;
+  await ok(service.api('POST', '/api/dcim/devices/', [1, 2, 3, 4, 5].map((i) => ({ name: `d${i}`, device_type: deviceType.id, device_role: deviceRole.id, site: site.id }))));
+  const answer = await service.api('POST', '/graphql/', { query: `{ site(id: ${site.id}) { name devices { name } } }` });
+  t.is(answer.status, 200);
+  t.deepEqual(answer.body.data, { site: { name: 'DC-1', devices: null } });
+  t.regex(answer.body.errors[0].message, /^Query read more than 5 objects \(GRAPHQL_MAX_COST\)/);
+  t.deepEqual(answer.body.errors[0].path, ['site', 'devices']);
+});

@@ -7,6 +7,7 @@
  * query per model and relation per level, never one per object).
  */
 import type { Context } from 'koa';
+import { GraphQLError } from 'graphql';
 import { PermissionDeniedError } from '../../commands/errors.js';
 import type { Config } from '../../config.js';
 import type { ModelRegistry } from '../../models/registry.js';
@@ -81,6 +82,8 @@ export class RequestReads {
   private readonly rendered = new Map<string, RenderBatch>();
   /** The model of each object handed out, for the union types (a generic relation's object). */
   private readonly models = new WeakMap<object, string>();
+  /** Objects read so far: the cost bound's estimate checked against what the data holds. */
+  private objectsRead = 0;
 
   constructor(
     readonly ctx: Context,
@@ -88,6 +91,8 @@ export class RequestReads {
     readonly registry: ModelRegistry,
     readonly store: ReadStore,
     private readonly serializer: Serializer,
+    /** The most objects one request may read (GRAPHQL_MAX_COST); past it, the field being read is an error. */
+    private readonly maxObjects = Number.POSITIVE_INFINITY,
   ) {}
 
   /** The caller's view scope of a model, or null when they may view none of it. */
@@ -118,7 +123,20 @@ export class RequestReads {
   }
 
   async find(definition: ModelDefinition, query: Query, options: FindOptions = {}): Promise<ReadDocument[]> {
-    return this.tag(definition.key, await this.store.find(definition.key, query, options));
+    return this.counted(definition.key, await this.store.find(definition.key, query, options));
+  }
+
+  /**
+   * Tags objects read with their model, and counts them: the estimate checked before the
+   * query ran assumes a nested list's length, the data may hold longer ones (a site with
+   * 50,000 devices); past GRAPHQL_MAX_COST objects the field being read is an error.
+   */
+  counted(key: string, docs: ReadDocument[]): ReadDocument[] {
+    this.objectsRead += docs.length;
+    if (this.objectsRead > this.maxObjects) {
+      throw new GraphQLError(`Query read more than ${this.maxObjects} objects (GRAPHQL_MAX_COST); ask for fewer with limit or less nesting.`);
+    }
+    return this.tag(key, docs);
   }
 
   /** The object of `model` with this id, if it exists and the caller may view it. */

@@ -113,7 +113,7 @@ async function answer(services: Services, schema: GraphQLSchema, ctx: Context): 
   if (past === 'answered') return;
   const store: ReadStore = past ?? services.store;
   const serializer = past ? services.serializer.using(past) : services.serializer;
-  const reads = new RequestReads(ctx, services.config, services.registry, store, serializer);
+  const reads = new RequestReads(ctx, services.config, services.registry, store, serializer, graphql.maxCost);
   const result = await execute({
     schema,
     document,

@@ -133,5 +133,5 @@ async function list(definition: ModelDefinition, args: Record<string, unknown>, 
   const skip = typeof args.offset === 'number' && args.offset > 0 ? args.offset : 0;
   const ordering = typeof args.ordering === 'string' ? args.ordering : null;
   const { docs } = await findInOrder(reads.store, definition, and(scope, filter), ordering, { brief: false, skip, limit });
-  return reads.tag(definition.key, docs);
+  return reads.counted(definition.key, docs);
 }
