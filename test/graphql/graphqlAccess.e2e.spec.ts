@@ -148,6 +148,9 @@ test('filters take REST names and lookups, several values as lists; GET works to
   t.deepEqual(paged.body.data.device_list, [{ name: 'edge2' }]);
   const generic = await admin(`{ ip_address(id: ${t.context.seeded.address.id}) { address assigned_object { __typename ... on InterfaceType { name } } } }`);
   t.deepEqual(generic.body.data.ip_address, { address: '192.0.2.1/25', assigned_object: { __typename: 'InterfaceType', name: 'et-0/0/0' } });
+  const typed = await service.api('POST', '/graphql/', { query: '{ nothing }' }, { Accept: 'application/graphql-response+json' });
+  t.is(typed.status, 400);
+  t.is(typed.headers.get('content-type'), 'application/graphql-response+json');
   const got = await service.api('GET', `/graphql/?query=${encodeURIComponent('{ site_list(name: "DC-1") { name } }')}`);
   t.deepEqual(got.body, { data: { site_list: [{ name: 'DC-1' }] } });
 });

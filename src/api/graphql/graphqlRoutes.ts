@@ -34,6 +34,7 @@ import { buildSchema } from './schema.js';
 
 const ENDPOINT = '/graphql/';
 const ASSETS = '/graphql/static/';
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
 interface GraphqlRequest {
   query: string;
@@ -83,7 +84,8 @@ function answerGraphiql(ctx: Context) {
 
 function respond(ctx: Context, status: number, body: ExecutionResult | { errors: readonly GraphQLFormattedError[] }) {
   ctx.status = status;
-  ctx.type = 'application/json';
+  // The GraphQL-over-HTTP media type for clients that name it, plain JSON for the others.
+  ctx.type = ctx.get('Accept').includes(GRAPHQL_RESPONSE) ? GRAPHQL_RESPONSE : 'application/json';
   ctx.body = JSON.stringify(body);
 }
 
