@@ -117,7 +117,7 @@ export class RequestReads {
     return this.models.get(doc);
   }
 
-  tag(key: string, docs: ReadDocument[]): ReadDocument[] {
+  private tag(key: string, docs: ReadDocument[]): ReadDocument[] {
     for (const doc of docs) this.models.set(doc, key);
     return docs;
   }
