@@ -45,6 +45,8 @@ export interface Config {
   maxPageSize: number;
   /** Bytes of rendered objects kept as JSON text for reads; 0 renders every read. */
   renderCacheBytes: number;
+  /** /graphql/: the deepest selection, the most aliases and the largest estimated object count a query may ask for. */
+  graphql: { maxDepth: number; maxAliases: number; maxCost: number; listEstimate: number };
   loginRequired: boolean;
   /** '<app>.<model>' names (or '*') readable without a token. */
   exemptViewPermissions: string[];
@@ -245,6 +247,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paginateCount: integer(env.PAGINATE_COUNT, 50),
     maxPageSize: integer(env.MAX_PAGE_SIZE, 1000),
     renderCacheBytes: integer(env.RENDER_CACHE_MB, 256) * 1024 * 1024,
+    graphql: {
+      maxDepth: positive(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
+      maxAliases: integer(env.GRAPHQL_MAX_ALIASES, 30),
+      maxCost: positive(env.GRAPHQL_MAX_COST, 1_000_000, 'GRAPHQL_MAX_COST'),
+      listEstimate: positive(env.GRAPHQL_LIST_ESTIMATE, 20, 'GRAPHQL_LIST_ESTIMATE'),
+    },
     loginRequired: flag(env.LOGIN_REQUIRED, false),
     exemptViewPermissions: list(env.EXEMPT_VIEW_PERMISSIONS),
     allowTokenRetrieval: flag(env.ALLOW_TOKEN_RETRIEVAL, true),
