@@ -7,7 +7,7 @@ import { contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } 
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
-import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
+import { assetTagField, descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 import { instantiateTemplates } from '../componentTemplates.js';
 import { hasRelated } from '../hasRelatedFilter.js';
@@ -160,12 +160,13 @@ export const device: ModelDefinition = {
     tenantField,
     { name: 'platform', type: 'fk', target: 'dcim.platform', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
-    { name: 'asset_tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },
+    assetTagField,
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', required: true },
     { name: 'location', type: 'fk', target: 'dcim.location', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'rack', type: 'fk', target: 'dcim.rack', onDelete: 'PROTECT', nullable: true, default: null },
     {
       name: 'position',
+      label: 'Position (U)',
       type: 'decimal',
       nullable: true,
       default: null,
@@ -176,6 +177,7 @@ export const device: ModelDefinition = {
     },
     {
       name: 'face',
+      label: 'Rack face',
       type: 'choice',
       blank: true,
       emptyAsNull: true,

@@ -3,7 +3,7 @@ import type { FieldErrors, FollowUpCommand, LookupView, ModelCatalog, ModelDefin
 import { deviceDisplay } from './device.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { componentInput, instantiateTemplates, MODULE_TOKEN, templatePairs } from '../componentTemplates.js';
-import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import { assetTagField, changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters } from '../filterSpecs.js';
 import { relatedNameContains } from '../searchRelatedName.js';
 
@@ -41,7 +41,7 @@ export const module: ModelDefinition = {
       ],
     },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
-    { name: 'asset_tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },
+    assetTagField,
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
