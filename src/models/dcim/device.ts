@@ -3,7 +3,7 @@ import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } f
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { rackDisplay } from './rack.js';
-import { contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
+import { BEYOND_NETBOX, contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
@@ -234,6 +234,8 @@ export const device: ModelDefinition = {
   ],
   search: ['name', 'serial', 'asset_tag', 'comments'],
   filters: {
+    // NetBox 3.4: cluster_id only
+    cluster: BEYOND_NETBOX,
     ...tenancyFilters,
     ...contactFilters,
     ...siteScopeFilters(['site']),

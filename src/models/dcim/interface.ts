@@ -10,7 +10,7 @@ import { fieldError, nameOf, nameWithLabel, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { deviceDisplay } from './device.js';
 import { normalizeHardwareField } from '../values/hardwareAddress.js';
-import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { BEYOND_NETBOX, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { holderFilters } from '../interfaceHolderFilters.js';
 import { DEVICE_HOLDER } from '../primaryIps.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
@@ -436,6 +436,8 @@ export const interfaceModel: ModelDefinition = {
     vdc: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'name', path: ['vdcs'] },
     ...cabledObjectFilters,
     ...pathEndpointFilters,
+    wireless_link_id: BEYOND_NETBOX,
+    wireless_lans_id: BEYOND_NETBOX,
     vdcs_id: false,
     vdcs: false,
     parent: false,

@@ -4,7 +4,7 @@ import { deviceDisplay } from './device.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { componentInput, instantiateTemplates, MODULE_TOKEN, templatePairs } from '../componentTemplates.js';
 import { assetTagField, changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
-import { pairFilters } from '../filterSpecs.js';
+import { BEYOND_NETBOX, pairFilters } from '../filterSpecs.js';
 import { relatedNameContains } from '../searchRelatedName.js';
 
 export const module: ModelDefinition = {
@@ -55,6 +55,8 @@ export const module: ModelDefinition = {
   ordering: ['module_bay', 'id'],
   search: ['serial', 'asset_tag', 'comments'],
   filters: {
+    // NetBox 3.4: module_bay_id only
+    module_bay: BEYOND_NETBOX,
     ...pairFilters('manufacturer_id', 'manufacturer', 'dcim.manufacturer', ['module_type', 'manufacturer']),
     module_type: { kind: 'related', target: 'dcim.moduletype', by: 'model', path: ['module_type'] },
     device: false,
