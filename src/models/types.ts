@@ -365,8 +365,17 @@ export interface ModelDefinition {
   fields: FieldDefinition[];
   /** Keys of the brief form (also the nested form, minus annotated counts). */
   brief: string[];
-  /** Default ordering terms; '-' reverses; hidden derived keys allowed (e.g. '_name'). */
+  /**
+   * Default ordering terms; '-' reverses; hidden derived keys allowed (e.g. '_name'). A
+   * relation (fk) term orders by the related model's own ordering, as Django does (interfaces
+   * by their device's natural name), through a key the projection keeps (relationOrder.ts).
+   */
   ordering: string[];
+  /**
+   * Relation terms of `ordering` NetBox orders by the related id instead (an F() expression or
+   * `<fk>__id` in its Meta.ordering: a prefix's VRF, an inventory item's device and parent).
+   */
+  idOrderedRelations?: string[];
   /**
    * Names accepted by ?ordering=, where they differ from the default: every rendered field
    * stored as one value (src/models/derivedFacts.ts). The registry fills in the default.

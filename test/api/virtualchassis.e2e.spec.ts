@@ -187,3 +187,23 @@ test('interfaces, IP addresses and FHRP assignments by device select its vc_inte
   const both = (await list(service, `/api/ipam/ip-addresses/?device_id=${master.id}&device_id=${alone.id}`)).map((a) => a.assigned_object_id).sort();
   t.deepEqual(both, [...new Set([...vcInterfaces(master, false), ...vcInterfaces(alone, false)])].sort(), 'several devices: the union');
 });
+
+test("a chassis' interfaces come back by device name, then interface name, as NetBox orders them (not by device id)", async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const site = await post(service, '/api/dcim/sites/', { name: 'DC-8', slug: 'dc-8' });
+  const maker = await post(service, '/api/dcim/manufacturers/', { name: 'Stackers', slug: 'stackers' });
+  const type = await post(service, '/api/dcim/device-types/', { manufacturer: maker.id, model: 'Stack', slug: 'stack' });
+  const role = await post(service, '/api/dcim/device-roles/', { name: 'Access', slug: 'access' });
+  const device = (name: string) => post(service, '/api/dcim/devices/', { name, device_type: type.id, device_role: role.id, site: site.id });
+  // created in the order their names sort against
+  const [sw10, sw2] = [await device('sw10'), await device('sw2')];
+  const chassis = await post(service, '/api/dcim/virtual-chassis/', { name: 'vc', master: sw10.id });
+  t.is((await service.api('PATCH', `/api/dcim/devices/${sw2.id}/`, { virtual_chassis: chassis.id, vc_position: 2 })).status, 200);
+  for (const dev of [sw10, sw2]) for (const name of ['ge-0/0/10', 'ge-0/0/2']) await post(service, '/api/dcim/interfaces/', { device: dev.id, name, type: '1000base-t' });
+  const shown = (await list(service, `/api/dcim/interfaces/?device_id=${sw10.id}`)).map((i: { device: { name: string }; name: string }) => `${i.device.name} ${i.name}`);
+  t.deepEqual(shown, ['sw2 ge-0/0/2', 'sw2 ge-0/0/10', 'sw10 ge-0/0/2', 'sw10 ge-0/0/10']);
+  await service.api('PATCH', `/api/dcim/devices/${sw2.id}/`, { name: 'sw20' });
+  const renamed = (await list(service, `/api/dcim/interfaces/?device_id=${sw10.id}`)).map((i: { device: { name: string }; name: string }) => `${i.device.name} ${i.name}`);
+  t.deepEqual(renamed, ['sw10 ge-0/0/2', 'sw10 ge-0/0/10', 'sw20 ge-0/0/2', 'sw20 ge-0/0/10'], 'a renamed device moves its interfaces');
+});

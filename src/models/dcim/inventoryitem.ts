@@ -56,6 +56,8 @@ export const inventoryitem: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'device', 'name', '_depth'],
   ordering: ['device', 'parent', '_name', 'id'],
+  // NetBox: ('device__id', 'parent__id', '_name')
+  idOrderedRelations: ['device', 'parent'],
   search: ['name', 'part_id', 'serial', 'asset_tag', 'description'],
   unique: [{ fields: ['device', 'parent', 'name'] }],
   filters: {
