@@ -12,6 +12,12 @@ export interface Config {
   dataDir: string;
   kafkaBrokers: string[] | null;
   kafkaTopic: string;
+  /**
+   * The writer's transactional id. Kafka knows one such id per cluster, not per topic: two
+   * deployments writing different topics of one cluster need different ids, or each start
+   * of one fences the other's writer.
+   */
+  kafkaTransactionalId: string;
   /** Replication factor and min.insync.replicas given to the topic when it is created. */
   kafkaReplicationFactor: number;
   kafkaMinInsyncReplicas: number;
@@ -59,6 +65,8 @@ export interface Config {
   secretKey: string;
   superuser: { name: string; email: string; password: string | null; apiToken: string | null };
   maxBodyBytes: number;
+  /** Most items a list body (a bulk create, update or delete) may hold; more are refused (400) unread. 0: no cap. */
+  maxBulkItems: number;
   /** Time a client has to send a request body once its headers are in (408 after); 0: no limit. */
   bodyTimeoutMs: number;
   /** Time a client has to send the request line and headers (Node answers 408 and closes); 0: no limit. */
@@ -69,8 +77,14 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections accepted at once; more are closed at once. 0: no cap. */
   maxConnections: number;
-  /** Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no limit); each try times out. */
-  webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number };
+  /**
+   * Webhook delivery: retry delays double from the base up to the cap (ms), for at most maxAttempts tries (0: no
+   * limit); timeoutMs is the deadline of a whole attempt (connect, send, the whole answer); changes requested by
+   * webhook deliveries at maxDepth or deeper fire no webhook.
+   */
+  webhooks: { retryBaseMs: number; retryMaxMs: number; maxAttempts: number; timeoutMs: number; maxDepth: number };
+  /** User-written templates (exports, webhooks): each render's time, heap and output, renderer processes, jobs waiting. */
+  templates: { timeoutMs: number; memoryMb: number; outputMb: number; workers: number; queue: number };
   apiVersion: string;
   /** writer: takes the data directory's lock and appends; reader: a read replica following the writer's log (no lock, no writes of its own). */
   role: 'writer' | 'reader';
@@ -215,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     kafkaBrokers: env.KAFKA_BROKERS ? list(env.KAFKA_BROKERS) : null,
     kafkaTopic: env.KAFKA_TOPIC ?? 'netledger.changes',
+    kafkaTransactionalId: env.KAFKA_TRANSACTIONAL_ID || 'netledger-writer',
     kafkaReplicationFactor: positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR'),
     kafkaMinInsyncReplicas: positive(env.KAFKA_MIN_INSYNC_REPLICAS, Math.min(2, positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR')), 'KAFKA_MIN_INSYNC_REPLICAS'),
     kafkaSsl: flag(env.KAFKA_SSL, false),
@@ -248,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiToken: env.SUPERUSER_API_TOKEN ?? null,
     },
     maxBodyBytes: integer(env.MAX_BODY_BYTES, 10 * 1024 * 1024),
+    maxBulkItems: integer(env.MAX_BULK_ITEMS, 1000),
     bodyTimeoutMs: seconds(env.BODY_TIMEOUT, 30),
     headersTimeoutMs,
     requestTimeoutMs,
@@ -258,6 +274,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: seconds(env.WEBHOOK_RETRY_MAX, 300),
       maxAttempts: integer(env.WEBHOOK_MAX_ATTEMPTS, 20),
       timeoutMs: seconds(env.WEBHOOK_TIMEOUT, 10),
+      maxDepth: positive(env.WEBHOOK_MAX_DEPTH, 2, 'WEBHOOK_MAX_DEPTH'),
+    },
+    templates: {
+      timeoutMs: positiveSeconds(env.TEMPLATE_TIMEOUT, 10, 'TEMPLATE_TIMEOUT'),
+      memoryMb: Math.max(16, positive(env.TEMPLATE_MEMORY_MB, 256, 'TEMPLATE_MEMORY_MB')),
+      outputMb: positive(env.TEMPLATE_MAX_OUTPUT_MB, 64, 'TEMPLATE_MAX_OUTPUT_MB'),
+      workers: positive(env.TEMPLATE_WORKERS, 2, 'TEMPLATE_WORKERS'),
+      queue: integer(env.TEMPLATE_QUEUE, 64),
     },
     apiVersion: '3.4',
     role: role(env.ROLE),

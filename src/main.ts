@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import { createApp } from './api/app.js';
+import { createdByRequestFilter } from './api/audit/changePermission.js';
 import { createHttpServer } from './api/httpServer.js';
+import { mediaFileReleaser } from './api/extras/releaseMediaFiles.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
 import { RenderCache } from './api/renderCache/RenderCache.js';
 import { Serializer } from './api/Serializer.js';
@@ -16,6 +18,7 @@ import { openLedger, openReader, type Ledger } from './ledger/openLedger.js';
 import { Readiness } from './replicas/Readiness.js';
 import { WEBHOOK_DELIVERIES_SOURCE } from './models/extras/webhookDeliveriesView.js';
 import { startWebhookWorker } from './webhooks/startWebhookWorker.js';
+import { TemplatePool } from './templates/TemplatePool.js';
 import type { WebhookWorker } from './webhooks/WebhookWorker.js';
 
 export interface Running {
@@ -69,9 +72,14 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const readiness = new Readiness(() => projector.position, () => log.head(), { maxLagEvents: config.readyMaxLagEvents, maxLagMs: config.readyMaxLagMs }, Date.now, () => log.headConfirmedAgoMs?.() ?? 0);
   void ledger.caughtUp.then(() => readiness.markCaughtUp(), () => undefined);
   const renderCache = new RenderCache(projector, config.renderCacheBytes);
-  const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, commands, logger, auth, audit, sources, readiness };
-  queries.register('created_by_request', audit.createdByRequest);
+  // Export templates and webhook templates share one pool of sandboxed renderers.
+  const templates = new TemplatePool(config.templates);
+  const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, templates, commands, logger, auth, audit, sources, readiness };
+  queries.register('created_by_request', createdByRequestFilter(services, audit));
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
+
+  // Uploaded files nothing names any more go once the change that released them is committed.
+  if (!reader) coordinator.onCommitted = mediaFileReleaser({ dataDir: config.dataDir, registry, store, logger });
 
   // The writer creates the first superuser; a replica finds it in the log.
   if (!reader) {
@@ -93,13 +101,15 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  // PORT=0 picks the port only now: webhooks are refused this address from here on.
+  services.commands.settings.listen = { host: config.host, port };
   // Follows the log on its own: a slow or unreachable receiver never holds up a write.
   // The writer's alone: replicas delivering too would send every change several times.
   let webhooks: WebhookWorker | null = null;
   if (!reader) {
     try {
       webhooks = await startWebhookWorker({
-        config, registry, log, store, projector, secrets: ledger.secrets, serializer, baseUrl: url, logger,
+        config, registry, log, store, projector, secrets: ledger.secrets, serializer, templates, baseUrl: url, logger,
         // Like the projector's: a process that no longer follows its log, or whose read store
         // stayed down past the retry budget, restarts (from the saved position). A payload that
         // fails to render for any other reason is recorded as a failed delivery instead: the
@@ -109,6 +119,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await adminSocket?.close();
+      await templates.close();
       throw error;
     }
   }
@@ -132,6 +143,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
       await audit.close(); // ends live change streams, which would keep the server open
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await adminSocket?.close();
+      await templates.close();
       await ledger.close();
     })());
   return { services, server, url, webhooks, fatal: ledger.fatal.raised, caughtUp: ledger.caughtUp, stop };

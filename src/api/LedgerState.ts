@@ -29,6 +29,8 @@ export interface LedgerState {
   idempotency?: { key: string; fingerprint: string };
   /** idempotency: the id of the earlier request this one repeats (its answer is replayed). */
   replayOf?: string;
+  /** webhookHop: when a webhook delivery sent the request, how many deliveries led to it (stamped on its events). */
+  webhookDepth?: number;
   /** the audit API's `?as_of=`: the past read models the views read instead of the live ones. */
   readStore?: ReadStore;
 }

@@ -10,6 +10,7 @@ import type { ReadStore } from '../projections/ReadStore.js';
 import type { Readiness } from '../replicas/Readiness.js';
 import type { ListQueryCompiler } from './query/ListQueryCompiler.js';
 import type { RenderCache } from './renderCache/RenderCache.js';
+import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
 import type { Serializer } from './Serializer.js';
 
 export type Logger = (entry: Record<string, unknown>) => void;
@@ -26,6 +27,8 @@ export interface Services {
   /** Rendered objects kept as JSON text (absent: every read renders). */
   renderCache?: RenderCache;
   queries: ListQueryCompiler;
+  /** User-written templates (export templates) rendered in a sandbox, off the event loop. */
+  templates: TemplateRenderer;
   commands: CommandEnvironment;
   logger: Logger;
   /** Authentication (tokens, sessions) and permission sets; built and stopped with the ledger. */

@@ -13,6 +13,7 @@ import { imageAttachmentRoutes } from './extras/imageAttachmentRoutes.js';
 import { imageFieldRoutes } from './extras/imageFieldRoutes.js';
 import { errorResponses } from './middleware/errorResponses.js';
 import { idempotency } from './middleware/idempotency.js';
+import { webhookHop } from './middleware/webhookHop.js';
 import { readJsonBody } from './middleware/readJsonBody.js';
 import { appendSlash, requestContext } from './middleware/requestContext.js';
 import { strictQueryString } from './middleware/strictUtf8.js';
@@ -41,10 +42,12 @@ export function createApp(services: Services): Koa {
   app.use(appendSlash);
   app.use(negotiationGuard); // ?format= / Accept no renderer satisfies: 404 / 406 before any view
   app.use(authenticate(services));
+  app.use(webhookHop(services.config.secretKey)); // a webhook delivery's writes: their events name its depth
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
   app.use(imageAttachmentRoutes(services).routes()); // multipart image uploads (read their own bodies), uploaded files
   app.use(imageFieldRoutes(services).routes()); // multipart writes of models with image fields, their files
-  app.use(readJsonBody({ maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs }));
+  const { maxBodyBytes, bodyTimeoutMs, maxBulkItems } = services.config;
+  app.use(readJsonBody({ maxBytes: maxBodyBytes, timeoutMs: bodyTimeoutMs, maxItems: maxBulkItems }));
   const audit = services.audit;
   app.use(idempotency(audit ? (userId, key) => audit.idempotentRequest(userId, key) : null));
   const root = apiRoot(services, new Date());

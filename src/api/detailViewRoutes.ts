@@ -62,6 +62,10 @@ async function respond(services: Services, definition: ModelDefinition, detail: 
     source: (name) => services.sources?.get(name),
   };
   const answer = await detail.respond(object, request);
-  if (answer.contentType) ctx.type = answer.contentType;
+  if (answer.contentType) {
+    ctx.type = answer.contentType;
+    // A drawing of stored names (a rack's SVG elevation), opened on its own: no script, nothing fetched.
+    ctx.set('Content-Security-Policy', "sandbox; default-src 'none'; style-src 'unsafe-inline'");
+  }
   ctx.body = answer.body;
 }

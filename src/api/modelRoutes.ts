@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { nextTurn } from '../eventLoopTurns.js';
 import { createObjects } from '../commands/createObjects.js';
 import type { WriteOutcome } from '../commands/recordEach.js';
 import { deleteObjects } from '../commands/deleteObjects.js';
@@ -101,7 +102,7 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
   if (store === services.store && notModified(services, ctx)) return;
   const filter = and(scope, await services.queries.compile(definition, query, ctx, store));
   const exportName = query.get('export');
-  if (exportName !== null) return answerExport(ctx, exportName, { store, serializer, definition, filter, query, options: renderOptions(ctx, query) });
+  if (exportName !== null) return answerExport(ctx, exportName, { store, serializer, definition, filter, query, options: renderOptions(ctx, query), templates: services.templates });
   const { docs, ...envelope } = await listPage({
     store,
     definition,
@@ -172,7 +173,8 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
 }
 
 export function writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext {
-  return { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null, authorize, idempotency: ctx.state.idempotency };
+  const { requestId, eventUser, idempotency, webhookDepth } = ctx.state;
+  return { requestId, user: eventUser ?? null, authorize, idempotency, webhookDepth };
 }
 
 /**
@@ -201,6 +203,9 @@ export async function runWrite(
   return result ?? { ids: [], documents: [], revealed: new Map() };
 }
 
+/** Objects a write's answer renders per turn of the event loop (1,000 at once held reads for 10-20 ms). */
+const WRITTEN_RENDER_CHUNK = 200;
+
 /**
  * The objects as the write left them, rendered for its response: from its own events,
  * not the read models, which may already hold later writes. Related objects, counts and
@@ -209,11 +214,14 @@ export async function runWrite(
 export async function writtenObjects(services: Services, definition: ModelDefinition, ctx: Context, outcome: WriteOutcome, created: boolean) {
   const docs = outcome.documents;
   if (docs.length === 1) ctx.set('ETag', etagOf(docs[0]._pos));
-  return services.serializer.render(definition, docs, 'complete', {
-    baseUrl: ctx.state.baseUrl,
-    omitAnnotated: created,
-    revealed: outcome.revealed,
-  });
+  // One memo for every chunk: an object related to several is fetched and rendered once.
+  const options = { baseUrl: ctx.state.baseUrl, omitAnnotated: created, revealed: outcome.revealed, memo: new Map<string, unknown>() };
+  const rendered: Record<string, unknown>[] = [];
+  for (let i = 0; i < docs.length; i += WRITTEN_RENDER_CHUNK) {
+    if (i > 0) await nextTurn();
+    rendered.push(...(await services.serializer.render(definition, docs.slice(i, i + WRITTEN_RENDER_CHUNK), 'complete', options)));
+  }
+  return rendered;
 }
 
 function requireBody(ctx: Context): unknown {

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { ValidationError } from '../commands/errors.js';
 import type { WriteContext, WriteCoordinator } from '../commands/WriteCoordinator.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
@@ -10,6 +9,7 @@ import { AuditLog } from './AuditLog.js';
 import { AuditSnapshotWriter, loadAuditIndexes, type AuditSnapshotSettings } from './AuditSnapshots.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
 import { canonicalUuid } from './changeQuery.js';
+import type { ChangeTest } from './changeScope.js';
 import { ContentTypes } from './contentTypes.js';
 import { PastStates, type PastStateLimits } from './PastStates.js';
 import { ChangeRenderer } from './renderChanges.js';
@@ -94,9 +94,14 @@ export class AuditService {
 
   /**
    * `?created_by_request=<uuid>` (repeatable, OR) on every list: the objects of the
-   * listed model that the request created or updated, by id from the request index.
+   * listed model that the request created or updated, by id from the request index;
+   * with `readable`, only from the change records it selects (a caller's permission).
    */
-  createdByRequest = async (values: string[], definition: ModelDefinition, _ctx: Context): Promise<Query | null> => {
+  async createdByRequest(
+    values: string[],
+    definition: ModelDefinition,
+    readable: ChangeTest | null = null,
+  ): Promise<Query | null> {
     const ids = values.map(canonicalUuid);
     if (ids.some((id) => id === null)) throw new ValidationError({ created_by_request: ['Enter a valid UUID.'] });
     await this.log.sync();
@@ -104,11 +109,12 @@ export class AuditService {
     const objectIds = new Set<number>();
     for (const requestId of ids) {
       for (const p of index.requestPositions(requestId!)) {
-        if (index.actionCodeAt(p) !== 2 && index.typeAt(p) === definition.key) objectIds.add(index.objectIdAt(p));
+        if (index.actionCodeAt(p) === 2 || index.typeAt(p) !== definition.key) continue;
+        if (!readable || readable(p)) objectIds.add(index.objectIdAt(p));
       }
     }
     return { id: { $in: [...objectIds].sort((a, b) => a - b) } };
-  };
+  }
 
   /**
    * The log position an `as_of` value names: a position (an integer) or an ISO 8601

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_SCHEMA_VERSION, type ChangeAction, type ChangeEvent, type EventUser } from '../events/ChangeEvent.js';
+import { TurnBudget } from '../eventLoopTurns.js';
 import { AppendOutcomeUnknownError } from '../events/AppendOutcomeUnknownError.js';
 import type { EventLog } from '../events/EventLog.js';
 import { EventTooLargeError } from '../events/EventTooLargeError.js';
@@ -24,6 +25,8 @@ export interface WriteContext {
   authorize?(event: ChangeEvent, view: LookupView): Promise<void>;
   /** The client's Idempotency-Key and request fingerprint, stamped on every event. */
   idempotency?: { key: string; fingerprint: string };
+  /** Set when a webhook delivery sent the request: how many deliveries led to it, stamped on every event. */
+  webhookDepth?: number;
 }
 
 export interface RecordedChange {
@@ -95,6 +98,7 @@ export class WriteTransaction {
       related: change.related ?? null,
     };
     if (this.context.idempotency) event.idempotency = this.context.idempotency;
+    if (this.context.webhookDepth) event.webhookDepth = this.context.webhookDepth;
     this.events.push(event);
     const made = evolve(this.registry, event);
     this.changes.set(event, made);
@@ -197,6 +201,12 @@ export class WriteCoordinator {
   onOutage: (error: Error) => void = () => {};
   /** Called when writes are accepted again after an outage. */
   onRecovered: (outage: { since: string; attempts: number; error: Error }) => void = () => {};
+  /**
+   * Called with a request's events once they are durable and in the read models, before
+   * the request is answered: what may only follow a committed change (deleting the files
+   * it stopped naming). It must not throw: the write has succeeded whatever it does.
+   */
+  onCommitted: (events: ChangeEvent[]) => Promise<void> = async () => {};
 
   constructor(
     private readonly log: EventLog,
@@ -250,6 +260,7 @@ export class WriteCoordinator {
       );
     });
     for (const event of tx.events) this.staged.settle(tx.changeOf(event));
+    await this.onCommitted(tx.events).catch(() => undefined);
     return { result, events: tx.events };
   }
 
@@ -263,7 +274,13 @@ export class WriteCoordinator {
     if (stale) throw new WriterUnavailableError(`writer stopped: read models failed: ${stale.message}`, STOPPED_RETRY_AFTER_SECONDS);
     const tx = new WriteTransaction(this.registry, context, this.nextPosition, this.nextIds, this.store, this.staged, this.clock);
     const result = await decide(tx);
-    if (context.authorize) for (const event of tx.events) await context.authorize(event, tx.view);
+    if (context.authorize) {
+      const budget = new TurnBudget();
+      for (const event of tx.events) {
+        if (budget.due()) await budget.pause();
+        await context.authorize(event, tx.view);
+      }
+    }
     if (tx.events.length === 0) return { result, tx, durable: Promise.resolve() };
     this.refuseOversizedEvents(tx.events);
     // Commit the decision: later requests decide against it while it is being made durable.

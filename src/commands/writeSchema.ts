@@ -107,10 +107,42 @@ function validatorFor(definition: ModelDefinition, mode: WriteMode): ValidateFun
   return validate;
 }
 
+/** Field types whose values are text (or lists of text) a client writes as it likes. */
+const TEXT_TYPES = new Set(['string', 'mac_address', 'wwn', 'cidr', 'ip_address', 'array']);
+export const NUL_MESSAGE = 'Null characters are not allowed.';
+
+/**
+ * Text holding a NUL character is refused in every field, as Django REST framework's
+ * ProhibitNullCharactersValidator does on every CharField (NetBox's database could not
+ * store it). Checked here rather than in the schema, which the OpenAPI document shows.
+ */
+function refuseNulCharacters(definition: ModelDefinition, input: Record<string, unknown>, errors: FieldErrors): void {
+  for (const name of textFields(definition)) {
+    const value = input[name];
+    const nul = typeof value === 'string' ? value.includes('\u0000') : Array.isArray(value) && value.some(holdsNul);
+    if (nul) addError(errors, name, NUL_MESSAGE);
+  }
+}
+
+const holdsNul = (text: unknown) => typeof text === 'string' && text.includes('\u0000');
+
+const textFieldNames = new WeakMap<ModelDefinition, string[]>();
+
+/** The writable fields whose values are text (worked out once per model: every write asks). */
+function textFields(definition: ModelDefinition): string[] {
+  let names = textFieldNames.get(definition);
+  if (!names) {
+    names = writableFields(definition).filter((f) => TEXT_TYPES.has(f.type)).map((f) => f.name);
+    textFieldNames.set(definition, names);
+  }
+  return names;
+}
+
 /** Check field values against the derived schema; messages in Django REST framework's words. */
 export function checkFieldValues(definition: ModelDefinition, input: Record<string, unknown>, mode: WriteMode): FieldErrors {
   const validate = validatorFor(definition, mode);
   const errors: FieldErrors = {};
+  refuseNulCharacters(definition, input, errors);
   if (validate(input)) return errors;
   const byName = new Map(definition.fields.map((f) => [f.name, f]));
   for (const error of validate.errors ?? []) {
@@ -145,6 +177,7 @@ function messageFor(error: ErrorObject, field: FieldDefinition, value: unknown):
       if (typeof value === 'object') return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
       return `${String(value)} is not a valid choice.`;
     case 'pattern':
+      if (field.patternMessage) return field.patternMessage;
       return field.format === 'slug'
         ? 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'
         : 'Enter a valid value.';

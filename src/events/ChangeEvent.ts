@@ -10,12 +10,13 @@
  *   1: the original envelope.
  *   2: adds the optional `revertOf` (the request a revert undid).
  *   3: adds the optional `idempotency` (the client's Idempotency-Key and request fingerprint).
+ *   4: adds the optional `webhookDepth` (the change was requested by a webhook delivery).
  * See docs/events.md for the history and the rules.
  */
-export const EVENT_SCHEMA_VERSION = 3;
+export const EVENT_SCHEMA_VERSION = 4;
 
 /** Every envelope version ever written; readers (the projector, the audit index) accept all of them. */
-export const EVENT_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3];
+export const EVENT_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 
@@ -55,11 +56,18 @@ export interface ChangeEvent {
    * retry after a restart is still recognised and answered without writing again.
    */
   idempotency?: { key: string; fingerprint: string } | null;
+  /**
+   * (v4) Set when the request came from a webhook delivery (its signed hop header): how
+   * many deliveries led to this change (1: a delivery of a change a client made). The
+   * delivery worker fires no webhook for a change at WEBHOOK_MAX_DEPTH or deeper, so a
+   * webhook whose receiver writes to the service again cannot multiply changes without end.
+   */
+  webhookDepth?: number | null;
 }
 
 /** JSON Schema of the envelope; served to consumers and enforced on append and on consume. */
 export const changeEventSchema = {
-  $id: 'https://netledger.dev/schemas/change-event/v3.json',
+  $id: 'https://netledger.dev/schemas/change-event/v4.json',
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'netledger change event',
   description:
@@ -118,6 +126,10 @@ export const changeEventSchema = {
           properties: { key: { type: 'string', maxLength: 255 }, fingerprint: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
         },
       ],
+    },
+    webhookDepth: {
+      description: '(v4) Set when a webhook delivery requested the change: how many deliveries led to it (1 and up).',
+      anyOf: [{ type: 'null' }, { type: 'integer', minimum: 1 }],
     },
   },
   additionalProperties: true,

@@ -249,7 +249,9 @@ function auditSnapshotSettings(config: Config, logger: LedgerLogger, write: bool
 /** The secret keeper and what the write side's decisions are given, from the configuration. */
 function commandParts(config: Config): { secrets: SecretKeeper; commands: CommandEnvironment } {
   const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
-  return { secrets, commands: { registry, secrets, settings: { enforceGlobalUnique: config.enforceGlobalUnique }, followUps: runFollowUps } };
+  const listen = { host: config.host, port: config.port };
+  const settings = { enforceGlobalUnique: config.enforceGlobalUnique, listen };
+  return { secrets, commands: { registry, secrets, settings, followUps: runFollowUps } };
 }
 
 interface OpenParts {

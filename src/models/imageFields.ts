@@ -26,6 +26,36 @@ export function imageFieldsOf(definition: ModelDefinition): FieldDefinition[] {
   return definition.fields.filter((f) => f.image);
 }
 
+/** A field naming a stored file, and the media directory holding it. */
+export interface MediaFileField {
+  name: string;
+  directory: string;
+}
+
+/** Every field of a model that names a stored file: its image fields and any other `mediaFile` field. */
+export function mediaFileFields(definition: ModelDefinition): MediaFileField[] {
+  const fields: MediaFileField[] = [];
+  for (const f of definition.fields) {
+    const directory = f.image?.directory ?? f.mediaFile?.directory;
+    if (directory) fields.push({ name: f.name, directory });
+  }
+  return fields;
+}
+
+/** The files a change stops naming: named before it, and not (or another one) after it. */
+export function filesReleasedBy(
+  fields: MediaFileField[],
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): Array<{ directory: string; file: string }> {
+  const released: Array<{ directory: string; file: string }> = [];
+  for (const { name, directory } of fields) {
+    const was = before?.[name];
+    if (typeof was === 'string' && was !== '' && was !== after?.[name]) released.push({ directory, file: was });
+  }
+  return released;
+}
+
 /** Where a directory's files are served, under the service's address. */
 export function mediaPath(directory: string): string {
   return `/media/${directory}/`;

@@ -90,6 +90,8 @@ export interface FieldDefinition extends DependentField {
   maxLength?: number;
   minLength?: number;
   pattern?: string;
+  /** The error for a value `pattern` refuses, where 'Enter a valid value.' would not say what is wanted. */
+  patternMessage?: string;
   format?: 'slug' | 'timezone' | 'email' | 'uri' | 'color';
 
   // number constraints
@@ -191,6 +193,11 @@ export interface FieldDefinition extends DependentField {
    * (src/models/imageFields.ts), cleared by null or ''.
    */
   image?: { directory: string };
+  /**
+   * The field names a stored file under `media/<directory>/` without being an image field
+   * (an image attachment's `image_file`): a file no object names any more is deleted.
+   */
+  mediaFile?: { directory: string };
 }
 
 /** One object's change in a batch the projection applies: as stored before it, as it leaves it (null: absent). */
@@ -276,6 +283,8 @@ export interface FieldErrors {
 export interface ModelSettings {
   /** ENFORCE_GLOBAL_UNIQUE: no duplicate prefixes or IP addresses in the global table (no VRF). */
   enforceGlobalUnique: boolean;
+  /** Where the service listens (HOST, PORT; port 0: not known before listening): webhooks may not deliver there. */
+  listen?: { host: string; port: number };
 }
 
 /** What a `validate` hook may consult besides the object and the stored state. */

@@ -3,6 +3,7 @@ import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
 import { asResumePoint } from '../events/resumePoint.js';
 import type { WebhookDelivery, WebhookDeliveryRecords } from '../models/extras/webhookDeliveriesView.js';
 import { conditionsMet } from '../models/extras/webhookConditions.js';
+import { WEBHOOK_HOP_HEADER } from '../auth/webhookHop.js';
 import { ReadStoreUnavailableError } from '../projections/ReadStoreUnavailableError.js';
 import { RetriesExhaustedError } from '../projections/retryTransient.js';
 import { loadDeliveryState, saveDeliveryState, type DeliveryState, type PendingDelivery } from './deliveryState.js';
@@ -10,6 +11,8 @@ import { EVENT_NAMES, webhookContext, type WebhookContext } from './payload.js';
 import { exhausted, retryDelay } from './retrySchedule.js';
 import type { TransportOptions, TransportResult } from './sendRequest.js';
 import { webhookRequest, type WebhookRequest } from './webhookRequest.js';
+import { TemplateError } from '../templates/TemplateError.js';
+import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
 
 const WEBHOOK = 'extras.webhook';
 const FLAGS = { create: 'type_create', update: 'type_update', delete: 'type_delete' } as const;
@@ -20,6 +23,8 @@ const SAVE_DELAY_MS = 250;
  * state four times a second under steady writes cost an fsync each, beside the log's own.
  */
 const POSITION_SAVE_DELAY_MS = 10_000;
+/** How long a hop token is valid when attempts have no deadline (WEBHOOK_TIMEOUT=0). */
+const HOP_TOKEN_WITHOUT_DEADLINE_MS = 10 * 60_000;
 
 /** What the worker needs rendered by the layers that know the API's shapes. */
 export interface PayloadRenderer {
@@ -36,14 +41,28 @@ export interface WebhookWorkerOptions {
   /** Where the worker's state is kept (under DATA_DIR). */
   stateFile: string;
   renderer: PayloadRenderer;
+  /** Renders the webhooks' Jinja2 parts (URL, headers, body template) in a sandbox. */
+  templates: TemplateRenderer;
   /** On a first start: the webhooks as the read models hold them, and the position they are at. */
   initial: () => Promise<{ position: number; webhooks: Array<Record<string, unknown>> }>;
   retryBaseMs: number;
   retryMaxMs: number;
   /** Attempts before a delivery is given up (0: never). */
   maxAttempts: number;
+  /** The deadline of one whole attempt (connect, send, the whole answer). */
   timeoutMs: number;
   send: (request: WebhookRequest, options: TransportOptions) => Promise<TransportResult>;
+  /**
+   * Changes a webhook delivery requested (ChangeEvent.webhookDepth) at this depth or deeper
+   * fire no webhook: each is recorded as a failed delivery instead, so a receiver that
+   * writes to the service again (itself, or through a proxy) cannot multiply changes
+   * without end. Default 1: only the changes clients make are delivered.
+   */
+  maxDepth?: number;
+  /** The signed hop token each request carries (WEBHOOK_HOP_HEADER): its depth, valid until the deadline (ms). */
+  hopToken?: (depth: number, deadline: number) => string;
+  /** Why an address must not be called (the service's own), or null; see TransportOptions. */
+  refuseAddress?: (address: string, port: number) => string | null;
   logger: (entry: Record<string, unknown>) => void;
   /** Finished deliveries kept per webhook (the oldest are forgotten). */
   historyLimit?: number;
@@ -158,7 +177,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
 
   deliveries(webhookId: number): WebhookDelivery[] {
     const key = String(webhookId);
-    const pending = (this.state.pending[key] ?? []).map(({ context: _context, ...record }) => record);
+    const pending = (this.state.pending[key] ?? []).map(({ context: _context, depth: _depth, ...record }) => record);
     return [...pending, ...(this.state.finished[key] ?? [])].sort((a, b) => b.position - a.position);
   }
 
@@ -200,7 +219,14 @@ export class WebhookWorker implements WebhookDeliveryRecords {
           this.state.position = event.position;
           continue;
         }
-        for (const id of this.matching(event, due, rendered.data)) {
+        const matched = this.matching(event, due, rendered.data);
+        const depth = event.webhookDepth ?? 0;
+        if (depth >= (this.options.maxDepth ?? 1) && matched.length > 0) {
+          this.tooDeep(event, matched, depth);
+          recorded = true;
+          matched.length = 0;
+        }
+        for (const id of matched) {
           // The queue is looked up here: a delivery finished meanwhile may have emptied and dropped it.
           (this.state.pending[id] ??= []).push(this.pending(event, rendered));
           touched.add(id);
@@ -250,24 +276,8 @@ export class WebhookWorker implements WebhookDeliveryRecords {
    * evaluated either) and logged, and the worker goes on with the next change.
    */
   private notRendered(event: ChangeEvent, ids: string[], error: Error): void {
-    const at = this.now().toISOString();
     for (const id of ids) {
-      const finished = (this.state.finished[id] ??= []);
-      finished.unshift({
-        position: event.position,
-        event_id: event.eventId,
-        request_id: event.requestId,
-        event: EVENT_NAMES[event.action],
-        object_type: event.objectType,
-        object_id: event.objectId,
-        status: 'failed',
-        attempts: 0,
-        last_status_code: null,
-        last_error: `payload not rendered: ${error.message}`,
-        last_attempt: at,
-        next_attempt: null,
-      });
-      finished.length = Math.min(finished.length, this.options.historyLimit ?? 1000);
+      this.failedUnsent(id, event, `payload not rendered: ${error.message}`);
       this.options.logger({
         level: 'error',
         msg: `webhook ${id}: change ${event.position} not delivered: its payload could not be rendered: ${error.message}`,
@@ -276,6 +286,40 @@ export class WebhookWorker implements WebhookDeliveryRecords {
         error: error.message,
       });
     }
+  }
+
+  /**
+   * A change a chain of webhook deliveries requested, at the depth where the chain ends:
+   * recorded as a failed delivery of each webhook it matched (never sent), and warned about.
+   */
+  private tooDeep(event: ChangeEvent, ids: string[], depth: number): void {
+    const max = this.options.maxDepth ?? 1;
+    const why =
+      `not sent: the change was requested by a webhook delivery (depth ${depth}); ` +
+      `changes at depth ${max} or deeper fire no webhook (WEBHOOK_MAX_DEPTH)`;
+    for (const id of ids) this.failedUnsent(id, event, why);
+    const msg = `webhooks ${ids.join(', ')}: change ${event.position} ${why}`;
+    this.options.logger({ level: 'warn', msg, position: event.position });
+  }
+
+  /** Records a delivery of `event` to webhook `id` as failed without an attempt. */
+  private failedUnsent(id: string, event: ChangeEvent, error: string): void {
+    const finished = (this.state.finished[id] ??= []);
+    finished.unshift({
+      position: event.position,
+      event_id: event.eventId,
+      request_id: event.requestId,
+      event: EVENT_NAMES[event.action],
+      object_type: event.objectType,
+      object_id: event.objectId,
+      status: 'failed',
+      attempts: 0,
+      last_status_code: null,
+      last_error: error,
+      last_attempt: this.now().toISOString(),
+      next_attempt: null,
+    });
+    finished.length = Math.min(finished.length, this.options.historyLimit ?? 1000);
   }
 
   private matching(event: ChangeEvent, candidates: string[], data: Record<string, unknown>): string[] {
@@ -316,6 +360,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       last_attempt: null,
       next_attempt: null,
       context,
+      ...(event.webhookDepth ? { depth: event.webhookDepth } : {}),
     };
   }
 
@@ -350,7 +395,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     if (!webhook) return; // deleted meanwhile: its queue went with it
     let result: TransportResult;
     try {
-      const request = webhookRequest(
+      const request = await webhookRequest(
         {
           payload_url: String(webhook.payload_url ?? ''),
           http_method: String(webhook.http_method ?? 'POST'),
@@ -360,15 +405,28 @@ export class WebhookWorker implements WebhookDeliveryRecords {
           secret: this.options.renderer.secret(webhook),
         },
         delivery.context,
+        this.options.templates,
       );
+      if (this.options.hopToken) {
+        const deadline = Date.now() + (this.options.timeoutMs || HOP_TOKEN_WITHOUT_DEADLINE_MS);
+        // Ours alone: a header template of the same name must not stand in for it.
+        for (const name of Object.keys(request.headers)) {
+          if (name.toLowerCase() === WEBHOOK_HOP_HEADER.toLowerCase()) delete request.headers[name];
+        }
+        request.headers[WEBHOOK_HOP_HEADER] = this.options.hopToken((delivery.depth ?? 0) + 1, deadline);
+      }
       result = await this.options.send(request, {
         sslVerification: webhook.ssl_verification !== false,
         caFilePath: typeof webhook.ca_file_path === 'string' && webhook.ca_file_path ? webhook.ca_file_path : null,
         timeoutMs: this.options.timeoutMs,
         signal: this.abort.signal,
+        refuseAddress: this.options.refuseAddress,
       });
     } catch (error) {
-      result = { status: null, error: `request not rendered: ${(error as Error).message}` };
+      // A template renders the same change the same way every time: retrying it would only
+      // hold up the webhook's queue. A busy renderer is another matter: that is retried.
+      const where = error instanceof TemplateError ? `${error.template}: ` : '';
+      result = { status: null, error: `request not rendered: ${where}${(error as Error).message}`, final: error instanceof TemplateError };
     }
     if (this.state.pending[id]?.[0] !== delivery) return; // the webhook was deleted while sending
     if (this.abort.signal.aborted) return; // stopped mid-request: not an attempt, sent again at the next start
@@ -380,7 +438,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       delivery.status = 'delivered';
       delivery.next_attempt = null;
       this.finish(id);
-    } else if (exhausted(delivery.attempts, this.options.maxAttempts)) {
+    } else if (result.final || exhausted(delivery.attempts, this.options.maxAttempts)) {
       delivery.status = 'failed';
       delivery.next_attempt = null;
       this.finish(id);
@@ -394,7 +452,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
   }
 
   private finish(id: string): void {
-    const { context: _context, ...record } = this.state.pending[id].shift()!;
+    const { context: _context, depth: _depth, ...record } = this.state.pending[id].shift()!;
     if (this.state.pending[id].length === 0) delete this.state.pending[id];
     const finished = (this.state.finished[id] ??= []);
     finished.unshift(record);

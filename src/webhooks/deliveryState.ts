@@ -7,6 +7,8 @@ import type { ResumePoint } from '../events/EventLog.js';
 /** A delivery still to make: its record, and the context its request is rendered from at each attempt. */
 export interface PendingDelivery extends WebhookDelivery {
   context: WebhookContext;
+  /** The change's webhook depth (ChangeEvent.webhookDepth; absent in older states: 0); its request carries one more. */
+  depth?: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookContext } from './payload.js';
-import { renderTemplate } from '../templates/jinjaTemplates.js';
+import { TemplateError } from '../templates/TemplateError.js';
+import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
 
 /** The parts of a webhook's definition a request is made from (its secret in clear, '' for none). */
 export interface WebhookDefinition {
@@ -25,25 +26,35 @@ export function hookSignature(body: string | Buffer, secret: string): string {
 }
 
 /**
- * `Name: Value` lines (rendered first), split at the first colon, trimmed; blank lines are
+ * `Name: Value` lines (as rendered), split at the first colon, trimmed; blank lines are
  * skipped, a line without a colon is an error as in NetBox.
  */
-export function renderHeaders(template: string, context: WebhookContext): Record<string, string> {
-  if (!template) return {};
+export function parseHeaders(text: string): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const line of renderTemplate(template, context as unknown as Record<string, unknown>).split(/\r\n|\n|\r/)) {
+  for (const line of text.split(/\r\n|\n|\r/)) {
     if (line.trim() === '') continue;
     const colon = line.indexOf(':');
-    if (colon < 0) throw new Error(`Invalid header line (no colon): ${line}`);
+    if (colon < 0) throw new TemplateError(`Invalid header line (no colon): ${line}`, 'additional_headers');
     headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
   }
   return headers;
 }
 
-/** The body template rendered, or without one the context as JSON (NetBox's default body). */
-export function renderBody(webhook: WebhookDefinition, context: WebhookContext): string {
-  if (webhook.body_template) return renderTemplate(webhook.body_template, context as unknown as Record<string, unknown>);
-  return pythonJson(context);
+const TEMPLATE_SYNTAX = /\{[{%#]/;
+
+/**
+ * The webhook's URL, headers and body template rendered as Jinja2 over the context, in one
+ * sandboxed job. Text without template syntax is its own rendering, so a webhook that uses
+ * none (most: NetBox's default body is the context as JSON) costs no render at all.
+ */
+async function renderParts(webhook: WebhookDefinition, context: WebhookContext, templates: TemplateRenderer): Promise<string[]> {
+  const parts = [
+    { name: 'payload_url', code: webhook.payload_url },
+    { name: 'additional_headers', code: webhook.additional_headers },
+    { name: 'body_template', code: webhook.body_template },
+  ];
+  if (!parts.some((part) => TEMPLATE_SYNTAX.test(part.code))) return parts.map((part) => part.code);
+  return templates.render({ templates: parts, context: context as unknown as Record<string, unknown> });
 }
 
 /** JSON spaced as Python's json.dumps prints it (', ' and ': '), so receivers see NetBox's bytes. */
@@ -54,10 +65,11 @@ export function pythonJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${pythonJson(k)}: ${pythonJson(v)}`).join(', ')}}`;
 }
 
-/** The HTTP request NetBox's worker would send for this context. */
-export function webhookRequest(webhook: WebhookDefinition, context: WebhookContext): WebhookRequest {
-  const headers: Record<string, string> = { 'Content-Type': webhook.http_content_type, ...renderHeaders(webhook.additional_headers, context) };
-  const body = renderBody(webhook, context);
+/** The HTTP request NetBox's worker would send for this context (without a body template: the context as JSON). */
+export async function webhookRequest(webhook: WebhookDefinition, context: WebhookContext, templates: TemplateRenderer): Promise<WebhookRequest> {
+  const [url, headerLines, bodyTemplate] = await renderParts(webhook, context, templates);
+  const headers: Record<string, string> = { 'Content-Type': webhook.http_content_type, ...parseHeaders(headerLines!) };
+  const body = webhook.body_template ? bodyTemplate! : pythonJson(context);
   if (webhook.secret !== '') headers['X-Hook-Signature'] = hookSignature(Buffer.from(body, 'utf8'), webhook.secret);
-  return { method: webhook.http_method, url: renderTemplate(webhook.payload_url, context as unknown as Record<string, unknown>), headers, body };
+  return { method: webhook.http_method, url: url!, headers, body };
 }

@@ -53,6 +53,8 @@ test('device-type images: multipart create, replace, clear by JSON, has_ filters
   t.is(served.status, 200);
   t.is(served.headers.get('Content-Type'), 'image/png');
   t.true(Buffer.from(await served.arrayBuffer()).equals(front));
+  t.is(served.headers.get('X-Content-Type-Options'), 'nosniff', 'uploaded bytes are never sniffed into another type');
+  t.is(served.headers.get('Content-Security-Policy'), "sandbox; default-src 'none'", 'nor run as a document');
   t.is((await fetch(`${service.url}/media/devicetype-images/${'0'.repeat(64)}.png`, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } })).status, 404);
 
   // the event names the file by its digest and size, never its bytes nor the request's token

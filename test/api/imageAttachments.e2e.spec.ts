@@ -53,6 +53,8 @@ test('a multipart upload creates an attachment with its dimensions, and its file
   t.is(served.status, 200);
   t.is(served.headers.get('Content-Type'), 'image/png');
   t.true(Buffer.from(await served.arrayBuffer()).equals(png));
+  t.is(served.headers.get('X-Content-Type-Options'), 'nosniff', 'uploaded bytes are never sniffed into another type');
+  t.is(served.headers.get('Content-Security-Policy'), "sandbox; default-src 'none'", 'nor run as a document');
   // served like an API read: not to an anonymous client when login is required, never a file no attachment shows
   const unknown = await fetch(`${service.url}/media/image-attachments/${'0'.repeat(64)}.png`, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } });
   t.is(unknown.status, 404);

@@ -105,6 +105,9 @@ test('elevation SVG: a well-formed drawing of the face with its devices, named a
   });
   t.is(response.status, 200);
   t.is(response.headers.get('content-type'), 'image/svg+xml');
+  t.is(response.headers.get('x-content-type-options'), 'nosniff');
+  const policy = response.headers.get('content-security-policy') ?? '';
+  t.regex(policy, /^sandbox; default-src 'none'/, 'opened on its own, it runs nothing');
   const elements = readXml(await response.text());
   t.is(elements[0].name, 'svg');
   t.is(elements[0].attributes.height, String(42 * 20 + 4));

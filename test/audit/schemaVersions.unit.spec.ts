@@ -21,7 +21,7 @@ function v1Event(position: number, overrides: Partial<ChangeEvent> = {}): Change
 
 test('the current version is the last of the versions ever written; versions are additive', (t) => {
   t.is(EVENT_SCHEMA_VERSION, EVENT_SCHEMA_VERSIONS[EVENT_SCHEMA_VERSIONS.length - 1]);
-  t.deepEqual(EVENT_SCHEMA_VERSIONS, [1, 2, 3]);
+  t.deepEqual(EVENT_SCHEMA_VERSIONS, [1, 2, 3, 4]);
   // Every field a v1 event required is still required, nothing else became required.
   t.deepEqual([...changeEventSchema.required].sort(), [
     'action', 'eventId', 'objectId', 'objectRepr', 'objectType', 'position', 'postchange', 'prechange', 'requestId', 'time', 'user', 'v',
@@ -33,6 +33,13 @@ test('v3 events carry an optional idempotency record; a malformed one is refused
   t.notThrows(() => assertValidEvents([makeEvent(1, { idempotency: { key: 'retry-1', fingerprint } })]));
   t.notThrows(() => assertValidEvents([makeEvent(1, { idempotency: null })]));
   t.throws(() => assertValidEvents([makeEvent(1, { idempotency: { key: 'k', fingerprint: 'xyz' } })]), { message: /idempotency/ });
+});
+
+test('v4 events carry an optional webhook depth; events without it (every earlier version) still validate', (t) => {
+  t.notThrows(() => assertValidEvents([makeEvent(1, { webhookDepth: 2 })]));
+  t.notThrows(() => assertValidEvents([makeEvent(1, { webhookDepth: null })]));
+  t.notThrows(() => assertValidEvents([v1Event(1)]));
+  t.throws(() => assertValidEvents([makeEvent(1, { webhookDepth: 0 })]), { message: /webhookDepth/ });
 });
 
 test('v1 and v2 events validate; a malformed revertOf does not', (t) => {

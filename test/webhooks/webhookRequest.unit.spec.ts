@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
 import test from 'ava';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
-import { renderTemplate } from '../../src/templates/jinjaTemplates.js';
 import { pythonTimestamp, webhookContext } from '../../src/webhooks/payload.js';
 import { exhausted, retryDelay } from '../../src/webhooks/retrySchedule.js';
-import { hookSignature, pythonJson, renderHeaders, webhookRequest, type WebhookDefinition } from '../../src/webhooks/webhookRequest.js';
+import { hookSignature, parseHeaders, pythonJson, webhookRequest, type WebhookDefinition } from '../../src/webhooks/webhookRequest.js';
+import { renderWith, templatePool } from '../support/templates.js';
+
+const pool = templatePool();
+const renderTemplate = (code: string, context: Record<string, unknown>) => renderWith(pool, code, context);
 
 const event: ChangeEvent = {
   v: 3,
@@ -43,22 +46,22 @@ test("the context has NetBox's keys: event in the past tense, Python's timestamp
   t.is(webhookContext({ ...event, action: 'delete' }, data, context.snapshots).event, 'deleted');
 });
 
-test('without a body template the body is the context as json.dumps prints it; no secret, no signature', (t) => {
-  const request = webhookRequest(webhook, context);
+test('without a body template the body is the context as json.dumps prints it; no secret, no signature', async (t) => {
+  const request = await webhookRequest(webhook, context, pool);
   t.is(request.body.slice(0, 60), '{"event": "created", "timestamp": "2021-03-09 17:55:33.96801');
   t.deepEqual(JSON.parse(request.body), JSON.parse(JSON.stringify(context)));
   t.deepEqual(request.headers, { 'Content-Type': 'application/json' });
   t.is(pythonJson({ a: 'é', b: [1, true, null] }), '{"a": "\\u00e9", "b": [1, true, null]}');
 });
 
-test('X-Hook-Signature is the HMAC-SHA512 of the exact body bytes with the secret, in hex', (t) => {
-  const request = webhookRequest({ ...webhook, secret: 's3cret' }, context);
+test('X-Hook-Signature is the HMAC-SHA512 of the exact body bytes with the secret, in hex', async (t) => {
+  const request = await webhookRequest({ ...webhook, secret: 's3cret' }, context, pool);
   t.is(request.headers['X-Hook-Signature'], createHmac('sha512', 's3cret').update(Buffer.from(request.body, 'utf8')).digest('hex'));
   t.is(hookSignature('abc', 'key').length, 128);
 });
 
-test("NetBox's documented templates render the same: body, headers with variables, payload URL", (t) => {
-  const slack = webhookRequest(
+test("NetBox's documented templates render the same: body, headers with variables, payload URL", async (t) => {
+  const slack = await webhookRequest(
     {
       ...webhook,
       payload_url: 'http://127.0.0.1:1/{{ model }}/{{ data.id }}',
@@ -66,14 +69,15 @@ test("NetBox's documented templates render the same: body, headers with variable
       body_template: '{"text": "{{ event|upper }}: {{ model }} {{ data[\'name\'] }} by {{ username }}", "status": "{{ data.status.value }}"}',
     },
     context,
+    pool,
   );
   t.is(slack.url, 'http://127.0.0.1:1/site/7');
   t.is(slack.body, '{"text": "CREATED: site Site 1 by jstretch", "status": "active"}');
   t.deepEqual(slack.headers, { 'Content-Type': 'application/json', 'X-Model': 'site', Authorization: 'Bearer abc: def' });
-  t.is(renderTemplate('{% for k, v in data.items() %}{{ k }}={{ v }};{% endfor %}', { data: { a: 1, b: 'x' } }), 'a=1;b=x;');
-  t.is(renderTemplate('{{ data | tojson }}', { data: { a: [1, '<b>'] } }), '{"a":[1,"<b>"]}');
-  t.is(renderTemplate('{% if snapshots.prechange is none %}new{% endif %} {% if data.tenant %}t{% else %}no tenant{% endif %}', { snapshots: { prechange: null }, data: {} }), 'new no tenant');
-  t.throws(() => renderHeaders('no colon here', context), { message: /no colon/ });
+  t.is(await renderTemplate('{% for k, v in data.items() %}{{ k }}={{ v }};{% endfor %}', { data: { a: 1, b: 'x' } }), 'a=1;b=x;');
+  t.is(await renderTemplate('{{ data | tojson }}', { data: { a: [1, '<b>'] } }), '{"a":[1,"<b>"]}');
+  t.is(await renderTemplate('{% if snapshots.prechange is none %}new{% endif %} {% if data.tenant %}t{% else %}no tenant{% endif %}', { snapshots: { prechange: null }, data: {} }), 'new no tenant');
+  t.throws(() => parseHeaders('no colon here'), { message: /no colon/ });
 });
 
 test('retries wait twice as long each time, never longer than the cap; a delivery is given up after the last attempt', (t) => {
@@ -84,11 +88,11 @@ test('retries wait twice as long each time, never longer than the cap; a deliver
   t.false(exhausted(1000, 0), '0: retried for ever');
 });
 
-test('templates reach no constructor or prototype, so they cannot run code in the service', (t) => {
+test('templates reach no constructor or prototype, so they cannot run code in the service', async (t) => {
   const context = { data: { name: 'x' } };
   for (const code of ['{{ range.constructor("return typeof process")() }}', '{{ data.constructor.constructor("return 1")() }}', '{{ cycler.constructor("return 1")() }}', '{{ constructor.constructor("return 1")() }}']) {
-    t.throws(() => renderTemplate(code, context), undefined, code);
+    await t.throwsAsync(renderTemplate(code, context), undefined, code);
   }
-  t.is(renderTemplate('[{{ data["__proto__"] }}][{{ data.prototype }}][{{ __proto__ }}]', context), '[][][]');
-  t.is(renderTemplate('{{ data.name }} {{ data.items() | length }}', context), 'x 1', 'ordinary lookups still work');
+  t.is(await renderTemplate('[{{ data["__proto__"] }}][{{ data.prototype }}][{{ __proto__ }}]', context), '[][][]');
+  t.is(await renderTemplate('{{ data.name }} {{ data.items() | length }}', context), 'x 1', 'ordinary lookups still work');
 });

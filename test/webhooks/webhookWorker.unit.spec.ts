@@ -8,9 +8,13 @@ import type { BatchHandler, ResumePoint } from '../../src/events/EventLog.js';
 import type { TransportResult } from '../../src/webhooks/sendRequest.js';
 import type { WebhookRequest } from '../../src/webhooks/webhookRequest.js';
 import { RetriesExhaustedError, retryTransient } from '../../src/projections/retryTransient.js';
+import { WebhookHops } from '../../src/auth/webhookHop.js';
 import { isStoreUnavailable, WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/WebhookWorker.js';
 import { MemoryEventLog } from '../support/MemoryEventLog.js';
 import { until } from './receiver.js';
+import { templatePool } from '../support/templates.js';
+
+const templates = templatePool();
 
 function event(objectType: string, objectId: number, action: ChangeEvent['action'], postchange: Record<string, unknown> | null, at: number): ChangeEvent {
   return {
@@ -36,6 +40,7 @@ function workerFor(
     log,
     stateFile,
     renderer: { data: async (e) => ({ id: e.objectId, name: (e.postchange ?? e.prechange)?.name }), snapshots: () => ({ prechange: null, postchange: null }), secret: () => '' },
+    templates,
     initial: async () => ({ position: 0, webhooks: [] }),
     retryBaseMs: 1,
     retryMaxMs: 2,
@@ -359,4 +364,71 @@ test('a rendering failure the read store names its own (refused credentials: not
   t.false(isStoreUnavailable(new TypeError('serializer bug'), own));
   t.false(isStoreUnavailable(new StoreOwn('Unauthorized')), 'without the store\'s judgement, only exhausted retries and unavailability count');
   t.true(isStoreUnavailable(new RetriesExhaustedError(3, 1_000, new Error('connection refused'))));
+});
+
+test('a change a webhook delivery requested (at WEBHOOK_MAX_DEPTH) is recorded as failed, never sent; each request carries its signed hop depth', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const log = new MemoryEventLog();
+  await log.open();
+  let position = 0;
+  await log.append([hook(1, 'http://one/', ++position)]);
+  const sent: WebhookRequest[] = [];
+  const hops = new WebhookHops('key');
+  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), sent, undefined, {
+    hopToken: (depth, deadline) => hops.token(depth, deadline),
+  });
+  await worker.start();
+  t.teardown(() => worker.stop());
+  const byClient = ++position;
+  await log.append([event('dcim.site', 1, 'create', { name: 'by a client' }, byClient)]);
+  const byHook = ++position;
+  await log.append([{ ...event('dcim.site', 2, 'create', { name: 'by a webhook' }, byHook), webhookDepth: 1 }]);
+  const after = ++position;
+  await log.append([event('dcim.site', 3, 'create', { name: 'after' }, after)]);
+  await until(worker, () => worker.deliveries(1).length === 3 && worker.deliveries(1).every((d) => d.status !== 'pending'));
+
+  t.deepEqual(sent.map((r) => r.body), ['by a client', 'after'], 'delivery goes on after the refused change');
+  t.is(hops.depth(sent[0]!.headers['X-Netledger-Webhook-Hop']), 1, "a client's change is sent at depth 1");
+  t.like(worker.deliveries(1).find((d) => d.position === byHook), {
+    status: 'failed',
+    attempts: 0,
+    last_status_code: null,
+    last_error: 'not sent: the change was requested by a webhook delivery (depth 1); changes at depth 1 or deeper fire no webhook (WEBHOOK_MAX_DEPTH)',
+  });
+});
+
+test('with a higher WEBHOOK_MAX_DEPTH a delivery-requested change is sent one hop deeper', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const log = new MemoryEventLog();
+  await log.open();
+  await log.append([hook(1, 'http://one/', 1)]);
+  const sent: WebhookRequest[] = [];
+  const hops = new WebhookHops('key');
+  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), sent, undefined, {
+    maxDepth: 2,
+    hopToken: (depth, deadline) => hops.token(depth, deadline),
+  });
+  await worker.start();
+  t.teardown(() => worker.stop());
+  await log.append([{ ...event('dcim.site', 1, 'create', { name: 'x' }, 2), webhookDepth: 1 }]);
+  await log.append([{ ...event('dcim.site', 2, 'create', { name: 'y' }, 3), webhookDepth: 2 }]);
+  await until(worker, () => worker.deliveries(1).length === 2 && worker.deliveries(1).every((d) => d.status !== 'pending'));
+  t.deepEqual(sent.map((r) => r.body), ['x']);
+  t.is(hops.depth(sent[0]!.headers['X-Netledger-Webhook-Hop']), 2);
+  t.deepEqual(worker.deliveries(1).map((d) => d.status), ['failed', 'delivered']);
+});
+
+test('hop tokens: a forged, damaged, foreign or expired one counts as none', (t) => {
+  const hops = new WebhookHops('key');
+  const now = Date.now();
+  const token = hops.token(3, now);
+  t.is(hops.depth(token, now), 3);
+  t.is(hops.depth(token, now + 59_000), 3, 'honoured a while after the deadline (a late write)');
+  t.is(hops.depth(token, now + 61_000), 0, 'expired');
+  t.is(hops.depth(new WebhookHops('other key').token(3, now), now), 0);
+  t.is(hops.depth(token.replace(/^3\./, '9.'), now), 0, 'the depth cannot be changed');
+  t.is(hops.depth('1', now), 0);
+  t.is(hops.depth(undefined, now), 0);
 });

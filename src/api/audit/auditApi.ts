@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import { Query as MingoQuery } from 'mingo';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
 import { changeEventSchema } from '../../events/ChangeEvent.js';
 import type { ModelDefinition } from '../../models/types.js';
@@ -16,44 +15,17 @@ import {
   selectChanges,
   type UserLookup,
 } from '../../audit/changeQuery.js';
+import type { ChangeTest } from '../../audit/changeScope.js';
 import { pageLinks, parsePage } from '../query/pagination.js';
 import { assertMayWrite, NOT_AUTHENTICATED, viewScope } from '../permissions.js';
 import type { Services } from '../Services.js';
+import { readableChanges } from './changePermission.js';
 
 const READ_ONLY_METHODS = 'GET, HEAD, OPTIONS';
 /** A live stream sends a comment this often so that proxies keep the connection open. */
 const HEARTBEAT_MS = 15_000;
 /** Positions a stream examines per step. */
 const STREAM_STEP = 500;
-
-/**
- * extras.objectchange is served here, from the event log, not from a read model: it is
- * not a registry model. This definition only names it for permission checks; its fields
- * are the columns of a change record (changeRecord below) that permission constraints
- * may test, e.g. `{"action": "create"}`, `{"user": "$user"}`, `{"changed_object_type": "dcim.site"}`.
- */
-export const objectChangeModel: ModelDefinition = {
-  key: 'extras.objectchange',
-  app: 'extras',
-  model: 'objectchange',
-  path: 'object-changes',
-  verboseName: 'object change',
-  verboseNamePlural: 'object changes',
-  fields: [
-    { name: 'id', type: 'id', readOnly: true },
-    { name: 'time', type: 'datetime', readOnly: true },
-    { name: 'user', type: 'fk', target: 'auth.user', nullable: true, readOnly: true },
-    { name: 'user_name', type: 'string', readOnly: true },
-    { name: 'request_id', type: 'string', readOnly: true },
-    { name: 'action', type: 'choice', readOnly: true, choices: [] },
-    { name: 'changed_object_type', type: 'content_type', readOnly: true },
-    { name: 'changed_object_id', type: 'integer', readOnly: true },
-    { name: 'object_repr', type: 'string', readOnly: true },
-  ],
-  brief: [],
-  ordering: ['-time'],
-  readOnly: true,
-};
 
 /**
  * The audit API, mounted before the model routes:
@@ -65,6 +37,9 @@ export const objectChangeModel: ModelDefinition = {
  * - `/api/schema/events/`: the JSON Schema of the event envelope;
  * - `?as_of=<ISO time | log position>` on model list and detail views: the answer from
  *   the read models as they were then (sets `ctx.state.readStore`).
+ *
+ * Every read of change records passes readableChanges (changePermission.ts) first and
+ * shows only the records it allows.
  */
 export function auditApi(services: Services, audit: AuditService): Middleware {
   const router = new Router();
@@ -125,34 +100,28 @@ function userLookup(services: Services): UserLookup {
   };
 }
 
-async function compile(services: Services, audit: AuditService, query: URLSearchParams, options: { live?: boolean; loggedOnly?: boolean } = {}) {
+/** The query's filter, narrowed to the records the caller may read (`readable`, from readableChanges). */
+async function compile(
+  services: Services,
+  audit: AuditService,
+  query: URLSearchParams,
+  readable: ChangeTest | null,
+  options: { live?: boolean; loggedOnly?: boolean } = {},
+) {
+  let filter;
   try {
-    return await compileChangeFilter(audit.log.index, query, userLookup(services), audit.contentTypes, options);
+    filter = await compileChangeFilter(audit.log.index, query, userLookup(services), audit.contentTypes, options);
   } catch (error) {
     if (error instanceof ChangeFilterError) throw new ValidationError(error.errors);
     throw error;
   }
+  // Last: the query's own (index-driven, cheaper) clauses reject most positions first.
+  if (readable) filter.tests.push(readable);
+  return filter;
 }
 
 function renderContext(services: Services, ctx: Context) {
   return { baseUrl: ctx.state.baseUrl as string, store: services.store, serializer: services.serializer };
-}
-
-/** An object change's filterable columns, for evaluating permission constraints. */
-function changeRecord(audit: AuditService, p: number): Record<string, unknown> {
-  const index = audit.log.index;
-  const user = index.userIdAt(p);
-  return {
-    id: p,
-    time: new Date(index.timeAt(p) / 1000).toISOString(),
-    user: user < 0 ? null : user,
-    user_name: index.userNameAt(p),
-    request_id: index.requestIdAt(p),
-    action: index.actionAt(p),
-    changed_object_type: index.typeAt(p),
-    changed_object_id: index.objectIdAt(p),
-    object_repr: index.reprAt(p),
-  };
 }
 
 /** A positive integer path parameter, or 404. */
@@ -164,10 +133,10 @@ function pathId(ctx: Context): number {
 }
 
 async function listView(services: Services, audit: AuditService, ctx: Context) {
-  await viewScope(ctx, services.config, objectChangeModel); // the list is not narrowed by constraints (NetBox 3.4)
+  const readable = await readableChanges(ctx, services, audit);
   const query = new URLSearchParams(ctx.querystring);
   await audit.log.sync();
-  const filter = await compile(services, audit, query);
+  const filter = await compile(services, audit, query, readable);
   await respondWithPage(services, audit, ctx, query, filter);
 }
 
@@ -186,12 +155,11 @@ async function respondWithPage(
 }
 
 async function detailView(services: Services, audit: AuditService, ctx: Context) {
-  const scope = await viewScope(ctx, services.config, objectChangeModel);
+  const readable = await readableChanges(ctx, services, audit);
   const id = pathId(ctx);
   await audit.log.sync();
   if (id > audit.log.head || !audit.log.index.isLogged(id)) throw new NotFoundError();
-  // A detail read evaluates the permission's constraints against the record (NetBox 3.4).
-  if (Object.keys(scope).length > 0 && !new MingoQuery(scope).test(changeRecord(audit, id))) throw new NotFoundError();
+  if (readable && !readable(id)) throw new NotFoundError();
   const [row] = await audit.renderer.render(await audit.log.events([id]), renderContext(services, ctx));
   ctx.body = row;
 }
@@ -204,7 +172,7 @@ async function detailView(services: Services, audit: AuditService, ctx: Context)
  */
 async function historyView(services: Services, audit: AuditService, definition: ModelDefinition, ctx: Context) {
   const scope = await viewScope(ctx, services.config, definition);
-  const changeScope = await viewScope(ctx, services.config, objectChangeModel);
+  const readable = await readableChanges(ctx, services, audit);
   const id = pathId(ctx);
   await audit.log.sync();
   if (audit.log.index.lastPositionOf(definition.key, id) === 0) throw new NotFoundError();
@@ -221,22 +189,23 @@ async function historyView(services: Services, audit: AuditService, definition: 
   filterQuery.set('changed_object_type', definition.key);
   filterQuery.set('changed_object_id', String(id));
   // An object's history has every event of it, also of models NetBox does not change-log (users, tokens).
-  const filter = await compile(services, audit, filterQuery, { loggedOnly: false });
-  if (Object.keys(changeScope).length > 0) {
-    const allowed = new MingoQuery(changeScope);
-    filter.tests.push((p) => allowed.test(changeRecord(audit, p)));
-  }
+  const filter = await compile(services, audit, filterQuery, readable, { loggedOnly: false });
   await respondWithPage(services, audit, ctx, query, filter);
 }
 
-/** What one request changed, and how it relates to reverts. */
+/**
+ * What one request changed, and how it relates to reverts: counted over the changes the
+ * caller may read (a request none of whose changes they may read is not found), and the
+ * requests that reverted it among those with a change they may read.
+ */
 async function requestView(services: Services, audit: AuditService, ctx: Context) {
-  await viewScope(ctx, services.config, objectChangeModel);
+  const readable = await readableChanges(ctx, services, audit);
   const requestId = canonicalUuid(String(ctx.params.uuid));
   if (!requestId) throw new NotFoundError();
   await audit.log.sync();
   const index = audit.log.index;
-  const positions = index.requestPositions(requestId);
+  const all = index.requestPositions(requestId);
+  const positions = readable ? all.filter(readable) : all;
   if (positions.length === 0) throw new NotFoundError();
   const [first] = await audit.log.events([positions[0]!]);
   const base = ctx.state.baseUrl as string;
@@ -254,7 +223,7 @@ async function requestView(services: Services, audit: AuditService, ctx: Context
     object_changes_url: `${base}/api/extras/object-changes/?request_id=${requestId}`,
     revert_url: `${base}/api/extras/requests/${requestId}/revert/`,
     revert_of: first!.revertOf ?? null,
-    reverted_by: index.revertsOf(requestId),
+    reverted_by: index.revertsOf(requestId).filter((id) => !readable || index.requestPositions(id).some(readable)),
   };
 }
 
@@ -266,6 +235,7 @@ async function revertView(services: Services, audit: AuditService, ctx: Context)
   const events = await audit.revert(services.coordinator, target, {
     requestId: ctx.state.requestId,
     user: ctx.state.eventUser ?? null,
+    webhookDepth: ctx.state.webhookDepth,
   });
   const changes = await audit.renderer.render(events, renderContext(services, ctx));
   ctx.status = 200;
@@ -279,10 +249,11 @@ async function revertView(services: Services, audit: AuditService, ctx: Context)
  * position without gaps or duplicates; without it the stream starts at the current head.
  */
 async function streamView(services: Services, audit: AuditService, ctx: Context) {
-  await viewScope(ctx, services.config, objectChangeModel);
+  // The constraints are resolved once, at the start: the feed keeps the scope it opened with.
+  const readable = await readableChanges(ctx, services, audit);
   const query = new URLSearchParams(ctx.querystring);
   await audit.log.sync();
-  const filter = await compile(services, audit, query, { live: true });
+  const filter = await compile(services, audit, query, readable, { live: true });
   const resume = ctx.get('Last-Event-ID') || query.get('last_event_id');
   let cursor = audit.log.head;
   if (resume !== null && resume !== '') {
@@ -385,8 +356,7 @@ function asOfMiddleware(services: Services, audit: AuditService): (ctx: Context,
       const definition = values.length > 0 ? modelViewOf(services, ctx.path) : null;
       if (definition) {
         await viewScope(ctx, services.config, definition);
-        const changeScope = await viewScope(ctx, services.config, objectChangeModel);
-        if (Object.keys(changeScope).length > 0) throw new PermissionDeniedError();
+        if ((await readableChanges(ctx, services, audit)) !== null) throw new PermissionDeniedError();
         const position = await audit.asOfPosition(values[values.length - 1]!);
         const gone = new AbortController();
         const onClose = () => {

@@ -122,6 +122,7 @@ async function provision(services: Services, auth: AuthService, ctx: Context): P
     requestId: ctx.state.requestId as string,
     user: { id: principal.user.id, username: String(principal.user.username) },
     authorize: guardWrites(principal, definition, 'add'),
+    webhookDepth: ctx.state.webhookDepth,
   };
   const { result } = await services.coordinator.execute(context, (tx) =>
     createObjects(services.commands, tx, definition, [{ user: principal.user.id, write_enabled: true, allowed_ips: null }], false),

@@ -5,15 +5,14 @@ import path from 'node:path';
 import { createObjects } from '../../commands/createObjects.js';
 import { NotFoundError, ValidationError } from '../../commands/errors.js';
 import { IMAGE_MEDIA_PATH } from '../../models/extras/imageattachment.js';
-import { withdrawImage } from '../../models/extras/imageUploads.js';
 import type { ModelDefinition } from '../../models/types.js';
 import { runWrite, writeContext, writtenObjects } from '../modelRoutes.js';
 import { viewScope, writeGuard, writeScope } from '../permissions.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
-import { imageDirectory, isStoredImageName } from './imageFiles.js';
+import { imageDirectory, isStoredImageName, UPLOADED_FILE_POLICY } from './imageFiles.js';
 import { readMultipartRequest } from './multipartRequest.js';
-import { offerUploadedImage } from './offerUploadedImage.js';
+import { offerUploadedImage, withdrawUploads } from './offerUploadedImage.js';
 
 const MODEL = 'extras.imageattachment';
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' };
@@ -44,6 +43,7 @@ async function uploadView(services: Services, definition: ModelDefinition, ctx: 
   if (!file) throw new ValidationError({ image: ['No file was submitted.'] });
   // The file is durable before the event that names it is appended.
   const token = await offerUploadedImage(services, 'image', file);
+  let failure: unknown;
   try {
     const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
     const result = await runWrite(services, ctx, definition, 'create', context, (tx) =>
@@ -53,8 +53,11 @@ async function uploadView(services: Services, definition: ModelDefinition, ctx: 
     ctx.status = 201;
     ctx.set('Location', services.serializer.url(definition, ctx.state.baseUrl, result.ids[0]));
     ctx.body = rendered;
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    withdrawImage(token);
+    await withdrawUploads(services, [{ token, directory: undefined }], failure);
   }
 }
 
@@ -89,5 +92,6 @@ async function mediaView(services: Services, definition: ModelDefinition, ctx: C
   }
   ctx.type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)];
   ctx.set('Cache-Control', 'private, max-age=3600');
+  ctx.set('Content-Security-Policy', UPLOADED_FILE_POLICY);
   ctx.body = bytes;
 }

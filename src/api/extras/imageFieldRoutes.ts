@@ -5,7 +5,6 @@ import path from 'node:path';
 import { createObjects } from '../../commands/createObjects.js';
 import { NotFoundError } from '../../commands/errors.js';
 import { updateObjects } from '../../commands/updateObjects.js';
-import { withdrawImage } from '../../models/extras/imageUploads.js';
 import { imageFieldsOf, mediaPath } from '../../models/imageFields.js';
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 import { ifMatchPreconditions } from '../conditionalWrite.js';
@@ -13,9 +12,9 @@ import { parseId, runWrite, writeContext, writtenObjects } from '../modelRoutes.
 import { assertInScope, viewScope, writeGuard, writeScope } from '../permissions.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
-import { imageDirectory, isStoredImageName } from './imageFiles.js';
+import { imageDirectory, isStoredImageName, UPLOADED_FILE_POLICY } from './imageFiles.js';
 import { readMultipartRequest } from './multipartRequest.js';
-import { offerUploadedImage } from './offerUploadedImage.js';
+import { offerUploadedImage, withdrawUploads, type OfferedUpload } from './offerUploadedImage.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' };
 
@@ -59,13 +58,14 @@ async function uploadView(services: Services, definition: ModelDefinition, field
   if (!read) return;
 
   const input = formFields(definition, read.fields);
-  const tokens: string[] = [];
+  const uploads: OfferedUpload[] = [];
+  let failure: unknown;
   try {
     for (const field of fields) {
       const file = read.files.find((f) => f.field === field.name);
       if (!file) continue;
       const token = await offerUploadedImage(services, field.name, file, field.image!.directory);
-      tokens.push(token);
+      uploads.push({ token, directory: field.image!.directory });
       input[field.name] = token;
     }
     if (id === null) {
@@ -84,8 +84,11 @@ async function uploadView(services: Services, definition: ModelDefinition, field
       const [rendered] = await writtenObjects(services, definition, ctx, result, false);
       ctx.body = rendered;
     }
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    for (const token of tokens) withdrawImage(token);
+    await withdrawUploads(services, uploads, failure);
   }
 }
 
@@ -129,5 +132,6 @@ async function mediaView(services: Services, directory: string, showing: Array<{
   }
   ctx.type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)];
   ctx.set('Cache-Control', 'private, max-age=3600');
+  ctx.set('Content-Security-Policy', UPLOADED_FILE_POLICY);
   ctx.body = bytes;
 }

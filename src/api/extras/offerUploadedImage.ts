@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { ValidationError } from '../../commands/errors.js';
-import { offerImage } from '../../models/extras/imageUploads.js';
+import { ValidationError, WriterUnavailableError } from '../../commands/errors.js';
+import { offerImage, takeOfferedImage, withdrawImage } from '../../models/extras/imageUploads.js';
 import type { UploadedFile } from '../middleware/readMultipartBody.js';
 import type { Services } from '../Services.js';
 import { storeImageFile } from './imageFiles.js';
 import { readImageHeader } from './imageHeader.js';
+import { deleteUnnamedFiles } from './releaseMediaFiles.js';
 
 const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
 
@@ -17,13 +18,39 @@ export async function offerUploadedImage(services: Services, field: string, file
   if (file.bytes.length === 0) throw new ValidationError({ [field]: ['The submitted file is empty.'] });
   const header = readImageHeader(file.bytes);
   if (!header) throw new ValidationError({ [field]: [INVALID_IMAGE] });
-  const stored = await storeImageFile(services.config.dataDir, file.bytes, header.format, directory);
-  return offerImage({
-    file: stored.file,
-    digest: stored.digest,
-    size: file.bytes.length,
-    originalName: path.basename(file.filename.replaceAll('\\', '/')) || stored.file,
-    height: header.height,
-    width: header.width,
+  // Offered while the file is locked: from then on the offer keeps it from being deleted.
+  return storeImageFile(services.config.dataDir, file.bytes, header.format, directory, (stored) =>
+    offerImage({
+      file: stored.file,
+      digest: stored.digest,
+      size: file.bytes.length,
+      originalName: path.basename(file.filename.replaceAll('\\', '/')) || stored.file,
+      height: header.height,
+      width: header.width,
+    }),
+  );
+}
+
+/** An upload offered to the write side: its token and the media directory its file went to. */
+export interface OfferedUpload {
+  token: string;
+  directory: string | undefined;
+}
+
+/**
+ * The request is answered: its uploads' tokens are worthless. When its write failed, the
+ * files it stored are deleted unless something else names them (the same bytes, uploaded
+ * for another object). Not when the writer could not say whether the write was committed
+ * (WriterUnavailableError): the file may be named by a durable event; it stays, an orphan
+ * at worst.
+ */
+export async function withdrawUploads(services: Services, uploads: OfferedUpload[], failure: unknown): Promise<void> {
+  const files = uploads.flatMap(({ token, directory }) => {
+    const image = takeOfferedImage(token);
+    return image ? [{ directory: directory ?? 'image-attachments', file: image.file }] : [];
   });
+  for (const { token } of uploads) withdrawImage(token);
+  if (failure === undefined || failure instanceof WriterUnavailableError) return;
+  const { config, registry, store, logger } = services;
+  await deleteUnnamedFiles({ dataDir: config.dataDir, registry, store, logger }, files);
 }

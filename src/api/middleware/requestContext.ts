@@ -6,7 +6,9 @@ import { publicOrigin, type ForwardedTrust } from './publicOrigin.js';
  * Every request gets a UUID, returned as X-Request-ID and stamped on every event it
  * causes, and every response names the API version. The origin links are built on is
  * worked out once (`ctx.state.baseUrl`); a proxy's forwarding headers count only as far as
- * `forwarded` trusts them (see publicOrigin).
+ * `forwarded` trusts them (see publicOrigin). No answer may be sniffed into another type
+ * (NetBox's Django does the same, SECURE_CONTENT_TYPE_NOSNIFF): most of them carry what
+ * clients stored, an uploaded image's bytes or an export's text among them.
  */
 export function requestContext(apiVersion: string, forwarded: (ctx: Context) => ForwardedTrust = () => ({ proto: false, host: false })) {
   return async (ctx: Context, next: Next) => {
@@ -16,6 +18,7 @@ export function requestContext(apiVersion: string, forwarded: (ctx: Context) => 
     ctx.set('X-Request-ID', requestId);
     ctx.set('API-Version', apiVersion);
     ctx.set('Vary', 'Accept');
+    ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
   };
 }

@@ -41,7 +41,8 @@ async function patchConfig(services: Services, ctx: Context): Promise<void> {
     // a retry with the same Idempotency-Key: the first request's merge is already applied
     return readConfig(services, ctx);
   }
-  const context = { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null, idempotency: ctx.state.idempotency };
+  const { requestId, eventUser, idempotency, webhookDepth } = ctx.state;
+  const context = { requestId, user: eventUser ?? null, idempotency, webhookDepth };
   const { result } = await services.coordinator.execute(context, (tx) => updateUserConfig(tx, id, ctx.state.body));
   ctx.body = result;
 }

@@ -3,6 +3,7 @@ import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypesFilters } from './contentTypesFilters.js';
 import { changeTimesBeyondNetBox } from '../filterSpecs.js';
+import * as headerValues from './exportHeaderValues.js';
 
 export const exporttemplate: ModelDefinition = {
   key: 'extras.exporttemplate',
@@ -17,8 +18,25 @@ export const exporttemplate: ModelDefinition = {
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     descriptionField,
     { name: 'template_code', type: 'string', required: true },
-    { name: 'mime_type', type: 'string', blank: true, default: '', maxLength: 50 },
-    { name: 'file_extension', type: 'string', blank: true, default: '', maxLength: 15 },
+    // Both end up in response headers: see exportHeaderValues.ts.
+    {
+      name: 'mime_type',
+      type: 'string',
+      blank: true,
+      default: '',
+      maxLength: 50,
+      pattern: headerValues.MIME_TYPE_PATTERN,
+      patternMessage: headerValues.MIME_TYPE_MESSAGE,
+    },
+    {
+      name: 'file_extension',
+      type: 'string',
+      blank: true,
+      default: '',
+      maxLength: 15,
+      pattern: headerValues.FILE_EXTENSION_PATTERN,
+      patternMessage: headerValues.FILE_EXTENSION_MESSAGE,
+    },
     { name: 'as_attachment', type: 'boolean', default: true },
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },

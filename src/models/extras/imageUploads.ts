@@ -29,6 +29,12 @@ export function takeOfferedImage(token: unknown): StoredImage | undefined {
   return typeof token === 'string' ? pending.get(token) : undefined;
 }
 
+/** Whether a request still holds an upload of this file (stored, its write not yet answered). */
+export function isOffered(file: string): boolean {
+  for (const image of pending.values()) if (image.file === file) return true;
+  return false;
+}
+
 /** Once the request is answered its token is worthless. */
 export function withdrawImage(token: string): void {
   pending.delete(token);

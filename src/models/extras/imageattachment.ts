@@ -9,6 +9,8 @@ import { BEYOND_NETBOX, lookupsBeyondNetBox } from '../filterSpecs.js';
 /** Where attachments' files are served, under the service's address. */
 export const IMAGE_MEDIA_PATH = '/media/image-attachments/';
 
+/** The media directory holding attachments' files. */
+const IMAGE_DIRECTORY = 'image-attachments';
 const NO_FILE = { image: ['No file was submitted.'] };
 const MAX_DIMENSION = 32767;
 
@@ -49,7 +51,8 @@ export const imageattachment: ModelDefinition = {
       nullable: true,
       help: 'Set by the service: send the image as the `image` part of a multipart/form-data POST, beside the other fields.',
     },
-    { name: 'image_file', type: 'string', internal: true, nullable: true },
+    // The stored file's name: deleted once no attachment names it.
+    { name: 'image_file', type: 'string', internal: true, nullable: true, mediaFile: { directory: IMAGE_DIRECTORY } },
     { name: 'image_original_name', type: 'string', internal: true, nullable: true },
     { name: 'image_size', type: 'integer', internal: true, nullable: true },
     // Read from the file's header: what a client sends for them is ignored.

@@ -1,10 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
+import type { FieldErrors, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { identityFields, uniqueNameField } from '../commonFields.js';
 import { contentTypesFilters } from './contentTypesFilters.js';
 import { InvalidConditions, parseRuleSet } from './webhookConditions.js';
 import { webhookDeliveriesView } from './webhookDeliveriesView.js';
 import { changeTimesBeyondNetBox } from '../filterSpecs.js';
+import { ownPayloadUrl } from './webhookOwnAddress.js';
 
 export const webhook: ModelDefinition = {
   key: 'extras.webhook',
@@ -58,13 +59,15 @@ export const webhook: ModelDefinition = {
   ],
   filters: { ...contentTypesFilters(), ...changeTimesBeyondNetBox },
   hooks: {
-    validate: async (obj) => validateWebhook(obj),
+    validate: async (obj, _view, _previous, context) => validateWebhook(obj, context),
   },
   detailViews: [webhookDeliveriesView],
 };
 
-function validateWebhook(obj: StoredObject): FieldErrors {
+function validateWebhook(obj: StoredObject, context?: ValidationContext): FieldErrors {
   const errors: FieldErrors = {};
+  const own = ownPayloadUrl(String(obj.payload_url ?? ''), context?.settings?.listen);
+  if (own) errors.payload_url = [own];
   if (!obj.type_create && !obj.type_update && !obj.type_delete) {
     errors.__all__ = ['At least one type must be selected: create, update, and/or delete.'];
   }
