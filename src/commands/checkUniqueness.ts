@@ -2,9 +2,10 @@ import type { FieldErrors, LookupView, ModelDefinition, StoredObject, UniqueCons
 import { regexCondition } from '../projections/textPatterns.js';
 import { addError } from './errors.js';
 
-/** Django's verbose name of a field: the one NetBox declares (`label`), else its name with '_' → ' '. */
+/** Django's verbose name of a field: the one NetBox declares (`verboseName`, else `label`), else its name with '_' → ' '. */
 function fieldLabel(definition: ModelDefinition, name: string): string {
-  return definition.fields.find((f) => f.name === name)?.label ?? name.replace(/_/g, ' ');
+  const field = definition.fields.find((f) => f.name === name);
+  return field?.verboseName ?? field?.label ?? name.replace(/_/g, ' ');
 }
 
 function capitalize(text: string): string {

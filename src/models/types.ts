@@ -65,6 +65,12 @@ export interface FieldDefinition extends DependentField {
   name: string;
   type: FieldType;
   label?: string;
+  /**
+   * Django's verbose name, which NetBox's messages use ('device with this Primary IPv4 already
+   * exists.'), where it is not `label`: a field NetBox's serializer declares anew has DRF's
+   * label from its name in OPTIONS ('Primary ip4') but keeps the model's verbose name in messages.
+   */
+  verboseName?: string;
   help?: string;
 
   /** Must be supplied on create (and on PUT). */

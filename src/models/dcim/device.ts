@@ -177,7 +177,8 @@ export const device: ModelDefinition = {
     },
     {
       name: 'face',
-      label: 'Rack face',
+      // the serializer declares the field (OPTIONS label 'Face'); the model's verbose name is in messages
+      verboseName: 'Rack face',
       type: 'choice',
       blank: true,
       emptyAsNull: true,
