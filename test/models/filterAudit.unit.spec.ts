@@ -54,8 +54,9 @@ function acceptedBy(ref: FilterReference, name: string, lookup: string): string[
     case 'identifier':
     case 'slug / name / username':
     case 'relation':
-      // 'null' selects "no relation" where the reference says the filter has that value
-      return info?.null_value ? ['null'] : null;
+      // django-filter's model choice filters (filter_info `matches`) take 'null', NetBox's FILTERS_NULL_CHOICE_VALUE;
+      // a relation the reference only describes by kind may be a number filter: 'null' where it says so
+      return typeof info?.matches === 'string' && name !== 'tag' ? ['null'] : info?.null_value ? ['null'] : null;
     default:
       return null;
   }
