@@ -4,6 +4,7 @@ import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
 import { storedPatternProblem } from '../values/storedPattern.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: 'text', label: 'Text' },
@@ -67,7 +68,12 @@ export const customfield: ModelDefinition = {
   brief: ['id', 'url', 'display', 'name'],
   ordering: ['group_name', 'weight', 'name', 'id'],
   search: ['name', 'label', 'group_name', 'description'],
-  filters: { content_type_id: contentTypeIdFilter('content_types') },
+  filters: {
+    content_type_id: contentTypeIdFilter('content_types', { numeric: true }),
+    ...changeTimesBeyondNetBox,
+    validation_minimum: BEYOND_NETBOX,
+    validation_maximum: BEYOND_NETBOX,
+  },
   hooks: {
     display: (obj) => (obj.label ? String(obj.label) : capitalize(String(obj.name).replace(/_/g, ' '))),
     validate: async (obj, _view, previous) => validateDefinition(obj, previous),
