@@ -16,11 +16,13 @@
 #   CLIENT_TESTS      test files to run (default: every pynetbox and Ansible test)
 #
 # Exits 0 with a message, running nothing, when a virtualenv cannot be made or PyPI cannot be
-# reached (as the tests skip where Debian's packages are missing); otherwise with ava's status.
+# reached (as the tests skip where Debian's packages are missing); with CLIENTS_REQUIRED=1 (CI)
+# it exits 3 instead. Otherwise it exits with ava's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV=${CLIENTS_VENV:-.clients-venv}
+unavailable=0; [ "${CLIENTS_REQUIRED:-0}" = 1 ] && unavailable=3
 PYNETBOX_SPEC=${PYNETBOX_SPEC:-pynetbox}
 ANSIBLE_SPEC=${ANSIBLE_SPEC:-ansible}
 started=$(date +%s)
@@ -28,13 +30,13 @@ started=$(date +%s)
 if [ ! -x "$VENV/bin/python" ]; then
   if ! python3 -m venv "$VENV" >/dev/null 2>&1; then
     echo "client tests from PyPI skipped: python3 cannot make a virtualenv (apt-get install -y python3-venv)"
-    exit 0
+    exit "$unavailable"
   fi
 fi
 # pytz: the collection's nb_inventory plugin imports it (Debian's ansible package depends on it)
 if ! timeout 1200 "$VENV/bin/pip" install --quiet --disable-pip-version-check --upgrade "$PYNETBOX_SPEC" "$ANSIBLE_SPEC" pytz; then
   echo "client tests from PyPI skipped: pip could not install $PYNETBOX_SPEC and $ANSIBLE_SPEC"
-  exit 0
+  exit "$unavailable"
 fi
 installed=$(date +%s)
 
