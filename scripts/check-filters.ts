@@ -32,7 +32,8 @@ export interface FilterReference {
 const REFERENCE_DIR =
   process.env.NETBOX_REFERENCE_DIR ?? fileURLToPath(new URL('../../shared/reference/netbox-3.4/', import.meta.url));
 
-function loadReference(): Map<string, FilterReference> {
+/** The reference's filter facts of every model, by list path ('/api/<app>/<path>/'). */
+export function loadReference(): Map<string, FilterReference> {
   const byPath = new Map<string, FilterReference>();
   for (const file of readdirSync(REFERENCE_DIR).filter((f) => f.endsWith('.json')).sort()) {
     const data = JSON.parse(readFileSync(path.join(REFERENCE_DIR, file), 'utf8')) as { models?: FilterReference[] };

@@ -12,6 +12,12 @@ export interface Config {
   dataDir: string;
   kafkaBrokers: string[] | null;
   kafkaTopic: string;
+  /**
+   * The writer's transactional id. Kafka knows one such id per cluster, not per topic: two
+   * deployments writing different topics of one cluster need different ids, or each start
+   * of one fences the other's writer.
+   */
+  kafkaTransactionalId: string;
   /** Replication factor and min.insync.replicas given to the topic when it is created. */
   kafkaReplicationFactor: number;
   kafkaMinInsyncReplicas: number;
@@ -39,6 +45,8 @@ export interface Config {
   maxPageSize: number;
   /** Bytes of rendered objects kept as JSON text for reads; 0 renders every read. */
   renderCacheBytes: number;
+  /** /graphql/: the deepest selection, the most aliases and the largest estimated object count a query may ask for. */
+  graphql: { maxDepth: number; maxAliases: number; maxCost: number; listEstimate: number };
   loginRequired: boolean;
   /** '<app>.<model>' names (or '*') readable without a token. */
   exemptViewPermissions: string[];
@@ -59,6 +67,8 @@ export interface Config {
   secretKey: string;
   superuser: { name: string; email: string; password: string | null; apiToken: string | null };
   maxBodyBytes: number;
+  /** Most items a list body (a bulk create, update or delete) may hold; more are refused (400) unread. 0: no cap. */
+  maxBulkItems: number;
   /** Time a client has to send a request body once its headers are in (408 after); 0: no limit. */
   bodyTimeoutMs: number;
   /** Time a client has to send the request line and headers (Node answers 408 and closes); 0: no limit. */
@@ -221,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     kafkaBrokers: env.KAFKA_BROKERS ? list(env.KAFKA_BROKERS) : null,
     kafkaTopic: env.KAFKA_TOPIC ?? 'netledger.changes',
+    kafkaTransactionalId: env.KAFKA_TRANSACTIONAL_ID || 'netledger-writer',
     kafkaReplicationFactor: positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR'),
     kafkaMinInsyncReplicas: positive(env.KAFKA_MIN_INSYNC_REPLICAS, Math.min(2, positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR')), 'KAFKA_MIN_INSYNC_REPLICAS'),
     kafkaSsl: flag(env.KAFKA_SSL, false),
@@ -236,6 +247,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paginateCount: integer(env.PAGINATE_COUNT, 50),
     maxPageSize: integer(env.MAX_PAGE_SIZE, 1000),
     renderCacheBytes: integer(env.RENDER_CACHE_MB, 256) * 1024 * 1024,
+    graphql: {
+      maxDepth: positive(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
+      maxAliases: integer(env.GRAPHQL_MAX_ALIASES, 30),
+      maxCost: positive(env.GRAPHQL_MAX_COST, 1_000_000, 'GRAPHQL_MAX_COST'),
+      listEstimate: positive(env.GRAPHQL_LIST_ESTIMATE, 20, 'GRAPHQL_LIST_ESTIMATE'),
+    },
     loginRequired: flag(env.LOGIN_REQUIRED, false),
     exemptViewPermissions: list(env.EXEMPT_VIEW_PERMISSIONS),
     allowTokenRetrieval: flag(env.ALLOW_TOKEN_RETRIEVAL, true),
@@ -254,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiToken: env.SUPERUSER_API_TOKEN ?? null,
     },
     maxBodyBytes: integer(env.MAX_BODY_BYTES, 10 * 1024 * 1024),
+    maxBulkItems: integer(env.MAX_BULK_ITEMS, 1000),
     bodyTimeoutMs: seconds(env.BODY_TIMEOUT, 30),
     headersTimeoutMs,
     requestTimeoutMs,
@@ -264,7 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: seconds(env.WEBHOOK_RETRY_MAX, 300),
       maxAttempts: integer(env.WEBHOOK_MAX_ATTEMPTS, 20),
       timeoutMs: seconds(env.WEBHOOK_TIMEOUT, 10),
-      maxDepth: positive(env.WEBHOOK_MAX_DEPTH, 1, 'WEBHOOK_MAX_DEPTH'),
+      maxDepth: positive(env.WEBHOOK_MAX_DEPTH, 2, 'WEBHOOK_MAX_DEPTH'),
     },
     templates: {
       timeoutMs: positiveSeconds(env.TEMPLATE_TIMEOUT, 10, 'TEMPLATE_TIMEOUT'),

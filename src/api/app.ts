@@ -18,6 +18,7 @@ import { readJsonBody } from './middleware/readJsonBody.js';
 import { appendSlash, requestContext } from './middleware/requestContext.js';
 import { strictQueryString } from './middleware/strictUtf8.js';
 import { modelRoutes } from './modelRoutes.js';
+import { graphqlRoutes } from './graphql/graphqlRoutes.js';
 import { replicaMiddleware } from './middleware/replicaMiddleware.js';
 import type {} from './LedgerState.js'; // types ctx.state
 import type { Services } from './Services.js';
@@ -46,7 +47,8 @@ export function createApp(services: Services): Koa {
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
   app.use(imageAttachmentRoutes(services).routes()); // multipart image uploads (read their own bodies), uploaded files
   app.use(imageFieldRoutes(services).routes()); // multipart writes of models with image fields, their files
-  app.use(readJsonBody({ maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs }));
+  const { maxBodyBytes, bodyTimeoutMs, maxBulkItems } = services.config;
+  app.use(readJsonBody({ maxBytes: maxBodyBytes, timeoutMs: bodyTimeoutMs, maxItems: maxBulkItems }));
   const audit = services.audit;
   app.use(idempotency(audit ? (userId, key) => audit.idempotentRequest(userId, key) : null));
   const root = apiRoot(services, new Date());
@@ -59,6 +61,7 @@ export function createApp(services: Services): Koa {
   app.use(contentTypesRoute(services).routes());
   app.use(reportsScriptsRoute(services).routes());
   if (services.audit) app.use(auditApi(services, services.audit)); // object changes, history, revert, ?as_of= (from the event log)
+  app.use(graphqlRoutes(services).routes()); // /graphql/: the read API as NetBox's GraphQL, derived from the registry
   app.use(models.routes());
   return app;
 }

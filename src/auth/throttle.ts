@@ -6,9 +6,11 @@
  * forgotten after a quiet period or a success. Blocked attempts are answered at once,
  * without checking the password (no scrypt work for the attacker) and without counting.
  *
- * A (username, address) pair that has logged in before is not held back at all, so
- * someone hammering a username from elsewhere (or sharing the owner's NAT address)
- * cannot keep its owner out. A success resets the username's counter but not the
+ * A (username, address) pair that has logged in before is judged by a counter of its own,
+ * with a larger allowance, instead of the username's: someone hammering the username from
+ * elsewhere cannot keep its owner out, yet the pair is never exempt, since whoever sits
+ * at that address (or shares it) may not be the owner. The address's limit applies to
+ * every attempt. A success resets the username's and the pair's counters but not the
  * address's: logging into one's own account does not buy more guesses at others.
  */
 
@@ -25,6 +27,11 @@ export interface LimitPolicy {
 
 export const DEFAULT_USER_POLICY: LimitPolicy = { free: 5, baseMs: 1_000, capMs: 5 * 60_000, forgetMs: 60 * 60_000 };
 export const DEFAULT_ADDRESS_POLICY: LimitPolicy = { free: 20, baseMs: 1_000, capMs: 15 * 60_000, forgetMs: 60 * 60_000 };
+
+/** A known-good pair's allowance: twice the username's free failures, the same delays. */
+export function knownPairPolicy(userPolicy: LimitPolicy): LimitPolicy {
+  return { ...userPolicy, free: userPolicy.free * 2 };
+}
 
 /** Keys remembered per limiter; the least recently failed are dropped beyond it. */
 const MAX_KEYS = 10_000;
@@ -74,11 +81,17 @@ class Limiter {
 export class LoginThrottle {
   private readonly users: Limiter;
   private readonly addresses: Limiter;
+  private readonly knownPairs: Limiter;
   private readonly knownGood = new Set<string>();
 
-  constructor(userPolicy: LimitPolicy = DEFAULT_USER_POLICY, addressPolicy: LimitPolicy = DEFAULT_ADDRESS_POLICY) {
+  constructor(
+    userPolicy: LimitPolicy = DEFAULT_USER_POLICY,
+    addressPolicy: LimitPolicy = DEFAULT_ADDRESS_POLICY,
+    pairPolicy: LimitPolicy = knownPairPolicy(userPolicy),
+  ) {
     this.users = new Limiter(userPolicy);
     this.addresses = new Limiter(addressPolicy);
+    this.knownPairs = new Limiter(pairPolicy);
   }
 
   private static userKey(username: string): string {
@@ -91,18 +104,22 @@ export class LoginThrottle {
 
   /** Milliseconds the attempt must wait (0: go ahead and check the password). */
   wait(username: string, address: string, now: number): number {
-    if (this.knownGood.has(LoginThrottle.pair(username, address))) return 0;
-    return Math.max(this.addresses.wait(address, now), this.users.wait(LoginThrottle.userKey(username), now));
+    const pair = LoginThrottle.pair(username, address);
+    const account = this.knownGood.has(pair) ? this.knownPairs.wait(pair, now) : this.users.wait(LoginThrottle.userKey(username), now);
+    return Math.max(this.addresses.wait(address, now), account);
   }
 
   failure(username: string, address: string, now: number): void {
     this.users.fail(LoginThrottle.userKey(username), now);
     this.addresses.fail(address, now);
+    const pair = LoginThrottle.pair(username, address);
+    if (this.knownGood.has(pair)) this.knownPairs.fail(pair, now);
   }
 
   success(username: string, address: string): void {
     this.users.forget(LoginThrottle.userKey(username));
     const pair = LoginThrottle.pair(username, address);
+    this.knownPairs.forget(pair);
     this.knownGood.delete(pair);
     this.knownGood.add(pair);
     if (this.knownGood.size > MAX_KEYS) this.knownGood.delete(this.knownGood.values().next().value!);

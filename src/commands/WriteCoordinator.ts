@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_SCHEMA_VERSION, type ChangeAction, type ChangeEvent, type EventUser } from '../events/ChangeEvent.js';
+import { TurnBudget } from '../eventLoopTurns.js';
 import { AppendOutcomeUnknownError } from '../events/AppendOutcomeUnknownError.js';
 import type { EventLog } from '../events/EventLog.js';
 import { EventTooLargeError } from '../events/EventTooLargeError.js';
@@ -273,7 +274,13 @@ export class WriteCoordinator {
     if (stale) throw new WriterUnavailableError(`writer stopped: read models failed: ${stale.message}`, STOPPED_RETRY_AFTER_SECONDS);
     const tx = new WriteTransaction(this.registry, context, this.nextPosition, this.nextIds, this.store, this.staged, this.clock);
     const result = await decide(tx);
-    if (context.authorize) for (const event of tx.events) await context.authorize(event, tx.view);
+    if (context.authorize) {
+      const budget = new TurnBudget();
+      for (const event of tx.events) {
+        if (budget.due()) await budget.pause();
+        await context.authorize(event, tx.view);
+      }
+    }
     if (tx.events.length === 0) return { result, tx, durable: Promise.resolve() };
     this.refuseOversizedEvents(tx.events);
     // Commit the decision: later requests decide against it while it is being made durable.

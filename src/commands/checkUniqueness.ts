@@ -1,9 +1,11 @@
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { FieldErrors, LookupView, ModelDefinition, StoredObject, UniqueConstraint } from '../models/types.js';
 import { regexCondition } from '../projections/textPatterns.js';
 import { addError } from './errors.js';
 
+/** Django's verbose name of a field: the one NetBox declares (`verboseName`, else `label`), else its name with '_' → ' '. */
 function fieldLabel(definition: ModelDefinition, name: string): string {
-  return definition.fields.find((f) => f.name === name)?.label ?? name.replace(/_/g, ' ');
+  const field = definition.fields.find((f) => f.name === name);
+  return field?.verboseName ?? field?.label ?? name.replace(/_/g, ' ');
 }
 
 function capitalize(text: string): string {
@@ -40,14 +42,23 @@ export async function checkUniqueness(view: LookupView, definition: ModelDefinit
     if (constraint.whenNull) query[constraint.whenNull] = null;
     if (!applies) continue;
     if ((await view.find(definition.key, query, 1)).length === 0) continue;
-    if (constraint.fields.length === 1 && !constraint.message) {
-      const name = constraint.fields[0];
-      addError(errors, name, `${definition.verboseName} with this ${fieldLabel(definition, name)} already exists.`);
-    } else {
-      const labels = constraint.fields.map((f) => capitalize(fieldLabel(definition, f)));
-      const joined = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : labels[0];
-      addError(errors, '__all__', constraint.message ?? `${capitalize(definition.verboseName)} with this ${joined} already exists.`);
-    }
+    const { field, message } = uniquenessError(definition, constraint);
+    addError(errors, field, message);
   }
   return errors;
+}
+
+/**
+ * Where and how NetBox reports a broken uniqueness rule: one field under its name, with DRF's
+ * UniqueValidator words (model and field verbose names as declared); several fields, or a rule
+ * with a message of its own, under '__all__', with Django's (each verbose name capitalised).
+ */
+export function uniquenessError(definition: ModelDefinition, constraint: UniqueConstraint): { field: string; message: string } {
+  if (constraint.fields.length === 1 && !constraint.message) {
+    const name = constraint.fields[0]!;
+    return { field: name, message: `${definition.verboseName} with this ${fieldLabel(definition, name)} already exists.` };
+  }
+  const labels = constraint.fields.map((f) => capitalize(fieldLabel(definition, f)));
+  const joined = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : labels[0];
+  return { field: '__all__', message: constraint.message ?? `${capitalize(definition.verboseName)} with this ${joined} already exists.` };
 }

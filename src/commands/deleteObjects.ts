@@ -1,3 +1,4 @@
+import { TurnBudget } from '../eventLoopTurns.js';
 import type { ModelReference, ModelRegistry } from '../models/registry.js';
 import type { GenericListItem, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import type { CommandEnvironment } from './decideObject.js';
@@ -44,8 +45,8 @@ export async function deleteObjects(
   await classifyDependants(env.registry, tx.view, plan);
   await collectRuleBlockers(env.registry, tx.view, plan);
   refuseIfProtected(plan);
-  recordClearing(tx, plan);
-  recordDeletions(tx, plan);
+  await recordClearing(tx, plan);
+  await recordDeletions(tx, plan);
 }
 
 /** The objects asked for; an unknown id is a 404 for one object, a failed item of a bulk request. */
@@ -80,7 +81,10 @@ function doom(plan: DeletePlan, key: string, entry: Affected): void {
  * protecting ones block, the others are cleared.
  */
 async function classifyDependants(registry: ModelRegistry, view: LookupView, plan: DeletePlan): Promise<void> {
+  // A bulk delete's cascade can walk many thousands of objects: reads get turns meanwhile.
+  const budget = new TurnBudget();
   for (let i = 0; i < plan.order.length; i++) {
+    if (budget.due()) await budget.pause();
     const parent = plan.order[i];
     for (const reference of registry.referencesTo(parent.definition.key)) {
       for (const dependant of await view.find(reference.model.key, referenceQuery(reference, parent))) {
@@ -140,9 +144,11 @@ function refuseIfProtected(plan: DeletePlan): void {
   throw new ConflictError(`Unable to delete object. ${remaining.length} dependent objects were found: ${names}`);
 }
 
-function recordClearing(tx: WriteTransaction, plan: DeletePlan): void {
+async function recordClearing(tx: WriteTransaction, plan: DeletePlan): Promise<void> {
+  const budget = new TurnBudget();
   for (const [key, entry] of plan.cleared) {
     if (plan.doomed.has(key)) continue;
+    if (budget.due()) await budget.pause();
     tx.record({
       action: 'update',
       objectType: entry.definition.key,
@@ -156,8 +162,10 @@ function recordClearing(tx: WriteTransaction, plan: DeletePlan): void {
 }
 
 /** Dependants go before what they depend on, as a database's cascade would remove them. */
-function recordDeletions(tx: WriteTransaction, plan: DeletePlan): void {
+async function recordDeletions(tx: WriteTransaction, plan: DeletePlan): Promise<void> {
+  const budget = new TurnBudget();
   for (const entry of [...plan.order].reverse()) {
+    if (budget.due()) await budget.pause();
     tx.record({
       action: 'delete',
       objectType: entry.definition.key,

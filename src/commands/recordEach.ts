@@ -1,3 +1,4 @@
+import { TurnBudget } from '../eventLoopTurns.js';
 import type { FieldErrors, ModelDefinition, StoredObject } from '../models/types.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import type { CommandEnvironment, DecidedObject } from './decideObject.js';
@@ -38,7 +39,10 @@ export async function recordEach<T>(
   const outcome: WriteOutcome = { ids: [], documents: [], revealed: new Map() };
   const errors: FieldErrors[] = [];
   let failed = false;
+  // The decision lock is held throughout: a turn lets reads in, not another write.
+  const budget = new TurnBudget();
   for (const item of items) {
+    if (budget.due()) await budget.pause();
     try {
       const { id, previous, decided } = await decideItem(item);
       const event = tx.record({

@@ -39,6 +39,18 @@ export const slugField: FieldDefinition = {
   format: 'slug',
 };
 
+/** An asset tag, unique across the model's objects (racks, devices, modules, inventory items). */
+export const assetTagField: FieldDefinition = {
+  name: 'asset_tag',
+  label: 'Asset tag',
+  type: 'string',
+  nullable: true,
+  blank: true,
+  default: null,
+  unique: true,
+  maxLength: 50,
+};
+
 /** A short free-text description, as most models have. */
 export const descriptionField: FieldDefinition = { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 };
 

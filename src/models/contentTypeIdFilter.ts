@@ -3,15 +3,22 @@ import type { FilterSpec } from './types.js';
 /**
  * A content type named by its numeric id (NetBox's `<field>_id` of a content-type foreign
  * key), for a `content_type` field storing '<app>.<model>'. An id naming no model is
- * refused as NetBox refuses an unknown choice; `__n` excludes.
+ * refused as NetBox refuses an unknown choice; `__n` excludes. With `numeric` the filter is
+ * NetBox's number filter on the types' ids (`content_types__id` of a list of types): an id
+ * naming no model is a number like any other and matches nothing.
  */
-export function contentTypeIdFilter(field: string): FilterSpec {
+export function contentTypeIdFilter(field: string, options: { numeric?: boolean } = {}): FilterSpec {
   return {
     kind: 'method',
     value: 'integer',
     lookups: ['n'],
     method: (ids, env) => {
-      const keys = ids.map((id) => env.contentTypeKey(Number(id)) ?? env.invalid(`Select a valid choice. ${String(id)} is not one of the available choices.`));
+      const keys: string[] = [];
+      for (const id of ids) {
+        const key = env.contentTypeKey(Number(id));
+        if (key) keys.push(key);
+        else if (!options.numeric) env.invalid(`Select a valid choice. ${String(id)} is not one of the available choices.`);
+      }
       return { [field]: env.lookup === 'n' ? { $nin: keys } : { $in: keys } };
     },
   };

@@ -60,6 +60,17 @@ export function isSet(key: string): FilterSpec {
   return { kind: 'method', value: 'boolean', single: true, method: ([set]) => (set ? { [key]: { $ne: null } } : { [key]: null }) };
 }
 
+/** A derived filter NetBox 3.4 does not have: used when its value is usable, else ignored, never refused (see BeyondNetBoxSpec). */
+export const BEYOND_NETBOX: FilterSpec = { kind: 'beyond_netbox' };
+
+/** The same for some lookups only of a filter NetBox has (e.g. `created__gt` where NetBox has only `created`). */
+export function lookupsBeyondNetBox(...lookups: string[]): FilterSpec {
+  return { kind: 'beyond_netbox', lookups };
+}
+
+/** `created` and `last_updated` of a model whose NetBox filter set has neither (extras models outside change logging). */
+export const changeTimesBeyondNetBox: Filters = { created: BEYOND_NETBOX, last_updated: BEYOND_NETBOX };
+
 /** ModelChoiceFilter's message for an unknown object. */
 export const UNKNOWN_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
 

@@ -145,7 +145,19 @@ export interface SearchFilterSpec {
 }
 
 /**
+ * Marks the filter of this name derived from a field as one NetBox 3.4 does not have. NetBox
+ * ignores such a parameter whatever its value, so netledger may use it but must never refuse
+ * it: a value it cannot use (not a number, no such object) leaves the parameter out, as if
+ * it had not been given, where NetBox's own filters answer 400.
+ */
+export interface BeyondNetBoxSpec {
+  kind: 'beyond_netbox';
+  /** Only these lookups are beyond NetBox (it has the bare filter, not e.g. its `__gt`). */
+  lookups?: string[];
+}
+
+/**
  * A list filter parameter that is not derived from a field of the same name, or `false`
  * to withdraw one that would be derived (NetBox has no such filter).
  */
-export type FilterSpec = FieldFilterSpec | RelatedFilterSpec | NetworkFilterSpec | MethodFilterSpec | SearchFilterSpec | false;
+export type FilterSpec = FieldFilterSpec | RelatedFilterSpec | NetworkFilterSpec | MethodFilterSpec | SearchFilterSpec | BeyondNetBoxSpec | false;

@@ -38,7 +38,9 @@ const HOLDERS = [DEVICE_HOLDER, VIRTUAL_MACHINE_HOLDER];
 
 /** A primary address of one family: an address is the primary of one holder at most. */
 export function primaryIpField(name: 'primary_ip4' | 'primary_ip6'): FieldDefinition {
-  return { name, type: 'fk', target: 'ipam.ipaddress', onDelete: 'SET_NULL', oneToOne: true, nullable: true, default: null, unique: true };
+  // the serializer declares the field (OPTIONS label 'Primary ip4'); the model's verbose name is in messages
+  const verboseName = name === 'primary_ip4' ? 'Primary IPv4' : 'Primary IPv6';
+  return { name, verboseName, type: 'fk', target: 'ipam.ipaddress', onDelete: 'SET_NULL', oneToOne: true, nullable: true, default: null, unique: true };
 }
 
 /** NetBox's primary_ip with PREFER_IPV4 off: the IPv6 primary, else the IPv4 one. */

@@ -6,6 +6,7 @@
  */
 import { isPlainFieldConstraint, withDerivedFacts } from './derivedFacts.js';
 import { allModels } from './index.js';
+import { orderedRelations } from './relationOrder.js';
 import type { DetailAction, FieldDefinition, ModelDefinition } from './types.js';
 
 export interface ModelReference {
@@ -128,6 +129,12 @@ export class ModelRegistry {
       if (!def.ordering.length) report('empty ordering');
       for (const term of def.ordering) {
         if (!isKnown(term.replace(/^-/, ''))) report(`ordering term '${term}' is not a field`);
+      }
+      for (const name of def.idOrderedRelations ?? []) if (!def.ordering.includes(name)) report(`id-ordered relation '${name}' is not in the ordering`);
+      for (const relation of orderedRelations(def)) {
+        const target = this.byKey.get(relation.target);
+        // the kept key orders ascending; a descending term of the target's ordering would need a reversed encoding
+        if (target?.ordering.some((t) => t.startsWith('-'))) report(`ordering term '${relation.field}' follows ${relation.target}, whose ordering descends`);
       }
       for (const name of def.orderingFields ?? []) {
         if (!fields.has(name)) report(`ordering field '${name}' is not a field`);

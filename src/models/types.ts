@@ -65,6 +65,12 @@ export interface FieldDefinition extends DependentField {
   name: string;
   type: FieldType;
   label?: string;
+  /**
+   * Django's verbose name, which NetBox's messages use ('device with this Primary IPv4 already
+   * exists.'), where it is not `label`: a field NetBox's serializer declares anew has DRF's
+   * label from its name in OPTIONS ('Primary ip4') but keeps the model's verbose name in messages.
+   */
+  verboseName?: string;
   help?: string;
 
   /** Must be supplied on create (and on PUT). */
@@ -374,8 +380,17 @@ export interface ModelDefinition {
   fields: FieldDefinition[];
   /** Keys of the brief form (also the nested form, minus annotated counts). */
   brief: string[];
-  /** Default ordering terms; '-' reverses; hidden derived keys allowed (e.g. '_name'). */
+  /**
+   * Default ordering terms; '-' reverses; hidden derived keys allowed (e.g. '_name'). A
+   * relation (fk) term orders by the related model's own ordering, as Django does (interfaces
+   * by their device's natural name), through a key the projection keeps (relationOrder.ts).
+   */
   ordering: string[];
+  /**
+   * Relation terms of `ordering` NetBox orders by the related id instead (an F() expression or
+   * `<fk>__id` in its Meta.ordering: a prefix's VRF, an inventory item's device and parent).
+   */
+  idOrderedRelations?: string[];
   /**
    * Names accepted by ?ordering=, where they differ from the default: every rendered field
    * stored as one value (src/models/derivedFacts.ts). The registry fills in the default.

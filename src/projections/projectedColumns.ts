@@ -1,6 +1,7 @@
 import type { ModelRegistry } from '../models/registry.js';
 import type { ColumnTransition, LookupView, StoredObject } from '../models/types.js';
 import type { DocumentChange, ReadStore } from './ReadStore.js';
+import { withRelationOrderKeys } from './relationOrderKeys.js';
 
 /**
  * A batch of projected changes with the columns models keep from their neighbours (see
@@ -9,7 +10,9 @@ import type { DocumentChange, ReadStore } from './ReadStore.js';
  * same list, so both go to the store in the same apply. Changes the store already holds
  * (a batch applied again) are no transition: applying a batch twice leaves the same state.
  */
-export async function withProjectedColumns(registry: ModelRegistry, store: ReadStore, changes: DocumentChange[]): Promise<DocumentChange[]> {
+export async function withProjectedColumns(registry: ModelRegistry, store: ReadStore, batch: DocumentChange[]): Promise<DocumentChange[]> {
+  // the order keys of relations in default orderings, which documents keep from other models
+  const changes = await withRelationOrderKeys(registry, store, batch);
   const collections = new Set<string>();
   for (const change of changes) if (!change.columns && registry.tryGet(change.collection)?.projectedColumns) collections.add(change.collection);
   if (collections.size === 0) return changes;

@@ -1,4 +1,5 @@
 import type { ModelRegistry } from '../models/registry.js';
+import { orderingKey } from '../models/relationOrder.js';
 import type { ModelDefinition } from '../models/types.js';
 
 /**
@@ -36,7 +37,7 @@ function orderIndexes(definition: ModelDefinition): string[][] {
     const list = keys.includes('id') ? keys : [...keys, 'id'];
     if (list.length > 1 && !out.some((o) => o.join() === list.join())) out.push(list);
   };
-  const ordering = definition.ordering.map((t) => t.replace(/^-/, ''));
+  const ordering = definition.ordering.map((t) => orderingKey(definition, t.replace(/^-/, '')));
   if (definition.ordering.every((t) => !t.startsWith('-'))) add(ordering);
   if (ordering.includes('_network')) add(['_network', '_prefixlen']);
   if (ordering.includes('_address')) add(['_address', '_prefixlen']);

@@ -112,6 +112,10 @@ test('custom field definitions are validated', async (t) => {
     validation_minimum: ['A minimum value may be set only for numeric fields'],
   });
   t.deepEqual((await post({ name: 'x', type: 'text', content_types: ['dcim.nothing'] })).body, { content_types: ['Invalid content type: dcim.nothing'] });
+  const backreference = await post({ name: 'x', type: 'text', validation_regex: '(a)\\1' });
+  t.is(backreference.status, 400);
+  t.regex(backreference.body.validation_regex?.[0] ?? '', /^\(a\)\\1 is not supported: only regular expressions that match in linear time/);
+  t.deepEqual((await post({ name: 'x', type: 'text', validation_regex: '(' })).body, { validation_regex: ['( is not a valid regular expression.'] });
   const created = await post({ name: 'ticket_ID', type: 'integer' });
   t.is(created.body.display, 'Ticket id');
   t.is(created.body.data_type, 'integer');

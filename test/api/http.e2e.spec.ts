@@ -91,6 +91,29 @@ test('a body over the size limit is 413', async (t) => {
   t.is(response.status, 413);
 });
 
+test('a list body of more items than MAX_BULK_ITEMS is 400 for every bulk method; nothing written', async (t) => {
+  const service = await startService({ MAX_BULK_ITEMS: '3' });
+  t.teardown(() => service.close());
+  const tags = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ name: `t${from + i}`, slug: `t${from + i}` }));
+  const created = await service.api('POST', '/api/extras/tags/', tags(3));
+  t.is(created.status, 201, 'at the limit');
+  const head = service.services.log.head();
+  const message = { non_field_errors: ['A request may hold at most 3 items; this one holds 4.'] };
+  const ids = [...created.body.map((tag: { id: number }) => ({ id: tag.id })), { id: 999 }];
+  const refused = [
+    await service.api('POST', '/api/extras/tags/', tags(4, 10)),
+    await service.api('PATCH', '/api/extras/tags/', ids.map((item) => ({ ...item, description: 'x' }))),
+    await service.api('PUT', '/api/extras/tags/', ids.map((item) => ({ ...item, name: 'x', slug: 'x' }))),
+    await service.api('DELETE', '/api/extras/tags/', ids),
+  ];
+  for (const response of refused) {
+    t.is(response.status, 400);
+    t.deepEqual(response.body, message);
+  }
+  t.is(service.services.log.head(), head);
+  t.is((await service.api('GET', '/api/extras/tags/')).body.count, 3);
+});
+
 test('unknown ids are 404 {"detail": "Not found."}, non-numeric ids too', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());

@@ -82,6 +82,12 @@ test('device bays: a blade installed in a chassis shows its parent_device', asyn
   t.is(read.body.parent_device.device_bay.device.id, chassis.id);
   const children = await service.api('GET', `/api/dcim/devices/?parent_device_id=${chassis.id}`);
   t.deepEqual(children.body.results.map((d: { name: string }) => d.name), ['blade1']);
+  // NetBox's model choice filter: 'null' is "in no bay", __n excludes, an unknown device is refused
+  const names = async (query: string) => (await service.api('GET', `/api/dcim/devices/?${query}`)).body.results.map((d: { name: string }) => d.name);
+  t.deepEqual(await names('parent_device_id=null'), ['chassis']);
+  t.deepEqual(await names(`parent_device_id__n=${chassis.id}`), ['chassis']);
+  t.deepEqual(await names(`parent_device_id=null&parent_device_id=${chassis.id}`), ['blade1', 'chassis']);
+  t.is((await service.api('GET', '/api/dcim/devices/?parent_device_id=99999')).status, 400);
   const withBays = await service.api('GET', '/api/dcim/devices/?device_bays=true');
   t.deepEqual(withBays.body.results.map((d: { name: string }) => d.name), ['chassis']);
   const again = await service.api('POST', '/api/dcim/device-bays/', { device: chassis.id, name: 'Slot 2', installed_device: blade.id });

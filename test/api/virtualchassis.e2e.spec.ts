@@ -133,3 +133,77 @@ test("interfaces by device: a member's id brings the chassis' non-management int
   t.deepEqual(await names('device=m2'), ['ge-2/0/0', 'mgmt1']);
   t.true(a.id < c.id);
 });
+
+/**
+ * NetBox 3.4's filters that select a device's `vc_interfaces` (dcim/filtersets.py, ipam/filtersets.py):
+ * interfaces by `device_id` (any member: `if_master=False`) and by `device` (master only), IP addresses
+ * and FHRP group assignments by `device` and `device_id` (master only). `vc_interfaces` is the device's
+ * own interfaces plus, for the chassis it may speak for, the other members' non-management ones.
+ */
+const VC_FILTERS: Array<{ list: string; param: 'device' | 'device_id'; anyMember: boolean; ifaceOf: (o: Record<string, any>) => number }> = [
+  { list: '/api/dcim/interfaces/', param: 'device_id', anyMember: true, ifaceOf: (o) => o.id },
+  { list: '/api/dcim/interfaces/', param: 'device', anyMember: false, ifaceOf: (o) => o.id },
+  { list: '/api/ipam/ip-addresses/', param: 'device_id', anyMember: false, ifaceOf: (o) => o.assigned_object_id },
+  { list: '/api/ipam/ip-addresses/', param: 'device', anyMember: false, ifaceOf: (o) => o.assigned_object_id },
+  { list: '/api/ipam/fhrp-group-assignments/', param: 'device_id', anyMember: false, ifaceOf: (o) => o.interface_id },
+  { list: '/api/ipam/fhrp-group-assignments/', param: 'device', anyMember: false, ifaceOf: (o) => o.interface_id },
+];
+
+test('interfaces, IP addresses and FHRP assignments by device select its vc_interfaces, as NetBox 3.4 does', async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const site = await post(service, '/api/dcim/sites/', { name: 'DC-7', slug: 'dc-7' });
+  const maker = await post(service, '/api/dcim/manufacturers/', { name: 'Stackers', slug: 'stackers' });
+  const type = await post(service, '/api/dcim/device-types/', { manufacturer: maker.id, model: 'Stack', slug: 'stack' });
+  const role = await post(service, '/api/dcim/device-roles/', { name: 'Access', slug: 'access' });
+  const device = (name: string) => post(service, '/api/dcim/devices/', { name, device_type: type.id, device_role: role.id, site: site.id });
+  const [master, member, alone] = [await device('master'), await device('member'), await device('alone')];
+  const chassis = await post(service, '/api/dcim/virtual-chassis/', { name: 'vc', master: master.id });
+  t.is((await service.api('PATCH', `/api/dcim/devices/${member.id}/`, { virtual_chassis: chassis.id, vc_position: 2 })).status, 200);
+  const group = await post(service, '/api/ipam/fhrp-groups/', { protocol: 'vrrp2', group_id: 1 });
+  const interfaces: Array<{ id: number; device: number; mgmt: boolean }> = [];
+  let host = 1;
+  for (const dev of [master, member, alone]) {
+    for (const mgmt of [false, true]) {
+      const iface = await post(service, '/api/dcim/interfaces/', { device: dev.id, name: mgmt ? 'mgmt0' : 'ge-0/0/0', type: '1000base-t', mgmt_only: mgmt });
+      interfaces.push({ id: iface.id, device: dev.id, mgmt });
+      await post(service, '/api/ipam/ip-addresses/', { address: `192.0.2.${host++}/24`, assigned_object_type: 'dcim.interface', assigned_object_id: iface.id });
+      await post(service, '/api/ipam/fhrp-group-assignments/', { group: group.id, interface_type: 'dcim.interface', interface_id: iface.id, priority: 100 });
+    }
+  }
+  const members = new Set([master.id, member.id]);
+  /** Device.vc_interfaces(if_master) of NetBox 3.4. */
+  const vcInterfaces = (dev: { id: number }, anyMember: boolean) => {
+    const speaksForChassis = members.has(dev.id) && (dev.id === master.id || anyMember);
+    return interfaces.filter((i) => i.device === dev.id || (speaksForChassis && members.has(i.device) && !i.mgmt)).map((i) => i.id).sort();
+  };
+  for (const rule of VC_FILTERS) {
+    for (const dev of [master, member, alone]) {
+      const value = rule.param === 'device' ? dev.name : dev.id;
+      const found = (await list(service, `${rule.list}?${rule.param}=${value}`)).map(rule.ifaceOf).sort();
+      t.deepEqual(found, vcInterfaces(dev, rule.anyMember), `${rule.list}?${rule.param}=${dev.name}`);
+    }
+  }
+  const both = (await list(service, `/api/ipam/ip-addresses/?device_id=${master.id}&device_id=${alone.id}`)).map((a) => a.assigned_object_id).sort();
+  t.deepEqual(both, [...new Set([...vcInterfaces(master, false), ...vcInterfaces(alone, false)])].sort(), 'several devices: the union');
+});
+
+test("a chassis' interfaces come back by device name, then interface name, as NetBox orders them (not by device id)", async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const site = await post(service, '/api/dcim/sites/', { name: 'DC-8', slug: 'dc-8' });
+  const maker = await post(service, '/api/dcim/manufacturers/', { name: 'Stackers', slug: 'stackers' });
+  const type = await post(service, '/api/dcim/device-types/', { manufacturer: maker.id, model: 'Stack', slug: 'stack' });
+  const role = await post(service, '/api/dcim/device-roles/', { name: 'Access', slug: 'access' });
+  const device = (name: string) => post(service, '/api/dcim/devices/', { name, device_type: type.id, device_role: role.id, site: site.id });
+  // created in the order their names sort against
+  const [sw10, sw2] = [await device('sw10'), await device('sw2')];
+  const chassis = await post(service, '/api/dcim/virtual-chassis/', { name: 'vc', master: sw10.id });
+  t.is((await service.api('PATCH', `/api/dcim/devices/${sw2.id}/`, { virtual_chassis: chassis.id, vc_position: 2 })).status, 200);
+  for (const dev of [sw10, sw2]) for (const name of ['ge-0/0/10', 'ge-0/0/2']) await post(service, '/api/dcim/interfaces/', { device: dev.id, name, type: '1000base-t' });
+  const shown = (await list(service, `/api/dcim/interfaces/?device_id=${sw10.id}`)).map((i: { device: { name: string }; name: string }) => `${i.device.name} ${i.name}`);
+  t.deepEqual(shown, ['sw2 ge-0/0/2', 'sw2 ge-0/0/10', 'sw10 ge-0/0/2', 'sw10 ge-0/0/10']);
+  await service.api('PATCH', `/api/dcim/devices/${sw2.id}/`, { name: 'sw20' });
+  const renamed = (await list(service, `/api/dcim/interfaces/?device_id=${sw10.id}`)).map((i: { device: { name: string }; name: string }) => `${i.device.name} ${i.name}`);
+  t.deepEqual(renamed, ['sw10 ge-0/0/2', 'sw10 ge-0/0/10', 'sw20 ge-0/0/2', 'sw20 ge-0/0/10'], 'a renamed device moves its interfaces');
+});

@@ -50,3 +50,24 @@ test('a pair that logged in before passes, so an attacker elsewhere cannot lock 
   t.is(throttle.wait('alice', '192.0.2.10', 0), 0, 'the owner from a known address does not');
   t.true(throttle.wait('alice', '192.0.2.99', 0) > 0, 'an unknown address does');
 });
+
+test('a pair that logged in before gets a larger allowance, never an exemption from the account limit', (t) => {
+  const throttle = new LoginThrottle(user, { ...address, free: 20 });
+  throttle.success('alice', '192.0.2.10');
+  // Twice the username's allowance (the 3rd failure is delayed: the 6th here), then the same doubling.
+  for (let i = 0; i < 5; i++) throttle.failure('alice', '192.0.2.10', 0);
+  t.is(throttle.wait('alice', '192.0.2.10', 0), 0, 'within the larger allowance');
+  throttle.failure('alice', '192.0.2.10', 0);
+  t.is(throttle.wait('alice', '192.0.2.10', 0), 1_000, 'the sixth wrong guess is held back');
+  throttle.failure('alice', '192.0.2.10', 1_000);
+  t.is(throttle.wait('alice', '192.0.2.10', 1_000), 2_000);
+  throttle.success('alice', '192.0.2.10');
+  t.is(throttle.wait('alice', '192.0.2.10', 1_000), 0, 'a success starts the pair afresh');
+});
+
+test('the address limit applies to a pair that logged in before', (t) => {
+  const throttle = new LoginThrottle(user, { ...address, free: 8 });
+  throttle.success('alice', '203.0.113.7');
+  for (let i = 0; i < 8; i++) throttle.failure(`user${i}`, '203.0.113.7', 0);
+  t.is(throttle.wait('alice', '203.0.113.7', 0), 1_000);
+});

@@ -10,8 +10,9 @@ import { eventLogContract, readAll, reopenable } from './eventLog.contract.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
 
 /**
- * Integration tests against a real broker: `KAFKA_BROKERS=localhost:9094 npx ava test/events/kafkaEventLog.int.spec.ts`
- * (docker compose up kafka). Kafka 3.x only: kafkajs 2.2 cannot talk to Kafka 4 (KIP-896).
+ * Integration tests against a real broker (Kafka 3.9 or 4.x): `scripts/kafka-local.sh start`, then
+ * `KAFKA_BROKERS=127.0.0.1:9092 npx ava test/events/kafkaEventLog.int.spec.ts`
+ * (or KAFKA_BROKERS=localhost:9094 after docker compose up kafka).
  * Each test gets a fresh topic and its own transactional id (tests run concurrently and
  * would otherwise fence each other). Topics are left behind on the test broker.
  */
@@ -127,10 +128,22 @@ if (brokers.length === 0) {
     const admin = new Kafka({ clientId: 'netledger-test', brokers, logLevel: logLevel.ERROR }).admin();
     await admin.connect();
     try {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: [{ topic: options.topic, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }],
-      });
+      await admin
+        .createTopics({
+          waitForLeaders: true,
+          topics: [
+            {
+              topic: options.topic,
+              numPartitions: 1,
+              replicationFactor: 1,
+              configEntries: [{ name: 'cleanup.policy', value: 'compact' }],
+            },
+          ],
+        })
+        // Created, but not yet known to a busy broker when the library first asks (open() waits for it).
+        .catch((error: { type?: string }) => {
+          if (error.type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw error;
+        });
     } finally {
       await admin.disconnect();
     }

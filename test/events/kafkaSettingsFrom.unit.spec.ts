@@ -28,3 +28,9 @@ test('a time limit that is not a number, negative or 0 (every read would fail at
   t.throws(() => loadConfig({ ...env, KAFKA_HEAD_READ_TIMEOUT: '0' }), { message: /KAFKA_HEAD_READ_TIMEOUT must be more than 0 seconds/ });
   t.throws(() => loadConfig({ ...env, KAFKA_READ_STALL_TIMEOUT: '0.0001' }), { message: /KAFKA_READ_STALL_TIMEOUT must be more than 0 seconds/ });
 });
+
+test('KAFKA_TRANSACTIONAL_ID names the writer\'s transactional id (default netledger-writer): deployments sharing a cluster need their own', (t) => {
+  t.like(kafkaSettingsFrom(loadConfig(env)), { transactionalId: 'netledger-writer' });
+  t.like(kafkaSettingsFrom(loadConfig({ ...env, KAFKA_TRANSACTIONAL_ID: 'staging-writer' })), { transactionalId: 'staging-writer' });
+  t.like(kafkaSettingsFrom(loadConfig({ ...env, KAFKA_TRANSACTIONAL_ID: '' })), { transactionalId: 'netledger-writer' });
+});

@@ -9,6 +9,7 @@ import { compileSort } from '../../src/api/query/sort.js';
 import { relationOrderedPage, requestedRelations } from '../../src/api/query/relationOrder.js';
 import { registry } from '../../src/models/registry.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
+import { withProjectedColumns } from '../../src/projections/projectedColumns.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
 
 type Obj = Record<string, unknown> & { id: number };
@@ -183,7 +184,8 @@ export async function loadDataset(store: ReadStore, dataset: Record<string, Obj[
       changes.push({ collection: model, id: obj.id, position, doc: storedDocument(model, obj, position) });
     }
   }
-  await store.apply(changes, position);
+  // as the projector applies a batch: with the columns documents keep from others (relation order keys ...)
+  await store.apply(await withProjectedColumns(registry, store, changes), position);
 }
 
 export type QueryResult = { ids: number[] } | { error: unknown };

@@ -105,8 +105,8 @@ export const CASES: QueryCase[] = [
   { model: 'dcim.device', query: 'id=abc', error: { id: ['Enter a whole number.'] } },
   { model: 'dcim.device', query: 'id=1.5&position=x', error: { id: ['Enter a whole number.'], position: ['Enter a number.'] }, note: 'every invalid parameter is reported' },
   { model: 'dcim.interface', query: 'mtu__gte=1500', ids: [2, 1] },
-  { model: 'ipam.vlan', query: 'vid__gte=500', ids: [5, 7, 6] },
-  { model: 'ipam.vlan', query: 'vid__lt=200&vid__lt=300', ids: [1, 2], note: 'lt with several values: less than any' },
+  { model: 'ipam.vlan', query: 'vid__gte=500', ids: [6, 7, 5], note: 'by site (DC-1), then group name, nulls last' },
+  { model: 'ipam.vlan', query: 'vid__lt=200&vid__lt=300', ids: [2, 1], note: 'lt with several values: less than any (by group name)' },
 
   // ---- dates and datetimes
   { model: 'dcim.device', query: 'created__gte=2024-06-01', ids: [4, 5, 3, 2] },
@@ -221,21 +221,21 @@ export const CASES: QueryCase[] = [
   { model: 'dcim.device', query: 'cf_nope=1', ids: [4, 5, 3, 2, 1] },
 
   // ---- interfaces
-  { model: 'dcim.interface', query: '', ids: [4, 3, 2, 1, 5, 6, 7], note: 'natural interface order: eth2 before eth10' },
+  { model: 'dcim.interface', query: '', ids: [7, 6, 4, 3, 2, 1, 5], note: 'by device natural name (core1, edge2, edge10), then natural interface order: eth2 before eth10' },
   { model: 'dcim.interface', query: 'device_id=1', ids: [4, 3, 2, 1, 5] },
   { model: 'dcim.interface', query: 'device=edge2', ids: [6] },
   { model: 'dcim.interface', query: 'device=nope', ids: [] },
   { model: 'dcim.interface', query: 'kind=virtual', ids: [5] },
   { model: 'dcim.interface', query: 'kind=wireless', ids: [7] },
-  { model: 'dcim.interface', query: 'kind=PHYSICAL', ids: [4, 3, 2, 1, 6] },
+  { model: 'dcim.interface', query: 'kind=PHYSICAL', ids: [6, 4, 3, 2, 1] },
   { model: 'dcim.interface', query: 'kind=bogus', ids: [] },
   { model: 'dcim.interface', query: 'vlan_id=1', ids: [4] },
   { model: 'dcim.interface', query: 'vlan=600', ids: [5] },
-  { model: 'dcim.interface', query: 'site=dc-1', ids: [4, 3, 2, 1, 5, 6] },
+  { model: 'dcim.interface', query: 'site=dc-1', ids: [6, 4, 3, 2, 1, 5] },
   { model: 'dcim.interface', query: 'region=asia', ids: [7] },
   { model: 'dcim.interface', query: 'occupied=true', ids: [7] },
   { model: 'dcim.interface', query: 'mac_address=aa:bb:cc:dd:ee:ff', ids: [6] },
-  { model: 'dcim.interface', query: 'name__isw=ETH', ids: [3, 2, 1, 6] },
+  { model: 'dcim.interface', query: 'name__isw=ETH', ids: [6, 3, 2, 1] },
 
   // ---- prefixes
   { model: 'ipam.prefix', query: '', ids: [7, 1, 3, 4, 5, 6, 2], note: 'VRF (global first), then network order' },
@@ -294,9 +294,9 @@ export const CASES: QueryCase[] = [
   { model: 'ipam.ipaddress', query: 'ordering=dns_name', ids: [7, 6, 8, 3, 4, 5, 2, 1], note: "bytewise: 'B' before 'a'" },
 
   // ---- VLANs
-  { model: 'ipam.vlan', query: '', ids: [4, 1, 2, 5, 7, 6, 3] },
-  { model: 'ipam.vlan', query: 'available_on_device=1', ids: [4, 1, 2, 5, 6] },
-  { model: 'ipam.vlan', query: 'available_on_device=3', ids: [4, 5, 7, 3] },
+  { model: 'ipam.vlan', query: '', ids: [6, 3, 7, 2, 5, 1, 4], note: 'by site name (DC-1, DC-10), then group name, nulls last' },
+  { model: 'ipam.vlan', query: 'available_on_device=1', ids: [6, 2, 5, 1, 4] },
+  { model: 'ipam.vlan', query: 'available_on_device=3', ids: [3, 7, 5, 4] },
   { model: 'ipam.vlan', query: 'available_on_device=99', error: { available_on_device: ['Select a valid choice. That choice is not one of the available choices.'] } },
   { model: 'ipam.vlan', query: 'group_id=1', ids: [1] },
   { model: 'ipam.vlan', query: 'group=site-vlans', ids: [1] },

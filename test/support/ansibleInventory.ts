@@ -30,6 +30,18 @@ export interface InventoryRunner {
   close(): void;
 }
 
+/**
+ * ansible-core 2.19 prints values it marks unsafe as `{"__ansible_unsafe": value}` in
+ * `--list` output (earlier releases print the value): the tests compare the values.
+ */
+function plainValues(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainValues);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value);
+  if (entries.length === 1 && entries[0]![0] === '__ansible_unsafe') return plainValues(entries[0]![1]);
+  return Object.fromEntries(entries.map(([key, item]) => [key, plainValues(item)]));
+}
+
 export function inventoryRunner(service: TestService): InventoryRunner {
   const { dir, env } = scratchEnvironment();
   const config = path.join(dir, 'netbox.yml');
@@ -47,7 +59,7 @@ export function inventoryRunner(service: TestService): InventoryRunner {
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       let inventory: Record<string, any> = {};
       try {
-        inventory = JSON.parse(stdout);
+        inventory = plainValues(JSON.parse(stdout)) as Record<string, any>;
       } catch {
         // left empty: the test reports code and stderr
       }

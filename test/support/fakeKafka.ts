@@ -50,7 +50,9 @@ export function connectionError(message = 'Connection error: connect ECONNREFUSE
   return new KafkaJSConnectionError(message, { broker: '127.0.0.1:9092' } as never);
 }
 
-type Operation = 'init' | 'send' | 'commit' | 'abort' | 'fetchTopicOffsets' | 'describeConfigs' | 'describeGroups' | 'consumerConnect' | 'listTopics';
+type Operation =
+  | 'init' | 'send' | 'commit' | 'abort' | 'fetchTopicOffsets' | 'describeConfigs' | 'describeGroups' | 'consumerConnect' | 'listTopics'
+  | 'createTopics' | 'fetchTopicMetadata' | 'consumerJoin';
 
 interface Fault {
   error: Error;
@@ -390,14 +392,16 @@ class FakeAdmin {
 
   async createTopics(options: { topics: Array<{ topic: string; numPartitions?: number; replicationFactor?: number; configEntries?: Array<{ name: string; value: string }> }> }): Promise<boolean> {
     let created = false;
-    for (const spec of options.topics) {
-      if (this.cluster.topics.has(spec.topic)) continue;
-      const config: Record<string, string> = {};
-      for (const entry of spec.configEntries ?? []) config[entry.name] = entry.value;
-      this.cluster.createTopic(spec.topic, { partitions: spec.numPartitions ?? 1, config });
-      this.cluster.topics.get(spec.topic)!.replicationFactor = spec.replicationFactor ?? 1;
-      created = true;
-    }
+    raise(this.cluster, 'createTopics', () => {
+      for (const spec of options.topics) {
+        if (this.cluster.topics.has(spec.topic)) continue;
+        const config: Record<string, string> = {};
+        for (const entry of spec.configEntries ?? []) config[entry.name] = entry.value;
+        this.cluster.createTopic(spec.topic, { partitions: spec.numPartitions ?? 1, config });
+        this.cluster.topics.get(spec.topic)!.replicationFactor = spec.replicationFactor ?? 1;
+        created = true;
+      }
+    });
     return created;
   }
 
@@ -423,6 +427,7 @@ class FakeAdmin {
   }
 
   async fetchTopicMetadata(options: { topics: string[] }) {
+    raise(this.cluster, 'fetchTopicMetadata');
     return {
       topics: options.topics.map((name) => {
         const topic = this.cluster.topic(name);
@@ -503,6 +508,7 @@ class FakeProducer {
       isActive: () => this.state === 'TRANSACTING',
       send: async (request: { topic: string; messages: Array<{ key?: string; value: Buffer; headers?: Record<string, string> }> }) => {
         if (this.state !== 'TRANSACTING') throw new KafkaJSNonRetriableError(`Transaction state exception: Cannot call "send" in state "${this.state}"`);
+        let baseOffset = -1;
         raise(cluster, 'send', () => {
           const producerState = cluster.checkProducer(tid, epoch);
           const topic = cluster.topic(request.topic);
@@ -516,12 +522,15 @@ class FakeProducer {
             producerState.open = txn;
             producerState.openTopic = topic;
           }
+          baseOffset = topic.records.length;
           for (const m of request.messages) {
             const headers: Record<string, Buffer> = {};
             for (const [k, v] of Object.entries(m.headers ?? {})) headers[k] = Buffer.from(v);
             topic.records.push({ offset: topic.records.length, control: false, txn, key: m.key ?? null, value: m.value, headers });
           }
         });
+        // As a broker answers a produce request: where the request's record batch starts.
+        return [{ topicName: request.topic, partition: 0, errorCode: 0, baseOffset: String(baseOffset) }];
       },
       commit: async () => {
         this.state = 'COMMITTING'; // stays there if the commit fails, as kafkajs 2.2 leaves it
@@ -606,6 +615,7 @@ class FakeConsumer {
   }
 
   seek(options: { offset: string }): void {
+    if (!this.running) throw new KafkaJSNonRetriableError('Consumer group was not initialized, consumer#run must be called first');
     this.next = Number(options.offset);
   }
 
@@ -614,6 +624,11 @@ class FakeConsumer {
   }
 
   async run(options: { eachBatch: (payload: { batch: { messages: unknown[] }; heartbeat: () => Promise<void> }) => Promise<void> }): Promise<void> {
+    try {
+      raise(this.cluster, 'consumerJoin');
+    } catch (error) {
+      return this.crashWhileJoining(error as Error);
+    }
     this.running = true;
     this.memberId = this.cluster.nextMemberId(this.clientId);
     this.cluster.register(this);
@@ -647,6 +662,17 @@ class FakeConsumer {
       if (restart) throw new Error('fakeKafka: restarting a crashed consumer is not modelled');
       this.emit(this.events.CRASH, { error, groupId: this.groupId, restart: false });
     });
+  }
+
+  /**
+   * Like the library when joining the group fails inside run(): its crash handler runs (asking
+   * `retry.restartOnFailure`) and run() resolves all the same, with no group to seek in.
+   */
+  private async crashWhileJoining(error: Error): Promise<void> {
+    const restartOnFailure = this.options.retry?.restartOnFailure;
+    const restart = restartOnFailure && isRetriable(error) ? await restartOnFailure(error) : false;
+    if (restart) throw new Error('fakeKafka: restarting a crashed consumer is not modelled');
+    this.emit(this.events.CRASH, { error, groupId: this.groupId, restart: false });
   }
 
   private stopRunning(): void {

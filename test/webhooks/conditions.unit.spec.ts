@@ -40,3 +40,11 @@ test("malformed rule sets are refused with NetBox's reasons", (t) => {
   t.is(reason({ and: [{ attr: 'a', value: null, op: 'contains' }] }), "Invalid type for contains operation: <class 'NoneType'>");
   t.is(reason({ and: [{ attr: 'a', value: { x: 1 } }] }), "Unsupported value type: <class 'dict'>");
 });
+
+test('a regex condition runs in linear time; a pattern RE2 cannot take is refused with the reason', (t) => {
+  const long = { name: `${'a'.repeat(32)}!` };
+  t.false(conditionsMet({ and: [{ attr: 'name', op: 'regex', value: '(a+)+$' }] }, long));
+  t.true(conditionsMet({ and: [{ attr: 'name', op: 'regex', value: '(a+)+$', negate: true }] }, long));
+  const refused = t.throws(() => parseRuleSet({ and: [{ attr: 'name', op: 'regex', value: '(a)\\1' }] }), { instanceOf: InvalidConditions });
+  t.regex(refused?.message ?? '', /^\(a\)\\1 is not supported: only regular expressions that match in linear time/);
+});

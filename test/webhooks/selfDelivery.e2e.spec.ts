@@ -32,7 +32,7 @@ async function tenantCount(service: TestService): Promise<number> {
 
 test('webhooks whose receiver writes to the service again stop after one hop: their deliveries are recorded as failed, not multiplied', async (t) => {
   t.timeout(30_000);
-  const service = await startService(FAST_RETRIES);
+  const service = await startService({ ...FAST_RETRIES, WEBHOOK_MAX_DEPTH: '1' });
   t.teardown(() => service.close());
   const proxy = await proxyTo(t, service);
   const hooks: number[] = [];
@@ -70,6 +70,37 @@ test('webhooks whose receiver writes to the service again stop after one hop: th
   const forged = await service.api('POST', '/api/tenancy/tenants/', { name: 'f', slug: 'f' }, { 'X-Netledger-Webhook-Hop': `5.${Date.now() + 60_000}.${'0'.repeat(64)}` });
   t.is(forged.status, 201);
   await until(service.webhooks, () => hooks.every((id) => service.webhooks.deliveries(id).some((d) => d.object_id === forged.body.id && d.status === 'delivered')));
+});
+
+test('with the default depth (2) echoing webhooks make a bounded number of changes: fan-out squared, then failed records', async (t) => {
+  t.timeout(30_000);
+  const service = await startService(FAST_RETRIES);
+  t.teardown(() => service.close());
+  const proxy = await proxyTo(t, service);
+  const hooks: number[] = [];
+  for (const n of [1, 2]) {
+    const created = await service.api('POST', '/api/extras/webhooks/', {
+      name: `tenant echo ${n}`,
+      content_types: ['tenancy.tenant'],
+      type_create: true,
+      payload_url: `${proxy}/api/tenancy/tenants/?hook=${n}`,
+      additional_headers: `Authorization: Token ${ADMIN_TOKEN}\nAccept: application/json`,
+      body_template: `{"name": "h${n}-{{ data.name }}", "slug": "h${n}-{{ data.slug }}"}`,
+    });
+    t.is(created.status, 201, JSON.stringify(created.body));
+    hooks.push((created.body as { id: number }).id);
+  }
+  t.is((await service.api('POST', '/api/tenancy/tenants/', { name: 't', slug: 't' })).status, 201);
+  // The client's tenant (depth 0) makes 2 (depth 1), which make 4 (depth 2), which fire nothing.
+  const settled = () => hooks.every((id) => {
+    const records = service.webhooks.deliveries(id);
+    return records.length === 7 && records.every((d) => d.status !== 'pending');
+  });
+  await until(service.webhooks, settled);
+  t.is(await tenantCount(service), 7);
+  for (const id of hooks) {
+    t.deepEqual(service.webhooks.deliveries(id).map((d) => d.status).sort(), [...Array(3).fill('delivered'), ...Array(4).fill('failed')]);
+  }
 });
 
 test("a payload URL at the service's own address is refused when written, and when a template renders it, at delivery (failed at once)", async (t) => {

@@ -105,6 +105,9 @@ test('webhook rules: a type chosen, conditions well formed, a CA file only with 
   t.deepEqual(none.body, { __all__: ['At least one type must be selected: create, update, and/or delete.'] });
   const conditions = await service.api('POST', '/api/extras/webhooks/', { ...base, type_create: true, conditions: { and: [{ attr: 'name', value: 'x', op: 'gt' }] } });
   t.deepEqual(conditions.body, { conditions: ["Invalid type for gt operation: <class 'str'>"] });
+  const lookahead = await service.api('POST', '/api/extras/webhooks/', { ...base, type_create: true, conditions: { and: [{ attr: 'name', value: 'a(?=b)', op: 'regex' }] } });
+  t.is(lookahead.status, 400);
+  t.regex(lookahead.body.conditions?.[0] ?? '', /^a\(\?=b\) is not supported: .*lookarounds/);
   const ca = await service.api('POST', '/api/extras/webhooks/', { ...base, type_create: true, ssl_verification: false, ca_file_path: '/etc/ca.pem' });
   t.deepEqual(ca.body, { ca_file_path: ['Do not specify a CA certificate file if SSL verification is disabled.'] });
   const type = await service.api('POST', '/api/extras/webhooks/', { ...base, type_create: true, content_types: ['dcim.nothing'] });

@@ -5,12 +5,19 @@ import { BODY_NOT_UTF8, decodeUtf8, hasLoneSurrogate } from './strictUtf8.js';
 
 const MAX_DEPTH = 32;
 
+export interface JsonBodyLimits extends BodyLimits {
+  /** Most elements a top-level list (a bulk request's items) may hold; 0 or absent: no cap. */
+  maxItems?: number;
+}
+
 /**
  * Request bodies are JSON only: another media type is 415, a body over the limit 413,
  * one not sent in time 408, bytes that are not UTF-8 or malformed JSON 400, and
- * absurdly deep nesting 400 before anything looks at it.
+ * absurdly deep nesting 400 before anything looks at it. So is a list of more items
+ * than a bulk request may hold: the writer is single, and 100,000 small items (well
+ * under the byte limit) held it, and every read, for 20 s.
  */
-export function readJsonBody(limits: BodyLimits) {
+export function readJsonBody(limits: JsonBodyLimits) {
   return async (ctx: Context, next: Next) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
     const length = Number(ctx.get('Content-Length') || 0);
@@ -50,6 +57,10 @@ export function readJsonBody(limits: BodyLimits) {
       ctx.status = 400;
       ctx.body = { detail: `JSON parse error - ${(error as Error).message}` };
       return;
+    }
+    const items = Array.isArray(ctx.state.body) ? ctx.state.body.length : 0;
+    if (limits.maxItems && items > limits.maxItems) {
+      throw new ValidationError({ non_field_errors: [`A request may hold at most ${limits.maxItems} items; this one holds ${items}.`] });
     }
     if (depthOf(ctx.state.body) > MAX_DEPTH) throw new ValidationError({ non_field_errors: ['JSON nested too deeply.'] });
     if (hasLoneSurrogate(ctx.state.body)) {

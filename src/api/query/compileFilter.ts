@@ -19,7 +19,7 @@ import type { ModelRegistry } from '../../models/registry.js';
 import { MATCH_NOTHING } from '../../models/matchNothing.js';
 import type { FieldErrors, FilterEnvironment, GenericHolder, ModelDefinition, StoredObject } from '../../models/types.js';
 import type { FindOptions, Query, ReadDocument } from '../../projections/ReadStore.js';
-import { filterSetOf, resolveParameter, type Filter, type MethodFilter, type NetworkFilter, type RelatedFilter, type ValueFilter, type ValueKind } from './filterSet.js';
+import { filterSetOf, isLenient, resolveParameter, type Filter, type MethodFilter, type NetworkFilter, type RelatedFilter, type ValueFilter, type ValueKind } from './filterSet.js';
 import { emptyClause, MAX_TEXT_LOOKUP, regexCondition, textClause } from './textMatch.js';
 import { IGNORE, invalidChoice, invalidPk, parseEmptyFlag, parseValue, type Parsed } from '../../models/values/filterValues.js';
 
@@ -94,6 +94,11 @@ export async function compileFilter(
     const values = params.getAll(param).filter((v) => v !== '');
     if (values.length === 0) continue;
     const clause = await compileOne(ctx, param, resolved.filter, resolved.lookup, values);
+    if (ctx.errors[param] && isLenient(resolved.filter, resolved.lookup)) {
+      // NetBox has no such filter and ignores the parameter: a value we cannot use is no reason for a 400
+      delete ctx.errors[param];
+      continue;
+    }
     if (clause) clauses.push(clause);
   }
   if (customParams.length > 0) clauses.push(...(await compileCustomFields(ctx, params, customParams)));

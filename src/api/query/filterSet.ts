@@ -64,7 +64,13 @@ export interface SearchFilter {
   lookups: ReadonlySet<string>;
 }
 
-export type Filter = ValueFilter | RelatedFilter | NetworkFilter | MethodFilter | SearchFilter;
+/** A filter NetBox 3.4 does not have (BeyondNetBoxSpec): a value it cannot use leaves the parameter out instead of a 400. */
+export type Filter = (ValueFilter | RelatedFilter | NetworkFilter | MethodFilter | SearchFilter) & { lenient?: true | ReadonlySet<string> };
+
+/** Whether NetBox 3.4 lacks this filter's lookup, so a value it cannot use is ignored rather than refused. */
+export function isLenient(filter: Filter, lookup: string): boolean {
+  return filter.lenient === true || (filter.lenient !== undefined && filter.lenient.has(lookup));
+}
 
 const NONE: ReadonlySet<string> = new Set();
 const NEGATION: ReadonlySet<string> = new Set(['n']);
@@ -191,6 +197,12 @@ export function filterSetOf(registry: ModelRegistry, definition: ModelDefinition
       case 'search':
         filters.set(name, { kind: 'search', fields: spec.fields ?? [...(definition.search ?? [])], also: spec.also, lookups: NONE });
         break;
+      case 'beyond_netbox': {
+        const derived = filters.get(name);
+        if (!derived) throw new Error(`${definition.key}: filter ${name} is marked beyond NetBox but no field derives it`);
+        filters.set(name, { ...derived, lenient: spec.lookups ? new Set(spec.lookups) : true });
+        break;
+      }
     }
   }
   cache.set(definition, filters);

@@ -3,7 +3,10 @@
  * (a device by its site's name, an interface by its device's natural name), not by the
  * stored id. Relations without a related object sort last ascending and first descending
  * (PostgreSQL's NULLS LAST / NULLS FIRST). The related model's ordering may itself name a
- * relation (a rack: site, location, name), which is followed the same way, two levels deep.
+ * relation (a rack: site, location, name): the projection keeps its order key
+ * (models/relationOrder.ts), so the related objects sort by their stored keys alone.
+ * A relation of the listed model's own default ordering has such a key too, and never
+ * comes here (sort.ts sorts by it in the store).
  *
  * A read-model sort cannot reach another collection, so such a page is ordered at query
  * time: the store returns every match ordered by the terms after the last relation term,
@@ -17,9 +20,6 @@ import type { Query, ReadDocument, ReadStore, Sort } from '../../projections/Rea
 import { compileSort as compileDocumentSort, compareKeys, sortKey, sortValue, type SortKeySpec } from '../../projections/memory/sortOrder.js';
 import { compileSort, parseOrdering, sortKeysOf } from './sort.js';
 
-/** How deep the related models' own relation orderings are followed. */
-const MAX_DEPTH = 2;
-
 /** The sort keys of a list order that are relations ordered by their target's ordering: key → target model. */
 export function requestedRelations(definition: ModelDefinition, ordering: string | null, sort: Sort): Map<string, string> {
   const out = new Map<string, string>();
@@ -32,22 +32,11 @@ export function requestedRelations(definition: ModelDefinition, ordering: string
   return out;
 }
 
-/** The fk fields of a model's default ordering, followed when ranking that model's objects. */
-function defaultRelations(definition: ModelDefinition): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const term of definition.ordering) {
-    const name = term.replace(/^-/, '');
-    const field = definition.fields.find((f) => f.name === name);
-    if (field?.type === 'fk' && field.target) out.set(name, field.target);
-  }
-  return out;
-}
-
 /** A relation key's rank of each related id (0 = first in the related model's order). */
 type Ranks = Map<string, Map<number, number>>;
 
 /** Ranks the related objects the documents name, for every relation key. */
-async function rankRelations(store: ReadStore, registry: ModelRegistry, docs: readonly ReadDocument[], relations: Map<string, string>, depth: number): Promise<Ranks> {
+async function rankRelations(store: ReadStore, registry: ModelRegistry, docs: readonly ReadDocument[], relations: Map<string, string>): Promise<Ranks> {
   const ranks: Ranks = new Map();
   for (const [key, target] of relations) {
     const ids = new Set<number>();
@@ -57,17 +46,11 @@ async function rankRelations(store: ReadStore, registry: ModelRegistry, docs: re
     }
     const targetDefinition = registry.tryGet(target);
     const related = ids.size ? await store.getMany(target, [...ids]) : [];
-    const ordered = targetDefinition ? await orderDocuments(store, registry, targetDefinition, related, compileSort(targetDefinition, null), depth + 1) : related;
+    // the target's own default order: its relations through the order keys the projection keeps
+    const ordered = targetDefinition ? sortByKeys(related, compileDocumentSort(compileSort(targetDefinition, null)), new Map()) : related;
     ranks.set(key, new Map(ordered.map((d, i) => [d.id, i])));
   }
   return ranks;
-}
-
-/** Documents sorted in memory by `sort`, relation keys by rank (nulls last ascending). */
-async function orderDocuments(store: ReadStore, registry: ModelRegistry, definition: ModelDefinition, docs: ReadDocument[], sort: Sort, depth: number): Promise<ReadDocument[]> {
-  const relations = depth < MAX_DEPTH ? defaultRelations(definition) : new Map<string, string>();
-  const ranks = await rankRelations(store, registry, docs, relations, depth);
-  return sortByKeys(docs, compileDocumentSort(sort), ranks);
 }
 
 /** A stable sort of `docs` by `spec`, relation keys by their rank, a missing relation after every ranked one. */
@@ -134,7 +117,7 @@ export async function relationOrderedPage(
   const trailing: Sort = {};
   keys.forEach((k, i) => ((i <= last ? leading : trailing)[k] = sort[k]!));
   const matches = await store.find(definition.key, filter, { sort: trailing });
-  const ranks = await rankRelations(store, registry, matches, relations, 0);
+  const ranks = await rankRelations(store, registry, matches, relations);
   const ordered = last === 0 ? bucketByRank(matches, keys[0]!, sort[keys[0]!]!, ranks.get(keys[0]!)!) : sortByKeys(matches, compileDocumentSort(leading), ranks);
   return { count: ordered.length, docs: ordered.slice(skip, limit === undefined ? undefined : skip + limit) };
 }

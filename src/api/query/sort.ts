@@ -7,13 +7,15 @@
  *   ('eth2' before 'eth10');
  * - networks (prefix, aggregate) by family, network address, then mask length; IP
  *   addresses by family, address numerically, then mask length;
- * - a relation by the related object's id here; a list page asked to order by a relation
- *   orders it by the related model's own ordering (e.g. site name) as NetBox does, at
- *   query time (relationOrder.ts); a relation in a model's default ordering stays by id;
+ * - a relation by the related model's own ordering (e.g. an interface's device by its
+ *   natural name), as NetBox does: a relation of the model's default ordering through the
+ *   order key the projection keeps (`_ord_<field>`, models/relationOrder.ts), any other
+ *   relation at query time (relationOrder.ts);
  * - custom_field_data by the stored custom field object.
  * In brief mode only the brief fields may be ordered by (the brief serializer's fields are
  * the only ordering names DRF's OrderingFilter then knows).
  */
+import { orderingKey } from '../../models/relationOrder.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { Sort } from '../../projections/ReadStore.js';
 
@@ -28,7 +30,7 @@ export function sortKeysOf(definition: ModelDefinition, name: string): string[] 
   if (field.type === 'cidr' && hidden.has('_network')) return ['_network', '_prefixlen'];
   if (field.type === 'ip_address' && hidden.has('_address')) return ['_address', '_prefixlen'];
   if (hidden.has(`_${name}`)) return [`_${name}`];
-  return [name];
+  return [orderingKey(definition, name)];
 }
 
 export function parseOrdering(ordering: string | null): Array<{ name: string; dir: 1 | -1 }> {
@@ -54,7 +56,7 @@ export function compileSort(definition: ModelDefinition, ordering: string | null
   const requested = Object.keys(sort).length;
   const direction = requested > 0 && Object.values(sort).every((d) => d === -1) ? -1 : 1;
   for (const term of definition.ordering) {
-    const name = term.replace(/^-/, '');
+    const name = orderingKey(definition, term.replace(/^-/, ''));
     if (Object.hasOwn(sort, name)) continue;
     // The id that only breaks ties follows the requested direction (so a reversed order is one index walked backwards).
     sort[name] = name === 'id' && requested > 0 ? direction : term.startsWith('-') ? -1 : 1;

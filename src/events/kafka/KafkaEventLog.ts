@@ -104,10 +104,11 @@
  * every read()/subscribe() waits ~3 s to join its fresh group) and, on a single
  * broker, `transaction.state.log.replication.factor=1`,
  * `transaction.state.log.min.isr=1`, `offsets.topic.replication.factor=1`.
- * kafkajs 2.2 speaks only old protocol versions: use a Kafka 3.x broker, since
- * Kafka 4.0 removed them (KIP-896).
+ * Brokers: the contract and fault suites pass against Kafka 3.9 and 4.x (4.0.0, 4.4.0): the
+ * protocol versions kafkajs 2.2 sends are above the ones Kafka 4.0 removed (KIP-896).
  */
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type KafkaMessage, type Producer } from 'kafkajs';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { LogReadUnavailableError } from '../LogReadUnavailableError.js';
@@ -203,6 +204,12 @@ const LOG_LEVELS = {
   info: KafkaLogLevel.INFO,
   debug: KafkaLogLevel.DEBUG,
 } as const;
+
+/** An append waits this long at most for its commit to become readable (untilReadable()). */
+const READABLE_WAIT_MS = 5_000;
+/** Pauses between looks at the partition's end meanwhile: doubling from the first to the last. */
+const READABLE_POLL_FIRST_MS = 2;
+const READABLE_POLL_MAX_MS = 100;
 
 export class KafkaEventLog implements EventLog {
   private readonly brokers: string[];
@@ -328,8 +335,33 @@ export class KafkaEventLog implements EventLog {
       transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
       outcomeWaitMs: this.outcomeWaitMs,
       supplanted: lease && (() => lease.supplanted()),
+      untilReadable: (offset) => this.untilReadable(offset),
       now: this.now,
     });
+  }
+
+  /**
+   * Polls the partition's last stable offset until it passes `offset`: the commit markers are
+   * written (usually within milliseconds of the commit's answer). Without it a read or a
+   * subscription's catch-up started right after an append resolved could miss it. Gives up
+   * after READABLE_WAIT_MS or when the end cannot be read: the append did commit.
+   */
+  private async untilReadable(offset: bigint): Promise<void> {
+    const started = performance.now();
+    for (let pause = READABLE_POLL_FIRST_MS; !this.closed; pause = Math.min(pause * 2, READABLE_POLL_MAX_MS)) {
+      try {
+        if ((await this.offsets()).high > offset) return;
+      } catch (error) {
+        const reason = (error as Error).message;
+        console.warn(`KafkaEventLog: could not tell whether the commit at offset ${offset} is readable yet (${reason})`);
+        return;
+      }
+      if (performance.now() - started > READABLE_WAIT_MS) {
+        console.warn(`KafkaEventLog: the commit at offset ${offset} is not readable after ${READABLE_WAIT_MS} ms`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 
   /**

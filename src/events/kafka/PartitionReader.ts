@@ -107,6 +107,9 @@ export class PartitionReader {
         }
       },
     });
+    // run() resolves also when joining the group failed: the client's crash handler has then
+    // replaced this consumer (restartOnFailure) or failed the reader, and there is no group to seek in.
+    if (this.consumer !== consumer || this.failed || this.stopping) return;
     if (seekTo !== undefined) {
       consumer.seek({ topic: this.topic, partition: PARTITION, offset: seekTo.toString() });
     }

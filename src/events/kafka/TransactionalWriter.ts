@@ -1,4 +1,4 @@
-import type { Message, Producer } from 'kafkajs';
+import type { Message, Producer, RecordMetadata } from 'kafkajs';
 import { AppendOutcomeUnknownError } from '../AppendOutcomeUnknownError.js';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { EventTooLargeError } from '../EventTooLargeError.js';
@@ -64,6 +64,13 @@ export interface TransactionalWriterOptions {
    * when it cannot tell. Absent (no lease), the id is registered again unasked.
    */
   readonly supplanted?: () => Promise<boolean>;
+  /**
+   * Waits until a read_committed reader can see the committed record at `offset` (never
+   * rejects; it gives up after a while). The broker answers a commit before its commit
+   * markers are written, and until they are the partition's last stable offset leaves the
+   * transaction out: an append resolved before then could not be read back at once.
+   */
+  readonly untilReadable?: (offset: bigint) => Promise<void>;
   readonly now?: () => number;
 }
 
@@ -213,7 +220,8 @@ export class TransactionalWriter {
 
         const started = this.now();
         try {
-          await this.commit(this.producer!, accepted.map((p) => p.events));
+          const lastOffset = await this.commit(this.producer!, accepted.map((p) => p.events));
+          if (lastOffset !== null) await this.options.untilReadable?.(lastOffset);
           this.lastPosition = expected - 1;
           for (const p of accepted) p.resolve();
         } catch (error) {
@@ -392,14 +400,14 @@ export class TransactionalWriter {
     await this.discardProducer();
   }
 
-  /** One Kafka transaction holding every given batch. */
-  private async commit(producer: Producer, batches: ChangeEvent[][]): Promise<void> {
+  /** One Kafka transaction holding every given batch; returns the offset of its last record, if the broker said. */
+  private async commit(producer: Producer, batches: ChangeEvent[][]): Promise<bigint | null> {
     const messages: Message[] = [];
     for (const batch of batches) {
       const last = batch.at(-1)?.position;
       for (const event of batch) messages.push(encode(event, last!));
     }
-    if (messages.length === 0) return;
+    if (messages.length === 0) return null;
 
     // The client sends one request's messages as ONE record batch, and the topic's
     // max.message.bytes bounds the batch, not each record: a smaller limit splits sooner.
@@ -418,13 +426,21 @@ export class TransactionalWriter {
         chunk.push(message);
         bytes += size;
       }
-      await tx.send({ topic: this.options.topic, acks: -1, messages: chunk });
+      const sent = await tx.send({ topic: this.options.topic, acks: -1, messages: chunk });
       await tx.commit();
+      return lastOffsetOf(sent, chunk.length);
     } catch (error) {
       if (tx.isActive()) await tx.abort().catch(() => undefined);
       throw error;
     }
   }
+}
+
+/** The offset of the last of `count` records sent in one request, from its answer (null if it gave none). */
+function lastOffsetOf(sent: RecordMetadata[] | undefined, count: number): bigint | null {
+  const base = sent?.[0]?.baseOffset;
+  if (base === undefined || !/^\d+$/.test(base)) return null;
+  return BigInt(base) + BigInt(count - 1);
 }
 
 /** Bytes of one message as a record batch of its own. */

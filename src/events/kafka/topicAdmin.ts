@@ -46,9 +46,13 @@ export async function ensureTopic(admin: Admin, topic: string, settings: TopicSe
         ],
       },
     ],
+  }).catch((error: unknown) => {
+    // The library asks for the new topic's leaders 100 ms after creating it and gives up at the
+    // first UNKNOWN_TOPIC_OR_PARTITION; under KRaft a broker learns of a new topic from the
+    // metadata log and, busy, may not know it yet. The topic was created: it is waited for below.
+    if (!isError(error, 'UNKNOWN_TOPIC_OR_PARTITION')) throw error;
   }); // resolves false when the topic already exists
-  const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
-  const partitions = topics.find((t) => t.name === topic)?.partitions.length ?? 0;
+  const partitions = await partitionCount(admin, topic);
   if (partitions !== 1) {
     throw new Error(`KafkaEventLog: topic ${topic} has ${partitions} partitions; the log needs exactly 1`);
   }
@@ -62,6 +66,33 @@ export async function ensureTopic(admin: Admin, topic: string, settings: TopicSe
   }
   const maxMessageBytes = Number(config.get('max.message.bytes'));
   return { maxMessageBytes: Number.isFinite(maxMessageBytes) && maxMessageBytes > 0 ? maxMessageBytes : DEFAULT_MAX_MESSAGE_BYTES };
+}
+
+/** How long a topic created moments ago may stay unknown to the broker, or without a leader. */
+const NEW_TOPIC_WAIT_MS = 10_000;
+const NEW_TOPIC_POLL_MS = 100;
+
+/** The topic's partition count once the broker knows it and every partition has a leader. */
+async function partitionCount(admin: Admin, topic: string): Promise<number> {
+  const deadline = Date.now() + NEW_TOPIC_WAIT_MS;
+  for (;;) {
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      const partitions = topics.find((t) => t.name === topic)?.partitions ?? [];
+      if (partitions.every((p) => p.leader >= 0) || Date.now() >= deadline) return partitions.length;
+    } catch (error) {
+      if (!isError(error, 'UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE') || Date.now() >= deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, NEW_TOPIC_POLL_MS));
+  }
+}
+
+/** The library's protocol error of one of these types, or its retries of one used up. */
+function isError(error: unknown, ...types: string[]): boolean {
+  for (let e = error as { type?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.type === 'string' && types.includes(e.type)) return true;
+  }
+  return false;
 }
 
 /** The broker's default max.message.bytes (1 MiB plus the batch overhead). */

@@ -15,7 +15,7 @@ export const circuit: ModelDefinition = {
   verboseNamePlural: 'circuits',
   fields: [
     ...identityFields,
-    { name: 'cid', type: 'string', required: true, maxLength: 100 },
+    { name: 'cid', label: 'Circuit ID', type: 'string', required: true, maxLength: 100 },
     { name: 'provider', type: 'fk', target: 'circuits.provider', onDelete: 'PROTECT', required: true },
     { name: 'type', type: 'fk', target: 'circuits.circuittype', onDelete: 'PROTECT', required: true },
     {

@@ -5,11 +5,14 @@
  */
 import type { FilterEnvironment, FilterSpec, StoredObject } from '../types.js';
 import { PathReader, pathFrom } from './cabling/tracePath.js';
+import { BEYOND_NETBOX } from '../filterSpecs.js';
 
 const isCabled = { cable: { $ne: null } };
 const notCabled = { cable: null };
 
 export const cabledObjectFilters: Record<string, FilterSpec> = {
+  // NetBox 3.4 has no cable filter on cabled objects (3.5 adds cable_id)
+  cable_id: BEYOND_NETBOX,
   cable_end: { kind: 'field', field: 'cable_end', value: 'string', lookups: ['n'], choices: ['A', 'B'] },
   cabled: { kind: 'method', value: 'boolean', single: true, method: ([cabled]) => (cabled ? isCabled : notCabled) },
   // Occupied: cabled, or marked connected.

@@ -34,6 +34,8 @@ export const cabletermination: ModelDefinition = {
   brief: ['id', 'url', 'display', 'cable', 'cable_end', 'termination_type', 'termination_id', 'termination'],
   // NetBox orders cable by its own ordering; here by id
   ordering: ['cable', 'cable_end', 'id'],
+  // a cable orders by its id: no key to keep
+  idOrderedRelations: ['cable'],
   search: [],
   unique: [{ fields: ['termination_type', 'termination_id'] }],
   // Kept by the cable it belongs to: written through the cable's a_terminations / b_terminations only.

@@ -3,11 +3,11 @@ import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } f
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { rackDisplay } from './rack.js';
-import { contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
+import { BEYOND_NETBOX, contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
 import type { FilterEnvironment } from '../types.js';
-import { descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
+import { assetTagField, descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 import { instantiateTemplates } from '../componentTemplates.js';
 import { hasRelated } from '../hasRelatedFilter.js';
@@ -160,12 +160,13 @@ export const device: ModelDefinition = {
     tenantField,
     { name: 'platform', type: 'fk', target: 'dcim.platform', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
-    { name: 'asset_tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },
+    assetTagField,
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', required: true },
     { name: 'location', type: 'fk', target: 'dcim.location', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'rack', type: 'fk', target: 'dcim.rack', onDelete: 'PROTECT', nullable: true, default: null },
     {
       name: 'position',
+      label: 'Position (U)',
       type: 'decimal',
       nullable: true,
       default: null,
@@ -176,6 +177,8 @@ export const device: ModelDefinition = {
     },
     {
       name: 'face',
+      // the serializer declares the field (OPTIONS label 'Face'); the model's verbose name is in messages
+      verboseName: 'Rack face',
       type: 'choice',
       blank: true,
       emptyAsNull: true,
@@ -232,6 +235,8 @@ export const device: ModelDefinition = {
   ],
   search: ['name', 'serial', 'asset_tag', 'comments'],
   filters: {
+    // NetBox 3.4: cluster_id only
+    cluster: BEYOND_NETBOX,
     ...tenancyFilters,
     ...contactFilters,
     ...siteScopeFilters(['site']),

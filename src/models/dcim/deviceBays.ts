@@ -1,5 +1,7 @@
 import type { DecidedChange, FieldDefinition, FieldErrors, FilterSpec, FollowUpCommand, LookupView, StoredObject } from '../types.js';
 import { fieldError, nameWithLabel, pyStr, related } from '../hooks.js';
+import { existingIds } from '../filterSpecs.js';
+import { invalidPk } from '../values/filterValues.js';
 
 /** A device type houses child devices in bays only when its subdevice role is 'parent'. */
 export async function deviceBayTemplateProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | undefined> {
@@ -46,13 +48,24 @@ export const parentDeviceField: FieldDefinition = {
   heldBy: { model: 'dcim.devicebay', via: 'installed_device', parent: 'device', as: 'device_bay' },
 };
 
-/** Devices installed in a bay of one of these devices. */
+/**
+ * Devices installed in a bay of one of these devices (NetBox's ModelMultipleChoiceFilter on
+ * `parent_bay__device`): an unknown device is a 400, 'null' selects the devices in no bay.
+ */
 export const parentDeviceIdFilter: FilterSpec = {
   kind: 'method',
-  value: 'integer',
-  async method(ids, env) {
-    const bays = await env.find('dcim.devicebay', { device: { $in: ids }, installed_device: { $ne: null } });
-    return { id: { $in: bays.map((bay) => bay.installed_device) } };
+  lookups: ['n'],
+  async method(values, env) {
+    const texts = values.map((v) => String(v).trim());
+    const numbers = texts.filter((v) => v !== 'null').map((v) => (/^\d+$/.test(v) ? Number(v) : env.invalid(invalidPk(v))));
+    const parents = numbers.length ? await existingIds(env, 'dcim.device', 'id', numbers) : [];
+    const installed = await env.find('dcim.devicebay', { installed_device: { $ne: null } });
+    const wanted = new Set(parents);
+    const clauses: Array<Record<string, unknown>> = [];
+    if (parents.length) clauses.push({ id: { $in: installed.filter((bay) => wanted.has(bay.device as number)).map((bay) => bay.installed_device) } });
+    if (texts.includes('null')) clauses.push({ id: { $nin: installed.map((bay) => bay.installed_device) } });
+    const positive = clauses.length === 1 ? clauses[0]! : { $or: clauses };
+    return env.lookup === 'n' ? { $nor: [positive] } : positive;
   },
 };
 

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
-import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { BEYOND_NETBOX, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel } from '../hooks.js';
 import { componentMoveProblem, deviceParent } from './componentParents.js';
 import { deviceBayProblem } from './deviceBays.js';
@@ -38,6 +38,8 @@ export const devicebay: ModelDefinition = {
   search: ['name', 'label', 'description'],
   unique: [{ fields: ['device', 'name'] }],
   filters: {
+    installed_device_id: BEYOND_NETBOX,
+    installed_device: BEYOND_NETBOX,
     ...siteScopeFilters(['device', 'site']),
     ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),

@@ -5,7 +5,7 @@ import { pathsView } from './cabling/traceViews.js';
 import type { ModelDefinition } from '../types.js';
 import { PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
-import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { BEYOND_NETBOX, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel } from '../hooks.js';
 import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
 import { frontPortMappingProblem } from './portMapping.js';
@@ -40,6 +40,7 @@ export const frontport: ModelDefinition = {
   search: ['name', 'label', 'description'],
   unique: [{ fields: ['device', 'name'] }, { fields: ['rear_port', 'rear_port_position'] }],
   filters: {
+    rear_port_position: BEYOND_NETBOX,
     ...siteScopeFilters(['device', 'site']),
     ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),

@@ -6,6 +6,7 @@ import { nameWithLabel } from '../hooks.js';
 import { modularTemplateParentProblem, templateParent } from './componentParents.js';
 import { frontPortTemplateMappingProblem } from './portMapping.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
+import { BEYOND_NETBOX } from '../filterSpecs.js';
 
 export const frontporttemplate: ModelDefinition = {
   key: 'dcim.frontporttemplate',
@@ -43,6 +44,10 @@ export const frontporttemplate: ModelDefinition = {
     device_type_id: false,
     device_type: false,
     module_type_id: false,
+    // NetBox 3.4 has no rear port filter here, and clients send one (Ansible's module: rear_port=<id>), expecting it ignored
+    rear_port_id: false,
+    rear_port: false,
+    rear_port_position: BEYOND_NETBOX,
   },
   hooks: {
     display: nameWithLabel,

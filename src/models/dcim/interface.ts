@@ -10,8 +10,9 @@ import { fieldError, nameOf, nameWithLabel, related } from '../hooks.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { deviceDisplay } from './device.js';
 import { normalizeHardwareField } from '../values/hardwareAddress.js';
-import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
-import type { FilterEnvironment } from '../types.js';
+import { BEYOND_NETBOX, pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { holderFilters } from '../interfaceHolderFilters.js';
+import { DEVICE_HOLDER } from '../primaryIps.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { applyVlanMode, interfaceVlanFilters, taggedVlanSiteProblem, untaggedVlanSiteProblem, type InterfaceParent } from '../interfaceVlans.js';
 import { VIRTUAL_INTERFACE_TYPES as VIRTUAL_TYPES, WIRELESS_INTERFACE_TYPES as WIRELESS_TYPES, INTERFACE_MODE_CHOICES, INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, INTERFACE_TYPE_CHOICES } from './choices.js';
@@ -424,8 +425,8 @@ export const interfaceModel: ModelDefinition = {
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
     ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
     ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
-    device_id: { kind: 'method', value: 'integer', method: filterDeviceId },
-    device: { kind: 'method', method: filterDeviceName },
+    // NetBox: by id, any chassis member brings the chassis's interfaces; by name, only its master
+    ...holderFilters('device', DEVICE_HOLDER, 'self', true),
     kind: { kind: 'method', single: true, method: filterKind },
     ...interfaceVlanFilters,
     vrf: { kind: 'related', target: 'ipam.vrf', by: 'rd', path: ['vrf'] },
@@ -435,6 +436,8 @@ export const interfaceModel: ModelDefinition = {
     vdc: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'name', path: ['vdcs'] },
     ...cabledObjectFilters,
     ...pathEndpointFilters,
+    wireless_link_id: BEYOND_NETBOX,
+    wireless_lans_id: BEYOND_NETBOX,
     vdcs_id: false,
     vdcs: false,
     parent: false,
@@ -465,32 +468,6 @@ export const interfaceModel: ModelDefinition = {
 };
 
 /* ------------------------------------------------------------ list filters */
-
-/**
- * Interfaces of the devices and, as NetBox's `vc_interfaces`, the non-management interfaces of
- * the other members of their virtual chassis: for any member by id, for the master only by name.
- */
-async function vcInterfaces(devices: StoredObject[], env: FilterEnvironment, masterOnly: boolean): Promise<Record<string, unknown>> {
-  const ids = devices.map((d) => d.id);
-  const chassis = devices.filter((d) => typeof d.virtual_chassis === 'number').map((d) => d.virtual_chassis as number);
-  let shared = chassis;
-  if (masterOnly && chassis.length) {
-    const led = await env.find('dcim.virtualchassis', { id: { $in: chassis }, master: { $in: ids } });
-    shared = led.map((vc) => vc.id);
-  }
-  if (shared.length === 0) return { device: { $in: ids } };
-  const members = await env.ids('dcim.device', { virtual_chassis: { $in: shared } });
-  return { $or: [{ device: { $in: ids } }, { device: { $in: members }, mgmt_only: false }] };
-}
-
-async function filterDeviceId(ids: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
-  return vcInterfaces(await env.find('dcim.device', { id: { $in: ids } }), env, false);
-}
-
-/** Interfaces of the devices with these names (and their chassis members' when a device is its master); no such device: nothing. */
-async function filterDeviceName(names: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
-  return vcInterfaces(await env.find('dcim.device', { name: { $in: names } }), env, true);
-}
 
 /** physical | virtual | wireless (case-insensitive); anything else matches nothing. */
 function filterKind([kind]: Array<string | number | boolean>): Record<string, unknown> {

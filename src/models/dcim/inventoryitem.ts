@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { ModelDefinition } from '../types.js';
-import { changeLoggedFields, depthField, descriptionField, identityFields } from '../commonFields.js';
+import { assetTagField, changeLoggedFields, depthField, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel, treeDepth } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
@@ -39,7 +39,7 @@ export const inventoryitem: ModelDefinition = {
     },
     { name: 'part_id', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
-    { name: 'asset_tag', label: 'Asset tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },
+    assetTagField,
     { name: 'discovered', type: 'boolean', default: false },
     descriptionField,
     {
@@ -56,6 +56,8 @@ export const inventoryitem: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'device', 'name', '_depth'],
   ordering: ['device', 'parent', '_name', 'id'],
+  // NetBox: ('device__id', 'parent__id', '_name')
+  idOrderedRelations: ['device', 'parent'],
   search: ['name', 'part_id', 'serial', 'asset_tag', 'description'],
   unique: [{ fields: ['device', 'parent', 'name'] }],
   filters: {

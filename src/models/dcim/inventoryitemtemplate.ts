@@ -53,6 +53,8 @@ export const inventoryitemtemplate: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'name', '_depth'],
   ordering: ['device_type', 'parent', '_name', 'id'],
+  // NetBox: ('device_type__id', 'parent__id', '_name')
+  idOrderedRelations: ['device_type', 'parent'],
   search: ['name', 'part_id', 'description'],
   unique: [{ fields: ['device_type', 'parent', 'name'] }],
   filters: {

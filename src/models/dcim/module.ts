@@ -3,8 +3,8 @@ import type { FieldErrors, FollowUpCommand, LookupView, ModelCatalog, ModelDefin
 import { deviceDisplay } from './device.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { componentInput, instantiateTemplates, MODULE_TOKEN, templatePairs } from '../componentTemplates.js';
-import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
-import { pairFilters } from '../filterSpecs.js';
+import { assetTagField, changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import { BEYOND_NETBOX, pairFilters } from '../filterSpecs.js';
 import { relatedNameContains } from '../searchRelatedName.js';
 
 export const module: ModelDefinition = {
@@ -41,7 +41,7 @@ export const module: ModelDefinition = {
       ],
     },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
-    { name: 'asset_tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },
+    assetTagField,
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,
@@ -55,6 +55,8 @@ export const module: ModelDefinition = {
   ordering: ['module_bay', 'id'],
   search: ['serial', 'asset_tag', 'comments'],
   filters: {
+    // NetBox 3.4: module_bay_id only
+    module_bay: BEYOND_NETBOX,
     ...pairFilters('manufacturer_id', 'manufacturer', 'dcim.manufacturer', ['module_type', 'manufacturer']),
     module_type: { kind: 'related', target: 'dcim.moduletype', by: 'model', path: ['module_type'] },
     device: false,

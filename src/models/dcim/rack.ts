@@ -4,7 +4,7 @@ import { pyStr, related } from '../hooks.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { rackElevationView } from './rackElevation.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, tenantField, weightUnitField } from '../commonFields.js';
+import { assetTagField, changeLoggedFields, countField, descriptionField, identityFields, tenantField, weightUnitField } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: '2-post-frame', label: '2-post frame' },
@@ -31,7 +31,7 @@ export const rack: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'facility_id', type: 'string', nullable: true, blank: true, default: null, maxLength: 50 },
+    { name: 'facility_id', label: 'Facility ID', type: 'string', nullable: true, blank: true, default: null, maxLength: 50 },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', required: true },
     { name: 'location', type: 'fk', target: 'dcim.location', onDelete: 'SET_NULL', nullable: true, default: null },
     tenantField,
@@ -49,7 +49,7 @@ export const rack: ModelDefinition = {
     },
     { name: 'role', type: 'fk', target: 'dcim.rackrole', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
-    { name: 'asset_tag', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 50 },
+    assetTagField,
     { name: 'type', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: TYPE_CHOICES },
     {
       name: 'width',

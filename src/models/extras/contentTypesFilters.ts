@@ -18,6 +18,6 @@ export function contentTypesFilters(field = 'content_types'): Record<string, Fil
         return env.lookup === 'n' ? { [field]: { $ne: type } } : { [field]: type };
       },
     },
-    content_type_id: contentTypeIdFilter(field),
+    content_type_id: contentTypeIdFilter(field, { numeric: true }),
   };
 }

@@ -1,8 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { Choice, FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
+import { storedPatternProblem } from '../values/storedPattern.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: 'text', label: 'Text' },
@@ -66,7 +68,12 @@ export const customfield: ModelDefinition = {
   brief: ['id', 'url', 'display', 'name'],
   ordering: ['group_name', 'weight', 'name', 'id'],
   search: ['name', 'label', 'group_name', 'description'],
-  filters: { content_type_id: contentTypeIdFilter('content_types') },
+  filters: {
+    content_type_id: contentTypeIdFilter('content_types', { numeric: true }),
+    ...changeTimesBeyondNetBox,
+    validation_minimum: BEYOND_NETBOX,
+    validation_maximum: BEYOND_NETBOX,
+  },
   hooks: {
     display: (obj) => (obj.label ? String(obj.label) : capitalize(String(obj.name).replace(/_/g, ' '))),
     validate: async (obj, _view, previous) => validateDefinition(obj, previous),
@@ -99,11 +106,8 @@ function validateDefinition(obj: StoredObject, previous: StoredObject | null): F
   if (!TEXTUAL.has(type) && obj.validation_regex) {
     errors.validation_regex = ['Regular expression validation is supported only for text and URL fields'];
   } else if (obj.validation_regex) {
-    try {
-      new RegExp(String(obj.validation_regex));
-    } catch {
-      errors.validation_regex = [`${String(obj.validation_regex)} is not a valid regular expression.`];
-    }
+    const problem = storedPatternProblem(String(obj.validation_regex));
+    if (problem) errors.validation_regex = [problem];
   }
   const choices = obj.choices as unknown[] | null;
   if (!SELECTION.has(type) && choices && choices.length) errors.choices = ['Choices may be set only for custom selection fields.'];

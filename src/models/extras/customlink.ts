@@ -3,6 +3,7 @@ import type { Choice, ModelDefinition } from '../types.js';
 import { identityFields, uniqueNameField } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { CUSTOM_LINK_MODELS } from './featureModels.js';
+import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
 
 const BUTTON_CLASS_CHOICES: Choice[] = [
   { value: 'outline-dark', label: 'Default' },
@@ -54,7 +55,9 @@ export const customlink: ModelDefinition = {
   ordering: ['group_name', 'weight', 'name', 'id'],
   search: ['name', 'link_text', 'link_url', 'group_name'],
   filters: {
-    content_type_id: contentTypeIdFilter('content_types'),
+    content_type_id: contentTypeIdFilter('content_types', { numeric: true }),
+    ...changeTimesBeyondNetBox,
+    button_class: BEYOND_NETBOX,
     // long texts: one value counts, and they have no 'empty' lookup
     link_text: { kind: 'field', field: 'link_text', value: 'string', single: true, lookups: ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie'] },
     link_url: { kind: 'field', field: 'link_url', value: 'string', single: true, lookups: ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie'] },

@@ -2,6 +2,7 @@
 import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypesFilters } from './contentTypesFilters.js';
+import { changeTimesBeyondNetBox } from '../filterSpecs.js';
 import * as headerValues from './exportHeaderValues.js';
 
 export const exporttemplate: ModelDefinition = {
@@ -43,7 +44,7 @@ export const exporttemplate: ModelDefinition = {
   brief: ['id', 'url', 'display', 'name'],
   ordering: ['name', 'id'],
   search: ['name', 'description'],
-  filters: contentTypesFilters(),
+  filters: { ...contentTypesFilters(), ...changeTimesBeyondNetBox },
   hooks: {
     validate: async (obj) => validateExportTemplate(obj),
   },

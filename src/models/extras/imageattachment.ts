@@ -4,6 +4,7 @@ import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { IMAGE_MODELS } from './featureModels.js';
 import { takeOfferedImage } from './imageUploads.js';
+import { BEYOND_NETBOX, lookupsBeyondNetBox } from '../filterSpecs.js';
 
 /** Where attachments' files are served, under the service's address. */
 export const IMAGE_MEDIA_PATH = '/media/image-attachments/';
@@ -66,6 +67,11 @@ export const imageattachment: ModelDefinition = {
   search: ['name'],
   filters: {
     content_type_id: contentTypeIdFilter('content_type'),
+    // NetBox: created exact only; no last_updated nor image dimension filters
+    created: lookupsBeyondNetBox('n', 'gt', 'gte', 'lt', 'lte'),
+    last_updated: BEYOND_NETBOX,
+    image_height: BEYOND_NETBOX,
+    image_width: BEYOND_NETBOX,
   },
   hooks: {
     normalize(obj) {

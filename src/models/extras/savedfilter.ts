@@ -2,6 +2,7 @@
 import type { FilterEnvironment, ModelDefinition } from '../types.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import { changeTimesBeyondNetBox } from '../filterSpecs.js';
 
 export const savedfilter: ModelDefinition = {
   key: 'extras.savedfilter',
@@ -29,9 +30,10 @@ export const savedfilter: ModelDefinition = {
   ordering: ['weight', 'name', 'id'],
   search: ['name', 'description'],
   filters: {
-    content_type_id: contentTypeIdFilter('content_types'),
+    content_type_id: contentTypeIdFilter('content_types', { numeric: true }),
     user: { kind: 'related', target: 'auth.user', by: 'username', path: ['user'] },
     usable: { kind: 'method', value: 'boolean', single: true, method: usableBy },
+    ...changeTimesBeyondNetBox,
   },
   hooks: {
     validate: async (obj) =>

@@ -4,6 +4,7 @@ import { identityFields, uniqueNameField } from '../commonFields.js';
 import { contentTypesFilters } from './contentTypesFilters.js';
 import { InvalidConditions, parseRuleSet } from './webhookConditions.js';
 import { webhookDeliveriesView } from './webhookDeliveriesView.js';
+import { changeTimesBeyondNetBox } from '../filterSpecs.js';
 import { ownPayloadUrl } from './webhookOwnAddress.js';
 
 export const webhook: ModelDefinition = {
@@ -56,7 +57,7 @@ export const webhook: ModelDefinition = {
       message: 'Webhook with this URL, Type create, Type update and Type delete already exists.',
     },
   ],
-  filters: contentTypesFilters(),
+  filters: { ...contentTypesFilters(), ...changeTimesBeyondNetBox },
   hooks: {
     validate: async (obj, _view, _previous, context) => validateWebhook(obj, context),
   },

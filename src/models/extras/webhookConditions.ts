@@ -2,8 +2,11 @@
  * A webhook's `conditions`: a rule set `{"and"|"or": [rule, ...]}` whose rules are
  * conditions `{attr, value, op = "eq", negate = false}` or nested rule sets, evaluated on
  * the changed object's API form. The messages and the operators each value type allows
- * are NetBox's, so a rule set NetBox refuses is refused here with the same reason.
+ * are NetBox's, so a rule set NetBox refuses is refused here with the same reason. A
+ * `regex` pattern must also be one that matches in linear time (see storedPattern.ts).
  */
+
+import { matchesAtStart, storedPatternProblem } from '../values/storedPattern.js';
 
 const OPERATORS = ['eq', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'regex'] as const;
 type Operator = (typeof OPERATORS)[number];
@@ -82,6 +85,8 @@ function parseCondition(input: unknown): Condition {
   const kind = kindOf(rule.value);
   if (!kind) throw new InvalidConditions(`Unsupported value type: ${pythonType(rule.value)}`);
   if (!OPERATORS_BY_KIND[kind].includes(op)) throw new InvalidConditions(`Invalid type for ${op} operation: ${pythonType(rule.value)}`);
+  const patternProblem = op === 'regex' ? storedPatternProblem(rule.value as string) : null;
+  if (patternProblem) throw new InvalidConditions(patternProblem);
   return { attr: rule.attr, value: rule.value, op, negate: rule.negate === true };
 }
 
@@ -142,8 +147,7 @@ function compare(op: Operator, actual: unknown, expected: unknown): boolean {
       throw new TypeError('not a container');
     case 'regex':
       if (typeof actual !== 'string') throw new TypeError('not a string');
-      // Python's re.match anchors at the start only
-      return new RegExp(`^(?:${String(expected)})`).test(actual);
+      return matchesAtStart(String(expected), actual);
   }
 }
 

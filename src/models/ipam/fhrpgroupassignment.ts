@@ -1,10 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FilterEnvironment, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
+import { holderFilters } from '../interfaceHolderFilters.js';
+import { DEVICE_HOLDER, VIRTUAL_MACHINE_HOLDER } from '../primaryIps.js';
 import { identityFields } from '../commonFields.js';
 import { nameWithLabel, pyStr, related } from '../hooks.js';
 import { fhrpGroupDisplay } from './fhrpgroup.js';
 
 const INTERFACE_TYPES = ['dcim.interface', 'virtualization.vminterface'];
+const ON_INTERFACE = { typeField: 'interface_type', idField: 'interface_id' };
 
 /** '<interface>: <group> (<priority>)', the interface and group as they show themselves. */
 async function assignmentDisplay(obj: StoredObject, view: LookupView): Promise<string> {
@@ -13,35 +16,6 @@ async function assignmentDisplay(obj: StoredObject, view: LookupView): Promise<s
   // worked out afresh: the group's stored display predates addresses assigned since
   const groupText = group ? await fhrpGroupDisplay(group, view) : 'None';
   return `${iface ? nameWithLabel(iface) : 'None'}: ${groupText} (${pyStr(obj.priority)})`;
-}
-
-/**
- * The interfaces of the devices (by id or name) and, where a device is the master of a
- * virtual chassis, the other members' non-management interfaces (NetBox's vc_interfaces).
- */
-async function deviceInterfaces(devices: StoredObject[], env: FilterEnvironment): Promise<number[]> {
-  const ids = devices.map((d) => d.id);
-  const led = await env.find('dcim.virtualchassis', { master: { $in: ids } });
-  const members = led.length ? await env.ids('dcim.device', { virtual_chassis: { $in: led.map((vc) => vc.id) } }) : [];
-  return env.ids('dcim.interface', { $or: [{ device: { $in: ids } }, { device: { $in: members }, mgmt_only: false }] });
-}
-
-/** Assignments to interfaces of the devices named (by id or name); no such device: nothing. */
-function onDevices(by: 'id' | 'name'): FilterMethod {
-  return async (values, env) => {
-    const devices = await env.find('dcim.device', { [by]: { $in: values } });
-    const interfaces = devices.length ? await deviceInterfaces(devices, env) : [];
-    return { interface_type: 'dcim.interface', interface_id: { $in: interfaces } };
-  };
-}
-
-/** Assignments to interfaces of the virtual machines named (by id or name); no such VM: nothing. */
-function onVirtualMachines(by: 'id' | 'name'): FilterMethod {
-  return async (values, env) => {
-    const machines = await env.ids('virtualization.virtualmachine', { [by]: { $in: values } });
-    const interfaces = machines.length ? await env.ids('virtualization.vminterface', { virtual_machine: { $in: machines } }) : [];
-    return { interface_type: 'virtualization.vminterface', interface_id: { $in: interfaces } };
-  };
 }
 
 export const fhrpgroupassignment: ModelDefinition = {
@@ -79,10 +53,8 @@ export const fhrpgroupassignment: ModelDefinition = {
   filters: {
     group_id: { kind: 'related', target: 'ipam.fhrpgroup', path: ['group'] },
     group: false,
-    device_id: { kind: 'method', value: 'integer', method: onDevices('id') },
-    device: { kind: 'method', method: onDevices('name') },
-    virtual_machine_id: { kind: 'method', value: 'integer', method: onVirtualMachines('id') },
-    virtual_machine: { kind: 'method', method: onVirtualMachines('name') },
+    ...holderFilters('device', DEVICE_HOLDER, ON_INTERFACE),
+    ...holderFilters('virtual_machine', VIRTUAL_MACHINE_HOLDER, ON_INTERFACE),
   },
   hooks: {
     display: assignmentDisplay,

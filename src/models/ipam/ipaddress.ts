@@ -7,6 +7,7 @@ import type { FilterEnvironment, FilterMethod } from '../types.js';
 import { presentInVrf } from './prefix.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { duplicateAddress } from '../ipamUniqueness.js';
+import { holderFilters } from '../interfaceHolderFilters.js';
 import { DEVICE_HOLDER, primaryAddressLeavesHolder, VIRTUAL_MACHINE_HOLDER, type PrimaryIpHolder } from '../primaryIps.js';
 
 const ROLE_CHOICES: Choice[] = [
@@ -19,6 +20,9 @@ const ROLE_CHOICES: Choice[] = [
   { value: 'glbp', label: 'GLBP' },
   { value: 'carp', label: 'CARP' },
 ];
+
+/** Where an address names its interface. */
+const ASSIGNED = { typeField: 'assigned_object_type', idField: 'assigned_object_id' };
 
 const DNS_NAME = /^([0-9A-Za-z_-]+|\*)(\.[0-9A-Za-z_-]+)*\.?$/;
 
@@ -85,12 +89,10 @@ export const ipaddress: ModelDefinition = {
     mask_length: { kind: 'method', value: 'integer', single: true, method: ([len]) => (len ? { _prefixlen: len } : null) },
     present_in_vrf_id: { kind: 'method', value: 'integer', single: true, method: presentInVrf('id') },
     present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
-    device_id: { kind: 'method', value: 'integer', method: assignedToHolders(DEVICE_HOLDER, 'id') },
-    device: { kind: 'method', method: assignedToHolders(DEVICE_HOLDER, 'name') },
+    ...holderFilters('device', DEVICE_HOLDER, ASSIGNED),
     interface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces(DEVICE_HOLDER, 'id') },
     interface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces(DEVICE_HOLDER, 'name') },
-    virtual_machine_id: { kind: 'method', value: 'integer', method: assignedToHolders(VIRTUAL_MACHINE_HOLDER, 'id') },
-    virtual_machine: { kind: 'method', method: assignedToHolders(VIRTUAL_MACHINE_HOLDER, 'name') },
+    ...holderFilters('virtual_machine', VIRTUAL_MACHINE_HOLDER, ASSIGNED),
     vminterface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'id') },
     vminterface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'name') },
     fhrpgroup_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToFhrpGroups },
@@ -137,15 +139,6 @@ export const ipaddress: ModelDefinition = {
 /* ------------------------------------------------------------ list filters */
 
 const INTERFACE_TYPES = ['dcim.interface', 'virtualization.vminterface'];
-
-/** Addresses assigned to interfaces of the devices or VMs (by id or name); no such device or VM: nothing. */
-function assignedToHolders(holder: PrimaryIpHolder, by: 'id' | 'name'): FilterMethod {
-  return async (values, env) => {
-    const holders = await env.ids(holder.model, { [by]: { $in: values } });
-    const interfaces = holders.length ? await env.ids(holder.interfaceModel, { [holder.parentField]: { $in: holders } }) : [];
-    return { assigned_object_type: holder.interfaceModel, assigned_object_id: { $in: interfaces } };
-  };
-}
 
 /** Addresses assigned to the interfaces (by id or name); an unknown one is a 400. */
 function assignedToInterfaces(holder: PrimaryIpHolder, by: 'id' | 'name'): FilterMethod {

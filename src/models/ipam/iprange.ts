@@ -38,6 +38,8 @@ export const iprange: ModelDefinition = {
   // address never breaks a tie (two ranges of a VRF with one start would overlap) but
   // makes ?ordering=end_address numeric.
   ordering: ['vrf', '_start_address', '_end_address', 'id'],
+  // NetBox: F('vrf').asc(nulls_first=True), the VRF's id
+  idOrderedRelations: ['vrf'],
   // NetBox orders by the stored size too, a read-only column of its own
   orderingFields: ['id', 'start_address', 'end_address', 'size', 'vrf', 'tenant', 'status', 'role', 'description', 'comments', 'tags', 'created', 'last_updated'],
   search: ['description'],

@@ -50,6 +50,8 @@ export const prefix: ModelDefinition = {
   ],
   brief: ['id', 'url', 'display', 'family', 'prefix', '_depth'],
   ordering: ['vrf', '_network', '_prefixlen', 'id'],
+  // NetBox: F('vrf').asc(nulls_first=True), the VRF's id
+  idOrderedRelations: ['vrf'],
   search: ['description', 'prefix'],
   filters: {
     ...tenancyFilters,

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { countField } from '../commonFields.js';
 import { organizationalModel } from '../organizationalModel.js';
+import { BEYOND_NETBOX } from '../filterSpecs.js';
 
 export const role = organizationalModel({
   key: 'ipam.role',
@@ -10,4 +11,5 @@ export const role = organizationalModel({
   counts: [countField('prefix_count', 'ipam.prefix', 'role'), countField('vlan_count', 'ipam.vlan', 'role')],
   brief: ['id', 'url', 'display', 'name', 'slug', 'prefix_count', 'vlan_count'],
   ordering: ['weight', 'name', 'id'],
+  filters: { weight: BEYOND_NETBOX },
 });

@@ -41,7 +41,7 @@ export const vlan: ModelDefinition = {
       default: null,
       defaultOnPut: true,
     },
-    { name: 'vid', type: 'integer', required: true, min: 1, max: 4094 },
+    { name: 'vid', label: 'ID', type: 'integer', required: true, min: 1, max: 4094 },
     { name: 'name', type: 'string', required: true, maxLength: 64 },
     tenantField,
     { name: 'status', type: 'choice', default: 'active', choices: VLAN_STATUS_CHOICES },

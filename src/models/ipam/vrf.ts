@@ -14,7 +14,7 @@ export const vrf: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'rd', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 21 },
+    { name: 'rd', label: 'Route distinguisher', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 21 },
     tenantField,
     { name: 'enforce_unique', type: 'boolean', default: true },
     descriptionField,

@@ -2,6 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { normalizeAllowedIps } from '../values/allowedIps.js';
+import { BEYOND_NETBOX, lookupsBeyondNetBox } from '../filterSpecs.js';
 
 /** The masked form NetBox shows when keys cannot be retrieved: 34 '*' and the key's last 6 characters. */
 export function maskedTokenKey(last6: unknown): string {
@@ -47,6 +48,11 @@ export const token: ModelDefinition = {
   search: ['description'],
   filters: {
     user: { kind: 'related', target: 'auth.user', by: 'username', path: ['user'] },
+    // NetBox: created and expires exact, __gte and __lte only
+    created: lookupsBeyondNetBox('n', 'gt', 'lt'),
+    expires: lookupsBeyondNetBox('n', 'gt', 'lt'),
+    last_used: BEYOND_NETBOX,
+    last_updated: BEYOND_NETBOX,
   },
   changeLogged: false,
   accessControl: true,

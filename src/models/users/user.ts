@@ -2,7 +2,7 @@
 import type { ModelDefinition } from '../types.js';
 import { pyStr } from '../hooks.js';
 import { identityFields } from '../commonFields.js';
-import { pairFilters } from '../filterSpecs.js';
+import { BEYOND_NETBOX, pairFilters } from '../filterSpecs.js';
 
 /** Django's UnicodeUsernameValidator: letters, digits and @ . + - _ only. */
 const USERNAME = /^[\p{L}\p{N}_@.+-]+$/u;
@@ -36,6 +36,7 @@ export const user: ModelDefinition = {
     ...pairFilters('group_id', 'group', 'auth.group', ['groups'], 'name'),
     groups_id: false,
     groups: false,
+    date_joined: BEYOND_NETBOX,
   },
   changeLogged: false,
   exemptable: false,

@@ -30,6 +30,7 @@
  * `limit: 0` (or negative) returns no documents; an absent limit means no limit.
  */
 import { Query as MingoQuery } from 'mingo';
+import { TurnBudget } from '../../eventLoopTurns.js';
 import type { LogCursor, ResumePoint } from '../../events/EventLog.js';
 import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
 import { findFreeRuns, sortedUsed } from '../../models/allocation/freeAddresses.js';
@@ -76,11 +77,20 @@ export class MemoryReadStore implements ReadStore {
   async close(): Promise<void> {}
 
   async apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void> {
+    // The copies are made first, a slice of the event loop at a time; the batch is then
+    // applied in one go, so no read sees part of it.
+    const frozen: (ReadDocument | null)[] = [];
+    const budget = new TurnBudget();
+    for (const change of changes) {
+      if (budget.due()) await budget.pause();
+      frozen.push(change.doc === null || change.columns ? null : freezeClone({ ...change.doc, id: change.id, _pos: change.position }));
+    }
     if (changes.length > 1000) {
       // A large batch (a replay): sorted indexes are rebuilt once, at their next read.
       for (const name of new Set(changes.map((c) => c.collection))) this.collection(name).staleSorted();
     }
-    for (const change of changes) {
+    for (let i = 0; i < changes.length; i++) {
+      const change = changes[i]!;
       const col = this.collection(change.collection);
       if (change.columns) {
         patchColumns(col, change.id, change.columns);
@@ -95,7 +105,7 @@ export class MemoryReadStore implements ReadStore {
       if (change.doc === null) {
         col.delete(change.id);
       } else {
-        col.put(change.id, freezeClone({ ...change.doc, id: change.id, _pos: change.position }));
+        col.put(change.id, frozen[i]!);
       }
     }
     if (position > this.pos) this.pos = position;

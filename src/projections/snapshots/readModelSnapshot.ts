@@ -1,7 +1,8 @@
 /**
  * The memory read models as a snapshot body, and back.
  *
- * Body (format 1), UTF-8, newline-delimited JSON:
+ * Body (format 2; 1 lacked the relation order keys, `_ord_<field>`, so it is replayed instead),
+ * UTF-8, newline-delimited JSON:
  *   line 1: {"position": p, "maxIds": {...}, "collections": [{"name": ..., "count": n}, ...]}
  *   then each collection's documents in natural order, in the order listed, as JSON
  *   arrays of up to DOCS_PER_LINE documents, one array per line.
@@ -19,7 +20,7 @@ import type { ReadDocument } from '../ReadStore.js';
 import { readSnapshotBody, readSnapshotHeader, SnapshotDamagedError, writeSnapshot, type SnapshotHeader } from '../../snapshots/SnapshotFile.js';
 
 export const READ_MODELS_PART = 'read-models';
-export const READ_MODELS_FORMAT = 1;
+export const READ_MODELS_FORMAT = 2;
 const DOCS_PER_LINE = 500;
 /** Bytes gathered before a chunk is handed to the file and the event loop gets a turn (a few ms of work). */
 const CHUNK_BYTES = 1 << 18;
