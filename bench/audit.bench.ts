@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { AuditLog } from '../src/audit/AuditLog.js';
 import { compileChangeFilter, selectChanges, type UserLookup } from '../src/audit/changeQuery.js';
 import { ContentTypes } from '../src/audit/contentTypes.js';
-import { fileEventSource } from '../src/audit/eventSource.js';
+import { fileEventSource } from '../src/ledger/eventSource.js';
 import { formatMicros } from '../src/audit/time.js';
 import { rebuildReadModels } from '../src/cli/rebuild.js';
 import type { EventLog } from '../src/events/EventLog.js';

@@ -19,7 +19,7 @@ import { Serializer } from '../src/api/Serializer.js';
 import { SecretKeeper } from '../src/auth/secrets.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
-import { MongoReadStore } from '../src/projections/MongoReadStore.js';
+import { MongoReadStore } from '../src/projections/mongo/MongoReadStore.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
 import { withProjectedColumns } from '../src/projections/projectedColumns.js';
 import type { DocumentChange, ReadStore } from '../src/projections/ReadStore.js';

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { AuditService } from '../audit/AuditService.js';
 import type { AuditSnapshotSettings } from '../audit/AuditSnapshots.js';
-import { openEventSource, type EventSource } from '../audit/eventSource.js';
+import { openEventSource, type EventSource } from './eventSource.js';
 import { AuthService } from '../auth/AuthService.js';
 import { SecretKeeper } from '../auth/secrets.js';
 import { systemClock } from '../commands/clock.js';
@@ -29,14 +29,14 @@ import type { LogFileSystem } from '../events/file/logFileSystem.js';
 import { refuseDamagedLog } from '../events/file/logScan.js';
 import { registry, type ModelRegistry } from '../models/registry.js';
 import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
-import { MongoReadStore } from '../projections/MongoReadStore.js';
+import { MongoReadStore } from '../projections/mongo/MongoReadStore.js';
 import { caseInsensitiveFields } from '../projections/mongo/shadowKeys.js';
 import { Projector } from '../projections/Projector.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import { runFollowUps } from '../commands/followUps.js';
-import { readModelSnapshotsFor } from '../projections/snapshots/readModelSnapshotsFor.js';
-import type { ReadModelSnapshots } from '../projections/snapshots/ReadModelSnapshots.js';
+import { readModelSnapshotsFor } from '../projections/memory/snapshots/readModelSnapshotsFor.js';
+import type { ReadModelSnapshots } from '../projections/memory/snapshots/ReadModelSnapshots.js';
 
 /**
  * Snapshots kept of the parts that only ever resume from their newest (the audit index,

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { fileEventSource } from '../../src/audit/eventSource.js';
+import { fileEventSource } from '../../src/ledger/eventSource.js';
 import { exportChanges, exportRecord, parseExportArguments } from '../../src/cli/exportChanges.js';
 import { rebuildReadModels } from '../../src/cli/rebuild.js';
 import { registry } from '../../src/models/registry.js';

@@ -17,7 +17,7 @@ import { decodeAuditState, encodeAuditState } from '../../src/audit/indexSnapsho
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
-import { parseReadModels, serialiseReadModels } from '../../src/projections/snapshots/readModelSnapshot.js';
+import { parseReadModels, serialiseReadModels } from '../../src/projections/memory/snapshots/readModelSnapshot.js';
 import { FakeKafkaCluster } from '../support/fakeKafka.js';
 import { makeBatch } from './makeEvent.js';
 

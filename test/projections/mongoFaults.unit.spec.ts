@@ -4,7 +4,7 @@ import { MongoBulkWriteError, MongoServerError, MongoTopologyClosedError } from 
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { registry } from '../../src/models/registry.js';
-import type { MongoReadStore } from '../../src/projections/MongoReadStore.js';
+import type { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { MAX_TRANSACTION_DOCUMENTS, READ_MODEL_FORMAT } from '../../src/projections/mongo/MongoReadStore.js';
 import { StandaloneMongoRefusedError } from '../../src/projections/mongo/deployment.js';
 import { isTransientMongoError, WriteConcernRefusedError } from '../../src/projections/mongo/mongoErrors.js';

@@ -1,5 +1,5 @@
 import { readStoreContract } from './readStore.contract.js';
-import { MongoReadStore } from '../../src/projections/MongoReadStore.js';
+import { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { FakeMongo } from '../support/fakeMongo.js';
 import { registry } from '../../src/models/registry.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';

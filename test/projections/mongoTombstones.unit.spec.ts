@@ -1,6 +1,6 @@
 import test from 'ava';
 import { loadConfig } from '../../src/config.js';
-import type { MongoReadStore } from '../../src/projections/MongoReadStore.js';
+import type { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { TOMBSTONES } from '../../src/projections/mongo/tombstones.js';
 import { FakeMongo } from '../support/fakeMongo.js';
 import { change, openFakeStore } from '../support/fakeMongoStore.js';

@@ -3,7 +3,7 @@ import { relationOrderedPage, requestedRelations } from '../../src/api/query/rel
 import { compileSort } from '../../src/api/query/sort.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
-import { MongoReadStore } from '../../src/projections/MongoReadStore.js';
+import { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
 import type { ReadStore } from '../../src/projections/ReadStore.js';
 import { FakeMongo } from '../support/fakeMongo.js';

@@ -7,7 +7,7 @@ import { addressSortKey } from '../../src/models/values/ipNetworks.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument } from '../../src/projections/ReadStore.js';
-import { readReadModelSnapshot, writeReadModelSnapshot } from '../../src/projections/snapshots/readModelSnapshot.js';
+import { readReadModelSnapshot, writeReadModelSnapshot } from '../../src/projections/memory/snapshots/readModelSnapshot.js';
 import { seededRandom } from '../support/seededRandom.js';
 
 const IP = 'ipam.ipaddress';

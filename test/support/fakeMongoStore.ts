@@ -1,4 +1,4 @@
-import { MongoReadStore, type MongoReadStoreOptions } from '../../src/projections/MongoReadStore.js';
+import { MongoReadStore, type MongoReadStoreOptions } from '../../src/projections/mongo/MongoReadStore.js';
 import type { DocumentChange, ReadDocument } from '../../src/projections/ReadStore.js';
 import type { FakeMongo } from './fakeMongo.js';
 

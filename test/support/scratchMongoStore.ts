@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb';
 import { registry } from '../../src/models/registry.js';
-import { MongoReadStore } from '../../src/projections/MongoReadStore.js';
+import { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
 
 /** A MongoReadStore on a database of its own, dropped again by `cleanup`. */

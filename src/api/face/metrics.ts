@@ -3,8 +3,6 @@
  * requests by method, route template and status, a latency histogram per route, and
  * gauges for the event log and the projector read at scrape time.
  */
-import { stat } from 'node:fs/promises';
-import { FileEventLog } from '../../events/file/FileEventLog.js';
 import type { Services } from '../Services.js';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -63,13 +61,12 @@ export class Metrics {
     metric('netledger_projector_lag_events', 'gauge', 'Events in the log not yet applied to the read models.');
     lines.push(`netledger_projector_lag_events ${Math.max(0, head - position)}`);
 
-    const size = await eventLogSize(services);
-    if (size !== null) {
+    const stats = await services.log.storageStats?.();
+    if (stats && stats.sizeBytes !== null) {
       metric('netledger_event_log_size_bytes', 'gauge', 'Size of the embedded event log file.');
-      lines.push(`netledger_event_log_size_bytes ${size}`);
+      lines.push(`netledger_event_log_size_bytes ${stats.sizeBytes}`);
     }
-    if (services.log instanceof FileEventLog) {
-      const stats = services.log.stats;
+    if (stats) {
       metric('netledger_event_log_appends_total', 'counter', 'Batches appended to the event log by this process.');
       lines.push(`netledger_event_log_appends_total ${stats.appends}`);
       metric('netledger_event_log_syncs_total', 'counter', 'fsyncs of the event log by this process (group commit shares them).');
@@ -100,12 +97,7 @@ export class Metrics {
 
 /** Bytes of the embedded log file, or null for a log that is not a local file (Kafka). */
 export async function eventLogSize(services: Services): Promise<number | null> {
-  if (!(services.log instanceof FileEventLog)) return null;
-  try {
-    return (await stat(services.log.file)).size;
-  } catch {
-    return null;
-  }
+  return (await services.log.storageStats?.())?.sizeBytes ?? null;
 }
 
 const registry = new WeakMap<Services, Metrics>();

@@ -1,7 +1,8 @@
 import { constants as fsConstants } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ChangeEvent } from '../ChangeEvent.js';
-import type { EventLog } from '../EventLog.js';
+import type { EventLog, EventLogStorageStats } from '../EventLog.js';
 import { CheckpointIndex } from './CheckpointIndex.js';
 import { subscribeTo, type FileSubscription } from './FileSubscription.js';
 import { FramePositions } from './FramePositions.js';
@@ -113,6 +114,12 @@ export class FileEventLog implements EventLog {
   }
 
   /** Counters for tests and monitoring (a snapshot). */
+  async storageStats(): Promise<EventLogStorageStats> {
+    const { appends, syncs } = this.stats;
+    const sizeBytes = await stat(this.file).then((info) => info.size, () => null);
+    return { sizeBytes, appends, syncs };
+  }
+
   get stats(): FileEventLogStats {
     return this.writer?.stats ?? NO_STATS;
   }

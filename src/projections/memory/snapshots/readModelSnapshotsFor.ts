@@ -1,6 +1,6 @@
-import type { Config } from '../../config.js';
-import { MemoryReadStore } from '../memory/MemoryReadStore.js';
-import type { ReadStore } from '../ReadStore.js';
+import type { Config } from '../../../config.js';
+import { MemoryReadStore } from '../MemoryReadStore.js';
+import type { ReadStore } from '../../ReadStore.js';
 import { eventIdsOf, ReadModelSnapshots, type LogPositions, type SnapshotLogger } from './ReadModelSnapshots.js';
 
 /**

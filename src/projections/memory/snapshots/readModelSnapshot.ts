@@ -13,11 +13,11 @@
  * Loading builds the capture apart from any store; the caller adopts it only once the
  * body's checksum was verified (readSnapshotBody throws at the end otherwise).
  */
-import type { ResumePoint } from '../../events/EventLog.js';
-import { asResumePoint } from '../../events/resumePoint.js';
-import type { ReadModelCapture } from '../memory/MemoryReadStore.js';
-import type { ReadDocument } from '../ReadStore.js';
-import { readSnapshotBody, readSnapshotHeader, SnapshotDamagedError, writeSnapshot, type SnapshotHeader } from '../../snapshots/SnapshotFile.js';
+import type { ResumePoint } from '../../../events/EventLog.js';
+import { asResumePoint } from '../../../events/resumePoint.js';
+import type { ReadModelCapture } from '../MemoryReadStore.js';
+import type { ReadDocument } from '../../ReadStore.js';
+import { readSnapshotBody, readSnapshotHeader, SnapshotDamagedError, writeSnapshot, type SnapshotHeader } from '../../../snapshots/SnapshotFile.js';
 
 export const READ_MODELS_PART = 'read-models';
 export const READ_MODELS_FORMAT = 2;

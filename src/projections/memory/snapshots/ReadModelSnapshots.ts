@@ -14,8 +14,8 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { MemoryReadStore, ReadModelCapture } from '../memory/MemoryReadStore.js';
-import { loadNewestMatching, pruneSnapshots, type EventIdAt } from '../../snapshots/SnapshotFile.js';
+import type { MemoryReadStore, ReadModelCapture } from '../MemoryReadStore.js';
+import { loadNewestMatching, pruneSnapshots, type EventIdAt } from '../../../snapshots/SnapshotFile.js';
 import { READ_MODELS_PART, readReadModelSnapshot, writeReadModelSnapshot } from './readModelSnapshot.js';
 
 export type SnapshotLogger = (entry: Record<string, unknown>) => void;
@@ -30,7 +30,7 @@ export interface ReadModelSnapshotsOptions {
   logger?: SnapshotLogger;
 }
 
-export { eventIdsOf, type LogPositions } from '../../snapshots/SnapshotFile.js';
+export { eventIdsOf, type LogPositions } from '../../../snapshots/SnapshotFile.js';
 
 export class ReadModelSnapshots {
   readonly dir: string;
