@@ -71,6 +71,17 @@ export class WriteTransaction {
     return id;
   }
 
+  /**
+   * Takes a given id for a new object (an import keeping its source's ids): later
+   * allocations continue after the highest id taken. The caller checks it is free.
+   */
+  claimId(model: string, id: number): number {
+    if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`not an object id: ${id}`);
+    const next = this.allocated.get(model) ?? this.nextIds.get(model) ?? 1;
+    if (id >= next) this.allocated.set(model, id + 1);
+    return id;
+  }
+
   /** Who is writing (null for writes made without a user). */
   get user(): EventUser | null {
     return this.context.user;

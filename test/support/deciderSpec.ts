@@ -5,6 +5,7 @@ import { createObjects } from '../../src/commands/createObjects.js';
 import type { Clock } from '../../src/commands/clock.js';
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import { deleteObjects } from '../../src/commands/deleteObjects.js';
+import { importObjects, type ImportedObject } from '../../src/commands/importObjects.js';
 import { ValidationError } from '../../src/commands/errors.js';
 import { updateObjects } from '../../src/commands/updateObjects.js';
 import { WriteCoordinator, type WriteContext } from '../../src/commands/WriteCoordinator.js';
@@ -46,7 +47,8 @@ const SECRET_KEY = 'decider-spec-secret-key';
 export type WriteCommand =
   | { kind: 'create'; model: string; items: unknown[]; bulk: boolean }
   | { kind: 'update'; model: string; items: Array<{ id: number; input: unknown }>; mode: 'put' | 'patch'; bulk: boolean }
-  | { kind: 'delete'; model: string; ids: number[]; bulk: boolean };
+  | { kind: 'delete'; model: string; ids: number[]; bulk: boolean }
+  | { kind: 'import'; model: string; items: ImportedObject[] };
 
 /** POST of one object. */
 export function create(model: string, input: unknown): WriteCommand {
@@ -71,6 +73,11 @@ export function put(model: string, id: number, input: unknown): WriteCommand {
 /** PATCH on the list view: each item names its object by `id`. */
 export function patchMany(model: string, items: Array<{ id: number } & Record<string, unknown>>): WriteCommand {
   return { kind: 'update', model, items: items.map((item) => ({ id: item.id, input: item })), mode: 'patch', bulk: true };
+}
+
+/** Objects brought from another registry under their own ids (manage import-netbox). */
+export function importMany(model: string, items: ImportedObject[]): WriteCommand {
+  return { kind: 'import', model, items };
 }
 
 /** DELETE of one object. */
@@ -114,6 +121,8 @@ async function runRequest(
         return updateObjects(env, tx, definition, command.items, command.mode, command.bulk);
       case 'delete':
         return deleteObjects(env, tx, definition, command.ids, command.bulk);
+      case 'import':
+        return importObjects(env, tx, definition, command.items);
     }
   });
   return { events, reply: { ids: result?.ids ?? [], revealed: result?.revealed ?? new Map() } };
