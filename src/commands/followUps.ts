@@ -18,12 +18,13 @@ export function runFollowUps(env: CommandEnvironment, tx: WriteTransaction, defi
 }
 
 /**
- * The follow-ups of an import: it brings every object itself, with its own id, so the
- * objects follow-ups would create (components instantiated from templates) are not
- * created again; those that update what is already there (cable ends, paths) still run.
+ * The follow-ups of an import: it brings every object clients can write itself, with its
+ * own id, so follow-ups do not create those again (components instantiated from
+ * templates). Objects of read-only models (a cable's terminations) are derived, not
+ * imported: they are created as usual, as are updates (cable ends, paths).
  */
 export function runImportFollowUps(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange): Promise<void> {
-  return runFollowUpsOf(env, tx, definition, change, (command) => command.kind !== 'create');
+  return runFollowUpsOf(env, tx, definition, change, (command) => command.kind !== 'create' || env.registry.get(command.model).readOnly === true);
 }
 
 async function runFollowUpsOf(

@@ -34,8 +34,9 @@ export class ImportRefusedError extends Error {
  * created: the import brings them itself (see runImportFollowUps). An id already taken
  * refuses the import: it writes into an empty registry only.
  */
-export function importObjects(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, items: ImportedObject[]): Promise<WriteOutcome> {
+export function importObjects(env: CommandEnvironment, tx: WriteTransaction, model: ModelDefinition, items: ImportedObject[]): Promise<WriteOutcome> {
   const importEnv: CommandEnvironment = { ...env, followUps: runImportFollowUps };
+  const definition = withoutRequiredPasswords(model);
   return recordEach(importEnv, tx, definition, items, false, (item) =>
     refusalNamed(definition, item.id, async () => {
       if (await tx.view.get(definition.key, item.id)) throw new ValidationError({ id: [`${definition.verboseName} ${item.id} exists already.`] });
@@ -91,6 +92,22 @@ export async function restampImportedObjects(tx: WriteTransaction, definition: M
     changed++;
   }
   return changed;
+}
+
+const importDefinitions = new WeakMap<ModelDefinition, ModelDefinition>();
+
+/**
+ * The definition with passwords optional: no API shows one, so an imported user has no
+ * usable password (as Django's set_unusable_password) until the operator sets one.
+ */
+function withoutRequiredPasswords(definition: ModelDefinition): ModelDefinition {
+  if (!definition.fields.some((f) => f.secret === 'password' && f.required)) return definition;
+  let derived = importDefinitions.get(definition);
+  if (!derived) {
+    derived = { ...definition, fields: definition.fields.map((f) => (f.secret === 'password' ? { ...f, required: false } : f)) };
+    importDefinitions.set(definition, derived);
+  }
+  return derived;
 }
 
 function stamp(obj: StoredObject, item: ImportedObject): void {

@@ -60,3 +60,12 @@ test('given an empty registry, when an object breaking a rule is imported, then 
   t.is(error.id, 9);
   t.truthy((error.body as Record<string, unknown>).slug);
 });
+
+test('given a user created with a password, when a user is imported without one, then it has no usable password', async (t) => {
+  await deciderSpec(t)
+    .given([create('auth.user', { username: 'admin', password: 'admin-password' })])
+    .when(importMany('auth.user', [{ id: 4, input: { username: 'operator', is_active: true } }]))
+    .then((events) => {
+      t.like(events[0], { action: 'create', objectType: 'auth.user', objectId: 4, postchange: { username: 'operator', password: null } });
+    });
+});

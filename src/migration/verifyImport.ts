@@ -1,0 +1,108 @@
+/**
+ * `import-netbox --verify`: every object of every endpoint read from the source and
+ * from the netledger and compared in their complete JSON form. The only differences
+ * allowed are the URLs' host and the fields listed in IGNORED (documented in README,
+ * "Moving from NetBox").
+ */
+import type { ModelRegistry } from '../models/registry.js';
+import type { SourceApi } from './SourceApi.js';
+
+/** Fields that cannot be equal after a migration, by model: secrets the API never shows, and their use. */
+export const IGNORED: Record<string, string[]> = {
+  'users.token': ['key', 'display', 'last_used'],
+  'auth.user': ['last_login'],
+};
+
+export interface ModelComparison {
+  model: string;
+  equal: number;
+  differing: number;
+  /** In the source, not in the netledger. */
+  missing: number;
+  /** In the netledger only (a token made for the operator after the import). */
+  extra: number;
+  /** The first few differences, `id field: source ≠ netledger`. */
+  differences: string[];
+}
+
+const SHOWN_DIFFERENCES = 3;
+
+export async function verifyImport(source: SourceApi, target: SourceApi, registry: ModelRegistry): Promise<ModelComparison[]> {
+  const results: ModelComparison[] = [];
+  for (const model of registry.all()) {
+    const path = `${model.app}/${model.path}`;
+    const [theirs, ours] = await Promise.all([source.list(path), target.list(path)]);
+    if (theirs === null) continue;
+    const comparison: ModelComparison = { model: model.key, equal: 0, differing: 0, missing: 0, extra: 0, differences: [] };
+    const byId = new Map((ours ?? []).map((o) => [Number(o.id), o]));
+    const ignored = new Set(IGNORED[model.key] ?? []);
+    for (const object of theirs) {
+      const id = Number(object.id);
+      const mine = byId.get(id);
+      byId.delete(id);
+      if (!mine) {
+        comparison.missing++;
+        if (comparison.differences.length < SHOWN_DIFFERENCES) comparison.differences.push(`${id}: missing`);
+        continue;
+      }
+      const found = differences(normalise(object, source.base, ignored), normalise(mine, target.base, ignored));
+      if (found.length === 0) comparison.equal++;
+      else {
+        comparison.differing++;
+        if (comparison.differences.length < SHOWN_DIFFERENCES) comparison.differences.push(`${id} ${found[0]}`);
+      }
+    }
+    comparison.extra = byId.size;
+    results.push(comparison);
+  }
+  return results;
+}
+
+/** True when nothing differs and nothing is missing (extra objects, the operator's own tokens, are allowed). */
+export function verified(results: ModelComparison[]): boolean {
+  return results.every((r) => r.differing === 0 && r.missing === 0);
+}
+
+export function comparisonTable(results: ModelComparison[]): string {
+  const width = Math.max(5, ...results.map((r) => r.model.length));
+  const lines = [`${'model'.padEnd(width)}  ${'equal'.padStart(7)}  ${'differing'.padStart(9)}  ${'missing'.padStart(7)}  ${'extra'.padStart(5)}`];
+  for (const r of results) {
+    lines.push(`${r.model.padEnd(width)}  ${String(r.equal).padStart(7)}  ${String(r.differing).padStart(9)}  ${String(r.missing).padStart(7)}  ${String(r.extra).padStart(5)}`);
+    for (const d of r.differences) lines.push(`    ${d}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The object with its own API's origin taken out of every URL and the ignored fields left out. */
+function normalise(value: unknown, base: string, ignored: Set<string>, top = true): unknown {
+  if (typeof value === 'string') return value.startsWith(base) ? value.slice(base.length) : value;
+  if (Array.isArray(value)) return value.map((v) => normalise(v, base, ignored, false));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) if (!(top && ignored.has(key))) out[key] = normalise(v, base, ignored, false);
+    return out;
+  }
+  return value;
+}
+
+/** `field: a ≠ b` for every differing path, deepest first named. */
+function differences(a: unknown, b: unknown, path = ''): string[] {
+  if (canonical(a) === canonical(b)) return [];
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path ? `${path}.${k}` : k));
+  }
+  return [`${path || '(object)'}: ${short(a)} ≠ ${short(b)}`];
+}
+
+function short(value: unknown): string {
+  const text = value === undefined ? '(absent)' : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** JSON with object keys sorted: the two APIs need not list fields in the same order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
+  );
+}
