@@ -36,6 +36,18 @@ export interface RecordedChange {
   prechange: StoredObject | null;
   postchange: StoredObject | null;
   related?: { type: string; id: number } | null;
+  /**
+   * A change made elsewhere before (an imported registry's history): its own time,
+   * request and user instead of this request's.
+   */
+  past?: PastStamp;
+}
+
+/** When, in which request and by whom a past change was made. */
+export interface PastStamp {
+  time: string;
+  requestId: string;
+  user: EventUser | null;
 }
 
 /**
@@ -96,9 +108,9 @@ export class WriteTransaction {
       v: EVENT_SCHEMA_VERSION,
       eventId: randomUUID(),
       position: this.firstPosition + this.events.length,
-      requestId: this.context.requestId,
-      time: this.time,
-      user: this.context.user,
+      requestId: change.past?.requestId ?? this.context.requestId,
+      time: change.past?.time ?? this.time,
+      user: change.past ? change.past.user : this.context.user,
       action: change.action,
       objectType: change.objectType,
       objectId: change.objectId,

@@ -34,12 +34,19 @@ export class ImportRefusedError extends Error {
  * created: the import brings them itself (see runImportFollowUps). An id already taken
  * refuses the import: it writes into an empty registry only.
  */
-export function importObjects(env: CommandEnvironment, tx: WriteTransaction, model: ModelDefinition, items: ImportedObject[]): Promise<WriteOutcome> {
+export function importObjects(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  model: ModelDefinition,
+  items: ImportedObject[],
+  /** Objects the same import's history left behind are replaced by their current state, not refused. */
+  options: { overHistory?: boolean } = {},
+): Promise<WriteOutcome> {
   const importEnv: CommandEnvironment = { ...env, followUps: runImportFollowUps };
   const definition = withoutRequiredPasswords(model);
   return recordEach(importEnv, tx, definition, items, false, (item) =>
     refusalNamed(definition, item.id, async () => {
-      if (await tx.view.get(definition.key, item.id)) throw new ValidationError({ id: [`${definition.verboseName} ${item.id} exists already.`] });
+      if (!options.overHistory && (await tx.view.get(definition.key, item.id))) throw new ValidationError({ id: [`${definition.verboseName} ${item.id} exists already.`] });
       const id = tx.claimId(definition.key, item.id);
       const decided = await decideObject(importEnv, { view: tx.view, definition, input: item.input, previous: null, mode: 'create', id, now: tx.time, requester: tx.user });
       stamp(decided.obj, item);

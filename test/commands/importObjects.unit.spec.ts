@@ -1,5 +1,6 @@
 import test from 'ava';
 import { ImportRefusedError } from '../../src/commands/importObjects.js';
+import type { PastChange } from '../../src/commands/importHistory.js';
 import { create, deciderSpec, importMany, type WriteCommand } from '../support/deciderSpec.js';
 
 const SOURCE_CREATED = '2021-03-08T11:33:24.812949Z';
@@ -67,5 +68,36 @@ test('given a user created with a password, when a user is imported without one,
     .when(importMany('auth.user', [{ id: 4, input: { username: 'operator', is_active: true } }]))
     .then((events) => {
       t.like(events[0], { action: 'create', objectType: 'auth.user', objectId: 4, postchange: { username: 'operator', password: null } });
+    });
+});
+
+const alice = { id: 3, username: 'alice' };
+const REQ_1 = '11111111-1111-4111-8111-111111111111';
+const REQ_2 = '22222222-2222-4222-8222-222222222222';
+
+test('given an empty registry, when a site is imported with its history, then the past changes come first, each with its own time, request and user', async (t) => {
+  const history: PastChange[] = [
+    {
+      time: '2022-01-02T00:00:00.000000Z', requestId: REQ_2, user: alice, action: 'update', objectType: 'dcim.site', objectId: 42, objectRepr: 'DC-42',
+      prechange: { name: 'DC-42', slug: 'dc-42', description: '' }, postchange: { name: 'DC-42', slug: 'dc-42', description: 'main' }, related: null,
+    },
+    {
+      time: '2022-01-01T00:00:00.000000Z', requestId: REQ_1, user: null, action: 'create', objectType: 'dcim.site', objectId: 42, objectRepr: 'DC-42',
+      prechange: null, postchange: { name: 'DC-42', slug: 'dc-42', description: '' }, related: null,
+    },
+  ];
+  await deciderSpec(t)
+    .when(importMany('dcim.site', [{ id: 42, input: { name: 'DC-42', slug: 'dc-42', description: 'main' }, created: SOURCE_CREATED }], history))
+    .then((events) => {
+      t.deepEqual(
+        events.map((e) => [e.action, e.requestId, e.time, e.user?.username ?? null]),
+        [
+          ['create', REQ_1, '2022-01-01T00:00:00.000000Z', null],
+          ['update', REQ_2, '2022-01-02T00:00:00.000000Z', 'alice'],
+          ['create', events[2].requestId, '2024-06-01T12:00:00.000000Z', 'admin'],
+        ],
+      );
+      t.like(events[1].postchange, { description: 'main' });
+      t.like(events[2], { objectId: 42, postchange: { description: 'main', created: SOURCE_CREATED } });
     });
 });
