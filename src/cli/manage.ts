@@ -68,6 +68,7 @@ Commands:
                                            token keys, which its API never shows (else new keys)
                       --superusers NAMES   comma-separated usernames to make superusers (the
                                            flag is not in NetBox's API)
+                      --without-history    leave the source's change log (object changes) behind
                       --verify             write nothing: compare every object of every endpoint
                                            between the source and the netledger at --target-url,
                                            print a table per model; exit code 1 on a difference
@@ -294,7 +295,7 @@ async function importNetboxCommand(values: Record<string, unknown>, env: NodeJS.
     'import-netbox',
     env,
     io,
-    async () => ({ command: 'import-netbox', input: { url, token, tokenKeys, superusers: listOf(values.superusers) } }),
+    async () => ({ command: 'import-netbox', input: { url, token, tokenKeys, superusers: listOf(values.superusers), withoutHistory: values['without-history'] === true } }),
     (ledger, request) => importFromSource(ledger, request.input as ImportInput, importProgress()),
   );
 }
@@ -343,6 +344,7 @@ const OPTIONS: ParseArgsConfig['options'] = {
   'target-url': { type: 'string' },
   'target-token': { type: 'string' },
   superusers: { type: 'string' },
+  'without-history': { type: 'boolean' },
 };
 
 /** Runs one command; returns the process exit code. */

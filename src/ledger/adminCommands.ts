@@ -80,6 +80,8 @@ export interface ImportInput {
   tokenKeys?: Record<string, string>;
   /** Usernames to make superusers (the flag is not in the API). */
   superusers?: string[];
+  /** Leave the source's change log behind. */
+  withoutHistory?: boolean;
 }
 
 /** One command as the admin socket carries it. */
@@ -91,10 +93,11 @@ export type AdminRequest =
 /** Imports a NetBox (or netledger) into this empty one; returns the operator's summary. */
 export async function importFromSource(ledger: AdminLedger, input: ImportInput, progress?: ImportProgress): Promise<string> {
   const tokenKeys = new Map(Object.entries(input.tokenKeys ?? {}).map(([id, key]) => [Number(id), key]));
-  const summary = await importNetbox(ledger, { source: new SourceApi({ url: input.url, token: input.token }), tokenKeys, progress, superusers: input.superusers });
+  const summary = await importNetbox(ledger, { source: new SourceApi({ url: input.url, token: input.token }), tokenKeys, progress, superusers: input.superusers, withoutHistory: input.withoutHistory });
   const rate = summary.objects / Math.max(summary.readSeconds + summary.writeSeconds, 0.001);
   return (
-    `Imported ${summary.objects} objects of ${Object.keys(summary.counts).length} models as ${summary.events} events ` +
+    `Imported ${summary.objects} objects of ${Object.keys(summary.counts).length} models and ${summary.pastChanges} past changes ` +
+    `(${summary.baselines} baselines) as ${summary.events} events ` +
     `(read ${summary.readSeconds.toFixed(1)} s, written ${summary.writeSeconds.toFixed(1)} s, ${Math.round(rate)} objects/s).\n` +
     (summary.notServed.length ? `Not served by the source (skipped): ${summary.notServed.join(', ')}\n` : '')
   );

@@ -6,6 +6,7 @@
  * run again. See README, "Moving from NetBox".
  */
 import { randomUUID } from 'node:crypto';
+import { recordPastChanges } from '../commands/importHistory.js';
 import { completeImportedObjects, importObjects, restampImportedObjects, type ImportedObject } from '../commands/importObjects.js';
 import type { CommandEnvironment } from '../commands/CommandEnvironment.js';
 import { storedForm } from '../commands/storedForm.js';
@@ -14,6 +15,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { ModelDefinition } from '../models/types.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import { importOrder, orderWithinModel } from './importOrder.js';
+import { pastChangesOf } from './pastChanges.js';
 import type { SourceApi } from './SourceApi.js';
 import { writeInputOf } from './writeInput.js';
 
@@ -44,6 +46,8 @@ export interface ImportOptions {
    * ordinary users with their groups and permissions).
    */
   superusers?: readonly string[];
+  /** Leave the source's change log behind (the imported objects then begin at the import). */
+  withoutHistory?: boolean;
 }
 
 export interface ImportSummary {
@@ -53,6 +57,9 @@ export interface ImportSummary {
   notServed: string[];
   events: number;
   objects: number;
+  /** Past changes recorded from the source's change log, of which synthetic baselines. */
+  pastChanges: number;
+  baselines: number;
   readSeconds: number;
   writeSeconds: number;
 }
@@ -79,6 +86,15 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
     fetched.set(model, orderWithinModel(model, objects));
     progress.read?.(model.key, objects.length);
   }
+  let history: ReturnType<typeof pastChangesOf> = { changes: [], baselines: 0, skipped: 0 };
+  if (!options.withoutHistory) {
+    const changes = await source.list('extras/object-changes', (read, total) => progress.reading?.('extras.objectchange', read, total));
+    if (changes) {
+      const tags = [...fetched].find(([model]) => model.key === 'extras.tag')?.[1] ?? [];
+      history = pastChangesOf(target.registry, changes, new Map(tags.map((tag) => [String(tag.name), Number(tag.id)])));
+      progress.read?.('extras.objectchange', changes.length);
+    }
+  }
   const readSeconds = (Date.now() - readStarted) / 1000;
 
   const writeStarted = Date.now();
@@ -86,11 +102,14 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   const completions: Array<[ModelDefinition, ImportedObject[]]> = [];
   const all: Array<[ModelDefinition, ImportedObject[]]> = [];
   const { events } = await target.coordinator.execute({ requestId: randomUUID(), user: null }, async (tx) => {
+    if (history.changes.length > 0) progress.phase?.(`recording ${history.changes.length} past changes (${history.baselines} baselines)`);
+    recordPastChanges(tx, history.changes);
+    const overHistory = history.changes.length > 0;
     for (const [model, objects] of fetched) {
       const split = objects.map((o) => writeInputOf(model, o, { deferred: order.deferred.get(model.key), tokenKeys: options.tokenKeys }));
       const created = split.map((s) => s.create);
       for (let i = 0; i < created.length; i += 500) {
-        await importObjects(target.commands, tx, model, created.slice(i, i + 500));
+        await importObjects(target.commands, tx, model, created.slice(i, i + 500), { overHistory });
         progress.writing?.(model.key, Math.min(i + 500, created.length), created.length);
       }
       counts[model.key] = created.length;
@@ -107,7 +126,7 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
     progress.phase?.(`appending ${tx.events.length} events as one batch`);
   });
   const objects = Object.values(counts).reduce((a, b) => a + b, 0);
-  return { counts, notServed, events: events.length, objects, readSeconds, writeSeconds: (Date.now() - writeStarted) / 1000 };
+  return { counts, notServed, events: events.length, objects, pastChanges: history.changes.length, baselines: history.baselines, readSeconds, writeSeconds: (Date.now() - writeStarted) / 1000 };
 }
 
 /** The superuser flag (internal: no client writes it) for the named imported users, as bootstrapping a superuser does. */

@@ -5,6 +5,7 @@
  * "Moving from NetBox").
  */
 import type { ModelRegistry } from '../models/registry.js';
+import { eventTime } from './pastChanges.js';
 import type { SourceApi } from './SourceApi.js';
 
 /** Fields that cannot be equal after a migration, by model: secrets the API never shows, and their use. */
@@ -55,7 +56,55 @@ export async function verifyImport(source: SourceApi, target: SourceApi, registr
     comparison.extra = byId.size;
     results.push(comparison);
   }
+  const history = await compareHistory(source, target);
+  if (history) results.push(history);
   return results;
+}
+
+/** What a change says, whatever its id (the log position here, a row id there). */
+const CHANGE_FIELDS = ['user_name', 'object_repr', 'related_object_type', 'related_object_id', 'prechange_data', 'postchange_data'];
+
+/**
+ * The source's change log against the netledger's: each source change (by request,
+ * object, action and time) must be there saying the same. The netledger's further
+ * changes (the import's own, baselines) are `extra`.
+ */
+async function compareHistory(source: SourceApi, target: SourceApi): Promise<ModelComparison | null> {
+  const [theirs, ours] = await Promise.all([source.list('extras/object-changes'), target.list('extras/object-changes')]);
+  if (theirs === null) return null;
+  const keyOf = (c: Record<string, unknown>) =>
+    [c.request_id, c.changed_object_type, c.changed_object_id, (c.action as { value?: unknown })?.value ?? c.action, eventTimeOrSelf(c.time)].join('|');
+  const mine = new Map<string, Record<string, unknown>>();
+  for (const change of ours ?? []) mine.set(keyOf(change), change);
+  const comparison: ModelComparison = { model: 'extras.objectchange', equal: 0, differing: 0, missing: 0, extra: 0, differences: [] };
+  for (const change of theirs) {
+    const key = keyOf(change);
+    const match = mine.get(key);
+    mine.delete(key);
+    const label = `${change.changed_object_type} ${change.changed_object_id} ${(change.action as { value?: unknown })?.value} at ${change.time}`;
+    if (!match) {
+      comparison.missing++;
+      if (comparison.differences.length < SHOWN_DIFFERENCES) comparison.differences.push(`${label}: missing`);
+      continue;
+    }
+    const pick = (c: Record<string, unknown>, base: string) => normalise(Object.fromEntries(CHANGE_FIELDS.map((f) => [f, c[f]])), base, new Set());
+    const found = differences(pick(change, source.base), pick(match, target.base));
+    if (found.length === 0) comparison.equal++;
+    else {
+      comparison.differing++;
+      if (comparison.differences.length < SHOWN_DIFFERENCES) comparison.differences.push(`${label} ${found[0]}`);
+    }
+  }
+  comparison.extra = mine.size;
+  return comparison;
+}
+
+function eventTimeOrSelf(value: unknown): string {
+  try {
+    return eventTime(String(value));
+  } catch {
+    return String(value);
+  }
 }
 
 /** True when nothing differs and nothing is missing (extra objects, the operator's own tokens, are allowed). */

@@ -79,11 +79,11 @@ test('given an empty registry, when a site is imported with its history, then th
   const history: PastChange[] = [
     {
       time: '2022-01-02T00:00:00.000000Z', requestId: REQ_2, user: alice, action: 'update', objectType: 'dcim.site', objectId: 42, objectRepr: 'DC-42',
-      prechange: { name: 'DC-42', slug: 'dc-42', description: '' }, postchange: { name: 'DC-42', slug: 'dc-42', description: 'main' }, related: null,
+      prechange: { id: 42, name: 'DC-42', slug: 'dc-42', description: '' }, postchange: { id: 42, name: 'DC-42', slug: 'dc-42', description: 'main' }, related: null,
     },
     {
       time: '2022-01-01T00:00:00.000000Z', requestId: REQ_1, user: null, action: 'create', objectType: 'dcim.site', objectId: 42, objectRepr: 'DC-42',
-      prechange: null, postchange: { name: 'DC-42', slug: 'dc-42', description: '' }, related: null,
+      prechange: null, postchange: { id: 42, name: 'DC-42', slug: 'dc-42', description: '' }, related: null,
     },
   ];
   await deciderSpec(t)

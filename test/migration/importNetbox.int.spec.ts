@@ -21,7 +21,7 @@ function tempDir(t: { teardown(fn: () => void): void }): string {
 test('a netledger holding every model is imported into an empty one and verifies equal, ids and all', async (t) => {
   const source = await startService();
   t.teardown(() => source.close());
-  await buildRichRegistry(source, 500);
+  const built = await buildRichRegistry(source, 500);
   const dir = tempDir(t);
   const keys = path.join(dir, '..', `${path.basename(dir)}-keys.json`);
   writeFileSync(keys, JSON.stringify({ 1: ADMIN_TOKEN }));
@@ -39,4 +39,39 @@ test('a netledger holding every model is imported into an empty one and verifies
   const verified = await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--verify', '--target-url', target.url, '--target-token', ADMIN_TOKEN], env, verify.io);
   t.is(verified, 0, verify.text());
   t.regex(verify.out.join(''), /Every object is equal/);
+  const sourceChanges = (await source.api('GET', '/api/extras/object-changes/?limit=1')).body.count;
+  t.true(sourceChanges > 1000);
+  t.regex(verify.out.join(''), new RegExp(`extras\\.objectchange +${sourceChanges} +0 +0`), 'every past change is in the history');
+
+  // The past answers the same on both sides: a site before its last update, a tenant deleted since.
+  const strip = (body: unknown, base: string) => JSON.parse(JSON.stringify(body).replaceAll(base, ''));
+  const siteChanges = (await source.api('GET', '/api/extras/object-changes/?changed_object_type=dcim.site&changed_object_id=1&ordering=time')).body.results;
+  t.true(siteChanges.length >= 3);
+  const before = siteChanges.at(-1).time.replace(/\d{3}Z$/, '000Z');
+  const cut = new Date(Date.parse(siteChanges.at(-1).time) - 1).toISOString();
+  for (const route of [`/api/dcim/sites/1/?as_of=${encodeURIComponent(cut)}`, `/api/tenancy/tenants/?as_of=${encodeURIComponent(before)}`]) {
+    const [theirs, ours] = [await source.api('GET', route), await target.api('GET', route)];
+    t.is(ours.status, 200, route);
+    t.deepEqual(strip(ours.body, target.url), strip(theirs.body, source.url), route);
+  }
+  t.not((await target.api('GET', `/api/dcim/sites/1/?as_of=${encodeURIComponent(cut)}`)).body.description, 'main data centre');
+
+  // Ids: the same objects under the same ids; new objects continue after the highest (deleted ones included).
+  t.is((await target.api('GET', `/api/dcim/devices/${built.members[0].id}/`)).body.name, 'sw1');
+  const fresh = { name: 'After', slug: 'after' };
+  t.is((await target.api('POST', '/api/tenancy/tenants/', fresh)).body.id, (await source.api('POST', '/api/tenancy/tenants/', fresh)).body.id);
+});
+
+test('an import into a netledger that holds objects is refused and writes nothing', async (t) => {
+  const source = await startService();
+  t.teardown(() => source.close());
+  const dir = tempDir(t);
+  const target = await startService({}, dir);
+  t.teardown(() => target.close());
+  await target.api('POST', '/api/extras/tags/', { name: 'mine', slug: 'mine' });
+  const before = (await target.api('GET', '/api/extras/object-changes/?limit=1')).body.count;
+  const refused = capture();
+  t.is(await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN], { DATA_DIR: dir, SECRET_KEY: 'test-secret-key' }, refused.io), 1);
+  t.regex(refused.err.join(''), /not empty/);
+  t.is((await target.api('GET', '/api/extras/object-changes/?limit=1')).body.count, before);
 });
