@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,4 +75,38 @@ test('an import into a netledger that holds objects is refused and writes nothin
   t.is(await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN], { DATA_DIR: dir, SECRET_KEY: 'test-secret-key' }, refused.io), 1);
   t.regex(refused.err.join(''), /not empty/);
   t.is((await target.api('GET', '/api/extras/object-changes/?limit=1')).body.count, before);
+});
+
+test('an import killed midway leaves the netledger empty, and running it again imports everything', async (t) => {
+  const source = await startService();
+  t.teardown(() => source.close());
+  await buildRichRegistry(source, 250);
+  const dir = tempDir(t);
+  const env = { ...process.env, DATA_DIR: dir, SECRET_KEY: 'test-secret-key' };
+  const manage = path.join(process.cwd(), 'src', 'cli', 'manage.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', manage, 'import-netbox', '--url', source.url, '--token', ADMIN_TOKEN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let seen = '';
+  const killed = await new Promise<boolean>((resolve) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      // Half the models written (in the single request being decided): kill it there.
+      if (/^write dcim\.interface:/m.test(seen) && child.kill('SIGKILL')) resolve(true);
+    });
+    child.on('exit', () => resolve(false));
+  });
+  t.true(killed, `the import was killed midway (it printed: ${seen.slice(-500)})`);
+  await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+
+  const scan = capture();
+  t.is(await main(['verify-log'], env, scan.io), 0, scan.text());
+  t.regex(scan.text(), /no damage; 0 events/, `nothing of the import is in the log: ${scan.text()}`);
+
+  const again = capture();
+  t.is(await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--superusers', 'admin'], env, again.io), 0, again.text());
+  const target = await startService({}, dir);
+  t.teardown(() => target.close());
+  const verify = capture();
+  // The admin token's key was not given this time: the token made at first start is an extra one, allowed.
+  t.is(await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--verify', '--target-url', target.url, '--target-token', ADMIN_TOKEN], env, verify.io), 0, verify.text());
+  t.regex(verify.out.join(''), /^users\.token +1 +0 +0 +1$/m);
 });
