@@ -5,12 +5,17 @@
  * "Moving from NetBox").
  */
 import type { ModelRegistry } from '../models/registry.js';
+import { isStoredFile } from './importOrder.js';
 import { eventTime } from './pastChanges.js';
 import type { SourceApi } from './SourceApi.js';
 
-/** Fields that cannot be equal after a migration, by model: secrets the API never shows, and their use. */
+/**
+ * Fields that cannot be equal after a migration, by model: secrets the API never shows,
+ * and their use. Besides these, image fields (files are not carried) are ignored and
+ * image attachments not compared.
+ */
 export const IGNORED: Record<string, string[]> = {
-  'users.token': ['key', 'display', 'last_used'],
+  'users.token': ['key', 'display', 'last_used', 'last_updated'],
   'auth.user': ['last_login'],
 };
 
@@ -31,12 +36,14 @@ const SHOWN_DIFFERENCES = 3;
 export async function verifyImport(source: SourceApi, target: SourceApi, registry: ModelRegistry): Promise<ModelComparison[]> {
   const results: ModelComparison[] = [];
   for (const model of registry.all()) {
+    if (isStoredFile(model)) continue;
     const path = `${model.app}/${model.path}`;
     const [theirs, ours] = await Promise.all([source.list(path), target.list(path)]);
     if (theirs === null) continue;
     const comparison: ModelComparison = { model: model.key, equal: 0, differing: 0, missing: 0, extra: 0, differences: [] };
     const byId = new Map((ours ?? []).map((o) => [Number(o.id), o]));
-    const ignored = new Set(IGNORED[model.key] ?? []);
+    // Image files are not carried over: their fields are null here.
+    const ignored = new Set([...(IGNORED[model.key] ?? []), ...model.fields.filter((f) => f.image).map((f) => f.name)]);
     for (const object of theirs) {
       const id = Number(object.id);
       const mine = byId.get(id);
