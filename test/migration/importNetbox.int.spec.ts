@@ -57,6 +57,14 @@ test('a netledger holding every model is imported into an empty one and verifies
   }
   t.not((await target.api('GET', `/api/dcim/sites/1/?as_of=${encodeURIComponent(cut)}`)).body.description, 'main data centre');
 
+  // Cable paths are derived again from the imported cables: every trace answers as the source's.
+  const cabled = (await source.api('GET', '/api/dcim/interfaces/?cabled=true&limit=0')).body.results;
+  t.true(cabled.length >= 3);
+  for (const { id } of cabled) {
+    const route = `/api/dcim/interfaces/${id}/trace/`;
+    t.deepEqual(strip((await target.api('GET', route)).body, target.url), strip((await source.api('GET', route)).body, source.url), route);
+  }
+
   // Ids: the same objects under the same ids; new objects continue after the highest (deleted ones included).
   t.is((await target.api('GET', `/api/dcim/devices/${built.members[0].id}/`)).body.name, 'sw1');
   const fresh = { name: 'After', slug: 'after' };
