@@ -91,7 +91,9 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
     const changes = await source.list('extras/object-changes', (read, total) => progress.reading?.('extras.objectchange', read, total));
     if (changes) {
       const tags = [...fetched].find(([model]) => model.key === 'extras.tag')?.[1] ?? [];
-      history = pastChangesOf(target.registry, changes, new Map(tags.map((tag) => [String(tag.name), Number(tag.id)])));
+      const types = (await source.list('extras/content-types')) ?? [];
+      const contentTypes = new Map(types.map((type) => [Number(type.id), `${String(type.app_label)}.${String(type.model)}`]));
+      history = pastChangesOf(target.registry, changes, new Map(tags.map((tag) => [String(tag.name), Number(tag.id)])), contentTypes);
       progress.read?.('extras.objectchange', changes.length);
     }
   }

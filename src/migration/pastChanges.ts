@@ -25,12 +25,14 @@ export function pastChangesOf(
   registry: ModelRegistry,
   sourceChanges: ReadonlyArray<Record<string, unknown>>,
   tagIds: ReadonlyMap<string, number>,
+  /** NetBox's snapshots hold content types by their row id: id → '<app>.<model>' (/api/extras/content-types/). */
+  contentTypes: ReadonlyMap<number, string> = new Map(),
 ): { changes: PastChange[]; baselines: number; skipped: number } {
   const changes: PastChange[] = [];
   let skipped = 0;
   const ordered = [...sourceChanges].sort((a, b) => compareTime(String(a.time), String(b.time)) || Number(a.id) - Number(b.id));
   for (const source of ordered) {
-    const change = pastChangeOf(registry, source, tagIds);
+    const change = pastChangeOf(registry, source, tagIds, contentTypes);
     if (change) changes.push(change);
     else skipped++;
   }
@@ -60,18 +62,29 @@ export function pastChangesOf(
   return { changes: all, baselines: baselines.length, skipped };
 }
 
-function pastChangeOf(registry: ModelRegistry, source: Record<string, unknown>, tagIds: ReadonlyMap<string, number>): PastChange | null {
+function pastChangeOf(
+  registry: ModelRegistry,
+  source: Record<string, unknown>,
+  tagIds: ReadonlyMap<string, number>,
+  contentTypes: ReadonlyMap<number, string>,
+): PastChange | null {
   const objectType = String(source.changed_object_type ?? '');
   const definition = registry.tryGet(objectType);
   const action = String((source.action as { value?: unknown } | null)?.value ?? source.action);
   if (!definition || !ACTIONS.has(action)) return null;
   const tagFields = definition.fields.filter((f) => f.type === 'tags').map((f) => f.name);
+  const typeFields = definition.fields.filter((f) => f.type === 'content_type' || (f.type === 'array' && f.items === 'content_type')).map((f) => f.name);
+  const typeName = (value: unknown) => (typeof value === 'number' ? (contentTypes.get(value) ?? value) : value);
   const objectId = Number(source.changed_object_id);
   const snapshot = (data: unknown): StoredObject | null => {
     if (!data || typeof data !== 'object') return null;
     const stored: Record<string, unknown> = { ...(data as Record<string, unknown>), id: objectId };
     for (const name of tagFields) {
       if (Array.isArray(stored[name])) stored[name] = (stored[name] as unknown[]).flatMap((tag) => tagIdOf(tag, tagIds));
+    }
+    for (const name of typeFields) {
+      const value = stored[name];
+      stored[name] = Array.isArray(value) ? value.map(typeName) : typeName(value);
     }
     return stored as StoredObject;
   };

@@ -61,3 +61,12 @@ test('NetBox\'s times become the event log\'s form, microseconds kept', (t) => {
   t.is(eventTime('2021-03-08T12:33:24+01:00'), '2021-03-08T11:33:24.000000Z');
   t.is(eventTime('2021-03-08'), '2021-03-08T00:00:00.000000Z');
 });
+
+test('NetBox\'s snapshots name content types by row id: they become \'<app>.<model>\' as netledger stores them', (t) => {
+  const assignment = { ...change(1, 'create', '2023-01-01T00:00:00Z', null, { assigned_object_type: 12, assigned_object_id: 3, address: '10.0.0.1/24' }), changed_object_type: 'ipam.ipaddress' };
+  const field = { ...change(2, 'create', '2023-01-01T00:00:01Z', null, { name: 'owner', type: 'text', content_types: [7, 12] }), changed_object_type: 'extras.customfield' };
+  const types = new Map([[12, 'dcim.interface'], [7, 'dcim.site']]);
+  const { changes } = pastChangesOf(registry, [assignment, field], new Map(), types);
+  t.like(changes[0].postchange, { assigned_object_type: 'dcim.interface', assigned_object_id: 3 });
+  t.deepEqual(changes[1].postchange?.content_types, ['dcim.site', 'dcim.interface']);
+});
