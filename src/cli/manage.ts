@@ -280,8 +280,9 @@ async function importNetboxCommand(values: Record<string, unknown>, env: NodeJS.
   const token = typeof values.token === 'string' ? values.token : '';
   if (!url || !token) throw new UsageError('Error: --url and --token are required.');
   if (values.verify) {
-    const config = loadConfig(env);
-    const targetUrl = typeof values['target-url'] === 'string' ? values['target-url'] : `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+    // HOST and PORT as the service reads them (without loadConfig, which would create a secret key).
+    const host = !env.HOST || env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST;
+    const targetUrl = typeof values['target-url'] === 'string' ? values['target-url'] : `http://${host}:${env.PORT || '8000'}`;
     const targetToken = typeof values['target-token'] === 'string' ? values['target-token'] : env.NETLEDGER_TOKEN;
     if (!targetToken) throw new UsageError('Error: --verify needs --target-token (or $NETLEDGER_TOKEN): a read token for the netledger.');
     const results = await verifyImport(new SourceApi({ url, token }), new SourceApi({ url: targetUrl, token: targetToken }), registry);

@@ -118,3 +118,12 @@ test('an import killed midway leaves the netledger empty, and running it again i
   t.is(await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--verify', '--target-url', target.url, '--target-token', ADMIN_TOKEN], env, verify.io), 0, verify.text());
   t.regex(verify.out.join(''), /^users\.token +1 +0 +0 +1$/m);
 });
+
+test('import-netbox needs --url and --token; --verify needs a token for the netledger', async (t) => {
+  const none = capture();
+  t.is(await main(['import-netbox', '--url', 'http://127.0.0.1:9'], {}, none.io), 2);
+  t.regex(none.err.join(''), /--url and --token are required/);
+  const verify = capture();
+  t.is(await main(['import-netbox', '--url', 'http://127.0.0.1:9', '--token', 'x', '--verify'], {}, verify.io), 2);
+  t.regex(verify.err.join(''), /--target-token/);
+});
