@@ -98,11 +98,27 @@ function pastChangeOf(
     action: action as ChangeAction,
     objectType,
     objectId,
-    objectRepr: String(source.object_repr ?? ''),
+    objectRepr: objectReprOf(source, definition.verboseName, action),
     prechange: snapshot(source.prechange_data),
     postchange: snapshot(source.postchange_data),
     related: typeof relatedType === 'string' && typeof relatedId === 'number' ? { type: relatedType, id: relatedId } : null,
   };
+}
+
+/**
+ * The object's string form at the change. NetBox 3.4's API does not serve object_repr:
+ * it is taken from the change's display, `<app> | <model> <repr> <action>d by <user>`.
+ */
+function objectReprOf(source: Record<string, unknown>, verboseName: string, action: string): string {
+  if (typeof source.object_repr === 'string') return source.object_repr;
+  let display = typeof source.display === 'string' ? source.display : '';
+  const suffix = ` ${action === 'create' ? 'created' : action === 'update' ? 'updated' : 'deleted'} by ${String(source.user_name ?? '')}`;
+  if (display.endsWith(suffix)) display = display.slice(0, -suffix.length);
+  const [app] = String(source.changed_object_type).split('.');
+  const prefix = `${app} | ${verboseName} `;
+  if (display.startsWith(prefix)) return display.slice(prefix.length);
+  const changed = source.changed_object as { display?: unknown } | null;
+  return typeof changed?.display === 'string' ? changed.display : display;
 }
 
 function tagIdOf(tag: unknown, tagIds: ReadonlyMap<string, number>): number[] {

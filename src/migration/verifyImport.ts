@@ -69,7 +69,7 @@ export async function verifyImport(source: SourceApi, target: SourceApi, registr
 }
 
 /** What a change says, whatever its id (the log position here, a row id there). */
-const CHANGE_FIELDS = ['user_name', 'object_repr', 'related_object_type', 'related_object_id', 'prechange_data', 'postchange_data'];
+const CHANGE_FIELDS = ['display', 'user_name', 'object_repr', 'related_object_type', 'related_object_id', 'prechange_data', 'postchange_data'];
 
 /**
  * The source's change log against the netledger's: each source change (by request,
@@ -94,7 +94,9 @@ async function compareHistory(source: SourceApi, target: SourceApi): Promise<Mod
       if (comparison.differences.length < SHOWN_DIFFERENCES) comparison.differences.push(`${label}: missing`);
       continue;
     }
-    const pick = (c: Record<string, unknown>, base: string) => normalise(Object.fromEntries(CHANGE_FIELDS.map((f) => [f, c[f]])), base, new Set());
+    // What the source serves (NetBox 3.4 has no object_repr nor related object).
+    const fields = CHANGE_FIELDS.filter((f) => Object.hasOwn(change, f));
+    const pick = (c: Record<string, unknown>, base: string) => normalise(Object.fromEntries(fields.map((f) => [f, c[f]])), base, new Set());
     const found = differences(pick(change, source.base), pick(match, target.base));
     if (found.length === 0) comparison.equal++;
     else {

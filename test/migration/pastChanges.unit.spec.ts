@@ -70,3 +70,9 @@ test('NetBox\'s snapshots name content types by row id: they become \'<app>.<mod
   t.like(changes[0].postchange, { assigned_object_type: 'dcim.interface', assigned_object_id: 3 });
   t.deepEqual(changes[1].postchange?.content_types, ['dcim.site', 'dcim.interface']);
 });
+
+test('NetBox 3.4 serves no object_repr: it is read from the change\'s display', (t) => {
+  const { object_repr: _none, ...bare } = change(1, 'update', '2023-01-01T00:00:00Z', { name: 'R1' }, { name: 'R1' });
+  const rack = { ...bare, changed_object_type: 'dcim.rackreservation', display: 'dcim | rack reservation R1 (U1) updated by bob' };
+  t.is(pastChangesOf(registry, [rack], new Map()).changes.at(-1)?.objectRepr, 'R1 (U1)');
+});
