@@ -10,7 +10,8 @@ export function importProgress(out: NodeJS.WriteStream = process.stderr): Import
   let bar: { key: string; bar: ProgressBar; started: number } | null = null;
   const draw = (verb: string, model: string, done: number, total: number) => {
     if (!tty) return;
-    if (bar?.key !== `${verb} ${model}`) bar = { key: `${verb} ${model}`, bar: new ProgressBar(`${verb} ${model.padEnd(34)}`, out), started: Date.now() };
+    const key = `${verb} ${model}`;
+    if (bar?.key !== key) bar = { key, bar: new ProgressBar(`${verb} ${model.padEnd(34)}`, out), started: Date.now() };
     const seconds = (Date.now() - bar.started) / 1000;
     const eta = done > 0 && done < total ? ` ETA ${Math.ceil(((total - done) * seconds) / done)} s` : '';
     bar.bar.update(total > 0 ? done / total : 1, `${formatCount(done)}/${formatCount(total)}${eta}`);

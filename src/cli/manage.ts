@@ -291,12 +291,16 @@ async function importNetboxCommand(values: Record<string, unknown>, env: NodeJS.
     await io.out(ok ? 'Every object is equal.\n' : 'Differences found.\n');
     return ok ? 0 : 1;
   }
-  const tokenKeys = typeof values['token-keys'] === 'string' ? (JSON.parse(readFileSync(values['token-keys'], 'utf8')) as Record<string, string>) : undefined;
+  const keysFile = values['token-keys'];
+  const tokenKeys = typeof keysFile === 'string' ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>) : undefined;
   return runWriting(
     'import-netbox',
     env,
     io,
-    async () => ({ command: 'import-netbox', input: { url, token, tokenKeys, superusers: listOf(values.superusers), withoutHistory: values['without-history'] === true } }),
+    async () => {
+      const input = { url, token, tokenKeys, superusers: listOf(values.superusers), withoutHistory: values['without-history'] === true };
+      return { command: 'import-netbox', input };
+    },
     (ledger, request) => importFromSource(ledger, request.input as ImportInput, importProgress()),
   );
 }

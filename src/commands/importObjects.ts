@@ -46,9 +46,20 @@ export function importObjects(
   const definition = withoutRequiredPasswords(model);
   return recordEach(importEnv, tx, definition, items, false, (item) =>
     refusalNamed(definition, item.id, async () => {
-      if (!options.overHistory && (await tx.view.get(definition.key, item.id))) throw new ValidationError({ id: [`${definition.verboseName} ${item.id} exists already.`] });
+      if (!options.overHistory && (await tx.view.get(definition.key, item.id))) {
+        throw new ValidationError({ id: [`${definition.verboseName} ${item.id} exists already.`] });
+      }
       const id = tx.claimId(definition.key, item.id);
-      const decided = await decideObject(importEnv, { view: tx.view, definition, input: item.input, previous: null, mode: 'create', id, now: tx.time, requester: tx.user });
+      const decided = await decideObject(importEnv, {
+        view: tx.view,
+        definition,
+        input: item.input,
+        previous: null,
+        mode: 'create',
+        id,
+        now: tx.time,
+        requester: tx.user,
+      });
       stamp(decided.obj, item);
       return { id, previous: null, decided };
     }),
@@ -59,14 +70,28 @@ export function importObjects(
  * Sets the fields an import held back on creation (references that close a cycle: a
  * device's primary IP, which is created after the device), decided like a PATCH.
  */
-export function completeImportedObjects(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, items: ImportedObject[]): Promise<WriteOutcome> {
+export function completeImportedObjects(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  items: ImportedObject[],
+): Promise<WriteOutcome> {
   const importEnv: CommandEnvironment = { ...env, followUps: runImportFollowUps };
   return recordEach(importEnv, tx, definition, items, false, (item) =>
     refusalNamed(definition, item.id, async () => {
       const current = await tx.view.get(definition.key, item.id);
       if (!current) throw new ValidationError({ id: [`${definition.verboseName} ${item.id} was not imported.`] });
       const previous = storedForm(current);
-      const decided = await decideObject(importEnv, { view: tx.view, definition, input: item.input, previous, mode: 'patch', id: item.id, now: tx.time, requester: tx.user });
+      const decided = await decideObject(importEnv, {
+        view: tx.view,
+        definition,
+        input: item.input,
+        previous,
+        mode: 'patch',
+        id: item.id,
+        now: tx.time,
+        requester: tx.user,
+      });
       stamp(decided.obj, item);
       return { id: item.id, previous, decided };
     }),

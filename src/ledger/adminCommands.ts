@@ -93,7 +93,9 @@ export type AdminRequest =
 /** Imports a NetBox (or netledger) into this empty one; returns the operator's summary. */
 export async function importFromSource(ledger: AdminLedger, input: ImportInput, progress?: ImportProgress): Promise<string> {
   const tokenKeys = new Map(Object.entries(input.tokenKeys ?? {}).map(([id, key]) => [Number(id), key]));
-  const summary = await importNetbox(ledger, { source: new SourceApi({ url: input.url, token: input.token }), tokenKeys, progress, superusers: input.superusers, withoutHistory: input.withoutHistory });
+  const source = new SourceApi({ url: input.url, token: input.token });
+  const { superusers, withoutHistory } = input;
+  const summary = await importNetbox(ledger, { source, tokenKeys, progress, superusers, withoutHistory });
   const rate = summary.objects / Math.max(summary.readSeconds + summary.writeSeconds, 0.001);
   return (
     `Imported ${summary.objects} objects of ${Object.keys(summary.counts).length} models and ${summary.pastChanges} past changes ` +

@@ -71,7 +71,8 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   const { source, progress = {} } = options;
   const nonEmpty = Object.entries(await target.store.maxIds()).filter(([, max]) => max > 0);
   if (nonEmpty.length > 0) {
-    throw new TargetNotEmptyError(`the netledger is not empty (it holds ${nonEmpty.map(([model]) => model).join(', ')}): import into an empty data directory`);
+    const models = nonEmpty.map(([model]) => model).join(', ');
+    throw new TargetNotEmptyError(`the netledger is not empty (it holds ${models}): import into an empty data directory`);
   }
   const order = importOrder(target.registry);
   const readStarted = Date.now();
@@ -128,7 +129,16 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
     progress.phase?.(`appending ${tx.events.length} events as one batch`);
   });
   const objects = Object.values(counts).reduce((a, b) => a + b, 0);
-  return { counts, notServed, events: events.length, objects, pastChanges: history.changes.length, baselines: history.baselines, readSeconds, writeSeconds: (Date.now() - writeStarted) / 1000 };
+  return {
+    counts,
+    notServed,
+    events: events.length,
+    objects,
+    pastChanges: history.changes.length,
+    baselines: history.baselines,
+    readSeconds,
+    writeSeconds: (Date.now() - writeStarted) / 1000,
+  };
 }
 
 /** The superuser flag (internal: no client writes it) for the named imported users, as bootstrapping a superuser does. */
@@ -138,6 +148,7 @@ async function grantSuperusers(tx: WriteTransaction, usernames: readonly string[
     if (!user) throw new Error(`--superusers: the source has no user named "${username}"`);
     const previous = storedForm(user);
     if (previous.is_superuser === true) continue;
-    tx.record({ action: 'update', objectType: 'auth.user', objectId: previous.id, objectRepr: username, prechange: previous, postchange: { ...previous, is_superuser: true } });
+    const postchange = { ...previous, is_superuser: true };
+    tx.record({ action: 'update', objectType: 'auth.user', objectId: previous.id, objectRepr: username, prechange: previous, postchange });
   }
 }

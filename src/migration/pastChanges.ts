@@ -73,7 +73,9 @@ function pastChangeOf(
   const action = String((source.action as { value?: unknown } | null)?.value ?? source.action);
   if (!definition || !ACTIONS.has(action)) return null;
   const tagFields = definition.fields.filter((f) => f.type === 'tags').map((f) => f.name);
-  const typeFields = definition.fields.filter((f) => f.type === 'content_type' || (f.type === 'array' && f.items === 'content_type')).map((f) => f.name);
+  const typeFields = definition.fields
+    .filter((f) => f.type === 'content_type' || (f.type === 'array' && f.items === 'content_type'))
+    .map((f) => f.name);
   const typeName = (value: unknown) => (typeof value === 'number' ? (contentTypes.get(value) ?? value) : value);
   const objectId = Number(source.changed_object_id);
   const snapshot = (data: unknown): StoredObject | null => {

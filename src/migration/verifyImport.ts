@@ -80,7 +80,7 @@ async function compareHistory(source: SourceApi, target: SourceApi): Promise<Mod
   const [theirs, ours] = await Promise.all([source.list('extras/object-changes'), target.list('extras/object-changes')]);
   if (theirs === null) return null;
   const keyOf = (c: Record<string, unknown>) =>
-    [c.request_id, c.changed_object_type, c.changed_object_id, (c.action as { value?: unknown })?.value ?? c.action, eventTimeOrSelf(c.time)].join('|');
+    [c.request_id, c.changed_object_type, c.changed_object_id, actionOf(c), eventTimeOrSelf(c.time)].join('|');
   const mine = new Map<string, Record<string, unknown>>();
   for (const change of ours ?? []) mine.set(keyOf(change), change);
   const comparison: ModelComparison = { model: 'extras.objectchange', equal: 0, differing: 0, missing: 0, extra: 0, differences: [] };
@@ -106,6 +106,10 @@ async function compareHistory(source: SourceApi, target: SourceApi): Promise<Mod
   }
   comparison.extra = mine.size;
   return comparison;
+}
+
+function actionOf(change: Record<string, unknown>): unknown {
+  return (change.action as { value?: unknown } | null)?.value ?? change.action;
 }
 
 function eventTimeOrSelf(value: unknown): string {

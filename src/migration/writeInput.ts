@@ -67,7 +67,8 @@ function writeValue(field: FieldDefinition, value: unknown): unknown {
     case 'tags':
       return Array.isArray(value) ? value.map(referenceId) : value;
     case 'generic_list':
-      return Array.isArray(value) ? value.map((item) => (isObject(item) ? { object_type: item.object_type, object_id: item.object_id } : item)) : value;
+      if (!Array.isArray(value)) return value;
+      return value.map((item) => (isObject(item) ? { object_type: item.object_type, object_id: item.object_id } : item));
     default:
       return value;
   }
