@@ -19,9 +19,15 @@ export function importProgress(out: NodeJS.WriteStream = process.stderr): Import
   const finish = (verb: string, model: string, count: number) => {
     const seconds = bar?.key === `${verb} ${model}` ? (Date.now() - bar.started) / 1000 : 0;
     const summary = `${formatCount(count)} objects${seconds ? ` in ${seconds.toFixed(1)} s` : ''}`;
-    if (tty && bar?.key === `${verb} ${model}`) bar.bar.done(summary);
-    else out.write(`${verb} ${model}: ${summary}\n`);
-    bar = null;
+    if (tty && bar?.key === `${verb} ${model}`) {
+      bar.bar.done(summary);
+      bar = null;
+    } else if (tty) {
+      // Models are read several at once: another's bar may be on this line; it is redrawn at its next count.
+      out.write(`\r${verb} ${model}: ${summary}\x1b[K\n`);
+    } else {
+      out.write(`${verb} ${model}: ${summary}\n`);
+    }
   };
   return {
     reading: (model, read, total) => draw('read', model, read, total),

@@ -24,3 +24,14 @@ test('not on a terminal: one plain line per model and phase', (t) => {
   progress.phase!('appending 9 events as one batch');
   t.deepEqual(written, ['write dcim.device: 4,000 objects\n', 'appending 9 events as one batch\n']);
 });
+
+test('on a terminal, a model finished while another\'s bar is shown gets a line of its own over that bar', (t) => {
+  const { written, out } = stream(true);
+  const progress = importProgress(out);
+  progress.reading!('dcim.site', 1, 2);
+  progress.reading!('dcim.device', 1, 4000);
+  progress.read!('dcim.site', 2);
+  t.is(written.at(-1), '\rread dcim.site: 2 objects\x1b[K\n');
+  progress.read!('dcim.device', 4000);
+  t.regex(written.at(-1)!, /^\rread dcim\.device +\[#{30}\] 100\.0% 4,000 objects/);
+});
