@@ -17,7 +17,7 @@
  * runs them with the same Node.js and loader, passing every argument through.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,11 @@ import { loadConfig, type Config } from '../config.js';
 import { DataDirLock, DataDirLockedError } from '../events/DataDirLock.js';
 import { describeScan, scanLog } from '../events/file/logScan.js';
 import { repairLog } from '../events/file/repairLog.js';
-import { AdminCommandError, runAdminCommand, type AdminRequest } from '../ledger/adminCommands.js';
+import { AdminCommandError, importFromSource, runAdminCommand, type AdminRequest, type ImportInput } from '../ledger/adminCommands.js';
+import { SourceApi } from '../migration/SourceApi.js';
+import { comparisonTable, verified, verifyImport } from '../migration/verifyImport.js';
+import { registry } from '../models/registry.js';
+import { importProgress } from './importProgress.js';
 import { connectAdminSocket } from '../ledger/AdminSocket.js';
 import { openLedger as openLedgerParts, type Ledger } from '../ledger/openLedger.js';
 
@@ -55,6 +59,21 @@ Commands:
                     what it would do; --yes does it. Needs the service stopped.
   rebuild           Drop the read models and rebuild them by replaying the event log
                     (npm run rebuild; see: npm run manage -- rebuild --help).
+  import-netbox     Bring a NetBox 3.x (or another netledger) in: every object under its own
+                    id, in one atomic write into an EMPTY netledger (see README, "Moving from
+                    NetBox"). Progress on stderr; with the service running it is handed to it.
+                      --url URL            the source's base URL (required)
+                      --token TOKEN        a read token for the source (required)
+                      --token-keys FILE    JSON {"<token id>": "<40-hex key>"}: the source's API
+                                           token keys, which its API never shows (else new keys)
+                      --superusers NAMES   comma-separated usernames to make superusers (the
+                                           flag is not in NetBox's API)
+                      --without-history    leave the source's change log (object changes) behind
+                      --verify             write nothing: compare every object of every endpoint
+                                           between the source and the netledger at --target-url,
+                                           print a table per model; exit code 1 on a difference
+                      --target-url URL     the netledger to verify (default http://HOST:PORT)
+                      --target-token TOKEN a read token for it (else $NETLEDGER_TOKEN)
   export            Stream the change history for audit tools, JSON lines by default
                     (npm run export-changes; --since/--until POSITION|ISO-TIME, --type,
                     --request, --format jsonl|json, --output FILE; see: export --help).
@@ -224,7 +243,14 @@ async function passwordFrom(values: Record<string, unknown>, env: NodeJS.Process
  * The command is built only once it is known where it goes, and before the ledger opens
  * (a password is asked for after a refusal would have been shown, never before).
  */
-async function runWriting(name: AdminRequest['command'], env: NodeJS.ProcessEnv, io: Io, build: () => Promise<AdminRequest>): Promise<number> {
+async function runWriting(
+  name: AdminRequest['command'],
+  env: NodeJS.ProcessEnv,
+  io: Io,
+  build: () => Promise<AdminRequest>,
+  /** Runs the command on this process's own ledger, where it can do more than over the socket (show progress). */
+  local: (ledger: Ledger, request: AdminRequest) => Promise<string> = runAdminCommand,
+): Promise<number> {
   const channel = await connectAdminSocket(dataDirOf(env));
   if (channel) {
     try {
@@ -238,11 +264,45 @@ async function runWriting(name: AdminRequest['command'], env: NodeJS.ProcessEnv,
   }
   const ledger = await openLedger(loadConfig(env), name);
   try {
-    await io.out(await runAdminCommand(ledger, await build()));
+    await io.out(await local(ledger, await build()));
     return 0;
   } finally {
     await ledger.close();
   }
+}
+
+function listOf(value: unknown): string[] {
+  return typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : [];
+}
+
+async function importNetboxCommand(values: Record<string, unknown>, env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const url = typeof values.url === 'string' ? values.url : '';
+  const token = typeof values.token === 'string' ? values.token : '';
+  if (!url || !token) throw new UsageError('Error: --url and --token are required.');
+  if (values.verify) {
+    // HOST and PORT as the service reads them (without loadConfig, which would create a secret key).
+    const host = !env.HOST || env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST;
+    const targetUrl = typeof values['target-url'] === 'string' ? values['target-url'] : `http://${host}:${env.PORT || '8000'}`;
+    const targetToken = typeof values['target-token'] === 'string' ? values['target-token'] : env.NETLEDGER_TOKEN;
+    if (!targetToken) throw new UsageError('Error: --verify needs --target-token (or $NETLEDGER_TOKEN): a read token for the netledger.');
+    const results = await verifyImport(new SourceApi({ url, token }), new SourceApi({ url: targetUrl, token: targetToken }), registry);
+    await io.out(comparisonTable(results));
+    const ok = verified(results);
+    await io.out(ok ? 'Every object is equal.\n' : 'Differences found.\n');
+    return ok ? 0 : 1;
+  }
+  const keysFile = values['token-keys'];
+  const tokenKeys = typeof keysFile === 'string' ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>) : undefined;
+  return runWriting(
+    'import-netbox',
+    env,
+    io,
+    async () => {
+      const input = { url, token, tokenKeys, superusers: listOf(values.superusers), withoutHistory: values['without-history'] === true };
+      return { command: 'import-netbox', input };
+    },
+    (ledger, request) => importFromSource(ledger, request.input as ImportInput, importProgress()),
+  );
 }
 
 const CLI_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -283,6 +343,13 @@ const OPTIONS: ParseArgsConfig['options'] = {
   expires: { type: 'string' },
   description: { type: 'string' },
   yes: { type: 'boolean' },
+  url: { type: 'string' },
+  'token-keys': { type: 'string' },
+  verify: { type: 'boolean' },
+  'target-url': { type: 'string' },
+  'target-token': { type: 'string' },
+  superusers: { type: 'string' },
+  'without-history': { type: 'boolean' },
 };
 
 /** Runs one command; returns the process exit code. */
@@ -342,6 +409,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
           },
         }));
       }
+      case 'import-netbox':
+        return await importNetboxCommand(values, env, io);
       case 'verify-log':
         return await verifyLog(env, io);
       case 'repair-log':

@@ -37,6 +37,18 @@ export interface RecordedChange {
   prechange: StoredObject | null;
   postchange: StoredObject | null;
   related?: { type: string; id: number } | null;
+  /**
+   * A change made elsewhere before (an imported registry's history): its own time,
+   * request and user instead of this request's.
+   */
+  past?: PastStamp;
+}
+
+/** When, in which request and by whom a past change was made. */
+export interface PastStamp {
+  time: string;
+  requestId: string;
+  user: EventUser | null;
 }
 
 /**
@@ -72,6 +84,17 @@ export class WriteTransaction {
     return id;
   }
 
+  /**
+   * Takes a given id for a new object (an import keeping its source's ids): later
+   * allocations continue after the highest id taken. The caller checks it is free.
+   */
+  claimId(model: string, id: number): number {
+    if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`not an object id: ${id}`);
+    const next = this.allocated.get(model) ?? this.nextIds.get(model) ?? 1;
+    if (id >= next) this.allocated.set(model, id + 1);
+    return id;
+  }
+
   /** Who is writing (null for writes made without a user). */
   get user(): EventUser | null {
     return this.context.user;
@@ -86,9 +109,9 @@ export class WriteTransaction {
       v: EVENT_SCHEMA_VERSION,
       eventId: randomUUID(),
       position: this.firstPosition + this.events.length,
-      requestId: this.context.requestId,
-      time: this.time,
-      user: this.context.user,
+      requestId: change.past?.requestId ?? this.context.requestId,
+      time: change.past?.time ?? this.time,
+      user: change.past ? change.past.user : this.context.user,
       action: change.action,
       objectType: change.objectType,
       objectId: change.objectId,

@@ -13,10 +13,30 @@ import type { WriteTransaction } from './WriteCoordinator.js';
  * recorded as ordinary events of the same request (and may have follow-ups of its own).
  * A refused follow-up refuses the request that caused it, named as such.
  */
-export async function runFollowUps(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange): Promise<void> {
+export function runFollowUps(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange): Promise<void> {
+  return runFollowUpsOf(env, tx, definition, change, () => true);
+}
+
+/**
+ * The follow-ups of an import: it brings every object clients can write itself, with its
+ * own id, so follow-ups do not create those again (components instantiated from
+ * templates). Objects of read-only models (a cable's terminations) are derived, not
+ * imported: they are created as usual, as are updates (cable ends, paths).
+ */
+export function runImportFollowUps(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange): Promise<void> {
+  return runFollowUpsOf(env, tx, definition, change, (command) => command.kind !== 'create' || env.registry.get(command.model).readOnly === true);
+}
+
+async function runFollowUpsOf(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  change: DecidedChange,
+  wanted: (command: FollowUpCommand) => boolean,
+): Promise<void> {
   const hook = definition.hooks?.followUps;
   if (!hook) return;
-  for (const command of await hook(change, tx.view, env.registry)) {
+  for (const command of (await hook(change, tx.view, env.registry)).filter(wanted)) {
     const target = env.registry.get(command.model);
     try {
       await runCommand(env, tx, target, command);

@@ -98,12 +98,15 @@ export function buildWriteSchema(definition: ModelDefinition, mode: WriteMode): 
 }
 
 const ajv = createAjv({ allErrors: true });
-const compiled = new Map<string, ValidateFunction>();
+/** By definition object, not model key: a derived definition (an import's) may differ in what it requires. */
+const compiled = new WeakMap<ModelDefinition, Map<string, ValidateFunction>>();
 
 function validatorFor(definition: ModelDefinition, mode: WriteMode): ValidateFunction {
-  const key = `${definition.key}:${mode === 'patch' ? 'patch' : 'full'}`;
-  let validate = compiled.get(key);
-  if (!validate) compiled.set(key, (validate = ajv.compile(buildWriteSchema(definition, mode))));
+  const key = mode === 'patch' ? 'patch' : 'full';
+  let byMode = compiled.get(definition);
+  if (!byMode) compiled.set(definition, (byMode = new Map()));
+  let validate = byMode.get(key);
+  if (!validate) byMode.set(key, (validate = ajv.compile(buildWriteSchema(definition, mode))));
   return validate;
 }
 

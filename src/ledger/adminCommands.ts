@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { SecretKeeper } from '../auth/secrets.js';
 import { createSuperuser as writeSuperuser } from '../auth/superuser.js';
 import { createObjects } from '../commands/createObjects.js';
+import { importNetbox, type ImportProgress } from '../migration/importNetbox.js';
+import { SourceApi } from '../migration/SourceApi.js';
 import type { Ledger } from './openLedger.js';
 
 /** What the commands use of a ledger. */
@@ -70,8 +72,38 @@ export async function createToken(ledger: AdminLedger, input: TokenInput): Promi
   return key;
 }
 
+export interface ImportInput {
+  /** The source's base URL and a read token for it. */
+  url: string;
+  token: string;
+  /** Keys for the source's API tokens, by token id: the API never shows them. */
+  tokenKeys?: Record<string, string>;
+  /** Usernames to make superusers (the flag is not in the API). */
+  superusers?: string[];
+  /** Leave the source's change log behind. */
+  withoutHistory?: boolean;
+}
+
 /** One command as the admin socket carries it. */
-export type AdminRequest = { command: 'createsuperuser'; input: SuperuserInput } | { command: 'create-token'; input: TokenInput };
+export type AdminRequest =
+  | { command: 'createsuperuser'; input: SuperuserInput }
+  | { command: 'create-token'; input: TokenInput }
+  | { command: 'import-netbox'; input: ImportInput };
+
+/** Imports a NetBox (or netledger) into this empty one; returns the operator's summary. */
+export async function importFromSource(ledger: AdminLedger, input: ImportInput, progress?: ImportProgress): Promise<string> {
+  const tokenKeys = new Map(Object.entries(input.tokenKeys ?? {}).map(([id, key]) => [Number(id), key]));
+  const source = new SourceApi({ url: input.url, token: input.token });
+  const { superusers, withoutHistory } = input;
+  const summary = await importNetbox(ledger, { source, tokenKeys, progress, superusers, withoutHistory });
+  const rate = summary.objects / Math.max(summary.readSeconds + summary.writeSeconds, 0.001);
+  return (
+    `Imported ${summary.objects} objects of ${Object.keys(summary.counts).length} models and ${summary.pastChanges} past changes ` +
+    `(${summary.baselines} baselines) as ${summary.events} events ` +
+    `(read ${summary.readSeconds.toFixed(1)} s, written ${summary.writeSeconds.toFixed(1)} s, ${Math.round(rate)} objects/s).\n` +
+    (summary.notServed.length ? `Not served by the source (skipped): ${summary.notServed.join(', ')}\n` : '')
+  );
+}
 
 /** The command's output lines for the operator. */
 export async function runAdminCommand(ledger: AdminLedger, request: AdminRequest): Promise<string> {
@@ -82,6 +114,8 @@ export async function runAdminCommand(ledger: AdminLedger, request: AdminRequest
     }
     case 'create-token':
       return `${await createToken(ledger, request.input)}\n`;
+    case 'import-netbox':
+      return importFromSource(ledger, request.input);
     default:
       throw new AdminCommandError(`Error: unknown command "${(request as { command: unknown }).command}".`, 2);
   }

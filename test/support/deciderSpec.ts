@@ -5,6 +5,8 @@ import { createObjects } from '../../src/commands/createObjects.js';
 import type { Clock } from '../../src/commands/clock.js';
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import { deleteObjects } from '../../src/commands/deleteObjects.js';
+import { importObjects, type ImportedObject } from '../../src/commands/importObjects.js';
+import { recordPastChanges, type PastChange } from '../../src/commands/importHistory.js';
 import { ValidationError } from '../../src/commands/errors.js';
 import { updateObjects } from '../../src/commands/updateObjects.js';
 import { WriteCoordinator, type WriteContext } from '../../src/commands/WriteCoordinator.js';
@@ -46,7 +48,8 @@ const SECRET_KEY = 'decider-spec-secret-key';
 export type WriteCommand =
   | { kind: 'create'; model: string; items: unknown[]; bulk: boolean }
   | { kind: 'update'; model: string; items: Array<{ id: number; input: unknown }>; mode: 'put' | 'patch'; bulk: boolean }
-  | { kind: 'delete'; model: string; ids: number[]; bulk: boolean };
+  | { kind: 'delete'; model: string; ids: number[]; bulk: boolean }
+  | { kind: 'import'; model: string; items: ImportedObject[]; history?: PastChange[] };
 
 /** POST of one object. */
 export function create(model: string, input: unknown): WriteCommand {
@@ -71,6 +74,11 @@ export function put(model: string, id: number, input: unknown): WriteCommand {
 /** PATCH on the list view: each item names its object by `id`. */
 export function patchMany(model: string, items: Array<{ id: number } & Record<string, unknown>>): WriteCommand {
   return { kind: 'update', model, items: items.map((item) => ({ id: item.id, input: item })), mode: 'patch', bulk: true };
+}
+
+/** Objects brought from another registry under their own ids (manage import-netbox). */
+export function importMany(model: string, items: ImportedObject[], history?: PastChange[]): WriteCommand {
+  return { kind: 'import', model, items, history };
 }
 
 /** DELETE of one object. */
@@ -114,6 +122,9 @@ async function runRequest(
         return updateObjects(env, tx, definition, command.items, command.mode, command.bulk);
       case 'delete':
         return deleteObjects(env, tx, definition, command.ids, command.bulk);
+      case 'import':
+        if (command.history) recordPastChanges(tx, command.history);
+        return importObjects(env, tx, definition, command.items, { overHistory: command.history !== undefined });
     }
   });
   return { events, reply: { ids: result?.ids ?? [], revealed: result?.revealed ?? new Map() } };
@@ -279,8 +290,11 @@ class Outcome {
     this.t.deepEqual(positions, positions.map((_, i) => run.headBefore + 1 + i), 'positions continue the log densely');
     this.t.deepEqual(run.log.storage.batches.at(-1), events, 'appended as one batch');
     this.t.is(run.log.appends, run.appendsBefore + 1, 'one append per request');
-    this.t.deepEqual(new Set(events.map((e) => e.requestId)), new Set([run.requestId]), 'the request id is on every event');
-    this.t.true(events.every((e) => e.time === WHEN_TIME && e.user?.id === TEST_USER.id), 'decision time and user on every event');
+    // An import's history keeps each past change's own request, time and user.
+    const past = new Set(this.command.kind === 'import' ? (this.command.history ?? []).map((c) => c.requestId) : []);
+    const own = events.filter((e) => !past.has(e.requestId));
+    this.t.deepEqual(new Set(own.map((e) => e.requestId)), new Set([run.requestId]), 'the request id is on every event');
+    this.t.true(own.every((e) => e.time === WHEN_TIME && e.user?.id === TEST_USER.id), 'decision time and user on every event');
   }
 
   private async run(): Promise<Run> {

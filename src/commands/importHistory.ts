@@ -1,0 +1,28 @@
+import type { ChangeAction } from '../events/ChangeEvent.js';
+import type { StoredObject } from '../models/types.js';
+import type { PastStamp, WriteTransaction } from './WriteCoordinator.js';
+
+/** One change of an imported registry's history, as it was made there. */
+export interface PastChange extends PastStamp {
+  action: ChangeAction;
+  objectType: string;
+  objectId: number;
+  objectRepr: string;
+  prechange: StoredObject | null;
+  postchange: StoredObject | null;
+  related: { type: string; id: number } | null;
+}
+
+/**
+ * Records an imported registry's history as the past of the objects it describes: each
+ * change as it was made (time, request, user, snapshots), not decided again (the rules
+ * of the day applied then). Changes are recorded in time order, so `?as_of=` finds the
+ * state of any moment; the import's own objects come after them.
+ */
+export function recordPastChanges(tx: WriteTransaction, changes: readonly PastChange[]): void {
+  const inOrder = [...changes].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  for (const change of inOrder) {
+    const { time, requestId, user, ...recorded } = change;
+    tx.record({ ...recorded, past: { time, requestId, user } });
+  }
+}

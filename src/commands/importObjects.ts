@@ -1,0 +1,157 @@
+import type { ModelDefinition, StoredObject } from '../models/types.js';
+import { decideObject, type CommandEnvironment } from './decideObject.js';
+import { ValidationError } from './errors.js';
+import { runImportFollowUps } from './followUps.js';
+import { recordEach, type WriteOutcome } from './recordEach.js';
+import { storedForm } from './storedForm.js';
+import type { WriteTransaction } from './WriteCoordinator.js';
+
+/** One object brought from another registry (a NetBox, another netledger). */
+export interface ImportedObject {
+  /** Its id there, kept here: clients' bookmarks and `*_id` filters go on working. */
+  id: number;
+  /** Its writable fields as the source has them, relations by id. */
+  input: Record<string, unknown>;
+  /** The source's times, kept instead of the import's own (absent: the import's). */
+  created?: string | null;
+  lastUpdated?: string | null;
+}
+
+/** An imported object refused by the rules: which object, and why, in NetBox's shape. */
+export class ImportRefusedError extends Error {
+  constructor(
+    readonly model: string,
+    readonly id: number,
+    readonly body: unknown,
+  ) {
+    super(`${model} ${id} refused: ${JSON.stringify(body)}`);
+  }
+}
+
+/**
+ * Creates imported objects under their own ids, decided like a client's POST (the same
+ * checks) with the source's times. The objects that follow-ups would create are not
+ * created: the import brings them itself (see runImportFollowUps). An id already taken
+ * refuses the import: it writes into an empty registry only.
+ */
+export function importObjects(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  model: ModelDefinition,
+  items: ImportedObject[],
+  /** Objects the same import's history left behind are replaced by their current state, not refused. */
+  options: { overHistory?: boolean } = {},
+): Promise<WriteOutcome> {
+  const importEnv: CommandEnvironment = { ...env, followUps: runImportFollowUps };
+  const definition = withoutRequiredPasswords(model);
+  return recordEach(importEnv, tx, definition, items, false, (item) =>
+    refusalNamed(definition, item.id, async () => {
+      if (!options.overHistory && (await tx.view.get(definition.key, item.id))) {
+        throw new ValidationError({ id: [`${definition.verboseName} ${item.id} exists already.`] });
+      }
+      const id = tx.claimId(definition.key, item.id);
+      const decided = await decideObject(importEnv, {
+        view: tx.view,
+        definition,
+        input: item.input,
+        previous: null,
+        mode: 'create',
+        id,
+        now: tx.time,
+        requester: tx.user,
+      });
+      stamp(decided.obj, item);
+      return { id, previous: null, decided };
+    }),
+  );
+}
+
+/**
+ * Sets the fields an import held back on creation (references that close a cycle: a
+ * device's primary IP, which is created after the device), decided like a PATCH.
+ */
+export function completeImportedObjects(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  items: ImportedObject[],
+): Promise<WriteOutcome> {
+  const importEnv: CommandEnvironment = { ...env, followUps: runImportFollowUps };
+  return recordEach(importEnv, tx, definition, items, false, (item) =>
+    refusalNamed(definition, item.id, async () => {
+      const current = await tx.view.get(definition.key, item.id);
+      if (!current) throw new ValidationError({ id: [`${definition.verboseName} ${item.id} was not imported.`] });
+      const previous = storedForm(current);
+      const decided = await decideObject(importEnv, {
+        view: tx.view,
+        definition,
+        input: item.input,
+        previous,
+        mode: 'patch',
+        id: item.id,
+        now: tx.time,
+        requester: tx.user,
+      });
+      stamp(decided.obj, item);
+      return { id: item.id, previous, decided };
+    }),
+  );
+}
+
+/**
+ * Gives imported objects back the source's times where a later step of the import
+ * (a follow-up of another object, a completion) stamped its own; changes nothing else.
+ * Returns how many objects it changed.
+ */
+export async function restampImportedObjects(tx: WriteTransaction, definition: ModelDefinition, items: ImportedObject[]): Promise<number> {
+  let changed = 0;
+  for (const item of items) {
+    const current = await tx.view.get(definition.key, item.id);
+    if (!current) continue;
+    const previous = storedForm(current);
+    const obj = { ...previous };
+    stamp(obj, item);
+    if (obj.created === previous.created && obj.last_updated === previous.last_updated) continue;
+    tx.record({
+      action: 'update',
+      objectType: definition.key,
+      objectId: item.id,
+      objectRepr: String(current.display ?? item.id),
+      prechange: previous,
+      postchange: obj,
+      related: definition.hooks?.relatedObject?.(obj) ?? null,
+    });
+    changed++;
+  }
+  return changed;
+}
+
+const importDefinitions = new WeakMap<ModelDefinition, ModelDefinition>();
+
+/**
+ * The definition with passwords optional: no API shows one, so an imported user has no
+ * usable password (as Django's set_unusable_password) until the operator sets one.
+ */
+function withoutRequiredPasswords(definition: ModelDefinition): ModelDefinition {
+  if (!definition.fields.some((f) => f.secret === 'password' && f.required)) return definition;
+  let derived = importDefinitions.get(definition);
+  if (!derived) {
+    derived = { ...definition, fields: definition.fields.map((f) => (f.secret === 'password' ? { ...f, required: false } : f)) };
+    importDefinitions.set(definition, derived);
+  }
+  return derived;
+}
+
+function stamp(obj: StoredObject, item: ImportedObject): void {
+  if (item.created) obj.created = item.created;
+  if (item.lastUpdated) obj.last_updated = item.lastUpdated;
+}
+
+async function refusalNamed<T>(definition: ModelDefinition, id: number, decide: () => Promise<T>): Promise<T> {
+  try {
+    return await decide();
+  } catch (error) {
+    if (error instanceof ValidationError) throw new ImportRefusedError(definition.key, id, error.body);
+    throw error;
+  }
+}
