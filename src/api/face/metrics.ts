@@ -14,7 +14,9 @@ interface Histogram {
 }
 
 function labels(values: Record<string, string>): string {
-  const parts = Object.entries(values).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')}"`);
+  const parts = Object.entries(values).map(
+    ([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')}"`,
+  );
   return parts.length ? `{${parts.join(',')}}` : '';
 }
 
@@ -30,7 +32,11 @@ export class Metrics {
     else this.requests.set(key, { method, route, status: String(status), count: 1 });
     const hkey = `${method} ${route}`;
     let entry = this.durations.get(hkey);
-    if (!entry) this.durations.set(hkey, (entry = { method, route, histogram: { counts: BUCKETS.map(() => 0), sum: 0, count: 0 } }));
+    if (!entry)
+      this.durations.set(
+        hkey,
+        (entry = { method, route, histogram: { counts: BUCKETS.map(() => 0), sum: 0, count: 0 } }),
+      );
     const h = entry.histogram;
     for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) h.counts[i]++;
     h.sum += seconds;
@@ -39,14 +45,30 @@ export class Metrics {
 
   async render(services: Services): Promise<string> {
     const lines: string[] = [];
-    const metric = (name: string, type: string, help: string) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    const metric = (name: string, type: string, help: string) =>
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
-    metric('netledger_http_requests_total', 'counter', 'HTTP requests answered, by method, route template and status code.');
-    for (const r of this.requests.values()) lines.push(`netledger_http_requests_total${labels({ method: r.method, route: r.route, status: r.status })} ${r.count}`);
+    metric(
+      'netledger_http_requests_total',
+      'counter',
+      'HTTP requests answered, by method, route template and status code.',
+    );
+    for (const r of this.requests.values())
+      lines.push(
+        `netledger_http_requests_total${labels({ method: r.method, route: r.route, status: r.status })} ${r.count}`,
+      );
 
-    metric('netledger_http_request_duration_seconds', 'histogram', 'Time to answer HTTP requests, by method and route template.');
+    metric(
+      'netledger_http_request_duration_seconds',
+      'histogram',
+      'Time to answer HTTP requests, by method and route template.',
+    );
     for (const { method, route, histogram: h } of this.durations.values()) {
-      BUCKETS.forEach((le, i) => lines.push(`netledger_http_request_duration_seconds_bucket${labels({ method, route, le: String(le) })} ${h.counts[i]}`));
+      BUCKETS.forEach((le, i) =>
+        lines.push(
+          `netledger_http_request_duration_seconds_bucket${labels({ method, route, le: String(le) })} ${h.counts[i]}`,
+        ),
+      );
       lines.push(`netledger_http_request_duration_seconds_bucket${labels({ method, route, le: '+Inf' })} ${h.count}`);
       lines.push(`netledger_http_request_duration_seconds_sum${labels({ method, route })} ${h.sum}`);
       lines.push(`netledger_http_request_duration_seconds_count${labels({ method, route })} ${h.count}`);
@@ -69,17 +91,29 @@ export class Metrics {
     if (stats) {
       metric('netledger_event_log_appends_total', 'counter', 'Batches appended to the event log by this process.');
       lines.push(`netledger_event_log_appends_total ${stats.appends}`);
-      metric('netledger_event_log_syncs_total', 'counter', 'fsyncs of the event log by this process (group commit shares them).');
+      metric(
+        'netledger_event_log_syncs_total',
+        'counter',
+        'fsyncs of the event log by this process (group commit shares them).',
+      );
       lines.push(`netledger_event_log_syncs_total ${stats.syncs}`);
     }
 
-    metric('netledger_writer_up', 'gauge', '1 while the writer accepts writes, 0 while the event log cannot be written or after it failed.');
+    metric(
+      'netledger_writer_up',
+      'gauge',
+      '1 while the writer accepts writes, 0 while the event log cannot be written or after it failed.',
+    );
     lines.push(`netledger_writer_up ${services.coordinator.health().state === 'up' ? 1 : 0}`);
     const cache = services.renderCache;
     if (cache) {
       metric('netledger_render_cache_hits_total', 'counter', 'Objects served from the render cache.');
       lines.push(`netledger_render_cache_hits_total ${cache.hits}`);
-      metric('netledger_render_cache_misses_total', 'counter', 'Objects the render cache did not hold (or held stale) and that were rendered.');
+      metric(
+        'netledger_render_cache_misses_total',
+        'counter',
+        'Objects the render cache did not hold (or held stale) and that were rendered.',
+      );
       lines.push(`netledger_render_cache_misses_total ${cache.misses}`);
       metric('netledger_render_cache_bytes', 'gauge', 'Bytes the render cache holds.');
       lines.push(`netledger_render_cache_bytes ${cache.bytesHeld}`);
