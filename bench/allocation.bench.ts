@@ -15,6 +15,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { loadConfig } from '../src/config.js';
 import type { ChangeEvent } from '../src/events/ChangeEvent.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
@@ -33,16 +34,25 @@ const HEADERS = { Authorization: `Token ${TOKEN}`, 'Content-Type': 'application/
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : n.toFixed(0));
 
-
 async function api(base: string, method: string, route: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + route, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(base + route, {
+    method,
+    headers: HEADERS,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
   return text ? JSON.parse(text) : null;
 }
 
 function load(url: string, route: string, duration: number): Promise<CannonResult> {
-  return cannon({ url, connections: CONNECTIONS, duration, headers: HEADERS, scenario: { kind: 'post', path: route, body: {} } });
+  return cannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: HEADERS,
+    scenario: { kind: 'post', path: route, body: {} },
+  });
 }
 
 const cpuMs = () => {
@@ -51,9 +61,17 @@ const cpuMs = () => {
 };
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'netledger-allocation-bench-'));
-const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN, SECRET_KEY: 'bench-secret-key' });
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  SUPERUSER_NAME: 'admin',
+  SUPERUSER_API_TOKEN: TOKEN,
+  SECRET_KEY: 'bench-secret-key',
+});
 const running = await start(config, (entry) => {
-  if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal') process.stderr.write(JSON.stringify(entry) + '\n');
+  if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal')
+    process.stderr.write(JSON.stringify(entry) + '\n');
 });
 const { url, services } = running;
 const fileLog = services.log instanceof FileEventLog ? services.log : null;
@@ -88,7 +106,9 @@ async function run(name: string, prefix: string, fill: number): Promise<string[]
   const addresses = new Set(created.map((e) => String(e.postchange?.address)));
   // Requests still in flight when the run stops are written but their answers not counted.
   if (created.length < r['2xx'] || created.length > r['2xx'] + CONNECTIONS || addresses.size !== created.length) {
-    throw new Error(`${name}: ${r['2xx']} answered 201, ${created.length} create events, ${addresses.size} distinct addresses`);
+    throw new Error(
+      `${name}: ${r['2xx']} answered 201, ${created.length} create events, ${addresses.size} distinct addresses`,
+    );
   }
   const perSecond = r['2xx'] / DURATION;
   const syncs = before && after ? after.syncs - before.syncs : 0;
@@ -116,10 +136,17 @@ try {
     const warm = await api(url, 'POST', '/api/ipam/prefixes/', { prefix: '10.250.0.0/16' });
     await load(url, `/api/ipam/prefixes/${warm.id}/available-ips/`, WARMUP);
   }
-  const rows = [await run('empty /16', '10.1.0.0/16', 0), await run(`/16 holding ${fmt(FILL)} addresses`, '10.2.0.0/16', FILL)];
+  const rows = [
+    await run('empty /16', '10.1.0.0/16', 0),
+    await run(`/16 holding ${fmt(FILL)} addresses`, '10.2.0.0/16', FILL),
+  ];
   const header = ['prefix', 'addresses/s', 'p50 ms', 'p97.5', 'p99', 'CPU ms/address', 'load1', 'notes'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((v, c) => (c === 0 || c === r.length - 1 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => (c === 0 || c === r.length - 1 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd();
   console.log(`\nAllocation (${CONNECTIONS} concurrent clients, one address per request)`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

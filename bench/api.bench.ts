@@ -21,6 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { loadConfig } from '../src/config.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { start } from '../src/main.js';
@@ -77,7 +78,11 @@ function ipBody(i: number, vrfIds: number[], tenantIds: number[]) {
 /* --------------------------------------------------------------- plumbing */
 
 async function api(base: string, method: string, route: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + route, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(base + route, {
+    method,
+    headers: HEADERS,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
   return text ? JSON.parse(text) : null;
@@ -119,7 +124,11 @@ function row(name: string, reqPerS: string, p50: string, p975: string, p99: stri
 
 function printTable(title: string, header: string[], rows: string[][]) {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((v, c) => (c === 0 || c === r.length - 1 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => (c === 0 || c === r.length - 1 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd();
   console.log(`\n${title}`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -139,7 +148,8 @@ const config = loadConfig({
 });
 // Drop request logs and the start-up line; anything alarming still goes to stderr.
 const running = await start(config, (entry) => {
-  if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal') process.stderr.write(JSON.stringify(entry) + '\n');
+  if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal')
+    process.stderr.write(JSON.stringify(entry) + '\n');
 });
 const { url, services } = running;
 const fileLog = services.log instanceof FileEventLog ? services.log : null;
@@ -153,18 +163,26 @@ try {
   const [l1, l5] = os.loadavg();
   console.log(
     `load average at start: ${l1!.toFixed(1)} (1 min), ${l5!.toFixed(1)} (5 min)` +
-      (l1! > os.cpus().length * 0.5 ? ` -- WARNING: the machine is busy, throughput and latency figures are contended` : ''),
+      (l1! > os.cpus().length * 0.5
+        ? ` -- WARNING: the machine is busy, throughput and latency figures are contended`
+        : ''),
   );
 
   /* ---- load */
   const loadRows: string[][] = [];
-  const tenants = await bulkLoad(url, '/api/tenancy/tenants/', TENANTS, (i) => ({ name: `Tenant ${i}`, slug: `tenant-${i}` }));
+  const tenants = await bulkLoad(url, '/api/tenancy/tenants/', TENANTS, (i) => ({
+    name: `Tenant ${i}`,
+    slug: `tenant-${i}`,
+  }));
   const vrfs = await bulkLoad(url, '/api/ipam/vrfs/', VRFS, (i) => ({ name: `VRF-${i}`, rd: `65000:${i}` }));
   let cpu0 = cpuMs();
   const sites = { ...(await bulkLoad(url, '/api/dcim/sites/', SITES, (i) => siteBody(i, tenants.ids))), cpu: 0 };
   sites.cpu = cpuMs() - cpu0;
   cpu0 = cpuMs();
-  const ips = { ...(await bulkLoad(url, '/api/ipam/ip-addresses/', IPS, (i) => ipBody(i, vrfs.ids, tenants.ids))), cpu: 0 };
+  const ips = {
+    ...(await bulkLoad(url, '/api/ipam/ip-addresses/', IPS, (i) => ipBody(i, vrfs.ids, tenants.ids))),
+    cpu: 0,
+  };
   ips.cpu = cpuMs() - cpu0;
   for (const [name, load, n] of [
     ['sites', sites, SITES],
@@ -202,7 +220,8 @@ try {
   const bySite = await api(url, 'GET', `/api/dcim/sites/?name=${siteLookup}`);
   if (bySite.count !== 1) throw new Error(`site lookup by name found ${bySite.count}`);
   const firstPage = await api(url, 'GET', '/api/ipam/ip-addresses/');
-  if (firstPage.results.length !== Math.min(50, IPS) || firstPage.count !== IPS) throw new Error(`first page: ${firstPage.results.length} of ${firstPage.count}`);
+  if (firstPage.results.length !== Math.min(50, IPS) || firstPage.count !== IPS)
+    throw new Error(`first page: ${firstPage.results.length} of ${firstPage.count}`);
 
   const scenarios: { name: string; scenario: CannonScenario }[] = [
     { name: 'GET ip-addresses/ (first page, 50)', scenario: { kind: 'get', path: '/api/ipam/ip-addresses/' } },
@@ -211,10 +230,16 @@ try {
       scenario: { kind: 'get', path: `/api/ipam/ip-addresses/?status=active&vrf_id=${vrfId}` },
     },
     // status is a plain choice field: the read model keeps no index on it (readModelIndexes indexes relations and unique fields)
-    { name: 'GET ip-addresses/?status=reserved (no index on status)', scenario: { kind: 'get', path: '/api/ipam/ip-addresses/?status=reserved' } },
+    {
+      name: 'GET ip-addresses/?status=reserved (no index on status)',
+      scenario: { kind: 'get', path: '/api/ipam/ip-addresses/?status=reserved' },
+    },
     { name: `GET sites/?name=${siteLookup}`, scenario: { kind: 'get', path: `/api/dcim/sites/?name=${siteLookup}` } },
     { name: `GET ip-addresses/${ipId}/`, scenario: { kind: 'get', path: `/api/ipam/ip-addresses/${ipId}/` } },
-    { name: 'POST tags/ (single create, unique body)', scenario: { kind: 'createTag', path: '/api/extras/tags/', prefix: 'bench' } },
+    {
+      name: 'POST tags/ (single create, unique body)',
+      scenario: { kind: 'createTag', path: '/api/extras/tags/', prefix: 'bench' },
+    },
   ];
   for (const { name, scenario } of scenarios) {
     if (WARMUP > 0) {
@@ -227,13 +252,22 @@ try {
     const cpu = (cpuMs() - c0) / Math.max(1, r.requests.total);
     const after = fileLog?.stats;
     let extra = `${fmt(r.requests.total)} requests`;
-    if (r.non2xx || r.errors || r.timeouts) extra += `, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`;
+    if (r.non2xx || r.errors || r.timeouts)
+      extra += `, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`;
     if (scenario.kind === 'createTag' && before && after) {
       const appends = after.appends - before.appends;
       const syncs = after.syncs - before.syncs;
       extra += `; ${fmt(appends)} appends in ${fmt(syncs)} fdatasyncs = ${(appends / Math.max(1, syncs)).toFixed(2)} appends/fsync`;
     }
-    row(name, fmt(r.requests.average), String(r.latency.p50), String(r.latency.p97_5), String(r.latency.p99), ms(cpu), extra);
+    row(
+      name,
+      fmt(r.requests.average),
+      String(r.latency.p50),
+      String(r.latency.p97_5),
+      String(r.latency.p99),
+      ms(cpu),
+      extra,
+    );
   }
 
   /* ---- sequential bulk creates */
@@ -243,7 +277,11 @@ try {
     // 172.16.0.0/12 space, disjoint from the loaded 10/8 addresses
     const body = Array.from({ length: CHUNK }, (_, j) => {
       const i = k * CHUNK + j;
-      return { address: `172.${16 + ((i >> 16) & 15)}.${(i >> 8) & 255}.${i & 255}/16`, status: 'reserved', dns_name: `bulk-${i}.example.net` };
+      return {
+        address: `172.${16 + ((i >> 16) & 15)}.${(i >> 8) & 255}.${i & 255}/16`,
+        status: 'reserved',
+        dns_name: `bulk-${i}.example.net`,
+      };
     });
     const t0 = performance.now();
     const c0 = cpuMs();
@@ -269,8 +307,12 @@ try {
     ['scenario', 'req/s', 'p50', 'p97.5', 'p99', 'CPU ms/req', 'load1', 'notes'],
     table,
   );
-  console.log('bulk row: one connection; req/s = 1000 / median ms; p50 = median; p99 column = slowest of the sequential requests');
-  console.log('load rows: CPU ms/request includes building the request bodies and parsing the responses in this process');
+  console.log(
+    'bulk row: one connection; req/s = 1000 / median ms; p50 = median; p99 column = slowest of the sequential requests',
+  );
+  console.log(
+    'load rows: CPU ms/request includes building the request bodies and parsing the responses in this process',
+  );
   for (const note of notes) console.log(note);
 } finally {
   await running.stop();

@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { loadConfig } from '../src/config.js';
 import { start } from '../src/main.js';
 import { writeSiteHistoryLog } from './siteHistory.js';
@@ -41,11 +42,19 @@ async function main() {
   try {
     await writeLog(dir);
     const running = await start(
-      loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', SUPERUSER_API_TOKEN: TOKEN, SECRET_KEY: 'bench-secret' }),
+      loadConfig({
+        DATA_DIR: dir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SUPERUSER_API_TOKEN: TOKEN,
+        SECRET_KEY: 'bench-secret',
+      }),
       () => {},
     );
     const past = running.services.audit!.past;
-    console.log(`log     ${EVENTS.toLocaleString('en-US')} events, ${mib(fs.statSync(path.join(dir, 'events.log')).size)}; burst of ${BURST}`);
+    console.log(
+      `log     ${EVENTS.toLocaleString('en-US')} events, ${mib(fs.statSync(path.join(dir, 'events.log')).size)}; burst of ${BURST}`,
+    );
     try {
       await get(`${running.url}/api/`, true);
       let offset = 0;
@@ -59,7 +68,9 @@ async function main() {
         const t0 = performance.now();
         let burstDone = false;
         const burst = Promise.all(
-          Array.from({ length: BURST }, (_, i) => get(`${running.url}/api/dcim/sites/?limit=1&as_of=${EVENTS - 1000 * (offset + i)}`, auth)),
+          Array.from({ length: BURST }, (_, i) =>
+            get(`${running.url}/api/dcim/sites/?limit=1&as_of=${EVENTS - 1000 * (offset + i)}`, auth),
+          ),
         ).finally(() => (burstDone = true));
         offset += BURST;
         const latencies: number[] = [];

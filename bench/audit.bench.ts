@@ -20,14 +20,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { AuditLog } from '../src/audit/AuditLog.js';
 import { compileChangeFilter, selectChanges, type UserLookup } from '../src/audit/changeQuery.js';
 import { ContentTypes } from '../src/audit/contentTypes.js';
-import { fileEventSource } from '../src/audit/eventSource.js';
 import { formatMicros } from '../src/audit/time.js';
 import { rebuildReadModels } from '../src/cli/rebuild.js';
 import type { EventLog } from '../src/events/EventLog.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
+import { fileEventSource } from '../src/ledger/eventSource.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { HISTORY_START_MICROS, siteHistory } from './siteHistory.js';
@@ -39,7 +40,6 @@ const SAMPLES = Number(process.env.SAMPLES ?? 2_000);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => n.toFixed(3);
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
 
 function stats(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -89,7 +89,10 @@ async function main() {
 
     // ---------------------------------------------------------- 2. look-ups
     const index = audit.index;
-    const users: UserLookup = { idsByUsername: async () => new Map([['admin', 1]]), existingIds: async (ids) => new Set(ids) };
+    const users: UserLookup = {
+      idsByUsername: async () => new Map([['admin', 1]]),
+      existingIds: async (ids) => new Set(ids),
+    };
     const types = new ContentTypes(registry);
     const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
     const time = async (label: string, fn: () => unknown | Promise<unknown>) => {
@@ -107,8 +110,12 @@ async function main() {
     };
     let matches = 0;
     await time('request id → positions', () => (matches += index.requestPositions(pick(requestIds)).length));
-    await time('object (dcim.site, id) → positions', () => index.objectPositions('dcim.site', 1 + Math.floor(Math.random() * OBJECTS)));
-    await time('time → position (as_of)', () => index.positionAtTime(HISTORY_START_MICROS + Math.floor(Math.random() * EVENTS) * 1000));
+    await time('object (dcim.site, id) → positions', () =>
+      index.objectPositions('dcim.site', 1 + Math.floor(Math.random() * OBJECTS)),
+    );
+    await time('time → position (as_of)', () =>
+      index.positionAtTime(HISTORY_START_MICROS + Math.floor(Math.random() * EVENTS) * 1000),
+    );
     const page = async (query: string) => {
       const filter = await compileChangeFilter(index, new URLSearchParams(query), users, types);
       const selection = selectChanges(index, filter, [], 0, 50);
@@ -119,7 +126,9 @@ async function main() {
       page(`changed_object_type=dcim.site&changed_object_id=${1 + Math.floor(Math.random() * OBJECTS)}`),
     );
     await time('unfiltered list, first page of 50', () => page(''));
-    await time('unfiltered list, random page of 50 (offset)', () => page(`offset=${Math.floor(Math.random() * (EVENTS - 50))}`));
+    await time('unfiltered list, random page of 50 (offset)', () =>
+      page(`offset=${Math.floor(Math.random() * (EVENTS - 50))}`),
+    );
     await time('?time_after=&time_before= (one minute of events)', () => {
       const start = HISTORY_START_MICROS + Math.floor(Math.random() * (EVENTS - 60_000)) * 1000;
       return page(`time_after=${formatMicros(start)}&time_before=${formatMicros(start + 60_000_000)}`);

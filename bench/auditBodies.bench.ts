@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { AuditLog } from '../src/audit/AuditLog.js';
 import { PastStates } from '../src/audit/PastStates.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
@@ -27,7 +28,6 @@ const OBJECTS = Number(process.env.OBJECTS ?? 20_000);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-
 /** Files this process holds open under `dir`, with their sizes (Linux). */
 function openFiles(dir: string): string[] {
   if (!fs.existsSync('/proc/self/fd')) return ['(not Linux: open files not listed)'];
@@ -35,7 +35,8 @@ function openFiles(dir: string): string[] {
   for (const fd of fs.readdirSync('/proc/self/fd')) {
     try {
       const target = fs.readlinkSync(`/proc/self/fd/${fd}`);
-      if (target.startsWith(dir)) out.push(`${path.relative(dir, target)} ${mib(fs.statSync(`/proc/self/fd/${fd}`).size)}`);
+      if (target.startsWith(dir))
+        out.push(`${path.relative(dir, target)} ${mib(fs.statSync(`/proc/self/fd/${fd}`).size)}`);
     } catch {
       // closed meanwhile
     }
@@ -61,7 +62,13 @@ async function main() {
     const writer = new FileEventLog({ dir });
     await writer.open();
     let pending: Promise<void>[] = [];
-    for (const batch of siteHistory({ events: EVENTS, objects: OBJECTS, requestSize: (p) => 1 + (p % 5), withId: true, description: (v) => `version ${v} of a site with a description of ordinary length` })) {
+    for (const batch of siteHistory({
+      events: EVENTS,
+      objects: OBJECTS,
+      requestSize: (p) => 1 + (p % 5),
+      withId: true,
+      description: (v) => `version ${v} of a site with a description of ordinary length`,
+    })) {
       pending.push(writer.append(batch));
       if (pending.length >= 2000) {
         await Promise.all(pending);
@@ -70,7 +77,9 @@ async function main() {
     }
     await Promise.all(pending);
     await writer.close();
-    console.log(`log     ${EVENTS.toLocaleString('en-US')} events, events.log ${mib(fs.statSync(path.join(dir, 'events.log')).size)}`);
+    console.log(
+      `log     ${EVENTS.toLocaleString('en-US')} events, events.log ${mib(fs.statSync(path.join(dir, 'events.log')).size)}`,
+    );
 
     const log = new FileEventLog({ dir });
     await log.open();
@@ -89,14 +98,17 @@ async function main() {
     const files = openFiles(dir);
     console.log(`disk    open files under the data dir: ${files.join(', ') || 'none'}`);
     const scratch = path.join(dir, 'audit');
-    console.log(`disk    ${scratch}: ${fs.existsSync(scratch) ? `${fs.readdirSync(scratch).length} visible files` : 'absent'}`);
+    console.log(
+      `disk    ${scratch}: ${fs.existsSync(scratch) ? `${fs.readdirSync(scratch).length} visible files` : 'absent'}`,
+    );
 
     const head = audit.head;
     t0 = performance.now();
     for (let i = 0; i < 100; i++) await audit.events(Array.from({ length: 50 }, (_, k) => head - k));
     const newestMs = (performance.now() - t0) / 100;
     t0 = performance.now();
-    for (let i = 0; i < 100; i++) await audit.events(Array.from({ length: 50 }, () => 1 + Math.floor(Math.random() * head)));
+    for (let i = 0; i < 100; i++)
+      await audit.events(Array.from({ length: 50 }, () => 1 + Math.floor(Math.random() * head)));
     const randomMs = (performance.now() - t0) / 100;
     console.log(`read    newest page of 50: ${newestMs.toFixed(2)} ms; 50 random positions: ${randomMs.toFixed(2)} ms`);
 

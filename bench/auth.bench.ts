@@ -20,6 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import type { RequestOrigin } from '../src/auth/AuthService.js';
 import { hashPassword, verifyPasswordAsync } from '../src/auth/secrets.js';
 import { loadConfig } from '../src/config.js';
@@ -76,7 +77,10 @@ try {
     return text ? JSON.parse(text) : null;
   };
   const user = await api('POST', '/api/users/users/', { username: 'bench', password: 'bench-password' });
-  const token = await api('POST', '/api/users/tokens/', { user: user.id, allowed_ips: ['127.0.0.0/8', '2001:db8::/32'] });
+  const token = await api('POST', '/api/users/tokens/', {
+    user: user.id,
+    allowed_ips: ['127.0.0.0/8', '2001:db8::/32'],
+  });
   await api('POST', '/api/users/permissions/', {
     name: 'bench',
     object_types: ['dcim.site'],
@@ -97,38 +101,56 @@ try {
     return result.principal;
   };
 
-  console.log(`auth cost per request, warm cache (${ITERATIONS.toLocaleString('en-US')} calls each, Node ${process.versions.node})`);
+  console.log(
+    `auth cost per request, warm cache (${ITERATIONS.toLocaleString('en-US')} calls each, Node ${process.versions.node})`,
+  );
   const superuser = await timeIt('token auth: superuser token', ITERATIONS, () => authenticate(ADMIN));
-  const restricted = await timeIt('token auth: user token with allowed_ips (2 networks)', ITERATIONS, () => authenticate(token.key));
+  const restricted = await timeIt('token auth: user token with allowed_ips (2 networks)', ITERATIONS, () =>
+    authenticate(token.key),
+  );
   const view = lookupView(running.services.store);
   const scoped = await timeIt('token auth + view scope (2 constraints, OR)', ITERATIONS, async () => {
     const principal = await authenticate(token.key);
     return principal.permissions.scope(site, 'view', view);
   });
-  await timeIt('anonymous (no Authorization header)', ITERATIONS, () => auth.authenticateToken(undefined, origin, requestId()));
+  await timeIt('anonymous (no Authorization header)', ITERATIONS, () =>
+    auth.authenticateToken(undefined, origin, requestId()),
+  );
 
   // the uncached path: what every request would cost without the cache (a read-model query)
   const digest = running.services.commands.secrets.tokenDigest(token.key);
-  const uncached = await timeIt('uncached: digest + token find + user get + permissions find', Math.floor(ITERATIONS / 10), async () => {
-    running.services.commands.secrets.tokenDigest(token.key);
-    const [found] = await view.find('users.token', { key_digest: { $eq: digest } }, 1);
-    const owner = await view.get('auth.user', found.user as number);
-    return view.find('users.objectpermission', { enabled: { $eq: true }, $or: [{ users: { $eq: owner!.id } }, { groups: { $in: [] } }] });
-  });
+  const uncached = await timeIt(
+    'uncached: digest + token find + user get + permissions find',
+    Math.floor(ITERATIONS / 10),
+    async () => {
+      running.services.commands.secrets.tokenDigest(token.key);
+      const [found] = await view.find('users.token', { key_digest: { $eq: digest } }, 1);
+      const owner = await view.get('auth.user', found.user as number);
+      return view.find('users.objectpermission', {
+        enabled: { $eq: true },
+        $or: [{ users: { $eq: owner!.id } }, { groups: { $in: [] } }],
+      });
+    },
+  );
 
   const hash = hashPassword('bench-password');
   const attempts = 20;
   const t0 = performance.now();
   for (let i = 0; i < attempts; i++) await verifyPasswordAsync('bench-password', hash);
   const scrypt = (performance.now() - t0) / attempts;
-  console.log(`${'password check (scrypt N=16384 r=8 p=1), per login attempt'.padEnd(62)} ${`${scrypt.toFixed(1)} ms`.padStart(12)}`);
+  console.log(
+    `${'password check (scrypt N=16384 r=8 p=1), per login attempt'.padEnd(62)} ${`${scrypt.toFixed(1)} ms`.padStart(12)}`,
+  );
 
   // over HTTP: an exempt list, with and without a token, interleaved
   const withToken: number[] = [];
   const without: number[] = [];
   serverMs.set('token', withToken).set('anonymous', without);
   for (let i = 0; i < HTTP_REQUESTS; i++) {
-    for (const [label, key] of [['token', ADMIN], ['anonymous', null]] as const) {
+    for (const [label, key] of [
+      ['token', ADMIN],
+      ['anonymous', null],
+    ] as const) {
       sending = label;
       await api('GET', '/api/extras/tags/', undefined, key);
     }
@@ -139,7 +161,9 @@ try {
       `anonymous ${median(without).toFixed(2)} ms (request log resolution 10 µs)`,
   );
   const worst = Math.max(superuser, restricted, scoped);
-  console.log(`\nwarm-cache auth cost: ${us(worst)} per request at most (target < 100 µs): ${worst < 0.1 ? 'met' : 'NOT met'}; uncached ${us(uncached)}`);
+  console.log(
+    `\nwarm-cache auth cost: ${us(worst)} per request at most (target < 100 µs): ${worst < 0.1 ? 'met' : 'NOT met'}; uncached ${us(uncached)}`,
+  );
 } finally {
   await running.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -34,13 +34,18 @@ export interface CannonLoad {
 
 export function cannon(load: CannonLoad): Promise<CannonResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./autocannonProcess.mjs', import.meta.url)), [], { stdio: 'inherit', execArgv: [] });
+    const child = fork(fileURLToPath(new URL('./autocannonProcess.mjs', import.meta.url)), [], {
+      stdio: 'inherit',
+      execArgv: [],
+    });
     let result: CannonResult | null = null;
     child.on('message', (m: { netledgerResult?: CannonResult }) => {
       if (m && m.netledgerResult) result = m.netledgerResult;
     });
     child.once('error', reject);
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`autocannon process exited with ${code}`))));
+    child.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`autocannon process exited with ${code}`)),
+    );
     child.send(load);
   });
 }

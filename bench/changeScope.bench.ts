@@ -14,6 +14,7 @@
  * Env: CHANGES (10000), INDEX_EVENTS (1000000), SAMPLES (30).
  */
 import { performance } from 'node:perf_hooks';
+
 import { objectChangeModel } from '../src/api/audit/changePermission.js';
 import { AuditIndex } from '../src/audit/AuditIndex.js';
 import { compileChangeFilter, selectChanges, type UserLookup } from '../src/audit/changeQuery.js';
@@ -21,7 +22,7 @@ import { changeScopeTest } from '../src/audit/changeScope.js';
 import { ContentTypes } from '../src/audit/contentTypes.js';
 import { formatMicros } from '../src/audit/time.js';
 import { PermissionSet } from '../src/auth/permissionSet.js';
-import { EVENT_SCHEMA_VERSION, type ChangeEvent } from '../src/events/ChangeEvent.js';
+import { type ChangeEvent, EVENT_SCHEMA_VERSION } from '../src/events/ChangeEvent.js';
 import { registry } from '../src/models/registry.js';
 import type { LookupView } from '../src/models/types.js';
 import { reportFigure } from './figures.js';
@@ -33,7 +34,7 @@ const SAMPLES = Number(process.env.SAMPLES ?? 30);
 
 const CONSTRAINTS: Record<string, unknown> = {
   'type (changed_object_type)': { changed_object_type: 'dcim.site' },
-  'action': { action: 'update' },
+  action: { action: 'update' },
   'relation (user__username)': { user__username: 'admin' },
   'many values (object_repr__istartswith)': { object_repr__istartswith: 'site 1' },
 };
@@ -118,7 +119,11 @@ async function overHttp(): Promise<void> {
 function syntheticIndex(events: number): AuditIndex {
   const index = new AuditIndex();
   const types = ['dcim.site', 'dcim.device', 'ipam.ipaddress', 'tenancy.tenant'];
-  const users = [{ id: 1, username: 'admin' }, { id: 2, username: 'ops' }, { id: 3, username: 'netbot' }];
+  const users = [
+    { id: 1, username: 'admin' },
+    { id: 2, username: 'ops' },
+    { id: 3, username: 'netbot' },
+  ];
   const t0 = Date.UTC(2024, 0, 1) * 1000;
   let batch: ChangeEvent[] = [];
   let requestId = '';
@@ -158,13 +163,17 @@ async function indexOnly(): Promise<void> {
     const grants = [{ objectTypes: ['extras.objectchange'], actions: ['view'], constraints }];
     const permissions = new PermissionSet(registry, 9, grants);
     const cpu = { ms: 0 };
-    const times = await timed(Math.min(SAMPLES, 10), async () => {
-      const scope = (await permissions.scope(objectChangeModel, 'view', view))!;
-      const filter = await compileChangeFilter(index, new URLSearchParams(), noUsers, contentTypes);
-      const readable = changeScopeTest(index, scope);
-      if (readable) filter.tests.push(readable);
-      return selectChanges(index, filter, [], 0, 50);
-    }, cpu);
+    const times = await timed(
+      Math.min(SAMPLES, 10),
+      async () => {
+        const scope = (await permissions.scope(objectChangeModel, 'view', view))!;
+        const filter = await compileChangeFilter(index, new URLSearchParams(), noUsers, contentTypes);
+        const readable = changeScopeTest(index, scope);
+        if (readable) filter.tests.push(readable);
+        return selectChanges(index, filter, [], 0, 50);
+      },
+      cpu,
+    );
     console.log(`  ${name}: ${stats(times)} (${cpu.ms.toFixed(1)} CPU-ms)`);
   }
 }

@@ -23,6 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { loadConfig } from '../src/config.js';
 import { start } from '../src/main.js';
 import { registry } from '../src/models/registry.js';
@@ -57,7 +58,11 @@ const cpuMs = () => {
 const load1 = () => os.loadavg()[0]!.toFixed(1);
 
 async function api(base: string, method: string, route: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + route, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(base + route, {
+    method,
+    headers: HEADERS,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
   return text ? JSON.parse(text) : null;
@@ -66,16 +71,27 @@ async function api(base: string, method: string, route: string, body?: unknown):
 const ids = (objects: Array<{ id: number }>) => objects.map((o) => o.id);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'netledger-configcontext-bench-'));
-const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN, SECRET_KEY: 'bench-secret-key' });
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  SUPERUSER_NAME: 'admin',
+  SUPERUSER_API_TOKEN: TOKEN,
+  SECRET_KEY: 'bench-secret-key',
+});
 const running = await start(config, (entry) => {
-  if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal') process.stderr.write(JSON.stringify(entry) + '\n');
+  if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal')
+    process.stderr.write(JSON.stringify(entry) + '\n');
 });
 const { url, services } = running;
 
 try {
   console.log(
     `netledger config-context bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ` +
-      `${fmt(DEVICES)} devices, ${fmt(CONTEXTS)} contexts, ${SITES} sites; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      `${fmt(DEVICES)} devices, ${fmt(CONTEXTS)} contexts, ${SITES} sites; load average at start ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
   );
   const random = seededRandom(7);
   const int = (n: number) => Math.floor(random() * n);
@@ -91,21 +107,78 @@ try {
     for (let b = 0; b < 4; b++) {
       const mid = await post('/api/dcim/regions/', { name: `r${a}-${b}`, slug: `r${a}-${b}`, parent: top.id });
       regions.push({ id: mid.id, depth: 1 });
-      const leaves = await post('/api/dcim/regions/', [0, 1, 2].map((c) => ({ name: `r${a}-${b}-${c}`, slug: `r${a}-${b}-${c}`, parent: mid.id })));
+      const leaves = await post(
+        '/api/dcim/regions/',
+        [0, 1, 2].map((c) => ({ name: `r${a}-${b}-${c}`, slug: `r${a}-${b}-${c}`, parent: mid.id })),
+      );
       for (const leaf of leaves) regions.push({ id: leaf.id, depth: 2 });
     }
   }
   const leafRegions = regions.filter((r) => r.depth === 2).map((r) => r.id);
   const coreGroup = await post('/api/dcim/site-groups/', { name: 'core', slug: 'core' });
-  const siteGroups = [coreGroup.id, ...ids(await post('/api/dcim/site-groups/', Array.from({ length: SITE_GROUPS - 1 }, (_, i) => ({ name: `sg${i}`, slug: `sg${i}`, parent: i % 2 ? coreGroup.id : null }))))];
-  const sites = ids(await post('/api/dcim/sites/', Array.from({ length: SITES }, (_, i) => ({ name: `site-${i}`, slug: `site-${i}`, region: pick(leafRegions), group: pick(siteGroups) }))));
+  const siteGroups = [
+    coreGroup.id,
+    ...ids(
+      await post(
+        '/api/dcim/site-groups/',
+        Array.from({ length: SITE_GROUPS - 1 }, (_, i) => ({
+          name: `sg${i}`,
+          slug: `sg${i}`,
+          parent: i % 2 ? coreGroup.id : null,
+        })),
+      ),
+    ),
+  ];
+  const sites = ids(
+    await post(
+      '/api/dcim/sites/',
+      Array.from({ length: SITES }, (_, i) => ({
+        name: `site-${i}`,
+        slug: `site-${i}`,
+        region: pick(leafRegions),
+        group: pick(siteGroups),
+      })),
+    ),
+  );
   const manufacturer = await post('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
-  const deviceTypes = ids(await post('/api/dcim/device-types/', [0, 1, 2, 3, 4].map((i) => ({ manufacturer: manufacturer.id, model: `m${i}`, slug: `m${i}` }))));
-  const roles = ids(await post('/api/dcim/device-roles/', Array.from({ length: ROLES }, (_, i) => ({ name: `role${i}`, slug: `role${i}`, color: 'ff0000' }))));
-  const platforms = ids(await post('/api/dcim/platforms/', Array.from({ length: PLATFORMS }, (_, i) => ({ name: `os${i}`, slug: `os${i}` }))));
-  const tenantGroups = ids(await post('/api/tenancy/tenant-groups/', Array.from({ length: TENANT_GROUPS }, (_, i) => ({ name: `tg${i}`, slug: `tg${i}` }))));
-  const tenants = ids(await post('/api/tenancy/tenants/', Array.from({ length: TENANTS }, (_, i) => ({ name: `t${i}`, slug: `t${i}`, group: tenantGroups[i % TENANT_GROUPS] }))));
-  const tags: Array<{ id: number; slug: string }> = await post('/api/extras/tags/', Array.from({ length: TAGS }, (_, i) => ({ name: `tag${i}`, slug: `tag${i}` })));
+  const deviceTypes = ids(
+    await post(
+      '/api/dcim/device-types/',
+      [0, 1, 2, 3, 4].map((i) => ({ manufacturer: manufacturer.id, model: `m${i}`, slug: `m${i}` })),
+    ),
+  );
+  const roles = ids(
+    await post(
+      '/api/dcim/device-roles/',
+      Array.from({ length: ROLES }, (_, i) => ({ name: `role${i}`, slug: `role${i}`, color: 'ff0000' })),
+    ),
+  );
+  const platforms = ids(
+    await post(
+      '/api/dcim/platforms/',
+      Array.from({ length: PLATFORMS }, (_, i) => ({ name: `os${i}`, slug: `os${i}` })),
+    ),
+  );
+  const tenantGroups = ids(
+    await post(
+      '/api/tenancy/tenant-groups/',
+      Array.from({ length: TENANT_GROUPS }, (_, i) => ({ name: `tg${i}`, slug: `tg${i}` })),
+    ),
+  );
+  const tenants = ids(
+    await post(
+      '/api/tenancy/tenants/',
+      Array.from({ length: TENANTS }, (_, i) => ({
+        name: `t${i}`,
+        slug: `t${i}`,
+        group: tenantGroups[i % TENANT_GROUPS],
+      })),
+    ),
+  );
+  const tags: Array<{ id: number; slug: string }> = await post(
+    '/api/extras/tags/',
+    Array.from({ length: TAGS }, (_, i) => ({ name: `tag${i}`, slug: `tag${i}` })),
+  );
   const tagIds = ids(tags);
   for (let first = 0; first < DEVICES; first += 500) {
     const body = Array.from({ length: Math.min(500, DEVICES - first) }, (_, k) => {
@@ -144,16 +217,25 @@ try {
     weight: int(2001),
     is_active: i % 25 !== 24,
     ...criteria[i % criteria.length]!(),
-    data: { [`k${i % 30}`]: { value: i, list: [i, i + 1] }, ntp: { servers: [`192.0.2.${i % 250}`], prefer: `ctx-${i}` }, [`flag${i}`]: true },
+    data: {
+      [`k${i % 30}`]: { value: i, list: [i, i + 1] },
+      ntp: { servers: [`192.0.2.${i % 250}`], prefer: `ctx-${i}` },
+      [`flag${i}`]: true,
+    },
   }));
   await post('/api/extras/config-contexts/', contexts);
   const loaded = (performance.now() - t0) / 1000;
 
   const listPath = `/api/dcim/devices/?limit=${DEVICES}`;
   const sample = await api(url, 'GET', listPath);
-  const sizes = (sample.results as Array<{ config_context: Record<string, unknown> }>).map((d) => Object.keys(d.config_context).length);
-  const distinct = new Set((sample.results as Array<{ config_context: unknown }>).map((d) => JSON.stringify(d.config_context))).size;
-  const bytes = async (route: string) => (await (await fetch(url + route, { headers: HEADERS })).arrayBuffer()).byteLength;
+  const sizes = (sample.results as Array<{ config_context: Record<string, unknown> }>).map(
+    (d) => Object.keys(d.config_context).length,
+  );
+  const distinct = new Set(
+    (sample.results as Array<{ config_context: unknown }>).map((d) => JSON.stringify(d.config_context)),
+  ).size;
+  const bytes = async (route: string) =>
+    (await (await fetch(url + route, { headers: HEADERS })).arrayBuffer()).byteLength;
   console.log(
     `loaded in ${loaded.toFixed(1)} s; one page: ${sample.results.length} devices, ${distinct} distinct rendered contexts, ` +
       `${(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(1)} top-level keys on average; ` +
@@ -166,9 +248,21 @@ try {
     [`GET ${listPath}`, listPath],
     [`GET ${listPath}&exclude=config_context`, `${listPath}&exclude=config_context`],
   ] as const) {
-    await cannon({ url, connections: CONNECTIONS, duration: WARMUP, headers: HEADERS, scenario: { kind: 'get', path: route } });
+    await cannon({
+      url,
+      connections: CONNECTIONS,
+      duration: WARMUP,
+      headers: HEADERS,
+      scenario: { kind: 'get', path: route },
+    });
     const cpu0 = cpuMs();
-    const r: CannonResult = await cannon({ url, connections: CONNECTIONS, duration: DURATION, headers: HEADERS, scenario: { kind: 'get', path: route } });
+    const r: CannonResult = await cannon({
+      url,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      headers: HEADERS,
+      scenario: { kind: 'get', path: route },
+    });
     const cpu = (cpuMs() - cpu0) / Math.max(1, r.requests.total);
     if (r.non2xx || r.errors) console.log(`  ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     rows.push([name, r.requests.average.toFixed(1), String(r.latency.p50), String(r.latency.p99), ms(cpu), load1()]);
@@ -217,7 +311,9 @@ try {
     }
     renderCpu.sort((a, b) => a - b);
     textCpu.sort((a, b) => a - b);
-    console.log(`Serializer.render of the page${exclude ? ' excluding config_context' : ''}: CPU p50 ${ms(median(renderCpu))} ms, JSON.stringify ${ms(median(textCpu))} ms`);
+    console.log(
+      `Serializer.render of the page${exclude ? ' excluding config_context' : ''}: CPU p50 ${ms(median(renderCpu))} ms, JSON.stringify ${ms(median(textCpu))} ms`,
+    );
   }
 } finally {
   await running.stop();

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { makeBatch, makeEvent } from '../test/events/makeEvent.js';
 
@@ -72,7 +73,9 @@ async function replay(dir: string): Promise<void> {
   await log.open();
   const openMs = performance.now() - t0;
   const size = fs.statSync(log.file).size;
-  console.log(`open    ${fmt(log.head())} events, ${mib(size)} MiB (recovery scan: CRC + parse + position check): ${(openMs / 1000).toFixed(2)} s, ${fmt(log.head() / (openMs / 1000))} events/s`);
+  console.log(
+    `open    ${fmt(log.head())} events, ${mib(size)} MiB (recovery scan: CRC + parse + position check): ${(openMs / 1000).toFixed(2)} s, ${fmt(log.head() / (openMs / 1000))} events/s`,
+  );
 
   t0 = performance.now();
   let events = 0;
@@ -84,7 +87,8 @@ async function replay(dir: string): Promise<void> {
     last = batch[batch.length - 1]!.position;
   }
   const ms = performance.now() - t0;
-  if (events !== log.head() || last !== log.head()) throw new Error(`replay saw ${events} events up to ${last}, head ${log.head()}`);
+  if (events !== log.head() || last !== log.head())
+    throw new Error(`replay saw ${events} events up to ${last}, head ${log.head()}`);
   console.log(
     `replay  read(1) of ${fmt(events)} events in ${fmt(batches)} batches: ${(ms / 1000).toFixed(2)} s = ${fmt(events / (ms / 1000))} events/s, ` +
       `${(size / 1024 / 1024 / (ms / 1000)).toFixed(0)} MiB/s`,

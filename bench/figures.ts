@@ -37,9 +37,19 @@ export function figureTable(file: string): string[] {
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Recorded);
   if (figures.length === 0) return [];
-  const rows = figures.map((f) => [f.name, f.value, f.target ?? '', f.met === undefined ? '' : f.met ? 'met' : 'NOT met', f.bench]);
+  const rows = figures.map((f) => [
+    f.name,
+    f.value,
+    f.target ?? '',
+    f.met === undefined ? '' : f.met ? 'met' : 'NOT met',
+    f.bench,
+  ]);
   const header = ['figure', 'measured', 'target', '', 'bench'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((v, c) => v.padEnd(widths[c]!)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => v.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
 }

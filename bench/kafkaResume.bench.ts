@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+
 import type { LogCursor, ResumePoint } from '../src/events/EventLog.js';
 import { KafkaEventLog, type KafkaEventLogOptions } from '../src/events/kafka/KafkaEventLog.js';
 import { makeEvent } from '../test/events/makeEvent.js';
@@ -24,12 +25,19 @@ const BATCH = Number(process.env.BATCH ?? 500);
 const TAIL_BATCHES = Number(process.env.TAIL_BATCHES ?? 2);
 
 function brokers(): { brokers: string[]; client?: KafkaEventLogOptions['client']; where: string } {
-  const configured = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  const configured = (process.env.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
   if (configured.length > 0) return { brokers: configured, where: `brokers ${configured.join(',')}` };
   return { brokers: ['fake:9092'], client: new FakeKafkaCluster().client, where: 'the in-process fake cluster' };
 }
 
-async function caughtUpIn(log: KafkaEventLog, from: number, resume: ResumePoint | null): Promise<{ ms: number; events: number }> {
+async function caughtUpIn(
+  log: KafkaEventLog,
+  from: number,
+  resume: ResumePoint | null,
+): Promise<{ ms: number; events: number }> {
   const started = performance.now();
   let events = 0;
   const subscription = log.subscribe(from, async (batch) => void (events += batch.length), resume);
@@ -55,10 +63,14 @@ async function main(): Promise<void> {
     const started = performance.now();
     for (let first = 1; first <= EVENTS; first += BATCH) {
       const requestId = randomUUID();
-      const batch = Array.from({ length: Math.min(BATCH, EVENTS - first + 1) }, (_, i) => makeEvent(first + i, { requestId }));
+      const batch = Array.from({ length: Math.min(BATCH, EVENTS - first + 1) }, (_, i) =>
+        makeEvent(first + i, { requestId }),
+      );
       await writer.append(batch);
     }
-    console.log(`wrote ${EVENTS} events in batches of ${BATCH} to ${target.where} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `wrote ${EVENTS} events in batches of ${BATCH} to ${target.where} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     // A subscriber that had reached `resumeAt` before it stopped, and kept the cursor it was handed there.
     const resumeAt = writer.head() - TAIL_BATCHES * BATCH;
@@ -86,7 +98,10 @@ async function main(): Promise<void> {
     };
     const scan = await measure('restart reading the partition from its start', null);
     const resumed = await measure('restart from the stored cursor', { position: resumeAt, cursor });
-    reportFigure({ name: `Kafka subscriber restart, ${TAIL_BATCHES * BATCH} events behind of ${EVENTS}`, value: `${resumed.toFixed(0)} ms (from the start: ${scan.toFixed(0)} ms)` });
+    reportFigure({
+      name: `Kafka subscriber restart, ${TAIL_BATCHES * BATCH} events behind of ${EVENTS}`,
+      value: `${resumed.toFixed(0)} ms (from the start: ${scan.toFixed(0)} ms)`,
+    });
   } finally {
     await writer.close();
   }

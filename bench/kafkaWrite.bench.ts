@@ -19,6 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+
 import { SecretKeeper } from '../src/auth/secrets.js';
 import { systemClock } from '../src/commands/clock.js';
 import { createObjects } from '../src/commands/createObjects.js';
@@ -33,7 +34,10 @@ import { makeEvent } from '../test/events/makeEvent.js';
 import { startKafkaMock } from '../test/support/kafkaMockBroker.js';
 import { KafkaMockClient } from '../test/support/kafkaMockClient.js';
 
-let brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+let brokers = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 let client: KafkaEventLogOptions['client'];
 const WRITES = Number(process.env.WRITES ?? 200);
 const REPLICATION = Number(process.env.KAFKA_REPLICATION_FACTOR ?? 1);
@@ -84,7 +88,12 @@ async function creates(): Promise<void> {
   await projector.start();
   const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock);
   await coordinator.init();
-  const env: CommandEnvironment = { registry, secrets: new SecretKeeper('bench', false), settings: { enforceGlobalUnique: false }, followUps: runFollowUps };
+  const env: CommandEnvironment = {
+    registry,
+    secrets: new SecretKeeper('bench', false),
+    settings: { enforceGlobalUnique: false },
+    followUps: runFollowUps,
+  };
   try {
     const samples: number[] = [];
     for (let i = 1; i <= WRITES; i++) {
@@ -116,7 +125,7 @@ if (mock && 'skipped' in mock) {
     await mock.stop();
   }
 } else if (brokers.length === 0) {
-  console.log('kafkaWrite: skipped (KAFKA_BROKERS not set; KAFKA_MOCK=1 uses librdkafka\'s mock cluster)');
+  console.log("kafkaWrite: skipped (KAFKA_BROKERS not set; KAFKA_MOCK=1 uses librdkafka's mock cluster)");
 } else {
   await appends();
   await creates();

@@ -15,10 +15,14 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+
 import { reportFigure } from './figures.js';
 import { api, startBenchService } from './inProcessService.js';
 
-const CHECKPOINTS = (process.env.OBJECTS ?? '100000,1000000').split(',').map(Number).sort((a, b) => a - b);
+const CHECKPOINTS = (process.env.OBJECTS ?? '100000,1000000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 const BATCH = Number(process.env.BATCH ?? 1000);
 
 v8.setFlagsFromString('--expose-gc');
@@ -34,10 +38,16 @@ const service = await startBenchService('memory');
 const url = service.url;
 try {
   const manufacturer = await api(url, 'POST', '/api/dcim/manufacturers/', { name: 'maker', slug: 'maker' });
-  const type = await api(url, 'POST', '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'box', slug: 'box' });
+  const type = await api(url, 'POST', '/api/dcim/device-types/', {
+    manufacturer: manufacturer.id,
+    model: 'box',
+    slug: 'box',
+  });
   const role = await api(url, 'POST', '/api/dcim/device-roles/', { name: 'role', slug: 'role', color: 'ff0000' });
   const empty = resident();
-  console.log(`memory bench: node ${process.version}, ${os.cpus().length} CPUs, ${mib(os.totalmem())} RAM; empty service: rss ${mib(empty.rss)}, heap ${mib(empty.heapUsed)}`);
+  console.log(
+    `memory bench: node ${process.version}, ${os.cpus().length} CPUs, ${mib(os.totalmem())} RAM; empty service: rss ${mib(empty.rss)}, heap ${mib(empty.heapUsed)}`,
+  );
   console.log('objects     rss        heap       rss/object  heap/object  heap total  external   fill time');
 
   let objects = 0;
@@ -48,18 +58,59 @@ try {
       // One round: BATCH/100 units, each model posted as one bulk request.
       const units = Math.max(1, Math.floor(BATCH / 100));
       const first = unit;
-      const sites = await api(url, 'POST', '/api/dcim/sites/', range(units, (i) => ({ name: `site ${first + i}`, slug: `site-${first + i}` })));
-      const racks = await api(url, 'POST', '/api/dcim/racks/', sites.map((s: { id: number; name: string }) => ({ name: `rack of ${s.name}`, site: s.id })));
+      const sites = await api(
+        url,
+        'POST',
+        '/api/dcim/sites/',
+        range(units, (i) => ({ name: `site ${first + i}`, slug: `site-${first + i}` })),
+      );
+      const racks = await api(
+        url,
+        'POST',
+        '/api/dcim/racks/',
+        sites.map((s: { id: number; name: string }) => ({ name: `rack of ${s.name}`, site: s.id })),
+      );
       const devices = await api(
         url,
         'POST',
         '/api/dcim/devices/',
-        range(units * 10, (i) => ({ name: `device ${first * 10 + i}`, device_type: type.id, device_role: role.id, site: sites[Math.floor(i / 10)].id, rack: racks[Math.floor(i / 10)].id, status: 'active' })),
+        range(units * 10, (i) => ({
+          name: `device ${first * 10 + i}`,
+          device_type: type.id,
+          device_role: role.id,
+          site: sites[Math.floor(i / 10)].id,
+          rack: racks[Math.floor(i / 10)].id,
+          status: 'active',
+        })),
       );
-      await api(url, 'POST', '/api/dcim/interfaces/', range(units * 50, (i) => ({ device: devices[Math.floor(i / 5)].id, name: `eth${i % 5}`, type: '1000base-t' })));
-      await api(url, 'POST', '/api/ipam/ip-addresses/', range(units * 30, (i) => ({ address: address(first * 30 + i), status: 'active' })));
-      await api(url, 'POST', '/api/ipam/prefixes/', range(units * 4, (i) => ({ prefix: prefix(first * 4 + i), status: 'active' })));
-      await api(url, 'POST', '/api/ipam/vlans/', range(units * 4, (i) => ({ vid: 1 + ((first * 4 + i) % 4094), name: `vlan ${first * 4 + i}`, site: sites[Math.floor(i / 4)].id })));
+      await api(
+        url,
+        'POST',
+        '/api/dcim/interfaces/',
+        range(units * 50, (i) => ({ device: devices[Math.floor(i / 5)].id, name: `eth${i % 5}`, type: '1000base-t' })),
+      );
+      await api(
+        url,
+        'POST',
+        '/api/ipam/ip-addresses/',
+        range(units * 30, (i) => ({ address: address(first * 30 + i), status: 'active' })),
+      );
+      await api(
+        url,
+        'POST',
+        '/api/ipam/prefixes/',
+        range(units * 4, (i) => ({ prefix: prefix(first * 4 + i), status: 'active' })),
+      );
+      await api(
+        url,
+        'POST',
+        '/api/ipam/vlans/',
+        range(units * 4, (i) => ({
+          vid: 1 + ((first * 4 + i) % 4094),
+          name: `vlan ${first * 4 + i}`,
+          site: sites[Math.floor(i / 4)].id,
+        })),
+      );
       unit += units;
       objects += units * 100;
     }

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   await measure("find {status:'active', vrf:k} sort _address limit 50", 200, (i) =>
     store.find(COLLECTION, { status: 'active', vrf: 1 + (i % 10) }, page),
   );
-  await measure("find {status:{$in:[active,dhcp]}, tenant:k} sort _address limit 50", 200, (i) =>
+  await measure('find {status:{$in:[active,dhcp]}, tenant:k} sort _address limit 50', 200, (i) =>
     store.find(COLLECTION, { status: { $in: ['active', 'dhcp'] }, tenant: 1 + (i % 100) }, page),
   );
   await measure("find {status:'active'} sort _address skip 5000 limit 50 (full sort)", 50, () =>
@@ -99,25 +99,44 @@ async function main(): Promise<void> {
   );
   await measure('count {}', 10_000, () => store.count(COLLECTION, {}));
   await measure("count {status:'active'} (index only)", 10_000, () => store.count(COLLECTION, { status: 'active' }));
-  await measure("count {status:'active', vrf:k}", 200, (i) => store.count(COLLECTION, { status: 'active', vrf: 1 + (i % 10) }));
+  await measure("count {status:'active', vrf:k}", 200, (i) =>
+    store.count(COLLECTION, { status: 'active', vrf: 1 + (i % 10) }),
+  );
   await measure('countBy tenant, 50 values (indexed)', 1000, () =>
-    store.countBy(COLLECTION, 'tenant', Array.from({ length: 50 }, (_, i) => i + 1)),
+    store.countBy(
+      COLLECTION,
+      'tenant',
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    ),
   );
   await measure('countBy assigned_object_id, 50 values (scan)', 50, () =>
-    store.countBy(COLLECTION, 'assigned_object_id', Array.from({ length: 50 }, (_, i) => i + 1)),
+    store.countBy(
+      COLLECTION,
+      'assigned_object_id',
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    ),
   );
   const ids = Array.from({ length: 10_000 }, () => 1 + int(N));
   await measure('get by id (frozen, returned as is)', 10_000, (i) => store.get(COLLECTION, ids[i]!));
-  await measure('get by id + structuredClone (the alternative)', 10_000, async (i) => structuredClone(await store.get(COLLECTION, ids[i]!)));
-  await measure('getMany 50 ids', 1000, (i) => store.getMany(COLLECTION, ids.slice((i * 50) % 9950, ((i * 50) % 9950) + 50)));
+  await measure('get by id + structuredClone (the alternative)', 10_000, async (i) =>
+    structuredClone(await store.get(COLLECTION, ids[i]!)),
+  );
+  await measure('getMany 50 ids', 1000, (i) =>
+    store.getMany(COLLECTION, ids.slice((i * 50) % 9950, ((i * 50) % 9950) + 50)),
+  );
   await measure('getMany 50 ids + structuredClone each (the alternative)', 1000, async (i) =>
-    (await store.getMany(COLLECTION, ids.slice((i * 50) % 9950, ((i * 50) % 9950) + 50))).map((d) => structuredClone(d)),
+    (await store.getMany(COLLECTION, ids.slice((i * 50) % 9950, ((i * 50) % 9950) + 50))).map((d) =>
+      structuredClone(d),
+    ),
   );
 
-  console.log(`MemoryReadStore, ${N.toLocaleString('en')} documents; load (apply in batches of 1000, 3 indexes): ${loadMs.toFixed(0)} ms; heap after load ${heapMb.toFixed(0)} MB; node ${process.version}`);
+  console.log(
+    `MemoryReadStore, ${N.toLocaleString('en')} documents; load (apply in batches of 1000, 3 indexes): ${loadMs.toFixed(0)} ms; heap after load ${heapMb.toFixed(0)} MB; node ${process.version}`,
+  );
   const header = ['operation', 'p50 ms', 'p95 ms', 'runs', 'result'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((v, c) => (c === 0 || c === 4 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!))).join('  ');
+  const line = (r: string[]) =>
+    r.map((v, c) => (c === 0 || c === 4 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!))).join('  ');
   console.log(line(header));
   for (const r of rows) console.log(line(r));
 }

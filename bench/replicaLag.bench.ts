@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { loadConfig } from '../src/config.js';
 import { start } from '../src/main.js';
 
@@ -21,7 +22,8 @@ const writer = await start(loadConfig(env), () => {});
 const reader = await start(loadConfig({ ...env, ROLE: 'reader' }), () => {});
 await reader.caughtUp;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const fixed = (n: number) => n.toFixed(2);
 const lags: number[] = [];
 for (let i = 0; i < WRITES; i++) {
@@ -37,7 +39,9 @@ for (let i = 0; i < WRITES; i++) {
   lags.push(performance.now() - answered);
 }
 lags.sort((a, b) => a - b);
-console.log(`replica lag after a write's answer (${WRITES} sequential creates): p50 ${fixed(percentile(lags, 50))} ms, p99 ${fixed(percentile(lags, 99))} ms, max ${fixed(lags.at(-1)!)} ms`);
+console.log(
+  `replica lag after a write's answer (${WRITES} sequential creates): p50 ${fixed(percentile(lags, 50))} ms, p99 ${fixed(percentile(lags, 99))} ms, max ${fixed(lags.at(-1)!)} ms`,
+);
 
 const head = writer.services.log.head();
 const t0 = performance.now();

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+
 import { figureTable } from './figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,7 +48,9 @@ function run(file: string): Promise<number> {
 
 const figuresDir = mkdtempSync(path.join(os.tmpdir(), 'netledger-bench-'));
 const figuresFile = path.join(figuresDir, 'figures.jsonl');
-console.log(`netledger benchmarks: ${selected.join(', ')} (node ${process.version}, ${os.cpus().length} CPUs, ${new Date().toISOString()})`);
+console.log(
+  `netledger benchmarks: ${selected.join(', ')} (node ${process.version}, ${os.cpus().length} CPUs, ${new Date().toISOString()})`,
+);
 const outcomes: string[] = [];
 for (const file of selected) {
   console.log(`\n=== ${file} ${'='.repeat(Math.max(3, 70 - file.length))}`);

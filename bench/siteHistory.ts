@@ -4,8 +4,9 @@
  * earlier site), in requests of a chosen size.
  */
 import { randomUUID } from 'node:crypto';
+
 import { formatMicros } from '../src/audit/time.js';
-import { EVENT_SCHEMA_VERSION, type ChangeEvent, type EventUser } from '../src/events/ChangeEvent.js';
+import { type ChangeEvent, EVENT_SCHEMA_VERSION, type EventUser } from '../src/events/ChangeEvent.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
 
 export const HISTORY_START_MICROS = Date.UTC(2024, 0, 1) * 1000;
@@ -22,7 +23,11 @@ export interface SiteHistoryOptions {
 }
 
 /** A site's stored form at one of its versions. */
-export function siteDocument(id: number, version: number, options: Pick<SiteHistoryOptions, 'withId' | 'description'> = {}): Record<string, unknown> {
+export function siteDocument(
+  id: number,
+  version: number,
+  options: Pick<SiteHistoryOptions, 'withId' | 'description'> = {},
+): Record<string, unknown> {
   return {
     ...(options.withId ? { id } : {}),
     name: `site-${id}`,
@@ -59,7 +64,8 @@ export function* siteHistory(options: SiteHistoryOptions): Generator<ChangeEvent
     const time = formatMicros(HISTORY_START_MICROS + position * 1000);
     const batch: ChangeEvent[] = [];
     for (let i = 0; i < size; i++, position++) {
-      const id = created < objects && (position % 10 !== 0 || created === 0) ? ++created : 1 + ((position * 7919) % created);
+      const id =
+        created < objects && (position % 10 !== 0 || created === 0) ? ++created : 1 + ((position * 7919) % created);
       const version = versions[id]!++;
       batch.push({
         v: EVENT_SCHEMA_VERSION,

@@ -24,15 +24,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+
 import { AuditLog } from '../src/audit/AuditLog.js';
 import { PastStates } from '../src/audit/PastStates.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
+import { writeReadModelSnapshot } from '../src/projections/memory/snapshots/readModelSnapshot.js';
+import { eventIdsOf, ReadModelSnapshots } from '../src/projections/memory/snapshots/ReadModelSnapshots.js';
 import { Projector } from '../src/projections/Projector.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
-import { eventIdsOf, ReadModelSnapshots } from '../src/projections/snapshots/ReadModelSnapshots.js';
-import { writeReadModelSnapshot } from '../src/projections/snapshots/readModelSnapshot.js';
 import { listSnapshots } from '../src/snapshots/SnapshotFile.js';
 import { reportFigure } from './figures.js';
 import { siteDocument, writeSiteHistoryLog } from './siteHistory.js';
@@ -62,7 +63,11 @@ async function indexedStore(): Promise<MemoryReadStore> {
 }
 
 async function formats(): Promise<void> {
-  const docs = Array.from({ length: 100_000 }, (_, i) => ({ ...siteDocument(i + 1, 3, { withId: true }), _pos: i + 1, _name: `site-${i + 1}` }));
+  const docs = Array.from({ length: 100_000 }, (_, i) => ({
+    ...siteDocument(i + 1, 3, { withId: true }),
+    _pos: i + 1,
+    _name: `site-${i + 1}`,
+  }));
   const perDoc = docs.map((d) => JSON.stringify(d));
   const batches: string[] = [];
   for (let i = 0; i < docs.length; i += 500) batches.push(JSON.stringify(docs.slice(i, i + 500)));
@@ -83,7 +88,11 @@ function writeLog(dir: string): Promise<void> {
   return writeSiteHistoryLog(dir, { events: EVENTS, objects: OBJECTS, user: null, requestSize: (p) => 1 + (p % 5) });
 }
 
-async function startUp(dir: string, snapshots: { write: boolean; loadAtOrBefore?: number }, log: (line: string) => void) {
+async function startUp(
+  dir: string,
+  snapshots: { write: boolean; loadAtOrBefore?: number },
+  log: (line: string) => void,
+) {
   const eventLog = new FileEventLog({ dir });
   await eventLog.open();
   const store = await indexedStore();
@@ -93,7 +102,8 @@ async function startUp(dir: string, snapshots: { write: boolean; loadAtOrBefore?
     keep: 100,
     logger: (entry) => log(`    ${String(entry.msg)}`),
   });
-  const loaded = snapshots.loadAtOrBefore === undefined ? null : await timed(() => writer.loadNewest(snapshots.loadAtOrBefore!));
+  const loaded =
+    snapshots.loadAtOrBefore === undefined ? null : await timed(() => writer.loadNewest(snapshots.loadAtOrBefore!));
   const projector = new Projector(eventLog, store, registry);
   projector.onApplied = (position) => writer.applied(position);
   const replay = await timed(() => projector.start());
@@ -123,7 +133,9 @@ async function snapshotAlone(store: MemoryReadStore, dir: string): Promise<numbe
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netledger-snapshot-bench-'));
-  console.log(`snapshot bench: ${fmt(EVENTS)} events over ${fmt(OBJECTS)} sites, a snapshot every ${fmt(EVERY)} events, in ${dir}`);
+  console.log(
+    `snapshot bench: ${fmt(EVENTS)} events over ${fmt(OBJECTS)} sites, a snapshot every ${fmt(EVERY)} events, in ${dir}`,
+  );
   try {
     await formats();
 
@@ -134,7 +146,9 @@ async function main() {
     gc();
     const baseRss = process.memoryUsage().rss;
     const full = await startUp(dir, { write: true }, console.log);
-    console.log(`start-up without snapshot: replay ${show(full.replay)} (${fmt(full.projector.appliedEvents)} events, with background snapshots), first sorted page ${show(full.firstQuery)}`);
+    console.log(
+      `start-up without snapshot: replay ${show(full.replay)} (${fmt(full.projector.appliedEvents)} events, with background snapshots), first sorted page ${show(full.firstQuery)}`,
+    );
     const finalClose = await timed(() => full.writer.close());
     console.log(`  final snapshot at the head (close): ${show(finalClose)}`);
     const head = full.eventLog.head();
@@ -173,7 +187,11 @@ async function main() {
     const audit = new AuditLog(eventLog);
     const opened = await timed(() => audit.open());
     console.log(`audit indexes for as_of: ${show(opened)}`);
-    const snapshotsAt = new ReadModelSnapshots(await indexedStore(), eventIdsOf(eventLog), { dataDir: dir, every: 0, keep: 100 });
+    const snapshotsAt = new ReadModelSnapshots(await indexedStore(), eventIdsOf(eventLog), {
+      dataDir: dir,
+      every: 0,
+      keep: 100,
+    });
     const asOfPositions = [Math.floor(head / 4), Math.floor(head / 2) + 1, head - Math.floor(EVERY / 2), head];
     let slowest = 0;
     for (const withSnapshots of process.env.BASELINE === '0' ? [true] : [true, false]) {
@@ -182,7 +200,9 @@ async function main() {
         if (withSnapshots) past.startingPoints = snapshotsAt;
         gc();
         const r = await timed(async () => (await past.at(position)).count('dcim.site', {}));
-        console.log(`as_of=${fmt(position)} ${withSnapshots ? 'from the nearest snapshot' : 'from position 1     '}: ${show(r)}, ${fmt(past.replayedEvents)} events replayed, ${fmt(r.value)} sites`);
+        console.log(
+          `as_of=${fmt(position)} ${withSnapshots ? 'from the nearest snapshot' : 'from position 1     '}: ${show(r)}, ${fmt(past.replayedEvents)} events replayed, ${fmt(r.value)} sites`,
+        );
         if (withSnapshots) slowest = Math.max(slowest, r.wall);
       }
     }

@@ -22,15 +22,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+
 import { AuditService } from '../src/audit/AuditService.js';
 import { captureAuditState, writeAuditSnapshot } from '../src/audit/AuditSnapshots.js';
 import { loadConfig } from '../src/config.js';
-import { eventIdsOf, ReadModelSnapshots } from '../src/projections/snapshots/ReadModelSnapshots.js';
-import { writeReadModelSnapshot } from '../src/projections/snapshots/readModelSnapshot.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { eventLogFor } from '../src/ledger/openLedger.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
+import { writeReadModelSnapshot } from '../src/projections/memory/snapshots/readModelSnapshot.js';
+import { eventIdsOf, ReadModelSnapshots } from '../src/projections/memory/snapshots/ReadModelSnapshots.js';
 import { Projector } from '../src/projections/Projector.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
 import { reportFigure } from './figures.js';
@@ -59,7 +60,15 @@ function memory(): { rss: number; maxRss: number } {
 }
 
 function configFor(dataDir: string, extra: Record<string, string> = {}) {
-  return loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN, SECRET_KEY: 'bench-secret-key', ...extra });
+  return loadConfig({
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SUPERUSER_NAME: 'admin',
+    SUPERUSER_API_TOKEN: TOKEN,
+    SECRET_KEY: 'bench-secret-key',
+    ...extra,
+  });
 }
 
 // ------------------------------------------------------------------ children
@@ -72,14 +81,20 @@ async function phasesChild(dataDir: string, writeSnapshots: boolean): Promise<Re
   const open = await timed(() => log.open());
   const store = new MemoryReadStore();
   const projector = new Projector(log, store, registry);
-  const readModelSnapshots = new ReadModelSnapshots(store, eventIdsOf(log), { dataDir, every: 0, keep: config.snapshotKeep });
+  const readModelSnapshots = new ReadModelSnapshots(store, eventIdsOf(log), {
+    dataDir,
+    every: 0,
+    keep: config.snapshotKeep,
+  });
   const readModels = await timed(async () => {
     await store.open();
     for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
     await readModelSnapshots.loadNewest(log.head());
     await projector.start();
   });
-  const audit = new AuditService(log, registry, { snapshots: { dir: snapshots, everyEvents: 0, keep: config.snapshotKeep, write: false } });
+  const audit = new AuditService(log, registry, {
+    snapshots: { dir: snapshots, everyEvents: 0, keep: config.snapshotKeep, write: false },
+  });
   const auditOpen = await timed(() => audit.open());
   const result: Record<string, unknown> = {
     head: log.head(),
@@ -122,7 +137,9 @@ async function serviceChild(dataDir: string, extra: Record<string, string>): Pro
   });
   const listening = performance.now() - t0;
   const get = async (route: string) => {
-    const response = await fetch(running.url + route, { headers: { Authorization: `Token ${TOKEN}`, Accept: 'application/json' } });
+    const response = await fetch(running.url + route, {
+      headers: { Authorization: `Token ${TOKEN}`, Accept: 'application/json' },
+    });
     if (response.status !== 200) throw new Error(`${route}: ${response.status}`);
     return response.json();
   };
@@ -131,7 +148,16 @@ async function serviceChild(dataDir: string, extra: Record<string, string>): Pro
   const list = (await get('/api/dcim/sites/?limit=5')) as { count: number };
   const listed = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
-  const result = { importMs: imported, listeningMs: listening, rootMs: root, listMs: listed, cpuMs: (cpu.user + cpu.system) / 1000, sites: list.count, warnings, ...memory() };
+  const result = {
+    importMs: imported,
+    listeningMs: listening,
+    rootMs: root,
+    listMs: listed,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    sites: list.count,
+    warnings,
+    ...memory(),
+  };
   await running.stop();
   return result;
 }
@@ -172,12 +198,16 @@ function printService(label: string, r: any): void {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'netledger-startup-bench-'));
-  console.log(`start-up bench: ${fmt(EVENTS)} events over ${fmt(OBJECTS)} sites in ${dataDir}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `start-up bench: ${fmt(EVENTS)} events over ${fmt(OBJECTS)} sites in ${dataDir}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
+  );
   try {
     const generated = await timed(async () => {
       await writeSiteHistoryLog(dataDir, { events: EVENTS, objects: OBJECTS, requestSize: (p) => 1 + (p % 5) });
     });
-    console.log(`log                          ${fmt(EVENTS)} events written in ${sec(generated.ms)} s, ${mib(fs.statSync(path.join(dataDir, 'events.log')).size)} MiB`);
+    console.log(
+      `log                          ${fmt(EVENTS)} events written in ${sec(generated.ms)} s, ${mib(fs.statSync(path.join(dataDir, 'events.log')).size)} MiB`,
+    );
 
     const cold = await runChild('phases-cold', dataDir);
     printPhases('cold, no snapshots', cold);
@@ -192,7 +222,10 @@ async function main(): Promise<void> {
     printService('service, with snapshots', warm);
     const coldService = await runChild('service-cold', dataDir);
     printService('service, no snapshots', coldService);
-    reportFigure({ name: `start-up to a served list at ${fmt(EVENTS)} events, no snapshots`, value: `${sec(coldService.listMs)} s` });
+    reportFigure({
+      name: `start-up to a served list at ${fmt(EVENTS)} events, no snapshots`,
+      value: `${sec(coldService.listMs)} s`,
+    });
     reportFigure({
       name: `start-up to a served list at ${fmt(EVENTS)} events, with snapshots`,
       value: `${sec(warm.listMs)} s (RSS ${mib(warm.rss)} MiB)`,

@@ -4,12 +4,13 @@
  * once (then how long until every change is delivered, and the rate). WEBHOOK_WRITES
  * scales it (default 300 per case).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { loadConfig } from '../src/config.js';
 import { start } from '../src/main.js';
 import { api, fixed, TOKEN } from './inProcessService.js';
@@ -42,11 +43,25 @@ async function receiver(answer: boolean): Promise<{ url: string; count(): number
 
 async function run(label: string, hook: 'none' | 'hanging' | 'answering'): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'netledger-webhooks-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SUPERUSER_API_TOKEN: TOKEN, SECRET_KEY: 'bench-secret-key', WEBHOOK_TIMEOUT: '3600' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SUPERUSER_API_TOKEN: TOKEN,
+    SECRET_KEY: 'bench-secret-key',
+    WEBHOOK_TIMEOUT: '3600',
+  });
   const running = await start(config, () => {});
   const target = hook === 'none' ? null : await receiver(hook === 'answering');
   try {
-    if (target) await api(running.url, 'POST', '/api/extras/webhooks/', { name: 'bench', content_types: ['dcim.site'], type_create: true, payload_url: target.url, secret: 'bench' });
+    if (target)
+      await api(running.url, 'POST', '/api/extras/webhooks/', {
+        name: 'bench',
+        content_types: ['dcim.site'],
+        type_create: true,
+        payload_url: target.url,
+        secret: 'bench',
+      });
     const latencies: number[] = [];
     const t0 = performance.now();
     for (let i = 0; i < WRITES; i++) {
@@ -62,7 +77,9 @@ async function run(label: string, hook: 'none' | 'hanging' | 'answering'): Promi
       const all = performance.now() - t0;
       delivered = `; all ${WRITES} delivered ${fixed(all - written)} ms after the last write (${fixed((WRITES / all) * 1000)} deliveries/s overall)`;
     }
-    console.log(`${label}: ${WRITES} creates in ${fixed(written)} ms, p50 ${fixed(percentile(latencies, 50))} ms, p99 ${fixed(percentile(latencies, 99))} ms${delivered}`);
+    console.log(
+      `${label}: ${WRITES} creates in ${fixed(written)} ms, p50 ${fixed(percentile(latencies, 50))} ms, p99 ${fixed(percentile(latencies, 99))} ms${delivered}`,
+    );
   } finally {
     target?.close();
     await running.stop();

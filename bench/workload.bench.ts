@@ -10,9 +10,10 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+
 import { cannon } from './cannon.js';
 import { reportFigure } from './figures.js';
-import { api, cpuMs, HEADERS, startBenchService, deviceFixtures } from './inProcessService.js';
+import { api, cpuMs, deviceFixtures, HEADERS, startBenchService } from './inProcessService.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
 const DURATION = Number(process.env.DURATION ?? 5);
@@ -37,9 +38,19 @@ function figure(name: string, measured: { reqPerSec?: number; ms?: number }, not
   const target = TARGETS[name]!;
   if (target.reqPerSec !== undefined) {
     const value = Math.round(measured.reqPerSec!);
-    reportFigure({ name, value: `${value.toLocaleString('en')} req/s${note}`, target: `≥ ${target.reqPerSec.toLocaleString('en')} req/s`, met: value >= target.reqPerSec });
+    reportFigure({
+      name,
+      value: `${value.toLocaleString('en')} req/s${note}`,
+      target: `≥ ${target.reqPerSec.toLocaleString('en')} req/s`,
+      met: value >= target.reqPerSec,
+    });
   } else {
-    reportFigure({ name, value: `${measured.ms!.toFixed(2)} ms${note}`, target: `≤ ${target.ms} ms`, met: measured.ms! <= target.ms! });
+    reportFigure({
+      name,
+      value: `${measured.ms!.toFixed(2)} ms${note}`,
+      target: `≤ ${target.ms} ms`,
+      met: measured.ms! <= target.ms!,
+    });
   }
 }
 const load1 = () => os.loadavg()[0]!.toFixed(1);
@@ -51,12 +62,29 @@ try {
     url,
     'POST',
     '/api/dcim/devices/',
-    Array.from({ length: 200 }, (_, i) => ({ name: `device ${i}`, device_type: type.id, device_role: role.id, site: site.id, rack: racks[i % 5].id, status: 'active' })),
+    Array.from({ length: 200 }, (_, i) => ({
+      name: `device ${i}`,
+      device_type: type.id,
+      device_role: role.id,
+      site: site.id,
+      rack: racks[i % 5].id,
+      status: 'active',
+    })),
   );
   for (let k = 0; k < 10; k++) {
-    await api(url, 'POST', '/api/dcim/interfaces/', devices.slice(0, 100).map((d: { id: number }) => ({ device: d.id, name: `eth${k}`, type: '1000base-t' })));
+    await api(
+      url,
+      'POST',
+      '/api/dcim/interfaces/',
+      devices.slice(0, 100).map((d: { id: number }) => ({ device: d.id, name: `eth${k}`, type: '1000base-t' })),
+    );
   }
-  await api(url, 'POST', '/api/ipam/ip-addresses/', Array.from({ length: 1000 }, (_, i) => ({ address: `10.0.${i >> 8}.${i & 255}/16`, status: 'active' })));
+  await api(
+    url,
+    'POST',
+    '/api/ipam/ip-addresses/',
+    Array.from({ length: 1000 }, (_, i) => ({ address: `10.0.${i >> 8}.${i & 255}/16`, status: 'active' })),
+  );
 
   const reads: Array<[string, string]> = [
     ['devices, page of 50', '/api/dcim/devices/?limit=50'],
@@ -66,13 +94,34 @@ try {
     ['devices ?limit=1000', '/api/dcim/devices/?limit=1000'],
   ];
   for (const [name, path] of reads) {
-    if (WARMUP > 0) await cannon({ url, connections: CONNECTIONS, duration: WARMUP, headers: HEADERS, scenario: { kind: 'get', path } });
+    if (WARMUP > 0)
+      await cannon({
+        url,
+        connections: CONNECTIONS,
+        duration: WARMUP,
+        headers: HEADERS,
+        scenario: { kind: 'get', path },
+      });
     const c0 = cpuMs();
-    const result = await cannon({ url, connections: CONNECTIONS, duration: DURATION, headers: HEADERS, scenario: { kind: 'get', path } });
+    const result = await cannon({
+      url,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      headers: HEADERS,
+      scenario: { kind: 'get', path },
+    });
     const cpu = (cpuMs() - c0) / Math.max(1, result.requests.total);
     const failed = result.non2xx + result.errors + result.timeouts;
-    rows.push([name, `${Math.round(result.requests.average)} req/s`, `${result.latency.p50} ms`, `${cpu.toFixed(2)} ms`, load1(), failed ? `${failed} failed` : '']);
-    if (TARGETS[name]?.reqPerSec !== undefined) figure(name, { reqPerSec: result.requests.average }, `, ${cpu.toFixed(2)} CPU ms`);
+    rows.push([
+      name,
+      `${Math.round(result.requests.average)} req/s`,
+      `${result.latency.p50} ms`,
+      `${cpu.toFixed(2)} ms`,
+      load1(),
+      failed ? `${failed} failed` : '',
+    ]);
+    if (TARGETS[name]?.reqPerSec !== undefined)
+      figure(name, { reqPerSec: result.requests.average }, `, ${cpu.toFixed(2)} CPU ms`);
     else {
       // A page's own latency: one request at a time, so no other request's work is in it.
       const times: number[] = [];
@@ -93,12 +142,22 @@ try {
     await api(url, 'POST', '/api/extras/tags/', { name: `tag ${i}`, slug: `tag-${i}` });
     createTimes.push(performance.now() - t0);
   }
-  rows.push(['single create, sequential p50', '', `${median(createTimes).toFixed(2)} ms`, '', load1(), `${CREATES} tags`]);
+  rows.push([
+    'single create, sequential p50',
+    '',
+    `${median(createTimes).toFixed(2)} ms`,
+    '',
+    load1(),
+    `${CREATES} tags`,
+  ]);
   figure('single create, sequential p50', { ms: median(createTimes) });
 
   const bulkTimes: number[] = [];
   for (let round = 0; round < 3; round++) {
-    const body = Array.from({ length: 1000 }, (_, i) => ({ address: `10.${1 + round}.${i >> 8}.${i & 255}/16`, status: 'active' }));
+    const body = Array.from({ length: 1000 }, (_, i) => ({
+      address: `10.${1 + round}.${i >> 8}.${i & 255}/16`,
+      status: 'active',
+    }));
     const t0 = performance.now();
     await api(url, 'POST', '/api/ipam/ip-addresses/', body);
     bulkTimes.push(performance.now() - t0);
@@ -118,8 +177,14 @@ try {
 
   const header = ['figure', 'throughput', 'latency', 'CPU/request', 'load', 'note'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((v, c) => (c === 0 || c === r.length - 1 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!))).join('  ').trimEnd();
-  console.log(`\nworkload bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${CONNECTIONS} connections, ${DURATION} s per read`);
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => (c === 0 || c === r.length - 1 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd();
+  console.log(
+    `\nworkload bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${CONNECTIONS} connections, ${DURATION} s per read`,
+  );
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));

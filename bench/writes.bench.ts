@@ -14,8 +14,9 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+
 import { cannon } from './cannon.js';
-import { api, cpuMs, HEADERS, startBenchService, TOKEN, deviceFixtures } from './inProcessService.js';
+import { api, cpuMs, deviceFixtures, HEADERS, startBenchService, TOKEN } from './inProcessService.js';
 
 const CREATES = Number(process.env.CREATES ?? 300);
 const DURATION = Number(process.env.DURATION ?? 3);
@@ -27,7 +28,8 @@ const service = await startBenchService('writes');
 const url = service.url;
 const rows: string[][] = [];
 const load1 = () => os.loadavg()[0]!.toFixed(1);
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 
 /** fdatasyncs of the event log so far, from the service's own metrics. */
@@ -47,13 +49,34 @@ async function sequential(name: string, count: number, request: (i: number) => P
     times.push(performance.now() - t0);
   }
   const cpu = (cpuMs() - c0) / count;
-  rows.push([name, '', `${ms(percentile(times, 0.5))} ms`, `${ms(percentile(times, 0.99))} ms`, `${ms(cpu)} ms`, '', load1(), note]);
+  rows.push([
+    name,
+    '',
+    `${ms(percentile(times, 0.5))} ms`,
+    `${ms(percentile(times, 0.99))} ms`,
+    `${ms(cpu)} ms`,
+    '',
+    load1(),
+    note,
+  ]);
 }
 
 try {
   const { site, type, role, racks } = await deviceFixtures(url);
-  const deviceBody = (name: string, i: number) => ({ name, device_type: type.id, device_role: role.id, site: site.id, rack: racks[i % 5].id, status: 'active' });
-  const devices = await api(url, 'POST', '/api/dcim/devices/', Array.from({ length: 200 }, (_, i) => deviceBody(`device ${i}`, i)));
+  const deviceBody = (name: string, i: number) => ({
+    name,
+    device_type: type.id,
+    device_role: role.id,
+    site: site.id,
+    rack: racks[i % 5].id,
+    status: 'active',
+  });
+  const devices = await api(
+    url,
+    'POST',
+    '/api/dcim/devices/',
+    Array.from({ length: 200 }, (_, i) => deviceBody(`device ${i}`, i)),
+  );
   // Warm up the write path (schema compiles, JIT) before anything is timed.
   for (let i = 0; i < 50; i++) await api(url, 'POST', '/api/extras/tags/', { name: `warm ${i}`, slug: `warm-${i}` });
 
@@ -91,7 +114,10 @@ try {
     let round = 0;
     const bulkCreate = () => {
       round++;
-      const body = Array.from({ length: 1000 }, (_, i) => ({ address: `10.${round}.${i >> 8}.${i & 255}/16`, status: 'active' }));
+      const body = Array.from({ length: 1000 }, (_, i) => ({
+        address: `10.${round}.${i >> 8}.${i & 255}/16`,
+        status: 'active',
+      }));
       return api(url, 'POST', '/api/ipam/ip-addresses/', body);
     };
     await sequential('bulk create 1,000 IPs', ROUNDS, bulkCreate, `${ROUNDS} requests`);
@@ -108,8 +134,14 @@ try {
 
   const header = ['figure', 'throughput', 'p50', 'p99', 'CPU/request', 'syncs/request', 'load', 'note'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((v, c) => (c === 0 || c === r.length - 1 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!))).join('  ').trimEnd();
-  console.log(`\nwrites bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${DURATION} s per concurrency level`);
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => (c === 0 || c === r.length - 1 ? v.padEnd(widths[c]!) : v.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd();
+  console.log(
+    `\nwrites bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${DURATION} s per concurrency level`,
+  );
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));

@@ -11,11 +11,12 @@
  * Declarations are written by hand into the model files from these suggestions (the
  * reference is the spec; methods and notes need reading).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { filterSetOf, type Filter } from '../src/api/query/filterSet.js';
-import { registry, type ModelRegistry } from '../src/models/registry.js';
+
+import { type Filter, filterSetOf } from '../src/api/query/filterSet.js';
+import { type ModelRegistry, registry } from '../src/models/registry.js';
 import type { ModelDefinition } from '../src/models/types.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -35,7 +36,9 @@ const REFERENCE_DIR =
 /** The reference's filter facts of every model, by list path ('/api/<app>/<path>/'). */
 export function loadReference(): Map<string, FilterReference> {
   const byPath = new Map<string, FilterReference>();
-  for (const file of readdirSync(REFERENCE_DIR).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(REFERENCE_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const data = JSON.parse(readFileSync(path.join(REFERENCE_DIR, file), 'utf8')) as { models?: FilterReference[] };
     for (const model of data.models ?? []) if (typeof model.path === 'string') byPath.set(model.path, model);
   }
@@ -92,7 +95,11 @@ export function compareWithReference(): FilterComparison[] {
  * the definition need not be registered (the model generator checks what it writes, with
  * `models` knowing it too).
  */
-export function compareDefinition(definition: ModelDefinition, ref: FilterReference, models: ModelRegistry = registry): FilterComparison | null {
+export function compareDefinition(
+  definition: ModelDefinition,
+  ref: FilterReference,
+  models: ModelRegistry = registry,
+): FilterComparison | null {
   if (!ref.filters) return null;
   const ours = filterSetOf(models, definition);
   const result: FilterComparison = { model: definition.key, missing: [], extra: [], differences: [], suggestions: [] };
@@ -118,10 +125,18 @@ export function compareDefinition(definition: ModelDefinition, ref: FilterRefere
     const info = ref.filter_info?.[name];
     const kind = ref.filter_kinds?.[name];
     const tree = info?.includes_descendants === true || kind === 'tree_id' || kind === 'tree_slug';
-    if (tree && !((filter.kind === 'related' || filter.kind === 'method') && filter.includeDescendants)) result.differences.push(`${name}: reference includes descendants`);
-    if (!tree && filter.kind === 'related' && filter.includeDescendants) result.differences.push(`${name}: ours includes descendants, reference does not`);
-    if (typeof info?.by === 'string' && filter.kind === 'related' && filter.by !== info.by) result.differences.push(`${name}: ours by ${filter.by}, reference by ${info.by}`);
-    if (kind && ['rd', 'name', 'slug', 'identifier', 'address'].includes(kind) && filter.kind === 'related' && filter.by !== kind) {
+    if (tree && !((filter.kind === 'related' || filter.kind === 'method') && filter.includeDescendants))
+      result.differences.push(`${name}: reference includes descendants`);
+    if (!tree && filter.kind === 'related' && filter.includeDescendants)
+      result.differences.push(`${name}: ours includes descendants, reference does not`);
+    if (typeof info?.by === 'string' && filter.kind === 'related' && filter.by !== info.by)
+      result.differences.push(`${name}: ours by ${filter.by}, reference by ${info.by}`);
+    if (
+      kind &&
+      ['rd', 'name', 'slug', 'identifier', 'address'].includes(kind) &&
+      filter.kind === 'related' &&
+      filter.by !== kind
+    ) {
       result.differences.push(`${name}: ours by ${filter.by}, reference by ${kind}`);
     }
     const mine = lookupsOf(filter);

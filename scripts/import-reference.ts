@@ -18,14 +18,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
 import { defaultOrderingFields } from '../src/models/derivedFacts.js';
 import type { Choice, FieldDefinition } from '../src/models/types.js';
-import { isTree, loadReference, type Json, type RefField, type RefModel, type RefUnique } from './netboxReference.js';
+import { isTree, type Json, loadReference, type RefField, type RefModel, type RefUnique } from './netboxReference.js';
 import { referenceFilters } from './referenceFilters.js';
 import { registerModel } from './registerModel.js';
 import { addCrudSample, crudSampleLine } from './scaffoldCrudSample.js';
 import { nestedGroupShape, organizationalShape, sharedField, sharedRunAt } from './sharedDeclarations.js';
-import { Imports, literal, quote, Raw, type Literal } from './typescriptSource.js';
+import { Imports, type Literal, literal, quote, Raw } from './typescriptSource.js';
 
 export { loadReference };
 
@@ -45,8 +46,10 @@ interface CountSpec {
 
 /** Counts over a generic relation: the counted objects name this model by content type and id. */
 function genericRelationCount(key: string, name: string): CountSpec | null {
-  if (name === 'count_ipaddresses') return { model: 'ipam.ipaddress', via: 'assigned_object_id', where: { assigned_object_type: key } };
-  if (name === 'count_fhrp_groups') return { model: 'ipam.fhrpgroupassignment', via: 'interface_id', where: { interface_type: key } };
+  if (name === 'count_ipaddresses')
+    return { model: 'ipam.ipaddress', via: 'assigned_object_id', where: { assigned_object_type: key } };
+  if (name === 'count_fhrp_groups')
+    return { model: 'ipam.fhrpgroupassignment', via: 'interface_id', where: { interface_type: key } };
   return null;
 }
 
@@ -61,7 +64,17 @@ function isLiteralDefault(field: RefField): boolean {
 }
 
 /** Identifiers that cannot name an exported const in an ES module. */
-const RESERVED = new Set(['interface', 'package', 'private', 'protected', 'public', 'static', 'implements', 'let', 'yield']);
+const RESERVED = new Set([
+  'interface',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'static',
+  'implements',
+  'let',
+  'yield',
+]);
 
 // ---------------------------------------------------------------------------
 // Conversion
@@ -151,7 +164,8 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
 
   if (name === 'id') return { def: { name, type: 'id', readOnly: true } };
   if (field.type === 'url') return { def: { name, type: 'url', readOnly: true } };
-  if (name === 'display' && field.type === 'string' && readOnly) return { def: { name, type: 'display', readOnly: true } };
+  if (name === 'display' && field.type === 'string' && readOnly)
+    return { def: { name, type: 'display', readOnly: true } };
 
   // A change-logged record's `created` reads as a date (a token's stays a datetime).
   if (name === 'created' && field.type === 'datetime' && readOnly && field.nullable) {
@@ -194,7 +208,12 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
   }
 
   // Related objects written and rendered as slugs (a config context's tag criteria).
-  if (field.type === 'array' && field.representation === 'slug' && typeof field.items === 'string' && /\btag slug\b/.test(field.items)) {
+  if (
+    field.type === 'array' &&
+    field.representation === 'slug' &&
+    typeof field.items === 'string' &&
+    /\btag slug\b/.test(field.items)
+  ) {
     return { def: { name, type: 'm2m', target: 'extras.tag', representation: 'slug', default: [] } };
   }
   const type = TYPE_MAP[field.type];
@@ -256,7 +275,12 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
   const allowed = field.allowed_values ?? field.choices_allowed;
   if (field.type === 'content_type' && Array.isArray(allowed)) def.allowedTypes = allowed;
   if (field.unique) def.unique = true;
-  if (field.type === 'array' && typeof field.items === 'string' && field.items.startsWith('generic_object') && Array.isArray(field.targets)) {
+  if (
+    field.type === 'array' &&
+    typeof field.items === 'string' &&
+    field.items.startsWith('generic_object') &&
+    Array.isArray(field.targets)
+  ) {
     // A list of objects of several models (a cable's terminations): validated and rendered per item.
     def.type = 'generic_list';
     def.targets = field.targets;
@@ -270,10 +294,38 @@ function convertField(ref: Map<string, RefModel>, model: RefModel, field: RefFie
 
 /** Keys in a fixed, readable order: identity and relation first, then flags, then constraints. */
 const KEY_ORDER = [
-  'name', 'type', 'target', 'targets', 'typeField', 'idField', 'allowedTypes', 'onDelete', 'representation',
-  'oneToOne', 'required', 'readOnly', 'writeOnly', 'internal', 'secret', 'nullable', 'blank', 'emptyAsNull',
-  'default', 'defaultOnPut', 'unique', 'minLength', 'maxLength', 'pattern', 'format', 'min', 'max', 'maxDigits',
-  'decimalPlaces', 'items', 'choiceRender', 'choices',
+  'name',
+  'type',
+  'target',
+  'targets',
+  'typeField',
+  'idField',
+  'allowedTypes',
+  'onDelete',
+  'representation',
+  'oneToOne',
+  'required',
+  'readOnly',
+  'writeOnly',
+  'internal',
+  'secret',
+  'nullable',
+  'blank',
+  'emptyAsNull',
+  'default',
+  'defaultOnPut',
+  'unique',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'min',
+  'max',
+  'maxDigits',
+  'decimalPlaces',
+  'items',
+  'choiceRender',
+  'choices',
 ];
 
 function ordered(def: Record<string, Json>): Record<string, Json> {
@@ -305,7 +357,8 @@ function uniqueConstraints(model: RefModel, fields: Record<string, Json>[]): Rec
       else warn(`${model.model}: unsupported unique condition '${entry.condition}'`);
     }
     if (entry.message) constraint.message = entry.message;
-    const plainField = names.length === 1 && Object.keys(constraint).length === 1 ? fields.find((f) => f.name === names[0]) : undefined;
+    const plainField =
+      names.length === 1 && Object.keys(constraint).length === 1 ? fields.find((f) => f.name === names[0]) : undefined;
     if (plainField) {
       plainField.unique = true;
       continue;
@@ -357,21 +410,36 @@ function orderingOf(model: RefModel, fields: Record<string, Json>[]): Ordering {
         notes.push('NetBox: host address only (mask ignored), IPv4 before IPv6');
         network = { field: name, type: 'ip_address' };
       } else {
-        if (field.type === 'cidr' || field.type === 'ip_address') notes.push(`TODO NetBox orders ${name} numerically; here as text`);
+        if (field.type === 'cidr' || field.type === 'ip_address')
+          notes.push(`TODO NetBox orders ${name} numerically; here as text`);
         if (field.type === 'fk') byId.push(name);
         terms.push(`${descending ? '-' : ''}${name}`);
       }
     }
   }
-  if (byId.length) notes.push(`NetBox orders ${byId.join(' and ')} by ${byId.length > 1 ? 'their' : 'its'} own ordering; here by id`);
+  if (byId.length)
+    notes.push(`NetBox orders ${byId.join(' and ')} by ${byId.length > 1 ? 'their' : 'its'} own ordering; here by id`);
   if (!terms.some((t) => t.replace(/^-/, '') === 'id')) terms.push('id');
   return { terms, notes, network };
 }
 
 /** Types a reference ordering parameter can name here: one stored value (not a JSON document or relation list). */
 const ORDERABLE_PARAM_TYPES = new Set([
-  'id', 'string', 'integer', 'decimal', 'boolean', 'date', 'datetime', 'choice', 'cidr', 'ip_address',
-  'mac_address', 'wwn', 'fk', 'content_type', 'array',
+  'id',
+  'string',
+  'integer',
+  'decimal',
+  'boolean',
+  'date',
+  'datetime',
+  'choice',
+  'cidr',
+  'ip_address',
+  'mac_address',
+  'wwn',
+  'fk',
+  'content_type',
+  'array',
 ]);
 
 /** The reference's ordering parameters, when they differ from what the fields imply; else null. */
@@ -393,7 +461,9 @@ function searchFields(model: RefModel, fields: Record<string, Json>[]): string[]
   const q = model.filters?.q;
   const text = Array.isArray(q) ? q.join(' ') : typeof q === 'string' ? q : '';
   const searchable = new Set(
-    fields.filter((f) => SEARCH_TYPES.has(f.type as string) && !f.writeOnly && !f.internal).map((f) => f.name as string),
+    fields
+      .filter((f) => SEARCH_TYPES.has(f.type as string) && !f.writeOnly && !f.internal)
+      .map((f) => f.name as string),
   );
   const found: string[] = [];
   for (const word of text.replace(/^search:\s*/, '').match(/[a-z_0-9]+/g) ?? []) {
@@ -453,12 +523,16 @@ function generatedHooks(model: RefModel, { terms: ordering, network }: Ordering)
     use('../values/ipNetworks.js', 'normalizeNetworkField');
     use('../values/ipNetworks.js', 'networkKeys');
     lines.push(`normalize: (obj) => normalizeNetworkField(obj, '${network.field}', '${model.verbose_name}'),`);
-    lines.push(`derive: (obj) => networkKeys(obj.${network.field}) ?? { _family: null, _network: null, _last: null, _prefixlen: null },`);
+    lines.push(
+      `derive: (obj) => networkKeys(obj.${network.field}) ?? { _family: null, _network: null, _last: null, _prefixlen: null },`,
+    );
   } else if (network?.type === 'ip_address') {
     use('../values/ipNetworks.js', 'normalizeHostField');
     use('../values/ipNetworks.js', 'hostKeys');
     lines.push(`normalize: (obj) => normalizeHostField(obj, '${network.field}', '${model.verbose_name}'),`);
-    lines.push(`derive: (obj) => hostKeys(obj.${network.field}) ?? { _family: null, _address: null, _prefixlen: null },`);
+    lines.push(
+      `derive: (obj) => hostKeys(obj.${network.field}) ?? { _family: null, _address: null, _prefixlen: null },`,
+    );
   }
   if (ordering.includes('_name')) {
     // NetBox naturalizes interface names by their slot/position parts, other names by digit runs.
@@ -468,9 +542,7 @@ function generatedHooks(model: RefModel, { terms: ordering, network }: Ordering)
   }
   if (isTree(model)) {
     use('../hooks.js', 'treeParentErrors');
-    lines.push(
-      `validate: (obj, view) => treeParentErrors('${model.model}', '${model.verbose_name}', obj, view),`,
-    );
+    lines.push(`validate: (obj, view) => treeParentErrors('${model.model}', '${model.verbose_name}', obj, view),`);
     use('../hooks.js', 'treeDepth');
     lines.push(`compute: { _depth: treeDepth('${model.model}') },`);
   }
@@ -562,9 +634,11 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
     if (urlApp !== appLabel) body.push(`  app: ${quote(urlApp)},`);
     body.push(`  path: ${quote(segment)},`);
     body.push(`  verboseName: ${quote(model.verbose_name)},`);
-    if (model.verbose_name_plural !== `${model.verbose_name}s`) body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
+    if (model.verbose_name_plural !== `${model.verbose_name}s`)
+      body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
     if (nested.siblings) body.push('  uniqueAmongSiblings: true,');
-    if (nested.counts) body.push('  counts: [', ...fieldLines(fields.length - 1 - nested.counts, fields.length - 1, '    '), '  ],');
+    if (nested.counts)
+      body.push('  counts: [', ...fieldLines(fields.length - 1 - nested.counts, fields.length - 1, '    '), '  ],');
     const counts = fields.slice(fields.length - 1 - nested.counts, -1).map((f) => f.name as string);
     const brief = model.brief_fields ?? [];
     if (brief.join() !== ['id', 'url', 'display', 'name', 'slug', ...counts, '_depth'].join()) list('brief', brief);
@@ -579,9 +653,11 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
     if (urlApp !== appLabel) body.push(`  app: ${quote(urlApp)},`);
     body.push(`  path: ${quote(segment)},`);
     body.push(`  verboseName: ${quote(model.verbose_name)},`);
-    if (model.verbose_name_plural !== `${model.verbose_name}s`) body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
+    if (model.verbose_name_plural !== `${model.verbose_name}s`)
+      body.push(`  verboseNamePlural: ${quote(model.verbose_name_plural)},`);
     if (shape.own) body.push('  fields: [', ...fieldLines(5, 5 + shape.own, '    '), '  ],');
-    if (shape.counts) body.push('  counts: [', ...fieldLines(fields.length - shape.counts, fields.length, '    '), '  ],');
+    if (shape.counts)
+      body.push('  counts: [', ...fieldLines(fields.length - shape.counts, fields.length, '    '), '  ],');
     const brief = model.brief_fields ?? [];
     if (brief.join() !== 'id,url,display,name,slug') list('brief', brief);
     for (const note of ordering.notes) body.push(`  // ${note}`);
@@ -624,15 +700,24 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
 }
 
 /** The `filters` entry (see referenceFilters.ts), with a TODO naming what is left to declare by hand. */
-function filtersBlock(ref: Map<string, RefModel>, model: RefModel, fields: Record<string, Json>[], search: string[], imports: Imports): string[] {
+function filtersBlock(
+  ref: Map<string, RefModel>,
+  model: RefModel,
+  fields: Record<string, Json>[],
+  search: string[],
+  imports: Imports,
+): string[] {
   const { entries, imports: names, unanswered } = referenceFilters(ref, model, fields, search);
   for (const name of names) imports.use('../filterSpecs.js', name);
   const lines: string[] = [];
   if (unanswered.length) {
     warn(`${model.model}: filters to declare by hand: ${unanswered.join(', ')}`);
-    lines.push(`  // TODO filters NetBox has that are not answered yet (npx tsx scripts/check-filters.ts --suggest): ${unanswered.join(', ')}`);
+    lines.push(
+      `  // TODO filters NetBox has that are not answered yet (npx tsx scripts/check-filters.ts --suggest): ${unanswered.join(', ')}`,
+    );
   }
-  if (entries.length === 1 && !entries[0]!.includes('\n') && !entries[0]!.includes(':')) lines.push(`  filters: { ${entries[0]} },`);
+  if (entries.length === 1 && !entries[0]!.includes('\n') && !entries[0]!.includes(':'))
+    lines.push(`  filters: { ${entries[0]} },`);
   else if (entries.length) lines.push('  filters: {', ...entries.map((e) => `    ${e},`), '  },');
   return lines;
 }
@@ -644,7 +729,8 @@ export async function loadAppChoices(app: string): Promise<AppChoices> {
   if (!existsSync(file)) return choices;
   const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   for (const [name, value] of Object.entries(module)) {
-    if (Array.isArray(value)) choices.set(JSON.stringify((value as Choice[]).map(({ value: v, label }) => ({ value: v, label }))), name);
+    if (Array.isArray(value))
+      choices.set(JSON.stringify((value as Choice[]).map(({ value: v, label }) => ({ value: v, label }))), name);
   }
   return choices;
 }
@@ -671,7 +757,11 @@ export async function generate(keys: string[], dryRun: boolean): Promise<boolean
       writeFileSync(generated.file, generated.text);
       console.log(`${key}: wrote ${relative(generated.file)}`);
     }
-    index = registerModel(index, { exportName: generated.exportName, app: generated.app, file: path.basename(generated.file, '.ts') });
+    index = registerModel(index, {
+      exportName: generated.exportName,
+      app: generated.app,
+      file: path.basename(generated.file, '.ts'),
+    });
     if (generated.sample) samples = addCrudSample(samples, key, generated.sample);
     else console.log(`${key}: not change-logged, no CRUD sample`);
   }

@@ -3,7 +3,7 @@
  * The folder defaults to ../../shared/reference/netbox-3.4/ relative to this script;
  * NETBOX_REFERENCE_DIR overrides it.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,7 +44,9 @@ const REFERENCE_DIR =
 /** Every model of the reference by '<app_label>.<model>'. */
 export function loadReference(): Map<string, RefModel> {
   const models = new Map<string, RefModel>();
-  for (const file of readdirSync(REFERENCE_DIR).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(REFERENCE_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const data = JSON.parse(readFileSync(path.join(REFERENCE_DIR, file), 'utf8')) as { models?: RefModel[] };
     for (const model of data.models ?? []) {
       if (typeof model.model === 'string' && Array.isArray(model.fields)) models.set(model.model, model);

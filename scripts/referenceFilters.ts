@@ -16,8 +16,15 @@
  * models; what it still does not answer is returned for a TODO in the file.
  */
 import { filterSetOf } from '../src/api/query/filterSet.js';
-import { contactFilters, pairFilters, siteScopeFilters, tenancyFilters, treeFilters, vrfByRd } from '../src/models/filterSpecs.js';
-import { registry, type ModelRegistry } from '../src/models/registry.js';
+import {
+  contactFilters,
+  pairFilters,
+  siteScopeFilters,
+  tenancyFilters,
+  treeFilters,
+  vrfByRd,
+} from '../src/models/filterSpecs.js';
+import { type ModelRegistry, registry } from '../src/models/registry.js';
 import type { FieldDefinition, FilterSpec, ModelDefinition, RelatedFilterSpec } from '../src/models/types.js';
 import { compareDefinition, type FilterReference } from './check-filters.js';
 import type { Json, RefModel } from './netboxReference.js';
@@ -53,10 +60,16 @@ const BY_KIND: Record<string, string> = {
   address: 'address',
 };
 
-export function referenceFilters(ref: Map<string, RefModel>, model: RefModel, fields: Record<string, Json>[], search: string[]): FilterDeclarations {
+export function referenceFilters(
+  ref: Map<string, RefModel>,
+  model: RefModel,
+  fields: Record<string, Json>[],
+  search: string[],
+): FilterDeclarations {
   const names = Object.keys(model.filters ?? {});
   const has = (...wanted: string[]) => wanted.every((n) => names.includes(n));
-  const info = (name: string) => (model as { filter_info?: Record<string, Record<string, Json>> | null }).filter_info?.[name];
+  const info = (name: string) =>
+    (model as { filter_info?: Record<string, Record<string, Json>> | null }).filter_info?.[name];
   const kind = (name: string) => (model as { filter_kinds?: Record<string, string> | null }).filter_kinds?.[name];
 
   /** The targets of a path of relation fields from this model, or null if a step is not one. */
@@ -121,14 +134,26 @@ export function referenceFilters(ref: Map<string, RefModel>, model: RefModel, fi
   const relations = new Map(names.map((n) => [n, relationOf(n)] as const));
   const same = (name: string, expected: Relation) => {
     const r = relations.get(name);
-    return !!r && r.target === expected.target && r.by === expected.by && r.descendants === expected.descendants && r.path.join() === expected.path.join();
+    return (
+      !!r &&
+      r.target === expected.target &&
+      r.by === expected.by &&
+      r.descendants === expected.descendants &&
+      r.path.join() === expected.path.join()
+    );
   };
 
   if (has('contact', 'contact_role', 'contact_group')) spread('contactFilters', 'contactFilters', contactFilters);
-  if (has('tenant_group_id', 'tenant_group') && walk(['tenant'])?.[0] === 'tenancy.tenant') spread('tenancyFilters', 'tenancyFilters', tenancyFilters);
+  if (has('tenant_group_id', 'tenant_group') && walk(['tenant'])?.[0] === 'tenancy.tenant')
+    spread('tenancyFilters', 'tenancyFilters', tenancyFilters);
   const toSite = relations.get('region_id')?.path.slice(0, -1);
   if (toSite?.length && has('region', 'site_group_id', 'site_group') && walk(toSite)?.at(-1) === 'dcim.site') {
-    const tree = (target: string, last: string, by: string): Relation => ({ target, by, path: [...toSite, last], descendants: true });
+    const tree = (target: string, last: string, by: string): Relation => ({
+      target,
+      by,
+      path: [...toSite, last],
+      descendants: true,
+    });
     if (
       same('region_id', tree('dcim.region', 'region', 'id')) &&
       same('region', tree('dcim.region', 'region', 'slug')) &&
@@ -140,14 +165,21 @@ export function referenceFilters(ref: Map<string, RefModel>, model: RefModel, fi
   }
 
   const vrf = relations.get('vrf');
-  if (vrf && vrf.target === 'ipam.vrf' && vrf.by === 'rd' && vrf.path.join() === 'vrf') spread('vrfByRd', 'vrfByRd', vrfByRd);
+  if (vrf && vrf.target === 'ipam.vrf' && vrf.by === 'rd' && vrf.path.join() === 'vrf')
+    spread('vrfByRd', 'vrfByRd', vrfByRd);
 
   // The rest: relations the fields do not bring as NetBox has them.
   const models = withModel(pseudoDefinition(model, fields, search, {}));
   const derived = filterSetOf(models, models.tryGet(model.model)!);
   const fromFields = (name: string, r: Relation) => {
     const f = derived.get(name);
-    return f?.kind === 'related' && f.target === r.target && f.by === r.by && !!f.includeDescendants === r.descendants && f.path.join() === r.path.join();
+    return (
+      f?.kind === 'related' &&
+      f.target === r.target &&
+      f.by === r.by &&
+      !!f.includeDescendants === r.descendants &&
+      f.path.join() === r.path.join()
+    );
   };
   // `<x>_id` first, so that it is declared with its partner `<x>` as one pair.
   for (const name of [...names.filter((n) => n.endsWith('_id')), ...names.filter((n) => !n.endsWith('_id'))]) {
@@ -156,8 +188,14 @@ export function referenceFilters(ref: Map<string, RefModel>, model: RefModel, fi
     const partnerName = name.endsWith('_id') ? name.slice(0, -3) : null;
     const partner = partnerName ? relations.get(partnerName) : null;
     const pair =
-      partnerName && partner && !taken.has(partnerName) && r.by === 'id' && partner.by !== 'id' &&
-      partner.target === r.target && partner.path.join() === r.path.join() && partner.descendants === r.descendants;
+      partnerName &&
+      partner &&
+      !taken.has(partnerName) &&
+      r.by === 'id' &&
+      partner.by !== 'id' &&
+      partner.target === r.target &&
+      partner.path.join() === r.path.join() &&
+      partner.descendants === r.descendants;
     const args = `${quote(name)}, ${quote(partnerName ?? '')}, ${quote(r.target)}, ${literal(r.path, '')}`;
     if (pair && r.descendants && partner.by === 'slug') {
       spread(`treeFilters(${args})`, 'treeFilters', treeFilters(name, partnerName!, r.target, r.path));
@@ -165,9 +203,17 @@ export function referenceFilters(ref: Map<string, RefModel>, model: RefModel, fi
       const by = partner.by === 'slug' ? '' : `, ${quote(partner.by)}`;
       spread(`pairFilters(${args}${by})`, 'pairFilters', pairFilters(name, partnerName!, r.target, r.path, partner.by));
     } else {
-      const spec: RelatedFilterSpec = { kind: 'related', target: r.target, ...(r.by !== 'id' ? { by: r.by } : {}), path: r.path };
+      const spec: RelatedFilterSpec = {
+        kind: 'related',
+        target: r.target,
+        ...(r.by !== 'id' ? { by: r.by } : {}),
+        path: r.path,
+      };
       if (r.descendants) spec.includeDescendants = true;
-      entries.push({ at: at([name]), code: `${/^\w+$/.test(name) ? name : quote(name)}: ${literal(spec as unknown as Json, '    ')}` });
+      entries.push({
+        at: at([name]),
+        code: `${/^\w+$/.test(name) ? name : quote(name)}: ${literal(spec as unknown as Json, '    ')}`,
+      });
       filters[name] = spec;
       taken.add(name);
     }
@@ -177,16 +223,27 @@ export function referenceFilters(ref: Map<string, RefModel>, model: RefModel, fi
   // does not keep the names its field brings. (Other filters NetBox lacks are left: the
   // reference does not list every plain field filter of every model.)
   const renamed = new Set([...relations.values()].map((r) => r?.path[0]));
-  const extra = compareDefinition(pseudoDefinition(model, fields, search, filters), model as unknown as FilterReference, models)?.extra ?? [];
+  const extra =
+    compareDefinition(pseudoDefinition(model, fields, search, filters), model as unknown as FilterReference, models)
+      ?.extra ?? [];
   for (const name of extra) {
-    const field = fields.find((f) => (f.type === 'fk' || f.type === 'm2m') && (f.name === name || `${f.name as string}_id` === name));
+    const field = fields.find(
+      (f) => (f.type === 'fk' || f.type === 'm2m') && (f.name === name || `${f.name as string}_id` === name),
+    );
     if (!field || !renamed.has(field.name as string) || name in filters) continue;
     entries.push({ at: names.length, code: `${name}: false` });
     filters[name] = false;
   }
 
-  const check = compareDefinition(pseudoDefinition(model, fields, search, filters), model as unknown as FilterReference, models);
-  const unanswered = [...(check?.missing ?? []), ...(check?.differences ?? []).filter((d) => !d.startsWith('lookups ')).map((d) => d.split(':')[0]!)];
+  const check = compareDefinition(
+    pseudoDefinition(model, fields, search, filters),
+    model as unknown as FilterReference,
+    models,
+  );
+  const unanswered = [
+    ...(check?.missing ?? []),
+    ...(check?.differences ?? []).filter((d) => !d.startsWith('lookups ')).map((d) => d.split(':')[0]!),
+  ];
   entries.sort((a, b) => a.at - b.at);
   return { entries: entries.map((e) => e.code), imports: [...imports].sort(), unanswered: [...new Set(unanswered)] };
 }
@@ -199,7 +256,12 @@ function withModel(definition: ModelDefinition): ModelRegistry {
 }
 
 /** The generated model as filterSet.ts sees it: its fields, its search and these declarations. */
-function pseudoDefinition(model: RefModel, fields: Record<string, Json>[], search: string[], filters: Filters): ModelDefinition {
+function pseudoDefinition(
+  model: RefModel,
+  fields: Record<string, Json>[],
+  search: string[],
+  filters: Filters,
+): ModelDefinition {
   const [app, name] = model.model.split('.');
   return {
     key: model.model,

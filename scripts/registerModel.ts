@@ -19,7 +19,9 @@ export function registerModel(indexText: string, { exportName, app, file }: Regi
   const lines = indexText.split('\n');
 
   const modulePath = (line: string) => /from '([^']+)'/.exec(line)?.[1] ?? '';
-  const imports = lines.map((line, i) => ({ line, i })).filter(({ line }) => /^import \{ \w+ \} from '\.\/\w+\/\w+\.js';$/.test(line));
+  const imports = lines
+    .map((line, i) => ({ line, i }))
+    .filter(({ line }) => /^import \{ \w+ \} from '\.\/\w+\/\w+\.js';$/.test(line));
   if (!imports.length) throw new Error('src/models/index.ts: no model imports found');
   const after = imports.filter(({ line }) => modulePath(line).localeCompare(modulePath(importLine)) < 0);
   lines.splice((after.length ? after[after.length - 1].i : imports[0].i - 1) + 1, 0, importLine);

@@ -8,7 +8,10 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Field = Record<string, Json>;
 
 function slugOf(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** A value the field accepts, as TypeScript source; null when none can be made up. */
@@ -18,7 +21,8 @@ function sampleValue(field: Field, verboseName: string): string | null {
     case 'string': {
       if (field.format === 'slug') return `'${slugOf(`example ${verboseName}`)}'`;
       if (field.pattern || field.format) return null;
-      const text = field.name === 'name' ? `Example ${verboseName}` : `example ${String(field.name).replace(/_/g, ' ')}`;
+      const text =
+        field.name === 'name' ? `Example ${verboseName}` : `example ${String(field.name).replace(/_/g, ' ')}`;
       return `'${text.slice(0, typeof field.maxLength === 'number' ? field.maxLength : undefined).replace(/'/g, "\\'")}'`;
     }
     case 'integer':
@@ -54,7 +58,9 @@ export function crudSampleLine(key: string, verboseName: string, fields: Field[]
     if (value === null) todo.push(String(field.name));
     else body.push(`${String(field.name)}: ${value}`);
   }
-  const patchable = fields.find((f) => f.name === 'description') ?? fields.find((f) => f.type === 'string' && !f.required && !f.readOnly && !f.pattern && !f.format);
+  const patchable =
+    fields.find((f) => f.name === 'description') ??
+    fields.find((f) => f.type === 'string' && !f.required && !f.readOnly && !f.pattern && !f.format);
   const patch = patchable ? `{ ${String(patchable.name)}: 'changed' }` : '{} /* TODO a change to read back */';
   const made = body.some((entry) => entry.includes('made[')) ? 'made' : '';
   const note = todo.length ? ` // TODO values for ${todo.join(', ')}` : '';

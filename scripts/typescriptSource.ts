@@ -61,6 +61,9 @@ export class Imports {
     const order = (from: string) => (from === '../types.js' ? 0 : 1);
     return [...this.byModule]
       .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
-      .map(([from, names]) => `import ${from === '../types.js' ? 'type ' : ''}{ ${[...names].sort().join(', ')} } from '${from}';`);
+      .map(
+        ([from, names]) =>
+          `import ${from === '../types.js' ? 'type ' : ''}{ ${[...names].sort().join(', ')} } from '${from}';`,
+      );
   }
 }

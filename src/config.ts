@@ -119,7 +119,8 @@ function role(value: string | undefined): 'writer' | 'reader' {
 function writerUrl(value: string | undefined): string | null {
   if (!value) return null;
   const url = new URL(value); // throws on a malformed URL: a reader must not start pointing nowhere
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`WRITER_URL must be an http(s) URL, not ${value}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`WRITER_URL must be an http(s) URL, not ${value}`);
   return url.origin;
 }
 
@@ -159,7 +160,8 @@ function positiveSeconds(value: string | undefined, fallback: number, name: stri
 /** MONGODB_TOMBSTONE_RETENTION (default 7 days), within what a TTL index takes: 0 would remove tombstones at once. */
 function tombstoneRetention(value: string | undefined): number {
   const ms = seconds(value, 7 * 24 * 3600);
-  if (ms < 1000 || ms > 2_147_483_647_000) throw new Error(`MONGODB_TOMBSTONE_RETENTION must be between 1 and 2147483647 seconds, not ${value}`);
+  if (ms < 1000 || ms > 2_147_483_647_000)
+    throw new Error(`MONGODB_TOMBSTONE_RETENTION must be between 1 and 2147483647 seconds, not ${value}`);
   return ms;
 }
 
@@ -172,15 +174,23 @@ function kafkaSasl(env: NodeJS.ProcessEnv): Config['kafkaSasl'] {
   if (!(SASL_MECHANISMS as readonly string[]).includes(mechanism)) {
     throw new Error(`KAFKA_SASL_MECHANISM must be one of ${SASL_MECHANISMS.join(', ')}`);
   }
-  if (!env.KAFKA_SASL_USERNAME || !env.KAFKA_SASL_PASSWORD) throw new Error('KAFKA_SASL_MECHANISM needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
-  return { mechanism: mechanism as (typeof SASL_MECHANISMS)[number], username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD };
+  if (!env.KAFKA_SASL_USERNAME || !env.KAFKA_SASL_PASSWORD)
+    throw new Error('KAFKA_SASL_MECHANISM needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
+  return {
+    mechanism: mechanism as (typeof SASL_MECHANISMS)[number],
+    username: env.KAFKA_SASL_USERNAME,
+    password: env.KAFKA_SASL_PASSWORD,
+  };
 }
 
 function list(value: string | undefined): string[] {
   if (!value) return [];
   const trimmed = value.trim();
   if (trimmed.startsWith('[')) return (JSON.parse(trimmed) as unknown[]).map(String);
-  return trimmed.split(',').map((s) => s.trim()).filter(Boolean);
+  return trimmed
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** NetBox's default: every user may view, create, change and delete their own API tokens. */
@@ -195,7 +205,8 @@ export const NETBOX_DEFAULT_PERMISSIONS: Record<string, unknown> = {
 function defaultPermissions(value: string | undefined): Record<string, unknown> {
   if (value === undefined || value.trim() === '') return NETBOX_DEFAULT_PERMISSIONS;
   const parsed: unknown = JSON.parse(value);
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('DEFAULT_PERMISSIONS must be a JSON object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('DEFAULT_PERMISSIONS must be a JSON object');
   return parsed as Record<string, unknown>;
 }
 
@@ -224,7 +235,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const headersTimeoutMs = seconds(env.HEADERS_TIMEOUT, 30);
   const requestTimeoutMs = seconds(env.REQUEST_TIMEOUT, 60);
   // Node refuses a header deadline later than the whole request's.
-  if (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) throw new Error('HEADERS_TIMEOUT must not exceed REQUEST_TIMEOUT');
+  if (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs)
+    throw new Error('HEADERS_TIMEOUT must not exceed REQUEST_TIMEOUT');
   return {
     host: env.HOST ?? '127.0.0.1',
     port: integer(env.PORT, 8000),
@@ -233,7 +245,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kafkaTopic: env.KAFKA_TOPIC ?? 'netledger.changes',
     kafkaTransactionalId: env.KAFKA_TRANSACTIONAL_ID || 'netledger-writer',
     kafkaReplicationFactor: positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR'),
-    kafkaMinInsyncReplicas: positive(env.KAFKA_MIN_INSYNC_REPLICAS, Math.min(2, positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR')), 'KAFKA_MIN_INSYNC_REPLICAS'),
+    kafkaMinInsyncReplicas: positive(
+      env.KAFKA_MIN_INSYNC_REPLICAS,
+      Math.min(2, positive(env.KAFKA_REPLICATION_FACTOR, 3, 'KAFKA_REPLICATION_FACTOR')),
+      'KAFKA_MIN_INSYNC_REPLICAS',
+    ),
     kafkaSsl: flag(env.KAFKA_SSL, false),
     kafkaTakeover: flag(env.KAFKA_TAKEOVER, false),
     kafkaSasl: kafkaSasl(env),

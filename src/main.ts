@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
+
 import { createApp } from './api/app.js';
 import { createdByRequestFilter } from './api/audit/changePermission.js';
-import { createHttpServer } from './api/httpServer.js';
 import { mediaFileReleaser } from './api/extras/releaseMediaFiles.js';
+import { createHttpServer } from './api/httpServer.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
 import { RenderCache } from './api/renderCache/RenderCache.js';
 import { Serializer } from './api/Serializer.js';
@@ -10,15 +11,15 @@ import type { Logger, Services } from './api/Services.js';
 import { bootstrapSuperuser } from './auth/bootstrapSuperuser.js';
 import { WriterUnavailableError } from './commands/errors.js';
 import type { WriterRetry } from './commands/WriteCoordinator.js';
-import { loadConfig, type Config } from './config.js';
+import { type Config, loadConfig } from './config.js';
 import type { LogFileSystem } from './events/file/logFileSystem.js';
-import type { Fatal } from './ledger/FatalSignal.js';
 import { listenAdminSocket } from './ledger/AdminSocket.js';
-import { openLedger, openReader, type Ledger } from './ledger/openLedger.js';
-import { Readiness } from './replicas/Readiness.js';
+import type { Fatal } from './ledger/FatalSignal.js';
+import { type Ledger, openLedger, openReader } from './ledger/openLedger.js';
 import { WEBHOOK_DELIVERIES_SOURCE } from './models/extras/webhookDeliveriesView.js';
-import { startWebhookWorker } from './webhooks/startWebhookWorker.js';
+import { Readiness } from './replicas/Readiness.js';
 import { TemplatePool } from './templates/TemplatePool.js';
+import { startWebhookWorker } from './webhooks/startWebhookWorker.js';
 import type { WebhookWorker } from './webhooks/WebhookWorker.js';
 
 export interface Running {
@@ -40,7 +41,8 @@ export interface StartOptions {
   writerRetry?: WriterRetry;
 }
 
-const jsonLogger: Logger = (entry) => process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
+const jsonLogger: Logger = (entry) =>
+  process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
 
 /**
  * Composition root: the ledger (lock, log, read models, writer, auth, audit; see
@@ -48,11 +50,20 @@ const jsonLogger: Logger = (entry) => process.stdout.write(JSON.stringify({ time
  * ROLE=reader, a read replica's ledger instead (no lock, no writer), serving as soon as
  * it listens while its read models catch up.
  */
-export async function start(config: Config = loadConfig(), logger: Logger = jsonLogger, options: StartOptions = {}): Promise<Running> {
+export async function start(
+  config: Config = loadConfig(),
+  logger: Logger = jsonLogger,
+  options: StartOptions = {},
+): Promise<Running> {
   const ledger =
     config.role === 'reader'
       ? await openReader(config, { logger, logFileSystem: options.logFileSystem })
-      : await openLedger(config, { holder: 'service', logger, logFileSystem: options.logFileSystem, writerRetry: options.writerRetry });
+      : await openLedger(config, {
+          holder: 'service',
+          logger,
+          logFileSystem: options.logFileSystem,
+          writerRetry: options.writerRetry,
+        });
   try {
     return await serve(ledger, logger);
   } catch (error) {
@@ -69,12 +80,38 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const sources = new Map<string, unknown>();
   const reader = config.role === 'reader';
   // A Kafka follower's head is only as fresh as its last successful look-up: readiness weighs that too.
-  const readiness = new Readiness(() => projector.position, () => log.head(), { maxLagEvents: config.readyMaxLagEvents, maxLagMs: config.readyMaxLagMs }, Date.now, () => log.headConfirmedAgoMs?.() ?? 0);
-  void ledger.caughtUp.then(() => readiness.markCaughtUp(), () => undefined);
+  const readiness = new Readiness(
+    () => projector.position,
+    () => log.head(),
+    { maxLagEvents: config.readyMaxLagEvents, maxLagMs: config.readyMaxLagMs },
+    Date.now,
+    () => log.headConfirmedAgoMs?.() ?? 0,
+  );
+  void ledger.caughtUp.then(
+    () => readiness.markCaughtUp(),
+    () => undefined,
+  );
   const renderCache = new RenderCache(projector, config.renderCacheBytes);
   // Export templates and webhook templates share one pool of sandboxed renderers.
   const templates = new TemplatePool(config.templates);
-  const services: Services = { config, registry, log, store, projector, coordinator, serializer, renderCache, queries, templates, commands, logger, auth, audit, sources, readiness };
+  const services: Services = {
+    config,
+    registry,
+    log,
+    store,
+    projector,
+    coordinator,
+    serializer,
+    renderCache,
+    queries,
+    templates,
+    commands,
+    logger,
+    auth,
+    audit,
+    sources,
+    readiness,
+  };
   queries.register('created_by_request', createdByRequestFilter(services, audit));
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
 
@@ -84,7 +121,9 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   // The writer creates the first superuser; a replica finds it in the log.
   if (!reader) {
     try {
-      await bootstrapSuperuser(config, store, coordinator, commands, (message) => logger({ level: 'warn', msg: message }));
+      await bootstrapSuperuser(config, store, coordinator, commands, (message) =>
+        logger({ level: 'warn', msg: message }),
+      );
     } catch (error) {
       // A full disk must not keep the registry from being read; the next start creates the superuser.
       if (!(error instanceof WriterUnavailableError)) throw error;
@@ -109,12 +148,25 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   if (!reader) {
     try {
       webhooks = await startWebhookWorker({
-        config, registry, log, store, projector, secrets: ledger.secrets, serializer, templates, baseUrl: url, logger,
+        config,
+        registry,
+        log,
+        store,
+        projector,
+        secrets: ledger.secrets,
+        serializer,
+        templates,
+        baseUrl: url,
+        logger,
         // Like the projector's: a process that no longer follows its log, or whose read store
         // stayed down past the retry budget, restarts (from the saved position). A payload that
         // fails to render for any other reason is recorded as a failed delivery instead: the
         // same change would fail again at every start, keeping the writer's API in a crash loop.
-        onFailed: (error) => ledger.fatal.raise('webhook deliveries stopped: the event log can no longer be followed, or the read store is down', error),
+        onFailed: (error) =>
+          ledger.fatal.raise(
+            'webhook deliveries stopped: the event log can no longer be followed, or the read store is down',
+            error,
+          ),
       });
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -133,7 +185,11 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
     position: log.head(),
     ...(reader ? { writerUrl: config.writerUrl } : { writer: coordinator.health().state }),
   });
-  if (reader) void ledger.caughtUp.then(() => logger({ level: 'info', msg: 'caught up with the change log: ready', position: projector.position }), () => undefined);
+  if (reader)
+    void ledger.caughtUp.then(
+      () => logger({ level: 'info', msg: 'caught up with the change log: ready', position: projector.position }),
+      () => undefined,
+    );
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -161,14 +217,20 @@ if (isEntryPoint) {
   }
   const shutdown = (signal: string) => {
     running.services.logger({ level: 'info', msg: `${signal}: finishing in-flight requests` });
-    running.stop().then(() => process.exit(0), () => process.exit(1));
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   // A process that cannot go on serving exits non-zero, so its supervisor restarts it
   // (which rebuilds the read models from the log); a stop that hangs does not keep it up.
   void running.fatal.then(({ reason, error }) => {
-    jsonLogger({ level: 'fatal', msg: `${reason}: ${error.message}. Exiting so that a supervisor restarts the service.` });
+    jsonLogger({
+      level: 'fatal',
+      msg: `${reason}: ${error.message}. Exiting so that a supervisor restarts the service.`,
+    });
     setTimeout(() => process.exit(1), 5_000).unref();
     running.stop().then(
       () => process.exit(1),

@@ -1,16 +1,18 @@
-import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { allModels } from '../src/models/index.js';
-import { ModelRegistry, registry } from '../src/models/registry.js';
-import { naturalInterfaceKey, naturalSortKey } from '../src/models/values/naturalSortKey.js';
-import { formatCidr, hostKeys, networkKeys, parseCidr } from '../src/models/values/ipNetworks.js';
-import { canonicalMac, canonicalWwn } from '../src/models/values/hardwareAddress.js';
-import type { LookupView, ModelDefinition, StoredObject } from '../src/models/types.js';
+
+import test from 'ava';
+
 import { countField } from '../src/models/commonFields.js';
 import { AIRFLOW_CHOICES } from '../src/models/dcim/choices.js';
+import { allModels } from '../src/models/index.js';
 import { nestedGroupModel } from '../src/models/nestedGroupModel.js';
 import { organizationalModel } from '../src/models/organizationalModel.js';
+import { ModelRegistry, registry } from '../src/models/registry.js';
+import type { LookupView, ModelDefinition, StoredObject } from '../src/models/types.js';
+import { canonicalMac, canonicalWwn } from '../src/models/values/hardwareAddress.js';
+import { formatCidr, hostKeys, networkKeys, parseCidr } from '../src/models/values/ipNetworks.js';
+import { naturalInterfaceKey, naturalSortKey } from '../src/models/values/naturalSortKey.js';
 
 /** The decision time handed to normalize hooks. */
 const DECIDED_AT = '2024-06-01T12:00:00.000000Z';
@@ -124,19 +126,69 @@ const BEYOND_REFERENCE: Record<string, RefModel> = {
   'wireless.wirelesslangroup': {
     model: 'wireless.wirelesslangroup',
     path: '/api/wireless/wireless-lan-groups/',
-    fields: ['id', 'url', 'display', 'name', 'slug', 'parent', 'description', 'tags', 'custom_fields', 'created', 'last_updated', 'wirelesslan_count', '_depth'].map((name) => ({ name })),
+    fields: [
+      'id',
+      'url',
+      'display',
+      'name',
+      'slug',
+      'parent',
+      'description',
+      'tags',
+      'custom_fields',
+      'created',
+      'last_updated',
+      'wirelesslan_count',
+      '_depth',
+    ].map((name) => ({ name })),
     brief_fields: ['id', 'url', 'display', 'name', 'slug', 'wirelesslan_count', '_depth'],
   },
   'wireless.wirelesslan': {
     model: 'wireless.wirelesslan',
     path: '/api/wireless/wireless-lans/',
-    fields: ['id', 'url', 'display', 'ssid', 'description', 'group', 'status', 'vlan', 'tenant', 'auth_type', 'auth_cipher', 'auth_psk', 'comments', 'tags', 'custom_fields', 'created', 'last_updated'].map((name) => ({ name })),
+    fields: [
+      'id',
+      'url',
+      'display',
+      'ssid',
+      'description',
+      'group',
+      'status',
+      'vlan',
+      'tenant',
+      'auth_type',
+      'auth_cipher',
+      'auth_psk',
+      'comments',
+      'tags',
+      'custom_fields',
+      'created',
+      'last_updated',
+    ].map((name) => ({ name })),
     brief_fields: ['id', 'url', 'display', 'ssid'],
   },
   'wireless.wirelesslink': {
     model: 'wireless.wirelesslink',
     path: '/api/wireless/wireless-links/',
-    fields: ['id', 'url', 'display', 'interface_a', 'interface_b', 'ssid', 'status', 'tenant', 'auth_type', 'auth_cipher', 'auth_psk', 'description', 'comments', 'tags', 'custom_fields', 'created', 'last_updated'].map((name) => ({ name })),
+    fields: [
+      'id',
+      'url',
+      'display',
+      'interface_a',
+      'interface_b',
+      'ssid',
+      'status',
+      'tenant',
+      'auth_type',
+      'auth_cipher',
+      'auth_psk',
+      'description',
+      'comments',
+      'tags',
+      'custom_fields',
+      'created',
+      'last_updated',
+    ].map((name) => ({ name })),
     brief_fields: ['id', 'url', 'display', 'ssid'],
   },
 };
@@ -155,7 +207,11 @@ test('field names and brief fields match the NetBox 3.4 reference', (t) => {
       continue;
     }
     const names = def.fields.filter((f) => !f.internal && !EXTENSIONS[def.key]?.includes(f.name)).map((f) => f.name);
-    t.deepEqual(names, ref.fields.map((f) => f.name), def.key);
+    t.deepEqual(
+      names,
+      ref.fields.map((f) => f.name),
+      def.key,
+    );
     // a brief form may show a field under another name (briefName): compare what clients read
     const briefKeys = def.brief
       .filter((name) => !BRIEF_EXTENSIONS[def.key]?.includes(name))
@@ -172,7 +228,10 @@ test('registry lookups', (t) => {
   t.is(registry.tryGet('dcim.nothing'), undefined);
   t.throws(() => registry.get('dcim.nothing'));
   t.deepEqual(
-    registry.apps().get('users')?.map((d) => d.key),
+    registry
+      .apps()
+      .get('users')
+      ?.map((d) => d.key),
     ['auth.group', 'auth.user', 'users.token', 'users.objectpermission'],
   );
   const refs = registry.referencesTo('dcim.site').map((r) => `${r.model.key}.${r.field.name}`);
@@ -234,7 +293,9 @@ test('prefix normalize rejects host bits and canonicalises', (t) => {
     prefix: ['10.1.1.1/24 is not a valid prefix. Did you mean 10.1.1.0/24?'],
   });
   t.deepEqual(normalize({ id: 1, prefix: 'bogus' }, DECIDED_AT), { prefix: ['Invalid IP address format: bogus'] });
-  t.deepEqual(normalize({ id: 1, prefix: '0.0.0.0/0' }, DECIDED_AT), { prefix: ['Cannot create prefix with /0 mask.'] });
+  t.deepEqual(normalize({ id: 1, prefix: '0.0.0.0/0' }, DECIDED_AT), {
+    prefix: ['Cannot create prefix with /0 mask.'],
+  });
   const obj: StoredObject = { id: 1, prefix: '2001:DB8::/32' };
   t.falsy(normalize(obj, DECIDED_AT));
   t.is(obj.prefix, '2001:db8::/32');
@@ -350,7 +411,9 @@ test('interface rules', async (t) => {
   t.deepEqual(await validate({ ...iface, device: 2 }, view, iface), {
     device: ['Components cannot be moved to a different device.'],
   });
-  t.deepEqual(await validate({ ...iface, parent: 3 }, view, null), { parent: ['An interface cannot be its own parent.'] });
+  t.deepEqual(await validate({ ...iface, parent: 3 }, view, null), {
+    parent: ['An interface cannot be its own parent.'],
+  });
   t.deepEqual(await validate({ ...iface, type: 'lag', mark_connected: true }, view, null), {
     mark_connected: ['Link Aggregation Group (LAG) interfaces cannot be marked as connected.'],
   });
@@ -361,7 +424,9 @@ test('interface hooks', (t) => {
   const obj: StoredObject = { id: 1, device: 4, name: 'eth0', mac_address: 'aabb.ccdd.eeff', wwn: null };
   t.falsy(hooks.normalize!(obj, DECIDED_AT));
   t.is(obj.mac_address, 'AA:BB:CC:DD:EE:FF');
-  t.deepEqual(hooks.normalize!({ id: 1, mac_address: 'zz' }, DECIDED_AT), { mac_address: ['Invalid MAC address format: zz'] });
+  t.deepEqual(hooks.normalize!({ id: 1, mac_address: 'zz' }, DECIDED_AT), {
+    mac_address: ['Invalid MAC address format: zz'],
+  });
   t.deepEqual(hooks.relatedObject!(obj), { type: 'dcim.device', id: 4 });
   t.is(canonicalMac('a-b-c-d-e-f'), '0A:0B:0C:0D:0E:0F');
   t.is(canonicalWwn('500143802426baf4'), '50:01:43:80:24:26:BA:F4');
@@ -399,7 +464,10 @@ test('a field marked unique is an enforced constraint, not only an index', (t) =
   // every registered field flag has its constraint (the write side checks def.unique only)
   for (const model of registry.all()) {
     for (const field of model.fields.filter((f) => f.unique)) {
-      t.true(model.unique!.some((c) => c.fields.length === 1 && c.fields[0] === field.name), `${model.key}.${field.name}`);
+      t.true(
+        model.unique!.some((c) => c.fields.length === 1 && c.fields[0] === field.name),
+        `${model.key}.${field.name}`,
+      );
     }
   }
 });
@@ -413,9 +481,17 @@ test('a single-field constraint on the definition is refused: it is said by the 
 test('ordering fields default to the stored, rendered values; a declared list wins', (t) => {
   t.deepEqual(new ModelRegistry([thing()]).get('test.thing').orderingFields, ['id', 'name', 'serial', 'created']);
   t.deepEqual(new ModelRegistry([thing({ orderingFields: ['id'] })]).get('test.thing').orderingFields, ['id']);
-  t.deepEqual(registry.get('ipam.prefix').orderingFields!.slice(0, 3), ['id', 'prefix', 'site'], 'a derived family is not orderable');
+  t.deepEqual(
+    registry.get('ipam.prefix').orderingFields!.slice(0, 3),
+    ['id', 'prefix', 'site'],
+    'a derived family is not orderable',
+  );
   const declared = allModels.filter((d) => d.orderingFields).map((d) => d.key);
-  t.deepEqual(declared, ['users.token', 'users.objectpermission', 'ipam.iprange', 'extras.jobresult'], 'only the exceptions declare their own');
+  t.deepEqual(
+    declared,
+    ['users.token', 'users.objectpermission', 'ipam.iprange', 'extras.jobresult'],
+    'only the exceptions declare their own',
+  );
 });
 
 test('a model with a name shows its name unless it has a display hook', async (t) => {
@@ -430,10 +506,24 @@ test('a model with a name shows its name unless it has a display hook', async (t
 });
 
 test('which models are change-logged, exemptable and access control is said by their definitions', (t) => {
-  const keys = (flag: (d: ModelDefinition) => boolean) => registry.all().filter(flag).map((d) => d.key).sort();
-  t.deepEqual(keys((d) => d.changeLogged === false), ['auth.group', 'auth.user', 'dcim.cabletermination', 'extras.jobresult', 'users.objectpermission', 'users.token']);
-  t.deepEqual(keys((d) => d.exemptable === false), ['auth.group', 'auth.user', 'users.objectpermission']);
-  t.deepEqual(keys((d) => d.accessControl === true), ['auth.group', 'auth.user', 'users.objectpermission', 'users.token']);
+  const keys = (flag: (d: ModelDefinition) => boolean) =>
+    registry
+      .all()
+      .filter(flag)
+      .map((d) => d.key)
+      .sort();
+  t.deepEqual(
+    keys((d) => d.changeLogged === false),
+    ['auth.group', 'auth.user', 'dcim.cabletermination', 'extras.jobresult', 'users.objectpermission', 'users.token'],
+  );
+  t.deepEqual(
+    keys((d) => d.exemptable === false),
+    ['auth.group', 'auth.user', 'users.objectpermission'],
+  );
+  t.deepEqual(
+    keys((d) => d.accessControl === true),
+    ['auth.group', 'auth.user', 'users.objectpermission', 'users.token'],
+  );
 });
 
 test('choices several models use are one declaration per app', (t) => {
@@ -461,7 +551,20 @@ test('an organizational model is its key, path and verbose name', async (t) => {
   t.is(kind.verboseNamePlural, 'kinds');
   t.deepEqual(
     kind.fields.map((f) => f.name),
-    ['id', 'url', 'display', 'name', 'slug', 'weight', 'description', 'tags', 'custom_fields', 'created', 'last_updated', 'thing_count'],
+    [
+      'id',
+      'url',
+      'display',
+      'name',
+      'slug',
+      'weight',
+      'description',
+      'tags',
+      'custom_fields',
+      'created',
+      'last_updated',
+      'thing_count',
+    ],
   );
   t.deepEqual(kind.unique, [{ fields: ['name'] }, { fields: ['slug'] }]);
   t.deepEqual(kind.brief, ['id', 'url', 'display', 'name', 'slug']);
@@ -471,18 +574,46 @@ test('an organizational model is its key, path and verbose name', async (t) => {
   t.is(await kind.hooks!.display!({ id: 1, name: 'Blue' }, viewOf({})), 'Blue');
   const contactRole = registry.get('tenancy.contactrole');
   t.is(contactRole.path, 'contact-roles');
-  t.deepEqual(contactRole.fields.map((f) => f.name), ['id', 'url', 'display', 'name', 'slug', 'description', 'tags', 'custom_fields', 'created', 'last_updated']);
+  t.deepEqual(
+    contactRole.fields.map((f) => f.name),
+    ['id', 'url', 'display', 'name', 'slug', 'description', 'tags', 'custom_fields', 'created', 'last_updated'],
+  );
 });
 
 test('a nested group is its key, path and verbose name; names unique globally or among siblings', async (t) => {
   const counts = [countField('thing_count', 'test.thing', 'group')];
-  const global = new ModelRegistry([nestedGroupModel({ key: 'test.group', path: 'groups', verboseName: 'group', counts })]).get('test.group');
-  t.deepEqual(global.fields.map((f) => f.name).slice(3), ['name', 'slug', 'parent', 'description', 'tags', 'custom_fields', 'created', 'last_updated', 'thing_count', '_depth']);
+  const global = new ModelRegistry([
+    nestedGroupModel({ key: 'test.group', path: 'groups', verboseName: 'group', counts }),
+  ]).get('test.group');
+  t.deepEqual(global.fields.map((f) => f.name).slice(3), [
+    'name',
+    'slug',
+    'parent',
+    'description',
+    'tags',
+    'custom_fields',
+    'created',
+    'last_updated',
+    'thing_count',
+    '_depth',
+  ]);
   t.deepEqual(global.brief, ['id', 'url', 'display', 'name', 'slug', 'thing_count', '_depth']);
   t.deepEqual(global.unique, [{ fields: ['name'] }, { fields: ['slug'] }]);
-  const siblings = nestedGroupModel({ key: 'test.group', path: 'groups', verboseName: 'group', uniqueAmongSiblings: true, counts });
-  t.deepEqual(new ModelRegistry([siblings]).get('test.group').unique!.map((c) => c.fields.join()), ['parent,name', 'name', 'parent,slug', 'slug']);
-  const nodes = [{ id: 1, name: 'Top', parent: null }, { id: 2, name: 'Child', parent: 1 }];
+  const siblings = nestedGroupModel({
+    key: 'test.group',
+    path: 'groups',
+    verboseName: 'group',
+    uniqueAmongSiblings: true,
+    counts,
+  });
+  t.deepEqual(
+    new ModelRegistry([siblings]).get('test.group').unique!.map((c) => c.fields.join()),
+    ['parent,name', 'name', 'parent,slug', 'slug'],
+  );
+  const nodes = [
+    { id: 1, name: 'Top', parent: null },
+    { id: 2, name: 'Child', parent: 1 },
+  ];
   t.is(await siblings.hooks!.compute!._depth(nodes[1], viewOf({ 'test.group': nodes })), 1);
   t.deepEqual(await siblings.hooks!.validate!({ ...nodes[0], parent: 2 }, viewOf({ 'test.group': nodes }), nodes[0]), {
     parent: ['Cannot assign self or child group as parent.'],
@@ -494,7 +625,20 @@ test("validate() checks the fields a detail action's allocator names against the
   const [action] = prefix.detailActions!;
   const broken: ModelDefinition = {
     ...prefix,
-    detailActions: [{ ...action, path: 'Bad Path', allocator: { ...action.allocator, shape: { ...action.allocator.shape, assigned: ['prefix', 'nowhere', 'id'], extra: [{ name: 'status', type: 'string' }] } } }],
+    detailActions: [
+      {
+        ...action,
+        path: 'Bad Path',
+        allocator: {
+          ...action.allocator,
+          shape: {
+            ...action.allocator.shape,
+            assigned: ['prefix', 'nowhere', 'id'],
+            extra: [{ name: 'status', type: 'string' }],
+          },
+        },
+      },
+    ],
   };
   const error = t.throws(() => new ModelRegistry([broken, registry.get('ipam.ipaddress')]).validate());
   t.regex(error!.message, /detail action 'Bad Path': malformed path/);

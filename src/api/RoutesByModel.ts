@@ -43,7 +43,7 @@ export class RoutesByModel implements RouteRegistry {
 
   private routerFor(path: string): Router {
     const key = listPathOf(path);
-    if (!key || path.indexOf(':') >= 0 && path.indexOf(':') < key.length) {
+    if (!key || (path.indexOf(':') >= 0 && path.indexOf(':') < key.length)) {
       throw new Error(`RoutesByModel: ${path} does not start with a fixed /<api>/<app>/<model>/ path`);
     }
     let router = this.routers.get(key);

@@ -1,10 +1,17 @@
-import { imageUrl } from '../models/imageFields.js';
 import type { SecretKeeper } from '../auth/secrets.js';
-import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, GenericListItem, LookupView, ModelDefinition, RenderMemo, StoredObject } from '../models/types.js';
-import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
+import { imageUrl } from '../models/imageFields.js';
+import type { ModelRegistry } from '../models/registry.js';
+import type {
+  FieldDefinition,
+  GenericListItem,
+  LookupView,
+  ModelDefinition,
+  RenderMemo,
+  StoredObject,
+} from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
+import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { rowBuilder } from './rowBuilder.js';
 
 /**
@@ -76,7 +83,9 @@ export class Serializer {
     const columns: unknown[][] = new Array(fields.length);
     for (const late of [false, true]) {
       const phase = fields.map((f, i) => [f, i] as const).filter(([f]) => Boolean(f.references) === late);
-      const values = await Promise.all(phase.map(([f]) => this.column(definition, f, docs, representation, options, depth)));
+      const values = await Promise.all(
+        phase.map(([f]) => this.column(definition, f, docs, representation, options, depth)),
+      );
       phase.forEach(([, i], j) => (columns[i] = values[j]));
     }
     const keys = fields.map((f) => (names && f.briefName ? f.briefName : f.name));
@@ -122,13 +131,40 @@ export class Serializer {
       case 'fk':
         if (field.representation === 'id') return docs.map((d) => d[field.name] ?? null);
         if (bare && field.briefAttribute === 'id') return docs.map((d) => d[field.name] ?? null);
-        if (bare && field.briefAttribute) return this.attributes(field.target!, field.briefAttribute, docs.map((d) => d[field.name]));
-        return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, false);
+        if (bare && field.briefAttribute)
+          return this.attributes(
+            field.target!,
+            field.briefAttribute,
+            docs.map((d) => d[field.name]),
+          );
+        return this.related(
+          field.target!,
+          docs.map((d) => toIds(d[field.name])),
+          options,
+          depth,
+          false,
+        );
       case 'm2m':
-        if (field.representation === 'slug') return this.slugs(field.target!, docs.map((d) => toIds(d[field.name])));
-        return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, true);
+        if (field.representation === 'slug')
+          return this.slugs(
+            field.target!,
+            docs.map((d) => toIds(d[field.name])),
+          );
+        return this.related(
+          field.target!,
+          docs.map((d) => toIds(d[field.name])),
+          options,
+          depth,
+          true,
+        );
       case 'tags':
-        return this.related(field.target!, docs.map((d) => toIds(d[field.name])), options, depth, true);
+        return this.related(
+          field.target!,
+          docs.map((d) => toIds(d[field.name])),
+          options,
+          depth,
+          true,
+        );
       case 'generic_fk':
         return this.generic(field, docs, options, depth);
       case 'generic_list':
@@ -138,7 +174,11 @@ export class Serializer {
       case 'reverse': {
         const target = this.registry.tryGet(field.target!);
         if (!target) return docs.map(() => []);
-        const children = await this.store.find(target.key, { [field.via!]: { $in: docs.map((d) => d.id) } }, { sort: { id: 1 } });
+        const children = await this.store.find(
+          target.key,
+          { [field.via!]: { $in: docs.map((d) => d.id) } },
+          { sort: { id: 1 } },
+        );
         const rendered = await this.render(target, children, 'nested', options, depth + 1);
         const perDoc = docs.map((d) => rendered.filter((_, i) => children[i][field.via!] === d.id));
         // A one-to-one reverse relation (a bay's installed module) is one object or null.
@@ -147,7 +187,13 @@ export class Serializer {
       case 'computed': {
         if (field.coalesce && field.target) {
           const first = (d: ReadDocument) => field.coalesce!.map((name) => d[name]).find((v) => typeof v === 'number');
-          return this.related(field.target, docs.map((d) => toIds(first(d))), options, depth, false);
+          return this.related(
+            field.target,
+            docs.map((d) => toIds(first(d))),
+            options,
+            depth,
+            false,
+          );
         }
         if (field.heldBy) return this.heldBy(field.heldBy, docs, options, depth);
         const values = await this.computed(definition, field, docs, options);
@@ -178,7 +224,13 @@ export class Serializer {
       const name = String(custom.name);
       if (custom.type === 'object' || custom.type === 'multiobject') {
         const many = custom.type === 'multiobject';
-        const values = await this.related(String(custom.object_type), rows.map((r) => toIds(r[name])), options, depth, many);
+        const values = await this.related(
+          String(custom.object_type),
+          rows.map((r) => toIds(r[name])),
+          options,
+          depth,
+          many,
+        );
         rows.forEach((r, i) => (out[i][name] = r[name] === undefined || r[name] === null ? null : values[i]));
       } else {
         rows.forEach((r, i) => (out[i][name] = r[name] ?? null));
@@ -196,12 +248,19 @@ export class Serializer {
   private tokenKey(doc: ReadDocument, options: RenderOptions): unknown {
     const revealed = options.revealed?.get(doc.id)?.key;
     if (revealed !== undefined) return revealed;
-    if (this.secrets.allowTokenRetrieval && typeof doc.key_cipher === 'string') return this.secrets.decryptTokenKey(doc.key_cipher);
+    if (this.secrets.allowTokenRetrieval && typeof doc.key_cipher === 'string')
+      return this.secrets.decryptTokenKey(doc.key_cipher);
     return OMIT;
   }
 
-  private async computed(definition: ModelDefinition, field: FieldDefinition, docs: ReadDocument[], options: RenderOptions): Promise<unknown[]> {
-    if (field.computeMany) return field.computeMany(docs as StoredObject[], this.view, definition, options.memo ?? new Map(), this.registry);
+  private async computed(
+    definition: ModelDefinition,
+    field: FieldDefinition,
+    docs: ReadDocument[],
+    options: RenderOptions,
+  ): Promise<unknown[]> {
+    if (field.computeMany)
+      return field.computeMany(docs as StoredObject[], this.view, definition, options.memo ?? new Map(), this.registry);
     const compute = definition.hooks?.compute?.[field.name];
     if (!compute) return docs.map(() => structuredClone(field.value ?? null));
     return Promise.all(docs.map((d) => compute(d as StoredObject, this.view, options.baseUrl)));
@@ -214,7 +273,12 @@ export class Serializer {
    * connected endpoint) is rendered once. Objects that are gone, or past the nesting depth,
    * are absent.
    */
-  async referenced(refs: GenericListItem[], options: RenderOptions, depth = 0, fields?: string[]): Promise<Map<string, Record<string, unknown>>> {
+  async referenced(
+    refs: GenericListItem[],
+    options: RenderOptions,
+    depth = 0,
+    fields?: string[],
+  ): Promise<Map<string, Record<string, unknown>>> {
     const memo = options.memo ?? new Map<string, unknown>();
     const inner = { ...options, memo };
     const form = fields ? fields.join(',') : 'nested';
@@ -239,7 +303,11 @@ export class Serializer {
             : await this.render(definition, docs, 'nested', inner, depth + 1);
           return new Map(docs.map((d, i) => [d.id, rendered[i]]));
         })();
-        for (const id of missing) memo.set(memoKey(type, id), batch.then((forms) => forms.get(id)));
+        for (const id of missing)
+          memo.set(
+            memoKey(type, id),
+            batch.then((forms) => forms.get(id)),
+          );
       }
       for (const id of ids) {
         const form = (await memo.get(memoKey(type, id))) as Record<string, unknown> | undefined;
@@ -250,16 +318,31 @@ export class Serializer {
   }
 
   /** Computed references in their nested forms (or the field's `referenceFields`). */
-  private async references(field: FieldDefinition, values: unknown[], options: RenderOptions, depth: number): Promise<unknown[]> {
+  private async references(
+    field: FieldDefinition,
+    values: unknown[],
+    options: RenderOptions,
+    depth: number,
+  ): Promise<unknown[]> {
     const lists = values.map((v) => (Array.isArray(v) ? (v as GenericListItem[]) : v ? [v as GenericListItem] : []));
     const nested = await this.referenced(lists.flat(), options, depth, field.referenceFields);
-    const found = lists.map((items) => items.flatMap((item) => nested.get(`${item.object_type}:${item.object_id}`) ?? []));
+    const found = lists.map((items) =>
+      items.flatMap((item) => nested.get(`${item.object_type}:${item.object_id}`) ?? []),
+    );
     // A list that is null (no path at all) stays null rather than becoming empty.
-    return field.references === 'many' ? found.map((items, i) => (values[i] === null ? null : items)) : found.map((items) => items[0] ?? null);
+    return field.references === 'many'
+      ? found.map((items, i) => (values[i] === null ? null : items))
+      : found.map((items) => items[0] ?? null);
   }
 
   /** Nested forms of related objects, fetched once for the whole page. */
-  private async related(target: string, idsPerDoc: number[][], options: RenderOptions, depth: number, many: boolean): Promise<unknown[]> {
+  private async related(
+    target: string,
+    idsPerDoc: number[][],
+    options: RenderOptions,
+    depth: number,
+    many: boolean,
+  ): Promise<unknown[]> {
     const definition = this.registry.tryGet(target);
     const all = [...new Set(idsPerDoc.flat())];
     const byId = new Map<number, Record<string, unknown>>();
@@ -277,7 +360,9 @@ export class Serializer {
   /** One attribute of each related object, fetched once for the whole page (null where there is none). */
   private async attributes(target: string, attribute: string, ids: unknown[]): Promise<unknown[]> {
     const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-    const byId = new Map((wanted.length ? await this.store.getMany(target, wanted) : []).map((d) => [d.id, d[attribute] ?? null]));
+    const byId = new Map(
+      (wanted.length ? await this.store.getMany(target, wanted) : []).map((d) => [d.id, d[attribute] ?? null]),
+    );
     return ids.map((id) => (typeof id === 'number' ? (byId.get(id) ?? null) : null));
   }
 
@@ -291,8 +376,18 @@ export class Serializer {
     const holderDefinition = this.registry.tryGet(spec.model);
     const parentTarget = holderDefinition?.fields.find((f) => f.name === spec.parent)?.target;
     if (!holderDefinition || !parentTarget || docs.length === 0 || depth >= MAX_NESTING) return docs.map(() => null);
-    const holders = await this.store.find(spec.model, { [spec.via]: { $in: docs.map((d) => d.id) } }, { sort: { id: 1 } });
-    const parents = await this.related(parentTarget, holders.map((h) => toIds(h[spec.parent])), options, depth, false);
+    const holders = await this.store.find(
+      spec.model,
+      { [spec.via]: { $in: docs.map((d) => d.id) } },
+      { sort: { id: 1 } },
+    );
+    const parents = await this.related(
+      parentTarget,
+      holders.map((h) => toIds(h[spec.parent])),
+      options,
+      depth,
+      false,
+    );
     const nestedHolders = await this.render(holderDefinition, holders, 'nested', options, depth + 1);
     return docs.map((d) => {
       const i = holders.findIndex((h) => h[spec.via] === d.id);
@@ -305,7 +400,8 @@ export class Serializer {
   private async slugs(target: string, idsPerDoc: number[][]): Promise<string[][]> {
     const all = [...new Set(idsPerDoc.flat())];
     const byId = new Map((all.length ? await this.store.getMany(target, all) : []).map((d) => [d.id, d]));
-    const byName = (a: ReadDocument, b: ReadDocument) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0);
+    const byName = (a: ReadDocument, b: ReadDocument) =>
+      String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0;
     return idsPerDoc.map((ids) =>
       ids
         .map((id) => byId.get(id))
@@ -315,7 +411,12 @@ export class Serializer {
     );
   }
 
-  private async generic(field: FieldDefinition, docs: ReadDocument[], options: RenderOptions, depth: number): Promise<unknown[]> {
+  private async generic(
+    field: FieldDefinition,
+    docs: ReadDocument[],
+    options: RenderOptions,
+    depth: number,
+  ): Promise<unknown[]> {
     const out: unknown[] = docs.map(() => null);
     const byType = new Map<string, number[]>();
     docs.forEach((d, i) => {
@@ -327,18 +428,33 @@ export class Serializer {
       }
     });
     for (const [type, rows] of byType) {
-      const values = await this.related(type, rows.map((i) => [docs[i][field.idField!] as number]), options, depth, false);
+      const values = await this.related(
+        type,
+        rows.map((i) => [docs[i][field.idField!] as number]),
+        options,
+        depth,
+        false,
+      );
       rows.forEach((row, j) => (out[row] = values[j]));
     }
     return out;
   }
 
   /** Each item as {object_type, object_id, object}: the objects fetched once per model for the whole page. */
-  private async genericList(field: FieldDefinition, docs: ReadDocument[], options: RenderOptions, depth: number): Promise<unknown[]> {
+  private async genericList(
+    field: FieldDefinition,
+    docs: ReadDocument[],
+    options: RenderOptions,
+    depth: number,
+  ): Promise<unknown[]> {
     const lists = docs.map((d) => (Array.isArray(d[field.name]) ? (d[field.name] as GenericListItem[]) : []));
     const nested = await this.referenced(lists.flat(), options, depth);
     return lists.map((items) =>
-      items.map((item) => ({ object_type: item.object_type, object_id: item.object_id, object: nested.get(`${item.object_type}:${item.object_id}`) ?? null })),
+      items.map((item) => ({
+        object_type: item.object_type,
+        object_id: item.object_id,
+        object: nested.get(`${item.object_type}:${item.object_id}`) ?? null,
+      })),
     );
   }
 
@@ -352,7 +468,11 @@ export class Serializer {
       for (const m of matching) counted.set(m[spec.via], (counted.get(m[spec.via]) ?? 0) + 1);
       return docs.map((d) => counted.get(d.id) ?? 0);
     }
-    const counts = await this.store.countBy(spec.model, spec.via, docs.map((d) => d.id));
+    const counts = await this.store.countBy(
+      spec.model,
+      spec.via,
+      docs.map((d) => d.id),
+    );
     return docs.map((d) => counts.get(d.id) ?? 0);
   }
 }

@@ -8,9 +8,9 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import type { Readiness } from '../replicas/Readiness.js';
+import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
 import type { ListQueryCompiler } from './query/ListQueryCompiler.js';
 import type { RenderCache } from './renderCache/RenderCache.js';
-import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
 import type { Serializer } from './Serializer.js';
 
 export type Logger = (entry: Record<string, unknown>) => void;

@@ -1,17 +1,19 @@
 import { readFileSync } from 'node:fs';
+
 import Router from '@koa/router';
 import type { Context } from 'koa';
+
 import type { Principal } from '../auth/authenticateToken.js';
 import { PermissionDeniedError } from '../commands/errors.js';
+import { CONNECTED_DEVICE_PATH } from './connectedDeviceRoute.js';
+import { CONTENT_TYPES_PATH } from './extras/contentTypesRoute.js';
+import { REPORTS_PATH, SCRIPTS_PATH } from './extras/reportsScriptsRoute.js';
 import { eventLogSize } from './face/metrics.js';
 import { serviceVersion } from './face/schemaDocument.js';
 import { applicationsOf } from './face/views.js';
 import { NOT_AUTHENTICATED } from './permissions.js';
 import type { Services } from './Services.js';
 import { USER_CONFIG_PATH } from './users/userConfigRoute.js';
-import { CONNECTED_DEVICE_PATH } from './connectedDeviceRoute.js';
-import { CONTENT_TYPES_PATH } from './extras/contentTypesRoute.js';
-import { REPORTS_PATH, SCRIPTS_PATH } from './extras/reportsScriptsRoute.js';
 
 /** The NetBox release whose API this service speaks. */
 const NETBOX_VERSION = '3.4.10';
@@ -20,10 +22,14 @@ const NETBOX_VERSION = '3.4.10';
 function installedApps(): Record<string, string> {
   const apps: Record<string, string> = {};
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies?: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
     for (const name of Object.keys(pkg.dependencies ?? {}).sort()) {
       try {
-        const dep = JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version?: string };
+        const dep = JSON.parse(
+          readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8'),
+        ) as { version?: string };
         if (dep.version) apps[name] = dep.version;
       } catch {
         // not installed where expected: leave it out, as NetBox leaves out apps without a version
@@ -66,7 +72,13 @@ export function apiRoot(services: Services, startedAt: Date): Router {
             ? [USER_CONFIG_PATH]
             : [];
     router.get(`/api/${app}/`, (ctx) => {
-      const paths = [...services.registry.all().filter((d) => d.app === app).map((d) => d.path), ...extra].sort();
+      const paths = [
+        ...services.registry
+          .all()
+          .filter((d) => d.app === app)
+          .map((d) => d.path),
+        ...extra,
+      ].sort();
       ctx.body = Object.fromEntries(paths.map((path) => [path, `${ctx.state.baseUrl}/api/${app}/${path}/`]));
     });
   }

@@ -1,27 +1,28 @@
 import Koa from 'koa';
-import { connectedDeviceRoute } from './connectedDeviceRoute.js';
-import { userConfigRoute } from './users/userConfigRoute.js';
-import { contentTypesRoute } from './extras/contentTypesRoute.js';
-import { reportsScriptsRoute } from './extras/reportsScriptsRoute.js';
+
 import { apiRoot } from './apiRoot.js';
 import { auditApi } from './audit/auditApi.js';
 import { authRoutes } from './auth/routes.js';
-import { faceMiddleware, negotiationGuard } from './face/respond.js';
-import { faceRoutes } from './face/routes.js';
-import { authenticate } from './middleware/authenticate.js';
+import { connectedDeviceRoute } from './connectedDeviceRoute.js';
+import { contentTypesRoute } from './extras/contentTypesRoute.js';
 import { imageAttachmentRoutes } from './extras/imageAttachmentRoutes.js';
 import { imageFieldRoutes } from './extras/imageFieldRoutes.js';
+import { reportsScriptsRoute } from './extras/reportsScriptsRoute.js';
+import { faceMiddleware, negotiationGuard } from './face/respond.js';
+import { faceRoutes } from './face/routes.js';
+import { graphqlRoutes } from './graphql/graphqlRoutes.js';
+import type {} from './LedgerState.js'; // types ctx.state
+import { authenticate } from './middleware/authenticate.js';
 import { errorResponses } from './middleware/errorResponses.js';
 import { idempotency } from './middleware/idempotency.js';
-import { webhookHop } from './middleware/webhookHop.js';
 import { readJsonBody } from './middleware/readJsonBody.js';
+import { replicaMiddleware } from './middleware/replicaMiddleware.js';
 import { appendSlash, requestContext } from './middleware/requestContext.js';
 import { strictQueryString } from './middleware/strictUtf8.js';
+import { webhookHop } from './middleware/webhookHop.js';
 import { modelRoutes } from './modelRoutes.js';
-import { graphqlRoutes } from './graphql/graphqlRoutes.js';
-import { replicaMiddleware } from './middleware/replicaMiddleware.js';
-import type {} from './LedgerState.js'; // types ctx.state
 import type { Services } from './Services.js';
+import { userConfigRoute } from './users/userConfigRoute.js';
 
 /** The HTTP face: middleware in the order a request meets it, then the generated routes. */
 export function createApp(services: Services): Koa {

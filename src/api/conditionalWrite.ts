@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+
 import type { ExpectedVersions, Precondition } from '../commands/preconditions.js';
 
 /**

@@ -5,8 +5,9 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+
 import { NotFoundError } from '../commands/errors.js';
-import { destinations, PathReader, pathFrom } from '../models/dcim/cabling/tracePath.js';
+import { destinations, pathFrom, PathReader } from '../models/dcim/cabling/tracePath.js';
 import { lookupView } from '../projections/lookupView.js';
 import { otherMethods } from './otherMethods.js';
 import type { Services } from './Services.js';
@@ -40,6 +41,8 @@ async function connectedDevice(services: Services, ctx: Context): Promise<void> 
   const local = await services.store.get(interfaces.key, end.object_id);
   if (!local || typeof local.device !== 'number') throw new NotFoundError();
   const found = await visibleObject(services, devices, ctx, local.device);
-  const [rendered] = await services.serializer.render(devices, [found], 'complete', { baseUrl: ctx.state.baseUrl as string });
+  const [rendered] = await services.serializer.render(devices, [found], 'complete', {
+    baseUrl: ctx.state.baseUrl as string,
+  });
   ctx.body = rendered;
 }

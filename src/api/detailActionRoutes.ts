@@ -3,8 +3,8 @@
  * /api/ipam/prefixes/<id>/available-ips/: GET lists the parent's free space as a plain
  * array; POST hands it out to new objects through the ordinary write path.
  */
-import type { RouteRegistry } from './RoutesByModel.js';
 import type { Context } from 'koa';
+
 import { allocateObjects } from '../commands/allocateObjects.js';
 import type { WriteOutcome } from '../commands/recordEach.js';
 import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
@@ -12,8 +12,9 @@ import type { AvailableEntry, DetailAction, NestedReference } from '../models/al
 import type { ModelDefinition } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
 import { modelViewName } from './face/views.js';
-import { viewScope, writeGuard, writeScope } from './permissions.js';
 import { otherMethods } from './otherMethods.js';
+import { viewScope, writeGuard, writeScope } from './permissions.js';
+import type { RouteRegistry } from './RoutesByModel.js';
 import type { Services } from './Services.js';
 import { detailId, visibleObject } from './visibleObject.js';
 
@@ -30,7 +31,13 @@ export interface WritePath {
     context: WriteContext,
     decide: (tx: WriteTransaction) => Promise<WriteOutcome | void>,
   ): Promise<WriteOutcome>;
-  writtenObjects(services: Services, definition: ModelDefinition, ctx: Context, outcome: WriteOutcome, created: boolean): Promise<unknown[]>;
+  writtenObjects(
+    services: Services,
+    definition: ModelDefinition,
+    ctx: Context,
+    outcome: WriteOutcome,
+    created: boolean,
+  ): Promise<unknown[]>;
 }
 
 export function detailActionRoutes(services: Services, router: RouteRegistry, writes: WritePath): void {
@@ -55,7 +62,13 @@ function resultsLimit(services: Services, ctx: Context): number | null {
   return limit === 0 ? null : limit;
 }
 
-async function listView(services: Services, parent: ModelDefinition, action: DetailAction, created: ModelDefinition, ctx: Context) {
+async function listView(
+  services: Services,
+  parent: ModelDefinition,
+  action: DetailAction,
+  created: ModelDefinition,
+  ctx: Context,
+) {
   ctx.set('Allow', METHODS);
   await viewScope(ctx, services.config, created);
   const object = await visibleObject(services, parent, ctx, detailId(ctx));
@@ -64,7 +77,14 @@ async function listView(services: Services, parent: ModelDefinition, action: Det
   ctx.body = await renderEntries(services, ctx, entries);
 }
 
-async function allocateView(services: Services, parent: ModelDefinition, action: DetailAction, created: ModelDefinition, ctx: Context, writes: WritePath) {
+async function allocateView(
+  services: Services,
+  parent: ModelDefinition,
+  action: DetailAction,
+  created: ModelDefinition,
+  ctx: Context,
+  writes: WritePath,
+) {
   ctx.set('Allow', METHODS);
   await writeScope(ctx, created, 'add');
   const id = detailId(ctx);
@@ -88,14 +108,23 @@ function isReference(value: unknown): value is NestedReference {
 }
 
 /** Listing entries with their references rendered nested, each distinct object once. */
-async function renderEntries(services: Services, ctx: Context, entries: AvailableEntry[]): Promise<Record<string, unknown>[]> {
+async function renderEntries(
+  services: Services,
+  ctx: Context,
+  entries: AvailableEntry[],
+): Promise<Record<string, unknown>[]> {
   const refs = entries.flatMap((entry) =>
-    Object.values(entry).flatMap((value) => (isReference(value) && value.id !== null ? [{ object_type: value.nested, object_id: value.id }] : [])),
+    Object.values(entry).flatMap((value) =>
+      isReference(value) && value.id !== null ? [{ object_type: value.nested, object_id: value.id }] : [],
+    ),
   );
   const rendered = await services.serializer.referenced(refs, { baseUrl: ctx.state.baseUrl as string });
   return entries.map((entry) =>
     Object.fromEntries(
-      Object.entries(entry).map(([key, value]) => [key, isReference(value) ? (value.id === null ? null : (rendered.get(`${value.nested}:${value.id}`) ?? null)) : value]),
+      Object.entries(entry).map(([key, value]) => [
+        key,
+        isReference(value) ? (value.id === null ? null : (rendered.get(`${value.nested}:${value.id}`) ?? null)) : value,
+      ]),
     ),
   );
 }

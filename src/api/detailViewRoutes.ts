@@ -3,15 +3,16 @@
  * /api/dcim/interfaces/<id>/trace/ or /api/dcim/racks/<id>/elevation/: GET answers what
  * the declaration computes from the object and the read models.
  */
-import type { RouteRegistry } from './RoutesByModel.js';
 import type { Context } from 'koa';
+
 import { PermissionDeniedError, ValidationError } from '../commands/errors.js';
 import type { DetailView, DetailViewRequest, ModelDefinition } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
 import { modelViewName } from './face/views.js';
+import { otherMethods } from './otherMethods.js';
 import { viewScope, withinScope } from './permissions.js';
 import { pageLinks, parsePage } from './query/pagination.js';
-import { otherMethods } from './otherMethods.js';
+import type { RouteRegistry } from './RoutesByModel.js';
 import type { Services } from './Services.js';
 import { detailId, visibleObject } from './visibleObject.js';
 
@@ -41,7 +42,8 @@ async function respond(services: Services, definition: ModelDefinition, detail: 
     },
     paginate: (items) => {
       const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
-      const results = page.limit === null ? items.slice(page.offset) : items.slice(page.offset, page.offset + page.limit);
+      const results =
+        page.limit === null ? items.slice(page.offset) : items.slice(page.offset, page.offset + page.limit);
       const base = `${ctx.state.baseUrl}${ctx.path}`;
       return { count: items.length, ...pageLinks(base, query, page, items.length), results };
     },
@@ -54,7 +56,16 @@ async function respond(services: Services, definition: ModelDefinition, detail: 
         if (error instanceof PermissionDeniedError) return new Set();
         throw error;
       }
-      return new Set((await withinScope(services.store, target, scope, ids.map((id) => ({ id })))).map((item) => item.id));
+      return new Set(
+        (
+          await withinScope(
+            services.store,
+            target,
+            scope,
+            ids.map((id) => ({ id })),
+          )
+        ).map((item) => item.id),
+      );
     },
     invalid: (errors) => {
       throw new ValidationError(errors);

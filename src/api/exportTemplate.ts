@@ -5,14 +5,15 @@
  * `netbox_<verbose name plural>.<extension>` when it is an attachment.
  */
 import type { Context } from 'koa';
+
 import { NotFoundError } from '../commands/errors.js';
 import { servableFileExtension, servableMimeType } from '../models/extras/exportHeaderValues.js';
 import type { ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
-import { findInOrder } from './query/listPage.js';
-import type { RenderOptions, Serializer } from './Serializer.js';
 import { TemplateBusyError, TemplateError, TemplateLimitError } from '../templates/TemplateError.js';
 import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
+import { findInOrder } from './query/listPage.js';
+import type { RenderOptions, Serializer } from './Serializer.js';
 
 export interface ExportRequest {
   store: ReadStore;
@@ -30,9 +31,19 @@ export interface ExportRequest {
  * A template that fails or runs past a limit is the client's 400, in the words NetBox's own
  * export view uses; a renderer pool that is full is a 503 to retry.
  */
-async function renderExport(ctx: Context, templates: TemplateRenderer, name: string, code: string, objects: unknown[]): Promise<string | null> {
+async function renderExport(
+  ctx: Context,
+  templates: TemplateRenderer,
+  name: string,
+  code: string,
+  objects: unknown[],
+): Promise<string | null> {
   try {
-    const [output] = await templates.render({ templates: [{ name, code }], context: { queryset: objects }, querysets: ['queryset'] });
+    const [output] = await templates.render({
+      templates: [{ name, code }],
+      context: { queryset: objects },
+      querysets: ['queryset'],
+    });
     return output!;
   } catch (error) {
     if (error instanceof TemplateBusyError) {
@@ -42,18 +53,31 @@ async function renderExport(ctx: Context, templates: TemplateRenderer, name: str
       return null;
     }
     if (!(error instanceof TemplateError)) throw error;
-    const limit = error instanceof TemplateLimitError ? ' (the limit is set by the service: see TEMPLATE_TIMEOUT and TEMPLATE_MEMORY_MB)' : '';
+    const limit =
+      error instanceof TemplateLimitError
+        ? ' (the limit is set by the service: see TEMPLATE_TIMEOUT and TEMPLATE_MEMORY_MB)'
+        : '';
     ctx.status = 400;
-    ctx.body = { detail: `There was an error rendering the selected export template (${name}): ${error.message}${limit}` };
+    ctx.body = {
+      detail: `There was an error rendering the selected export template (${name}): ${error.message}${limit}`,
+    };
     return null;
   }
 }
 
 export async function answerExport(ctx: Context, name: string, request: ExportRequest): Promise<void> {
   const { store, serializer, definition, filter, query, templates } = request;
-  const [template] = await store.find('extras.exporttemplate', { name, content_types: definition.key }, { sort: { id: 1 }, limit: 1 });
+  const [template] = await store.find(
+    'extras.exporttemplate',
+    { name, content_types: definition.key },
+    { sort: { id: 1 }, limit: 1 },
+  );
   if (!template) throw new NotFoundError();
-  const { docs } = await findInOrder(store, definition, filter, query.get('ordering'), { brief: false, skip: 0, limit: undefined });
+  const { docs } = await findInOrder(store, definition, filter, query.get('ordering'), {
+    brief: false,
+    skip: 0,
+    limit: undefined,
+  });
   const objects = await serializer.render(definition, docs, 'complete', request.options);
   const rendered = await renderExport(ctx, templates, name, String(template.template_code ?? ''), objects);
   if (rendered === null) return;
@@ -62,7 +86,10 @@ export async function answerExport(ctx: Context, name: string, request: ExportRe
     // A value stored before extensions were checked could break out of the quoted filename: none then.
     const stored = servableFileExtension(template.file_extension);
     const extension = stored ? `.${stored}` : '';
-    ctx.set('Content-Disposition', `attachment; filename="netbox_${definition.verboseNamePlural.replace(/ /g, '_')}${extension}"`);
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="netbox_${definition.verboseNamePlural.replace(/ /g, '_')}${extension}"`,
+    );
   }
   ctx.body = output;
   // As given: koa's ctx.type would add a charset to a text type that names none. A type stored before

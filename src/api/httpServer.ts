@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+
 import type { Config } from '../config.js';
 
 /**

@@ -21,7 +21,9 @@ export interface ListRequest {
 
 export function listEtag(request: ListRequest): string {
   const digest = createHash('sha256')
-    .update([PROCESS, request.path, request.querystring, request.caller, request.accept, request.baseUrl].join('\u0000'))
+    .update(
+      [PROCESS, request.path, request.querystring, request.caller, request.accept, request.baseUrl].join('\u0000'),
+    )
     .digest('base64url')
     .slice(0, 22);
   return `W/"p${request.position}.${digest}"`;

@@ -1,28 +1,29 @@
 import type { Context } from 'koa';
-import { nextTurn } from '../eventLoopTurns.js';
+
 import { createObjects } from '../commands/createObjects.js';
-import type { WriteOutcome } from '../commands/recordEach.js';
 import { deleteObjects } from '../commands/deleteObjects.js';
 import { NotFoundError, ValidationError } from '../commands/errors.js';
-import { updateObjects, type UpdateItem } from '../commands/updateObjects.js';
-import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
-import type { FieldErrors, ModelDefinition } from '../models/types.js';
 import type { ExpectedVersions, Precondition } from '../commands/preconditions.js';
+import type { WriteOutcome } from '../commands/recordEach.js';
+import { type UpdateItem, updateObjects } from '../commands/updateObjects.js';
+import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
+import { nextTurn } from '../eventLoopTurns.js';
+import type { FieldErrors, ModelDefinition } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
-import { listPage } from './query/listPage.js';
-import { objectNotModified } from './objectNotModified.js';
-import { ITEM_ETAG, etagOf, ifMatchPreconditions, itemEtagError, itemVersions } from './conditionalWrite.js';
-import { and } from './query/ListQueryCompiler.js';
-import { assertInScope, viewScope, withinScope, writeGuard, writeScope } from './permissions.js';
-import type { RenderOptions, Representation, Serializer } from './Serializer.js';
-import type { Services } from './Services.js';
+import { etagOf, ifMatchPreconditions, ITEM_ETAG, itemEtagError, itemVersions } from './conditionalWrite.js';
 import { detailActionRoutes } from './detailActionRoutes.js';
 import { detailViewRoutes } from './detailViewRoutes.js';
 import { answerExport } from './exportTemplate.js';
-import { RoutesByModel } from './RoutesByModel.js';
 import { RawJson } from './face/RawJson.js';
 import { ifNoneMatchHolds, listEtag } from './listEtag.js';
+import { objectNotModified } from './objectNotModified.js';
+import { assertInScope, viewScope, withinScope, writeGuard, writeScope } from './permissions.js';
+import { listPage } from './query/listPage.js';
+import { and } from './query/ListQueryCompiler.js';
 import { cacheableRendering, renderCached, renderKeyPrefix } from './renderCache/renderCached.js';
+import { RoutesByModel } from './RoutesByModel.js';
+import type { RenderOptions, Representation, Serializer } from './Serializer.js';
+import type { Services } from './Services.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const DETAIL_METHODS = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -102,7 +103,16 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
   if (store === services.store && notModified(services, ctx)) return;
   const filter = and(scope, await services.queries.compile(definition, query, ctx, store));
   const exportName = query.get('export');
-  if (exportName !== null) return answerExport(ctx, exportName, { store, serializer, definition, filter, query, options: renderOptions(ctx, query), templates: services.templates });
+  if (exportName !== null)
+    return answerExport(ctx, exportName, {
+      store,
+      serializer,
+      definition,
+      filter,
+      query,
+      options: renderOptions(ctx, query),
+      templates: services.templates,
+    });
   const { docs, ...envelope } = await listPage({
     store,
     definition,
@@ -113,12 +123,24 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
     maxPageSize: services.config.maxPageSize,
     brief: representation(query, definition) === 'brief',
   });
-  const texts = await renderTexts(services, ctx, definition, docs, representation(query, definition), renderOptions(ctx, query));
+  const texts = await renderTexts(
+    services,
+    ctx,
+    definition,
+    docs,
+    representation(query, definition),
+    renderOptions(ctx, query),
+  );
   if (texts) {
     ctx.body = { ...envelope, results: RawJson.array(texts) };
     return;
   }
-  const results = await serializer.render(definition, docs, representation(query, definition), renderOptions(ctx, query));
+  const results = await serializer.render(
+    definition,
+    docs,
+    representation(query, definition),
+    renderOptions(ctx, query),
+  );
   ctx.body = { ...envelope, results };
 }
 
@@ -142,7 +164,14 @@ function notModified(services: Services, ctx: Context): boolean {
 }
 
 /** The objects as JSON text through the render cache, or null where it does not apply (past states, partial or one-time renderings). */
-function renderTexts(services: Services, ctx: Context, definition: ModelDefinition, docs: ReadDocument[], form: Representation, options: RenderOptions) {
+function renderTexts(
+  services: Services,
+  ctx: Context,
+  definition: ModelDefinition,
+  docs: ReadDocument[],
+  form: Representation,
+  options: RenderOptions,
+) {
   const cache = services.renderCache;
   const { store, serializer } = readModels(services, ctx);
   if (!cache || store !== services.store || !cacheableRendering(options)) return null;
@@ -160,7 +189,10 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
   const options = renderOptions(ctx, query);
   const texts = await renderTexts(services, ctx, definition, [doc], form, options);
   if (texts) {
-    const dependencies = services.renderCache!.dependencies(renderKeyPrefix(definition, form, options) + doc.id, doc._pos);
+    const dependencies = services.renderCache!.dependencies(
+      renderKeyPrefix(definition, form, options) + doc.id,
+      doc._pos,
+    );
     if (objectNotModified(ctx.get('If-None-Match'), doc._pos, dependencies, services.projector)) {
       ctx.status = 304;
       return;
@@ -211,15 +243,28 @@ const WRITTEN_RENDER_CHUNK = 200;
  * not the read models, which may already hold later writes. Related objects, counts and
  * hierarchy are read as they are now, as for any read.
  */
-export async function writtenObjects(services: Services, definition: ModelDefinition, ctx: Context, outcome: WriteOutcome, created: boolean) {
+export async function writtenObjects(
+  services: Services,
+  definition: ModelDefinition,
+  ctx: Context,
+  outcome: WriteOutcome,
+  created: boolean,
+) {
   const docs = outcome.documents;
   if (docs.length === 1) ctx.set('ETag', etagOf(docs[0]._pos));
   // One memo for every chunk: an object related to several is fetched and rendered once.
-  const options = { baseUrl: ctx.state.baseUrl, omitAnnotated: created, revealed: outcome.revealed, memo: new Map<string, unknown>() };
+  const options = {
+    baseUrl: ctx.state.baseUrl,
+    omitAnnotated: created,
+    revealed: outcome.revealed,
+    memo: new Map<string, unknown>(),
+  };
   const rendered: Record<string, unknown>[] = [];
   for (let i = 0; i < docs.length; i += WRITTEN_RENDER_CHUNK) {
     if (i > 0) await nextTurn();
-    rendered.push(...(await services.serializer.render(definition, docs.slice(i, i + WRITTEN_RENDER_CHUNK), 'complete', options)));
+    rendered.push(
+      ...(await services.serializer.render(definition, docs.slice(i, i + WRITTEN_RENDER_CHUNK), 'complete', options)),
+    );
   }
   return rendered;
 }
@@ -236,7 +281,9 @@ async function createView(services: Services, definition: ModelDefinition, ctx: 
   const bulk = Array.isArray(body);
   const items = bulk ? body : [body];
   const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
-  const result = await runWrite(services, ctx, definition, 'create', context, (tx) => createObjects(services.commands, tx, definition, items, bulk));
+  const result = await runWrite(services, ctx, definition, 'create', context, (tx) =>
+    createObjects(services.commands, tx, definition, items, bulk),
+  );
   const rendered = await writtenObjects(services, definition, ctx, result, true);
   ctx.status = 201;
   if (bulk) {
@@ -253,8 +300,13 @@ async function updateView(services: Services, definition: ModelDefinition, ctx: 
   await assertInScope(services.store, definition, scope, id);
   const body = requireBody(ctx);
   const preconditions = ifMatchPreconditions(ctx, [id]);
-  const result = await runWrite(services, ctx, definition, 'update', writeContext(ctx, writeGuard(ctx, definition, 'change', [id])), (tx) =>
-    updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false, preconditions),
+  const result = await runWrite(
+    services,
+    ctx,
+    definition,
+    'update',
+    writeContext(ctx, writeGuard(ctx, definition, 'change', [id])),
+    (tx) => updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false, preconditions),
   );
   const [rendered] = await writtenObjects(services, definition, ctx, result, false);
   ctx.body = rendered;
@@ -271,11 +323,13 @@ interface BulkItem extends UpdateItem {
  */
 function bulkItems(body: unknown): BulkItem[] {
   if (!Array.isArray(body)) {
-    const type = body === null ? 'NoneType' : typeof body === 'object' ? 'dict' : typeof body === 'string' ? 'str' : typeof body;
+    const type =
+      body === null ? 'NoneType' : typeof body === 'object' ? 'dict' : typeof body === 'string' ? 'str' : typeof body;
     throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${type}".`] });
   }
   const errors = body.map((item): FieldErrors => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return { non_field_errors: ['Invalid data. Expected a dictionary.'] };
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      return { non_field_errors: ['Invalid data. Expected a dictionary.'] };
     const id = (item as Record<string, unknown>).id;
     if (id === undefined || id === null) return { id: ['This field is required.'] };
     if (!Number.isSafeInteger(Number(id)) || !/^\d+$/.test(String(id))) return { id: ['A valid integer is required.'] };
@@ -292,13 +346,24 @@ function bulkItems(body: unknown): BulkItem[] {
 /** What the request asks of each object's version: the If-Match header's list and each item's own `etag`. */
 function bulkPreconditions(ctx: Context, items: BulkItem[]): Precondition[] {
   const own = items.flatMap(({ id, versions }) => (versions ? [{ id, versions }] : []));
-  return [...ifMatchPreconditions(ctx, items.map((i) => i.id)), ...own];
+  return [
+    ...ifMatchPreconditions(
+      ctx,
+      items.map((i) => i.id),
+    ),
+    ...own,
+  ];
 }
 
 async function bulkUpdateView(services: Services, definition: ModelDefinition, ctx: Context, mode: 'put' | 'patch') {
   const scope = await writeScope(ctx, definition, 'change');
   const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
-  const guard = writeGuard(ctx, definition, 'change', items.map((i) => i.id));
+  const guard = writeGuard(
+    ctx,
+    definition,
+    'change',
+    items.map((i) => i.id),
+  );
   const preconditions = bulkPreconditions(ctx, items);
   const result = await runWrite(services, ctx, definition, 'update', writeContext(ctx, guard), (tx) =>
     updateObjects(services.commands, tx, definition, items, mode, true, preconditions),
@@ -311,8 +376,13 @@ async function deleteView(services: Services, definition: ModelDefinition, ctx: 
   const id = parseId(ctx);
   if (!ctx.state.replayOf) await assertInScope(services.store, definition, scope, id);
   const preconditions = ifMatchPreconditions(ctx, [id]);
-  await runWrite(services, ctx, definition, 'delete', writeContext(ctx, writeGuard(ctx, definition, 'delete', [id])), (tx) =>
-    deleteObjects(services.commands, tx, definition, [id], false, preconditions),
+  await runWrite(
+    services,
+    ctx,
+    definition,
+    'delete',
+    writeContext(ctx, writeGuard(ctx, definition, 'delete', [id])),
+    (tx) => deleteObjects(services.commands, tx, definition, [id], false, preconditions),
   );
   ctx.status = 204;
 }
@@ -320,10 +390,22 @@ async function deleteView(services: Services, definition: ModelDefinition, ctx: 
 async function bulkDeleteView(services: Services, definition: ModelDefinition, ctx: Context) {
   const scope = await writeScope(ctx, definition, 'delete');
   const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
-  const guard = writeGuard(ctx, definition, 'delete', items.map((i) => i.id));
+  const guard = writeGuard(
+    ctx,
+    definition,
+    'delete',
+    items.map((i) => i.id),
+  );
   const preconditions = bulkPreconditions(ctx, items);
   await runWrite(services, ctx, definition, 'delete', writeContext(ctx, guard), (tx) =>
-    deleteObjects(services.commands, tx, definition, items.map((i) => i.id), true, preconditions),
+    deleteObjects(
+      services.commands,
+      tx,
+      definition,
+      items.map((i) => i.id),
+      true,
+      preconditions,
+    ),
   );
   ctx.status = 204;
 }

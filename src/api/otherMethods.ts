@@ -3,13 +3,19 @@
  * the view (NetBox's metadata without actions; 403 to anonymous callers when login is
  * required), anything else is 405. Both name the methods it allows.
  */
-import type { RouteRegistry } from './RoutesByModel.js';
 import { PermissionDeniedError } from '../commands/errors.js';
 import { PARSES, RENDERS } from './face/options.js';
 import { NOT_AUTHENTICATED, principalOf } from './permissions.js';
+import type { RouteRegistry } from './RoutesByModel.js';
 import type { Services } from './Services.js';
 
-export function otherMethods(services: Services, router: RouteRegistry, path: string, allow: string, viewName: string): void {
+export function otherMethods(
+  services: Services,
+  router: RouteRegistry,
+  path: string,
+  allow: string,
+  viewName: string,
+): void {
   router.options(path, (ctx) => {
     if (services.config.loginRequired && !principalOf(ctx)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
     ctx.set('Allow', allow);

@@ -1,11 +1,12 @@
 import type { Context } from 'koa';
 import { Query as MingoQuery } from 'mingo';
+
 import type { Principal } from '../auth/authenticateToken.js';
-import { MATCH_NOTHING } from '../models/matchNothing.js';
 import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
 import type { WriteContext } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
+import { MATCH_NOTHING } from '../models/matchNothing.js';
 import type { LookupView, ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
 
@@ -99,14 +100,24 @@ function isUnrestricted(scope: Query): boolean {
 }
 
 /** A detail change/delete outside the action's constraints is 404, like an unknown id. */
-export async function assertInScope(store: ReadStore, definition: ModelDefinition, scope: Query, id: number): Promise<void> {
+export async function assertInScope(
+  store: ReadStore,
+  definition: ModelDefinition,
+  scope: Query,
+  id: number,
+): Promise<void> {
   if (isUnrestricted(scope)) return;
   const [doc] = await store.find(definition.key, both(scope, { id: { $eq: id } }), { limit: 1 });
   if (!doc) throw new NotFoundError();
 }
 
 /** Bulk changes and deletes silently skip the ids outside the action's constraints. */
-export async function withinScope<T extends { id: number }>(store: ReadStore, definition: ModelDefinition, scope: Query, items: T[]): Promise<T[]> {
+export async function withinScope<T extends { id: number }>(
+  store: ReadStore,
+  definition: ModelDefinition,
+  scope: Query,
+  items: T[],
+): Promise<T[]> {
   if (isUnrestricted(scope) || items.length === 0) return items;
   const ids = [...new Set(items.map((i) => i.id))];
   const allowed = new Set((await store.find(definition.key, both(scope, { id: { $in: ids } }))).map((d) => d.id));
@@ -120,12 +131,22 @@ export async function withinScope<T extends { id: number }>(store: ReadStore, de
  * (change/delete) — not the updates and deletes that cascade from them, as in NetBox.
  * Constraints are re-resolved against the write's own view.
  */
-export function writeGuard(ctx: Context, definition: ModelDefinition, action: WriteAction, targets?: number[]): WriteContext['authorize'] {
+export function writeGuard(
+  ctx: Context,
+  definition: ModelDefinition,
+  action: WriteAction,
+  targets?: number[],
+): WriteContext['authorize'] {
   return guardWrites(principalOf(ctx), definition, action, targets);
 }
 
 /** writeGuard for a principal that is not the request's (token provisioning checks the user who proved a password). */
-export function guardWrites(principal: Principal | null, definition: ModelDefinition, action: WriteAction, targets?: number[]): WriteContext['authorize'] {
+export function guardWrites(
+  principal: Principal | null,
+  definition: ModelDefinition,
+  action: WriteAction,
+  targets?: number[],
+): WriteContext['authorize'] {
   if (!principal) {
     return async () => {
       throw new PermissionDeniedError(NOT_AUTHENTICATED);

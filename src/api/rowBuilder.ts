@@ -23,14 +23,16 @@ export function rowBuilder(keys: string[]): RowBuilder {
 
 function literalRow(keys: string[]): RowBuilder {
   const properties = keys.map((key, i) => `${JSON.stringify(key)}: columns[${i}][row]`).join(', ');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from registry field names only
+
   return new Function('columns', 'row', `return { ${properties} };`) as RowBuilder;
 }
 
 function assignedRow(keys: string[]): RowBuilder {
   return (columns, row) => {
     const out: Record<string, unknown> = {};
-    keys.forEach((key, i) => Object.defineProperty(out, key, { value: columns[i][row], enumerable: true, writable: true, configurable: true }));
+    keys.forEach((key, i) =>
+      Object.defineProperty(out, key, { value: columns[i][row], enumerable: true, writable: true, configurable: true }),
+    );
     return out;
   };
 }

@@ -3,11 +3,12 @@
  * NetBox's restricted querysets do: one the caller may not see is not found.
  */
 import type { Context } from 'koa';
+
 import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
 import type { ModelDefinition } from '../models/types.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
-import { and } from './query/ListQueryCompiler.js';
 import { viewScope } from './permissions.js';
+import { and } from './query/ListQueryCompiler.js';
 import type { Services } from './Services.js';
 
 export function detailId(ctx: Context): number {
@@ -18,7 +19,12 @@ export function detailId(ctx: Context): number {
 }
 
 /** The object with this id (or the first matching this query) that the caller may see; else 404. */
-export async function visibleObject(services: Services, definition: ModelDefinition, ctx: Context, which: number | Record<string, unknown>): Promise<ReadDocument> {
+export async function visibleObject(
+  services: Services,
+  definition: ModelDefinition,
+  ctx: Context,
+  which: number | Record<string, unknown>,
+): Promise<ReadDocument> {
   let scope;
   try {
     scope = await viewScope(ctx, services.config, definition);
@@ -26,7 +32,11 @@ export async function visibleObject(services: Services, definition: ModelDefinit
     if (error instanceof PermissionDeniedError) throw new NotFoundError();
     throw error;
   }
-  const [found] = await services.store.find(definition.key, and(scope, typeof which === 'number' ? { id: which } : which), { limit: 1 });
+  const [found] = await services.store.find(
+    definition.key,
+    and(scope, typeof which === 'number' ? { id: which } : which),
+    { limit: 1 },
+  );
   if (!found) throw new NotFoundError();
   return found;
 }

@@ -1,7 +1,7 @@
 import type { ChangeAction, ChangeEvent } from '../events/ChangeEvent.js';
+import { registry } from '../models/registry.js';
 import { Column, Dictionary, StringPool } from './columns.js';
 import { eventTimeMicros } from './time.js';
-import { registry } from '../models/registry.js';
 
 export const ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
 const ACTION_CODE: Record<ChangeAction, number> = { create: 0, update: 1, delete: 2 };
@@ -145,7 +145,8 @@ export class AuditIndex {
     let logged = this.loggedTypes.get(type);
     // Models that are not change-logged (users, tokens ...) say so in their definitions; their events
     // are in the log like any other and in their objects' history, but not in object changes.
-    if (logged === undefined) this.loggedTypes.set(type, (logged = registry.tryGet(event.objectType)?.changeLogged !== false));
+    if (logged === undefined)
+      this.loggedTypes.set(type, (logged = registry.tryGet(event.objectType)?.changeLogged !== false));
     this.logged.push(logged ? 1 : 0);
     if (logged) this.loggedList.push(p);
     this.objectIds.push(event.objectId);
@@ -239,10 +240,24 @@ export class AuditIndex {
     if (this.last !== 0) throw new Error('AuditIndex.load(): the index is not empty');
     const c = image.columns;
     const slots = image.head + 1;
-    for (const column of [c.times, c.timeMax, c.actions, c.types, c.objectIds, c.userIds, c.userNames, c.requests, c.prevOfRequest, c.prevOfObject, c.logged]) {
-      if (column.length !== slots) throw new RangeError(`AuditIndex.load(): a column holds ${column.length} slots, not ${slots}`);
+    for (const column of [
+      c.times,
+      c.timeMax,
+      c.actions,
+      c.types,
+      c.objectIds,
+      c.userIds,
+      c.userNames,
+      c.requests,
+      c.prevOfRequest,
+      c.prevOfObject,
+      c.logged,
+    ]) {
+      if (column.length !== slots)
+        throw new RangeError(`AuditIndex.load(): a column holds ${column.length} slots, not ${slots}`);
     }
-    if (image.reprs.starts.length !== slots + 1) throw new RangeError('AuditIndex.load(): the object representations do not match the head');
+    if (image.reprs.starts.length !== slots + 1)
+      throw new RangeError('AuditIndex.load(): the object representations do not match the head');
     if (c.requestLast.length !== image.requestIds.length || image.objectKeys.length !== image.objectLasts.length) {
       throw new RangeError('AuditIndex.load(): the request or object tables do not match');
     }
@@ -474,6 +489,11 @@ export class AuditIndex {
   /** Approximate bytes held by the index (not counting the Map overheads exactly). */
   approximateBytes(): number {
     const perEvent = 8 + 8 + 1 + 2 + 8 + 4 + 4 + 4 + 8 + 8 + 8 + 1 + 8;
-    return this.last * perEvent + this.reprs.byteLength + this.requestIds.length * 100 + (this.objectLast.size + this.bigObjectLast.size) * 40;
+    return (
+      this.last * perEvent +
+      this.reprs.byteLength +
+      this.requestIds.length * 100 +
+      (this.objectLast.size + this.bigObjectLast.size) * 40
+    );
   }
 }

@@ -61,7 +61,11 @@ export class AuditLog {
   /** Indexes the whole log (the rebuild), then follows it. Resolves once caught up. */
   async open(): Promise<void> {
     if (this.subscription) throw new Error('AuditLog.open(): already open');
-    this.subscription = this.log.subscribe(this.index.head + 1, async (batch, cursor) => this.ingestAt(batch, cursor), this.resume);
+    this.subscription = this.log.subscribe(
+      this.index.head + 1,
+      async (batch, cursor) => this.ingestAt(batch, cursor),
+      this.resume,
+    );
     // Delivery can end after the catch-up (the log's consumer gave up): waiting reads must hear of it.
     this.subscription.done?.catch((error: unknown) => {
       if (!this.closed && !this.failure) this.fail(error instanceof Error ? error : new Error(String(error)));
@@ -113,13 +117,24 @@ export class AuditLog {
     const head = this.log.head();
     if (head <= this.index.head && !this.failure) return Promise.resolve();
     const unavailable = (reason: string) =>
-      new WriterUnavailableError(`change history ${reason}`, 5, false, 'The change history is behind the event log; retry shortly.');
+      new WriterUnavailableError(
+        `change history ${reason}`,
+        5,
+        false,
+        'The change history is behind the event log; retry shortly.',
+      );
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(unavailable(`reached position ${this.index.head}, not ${head}, within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(unavailable(`reached position ${this.index.head}, not ${head}, within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       timer.unref();
       this.waitFor(head).then(
         () => (clearTimeout(timer), resolve()),
-        (error: Error) => (clearTimeout(timer), reject(this.closed ? error : unavailable(`stopped following the event log: ${error.message}`))),
+        (error: Error) => (
+          clearTimeout(timer),
+          reject(this.closed ? error : unavailable(`stopped following the event log: ${error.message}`))
+        ),
       );
     });
   }
@@ -127,7 +142,8 @@ export class AuditLog {
   /** Events by position (each indexed already), in the order asked. */
   async events(positions: readonly number[]): Promise<ChangeEvent[]> {
     for (const p of positions) {
-      if (!Number.isInteger(p) || p < 1 || p > this.index.head) throw new RangeError(`AuditLog: no event at position ${p}`);
+      if (!Number.isInteger(p) || p < 1 || p > this.index.head)
+        throw new RangeError(`AuditLog: no event at position ${p}`);
     }
     if (positions.length === 0) return [];
     return this.log.readPositions(positions);

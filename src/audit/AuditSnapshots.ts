@@ -12,11 +12,17 @@
  * event loop between pieces.
  */
 import type { EventLog, ResumePoint } from '../events/EventLog.js';
-import { eventIdsOf, loadNewestMatching, pruneSnapshots, readSnapshotBodyWhole, writeSnapshot } from '../snapshots/SnapshotFile.js';
+import {
+  eventIdsOf,
+  loadNewestMatching,
+  pruneSnapshots,
+  readSnapshotBodyWhole,
+  writeSnapshot,
+} from '../snapshots/SnapshotFile.js';
 import { AuditIndex } from './AuditIndex.js';
 import type { AuditLog } from './AuditLog.js';
 import { IdempotencyIndex } from './IdempotencyIndex.js';
-import { AUDIT_INDEX_FORMAT, decodeAuditState, encodeAuditState, type AuditState } from './indexSnapshot.js';
+import { AUDIT_INDEX_FORMAT, type AuditState, decodeAuditState, encodeAuditState } from './indexSnapshot.js';
 
 export const AUDIT_INDEX_PART = 'audit-index';
 
@@ -46,7 +52,11 @@ export interface LoadedAuditIndexes {
  * The newest usable snapshot, loaded into fresh indexes, or null (none, or none matches
  * the log). The log must be open. Unusable snapshots are reported and skipped.
  */
-export async function loadAuditIndexes(dir: string, log: EventLog, logger: SnapshotLogger = () => {}): Promise<LoadedAuditIndexes | null> {
+export async function loadAuditIndexes(
+  dir: string,
+  log: EventLog,
+  logger: SnapshotLogger = () => {},
+): Promise<LoadedAuditIndexes | null> {
   let passedOver = false;
   const found = await loadNewestMatching(dir, AUDIT_INDEX_PART, {
     eventIdAt: eventIdsOf(log),
@@ -55,10 +65,12 @@ export async function loadAuditIndexes(dir: string, log: EventLog, logger: Snaps
       logger({ level: 'warn', msg: `audit index snapshot skipped: ${reason}`, file });
     },
     load: async (file, header, bodyOffset) => {
-      if (header.format !== AUDIT_INDEX_FORMAT) throw new Error(`format ${header.format} of part ${header.part} is not one this version reads`);
+      if (header.format !== AUDIT_INDEX_FORMAT)
+        throw new Error(`format ${header.format} of part ${header.part} is not one this version reads`);
       // Read and checked whole before anything is built from it; the indexes are fresh ones.
       const state = decodeAuditState(await readSnapshotBodyWhole(file, header, bodyOffset));
-      if (state.index.head !== header.position) throw new Error(`body at position ${state.index.head}, header at ${header.position}`);
+      if (state.index.head !== header.position)
+        throw new Error(`body at position ${state.index.head}, header at ${header.position}`);
       const index = new AuditIndex();
       index.load(state.index);
       const idempotency = new IdempotencyIndex();
@@ -68,7 +80,10 @@ export async function loadAuditIndexes(dir: string, log: EventLog, logger: Snaps
   });
   if (found) return { ...found.value, position: found.header.position, file: found.file };
   if (passedOver && log.head() > 0) {
-    logger({ level: 'warn', msg: `no audit index snapshot matches the event log: indexing the whole log from position 1 (${log.head()} events)` });
+    logger({
+      level: 'warn',
+      msg: `no audit index snapshot matches the event log: indexing the whole log from position 1 (${log.head()} events)`,
+    });
   }
   return null;
 }
@@ -78,7 +93,11 @@ export async function writeAuditSnapshot(dir: string, log: EventLog, state: Audi
   const position = state.index.head;
   const eventId = await eventIdsOf(log)(position);
   if (eventId === null) throw new Error(`audit index snapshot: the log does not reach position ${position}`);
-  return writeSnapshot(dir, { part: AUDIT_INDEX_PART, format: AUDIT_INDEX_FORMAT, position, eventId }, encodeAuditState(state));
+  return writeSnapshot(
+    dir,
+    { part: AUDIT_INDEX_PART, format: AUDIT_INDEX_FORMAT, position, eventId },
+    encodeAuditState(state),
+  );
 }
 
 /** The indexes' state at their current head, taken synchronously. */
@@ -137,10 +156,17 @@ export class AuditSnapshotWriter {
       .then(async (file) => {
         this.written++;
         await pruneSnapshots(this.settings.dir, AUDIT_INDEX_PART, this.settings.keep);
-        this.settings.logger?.({ level: 'info', msg: `audit index snapshot written at position ${state.index.head} in ${Date.now() - started} ms`, file });
+        this.settings.logger?.({
+          level: 'info',
+          msg: `audit index snapshot written at position ${state.index.head} in ${Date.now() - started} ms`,
+          file,
+        });
       })
       .catch((error: unknown) => {
-        this.settings.logger?.({ level: 'warn', msg: `audit index snapshot not written: ${(error as Error)?.message ?? String(error)}` });
+        this.settings.logger?.({
+          level: 'warn',
+          msg: `audit index snapshot not written: ${(error as Error)?.message ?? String(error)}`,
+        });
       })
       .finally(() => {
         this.writing = null;

@@ -42,7 +42,8 @@ export class IdempotencyIndex {
   /** Takes a snapshot's entries (into an empty index). */
   load(entries: ReadonlyArray<[string, IdempotentRequest]>): void {
     if (this.requests.size > 0) throw new Error('IdempotencyIndex.load(): the index is not empty');
-    for (const [slot, entry] of entries) this.requests.set(slot, { requestId: entry.requestId, fingerprint: entry.fingerprint, time: entry.time });
+    for (const [slot, entry] of entries)
+      this.requests.set(slot, { requestId: entry.requestId, fingerprint: entry.fingerprint, time: entry.time });
   }
 
   private prune(now: number): void {

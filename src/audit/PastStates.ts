@@ -1,7 +1,7 @@
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
-import { withProjectedColumns } from '../projections/projectedColumns.js';
 import { MemoryReadStore, type ReadModelCapture } from '../projections/memory/MemoryReadStore.js';
+import { withProjectedColumns } from '../projections/projectedColumns.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import type { AuditLog } from './AuditLog.js';

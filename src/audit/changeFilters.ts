@@ -158,7 +158,6 @@ function sortedUnion(lists: number[][]): number[] {
   return [...new Set(lists.flat())].sort((a, b) => a - b);
 }
 
-
 /** Whole numbers, or null after reporting the first value that is not one. */
 function integers(c: FilterCompilation, name: string, lookup: string, values: string[]): number[] | null {
   const out: number[] = [];
@@ -234,7 +233,11 @@ function compileObjectTypeId(c: FilterCompilation): void {
     const keys = new Set<string>();
     for (const n of numbers) {
       const key = c.contentTypes.key(n);
-      if (key === null) c.fail(paramName('changed_object_type_id', lookup), `Select a valid choice. ${n} is not one of the available choices.`);
+      if (key === null)
+        c.fail(
+          paramName('changed_object_type_id', lookup),
+          `Select a valid choice. ${n} is not one of the available choices.`,
+        );
       else keys.add(key);
     }
     // By type code (a small dictionary), or by name while live (types may appear later).
@@ -266,8 +269,12 @@ function compileAction(c: FilterCompilation): void {
     if (!values) continue;
     const value = values[values.length - 1]!;
     const code = ACTIONS.indexOf(value as (typeof ACTIONS)[number]);
-    if (code < 0) c.fail(paramName('action', lookup), `Select a valid choice. ${value} is not one of the available choices.`);
-    else c.filter.tests.push(lookup === 'n' ? (p) => c.index.actionCodeAt(p) !== code : (p) => c.index.actionCodeAt(p) === code);
+    if (code < 0)
+      c.fail(paramName('action', lookup), `Select a valid choice. ${value} is not one of the available choices.`);
+    else
+      c.filter.tests.push(
+        lookup === 'n' ? (p) => c.index.actionCodeAt(p) !== code : (p) => c.index.actionCodeAt(p) === code,
+      );
   }
 }
 
@@ -284,7 +291,8 @@ async function compileUser(c: FilterCompilation): Promise<void> {
     const ids = new Set<number>();
     for (const name of values) {
       const id = found.get(name);
-      if (id === undefined) c.fail(paramName('user', lookup), `Select a valid choice. ${name} is not one of the available choices.`);
+      if (id === undefined)
+        c.fail(paramName('user', lookup), `Select a valid choice. ${name} is not one of the available choices.`);
       else ids.add(id);
     }
     c.filter.tests.push(userTest(c, lookup, ids));
@@ -308,7 +316,8 @@ async function compileUserId(c: FilterCompilation): Promise<void> {
     }
     const existing = await c.users.existingIds(wanted);
     for (const n of wanted) {
-      if (!existing.has(n)) c.fail(paramName('user_id', lookup), `Select a valid choice. ${n} is not one of the available choices.`);
+      if (!existing.has(n))
+        c.fail(paramName('user_id', lookup), `Select a valid choice. ${n} is not one of the available choices.`);
       else ids.add(n);
     }
     c.filter.tests.push(userTest(c, lookup, ids));
@@ -375,7 +384,9 @@ function compileSearch(c: FilterCompilation): void {
   const needle = q.toUpperCase();
   const nameMatches = (name: string) => name.toUpperCase().includes(needle);
   const names = index.userNameCodes(nameMatches);
-  const userMatches = c.live ? (p: number) => nameMatches(index.userNameAt(p)) : (p: number) => names.has(index.userNameCodeAt(p));
+  const userMatches = c.live
+    ? (p: number) => nameMatches(index.userNameAt(p))
+    : (p: number) => names.has(index.userNameCodeAt(p));
   c.filter.tests.push((p) => userMatches(p) || index.reprAt(p).toUpperCase().includes(needle));
 }
 

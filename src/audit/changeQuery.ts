@@ -1,7 +1,13 @@
 import type { FieldErrors } from '../models/types.js';
 import type { AuditIndex } from './AuditIndex.js';
+import {
+  CHANGE_FILTER_COMPILERS,
+  type ChangeFilter,
+  type FilterCompilation,
+  groupParameters,
+  type UserLookup,
+} from './changeFilters.js';
 import type { ContentTypes } from './contentTypes.js';
-import { CHANGE_FILTER_COMPILERS, groupParameters, type ChangeFilter, type FilterCompilation, type UserLookup } from './changeFilters.js';
 
 export type { ChangeFilter, UserLookup } from './changeFilters.js';
 
@@ -86,7 +92,16 @@ function binaryHas(sorted: number[], value: number): boolean {
 
 type SortKey = (p: number) => number | string;
 
-const ORDERABLE = new Set(['id', 'time', 'user', 'user_name', 'request_id', 'action', 'changed_object_type', 'changed_object_id']);
+const ORDERABLE = new Set([
+  'id',
+  'time',
+  'user',
+  'user_name',
+  'request_id',
+  'action',
+  'changed_object_type',
+  'changed_object_id',
+]);
 
 /** `?ordering=` terms NetBox accepts that we can sort by; unknown ones are dropped (then -time applies). */
 export function parseOrdering(value: string | null): Array<{ name: string; desc: boolean }> {
@@ -142,8 +157,13 @@ export function selectChanges(
   const hi = Math.min(filter.hi, index.head);
   const lo = Math.max(1, filter.lo);
   if (filter.nothing || lo > hi) return { count: 0, positions: [] };
-  const newestFirst = ordering.length === 0 || ((ordering[0]!.name === 'id' || ordering[0]!.name === 'time') && ordering[0]!.desc && index.timesOrdered);
-  const oldestFirst = ordering.length > 0 && (ordering[0]!.name === 'id' || (ordering[0]!.name === 'time' && index.timesOrdered)) && !ordering[0]!.desc;
+  const newestFirst =
+    ordering.length === 0 ||
+    ((ordering[0]!.name === 'id' || ordering[0]!.name === 'time') && ordering[0]!.desc && index.timesOrdered);
+  const oldestFirst =
+    ordering.length > 0 &&
+    (ordering[0]!.name === 'id' || (ordering[0]!.name === 'time' && index.timesOrdered)) &&
+    !ordering[0]!.desc;
   const byPosition = newestFirst || oldestFirst;
 
   if (filter.drivers === null && filter.tests.length === 0 && byPosition) {

@@ -1,4 +1,5 @@
 import { Query as MingoQuery } from 'mingo';
+
 import { MATCH_NOTHING } from '../models/matchNothing.js';
 import type { Query } from '../projections/ReadStore.js';
 import type { AuditIndex } from './AuditIndex.js';

@@ -113,7 +113,8 @@ export class StringPool {
 
   /** Takes an image's content (a loaded snapshot) as the pool's. */
   adopt(bytes: Buffer, starts: Float64Array<ArrayBuffer>): void {
-    if (starts.length < 1 || starts[starts.length - 1] !== bytes.length) throw new RangeError('StringPool: the starts do not match the bytes');
+    if (starts.length < 1 || starts[starts.length - 1] !== bytes.length)
+      throw new RangeError('StringPool: the starts do not match the bytes');
     this.bytes = bytes;
     this.used = bytes.length;
     this.starts.adopt(starts);

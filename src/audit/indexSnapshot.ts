@@ -11,6 +11,7 @@
  * machine of the other order is refused, and the index rebuilt from the log).
  */
 import { endianness } from 'node:os';
+
 import type { ResumePoint } from '../events/EventLog.js';
 import { asResumePoint } from '../events/resumePoint.js';
 import type { AuditIndexImage } from './AuditIndex.js';
@@ -119,7 +120,8 @@ export function* encodeAuditState(state: AuditState): Generator<Buffer> {
   yield json;
   if (padAfter(4 + json.byteLength) > 0) yield PADDING.subarray(0, padAfter(4 + json.byteLength));
   for (const { data } of sections) {
-    for (let at = 0; at < data.byteLength; at += PIECE_BYTES) yield data.subarray(at, Math.min(data.byteLength, at + PIECE_BYTES));
+    for (let at = 0; at < data.byteLength; at += PIECE_BYTES)
+      yield data.subarray(at, Math.min(data.byteLength, at + PIECE_BYTES));
     if (padAfter(data.byteLength) > 0) yield PADDING.subarray(0, padAfter(data.byteLength));
   }
 }
@@ -138,11 +140,13 @@ export function decodeAuditState(body: Buffer): AuditState {
   } catch {
     throw new AuditSnapshotFormatError('audit-index snapshot: the meta data is not JSON');
   }
-  if (meta.endian !== endianness()) throw new AuditSnapshotFormatError(`audit-index snapshot: written on a ${meta.endian} machine`);
+  if (meta.endian !== endianness())
+    throw new AuditSnapshotFormatError(`audit-index snapshot: written on a ${meta.endian} machine`);
   const sections = new Map<string, Typed | Buffer | string[]>();
   let at = 4 + metaBytes + padAfter(4 + metaBytes);
   for (const { name, kind, bytes } of meta.sections) {
-    if (at + bytes > body.byteLength) throw new AuditSnapshotFormatError(`audit-index snapshot: section ${name} runs past the body`);
+    if (at + bytes > body.byteLength)
+      throw new AuditSnapshotFormatError(`audit-index snapshot: section ${name} runs past the body`);
     const source = body.subarray(at, at + bytes);
     at += bytes + padAfter(bytes);
     if (kind === 'lines') {
@@ -154,10 +158,18 @@ export function decodeAuditState(body: Buffer): AuditState {
       const make = MAKERS[kind];
       if (!make) throw new AuditSnapshotFormatError(`audit-index snapshot: unknown section kind ${kind}`);
       const probe = new make(0);
-      if (bytes % probe.BYTES_PER_ELEMENT !== 0) throw new AuditSnapshotFormatError(`audit-index snapshot: section ${name} is not whole elements`);
+      if (bytes % probe.BYTES_PER_ELEMENT !== 0)
+        throw new AuditSnapshotFormatError(`audit-index snapshot: section ${name} is not whole elements`);
       const count = bytes / probe.BYTES_PER_ELEMENT;
       if (source.byteOffset % probe.BYTES_PER_ELEMENT === 0) {
-        sections.set(name, new (make as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => Typed)(source.buffer, source.byteOffset, count));
+        sections.set(
+          name,
+          new (make as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => Typed)(
+            source.buffer,
+            source.byteOffset,
+            count,
+          ),
+        );
       } else {
         const array = new make(count);
         new Uint8Array(array.buffer).set(source);
@@ -172,10 +184,23 @@ export function decodeAuditState(body: Buffer): AuditState {
     return found as T;
   };
   const columnNames = [
-    'times', 'timeMax', 'actions', 'types', 'objectIds', 'userIds', 'userNames', 'requests',
-    'prevOfRequest', 'prevOfObject', 'logged', 'loggedList', 'requestLast',
+    'times',
+    'timeMax',
+    'actions',
+    'types',
+    'objectIds',
+    'userIds',
+    'userNames',
+    'requests',
+    'prevOfRequest',
+    'prevOfObject',
+    'logged',
+    'loggedList',
+    'requestLast',
   ] as const;
-  const columns = Object.fromEntries(columnNames.map((name) => [name, take<Typed>(name)])) as unknown as AuditIndexImage['columns'];
+  const columns = Object.fromEntries(
+    columnNames.map((name) => [name, take<Typed>(name)]),
+  ) as unknown as AuditIndexImage['columns'];
   return {
     index: {
       head: meta.head,

@@ -19,7 +19,10 @@ export function hiddenSnapshotKeys(definition: ModelDefinition | undefined): Set
 }
 
 /** An event snapshot without hidden keys (and without private `_x` keys). */
-export function publicSnapshot(definition: ModelDefinition | undefined, snapshot: Record<string, unknown> | null): Record<string, unknown> | null {
+export function publicSnapshot(
+  definition: ModelDefinition | undefined,
+  snapshot: Record<string, unknown> | null,
+): Record<string, unknown> | null {
   if (snapshot === null) return null;
   const hidden = hiddenSnapshotKeys(definition);
   const out: Record<string, unknown> = {};
@@ -35,7 +38,12 @@ export function publicSnapshot(definition: ModelDefinition | undefined, snapshot
  * caller, so that the audit side does not depend on the HTTP layer above it.
  */
 export interface NestedRenderer {
-  render(definition: ModelDefinition, docs: ReadDocument[], representation: 'nested', options: { baseUrl: string }): Promise<Record<string, unknown>[]>;
+  render(
+    definition: ModelDefinition,
+    docs: ReadDocument[],
+    representation: 'nested',
+    options: { baseUrl: string },
+  ): Promise<Record<string, unknown>[]>;
 }
 
 export interface RenderContext {
@@ -170,7 +178,9 @@ class NestedObjects {
         const definition = this.registry.tryGet(type);
         if (!definition) return;
         const docs = await this.context.store.getMany(type, [...ids]);
-        const rendered = await this.context.serializer.render(definition, docs, 'nested', { baseUrl: this.context.baseUrl });
+        const rendered = await this.context.serializer.render(definition, docs, 'nested', {
+          baseUrl: this.context.baseUrl,
+        });
         // Object changes are readable more widely than the objects: never show a secret (a token's key) here.
         const secrets = definition.fields.filter((f) => f.secret).map((f) => f.name);
         docs.forEach((doc, i) => {

@@ -58,7 +58,8 @@ export async function revertRequest(
         const pos = (current as { _pos?: number })._pos;
         if (pos !== net.last) {
           const by = pos !== undefined && pos >= 1 && pos <= audit.head ? audit.index.requestIdAt(pos) : null;
-          if (by && audit.index.revertsOf(target).includes(by)) throw refuse(`it was already reverted by request ${by}.`);
+          if (by && audit.index.revertsOf(target).includes(by))
+            throw refuse(`it was already reverted by request ${by}.`);
           throw refuse(`${label} was changed since${changedBy(audit, pos)}.`);
         }
       } else if (current) {
@@ -82,8 +83,11 @@ export async function revertRequest(
         await assertReferencesExist(registry, tx, definition, restored, label, refuse);
         const unique = await checkUniqueness(tx.view, definition, restored);
         const messages = Object.values(unique).flat();
-        if (messages.length > 0) throw refuse(`restoring ${label} would break a uniqueness rule: ${messages.join(' ')}`);
-        const repr = String((await definition.hooks?.display?.(restored, tx.view)) ?? defaultDisplay(definition, restored)).slice(0, 200);
+        if (messages.length > 0)
+          throw refuse(`restoring ${label} would break a uniqueness rule: ${messages.join(' ')}`);
+        const repr = String(
+          (await definition.hooks?.display?.(restored, tx.view)) ?? defaultDisplay(definition, restored),
+        ).slice(0, 200);
         event = tx.record({
           action: current ? 'update' : 'create',
           objectType: net.type,
@@ -108,7 +112,14 @@ function netChanges(events: readonly ChangeEvent[]): NetChange[] {
     const key = `${e.objectType}:${e.objectId}`;
     const net = nets.get(key);
     if (!net) {
-      nets.set(key, { type: e.objectType, id: e.objectId, repr: e.objectRepr, before: e.prechange, after: e.postchange, last: e.position });
+      nets.set(key, {
+        type: e.objectType,
+        id: e.objectId,
+        repr: e.objectRepr,
+        before: e.prechange,
+        after: e.postchange,
+        last: e.position,
+      });
     } else {
       net.after = e.postchange;
       net.last = e.position;
@@ -120,7 +131,8 @@ function netChanges(events: readonly ChangeEvent[]): NetChange[] {
 
 function changedBy(audit: AuditLog, position: number | undefined): string {
   if (position === undefined) return '';
-  if (position >= 1 && position <= audit.head) return ` (by request ${audit.index.requestIdAt(position)}, log position ${position})`;
+  if (position >= 1 && position <= audit.head)
+    return ` (by request ${audit.index.requestIdAt(position)}, log position ${position})`;
   return ` (log position ${position})`;
 }
 
@@ -164,12 +176,12 @@ async function assertUnreferenced(
 ): Promise<void> {
   for (const { model, field } of registry.referencesTo(definition.key)) {
     const query =
-      field.type === 'generic_fk'
-        ? { [field.typeField!]: definition.key, [field.idField!]: id }
-        : { [field.name]: id };
+      field.type === 'generic_fk' ? { [field.typeField!]: definition.key, [field.idField!]: id } : { [field.name]: id };
     const [dependant] = await tx.view.find(model.key, query, 1);
     if (dependant) {
-      throw refuse(`${label} is referred to by ${model.key} ${dependant.id} (${String(dependant.display ?? dependant.id)}) through ${field.name}; deleting it would leave that reference dangling.`);
+      throw refuse(
+        `${label} is referred to by ${model.key} ${dependant.id} (${String(dependant.display ?? dependant.id)}) through ${field.name}; deleting it would leave that reference dangling.`,
+      );
     }
   }
 }

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../commands/clock.js';
+import { type Clock, systemClock } from '../commands/clock.js';
 import { storedForm } from '../commands/storedForm.js';
 import type { WriteCoordinator } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
@@ -7,14 +7,14 @@ import type { EventLog, Subscription } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { LookupView, StoredObject } from '../models/types.js';
 import { maskedTokenKey } from '../models/users/token.js';
-import { AUTH_MESSAGES, parseTokenHeader, type Authentication, type Principal } from './authenticateToken.js';
-import { AllowedNetworks, canonicalAddress, normalizeAllowedIps } from './ipRestriction.js';
-import { defaultGrants, grantsOf, PermissionSet, type Grant } from './permissionSet.js';
-import { verifyPasswordAsync } from './secrets.js';
-import { SessionCodec, safeEqual, type SessionData } from './sessions.js';
-import { LoginThrottle } from './throttle.js';
 import { lookupView } from '../projections/lookupView.js';
 import type { ReadStore } from '../projections/ReadStore.js';
+import { AUTH_MESSAGES, type Authentication, parseTokenHeader, type Principal } from './authenticateToken.js';
+import { AllowedNetworks, canonicalAddress, normalizeAllowedIps } from './ipRestriction.js';
+import { defaultGrants, type Grant, grantsOf, PermissionSet } from './permissionSet.js';
+import { verifyPasswordAsync } from './secrets.js';
+import { safeEqual, SessionCodec, type SessionData } from './sessions.js';
+import { LoginThrottle } from './throttle.js';
 
 /** NetBox refreshes a token's last_used at most once a minute. */
 export const LAST_USED_INTERVAL_MS = 60_000;
@@ -135,7 +135,11 @@ export class AuthService {
    * NetBox's TokenAuthentication (netbox/api/authentication.py), checks in its order: the key,
    * then last_used (so a rejected token's use is recorded too), expiry, the user, the source address.
    */
-  async authenticateToken(header: string | undefined, origin: RequestOrigin, requestId: string): Promise<Authentication> {
+  async authenticateToken(
+    header: string | undefined,
+    origin: RequestOrigin,
+    requestId: string,
+  ): Promise<Authentication> {
     const parsed = parseTokenHeader(header);
     if ('anonymous' in parsed) return { principal: null };
     if ('error' in parsed) return parsed;
@@ -146,7 +150,10 @@ export class AuthService {
     const now = Date.parse(stamp);
 
     // 2. last_used, before the expiry and address checks (as NetBox does)
-    if (!this.services.config.maintenanceMode && (entry.lastUsedMs === null || now - entry.lastUsedMs > LAST_USED_INTERVAL_MS)) {
+    if (
+      !this.services.config.maintenanceMode &&
+      (entry.lastUsedMs === null || now - entry.lastUsedMs > LAST_USED_INTERVAL_MS)
+    ) {
       await this.refreshLastUsed(entry, stamp, now, requestId);
     }
     // 3. expiry
@@ -225,7 +232,11 @@ export class AuthService {
       entry.lastUsedMs = now;
     } catch (error) {
       // Recording the use must never fail the request it belongs to.
-      this.services.logger({ level: 'warn', requestId, msg: `token last_used not recorded: ${(error as Error).message}` });
+      this.services.logger({
+        level: 'warn',
+        requestId,
+        msg: `token last_used not recorded: ${(error as Error).message}`,
+      });
     }
   }
 
@@ -266,7 +277,14 @@ export class AuthService {
   async principalFor(userId: number, via: Principal['via']): Promise<Principal | null> {
     const entry = await this.userEntry(userId);
     if (!entry || !entry.active) return null;
-    return { user: entry.user, token: null, isSuperuser: entry.isSuperuser, writeEnabled: true, via, permissions: entry.permissions };
+    return {
+      user: entry.user,
+      token: null,
+      isSuperuser: entry.isSuperuser,
+      writeEnabled: true,
+      via,
+      permissions: entry.permissions,
+    };
   }
 
   /** The active user with this username and password, else null (taking as long either way). */
@@ -284,12 +302,20 @@ export class AuthService {
     if (!entry || !entry.active) return null;
     const maxAgeMs = this.services.config.loginTimeout * 1000;
     const csrf = SessionCodec.newToken();
-    const cookie = this.sessions.encode({ u: userId, s: SessionCodec.newToken(), c: csrf, e: this.now() + maxAgeMs, h: entry.passwordTag });
+    const cookie = this.sessions.encode({
+      u: userId,
+      s: SessionCodec.newToken(),
+      c: csrf,
+      e: this.now() + maxAgeMs,
+      h: entry.passwordTag,
+    });
     return { cookie, csrf, maxAgeMs };
   }
 
   /** The principal of a session cookie, or null (bad signature, expired, logged out, password changed, inactive). */
-  async authenticateSession(cookie: string | undefined): Promise<{ principal: Principal; session: SessionData } | null> {
+  async authenticateSession(
+    cookie: string | undefined,
+  ): Promise<{ principal: Principal; session: SessionData } | null> {
     const session = this.sessions.decode(cookie);
     if (!session) return null;
     const now = this.now();
@@ -297,7 +323,14 @@ export class AuthService {
     const entry = await this.userEntry(session.u);
     if (!entry || !entry.active || !safeEqual(session.h, entry.passwordTag)) return null;
     return {
-      principal: { user: entry.user, token: null, isSuperuser: entry.isSuperuser, writeEnabled: true, via: 'session', permissions: entry.permissions },
+      principal: {
+        user: entry.user,
+        token: null,
+        isSuperuser: entry.isSuperuser,
+        writeEnabled: true,
+        via: 'session',
+        permissions: entry.permissions,
+      },
       session,
     };
   }

@@ -31,7 +31,9 @@ export const AUTH_MESSAGES = {
  * case-insensitively; another scheme (Bearer, Basic) or no header is anonymous; `Token`
  * alone or followed by several words is an error.
  */
-export function parseTokenHeader(header: string | undefined): { key: string } | { anonymous: true } | { error: string } {
+export function parseTokenHeader(
+  header: string | undefined,
+): { key: string } | { anonymous: true } | { error: string } {
   if (!header) return { anonymous: true };
   const parts = header.trim().split(/\s+/);
   if (parts[0].toLowerCase() !== 'token') return { anonymous: true };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import type { CommandEnvironment } from '../commands/decideObject.js';
 import type { WriteCoordinator } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
@@ -24,7 +25,11 @@ export async function bootstrapSuperuser(
   const key = apiToken ?? SecretKeeper.generateTokenKey();
   if (userId !== undefined) {
     if (!apiToken) return;
-    const known = await store.find('users.token', { key_digest: commands.secrets.tokenDigest(apiToken.toLowerCase()) }, { limit: 1 });
+    const known = await store.find(
+      'users.token',
+      { key_digest: commands.secrets.tokenDigest(apiToken.toLowerCase()) },
+      { limit: 1 },
+    );
     if (known.length > 0) return;
   }
   await createSuperuser(coordinator, commands, {

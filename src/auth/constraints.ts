@@ -35,8 +35,23 @@ export const LOOKUPS = new Set([
 
 /** Field types a constraint can test (stored values; computed and rendered-only fields are not). */
 const CONSTRAINABLE = new Set([
-  'id', 'string', 'integer', 'decimal', 'boolean', 'date', 'datetime', 'choice', 'cidr', 'ip_address',
-  'mac_address', 'wwn', 'fk', 'm2m', 'tags', 'content_type', 'array',
+  'id',
+  'string',
+  'integer',
+  'decimal',
+  'boolean',
+  'date',
+  'datetime',
+  'choice',
+  'cidr',
+  'ip_address',
+  'mac_address',
+  'wwn',
+  'fk',
+  'm2m',
+  'tags',
+  'content_type',
+  'array',
 ]);
 
 const RELATION = new Set(['fk', 'm2m', 'tags']);
@@ -52,7 +67,12 @@ type Scalar = string | number | boolean | null;
 class ConstraintError extends Error {}
 
 function isScalar(value: unknown): value is Scalar {
-  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 /** '$user' (as a value or a list item) is the requesting user. */
@@ -80,7 +100,8 @@ function usable(field: FieldDefinition): boolean {
 
 function coerce(field: FieldDefinition, value: Scalar): Scalar {
   if (typeof value === 'string' && NUMERIC.has(field.type) && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
-  if (typeof value === 'string' && field.type === 'boolean' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  if (typeof value === 'string' && field.type === 'boolean' && /^(true|false)$/i.test(value))
+    return value.toLowerCase() === 'true';
   return value;
 }
 
@@ -121,7 +142,8 @@ function condition(field: FieldDefinition, lookup: string, raw: unknown): Record
     case 'lt':
     case 'lte': {
       const value = scalar(field, raw);
-      if (value === null || typeof value === 'boolean') throw new ConstraintError(`${lookup} needs a number or a string`);
+      if (value === null || typeof value === 'boolean')
+        throw new ConstraintError(`${lookup} needs a number or a string`);
       return { [`$${lookup}`]: value };
     }
     case 'in': {
@@ -147,7 +169,12 @@ interface Step {
 }
 
 /** One `key: value` of a constraint: the fields walked and the final condition. */
-function compileTerm(registry: ModelRegistry, definition: ModelDefinition, key: string, raw: unknown): { steps: Step[]; cond: Record<string, unknown> } {
+function compileTerm(
+  registry: ModelRegistry,
+  definition: ModelDefinition,
+  key: string,
+  raw: unknown,
+): { steps: Step[]; cond: Record<string, unknown> } {
   const parts = key.split('__');
   if (parts.some((p) => p === '')) throw new ConstraintError(`malformed lookup '${key}'`);
   let lookup = 'exact';
@@ -186,7 +213,12 @@ async function resolveTerm(view: LookupView, steps: Step[], cond: Record<string,
  * One alternative of a permission's constraints (a JSON object: AND of its lookups).
  * Lookups through relations are resolved per evaluation, against the view given then.
  */
-export function compileConstraint(registry: ModelRegistry, definition: ModelDefinition, constraint: unknown, userId: number | null): Compiled {
+export function compileConstraint(
+  registry: ModelRegistry,
+  definition: ModelDefinition,
+  constraint: unknown,
+  userId: number | null,
+): Compiled {
   if (constraint === null || typeof constraint !== 'object' || Array.isArray(constraint)) {
     return { kind: 'invalid', reason: 'a constraint must be an object of lookups' };
   }
@@ -196,7 +228,8 @@ export function compileConstraint(registry: ModelRegistry, definition: ModelDefi
     );
     const local = terms.filter((t) => t.steps.length === 1).map((t) => ({ [storedName(t.steps[0].field)]: t.cond }));
     const remote = terms.filter((t) => t.steps.length > 1);
-    const combine = (clauses: Query[]): Query => (clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0] : { $and: clauses });
+    const combine = (clauses: Query[]): Query =>
+      clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0] : { $and: clauses };
     if (remote.length === 0) return { kind: 'static', query: combine(local) };
     return {
       kind: 'dynamic',
@@ -216,6 +249,7 @@ export function constraintAlternatives(constraints: unknown): unknown[] | null {
   if (constraints === null || constraints === undefined) return null;
   const list = Array.isArray(constraints) ? constraints : [constraints];
   if (list.length === 0) return null;
-  if (list.some((c) => c !== null && typeof c === 'object' && !Array.isArray(c) && Object.keys(c).length === 0)) return null;
+  if (list.some((c) => c !== null && typeof c === 'object' && !Array.isArray(c) && Object.keys(c).length === 0))
+    return null;
   return list;
 }

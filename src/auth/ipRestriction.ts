@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+
 import IPCIDR from 'ip-cidr';
 
 // Parsing a token's allowed_ips is a fact of the token model; matching addresses against them is auth's.

@@ -2,7 +2,7 @@ import { MATCH_NOTHING } from '../models/matchNothing.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import type { Query } from '../projections/ReadStore.js';
-import { compileConstraint, constraintAlternatives, type Compiled } from './constraints.js';
+import { compileConstraint, type Compiled, constraintAlternatives } from './constraints.js';
 
 /** What one ObjectPermission (or one DEFAULT_PERMISSIONS entry) grants. */
 export interface Grant {

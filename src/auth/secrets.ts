@@ -1,5 +1,15 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  scrypt,
+  scryptSync,
+  timingSafeEqual,
+} from 'node:crypto';
+
 import type { CommandSecrets } from '../commands/CommandSecrets.js';
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 
 /**
  * Secrets never travel in clear through events, logs or change records: passwords
@@ -69,7 +79,9 @@ const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await new Promise<Buffer>((resolve, reject) =>
-    scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p }, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   );
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
@@ -79,7 +91,11 @@ export function verifyPassword(password: string, stored: unknown): boolean {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
@@ -95,7 +111,9 @@ export async function verifyPasswordAsync(password: string, stored: unknown): Pr
   const expected = Buffer.from(hash, 'base64');
   const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: 256 * Number(n) * Number(r) + 1024 * 1024 };
   const actual = await new Promise<Buffer>((resolve, reject) =>
-    scrypt(password, Buffer.from(salt, 'base64'), expected.length, options, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(password, Buffer.from(salt, 'base64'), expected.length, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   ).catch(() => null);
   return target === stored && actual !== null && actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -40,7 +40,10 @@ export class SessionCodec {
   }
 
   passwordTag(passwordHash: unknown): string {
-    return createHmac('sha256', this.tagKey).update(String(passwordHash ?? '')).digest('base64url').slice(0, 22);
+    return createHmac('sha256', this.tagKey)
+      .update(String(passwordHash ?? ''))
+      .digest('base64url')
+      .slice(0, 22);
   }
 
   private sign(payload: string): string {
@@ -62,7 +65,11 @@ export class SessionCodec {
     try {
       const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as SessionData;
       const ok =
-        Number.isSafeInteger(data.u) && typeof data.s === 'string' && typeof data.c === 'string' && typeof data.e === 'number' && typeof data.h === 'string';
+        Number.isSafeInteger(data.u) &&
+        typeof data.s === 'string' &&
+        typeof data.c === 'string' &&
+        typeof data.e === 'number' &&
+        typeof data.h === 'string';
       return ok ? data : null;
     } catch {
       return null;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import { createObjects } from '../commands/createObjects.js';
 import type { CommandEnvironment } from '../commands/decideObject.js';
 import { storedForm } from '../commands/storedForm.js';
@@ -20,13 +21,29 @@ export interface SuperuserRequest {
  * granted the superuser flag (not writable through the API) as a change of its own.
  * Returns the user's id.
  */
-export async function createSuperuser(coordinator: WriteCoordinator, commands: CommandEnvironment, request: SuperuserRequest): Promise<number> {
+export async function createSuperuser(
+  coordinator: WriteCoordinator,
+  commands: CommandEnvironment,
+  request: SuperuserRequest,
+): Promise<number> {
   let userId = request.existingUserId;
   await coordinator.execute({ requestId: randomUUID(), user: null }, async (tx) => {
     if (userId === undefined) {
-      const created = await createObjects(commands, tx, commands.registry.get('auth.user'), [
-        { username: request.username, email: request.email, password: request.password, is_staff: true, is_active: true },
-      ], false);
+      const created = await createObjects(
+        commands,
+        tx,
+        commands.registry.get('auth.user'),
+        [
+          {
+            username: request.username,
+            email: request.email,
+            password: request.password,
+            is_staff: true,
+            is_active: true,
+          },
+        ],
+        false,
+      );
       userId = created.ids[0];
       const stored = storedForm((await tx.view.get('auth.user', userId))!);
       tx.record({
@@ -39,9 +56,13 @@ export async function createSuperuser(coordinator: WriteCoordinator, commands: C
       });
     }
     if (request.token) {
-      await createObjects(commands, tx, commands.registry.get('users.token'), [
-        { user: userId, key: request.token.key, write_enabled: true, description: request.token.description },
-      ], false);
+      await createObjects(
+        commands,
+        tx,
+        commands.registry.get('users.token'),
+        [{ user: userId, key: request.token.key, write_enabled: true, description: request.token.description }],
+        false,
+      );
     }
   });
   return userId!;

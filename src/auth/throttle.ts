@@ -26,7 +26,12 @@ export interface LimitPolicy {
 }
 
 export const DEFAULT_USER_POLICY: LimitPolicy = { free: 5, baseMs: 1_000, capMs: 5 * 60_000, forgetMs: 60 * 60_000 };
-export const DEFAULT_ADDRESS_POLICY: LimitPolicy = { free: 20, baseMs: 1_000, capMs: 15 * 60_000, forgetMs: 60 * 60_000 };
+export const DEFAULT_ADDRESS_POLICY: LimitPolicy = {
+  free: 20,
+  baseMs: 1_000,
+  capMs: 15 * 60_000,
+  forgetMs: 60 * 60_000,
+};
 
 /** A known-good pair's allowance: twice the username's free failures, the same delays. */
 export function knownPairPolicy(userPolicy: LimitPolicy): LimitPolicy {
@@ -67,7 +72,8 @@ class Limiter {
     record.failures += 1;
     record.lastFailure = now;
     const over = record.failures - this.policy.free;
-    if (over >= 0) record.blockedUntil = now + Math.min(this.policy.capMs, this.policy.baseMs * 2 ** Math.min(over, 40));
+    if (over >= 0)
+      record.blockedUntil = now + Math.min(this.policy.capMs, this.policy.baseMs * 2 ** Math.min(over, 40));
     this.records.delete(key);
     this.records.set(key, record);
     if (this.records.size > MAX_KEYS) this.records.delete(this.records.keys().next().value!);
@@ -105,7 +111,9 @@ export class LoginThrottle {
   /** Milliseconds the attempt must wait (0: go ahead and check the password). */
   wait(username: string, address: string, now: number): number {
     const pair = LoginThrottle.pair(username, address);
-    const account = this.knownGood.has(pair) ? this.knownPairs.wait(pair, now) : this.users.wait(LoginThrottle.userKey(username), now);
+    const account = this.knownGood.has(pair)
+      ? this.knownPairs.wait(pair, now)
+      : this.users.wait(LoginThrottle.userKey(username), now);
     return Math.max(this.addresses.wait(address, now), account);
   }
 

@@ -16,17 +16,18 @@
  *
  * Reads the log read-only (openLogReader in src/ledger/openLedger.ts): safe while the service runs.
  */
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { pathToFileURL } from 'node:url';
+import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+
 import { canonicalUuid } from '../audit/changeQuery.js';
 import { publicSnapshot } from '../audit/renderChanges.js';
 import { eventTimeMicros, parseTimeMicros } from '../audit/time.js';
 import { loadConfig } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import { openLogReader } from '../ledger/openLedger.js';
-import { registry as defaultRegistry, type ModelRegistry } from '../models/registry.js';
+import { type ModelRegistry, registry as defaultRegistry } from '../models/registry.js';
 import { formatCount, ProgressBar } from './progress.js';
 
 type Bound = { position: number } | { micros: number };
@@ -53,7 +54,9 @@ export function parseExportArguments(argv: string[]): ExportOptions & { output?:
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => inline ?? argv[++i];
     switch (flag) {
       case '--since':
@@ -64,7 +67,8 @@ export function parseExportArguments(argv: string[]): ExportOptions & { output?:
         break;
       case '--type': {
         const type = value();
-        if (!type || !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(type)) throw new UsageError(`--type: expected '<app>.<model>', got ${type}`);
+        if (!type || !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(type))
+          throw new UsageError(`--type: expected '<app>.<model>', got ${type}`);
         (options.types ??= []).push(type);
         break;
       }
@@ -98,10 +102,12 @@ export function parseExportArguments(argv: string[]): ExportOptions & { output?:
 
 function within(event: ChangeEvent, since: Bound | undefined, until: Bound | undefined): boolean {
   if (since) {
-    if ('position' in since ? event.position < since.position : eventTimeMicros(event.time) < since.micros) return false;
+    if ('position' in since ? event.position < since.position : eventTimeMicros(event.time) < since.micros)
+      return false;
   }
   if (until) {
-    if ('position' in until ? event.position > until.position : eventTimeMicros(event.time) > until.micros) return false;
+    if ('position' in until ? event.position > until.position : eventTimeMicros(event.time) > until.micros)
+      return false;
   }
   return true;
 }

@@ -22,18 +22,25 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 import { ValidationError } from '../commands/errors.js';
-import { loadConfig, type Config } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
 import { DataDirLock, DataDirLockedError } from '../events/DataDirLock.js';
 import { describeScan, scanLog } from '../events/file/logScan.js';
 import { repairLog } from '../events/file/repairLog.js';
-import { AdminCommandError, importFromSource, runAdminCommand, type AdminRequest, type ImportInput } from '../ledger/adminCommands.js';
+import {
+  AdminCommandError,
+  type AdminRequest,
+  importFromSource,
+  type ImportInput,
+  runAdminCommand,
+} from '../ledger/adminCommands.js';
+import { connectAdminSocket } from '../ledger/AdminSocket.js';
+import { type Ledger, openLedger as openLedgerParts } from '../ledger/openLedger.js';
 import { SourceApi } from '../migration/SourceApi.js';
 import { comparisonTable, verified, verifyImport } from '../migration/verifyImport.js';
 import { registry } from '../models/registry.js';
 import { importProgress } from './importProgress.js';
-import { connectAdminSocket } from '../ledger/AdminSocket.js';
-import { openLedger as openLedgerParts, type Ledger } from '../ledger/openLedger.js';
 
 export const USAGE = `Usage: npm run manage -- <command> [options]
 
@@ -122,7 +129,11 @@ async function lockDataDir(dataDir: string, command: string): Promise<DataDirLoc
 /** A lock held by another process (the service) becomes the message to stop it first. */
 function refuseLocked(command: string) {
   return (error: unknown): never => {
-    if (error instanceof DataDirLockedError) throw new UsageError(`Error: ${error.message} Stop the service first: ${command} writes to the data directory.`, 1);
+    if (error instanceof DataDirLockedError)
+      throw new UsageError(
+        `Error: ${error.message} Stop the service first: ${command} writes to the data directory.`,
+        1,
+      );
     throw error;
   };
 }
@@ -138,7 +149,10 @@ function dataDirOf(env: NodeJS.ProcessEnv): string {
 }
 
 function embeddedLogFile(env: NodeJS.ProcessEnv, command: string): string {
-  if (env.KAFKA_BROKERS) throw new UsageError(`Error: ${command} works on the embedded file log; with KAFKA_BROKERS set the log is in Kafka.`);
+  if (env.KAFKA_BROKERS)
+    throw new UsageError(
+      `Error: ${command} works on the embedded file log; with KAFKA_BROKERS set the log is in Kafka.`,
+    );
   return path.join(dataDirOf(env), 'events.log');
 }
 
@@ -152,7 +166,10 @@ async function verifyLog(env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   await io.out(describeScan(scan));
   if (scan.firstDamage && scan.firstDamage.end === scan.size) {
     const holder = await DataDirLock.holder(dataDirOf(env));
-    if (holder) await io.out('Note: a service is running on this data directory: damage at the very end may be a write in progress.\n');
+    if (holder)
+      await io.out(
+        'Note: a service is running on this data directory: damage at the very end may be a write in progress.\n',
+      );
   }
   return scan.verdict === 'corrupt' ? 1 : 0;
 }
@@ -173,7 +190,9 @@ async function repairLogCommand(env: NodeJS.ProcessEnv, confirmed: boolean, io: 
     await io.out(describeScan(scan));
     const from = scan.firstDamage.offset;
     if (!confirmed) {
-      await io.out(`Nothing changed. Run 'npm run manage -- repair-log --yes' to move bytes ${from}..${scan.size} into a file beside the log.\n`);
+      await io.out(
+        `Nothing changed. Run 'npm run manage -- repair-log --yes' to move bytes ${from}..${scan.size} into a file beside the log.\n`,
+      );
       return 1;
     }
     const { scan: repaired, kept } = await repairLog(file);
@@ -272,7 +291,12 @@ async function runWriting(
 }
 
 function listOf(value: unknown): string[] {
-  return typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : [];
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : [];
 }
 
 async function importNetboxCommand(values: Record<string, unknown>, env: NodeJS.ProcessEnv, io: Io): Promise<number> {
@@ -282,23 +306,38 @@ async function importNetboxCommand(values: Record<string, unknown>, env: NodeJS.
   if (values.verify) {
     // HOST and PORT as the service reads them (without loadConfig, which would create a secret key).
     const host = !env.HOST || env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST;
-    const targetUrl = typeof values['target-url'] === 'string' ? values['target-url'] : `http://${host}:${env.PORT || '8000'}`;
+    const targetUrl =
+      typeof values['target-url'] === 'string' ? values['target-url'] : `http://${host}:${env.PORT || '8000'}`;
     const targetToken = typeof values['target-token'] === 'string' ? values['target-token'] : env.NETLEDGER_TOKEN;
-    if (!targetToken) throw new UsageError('Error: --verify needs --target-token (or $NETLEDGER_TOKEN): a read token for the netledger.');
-    const results = await verifyImport(new SourceApi({ url, token }), new SourceApi({ url: targetUrl, token: targetToken }), registry);
+    if (!targetToken)
+      throw new UsageError(
+        'Error: --verify needs --target-token (or $NETLEDGER_TOKEN): a read token for the netledger.',
+      );
+    const results = await verifyImport(
+      new SourceApi({ url, token }),
+      new SourceApi({ url: targetUrl, token: targetToken }),
+      registry,
+    );
     await io.out(comparisonTable(results));
     const ok = verified(results);
     await io.out(ok ? 'Every object is equal.\n' : 'Differences found.\n');
     return ok ? 0 : 1;
   }
   const keysFile = values['token-keys'];
-  const tokenKeys = typeof keysFile === 'string' ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>) : undefined;
+  const tokenKeys =
+    typeof keysFile === 'string' ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>) : undefined;
   return runWriting(
     'import-netbox',
     env,
     io,
     async () => {
-      const input = { url, token, tokenKeys, superusers: listOf(values.superusers), withoutHistory: values['without-history'] === true };
+      const input = {
+        url,
+        token,
+        tokenKeys,
+        superusers: listOf(values.superusers),
+        withoutHistory: values['without-history'] === true,
+      };
       return { command: 'import-netbox', input };
     },
     (ledger, request) => importFromSource(ledger, request.input as ImportInput, importProgress()),
@@ -317,7 +356,11 @@ const DELEGATED: Record<string, string> = { rebuild: 'rebuild.ts', export: 'expo
  */
 function delegate(script: string, args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_DIR, env, stdio: ['inherit', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: PROJECT_DIR,
+      env,
+      stdio: ['inherit', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (chunk: Buffer) => {
       const pending = io.out(chunk.toString('utf8'));
       if (pending) {
@@ -368,7 +411,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     return delegate(script, rest, env, io);
   }
   // `--token` may be given without a value (a random key).
-  const args = rest.map((a, i) => (a === '--token' && (rest[i + 1] === undefined || rest[i + 1].startsWith('--')) ? '--token=' : a));
+  const args = rest.map((a, i) =>
+    a === '--token' && (rest[i + 1] === undefined || rest[i + 1].startsWith('--')) ? '--token=' : a,
+  );
   let values: Record<string, unknown>;
   try {
     values = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }).values;
@@ -383,7 +428,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   try {
     switch (command) {
       case 'createsuperuser': {
-        if (typeof values.username !== 'string' || values.username === '') throw new UsageError('Error: --username is required.');
+        if (typeof values.username !== 'string' || values.username === '')
+          throw new UsageError('Error: --username is required.');
         const username = values.username;
         return await runWriting('createsuperuser', env, io, async () => ({
           command: 'createsuperuser',

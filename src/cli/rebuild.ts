@@ -12,10 +12,11 @@
  * Stop the service before rebuilding MongoDB read models (its projector writes them too).
  */
 import { pathToFileURL } from 'node:url';
+
 import { loadConfig } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import { openLogReader, readStoreFor } from '../ledger/openLedger.js';
-import { registry as defaultRegistry, type ModelRegistry } from '../models/registry.js';
+import { type ModelRegistry, registry as defaultRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
 import { withProjectedColumns } from '../projections/projectedColumns.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
@@ -73,7 +74,8 @@ function compactWindow(registry: ModelRegistry, slots: Map<string, Map<number, S
   const out: Array<{ order: number; event: ChangeEvent }> = [];
   for (const slot of [...slots.values()].flatMap((byId) => [...byId.values()])) {
     if (slot.lastDelete) {
-      if (slot.firstPut && slot.firstPut.position < slot.lastDelete.position) out.push({ order: slot.firstPut.position, event: slot.firstPut });
+      if (slot.firstPut && slot.firstPut.position < slot.lastDelete.position)
+        out.push({ order: slot.firstPut.position, event: slot.firstPut });
       out.push({ order: slot.lastDelete.position, event: slot.lastDelete });
     }
     if (slot.final) out.push({ order: slot.finalOrder, event: slot.final });
@@ -120,7 +122,8 @@ export async function rebuildReadModels(
   for await (const batch of batches) {
     count++;
     for (const event of batch) {
-      if (event.position !== position + 1) throw new Error(`rebuild: expected position ${position + 1}, found ${event.position}`);
+      if (event.position !== position + 1)
+        throw new Error(`rebuild: expected position ${position + 1}, found ${event.position}`);
       position = event.position;
       let byId = slots.get(event.objectType);
       if (!byId) slots.set(event.objectType, (byId = new Map()));
@@ -153,7 +156,9 @@ export async function rebuildReadModels(
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write('usage: npm run rebuild [-- --dry-run]\n  Drops the read models and rebuilds them from the event log (DATA_DIR, KAFKA_BROKERS, MONGODB_URL as for the service).\n');
+    process.stdout.write(
+      'usage: npm run rebuild [-- --dry-run]\n  Drops the read models and rebuilds them from the event log (DATA_DIR, KAFKA_BROKERS, MONGODB_URL as for the service).\n',
+    );
     return 0;
   }
   const unknown = argv.filter((a) => a !== '--dry-run');
@@ -177,7 +182,10 @@ async function main(argv: string[]): Promise<number> {
     const stats = await rebuildReadModels(source.read(), store, {
       onProgress: (events, position) => {
         const seconds = (performance.now() - started) / 1000;
-        bar.update(source.progress(), `${formatCount(events)} events (position ${formatCount(position)}), ${formatCount(events / Math.max(seconds, 0.001))} events/s`);
+        bar.update(
+          source.progress(),
+          `${formatCount(events)} events (position ${formatCount(position)}), ${formatCount(events / Math.max(seconds, 0.001))} events/s`,
+        );
       },
     });
     bar.done(

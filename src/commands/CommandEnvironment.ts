@@ -16,7 +16,12 @@ export interface CommandEnvironment {
   followUps: FollowUpRunner;
 }
 
-export type FollowUpRunner = (env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange) => Promise<void>;
+export type FollowUpRunner = (
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  change: DecidedChange,
+) => Promise<void>;
 
 /** What a field resolver works with: the values sent, their resolved forms so far, the errors so far. */
 export interface RelationContext {

@@ -1,12 +1,13 @@
 import { Query as MingoQuery } from 'mingo';
+
 import { AddressSet } from '../models/allocation/addressSet.js';
 import { inScope } from '../models/allocation/freeAddresses.js';
 import type { AddressRun, FreeAddressQuery, LookupView, StoredObject } from '../models/types.js';
 import { addressSortKey, sortKeyValue } from '../models/values/ipNetworks.js';
 import { foldCase } from '../projections/caseFolding.js';
 import { compileNative } from '../projections/memory/nativeMatch.js';
-import { exactLiterals } from '../projections/textPatterns.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
+import { exactLiterals } from '../projections/textPatterns.js';
 
 /**
  * What the writer sees: the read models plus changes decided but not yet projected,
@@ -54,7 +55,8 @@ export class Overlay {
     const currentPosition = current === null ? null : current?._pos;
     if (current === change.doc || currentPosition === change.position) {
       this.changes.set(change.collection, this.version(change.collection) + 1);
-      for (const [field, index] of this.byValue.get(change.collection) ?? []) unfile(index, change.id, indexedValue(current, field));
+      for (const [field, index] of this.byValue.get(change.collection) ?? [])
+        unfile(index, change.id, indexedValue(current, field));
       collection.delete(change.id);
     }
     if (collection.size === 0) {
@@ -132,7 +134,9 @@ export class StagedView implements LookupView {
   }
 
   private async findStaged(model: string, query: Record<string, unknown>, limit?: number): Promise<StoredObject[]> {
-    const layers = this.layers.map((layer) => layer.docs.get(model)).filter((c): c is Map<number, ReadDocument | null> => !!c && c.size > 0);
+    const layers = this.layers
+      .map((layer) => layer.docs.get(model))
+      .filter((c): c is Map<number, ReadDocument | null> => !!c && c.size > 0);
     const shadowCount = layers.reduce((n, c) => n + c.size, 0);
     const storeLimit = limit === undefined ? undefined : limit + shadowCount;
     const fromStore = await this.store.find(model, query, storeLimit === undefined ? {} : { limit: storeLimit });
@@ -185,13 +189,17 @@ export class StagedView implements LookupView {
       const value = held(doc);
       if (value !== null) usedByStaged.add(value);
     }
-    const taken = AddressSet.union(query.family, [...query.taken, ...[...usedByStaged].map((value) => ({ first: value, last: value }))]);
+    const taken = AddressSet.union(query.family, [
+      ...query.taken,
+      ...[...usedByStaged].map((value) => ({ first: value, last: value })),
+    ]);
     const released: AddressRun[] = [];
     for (const doc of await this.store.getMany(query.collection, [...staged.keys()])) {
       const value = held(doc);
       if (value === null || taken.has(value)) continue;
       const holders = await this.store.find(query.collection, { [query.field]: addressSortKey(query.family, value) });
-      if (holders.every((holder) => staged.has(holder.id) || !inScope(holder, query))) released.push({ first: value, last: value });
+      if (holders.every((holder) => staged.has(holder.id) || !inScope(holder, query)))
+        released.push({ first: value, last: value });
     }
     const fromStore = await this.store.freeAddresses({ ...query, taken: [...taken.intervals] });
     if (released.length === 0) return fromStore;
@@ -241,7 +249,8 @@ function indexedValue(doc: ReadDocument | null | undefined, key: string): unknow
   if (!key.startsWith(FOLDED)) return doc[key];
   const value = doc[key.slice(FOLDED.length)];
   // A regex matches an array through its elements: they are filed too.
-  if (Array.isArray(value)) return value.map((element) => (typeof element === 'string' ? foldCase(element) : undefined));
+  if (Array.isArray(value))
+    return value.map((element) => (typeof element === 'string' ? foldCase(element) : undefined));
   return typeof value === 'string' ? foldCase(value) : undefined;
 }
 
@@ -250,7 +259,12 @@ function indexedValue(doc: ReadDocument | null | undefined, key: string): unknow
  * selective plain equality or exact case-insensitive match of literals on a top-level
  * field; null when the query has neither (every staged document is tested).
  */
-function fewestCandidates(layers: Overlay[], model: string, query: Record<string, unknown>, equalities: Array<[string, Scalar]>): ReadonlySet<number>[] | null {
+function fewestCandidates(
+  layers: Overlay[],
+  model: string,
+  query: Record<string, unknown>,
+  equalities: Array<[string, Scalar]>,
+): ReadonlySet<number>[] | null {
   let best: ReadonlySet<number>[] | null = null;
   let bestSize = Infinity;
   const consider = (sets: ReadonlySet<number>[]) => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_SCHEMA_VERSION, type ChangeAction, type ChangeEvent, type EventUser } from '../events/ChangeEvent.js';
+
 import { TurnBudget } from '../eventLoopTurns.js';
 import { AppendOutcomeUnknownError } from '../events/AppendOutcomeUnknownError.js';
+import { type ChangeAction, type ChangeEvent, EVENT_SCHEMA_VERSION, type EventUser } from '../events/ChangeEvent.js';
 import type { EventLog } from '../events/EventLog.js';
 import { EventTooLargeError } from '../events/EventTooLargeError.js';
 import type { ModelRegistry } from '../models/registry.js';
@@ -255,7 +256,12 @@ export class WriteCoordinator {
     if (this.failure) return { state: 'stopped', reason: this.failure.message };
     const outage = this.outage;
     if (outage && !outage.recovered) {
-      return { state: 'unavailable', reason: outage.error.message, since: new Date(outage.since).toISOString(), retryInSeconds: this.retryAfterSeconds() };
+      return {
+        state: 'unavailable',
+        reason: outage.error.message,
+        since: new Date(outage.since).toISOString(),
+        retryInSeconds: this.retryAfterSeconds(),
+      };
     }
     return { state: 'up' };
   }
@@ -266,7 +272,10 @@ export class WriteCoordinator {
     this.clearTimer();
   }
 
-  async execute<T>(context: WriteContext, decide: (tx: WriteTransaction) => Promise<T>): Promise<{ result: T; events: ChangeEvent[] }> {
+  async execute<T>(
+    context: WriteContext,
+    decide: (tx: WriteTransaction) => Promise<T>,
+  ): Promise<{ result: T; events: ChangeEvent[] }> {
     const decided = this.queue.then(() => this.decide(context, decide));
     this.queue = decided.catch(() => undefined);
     const { result, tx, durable } = await decided;
@@ -288,14 +297,33 @@ export class WriteCoordinator {
   }
 
   private async decide<T>(context: WriteContext, decide: (tx: WriteTransaction) => Promise<T>) {
-    if (this.outage && !this.outage.recovered && !this.failure && Date.now() >= this.outage.nextAttemptAt) await this.attemptRecovery();
-    if (this.failure) throw new WriterUnavailableError(`writer stopped: ${this.failure.message}`, STOPPED_RETRY_AFTER_SECONDS, true);
-    if (this.outage && !this.outage.recovered) throw new WriterUnavailableError(`event log unavailable: ${this.outage.error.message}`, this.retryAfterSeconds(), true);
+    if (this.outage && !this.outage.recovered && !this.failure && Date.now() >= this.outage.nextAttemptAt)
+      await this.attemptRecovery();
+    if (this.failure)
+      throw new WriterUnavailableError(`writer stopped: ${this.failure.message}`, STOPPED_RETRY_AFTER_SECONDS, true);
+    if (this.outage && !this.outage.recovered)
+      throw new WriterUnavailableError(
+        `event log unavailable: ${this.outage.error.message}`,
+        this.retryAfterSeconds(),
+        true,
+      );
     // Read models out of step with the log: a write would be made durable and then answered
     // with an error (its projection never comes), inviting a retry that writes it twice.
     const stale = this.projector.failed;
-    if (stale) throw new WriterUnavailableError(`writer stopped: read models failed: ${stale.message}`, STOPPED_RETRY_AFTER_SECONDS);
-    const tx = new WriteTransaction(this.registry, context, this.nextPosition, this.nextIds, this.store, this.staged, this.clock);
+    if (stale)
+      throw new WriterUnavailableError(
+        `writer stopped: read models failed: ${stale.message}`,
+        STOPPED_RETRY_AFTER_SECONDS,
+      );
+    const tx = new WriteTransaction(
+      this.registry,
+      context,
+      this.nextPosition,
+      this.nextIds,
+      this.store,
+      this.staged,
+      this.clock,
+    );
     const result = await decide(tx);
     if (context.authorize) {
       const budget = new TurnBudget();
@@ -346,7 +374,12 @@ export class WriteCoordinator {
     if (!limit) return;
     for (const event of events) {
       const bytes = Buffer.byteLength(JSON.stringify(event));
-      if (bytes > limit) throw new EventTooLargeError(bytes, limit, `${event.objectType} ${event.objectRepr ? `'${event.objectRepr}'` : event.objectId}`);
+      if (bytes > limit)
+        throw new EventTooLargeError(
+          bytes,
+          limit,
+          `${event.objectType} ${event.objectRepr ? `'${event.objectRepr}'` : event.objectId}`,
+        );
     }
   }
 

@@ -1,7 +1,7 @@
 import type { DetailAction } from '../models/allocation/DetailAction.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
-import { decideObject, type CommandEnvironment } from './decideObject.js';
 import { createObjects } from './createObjects.js';
+import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { ConflictError, NotFoundError, ValidationError } from './errors.js';
 import type { WriteOutcome } from './recordEach.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
@@ -48,12 +48,25 @@ function fieldRulesOf(definition: ModelDefinition): ModelDefinition {
   return derived;
 }
 
-async function checkFields(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, inputs: unknown[]): Promise<FieldErrors[]> {
+async function checkFields(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  inputs: unknown[],
+): Promise<FieldErrors[]> {
   const rules = fieldRulesOf(definition);
   const results: FieldErrors[] = [];
   for (const input of inputs) {
     try {
-      await decideObject(env, { view: tx.view, definition: rules, input, previous: null, mode: 'create', id: 0, now: tx.time });
+      await decideObject(env, {
+        view: tx.view,
+        definition: rules,
+        input,
+        previous: null,
+        mode: 'create',
+        id: 0,
+        now: tx.time,
+      });
       results.push({});
     } catch (error) {
       if (!(error instanceof ValidationError) || Array.isArray(error.body)) throw error;

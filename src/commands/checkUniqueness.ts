@@ -21,7 +21,11 @@ function storedName(definition: ModelDefinition, name: string): string {
  * Unique and unique-together rules, with SQL's NULL semantics (a null in any of the
  * columns never collides) and NetBox's messages.
  */
-export async function checkUniqueness(view: LookupView, definition: ModelDefinition, obj: StoredObject): Promise<FieldErrors> {
+export async function checkUniqueness(
+  view: LookupView,
+  definition: ModelDefinition,
+  obj: StoredObject,
+): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   for (const constraint of definition.unique ?? []) {
     if (constraint.whenNull && obj[constraint.whenNull] !== null && obj[constraint.whenNull] !== undefined) continue;
@@ -53,12 +57,21 @@ export async function checkUniqueness(view: LookupView, definition: ModelDefinit
  * UniqueValidator words (model and field verbose names as declared); several fields, or a rule
  * with a message of its own, under '__all__', with Django's (each verbose name capitalised).
  */
-export function uniquenessError(definition: ModelDefinition, constraint: UniqueConstraint): { field: string; message: string } {
+export function uniquenessError(
+  definition: ModelDefinition,
+  constraint: UniqueConstraint,
+): { field: string; message: string } {
   if (constraint.fields.length === 1 && !constraint.message) {
     const name = constraint.fields[0]!;
-    return { field: name, message: `${definition.verboseName} with this ${fieldLabel(definition, name)} already exists.` };
+    return {
+      field: name,
+      message: `${definition.verboseName} with this ${fieldLabel(definition, name)} already exists.`,
+    };
   }
   const labels = constraint.fields.map((f) => capitalize(fieldLabel(definition, f)));
   const joined = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : labels[0];
-  return { field: '__all__', message: constraint.message ?? `${capitalize(definition.verboseName)} with this ${joined} already exists.` };
+  return {
+    field: '__all__',
+    message: constraint.message ?? `${capitalize(definition.verboseName)} with this ${joined} already exists.`,
+  };
 }

@@ -1,5 +1,5 @@
 import type { ModelDefinition } from '../models/types.js';
-import { decideObject, type CommandEnvironment } from './decideObject.js';
+import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 
@@ -16,7 +16,16 @@ export function createObjects(
 ): Promise<WriteOutcome> {
   return recordEach(env, tx, definition, items, bulk, async (item) => {
     const id = tx.allocateId(definition.key);
-    const decided = await decideObject(env, { view: tx.view, definition, input: item, previous: null, mode: 'create', id, now: tx.time, requester: tx.user });
+    const decided = await decideObject(env, {
+      view: tx.view,
+      definition,
+      input: item,
+      previous: null,
+      mode: 'create',
+      id,
+      now: tx.time,
+      requester: tx.user,
+    });
     return { id, previous: null, decided };
   });
 }

@@ -1,9 +1,9 @@
-import type { ModelRegistry } from '../models/registry.js';
+import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 import { checkCustomFieldValue } from '../models/customFields/customFieldValues.js';
+import type { ModelRegistry } from '../models/registry.js';
 import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import { addError } from './errors.js';
 import { pythonValue, resolveReference } from './resolveReference.js';
-import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 
 /**
  * Sent custom field data with its object references resolved to ids. This is a
@@ -22,16 +22,26 @@ export async function resolveCustomFieldObjects(
   const field = definition.fields.find((f) => f.type === 'custom_fields');
   if (!field || !sent || errors[field.name]) return sent;
   const data = { ...sent };
-  const objectFields = (await customFieldsOf(view, definition.key)).filter((d) => d.type === 'object' || d.type === 'multiobject');
+  const objectFields = (await customFieldsOf(view, definition.key)).filter(
+    (d) => d.type === 'object' || d.type === 'multiobject',
+  );
   for (const custom of objectFields) {
     const name = String(custom.name);
     const value = data[name];
-    if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0 && custom.type === 'multiobject')) continue;
+    if (
+      value === undefined ||
+      value === null ||
+      value === '' ||
+      (Array.isArray(value) && value.length === 0 && custom.type === 'multiobject')
+    )
+      continue;
     const target = String(custom.object_type);
     const refs = custom.type === 'object' ? [value] : Array.isArray(value) ? value : [value];
     const ids: number[] = [];
     for (const ref of refs) {
-      const resolved = registry.tryGet(target) ? await resolveReference(registry, view, target, ref) : { error: 'unknown type' };
+      const resolved = registry.tryGet(target)
+        ? await resolveReference(registry, view, target, ref)
+        : { error: 'unknown type' };
       if ('error' in resolved) {
         addError(errors, field.name, `Unknown related object(s): ${pythonValue(value)}`);
         return sent;
@@ -71,7 +81,11 @@ export async function decideCustomFieldData(
       addError(errors, '__all__', `Unknown field name '${name}' in custom field data.`);
       continue;
     }
-    if (value === null || value === '' || (Array.isArray(value) && value.length === 0 && custom.type === 'multiobject')) {
+    if (
+      value === null ||
+      value === '' ||
+      (Array.isArray(value) && value.length === 0 && custom.type === 'multiobject')
+    ) {
       data[name] = value === '' ? null : value;
       continue;
     }
@@ -87,7 +101,8 @@ export async function decideCustomFieldData(
     if (!d.required) continue;
     const name = String(d.name);
     if (!(name in data)) addError(errors, '__all__', `Missing required custom field '${name}'.`);
-    else if (data[name] === null || data[name] === '') addError(errors, '__all__', `Invalid value for custom field '${name}': Required field cannot be empty.`);
+    else if (data[name] === null || data[name] === '')
+      addError(errors, '__all__', `Invalid value for custom field '${name}': Required field cannot be empty.`);
   }
   obj[field.name] = data;
 }

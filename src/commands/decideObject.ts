@@ -1,9 +1,9 @@
-import type { FieldDefinition, LookupView, ModelDefinition, ModelSettings, StoredObject } from '../models/types.js';
-import { hasErrors, ValidationError } from './errors.js';
+import type { FieldDefinition, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import { checkUniqueness } from './checkUniqueness.js';
 import type { CommandEnvironment } from './CommandEnvironment.js';
 import type { CommandSecrets } from './CommandSecrets.js';
 import { decideCustomFieldData, resolveCustomFieldObjects } from './customFieldData.js';
+import { hasErrors, ValidationError } from './errors.js';
 import { resolveRelations } from './resolveRelations.js';
 import { storedForm } from './storedForm.js';
 import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from './writeSchema.js';
@@ -41,19 +41,28 @@ export interface DecisionRequest {
 export async function decideObject(env: CommandEnvironment, request: DecisionRequest): Promise<DecidedObject> {
   const { view, definition, input, previous, mode, id, now, requester } = request;
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(input)}.`] });
+    throw new ValidationError({
+      non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(input)}.`],
+    });
   }
   const writable = writableFields(definition);
   const sent: Record<string, unknown> = {};
   for (const field of writable) {
-    if (Object.hasOwn(input, field.name)) sent[field.name] = coerce(field, (input as Record<string, unknown>)[field.name]);
+    if (Object.hasOwn(input, field.name))
+      sent[field.name] = coerce(field, (input as Record<string, unknown>)[field.name]);
   }
 
   const errors = checkFieldValues(definition, sent, mode);
   const resolved = await resolveRelations(env, view, definition, sent, errors);
   const customField = definition.fields.find((f) => f.type === 'custom_fields');
   if (customField && Object.hasOwn(resolved, customField.name)) {
-    resolved[customField.name] = await resolveCustomFieldObjects(env.registry, view, definition, resolved[customField.name] as Record<string, unknown>, errors);
+    resolved[customField.name] = await resolveCustomFieldObjects(
+      env.registry,
+      view,
+      definition,
+      resolved[customField.name] as Record<string, unknown>,
+      errors,
+    );
   }
   if (hasErrors(errors)) throw new ValidationError(errors);
 
@@ -64,7 +73,8 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
       obj[field.name] = resolved[field.name];
     } else if (!previous || (mode === 'put' && field.defaultOnPut)) {
       if (field.defaultIsRequester) obj[field.name] = requester?.id ?? null;
-      else if (field.default !== undefined && !field.readOnly && !field.internal) obj[field.name] = structuredClone(field.default);
+      else if (field.default !== undefined && !field.readOnly && !field.internal)
+        obj[field.name] = structuredClone(field.default);
       else if (!previous && isStoredField(field)) obj[field.name] = initialValue(field);
     }
   }
@@ -81,7 +91,11 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
   if (hasErrors(errors)) throw new ValidationError(errors);
 
   const written = new Set(Object.keys(sent));
-  const ruleErrors = await definition.hooks?.validate?.(obj, view, previous, { settings: env.settings, written, models: env.registry });
+  const ruleErrors = await definition.hooks?.validate?.(obj, view, previous, {
+    settings: env.settings,
+    written,
+    models: env.registry,
+  });
   if (ruleErrors && hasErrors(ruleErrors)) throw new ValidationError(ruleErrors);
   const uniqueErrors = await checkUniqueness(view, definition, obj);
   if (hasErrors(uniqueErrors)) throw new ValidationError(uniqueErrors);
@@ -93,7 +107,9 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
 
 /** Fields whose value lives in the stored object (not computed on read). */
 function isStoredField(field: FieldDefinition): boolean {
-  return !['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk'].includes(field.type) && !field.readOnly;
+  return (
+    !['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk'].includes(field.type) && !field.readOnly
+  );
 }
 
 function initialValue(field: FieldDefinition): unknown {
@@ -155,7 +171,8 @@ async function protectSecrets(
     } else if (field.secret === 'sealed') {
       const supplied = resolved[field.name];
       delete obj[field.name];
-      if (typeof supplied === 'string') obj[`${field.name}_sealed`] = supplied === '' ? null : secrets.sealSecret(supplied);
+      if (typeof supplied === 'string')
+        obj[`${field.name}_sealed`] = supplied === '' ? null : secrets.sealSecret(supplied);
       else if (!previous) obj[`${field.name}_sealed`] = null;
     }
   }

@@ -50,7 +50,12 @@ export async function deleteObjects(
 }
 
 /** The objects asked for; an unknown id is a 404 for one object, a failed item of a bulk request. */
-async function collectRequested(view: LookupView, definition: ModelDefinition, ids: number[], bulk: boolean): Promise<DeletePlan> {
+async function collectRequested(
+  view: LookupView,
+  definition: ModelDefinition,
+  ids: number[],
+  bulk: boolean,
+): Promise<DeletePlan> {
   const plan: DeletePlan = { doomed: new Map(), order: [], blockers: new Map(), cleared: new Map() };
   const missing: Array<Record<string, string[]>> = [];
   let anyMissing = false;
@@ -90,9 +95,14 @@ async function classifyDependants(registry: ModelRegistry, view: LookupView, pla
       for (const dependant of await view.find(reference.model.key, referenceQuery(reference, parent))) {
         const key = `${reference.model.key}:${dependant.id}`;
         if (plan.doomed.has(key)) continue;
-        const entry = { definition: reference.model, obj: storedForm(dependant), display: String(dependant.display ?? dependant.id) };
+        const entry = {
+          definition: reference.model,
+          obj: storedForm(dependant),
+          display: String(dependant.display ?? dependant.id),
+        };
         const { field } = reference;
-        if (field.type === 'generic_fk' || (field.type === 'fk' && field.onDelete === 'CASCADE')) doom(plan, key, entry);
+        if (field.type === 'generic_fk' || (field.type === 'fk' && field.onDelete === 'CASCADE'))
+          doom(plan, key, entry);
         else if (field.type === 'fk' && field.onDelete === 'PROTECT') plan.blockers.set(key, entry);
         else clear(plan, key, entry, reference, parent);
       }
@@ -132,7 +142,11 @@ async function collectRuleBlockers(registry: ModelRegistry, view: LookupView, pl
     for (const { model, obj } of await protectors(doomed.obj, view)) {
       const definition = registry.tryGet(model);
       if (!definition) continue;
-      plan.blockers.set(`${model}:${obj.id}`, { definition, obj: storedForm(obj), display: String(obj.display ?? obj.id) });
+      plan.blockers.set(`${model}:${obj.id}`, {
+        definition,
+        obj: storedForm(obj),
+        display: String(obj.display ?? obj.id),
+      });
     }
   }
 }

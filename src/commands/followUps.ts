@@ -13,7 +13,12 @@ import type { WriteTransaction } from './WriteCoordinator.js';
  * recorded as ordinary events of the same request (and may have follow-ups of its own).
  * A refused follow-up refuses the request that caused it, named as such.
  */
-export function runFollowUps(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange): Promise<void> {
+export function runFollowUps(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  change: DecidedChange,
+): Promise<void> {
   return runFollowUpsOf(env, tx, definition, change, () => true);
 }
 
@@ -23,8 +28,19 @@ export function runFollowUps(env: CommandEnvironment, tx: WriteTransaction, defi
  * templates). Objects of read-only models (a cable's terminations) are derived, not
  * imported: they are created as usual, as are updates (cable ends, paths).
  */
-export function runImportFollowUps(env: CommandEnvironment, tx: WriteTransaction, definition: ModelDefinition, change: DecidedChange): Promise<void> {
-  return runFollowUpsOf(env, tx, definition, change, (command) => command.kind !== 'create' || env.registry.get(command.model).readOnly === true);
+export function runImportFollowUps(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  change: DecidedChange,
+): Promise<void> {
+  return runFollowUpsOf(
+    env,
+    tx,
+    definition,
+    change,
+    (command) => command.kind !== 'create' || env.registry.get(command.model).readOnly === true,
+  );
 }
 
 async function runFollowUpsOf(
@@ -41,14 +57,21 @@ async function runFollowUpsOf(
     try {
       await runCommand(env, tx, target, command);
     } catch (error) {
-      if (error instanceof ValidationError) throw new ValidationError({ non_field_errors: describeRefusal(target, error.body) });
-      if (error instanceof NotFoundError) throw new ValidationError({ non_field_errors: [`${target.verboseName} ${idOf(command)}: not found.`] });
+      if (error instanceof ValidationError)
+        throw new ValidationError({ non_field_errors: describeRefusal(target, error.body) });
+      if (error instanceof NotFoundError)
+        throw new ValidationError({ non_field_errors: [`${target.verboseName} ${idOf(command)}: not found.`] });
       throw error;
     }
   }
 }
 
-async function runCommand(env: CommandEnvironment, tx: WriteTransaction, target: ModelDefinition, command: FollowUpCommand): Promise<void> {
+async function runCommand(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  target: ModelDefinition,
+  command: FollowUpCommand,
+): Promise<void> {
   switch (command.kind) {
     case 'create':
       await createObjects(env, tx, target, [command.input], false);
@@ -64,7 +87,12 @@ async function runCommand(env: CommandEnvironment, tx: WriteTransaction, target:
   }
 }
 
-async function setValues(tx: WriteTransaction, target: ModelDefinition, id: number, values: Record<string, unknown>): Promise<void> {
+async function setValues(
+  tx: WriteTransaction,
+  target: ModelDefinition,
+  id: number,
+  values: Record<string, unknown>,
+): Promise<void> {
   const current = await tx.view.get(target.key, id);
   if (!current) throw new NotFoundError();
   const previous = storedForm(current);

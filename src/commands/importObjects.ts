@@ -1,5 +1,5 @@
 import type { ModelDefinition, StoredObject } from '../models/types.js';
-import { decideObject, type CommandEnvironment } from './decideObject.js';
+import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { ValidationError } from './errors.js';
 import { runImportFollowUps } from './followUps.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
@@ -103,7 +103,11 @@ export function completeImportedObjects(
  * (a follow-up of another object, a completion) stamped its own; changes nothing else.
  * Returns how many objects it changed.
  */
-export async function restampImportedObjects(tx: WriteTransaction, definition: ModelDefinition, items: ImportedObject[]): Promise<number> {
+export async function restampImportedObjects(
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  items: ImportedObject[],
+): Promise<number> {
   let changed = 0;
   for (const item of items) {
     const current = await tx.view.get(definition.key, item.id);
@@ -136,7 +140,10 @@ function withoutRequiredPasswords(definition: ModelDefinition): ModelDefinition 
   if (!definition.fields.some((f) => f.secret === 'password' && f.required)) return definition;
   let derived = importDefinitions.get(definition);
   if (!derived) {
-    derived = { ...definition, fields: definition.fields.map((f) => (f.secret === 'password' ? { ...f, required: false } : f)) };
+    derived = {
+      ...definition,
+      fields: definition.fields.map((f) => (f.secret === 'password' ? { ...f, required: false } : f)),
+    };
     importDefinitions.set(definition, derived);
   }
   return derived;

@@ -1,6 +1,6 @@
 import type { FieldDefinition, GenericListItem } from '../models/types.js';
-import { addError } from './errors.js';
 import type { RelationContext } from './CommandEnvironment.js';
+import { addError } from './errors.js';
 import { pythonTypeName } from './writeSchema.js';
 
 type ItemErrors = Record<string, string[]>;
@@ -10,10 +10,20 @@ type ItemErrors = Record<string, string[]>;
  * object of one of the field's target models, each object once. Errors are reported
  * per item, `{}` for the good ones; the stored form keeps the pairs in the order given.
  */
-export async function resolveGenericList(field: FieldDefinition, value: unknown, context: RelationContext): Promise<void> {
+export async function resolveGenericList(
+  field: FieldDefinition,
+  value: unknown,
+  context: RelationContext,
+): Promise<void> {
   const { resolved, errors } = context;
   if (!Array.isArray(value)) {
-    addError(errors, field.name, value === null ? 'This field may not be null.' : `Expected a list of items but got type "${pythonTypeName(value)}".`);
+    addError(
+      errors,
+      field.name,
+      value === null
+        ? 'This field may not be null.'
+        : `Expected a list of items but got type "${pythonTypeName(value)}".`,
+    );
     return;
   }
   const items: GenericListItem[] = [];

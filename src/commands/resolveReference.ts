@@ -29,8 +29,10 @@ export async function resolveReference(
     const query = await attributeQuery(registry, view, target, attributes, 0);
     if ('error' in query) return query;
     const matches = query.impossible ? [] : await view.find(target, query.query, 2);
-    if (matches.length === 0) return { error: `Related object not found using the provided attributes: ${pythonRepr(attributes)}` };
-    if (matches.length > 1) return { error: `Multiple objects match the provided attributes: ${pythonRepr(attributes)}` };
+    if (matches.length === 0)
+      return { error: `Related object not found using the provided attributes: ${pythonRepr(attributes)}` };
+    if (matches.length > 1)
+      return { error: `Multiple objects match the provided attributes: ${pythonRepr(attributes)}` };
     return { id: matches[0].id };
   }
   return {
@@ -80,7 +82,8 @@ async function attributeQuery(
       query[name] = id;
       continue;
     }
-    if (value !== null && typeof value === 'object') return { error: `Invalid value for '${name}': ${pythonRepr(value)}` };
+    if (value !== null && typeof value === 'object')
+      return { error: `Invalid value for '${name}': ${pythonRepr(value)}` };
     // Literal equality: `$eq` keeps a value that looks like an operator document from being read as one.
     query[name] = { $eq: value };
   }

@@ -1,6 +1,6 @@
+import { contentTypeDisplay } from '../models/contentTypeDisplay.js';
 import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition } from '../models/types.js';
 import type { CommandEnvironment, RelationContext } from './CommandEnvironment.js';
-import { contentTypeDisplay } from '../models/contentTypeDisplay.js';
 import { addError } from './errors.js';
 import { resolveGenericList } from './resolveGenericList.js';
 import { resolveReference } from './resolveReference.js';
@@ -38,14 +38,19 @@ function resolverFor(field: FieldDefinition): FieldResolver | undefined {
 
 const RESOLVERS: Partial<Record<FieldDefinition['type'], FieldResolver>> = {
   fk: resolveForeignKey,
-  m2m: (field, value, context) => (field.representation === 'slug' ? resolveSlugList(field, value, context) : resolveManyToMany(field, value, context)),
+  m2m: (field, value, context) =>
+    field.representation === 'slug' ? resolveSlugList(field, value, context) : resolveManyToMany(field, value, context),
   tags: resolveManyToMany,
   content_type: checkContentType,
   custom_fields: checkCustomFieldData,
   generic_list: resolveGenericList,
 };
 
-async function resolveForeignKey(field: FieldDefinition, value: unknown, { env, view, resolved, errors }: RelationContext): Promise<void> {
+async function resolveForeignKey(
+  field: FieldDefinition,
+  value: unknown,
+  { env, view, resolved, errors }: RelationContext,
+): Promise<void> {
   if (!field.target) return;
   if (value === null) {
     if (!field.nullable) addError(errors, field.name, 'This field may not be null.');
@@ -57,10 +62,20 @@ async function resolveForeignKey(field: FieldDefinition, value: unknown, { env, 
 }
 
 /** Many-to-many and tags: every item resolved; errors reported per item, `{}` for the good ones. */
-async function resolveManyToMany(field: FieldDefinition, value: unknown, { env, view, resolved, errors }: RelationContext): Promise<void> {
+async function resolveManyToMany(
+  field: FieldDefinition,
+  value: unknown,
+  { env, view, resolved, errors }: RelationContext,
+): Promise<void> {
   if (!field.target) return;
   if (!Array.isArray(value)) {
-    addError(errors, field.name, value === null ? 'This field may not be null.' : `Expected a list of items but got type "${pythonTypeName(value)}".`);
+    addError(
+      errors,
+      field.name,
+      value === null
+        ? 'This field may not be null.'
+        : `Expected a list of items but got type "${pythonTypeName(value)}".`,
+    );
     return;
   }
   const ids = new Set<number>();
@@ -73,7 +88,11 @@ async function resolveManyToMany(field: FieldDefinition, value: unknown, { env, 
         : await resolveReference(env.registry, view, field.target, item);
     if ('error' in ref) {
       failed = true;
-      itemErrors.push([field.type === 'm2m' && /numeric ID/.test(ref.error) ? `Invalid pk "${String(item)}" - object does not exist.` : ref.error]);
+      itemErrors.push([
+        field.type === 'm2m' && /numeric ID/.test(ref.error)
+          ? `Invalid pk "${String(item)}" - object does not exist.`
+          : ref.error,
+      ]);
     } else {
       ids.add(ref.id);
       itemErrors.push({});
@@ -87,10 +106,20 @@ async function resolveManyToMany(field: FieldDefinition, value: unknown, { env, 
  * A list of slugs (NetBox's slug related field): the first item that names no object
  * refuses the field with one message, as DRF stops at it.
  */
-async function resolveSlugList(field: FieldDefinition, value: unknown, { view, resolved, errors }: RelationContext): Promise<void> {
+async function resolveSlugList(
+  field: FieldDefinition,
+  value: unknown,
+  { view, resolved, errors }: RelationContext,
+): Promise<void> {
   if (!field.target) return;
   if (!Array.isArray(value)) {
-    addError(errors, field.name, value === null ? 'This field may not be null.' : `Expected a list of items but got type "${pythonTypeName(value)}".`);
+    addError(
+      errors,
+      field.name,
+      value === null
+        ? 'This field may not be null.'
+        : `Expected a list of items but got type "${pythonTypeName(value)}".`,
+    );
     return;
   }
   const ids = new Set<number>();
@@ -125,14 +154,19 @@ function checkContentType(field: FieldDefinition, value: unknown, { env, definit
 
 function checkContentTypeList(field: FieldDefinition, value: unknown, { env, errors }: RelationContext): void {
   if (!Array.isArray(value)) return;
-  const accepted = (v: unknown) => typeof v === 'string' && !!env.registry.tryGet(v) && (!field.allowedTypes || field.allowedTypes.includes(v));
+  const accepted = (v: unknown) =>
+    typeof v === 'string' && !!env.registry.tryGet(v) && (!field.allowedTypes || field.allowedTypes.includes(v));
   const unknown = value.find((v) => !accepted(v));
   if (unknown !== undefined) addError(errors, field.name, `Invalid content type: ${String(unknown)}`);
 }
 
 function checkCustomFieldData(field: FieldDefinition, value: unknown, { errors }: RelationContext): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    addError(errors, field.name, 'Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values.');
+    addError(
+      errors,
+      field.name,
+      'Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values.',
+    );
   }
 }
 
@@ -155,7 +189,8 @@ async function resolveGenericPairs({ env, view, definition, sent, resolved, erro
     }
     if (type === null || type === undefined) continue;
     if (!env.registry.tryGet(String(type)) || !(await view.get(String(type), Number(id)))) {
-      if (relation.notFound) Object.assign(errors, relation.notFound(contentTypeDisplay(String(type), env.registry), id));
+      if (relation.notFound)
+        Object.assign(errors, relation.notFound(contentTypeDisplay(String(type), env.registry), id));
       else addError(errors, idField, `Related object not found using the provided value: ${String(id)}.`);
       continue;
     }

@@ -1,5 +1,5 @@
 import type { ModelDefinition } from '../models/types.js';
-import { decideObject, type CommandEnvironment } from './decideObject.js';
+import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { NotFoundError, ValidationError } from './errors.js';
 import { checkPreconditions, type Precondition } from './preconditions.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
@@ -33,7 +33,16 @@ export async function updateObjects(
       throw new ValidationError({ id: [`Object with id ${id} does not exist.`] });
     }
     const previous = storedForm(current);
-    const decided = await decideObject(env, { view: tx.view, definition, input, previous, mode, id, now: tx.time, requester: tx.user });
+    const decided = await decideObject(env, {
+      view: tx.view,
+      definition,
+      input,
+      previous,
+      mode,
+      id,
+      now: tx.time,
+      requester: tx.user,
+    });
     return { id, previous, decided };
   });
 }

@@ -23,7 +23,19 @@ export function userConfigOf(user: StoredObject | Record<string, unknown>): Json
 export function mergedUserConfig(current: JsonObject, patch: unknown): JsonObject {
   if (patch === undefined) return current;
   if (!isJsonObject(patch)) {
-    const kind = Array.isArray(patch) ? 'list' : patch === null ? 'null' : typeof patch === 'string' ? 'str' : typeof patch === 'boolean' ? 'bool' : typeof patch === 'number' ? (Number.isInteger(patch) ? 'int' : 'float') : typeof patch;
+    const kind = Array.isArray(patch)
+      ? 'list'
+      : patch === null
+        ? 'null'
+        : typeof patch === 'string'
+          ? 'str'
+          : typeof patch === 'boolean'
+            ? 'bool'
+            : typeof patch === 'number'
+              ? Number.isInteger(patch)
+                ? 'int'
+                : 'float'
+              : typeof patch;
     throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${kind}.`] });
   }
   return deepMerge(current, patch);

@@ -1,4 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
+
 import { createAjv } from '../events/createAjv.js';
 import type { FieldDefinition, FieldErrors, ModelDefinition } from '../models/types.js';
 import { addError } from './errors.js';
@@ -19,7 +20,10 @@ export function writableFields(definition: ModelDefinition): FieldDefinition[] {
   let fields = writable.get(definition);
   if (!fields) {
     fields = definition.fields.filter(
-      (f) => !f.readOnly && !f.internal && !['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk'].includes(f.type),
+      (f) =>
+        !f.readOnly &&
+        !f.internal &&
+        !['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk'].includes(f.type),
     );
     writable.set(definition, fields);
   }
@@ -135,14 +139,20 @@ const textFieldNames = new WeakMap<ModelDefinition, string[]>();
 function textFields(definition: ModelDefinition): string[] {
   let names = textFieldNames.get(definition);
   if (!names) {
-    names = writableFields(definition).filter((f) => TEXT_TYPES.has(f.type)).map((f) => f.name);
+    names = writableFields(definition)
+      .filter((f) => TEXT_TYPES.has(f.type))
+      .map((f) => f.name);
     textFieldNames.set(definition, names);
   }
   return names;
 }
 
 /** Check field values against the derived schema; messages in Django REST framework's words. */
-export function checkFieldValues(definition: ModelDefinition, input: Record<string, unknown>, mode: WriteMode): FieldErrors {
+export function checkFieldValues(
+  definition: ModelDefinition,
+  input: Record<string, unknown>,
+  mode: WriteMode,
+): FieldErrors {
   const validate = validatorFor(definition, mode);
   const errors: FieldErrors = {};
   refuseNulCharacters(definition, input, errors);
@@ -164,12 +174,15 @@ function messageFor(error: ErrorObject, field: FieldDefinition, value: unknown):
   if (error.keyword === 'required') return 'This field is required.';
   // A bare-value choice is a plain DRF choice field: its messages quote the value and know no blank.
   const plainChoice = field.type === 'choice' && field.choiceRender === 'plain';
-  if (value === null) return field.type === 'choice' && !plainChoice ? 'This field may not be blank.' : 'This field may not be null.';
+  if (value === null)
+    return field.type === 'choice' && !plainChoice ? 'This field may not be blank.' : 'This field may not be null.';
   switch (error.keyword) {
     case 'maxLength':
       return `Ensure this field has no more than ${error.params.limit} characters.`;
     case 'minLength':
-      return value === '' ? 'This field may not be blank.' : `Ensure this field has at least ${error.params.limit} characters.`;
+      return value === ''
+        ? 'This field may not be blank.'
+        : `Ensure this field has at least ${error.params.limit} characters.`;
     case 'maximum':
       return `Ensure this value is less than or equal to ${error.params.limit}.`;
     case 'minimum':
@@ -177,7 +190,8 @@ function messageFor(error: ErrorObject, field: FieldDefinition, value: unknown):
     case 'enum':
       if (plainChoice && typeof value !== 'object') return `"${String(value)}" is not a valid choice.`;
       if (value === '') return 'This field may not be blank.';
-      if (typeof value === 'object') return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
+      if (typeof value === 'object')
+        return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
       return `${String(value)} is not a valid choice.`;
     case 'pattern':
       if (field.patternMessage) return field.patternMessage;
@@ -208,7 +222,9 @@ function typeMessage(field: FieldDefinition, value: unknown): string {
     case 'datetime':
       return 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
     case 'array':
-      return Array.isArray(value) ? 'Invalid list item.' : `Expected a list of items but got type "${pythonTypeName(value)}".`;
+      return Array.isArray(value)
+        ? 'Invalid list item.'
+        : `Expected a list of items but got type "${pythonTypeName(value)}".`;
     default:
       return 'Not a valid string.';
   }

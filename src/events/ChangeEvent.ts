@@ -75,15 +75,41 @@ export const changeEventSchema = {
     'Versions are additive: events of every earlier version validate against this schema.',
   type: 'object',
   required: [
-    'v', 'eventId', 'position', 'requestId', 'time', 'user', 'action',
-    'objectType', 'objectId', 'objectRepr', 'prechange', 'postchange',
+    'v',
+    'eventId',
+    'position',
+    'requestId',
+    'time',
+    'user',
+    'action',
+    'objectType',
+    'objectId',
+    'objectRepr',
+    'prechange',
+    'postchange',
   ],
   properties: {
-    v: { type: 'integer', minimum: 1, description: `Envelope schema version (one of ${EVENT_SCHEMA_VERSIONS.join(', ')}).` },
+    v: {
+      type: 'integer',
+      minimum: 1,
+      description: `Envelope schema version (one of ${EVENT_SCHEMA_VERSIONS.join(', ')}).`,
+    },
     eventId: { type: 'string', format: 'uuid', description: 'Unique id of this event.' },
-    position: { type: 'integer', minimum: 1, description: 'Position in the log: 1, 2, 3 ... dense, assigned by the single writer.' },
-    requestId: { type: 'string', format: 'uuid', description: 'The X-Request-ID of the request that caused the change.' },
-    time: { type: 'string', format: 'date-time', description: 'When the change was decided, ISO 8601 UTC with microseconds.' },
+    position: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Position in the log: 1, 2, 3 ... dense, assigned by the single writer.',
+    },
+    requestId: {
+      type: 'string',
+      format: 'uuid',
+      description: 'The X-Request-ID of the request that caused the change.',
+    },
+    time: {
+      type: 'string',
+      format: 'date-time',
+      description: 'When the change was decided, ISO 8601 UTC with microseconds.',
+    },
     user: {
       description: 'The acting user, null for internal operations (e.g. the first superuser).',
       anyOf: [
@@ -96,11 +122,24 @@ export const changeEventSchema = {
       ],
     },
     action: { enum: ['create', 'update', 'delete'] },
-    objectType: { type: 'string', pattern: '^[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*$', description: "Content type '<app_label>.<model>', e.g. 'dcim.site'." },
+    objectType: {
+      type: 'string',
+      pattern: '^[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*$',
+      description: "Content type '<app_label>.<model>', e.g. 'dcim.site'.",
+    },
     objectId: { type: 'integer', minimum: 1 },
-    objectRepr: { type: 'string', description: 'The object\'s string form at the time of the change (at most 200 characters).' },
-    prechange: { type: ['object', 'null'], description: 'Stored form before the change (null for create); secrets only as keyed digests.' },
-    postchange: { type: ['object', 'null'], description: 'Stored form after the change (null for delete); secrets only as keyed digests.' },
+    objectRepr: {
+      type: 'string',
+      description: "The object's string form at the time of the change (at most 200 characters).",
+    },
+    prechange: {
+      type: ['object', 'null'],
+      description: 'Stored form before the change (null for create); secrets only as keyed digests.',
+    },
+    postchange: {
+      type: ['object', 'null'],
+      description: 'Stored form after the change (null for delete); secrets only as keyed digests.',
+    },
     related: {
       description: 'The parent object (e.g. the device of an interface), or null.',
       anyOf: [
@@ -117,13 +156,17 @@ export const changeEventSchema = {
       anyOf: [{ type: 'null' }, { type: 'string', format: 'uuid' }],
     },
     idempotency: {
-      description: "(v3) The request's Idempotency-Key header and a SHA-256 digest of its method, path, query and body.",
+      description:
+        "(v3) The request's Idempotency-Key header and a SHA-256 digest of its method, path, query and body.",
       anyOf: [
         { type: 'null' },
         {
           type: 'object',
           required: ['key', 'fingerprint'],
-          properties: { key: { type: 'string', maxLength: 255 }, fingerprint: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+          properties: {
+            key: { type: 'string', maxLength: 255 },
+            fingerprint: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          },
         },
       ],
     },

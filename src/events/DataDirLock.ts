@@ -70,7 +70,8 @@ export class DataDirLock {
     server.unref();
     for (let attempt = 0; ; attempt++) {
       const error = await listen(server, address);
-      if (!error) return new DataDirLock(real, server, address.startsWith('\0') || process.platform === 'win32' ? null : address);
+      if (!error)
+        return new DataDirLock(real, server, address.startsWith('\0') || process.platform === 'win32' ? null : address);
       if (error.code !== 'EADDRINUSE') throw error;
       const answer = await ask(address);
       if (answer === 'refused' && attempt === 0 && !address.startsWith('\0') && process.platform !== 'win32') {
@@ -169,6 +170,8 @@ function ask(address: string): Promise<LockHolder | 'refused' | 'silent'> {
         done('silent');
       }
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? 'refused' : 'silent'));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      done(error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? 'refused' : 'silent'),
+    );
   });
 }

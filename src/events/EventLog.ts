@@ -4,9 +4,22 @@ import type { ChangeEvent } from './ChangeEvent.js';
  * The event log port: the single source of truth. Both adapters (the embedded
  * FileEventLog and KafkaEventLog) implement it and pass the same contract tests.
  */
+/** What a log that keeps its events in a local file tells about its storage (/metrics, the API root). */
+export interface EventLogStorageStats {
+  /** Bytes of the log file, or null if it cannot be read. */
+  sizeBytes: number | null;
+  /** Batches appended by this process. */
+  appends: number;
+  /** fsyncs made by this process (group commit shares them). */
+  syncs: number;
+}
+
 export interface EventLog {
   /** Open the log; recover from a torn tail; learn the last durable position. */
   open(): Promise<void>;
+
+  /** Storage figures of a log kept in a local file; absent for a log elsewhere (Kafka). */
+  storageStats?(): Promise<EventLogStorageStats>;
 
   /**
    * Durably append one request's events as one atomic batch: a reader sees all of

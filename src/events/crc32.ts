@@ -26,8 +26,14 @@ const TABLES: Uint32Array[] = (() => {
 /** Pure-JS CRC-32 (slice-by-8). Exported for tests; use `crc32`. */
 export function crc32Js(data: Uint8Array, previous = 0): number {
   const [t0, t1, t2, t3, t4, t5, t6, t7] = TABLES as [
-    Uint32Array, Uint32Array, Uint32Array, Uint32Array,
-    Uint32Array, Uint32Array, Uint32Array, Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
   ];
   let crc = ~previous >>> 0;
   let i = 0;
@@ -37,8 +43,14 @@ export function crc32Js(data: Uint8Array, previous = 0): number {
     const a = (data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24)) ^ crc;
     const b = data[i + 4]! | (data[i + 5]! << 8) | (data[i + 6]! << 16) | (data[i + 7]! << 24);
     crc =
-      t7[a & 0xff]! ^ t6[(a >>> 8) & 0xff]! ^ t5[(a >>> 16) & 0xff]! ^ t4[a >>> 24]! ^
-      t3[b & 0xff]! ^ t2[(b >>> 8) & 0xff]! ^ t1[(b >>> 16) & 0xff]! ^ t0[b >>> 24]!;
+      t7[a & 0xff]! ^
+      t6[(a >>> 8) & 0xff]! ^
+      t5[(a >>> 16) & 0xff]! ^
+      t4[a >>> 24]! ^
+      t3[b & 0xff]! ^
+      t2[(b >>> 8) & 0xff]! ^
+      t1[(b >>> 16) & 0xff]! ^
+      t0[b >>> 24]!;
     i += 8;
   }
   while (i < n) crc = t0[(crc ^ data[i++]!) & 0xff]! ^ (crc >>> 8);

@@ -1,4 +1,4 @@
-import { changeEventSchema, type ChangeEvent } from './ChangeEvent.js';
+import { type ChangeEvent, changeEventSchema } from './ChangeEvent.js';
 import { createAjv } from './createAjv.js';
 
 const ajv = createAjv({ allErrors: false });

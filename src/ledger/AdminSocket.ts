@@ -10,8 +10,9 @@
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+
 import { ValidationError, WriterUnavailableError } from '../commands/errors.js';
-import { AdminCommandError, runAdminCommand, type AdminLedger, type AdminRequest } from './adminCommands.js';
+import { AdminCommandError, type AdminLedger, type AdminRequest, runAdminCommand } from './adminCommands.js';
 
 export type AdminAnswer = { ok: true; output: string } | { ok: false; message: string; exitCode: number };
 
@@ -41,7 +42,10 @@ export async function listenAdminSocket(
 ): Promise<AdminSocketServer | null> {
   const socketPath = adminSocketPath(dataDir);
   if (socketPath.length > MAX_SOCKET_PATH) {
-    logger({ level: 'warn', msg: `no admin socket: ${socketPath} is too long for a Unix socket; manage's writing commands need the service stopped` });
+    logger({
+      level: 'warn',
+      msg: `no admin socket: ${socketPath} is too long for a Unix socket; manage's writing commands need the service stopped`,
+    });
     return null;
   }
   await mkdir(path.dirname(socketPath), { recursive: true, mode: 0o700 });
@@ -69,7 +73,11 @@ export async function listenAdminSocket(
   };
 }
 
-async function serveOne(connection: net.Socket, ledger: AdminLedger, logger: (entry: Record<string, unknown>) => void): Promise<void> {
+async function serveOne(
+  connection: net.Socket,
+  ledger: AdminLedger,
+  logger: (entry: Record<string, unknown>) => void,
+): Promise<void> {
   connection.on('error', () => undefined);
   let answer: AdminAnswer;
   try {
@@ -85,8 +93,14 @@ async function serveOne(connection: net.Socket, ledger: AdminLedger, logger: (en
 
 function refusal(error: unknown): AdminAnswer {
   if (error instanceof AdminCommandError) return { ok: false, message: error.message, exitCode: error.exitCode };
-  if (error instanceof ValidationError) return { ok: false, message: `Error: ${JSON.stringify(error.body)}`, exitCode: 1 };
-  if (error instanceof WriterUnavailableError) return { ok: false, message: `Error: the service cannot write now (${error.message}); try again shortly.`, exitCode: 1 };
+  if (error instanceof ValidationError)
+    return { ok: false, message: `Error: ${JSON.stringify(error.body)}`, exitCode: 1 };
+  if (error instanceof WriterUnavailableError)
+    return {
+      ok: false,
+      message: `Error: the service cannot write now (${error.message}); try again shortly.`,
+      exitCode: 1,
+    };
   if (error instanceof SyntaxError) return { ok: false, message: 'Error: not an admin command.', exitCode: 2 };
   return { ok: false, message: `Error: ${error instanceof Error ? error.message : String(error)}`, exitCode: 1 };
 }

@@ -5,6 +5,7 @@
  * never competes with the live writer).
  */
 import { randomUUID } from 'node:crypto';
+
 import { SecretKeeper } from '../auth/secrets.js';
 import { createSuperuser as writeSuperuser } from '../auth/superuser.js';
 import { createObjects } from '../commands/createObjects.js';
@@ -41,7 +42,10 @@ export interface TokenInput {
   description?: string;
 }
 
-export async function createSuperuser(ledger: AdminLedger, input: SuperuserInput): Promise<{ userId: number; key: string | null }> {
+export async function createSuperuser(
+  ledger: AdminLedger,
+  input: SuperuserInput,
+): Promise<{ userId: number; key: string | null }> {
   const existing = await ledger.store.find('auth.user', { username: { $eq: input.username } }, { limit: 1 });
   if (existing.length > 0) throw new AdminCommandError('Error: That username is already taken.');
   const key = input.token === undefined || input.token === null ? null : input.token || SecretKeeper.generateTokenKey();
@@ -58,17 +62,26 @@ export async function createToken(ledger: AdminLedger, input: TokenInput): Promi
   const [user] = await ledger.store.find('auth.user', { username: { $eq: input.user } }, { limit: 1 });
   if (!user) throw new AdminCommandError(`Error: no user named "${input.user}".`);
   const key = input.key ?? SecretKeeper.generateTokenKey();
-  await ledger.coordinator.execute({ requestId: randomUUID(), user: { id: user.id, username: String(user.username) } }, async (tx) => {
-    await createObjects(ledger.commands, tx, ledger.registry.get('users.token'), [
-      {
-        user: user.id,
-        key,
-        write_enabled: input.writeEnabled,
-        description: input.description ?? 'created by manage create-token',
-        ...(input.expires ? { expires: input.expires } : {}),
-      },
-    ], false);
-  });
+  await ledger.coordinator.execute(
+    { requestId: randomUUID(), user: { id: user.id, username: String(user.username) } },
+    async (tx) => {
+      await createObjects(
+        ledger.commands,
+        tx,
+        ledger.registry.get('users.token'),
+        [
+          {
+            user: user.id,
+            key,
+            write_enabled: input.writeEnabled,
+            description: input.description ?? 'created by manage create-token',
+            ...(input.expires ? { expires: input.expires } : {}),
+          },
+        ],
+        false,
+      );
+    },
+  );
   return key;
 }
 
@@ -91,7 +104,11 @@ export type AdminRequest =
   | { command: 'import-netbox'; input: ImportInput };
 
 /** Imports a NetBox (or netledger) into this empty one; returns the operator's summary. */
-export async function importFromSource(ledger: AdminLedger, input: ImportInput, progress?: ImportProgress): Promise<string> {
+export async function importFromSource(
+  ledger: AdminLedger,
+  input: ImportInput,
+  progress?: ImportProgress,
+): Promise<string> {
   const tokenKeys = new Map(Object.entries(input.tokenKeys ?? {}).map(([id, key]) => [Number(id), key]));
   const source = new SourceApi({ url: input.url, token: input.token });
   const { superusers, withoutHistory } = input;

@@ -7,36 +7,37 @@
  * `openLogReader` and `readStoreFor`.
  */
 import path from 'node:path';
+
 import { AuditService } from '../audit/AuditService.js';
 import type { AuditSnapshotSettings } from '../audit/AuditSnapshots.js';
-import { openEventSource, type EventSource } from '../audit/eventSource.js';
 import { AuthService } from '../auth/AuthService.js';
 import { SecretKeeper } from '../auth/secrets.js';
 import { systemClock } from '../commands/clock.js';
 import type { CommandEnvironment } from '../commands/decideObject.js';
+import { runFollowUps } from '../commands/followUps.js';
 import { WriteCoordinator, type WriterRetry } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
 import { DataDirLock } from '../events/DataDirLock.js';
 import type { EventLog } from '../events/EventLog.js';
 import { FileEventLog } from '../events/file/FileEventLog.js';
 import { FileLogFollower } from '../events/file/FileLogFollower.js';
-import { followerHeadRefreshMs } from '../replicas/headRefreshMs.js';
-import { ReplicaWriter } from '../replicas/ReplicaWriter.js';
-import { FatalSignal } from './FatalSignal.js';
-import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
-import { kafkaSettingsFrom } from '../events/kafka/kafkaSettingsFrom.js';
 import type { LogFileSystem } from '../events/file/logFileSystem.js';
 import { refuseDamagedLog } from '../events/file/logScan.js';
-import { registry, type ModelRegistry } from '../models/registry.js';
+import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
+import { kafkaSettingsFrom } from '../events/kafka/kafkaSettingsFrom.js';
+import { type ModelRegistry, registry } from '../models/registry.js';
 import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
-import { MongoReadStore } from '../projections/MongoReadStore.js';
+import type { ReadModelSnapshots } from '../projections/memory/snapshots/ReadModelSnapshots.js';
+import { readModelSnapshotsFor } from '../projections/memory/snapshots/readModelSnapshotsFor.js';
+import { MongoReadStore } from '../projections/mongo/MongoReadStore.js';
 import { caseInsensitiveFields } from '../projections/mongo/shadowKeys.js';
 import { Projector } from '../projections/Projector.js';
 import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
-import { runFollowUps } from '../commands/followUps.js';
-import { readModelSnapshotsFor } from '../projections/snapshots/readModelSnapshotsFor.js';
-import type { ReadModelSnapshots } from '../projections/snapshots/ReadModelSnapshots.js';
+import { followerHeadRefreshMs } from '../replicas/headRefreshMs.js';
+import { ReplicaWriter } from '../replicas/ReplicaWriter.js';
+import { type EventSource, openEventSource } from './eventSource.js';
+import { FatalSignal } from './FatalSignal.js';
 
 /**
  * Snapshots kept of the parts that only ever resume from their newest (the audit index,
@@ -84,13 +85,22 @@ export interface Ledger {
 }
 
 /** The event log the configuration names: Kafka when KAFKA_BROKERS is set, else the embedded file log. */
-export function eventLogFor(config: Config, options: { logger?: LedgerLogger; logFileSystem?: LogFileSystem } = {}): EventLog {
-  if (config.kafkaBrokers) return new KafkaEventLog({ ...kafkaSettingsFrom(config), writerLease: { takeover: config.kafkaTakeover } });
+export function eventLogFor(
+  config: Config,
+  options: { logger?: LedgerLogger; logFileSystem?: LogFileSystem } = {},
+): EventLog {
+  if (config.kafkaBrokers)
+    return new KafkaEventLog({ ...kafkaSettingsFrom(config), writerLease: { takeover: config.kafkaTakeover } });
   return new FileEventLog({
     dir: config.dataDir,
     fs: options.logFileSystem,
     logger: options.logger,
-    openPoints: { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: Math.min(config.snapshotKeep, RESUME_ONLY_KEEP), verifyAll: config.verifyLogOnOpen },
+    openPoints: {
+      dir: path.join(config.dataDir, 'snapshots'),
+      everyEvents: config.snapshotEveryEvents,
+      keep: Math.min(config.snapshotKeep, RESUME_ONLY_KEEP),
+      verifyAll: config.verifyLogOnOpen,
+    },
   });
 }
 
@@ -111,7 +121,10 @@ function mongoReadStoreFor(config: Config, url: string, logger?: LedgerLogger): 
     tombstoneRetentionMs: config.mongodbTombstoneRetentionMs,
     onRebuild: (message) => logger?.({ level: 'warn', msg: message }),
     onRetry: ({ attempt, delayMs, error }) =>
-      logger?.({ level: 'warn', msg: `read models cannot be written (attempt ${attempt}), retrying in ${delayMs} ms: ${(error as Error)?.message ?? String(error)}` }),
+      logger?.({
+        level: 'warn',
+        msg: `read models cannot be written (attempt ${attempt}), retrying in ${delayMs} ms: ${(error as Error)?.message ?? String(error)}`,
+      }),
   });
 }
 
@@ -154,9 +167,15 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       fatal.raise('the writer stopped for good (event log failed or another writer fenced it)', error);
     };
     coordinator.onOutage = (error) =>
-      logger({ level: 'error', msg: `event log cannot be written, writes answer 503 until it can (retrying by itself): ${error.message}` });
+      logger({
+        level: 'error',
+        msg: `event log cannot be written, writes answer 503 until it can (retrying by itself): ${error.message}`,
+      });
     coordinator.onRecovered = (outage) =>
-      logger({ level: 'info', msg: `event log writable again, writes resumed (unavailable since ${outage.since}, ${outage.attempts} attempt(s))` });
+      logger({
+        level: 'info',
+        msg: `event log writable again, writes resumed (unavailable since ${outage.since}, ${outage.attempts} attempt(s))`,
+      });
     await coordinator.init();
     if (options.audit !== false) {
       audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, true) });
@@ -165,7 +184,22 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
     }
     const { secrets, commands } = commandParts(config);
     auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
-    const parts = { config, registry, lock, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, snapshots, caughtUp: Promise.resolve() };
+    const parts = {
+      config,
+      registry,
+      lock,
+      log,
+      store,
+      projector,
+      coordinator,
+      secrets,
+      commands,
+      auth,
+      audit,
+      fatal,
+      snapshots,
+      caughtUp: Promise.resolve(),
+    };
     let closing: Promise<void> | null = null;
     return { ...parts, close: () => (closing ??= closeParts(parts)) };
   } catch (error) {
@@ -181,12 +215,19 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
  * over it. It returns before the first catch-up is done (`caughtUp`), so the service can
  * answer its health checks while it catches up.
  */
-export async function openReader(config: Config, options: Omit<LedgerOptions, 'holder' | 'writerRetry'> = {}): Promise<Ledger> {
+export async function openReader(
+  config: Config,
+  options: Omit<LedgerOptions, 'holder' | 'writerRetry'> = {},
+): Promise<Ledger> {
   registry.validate();
   const logger = options.logger ?? (() => {});
   const fatal = new FatalSignal();
   const log: EventLog = config.kafkaBrokers
-    ? new KafkaEventLog({ ...kafkaSettingsFrom(config), clientId: 'netledger-reader', follower: { headRefreshMs: followerHeadRefreshMs(config.readyMaxLagMs) } })
+    ? new KafkaEventLog({
+        ...kafkaSettingsFrom(config),
+        clientId: 'netledger-reader',
+        follower: { headRefreshMs: followerHeadRefreshMs(config.readyMaxLagMs) },
+      })
     : new FileLogFollower({
         dir: config.dataDir,
         fs: options.logFileSystem,
@@ -205,15 +246,39 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
     projector = await openReadSide(log, store, fatal, snapshots);
     const projected = projector.start();
     coordinator = new ReplicaWriter(log, store, projector, registry, systemClock);
-    if (options.audit !== false) audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, false) });
+    if (options.audit !== false)
+      audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, false) });
     if (audit) audit.past.startingPoints = snapshots;
     const indexed = audit ? audit.open() : Promise.resolve();
     const caughtUp = Promise.all([projected, indexed]).then(() => undefined);
     caughtUp.catch((error: unknown) => fatal.raise('the first catch-up with the event log failed', error));
     const { secrets, commands } = commandParts(config);
     // A token's use time is a write: a replica does not record it (as under MAINTENANCE_MODE).
-    auth = new AuthService({ config: { ...config, maintenanceMode: true }, registry, log, store, coordinator, secrets, logger });
-    const parts = { config, registry, lock: null, log, store, projector, coordinator, secrets, commands, auth, audit, fatal, snapshots, caughtUp };
+    auth = new AuthService({
+      config: { ...config, maintenanceMode: true },
+      registry,
+      log,
+      store,
+      coordinator,
+      secrets,
+      logger,
+    });
+    const parts = {
+      config,
+      registry,
+      lock: null,
+      log,
+      store,
+      projector,
+      coordinator,
+      secrets,
+      commands,
+      auth,
+      audit,
+      fatal,
+      snapshots,
+      caughtUp,
+    };
     let closing: Promise<void> | null = null;
     return { ...parts, close: () => (closing ??= closeParts(parts)) };
   } catch (error) {
@@ -226,7 +291,12 @@ export async function openReader(config: Config, options: Omit<LedgerOptions, 'h
  * Opens the log and the read models (with the indexes the registry asks for) and a
  * projector over them, not yet started, that raises the fatal signal if it stops.
  */
-async function openReadSide(log: EventLog, store: ReadStore, fatal: FatalSignal, snapshots: ReadModelSnapshots | null): Promise<Projector> {
+async function openReadSide(
+  log: EventLog,
+  store: ReadStore,
+  fatal: FatalSignal,
+  snapshots: ReadModelSnapshots | null,
+): Promise<Projector> {
   await log.open();
   await store.open();
   for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
@@ -243,7 +313,13 @@ async function openReadSide(log: EventLog, store: ReadStore, fatal: FatalSignal,
 
 /** The audit indexes' snapshots: under `<DATA_DIR>/snapshots/`, written by the writer only (a replica loads the writer's). */
 function auditSnapshotSettings(config: Config, logger: LedgerLogger, write: boolean): AuditSnapshotSettings {
-  return { dir: path.join(config.dataDir, 'snapshots'), everyEvents: config.snapshotEveryEvents, keep: Math.min(config.snapshotKeep, RESUME_ONLY_KEEP), write, logger };
+  return {
+    dir: path.join(config.dataDir, 'snapshots'),
+    everyEvents: config.snapshotEveryEvents,
+    keep: Math.min(config.snapshotKeep, RESUME_ONLY_KEEP),
+    write,
+    logger,
+  };
 }
 
 /** The secret keeper and what the write side's decisions are given, from the configuration. */
@@ -267,7 +343,16 @@ interface OpenParts {
 }
 
 /** In the reverse order of opening, each step tried even if one before failed (the first error is thrown); the lock goes last. */
-async function closeParts({ lock, log, store, projector, coordinator, auth, audit, snapshots }: OpenParts): Promise<void> {
+async function closeParts({
+  lock,
+  log,
+  store,
+  projector,
+  coordinator,
+  auth,
+  audit,
+  snapshots,
+}: OpenParts): Promise<void> {
   const steps: Array<() => unknown> = [
     () => coordinator?.close(),
     () => auth?.stop(),

@@ -31,9 +31,12 @@ export class SourceApi {
   /** GET /api/<route> as JSON; a 404 is null (an endpoint this source does not serve). */
   async get(route: string): Promise<unknown> {
     const url = route.startsWith('http') ? route : `${this.base}/api/${route.replace(/^\/+/, '')}`;
-    const response = await this.fetchImpl(url, { headers: { Authorization: `Token ${this.options.token}`, Accept: 'application/json' } });
+    const response = await this.fetchImpl(url, {
+      headers: { Authorization: `Token ${this.options.token}`, Accept: 'application/json' },
+    });
     if (response.status === 404) return null;
-    if (!response.ok) throw new SourceApiError(`GET ${url}: ${response.status} ${(await response.text()).slice(0, 300)}`);
+    if (!response.ok)
+      throw new SourceApiError(`GET ${url}: ${response.status} ${(await response.text()).slice(0, 300)}`);
     return response.json();
   }
 
@@ -41,7 +44,11 @@ export class SourceApi {
    * Every object of a list endpoint (`dcim/devices`), ordered by id. Null when the
    * source does not serve it. `onPage` hears the count so far and the total.
    */
-  async list(path: string, onPage?: (read: number, total: number) => void, extra = ''): Promise<Array<Record<string, unknown>> | null> {
+  async list(
+    path: string,
+    onPage?: (read: number, total: number) => void,
+    extra = '',
+  ): Promise<Array<Record<string, unknown>> | null> {
     const first = (await this.get(`${path}/?limit=${this.pageSize}&offset=0&ordering=id${extra}`)) as Page | null;
     if (!first) return null;
     const total = first.count;
@@ -49,12 +56,15 @@ export class SourceApi {
     let read = first.results.length;
     onPage?.(read, total);
     const offsets: number[] = [];
-    for (let offset = first.results.length; offset < total && first.results.length > 0; offset += this.pageSize) offsets.push(offset);
+    for (let offset = first.results.length; offset < total && first.results.length > 0; offset += this.pageSize)
+      offsets.push(offset);
     let next = 0;
     const worker = async () => {
       while (next < offsets.length) {
         const index = next++;
-        const page = (await this.get(`${path}/?limit=${this.pageSize}&offset=${offsets[index]}&ordering=id${extra}`)) as Page;
+        const page = (await this.get(
+          `${path}/?limit=${this.pageSize}&offset=${offsets[index]}&ordering=id${extra}`,
+        )) as Page;
         pages[index + 1] = page.results;
         read += page.results.length;
         onPage?.(read, total);
@@ -64,7 +74,9 @@ export class SourceApi {
     const all = pages.flat();
     // Objects created while paging may shift the pages: keep each id once.
     const seen = new Set<number>();
-    return all.filter((o) => !seen.has(Number(o.id)) && seen.add(Number(o.id))).sort((a, b) => Number(a.id) - Number(b.id));
+    return all
+      .filter((o) => !seen.has(Number(o.id)) && seen.add(Number(o.id)))
+      .sort((a, b) => Number(a.id) - Number(b.id));
   }
 }
 

@@ -6,9 +6,15 @@
  * run again. See README, "Moving from NetBox".
  */
 import { randomUUID } from 'node:crypto';
-import { recordPastChanges } from '../commands/importHistory.js';
-import { completeImportedObjects, importObjects, restampImportedObjects, type ImportedObject } from '../commands/importObjects.js';
+
 import type { CommandEnvironment } from '../commands/CommandEnvironment.js';
+import { recordPastChanges } from '../commands/importHistory.js';
+import {
+  completeImportedObjects,
+  type ImportedObject,
+  importObjects,
+  restampImportedObjects,
+} from '../commands/importObjects.js';
 import { storedForm } from '../commands/storedForm.js';
 import type { WriteCoordinator, WriteTransaction } from '../commands/WriteCoordinator.js';
 import type { ModelRegistry } from '../models/registry.js';
@@ -75,7 +81,9 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   const nonEmpty = Object.entries(await target.store.maxIds()).filter(([, max]) => max > 0);
   if (nonEmpty.length > 0) {
     const models = nonEmpty.map(([model]) => model).join(', ');
-    throw new TargetNotEmptyError(`the netledger is not empty (it holds ${models}): import into an empty data directory`);
+    throw new TargetNotEmptyError(
+      `the netledger is not empty (it holds ${models}): import into an empty data directory`,
+    );
   }
   const order = importOrder(target.registry);
   const readStarted = Date.now();
@@ -87,7 +95,9 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   const reader = async () => {
     while (next < order.models.length) {
       const model = order.models[next++];
-      const objects = await source.list(`${model.app}/${model.path}`, (read, total) => progress.reading?.(model.key, read, total));
+      const objects = await source.list(`${model.app}/${model.path}`, (read, total) =>
+        progress.reading?.(model.key, read, total),
+      );
       lists.set(model, objects);
       if (objects) progress.read?.(model.key, objects.length);
     }
@@ -100,12 +110,21 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   }
   let history: ReturnType<typeof pastChangesOf> = { changes: [], baselines: 0, skipped: 0 };
   if (!options.withoutHistory) {
-    const changes = await source.list('extras/object-changes', (read, total) => progress.reading?.('extras.objectchange', read, total));
+    const changes = await source.list('extras/object-changes', (read, total) =>
+      progress.reading?.('extras.objectchange', read, total),
+    );
     if (changes) {
       const tags = [...fetched].find(([model]) => model.key === 'extras.tag')?.[1] ?? [];
       const types = (await source.list('extras/content-types')) ?? [];
-      const contentTypes = new Map(types.map((type) => [Number(type.id), `${String(type.app_label)}.${String(type.model)}`]));
-      history = pastChangesOf(target.registry, changes, new Map(tags.map((tag) => [String(tag.name), Number(tag.id)])), contentTypes);
+      const contentTypes = new Map(
+        types.map((type) => [Number(type.id), `${String(type.app_label)}.${String(type.model)}`]),
+      );
+      history = pastChangesOf(
+        target.registry,
+        changes,
+        new Map(tags.map((tag) => [String(tag.name), Number(tag.id)])),
+        contentTypes,
+      );
       progress.read?.('extras.objectchange', changes.length);
     }
   }
@@ -116,11 +135,14 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   const completions: Array<[ModelDefinition, ImportedObject[]]> = [];
   const all: Array<[ModelDefinition, ImportedObject[]]> = [];
   const { events } = await target.coordinator.execute({ requestId: randomUUID(), user: null }, async (tx) => {
-    if (history.changes.length > 0) progress.phase?.(`recording ${history.changes.length} past changes (${history.baselines} baselines)`);
+    if (history.changes.length > 0)
+      progress.phase?.(`recording ${history.changes.length} past changes (${history.baselines} baselines)`);
     recordPastChanges(tx, history.changes);
     const overHistory = history.changes.length > 0;
     for (const [model, objects] of fetched) {
-      const split = objects.map((o) => writeInputOf(model, o, { deferred: order.deferred.get(model.key), tokenKeys: options.tokenKeys }));
+      const split = objects.map((o) =>
+        writeInputOf(model, o, { deferred: order.deferred.get(model.key), tokenKeys: options.tokenKeys }),
+      );
       const created = split.map((s) => s.create);
       for (let i = 0; i < created.length; i += 500) {
         await importObjects(target.commands, tx, model, created.slice(i, i + 500), { overHistory });
@@ -160,6 +182,13 @@ async function grantSuperusers(tx: WriteTransaction, usernames: readonly string[
     const previous = storedForm(user);
     if (previous.is_superuser === true) continue;
     const postchange = { ...previous, is_superuser: true };
-    tx.record({ action: 'update', objectType: 'auth.user', objectId: previous.id, objectRepr: username, prechange: previous, postchange });
+    tx.record({
+      action: 'update',
+      objectType: 'auth.user',
+      objectId: previous.id,
+      objectRepr: username,
+      prechange: previous,
+      postchange,
+    });
   }
 }

@@ -6,8 +6,8 @@
  * pass once its target exists: first a one-to-one designation (a device's primary IP, a
  * chassis's master), else any nullable foreign key.
  */
-import type { FieldDefinition, ModelDefinition } from '../models/types.js';
 import type { ModelRegistry } from '../models/registry.js';
+import type { FieldDefinition, ModelDefinition } from '../models/types.js';
 
 export interface ImportOrder {
   /** Models that can be written, in writing order. */
@@ -41,7 +41,8 @@ export function relationTargets(model: ModelDefinition): Array<{ field: FieldDef
   const typeFields = new Set(model.fields.filter((f) => f.type === 'generic_fk').map((f) => f.typeField));
   for (const field of model.fields) {
     if (field.readOnly || field.internal) continue;
-    if ((field.type === 'fk' || field.type === 'm2m' || field.type === 'tags') && field.target) found.push({ field, targets: [field.target] });
+    if ((field.type === 'fk' || field.type === 'm2m' || field.type === 'tags') && field.target)
+      found.push({ field, targets: [field.target] });
     else if (field.type === 'generic_list' && field.targets) found.push({ field, targets: field.targets });
     else if (field.type === 'custom_fields') found.push({ field, targets: ['extras.customfield'] });
   }
@@ -69,7 +70,9 @@ export function importOrder(registry: ModelRegistry): ImportOrder {
   const ordered: ModelDefinition[] = [];
   const remaining = new Map(models.map((m) => [m.key, m]));
   while (remaining.size > 0) {
-    const ready = [...remaining.values()].filter((m) => !edges.some((e) => e.from === m.key && remaining.has(e.to) && !held.has(e)));
+    const ready = [...remaining.values()].filter(
+      (m) => !edges.some((e) => e.from === m.key && remaining.has(e.to) && !held.has(e)),
+    );
     if (ready.length > 0) {
       for (const model of ready) {
         ordered.push(model);
@@ -78,8 +81,10 @@ export function importOrder(registry: ModelRegistry): ImportOrder {
       continue;
     }
     const stuck = edges.filter((e) => remaining.has(e.from) && remaining.has(e.to) && !held.has(e));
-    const breakable = stuck.find((e) => isDeferrable(e.field) && e.field.oneToOne) ?? stuck.find((e) => isDeferrable(e.field));
-    if (!breakable) throw new Error(`no import order: a cycle of required references among ${[...remaining.keys()].join(', ')}`);
+    const breakable =
+      stuck.find((e) => isDeferrable(e.field) && e.field.oneToOne) ?? stuck.find((e) => isDeferrable(e.field));
+    if (!breakable)
+      throw new Error(`no import order: a cycle of required references among ${[...remaining.keys()].join(', ')}`);
     // The field is held back for every target, not only this edge.
     for (const e of edges) if (e.from === breakable.from && e.field === breakable.field) held.add(e);
     const names = deferred.get(breakable.from) ?? [];
@@ -100,8 +105,13 @@ function isDeferrable(field: FieldDefinition): boolean {
  * it names. Objects in a self-referencing cycle (which no source should hold) keep
  * their order at the end.
  */
-export function orderWithinModel(model: ModelDefinition, objects: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
-  const selfFields = model.fields.filter((f) => !f.readOnly && (f.type === 'fk' || f.type === 'm2m') && f.target === model.key).map((f) => f.name);
+export function orderWithinModel(
+  model: ModelDefinition,
+  objects: Array<Record<string, unknown>>,
+): Array<Record<string, unknown>> {
+  const selfFields = model.fields
+    .filter((f) => !f.readOnly && (f.type === 'fk' || f.type === 'm2m') && f.target === model.key)
+    .map((f) => f.name);
   if (selfFields.length === 0) return objects;
   const byId = new Map(objects.map((o) => [Number(o.id), o]));
   const placed = new Set<number>();
@@ -129,6 +139,7 @@ function idsIn(value: unknown): number[] {
   if (value === null || value === undefined) return [];
   if (Array.isArray(value)) return value.flatMap(idsIn);
   if (typeof value === 'number') return [value];
-  if (typeof value === 'object' && typeof (value as { id?: unknown }).id === 'number') return [(value as { id: number }).id];
+  if (typeof value === 'object' && typeof (value as { id?: unknown }).id === 'number')
+    return [(value as { id: number }).id];
   return [];
 }

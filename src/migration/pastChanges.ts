@@ -9,6 +9,7 @@
  * the import itself. See README, "Moving from NetBox".
  */
 import { randomUUID } from 'node:crypto';
+
 import type { PastChange } from '../commands/importHistory.js';
 import type { ChangeAction } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
@@ -30,7 +31,9 @@ export function pastChangesOf(
 ): { changes: PastChange[]; baselines: number; skipped: number } {
   const changes: PastChange[] = [];
   let skipped = 0;
-  const ordered = [...sourceChanges].sort((a, b) => compareTime(String(a.time), String(b.time)) || Number(a.id) - Number(b.id));
+  const ordered = [...sourceChanges].sort(
+    (a, b) => compareTime(String(a.time), String(b.time)) || Number(a.id) - Number(b.id),
+  );
   for (const source of ordered) {
     const change = pastChangeOf(registry, source, tagIds, contentTypes);
     if (change) changes.push(change);
@@ -82,7 +85,8 @@ function pastChangeOf(
     if (!data || typeof data !== 'object') return null;
     const stored: Record<string, unknown> = { ...(data as Record<string, unknown>), id: objectId };
     for (const name of tagFields) {
-      if (Array.isArray(stored[name])) stored[name] = (stored[name] as unknown[]).flatMap((tag) => tagIdOf(tag, tagIds));
+      if (Array.isArray(stored[name]))
+        stored[name] = (stored[name] as unknown[]).flatMap((tag) => tagIdOf(tag, tagIds));
     }
     for (const name of typeFields) {
       const value = stored[name];
@@ -96,14 +100,18 @@ function pastChangeOf(
   return {
     time: eventTime(String(source.time)),
     requestId: String(source.request_id),
-    user: user && typeof user.id === 'number' ? { id: user.id, username: String(source.user_name ?? user.username ?? '') } : null,
+    user:
+      user && typeof user.id === 'number'
+        ? { id: user.id, username: String(source.user_name ?? user.username ?? '') }
+        : null,
     action: action as ChangeAction,
     objectType,
     objectId,
     objectRepr: objectReprOf(source, definition.verboseName, action),
     prechange: snapshot(source.prechange_data),
     postchange: snapshot(source.postchange_data),
-    related: typeof relatedType === 'string' && typeof relatedId === 'number' ? { type: relatedType, id: relatedId } : null,
+    related:
+      typeof relatedType === 'string' && typeof relatedId === 'number' ? { type: relatedType, id: relatedId } : null,
   };
 }
 

@@ -33,14 +33,25 @@ export interface ModelComparison {
 
 const SHOWN_DIFFERENCES = 3;
 
-export async function verifyImport(source: SourceApi, target: SourceApi, registry: ModelRegistry): Promise<ModelComparison[]> {
+export async function verifyImport(
+  source: SourceApi,
+  target: SourceApi,
+  registry: ModelRegistry,
+): Promise<ModelComparison[]> {
   const results: ModelComparison[] = [];
   for (const model of registry.all()) {
     if (isStoredFile(model)) continue;
     const path = `${model.app}/${model.path}`;
     const [theirs, ours] = await Promise.all([source.list(path), target.list(path)]);
     if (theirs === null) continue;
-    const comparison: ModelComparison = { model: model.key, equal: 0, differing: 0, missing: 0, extra: 0, differences: [] };
+    const comparison: ModelComparison = {
+      model: model.key,
+      equal: 0,
+      differing: 0,
+      missing: 0,
+      extra: 0,
+      differences: [],
+    };
     const byId = new Map((ours ?? []).map((o) => [Number(o.id), o]));
     // Image files are not carried over: their fields are null here.
     const ignored = new Set([...(IGNORED[model.key] ?? []), ...model.fields.filter((f) => f.image).map((f) => f.name)]);
@@ -69,7 +80,15 @@ export async function verifyImport(source: SourceApi, target: SourceApi, registr
 }
 
 /** What a change says, whatever its id (the log position here, a row id there). */
-const CHANGE_FIELDS = ['display', 'user_name', 'object_repr', 'related_object_type', 'related_object_id', 'prechange_data', 'postchange_data'];
+const CHANGE_FIELDS = [
+  'display',
+  'user_name',
+  'object_repr',
+  'related_object_type',
+  'related_object_id',
+  'prechange_data',
+  'postchange_data',
+];
 
 /**
  * The source's change log against the netledger's: each source change (by request,
@@ -77,13 +96,23 @@ const CHANGE_FIELDS = ['display', 'user_name', 'object_repr', 'related_object_ty
  * changes (the import's own, baselines) are `extra`.
  */
 async function compareHistory(source: SourceApi, target: SourceApi): Promise<ModelComparison | null> {
-  const [theirs, ours] = await Promise.all([source.list('extras/object-changes'), target.list('extras/object-changes')]);
+  const [theirs, ours] = await Promise.all([
+    source.list('extras/object-changes'),
+    target.list('extras/object-changes'),
+  ]);
   if (theirs === null) return null;
   const keyOf = (c: Record<string, unknown>) =>
     [c.request_id, c.changed_object_type, c.changed_object_id, actionOf(c), eventTimeOrSelf(c.time)].join('|');
   const mine = new Map<string, Record<string, unknown>>();
   for (const change of ours ?? []) mine.set(keyOf(change), change);
-  const comparison: ModelComparison = { model: 'extras.objectchange', equal: 0, differing: 0, missing: 0, extra: 0, differences: [] };
+  const comparison: ModelComparison = {
+    model: 'extras.objectchange',
+    equal: 0,
+    differing: 0,
+    missing: 0,
+    extra: 0,
+    differences: [],
+  };
   for (const change of theirs) {
     const key = keyOf(change);
     const match = mine.get(key);
@@ -96,7 +125,8 @@ async function compareHistory(source: SourceApi, target: SourceApi): Promise<Mod
     }
     // What the source serves (NetBox 3.4 has no object_repr nor related object).
     const fields = CHANGE_FIELDS.filter((f) => Object.hasOwn(change, f));
-    const pick = (c: Record<string, unknown>, base: string) => normalise(Object.fromEntries(fields.map((f) => [f, c[f]])), base, new Set());
+    const pick = (c: Record<string, unknown>, base: string) =>
+      normalise(Object.fromEntries(fields.map((f) => [f, c[f]])), base, new Set());
     const found = differences(pick(change, source.base), pick(match, target.base));
     if (found.length === 0) comparison.equal++;
     else {
@@ -133,9 +163,13 @@ export function verified(results: ModelComparison[]): boolean {
 
 export function comparisonTable(results: ModelComparison[]): string {
   const width = Math.max(5, ...results.map((r) => r.model.length));
-  const lines = [`${'model'.padEnd(width)}  ${'equal'.padStart(7)}  ${'differing'.padStart(9)}  ${'missing'.padStart(7)}  ${'extra'.padStart(5)}`];
+  const lines = [
+    `${'model'.padEnd(width)}  ${'equal'.padStart(7)}  ${'differing'.padStart(9)}  ${'missing'.padStart(7)}  ${'extra'.padStart(5)}`,
+  ];
   for (const r of results) {
-    lines.push(`${r.model.padEnd(width)}  ${String(r.equal).padStart(7)}  ${String(r.differing).padStart(9)}  ${String(r.missing).padStart(7)}  ${String(r.extra).padStart(5)}`);
+    lines.push(
+      `${r.model.padEnd(width)}  ${String(r.equal).padStart(7)}  ${String(r.differing).padStart(9)}  ${String(r.missing).padStart(7)}  ${String(r.extra).padStart(5)}`,
+    );
     for (const d of r.differences) lines.push(`    ${d}`);
   }
   return `${lines.join('\n')}\n`;
@@ -147,7 +181,8 @@ function normalise(value: unknown, base: string, ignored: Set<string>, top = tru
   if (Array.isArray(value)) return value.map((v) => normalise(v, base, ignored, false));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) if (!(top && ignored.has(key))) out[key] = normalise(v, base, ignored, false);
+    for (const [key, v] of Object.entries(value))
+      if (!(top && ignored.has(key))) out[key] = normalise(v, base, ignored, false);
     return out;
   }
   return value;
@@ -158,7 +193,9 @@ function differences(a: unknown, b: unknown, path = ''): string[] {
   if (canonical(a) === canonical(b)) return [];
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path ? `${path}.${k}` : k));
+    return [...keys].flatMap((k) =>
+      differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path ? `${path}.${k}` : k),
+    );
   }
   return [`${path || '(object)'}: ${short(a)} ≠ ${short(b)}`];
 }
@@ -171,6 +208,8 @@ function short(value: unknown): string {
 /** JSON with object keys sorted: the two APIs need not list fields in the same order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : v,
   );
 }

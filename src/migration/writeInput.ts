@@ -21,7 +21,11 @@ export interface WriteInputOptions {
   tokenKeys?: ReadonlyMap<number, string>;
 }
 
-export function writeInputOf(definition: ModelDefinition, source: Record<string, unknown>, options: WriteInputOptions = {}): SplitObject {
+export function writeInputOf(
+  definition: ModelDefinition,
+  source: Record<string, unknown>,
+  options: WriteInputOptions = {},
+): SplitObject {
   const id = Number(source.id);
   const create: Record<string, unknown> = {};
   const later: Record<string, unknown> = {};
@@ -68,7 +72,9 @@ function writeValue(field: FieldDefinition, value: unknown): unknown {
       return Array.isArray(value) ? value.map(referenceId) : value;
     case 'generic_list':
       if (!Array.isArray(value)) return value;
-      return value.map((item) => (isObject(item) ? { object_type: item.object_type, object_id: item.object_id } : item));
+      return value.map((item) =>
+        isObject(item) ? { object_type: item.object_type, object_id: item.object_id } : item,
+      );
     default:
       return value;
   }
@@ -88,7 +94,8 @@ function splitCustomFields(values: Record<string, unknown>): [Record<string, unk
   const references: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     if (isNestedObject(value)) references[name] = value.id;
-    else if (Array.isArray(value) && value.length > 0 && value.every(isNestedObject)) references[name] = value.map((v) => v.id);
+    else if (Array.isArray(value) && value.length > 0 && value.every(isNestedObject))
+      references[name] = value.map((v) => v.id);
     else plain[name] = value;
   }
   return [plain, references];

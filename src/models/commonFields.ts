@@ -2,9 +2,9 @@
  * Field declarations that many models share word for word. A model lists them in
  * serializer order like any other field; only their spelling lives here.
  */
-import type { FieldDefinition, UniqueConstraint } from './types.js';
 import { SITE_STATUS_CHOICES, WEIGHT_UNIT_CHOICES } from './dcim/choices.js';
 import { IP_FAMILY_CHOICES } from './ipam/choices.js';
+import type { FieldDefinition, UniqueConstraint } from './types.js';
 
 /** id, url, display: the first three keys of every representation. */
 export const identityFields: FieldDefinition[] = [
@@ -52,7 +52,13 @@ export const assetTagField: FieldDefinition = {
 };
 
 /** A short free-text description, as most models have. */
-export const descriptionField: FieldDefinition = { name: 'description', type: 'string', blank: true, default: '', maxLength: 200 };
+export const descriptionField: FieldDefinition = {
+  name: 'description',
+  type: 'string',
+  blank: true,
+  default: '',
+  maxLength: 200,
+};
 
 /** A URL-friendly identifier unique only within a scope (among siblings, within a site or manufacturer). */
 export const scopedSlugField: FieldDefinition = {

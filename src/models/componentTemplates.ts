@@ -1,4 +1,11 @@
-import type { FieldDefinition, FollowUpCommand, LookupView, ModelCatalog, ModelDefinition, StoredObject } from './types.js';
+import type {
+  FieldDefinition,
+  FollowUpCommand,
+  LookupView,
+  ModelCatalog,
+  ModelDefinition,
+  StoredObject,
+} from './types.js';
 
 /**
  * Instantiation of component templates: a device type's (or module type's) templates
@@ -21,13 +28,17 @@ export interface TemplatePair {
 
 /** The component model a template model instantiates, if it is one. */
 export function componentOf(template: ModelDefinition, models: ModelCatalog): ModelDefinition | undefined {
-  const key = template.instantiates ?? (template.model.endsWith('template') ? `${template.app}.${template.model.slice(0, -'template'.length)}` : null);
+  const key =
+    template.instantiates ??
+    (template.model.endsWith('template') ? `${template.app}.${template.model.slice(0, -'template'.length)}` : null);
   return key ? models.tryGet(key) : undefined;
 }
 
 /** Template fields that point at another template (a front port template's rear port). */
 function templateReferences(pair: TemplatePair, models: ModelCatalog): FieldDefinition[] {
-  return pair.template.fields.filter((f) => f.type === 'fk' && f.target && !OWNER_FIELDS.has(f.name) && isTemplateModel(f.target, models));
+  return pair.template.fields.filter(
+    (f) => f.type === 'fk' && f.target && !OWNER_FIELDS.has(f.name) && isTemplateModel(f.target, models),
+  );
 }
 
 function isTemplateModel(key: string, models: ModelCatalog): boolean {
@@ -81,12 +92,20 @@ export function resolveToken(value: unknown, target: InstantiationTarget): unkno
  * references to other templates written as the components made from them on this device
  * (named by device and name, found once they are created earlier in the request).
  */
-export function componentInput(pair: TemplatePair, template: StoredObject, templatesById: Map<string, Map<number, StoredObject>>, target: InstantiationTarget, models: ModelCatalog): Record<string, unknown> {
+export function componentInput(
+  pair: TemplatePair,
+  template: StoredObject,
+  templatesById: Map<string, Map<number, StoredObject>>,
+  target: InstantiationTarget,
+  models: ModelCatalog,
+): Record<string, unknown> {
   const componentFields = new Map(pair.component.fields.map((f) => [f.name, f]));
   const input: Record<string, unknown> = { device: target.device };
   if (target.module && componentFields.has('module')) input.module = target.module.id;
   // A generic relation's pair names another template (an inventory item template's component): not copied.
-  const genericPairs = new Set(pair.template.fields.flatMap((f) => (f.type === 'generic_fk' ? [f.typeField, f.idField] : [])));
+  const genericPairs = new Set(
+    pair.template.fields.flatMap((f) => (f.type === 'generic_fk' ? [f.typeField, f.idField] : [])),
+  );
   for (const field of pair.template.fields) {
     if (genericPairs.has(field.name)) continue;
     if (OWNER_FIELDS.has(field.name) || NEVER_COPIED.has(field.name) || field.readOnly || field.internal) continue;
@@ -160,9 +179,18 @@ export async function instantiateTemplates(
     for (const template of parentsFirst(found.get(pair)!, selfReferences)) {
       const input = componentInput(pair, template, templatesById, target, models);
       if (options.adopt && target.module) {
-        const [existing] = await view.find(pair.component.key, { device: target.device, name: input.name, module: null }, 1);
+        const [existing] = await view.find(
+          pair.component.key,
+          { device: target.device, name: input.name, module: null },
+          1,
+        );
         if (existing) {
-          commands.push({ kind: 'update', model: pair.component.key, id: existing.id, input: { module: target.module.id } });
+          commands.push({
+            kind: 'update',
+            model: pair.component.key,
+            id: existing.id,
+            input: { module: target.module.id },
+          });
           continue;
         }
       }

@@ -17,7 +17,8 @@ export function contentTypeIdFilter(field: string, options: { numeric?: boolean 
       for (const id of ids) {
         const key = env.contentTypeKey(Number(id));
         if (key) keys.push(key);
-        else if (!options.numeric) env.invalid(`Select a valid choice. ${String(id)} is not one of the available choices.`);
+        else if (!options.numeric)
+          env.invalid(`Select a valid choice. ${String(id)} is not one of the available choices.`);
       }
       return { [field]: env.lookup === 'n' ? { $nin: keys } : { $in: keys } };
     },

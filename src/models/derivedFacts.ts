@@ -67,7 +67,8 @@ export function uniqueConstraintsOf(definition: ModelDefinition): UniqueConstrai
  */
 export function withDerivedFacts(declared: ModelDefinition): ModelDefinition {
   const hasName = declared.fields.some((f) => f.name === 'name');
-  const hooks = declared.hooks?.display || !hasName ? declared.hooks : { display: displayAttribute('name'), ...declared.hooks };
+  const hooks =
+    declared.hooks?.display || !hasName ? declared.hooks : { display: displayAttribute('name'), ...declared.hooks };
   const unique = uniqueConstraintsOf(declared);
   return {
     ...declared,

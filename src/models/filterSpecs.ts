@@ -25,17 +25,27 @@ export function pairFilters(idName: string, byName: string, target: string, path
 }
 
 /** TenancyFilterSet: tenant (derived from the field) and the tenant's group, with descendants. */
-export const tenancyFilters: Filters = treeFilters('tenant_group_id', 'tenant_group', 'tenancy.tenantgroup', ['tenant', 'group']);
+export const tenancyFilters: Filters = treeFilters('tenant_group_id', 'tenant_group', 'tenancy.tenantgroup', [
+  'tenant',
+  'group',
+]);
 
 /**
  * ContactModelFilterSet: objects with a contact assignment naming a contact (by id), a
  * role (by id), or a contact of a group or its descendants (by id).
  */
-const contactAssignments: GenericHolder = { model: 'tenancy.contactassignment', typeField: 'content_type', idField: 'object_id' };
+const contactAssignments: GenericHolder = {
+  model: 'tenancy.contactassignment',
+  typeField: 'content_type',
+  idField: 'object_id',
+};
 export const contactFilters: Filters = {
   contact: related('tenancy.contact', ['contact'], { through: contactAssignments }),
   contact_role: related('tenancy.contactrole', ['role'], { through: contactAssignments }),
-  contact_group: related('tenancy.contactgroup', ['contact', 'group'], { through: contactAssignments, includeDescendants: true }),
+  contact_group: related('tenancy.contactgroup', ['contact', 'group'], {
+    through: contactAssignments,
+    includeDescendants: true,
+  }),
 };
 
 /** Region and site group of the site reached through `toSite` (e.g. ['site'] or ['device', 'site']). */
@@ -53,11 +63,21 @@ export const vrfByRd: Filters = { vrf: related('ipam.vrf', ['vrf'], { by: 'rd' }
  * A boolean filter about objects netledger does not model (console ports, cables ...):
  * none exist, so `true` matches nothing and `false` everything.
  */
-export const noneExist: FilterSpec = { kind: 'method', value: 'boolean', single: true, method: ([has]) => (has ? MATCH_NOTHING : null) };
+export const noneExist: FilterSpec = {
+  kind: 'method',
+  value: 'boolean',
+  single: true,
+  method: ([has]) => (has ? MATCH_NOTHING : null),
+};
 
 /** A boolean filter "the key is set": true → not null, false → null. */
 export function isSet(key: string): FilterSpec {
-  return { kind: 'method', value: 'boolean', single: true, method: ([set]) => (set ? { [key]: { $ne: null } } : { [key]: null }) };
+  return {
+    kind: 'method',
+    value: 'boolean',
+    single: true,
+    method: ([set]) => (set ? { [key]: { $ne: null } } : { [key]: null }),
+  };
 }
 
 /** A derived filter NetBox 3.4 does not have: used when its value is usable, else ignored, never refused (see BeyondNetBoxSpec). */
@@ -88,12 +108,20 @@ export function scopeFilter(model: string): FilterSpec {
 }
 
 /** The ids of the `model` objects whose `key` equals one of the values; unknown values are a 400. */
-export async function existingIds(env: import('./types.js').FilterEnvironment, model: string, key: string, values: unknown[]): Promise<number[]> {
+export async function existingIds(
+  env: import('./types.js').FilterEnvironment,
+  model: string,
+  key: string,
+  values: unknown[],
+): Promise<number[]> {
   const docs = await env.find(model, { [key]: { $in: values } });
   const found = new Set(docs.map((d) => d[key]));
   for (const v of values) {
     const text = String(v);
-    if (!found.has(v)) env.invalid(`Select a valid choice. ${text.length > 100 ? `${text.slice(0, 100)}…` : text} is not one of the available choices.`);
+    if (!found.has(v))
+      env.invalid(
+        `Select a valid choice. ${text.length > 100 ? `${text.slice(0, 100)}…` : text} is not one of the available choices.`,
+      );
   }
   return docs.map((d) => d.id);
 }

@@ -160,4 +160,11 @@ export interface BeyondNetBoxSpec {
  * A list filter parameter that is not derived from a field of the same name, or `false`
  * to withdraw one that would be derived (NetBox has no such filter).
  */
-export type FilterSpec = FieldFilterSpec | RelatedFilterSpec | NetworkFilterSpec | MethodFilterSpec | SearchFilterSpec | BeyondNetBoxSpec | false;
+export type FilterSpec =
+  | FieldFilterSpec
+  | RelatedFilterSpec
+  | NetworkFilterSpec
+  | MethodFilterSpec
+  | SearchFilterSpec
+  | BeyondNetBoxSpec
+  | false;

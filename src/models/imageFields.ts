@@ -1,5 +1,5 @@
-import type { FieldDefinition, FieldErrors, FilterSpec, ModelDefinition, StoredObject } from './types.js';
 import { takeOfferedImage } from './extras/imageUploads.js';
+import type { FieldDefinition, FieldErrors, FilterSpec, ModelDefinition, StoredObject } from './types.js';
 
 /** A stored file's name: the digest of its bytes and its format's extension. */
 const STORED_NAME = /^[0-9a-f]{64}\.(png|jpeg|gif)$/;
@@ -63,7 +63,9 @@ export function mediaPath(directory: string): string {
 
 /** The absolute URL of a stored image, or null when the field holds none. */
 export function imageUrl(field: FieldDefinition, value: unknown, baseUrl: string | undefined): string | null {
-  return typeof value === 'string' && value !== '' && field.image ? `${baseUrl ?? ''}${mediaPath(field.image.directory)}${value}` : null;
+  return typeof value === 'string' && value !== '' && field.image
+    ? `${baseUrl ?? ''}${mediaPath(field.image.directory)}${value}`
+    : null;
 }
 
 /**
@@ -92,7 +94,11 @@ export function normalizeImageFields(fields: FieldDefinition[], obj: StoredObjec
       continue;
     }
     // The stored name starts with the stored digest: the value the object already has.
-    const unchanged = typeof value === 'string' && typeof obj[digest] === 'string' && STORED_NAME.test(value) && value.startsWith(`${String(obj[digest])}.`);
+    const unchanged =
+      typeof value === 'string' &&
+      typeof obj[digest] === 'string' &&
+      STORED_NAME.test(value) &&
+      value.startsWith(`${String(obj[digest])}.`);
     if (!unchanged) errors[field.name] = [NOT_A_FILE];
   }
   return Object.keys(errors).length ? errors : undefined;
@@ -100,5 +106,10 @@ export function normalizeImageFields(fields: FieldDefinition[], obj: StoredObjec
 
 /** `has_<field>`: true → an image is set, false → none. */
 export function hasImage(name: string): FilterSpec {
-  return { kind: 'method', value: 'boolean', single: true, method: ([has]) => (has ? { [name]: { $nin: [null, ''] } } : { [name]: { $in: [null, ''] } }) };
+  return {
+    kind: 'method',
+    value: 'boolean',
+    single: true,
+    method: ([has]) => (has ? { [name]: { $nin: [null, ''] } } : { [name]: { $in: [null, ''] } }),
+  };
 }

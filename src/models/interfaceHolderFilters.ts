@@ -20,11 +20,19 @@ export interface HolderFilterOptions {
 }
 
 /** NetBox's `Device.vc_interfaces()` of several devices, as a query over interfaces. */
-export async function chassisInterfaceQuery(devices: StoredObject[], env: FilterEnvironment, anyMember: boolean): Promise<Record<string, unknown>> {
+export async function chassisInterfaceQuery(
+  devices: StoredObject[],
+  env: FilterEnvironment,
+  anyMember: boolean,
+): Promise<Record<string, unknown>> {
   const ids = devices.map((d) => d.id);
-  let chassis = [...new Set(devices.filter((d) => typeof d.virtual_chassis === 'number').map((d) => d.virtual_chassis as number))];
+  let chassis = [
+    ...new Set(devices.filter((d) => typeof d.virtual_chassis === 'number').map((d) => d.virtual_chassis as number)),
+  ];
   if (!anyMember && chassis.length) {
-    chassis = (await env.find('dcim.virtualchassis', { id: { $in: chassis }, master: { $in: ids } })).map((vc) => vc.id);
+    chassis = (await env.find('dcim.virtualchassis', { id: { $in: chassis }, master: { $in: ids } })).map(
+      (vc) => vc.id,
+    );
   }
   if (chassis.length === 0) return { device: { $in: ids } };
   const members = await env.ids('dcim.device', { virtual_chassis: { $in: chassis } });
@@ -50,7 +58,12 @@ export function holderInterfaceFilter(holder: PrimaryIpHolder, options: HolderFi
 }
 
 /** `<holder>` (by name) and `<holder>_id` filters of objects naming their interface at `place`. */
-export function holderFilters(name: string, holder: PrimaryIpHolder, place: InterfacePlace, anyMemberById = false): Record<string, FilterSpec> {
+export function holderFilters(
+  name: string,
+  holder: PrimaryIpHolder,
+  place: InterfacePlace,
+  anyMemberById = false,
+): Record<string, FilterSpec> {
   return {
     [name]: holderInterfaceFilter(holder, { by: 'name', place }),
     [`${name}_id`]: holderInterfaceFilter(holder, { by: 'id', place, anyMember: anyMemberById }),

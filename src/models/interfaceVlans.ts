@@ -42,7 +42,11 @@ export async function taggedVlanSiteProblem(
 }
 
 /** The untagged VLAN must be global or at the parent's site (a model rule: checked on every save). */
-export async function untaggedVlanSiteProblem(obj: StoredObject, view: LookupView, parent: InterfaceParent): Promise<FieldErrors | void> {
+export async function untaggedVlanSiteProblem(
+  obj: StoredObject,
+  view: LookupView,
+  parent: InterfaceParent,
+): Promise<FieldErrors | void> {
   const vlan = await related(view, 'ipam.vlan', obj.untagged_vlan);
   if (vlan && !allowedAt(vlan, parent)) {
     return fieldError(

@@ -11,13 +11,21 @@ import { hostKeys, networkKeys } from './values/ipNetworks.js';
 const SHARED_ROLES = new Set(['anycast', 'vip', 'vrrp', 'hsrp', 'glbp', 'carp']);
 
 /** Does uniqueness apply in this object's VRF? Returns the VRF's wording for messages, or null. */
-async function uniqueScope(obj: StoredObject, view: LookupView, settings: ModelSettings | undefined): Promise<string | null> {
+async function uniqueScope(
+  obj: StoredObject,
+  view: LookupView,
+  settings: ModelSettings | undefined,
+): Promise<string | null> {
   if (obj.vrf === null || obj.vrf === undefined) return settings?.enforceGlobalUnique ? 'global table' : null;
   const vrf = await view.get('ipam.vrf', Number(obj.vrf));
   return vrf?.enforce_unique ? `VRF ${String(vrf.display ?? vrf.name)}` : null;
 }
 
-export async function duplicatePrefix(obj: StoredObject, view: LookupView, settings?: ModelSettings): Promise<FieldErrors | void> {
+export async function duplicatePrefix(
+  obj: StoredObject,
+  view: LookupView,
+  settings?: ModelSettings,
+): Promise<FieldErrors | void> {
   const scope = await uniqueScope(obj, view, settings);
   const keys = networkKeys(obj.prefix);
   if (!scope || !keys) return;
@@ -29,11 +37,19 @@ export async function duplicatePrefix(obj: StoredObject, view: LookupView, setti
   if (duplicate) return fieldError('prefix', `Duplicate prefix found in ${scope}: ${String(duplicate.prefix)}`);
 }
 
-export async function duplicateAddress(obj: StoredObject, view: LookupView, settings?: ModelSettings): Promise<FieldErrors | void> {
+export async function duplicateAddress(
+  obj: StoredObject,
+  view: LookupView,
+  settings?: ModelSettings,
+): Promise<FieldErrors | void> {
   const scope = await uniqueScope(obj, view, settings);
   const keys = hostKeys(obj.address);
   if (!scope || !keys) return;
-  const duplicates = await view.find('ipam.ipaddress', { id: { $ne: obj.id }, vrf: obj.vrf ?? null, _address: keys._address });
+  const duplicates = await view.find('ipam.ipaddress', {
+    id: { $ne: obj.id },
+    vrf: obj.vrf ?? null,
+    _address: keys._address,
+  });
   if (duplicates.length === 0) return;
   const shared = SHARED_ROLES.has(String(obj.role)) && duplicates.every((d) => SHARED_ROLES.has(String(d.role)));
   if (!shared) return fieldError('address', `Duplicate IP address found in ${scope}: ${String(duplicates[0].address)}`);
@@ -48,12 +64,19 @@ export async function overlappingAggregate(obj: StoredObject, view: LookupView):
     1,
   );
   if (covering) {
-    return fieldError('prefix', `Aggregates cannot overlap. ${String(obj.prefix)} is already covered by an existing aggregate (${String(covering.prefix)}).`);
+    return fieldError(
+      'prefix',
+      `Aggregates cannot overlap. ${String(obj.prefix)} is already covered by an existing aggregate (${String(covering.prefix)}).`,
+    );
   }
   const [covered] = await view.find(
     'ipam.aggregate',
     { id: { $ne: obj.id }, _family: keys._family, _network: { $gte: keys._network }, _last: { $lte: keys._last } },
     1,
   );
-  if (covered) return fieldError('prefix', `Aggregates cannot overlap. ${String(obj.prefix)} covers an existing aggregate (${String(covered.prefix)}).`);
+  if (covered)
+    return fieldError(
+      'prefix',
+      `Aggregates cannot overlap. ${String(obj.prefix)} covers an existing aggregate (${String(covered.prefix)}).`,
+    );
 }

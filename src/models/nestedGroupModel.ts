@@ -18,7 +18,9 @@ import { treeNodeHooks } from './hooks.js';
 import { modelNames } from './modelNames.js';
 import type { FieldDefinition, ModelDefinition } from './types.js';
 
-export interface NestedGroupModelSpec extends Partial<Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields'>> {
+export interface NestedGroupModelSpec extends Partial<
+  Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields'>
+> {
   /** '<app>.<model>'; the URL app is the key's app unless `app` says otherwise. */
   key: string;
   /** URL segment of the list view, e.g. 'regions'. */
@@ -37,7 +39,9 @@ export interface NestedGroupModelSpec extends Partial<Omit<ModelDefinition, 'key
  */
 export function nestedGroupModel(spec: NestedGroupModelSpec): ModelDefinition {
   const { key, path, verboseName, uniqueAmongSiblings = false, counts = [], ...rest } = spec;
-  const name: FieldDefinition = uniqueAmongSiblings ? { name: 'name', type: 'string', required: true, maxLength: 100 } : uniqueNameField();
+  const name: FieldDefinition = uniqueAmongSiblings
+    ? { name: 'name', type: 'string', required: true, maxLength: 100 }
+    : uniqueNameField();
   return {
     ...modelNames(key, path, verboseName),
     fields: [

@@ -7,7 +7,9 @@ import { changeLoggedFields, descriptionField, identityFields, slugField, unique
 import { modelNames } from './modelNames.js';
 import type { FieldDefinition, ModelDefinition } from './types.js';
 
-export interface OrganizationalModelSpec extends Partial<Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields'>> {
+export interface OrganizationalModelSpec extends Partial<
+  Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields'>
+> {
   /** '<app>.<model>'; the URL app is the key's app unless `app` says otherwise. */
   key: string;
   /** URL segment of the list view, e.g. 'rack-roles'. */
@@ -28,7 +30,15 @@ export function organizationalModel(spec: OrganizationalModelSpec): ModelDefinit
   const { key, path, verboseName, fields = [], counts = [], ...rest } = spec;
   return {
     ...modelNames(key, path, verboseName),
-    fields: [...identityFields, uniqueNameField(), slugField, ...fields, descriptionField, ...changeLoggedFields, ...counts],
+    fields: [
+      ...identityFields,
+      uniqueNameField(),
+      slugField,
+      ...fields,
+      descriptionField,
+      ...changeLoggedFields,
+      ...counts,
+    ],
     brief: ['id', 'url', 'display', 'name', 'slug'],
     ordering: ['name', 'id'],
     search: ['name', 'slug'],

@@ -40,7 +40,17 @@ const HOLDERS = [DEVICE_HOLDER, VIRTUAL_MACHINE_HOLDER];
 export function primaryIpField(name: 'primary_ip4' | 'primary_ip6'): FieldDefinition {
   // the serializer declares the field (OPTIONS label 'Primary ip4'); the model's verbose name is in messages
   const verboseName = name === 'primary_ip4' ? 'Primary IPv4' : 'Primary IPv6';
-  return { name, verboseName, type: 'fk', target: 'ipam.ipaddress', onDelete: 'SET_NULL', oneToOne: true, nullable: true, default: null, unique: true };
+  return {
+    name,
+    verboseName,
+    type: 'fk',
+    target: 'ipam.ipaddress',
+    onDelete: 'SET_NULL',
+    oneToOne: true,
+    nullable: true,
+    default: null,
+    unique: true,
+  };
 }
 
 /** NetBox's primary_ip with PREFER_IPV4 off: the IPv6 primary, else the IPv4 one. */
@@ -62,7 +72,12 @@ async function holderOf(ip: StoredObject | null, holder: PrimaryIpHolder, view: 
 }
 
 /** The address is on one of the holder's interfaces, or is the NAT outside of an address that is. */
-export async function belongsToHolder(ip: StoredObject, holderId: number, holder: PrimaryIpHolder, view: LookupView): Promise<boolean> {
+export async function belongsToHolder(
+  ip: StoredObject,
+  holderId: number,
+  holder: PrimaryIpHolder,
+  view: LookupView,
+): Promise<boolean> {
   if ((await holderOf(ip, holder, view)) === holderId) return true;
   return (await holderOf(await related(view, 'ipam.ipaddress', ip.nat_inside), holder, view)) === holderId;
 }
@@ -76,7 +91,10 @@ export async function primaryAddressLeavesHolder(ip: StoredObject, view: LookupV
     const [owner] = await view.find(holder.model, { $or: [{ primary_ip4: ip.id }, { primary_ip6: ip.id }] }, 1);
     if (!owner || (await belongsToHolder(ip, owner.id, holder, view))) continue;
     const name = pyStr(owner.display ?? owner.name);
-    return fieldError(holder.assignmentField, `IP address is primary for ${holder.noun} ${name} but not assigned to it!`);
+    return fieldError(
+      holder.assignmentField,
+      `IP address is primary for ${holder.noun} ${name} but not assigned to it!`,
+    );
   }
 }
 
@@ -87,7 +105,10 @@ export const hasPrimaryIpFilter: FilterSpec = {
   kind: 'method',
   value: 'boolean',
   single: true,
-  method: ([has]) => (has ? { $or: [{ primary_ip4: { $ne: null } }, { primary_ip6: { $ne: null } }] } : { primary_ip4: null, primary_ip6: null }),
+  method: ([has]) =>
+    has
+      ? { $or: [{ primary_ip4: { $ne: null } }, { primary_ip6: { $ne: null } }] }
+      : { primary_ip4: null, primary_ip6: null },
 };
 
 /** `q` also finds holders whose primary IPv4 or IPv6 address starts with the text. */

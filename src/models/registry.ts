@@ -77,7 +77,8 @@ export class ModelRegistry {
     for (const model of this.definitions) {
       for (const field of model.fields) {
         if (RELATION_TYPES.has(field.type) && field.target === key) refs.push({ model, field });
-        else if ((field.type === 'generic_fk' || field.type === 'generic_list') && field.targets?.includes(key)) refs.push({ model, field });
+        else if ((field.type === 'generic_fk' || field.type === 'generic_list') && field.targets?.includes(key))
+          refs.push({ model, field });
       }
     }
     return refs;
@@ -130,11 +131,13 @@ export class ModelRegistry {
       for (const term of def.ordering) {
         if (!isKnown(term.replace(/^-/, ''))) report(`ordering term '${term}' is not a field`);
       }
-      for (const name of def.idOrderedRelations ?? []) if (!def.ordering.includes(name)) report(`id-ordered relation '${name}' is not in the ordering`);
+      for (const name of def.idOrderedRelations ?? [])
+        if (!def.ordering.includes(name)) report(`id-ordered relation '${name}' is not in the ordering`);
       for (const relation of orderedRelations(def)) {
         const target = this.byKey.get(relation.target);
         // the kept key orders ascending; a descending term of the target's ordering would need a reversed encoding
-        if (target?.ordering.some((t) => t.startsWith('-'))) report(`ordering term '${relation.field}' follows ${relation.target}, whose ordering descends`);
+        if (target?.ordering.some((t) => t.startsWith('-')))
+          report(`ordering term '${relation.field}' follows ${relation.target}, whose ordering descends`);
       }
       for (const name of def.orderingFields ?? []) {
         if (!fields.has(name)) report(`ordering field '${name}' is not a field`);
@@ -180,7 +183,9 @@ export class ModelRegistry {
     for (const def of this.declared) {
       for (const constraint of def.unique ?? []) {
         if (isPlainFieldConstraint(constraint)) {
-          problems.push(`${def.key}: unique constraint on '${constraint.fields[0]}' alone: mark the field unique instead`);
+          problems.push(
+            `${def.key}: unique constraint on '${constraint.fields[0]}' alone: mark the field unique instead`,
+          );
         }
       }
     }
@@ -198,7 +203,9 @@ export class ModelRegistry {
     if (!created) return problems;
     const { shape } = action.allocator;
     const computed = new Set(['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk']);
-    const writable = new Set(created.fields.filter((f) => !f.readOnly && !f.internal && !computed.has(f.type)).map((f) => f.name));
+    const writable = new Set(
+      created.fields.filter((f) => !f.readOnly && !f.internal && !computed.has(f.type)).map((f) => f.name),
+    );
     for (const name of [...(shape.fields ?? []), ...shape.assigned]) {
       if (!writable.has(name)) problems.push(`'${name}' is not a writable field of ${created.key}`);
     }
@@ -227,10 +234,13 @@ function fieldProblems(def: ModelDefinition, field: FieldDefinition): string[] {
     if (!field.targets?.length) problems.push('generic_fk without targets');
   }
   // A content_type field without allowedTypes accepts any registered model (e.g. a custom field's object_type).
-  if (field.type === 'content_type' && field.allowedTypes && field.allowedTypes.length === 0) problems.push('content_type with an empty allowedTypes');
+  if (field.type === 'content_type' && field.allowedTypes && field.allowedTypes.length === 0)
+    problems.push('content_type with an empty allowedTypes');
   if (field.type === 'array' && !field.items) problems.push('array without items');
-  if (field.representation === 'slug' && field.type !== 'm2m') problems.push("representation 'slug' on a field that is not m2m");
-  if (field.internal && (field.required || field.writeOnly)) problems.push('internal field cannot be required or written');
+  if (field.representation === 'slug' && field.type !== 'm2m')
+    problems.push("representation 'slug' on a field that is not m2m");
+  if (field.internal && (field.required || field.writeOnly))
+    problems.push('internal field cannot be required or written');
   if (field.required && field.readOnly) problems.push('required and readOnly');
   if (field.min !== undefined && field.max !== undefined && field.min > field.max) problems.push('min > max');
   if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength) {

@@ -45,7 +45,8 @@ export function cumulativeCountField(name: string, treeModel: string, model: str
       const trees = await subtrees(treeModel, nodes, view);
       const counted = await view.find(model, { [via]: { $in: [...new Set(trees.flat())] } });
       const perNode = new Map<number, number>();
-      for (const obj of counted) if (typeof obj[via] === 'number') perNode.set(obj[via] as number, (perNode.get(obj[via] as number) ?? 0) + 1);
+      for (const obj of counted)
+        if (typeof obj[via] === 'number') perNode.set(obj[via] as number, (perNode.get(obj[via] as number) ?? 0) + 1);
       return trees.map((ids) => ids.reduce((sum, id) => sum + (perNode.get(id) ?? 0), 0));
     },
   };

@@ -6,19 +6,19 @@
 import type { FilterSpec } from './filterTypes.js';
 import type { StoredObject } from './storedObject.js';
 
-export type { StoredObject } from './storedObject.js';
 export type {
+  FieldFilterSpec,
   FilterEnvironment,
   FilterMethod,
-  FilterValueType,
-  FieldFilterSpec,
-  RelatedFilterSpec,
-  NetworkFilterSpec,
-  MethodFilterSpec,
-  SearchFilterSpec,
   FilterSpec,
+  FilterValueType,
   GenericHolder,
+  MethodFilterSpec,
+  NetworkFilterSpec,
+  RelatedFilterSpec,
+  SearchFilterSpec,
 } from './filterTypes.js';
+export type { StoredObject } from './storedObject.js';
 
 /** What happens to objects that reference a deleted object through a foreign key. */
 export type OnDelete = 'CASCADE' | 'PROTECT' | 'SET_NULL';
@@ -236,7 +236,6 @@ export interface UniqueConstraint {
   message?: string;
 }
 
-
 /** Read access the write side's hooks may use (a snapshot of committed + staged state). */
 export interface LookupView {
   get(model: string, id: number): Promise<StoredObject | null>;
@@ -320,7 +319,12 @@ export interface ModelHooks extends FollowUpHooks {
   /**
    * Model rules beyond field constraints (NetBox's clean()); may read other objects.
    */
-  validate?(obj: StoredObject, view: LookupView, previous: StoredObject | null, context?: ValidationContext): Promise<FieldErrors | void>;
+  validate?(
+    obj: StoredObject,
+    view: LookupView,
+    previous: StoredObject | null,
+    context?: ValidationContext,
+  ): Promise<FieldErrors | void>;
   /**
    * What saving the object does once its rules and uniqueness passed (NetBox's save()):
    * values derived from other objects or from what the request left out (a VM's site
@@ -354,7 +358,6 @@ export interface ModelHooks extends FollowUpHooks {
 }
 
 /* ------------------------------------------------------------ list filters */
-
 
 /**
  * One model, declared as data. Models composed of others use three mechanisms, each
@@ -494,7 +497,13 @@ export interface DependentField {
    * builder (e.g. `configContextField`) brings it in one line; a field has this or a
    * `hooks.compute` entry, not both.
    */
-  computeMany?: (objs: StoredObject[], view: LookupView, model: ModelDefinition, memo: RenderMemo, models: ModelCatalog) => Promise<unknown[]>;
+  computeMany?: (
+    objs: StoredObject[],
+    view: LookupView,
+    model: ModelDefinition,
+    memo: RenderMemo,
+    models: ModelCatalog,
+  ) => Promise<unknown[]>;
 }
 
 /**
@@ -536,7 +545,11 @@ export interface FollowUpHooks {
    * any refusal refuses the whole request (a bulk request's items alike), and nothing is
    * written. Keep it to what the object itself implies: the hook runs on every write.
    */
-  followUps?(change: DecidedChange, view: LookupView, models: ModelCatalog): Promise<FollowUpCommand[]> | FollowUpCommand[];
+  followUps?(
+    change: DecidedChange,
+    view: LookupView,
+    models: ModelCatalog,
+  ): Promise<FollowUpCommand[]> | FollowUpCommand[];
 }
 
 /** The models a follow-up hook may consult (e.g. which template models instantiate which components). */

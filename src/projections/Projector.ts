@@ -1,7 +1,7 @@
+import { TurnBudget } from '../eventLoopTurns.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
 import { PositionWaiters } from '../events/PositionWaiters.js';
-import { TurnBudget } from '../eventLoopTurns.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from './evolve.js';
 import { withProjectedColumns } from './projectedColumns.js';
@@ -53,7 +53,11 @@ export class Projector {
 
   /** Why projection stopped (a read model could not be written), or null while it runs. */
   get failed(): Error | null {
-    return this.failure === null ? null : this.failure instanceof Error ? this.failure : new Error(String(this.failure));
+    return this.failure === null
+      ? null
+      : this.failure instanceof Error
+        ? this.failure
+        : new Error(String(this.failure));
   }
 
   /** Catch up with the log, then keep following it. Resolves once caught up. */
@@ -78,9 +82,14 @@ export class Projector {
     const { timeoutMs, signal } = limits;
     if (timeoutMs === undefined) return this.waiters.wait(position, signal);
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new ProjectionTimeoutError(position, this.applied, timeoutMs)), timeoutMs);
+    const timer = setTimeout(
+      () => timeout.abort(new ProjectionTimeoutError(position, this.applied, timeoutMs)),
+      timeoutMs,
+    );
     timer.unref();
-    return this.waiters.wait(position, signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal).finally(() => clearTimeout(timer));
+    return this.waiters
+      .wait(position, signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal)
+      .finally(() => clearTimeout(timer));
   }
 
   async stop(): Promise<void> {

@@ -81,7 +81,11 @@ export interface ReadStore {
    * Optional: `count(query)` and `find(query, options)` together (a list page and its
    * count), in one pass over the matching documents where the adapter can.
    */
-  findWithCount?(collection: string, query: Query, options?: FindOptions): Promise<{ count: number; docs: ReadDocument[] }>;
+  findWithCount?(
+    collection: string,
+    query: Query,
+    options?: FindOptions,
+  ): Promise<{ count: number; docs: ReadDocument[] }>;
   /** How many documents have `field` equal to each of `values` (for count fields). */
   countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>>;
 

@@ -54,7 +54,6 @@ function mergedCharacters(): Map<string, string> {
 }
 
 export function foldCase(text: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\u0000-\u007f]*$/.test(text)) return text.toLowerCase();
   merged ??= mergedCharacters();
   let out = '';

@@ -8,7 +8,8 @@ import type { ReadStore } from './ReadStore.js';
 export function lookupView(store: ReadStore): LookupView {
   return {
     get: (model, id) => store.get(model, id) as Promise<StoredObject | null>,
-    find: (model, query, limit) => store.find(model, query, limit === undefined ? {} : { limit }) as Promise<StoredObject[]>,
+    find: (model, query, limit) =>
+      store.find(model, query, limit === undefined ? {} : { limit }) as Promise<StoredObject[]>,
     count: (model, query) => store.count(model, query),
     countBy: (model, field, values) => store.countBy(model, field, values),
     freeAddresses: (query) => store.freeAddresses(query),

@@ -10,18 +10,28 @@ import { withRelationOrderKeys } from './relationOrderKeys.js';
  * same list, so both go to the store in the same apply. Changes the store already holds
  * (a batch applied again) are no transition: applying a batch twice leaves the same state.
  */
-export async function withProjectedColumns(registry: ModelRegistry, store: ReadStore, batch: DocumentChange[]): Promise<DocumentChange[]> {
+export async function withProjectedColumns(
+  registry: ModelRegistry,
+  store: ReadStore,
+  batch: DocumentChange[],
+): Promise<DocumentChange[]> {
   // the order keys of relations in default orderings, which documents keep from other models
   const changes = await withRelationOrderKeys(registry, store, batch);
   const collections = new Set<string>();
-  for (const change of changes) if (!change.columns && registry.tryGet(change.collection)?.projectedColumns) collections.add(change.collection);
+  for (const change of changes)
+    if (!change.columns && registry.tryGet(change.collection)?.projectedColumns) collections.add(change.collection);
   if (collections.size === 0) return changes;
   let out = changes;
   for (const collection of collections) out = await projectCollection(registry, store, out, collection);
   return out;
 }
 
-async function projectCollection(registry: ModelRegistry, store: ReadStore, changes: DocumentChange[], collection: string): Promise<DocumentChange[]> {
+async function projectCollection(
+  registry: ModelRegistry,
+  store: ReadStore,
+  changes: DocumentChange[],
+  collection: string,
+): Promise<DocumentChange[]> {
   const columns = registry.get(collection).projectedColumns!;
   const last = new Map<number, DocumentChange>();
   for (const change of changes) if (change.collection === collection && !change.columns) last.set(change.id, change);
@@ -37,7 +47,8 @@ async function projectCollection(registry: ModelRegistry, store: ReadStore, chan
   const moving = new Set(transitions.map((t) => t.id));
   const position = changes.reduce((highest, c) => Math.max(highest, c.position), 0);
   const out = changes.map((change) => {
-    const own = change.collection === collection && change.doc && moving.has(change.id) ? values.get(change.id) : undefined;
+    const own =
+      change.collection === collection && change.doc && moving.has(change.id) ? values.get(change.id) : undefined;
     return own ? { ...change, doc: { ...change.doc!, ...own } } : change;
   });
   for (const [id, patch] of values) {
@@ -50,7 +61,8 @@ async function projectCollection(registry: ModelRegistry, store: ReadStore, chan
 function storeView(store: ReadStore): LookupView {
   return {
     get: async (model, id) => (await store.get(model, id)) as StoredObject | null,
-    find: async (model, query, limit) => (await store.find(model, query, limit === undefined ? {} : { limit })) as StoredObject[],
+    find: async (model, query, limit) =>
+      (await store.find(model, query, limit === undefined ? {} : { limit })) as StoredObject[],
     count: (model, query) => store.count(model, query),
   };
 }

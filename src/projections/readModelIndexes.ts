@@ -13,9 +13,15 @@ export function readModelIndexes(registry: ModelRegistry): Map<string, string[][
   for (const definition of registry.all()) {
     const fields = new Set<string>();
     for (const field of definition.fields) {
-      if (field.type === 'fk' || field.type === 'm2m' || field.type === 'tags' || field.unique || field.internal) fields.add(field.name);
+      if (field.type === 'fk' || field.type === 'm2m' || field.type === 'tags' || field.unique || field.internal)
+        fields.add(field.name);
       // Choices and content types have few values and are filtered and counted often (?status=).
-      if (field.type === 'choice' || field.type === 'content_type' || (field.type === 'array' && field.items === 'content_type')) fields.add(field.name);
+      if (
+        field.type === 'choice' ||
+        field.type === 'content_type' ||
+        (field.type === 'array' && field.items === 'content_type')
+      )
+        fields.add(field.name);
       if (field.type === 'generic_fk' && field.idField) fields.add(field.idField);
       if (field.secret === 'token_key') fields.add('key_digest');
     }

@@ -65,7 +65,9 @@ function encodeNumber(n: number): string {
     return (n < 0 ? 'm' : 'p') + digits;
   }
   const whole = Math.floor(n);
-  return `${encodeNumber(whole)}.${Math.round((n - whole) * 1e9).toString().padStart(9, '0')}`;
+  return `${encodeNumber(whole)}.${Math.round((n - whole) * 1e9)
+    .toString()
+    .padStart(9, '0')}`;
 }
 
 /** One term: '0' and the value, or '1' for null (nulls last, as PostgreSQL orders ascending). */
@@ -123,9 +125,14 @@ async function prefetch(
 }
 
 /** The batch with every document's kept order keys, and patches for the objects whose kept keys it changes. */
-export async function withRelationOrderKeys(registry: ModelRegistry, store: ReadStore, changes: DocumentChange[]): Promise<DocumentChange[]> {
+export async function withRelationOrderKeys(
+  registry: ModelRegistry,
+  store: ReadStore,
+  changes: DocumentChange[],
+): Promise<DocumentChange[]> {
   const graph = graphOf(registry);
-  if (!changes.some((c) => !c.columns && (graph.keeps.has(c.collection) || graph.keptBy.has(c.collection)))) return changes;
+  if (!changes.some((c) => !c.columns && (graph.keeps.has(c.collection) || graph.keptBy.has(c.collection))))
+    return changes;
 
   // The batch's documents as it leaves them (the last change of each wins).
   const latest = new Map<string, number>();
@@ -199,7 +206,8 @@ export async function withRelationOrderKeys(registry: ModelRegistry, store: Read
           patches.set(name, patch);
           if (graph.keptBy.has(holder.model)) {
             const updated = orderKeyOf(holderDefinition, { ...current, [holder.column]: key } as ReadDocument);
-            if (updated !== orderKeyOf(holderDefinition, current)) next.push({ model: holder.model, id: doc.id, key: updated });
+            if (updated !== orderKeyOf(holderDefinition, current))
+              next.push({ model: holder.model, id: doc.id, key: updated });
           }
         }
       }
@@ -208,4 +216,3 @@ export async function withRelationOrderKeys(registry: ModelRegistry, store: Read
   }
   return patches.size ? [...out, ...patches.values()] : out;
 }
-

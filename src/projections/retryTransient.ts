@@ -34,9 +34,12 @@ export class RetriesExhaustedError extends Error {
     readonly elapsedMs: number,
     readonly lastError: unknown,
   ) {
-    super(`still failing after ${attempts} attempts over ${Math.round(elapsedMs)} ms: ${lastError instanceof Error ? lastError.message : String(lastError)}`, {
-      cause: lastError,
-    });
+    super(
+      `still failing after ${attempts} attempts over ${Math.round(elapsedMs)} ms: ${lastError instanceof Error ? lastError.message : String(lastError)}`,
+      {
+        cause: lastError,
+      },
+    );
     this.name = 'RetriesExhaustedError';
   }
 }

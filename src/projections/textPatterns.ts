@@ -8,12 +8,14 @@
 
 const ESCAPED = '\\^$.|?*+()[]{}/';
 const META = /[\\^$.|?*+()[\]{}\/]/g;
-// eslint-disable-next-line no-control-regex
+
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
 /** The text as a literal regex fragment, the same in JavaScript ('u' mode included) and PCRE. */
 export function escapeRegex(text: string): string {
-  return text.replace(META, (c) => `\\${c}`).replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text
+    .replace(META, (c) => `\\${c}`)
+    .replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** The end anchor of ends-with and exact lookups (`$` would also match before a final newline). */

@@ -1,5 +1,10 @@
 import { WriterUnavailableError } from '../commands/errors.js';
-import { WriteCoordinator, type WriteContext, type WriteTransaction, type WriterHealth } from '../commands/WriteCoordinator.js';
+import {
+  type WriteContext,
+  WriteCoordinator,
+  type WriterHealth,
+  type WriteTransaction,
+} from '../commands/WriteCoordinator.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 
 /**
@@ -16,7 +21,10 @@ export class ReplicaWriter extends WriteCoordinator {
     return { state: 'up' };
   }
 
-  override execute<T>(_context: WriteContext, _decide: (tx: WriteTransaction) => Promise<T>): Promise<{ result: T; events: ChangeEvent[] }> {
+  override execute<T>(
+    _context: WriteContext,
+    _decide: (tx: WriteTransaction) => Promise<T>,
+  ): Promise<{ result: T; events: ChangeEvent[] }> {
     return Promise.reject(new WriterUnavailableError('this is a read replica: writes are made by the writer', 5, true));
   }
 }

@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+
 import type { Readiness } from './Readiness.js';
 
 /** What a replica answers while it catches up: its health checks, nothing that reads the registry. */
@@ -23,6 +24,8 @@ export function catchUpGate(readiness: Readiness) {
     ctx.status = 503;
     ctx.set('Retry-After', '1');
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { detail: `This replica is catching up with the change log (position ${position} of ${head}); retry shortly.` };
+    ctx.body = {
+      detail: `This replica is catching up with the change log (position ${position} of ${head}); retry shortly.`,
+    };
   };
 }

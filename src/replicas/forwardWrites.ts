@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+
 import type { Context, Next } from 'koa';
 
 /** Methods a replica answers itself; every other method may write and goes to the writer. */
@@ -21,7 +22,9 @@ const HOP_BY_HOP = new Set([
 
 /** A message's own hop-by-hop headers: the standard ones and those its Connection header names (RFC 9110, 7.6.1). */
 function hopByHop(headers: http.IncomingHttpHeaders): Set<string> {
-  const named = String(headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase());
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase());
   return new Set([...HOP_BY_HOP, ...named.filter(Boolean)]);
 }
 
@@ -33,7 +36,15 @@ const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
 /** Retry-After for a write the replica could not pass on. */
 const RETRY_AFTER_SECONDS = 5;
 /** Errors that happen before anything of the request reached the writer: the write was certainly not made. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'CONNECT_TIMEOUT',
+]);
 
 export interface WriteForwarding {
   /** The writer's origin (WRITER_URL), or null: writes are refused with a pointer to the writer. */
@@ -73,12 +84,21 @@ export function forwardWrites(options: WriteForwarding) {
   return async (ctx: Context, next: Next) => {
     if (READ_METHODS.has(ctx.method)) return next();
     if (!options.writerUrl) {
-      refuse(ctx, 503, 'This is a read replica: it takes no writes. Send writes to the writer (this replica has no WRITER_URL to forward them to).');
+      refuse(
+        ctx,
+        503,
+        'This is a read replica: it takes no writes. Send writes to the writer (this replica has no WRITER_URL to forward them to).',
+      );
       return;
     }
     if (/netledger-replica/.test(ctx.get('Via'))) {
       // Forwarded once already: WRITER_URL leads to a replica, and forwarding again would loop.
-      refuse(ctx, 503, `This read replica received a write another replica forwarded: WRITER_URL (${options.writerUrl}) must name the writer, not a replica.`, options.writerUrl);
+      refuse(
+        ctx,
+        503,
+        `This read replica received a write another replica forwarded: WRITER_URL (${options.writerUrl}) must name the writer, not a replica.`,
+        options.writerUrl,
+      );
       return;
     }
     await forward(ctx, { ...options, writerUrl: options.writerUrl });
@@ -93,7 +113,15 @@ function refuse(ctx: Context, status: number, detail: string, writerUrl?: string
   ctx.body = { detail };
 }
 
-function forward(ctx: Context, { writerUrl, clientAddress, logger, answerTimeoutMs = DEFAULT_ANSWER_TIMEOUT_MS }: WriteForwarding & { writerUrl: string }): Promise<void> {
+function forward(
+  ctx: Context,
+  {
+    writerUrl,
+    clientAddress,
+    logger,
+    answerTimeoutMs = DEFAULT_ANSWER_TIMEOUT_MS,
+  }: WriteForwarding & { writerUrl: string },
+): Promise<void> {
   // The request target is appended to the writer's origin, never resolved against it: a
   // target such as '//elsewhere/' would otherwise send the client's credentials to another host.
   const target = new URL(`${new URL(writerUrl).origin}/${ctx.originalUrl.replace(/^\/+/, '')}`);
@@ -123,12 +151,21 @@ function forward(ctx: Context, { writerUrl, clientAddress, logger, answerTimeout
     let answered = false;
     let cutShort = false;
     const request = (tls ? https : http).request(target, { method: ctx.method, headers, servername });
-    const connectTimer = setTimeout(() => request.destroy(Object.assign(new Error('connect timeout'), { code: 'CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
+    const connectTimer = setTimeout(
+      () => request.destroy(Object.assign(new Error('connect timeout'), { code: 'CONNECT_TIMEOUT' })),
+      CONNECT_TIMEOUT_MS,
+    );
     // Counted from the last byte sent: a slow upload is bounded by the replica's own REQUEST_TIMEOUT.
     let answerTimer: NodeJS.Timeout | undefined;
     request.once('finish', () => {
       if (answered) return;
-      answerTimer = setTimeout(() => request.destroy(Object.assign(new Error(`no answer within ${answerTimeoutMs / 1000} s`), { code: 'ANSWER_TIMEOUT' })), answerTimeoutMs);
+      answerTimer = setTimeout(
+        () =>
+          request.destroy(
+            Object.assign(new Error(`no answer within ${answerTimeoutMs / 1000} s`), { code: 'ANSWER_TIMEOUT' }),
+          ),
+        answerTimeoutMs,
+      );
     });
     const stopTimers = () => {
       clearTimeout(connectTimer);
@@ -175,13 +212,32 @@ function forward(ctx: Context, { writerUrl, clientAddress, logger, answerTimeout
       if (answered) return; // the answer's stream fails with it; Koa ends the response
       stopSending();
       const code = error.code ?? 'ERROR';
-      logger({ level: 'warn', requestId: ctx.state.requestId, msg: `write not forwarded to the writer at ${writerUrl}: ${error.message}` });
+      logger({
+        level: 'warn',
+        requestId: ctx.state.requestId,
+        msg: `write not forwarded to the writer at ${writerUrl}: ${error.message}`,
+      });
       if (!connected || NOT_SENT.has(code)) {
-        refuse(ctx, 503, `This is a read replica and the writer at ${writerUrl} is unreachable (${code}): the write was not made. Retry, or send it to the writer.`, writerUrl);
+        refuse(
+          ctx,
+          503,
+          `This is a read replica and the writer at ${writerUrl} is unreachable (${code}): the write was not made. Retry, or send it to the writer.`,
+          writerUrl,
+        );
       } else if (code === 'ANSWER_TIMEOUT') {
-        refuse(ctx, 504, `The writer at ${writerUrl} did not answer within ${answerTimeoutMs / 1000} s: the write may or may not have been made: check before repeating it, or repeat it with the same Idempotency-Key.`, writerUrl);
+        refuse(
+          ctx,
+          504,
+          `The writer at ${writerUrl} did not answer within ${answerTimeoutMs / 1000} s: the write may or may not have been made: check before repeating it, or repeat it with the same Idempotency-Key.`,
+          writerUrl,
+        );
       } else {
-        refuse(ctx, 502, `The writer at ${writerUrl} failed before answering (${code}): the write may or may not have been made: check before repeating it, or repeat it with the same Idempotency-Key.`, writerUrl);
+        refuse(
+          ctx,
+          502,
+          `The writer at ${writerUrl} failed before answering (${code}): the write may or may not have been made: check before repeating it, or repeat it with the same Idempotency-Key.`,
+          writerUrl,
+        );
       }
       resolve();
     });

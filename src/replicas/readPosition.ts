@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+
 import { canonicalUuid } from '../audit/changeQuery.js';
 
 /** The header that carries a log position between a client and the replicas it talks to. */
@@ -39,7 +40,8 @@ export function readPosition(sources: PositionSources) {
     const request = ctx.get(AFTER_REQUEST_HEADER).trim();
     if ((position !== '' || request !== '') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       const errors: Record<string, string[]> = {};
-      if (position !== '' && !/^\d{1,15}$/.test(position)) errors[POSITION_HEADER] = ['Enter a log position (a non-negative integer).'];
+      if (position !== '' && !/^\d{1,15}$/.test(position))
+        errors[POSITION_HEADER] = ['Enter a log position (a non-negative integer).'];
       const requestId = request === '' ? null : canonicalUuid(request);
       if (request !== '' && requestId === null) errors[AFTER_REQUEST_HEADER] = ['Enter a valid UUID.'];
       if (Object.keys(errors).length > 0) {
@@ -53,7 +55,9 @@ export function readPosition(sources: PositionSources) {
         ctx.set('Retry-After', '1');
         ctx.set('Cache-Control', 'no-store');
         ctx.set(POSITION_HEADER, String(sources.position()));
-        ctx.body = { detail: `This replica has applied the change log up to position ${sources.position()}; ${missing} has not reached it yet. Retry shortly.` };
+        ctx.body = {
+          detail: `This replica has applied the change log up to position ${sources.position()}; ${missing} has not reached it yet. Retry shortly.`,
+        };
         return;
       }
     }
@@ -66,7 +70,9 @@ export function readPosition(sources: PositionSources) {
 async function reach(sources: PositionSources, position: number, requestId: string | null): Promise<string | null> {
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), sources.waitMs)));
+  const timeout = new Promise<typeof TIMED_OUT>(
+    (resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), sources.waitMs)),
+  );
   try {
     let wanted = position;
     if (requestId !== null) {

@@ -133,7 +133,11 @@ export async function readSnapshotHeader(file: string): Promise<{ header: Snapsh
  * SnapshotDamagedError at its end when the length or the checksum does not match, so
  * a loader builds into fresh state and adopts it only once the iteration completed.
  */
-export async function* readSnapshotBody(file: string, header: SnapshotHeader, bodyOffset: number): AsyncGenerator<Buffer> {
+export async function* readSnapshotBody(
+  file: string,
+  header: SnapshotHeader,
+  bodyOffset: number,
+): AsyncGenerator<Buffer> {
   const hash = createHash('sha256');
   let bytes = 0;
   for await (const chunk of createReadStream(file, { start: bodyOffset, highWaterMark: 1 << 20 })) {
@@ -142,7 +146,8 @@ export async function* readSnapshotBody(file: string, header: SnapshotHeader, bo
     bytes += buffer.byteLength;
     yield buffer;
   }
-  if (bytes !== header.bytes) throw new SnapshotDamagedError(`${file}: body is ${bytes} bytes, the header says ${header.bytes}`);
+  if (bytes !== header.bytes)
+    throw new SnapshotDamagedError(`${file}: body is ${bytes} bytes, the header says ${header.bytes}`);
   if (hash.digest('hex') !== header.sha256) throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
 }
 
@@ -155,17 +160,20 @@ export async function readSnapshotBodyWhole(file: string, header: SnapshotHeader
   const handle = await open(file, 'r');
   try {
     const size = (await handle.stat()).size - bodyOffset;
-    if (size !== header.bytes) throw new SnapshotDamagedError(`${file}: body is ${size} bytes, the header says ${header.bytes}`);
+    if (size !== header.bytes)
+      throw new SnapshotDamagedError(`${file}: body is ${size} bytes, the header says ${header.bytes}`);
     const body = Buffer.allocUnsafeSlow(size);
     const hash = createHash('sha256');
     let done = 0;
     while (done < size) {
       const { bytesRead } = await handle.read(body, done, Math.min(size - done, 8 << 20), bodyOffset + done);
-      if (bytesRead <= 0) throw new SnapshotDamagedError(`${file}: body ends after ${done} bytes, the header says ${header.bytes}`);
+      if (bytesRead <= 0)
+        throw new SnapshotDamagedError(`${file}: body ends after ${done} bytes, the header says ${header.bytes}`);
       hash.update(body.subarray(done, done + bytesRead));
       done += bytesRead;
     }
-    if (hash.digest('hex') !== header.sha256) throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
+    if (hash.digest('hex') !== header.sha256)
+      throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
     return body;
   } finally {
     await handle.close();
@@ -210,7 +218,12 @@ export type SnapshotSkip = { file: string; reason: string; kind: 'not of this lo
 export async function loadNewestMatching<T>(
   dir: string,
   part: string,
-  { eventIdAt, atOrBefore = Infinity, load, skipped }: {
+  {
+    eventIdAt,
+    atOrBefore = Infinity,
+    load,
+    skipped,
+  }: {
     eventIdAt: EventIdAt;
     atOrBefore?: number;
     load: (file: string, header: SnapshotHeader, bodyOffset: number) => Promise<T>;
@@ -231,11 +244,19 @@ export async function loadNewestMatching<T>(
     // client error before a read could start) says nothing about the snapshot.
     const eventId = header.position === entry.position ? await eventIdAt(header.position) : null;
     if (eventId === null) {
-      skipped({ file: entry.file, kind: 'not of this log', reason: `it is at position ${header.position}, beyond the log's head (the log was cut shorter or replaced)` });
+      skipped({
+        file: entry.file,
+        kind: 'not of this log',
+        reason: `it is at position ${header.position}, beyond the log's head (the log was cut shorter or replaced)`,
+      });
       continue;
     }
     if (eventId !== header.eventId) {
-      skipped({ file: entry.file, kind: 'not of this log', reason: `it was not taken of this log: the log's event at position ${header.position} is not the one it was taken at` });
+      skipped({
+        file: entry.file,
+        kind: 'not of this log',
+        reason: `it was not taken of this log: the log's event at position ${header.position} is not the one it was taken at`,
+      });
       continue;
     }
     try {

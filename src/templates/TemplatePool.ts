@@ -1,5 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import type { SandboxJob, SandboxResult } from './renderInSandbox.js';
 import { TemplateBusyError, TemplateError, TemplateLimitError } from './TemplateError.js';
 import type { TemplateJob, TemplateLimits, TemplateRenderer } from './TemplateRenderer.js';
@@ -37,8 +38,12 @@ interface Slot {
 
 /** The renderer's module, and from the TypeScript sources (npm start, tests) tsx's loader. */
 function rendererEntry(): { module: string; execArgv: string[] } {
-  if (!import.meta.url.endsWith('.ts')) return { module: fileURLToPath(new URL('./rendererProcess.js', import.meta.url)), execArgv: [] };
-  return { module: fileURLToPath(new URL('./rendererProcess.ts', import.meta.url)), execArgv: ['--import', import.meta.resolve('tsx')] };
+  if (!import.meta.url.endsWith('.ts'))
+    return { module: fileURLToPath(new URL('./rendererProcess.js', import.meta.url)), execArgv: [] };
+  return {
+    module: fileURLToPath(new URL('./rendererProcess.ts', import.meta.url)),
+    execArgv: ['--import', import.meta.resolve('tsx')],
+  };
 }
 
 export class TemplatePool implements TemplateRenderer {
@@ -56,7 +61,11 @@ export class TemplatePool implements TemplateRenderer {
       return Promise.reject(new TemplateBusyError('every template renderer is busy; try again later'));
     }
     return new Promise((resolve, reject) => {
-      const sandboxJob = { templates: job.templates, contextJson: JSON.stringify(job.context), querysets: job.querysets ?? [] };
+      const sandboxJob = {
+        templates: job.templates,
+        contextJson: JSON.stringify(job.context),
+        querysets: job.querysets ?? [],
+      };
       this.queue.push({ id: this.nextId++, job: sandboxJob, names, resolve, reject });
       this.dispatch();
     });
@@ -75,7 +84,8 @@ export class TemplatePool implements TemplateRenderer {
 
   private dispatch(): void {
     const free = [...this.slots].filter((slot) => !slot.ready || slot.current === null).length;
-    for (let wanted = this.queue.length - free; wanted > 0 && this.slots.size < this.limits.workers; wanted--) this.spawn();
+    for (let wanted = this.queue.length - free; wanted > 0 && this.slots.size < this.limits.workers; wanted--)
+      this.spawn();
     while (this.queue.length > 0) {
       const slot = this.idleSlot();
       if (!slot) return;
@@ -115,7 +125,14 @@ export class TemplatePool implements TemplateRenderer {
         this.answer(slot, message);
       }
     });
-    child.on('error', (error) => void this.retire(slot, new TemplateError(`the renderer failed: ${error.message}`, slot.current?.names[0] ?? '')));
+    child.on(
+      'error',
+      (error) =>
+        void this.retire(
+          slot,
+          new TemplateError(`the renderer failed: ${error.message}`, slot.current?.names[0] ?? ''),
+        ),
+    );
     child.on('exit', () => {
       const name = slot.current?.names[0] ?? '';
       const failure = /heap out of memory|Allocation failed/.test(slot.stderr)

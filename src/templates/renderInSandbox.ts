@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
+
 import nunjucks from 'nunjucks';
+
 import { SANDBOX_PRELUDE } from './sandboxPrelude.js';
 
 /**
@@ -39,7 +41,8 @@ export interface SandboxLimits {
 }
 
 /** `limited`: the job was stopped at a limit (not the template's own error). */
-export type SandboxResult = { ok: true; outputs: string[] } | { ok: false; template: string; message: string; limited?: boolean };
+export type SandboxResult =
+  { ok: true; outputs: string[] } | { ok: false; template: string; message: string; limited?: boolean };
 
 /** Thrown by V8 when a script runs past its `timeout`. */
 function isTimeout(error: unknown): boolean {
@@ -55,7 +58,10 @@ export function templateMessage(message: string, name: string): string {
   const text = unnamed.startsWith(`(${name})`) ? unnamed.slice(name.length + 2).trimStart() : unnamed;
   const located = /^\[Line (\d+), Column (\d+)\]\s*/.exec(text);
   const rest = located ? text.slice(located[0].length) : text;
-  const oneLine = rest.replace(/^(?:Template render error: |(?:Type|Range|Reference)?Error: )+/, '').replace(/\s*\n\s*/g, ' ').trim();
+  const oneLine = rest
+    .replace(/^(?:Template render error: |(?:Type|Range|Reference)?Error: )+/, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
   return located ? `line ${Number(located[1]) + 1}, column ${Number(located[2]) + 1}: ${oneLine}` : oneLine;
 }
 
@@ -90,7 +96,8 @@ export function renderInSandbox(job: SandboxJob, limits: SandboxLimits): Sandbox
     context.__input = job.contextJson;
     context.__querysets = JSON.stringify(job.querysets);
     const answer: unknown = renderScript.runInContext(context, { timeout: remaining() });
-    if (typeof answer !== 'string') return { ok: false, template: current, message: 'the template sandbox answered nothing' };
+    if (typeof answer !== 'string')
+      return { ok: false, template: current, message: 'the template sandbox answered nothing' };
     const result = JSON.parse(answer) as { ok: boolean; outputs?: unknown; template?: unknown; message?: unknown };
     if (result.ok && Array.isArray(result.outputs) && result.outputs.every((o) => typeof o === 'string')) {
       const outputs = result.outputs as string[];
@@ -104,8 +111,13 @@ export function renderInSandbox(job: SandboxJob, limits: SandboxLimits): Sandbox
     const template = typeof result.template === 'string' ? result.template : current;
     return { ok: false, template, message: templateMessage(String(result.message), template) };
   } catch (error) {
-    if (isTimeout(error)) return { ok: false, template: current, message: `ran past its time limit (${timeoutMs} ms)`, limited: true };
+    if (isTimeout(error))
+      return { ok: false, template: current, message: `ran past its time limit (${timeoutMs} ms)`, limited: true };
     const { message, cause } = error as Error;
-    return { ok: false, template: current, message: cause === 'syntax' ? message : templateMessage(message ?? String(error), current) };
+    return {
+      ok: false,
+      template: current,
+      message: cause === 'syntax' ? message : templateMessage(message ?? String(error), current),
+    };
   }
 }

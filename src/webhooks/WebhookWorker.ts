@@ -1,18 +1,18 @@
+import { WEBHOOK_HOP_HEADER } from '../auth/webhookHop.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
 import { asResumePoint } from '../events/resumePoint.js';
-import type { WebhookDelivery, WebhookDeliveryRecords } from '../models/extras/webhookDeliveriesView.js';
 import { conditionsMet } from '../models/extras/webhookConditions.js';
-import { WEBHOOK_HOP_HEADER } from '../auth/webhookHop.js';
+import type { WebhookDelivery, WebhookDeliveryRecords } from '../models/extras/webhookDeliveriesView.js';
 import { ReadStoreUnavailableError } from '../projections/ReadStoreUnavailableError.js';
 import { RetriesExhaustedError } from '../projections/retryTransient.js';
-import { loadDeliveryState, saveDeliveryState, type DeliveryState, type PendingDelivery } from './deliveryState.js';
-import { EVENT_NAMES, webhookContext, type WebhookContext } from './payload.js';
-import { exhausted, retryDelay } from './retrySchedule.js';
-import type { TransportOptions, TransportResult } from './sendRequest.js';
-import { webhookRequest, type WebhookRequest } from './webhookRequest.js';
 import { TemplateError } from '../templates/TemplateError.js';
 import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
+import { type DeliveryState, loadDeliveryState, type PendingDelivery, saveDeliveryState } from './deliveryState.js';
+import { EVENT_NAMES, type WebhookContext, webhookContext } from './payload.js';
+import { exhausted, retryDelay } from './retrySchedule.js';
+import type { TransportOptions, TransportResult } from './sendRequest.js';
+import { type WebhookRequest, webhookRequest } from './webhookRequest.js';
 
 const WEBHOOK = 'extras.webhook';
 const FLAGS = { create: 'type_create', update: 'type_update', delete: 'type_delete' } as const;
@@ -95,7 +95,8 @@ export interface WebhookWorkerOptions {
  */
 export function isStoreUnavailable(error: unknown, storeFailure: (error: unknown) => boolean = () => false): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
-    if (cause instanceof RetriesExhaustedError || cause instanceof ReadStoreUnavailableError || storeFailure(cause)) return true;
+    if (cause instanceof RetriesExhaustedError || cause instanceof ReadStoreUnavailableError || storeFailure(cause))
+      return true;
   }
   return false;
 }
@@ -151,10 +152,16 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       await this.save();
     }
     const resume = asResumePoint(this.state.resume);
-    this.subscription = this.options.log.subscribe(this.state.position + 1, (events, cursor) => this.dispatch(events, cursor), resume && resume.position <= this.state.position ? resume : null);
+    this.subscription = this.options.log.subscribe(
+      this.state.position + 1,
+      (events, cursor) => this.dispatch(events, cursor),
+      resume && resume.position <= this.state.position ? resume : null,
+    );
     // Delivery can end after the catch-up (the log's consumer gave up, a dispatch failed):
     // deliveries would stop with nobody told, as the projector's would.
-    this.subscription.done?.catch((error: unknown) => this.fail(error instanceof Error ? error : new Error(String(error))));
+    this.subscription.done?.catch((error: unknown) =>
+      this.fail(error instanceof Error ? error : new Error(String(error))),
+    );
     for (const id of Object.keys(this.state.pending)) this.pump(id);
   }
 
@@ -167,7 +174,11 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     if (this.stopped || this.failure) return;
     this.failure = error;
     if (this.options.onFailed) this.options.onFailed(error);
-    else this.options.logger({ level: 'error', msg: `webhook deliveries stopped (the event log can no longer be followed, or the read store is down): ${error.message}` });
+    else
+      this.options.logger({
+        level: 'error',
+        msg: `webhook deliveries stopped (the event log can no longer be followed, or the read store is down): ${error.message}`,
+      });
   }
 
   /** The last log position dispatched. */
@@ -235,9 +246,14 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       this.state.position = event.position;
     }
     const last = events.at(-1);
-    if (cursor !== undefined && last && last.position <= this.state.position) this.state.resume = { position: last.position, cursor };
+    if (cursor !== undefined && last && last.position <= this.state.position)
+      this.state.resume = { position: last.position, cursor };
     this.markDirty();
-    this.saveLater(touched.size > 0 || recorded || events.some((e) => e.objectType === WEBHOOK) ? SAVE_DELAY_MS : POSITION_SAVE_DELAY_MS);
+    this.saveLater(
+      touched.size > 0 || recorded || events.some((e) => e.objectType === WEBHOOK)
+        ? SAVE_DELAY_MS
+        : POSITION_SAVE_DELAY_MS,
+    );
     for (const id of touched) this.pump(id);
   }
 
@@ -334,7 +350,10 @@ export class WebhookWorker implements WebhookDeliveryRecords {
           met = conditionsMet(webhook.conditions, data);
         } catch (error) {
           // Only a malformed condition lands here: the webhook's own fault, so it is skipped for this change.
-          this.options.logger({ level: 'warn', msg: `webhook ${id}: conditions not evaluated: ${(error as Error).message}` });
+          this.options.logger({
+            level: 'warn',
+            msg: `webhook ${id}: conditions not evaluated: ${(error as Error).message}`,
+          });
           met = false;
         }
         if (!met) continue;
@@ -373,15 +392,20 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     if (!head) return;
     const wait = head.next_attempt ? Date.parse(head.next_attempt) - this.now().getTime() : 0;
     if (wait > 0) {
-      this.timers.set(id, setTimeout(() => {
-        this.timers.delete(id);
-        this.pump(id);
-      }, wait));
+      this.timers.set(
+        id,
+        setTimeout(() => {
+          this.timers.delete(id);
+          this.pump(id);
+        }, wait),
+      );
       return;
     }
     this.sending.add(id);
     const attempt = this.attempt(id, head)
-      .catch((error: unknown) => this.options.logger({ level: 'error', msg: `webhook ${id}: ${(error as Error).message}` }))
+      .catch((error: unknown) =>
+        this.options.logger({ level: 'error', msg: `webhook ${id}: ${(error as Error).message}` }),
+      )
       .finally(() => {
         this.sending.delete(id);
         this.inFlight.delete(attempt);
@@ -426,7 +450,11 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       // A template renders the same change the same way every time: retrying it would only
       // hold up the webhook's queue. A busy renderer is another matter: that is retried.
       const where = error instanceof TemplateError ? `${error.template}: ` : '';
-      result = { status: null, error: `request not rendered: ${where}${(error as Error).message}`, final: error instanceof TemplateError };
+      result = {
+        status: null,
+        error: `request not rendered: ${where}${(error as Error).message}`,
+        final: error instanceof TemplateError,
+      };
     }
     if (this.state.pending[id]?.[0] !== delivery) return; // the webhook was deleted while sending
     if (this.abort.signal.aborted) return; // stopped mid-request: not an attempt, sent again at the next start
@@ -442,7 +470,10 @@ export class WebhookWorker implements WebhookDeliveryRecords {
       delivery.status = 'failed';
       delivery.next_attempt = null;
       this.finish(id);
-      this.options.logger({ level: 'warn', msg: `webhook ${id}: gave up delivering change ${delivery.position} after ${delivery.attempts} attempt(s): ${result.error}` });
+      this.options.logger({
+        level: 'warn',
+        msg: `webhook ${id}: gave up delivering change ${delivery.position} after ${delivery.attempts} attempt(s): ${result.error}`,
+      });
     } else {
       const delay = retryDelay(delivery.attempts, this.options.retryBaseMs, this.options.retryMaxMs);
       delivery.next_attempt = new Date(this.now().getTime() + delay).toISOString();
@@ -487,7 +518,11 @@ export class WebhookWorker implements WebhookDeliveryRecords {
         () => (this.saveFailing = false),
         (error: unknown) => {
           // Once per outage (a full disk), not once per try; the next change tries again.
-          if (!this.saveFailing) this.options.logger({ level: 'error', msg: `webhook deliveries not saved (retried with the next change): ${(error as Error).message}` });
+          if (!this.saveFailing)
+            this.options.logger({
+              level: 'error',
+              msg: `webhook deliveries not saved (retried with the next change): ${(error as Error).message}`,
+            });
           this.saveFailing = true;
           this.dirty = true;
         },

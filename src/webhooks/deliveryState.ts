@@ -1,8 +1,9 @@
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
+
+import type { ResumePoint } from '../events/EventLog.js';
 import type { WebhookDelivery } from '../models/extras/webhookDeliveriesView.js';
 import type { WebhookContext } from './payload.js';
-import type { ResumePoint } from '../events/EventLog.js';
 
 /** A delivery still to make: its record, and the context its request is rendered from at each attempt. */
 export interface PendingDelivery extends WebhookDelivery {

@@ -11,7 +11,11 @@ export interface WebhookContext {
   snapshots: { prechange: Record<string, unknown> | null; postchange: Record<string, unknown> | null };
 }
 
-export const EVENT_NAMES: Record<ChangeAction, WebhookContext['event']> = { create: 'created', update: 'updated', delete: 'deleted' };
+export const EVENT_NAMES: Record<ChangeAction, WebhookContext['event']> = {
+  create: 'created',
+  update: 'updated',
+  delete: 'deleted',
+};
 
 /**
  * The event's time as Python prints an aware datetime ('2021-03-09 17:55:33.968016+00:00'),

@@ -7,7 +7,12 @@ import type { PayloadRenderer } from './WebhookWorker.js';
 
 /** Renders read documents in their complete API form (the API's serializer, given by the caller). */
 export interface CompleteRenderer {
-  render(definition: ModelDefinition, docs: ReadDocument[], representation: 'complete', options: { baseUrl: string; omitAnnotated?: boolean }): Promise<Record<string, unknown>[]>;
+  render(
+    definition: ModelDefinition,
+    docs: ReadDocument[],
+    representation: 'complete',
+    options: { baseUrl: string; omitAnnotated?: boolean },
+  ): Promise<Record<string, unknown>[]>;
 }
 
 /**
@@ -27,7 +32,12 @@ export function payloadRenderer(
       const stored = event.action === 'delete' ? event.prechange : event.postchange;
       if (!definition || !stored) return {};
       const base = { ...stored, id: event.objectId };
-      const doc: ReadDocument = { ...base, ...(definition.hooks?.derive?.(base) ?? {}), display: event.objectRepr, _pos: event.position };
+      const doc: ReadDocument = {
+        ...base,
+        ...(definition.hooks?.derive?.(base) ?? {}),
+        display: event.objectRepr,
+        _pos: event.position,
+      };
       const [data] = await serializer.render(definition, [doc], 'complete', { baseUrl, omitAnnotated: true });
       // A webhook watching webhooks would carry their signing keys to receivers and into the saved queue.
       for (const field of definition.fields) if (field.secret && data) delete data[field.name];
@@ -35,7 +45,10 @@ export function payloadRenderer(
     },
     snapshots(event: ChangeEvent) {
       const definition = registry.tryGet(event.objectType);
-      return { prechange: publicSnapshot(definition, event.prechange), postchange: publicSnapshot(definition, event.postchange) };
+      return {
+        prechange: publicSnapshot(definition, event.prechange),
+        postchange: publicSnapshot(definition, event.postchange),
+      };
     },
     secret(webhook) {
       return typeof webhook.secret_sealed === 'string' ? (unseal(webhook.secret_sealed) ?? '') : '';

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+
 import type { WebhookRequest } from './webhookRequest.js';
 
 export interface TransportOptions {
@@ -54,7 +55,8 @@ export async function sendRequest(request: WebhookRequest, options: TransportOpt
   } catch {
     return { status: null, error: `Invalid payload URL: ${request.url}` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { status: null, error: `Unsupported URL scheme: ${url.protocol}` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { status: null, error: `Unsupported URL scheme: ${url.protocol}` };
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const refused = net.isIP(literal) ? options.refuseAddress?.(literal, port) : null;

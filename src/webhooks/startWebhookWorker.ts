@@ -1,4 +1,5 @@
 import path from 'node:path';
+
 import type { SecretKeeper } from '../auth/secrets.js';
 import { WebhookHops } from '../auth/webhookHop.js';
 import type { Config } from '../config.js';
@@ -8,7 +9,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
-import { payloadRenderer, type CompleteRenderer } from './payloadRenderer.js';
+import { type CompleteRenderer, payloadRenderer } from './payloadRenderer.js';
 import { sendRequest } from './sendRequest.js';
 import { isStoreUnavailable, WebhookWorker } from './WebhookWorker.js';
 

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
-import type { WebhookContext } from './payload.js';
+
 import { TemplateError } from '../templates/TemplateError.js';
 import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
+import type { WebhookContext } from './payload.js';
 
 /** The parts of a webhook's definition a request is made from (its secret in clear, '' for none). */
 export interface WebhookDefinition {
@@ -47,7 +48,11 @@ const TEMPLATE_SYNTAX = /\{[{%#]/;
  * sandboxed job. Text without template syntax is its own rendering, so a webhook that uses
  * none (most: NetBox's default body is the context as JSON) costs no render at all.
  */
-async function renderParts(webhook: WebhookDefinition, context: WebhookContext, templates: TemplateRenderer): Promise<string[]> {
+async function renderParts(
+  webhook: WebhookDefinition,
+  context: WebhookContext,
+  templates: TemplateRenderer,
+): Promise<string[]> {
   const parts = [
     { name: 'payload_url', code: webhook.payload_url },
     { name: 'additional_headers', code: webhook.additional_headers },
@@ -59,14 +64,22 @@ async function renderParts(webhook: WebhookDefinition, context: WebhookContext, 
 
 /** JSON spaced as Python's json.dumps prints it (', ' and ': '), so receivers see NetBox's bytes. */
 export function pythonJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (value === null || typeof value !== 'object')
+    return JSON.stringify(value ?? null).replace(
+      /[\u007f-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   return `{${entries.map(([k, v]) => `${pythonJson(k)}: ${pythonJson(v)}`).join(', ')}}`;
 }
 
 /** The HTTP request NetBox's worker would send for this context (without a body template: the context as JSON). */
-export async function webhookRequest(webhook: WebhookDefinition, context: WebhookContext, templates: TemplateRenderer): Promise<WebhookRequest> {
+export async function webhookRequest(
+  webhook: WebhookDefinition,
+  context: WebhookContext,
+  templates: TemplateRenderer,
+): Promise<WebhookRequest> {
   const [url, headerLines, bodyTemplate] = await renderParts(webhook, context, templates);
   const headers: Record<string, string> = { 'Content-Type': webhook.http_content_type, ...parseHeaders(headerLines!) };
   const body = webhook.body_template ? bodyTemplate! : pythonJson(context);

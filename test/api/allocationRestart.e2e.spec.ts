@@ -4,6 +4,7 @@
  * batches, and must answer as before.
  */
 import test from 'ava';
+
 import { ok } from '../auth/helpers.js';
 import { startService } from '../support/startService.js';
 
@@ -17,7 +18,15 @@ test('after a restart, allocation and the listing see the addresses as the log l
   const vrf = await ok(first.api('POST', '/api/ipam/vrfs/', { name: 'red' }));
   const created: Array<{ id: number; address: string }> = [];
   for (const from of [1, 601]) {
-    created.push(...(await ok(first.api('POST', '/api/ipam/ip-addresses/', Array.from({ length: 600 }, (_, k) => ({ address: host(from + k) }))))));
+    created.push(
+      ...(await ok(
+        first.api(
+          'POST',
+          '/api/ipam/ip-addresses/',
+          Array.from({ length: 600 }, (_, k) => ({ address: host(from + k) })),
+        ),
+      )),
+    );
   }
   const byHost = (i: number) => created.find((ip) => ip.address === host(i))!.id;
   await ok(first.api('DELETE', '/api/ipam/ip-addresses/', [{ id: byHost(700) }]), 204);
@@ -29,10 +38,17 @@ test('after a restart, allocation and the listing see the addresses as the log l
   const second = await startService({}, first.dataDir);
   t.teardown(() => second.close());
   const after = await second.api('GET', `${availableIps(prefix.id)}?limit=3`);
-  t.deepEqual(after.body.map((e: any) => e.address), before, 'the listing is the same after the replay');
+  t.deepEqual(
+    after.body.map((e: any) => e.address),
+    before,
+    'the listing is the same after the replay',
+  );
   const allocated = await second.api('POST', availableIps(prefix.id), [{}, {}]);
   t.is(allocated.status, 201);
-  t.deepEqual(allocated.body.map((ip: any) => ip.address), [host(700), host(900)]);
+  t.deepEqual(
+    allocated.body.map((ip: any) => ip.address),
+    [host(700), host(900)],
+  );
   await ok(second.api('DELETE', '/api/ipam/ip-addresses/', [{ id: byHost(5) }]), 204);
   const next = await second.api('POST', availableIps(prefix.id), {});
   t.is(next.body.address, host(5));

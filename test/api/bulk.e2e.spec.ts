@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { startService } from '../support/startService.js';
 
 test('bulk create returns every object in input order', async (t) => {
@@ -7,7 +8,10 @@ test('bulk create returns every object in input order', async (t) => {
   const body = Array.from({ length: 5 }, (_, i) => ({ name: `Tag ${i}`, slug: `tag-${i}` }));
   const response = await service.api('POST', '/api/extras/tags/', body);
   t.is(response.status, 201);
-  t.deepEqual(response.body.map((o: any) => o.slug), body.map((b) => b.slug));
+  t.deepEqual(
+    response.body.map((o: any) => o.slug),
+    body.map((b) => b.slug),
+  );
   t.is(response.headers.get('location'), null);
 });
 
@@ -40,10 +44,12 @@ test('duplicates inside one bulk create are caught', async (t) => {
 test('bulk update changes different attributes per element; a bad element aborts all', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  const created = (await service.api('POST', '/api/extras/tags/', [
-    { name: 'A', slug: 'a' },
-    { name: 'B', slug: 'b' },
-  ])).body;
+  const created = (
+    await service.api('POST', '/api/extras/tags/', [
+      { name: 'A', slug: 'a' },
+      { name: 'B', slug: 'b' },
+    ])
+  ).body;
   const ok = await service.api('PATCH', '/api/extras/tags/', [
     { id: created[0].id, description: 'first' },
     { id: created[1].id, color: '00ff00' },
@@ -69,10 +75,12 @@ test('bulk update changes different attributes per element; a bad element aborts
 test('bulk delete removes all, or nothing when one is protected', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  const [m1, m2] = (await service.api('POST', '/api/dcim/manufacturers/', [
-    { name: 'M1', slug: 'm1' },
-    { name: 'M2', slug: 'm2' },
-  ])).body;
+  const [m1, m2] = (
+    await service.api('POST', '/api/dcim/manufacturers/', [
+      { name: 'M1', slug: 'm1' },
+      { name: 'M2', slug: 'm2' },
+    ])
+  ).body;
   await service.api('POST', '/api/dcim/device-types/', { manufacturer: m2.id, model: 'X', slug: 'x' });
   const refused = await service.api('DELETE', '/api/dcim/manufacturers/', [{ id: m1.id }, { id: m2.id }]);
   t.is(refused.status, 409);
@@ -102,9 +110,19 @@ test('a bulk request is one atomic batch under one request id', async (t) => {
 test('a bulk PATCH of 100 objects with one invalid element changes none', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  const created = (await service.api('POST', '/api/dcim/sites/', Array.from({ length: 100 }, (_, i) => ({ name: `S${i}`, slug: `s${i}` })))).body;
+  const created = (
+    await service.api(
+      'POST',
+      '/api/dcim/sites/',
+      Array.from({ length: 100 }, (_, i) => ({ name: `S${i}`, slug: `s${i}` })),
+    )
+  ).body;
   const head = service.services.log.head();
-  const patch = created.map((site: any, i: number) => ({ id: site.id, description: `patched ${i}`, ...(i === 57 ? { status: 'bogus' } : {}) }));
+  const patch = created.map((site: any, i: number) => ({
+    id: site.id,
+    description: `patched ${i}`,
+    ...(i === 57 ? { status: 'bogus' } : {}),
+  }));
   const response = await service.api('PATCH', '/api/dcim/sites/', patch);
   t.is(response.status, 400);
   t.is(response.body.length, 100);

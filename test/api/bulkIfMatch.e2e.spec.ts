@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { concurrentRequests } from '../support/concurrentRequests.js';
 import { startService, type TestService } from '../support/startService.js';
 
@@ -36,7 +37,10 @@ test('bulk PATCH: an item with a stale etag refuses the whole request with 412 n
     { id: b.id, etag: await etagOf(b.id), description: 'mine' },
   ]);
   t.is(fresh.status, 200, JSON.stringify(fresh.body));
-  t.deepEqual(fresh.body.map((o: any) => o.description), ['mine', 'mine']);
+  t.deepEqual(
+    fresh.body.map((o: any) => o.description),
+    ['mine', 'mine'],
+  );
   t.false('etag' in fresh.body[0]);
   const [event] = await service.services.audit!.requestEvents(fresh.headers.get('x-request-id')!);
   t.false('etag' in event.postchange!, 'the etag is a precondition, never stored');
@@ -58,7 +62,10 @@ test('bulk PUT: an If-Match header listing the ETags guards every object', async
 
   const ok = await service.api('PUT', '/api/extras/tags/', body, { 'If-Match': `${etagB}, W/${etagA}` });
   t.is(ok.status, 200, JSON.stringify(ok.body));
-  t.deepEqual(ok.body.map((o: any) => o.name), ['A2', 'B2']);
+  t.deepEqual(
+    ok.body.map((o: any) => o.name),
+    ['A2', 'B2'],
+  );
 
   const replayed = await service.api('PUT', '/api/extras/tags/', body, { 'If-Match': `${etagA}, ${etagB}` });
   t.is(replayed.status, 412, 'the versions it named are no longer current');
@@ -73,17 +80,25 @@ test('bulk DELETE: a stale etag deletes nothing; current ones delete', async (t)
   const { a, b, etagA, etagB, etagOf } = await twoTags(service);
   await service.api('PATCH', `/api/extras/tags/${a.id}/`, { color: '00ff00' });
   const head = service.services.log.head();
-  const stale = await service.api('DELETE', '/api/extras/tags/', [{ id: a.id, etag: etagA }, { id: b.id, etag: etagB }]);
+  const stale = await service.api('DELETE', '/api/extras/tags/', [
+    { id: a.id, etag: etagA },
+    { id: b.id, etag: etagB },
+  ]);
   t.is(stale.status, 412);
   t.regex(stale.body.detail, new RegExp(`A \\(${a.id}\\)$`));
   t.is(service.services.log.head(), head);
   t.is((await service.api('GET', '/api/extras/tags/')).body.count, 2);
 
-  const staleHeader = await service.api('DELETE', '/api/extras/tags/', [{ id: a.id }, { id: b.id }], { 'If-Match': `${etagA}, ${etagB}` });
+  const staleHeader = await service.api('DELETE', '/api/extras/tags/', [{ id: a.id }, { id: b.id }], {
+    'If-Match': `${etagA}, ${etagB}`,
+  });
   t.is(staleHeader.status, 412);
   t.is(service.services.log.head(), head);
 
-  const fresh = await service.api('DELETE', '/api/extras/tags/', [{ id: a.id, etag: await etagOf(a.id) }, { id: b.id, etag: etagB }]);
+  const fresh = await service.api('DELETE', '/api/extras/tags/', [
+    { id: a.id, etag: await etagOf(a.id) },
+    { id: b.id, etag: etagB },
+  ]);
   t.is(fresh.status, 204);
   t.is((await service.api('GET', '/api/extras/tags/')).body.count, 0);
 });
@@ -92,7 +107,9 @@ test('an etag without its quotes is accepted; a malformed one is a 400 aligned w
   const service = await startService();
   t.teardown(() => service.close());
   const { a, b, etagA } = await twoTags(service);
-  const bare = await service.api('PATCH', '/api/extras/tags/', [{ id: a.id, etag: etagA.replaceAll('"', ''), description: 'x' }]);
+  const bare = await service.api('PATCH', '/api/extras/tags/', [
+    { id: a.id, etag: etagA.replaceAll('"', ''), description: 'x' },
+  ]);
   t.is(bare.status, 200, JSON.stringify(bare.body));
   const head = service.services.log.head();
   const bad = await service.api('PATCH', '/api/extras/tags/', [
@@ -100,7 +117,10 @@ test('an etag without its quotes is accepted; a malformed one is a 400 aligned w
     { id: b.id, etag: 42, description: 'y' },
   ]);
   t.is(bad.status, 400);
-  t.deepEqual(bad.body, [{}, { etag: ["Expected the object's ETag as a string, as the ETag response header gives it."] }]);
+  t.deepEqual(bad.body, [
+    {},
+    { etag: ["Expected the object's ETag as a string, as the ETag response header gives it."] },
+  ]);
   t.is(service.services.log.head(), head);
 });
 

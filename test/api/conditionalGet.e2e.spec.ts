@@ -1,14 +1,19 @@
-import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { as, grant, userWithToken } from '../auth/helpers.js';
 import { startService } from '../support/startService.js';
 
 test('a list answers 304 to the tag it gave until something is written; other queries, callers and forms have their own tags', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  await service.api('POST', '/api/dcim/sites/', [{ name: 'a', slug: 'a' }, { name: 'b', slug: 'b' }]);
+  await service.api('POST', '/api/dcim/sites/', [
+    { name: 'a', slug: 'a' },
+    { name: 'b', slug: 'b' },
+  ]);
 
   const first = await service.api('GET', '/api/dcim/sites/');
   const etag = first.headers.get('etag')!;
@@ -32,12 +37,19 @@ test('a list answers 304 to the tag it gave until something is written; other qu
 
   // A caller who sees less has a tag of its own.
   const viewer = await userWithToken(service, 'viewer');
-  await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [viewer.user.id], constraints: { slug: 'a' } });
+  await grant(service, {
+    object_types: ['dcim.site'],
+    actions: ['view'],
+    users: [viewer.user.id],
+    constraints: { slug: 'a' },
+  });
   await as(service, viewer.key)('GET', '/api/'); // the token's first use is recorded (a write)
   const narrow = await as(service, viewer.key)('GET', '/api/dcim/sites/');
   t.is(narrow.body.count, 1);
   const seen = await service.api('GET', '/api/dcim/sites/');
-  const stranger = await as(service, viewer.key)('GET', '/api/dcim/sites/', undefined, { 'If-None-Match': seen.headers.get('etag')! });
+  const stranger = await as(service, viewer.key)('GET', '/api/dcim/sites/', undefined, {
+    'If-None-Match': seen.headers.get('etag')!,
+  });
   t.is(stranger.status, 200, "another caller's tag does not match");
   t.is(stranger.body.count, 1);
 
@@ -72,7 +84,11 @@ test('an object answers 304 to its version until something its rendering shows c
   t.is(again.status, 304);
   t.is(again.body, null);
   t.is(again.headers.get('etag'), etag);
-  t.is((await service.api('GET', `/api/ipam/vlans/${vlan.id}/`, undefined, { 'If-None-Match': '"1"' })).status, 200, 'another version');
+  t.is(
+    (await service.api('GET', `/api/ipam/vlans/${vlan.id}/`, undefined, { 'If-None-Match': '"1"' })).status,
+    200,
+    'another version',
+  );
 
   // A write to something the rendering does not read leaves the copy current.
   await service.api('PATCH', `/api/ipam/vlan-groups/${group.id}/`, { description: 'x' });
@@ -85,7 +101,10 @@ test('an object answers 304 to its version until something its rendering shows c
   t.is(renamed.headers.get('etag'), etag, 'still the same version for If-Match');
 
   // Renderings that are not kept (?fields=) are always sent.
-  t.is((await service.api('GET', `/api/ipam/vlans/${vlan.id}/?fields=id`, undefined, { 'If-None-Match': etag })).status, 200);
+  t.is(
+    (await service.api('GET', `/api/ipam/vlans/${vlan.id}/?fields=id`, undefined, { 'If-None-Match': etag })).status,
+    200,
+  );
 });
 
 test('an object written before the service started is sent again: what its copy showed then is not known', async (t) => {

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { startService, type ApiResponse, type TestService } from '../support/startService.js';
+
+import { type ApiResponse, startService, type TestService } from '../support/startService.js';
 
 const CONTEXTS = '/api/extras/config-contexts/';
 
@@ -29,14 +30,39 @@ async function world(service: TestService) {
   const ber1 = await post('/api/dcim/sites/', { name: 'BER1', slug: 'ber1', region: berlin.id, group: edge.id });
   const par1 = await post('/api/dcim/sites/', { name: 'PAR1', slug: 'par1' });
   const manufacturer = await post('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
-  const deviceType = await post('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204' });
+  const deviceType = await post('/api/dcim/device-types/', {
+    manufacturer: manufacturer.id,
+    model: 'MX204',
+    slug: 'mx204',
+  });
   const router = await post('/api/dcim/device-roles/', { name: 'Router', slug: 'router', color: 'ff0000' });
   const tenantGroup = await post('/api/tenancy/tenant-groups/', { name: 'Customers', slug: 'customers' });
   const tenant = await post('/api/tenancy/tenants/', { name: 'Acme', slug: 'acme', group: tenantGroup.id });
   const gold = await post('/api/extras/tags/', { name: 'Gold', slug: 'gold' });
   const silver = await post('/api/extras/tags/', { name: 'Silver', slug: 'silver' });
-  const device = await post('/api/dcim/devices/', { name: 'edge1', device_type: deviceType.id, device_role: router.id, site: ber1.id });
-  return { europe, germany, berlin, asia, core, edge, ber1, par1, deviceType, router, tenantGroup, tenant, gold, silver, device };
+  const device = await post('/api/dcim/devices/', {
+    name: 'edge1',
+    device_type: deviceType.id,
+    device_role: router.id,
+    site: ber1.id,
+  });
+  return {
+    europe,
+    germany,
+    berlin,
+    asia,
+    core,
+    edge,
+    ber1,
+    par1,
+    deviceType,
+    router,
+    tenantGroup,
+    tenant,
+    gold,
+    silver,
+    device,
+  };
 }
 
 async function configContextOf(service: TestService, deviceId: number, query = ''): Promise<unknown> {
@@ -48,22 +74,46 @@ test('config contexts are created, read, listed by weight then name, filtered, p
   t.teardown(() => service.close());
   const w = await world(service);
   const created = await must(
-    service.api('POST', CONTEXTS, { name: 'ntp', weight: 200, regions: [w.europe.id], tags: ['silver', 'gold'], data: { ntp: ['192.0.2.1'] } }),
+    service.api('POST', CONTEXTS, {
+      name: 'ntp',
+      weight: 200,
+      regions: [w.europe.id],
+      tags: ['silver', 'gold'],
+      data: { ntp: ['192.0.2.1'] },
+    }),
     201,
   );
-  t.like(created, { name: 'ntp', display: 'ntp', weight: 200, description: '', is_active: true, data: { ntp: ['192.0.2.1'] } });
+  t.like(created, {
+    name: 'ntp',
+    display: 'ntp',
+    weight: 200,
+    description: '',
+    is_active: true,
+    data: { ntp: ['192.0.2.1'] },
+  });
   t.deepEqual(created.tags, ['gold', 'silver'], 'tag slugs, ordered by tag name');
-  t.deepEqual(created.regions.map((r: any) => [r.name, r._depth]), [['Europe', 0]]);
+  t.deepEqual(
+    created.regions.map((r: any) => [r.name, r._depth]),
+    [['Europe', 0]],
+  );
   t.deepEqual(created.sites, []);
   await must(service.api('POST', CONTEXTS, { name: 'b-global', data: { a: 1 } }), 201);
   await must(service.api('POST', CONTEXTS, { name: 'a-global', tags: ['silver'], data: { a: 2 } }), 201);
 
   const listed = await must(service.api('GET', CONTEXTS), 200);
-  t.deepEqual(listed.results.map((c: any) => [c.name, c.weight]), [['ntp', 200], ['a-global', 1000], ['b-global', 1000]]);
-  const names = async (query: string) => (await must(service.api('GET', `${CONTEXTS}?${query}`), 200)).results.map((c: any) => c.name);
+  t.deepEqual(
+    listed.results.map((c: any) => [c.name, c.weight]),
+    [
+      ['ntp', 200],
+      ['a-global', 1000],
+      ['b-global', 1000],
+    ],
+  );
+  const names = async (query: string) =>
+    (await must(service.api('GET', `${CONTEXTS}?${query}`), 200)).results.map((c: any) => c.name);
   t.deepEqual(await names(`region_id=${w.europe.id}`), ['ntp']);
   t.deepEqual(await names('region=europe'), ['ntp']);
-  t.deepEqual(await names('region=germany'), [], 'the region filter names the context\'s own regions, not descendants');
+  t.deepEqual(await names('region=germany'), [], "the region filter names the context's own regions, not descendants");
   t.deepEqual(await names('tag=gold&tag=silver'), ['ntp', 'a-global'], 'repeated tags: any of them');
   t.deepEqual(await names(`tag_id=${w.gold.id}`), ['ntp']);
   t.deepEqual(await names('q=192.0.2'), ['ntp'], 'q searches the data too');
@@ -73,10 +123,16 @@ test('config contexts are created, read, listed by weight then name, filtered, p
   t.is(unknownTag.status, 400);
   t.deepEqual(unknownTag.body, { tags: ['Object with slug=nope does not exist.'] });
 
-  const patched = await must(service.api('PATCH', `${CONTEXTS}${created.id}/`, { tags: ['gold'], regions: [], sites: [w.ber1.id] }), 200);
+  const patched = await must(
+    service.api('PATCH', `${CONTEXTS}${created.id}/`, { tags: ['gold'], regions: [], sites: [w.ber1.id] }),
+    200,
+  );
   t.deepEqual(patched.tags, ['gold']);
   t.deepEqual(patched.regions, []);
-  t.deepEqual(patched.sites.map((s: any) => s.name), ['BER1']);
+  t.deepEqual(
+    patched.sites.map((s: any) => s.name),
+    ['BER1'],
+  );
   await must(service.api('DELETE', `${CONTEXTS}${created.id}/`), 204);
   t.is((await service.api('GET', `${CONTEXTS}${created.id}/`)).status, 404);
 });
@@ -91,7 +147,9 @@ test('a context\'s data must be a JSON object: 400 {"data": [...]} with NetBox\'
     t.deepEqual(response.body, { data: notObject }, JSON.stringify(data));
   }
   t.deepEqual((await service.api('POST', CONTEXTS, { name: 'bad' })).body, { data: ['This field is required.'] });
-  t.deepEqual((await service.api('POST', CONTEXTS, { name: 'bad', data: null })).body, { data: ['This field may not be null.'] });
+  t.deepEqual((await service.api('POST', CONTEXTS, { name: 'bad', data: null })).body, {
+    data: ['This field may not be null.'],
+  });
   const created = await must(service.api('POST', CONTEXTS, { name: 'good', data: {} }), 201);
   const patched = await service.api('PATCH', `${CONTEXTS}${created.id}/`, { data: [] });
   t.deepEqual([patched.status, patched.body], [400, { data: notObject }]);
@@ -105,14 +163,24 @@ test('a device renders every active context that applies, by weight then name, w
   t.teardown(() => service.close());
   const w = await world(service);
   const add = (body: Record<string, unknown>) => must(service.api('POST', CONTEXTS, body), 201);
-  await add({ name: 'global', weight: 1000, data: { ntp: { servers: ['global'], prefer: 'global' }, dns: 'global', order: 'global' } });
+  await add({
+    name: 'global',
+    weight: 1000,
+    data: { ntp: { servers: ['global'], prefer: 'global' }, dns: 'global', order: 'global' },
+  });
   await add({ name: 'europe', weight: 500, regions: [w.europe.id], data: { dns: 'europe', order: 'europe' } });
   await add({ name: 'asia', weight: 2000, regions: [w.asia.id], data: { dns: 'asia' } });
   await add({ name: 'b-core', weight: 3000, site_groups: [w.core.id], data: { order: 'b-core' } });
   await add({ name: 'a-core', weight: 3000, site_groups: [w.core.id], data: { order: 'a-core', group: 'core' } });
   await add({ name: 'gold', weight: 4000, tags: ['gold', 'silver'], data: { ntp: { servers: ['gold'] } } });
   await add({ name: 'router in ber1', weight: 5000, roles: [w.router.id], sites: [w.ber1.id], data: { router: true } });
-  await add({ name: 'router in par1', weight: 5000, roles: [w.router.id], sites: [w.par1.id], data: { router: 'par1' } });
+  await add({
+    name: 'router in par1',
+    weight: 5000,
+    roles: [w.router.id],
+    sites: [w.par1.id],
+    data: { router: 'par1' },
+  });
   await add({ name: 'customers', weight: 6000, tenant_groups: [w.tenantGroup.id], data: { customer: true } });
   await add({ name: 'inactive', weight: 9000, is_active: false, data: { dns: 'inactive' } });
 
@@ -173,7 +241,11 @@ test('a change to a context, its criteria or activity, or to the device shows on
   t.deepEqual(await configContextOf(service, w.device.id), { v: 2 }, 'tagged');
   await must(service.api('DELETE', `/api/extras/tags/${w.gold.id}/`), 204);
   t.deepEqual((await must(service.api('GET', path), 200)).tags, [], 'a deleted tag leaves the criteria');
-  t.deepEqual(await configContextOf(service, w.device.id), { v: 2 }, 'no tag criterion left: it applies to every device');
+  t.deepEqual(
+    await configContextOf(service, w.device.id),
+    { v: 2 },
+    'no tag criterion left: it applies to every device',
+  );
   await must(service.api('DELETE', path), 204);
   t.deepEqual(await configContextOf(service, w.device.id), {});
 });
@@ -208,35 +280,76 @@ test('as_of renders the contexts as they were then (by log position and by time)
   t.deepEqual(await configContextOf(service, w.device.id, `?as_of=${positionOf(first)}`), { v: 1 });
   t.deepEqual(await configContextOf(service, w.device.id, `?as_of=${positionOf(second)}`), { v: 2 });
   t.deepEqual(await configContextOf(service, w.device.id, `?as_of=${positionOf(later)}`), { later: true, v: 2 });
-  t.deepEqual(await configContextOf(service, w.device.id, `?as_of=${encodeURIComponent(first.body.last_updated)}`), { v: 1 });
-  t.deepEqual(await configContextOf(service, w.device.id, `?as_of=${encodeURIComponent(second.body.last_updated)}`), { v: 2 });
+  t.deepEqual(await configContextOf(service, w.device.id, `?as_of=${encodeURIComponent(first.body.last_updated)}`), {
+    v: 1,
+  });
+  t.deepEqual(await configContextOf(service, w.device.id, `?as_of=${encodeURIComponent(second.body.last_updated)}`), {
+    v: 2,
+  });
   const pastList = await must(service.api('GET', `/api/dcim/devices/?as_of=${positionOf(second)}`), 200);
   t.deepEqual(pastList.results[0].config_context, { v: 2 });
 });
 
-test('a virtual machine renders the contexts of its cluster\'s site, its cluster, role and tenant, its own data last', async (t) => {
+test("a virtual machine renders the contexts of its cluster's site, its cluster, role and tenant, its own data last", async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
   const w = await world(service);
   const post = (path: string, body: unknown) => must(service.api('POST', path, body), 201);
   const type = await post('/api/virtualization/cluster-types/', { name: 'VMware', slug: 'vmware' });
   const group = await post('/api/virtualization/cluster-groups/', { name: 'Prod', slug: 'prod' });
-  const cluster = await post('/api/virtualization/clusters/', { name: 'c1', type: type.id, group: group.id, site: w.ber1.id });
+  const cluster = await post('/api/virtualization/clusters/', {
+    name: 'c1',
+    type: type.id,
+    group: group.id,
+    site: w.ber1.id,
+  });
   const role = await post('/api/dcim/device-roles/', { name: 'App', slug: 'app', color: '00ff00', vm_role: true });
   const vm = await post('/api/virtualization/virtual-machines/', {
-    name: 'vm1', cluster: cluster.id, role: role.id, tenant: w.tenant.id, local_context_data: { own: true, level: 'vm' },
+    name: 'vm1',
+    cluster: cluster.id,
+    role: role.id,
+    tenant: w.tenant.id,
+    local_context_data: { own: true, level: 'vm' },
   });
   const loose = await post('/api/virtualization/virtual-machines/', { name: 'vm2', site: w.par1.id });
-  await post(CONTEXTS, { name: 'europe', weight: 100, regions: [w.europe.id], data: { level: 'region', dns: ['192.0.2.53'] } });
-  await post(CONTEXTS, { name: 'cluster-type', weight: 200, cluster_types: [type.id], data: { level: 'cluster-type' } });
-  await post(CONTEXTS, { name: 'role-tenant', weight: 300, roles: [role.id], tenant_groups: [w.tenantGroup.id], data: { app: true } });
-  await post(CONTEXTS, { name: 'device-types', device_types: [w.deviceType.id], data: { never: 'a VM has no device type' } });
+  await post(CONTEXTS, {
+    name: 'europe',
+    weight: 100,
+    regions: [w.europe.id],
+    data: { level: 'region', dns: ['192.0.2.53'] },
+  });
+  await post(CONTEXTS, {
+    name: 'cluster-type',
+    weight: 200,
+    cluster_types: [type.id],
+    data: { level: 'cluster-type' },
+  });
+  await post(CONTEXTS, {
+    name: 'role-tenant',
+    weight: 300,
+    roles: [role.id],
+    tenant_groups: [w.tenantGroup.id],
+    data: { app: true },
+  });
+  await post(CONTEXTS, {
+    name: 'device-types',
+    device_types: [w.deviceType.id],
+    data: { never: 'a VM has no device type' },
+  });
   await post(CONTEXTS, { name: 'par1', sites: [w.par1.id], data: { par1: true } });
 
-  const rendered = (await must(service.api('GET', `/api/virtualization/virtual-machines/${vm.id}/`), 200)).config_context;
+  const rendered = (await must(service.api('GET', `/api/virtualization/virtual-machines/${vm.id}/`), 200))
+    .config_context;
   t.deepEqual(rendered, { level: 'vm', dns: ['192.0.2.53'], app: true, own: true });
   const listed = await must(service.api('GET', `/api/virtualization/virtual-machines/?id=${loose.id}`), 200);
-  t.deepEqual(listed.results[0].config_context, {}, 'a VM without a cluster meets no site-limited context, as in NetBox 3.4');
-  const excluded = await must(service.api('GET', `/api/virtualization/virtual-machines/${vm.id}/?exclude=config_context`), 200);
+  t.deepEqual(
+    listed.results[0].config_context,
+    {},
+    'a VM without a cluster meets no site-limited context, as in NetBox 3.4',
+  );
+  const excluded = await must(
+    service.api('GET', `/api/virtualization/virtual-machines/${vm.id}/?exclude=config_context`),
+    200,
+  );
   t.false('config_context' in excluded);
 });

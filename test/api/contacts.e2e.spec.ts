@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ContentTypes } from '../../src/audit/contentTypes.js';
 import { registry } from '../../src/models/registry.js';
 import { startService, type TestService } from '../support/startService.js';
@@ -15,8 +16,21 @@ async function names(service: TestService, path: string, query: string): Promise
   return response.body.results.map((o: any) => o.name).sort();
 }
 
-function assign(service: TestService, contentType: string, objectId: number, contact: number, role: number, extra: Record<string, unknown> = {}) {
-  return post(service, '/api/tenancy/contact-assignments/', { content_type: contentType, object_id: objectId, contact, role, ...extra });
+function assign(
+  service: TestService,
+  contentType: string,
+  objectId: number,
+  contact: number,
+  role: number,
+  extra: Record<string, unknown> = {},
+) {
+  return post(service, '/api/tenancy/contact-assignments/', {
+    content_type: contentType,
+    object_id: objectId,
+    contact,
+    role,
+    ...extra,
+  });
 }
 
 /**
@@ -27,7 +41,11 @@ function assign(service: TestService, contentType: string, objectId: number, con
 async function estate(service: TestService) {
   const staff = await post(service, '/api/tenancy/contact-groups/', { name: 'Staff', slug: 'staff' });
   const noc = await post(service, '/api/tenancy/contact-groups/', { name: 'NOC', slug: 'noc', parent: staff.id });
-  const alice = await post(service, '/api/tenancy/contacts/', { name: 'Alice', group: noc.id, email: 'alice@example.com' });
+  const alice = await post(service, '/api/tenancy/contacts/', {
+    name: 'Alice',
+    group: noc.id,
+    email: 'alice@example.com',
+  });
   const bob = await post(service, '/api/tenancy/contacts/', { name: 'Bob', group: staff.id });
   const carol = await post(service, '/api/tenancy/contacts/', { name: 'Carol' });
   const admin = await post(service, '/api/tenancy/contact-roles/', { name: 'Admin', slug: 'admin' });
@@ -45,26 +63,73 @@ async function estate(service: TestService) {
   const bobDc2 = await assign(service, 'dcim.site', dc2.id, bob.id, billing.id);
   const carolAcme = await assign(service, 'tenancy.tenant', acme.id, carol.id, admin.id);
   const aliceWeb1 = await assign(service, 'virtualization.virtualmachine', web1.id, alice.id, billing.id);
-  return { staff, noc, alice, bob, carol, admin, billing, dc1, dc2, dc3, acme, initech, web1, web2, aliceDc1, bobDc2, carolAcme, aliceWeb1 };
+  return {
+    staff,
+    noc,
+    alice,
+    bob,
+    carol,
+    admin,
+    billing,
+    dc1,
+    dc2,
+    dc3,
+    acme,
+    initech,
+    web1,
+    web2,
+    aliceDc1,
+    bobDc2,
+    carolAcme,
+    aliceWeb1,
+  };
 }
 
-test('a contact assignment renders its object in the target model\'s nested form, contact and role nested, priority as a choice', async (t) => {
+test("a contact assignment renders its object in the target model's nested form, contact and role nested, priority as a choice", async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
   const e = await estate(service);
   const read = await service.api('GET', `/api/tenancy/contact-assignments/${e.aliceDc1.id}/`);
   t.is(read.status, 200);
   const body = read.body;
-  t.deepEqual(Object.keys(body), ['id', 'url', 'display', 'content_type', 'object_id', 'object', 'contact', 'role', 'priority', 'created', 'last_updated']);
+  t.deepEqual(Object.keys(body), [
+    'id',
+    'url',
+    'display',
+    'content_type',
+    'object_id',
+    'object',
+    'contact',
+    'role',
+    'priority',
+    'created',
+    'last_updated',
+  ]);
   t.is(body.content_type, 'dcim.site');
   t.is(body.object_id, e.dc1.id);
-  t.deepEqual(body.object, { id: e.dc1.id, url: `${service.url}/api/dcim/sites/${e.dc1.id}/`, display: 'DC-1', name: 'DC-1', slug: 'dc-1' });
-  t.deepEqual(body.contact, { id: e.alice.id, url: `${service.url}/api/tenancy/contacts/${e.alice.id}/`, display: 'Alice', name: 'Alice' });
+  t.deepEqual(body.object, {
+    id: e.dc1.id,
+    url: `${service.url}/api/dcim/sites/${e.dc1.id}/`,
+    display: 'DC-1',
+    name: 'DC-1',
+    slug: 'dc-1',
+  });
+  t.deepEqual(body.contact, {
+    id: e.alice.id,
+    url: `${service.url}/api/tenancy/contacts/${e.alice.id}/`,
+    display: 'Alice',
+    name: 'Alice',
+  });
   t.is(body.role.slug, 'admin');
   t.deepEqual(body.priority, { value: 'primary', label: 'Primary' });
   t.is(body.display, 'Alice (Primary) -> DC-1');
   const vm = (await service.api('GET', `/api/tenancy/contact-assignments/${e.aliceWeb1.id}/`)).body;
-  t.deepEqual(vm.object, { id: e.web1.id, url: `${service.url}/api/virtualization/virtual-machines/${e.web1.id}/`, display: 'web1', name: 'web1' });
+  t.deepEqual(vm.object, {
+    id: e.web1.id,
+    url: `${service.url}/api/virtualization/virtual-machines/${e.web1.id}/`,
+    display: 'web1',
+    name: 'web1',
+  });
   t.is(vm.priority, null);
   t.is(vm.display, 'Alice -> web1');
   // NetBox's brief form: the role as its id, the priority bare
@@ -83,19 +148,40 @@ test('contact assignments are unique per object, contact and role; the role is r
   const service = await startService();
   t.teardown(() => service.close());
   const e = await estate(service);
-  const again = await service.api('POST', '/api/tenancy/contact-assignments/', { content_type: 'dcim.site', object_id: e.dc1.id, contact: e.alice.id, role: e.admin.id });
+  const again = await service.api('POST', '/api/tenancy/contact-assignments/', {
+    content_type: 'dcim.site',
+    object_id: e.dc1.id,
+    contact: e.alice.id,
+    role: e.admin.id,
+  });
   t.is(again.status, 400);
-  t.deepEqual(again.body, { __all__: ['Contact assignment with this Content type, Object id, Contact and Role already exists.'] });
+  t.deepEqual(again.body, {
+    __all__: ['Contact assignment with this Content type, Object id, Contact and Role already exists.'],
+  });
   // another role, or another object, is a new assignment
   t.truthy(await assign(service, 'dcim.site', e.dc1.id, e.alice.id, e.billing.id));
   t.truthy(await assign(service, 'dcim.site', e.dc3.id, e.alice.id, e.admin.id));
-  const noRole = await service.api('POST', '/api/tenancy/contact-assignments/', { content_type: 'dcim.site', object_id: e.dc3.id, contact: e.bob.id });
+  const noRole = await service.api('POST', '/api/tenancy/contact-assignments/', {
+    content_type: 'dcim.site',
+    object_id: e.dc3.id,
+    contact: e.bob.id,
+  });
   t.is(noRole.status, 400);
   t.deepEqual(noRole.body, { role: ['This field cannot be null.'] });
-  const missing = await service.api('POST', '/api/tenancy/contact-assignments/', { content_type: 'dcim.site', object_id: 9999, contact: e.bob.id, role: e.admin.id });
+  const missing = await service.api('POST', '/api/tenancy/contact-assignments/', {
+    content_type: 'dcim.site',
+    object_id: 9999,
+    contact: e.bob.id,
+    role: e.admin.id,
+  });
   t.is(missing.status, 400);
   t.truthy(missing.body.object_id);
-  const notContactModel = await service.api('POST', '/api/tenancy/contact-assignments/', { content_type: 'dcim.interface', object_id: 1, contact: e.bob.id, role: e.admin.id });
+  const notContactModel = await service.api('POST', '/api/tenancy/contact-assignments/', {
+    content_type: 'dcim.interface',
+    object_id: 1,
+    contact: e.bob.id,
+    role: e.admin.id,
+  });
   t.is(notContactModel.status, 400);
   t.truthy(notContactModel.body.content_type);
 });
@@ -106,8 +192,14 @@ test('deleting an object deletes its contact assignments; contacts and roles sti
   const e = await estate(service);
   t.is((await service.api('DELETE', `/api/dcim/sites/${e.dc1.id}/`)).status, 204);
   t.is((await service.api('GET', `/api/tenancy/contact-assignments/${e.aliceDc1.id}/`)).status, 404);
-  t.is((await service.api('GET', `/api/tenancy/contact-assignments/${e.aliceWeb1.id}/`)).status, 200, 'other assignments of the contact stay');
-  const changes = (await service.api('GET', `/api/extras/object-changes/?changed_object_type=tenancy.contactassignment&action=delete`)).body;
+  t.is(
+    (await service.api('GET', `/api/tenancy/contact-assignments/${e.aliceWeb1.id}/`)).status,
+    200,
+    'other assignments of the contact stay',
+  );
+  const changes = (
+    await service.api('GET', `/api/extras/object-changes/?changed_object_type=tenancy.contactassignment&action=delete`)
+  ).body;
   t.is(changes.count, 1, 'the cascade is recorded as its own change');
   t.is((await service.api('DELETE', `/api/virtualization/virtual-machines/${e.web1.id}/`)).status, 204);
   t.is((await service.api('GET', `/api/tenancy/contact-assignments/${e.aliceWeb1.id}/`)).status, 404);
@@ -143,7 +235,11 @@ test('contact, contact_role and contact_group filter sites, tenants and virtual 
   t.deepEqual(await names(service, tenants, `contact=${e.carol.id}`), ['Acme']);
   t.deepEqual(await names(service, tenants, `contact_role=${e.admin.id}`), ['Acme']);
   t.deepEqual(await names(service, tenants, `contact_group=${e.staff.id}`), []);
-  t.deepEqual(await names(service, tenants, `contact_group=null`), ['Acme', 'Initech'], 'Carol has no group; Initech no assignment');
+  t.deepEqual(
+    await names(service, tenants, `contact_group=null`),
+    ['Acme', 'Initech'],
+    'Carol has no group; Initech no assignment',
+  );
   const vms = '/api/virtualization/virtual-machines/';
   t.deepEqual(await names(service, vms, `contact=${e.alice.id}`), ['web1']);
   t.deepEqual(await names(service, vms, `contact_role=${e.admin.id}`), []);
@@ -175,5 +271,7 @@ test('contact assignments filter by content type, object, contact, role and prio
   t.deepEqual(await ids(`content_type_id__n=${siteType}`), [e.carolAcme.id, e.aliceWeb1.id]);
   const unknownType = await service.api('GET', '/api/tenancy/contact-assignments/?content_type_id=99999');
   t.is(unknownType.status, 400);
-  t.deepEqual(unknownType.body, { content_type_id: ['Select a valid choice. 99999 is not one of the available choices.'] });
+  t.deepEqual(unknownType.body, {
+    content_type_id: ['Select a valid choice. 99999 is not one of the available choices.'],
+  });
 });

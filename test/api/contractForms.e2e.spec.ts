@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';
 
@@ -71,7 +72,16 @@ test('display_name follows the label when the object is renamed', async (t) => {
 test("a nested interface holds device, name, cable and connection_status (an IP address's assigned_object)", async (t) => {
   const { service, seed } = await fixture();
   const address = (await service.api('GET', `/api/ipam/ip-addresses/${seed.address.id}/`)).body;
-  t.deepEqual(Object.keys(address.assigned_object), ['id', 'url', 'display', 'device', 'name', 'cable', 'connection_status', '_occupied']);
+  t.deepEqual(Object.keys(address.assigned_object), [
+    'id',
+    'url',
+    'display',
+    'device',
+    'name',
+    'cable',
+    'connection_status',
+    '_occupied',
+  ]);
   t.is(address.assigned_object.cable, null);
   t.is(address.assigned_object.connection_status, null);
   t.deepEqual(Object.keys(address.assigned_object.device), ['id', 'url', 'display', 'display_name', 'name']);

@@ -1,19 +1,51 @@
 import test from 'ava';
-import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+
 import { writableFields } from '../../src/commands/writeSchema.js';
+import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { registry } from '../../src/models/registry.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { seededRandom } from '../support/seededRandom.js';
 import { startService } from '../support/startService.js';
 
 const NASTY: unknown[] = [
-  null, true, false, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 'x', '', ' ', 'a'.repeat(100_000), '10.0.0.1/33', '::/129',
-  '$where', '.*', '(a+)+$', { $ne: null }, { $gt: '' }, { __proto__: { admin: true } }, [], [null], [{}], [1, 'x'],
-  {}, { id: 1 }, { name: { $regex: '.*' } }, '9'.repeat(400), 'null', 'true', '2024-13-45', '\u0000', '<script>',
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  2 ** 53,
+  -(2 ** 63),
+  'x',
+  '',
+  ' ',
+  'a'.repeat(100_000),
+  '10.0.0.1/33',
+  '::/129',
+  '$where',
+  '.*',
+  '(a+)+$',
+  { $ne: null },
+  { $gt: '' },
+  { __proto__: { admin: true } },
+  [],
+  [null],
+  [{}],
+  [1, 'x'],
+  {},
+  { id: 1 },
+  { name: { $regex: '.*' } },
+  '9'.repeat(400),
+  'null',
+  'true',
+  '2024-13-45',
+  '\u0000',
+  '<script>',
 ];
 
 function isLastUsedRefresh(event: ChangeEvent): boolean {
-  if (event.objectType !== 'users.token' || event.action !== 'update' || !event.prechange || !event.postchange) return false;
+  if (event.objectType !== 'users.token' || event.action !== 'update' || !event.prechange || !event.postchange)
+    return false;
   const keys = new Set([...Object.keys(event.prechange), ...Object.keys(event.postchange)]);
   const changed = [...keys].filter((k) => JSON.stringify(event.prechange![k]) !== JSON.stringify(event.postchange![k]));
   return changed.every((k) => k === 'last_used' || k === 'last_updated');
@@ -34,7 +66,10 @@ test('corrupted bodies on every model get a 4xx in NetBox shape and write nothin
       const body: Record<string, unknown> = {};
       const n = 1 + Math.floor(random() * 4);
       for (let j = 0; j < n; j++) body[random() < 0.8 ? pick(fields) : `unknown_${j}`] = pick(NASTY);
-      for (const [method, url] of [['POST', path], ...(existing ? [['PATCH', `${path}${existing.id}/`]] : [])] as const) {
+      for (const [method, url] of [
+        ['POST', path],
+        ...(existing ? [['PATCH', `${path}${existing.id}/`]] : []),
+      ] as const) {
         const head = service.services.log.head();
         const response = await service.api(method, url, body);
         requests++;
@@ -50,7 +85,8 @@ test('corrupted bodies on every model get a 4xx in NetBox shape and write nothin
           if (service.services.log.head() > head) {
             for await (const batch of service.services.log.read(head + 1)) {
               for (const event of batch) {
-                if (event.requestId === requestId && !isLastUsedRefresh(event)) written.push(`${event.action} ${event.objectType}`);
+                if (event.requestId === requestId && !isLastUsedRefresh(event))
+                  written.push(`${event.action} ${event.objectType}`);
               }
             }
           }

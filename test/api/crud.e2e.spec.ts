@@ -1,8 +1,9 @@
 import test from 'ava';
+
 import { registry } from '../../src/models/registry.js';
 import { seedInfrastructure } from '../support/fixtures.js';
-import { CRUD_SAMPLES } from './crudSamples.js';
 import { startService } from '../support/startService.js';
+import { CRUD_SAMPLES } from './crudSamples.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -14,7 +15,11 @@ const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
  */
 const CREATED_BY_UPLOAD = new Set(['extras.imageattachment']);
 
-const MODELS = registry.all().filter((definition) => definition.changeLogged !== false && !definition.readOnly && !CREATED_BY_UPLOAD.has(definition.key));
+const MODELS = registry
+  .all()
+  .filter(
+    (definition) => definition.changeLogged !== false && !definition.readOnly && !CREATED_BY_UPLOAD.has(definition.key),
+  );
 
 test('every change-logged model is created, read, patched and deleted over HTTP', async (t) => {
   const service = await startService();
@@ -78,7 +83,13 @@ test('related objects are nested in their brief form, choices as {value, label}'
   t.teardown(() => service.close());
   const s = await seedInfrastructure(service);
   const device = (await service.api('GET', `/api/dcim/devices/${s.device.id}/`)).body;
-  t.deepEqual(device.site, { id: s.site.id, url: `${service.url}/api/dcim/sites/${s.site.id}/`, display: 'DC-1', name: 'DC-1', slug: 'dc-1' });
+  t.deepEqual(device.site, {
+    id: s.site.id,
+    url: `${service.url}/api/dcim/sites/${s.site.id}/`,
+    display: 'DC-1',
+    name: 'DC-1',
+    slug: 'dc-1',
+  });
   t.deepEqual(device.status, { value: 'active', label: 'Active' });
   t.is(device.rack.name, 'R1');
   t.is(device.device_type.manufacturer.name, 'Juniper');
@@ -168,7 +179,10 @@ test('writes survive a restart: the read models are rebuilt from the log', async
   const second = await startService({}, dataDir);
   t.teardown(() => second.close());
   const after = (await second.api('GET', '/api/dcim/devices/')).body;
-  t.deepEqual(after.results.map((d: any) => d.name), before.results.map((d: any) => d.name));
+  t.deepEqual(
+    after.results.map((d: any) => d.name),
+    before.results.map((d: any) => d.name),
+  );
   const withoutUrl = ({ url: _url, ...rest }: any) => rest;
   t.deepEqual(withoutUrl(after.results[0].site), withoutUrl(before.results[0].site));
   const created = await second.api('POST', '/api/dcim/manufacturers/', { name: 'Arista', slug: 'arista' });

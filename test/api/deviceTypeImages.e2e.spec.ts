@@ -1,7 +1,9 @@
-import test from 'ava';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { gifHeader, tinyPng } from '../support/tinyImages.js';
 
@@ -16,11 +18,23 @@ async function post(service: TestService, at: string, body: unknown): Promise<an
 type Image = { bytes: Buffer; filename: string };
 
 /** A multipart/form-data write, as pynetbox sends one with files. */
-async function send(service: TestService, method: string, at: string, fields: Record<string, string | number>, files: Record<string, Image> = {}, headers: Record<string, string> = {}) {
+async function send(
+  service: TestService,
+  method: string,
+  at: string,
+  fields: Record<string, string | number>,
+  files: Record<string, Image> = {},
+  headers: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
-  for (const [name, image] of Object.entries(files)) form.append(name, new Blob([new Uint8Array(image.bytes)], { type: 'application/octet-stream' }), image.filename);
-  const response = await fetch(service.url + at, { method, headers: { Authorization: `Token ${ADMIN_TOKEN}`, ...headers }, body: form });
+  for (const [name, image] of Object.entries(files))
+    form.append(name, new Blob([new Uint8Array(image.bytes)], { type: 'application/octet-stream' }), image.filename);
+  const response = await fetch(service.url + at, {
+    method,
+    headers: { Authorization: `Token ${ADMIN_TOKEN}`, ...headers },
+    body: form,
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
 }
@@ -38,7 +52,13 @@ test('device-type images: multipart create, replace, clear by JSON, has_ filters
   t.teardown(() => service.close());
   const maker = await post(service, '/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' });
   const front = tinyPng(4, 2);
-  const created = await send(service, 'POST', TYPES, { manufacturer: maker.id, model: 'Box 1', slug: 'box-1', u_height: '2', is_full_depth: 'false' }, { front_image: { bytes: front, filename: 'front.png' } });
+  const created = await send(
+    service,
+    'POST',
+    TYPES,
+    { manufacturer: maker.id, model: 'Box 1', slug: 'box-1', u_height: '2', is_full_depth: 'false' },
+    { front_image: { bytes: front, filename: 'front.png' } },
+  );
   t.is(created.status, 201, JSON.stringify(created.body));
   const box = created.body;
   t.is(created.headers.get('Location'), box.url);
@@ -47,7 +67,10 @@ test('device-type images: multipart create, replace, clear by JSON, has_ filters
   t.is(box.u_height, 2);
   t.false(box.is_full_depth);
   t.deepEqual(box.manufacturer.id, maker.id);
-  t.false(Object.keys(box).some((k) => k.endsWith('_digest') || k.endsWith('_size')), 'the kept digest and size are not shown');
+  t.false(
+    Object.keys(box).some((k) => k.endsWith('_digest') || k.endsWith('_size')),
+    'the kept digest and size are not shown',
+  );
 
   const served = await fetch(box.front_image, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } });
   t.is(served.status, 200);
@@ -55,7 +78,14 @@ test('device-type images: multipart create, replace, clear by JSON, has_ filters
   t.true(Buffer.from(await served.arrayBuffer()).equals(front));
   t.is(served.headers.get('X-Content-Type-Options'), 'nosniff', 'uploaded bytes are never sniffed into another type');
   t.is(served.headers.get('Content-Security-Policy'), "sandbox; default-src 'none'", 'nor run as a document');
-  t.is((await fetch(`${service.url}/media/devicetype-images/${'0'.repeat(64)}.png`, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } })).status, 404);
+  t.is(
+    (
+      await fetch(`${service.url}/media/devicetype-images/${'0'.repeat(64)}.png`, {
+        headers: { Authorization: `Token ${ADMIN_TOKEN}` },
+      })
+    ).status,
+    404,
+  );
 
   // the event names the file by its digest and size, never its bytes nor the request's token
   const log = readFileSync(path.join(service.dataDir, 'events.log'));
@@ -66,7 +96,13 @@ test('device-type images: multipart create, replace, clear by JSON, has_ filters
 
   // PATCH with a rear image keeps the front one; PUT-less JSON edits keep both
   const rear = tinyPng(4, 2, 0x10);
-  const patched = await send(service, 'PATCH', `${TYPES}${box.id}/`, {}, { rear_image: { bytes: rear, filename: 'rear.png' } });
+  const patched = await send(
+    service,
+    'PATCH',
+    `${TYPES}${box.id}/`,
+    {},
+    { rear_image: { bytes: rear, filename: 'rear.png' } },
+  );
   t.is(patched.status, 200, JSON.stringify(patched.body));
   t.is(patched.body.front_image, box.front_image);
   t.is(patched.body.rear_image, `${service.url}/media/devicetype-images/${digestOf(rear)}.png`);
@@ -77,7 +113,13 @@ test('device-type images: multipart create, replace, clear by JSON, has_ filters
 
   // replaced by another upload
   const front2 = tinyPng(2, 2, 0x20);
-  const replaced = await send(service, 'PATCH', `${TYPES}${box.id}/`, { comments: 'new front' }, { front_image: { bytes: front2, filename: 'f2.png' } });
+  const replaced = await send(
+    service,
+    'PATCH',
+    `${TYPES}${box.id}/`,
+    { comments: 'new front' },
+    { front_image: { bytes: front2, filename: 'f2.png' } },
+  );
   t.is(replaced.status, 200, JSON.stringify(replaced.body));
   t.is(replaced.body.front_image, `${service.url}/media/devicetype-images/${digestOf(front2)}.png`);
   t.is(replaced.body.comments, 'new front');
@@ -98,14 +140,21 @@ test('device-type images: multipart create, replace, clear by JSON, has_ filters
   t.is(formCleared.body.rear_image, null);
   t.deepEqual(await ids(service, 'has_front_image=true'), []);
   t.deepEqual(await ids(service, 'has_rear_image=false'), [box.id, plain.id]);
-  t.is((await fetch(box.front_image, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } })).status, 404, 'a file no object shows is not served');
+  t.is(
+    (await fetch(box.front_image, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } })).status,
+    404,
+    'a file no object shows is not served',
+  );
 
   // OPTIONS says how the field is written, as DRF's metadata does
   const options = await service.api('OPTIONS', TYPES);
   t.like(options.body.actions.POST.front_image, { type: 'image upload', required: false, read_only: false });
 
   // the change log names the stored files
-  const changes = await service.api('GET', `/api/extras/object-changes/?changed_object_type=dcim.devicetype&changed_object_id=${box.id}`);
+  const changes = await service.api(
+    'GET',
+    `/api/extras/object-changes/?changed_object_type=dcim.devicetype&changed_object_id=${box.id}`,
+  );
   t.is(changes.status, 200);
   t.true(JSON.stringify(changes.body).includes(`"front_image":"${digestOf(front)}.png"`));
 });
@@ -123,17 +172,29 @@ test('device-type images: a JSON body cannot name a file; non-images and oversiz
   const url = await service.api('POST', TYPES, { ...fields, front_image: 'http://example.com/x.png' });
   t.deepEqual(url.body, notAFile);
 
-  const text = await send(service, 'POST', TYPES, fields, { front_image: { bytes: Buffer.from('hello, not a picture'), filename: 'x.png' } });
+  const text = await send(service, 'POST', TYPES, fields, {
+    front_image: { bytes: Buffer.from('hello, not a picture'), filename: 'x.png' },
+  });
   t.is(text.status, 400);
-  t.deepEqual(text.body, { front_image: ['Upload a valid image. The file you uploaded was either not an image or a corrupted image.'] });
-  const empty = await send(service, 'POST', TYPES, fields, { rear_image: { bytes: Buffer.alloc(0), filename: 'x.png' } });
+  t.deepEqual(text.body, {
+    front_image: ['Upload a valid image. The file you uploaded was either not an image or a corrupted image.'],
+  });
+  const empty = await send(service, 'POST', TYPES, fields, {
+    rear_image: { bytes: Buffer.alloc(0), filename: 'x.png' },
+  });
   t.is(empty.status, 400);
   t.deepEqual(empty.body, { rear_image: ['The submitted file is empty.'] });
 
-  const large = await send(service, 'POST', TYPES, fields, { front_image: { bytes: Buffer.concat([tinyPng(2, 2), Buffer.alloc(8192)]), filename: 'big.png' } });
+  const large = await send(service, 'POST', TYPES, fields, {
+    front_image: { bytes: Buffer.concat([tinyPng(2, 2), Buffer.alloc(8192)]), filename: 'big.png' },
+  });
   t.is(large.status, 413);
   t.regex(large.body.detail, /exceeds the limit of 4096 bytes/);
-  t.deepEqual(readdirSync(service.dataDir).filter((f) => f === 'media'), [], 'no file stored for a refused upload');
+  t.deepEqual(
+    readdirSync(service.dataDir).filter((f) => f === 'media'),
+    [],
+    'no file stored for a refused upload',
+  );
   t.is((await service.api('GET', TYPES)).body.count, 0, 'nothing written');
 
   // a GIF is accepted; its stored name keeps the format
@@ -152,16 +213,30 @@ test('device-type image files are served only to clients that may read a device 
   const service = await startService({ LOGIN_REQUIRED: 'true' });
   t.teardown(() => service.close());
   const maker = await post(service, '/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' });
-  const created = await send(service, 'POST', TYPES, { manufacturer: maker.id, model: 'Box', slug: 'box' }, { front_image: { bytes: tinyPng(2, 2), filename: 'f.png' } });
+  const created = await send(
+    service,
+    'POST',
+    TYPES,
+    { manufacturer: maker.id, model: 'Box', slug: 'box' },
+    { front_image: { bytes: tinyPng(2, 2), filename: 'f.png' } },
+  );
   t.is(created.status, 201, JSON.stringify(created.body));
   t.is((await fetch(created.body.front_image)).status, 403, 'anonymous');
   const bob = await post(service, '/api/users/users/', { username: 'bob', password: 'a long passphrase' });
-  const token = await post(service, '/api/users/tokens/', { user: bob.id, key: 'b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0' });
+  const token = await post(service, '/api/users/tokens/', {
+    user: bob.id,
+    key: 'b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0',
+  });
   const asBob = { Authorization: `Token ${token.key}` };
   t.is((await fetch(created.body.front_image, { headers: asBob })).status, 403, 'no view permission on device types');
   const denied = await send(service, 'PATCH', `${TYPES}${created.body.id}/`, { comments: 'x' }, {}, asBob);
   t.is(denied.status, 403, 'a multipart write needs the change permission');
-  await post(service, '/api/users/permissions/', { name: 'types', object_types: ['dcim.devicetype'], actions: ['view'], users: [bob.id] });
+  await post(service, '/api/users/permissions/', {
+    name: 'types',
+    object_types: ['dcim.devicetype'],
+    actions: ['view'],
+    users: [bob.id],
+  });
   t.is((await fetch(created.body.front_image, { headers: asBob })).status, 200);
   t.is((await fetch(created.body.front_image, { headers: asBob, method: 'HEAD' })).status, 200);
 });

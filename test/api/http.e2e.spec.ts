@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { startService } from '../support/startService.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -46,7 +47,11 @@ test('a path without its trailing slash answers 302 to the slashed path, query k
   t.teardown(() => service.close());
   const response = await service.api('GET', '/api/dcim/sites?limit=5');
   t.is(response.status, 302);
-  t.is(new URL(response.headers.get('location')!, service.url).pathname + new URL(response.headers.get('location')!, service.url).search, '/api/dcim/sites/?limit=5');
+  t.is(
+    new URL(response.headers.get('location')!, service.url).pathname +
+      new URL(response.headers.get('location')!, service.url).search,
+    '/api/dcim/sites/?limit=5',
+  );
 });
 
 test('writes need a token: 403 with NetBox detail otherwise', async (t) => {
@@ -59,7 +64,9 @@ test('writes need a token: 403 with NetBox detail otherwise', async (t) => {
   });
   t.is(response.status, 403);
   t.deepEqual(await response.json(), { detail: 'Authentication credentials were not provided.' });
-  const bad = await service.api('GET', '/api/extras/tags/', undefined, { Authorization: 'Token ffffffffffffffffffffffffffffffffffffffff' });
+  const bad = await service.api('GET', '/api/extras/tags/', undefined, {
+    Authorization: 'Token ffffffffffffffffffffffffffffffffffffffff',
+  });
   t.is(bad.status, 403);
   t.deepEqual(bad.body, { detail: 'Invalid token' });
 });
@@ -94,7 +101,8 @@ test('a body over the size limit is 413', async (t) => {
 test('a list body of more items than MAX_BULK_ITEMS is 400 for every bulk method; nothing written', async (t) => {
   const service = await startService({ MAX_BULK_ITEMS: '3' });
   t.teardown(() => service.close());
-  const tags = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ name: `t${from + i}`, slug: `t${from + i}` }));
+  const tags = (n: number, from = 0) =>
+    Array.from({ length: n }, (_, i) => ({ name: `t${from + i}`, slug: `t${from + i}` }));
   const created = await service.api('POST', '/api/extras/tags/', tags(3));
   t.is(created.status, 201, 'at the limit');
   const head = service.services.log.head();
@@ -102,8 +110,16 @@ test('a list body of more items than MAX_BULK_ITEMS is 400 for every bulk method
   const ids = [...created.body.map((tag: { id: number }) => ({ id: tag.id })), { id: 999 }];
   const refused = [
     await service.api('POST', '/api/extras/tags/', tags(4, 10)),
-    await service.api('PATCH', '/api/extras/tags/', ids.map((item) => ({ ...item, description: 'x' }))),
-    await service.api('PUT', '/api/extras/tags/', ids.map((item) => ({ ...item, name: 'x', slug: 'x' }))),
+    await service.api(
+      'PATCH',
+      '/api/extras/tags/',
+      ids.map((item) => ({ ...item, description: 'x' })),
+    ),
+    await service.api(
+      'PUT',
+      '/api/extras/tags/',
+      ids.map((item) => ({ ...item, name: 'x', slug: 'x' })),
+    ),
     await service.api('DELETE', '/api/extras/tags/', ids),
   ];
   for (const response of refused) {
@@ -139,7 +155,12 @@ test('POST on a detail view is 405 with an Allow header', async (t) => {
 test('validation errors come back per field in NetBox words', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  const response = await service.api('POST', '/api/dcim/sites/', { name: 'x'.repeat(101), slug: 'not a slug', status: 'bogus', region: 999 });
+  const response = await service.api('POST', '/api/dcim/sites/', {
+    name: 'x'.repeat(101),
+    slug: 'not a slug',
+    status: 'bogus',
+    region: 999,
+  });
   t.is(response.status, 400);
   t.deepEqual(response.body.name, ['Ensure this field has no more than 100 characters.']);
   t.deepEqual(response.body.slug, ['Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.']);
@@ -152,7 +173,14 @@ test('validation errors come back per field in NetBox words', async (t) => {
 test('read-only and unknown fields are ignored on write', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  const response = await service.api('POST', '/api/extras/tags/', { id: 77, url: 'x', display: 'y', name: 'Core', slug: 'core', bogus: 1 });
+  const response = await service.api('POST', '/api/extras/tags/', {
+    id: 77,
+    url: 'x',
+    display: 'y',
+    name: 'Core',
+    slug: 'core',
+    bogus: 1,
+  });
   t.is(response.status, 201);
   t.not(response.body.id, 77);
   t.is(response.body.display, 'Core');

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { readImageHeader } from '../../src/api/extras/imageHeader.js';
 import { gifHeader, jpegHeader, tinyPng } from '../support/tinyImages.js';
 
@@ -7,15 +8,33 @@ test('a PNG reads as png with the width and height of its IHDR chunk', (t) => {
 });
 
 test('a GIF reads its little-endian logical screen size', (t) => {
-  t.deepEqual(readImageHeader(gifHeader(640, 480)), { format: 'gif', contentType: 'image/gif', width: 640, height: 480 });
+  t.deepEqual(readImageHeader(gifHeader(640, 480)), {
+    format: 'gif',
+    contentType: 'image/gif',
+    width: 640,
+    height: 480,
+  });
 });
 
 test('a JPEG reads the size of its frame header after the segments before it', (t) => {
-  t.deepEqual(readImageHeader(jpegHeader(1024, 768)), { format: 'jpeg', contentType: 'image/jpeg', width: 1024, height: 768 });
+  t.deepEqual(readImageHeader(jpegHeader(1024, 768)), {
+    format: 'jpeg',
+    contentType: 'image/jpeg',
+    width: 1024,
+    height: 768,
+  });
   // a progressive frame (SOF2) holds the size the same way
-  t.deepEqual(readImageHeader(jpegHeader(16, 9, 0xc2)), { format: 'jpeg', contentType: 'image/jpeg', width: 16, height: 9 });
+  t.deepEqual(readImageHeader(jpegHeader(16, 9, 0xc2)), {
+    format: 'jpeg',
+    contentType: 'image/jpeg',
+    width: 16,
+    height: 9,
+  });
   // DHT (0xc4) is no frame header: skipped, not read as a size
-  const withTable = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xc4, 0x00, 0x04, 0x00, 0x00]), jpegHeader(5, 7).subarray(2)]);
+  const withTable = Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xc4, 0x00, 0x04, 0x00, 0x00]),
+    jpegHeader(5, 7).subarray(2),
+  ]);
   t.deepEqual(readImageHeader(withTable), { format: 'jpeg', contentType: 'image/jpeg', width: 5, height: 7 });
 });
 

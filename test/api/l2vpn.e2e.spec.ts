@@ -4,6 +4,7 @@
  * terminating objects.
  */
 import test from 'ava';
+
 import { ok } from '../auth/helpers.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';
@@ -15,25 +16,61 @@ const TERMINATIONS = '/api/ipam/l2vpn-terminations/';
 async function estate(service: TestService) {
   const seeded = await seedInfrastructure(service);
   const clusterType = await ok(service.api('POST', '/api/virtualization/cluster-types/', { name: 'KVM', slug: 'kvm' }));
-  const cluster = await ok(service.api('POST', '/api/virtualization/clusters/', { name: 'kvm1', type: clusterType.id, site: seeded.site.id }));
-  const vm = await ok(service.api('POST', '/api/virtualization/virtual-machines/', { name: 'web1', cluster: cluster.id }));
-  const vmIface = await ok(service.api('POST', '/api/virtualization/interfaces/', { virtual_machine: vm.id, name: 'eth0' }));
-  const iface2 = await ok(service.api('POST', '/api/dcim/interfaces/', { device: seeded.device.id, name: 'et-0/0/1', type: '100gbase-x-qsfp28' }));
+  const cluster = await ok(
+    service.api('POST', '/api/virtualization/clusters/', { name: 'kvm1', type: clusterType.id, site: seeded.site.id }),
+  );
+  const vm = await ok(
+    service.api('POST', '/api/virtualization/virtual-machines/', { name: 'web1', cluster: cluster.id }),
+  );
+  const vmIface = await ok(
+    service.api('POST', '/api/virtualization/interfaces/', { virtual_machine: vm.id, name: 'eth0' }),
+  );
+  const iface2 = await ok(
+    service.api('POST', '/api/dcim/interfaces/', {
+      device: seeded.device.id,
+      name: 'et-0/0/1',
+      type: '100gbase-x-qsfp28',
+    }),
+  );
   return { ...seeded, vm, vmIface, iface2 };
 }
 
 test('an L2VPN: type required by the model, route targets as the VRF has them, display with its identifier', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  const [rt1, rt2] = await ok(service.api('POST', '/api/ipam/route-targets/', [{ name: '65000:1' }, { name: '65000:2' }]));
-  const vpn = await ok(service.api('POST', L2VPNS, { name: 'Metro', slug: 'metro', type: 'vxlan', identifier: 10100, import_targets: [rt1.id], export_targets: [rt1.id, rt2.id] }));
+  const [rt1, rt2] = await ok(
+    service.api('POST', '/api/ipam/route-targets/', [{ name: '65000:1' }, { name: '65000:2' }]),
+  );
+  const vpn = await ok(
+    service.api('POST', L2VPNS, {
+      name: 'Metro',
+      slug: 'metro',
+      type: 'vxlan',
+      identifier: 10100,
+      import_targets: [rt1.id],
+      export_targets: [rt1.id, rt2.id],
+    }),
+  );
   t.is(vpn.display, 'Metro (10100)');
   t.deepEqual(vpn.type, { value: 'vxlan', label: 'VXLAN' });
-  t.deepEqual(vpn.import_targets.map((rt: any) => rt.name), ['65000:1']);
+  t.deepEqual(
+    vpn.import_targets.map((rt: any) => rt.name),
+    ['65000:1'],
+  );
   t.deepEqual(Object.keys(vpn.export_targets[0]), ['id', 'url', 'display', 'name']);
   const brief = await service.api('GET', `${L2VPNS}${vpn.id}/?brief=1`);
-  t.deepEqual(brief.body, { id: vpn.id, url: vpn.url, display: 'Metro (10100)', identifier: 10100, name: 'Metro', slug: 'metro', type: 'vxlan' });
-  const plain = await ok(service.api('POST', L2VPNS, { name: 'Backhaul', slug: 'backhaul', type: 'vpws', identifier: 0 }));
+  t.deepEqual(brief.body, {
+    id: vpn.id,
+    url: vpn.url,
+    display: 'Metro (10100)',
+    identifier: 10100,
+    name: 'Metro',
+    slug: 'metro',
+    type: 'vxlan',
+  });
+  const plain = await ok(
+    service.api('POST', L2VPNS, { name: 'Backhaul', slug: 'backhaul', type: 'vpws', identifier: 0 }),
+  );
   t.is(plain.display, 'Backhaul', 'an identifier of 0 is not shown');
   const untyped = await service.api('POST', L2VPNS, { name: 'X', slug: 'x' });
   t.deepEqual(untyped.body, { type: ['This field cannot be blank.'] });
@@ -43,7 +80,8 @@ test('an L2VPN: type required by the model, route targets as the VRF has them, d
   const taken = await service.api('POST', L2VPNS, { name: 'Metro', slug: 'metro-2', type: 'vpls' });
   t.is(taken.status, 400);
   t.truthy(taken.body.name);
-  const ids = async (query: string) => (await service.api('GET', `${L2VPNS}?${query}`)).body.results.map((r: any) => r.id);
+  const ids = async (query: string) =>
+    (await service.api('GET', `${L2VPNS}?${query}`)).body.results.map((r: any) => r.id);
   t.deepEqual(await ids(''), [plain.id, vpn.id], 'by name');
   t.deepEqual(await ids('import_target=65000:1'), [vpn.id]);
   t.deepEqual(await ids(`export_target_id=${rt2.id}`), [vpn.id]);
@@ -58,21 +96,67 @@ test('terminations: on an interface, a VM interface and a VLAN, shown as l2vpn_t
   t.teardown(() => service.close());
   const e = await estate(service);
   const vpn = await ok(service.api('POST', L2VPNS, { name: 'Metro', slug: 'metro', type: 'vpls', identifier: 7 }));
-  const onIface = await ok(service.api('POST', TERMINATIONS, { l2vpn: vpn.id, assigned_object_type: 'dcim.interface', assigned_object_id: e.iface.id }));
-  const onVm = await ok(service.api('POST', TERMINATIONS, { l2vpn: vpn.id, assigned_object_type: 'virtualization.vminterface', assigned_object_id: e.vmIface.id }));
-  const onVlan = await ok(service.api('POST', TERMINATIONS, { l2vpn: vpn.id, assigned_object_type: 'ipam.vlan', assigned_object_id: e.vlan.id }));
+  const onIface = await ok(
+    service.api('POST', TERMINATIONS, {
+      l2vpn: vpn.id,
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: e.iface.id,
+    }),
+  );
+  const onVm = await ok(
+    service.api('POST', TERMINATIONS, {
+      l2vpn: vpn.id,
+      assigned_object_type: 'virtualization.vminterface',
+      assigned_object_id: e.vmIface.id,
+    }),
+  );
+  const onVlan = await ok(
+    service.api('POST', TERMINATIONS, {
+      l2vpn: vpn.id,
+      assigned_object_type: 'ipam.vlan',
+      assigned_object_id: e.vlan.id,
+    }),
+  );
   t.is(onIface.display, 'et-0/0/0 <> Metro (7)');
   t.is(onVm.display, 'eth0 <> Metro (7)');
-  t.like(onVlan.assigned_object, { id: e.vlan.id, url: `${service.url}/api/ipam/vlans/${e.vlan.id}/`, display: e.vlan.display, vid: 100, name: 'servers' });
-  const nestedVpn = { id: vpn.id, url: `${service.url}${L2VPNS}${vpn.id}/`, display: 'Metro (7)', identifier: 7, name: 'Metro', slug: 'metro', type: 'vpls' };
+  t.like(onVlan.assigned_object, {
+    id: e.vlan.id,
+    url: `${service.url}/api/ipam/vlans/${e.vlan.id}/`,
+    display: e.vlan.display,
+    vid: 100,
+    name: 'servers',
+  });
+  const nestedVpn = {
+    id: vpn.id,
+    url: `${service.url}${L2VPNS}${vpn.id}/`,
+    display: 'Metro (7)',
+    identifier: 7,
+    name: 'Metro',
+    slug: 'metro',
+    type: 'vpls',
+  };
   t.deepEqual(onIface.l2vpn, nestedVpn);
-  const nested = (term: any) => ({ id: term.id, url: `${service.url}${TERMINATIONS}${term.id}/`, display: term.display, l2vpn: nestedVpn });
-  t.deepEqual((await service.api('GET', `/api/dcim/interfaces/${e.iface.id}/`)).body.l2vpn_termination, nested(onIface));
-  t.deepEqual((await service.api('GET', `/api/virtualization/interfaces/${e.vmIface.id}/`)).body.l2vpn_termination, nested(onVm));
+  const nested = (term: any) => ({
+    id: term.id,
+    url: `${service.url}${TERMINATIONS}${term.id}/`,
+    display: term.display,
+    l2vpn: nestedVpn,
+  });
+  t.deepEqual(
+    (await service.api('GET', `/api/dcim/interfaces/${e.iface.id}/`)).body.l2vpn_termination,
+    nested(onIface),
+  );
+  t.deepEqual(
+    (await service.api('GET', `/api/virtualization/interfaces/${e.vmIface.id}/`)).body.l2vpn_termination,
+    nested(onVm),
+  );
   t.deepEqual((await service.api('GET', `/api/ipam/vlans/${e.vlan.id}/`)).body.l2vpn_termination, nested(onVlan));
   t.is((await service.api('GET', `/api/dcim/interfaces/${e.iface2.id}/`)).body.l2vpn_termination, null);
   const listed = (await service.api('GET', `/api/dcim/interfaces/?device_id=${e.device.id}`)).body.results;
-  t.deepEqual(listed.map((i: any) => i.l2vpn_termination?.id ?? null), [onIface.id, null]);
+  t.deepEqual(
+    listed.map((i: any) => i.l2vpn_termination?.id ?? null),
+    [onIface.id, null],
+  );
   // deleting the interface deletes its termination; deleting the L2VPN deletes the rest
   t.is((await service.api('DELETE', `/api/dcim/interfaces/${e.iface.id}/`)).status, 204);
   t.is((await service.api('GET', `${TERMINATIONS}${onIface.id}/`)).status, 404);
@@ -87,7 +171,8 @@ test('one termination per object; a point-to-point L2VPN takes two at most, a mu
   const e = await estate(service);
   const p2p = await ok(service.api('POST', L2VPNS, { name: 'Wire', slug: 'wire', type: 'epl' }));
   const lan = await ok(service.api('POST', L2VPNS, { name: 'LAN', slug: 'lan', type: 'evp-lan' }));
-  const terminate = (vpn: number, type: string, id: number) => service.api('POST', TERMINATIONS, { l2vpn: vpn, assigned_object_type: type, assigned_object_id: id });
+  const terminate = (vpn: number, type: string, id: number) =>
+    service.api('POST', TERMINATIONS, { l2vpn: vpn, assigned_object_type: type, assigned_object_id: id });
   const first = await ok(terminate(p2p.id, 'dcim.interface', e.iface.id));
   const again = await terminate(lan.id, 'dcim.interface', e.iface.id);
   t.is(again.status, 400);
@@ -114,7 +199,8 @@ test('filters of terminations and the l2vpn filters of interfaces, VM interfaces
   const e = await estate(service);
   const metro = await ok(service.api('POST', L2VPNS, { name: 'Metro', slug: 'metro', type: 'vpls', identifier: 7 }));
   const wire = await ok(service.api('POST', L2VPNS, { name: 'Wire', slug: 'wire', type: 'vpws', identifier: 8 }));
-  const terminate = (vpn: number, type: string, id: number) => ok(service.api('POST', TERMINATIONS, { l2vpn: vpn, assigned_object_type: type, assigned_object_id: id }));
+  const terminate = (vpn: number, type: string, id: number) =>
+    ok(service.api('POST', TERMINATIONS, { l2vpn: vpn, assigned_object_type: type, assigned_object_id: id }));
   const onIface = await terminate(metro.id, 'dcim.interface', e.iface.id);
   const onVm = await terminate(metro.id, 'virtualization.vminterface', e.vmIface.id);
   const onVlan = await terminate(wire.id, 'ipam.vlan', e.vlan.id);

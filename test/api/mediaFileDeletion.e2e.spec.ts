@@ -4,10 +4,12 @@
  * refuses leaves every file in place. Files are shared by digest, so a file another
  * object still names stays.
  */
-import test from 'ava';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { FaultyFileSystem } from '../events/faultyFileSystem.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { tinyPng } from '../support/tinyImages.js';
@@ -33,7 +35,11 @@ async function send(service: TestService, method: string, at: string, fields: Fi
 
 function stored(service: TestService, directory: string): string[] {
   const dir = path.join(service.dataDir, 'media', directory);
-  return existsSync(dir) ? readdirSync(dir).filter((f) => !f.startsWith('.')).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => !f.startsWith('.'))
+        .sort()
+    : [];
 }
 
 /** An attachment of `png` to the site `objectId` (9999: no such site). */

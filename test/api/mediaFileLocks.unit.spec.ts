@@ -1,7 +1,9 @@
-import test from 'ava';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { imageDirectory, removeImageFile, storeImageFile } from '../../src/api/extras/imageFiles.js';
 import { tinyPng } from '../support/tinyImages.js';
 

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { startService } from '../support/startService.js';
 
 const NUL = 'Null characters are not allowed.';
@@ -37,7 +38,10 @@ test('a NUL character in any string is refused in NetBox words, single or bulk, 
 test('a NUL character in a custom field text value is refused under __all__', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  for (const field of [{ name: 'code', type: 'text' }, { name: 'homepage', type: 'url' }]) {
+  for (const field of [
+    { name: 'code', type: 'text' },
+    { name: 'homepage', type: 'url' },
+  ]) {
     const body = { content_types: ['dcim.site'], ...field };
     const created = await service.api('POST', '/api/extras/custom-fields/', body);
     t.is(created.status, 201);

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { startService, type TestService } from '../support/startService.js';
 
 async function post(service: TestService, path: string, body: unknown): Promise<any> {
@@ -27,8 +28,19 @@ async function estate(service: TestService) {
   const r1 = await post(service, '/api/dcim/racks/', { site: dc1.id, name: 'R1' });
   const r2 = await post(service, '/api/dcim/racks/', { site: dc1.id, name: 'R2' });
   const r3 = await post(service, '/api/dcim/racks/', { site: dc2.id, name: 'R3' });
-  const a = await post(service, '/api/dcim/power-feeds/', { power_panel: rpp1.id, rack: r1.id, name: 'A', comments: 'via UPS-1' });
-  const b = await post(service, '/api/dcim/power-feeds/', { power_panel: rpp1.id, rack: r1.id, name: 'B', status: 'planned', amperage: 32 });
+  const a = await post(service, '/api/dcim/power-feeds/', {
+    power_panel: rpp1.id,
+    rack: r1.id,
+    name: 'A',
+    comments: 'via UPS-1',
+  });
+  const b = await post(service, '/api/dcim/power-feeds/', {
+    power_panel: rpp1.id,
+    rack: r1.id,
+    name: 'B',
+    status: 'planned',
+    amperage: 32,
+  });
   const c = await post(service, '/api/dcim/power-feeds/', {
     power_panel: rpp1.id,
     rack: r2.id,
@@ -38,7 +50,14 @@ async function estate(service: TestService) {
     voltage: 400,
     max_utilization: 100,
   });
-  const d = await post(service, '/api/dcim/power-feeds/', { power_panel: rpp2.id, name: 'D', supply: 'dc', voltage: -48, mark_connected: true, status: 'failed' });
+  const d = await post(service, '/api/dcim/power-feeds/', {
+    power_panel: rpp2.id,
+    name: 'D',
+    supply: 'dc',
+    voltage: -48,
+    mark_connected: true,
+    status: 'failed',
+  });
   return { nl, colo, dc1, dc2, rpp1, rpp2, r1, r2, r3, a, b, c, d };
 }
 
@@ -48,9 +67,34 @@ test('power feeds: representation with NetBox defaults and cable fields, no avai
   const e = await estate(service);
   const feed = (await service.api('GET', `/api/dcim/power-feeds/${e.a.id}/`)).body;
   t.deepEqual(Object.keys(feed), [
-    'id', 'url', 'display', 'power_panel', 'rack', 'name', 'status', 'type', 'supply', 'phase', 'voltage', 'amperage', 'max_utilization',
-    'mark_connected', 'cable', 'cable_end', 'link_peers', 'link_peers_type', 'connected_endpoints', 'connected_endpoints_type',
-    'connected_endpoints_reachable', 'description', 'comments', 'tags', 'custom_fields', 'created', 'last_updated', '_occupied',
+    'id',
+    'url',
+    'display',
+    'power_panel',
+    'rack',
+    'name',
+    'status',
+    'type',
+    'supply',
+    'phase',
+    'voltage',
+    'amperage',
+    'max_utilization',
+    'mark_connected',
+    'cable',
+    'cable_end',
+    'link_peers',
+    'link_peers_type',
+    'connected_endpoints',
+    'connected_endpoints_type',
+    'connected_endpoints_reachable',
+    'description',
+    'comments',
+    'tags',
+    'custom_fields',
+    'created',
+    'last_updated',
+    '_occupied',
   ]);
   t.like(feed, {
     display: 'A',
@@ -69,12 +113,23 @@ test('power feeds: representation with NetBox defaults and cable fields, no avai
     connected_endpoints: null,
     _occupied: false,
   });
-  t.deepEqual(feed.power_panel, { id: e.rpp1.id, url: `${service.url}/api/dcim/power-panels/${e.rpp1.id}/`, display: 'RPP-1', name: 'RPP-1' });
+  t.deepEqual(feed.power_panel, {
+    id: e.rpp1.id,
+    url: `${service.url}/api/dcim/power-panels/${e.rpp1.id}/`,
+    display: 'RPP-1',
+    name: 'RPP-1',
+  });
   t.deepEqual(feed.rack, { id: e.r1.id, url: `${service.url}/api/dcim/racks/${e.r1.id}/`, display: 'R1', name: 'R1' });
   const brief = await service.api('GET', `/api/dcim/power-feeds/${e.d.id}/?brief=1`);
   // _occupied (marked connected or cabled) comes with the cable fields; here only the brief form's shape.
   t.deepEqual(Object.keys(brief.body), ['id', 'url', 'display', 'name', 'cable', '_occupied']);
-  t.like(brief.body, { id: e.d.id, url: `${service.url}/api/dcim/power-feeds/${e.d.id}/`, display: 'D', name: 'D', cable: null });
+  t.like(brief.body, {
+    id: e.d.id,
+    url: `${service.url}/api/dcim/power-feeds/${e.d.id}/`,
+    display: 'D',
+    name: 'D',
+    cable: null,
+  });
   const phase = (await service.api('PATCH', `/api/dcim/power-feeds/${e.a.id}/`, { phase: 'three-phase' })).body;
   t.deepEqual(phase.phase, { value: 'three-phase', label: 'Three-phase' });
   t.false('available_power' in phase);
@@ -84,13 +139,26 @@ test("power feeds: a rack's powerfeed_count counts the feeds into it", async (t)
   const service = await startService();
   t.teardown(() => service.close());
   const e = await estate(service);
-  const counts = async () => (await service.api('GET', '/api/dcim/racks/')).body.results.map((r: any) => [r.name, r.powerfeed_count]);
-  t.deepEqual(await counts(), [['R1', 2], ['R2', 1], ['R3', 0]]);
+  const counts = async () =>
+    (await service.api('GET', '/api/dcim/racks/')).body.results.map((r: any) => [r.name, r.powerfeed_count]);
+  t.deepEqual(await counts(), [
+    ['R1', 2],
+    ['R2', 1],
+    ['R3', 0],
+  ]);
   t.is((await service.api('GET', `/api/dcim/racks/${e.r1.id}/`)).body.powerfeed_count, 2);
   await service.api('PATCH', `/api/dcim/power-feeds/${e.b.id}/`, { rack: e.r2.id });
-  t.deepEqual(await counts(), [['R1', 1], ['R2', 2], ['R3', 0]]);
+  t.deepEqual(await counts(), [
+    ['R1', 1],
+    ['R2', 2],
+    ['R3', 0],
+  ]);
   t.is((await service.api('DELETE', `/api/dcim/power-feeds/${e.c.id}/`)).status, 204);
-  t.deepEqual(await counts(), [['R1', 1], ['R2', 1], ['R3', 0]]);
+  t.deepEqual(await counts(), [
+    ['R1', 1],
+    ['R2', 1],
+    ['R3', 0],
+  ]);
   const protectedRack = await service.api('DELETE', `/api/dcim/racks/${e.r1.id}/`);
   t.is(protectedRack.status, 409);
 });
@@ -103,7 +171,11 @@ test('power feeds: filters as NetBox names them', async (t) => {
   t.deepEqual(await names(service, 'status=planned&status=failed'), ['B@RPP-1', 'D@RPP-2']);
   t.deepEqual(await names(service, 'status__n=active'), ['B@RPP-1', 'D@RPP-2']);
   t.deepEqual(await names(service, 'type=redundant'), ['C@RPP-1']);
-  t.deepEqual(await names(service, 'type=redundant&type=primary'), ['A@RPP-1', 'B@RPP-1', 'D@RPP-2'], 'type takes one value: the last');
+  t.deepEqual(
+    await names(service, 'type=redundant&type=primary'),
+    ['A@RPP-1', 'B@RPP-1', 'D@RPP-2'],
+    'type takes one value: the last',
+  );
   t.deepEqual(await names(service, 'type__n=primary'), ['C@RPP-1']);
   t.deepEqual(await names(service, 'supply=dc'), ['D@RPP-2']);
   t.deepEqual(await names(service, 'phase=three-phase'), ['C@RPP-1']);
@@ -143,10 +215,16 @@ test('power feeds: rules answer 400 with NetBox messages', async (t) => {
   t.deepEqual(await write('POST', '/api/dcim/power-feeds/', { power_panel: e.rpp1.id, rack: e.r3.id, name: 'E' }), {
     __all__: ['Rack R3 (DC-2) and power panel RPP-1 (DC-1) are in different sites'],
   });
-  t.deepEqual(await write('POST', '/api/dcim/power-feeds/', { power_panel: e.rpp1.id, name: 'E', voltage: 0 }), { voltage: ['This value may not be [0].'] });
-  t.deepEqual(await write('PATCH', `/api/dcim/power-feeds/${e.d.id}/`, { supply: 'ac' }), { voltage: ['Voltage cannot be negative for AC supply'] });
+  t.deepEqual(await write('POST', '/api/dcim/power-feeds/', { power_panel: e.rpp1.id, name: 'E', voltage: 0 }), {
+    voltage: ['This value may not be [0].'],
+  });
+  t.deepEqual(await write('PATCH', `/api/dcim/power-feeds/${e.d.id}/`, { supply: 'ac' }), {
+    voltage: ['Voltage cannot be negative for AC supply'],
+  });
   t.deepEqual(await write('POST', '/api/dcim/power-feeds/', { power_panel: e.rpp1.id, name: 'A' }), {
     __all__: ['Power feed with this Power panel and Name already exists.'],
   });
-  t.deepEqual(await write('POST', '/api/dcim/power-feeds/', { name: 'E' }), { power_panel: ['This field is required.'] });
+  t.deepEqual(await write('POST', '/api/dcim/power-feeds/', { name: 'E' }), {
+    power_panel: ['This field is required.'],
+  });
 });

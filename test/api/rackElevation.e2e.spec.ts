@@ -1,7 +1,8 @@
 import test from 'ava';
+
+import { as, grant, userWithToken } from '../auth/helpers.js';
 import { startService, type TestService } from '../support/startService.js';
 import { readXml } from '../support/wellFormedXml.js';
-import { as, grant, userWithToken } from '../auth/helpers.js';
 
 async function post(service: TestService, path: string, body: unknown): Promise<any> {
   const response = await service.api('POST', path, body);
@@ -17,18 +18,64 @@ async function post(service: TestService, path: string, body: unknown): Promise<
 async function estate(service: TestService) {
   const site = await post(service, '/api/dcim/sites/', { name: 'DC-1', slug: 'dc-1' });
   const maker = await post(service, '/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' });
-  const server = await post(service, '/api/dcim/device-types/', { manufacturer: maker.id, model: 'Server', slug: 'server', u_height: 1, is_full_depth: true });
-  const switchType = await post(service, '/api/dcim/device-types/', { manufacturer: maker.id, model: 'Switch', slug: 'switch', u_height: 2, is_full_depth: false });
-  const panel = await post(service, '/api/dcim/device-types/', { manufacturer: maker.id, model: 'Panel', slug: 'panel', u_height: 0.5, is_full_depth: false });
+  const server = await post(service, '/api/dcim/device-types/', {
+    manufacturer: maker.id,
+    model: 'Server',
+    slug: 'server',
+    u_height: 1,
+    is_full_depth: true,
+  });
+  const switchType = await post(service, '/api/dcim/device-types/', {
+    manufacturer: maker.id,
+    model: 'Switch',
+    slug: 'switch',
+    u_height: 2,
+    is_full_depth: false,
+  });
+  const panel = await post(service, '/api/dcim/device-types/', {
+    manufacturer: maker.id,
+    model: 'Panel',
+    slug: 'panel',
+    u_height: 0.5,
+    is_full_depth: false,
+  });
   const role = await post(service, '/api/dcim/device-roles/', { name: 'Any', slug: 'any', color: '00ff00' });
   const r1 = await post(service, '/api/dcim/racks/', { site: site.id, name: 'R1' });
   const r2 = await post(service, '/api/dcim/racks/', { site: site.id, name: 'R2', u_height: 4, desc_units: true });
   const common = { device_role: role.id, site: site.id };
-  const srv1 = await post(service, '/api/dcim/devices/', { ...common, name: 'srv1', device_type: server.id, rack: r1.id, position: 1, face: 'front' });
-  const sw1 = await post(service, '/api/dcim/devices/', { ...common, name: 'sw1', device_type: switchType.id, rack: r1.id, position: 40, face: 'rear' });
-  const pp1 = await post(service, '/api/dcim/devices/', { ...common, name: 'pp1', device_type: panel.id, rack: r1.id, position: 20.5, face: 'front' });
+  const srv1 = await post(service, '/api/dcim/devices/', {
+    ...common,
+    name: 'srv1',
+    device_type: server.id,
+    rack: r1.id,
+    position: 1,
+    face: 'front',
+  });
+  const sw1 = await post(service, '/api/dcim/devices/', {
+    ...common,
+    name: 'sw1',
+    device_type: switchType.id,
+    rack: r1.id,
+    position: 40,
+    face: 'rear',
+  });
+  const pp1 = await post(service, '/api/dcim/devices/', {
+    ...common,
+    name: 'pp1',
+    device_type: panel.id,
+    rack: r1.id,
+    position: 20.5,
+    face: 'front',
+  });
   await post(service, '/api/dcim/devices/', { ...common, name: 'loose1', device_type: server.id, rack: r1.id });
-  const edge = await post(service, '/api/dcim/devices/', { ...common, name: '<edge> & co', device_type: switchType.id, rack: r2.id, position: 2, face: 'front' });
+  const edge = await post(service, '/api/dcim/devices/', {
+    ...common,
+    name: '<edge> & co',
+    device_type: switchType.id,
+    rack: r2.id,
+    position: 2,
+    face: 'front',
+  });
   return { r1, r2, srv1, sw1, pp1, edge };
 }
 
@@ -51,36 +98,94 @@ test('elevation JSON: two entries per U from the top, full-depth devices on both
   t.is(first.body.results.length, 50, 'paginated as lists are');
   t.is(first.body.next, `${service.url}/api/dcim/racks/${e.r1.id}/elevation/?limit=50&offset=50`);
   t.is(first.body.previous, null);
-  t.deepEqual(first.body.results[0], { id: 42.5, name: 'U42.5', face: { value: 'front', label: 'Front' }, device: null, occupied: false, display: 'U42.5' });
-  t.deepEqual(first.body.results.slice(0, 4).map((u: any) => u.name), ['U42.5', 'U42', 'U41.5', 'U41']);
+  t.deepEqual(first.body.results[0], {
+    id: 42.5,
+    name: 'U42.5',
+    face: { value: 'front', label: 'Front' },
+    device: null,
+    occupied: false,
+    display: 'U42.5',
+  });
+  t.deepEqual(
+    first.body.results.slice(0, 4).map((u: any) => u.name),
+    ['U42.5', 'U42', 'U41.5', 'U41'],
+  );
 
   const last = await service.api('GET', `/api/dcim/racks/${e.r1.id}/elevation/?limit=2&offset=82`);
-  t.deepEqual(last.body.results.map((u: any) => u.id), [1.5, 1]);
-  t.deepEqual(last.body.results[1].device, { id: e.srv1.id, url: `${service.url}/api/dcim/devices/${e.srv1.id}/`, display: 'srv1', name: 'srv1' });
+  t.deepEqual(
+    last.body.results.map((u: any) => u.id),
+    [1.5, 1],
+  );
+  t.deepEqual(last.body.results[1].device, {
+    id: e.srv1.id,
+    url: `${service.url}/api/dcim/devices/${e.srv1.id}/`,
+    display: 'srv1',
+    name: 'srv1',
+  });
   t.is(last.body.next, null);
 
-  t.deepEqual(occupiedBy(await allUnits(service, e.r1.id)), [['U20.5', 'pp1'], ['U1.5', 'srv1'], ['U1', 'srv1']], 'front');
+  t.deepEqual(
+    occupiedBy(await allUnits(service, e.r1.id)),
+    [
+      ['U20.5', 'pp1'],
+      ['U1.5', 'srv1'],
+      ['U1', 'srv1'],
+    ],
+    'front',
+  );
   const rear = await allUnits(service, e.r1.id, '&face=rear');
   t.true(rear.every((u) => u.face.value === 'rear' && u.face.label === 'Rear'));
-  t.deepEqual(occupiedBy(rear), [['U41.5', 'sw1'], ['U41', 'sw1'], ['U40.5', 'sw1'], ['U40', 'sw1'], ['U1.5', 'srv1'], ['U1', 'srv1']], 'rear');
+  t.deepEqual(
+    occupiedBy(rear),
+    [
+      ['U41.5', 'sw1'],
+      ['U41', 'sw1'],
+      ['U40.5', 'sw1'],
+      ['U40', 'sw1'],
+      ['U1.5', 'srv1'],
+      ['U1', 'srv1'],
+    ],
+    'rear',
+  );
 
-  t.deepEqual(occupiedBy(await allUnits(service, e.r1.id, '&face=rear&expand_devices=false')), [['U40', 'sw1'], ['U1', 'srv1']], 'lowest units only');
+  t.deepEqual(
+    occupiedBy(await allUnits(service, e.r1.id, '&face=rear&expand_devices=false')),
+    [
+      ['U40', 'sw1'],
+      ['U1', 'srv1'],
+    ],
+    'lowest units only',
+  );
   t.deepEqual(occupiedBy(await allUnits(service, e.r1.id, `&exclude=${e.srv1.id}`)), [['U20.5', 'pp1']]);
-  t.deepEqual((await allUnits(service, e.r1.id, '&q=U4')).map((u) => u.name), [
-    'U42.5', 'U42', 'U41.5', 'U41', 'U40.5', 'U40', 'U4.5', 'U4',
-  ], 'q searches names');
+  t.deepEqual(
+    (await allUnits(service, e.r1.id, '&q=U4')).map((u) => u.name),
+    ['U42.5', 'U42', 'U41.5', 'U41', 'U40.5', 'U40', 'U4.5', 'U4'],
+    'q searches names',
+  );
   t.is((await allUnits(service, e.r1.id, '&q=.0')).length, 42, 'and the numbers as NetBox writes them (42.0)');
 
   const descending = await allUnits(service, e.r2.id);
-  t.deepEqual(descending.map((u) => u.name), ['U1', 'U1.5', 'U2', 'U2.5', 'U3', 'U3.5', 'U4', 'U4.5'], 'numbered from the top');
-  t.deepEqual(occupiedBy(descending), [['U2', '<edge> & co'], ['U2.5', '<edge> & co'], ['U3', '<edge> & co'], ['U3.5', '<edge> & co']]);
+  t.deepEqual(
+    descending.map((u) => u.name),
+    ['U1', 'U1.5', 'U2', 'U2.5', 'U3', 'U3.5', 'U4', 'U4.5'],
+    'numbered from the top',
+  );
+  t.deepEqual(occupiedBy(descending), [
+    ['U2', '<edge> & co'],
+    ['U2.5', '<edge> & co'],
+    ['U3', '<edge> & co'],
+    ['U3.5', '<edge> & co'],
+  ]);
 });
 
 test('elevation: bad parameters answer 400 per parameter, as NetBox does', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
   const e = await estate(service);
-  const bad = await service.api('GET', `/api/dcim/racks/${e.r1.id}/elevation/?face=side&render=png&unit_width=wide&expand_devices=maybe`);
+  const bad = await service.api(
+    'GET',
+    `/api/dcim/racks/${e.r1.id}/elevation/?face=side&render=png&unit_width=wide&expand_devices=maybe`,
+  );
   t.is(bad.status, 400);
   t.deepEqual(bad.body, {
     face: ['"side" is not a valid choice.'],
@@ -91,7 +196,11 @@ test('elevation: bad parameters answer 400 per parameter, as NetBox does', async
   const face = await service.api('GET', `/api/dcim/racks/${e.r1.id}/elevation/?face=top`);
   t.is(face.status, 400);
   t.deepEqual(face.body, { face: ['"top" is not a valid choice.'] });
-  t.is((await service.api('GET', `/api/dcim/racks/${e.r1.id}/elevation/?face=&unit_height=22.0`)).status, 200, 'empty means the default');
+  t.is(
+    (await service.api('GET', `/api/dcim/racks/${e.r1.id}/elevation/?face=&unit_height=22.0`)).status,
+    200,
+    'empty means the default',
+  );
   t.is((await service.api('GET', '/api/dcim/racks/999/elevation/')).status, 404);
   t.is((await service.api('POST', `/api/dcim/racks/${e.r1.id}/elevation/`, {})).status, 405);
 });
@@ -100,9 +209,12 @@ test('elevation SVG: a well-formed drawing of the face with its devices, named a
   const service = await startService();
   t.teardown(() => service.close());
   const e = await estate(service);
-  const response = await fetch(`${service.url}/api/dcim/racks/${e.r1.id}/elevation/?render=svg&face=rear&unit_height=20`, {
-    headers: { Authorization: 'Token 0123456789abcdef0123456789abcdef01234567' },
-  });
+  const response = await fetch(
+    `${service.url}/api/dcim/racks/${e.r1.id}/elevation/?render=svg&face=rear&unit_height=20`,
+    {
+      headers: { Authorization: 'Token 0123456789abcdef0123456789abcdef01234567' },
+    },
+  );
   t.is(response.status, 200);
   t.is(response.headers.get('content-type'), 'image/svg+xml');
   t.is(response.headers.get('x-content-type-options'), 'nosniff');
@@ -121,8 +233,15 @@ test('elevation SVG: a well-formed drawing of the face with its devices, named a
     headers: { Authorization: 'Token 0123456789abcdef0123456789abcdef01234567' },
   });
   const drawn = readXml(await escaped.text());
-  t.deepEqual(drawn.filter((el) => el.attributes.class === 'label').map((el) => el.text), ['<edge> & co'], 'names are escaped');
-  t.true(drawn.some((el) => el.attributes.class === 'dimmed'), 'devices not highlighted are dimmed');
+  t.deepEqual(
+    drawn.filter((el) => el.attributes.class === 'label').map((el) => el.text),
+    ['<edge> & co'],
+    'names are escaped',
+  );
+  t.true(
+    drawn.some((el) => el.attributes.class === 'dimmed'),
+    'devices not highlighted are dimmed',
+  );
 });
 
 test('elevation: devices the caller may not view occupy their units without being named; the endpoint is documented', async (t) => {
@@ -131,13 +250,30 @@ test('elevation: devices the caller may not view occupy their units without bein
   const e = await estate(service);
   const viewer = await userWithToken(service, 'viewer');
   await grant(service, { object_types: ['dcim.rack'], actions: ['view'], users: [viewer.user.id] });
-  await grant(service, { object_types: ['dcim.device'], actions: ['view'], users: [viewer.user.id], constraints: { name: 'sw1' } });
+  await grant(service, {
+    object_types: ['dcim.device'],
+    actions: ['view'],
+    users: [viewer.user.id],
+    constraints: { name: 'sw1' },
+  });
   const rear = await as(service, viewer.key)('GET', `/api/dcim/racks/${e.r1.id}/elevation/?face=rear&limit=0`);
   t.is(rear.status, 200);
-  t.deepEqual(occupiedBy(rear.body.results), [['U41.5', 'sw1'], ['U41', 'sw1'], ['U40.5', 'sw1'], ['U40', 'sw1'], ['U1.5', null], ['U1', null]]);
-  const svg = await fetch(`${service.url}/api/dcim/racks/${e.r1.id}/elevation/?render=svg&face=rear`, { headers: { Authorization: `Token ${viewer.key}` } });
+  t.deepEqual(occupiedBy(rear.body.results), [
+    ['U41.5', 'sw1'],
+    ['U41', 'sw1'],
+    ['U40.5', 'sw1'],
+    ['U40', 'sw1'],
+    ['U1.5', null],
+    ['U1', null],
+  ]);
+  const svg = await fetch(`${service.url}/api/dcim/racks/${e.r1.id}/elevation/?render=svg&face=rear`, {
+    headers: { Authorization: `Token ${viewer.key}` },
+  });
   const drawn = readXml(await svg.text());
-  t.deepEqual(drawn.filter((el) => el.attributes.class === 'label').map((el) => el.text), ['sw1']);
+  t.deepEqual(
+    drawn.filter((el) => el.attributes.class === 'label').map((el) => el.text),
+    ['sw1'],
+  );
   t.is(drawn.filter((el) => el.attributes.class === 'device hidden').length, 1, 'srv1 drawn as a blank box');
 
   const schema = await service.api('GET', '/api/schema/?format=json');
@@ -145,7 +281,19 @@ test('elevation: devices the caller may not view occupy their units without bein
   t.truthy(path?.get);
   t.deepEqual(
     path.get.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name),
-    ['q', 'face', 'render', 'unit_width', 'unit_height', 'legend_width', 'margin_width', 'exclude', 'expand_devices', 'include_images', 'highlight'],
+    [
+      'q',
+      'face',
+      'render',
+      'unit_width',
+      'unit_height',
+      'legend_width',
+      'margin_width',
+      'exclude',
+      'expand_devices',
+      'include_images',
+      'highlight',
+    ],
   );
   t.deepEqual(Object.keys(path.get.responses[200].content), ['application/json', 'image/svg+xml']);
 });

@@ -1,6 +1,8 @@
-import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
+
 import test from 'ava';
+
 import { readRequestBody } from '../../src/api/middleware/readRequestBody.js';
 
 /** A stand-in request stream the test feeds by hand. */

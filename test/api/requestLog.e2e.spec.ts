@@ -1,5 +1,6 @@
 import test from 'ava';
-import { startService, type ApiResponse } from '../support/startService.js';
+
+import { type ApiResponse, startService } from '../support/startService.js';
 
 test('each request log line carries the status the client received, write errors included', async (t) => {
   const lines: Array<Record<string, unknown>> = [];
@@ -17,7 +18,16 @@ test('each request log line carries the status the client received, write errors
     [405, () => service.api('POST', `/api/extras/tags/${tag.id}/`, { name: 'x' })],
     [409, () => service.api('DELETE', `/api/ipam/rirs/${rir.id}/`)], // protected by the aggregate
     [415, () => service.api('POST', '/api/extras/tags/', 'name=x', { 'Content-Type': 'text/plain' })],
-    [403, () => service.api('POST', '/api/extras/tags/', { name: 'c', slug: 'c' }, { Authorization: 'Token 0000000000000000000000000000000000000000' })],
+    [
+      403,
+      () =>
+        service.api(
+          'POST',
+          '/api/extras/tags/',
+          { name: 'c', slug: 'c' },
+          { Authorization: 'Token 0000000000000000000000000000000000000000' },
+        ),
+    ],
   ];
   for (const [expected, call] of calls) {
     const response = await call();

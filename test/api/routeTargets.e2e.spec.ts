@@ -1,6 +1,7 @@
 import test from 'ava';
+
+import { ids, list, post } from '../support/expectResponses.js';
 import { startService, type TestService } from '../support/startService.js';
-import { post, list, ids } from '../support/expectResponses.js';
 
 /**
  * Route targets 65000:1 (tenant Acme), 65000:2 and 65000:3; VRF blue (rd 65000:10)
@@ -9,11 +10,25 @@ import { post, list, ids } from '../support/expectResponses.js';
  */
 async function targets(service: TestService) {
   const tenant = await post(service, '/api/tenancy/tenants/', { name: 'Acme', slug: 'acme' });
-  const rt1 = await post(service, '/api/ipam/route-targets/', { name: '65000:1', tenant: tenant.id, description: 'hub' });
+  const rt1 = await post(service, '/api/ipam/route-targets/', {
+    name: '65000:1',
+    tenant: tenant.id,
+    description: 'hub',
+  });
   const rt2 = await post(service, '/api/ipam/route-targets/', { name: '65000:2' });
   const rt3 = await post(service, '/api/ipam/route-targets/', { name: '65000:3' });
-  const blue = await post(service, '/api/ipam/vrfs/', { name: 'blue', rd: '65000:10', import_targets: [rt1.id], export_targets: [rt2.id] });
-  const red = await post(service, '/api/ipam/vrfs/', { name: 'red', rd: '65000:20', import_targets: [rt2.id], export_targets: [rt1.id, rt3.id] });
+  const blue = await post(service, '/api/ipam/vrfs/', {
+    name: 'blue',
+    rd: '65000:10',
+    import_targets: [rt1.id],
+    export_targets: [rt2.id],
+  });
+  const red = await post(service, '/api/ipam/vrfs/', {
+    name: 'red',
+    rd: '65000:20',
+    import_targets: [rt2.id],
+    export_targets: [rt1.id, rt3.id],
+  });
   const green = await post(service, '/api/ipam/vrfs/', { name: 'green' });
   const pBlue = await post(service, '/api/ipam/prefixes/', { prefix: '10.1.0.0/16', vrf: blue.id });
   const pRed = await post(service, '/api/ipam/prefixes/', { prefix: '10.2.0.0/16', vrf: red.id });
@@ -25,13 +40,32 @@ test('a VRF shows its import and export targets nested; a route target reads as 
   const service = await startService();
   t.teardown(() => service.close());
   const e = await targets(service);
-  const nested = (rt: any) => ({ id: rt.id, url: `${service.url}/api/ipam/route-targets/${rt.id}/`, display: rt.name, name: rt.name });
+  const nested = (rt: any) => ({
+    id: rt.id,
+    url: `${service.url}/api/ipam/route-targets/${rt.id}/`,
+    display: rt.name,
+    name: rt.name,
+  });
   t.deepEqual(e.red.import_targets, [nested(e.rt2)]);
   t.deepEqual(e.red.export_targets, [nested(e.rt1), nested(e.rt3)]);
-  t.deepEqual(Object.keys(e.rt1), ['id', 'url', 'display', 'name', 'tenant', 'description', 'comments', 'tags', 'custom_fields', 'created', 'last_updated']);
+  t.deepEqual(Object.keys(e.rt1), [
+    'id',
+    'url',
+    'display',
+    'name',
+    'tenant',
+    'description',
+    'comments',
+    'tags',
+    'custom_fields',
+    'created',
+    'last_updated',
+  ]);
   t.is(e.rt1.tenant.slug, 'acme');
   t.deepEqual((await service.api('GET', `/api/ipam/route-targets/${e.rt2.id}/?brief=1`)).body, nested(e.rt2));
-  t.deepEqual((await service.api('POST', '/api/ipam/route-targets/', { name: '65000:1' })).body, { name: ['route target with this name already exists.'] });
+  t.deepEqual((await service.api('POST', '/api/ipam/route-targets/', { name: '65000:1' })).body, {
+    name: ['route target with this name already exists.'],
+  });
   t.deepEqual((await service.api('POST', '/api/ipam/route-targets/', { name: '4200000000:42000000000' })).body, {
     name: ['Ensure this field has no more than 21 characters.'],
   });
@@ -77,6 +111,13 @@ test('present_in_vrf also finds objects of the VRFs exporting a target the VRF i
   t.deepEqual(ids(await list(service, '/api/ipam/prefixes/?present_in_vrf=65000:20')), [e.pBlue.id, e.pRed.id]);
   t.deepEqual(ids(await list(service, `/api/ipam/prefixes/?present_in_vrf_id=${e.green.id}`)), [e.pGreen.id]);
   t.is((await service.api('DELETE', `/api/ipam/route-targets/${e.rt1.id}/`)).status, 204);
-  t.deepEqual(ids(await list(service, `/api/ipam/prefixes/?present_in_vrf_id=${e.blue.id}`)), [e.pBlue.id], 'once the target is gone, only its own');
-  t.deepEqual((await service.api('GET', `/api/ipam/vrfs/${e.red.id}/`)).body.export_targets.map((rt: any) => rt.name), ['65000:3']);
+  t.deepEqual(
+    ids(await list(service, `/api/ipam/prefixes/?present_in_vrf_id=${e.blue.id}`)),
+    [e.pBlue.id],
+    'once the target is gone, only its own',
+  );
+  t.deepEqual(
+    (await service.api('GET', `/api/ipam/vrfs/${e.red.id}/`)).body.export_targets.map((rt: any) => rt.name),
+    ['65000:3'],
+  );
 });

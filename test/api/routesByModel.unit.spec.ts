@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net';
+
 import test from 'ava';
 import Koa from 'koa';
-import type { AddressInfo } from 'node:net';
+
 import { RoutesByModel } from '../../src/api/RoutesByModel.js';
 
 async function serve(routes: RoutesByModel) {
@@ -13,7 +15,13 @@ async function serve(routes: RoutesByModel) {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { get: async (path: string, method = 'GET') => { const r = await fetch(base + path, { method }); return `${r.status} ${await r.text()}`; }, close: () => server.close() };
+  return {
+    get: async (path: string, method = 'GET') => {
+      const r = await fetch(base + path, { method });
+      return `${r.status} ${await r.text()}`;
+    },
+    close: () => server.close(),
+  };
 }
 
 test('a request reaches the routes of its model only, parameters and methods included', async (t) => {

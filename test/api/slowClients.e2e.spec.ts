@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import net from 'node:net';
+
 import test from 'ava';
+
 import { loadConfig } from '../../src/config.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 
@@ -19,7 +21,11 @@ function connect(service: TestService): { socket: net.Socket; connected: Promise
 }
 
 function headers(method: string, path: string, extra: Record<string, string | number>): string {
-  const lines = [`${method} ${path} HTTP/1.1`, 'Host: localhost', ...Object.entries(extra).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    'Host: localhost',
+    ...Object.entries(extra).map(([k, v]) => `${k}: ${v}`),
+  ];
   return lines.join('\r\n') + '\r\n\r\n';
 }
 
@@ -61,7 +67,10 @@ test('a body dribbled a byte at a time is cut off at the same deadline', async (
 test('the login form and token provisioning read their bodies under the same deadline', async (t) => {
   const service = await startService({ BODY_TIMEOUT: '0.2' });
   t.teardown(() => service.close());
-  for (const [path, type] of [['/login/', 'application/x-www-form-urlencoded'], ['/api/users/tokens/provision/', 'application/json']]) {
+  for (const [path, type] of [
+    ['/login/', 'application/x-www-form-urlencoded'],
+    ['/api/users/tokens/provision/', 'application/json'],
+  ]) {
     const client = connect(service);
     client.socket.write(headers('POST', path, { 'Content-Type': type, 'Content-Length': 50 }) + 'username=');
     const response = await client.closed;
@@ -79,7 +88,9 @@ test('headers that never finish are answered 408 by the server within HEADERS_TI
 });
 
 test('timeouts are seconds (fractions allowed); HEADERS_TIMEOUT may not exceed REQUEST_TIMEOUT', (t) => {
-  t.throws(() => loadConfig({ HEADERS_TIMEOUT: '10', REQUEST_TIMEOUT: '5', SECRET_KEY: 'k' }), { message: /HEADERS_TIMEOUT/ });
+  t.throws(() => loadConfig({ HEADERS_TIMEOUT: '10', REQUEST_TIMEOUT: '5', SECRET_KEY: 'k' }), {
+    message: /HEADERS_TIMEOUT/,
+  });
   t.is(loadConfig({ HEADERS_TIMEOUT: '0.25', SECRET_KEY: 'k' }).headersTimeoutMs, 250);
 });
 
@@ -88,7 +99,9 @@ async function settledConnections(service: TestService): Promise<number> {
   let previous = -1;
   for (;;) {
     await new Promise((resolve) => setImmediate(resolve));
-    const count = await new Promise<number>((resolve, reject) => service.server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+    const count = await new Promise<number>((resolve, reject) =>
+      service.server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+    );
     if (count === previous) return count;
     previous = count;
   }

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { concurrentRequests } from '../support/concurrentRequests.js';
 import { startService } from '../support/startService.js';
 
@@ -12,7 +13,11 @@ test.serial('60 concurrent PATCHes of one object: each response shows its own va
   const site = (await service.api('POST', '/api/dcim/sites/', { name: 'S', slug: 's' })).body;
   const responses = await concurrentRequests(
     service.url,
-    Array.from({ length: 60 }, (_, i) => ({ method: 'PATCH', path: `/api/dcim/sites/${site.id}/`, body: { description: `writer ${i}` } })),
+    Array.from({ length: 60 }, (_, i) => ({
+      method: 'PATCH',
+      path: `/api/dcim/sites/${site.id}/`,
+      body: { description: `writer ${i}` },
+    })),
   );
   const versions = new Set<string>();
   for (const [i, response] of responses.entries()) {
@@ -33,10 +38,12 @@ test.serial('60 concurrent PATCHes of one object: each response shows its own va
 test.serial('concurrent bulk PATCHes: each response lists the values its own request wrote', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  const tags = (await service.api('POST', '/api/extras/tags/', [
-    { name: 'A', slug: 'a' },
-    { name: 'B', slug: 'b' },
-  ])).body;
+  const tags = (
+    await service.api('POST', '/api/extras/tags/', [
+      { name: 'A', slug: 'a' },
+      { name: 'B', slug: 'b' },
+    ])
+  ).body;
   const responses = await concurrentRequests(
     service.url,
     Array.from({ length: 30 }, (_, i) => ({
@@ -47,7 +54,11 @@ test.serial('concurrent bulk PATCHes: each response lists the values its own req
   );
   for (const [i, response] of responses.entries()) {
     t.is(response.status, 200);
-    t.deepEqual(response.body.map((o: any) => o.description), [`a by ${i}`, `b by ${i}`], `bulk response ${i}`);
+    t.deepEqual(
+      response.body.map((o: any) => o.description),
+      [`a by ${i}`, `b by ${i}`],
+      `bulk response ${i}`,
+    );
   }
 });
 
@@ -57,7 +68,10 @@ test("with nobody else writing, a write's response equals a GET right after (com
   await service.api('POST', '/api/ipam/prefixes/', { prefix: '10.0.0.0/8' });
   const created = await service.api('POST', '/api/ipam/prefixes/', { prefix: '10.0.0.0/16' });
   t.is(created.status, 201);
-  const moved = await service.api('PATCH', `/api/ipam/prefixes/${created.body.id}/`, { prefix: '10.1.0.0/16', status: 'reserved' });
+  const moved = await service.api('PATCH', `/api/ipam/prefixes/${created.body.id}/`, {
+    prefix: '10.1.0.0/16',
+    status: 'reserved',
+  });
   const read = await service.api('GET', `/api/ipam/prefixes/${created.body.id}/`);
   t.is(moved.body._depth, 1, 'hierarchy is computed for the object as written');
   t.deepEqual(moved.body, read.body);

@@ -1,4 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
+
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { changesOf, must, requestIdOf, unique } from './helpers.js';
 import { pastStateGate } from './pastStateGate.js';
@@ -17,13 +18,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 test('as_of returns the old state after an update and after a delete (position and time)', async (t) => {
   const { service } = t.context;
   const name = unique('asof');
-  const created = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name, description: 'original' }), 201);
+  const created = await must(
+    service.api('POST', '/api/dcim/sites/', { name, slug: name, description: 'original' }),
+    201,
+  );
   const id = created.body.id;
   const [creation] = await changesOf(service, requestIdOf(created));
   await sleep(5);
   const between = new Date().toISOString();
   await sleep(5);
-  const updated = await must(service.api('PATCH', `/api/dcim/sites/${id}/`, { name: `${name}-renamed`, description: 'changed' }), 200);
+  const updated = await must(
+    service.api('PATCH', `/api/dcim/sites/${id}/`, { name: `${name}-renamed`, description: 'changed' }),
+    200,
+  );
   const [update] = await changesOf(service, requestIdOf(updated));
 
   // After the update: the detail and the list answer as of the creation.
@@ -36,7 +43,10 @@ test('as_of returns the old state after an update and after a delete (position a
   const oldList = await must(service.api('GET', `/api/dcim/sites/?as_of=${creation.id}&name=${name}`), 200);
   t.is(oldList.body.count, 1);
   t.is(oldList.body.results[0].description, 'original');
-  t.is((await must(service.api('GET', `/api/dcim/sites/?as_of=${creation.id}&name=${name}-renamed`), 200)).body.count, 0);
+  t.is(
+    (await must(service.api('GET', `/api/dcim/sites/?as_of=${creation.id}&name=${name}-renamed`), 200)).body.count,
+    0,
+  );
   const current = await must(service.api('GET', `/api/dcim/sites/${id}/`), 200);
   t.is(current.body.description, 'changed', 'without as_of: the live read models');
 
@@ -106,15 +116,22 @@ test.serial('as_of: anonymous callers and callers without permission get 403 and
   const anonymous = await service.api('GET', `/api/dcim/sites/?as_of=${creation.id}`, undefined, { Authorization: '' });
   t.is(anonymous.status, 403);
   t.deepEqual(anonymous.body, { detail: 'Authentication credentials were not provided.' });
-  const detail = await service.api('GET', `/api/dcim/sites/${created.body.id}/?as_of=${creation.id}`, undefined, { Authorization: '' });
+  const detail = await service.api('GET', `/api/dcim/sites/${created.body.id}/?as_of=${creation.id}`, undefined, {
+    Authorization: '',
+  });
   t.is(detail.status, 403);
   // A bad value is refused after the permission check, as NetBox validates filters after it.
   t.is((await service.api('GET', '/api/dcim/sites/?as_of=yesterday', undefined, { Authorization: '' })).status, 403);
 
   const user = unique('noperm');
-  const person = await must(service.api('POST', '/api/users/users/', { username: user, password: 'a-long-password-1' }), 201);
+  const person = await must(
+    service.api('POST', '/api/users/users/', { username: user, password: 'a-long-password-1' }),
+    201,
+  );
   const token = await must(service.api('POST', '/api/users/tokens/', { user: person.body.id }), 201);
-  const denied = await service.api('GET', `/api/dcim/sites/?as_of=${creation.id}`, undefined, { Authorization: `Token ${token.body.key}` });
+  const denied = await service.api('GET', `/api/dcim/sites/?as_of=${creation.id}`, undefined, {
+    Authorization: `Token ${token.body.key}`,
+  });
   t.is(denied.status, 403);
   t.deepEqual(denied.body, { detail: 'You do not have permission to perform this action.' });
   t.is(past.builds, before, 'no past state was built for a caller who may not see it');
@@ -188,5 +205,8 @@ test.serial('as_of: a client that goes away cancels the build it alone was waiti
 
   // Asked again later, it is built afresh.
   past.hooks = saved;
-  t.is((await must(service.api('GET', `/api/dcim/sites/?as_of=${position}`), 200)).headers.get('x-as-of-position'), String(position));
+  t.is(
+    (await must(service.api('GET', `/api/dcim/sites/?as_of=${position}`), 200)).headers.get('x-as-of-position'),
+    String(position),
+  );
 });

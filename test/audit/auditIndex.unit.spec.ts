@@ -1,8 +1,10 @@
-import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { AuditIndex } from '../../src/audit/AuditIndex.js';
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { compileChangeFilter, selectChanges, type UserLookup } from '../../src/audit/changeQuery.js';
@@ -17,7 +19,11 @@ const T0 = Date.UTC(2024, 0, 1) * 1000;
 
 /** Event at `position` touching site `objectId`, one second per position. */
 function event(position: number, overrides: Partial<ChangeEvent> = {}): ChangeEvent {
-  return makeEvent(position, { objectId: (position % 7) + 1, time: formatMicros(T0 + position * 1_000_000), ...overrides });
+  return makeEvent(position, {
+    objectId: (position % 7) + 1,
+    time: formatMicros(T0 + position * 1_000_000),
+    ...overrides,
+  });
 }
 
 const noUsers: UserLookup = {
@@ -33,13 +39,18 @@ test('request, object and time look-ups over indexed batches', (t) => {
     const requestId = randomUUID();
     requests.push(requestId);
     const size = (r % 4) + 1;
-    index.add(Array.from({ length: size }, () => event(position++, { requestId, action: r % 3 === 0 ? 'update' : 'create' })));
+    index.add(
+      Array.from({ length: size }, () => event(position++, { requestId, action: r % 3 === 0 ? 'update' : 'create' })),
+    );
   }
   t.is(index.head, position - 1);
   let expected = 1;
   requests.forEach((requestId, r) => {
     const size = (r % 4) + 1;
-    t.deepEqual(index.requestPositions(requestId), Array.from({ length: size }, (_, i) => expected + i));
+    t.deepEqual(
+      index.requestPositions(requestId),
+      Array.from({ length: size }, (_, i) => expected + i),
+    );
     t.deepEqual(index.requestPositions(requestId.toUpperCase()), index.requestPositions(requestId), 'case-insensitive');
     expected += size;
   });
@@ -105,12 +116,21 @@ test('selection: newest first, counts, pagination, ordering by other columns', a
   const types = new ContentTypes(registry);
   const all = selectChanges(index, await compileChangeFilter(index, new URLSearchParams(''), noUsers, types), [], 5, 3);
   t.deepEqual(all, { count: 30, positions: [25, 24, 23] });
-  const updates = selectChanges(index, await compileChangeFilter(index, new URLSearchParams('action=update&id__lte=10'), noUsers, types), [], 0, 10);
+  const updates = selectChanges(
+    index,
+    await compileChangeFilter(index, new URLSearchParams('action=update&id__lte=10'), noUsers, types),
+    [],
+    0,
+    10,
+  );
   t.deepEqual(updates, { count: 5, positions: [10, 8, 6, 4, 2] });
   const ordered = selectChanges(
     index,
     await compileChangeFilter(index, new URLSearchParams('id__gte=25'), noUsers, types),
-    [{ name: 'action', desc: false }, { name: 'id', desc: true }],
+    [
+      { name: 'action', desc: false },
+      { name: 'id', desc: true },
+    ],
     0,
     null,
   );
@@ -155,7 +175,10 @@ test('AuditLog over a FileEventLog: rebuilt on open, maintained on append, bodie
   t.is(e4!.requestId, requestB);
   const chunks: ChangeEvent[][] = [];
   for await (const chunk of audit.range(2, 4)) chunks.push(chunk);
-  t.deepEqual(chunks.flat().map((e) => e.position), [2, 3, 4]);
+  t.deepEqual(
+    chunks.flat().map((e) => e.position),
+    [2, 3, 4],
+  );
   await t.throwsAsync(() => audit.events([6]), { instanceOf: RangeError });
 
   let notified = 0;
@@ -171,7 +194,8 @@ test('object changes leave out models NetBox does not change-log, on every path'
   const index = new AuditIndex();
   for (let p = 1; p <= 20; p++) index.add([event(p, p % 4 === 0 ? { objectType: 'users.token', objectId: p } : {})]);
   const types = new ContentTypes(registry);
-  const compile = (q: string, loggedOnly = true) => compileChangeFilter(index, new URLSearchParams(q), noUsers, types, { loggedOnly });
+  const compile = (q: string, loggedOnly = true) =>
+    compileChangeFilter(index, new URLSearchParams(q), noUsers, types, { loggedOnly });
   const all = selectChanges(index, await compile(''), [], 0, 4);
   t.deepEqual(all, { count: 15, positions: [19, 18, 17, 15] });
   const bounded = selectChanges(index, await compile('id__gte=4&id__lte=12'), [], 1, 2);
@@ -200,7 +224,10 @@ test('event bodies by position from the file log itself: across frames, big fram
   await Promise.all(appends);
   const wanted = [1, 3000, 1500, 1499, 1501, 42, 42, 2000, 7, 8];
   const expected = wanted.map((p) => events[p - 1]!.objectRepr);
-  t.deepEqual((await log.readPositions(wanted)).map((e) => e.objectRepr), expected);
+  t.deepEqual(
+    (await log.readPositions(wanted)).map((e) => e.objectRepr),
+    expected,
+  );
   await t.throwsAsync(() => log.readPositions([3001]), { instanceOf: RangeError });
   await t.throwsAsync(() => log.readPositions([0]), { instanceOf: RangeError });
 
@@ -208,7 +235,10 @@ test('event bodies by position from the file log itself: across frames, big fram
   const more = log.append([event(3001)]);
   const reading = log.readPositions([2999, 3000]);
   await more;
-  t.deepEqual((await reading).map((e) => e.position), [2999, 3000]);
+  t.deepEqual(
+    (await reading).map((e) => e.position),
+    [2999, 3000],
+  );
   t.is((await log.readPositions([3001]))[0]!.position, 3001);
   const copy = (await log.readPositions([5]))[0]!;
   copy.objectRepr = 'changed by a caller';
@@ -219,5 +249,9 @@ test('event bodies by position from the file log itself: across frames, big fram
   log = new FileEventLog({ dir });
   await log.open();
   t.teardown(() => log.close());
-  t.deepEqual((await log.readPositions(wanted)).map((e) => e.objectRepr), expected, 'the table is rebuilt by open()');
+  t.deepEqual(
+    (await log.readPositions(wanted)).map((e) => e.objectRepr),
+    expected,
+    'the table is rebuilt by open()',
+  );
 });

@@ -1,10 +1,18 @@
-import test from 'ava';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { AuditIndex } from '../../src/audit/AuditIndex.js';
 import { AuditLog } from '../../src/audit/AuditLog.js';
-import { AUDIT_INDEX_PART, AuditSnapshotWriter, captureAuditState, loadAuditIndexes, writeAuditSnapshot } from '../../src/audit/AuditSnapshots.js';
+import {
+  AUDIT_INDEX_PART,
+  AuditSnapshotWriter,
+  captureAuditState,
+  loadAuditIndexes,
+  writeAuditSnapshot,
+} from '../../src/audit/AuditSnapshots.js';
 import { IdempotencyIndex } from '../../src/audit/IdempotencyIndex.js';
 import { decodeAuditState, encodeAuditState } from '../../src/audit/indexSnapshot.js';
 import { formatMicros } from '../../src/audit/time.js';
@@ -17,7 +25,6 @@ import { seededRandom } from '../support/seededRandom.js';
 const T0 = Date.UTC(2024, 0, 1) * 1000;
 const TYPES = ['dcim.site', 'dcim.device', 'dcim.interface', 'users.token', 'ipam.prefix', 'not.registered'];
 const USERS = [null, { id: 1, username: 'admin' }, { id: 2, username: 'Ünïcode' }, { id: 3, username: 'ops' }];
-
 
 function uuid(next: () => number): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(next() * 16).toString(16)).join('');
@@ -39,7 +46,13 @@ function randomBatches(seed: number, requests: number): ChangeEvent[][] {
     const time = formatMicros(T0 + seconds * 1_000_000 + Math.floor(next() * 1000));
     const user = pick(USERS);
     const revertOf = next() < 0.05 && requestIds.length > 1 ? pick(requestIds).toUpperCase() : undefined;
-    const idempotency = next() < 0.2 ? { key: `key-${Math.floor(next() * 20)}`, fingerprint: Array.from({ length: 64 }, () => Math.floor(next() * 16).toString(16)).join('') } : undefined;
+    const idempotency =
+      next() < 0.2
+        ? {
+            key: `key-${Math.floor(next() * 20)}`,
+            fingerprint: Array.from({ length: 64 }, () => Math.floor(next() * 16).toString(16)).join(''),
+          }
+        : undefined;
     const size = 1 + Math.floor(next() * 5);
     const batch: ChangeEvent[] = [];
     for (let i = 0; i < size; i++) {
@@ -63,7 +76,10 @@ function randomBatches(seed: number, requests: number): ChangeEvent[][] {
   return batches;
 }
 
-async function roundTrip(index: AuditIndex, idempotency: IdempotencyIndex): Promise<{ index: AuditIndex; idempotency: IdempotencyIndex }> {
+async function roundTrip(
+  index: AuditIndex,
+  idempotency: IdempotencyIndex,
+): Promise<{ index: AuditIndex; idempotency: IdempotencyIndex }> {
   const body = Buffer.concat([...encodeAuditState({ index: index.capture(), idempotency: idempotency.entries() })]);
   const state = decodeAuditState(body);
   const loaded = new AuditIndex();
@@ -79,9 +95,20 @@ function answers(index: AuditIndex, idempotency: IdempotencyIndex, batches: Chan
   const perPosition = [];
   for (let p = 1; p <= head; p++) {
     perPosition.push([
-      index.timeAt(p), index.actionAt(p), index.actionCodeAt(p), index.typeAt(p), index.typeCodeAt(p), index.objectIdAt(p),
-      index.userIdAt(p), index.userNameAt(p), index.userNameCodeAt(p), index.requestIdAt(p), index.requestOrdinalAt(p),
-      index.reprAt(p), index.isLogged(p), index.loggedRank(p),
+      index.timeAt(p),
+      index.actionAt(p),
+      index.actionCodeAt(p),
+      index.typeAt(p),
+      index.typeCodeAt(p),
+      index.objectIdAt(p),
+      index.userIdAt(p),
+      index.userNameAt(p),
+      index.userNameCodeAt(p),
+      index.requestIdAt(p),
+      index.requestOrdinalAt(p),
+      index.reprAt(p),
+      index.isLogged(p),
+      index.loggedRank(p),
     ]);
   }
   const events = batches.flat().filter((e) => e.position <= head);
@@ -99,13 +126,30 @@ function answers(index: AuditIndex, idempotency: IdempotencyIndex, batches: Chan
     loggedCount: index.loggedCount,
     logged: Array.from({ length: index.loggedCount }, (_, i) => index.loggedAt(i)),
     perPosition,
-    requests: requests.map((id) => [index.hasRequest(id), index.requestPositions(id.toUpperCase()), index.revertsOf(id)]),
-    objects: objects.map(([type, id]) => [index.objectPositions(type, id), index.lastPositionOf(type, id), index.objectPositionAt(type, id, Math.floor(head / 2))]),
-    unknown: [index.objectPositions('dcim.site', 99999), index.requestPositions('00000000-0000-4000-a000-000000000000'), index.typeCode('nope')],
+    requests: requests.map((id) => [
+      index.hasRequest(id),
+      index.requestPositions(id.toUpperCase()),
+      index.revertsOf(id),
+    ]),
+    objects: objects.map(([type, id]) => [
+      index.objectPositions(type, id),
+      index.lastPositionOf(type, id),
+      index.objectPositionAt(type, id, Math.floor(head / 2)),
+    ]),
+    unknown: [
+      index.objectPositions('dcim.site', 99999),
+      index.requestPositions('00000000-0000-4000-a000-000000000000'),
+      index.typeCode('nope'),
+    ],
     times: times.map((t) => [index.positionAtTime(t), index.firstPositionFrom(t), index.firstPositionAfter(t)]),
-    types: Array.from({ length: index.typeCount() }, (_, code) => [index.typeOfCode(code), index.typeCode(index.typeOfCode(code))]),
+    types: Array.from({ length: index.typeCount() }, (_, code) => [
+      index.typeOfCode(code),
+      index.typeCode(index.typeOfCode(code)),
+    ]),
     userNameCodes: [...index.userNameCodes((name) => name.length > 3)].sort(),
-    idempotency: USERS.flatMap((u) => Array.from({ length: 20 }, (_, k) => idempotency.lookup(u?.id ?? null, `key-${k}`, now))),
+    idempotency: USERS.flatMap((u) =>
+      Array.from({ length: 20 }, (_, k) => idempotency.lookup(u?.id ?? null, `key-${k}`, now)),
+    ),
   };
 }
 
@@ -128,14 +172,22 @@ for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
         partialIdempotency.add(batch);
       }
       const loaded = await roundTrip(partial, partialIdempotency);
-      t.deepEqual(answers(loaded.index, loaded.idempotency, batches), answers(partial, partialIdempotency, batches), `at the snapshot, cut ${cut}`);
+      t.deepEqual(
+        answers(loaded.index, loaded.idempotency, batches),
+        answers(partial, partialIdempotency, batches),
+        `at the snapshot, cut ${cut}`,
+      );
       // Re-delivery of the batch at the snapshot point is skipped like in a built index.
       if (cut > 0) loaded.index.add(batches[cut - 1]!);
       for (const batch of batches.slice(cut)) {
         loaded.index.add(batch);
         loaded.idempotency.add(batch);
       }
-      t.deepEqual(answers(loaded.index, loaded.idempotency, batches), expected, `snapshot after ${cut} of ${batches.length} batches`);
+      t.deepEqual(
+        answers(loaded.index, loaded.idempotency, batches),
+        expected,
+        `snapshot after ${cut} of ${batches.length} batches`,
+      );
     }
   });
 }
@@ -197,7 +249,10 @@ test('start-up loads the newest snapshot that matches the log and indexes only t
 
   const rebuilt = new AuditLog(log);
   await rebuilt.open();
-  t.deepEqual(answers(viaSnapshot.index, viaSnapshot.idempotency, batches), answers(rebuilt.index, rebuilt.idempotency, batches));
+  t.deepEqual(
+    answers(viaSnapshot.index, viaSnapshot.idempotency, batches),
+    answers(rebuilt.index, rebuilt.idempotency, batches),
+  );
   await Promise.all([viaSnapshot.close(), rebuilt.close()]);
   await log.close();
 });
@@ -267,7 +322,10 @@ test('the writer snapshots every so many events in the background and keeps the 
   t.true(writer.written >= Math.floor(log.head() / 30), `${writer.written} snapshots for ${log.head()} events`);
   t.is(entries.length, 2, 'older ones pruned');
   t.true(entries[0]!.position > log.head() - 31);
-  t.deepEqual((await readdir(snapshots)).filter((name) => name.endsWith('.tmp')), []);
+  t.deepEqual(
+    (await readdir(snapshots)).filter((name) => name.endsWith('.tmp')),
+    [],
+  );
   const loaded = await loadAuditIndexes(snapshots, log);
   t.is(loaded?.position, entries[0]!.position);
   await audit.close();

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { Query as MingoQuery } from 'mingo';
+
 import { objectChangeModel } from '../../src/api/audit/changePermission.js';
 import { AuditIndex } from '../../src/audit/AuditIndex.js';
 import { changeScopeTest } from '../../src/audit/changeScope.js';
@@ -25,8 +26,8 @@ function index(): AuditIndex {
       makeEvent(p, {
         requestId,
         objectType: TYPES[p % 3]!,
-        user: USERS[p % 5 % 3]!,
-        action: ACTIONS[p % 7 % 3]!,
+        user: USERS[(p % 5) % 3]!,
+        action: ACTIONS[(p % 7) % 3]!,
         objectId: (p % 11) + 1,
         objectRepr: `thing-${p}`,
         time: formatMicros(T0 + p * 1_000_000),

@@ -1,5 +1,7 @@
-import test from 'ava';
 import { randomUUID } from 'node:crypto';
+
+import test from 'ava';
+
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
 import { makeBatch, makeEvent } from '../events/makeEvent.js';
@@ -44,7 +46,10 @@ if (brokers.length === 0) {
     await log.append(second);
     await audit.sync();
     t.deepEqual(audit.index.requestPositions(second[0]!.requestId), [5, 6]);
-    t.deepEqual((await audit.events([6, 2])).map((e) => e.position), [6, 2]);
+    t.deepEqual(
+      (await audit.events([6, 2])).map((e) => e.position),
+      [6, 2],
+    );
   });
 
   test('KafkaEventLog.readPositions without a body cache: fetched by offset, or scanned when never consumed', async (t) => {
@@ -56,17 +61,27 @@ if (brokers.length === 0) {
     await writer.append(makeBatch(1, 3));
     for (let p = 4; p <= 40; p++) await writer.append([makeEvent(p)]);
 
-    const reader = new KafkaEventLog({ ...options, transactionalId: `netledger-test-reader-${randomUUID()}`, bodyCacheBytes: 0 });
+    const reader = new KafkaEventLog({
+      ...options,
+      transactionalId: `netledger-test-reader-${randomUUID()}`,
+      bodyCacheBytes: 0,
+    });
     await reader.open();
     t.teardown(() => reader.close());
     // Nothing consumed yet: a scan.
-    t.deepEqual((await reader.readPositions([7, 2, 7])).map((e) => e.position), [7, 2, 7]);
+    t.deepEqual(
+      (await reader.readPositions([7, 2, 7])).map((e) => e.position),
+      [7, 2, 7],
+    );
     // After a subscription from 1 has seen every offset: fetched by offset.
     const audit = new AuditLog(reader);
     await audit.open();
     t.teardown(() => audit.close());
     const events = await audit.events([40, 1, 20, 21, 3]);
-    t.deepEqual(events.map((e) => e.position), [40, 1, 20, 21, 3]);
+    t.deepEqual(
+      events.map((e) => e.position),
+      [40, 1, 20, 21, 3],
+    );
     await t.throwsAsync(() => reader.readPositions([41]), { instanceOf: RangeError });
   });
 }

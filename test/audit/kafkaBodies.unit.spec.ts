@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { EventBodyCache } from '../../src/events/kafka/EventBodyCache.js';
 import { PositionOffsets } from '../../src/events/kafka/PositionOffsets.js';
 import { makeEvent } from '../events/makeEvent.js';
@@ -37,7 +38,10 @@ test('body cache: bounded by bytes, least recently used dropped first, every get
   t.is(cache.get(1)?.position, 1); // 1 is now the most recently used
   cache.put(4, bodies[3]!);
   t.is(cache.get(2), undefined, 'the least recently used went');
-  t.deepEqual([1, 3, 4].map((p) => cache.get(p)?.position), [1, 3, 4]);
+  t.deepEqual(
+    [1, 3, 4].map((p) => cache.get(p)?.position),
+    [1, 3, 4],
+  );
   t.true(cache.byteLength <= size * 3 + 10);
 
   const copy = cache.get(3)!;

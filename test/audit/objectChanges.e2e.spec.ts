@@ -1,4 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
+
 import { startService, type TestService } from '../support/startService.js';
 import { changesOf, makeDevice, must, requestIdOf, unique } from './helpers.js';
 
@@ -23,8 +24,24 @@ test('a single request shows exactly its one change, in NetBox fields', async (t
   t.is(list.body.next, null);
   const [change] = list.body.results;
   t.deepEqual(Object.keys(change), [
-    'id', 'url', 'display', 'time', 'user', 'user_name', 'request_id', 'action', 'changed_object_type', 'changed_object_id',
-    'changed_object', 'related_object_type', 'related_object_id', 'related_object', 'object_repr', 'prechange_data', 'postchange_data', 'revert_of',
+    'id',
+    'url',
+    'display',
+    'time',
+    'user',
+    'user_name',
+    'request_id',
+    'action',
+    'changed_object_type',
+    'changed_object_id',
+    'changed_object',
+    'related_object_type',
+    'related_object_id',
+    'related_object',
+    'object_repr',
+    'prechange_data',
+    'postchange_data',
+    'revert_of',
   ]);
   t.is(change.url, `${service.url}/api/extras/object-changes/${change.id}/`);
   t.is(change.display, `dcim | site ${name} created by admin`);
@@ -51,15 +68,35 @@ test('a single request shows exactly its one change, in NetBox fields', async (t
 test('a bulk request shows one change per object under its one request id', async (t) => {
   const { service } = t.context;
   const names = [unique('bulk'), unique('bulk'), unique('bulk')];
-  const created = await must(service.api('POST', '/api/dcim/sites/', names.map((name) => ({ name, slug: name }))), 201);
+  const created = await must(
+    service.api(
+      'POST',
+      '/api/dcim/sites/',
+      names.map((name) => ({ name, slug: name })),
+    ),
+    201,
+  );
   const changes = await changesOf(service, requestIdOf(created));
   t.is(changes.length, 3);
-  t.deepEqual(changes.map((c) => c.action.value), ['create', 'create', 'create']);
-  t.deepEqual(changes.map((c) => c.changed_object_id), created.body.map((s: any) => s.id));
-  t.deepEqual(changes.map((c) => c.object_repr), names);
+  t.deepEqual(
+    changes.map((c) => c.action.value),
+    ['create', 'create', 'create'],
+  );
+  t.deepEqual(
+    changes.map((c) => c.changed_object_id),
+    created.body.map((s: any) => s.id),
+  );
+  t.deepEqual(
+    changes.map((c) => c.object_repr),
+    names,
+  );
 
   const updated = await must(
-    service.api('PATCH', '/api/dcim/sites/', created.body.slice(0, 2).map((s: any) => ({ id: s.id, description: 'bulk-updated' }))),
+    service.api(
+      'PATCH',
+      '/api/dcim/sites/',
+      created.body.slice(0, 2).map((s: any) => ({ id: s.id, description: 'bulk-updated' })),
+    ),
     200,
   );
   const updates = await changesOf(service, requestIdOf(updated));
@@ -95,7 +132,10 @@ test('a cascading delete shows every removed object, with the parent as related 
 test('an interface change names its device as related object while the device exists', async (t) => {
   const { service } = t.context;
   const { device, interfaces } = await makeDevice(service, 1);
-  const patched = await must(service.api('PATCH', `/api/dcim/interfaces/${interfaces[0].id}/`, { description: 'uplink' }), 200);
+  const patched = await must(
+    service.api('PATCH', `/api/dcim/interfaces/${interfaces[0].id}/`, { description: 'uplink' }),
+    200,
+  );
   const [change] = await changesOf(service, requestIdOf(patched));
   t.is(change.related_object_type, 'dcim.device');
   t.is(change.related_object_id, device.id);
@@ -107,10 +147,21 @@ test('an interface change names its device as related object while the device ex
 test('prechange and postchange are the snapshots around each change; tags by name', async (t) => {
   const { service } = t.context;
   const tagName = unique('Tag');
-  const tag = (await must(service.api('POST', '/api/extras/tags/', { name: tagName, slug: tagName.toLowerCase(), color: 'ff0000' }), 201)).body;
+  const tag = (
+    await must(
+      service.api('POST', '/api/extras/tags/', { name: tagName, slug: tagName.toLowerCase(), color: 'ff0000' }),
+      201,
+    )
+  ).body;
   const name = unique('snap');
-  const site = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name, facility: 'F1', tags: [tag.id] }), 201);
-  const update = await must(service.api('PATCH', `/api/dcim/sites/${site.body.id}/`, { facility: 'F2', status: 'planned' }), 200);
+  const site = await must(
+    service.api('POST', '/api/dcim/sites/', { name, slug: name, facility: 'F1', tags: [tag.id] }),
+    201,
+  );
+  const update = await must(
+    service.api('PATCH', `/api/dcim/sites/${site.body.id}/`, { facility: 'F2', status: 'planned' }),
+    200,
+  );
   const [change] = await changesOf(service, requestIdOf(update));
   t.is(change.prechange_data.facility, 'F1');
   t.is(change.prechange_data.status, 'active');
@@ -136,7 +187,10 @@ test('prechange and postchange are the snapshots around each change; tags by nam
 test('users and tokens are not change-logged (NetBox); their history never shows a secret', async (t) => {
   const { service } = t.context;
   const username = unique('user');
-  const user = await must(service.api('POST', '/api/users/users/', { username, password: 'correct horse battery staple' }), 201);
+  const user = await must(
+    service.api('POST', '/api/users/users/', { username, password: 'correct horse battery staple' }),
+    201,
+  );
   const token = await must(service.api('POST', '/api/users/tokens/', { user: user.body.id, description: 'ci' }), 201);
   t.deepEqual(await changesOf(service, requestIdOf(user)), []);
   t.deepEqual(await changesOf(service, requestIdOf(token)), []);
@@ -150,7 +204,8 @@ test('users and tokens are not change-logged (NetBox); their history never shows
   t.is(tokenHistory.body.results[0].changed_object.id, token.body.id);
   t.is((await service.api('GET', `/api/extras/object-changes/${tokenHistory.body.results[0].id}/`)).status, 404);
   const text = JSON.stringify([userHistory.body, tokenHistory.body]);
-  for (const secret of ['password', 'key_digest', 'key_cipher', 'key_last6', 'pbkdf2', 'scrypt']) t.false(text.includes(secret), secret);
+  for (const secret of ['password', 'key_digest', 'key_cipher', 'key_last6', 'pbkdf2', 'scrypt'])
+    t.false(text.includes(secret), secret);
   t.false(text.includes(token.body.key), 'the clear key');
   t.is(tokenHistory.body.results[0].postchange_data.description, 'ci');
 });
@@ -165,7 +220,11 @@ test('filters: action, type, object id, user, user_name, object_repr, q, id and 
   const base = `/api/extras/object-changes/?changed_object_type=dcim.site&changed_object_id=${id}`;
   const all = await must(service.api('GET', base), 200);
   t.is(all.body.count, 3);
-  t.deepEqual(all.body.results.map((c: any) => c.action.value), ['update', 'update', 'create'], 'newest first');
+  t.deepEqual(
+    all.body.results.map((c: any) => c.action.value),
+    ['update', 'update', 'create'],
+    'newest first',
+  );
   t.true(all.body.results[0].id > all.body.results[2].id);
 
   t.is((await service.api('GET', `${base}&action=update`)).body.count, 2);
@@ -175,7 +234,11 @@ test('filters: action, type, object id, user, user_name, object_repr, q, id and 
   t.is((await service.api('GET', `${base}&user_name__ie=ADMIN`)).body.count, 3);
   t.is((await service.api('GET', `${base}&user_name__n=admin`)).body.count, 0);
   t.is((await service.api('GET', `/api/extras/object-changes/?object_repr=${name}`)).body.count, 3);
-  t.is((await service.api('GET', `/api/extras/object-changes/?object_repr__ic=${name.toUpperCase().slice(0, -2)}`)).body.count, 3);
+  t.is(
+    (await service.api('GET', `/api/extras/object-changes/?object_repr__ic=${name.toUpperCase().slice(0, -2)}`)).body
+      .count,
+    3,
+  );
   t.is((await service.api('GET', `/api/extras/object-changes/?q=${name}`)).body.count, 3);
   const oldest = all.body.results[2];
   t.is((await service.api('GET', `${base}&id__gt=${oldest.id}`)).body.count, 2);
@@ -183,16 +246,35 @@ test('filters: action, type, object id, user, user_name, object_repr, q, id and 
   t.is((await service.api('GET', `${base}&time_after=${encodeURIComponent(all.body.results[0].time)}`)).body.count, 1);
   t.is((await service.api('GET', `${base}&time_before=${encodeURIComponent(oldest.time)}`)).body.count, 1);
   t.is((await service.api('GET', `${base}&ordering=id`)).body.results[0].id, oldest.id);
-  t.is((await service.api('GET', `/api/extras/object-changes/?changed_object_type=dcim.site&changed_object_id=${id}&changed_object_id=999999`)).body.count, 3);
+  t.is(
+    (
+      await service.api(
+        'GET',
+        `/api/extras/object-changes/?changed_object_type=dcim.site&changed_object_id=${id}&changed_object_id=999999`,
+      )
+    ).body.count,
+    3,
+  );
   t.is((await service.api('GET', '/api/extras/object-changes/?changed_object_type=nodot')).body.count, 0);
   t.is((await service.api('GET', '/api/extras/object-changes/?changed_object_type=foo.bar')).body.count, 0);
-  t.is((await service.api('GET', `${base}&changed_object_type__n=dcim.site`)).body.count, 3, '__n does not negate (NetBox)');
+  t.is(
+    (await service.api('GET', `${base}&changed_object_type__n=dcim.site`)).body.count,
+    3,
+    '__n does not negate (NetBox)',
+  );
 });
 
 test('pagination works like the other lists', async (t) => {
   const { service } = t.context;
   const names = Array.from({ length: 5 }, () => unique('page'));
-  const created = await must(service.api('POST', '/api/dcim/sites/', names.map((name) => ({ name, slug: name }))), 201);
+  const created = await must(
+    service.api(
+      'POST',
+      '/api/dcim/sites/',
+      names.map((name) => ({ name, slug: name })),
+    ),
+    201,
+  );
   const requestId = requestIdOf(created);
   const first = await must(service.api('GET', `/api/extras/object-changes/?request_id=${requestId}&limit=2`), 200);
   t.is(first.body.count, 5);
@@ -204,7 +286,10 @@ test('pagination works like the other lists', async (t) => {
   const third = await must(service.api('GET', second.body.next.slice(service.url.length)), 200);
   t.is(third.body.next, null);
   const ids = [...first.body.results, ...second.body.results, ...third.body.results].map((c: any) => c.id);
-  t.deepEqual(ids, [...ids].sort((a, b) => b - a));
+  t.deepEqual(
+    ids,
+    [...ids].sort((a, b) => b - a),
+  );
   t.is(new Set(ids).size, 5);
 
   // Unfiltered: the whole log, newest first.
@@ -232,7 +317,11 @@ test('bad input is a NetBox-shaped 400, never a 500', async (t) => {
     t.is(r.status, 400, query);
     t.deepEqual(r.body, { [key]: [message] }, query);
   }
-  t.is((await service.api('GET', '/api/extras/object-changes/?nonsense=1&request_id=')).status, 200, 'unknown and empty parameters are ignored');
+  t.is(
+    (await service.api('GET', '/api/extras/object-changes/?nonsense=1&request_id=')).status,
+    200,
+    'unknown and empty parameters are ignored',
+  );
   t.is((await service.api('GET', '/api/extras/object-changes/?ordering=prechange_data,bogus')).status, 200);
   t.is((await service.api('GET', '/api/extras/object-changes/99999999/')).status, 404);
   t.is((await service.api('GET', '/api/extras/object-changes/abc/')).status, 404);
@@ -265,24 +354,47 @@ test('reading object changes needs a token (403 without)', async (t) => {
 test('created_by_request lists the objects a request created or updated, on every list', async (t) => {
   const { service } = t.context;
   const names = [unique('cbr'), unique('cbr')];
-  const created = await must(service.api('POST', '/api/dcim/sites/', names.map((name) => ({ name, slug: name }))), 201);
+  const created = await must(
+    service.api(
+      'POST',
+      '/api/dcim/sites/',
+      names.map((name) => ({ name, slug: name })),
+    ),
+    201,
+  );
   const createId = requestIdOf(created);
   const other = unique('cbr-other');
   const otherSite = await must(service.api('POST', '/api/dcim/sites/', { name: other, slug: other }), 201);
-  const updated = await must(service.api('PATCH', `/api/dcim/sites/${otherSite.body.id}/`, { description: 'touched' }), 200);
+  const updated = await must(
+    service.api('PATCH', `/api/dcim/sites/${otherSite.body.id}/`, { description: 'touched' }),
+    200,
+  );
   const updateId = requestIdOf(updated);
 
   const byCreate = await must(service.api('GET', `/api/dcim/sites/?created_by_request=${createId}`), 200);
   t.deepEqual(byCreate.body.results.map((s: any) => s.name).sort(), [...names].sort());
   t.is(byCreate.body.count, 2);
   const byUpdate = await must(service.api('GET', `/api/dcim/sites/?created_by_request=${updateId}`), 200);
-  t.deepEqual(byUpdate.body.results.map((s: any) => s.id), [otherSite.body.id]);
-  const both = await must(service.api('GET', `/api/dcim/sites/?created_by_request=${createId}&created_by_request=${updateId}`), 200);
+  t.deepEqual(
+    byUpdate.body.results.map((s: any) => s.id),
+    [otherSite.body.id],
+  );
+  const both = await must(
+    service.api('GET', `/api/dcim/sites/?created_by_request=${createId}&created_by_request=${updateId}`),
+    200,
+  );
   t.is(both.body.count, 3);
-  const combined = await must(service.api('GET', `/api/dcim/sites/?created_by_request=${createId}&name=${names[0]}`), 200);
+  const combined = await must(
+    service.api('GET', `/api/dcim/sites/?created_by_request=${createId}&name=${names[0]}`),
+    200,
+  );
   t.is(combined.body.count, 1);
   t.is((await must(service.api('GET', `/api/dcim/racks/?created_by_request=${createId}`), 200)).body.count, 0);
-  t.is((await must(service.api('GET', '/api/dcim/sites/?created_by_request=00000000-0000-4000-8000-000000000000'), 200)).body.count, 0);
+  t.is(
+    (await must(service.api('GET', '/api/dcim/sites/?created_by_request=00000000-0000-4000-8000-000000000000'), 200))
+      .body.count,
+    0,
+  );
   const bad = await service.api('GET', '/api/dcim/sites/?created_by_request=nope');
   t.is(bad.status, 400);
   t.deepEqual(bad.body, { created_by_request: ['Enter a valid UUID.'] });
@@ -296,7 +408,10 @@ test('an object history lists its versions, newest first', async (t) => {
   await must(service.api('PATCH', `/api/dcim/sites/${site.body.id}/`, { description: 'v3' }), 200);
   const history = await must(service.api('GET', `/api/dcim/sites/${site.body.id}/history/`), 200);
   t.is(history.body.count, 3);
-  t.deepEqual(history.body.results.map((c: any) => c.postchange_data.description), ['v3', 'v2', '']);
+  t.deepEqual(
+    history.body.results.map((c: any) => c.postchange_data.description),
+    ['v3', 'v2', ''],
+  );
   t.true(history.body.results.every((c: any) => c.changed_object_id === site.body.id));
   const paged = await must(service.api('GET', `/api/dcim/sites/${site.body.id}/history/?limit=1&offset=1`), 200);
   t.is(paged.body.results[0].postchange_data.description, 'v2');

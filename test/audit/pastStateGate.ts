@@ -31,7 +31,8 @@ export function pastStateGate() {
       }),
     on: (event: PastStateEvent, position: number) => {
       if (event === 'started') maxRunning = Math.max(maxRunning, ++running);
-      if ((event === 'built' || event === 'failed' || event === 'cancelled') && events.includes(`started ${position}`)) running--;
+      if ((event === 'built' || event === 'failed' || event === 'cancelled') && events.includes(`started ${position}`))
+        running--;
       events.push(`${event} ${position}`);
       check();
     },

@@ -1,7 +1,9 @@
-import anyTest, { type TestFn } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import anyTest, { type TestFn } from 'ava';
+
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { PastStateCancelledError, PastStates, PastStatesBusyError } from '../../src/audit/PastStates.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';

@@ -1,4 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
+
 import { startService, type TestService } from '../support/startService.js';
 import { changesOf, makeDevice, must, requestIdOf, unique } from './helpers.js';
 
@@ -14,7 +15,14 @@ test.after.always(async (t) => {
 test('revert of a bulk create deletes every object, as one new linked request', async (t) => {
   const { service } = t.context;
   const names = [unique('rv'), unique('rv'), unique('rv')];
-  const created = await must(service.api('POST', '/api/dcim/sites/', names.map((name) => ({ name, slug: name }))), 201);
+  const created = await must(
+    service.api(
+      'POST',
+      '/api/dcim/sites/',
+      names.map((name) => ({ name, slug: name })),
+    ),
+    201,
+  );
   const target = requestIdOf(created);
   const reverted = await must(service.api('POST', `/api/extras/requests/${target}/revert/`), 200);
   const revertId = requestIdOf(reverted);
@@ -22,7 +30,11 @@ test('revert of a bulk create deletes every object, as one new linked request', 
   t.is(reverted.body.request_id, revertId);
   t.is(reverted.body.reverted_request_id, target);
   t.is(reverted.body.count, 3);
-  t.true(reverted.body.changes.every((c: any) => c.action.value === 'delete' && c.revert_of === target && c.request_id === revertId));
+  t.true(
+    reverted.body.changes.every(
+      (c: any) => c.action.value === 'delete' && c.revert_of === target && c.request_id === revertId,
+    ),
+  );
   for (const site of created.body) t.is((await service.api('GET', `/api/dcim/sites/${site.id}/`)).status, 404);
 
   // The log links both ways: the revert's changes under its own id, the original knows its revert.
@@ -46,8 +58,18 @@ test('revert of a bulk create deletes every object, as one new linked request', 
 test('revert of an update restores the previous values', async (t) => {
   const { service } = t.context;
   const name = unique('rvu');
-  const site = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name, description: 'before', facility: 'F1' }), 201);
-  const updated = await must(service.api('PATCH', `/api/dcim/sites/${site.body.id}/`, { description: 'after', facility: 'F2', status: 'planned' }), 200);
+  const site = await must(
+    service.api('POST', '/api/dcim/sites/', { name, slug: name, description: 'before', facility: 'F1' }),
+    201,
+  );
+  const updated = await must(
+    service.api('PATCH', `/api/dcim/sites/${site.body.id}/`, {
+      description: 'after',
+      facility: 'F2',
+      status: 'planned',
+    }),
+    200,
+  );
   const reverted = await must(service.api('POST', `/api/extras/requests/${requestIdOf(updated)}/revert/`), 200);
   t.is(reverted.body.count, 1);
   const [change] = reverted.body.changes;
@@ -65,7 +87,10 @@ test('revert of a cascading delete recreates the parent before its children', as
   const { device, interfaces } = await makeDevice(service, 2);
   const deleted = await must(service.api('DELETE', `/api/dcim/devices/${device.id}/`), 204);
   const reverted = await must(service.api('POST', `/api/extras/requests/${requestIdOf(deleted)}/revert/`), 200);
-  t.deepEqual(reverted.body.changes.map((c: any) => c.changed_object_type), ['dcim.device', 'dcim.interface', 'dcim.interface']);
+  t.deepEqual(
+    reverted.body.changes.map((c: any) => c.changed_object_type),
+    ['dcim.device', 'dcim.interface', 'dcim.interface'],
+  );
   t.is((await must(service.api('GET', `/api/dcim/devices/${device.id}/`), 200)).body.name, device.name);
   const ifaces = await must(service.api('GET', `/api/dcim/interfaces/?device_id=${device.id}`), 200);
   t.deepEqual(ifaces.body.results.map((i: any) => i.id).sort(), interfaces.map((i: any) => i.id).sort());
@@ -79,7 +104,12 @@ test('a revert is refused with 409 and a reason when a later change conflicts; n
   const later = await must(service.api('PATCH', `/api/dcim/sites/${site.body.id}/`, { description: 'v3' }), 200);
   const refused = await service.api('POST', `/api/extras/requests/${requestIdOf(first)}/revert/`);
   t.is(refused.status, 409);
-  t.regex(refused.body.detail, new RegExp(`^Cannot revert request ${requestIdOf(first)}: dcim\\.site ${site.body.id} \\(${name}\\) was changed since \\(by request ${requestIdOf(later)}`));
+  t.regex(
+    refused.body.detail,
+    new RegExp(
+      `^Cannot revert request ${requestIdOf(first)}: dcim\\.site ${site.body.id} \\(${name}\\) was changed since \\(by request ${requestIdOf(later)}`,
+    ),
+  );
   t.is((await changesOf(service, requestIdOf(refused))).length, 0, 'the refused revert left nothing in the log');
   t.is((await must(service.api('GET', `/api/dcim/sites/${site.body.id}/`), 200)).body.description, 'v3');
 
@@ -105,7 +135,10 @@ test('a revert is refused with 409 and a reason when a later change conflicts; n
   const firstRevert = await must(service.api('POST', `/api/extras/requests/${requestIdOf(once)}/revert/`), 200);
   const twice = await service.api('POST', `/api/extras/requests/${requestIdOf(once)}/revert/`);
   t.is(twice.status, 409);
-  t.is(twice.body.detail, `Cannot revert request ${requestIdOf(once)}: it was already reverted by request ${requestIdOf(firstRevert)}.`);
+  t.is(
+    twice.body.detail,
+    `Cannot revert request ${requestIdOf(once)}: it was already reverted by request ${requestIdOf(firstRevert)}.`,
+  );
 });
 
 test('revert: unknown requests are 404, writes need a token, other methods 405', async (t) => {
@@ -113,6 +146,8 @@ test('revert: unknown requests are 404, writes need a token, other methods 405',
   t.is((await service.api('POST', '/api/extras/requests/00000000-0000-4000-8000-000000000000/revert/')).status, 404);
   t.is((await service.api('POST', '/api/extras/requests/not-a-uuid/revert/')).status, 404);
   t.is((await service.api('GET', '/api/extras/requests/00000000-0000-4000-8000-000000000000/revert/')).status, 405);
-  const anonymous = await fetch(`${service.url}/api/extras/requests/00000000-0000-4000-8000-000000000000/revert/`, { method: 'POST' });
+  const anonymous = await fetch(`${service.url}/api/extras/requests/00000000-0000-4000-8000-000000000000/revert/`, {
+    method: 'POST',
+  });
   t.is(anonymous.status, 403);
 });

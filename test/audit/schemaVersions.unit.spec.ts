@@ -1,9 +1,16 @@
-import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { changeEventSchema, EVENT_SCHEMA_VERSION, EVENT_SCHEMA_VERSIONS, type ChangeEvent } from '../../src/events/ChangeEvent.js';
+
+import test from 'ava';
+
+import {
+  type ChangeEvent,
+  changeEventSchema,
+  EVENT_SCHEMA_VERSION,
+  EVENT_SCHEMA_VERSIONS,
+} from '../../src/events/ChangeEvent.js';
 import { createAjv } from '../../src/events/createAjv.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { assertValidEvents } from '../../src/events/validateEvents.js';
@@ -24,7 +31,18 @@ test('the current version is the last of the versions ever written; versions are
   t.deepEqual(EVENT_SCHEMA_VERSIONS, [1, 2, 3, 4]);
   // Every field a v1 event required is still required, nothing else became required.
   t.deepEqual([...changeEventSchema.required].sort(), [
-    'action', 'eventId', 'objectId', 'objectRepr', 'objectType', 'position', 'postchange', 'prechange', 'requestId', 'time', 'user', 'v',
+    'action',
+    'eventId',
+    'objectId',
+    'objectRepr',
+    'objectType',
+    'position',
+    'postchange',
+    'prechange',
+    'requestId',
+    'time',
+    'user',
+    'v',
   ]);
 });
 
@@ -32,7 +50,9 @@ test('v3 events carry an optional idempotency record; a malformed one is refused
   const fingerprint = 'a'.repeat(64);
   t.notThrows(() => assertValidEvents([makeEvent(1, { idempotency: { key: 'retry-1', fingerprint } })]));
   t.notThrows(() => assertValidEvents([makeEvent(1, { idempotency: null })]));
-  t.throws(() => assertValidEvents([makeEvent(1, { idempotency: { key: 'k', fingerprint: 'xyz' } })]), { message: /idempotency/ });
+  t.throws(() => assertValidEvents([makeEvent(1, { idempotency: { key: 'k', fingerprint: 'xyz' } })]), {
+    message: /idempotency/,
+  });
 });
 
 test('v4 events carry an optional webhook depth; events without it (every earlier version) still validate', (t) => {

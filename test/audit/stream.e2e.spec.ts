@@ -1,4 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
+
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { changesOf, must, requestIdOf, unique } from './helpers.js';
 
@@ -79,31 +80,43 @@ async function createSite(service: TestService) {
   return change;
 }
 
-test.serial('the stream delivers new changes in order and resumes after Last-Event-ID without gaps or duplicates', async (t) => {
-  const { service } = t.context;
-  const stream = await connect(service, '?changed_object_type=dcim.site');
-  t.is(stream.response.status, 200);
-  t.regex(stream.response.headers.get('content-type') ?? '', /^text\/event-stream/);
+test.serial(
+  'the stream delivers new changes in order and resumes after Last-Event-ID without gaps or duplicates',
+  async (t) => {
+    const { service } = t.context;
+    const stream = await connect(service, '?changed_object_type=dcim.site');
+    t.is(stream.response.status, 200);
+    t.regex(stream.response.headers.get('content-type') ?? '', /^text\/event-stream/);
 
-  const first = [];
-  for (let i = 0; i < 3; i++) first.push(await createSite(service));
-  const got = await stream.next(3);
-  t.deepEqual(got.map((e) => Number(e.id)), first.map((c) => c.id));
-  t.deepEqual(got.map((e) => e.data.id), first.map((c) => c.id));
-  t.deepEqual(got[0]!.data, first[0], 'each event is the object change as the list renders it');
-  await stream.close();
+    const first = [];
+    for (let i = 0; i < 3; i++) first.push(await createSite(service));
+    const got = await stream.next(3);
+    t.deepEqual(
+      got.map((e) => Number(e.id)),
+      first.map((c) => c.id),
+    );
+    t.deepEqual(
+      got.map((e) => e.data.id),
+      first.map((c) => c.id),
+    );
+    t.deepEqual(got[0]!.data, first[0], 'each event is the object change as the list renders it');
+    await stream.close();
 
-  // While disconnected: more changes, some concurrent.
-  const missed = [await createSite(service), ...(await Promise.all([1, 2, 3].map(() => createSite(service))))];
-  const resumed = await connect(service, '?changed_object_type=dcim.site', { 'Last-Event-ID': got[2]!.id! });
-  const live = [await createSite(service), await createSite(service)];
-  const expected = [...missed, ...live].map((c) => c.id).sort((a, b) => a - b);
-  const again = await resumed.next(expected.length);
-  t.deepEqual(again.map((e) => e.data.id), expected);
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  t.is(resumed.events.length, expected.length, 'no duplicates');
-  await resumed.close();
-});
+    // While disconnected: more changes, some concurrent.
+    const missed = [await createSite(service), ...(await Promise.all([1, 2, 3].map(() => createSite(service))))];
+    const resumed = await connect(service, '?changed_object_type=dcim.site', { 'Last-Event-ID': got[2]!.id! });
+    const live = [await createSite(service), await createSite(service)];
+    const expected = [...missed, ...live].map((c) => c.id).sort((a, b) => a - b);
+    const again = await resumed.next(expected.length);
+    t.deepEqual(
+      again.map((e) => e.data.id),
+      expected,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.is(resumed.events.length, expected.length, 'no duplicates');
+    await resumed.close();
+  },
+);
 
 test.serial('the stream is filterable like the list; last_event_id may be given as a parameter', async (t) => {
   const { service } = t.context;
@@ -112,7 +125,10 @@ test.serial('the stream is filterable like the list; last_event_id may be given 
   const site = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name }), 201);
   await must(service.api('PATCH', `/api/dcim/sites/${site.body.id}/`, { description: 'x' }), 200);
   await must(service.api('DELETE', `/api/dcim/sites/${site.body.id}/`), 204);
-  const stream = await connect(service, `?last_event_id=${before.id}&changed_object_type=dcim.site&changed_object_id=${site.body.id}&action=update`);
+  const stream = await connect(
+    service,
+    `?last_event_id=${before.id}&changed_object_type=dcim.site&changed_object_id=${site.body.id}&action=update`,
+  );
   const [update] = await stream.next(1);
   t.is(update!.data.action.value, 'update');
   t.is(update!.data.changed_object_id, site.body.id);
@@ -125,7 +141,10 @@ test.serial('an EventSource-style request (Accept: text/event-stream) is served'
   const { service } = t.context;
   const before = await createSite(service);
   const after = await createSite(service);
-  const stream = await connect(service, '?changed_object_type=dcim.site', { Accept: 'text/event-stream', 'Last-Event-ID': String(before.id) });
+  const stream = await connect(service, '?changed_object_type=dcim.site', {
+    Accept: 'text/event-stream',
+    'Last-Event-ID': String(before.id),
+  });
   t.is(stream.response.status, 200);
   const [event] = await stream.next(1);
   t.is(event!.data.id, after.id);

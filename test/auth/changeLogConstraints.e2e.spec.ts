@@ -1,4 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
+
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { as, grant, ok, userWithToken } from './helpers.js';
 
@@ -64,15 +65,24 @@ test.serial('a type constraint narrows the list, its count and its pages', async
 
   const list = await ok(call('GET', '/api/extras/object-changes/'), 200);
   t.is(list.count, expected.length);
-  t.deepEqual(list.results.map((r: any) => r.id), expected);
+  t.deepEqual(
+    list.results.map((r: any) => r.id),
+    expected,
+  );
 
   // Pages: count and next follow the narrowed set.
   const first = await ok(call('GET', '/api/extras/object-changes/?limit=2'), 200);
   t.is(first.count, expected.length);
-  t.deepEqual(first.results.map((r: any) => r.id), expected.slice(0, 2));
+  t.deepEqual(
+    first.results.map((r: any) => r.id),
+    expected.slice(0, 2),
+  );
   t.truthy(first.next);
   const last = await ok(call('GET', `/api/extras/object-changes/?limit=2&offset=${expected.length - 1}`), 200);
-  t.deepEqual(last.results.map((r: any) => r.id), expected.slice(-1));
+  t.deepEqual(
+    last.results.map((r: any) => r.id),
+    expected.slice(-1),
+  );
   t.is(last.next, null);
 
   // The list's filters combine with the constraints; one outside them finds nothing.
@@ -139,7 +149,10 @@ test.serial('reverted_by names only reverts the caller may read a change of', as
 test.serial('?created_by_request= on a model list tells only what the readable changes tell', async (t) => {
   const { service, siteCreate, siteUpdate, site } = t.context;
   const path = (request: string) => `/api/dcim/sites/?created_by_request=${request}`;
-  t.deepEqual((await ok(service.api('GET', path(siteUpdate)), 200)).results.map((r: any) => r.id), [site.id]);
+  t.deepEqual(
+    (await ok(service.api('GET', path(siteUpdate)), 200)).results.map((r: any) => r.id),
+    [site.id],
+  );
 
   const creations = await reader(service, 'creations-lists', { action: 'create' });
   t.is((await ok(creations('GET', path(siteUpdate)), 200)).count, 0, 'the update is outside the constraints');
@@ -170,7 +183,10 @@ test.serial('an unconstrained permission shows every change, as in NetBox', asyn
   const all = await everything(service);
   const list = await ok(call('GET', '/api/extras/object-changes/?limit=1000'), 200);
   t.is(list.count, all.length);
-  t.deepEqual(list.results.map((r: any) => r.id), all.map((r) => r.id));
+  t.deepEqual(
+    list.results.map((r: any) => r.id),
+    all.map((r) => r.id),
+  );
   const summary = `/api/extras/requests/${cascadeDelete}/`;
   t.deepEqual(await ok(call('GET', summary), 200), await ok(service.api('GET', summary), 200));
   // Several grants: one without constraints opens everything.

@@ -1,4 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
+
 import { startService, type TestService } from '../support/startService.js';
 import { as, grant, ok, userWithToken } from './helpers.js';
 
@@ -7,7 +8,13 @@ import { as, grant, ok, userWithToken } from './helpers.js';
  * summaries and past states) are readable only with extras.view_objectchange, as NetBox
  * gates its change log; being allowed to view the objects is not enough.
  */
-const test = anyTest as TestFn<{ service: TestService; site: any; requestId: string; creation: number; otherSite: any }>;
+const test = anyTest as TestFn<{
+  service: TestService;
+  site: any;
+  requestId: string;
+  creation: number;
+  otherSite: any;
+}>;
 
 const FORBIDDEN = { detail: 'You do not have permission to perform this action.' };
 const ANONYMOUS = { detail: 'Authentication credentials were not provided.' };
@@ -28,7 +35,9 @@ test.after.always(async (t) => {
 });
 
 /** Every endpoint that shows change records, with the status a caller allowed to read it gets. */
-function changeRecordReads(t: { context: { site: any; requestId: string; creation: number } }): Array<[string, number]> {
+function changeRecordReads(t: {
+  context: { site: any; requestId: string; creation: number };
+}): Array<[string, number]> {
   const { site, requestId, creation } = t.context;
   return [
     [`/api/dcim/sites/${site.id}/history/`, 200],
@@ -99,7 +108,12 @@ test('anonymous callers read no change record, and the history of an object they
 test('constraints on the site permission: the history of a site outside them is 404', async (t) => {
   const { service, site, otherSite } = t.context;
   const user = await userWithToken(service, 'hq-only');
-  await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [user.user.id], constraints: { slug: 'hq' } });
+  await grant(service, {
+    object_types: ['dcim.site'],
+    actions: ['view'],
+    users: [user.user.id],
+    constraints: { slug: 'hq' },
+  });
   await grant(service, { object_types: ['extras.objectchange'], actions: ['view'], users: [user.user.id] });
   const call = as(service, user.key);
   const history = await ok(call('GET', `/api/dcim/sites/${site.id}/history/`), 200);
@@ -111,7 +125,12 @@ test('constraints on extras.objectchange narrow the history, detail reads and th
   const { service, site } = t.context;
   const user = await userWithToken(service, 'creations-only');
   await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [user.user.id] });
-  await grant(service, { object_types: ['extras.objectchange'], actions: ['view'], users: [user.user.id], constraints: { action: 'create' } });
+  await grant(service, {
+    object_types: ['extras.objectchange'],
+    actions: ['view'],
+    users: [user.user.id],
+    constraints: { action: 'create' },
+  });
   const call = as(service, user.key);
 
   const history = await ok(call('GET', `/api/dcim/sites/${site.id}/history/`), 200);
@@ -135,8 +154,17 @@ test('constraints on extras.objectchange narrow the history, detail reads and th
   // Constraints name the record's fields: by user, by type.
   const own = await userWithToken(service, 'own-changes');
   await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [own.user.id] });
-  await grant(service, { object_types: ['extras.objectchange'], actions: ['view'], users: [own.user.id], constraints: { user: '$user' } });
-  t.is((await ok(as(service, own.key)('GET', `/api/dcim/sites/${site.id}/history/`), 200)).count, 0, 'admin made these changes');
+  await grant(service, {
+    object_types: ['extras.objectchange'],
+    actions: ['view'],
+    users: [own.user.id],
+    constraints: { user: '$user' },
+  });
+  t.is(
+    (await ok(as(service, own.key)('GET', `/api/dcim/sites/${site.id}/history/`), 200)).count,
+    0,
+    'admin made these changes',
+  );
   const byType = await userWithToken(service, 'site-changes');
   await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [byType.user.id] });
   await grant(service, {

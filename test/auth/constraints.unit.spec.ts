@@ -1,8 +1,9 @@
 import test from 'ava';
 import { Query } from 'mingo';
+
 import { compileConstraint } from '../../src/auth/constraints.js';
-import { MATCH_NOTHING } from '../../src/models/matchNothing.js';
 import { defaultGrants, PermissionSet } from '../../src/auth/permissionSet.js';
+import { MATCH_NOTHING } from '../../src/models/matchNothing.js';
 import { registry } from '../../src/models/registry.js';
 import type { LookupView, StoredObject } from '../../src/models/types.js';
 
@@ -17,7 +18,10 @@ test('lookups compile to operator documents written by the compiler, values kept
     kind: 'static',
     query: { $and: [{ status: { $eq: 'active' } }, { name: { $in: ['a', 'b'] } }] },
   });
-  t.deepEqual(compiled({ name__icontains: 'a.*(b' }), { kind: 'static', query: { name: { $regex: 'a\\.\\*\\(b', $options: 'iu' } } });
+  t.deepEqual(compiled({ name__icontains: 'a.*(b' }), {
+    kind: 'static',
+    query: { name: { $regex: 'a\\.\\*\\(b', $options: 'iu' } },
+  });
   t.deepEqual(compiled({ tenant_id: '3' }), { kind: 'static', query: { tenant: { $eq: 3 } } });
   t.deepEqual(compiled({ id__range: [1, 9] }), { kind: 'static', query: { id: { $gte: 1, $lte: 9 } } });
   t.deepEqual(compiled({ tenant__isnull: false }), { kind: 'static', query: { tenant: { $ne: null } } });
@@ -86,7 +90,9 @@ test('a permission set ORs the grants for one action; unrestricted wins; unknown
   t.true(set.has('dcim.site', 'change'));
   t.false(set.has('dcim.site', 'add'));
   t.deepEqual(await set.scope(registry.get('users.token'), 'view', view), { user: { $eq: 7 } });
-  const broken = new PermissionSet(registry, 7, [{ objectTypes: ['dcim.site'], actions: ['view'], constraints: { bogus: 1 } }]);
+  const broken = new PermissionSet(registry, 7, [
+    { objectTypes: ['dcim.site'], actions: ['view'], constraints: { bogus: 1 } },
+  ]);
   t.deepEqual(await broken.scope(site, 'view', view), MATCH_NOTHING);
 });
 

@@ -1,7 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { as, ok } from './helpers.js';
 
@@ -41,7 +43,13 @@ async function makeSecrets(service: TestService): Promise<string[]> {
   const keys = [ADMIN_TOKEN, 'fedcba9876543210fedcba9876543210fedcba98'];
   const supplied = await ok(service.api('POST', '/api/users/tokens/', { user: alice.id, key: keys[1] }));
   keys.push((await ok(service.api('POST', '/api/users/tokens/', { user: alice.id, description: 'generated' }))).key);
-  keys.push((await ok(as(service, null)('POST', '/api/users/tokens/provision/', { username: 'alice', password: 'alice-Pa55word!' }))).key);
+  keys.push(
+    (
+      await ok(
+        as(service, null)('POST', '/api/users/tokens/provision/', { username: 'alice', password: 'alice-Pa55word!' }),
+      )
+    ).key,
+  );
   keys.push('0a1b2c3d4e5f60718293a4b5c6d7e8f901234567');
   await ok(service.api('PATCH', `/api/users/tokens/${supplied.id}/`, { key: keys[4] }), 200);
   return keys;
@@ -71,7 +79,11 @@ test('with ALLOW_TOKEN_RETRIEVAL=false no reversible copy of a token key is writ
   for (const file of files) {
     const bytes = readFileSync(file.path).toString('latin1');
     t.false(SEALED_KEY.test(bytes), `${path.relative(dataDir, file.path)} holds an encrypted token key`);
-    for (const key of keys) t.false(bytes.includes(key) || bytes.includes(Buffer.from(key).toString('base64')), `${path.relative(dataDir, file.path)} holds a key`);
+    for (const key of keys)
+      t.false(
+        bytes.includes(key) || bytes.includes(Buffer.from(key).toString('base64')),
+        `${path.relative(dataDir, file.path)} holds a key`,
+      );
   }
 });
 
@@ -81,7 +93,11 @@ test('the scan finds the encrypted copies when retrieval is allowed (so the test
   await makeSecrets(service);
   const events = await eventsOf(service);
   await service.close();
-  t.true(events.flatMap((event) => keyFields(event)).some(([name, value]) => name === 'key_cipher' && typeof value === 'string'));
+  t.true(
+    events
+      .flatMap((event) => keyFields(event))
+      .some(([name, value]) => name === 'key_cipher' && typeof value === 'string'),
+  );
   t.true(SEALED_KEY.test(readFileSync(path.join(dataDir, 'events.log')).toString('latin1')));
 });
 
@@ -94,9 +110,16 @@ for (const secretKey of ['', 'a-key-from-outside']) {
     await service.api('POST', '/api/extras/tags/', { name: 'x', slug: 'x' });
     await service.api('GET', '/api/extras/object-changes/');
     await service.close();
-    const entries = [{ path: dataDir, isDirectory: true, mode: statSync(dataDir).mode & 0o777 }, ...entriesUnder(dataDir)];
+    const entries = [
+      { path: dataDir, isDirectory: true, mode: statSync(dataDir).mode & 0o777 },
+      ...entriesUnder(dataDir),
+    ];
     t.log(entries.map((e) => `${e.mode.toString(8)} ${path.relative(dataDir, e.path) || '.'}`).join('\n'));
-    t.is(entries.some((e) => e.path.endsWith('secret_key')), !secretKey, 'the generated key is kept; a given one is not');
+    t.is(
+      entries.some((e) => e.path.endsWith('secret_key')),
+      !secretKey,
+      'the generated key is kept; a given one is not',
+    );
     for (const entry of entries) {
       t.is(entry.mode.toString(8), entry.isDirectory ? '700' : '600', path.relative(dataDir, entry.path) || 'DATA_DIR');
     }

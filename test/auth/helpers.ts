@@ -1,4 +1,5 @@
 import http from 'node:http';
+
 import type { Clock } from '../../src/commands/clock.js';
 import type { ApiResponse, TestService } from '../support/startService.js';
 
@@ -25,7 +26,13 @@ export async function userWithToken(
   username: string,
   options: { password?: string; token?: Record<string, unknown>; user?: Record<string, unknown> } = {},
 ): Promise<{ user: any; key: string; token: any }> {
-  const user = await ok(service.api('POST', '/api/users/users/', { username, password: options.password ?? `${username}-password-1`, ...options.user }));
+  const user = await ok(
+    service.api('POST', '/api/users/users/', {
+      username,
+      password: options.password ?? `${username}-password-1`,
+      ...options.user,
+    }),
+  );
   const token = await ok(service.api('POST', '/api/users/tokens/', { user: user.id, ...options.token }));
   return { user, key: token.key, token };
 }
@@ -37,7 +44,12 @@ export function as(service: TestService, key: string | null) {
 }
 
 export async function grant(service: TestService, permission: Record<string, unknown>): Promise<any> {
-  return ok(service.api('POST', '/api/users/permissions/', { name: `p${Math.random().toString(36).slice(2, 8)}`, ...permission }));
+  return ok(
+    service.api('POST', '/api/users/permissions/', {
+      name: `p${Math.random().toString(36).slice(2, 8)}`,
+      ...permission,
+    }),
+  );
 }
 
 export interface RawResponse {
@@ -56,7 +68,15 @@ export function requestFrom(
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: options.host, port: options.port, localAddress: options.localAddress, family: options.family, method, path, headers },
+      {
+        host: options.host,
+        port: options.port,
+        localAddress: options.localAddress,
+        family: options.family,
+        method,
+        path,
+        headers,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (c: Buffer) => chunks.push(c));

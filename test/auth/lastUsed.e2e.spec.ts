@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { startService, type TestService } from '../support/startService.js';
 import { as, FakeClock, userWithToken } from './helpers.js';
@@ -22,9 +23,16 @@ test('last_used is recorded on first use, then at most once a minute, as one upd
   const first = await call('GET', '/api/users/tokens/');
   const [event, ...more] = await eventsAfter(service, head);
   t.is(more.length, 0, 'one event, nothing else');
-  t.like(event, { action: 'update', objectType: 'users.token', objectId: alice.token.id, user: { id: alice.user.id, username: 'alice' } });
+  t.like(event, {
+    action: 'update',
+    objectType: 'users.token',
+    objectId: alice.token.id,
+    user: { id: alice.user.id, username: 'alice' },
+  });
   t.is(event.requestId, first.headers.get('x-request-id') ?? '');
-  const changed = Object.keys(event.postchange!).filter((k) => JSON.stringify(event.postchange![k]) !== JSON.stringify(event.prechange![k]));
+  const changed = Object.keys(event.postchange!).filter(
+    (k) => JSON.stringify(event.postchange![k]) !== JSON.stringify(event.prechange![k]),
+  );
   t.deepEqual(changed.sort(), ['last_updated', 'last_used']);
   t.is(event.postchange!.last_used, clock.now());
   const shown = first.body.results[0];

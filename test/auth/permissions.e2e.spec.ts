@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { as, grant, ok, userWithToken } from './helpers.js';
 
@@ -9,7 +10,13 @@ type Operation = 'list' | 'detail' | 'create' | 'update' | 'delete';
 const OPERATIONS: Operation[] = ['list', 'detail', 'create', 'update', 'delete'];
 
 /** One operation on a model as `key` (null: anonymous); a fresh object is made for update/delete. */
-async function perform(service: TestService, key: string | null, model: 'site' | 'tag', operation: Operation, n: number): Promise<number> {
+async function perform(
+  service: TestService,
+  key: string | null,
+  model: 'site' | 'tag',
+  operation: Operation,
+  n: number,
+): Promise<number> {
   const path = model === 'site' ? '/api/dcim/sites/' : '/api/extras/tags/';
   const fresh = async () => (await ok(service.api('POST', path, { name: `${model}-${n}`, slug: `${model}-${n}` }))).id;
   const call = as(service, key);
@@ -34,9 +41,15 @@ test('a matrix of user × permission × action × model answers as NetBox does',
   const editor = await userWithToken(service, 'editor');
   const deleter = await userWithToken(service, 'deleter');
   const nobody = await userWithToken(service, 'nobody');
-  const readOnlyEditor = await ok(service.api('POST', '/api/users/tokens/', { user: editor.user.id, write_enabled: false }));
+  const readOnlyEditor = await ok(
+    service.api('POST', '/api/users/tokens/', { user: editor.user.id, write_enabled: false }),
+  );
   await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [viewer.user.id] });
-  await grant(service, { object_types: ['dcim.site', 'extras.tag'], actions: ['view', 'add', 'change'], users: [editor.user.id] });
+  await grant(service, {
+    object_types: ['dcim.site', 'extras.tag'],
+    actions: ['view', 'add', 'change'],
+    users: [editor.user.id],
+  });
   await grant(service, { object_types: ['extras.tag'], actions: ['delete'], users: [deleter.user.id] });
 
   const callers: Record<string, string | null> = {
@@ -80,7 +93,8 @@ test('constraints narrow lists and details; writes outside them are 404, results
   t.teardown(() => service.close());
   const planner = await userWithToken(service, 'planner');
   const call = as(service, planner.key);
-  const site = async (name: string, status: string) => ok(service.api('POST', '/api/dcim/sites/', { name, slug: name, status }));
+  const site = async (name: string, status: string) =>
+    ok(service.api('POST', '/api/dcim/sites/', { name, slug: name, status }));
   const planned = await site('p1', 'planned');
   const planned2 = await site('p2', 'planned');
   const active = await site('a1', 'active');
@@ -93,7 +107,10 @@ test('constraints narrow lists and details; writes outside them are 404, results
 
   const list = await ok(call('GET', '/api/dcim/sites/?limit=1'), 200);
   t.is(list.count, 2, 'count covers only permitted rows');
-  t.deepEqual((await ok(call('GET', '/api/dcim/sites/'), 200)).results.map((s: any) => s.name), ['p1', 'p2']);
+  t.deepEqual(
+    (await ok(call('GET', '/api/dcim/sites/'), 200)).results.map((s: any) => s.name),
+    ['p1', 'p2'],
+  );
   t.is((await call('GET', `/api/dcim/sites/${active.id}/`)).status, 404);
 
   const head = service.services.log.head();
@@ -103,7 +120,10 @@ test('constraints narrow lists and details; writes outside them are 404, results
   // the result would leave them: 403 and nothing changes
   const leaving = await call('PATCH', `/api/dcim/sites/${planned.id}/`, { status: 'active' });
   t.deepEqual([leaving.status, leaving.body], [403, FORBIDDEN]);
-  const creating = await call('POST', '/api/dcim/sites/', [{ name: 'n1', slug: 'n1', status: 'planned' }, { name: 'n2', slug: 'n2', status: 'active' }]);
+  const creating = await call('POST', '/api/dcim/sites/', [
+    { name: 'n1', slug: 'n1', status: 'planned' },
+    { name: 'n2', slug: 'n2', status: 'active' },
+  ]);
   t.deepEqual([creating.status, creating.body], [403, FORBIDDEN]);
   t.is(service.services.log.head(), head, 'nothing reached the event log');
 
@@ -113,7 +133,10 @@ test('constraints narrow lists and details; writes outside them are 404, results
     { id: active.id, description: 'bulk' },
   ]);
   t.is(bulk.status, 200);
-  t.deepEqual(bulk.body.map((s: any) => s.id), [planned.id]);
+  t.deepEqual(
+    bulk.body.map((s: any) => s.id),
+    [planned.id],
+  );
   t.is((await service.api('GET', `/api/dcim/sites/${active.id}/`)).body.description, '');
   t.is((await call('DELETE', '/api/dcim/sites/', [{ id: planned2.id }, { id: active.id }])).status, 204);
   t.is((await service.api('GET', `/api/dcim/sites/${planned2.id}/`)).status, 404);
@@ -130,7 +153,14 @@ test('constraints: OR lists, lookups, relations, $user; what does not compile ma
   const tenant = await ok(service.api('POST', '/api/tenancy/tenants/', { name: 'Acme', slug: 'acme' }));
   const names = ['dc-one', 'dc-two', 'lab-one', 'edge'];
   for (const [i, name] of names.entries()) {
-    await ok(service.api('POST', '/api/dcim/sites/', { name, slug: name, tenant: i === 3 ? tenant.id : null, facility: `F${i}` }));
+    await ok(
+      service.api('POST', '/api/dcim/sites/', {
+        name,
+        slug: name,
+        tenant: i === 3 ? tenant.id : null,
+        facility: `F${i}`,
+      }),
+    );
   }
   const cases: Array<[unknown, string[]]> = [
     [null, ['dc-one', 'dc-two', 'edge', 'lab-one']],
@@ -138,7 +168,10 @@ test('constraints: OR lists, lookups, relations, $user; what does not compile ma
     [{ name__startswith: 'dc-' }, ['dc-one', 'dc-two']],
     [{ name__iendswith: 'ONE' }, ['dc-one', 'lab-one']],
     [{ name__in: ['edge', 'dc-two', 'nope'] }, ['dc-two', 'edge']],
-    [[{ name: 'edge' }, { name__icontains: 'LAB' }], ['edge', 'lab-one']],
+    [
+      [{ name: 'edge' }, { name__icontains: 'LAB' }],
+      ['edge', 'lab-one'],
+    ],
     [{ tenant__slug: 'acme' }, ['edge']],
     [{ tenant_id: tenant.id }, ['edge']],
     [{ tenant__isnull: true, name__contains: 'two' }, ['dc-two']],
@@ -155,14 +188,31 @@ test('constraints: OR lists, lookups, relations, $user; what does not compile ma
     await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [user.id], constraints });
     const response = await as(service, key)('GET', '/api/dcim/sites/?ordering=name');
     t.is(response.status, 200, JSON.stringify(constraints));
-    t.deepEqual(response.body.results.map((s: any) => s.name), expected, JSON.stringify(constraints));
+    t.deepEqual(
+      response.body.results.map((s: any) => s.name),
+      expected,
+      JSON.stringify(constraints),
+    );
   }
   // $user: users may see themselves only; the password hash can never be a constraint
   const { user, key } = await userWithToken(service, 'self');
-  await grant(service, { object_types: ['auth.user'], actions: ['view'], users: [user.id], constraints: { id: '$user' } });
-  t.deepEqual((await as(service, key)('GET', '/api/users/users/')).body.results.map((u: any) => u.username), ['self']);
+  await grant(service, {
+    object_types: ['auth.user'],
+    actions: ['view'],
+    users: [user.id],
+    constraints: { id: '$user' },
+  });
+  t.deepEqual(
+    (await as(service, key)('GET', '/api/users/users/')).body.results.map((u: any) => u.username),
+    ['self'],
+  );
   const probe = await userWithToken(service, 'probe');
-  await grant(service, { object_types: ['auth.user'], actions: ['view'], users: [probe.user.id], constraints: { password__startswith: 'scrypt' } });
+  await grant(service, {
+    object_types: ['auth.user'],
+    actions: ['view'],
+    users: [probe.user.id],
+    constraints: { password__startswith: 'scrypt' },
+  });
   t.is((await as(service, probe.key)('GET', '/api/users/users/')).body.count, 0);
 });
 

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import test from 'ava';
-import { ADMIN_TOKEN, startService, type ApiResponse, type TestService } from '../support/startService.js';
+
+import { ADMIN_TOKEN, type ApiResponse, startService, type TestService } from '../support/startService.js';
 import { as, ok } from './helpers.js';
 
 /** Every file under a directory, recursively. */
@@ -35,12 +37,21 @@ test('no clear token key or password in the event log, the data directory, the l
 
   const passwords = ['first-Pa55word!', 'second-Pa55word!', 'third-Pa55word!', 'admin-password'];
   const keys: string[] = [ADMIN_TOKEN];
-  const alice = (await record('create user', service.api('POST', '/api/users/users/', { username: 'alice', password: passwords[0] }))).body;
-  await record('put user', service.api('PUT', `/api/users/users/${alice.id}/`, { username: 'alice', password: passwords[1] }));
+  const alice = (
+    await record('create user', service.api('POST', '/api/users/users/', { username: 'alice', password: passwords[0] }))
+  ).body;
+  await record(
+    'put user',
+    service.api('PUT', `/api/users/users/${alice.id}/`, { username: 'alice', password: passwords[1] }),
+  );
   await record('patch user', service.api('PATCH', `/api/users/users/${alice.id}/`, { password: passwords[2] }));
   const supplied = 'fedcba9876543210fedcba9876543210fedcba98';
   keys.push(supplied);
-  const created = await record('token with a key', service.api('POST', '/api/users/tokens/', { user: alice.id, key: supplied }), [supplied]);
+  const created = await record(
+    'token with a key',
+    service.api('POST', '/api/users/tokens/', { user: alice.id, key: supplied }),
+    [supplied],
+  );
   const generated = await record('token without a key', service.api('POST', '/api/users/tokens/', { user: alice.id }));
   keys.push(generated.body.key);
   responses[responses.length - 1].mayShow.push(generated.body.key);
@@ -50,19 +61,35 @@ test('no clear token key or password in the event log, the data directory, the l
   );
   keys.push(provisioned.body.key);
   responses[responses.length - 1].mayShow.push(provisioned.body.key);
-  await record('wrong password', as(service, null)('POST', '/api/users/tokens/provision/', { username: 'alice', password: passwords[0] }));
+  await record(
+    'wrong password',
+    as(service, null)('POST', '/api/users/tokens/provision/', { username: 'alice', password: passwords[0] }),
+  );
   // a request that sets a key may echo it back (the client sent it)
-  await record('patch token', service.api('PATCH', `/api/users/tokens/${created.body.id}/`, { description: 'x', key: supplied }), [supplied]);
+  await record(
+    'patch token',
+    service.api('PATCH', `/api/users/tokens/${created.body.id}/`, { description: 'x', key: supplied }),
+    [supplied],
+  );
   await record('use tokens', as(service, supplied)('GET', '/api/users/tokens/'));
   await record('use tokens', as(service, generated.body.key)('GET', '/api/users/tokens/?brief=1'));
-  for (const path of ['/api/users/tokens/', '/api/users/users/', `/api/users/tokens/${created.body.id}/`, '/api/users/tokens/?brief=1']) {
+  for (const path of [
+    '/api/users/tokens/',
+    '/api/users/users/',
+    `/api/users/tokens/${created.body.id}/`,
+    '/api/users/tokens/?brief=1',
+  ]) {
     await record(`GET ${path}`, service.api('GET', path));
   }
   const changes = await service.api('GET', '/api/extras/object-changes/?limit=0');
   if (changes.status === 200) {
     responses.push({ what: 'object changes', text: JSON.stringify(changes.body), mayShow: [] });
     for (const change of changes.body.results ?? []) {
-      responses.push({ what: 'object change', text: JSON.stringify((await service.api('GET', new URL(change.url).pathname)).body), mayShow: [] });
+      responses.push({
+        what: 'object change',
+        text: JSON.stringify((await service.api('GET', new URL(change.url).pathname)).body),
+        mayShow: [],
+      });
     }
   } else {
     t.log(`object changes not served (${changes.status}); the event log itself is scanned`);
@@ -73,10 +100,15 @@ test('no clear token key or password in the event log, the data directory, the l
   const secrets = [...keys, ...passwords];
   // the event log and everything else kept on disk
   const files = filesUnder(service.dataDir);
-  t.true(files.some((f) => f.endsWith('events.log')), 'the event log file is scanned');
+  t.true(
+    files.some((f) => f.endsWith('events.log')),
+    'the event log file is scanned',
+  );
   for (const file of files) {
     const bytes = readFileSync(file).toString('latin1');
-    for (const secret of secrets) for (const spelling of spellings(secret)) t.false(bytes.includes(spelling), `${path.basename(file)} holds a secret`);
+    for (const secret of secrets)
+      for (const spelling of spellings(secret))
+        t.false(bytes.includes(spelling), `${path.basename(file)} holds a secret`);
   }
   // the events as read back, and the log lines
   const events: string[] = [];

@@ -1,11 +1,16 @@
 import test from 'ava';
+
 import { startService, type TestService } from '../support/startService.js';
 import { FakeClock, ok, portOf, requestFrom } from './helpers.js';
 
 interface Browser {
   cookies: Map<string, string>;
   setCookies: string[];
-  fetch(method: string, path: string, options?: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; text: string; body: any }>;
+  fetch(
+    method: string,
+    path: string,
+    options?: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; text: string; body: any }>;
 }
 
 /** A minimal cookie-keeping browser (no token), for the login form and session requests. */
@@ -80,7 +85,9 @@ test('the login form sets a signed HttpOnly SameSite=Lax session cookie and redi
 
   // a tampered cookie is no session
   const [payload, signature] = b.cookies.get('sessionid')!.split('.');
-  const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), u: 2 })).toString('base64url');
+  const forged = Buffer.from(
+    JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), u: 2 }),
+  ).toString('base64url');
   b.cookies.set('sessionid', `${forged}.${signature}`);
   t.is((await b.fetch('GET', '/api/dcim/sites/')).status, 403);
 });
@@ -94,18 +101,39 @@ test('cookie-authenticated writes need the CSRF token; token requests do not', a
   const head = service.services.log.head();
   const missing = await b.fetch('POST', '/api/extras/tags/', { json: { name: 'a', slug: 'a' } });
   t.deepEqual([missing.status, missing.body], [403, { detail: 'CSRF Failed: CSRF token missing.' }]);
-  const wrong = await b.fetch('POST', '/api/extras/tags/', { json: { name: 'a', slug: 'a' }, headers: { 'X-CSRFToken': 'x'.repeat(43) } });
+  const wrong = await b.fetch('POST', '/api/extras/tags/', {
+    json: { name: 'a', slug: 'a' },
+    headers: { 'X-CSRFToken': 'x'.repeat(43) },
+  });
   t.deepEqual(wrong.body, { detail: 'CSRF Failed: CSRF token incorrect.' });
   // fetch() will not send a forged Origin: a raw request does
   const cookie = [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const foreign = await requestFrom({ host: '127.0.0.1', port: portOf(service) }, 'POST', '/api/extras/tags/', {
-    Cookie: cookie, 'X-CSRFToken': token, Origin: 'https://evil.example', 'Content-Type': 'application/json',
-  }, JSON.stringify({ name: 'a', slug: 'a' }));
-  t.deepEqual(foreign.body, { detail: 'CSRF Failed: Origin checking failed - https://evil.example does not match any trusted origins.' });
+  const foreign = await requestFrom(
+    { host: '127.0.0.1', port: portOf(service) },
+    'POST',
+    '/api/extras/tags/',
+    {
+      Cookie: cookie,
+      'X-CSRFToken': token,
+      Origin: 'https://evil.example',
+      'Content-Type': 'application/json',
+    },
+    JSON.stringify({ name: 'a', slug: 'a' }),
+  );
+  t.deepEqual(foreign.body, {
+    detail: 'CSRF Failed: Origin checking failed - https://evil.example does not match any trusted origins.',
+  });
   t.is(service.services.log.head(), head);
-  const good = await b.fetch('POST', '/api/extras/tags/', { json: { name: 'a', slug: 'a' }, headers: { 'X-CSRFToken': token } });
+  const good = await b.fetch('POST', '/api/extras/tags/', {
+    json: { name: 'a', slug: 'a' },
+    headers: { 'X-CSRFToken': token },
+  });
   t.is(good.status, 201);
-  t.is((await service.api('POST', '/api/extras/tags/', { name: 'b', slug: 'b' })).status, 201, 'a token needs no CSRF token');
+  t.is(
+    (await service.api('POST', '/api/extras/tags/', { name: 'b', slug: 'b' })).status,
+    201,
+    'a token needs no CSRF token',
+  );
 });
 
 test('login failures, CSRF on the form, escaping and open redirects', async (t) => {
@@ -116,7 +144,9 @@ test('login failures, CSRF on the form, escaping and open redirects', async (t) 
   t.false(form.text.includes('<script>alert(1)</script>'));
   t.regex(form.headers.get('content-security-policy') ?? '', /default-src 'none'/);
   const csrf = csrfFrom(form.text);
-  const wrong = await b.fetch('POST', '/login/', { form: { username: 'admin', password: 'nope', csrfmiddlewaretoken: csrf } });
+  const wrong = await b.fetch('POST', '/login/', {
+    form: { username: 'admin', password: 'nope', csrfmiddlewaretoken: csrf },
+  });
   t.is(wrong.status, 200);
   t.regex(wrong.text, /Please enter a correct username and password/);
   t.false(b.cookies.has('sessionid'));
@@ -124,7 +154,9 @@ test('login failures, CSRF on the form, escaping and open redirects', async (t) 
   t.is(noCsrf.status, 403);
   t.false(b.cookies.has('sessionid'));
   const stranger = browser(service); // a cross-site form post has no csrftoken cookie
-  const crossSite = await stranger.fetch('POST', '/login/', { form: { username: 'admin', password: 'admin-password', csrfmiddlewaretoken: csrf } });
+  const crossSite = await stranger.fetch('POST', '/login/', {
+    form: { username: 'admin', password: 'admin-password', csrfmiddlewaretoken: csrf },
+  });
   t.is(crossSite.status, 403);
   for (const next of ['//evil.example/', 'https://evil.example/', '/\\evil.example']) {
     const c = browser(service);
@@ -139,7 +171,14 @@ test('logout ends the session; a password change ends every session; sessions ex
   const clock = new FakeClock();
   service.services.auth.clock = clock;
   await ok(service.api('POST', '/api/users/users/', { username: 'alice', password: 'alice-password-1' }));
-  await ok(service.api('POST', '/api/users/permissions/', { name: 'v', object_types: ['dcim.site'], actions: ['view'], users: [2] }));
+  await ok(
+    service.api('POST', '/api/users/permissions/', {
+      name: 'v',
+      object_types: ['dcim.site'],
+      actions: ['view'],
+      users: [2],
+    }),
+  );
 
   const b = browser(service);
   await logIn(b, 'alice', 'alice-password-1');

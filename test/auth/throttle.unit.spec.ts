@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { LoginThrottle } from '../../src/auth/throttle.js';
 
 const user = { free: 3, baseMs: 1_000, capMs: 8_000, forgetMs: 60_000 };

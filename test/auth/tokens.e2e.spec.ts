@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
 import { as, FakeClock, grant, ok, portOf, requestFrom, userWithToken } from './helpers.js';
 
@@ -13,7 +14,11 @@ test('token header forms and unknown keys: 403 with NetBox reasons, never 401', 
     ['Token ffffffffffffffffffffffffffffffffffffffff', 403, { detail: 'Invalid token' }],
     ['Token not-even-hex', 403, { detail: 'Invalid token' }],
     // another scheme is ignored: the request is anonymous
-    ['Bearer ffffffffffffffffffffffffffffffffffffffff', 403, { detail: 'Authentication credentials were not provided.' }],
+    [
+      'Bearer ffffffffffffffffffffffffffffffffffffffff',
+      403,
+      { detail: 'Authentication credentials were not provided.' },
+    ],
     [`token ${ADMIN_TOKEN}`, 200, undefined],
     [`TOKEN   ${ADMIN_TOKEN}`, 200, undefined],
   ];
@@ -24,9 +29,14 @@ test('token header forms and unknown keys: 403 with NetBox reasons, never 401', 
     if (body) t.deepEqual(response.body, body, header);
   }
   // a bad token fails first even where no token is needed
-  const provision = await service.api('POST', '/api/users/tokens/provision/', { username: 'admin', password: 'admin-password' }, {
-    Authorization: 'Token ffffffffffffffffffffffffffffffffffffffff',
-  });
+  const provision = await service.api(
+    'POST',
+    '/api/users/tokens/provision/',
+    { username: 'admin', password: 'admin-password' },
+    {
+      Authorization: 'Token ffffffffffffffffffffffffffffffffffffffff',
+    },
+  );
   t.deepEqual([provision.status, provision.body], [403, { detail: 'Invalid token' }]);
 });
 
@@ -71,7 +81,13 @@ test('allowed_ips restricts the client address: IPv4 and IPv6 clients over real 
   t.teardown(() => service.close());
   const port = portOf(service);
   const admin = (method: string, path: string, body?: unknown) =>
-    requestFrom({ host: '::1', port }, method, path, { Authorization: `Token ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body === undefined ? undefined : JSON.stringify(body));
+    requestFrom(
+      { host: '::1', port },
+      method,
+      path,
+      { Authorization: `Token ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body === undefined ? undefined : JSON.stringify(body),
+    );
   const v4 = (await admin('POST', '/api/users/tokens/', { user: 1, allowed_ips: ['127.0.0.2'] })).body;
   const v6 = (await admin('POST', '/api/users/tokens/', { user: 1, allowed_ips: ['::1/128', '10.0.0.0/8'] })).body;
   t.deepEqual(v4.allowed_ips, ['127.0.0.2/32'], 'a bare address is one host');
@@ -81,7 +97,10 @@ test('allowed_ips restricts the client address: IPv4 and IPv6 clients over real 
     requestFrom({ host, port, localAddress }, 'GET', '/api/dcim/sites/', { Authorization: `Token ${key}`, ...headers });
   t.is((await from('127.0.0.1', '127.0.0.2', v4.key)).status, 200);
   const wrong4 = await from('127.0.0.1', '127.0.0.1', v4.key);
-  t.deepEqual([wrong4.status, wrong4.body], [403, { detail: 'Source IP 127.0.0.1 is not permitted to authenticate using this token.' }]);
+  t.deepEqual(
+    [wrong4.status, wrong4.body],
+    [403, { detail: 'Source IP 127.0.0.1 is not permitted to authenticate using this token.' }],
+  );
   const wrong6 = await from('::1', '::1', v4.key);
   t.deepEqual(wrong6.body, { detail: 'Source IP ::1 is not permitted to authenticate using this token.' });
   t.is((await from('::1', '::1', v6.key)).status, 200);
@@ -89,7 +108,10 @@ test('allowed_ips restricts the client address: IPv4 and IPv6 clients over real 
     detail: 'Source IP 127.0.0.2 is not permitted to authenticate using this token.',
   });
   // forwarding headers are not believed from a peer that is not a trusted proxy
-  const spoofed = await from('127.0.0.1', '127.0.0.1', v4.key, { 'X-Real-IP': '127.0.0.2', 'X-Forwarded-For': '127.0.0.2' });
+  const spoofed = await from('127.0.0.1', '127.0.0.1', v4.key, {
+    'X-Real-IP': '127.0.0.2',
+    'X-Forwarded-For': '127.0.0.2',
+  });
   t.is(spoofed.status, 403);
   // an unrestricted token works from anywhere
   t.is((await from('127.0.0.1', '127.0.0.2', ADMIN_TOKEN)).status, 200);
@@ -104,7 +126,8 @@ test('behind a trusted proxy the client is X-Real-IP, else the first X-Forwarded
   const service = await startService({ TRUSTED_PROXIES: '127.0.0.1/32' });
   t.teardown(() => service.close());
   const token = await ok(service.api('POST', '/api/users/tokens/', { user: 1, allowed_ips: ['198.51.100.0/24'] }));
-  const call = (headers: Record<string, string>) => as(service, token.key)('GET', '/api/dcim/sites/', undefined, headers);
+  const call = (headers: Record<string, string>) =>
+    as(service, token.key)('GET', '/api/dcim/sites/', undefined, headers);
   t.is((await call({ 'X-Real-IP': '198.51.100.7' })).status, 200);
   t.is((await call({ 'X-Forwarded-For': '198.51.100.7, 10.0.0.1' })).status, 200);
   t.deepEqual((await call({ 'X-Forwarded-For': '203.0.113.9' })).body, {
@@ -123,7 +146,10 @@ test('non-superusers see only their own tokens; a token for someone else needs u
   const bob = await userWithToken(service, 'bob');
   const asAlice = as(service, alice.key);
   const list = await asAlice('GET', '/api/users/tokens/');
-  t.deepEqual(list.body.results.map((r: any) => r.id), [alice.token.id]);
+  t.deepEqual(
+    list.body.results.map((r: any) => r.id),
+    [alice.token.id],
+  );
   t.is((await asAlice('GET', `/api/users/tokens/${bob.token.id}/`)).status, 404);
   t.is((await asAlice('PATCH', `/api/users/tokens/${bob.token.id}/`, { description: 'mine now' })).status, 404);
   t.is((await asAlice('DELETE', `/api/users/tokens/${bob.token.id}/`)).status, 404);
@@ -136,7 +162,10 @@ test('non-superusers see only their own tokens; a token for someone else needs u
 
   const head = service.services.log.head();
   const forBob = await asAlice('POST', '/api/users/tokens/', { user: bob.user.id });
-  t.deepEqual([forBob.status, forBob.body], [403, { detail: 'This user does not have permission to create tokens for other users.' }]);
+  t.deepEqual(
+    [forBob.status, forBob.body],
+    [403, { detail: 'This user does not have permission to create tokens for other users.' }],
+  );
   t.is(service.services.log.head(), head);
 
   await grant(service, { object_types: ['users.token'], actions: ['add', 'grant'], users: [alice.user.id] });

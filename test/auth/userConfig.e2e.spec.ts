@@ -1,17 +1,24 @@
 import test from 'ava';
+
 import { startService } from '../support/startService.js';
 import { as, ok, userWithToken } from './helpers.js';
 
-test('GET /api/users/config/ answers the caller\'s preferences, {} before any; PATCH deep-merges and answers the result', async (t) => {
+test("GET /api/users/config/ answers the caller's preferences, {} before any; PATCH deep-merges and answers the result", async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
   const alice = await userWithToken(service, 'alice');
   const call = as(service, alice.key);
   t.deepEqual(await ok(call('GET', '/api/users/config/'), 200), {});
-  const first = await ok(call('PATCH', '/api/users/config/', { pagination: { per_page: 100 }, ui: { colormode: 'dark' } }), 200);
+  const first = await ok(
+    call('PATCH', '/api/users/config/', { pagination: { per_page: 100 }, ui: { colormode: 'dark' } }),
+    200,
+  );
   t.deepEqual(first, { pagination: { per_page: 100 }, ui: { colormode: 'dark' } });
   // objects merge key by key; lists and other values replace; keys are never removed
-  const second = await ok(call('PATCH', '/api/users/config/', { pagination: { placement: 'top' }, tables: ['a'] }), 200);
+  const second = await ok(
+    call('PATCH', '/api/users/config/', { pagination: { placement: 'top' }, tables: ['a'] }),
+    200,
+  );
   t.deepEqual(second, { pagination: { per_page: 100, placement: 'top' }, ui: { colormode: 'dark' }, tables: ['a'] });
   // an empty object replaces the subtree
   const third = await ok(call('PATCH', '/api/users/config/', { ui: {} }), 200);
@@ -35,8 +42,12 @@ test('/api/users/config/: anonymous callers get 403, read-only tokens may PATCH,
   const service = await startService();
   t.teardown(() => service.close());
   const anonymous = as(service, null);
-  t.deepEqual(await ok(anonymous('GET', '/api/users/config/'), 403), { detail: 'Authentication credentials were not provided.' });
-  t.deepEqual(await ok(anonymous('PATCH', '/api/users/config/', { a: 1 }), 403), { detail: 'Authentication credentials were not provided.' });
+  t.deepEqual(await ok(anonymous('GET', '/api/users/config/'), 403), {
+    detail: 'Authentication credentials were not provided.',
+  });
+  t.deepEqual(await ok(anonymous('PATCH', '/api/users/config/', { a: 1 }), 403), {
+    detail: 'Authentication credentials were not provided.',
+  });
   const readOnly = await ok(service.api('POST', '/api/users/tokens/', { user: 1, write_enabled: false }));
   t.deepEqual(await ok(as(service, readOnly.key)('PATCH', '/api/users/config/', { a: 1 }), 200), { a: 1 });
   const put = await service.api('PUT', '/api/users/config/', { a: 2 });

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { startService } from '../support/startService.js';
 import { as, ok } from './helpers.js';
 
@@ -6,19 +7,36 @@ test('users: the password is write-only and hashed; NetBox validation messages',
   const service = await startService();
   t.teardown(() => service.close());
   const group = await ok(service.api('POST', '/api/users/groups/', { name: 'NOC' }));
-  const created = await ok(service.api('POST', '/api/users/users/', { username: 'j.doe+ops@x', password: 's3cret!', first_name: 'Jane', last_name: 'Doe', groups: [group.id] }));
+  const created = await ok(
+    service.api('POST', '/api/users/users/', {
+      username: 'j.doe+ops@x',
+      password: 's3cret!',
+      first_name: 'Jane',
+      last_name: 'Doe',
+      groups: [group.id],
+    }),
+  );
   t.false('password' in created);
   t.is(created.display, 'j.doe+ops@x (Jane Doe)');
-  t.deepEqual(created.groups.map((g: any) => g.name), ['NOC']);
+  t.deepEqual(
+    created.groups.map((g: any) => g.name),
+    ['NOC'],
+  );
   const stored = await service.services.store.get('auth.user', created.id);
   t.regex(String(stored!.password), /^scrypt\$/);
   t.false(JSON.stringify(await service.api('GET', `/api/users/users/${created.id}/`)).includes('scrypt'));
 
   const errors: Array<[unknown, unknown]> = [
     [{ username: 'j.doe+ops@x', password: 'x' }, { username: ['A user with that username already exists.'] }],
-    [{ username: 'no spaces', password: 'x' }, { username: ['Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.'] }],
+    [
+      { username: 'no spaces', password: 'x' },
+      { username: ['Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.'] },
+    ],
     [{ username: 'nopw' }, { password: ['This field is required.'] }],
-    [{ username: 'x'.repeat(151), password: 'x' }, { username: ['Ensure this field has no more than 150 characters.'] }],
+    [
+      { username: 'x'.repeat(151), password: 'x' },
+      { username: ['Ensure this field has no more than 150 characters.'] },
+    ],
   ];
   for (const [body, expected] of errors) {
     const response = await service.api('POST', '/api/users/users/', body);
@@ -27,7 +45,9 @@ test('users: the password is write-only and hashed; NetBox validation messages',
   // the group counts its members (not in the create response)
   t.is((await ok(service.api('GET', `/api/users/groups/${group.id}/`), 200)).user_count, 1);
   t.false('user_count' in group);
-  t.deepEqual((await service.api('POST', '/api/users/groups/', { name: 'NOC' })).body, { name: ['group with this name already exists.'] });
+  t.deepEqual((await service.api('POST', '/api/users/groups/', { name: 'NOC' })).body, {
+    name: ['group with this name already exists.'],
+  });
 });
 
 test('deleting a user deletes its tokens, and the token stops working', async (t) => {
@@ -53,10 +73,26 @@ test('object permissions: fields, brief form and validation', async (t) => {
       constraints: [{ status: 'active' }, { tenant__slug: 'acme' }],
     }),
   );
-  t.like(permission, { display: 'Site editors', enabled: true, description: '', object_types: ['dcim.site', 'dcim.rack'], actions: ['view', 'change'] });
+  t.like(permission, {
+    display: 'Site editors',
+    enabled: true,
+    description: '',
+    object_types: ['dcim.site', 'dcim.rack'],
+    actions: ['view', 'change'],
+  });
   t.deepEqual(permission.constraints, [{ status: 'active' }, { tenant__slug: 'acme' }]);
   const brief = await ok(service.api('GET', `/api/users/permissions/${permission.id}/?brief=1`), 200);
-  t.deepEqual(Object.keys(brief), ['id', 'url', 'display', 'name', 'enabled', 'object_types', 'groups', 'users', 'actions']);
+  t.deepEqual(Object.keys(brief), [
+    'id',
+    'url',
+    'display',
+    'name',
+    'enabled',
+    'object_types',
+    'groups',
+    'users',
+    'actions',
+  ]);
   const invalid: Array<[Record<string, unknown>, string]> = [
     [{ actions: [] }, 'actions'],
     [{ object_types: ['not a type'] }, 'object_types'],
@@ -66,7 +102,12 @@ test('object permissions: fields, brief form and validation', async (t) => {
     [{ actions: ['x'.repeat(31)] }, 'actions'],
   ];
   for (const [change, field] of invalid) {
-    const response = await service.api('POST', '/api/users/permissions/', { name: 'bad', object_types: ['dcim.site'], actions: ['view'], ...change });
+    const response = await service.api('POST', '/api/users/permissions/', {
+      name: 'bad',
+      object_types: ['dcim.site'],
+      actions: ['view'],
+      ...change,
+    });
     t.is(response.status, 400, JSON.stringify(change));
     t.truthy(response.body[field], JSON.stringify(response.body));
   }

@@ -6,13 +6,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { SecretKeeper } from '../../src/auth/secrets.js';
 import { allocateObjects } from '../../src/commands/allocateObjects.js';
 import { systemClock } from '../../src/commands/clock.js';
 import { createObjects } from '../../src/commands/createObjects.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../src/commands/errors.js';
 import { deleteObjects } from '../../src/commands/deleteObjects.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../src/commands/errors.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
 import { updateObjects } from '../../src/commands/updateObjects.js';
 import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
@@ -20,11 +23,10 @@ import type { EventLog } from '../../src/events/EventLog.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { prefixAvailableIps } from '../../src/models/allocation/availableIps.js';
 import { registry } from '../../src/models/registry.js';
+import { lookupView } from '../../src/projections/lookupView.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
-import { lookupView } from '../../src/projections/lookupView.js';
-import { runFollowUps } from '../../src/commands/followUps.js';
 
 /** A log whose appends wait until the test opens the gate. */
 class GatedLog implements EventLog {
@@ -62,18 +64,34 @@ async function writer(t: { teardown(fn: () => unknown): void }) {
     await log.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const env = { registry, secrets: new SecretKeeper('test-secret', false), settings: { enforceGlobalUnique: false }, followUps: runFollowUps };
+  const env = {
+    registry,
+    secrets: new SecretKeeper('test-secret', false),
+    settings: { enforceGlobalUnique: false },
+    followUps: runFollowUps,
+  };
   const context = { requestId: '00000000-0000-4000-8000-000000000000', user: null };
   const create = (model: string, input: unknown) =>
-    coordinator.execute(context, (tx) => createObjects(env, tx, registry.get(model), [input], false)).then(({ result }) => result.ids[0]);
+    coordinator
+      .execute(context, (tx) => createObjects(env, tx, registry.get(model), [input], false))
+      .then(({ result }) => result.ids[0]);
   const allocate = (prefixId: number, requests: unknown[]) =>
-    coordinator.execute(context, (tx) => allocateObjects(env, tx, 'ipam.prefix', prefixId, prefixAvailableIps, requests, true));
+    coordinator.execute(context, (tx) =>
+      allocateObjects(env, tx, 'ipam.prefix', prefixId, prefixAvailableIps, requests, true),
+    );
   const update = (model: string, id: number, input: Record<string, unknown>) =>
     coordinator.execute(context, (tx) => updateObjects(env, tx, registry.get(model), [{ id, input }], 'patch', false));
-  const remove = (model: string, ids: number[]) => coordinator.execute(context, (tx) => deleteObjects(env, tx, registry.get(model), ids, true));
+  const remove = (model: string, ids: number[]) =>
+    coordinator.execute(context, (tx) => deleteObjects(env, tx, registry.get(model), ids, true));
   /** The prefix's listing of free addresses (committed state), at most `limit`. */
   const listed = async (prefixId: number, limit: number | null) =>
-    (await prefixAvailableIps.allocator.available((await store.get('ipam.prefix', prefixId))!, lookupView(store), limit)).map((e) => e.address);
+    (
+      await prefixAvailableIps.allocator.available(
+        (await store.get('ipam.prefix', prefixId))!,
+        lookupView(store),
+        limit,
+      )
+    ).map((e) => e.address);
   return { log, store, create, allocate, update, remove, listed };
 }
 
@@ -85,7 +103,10 @@ test('an allocation decided while an earlier one awaits its append sees it; the 
   const second = allocate(prefix, [{ description: 'second' }]);
   const third = allocate(prefix, [{}]);
   const refused = await t.throwsAsync(third, { instanceOf: ConflictError });
-  t.is(refused.message, 'An insufficient number of IP addresses are available within 10.0.0.0/30 (1 requested, 0 available)');
+  t.is(
+    refused.message,
+    'An insufficient number of IP addresses are available within 10.0.0.0/30 (1 requested, 0 available)',
+  );
   t.is(await store.count('ipam.ipaddress', {}), 0, 'nothing durable yet: both allocations are staged');
   log.release();
   const [a, b] = await Promise.all([first, second]);
@@ -102,7 +123,8 @@ test('an allocation from a parent deleted before the decision is not found, and 
   t.is(log.head(), head);
 });
 
-const addressesOf = (events: ChangeEvent[]) => events.filter((e) => e.objectType === 'ipam.ipaddress').map((e) => e.postchange?.address);
+const addressesOf = (events: ChangeEvent[]) =>
+  events.filter((e) => e.objectType === 'ipam.ipaddress').map((e) => e.postchange?.address);
 
 test('existing addresses and child prefixes, then deletes and moves: each allocation takes the lowest address free at that moment', async (t) => {
   const { create, allocate, update, remove, listed } = await writer(t);
@@ -121,8 +143,21 @@ test('existing addresses and child prefixes, then deletes and moves: each alloca
   // Moving an address to another VRF, or elsewhere in the table, frees it here.
   await update('ipam.ipaddress', ids[3]!, { vrf });
   await update('ipam.ipaddress', ids[1]!, { address: '10.0.0.12/28' });
-  t.deepEqual(await listed(prefix, null), ['10.0.0.1/28', '10.0.0.3/28', '10.0.0.8/28', '10.0.0.9/28', '10.0.0.10/28', '10.0.0.11/28', '10.0.0.13/28', '10.0.0.14/28']);
-  t.deepEqual(addressesOf((await allocate(prefix, [{}, {}, {}])).events), ['10.0.0.1/28', '10.0.0.3/28', '10.0.0.8/28']);
+  t.deepEqual(await listed(prefix, null), [
+    '10.0.0.1/28',
+    '10.0.0.3/28',
+    '10.0.0.8/28',
+    '10.0.0.9/28',
+    '10.0.0.10/28',
+    '10.0.0.11/28',
+    '10.0.0.13/28',
+    '10.0.0.14/28',
+  ]);
+  t.deepEqual(addressesOf((await allocate(prefix, [{}, {}, {}])).events), [
+    '10.0.0.1/28',
+    '10.0.0.3/28',
+    '10.0.0.8/28',
+  ]);
   // The prefix itself changing its VRF changes what is in its way.
   await update('ipam.prefix', prefix, { vrf });
   t.deepEqual(await listed(prefix, 3), ['10.0.0.1/28', '10.0.0.2/28', '10.0.0.5/28']);
@@ -138,7 +173,10 @@ test('a rejected allocation changes nothing: the next one gets the addresses it 
   t.is(log.head(), head, 'nothing written');
   t.is(await store.count('ipam.ipaddress', {}), 1);
   t.deepEqual(await listed(prefix, null), ['10.0.0.2/29', '10.0.0.3/29', '10.0.0.4/29', '10.0.0.5/29', '10.0.0.6/29']);
-  t.deepEqual(addressesOf((await allocate(prefix, [{}, { status: 'reserved' }])).events), ['10.0.0.2/29', '10.0.0.3/29']);
+  t.deepEqual(addressesOf((await allocate(prefix, [{}, { status: 'reserved' }])).events), [
+    '10.0.0.2/29',
+    '10.0.0.3/29',
+  ]);
 });
 
 test('an allocation decided while a delete awaits its append takes the address the delete frees', async (t) => {

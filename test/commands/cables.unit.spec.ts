@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
@@ -21,17 +22,35 @@ const switchPorts: WriteCommand[] = [
 const i = (id: number) => ({ object_type: 'dcim.interface', object_id: id });
 
 /** switchPorts plus cable 1 from e0 (A) to e1 (B). */
-const cabled: WriteCommand[] = [...switchPorts, create('dcim.cable', { a_terminations: [i(1)], b_terminations: [i(2)] })];
+const cabled: WriteCommand[] = [
+  ...switchPorts,
+  create('dcim.cable', { a_terminations: [i(1)], b_terminations: [i(2)] }),
+];
 
 test('cable create: the cable, a termination per end, each end told its cable and end, one request', async (t) => {
   const events = await deciderSpec(t)
     .given(switchPorts)
     .when(create('dcim.cable', { a_terminations: [i(1)], b_terminations: [i(2)], label: 'c1' }))
     .then([
-      { action: 'create', objectType: 'dcim.cable', objectId: 1, postchange: { label: 'c1', a_terminations: [i(1)], b_terminations: [i(2)] } },
-      { action: 'create', objectType: 'dcim.cabletermination', objectId: 1, postchange: { cable: 1, cable_end: 'A', termination_type: 'dcim.interface', termination_id: 1 } },
+      {
+        action: 'create',
+        objectType: 'dcim.cable',
+        objectId: 1,
+        postchange: { label: 'c1', a_terminations: [i(1)], b_terminations: [i(2)] },
+      },
+      {
+        action: 'create',
+        objectType: 'dcim.cabletermination',
+        objectId: 1,
+        postchange: { cable: 1, cable_end: 'A', termination_type: 'dcim.interface', termination_id: 1 },
+      },
       { action: 'update', objectType: 'dcim.interface', objectId: 1, postchange: { cable: 1, cable_end: 'A' } },
-      { action: 'create', objectType: 'dcim.cabletermination', objectId: 2, postchange: { cable: 1, cable_end: 'B', termination_id: 2 } },
+      {
+        action: 'create',
+        objectType: 'dcim.cabletermination',
+        objectId: 2,
+        postchange: { cable: 1, cable_end: 'B', termination_id: 2 },
+      },
       { action: 'update', objectType: 'dcim.interface', objectId: 2, postchange: { cable: 1, cable_end: 'B' } },
     ]);
   t.is(new Set(events.map((e) => e.requestId)).size, 1);
@@ -47,7 +66,12 @@ test('cable re-terminated: the old end is released, the new one taken', async (t
       { action: 'update', objectType: 'dcim.cable', objectId: 1, postchange: { b_terminations: [i(3)] } },
       { action: 'delete', objectType: 'dcim.cabletermination', objectId: 2 },
       { action: 'update', objectType: 'dcim.interface', objectId: 2, postchange: { cable: null, cable_end: '' } },
-      { action: 'create', objectType: 'dcim.cabletermination', objectId: 3, postchange: { cable: 1, cable_end: 'B', termination_id: 3 } },
+      {
+        action: 'create',
+        objectType: 'dcim.cabletermination',
+        objectId: 3,
+        postchange: { cable: 1, cable_end: 'B', termination_id: 3 },
+      },
       { action: 'update', objectType: 'dcim.interface', objectId: 3, postchange: { cable: 1, cable_end: 'B' } },
     ]);
 });
@@ -56,7 +80,14 @@ test('cable changed without touching its ends: the cable alone', async (t) => {
   await deciderSpec(t)
     .given(cabled)
     .when(patch('dcim.cable', 1, { status: 'planned', length: 5, length_unit: 'm' }))
-    .then([{ action: 'update', objectType: 'dcim.cable', objectId: 1, postchange: { status: 'planned', length: 5, length_unit: 'm' } }]);
+    .then([
+      {
+        action: 'update',
+        objectType: 'dcim.cable',
+        objectId: 1,
+        postchange: { status: 'planned', length: 5, length_unit: 'm' },
+      },
+    ]);
 });
 
 test('cable deleted: its terminations go and its ends are cleared, cable and end together', async (t) => {
@@ -72,21 +103,55 @@ test('cable deleted: its terminations go and its ends are cleared, cable and end
           [2, null, ''],
         ],
       );
-      t.deepEqual(events.filter((e) => e.action === 'delete').map((e) => e.objectType).sort(), ['dcim.cable', 'dcim.cabletermination', 'dcim.cabletermination']);
+      t.deepEqual(
+        events
+          .filter((e) => e.action === 'delete')
+          .map((e) => e.objectType)
+          .sort(),
+        ['dcim.cable', 'dcim.cabletermination', 'dcim.cabletermination'],
+      );
     });
 });
 
 test("cable rules: NetBox's messages, nothing recorded", async (t) => {
   const refused = (input: unknown, message: string, given = switchPorts) =>
-    deciderSpec(t).given(given).when(create('dcim.cable', input)).thenThrows(ValidationError, { __all__: [message] });
-  await refused({ a_terminations: [i(1)], b_terminations: [] }, 'Must define A and B terminations when creating a new cable.');
-  await refused({ a_terminations: [i(1)], b_terminations: [i(2)], length: 1 }, 'Must specify a unit when setting a cable length');
-  await refused({ a_terminations: [i(1), { object_type: 'dcim.consoleport', object_id: 1 }], b_terminations: [i(2)] }, 'Cannot connect different termination types to same end of cable.');
-  await refused({ a_terminations: [i(1)], b_terminations: [{ object_type: 'dcim.consoleport', object_id: 1 }] }, 'Incompatible termination types: interface and consoleport');
-  await refused({ a_terminations: [i(1)], b_terminations: [i(4)] }, 'Cables cannot be terminated to Link Aggregation Group (LAG) interfaces');
-  await refused({ a_terminations: [i(3)], b_terminations: [i(2)] }, 'Duplicate termination found for dcim.interface 2: cable 1', cabled);
-  await refused({ a_terminations: [i(3)], b_terminations: [i(3)] }, 'Duplicate termination found for dcim.interface 3: cable 1');
-  await refused({ a_terminations: [i(1), i(5)], b_terminations: [i(2)] }, 'All terminations on one end of a cable must belong to the same parent object.');
+    deciderSpec(t)
+      .given(given)
+      .when(create('dcim.cable', input))
+      .thenThrows(ValidationError, { __all__: [message] });
+  await refused(
+    { a_terminations: [i(1)], b_terminations: [] },
+    'Must define A and B terminations when creating a new cable.',
+  );
+  await refused(
+    { a_terminations: [i(1)], b_terminations: [i(2)], length: 1 },
+    'Must specify a unit when setting a cable length',
+  );
+  await refused(
+    { a_terminations: [i(1), { object_type: 'dcim.consoleport', object_id: 1 }], b_terminations: [i(2)] },
+    'Cannot connect different termination types to same end of cable.',
+  );
+  await refused(
+    { a_terminations: [i(1)], b_terminations: [{ object_type: 'dcim.consoleport', object_id: 1 }] },
+    'Incompatible termination types: interface and consoleport',
+  );
+  await refused(
+    { a_terminations: [i(1)], b_terminations: [i(4)] },
+    'Cables cannot be terminated to Link Aggregation Group (LAG) interfaces',
+  );
+  await refused(
+    { a_terminations: [i(3)], b_terminations: [i(2)] },
+    'Duplicate termination found for dcim.interface 2: cable 1',
+    cabled,
+  );
+  await refused(
+    { a_terminations: [i(3)], b_terminations: [i(3)] },
+    'Duplicate termination found for dcim.interface 3: cable 1',
+  );
+  await refused(
+    { a_terminations: [i(1), i(5)], b_terminations: [i(2)] },
+    'All terminations on one end of a cable must belong to the same parent object.',
+  );
 });
 
 test('a cabled interface: not marked connected, not made virtual', async (t) => {
@@ -104,5 +169,12 @@ test('an interface edited after cabling keeps its cable', async (t) => {
   await deciderSpec(t)
     .given(cabled)
     .when(patch('dcim.interface', 1, { description: 'uplink' }))
-    .then([{ action: 'update', objectType: 'dcim.interface', objectId: 1, postchange: { description: 'uplink', cable: 1, cable_end: 'A' } }]);
+    .then([
+      {
+        action: 'update',
+        objectType: 'dcim.interface',
+        objectId: 1,
+        postchange: { description: 'uplink', cable: 1, cable_end: 'A' },
+      },
+    ]);
 });

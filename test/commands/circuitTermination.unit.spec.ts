@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ConflictError, ValidationError } from '../../src/commands/errors.js';
 import { terminationsOnSide } from '../../src/models/circuits/terminationFields.js';
 import type { LookupView, StoredObject } from '../../src/models/types.js';
@@ -23,7 +24,18 @@ test('circuit termination: shown as "<cid>: Termination <side>", with its defaul
         objectType: 'circuits.circuittermination',
         objectId: 1,
         objectRepr: 'CID-1: Termination A',
-        postchange: { circuit: 1, term_side: 'A', site: 1, provider_network: null, port_speed: 10000, upstream_speed: null, xconnect_id: '', pp_info: '', description: '', mark_connected: false },
+        postchange: {
+          circuit: 1,
+          term_side: 'A',
+          site: 1,
+          provider_network: null,
+          port_speed: 10000,
+          upstream_speed: null,
+          xconnect_id: '',
+          pp_info: '',
+          description: '',
+          mark_connected: false,
+        },
       },
       { action: 'update', objectType: 'circuits.circuit', objectId: 1 },
     ]);
@@ -33,21 +45,27 @@ test('circuit termination: must attach to a site or a provider network', async (
   await deciderSpec(t)
     .given(circuit)
     .when(create('circuits.circuittermination', { circuit: 1, term_side: 'A' }))
-    .thenThrows(ValidationError, { __all__: ['A circuit termination must attach to either a site or a provider network.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['A circuit termination must attach to either a site or a provider network.'],
+    });
 });
 
 test('circuit termination: cannot attach to both a site and a provider network', async (t) => {
   await deciderSpec(t)
     .given(circuit)
     .when(create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1, provider_network: 1 }))
-    .thenThrows(ValidationError, { __all__: ['A circuit termination cannot attach to both a site and a provider network.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['A circuit termination cannot attach to both a site and a provider network.'],
+    });
 });
 
 test('circuit termination: a patch that takes the site away without a provider network is refused', async (t) => {
   await deciderSpec(t)
     .given([...circuit, create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 })])
     .when(patch('circuits.circuittermination', 1, { site: null }))
-    .thenThrows(ValidationError, { __all__: ['A circuit termination must attach to either a site or a provider network.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['A circuit termination must attach to either a site or a provider network.'],
+    });
 });
 
 test('circuit termination: a patch moving it from the site to a provider network is accepted', async (t) => {
@@ -55,7 +73,12 @@ test('circuit termination: a patch moving it from the site to a provider network
     .given([...circuit, create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 })])
     .when(patch('circuits.circuittermination', 1, { site: null, provider_network: 1 }))
     .then([
-      { action: 'update', objectType: 'circuits.circuittermination', objectId: 1, postchange: { site: null, provider_network: 1 } },
+      {
+        action: 'update',
+        objectType: 'circuits.circuittermination',
+        objectId: 1,
+        postchange: { site: null, provider_network: 1 },
+      },
       { action: 'update', objectType: 'circuits.circuit', objectId: 1 },
     ]);
 });
@@ -64,7 +87,9 @@ test('circuit termination: one termination per side of a circuit, with NetBox me
   await deciderSpec(t)
     .given([...circuit, create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 })])
     .when(create('circuits.circuittermination', { circuit: 1, term_side: 'A', provider_network: 1 }))
-    .thenThrows(ValidationError, { __all__: ['Circuit termination with this Circuit and Termination already exists.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['Circuit termination with this Circuit and Termination already exists.'],
+    });
 });
 
 test('circuit termination: the other side of the same circuit is accepted', async (t) => {
@@ -104,10 +129,17 @@ test('circuit termination: speeds are positive integers', async (t) => {
 
 test('circuit termination: saving one saves its circuit in the same request (last_updated moves), as NetBox does', async (t) => {
   await deciderSpec(t)
-    .given([...circuit, create('circuits.circuit', { cid: 'CID-2', provider: 1, type: 1 }), create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 })])
+    .given([
+      ...circuit,
+      create('circuits.circuit', { cid: 'CID-2', provider: 1, type: 1 }),
+      create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 }),
+    ])
     .when(patch('circuits.circuittermination', 1, { circuit: 2 }))
     .then((events) => {
-      t.deepEqual(events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`), ['update circuits.circuittermination 1', 'update circuits.circuit 2']);
+      t.deepEqual(
+        events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`),
+        ['update circuits.circuittermination 1', 'update circuits.circuit 2'],
+      );
       t.not(events[1]!.prechange!.last_updated, events[1]!.postchange!.last_updated);
       t.is(events[1]!.requestId, events[0]!.requestId);
     });
@@ -122,11 +154,18 @@ test('circuit termination: deleting one leaves its circuit unsaved', async (t) =
 
 test('circuit termination: deleting the circuit deletes its terminations first', async (t) => {
   await deciderSpec(t)
-    .given([...circuit, create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 }), create('circuits.circuittermination', { circuit: 1, term_side: 'Z', provider_network: 1 })])
+    .given([
+      ...circuit,
+      create('circuits.circuittermination', { circuit: 1, term_side: 'A', site: 1 }),
+      create('circuits.circuittermination', { circuit: 1, term_side: 'Z', provider_network: 1 }),
+    ])
     .when(remove('circuits.circuit', 1))
     .then((events) => {
       const deleted = events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`);
-      t.deepEqual(deleted.slice(0, 2).sort(), ['delete circuits.circuittermination 1', 'delete circuits.circuittermination 2']);
+      t.deepEqual(deleted.slice(0, 2).sort(), [
+        'delete circuits.circuittermination 1',
+        'delete circuits.circuittermination 2',
+      ]);
       t.is(deleted[2], 'delete circuits.circuit 1');
       t.is(deleted.length, 3);
     });
@@ -151,7 +190,9 @@ test("a circuit's terminations on one side are found with one query for the whol
     find: async (model, query) => {
       queries.push(query);
       const { circuit, term_side } = query as { circuit: { $in: number[] }; term_side: string };
-      return model === 'circuits.circuittermination' ? terminations.filter((x) => circuit.$in.includes(x.circuit as number) && x.term_side === term_side) : [];
+      return model === 'circuits.circuittermination'
+        ? terminations.filter((x) => circuit.$in.includes(x.circuit as number) && x.term_side === term_side)
+        : [];
     },
   };
   const circuits: StoredObject[] = [{ id: 1 }, { id: 2 }, { id: 3 }];

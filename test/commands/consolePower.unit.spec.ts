@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ValidationError } from '../../src/commands/errors.js';
 import { modularTemplateParentProblem as templateParentProblem } from '../../src/models/dcim/componentParents.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
@@ -36,14 +37,22 @@ test('template: the same name on another device type is allowed', async (t) => {
   await deciderSpec(t)
     .given([...devices, create('dcim.consoleserverporttemplate', { device_type: 1, name: 'Port 1' })])
     .when(create('dcim.consoleserverporttemplate', { device_type: 2, name: 'Port 1' }))
-    .then([{ objectType: 'dcim.consoleserverporttemplate', objectId: 2, postchange: { device_type: 2, name: 'Port 1' } }]);
+    .then([
+      { objectType: 'dcim.consoleserverporttemplate', objectId: 2, postchange: { device_type: 2, name: 'Port 1' } },
+    ]);
 });
 
 test('template: a {module} token in a name is kept as written', async (t) => {
   await deciderSpec(t)
     .given(devices)
     .when(create('dcim.consoleporttemplate', { device_type: 1, name: 'Console {module}', label: 'Slot {module}' }))
-    .then([{ objectType: 'dcim.consoleporttemplate', objectId: 1, postchange: { name: 'Console {module}', label: 'Slot {module}' } }]);
+    .then([
+      {
+        objectType: 'dcim.consoleporttemplate',
+        objectId: 1,
+        postchange: { name: 'Console {module}', label: 'Slot {module}' },
+      },
+    ]);
 });
 
 test('template: cannot be moved to another device type', async (t) => {
@@ -70,8 +79,22 @@ test('power outlet template: its power port template must be on the same device 
 test('power outlet template: a power port template of the same device type is accepted', async (t) => {
   await deciderSpec(t)
     .given([...devices, create('dcim.powerporttemplate', { device_type: 1, name: 'Inlet' })])
-    .when(create('dcim.poweroutlettemplate', { device_type: 1, name: 'Outlet 1', power_port: 1, feed_leg: 'A', type: 'iec-60320-c13' }))
-    .then([{ objectType: 'dcim.poweroutlettemplate', objectId: 1, postchange: { power_port: 1, feed_leg: 'A', type: 'iec-60320-c13' } }]);
+    .when(
+      create('dcim.poweroutlettemplate', {
+        device_type: 1,
+        name: 'Outlet 1',
+        power_port: 1,
+        feed_leg: 'A',
+        type: 'iec-60320-c13',
+      }),
+    )
+    .then([
+      {
+        objectType: 'dcim.poweroutlettemplate',
+        objectId: 1,
+        postchange: { power_port: 1, feed_leg: 'A', type: 'iec-60320-c13' },
+      },
+    ]);
 });
 
 /* ------------------------------------------------------------ components */

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, objectCreated, WHEN_TIME } from '../support/deciderSpec.js';
 
@@ -69,7 +70,10 @@ test('create: a name already taken is refused, and both duplicates are reported 
   await deciderSpec(t)
     .given([dc1])
     .when(create('dcim.site', { name: 'DC-1', slug: 'dc-1' }))
-    .thenThrows(ValidationError, { name: ['site with this name already exists.'], slug: ['site with this slug already exists.'] });
+    .thenThrows(ValidationError, {
+      name: ['site with this name already exists.'],
+      slug: ['site with this slug already exists.'],
+    });
 });
 
 test('create: an unknown choice is refused with the value in the message', async (t) => {
@@ -93,7 +97,10 @@ test('create: a related object written by id is stored as its id', async (t) => 
 
 test('create: a related object written as a set of attributes is resolved to its id', async (t) => {
   await deciderSpec(t)
-    .given([create('tenancy.tenant', { name: 'Acme', slug: 'acme' }), create('tenancy.tenant', { name: 'Globex', slug: 'globex' })])
+    .given([
+      create('tenancy.tenant', { name: 'Acme', slug: 'acme' }),
+      create('tenancy.tenant', { name: 'Globex', slug: 'globex' }),
+    ])
     .when(create('dcim.site', { name: 'DC-1', slug: 'dc-1', tenant: { slug: 'globex' } }))
     .then([{ objectType: 'dcim.site', postchange: { tenant: 2 } }]);
 });
@@ -106,7 +113,9 @@ test('create: nested attribute sets follow foreign keys (a rack named within its
       create('dcim.rack', { name: 'R1', site: 1 }),
       create('dcim.rack', { name: 'R1', site: 2 }),
     ])
-    .when(create('dcim.device', { device_type: 1, device_role: 1, site: 2, rack: { name: 'R1', site: { slug: 'dc-2' } } }))
+    .when(
+      create('dcim.device', { device_type: 1, device_role: 1, site: 2, rack: { name: 'R1', site: { slug: 'dc-2' } } }),
+    )
     .then([{ objectType: 'dcim.device', postchange: { site: 2, rack: 2 } }]);
 });
 
@@ -120,12 +129,17 @@ test('create: attributes that match no object are refused, quoted as Python woul
   await deciderSpec(t)
     .given([create('tenancy.tenant', { name: 'Acme', slug: 'acme' })])
     .when(create('dcim.site', { name: 'DC-1', slug: 'dc-1', tenant: { slug: 'nobody' } }))
-    .thenThrows(ValidationError, { tenant: ["Related object not found using the provided attributes: {'slug': 'nobody'}"] });
+    .thenThrows(ValidationError, {
+      tenant: ["Related object not found using the provided attributes: {'slug': 'nobody'}"],
+    });
 });
 
 test('create: attributes that match several objects are refused', async (t) => {
   await deciderSpec(t)
-    .given([create('tenancy.tenant', { name: 'Acme', slug: 'acme' }), create('tenancy.tenant', { name: 'Acme 2', slug: 'acme-2' })])
+    .given([
+      create('tenancy.tenant', { name: 'Acme', slug: 'acme' }),
+      create('tenancy.tenant', { name: 'Acme 2', slug: 'acme-2' }),
+    ])
     .when(create('dcim.site', { name: 'DC-1', slug: 'dc-1', tenant: { description: '' } }))
     .thenThrows(ValidationError, { tenant: ["Multiple objects match the provided attributes: {'description': ''}"] });
 });
@@ -146,7 +160,11 @@ test('create: custom fields of the model get their defaults when none are sent',
     ])
     .when(dc1)
     .then([{ objectType: 'dcim.site', postchange: { custom_fields: { owner: 'ops', floor: null } } }]);
-  t.deepEqual(Object.keys(events[0].postchange!.custom_fields as object).sort(), ['floor', 'owner'], 'only the fields of this model');
+  t.deepEqual(
+    Object.keys(events[0].postchange!.custom_fields as object).sort(),
+    ['floor', 'owner'],
+    'only the fields of this model',
+  );
 });
 
 test('create: a custom field value is checked against its definition', async (t) => {
@@ -171,7 +189,13 @@ test('create: a required custom field left out of the data sent is refused as mi
   await deciderSpec(t)
     .given([
       create('extras.customfield', { content_types: ['dcim.site'], type: 'integer', name: 'floor' }),
-      create('extras.customfield', { content_types: ['dcim.site'], type: 'text', name: 'owner', required: true, default: 'ops' }),
+      create('extras.customfield', {
+        content_types: ['dcim.site'],
+        type: 'text',
+        name: 'owner',
+        required: true,
+        default: 'ops',
+      }),
     ])
     .when(create('dcim.site', { name: 'DC-1', slug: 'dc-1', custom_fields: { floor: 3 } }))
     .thenThrows(ValidationError, { __all__: ["Missing required custom field 'owner'."] });
@@ -185,14 +209,27 @@ test('create: an unknown custom field is refused', async (t) => {
 
 test('create: a required custom field without a value is refused', async (t) => {
   await deciderSpec(t)
-    .given([create('extras.customfield', { content_types: ['dcim.site'], type: 'text', name: 'owner', required: true })])
+    .given([
+      create('extras.customfield', { content_types: ['dcim.site'], type: 'text', name: 'owner', required: true }),
+    ])
     .when(dc1)
-    .thenThrows(ValidationError, { __all__: ["Invalid value for custom field 'owner': Required field cannot be empty."] });
+    .thenThrows(ValidationError, {
+      __all__: ["Invalid value for custom field 'owner': Required field cannot be empty."],
+    });
 });
 
 test('create: unknown input keys are ignored and read-only fields cannot be written', async (t) => {
   await deciderSpec(t)
-    .when(create('dcim.site', { name: 'DC-1', slug: 'dc-1', id: 99, created: '2000-01-01', display: 'x', no_such_field: 1 }))
+    .when(
+      create('dcim.site', {
+        name: 'DC-1',
+        slug: 'dc-1',
+        id: 99,
+        created: '2000-01-01',
+        display: 'x',
+        no_such_field: 1,
+      }),
+    )
     .then((events) => {
       t.is(events[0].objectId, 1);
       t.is(events[0].postchange!.created, WHEN_TIME);
@@ -218,14 +255,29 @@ test('create: a child object names its parent as related (an interface its devic
 // raised with the other field checks, before the model's validation (__all__).
 test('create: an object custom field naming no object is refused under custom_fields', async (t) => {
   await deciderSpec(t)
-    .given([create('extras.customfield', { content_types: ['dcim.site'], type: 'object', object_type: 'tenancy.tenant', name: 'owner' })])
+    .given([
+      create('extras.customfield', {
+        content_types: ['dcim.site'],
+        type: 'object',
+        object_type: 'tenancy.tenant',
+        name: 'owner',
+      }),
+    ])
     .when(create('dcim.site', { name: 'DC-1', slug: 'dc-1', custom_fields: { owner: 5 } }))
     .thenThrows(ValidationError, { custom_fields: ['Unknown related object(s): 5'] });
 });
 
 test('create: a multi-object custom field naming a missing object is refused as NetBox prints the list, before model-level custom field errors', async (t) => {
   await deciderSpec(t)
-    .given([dc1, create('extras.customfield', { content_types: ['dcim.site'], type: 'multiobject', object_type: 'dcim.site', name: 'peers' })])
+    .given([
+      dc1,
+      create('extras.customfield', {
+        content_types: ['dcim.site'],
+        type: 'multiobject',
+        object_type: 'dcim.site',
+        name: 'peers',
+      }),
+    ])
     .when(create('dcim.site', { name: 'DC-2', slug: 'dc-2', custom_fields: { peers: [1, 99], colour: 'red' } }))
     .thenThrows(ValidationError, { custom_fields: ['Unknown related object(s): [1, 99]'] });
 });

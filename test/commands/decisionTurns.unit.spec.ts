@@ -1,7 +1,8 @@
 import test from 'ava';
-import { recordEach } from '../../src/commands/recordEach.js';
-import { deleteObjects } from '../../src/commands/deleteObjects.js';
+
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
+import { deleteObjects } from '../../src/commands/deleteObjects.js';
+import { recordEach } from '../../src/commands/recordEach.js';
 import type { WriteTransaction } from '../../src/commands/WriteCoordinator.js';
 import type { ModelDefinition } from '../../src/models/types.js';
 
@@ -28,10 +29,13 @@ function busyFor(ms: number): void {
   while (performance.now() < end);
 }
 
-test("a long decision gives the event loop turns (reads go on) and still records every item", async (t) => {
+test('a long decision gives the event loop turns (reads go on) and still records every item', async (t) => {
   const env = { followUps: async () => {} } as unknown as CommandEnvironment;
   const recorded: number[] = [];
-  const tx = { record: (change: { objectId: number }) => recorded.push(change.objectId), documentOf: () => ({}) } as unknown as WriteTransaction;
+  const tx = {
+    record: (change: { objectId: number }) => recorded.push(change.objectId),
+    documentOf: () => ({}),
+  } as unknown as WriteTransaction;
   const counter = turnCounter();
   const items = Array.from({ length: 40 }, (_, i) => i + 1);
   const outcome = await recordEach(env, tx, { key: 'dcim.site' } as ModelDefinition, items, true, async (id) => {
@@ -55,10 +59,17 @@ test("a bulk delete's walk of dependants gives the event loop turns and still de
       return [];
     },
   };
-  const tx = { view, time: 'now', record: (change: { objectId: number }) => deleted.push(change.objectId) } as unknown as WriteTransaction;
+  const tx = {
+    view,
+    time: 'now',
+    record: (change: { objectId: number }) => deleted.push(change.objectId),
+  } as unknown as WriteTransaction;
   const ids = Array.from({ length: 40 }, (_, i) => i + 1);
   const counter = turnCounter();
   await deleteObjects(env, tx, site, ids, true);
   t.true(counter.stop() >= 2, 'the event loop had turns during the decision');
-  t.deepEqual(deleted.sort((a, b) => a - b), ids);
+  t.deepEqual(
+    deleted.sort((a, b) => a - b),
+    ids,
+  );
 });

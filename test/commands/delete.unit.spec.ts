@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ConflictError, NotFoundError, ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, GIVEN_TIME, patch, remove, removeMany, WHEN_TIME } from '../support/deciderSpec.js';
 
@@ -20,12 +21,25 @@ test('delete: an object nothing points at is deleted with its last stored form',
   await deciderSpec(t)
     .given([acme])
     .when(remove('tenancy.tenant', 1))
-    .then([{ action: 'delete', objectType: 'tenancy.tenant', objectId: 1, objectRepr: 'Acme', prechange: { name: 'Acme', slug: 'acme' }, postchange: null }]);
+    .then([
+      {
+        action: 'delete',
+        objectType: 'tenancy.tenant',
+        objectId: 1,
+        objectRepr: 'Acme',
+        prechange: { name: 'Acme', slug: 'acme' },
+        postchange: null,
+      },
+    ]);
 });
 
 test('delete: PROTECT refuses with a conflict naming every dependant, and nothing is appended', async (t) => {
   await deciderSpec(t)
-    .given([acme, create('dcim.site', { name: 'DC-1', slug: 'dc-1', tenant: 1 }), create('ipam.prefix', { prefix: '10.0.0.0/8', tenant: 1 })])
+    .given([
+      acme,
+      create('dcim.site', { name: 'DC-1', slug: 'dc-1', tenant: 1 }),
+      create('ipam.prefix', { prefix: '10.0.0.0/8', tenant: 1 }),
+    ])
     .when(remove('tenancy.tenant', 1))
     .thenThrows(ConflictError, 'Unable to delete object. 2 dependent objects were found: DC-1 (1), 10.0.0.0/8 (1)');
 });
@@ -70,10 +84,19 @@ test('delete: the cascade follows generic relations (a device takes its interfac
 
 test('delete: SET_NULL clears the reference with an update event before the delete', async (t) => {
   await deciderSpec(t)
-    .given([create('dcim.region', { name: 'Europe', slug: 'europe' }), create('dcim.site', { name: 'DC-1', slug: 'dc-1', region: 1 })])
+    .given([
+      create('dcim.region', { name: 'Europe', slug: 'europe' }),
+      create('dcim.site', { name: 'DC-1', slug: 'dc-1', region: 1 }),
+    ])
     .when(remove('dcim.region', 1))
     .then([
-      { action: 'update', objectType: 'dcim.site', objectId: 1, prechange: { region: 1 }, postchange: { region: null, last_updated: WHEN_TIME } },
+      {
+        action: 'update',
+        objectType: 'dcim.site',
+        objectId: 1,
+        prechange: { region: 1 },
+        postchange: { region: null, last_updated: WHEN_TIME },
+      },
       { action: 'delete', objectType: 'dcim.region', objectId: 1 },
     ]);
 });
@@ -83,7 +106,13 @@ test('delete: SET_NULL on a primary IP: deleting the address clears it on the de
     .given(deviceWithAddress)
     .when(remove('ipam.ipaddress', 1))
     .then([
-      { action: 'update', objectType: 'dcim.device', objectId: 1, prechange: { primary_ip4: 1 }, postchange: { primary_ip4: null } },
+      {
+        action: 'update',
+        objectType: 'dcim.device',
+        objectId: 1,
+        prechange: { primary_ip4: 1 },
+        postchange: { primary_ip4: null },
+      },
       { action: 'delete', objectType: 'ipam.ipaddress', objectId: 1 },
     ]);
 });
@@ -99,7 +128,13 @@ test('delete: a deleted tag is taken off every object that carries it, one updat
     ])
     .when(remove('extras.tag', 1))
     .then([
-      { action: 'update', objectType: 'dcim.site', objectId: 1, prechange: { tags: [1, 2], last_updated: GIVEN_TIME }, postchange: { tags: [2] } },
+      {
+        action: 'update',
+        objectType: 'dcim.site',
+        objectId: 1,
+        prechange: { tags: [1, 2], last_updated: GIVEN_TIME },
+        postchange: { tags: [2] },
+      },
       { action: 'update', objectType: 'dcim.site', objectId: 2, postchange: { tags: [] } },
       { action: 'delete', objectType: 'extras.tag', objectId: 1 },
     ]);

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ValidationError } from '../../src/commands/errors.js';
 import { create, createMany, deciderSpec, patch, patchMany, type WriteCommand } from '../support/deciderSpec.js';
 
@@ -20,14 +21,22 @@ test('rack: a device may not take units another device occupies', async (t) => {
   await deciderSpec(t)
     .given([...datacenter, create('dcim.device', device('a', { rack: 1, position: 3, face: 'front', device_type: 2 }))])
     .when(create('dcim.device', device('b', { rack: 1, position: 4, face: 'front' })))
-    .thenThrows(ValidationError, { position: ['U4 is already occupied or does not have sufficient space to accommodate this device type: MX204 (1U)'] });
+    .thenThrows(ValidationError, {
+      position: [
+        'U4 is already occupied or does not have sufficient space to accommodate this device type: MX204 (1U)',
+      ],
+    });
 });
 
 test('rack: a full-depth device takes both faces', async (t) => {
   await deciderSpec(t)
     .given([...datacenter, create('dcim.device', device('a', { rack: 1, position: 1, face: 'front' }))])
     .when(create('dcim.device', device('b', { rack: 1, position: 1, face: 'rear', device_type: 2 })))
-    .thenThrows(ValidationError, { position: ['U1 is already occupied or does not have sufficient space to accommodate this device type: Patch (2U)'] });
+    .thenThrows(ValidationError, {
+      position: [
+        'U1 is already occupied or does not have sufficient space to accommodate this device type: Patch (2U)',
+      ],
+    });
 });
 
 test('rack: half-depth devices share a unit from opposite faces', async (t) => {
@@ -41,7 +50,11 @@ test('rack: a device must fit below the top of the rack', async (t) => {
   await deciderSpec(t)
     .given(datacenter)
     .when(create('dcim.device', device('a', { rack: 1, position: 10, face: 'front', device_type: 2 })))
-    .thenThrows(ValidationError, { position: ['U10 is already occupied or does not have sufficient space to accommodate this device type: Patch (2U)'] });
+    .thenThrows(ValidationError, {
+      position: [
+        'U10 is already occupied or does not have sufficient space to accommodate this device type: Patch (2U)',
+      ],
+    });
 });
 
 test('rack: a device moved within its own units does not collide with itself', async (t) => {
@@ -51,7 +64,7 @@ test('rack: a device moved within its own units does not collide with itself', a
     .then([{ action: 'update', prechange: { position: 3 }, postchange: { position: 4 } }]);
 });
 
-test('rack: the rack must stand in the device\'s site', async (t) => {
+test("rack: the rack must stand in the device's site", async (t) => {
   await deciderSpec(t)
     .given([...datacenter, create('dcim.site', { name: 'DC-2', slug: 'dc-2' })])
     .when(create('dcim.device', device('a', { site: 2, rack: 1 })))
@@ -74,24 +87,32 @@ const twoDevicesWithAddresses: WriteCommand[] = [
   create('dcim.interface', { device: 2, name: 'eth0', type: '1000base-t' }),
   create('ipam.ipaddress', { address: '192.0.2.1/24', assigned_object_type: 'dcim.interface', assigned_object_id: 1 }),
   create('ipam.ipaddress', { address: '192.0.2.2/24', assigned_object_type: 'dcim.interface', assigned_object_id: 2 }),
-  create('ipam.ipaddress', { address: '2001:db8::1/64', assigned_object_type: 'dcim.interface', assigned_object_id: 1 }),
+  create('ipam.ipaddress', {
+    address: '2001:db8::1/64',
+    assigned_object_type: 'dcim.interface',
+    assigned_object_id: 1,
+  }),
 ];
 
-test('primary ip: an address on one of the device\'s interfaces is accepted', async (t) => {
+test("primary ip: an address on one of the device's interfaces is accepted", async (t) => {
   await deciderSpec(t)
     .given(twoDevicesWithAddresses)
     .when(patch('dcim.device', 1, { primary_ip4: 1, primary_ip6: 3 }))
-    .then([{ action: 'update', objectType: 'dcim.device', objectId: 1, postchange: { primary_ip4: 1, primary_ip6: 3 } }]);
+    .then([
+      { action: 'update', objectType: 'dcim.device', objectId: 1, postchange: { primary_ip4: 1, primary_ip6: 3 } },
+    ]);
 });
 
 test('primary ip: an address of another device is refused', async (t) => {
   await deciderSpec(t)
     .given(twoDevicesWithAddresses)
     .when(patch('dcim.device', 1, { primary_ip4: 2 }))
-    .thenThrows(ValidationError, { primary_ip4: ['The specified IP address (192.0.2.2/24) is not assigned to this device.'] });
+    .thenThrows(ValidationError, {
+      primary_ip4: ['The specified IP address (192.0.2.2/24) is not assigned to this device.'],
+    });
 });
 
-test('primary ip: the address must be of the field\'s family', async (t) => {
+test("primary ip: the address must be of the field's family", async (t) => {
   await deciderSpec(t)
     .given(twoDevicesWithAddresses)
     .when(patch('dcim.device', 1, { primary_ip4: 3 }))
@@ -105,7 +126,7 @@ test('primary ip: an address that is a primary IP cannot be moved off its device
     .thenThrows(ValidationError, { interface: ['IP address is primary for device a but not assigned to it!'] });
 });
 
-test('primary ip: the NAT outside address of one of the device\'s addresses is accepted', async (t) => {
+test("primary ip: the NAT outside address of one of the device's addresses is accepted", async (t) => {
   await deciderSpec(t)
     .given([...twoDevicesWithAddresses, create('ipam.ipaddress', { address: '198.51.100.1/24', nat_inside: 1 })])
     .when(patch('dcim.device', 1, { primary_ip4: 4 }))
@@ -113,7 +134,9 @@ test('primary ip: the NAT outside address of one of the device\'s addresses is a
   await deciderSpec(t)
     .given([...twoDevicesWithAddresses, create('ipam.ipaddress', { address: '198.51.100.1/24', nat_inside: 1 })])
     .when(patch('dcim.device', 2, { primary_ip4: 4 }))
-    .thenThrows(ValidationError, { primary_ip4: ['The specified IP address (198.51.100.1/24) is not assigned to this device.'] });
+    .thenThrows(ValidationError, {
+      primary_ip4: ['The specified IP address (198.51.100.1/24) is not assigned to this device.'],
+    });
 });
 
 /** datacenter plus site 2 "DC-2", cluster type 1, clusters 1 "c1" at DC-1, 2 "c2" at DC-2, 3 "floating" at no site. */
@@ -126,7 +149,7 @@ const withClusters: WriteCommand[] = [
   create('virtualization.cluster', { name: 'floating', type: 1 }),
 ];
 
-test('cluster: a device\'s cluster must be at the device\'s site, or at none', async (t) => {
+test("cluster: a device's cluster must be at the device's site, or at none", async (t) => {
   await deciderSpec(t)
     .given(withClusters)
     .when(create('dcim.device', device('a', { cluster: 2 })))
@@ -150,11 +173,15 @@ const deviceWithVlans: WriteCommand[] = [
   create('ipam.vlan', { vid: 30, name: 'dc2', site: 2 }),
 ];
 
-test('interface vlans: tagged VLANs sent must be global or at the device\'s site', async (t) => {
+test("interface vlans: tagged VLANs sent must be global or at the device's site", async (t) => {
   await deciderSpec(t)
     .given(deviceWithVlans)
     .when(patch('dcim.interface', 1, { mode: 'tagged', tagged_vlans: [3] }))
-    .thenThrows(ValidationError, { tagged_vlans: ["VLAN dc2 (30) must belong to the same site as the interface's parent device, or it must be global."] });
+    .thenThrows(ValidationError, {
+      tagged_vlans: [
+        "VLAN dc2 (30) must belong to the same site as the interface's parent device, or it must be global.",
+      ],
+    });
   await deciderSpec(t)
     .given(deviceWithVlans)
     .when(patch('dcim.interface', 1, { mode: 'tagged', tagged_vlans: [1, 2] }))
@@ -162,7 +189,10 @@ test('interface vlans: tagged VLANs sent must be global or at the device\'s site
 });
 
 test('interface vlans: the mode decides which VLANs are kept on save', async (t) => {
-  const tagged = [...deviceWithVlans, patch('dcim.interface', 1, { mode: 'tagged', untagged_vlan: 2, tagged_vlans: [1] })];
+  const tagged = [
+    ...deviceWithVlans,
+    patch('dcim.interface', 1, { mode: 'tagged', untagged_vlan: 2, tagged_vlans: [1] }),
+  ];
   await deciderSpec(t)
     .given(tagged)
     .when(patch('dcim.interface', 1, { mode: 'access' }))
@@ -177,12 +207,22 @@ test('name: unique per site whatever the letter case, against stored devices and
   await deciderSpec(t)
     .given([...datacenter, create('dcim.device', device('Core'))])
     .when(createMany('dcim.device', [device('edge'), device('CORE'), device('\u212aelvin'), device('kelvin')]))
-    .thenThrows(ValidationError, [{}, { __all__: ['Device name must be unique per site.'] }, {}, { __all__: ['Device name must be unique per site.'] }]);
+    .thenThrows(ValidationError, [
+      {},
+      { __all__: ['Device name must be unique per site.'] },
+      {},
+      { __all__: ['Device name must be unique per site.'] },
+    ]);
 });
 
 test('name: a bulk PATCH that swaps names through a third name is refused where two would meet', async (t) => {
   await deciderSpec(t)
     .given([...datacenter, createMany('dcim.device', [device('a'), device('b')])])
-    .when(patchMany('dcim.device', [{ id: 1, name: 'B' }, { id: 2, name: 'c' }]))
+    .when(
+      patchMany('dcim.device', [
+        { id: 1, name: 'B' },
+        { id: 2, name: 'c' },
+      ]),
+    )
     .thenThrows(ValidationError, [{ __all__: ['Device name must be unique per site.'] }, {}]);
 });

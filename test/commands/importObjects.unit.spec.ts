@@ -1,6 +1,7 @@
 import test from 'ava';
-import { ImportRefusedError } from '../../src/commands/importObjects.js';
+
 import type { PastChange } from '../../src/commands/importHistory.js';
+import { ImportRefusedError } from '../../src/commands/importObjects.js';
 import { create, deciderSpec, importMany, type WriteCommand } from '../support/deciderSpec.js';
 
 const SOURCE_CREATED = '2021-03-08T11:33:24.812949Z';
@@ -16,7 +17,7 @@ const catalog: WriteCommand[] = [
   create('dcim.interfacetemplate', { device_type: 1, name: 'ge-0/0/1', type: '1000base-t' }),
 ];
 
-test('given an empty registry, when sites are imported, then they keep their ids and the source\'s times', async (t) => {
+test("given an empty registry, when sites are imported, then they keep their ids and the source's times", async (t) => {
   await deciderSpec(t)
     .when(
       importMany('dcim.site', [
@@ -26,14 +27,24 @@ test('given an empty registry, when sites are imported, then they keep their ids
     )
     .then((events, reply) => {
       t.deepEqual(reply.ids, [42, 7]);
-      t.like(events[0], { action: 'create', objectType: 'dcim.site', objectId: 42, postchange: { name: 'DC-42', created: SOURCE_CREATED, last_updated: SOURCE_UPDATED } });
+      t.like(events[0], {
+        action: 'create',
+        objectType: 'dcim.site',
+        objectId: 42,
+        postchange: { name: 'DC-42', created: SOURCE_CREATED, last_updated: SOURCE_UPDATED },
+      });
       t.like(events[1], { objectId: 7, postchange: { created: '2024-06-01T12:00:00.000000Z' } });
     });
 });
 
 test('given imported sites up to id 42, when a site is created, then it continues after the highest imported id', async (t) => {
   await deciderSpec(t)
-    .given([importMany('dcim.site', [{ id: 42, input: { name: 'DC-42', slug: 'dc-42' } }, { id: 7, input: { name: 'DC-7', slug: 'dc-7' } }])])
+    .given([
+      importMany('dcim.site', [
+        { id: 42, input: { name: 'DC-42', slug: 'dc-42' } },
+        { id: 7, input: { name: 'DC-7', slug: 'dc-7' } },
+      ]),
+    ])
     .when(create('dcim.site', { name: 'DC-new', slug: 'dc-new' }))
     .then([{ action: 'create', objectType: 'dcim.site', objectId: 43 }]);
 });
@@ -67,7 +78,12 @@ test('given a user created with a password, when a user is imported without one,
     .given([create('auth.user', { username: 'admin', password: 'admin-password' })])
     .when(importMany('auth.user', [{ id: 4, input: { username: 'operator', is_active: true } }]))
     .then((events) => {
-      t.like(events[0], { action: 'create', objectType: 'auth.user', objectId: 4, postchange: { username: 'operator', password: null } });
+      t.like(events[0], {
+        action: 'create',
+        objectType: 'auth.user',
+        objectId: 4,
+        postchange: { username: 'operator', password: null },
+      });
     });
 });
 
@@ -78,16 +94,38 @@ const REQ_2 = '22222222-2222-4222-8222-222222222222';
 test('given an empty registry, when a site is imported with its history, then the past changes come first, each with its own time, request and user', async (t) => {
   const history: PastChange[] = [
     {
-      time: '2022-01-02T00:00:00.000000Z', requestId: REQ_2, user: alice, action: 'update', objectType: 'dcim.site', objectId: 42, objectRepr: 'DC-42',
-      prechange: { id: 42, name: 'DC-42', slug: 'dc-42', description: '' }, postchange: { id: 42, name: 'DC-42', slug: 'dc-42', description: 'main' }, related: null,
+      time: '2022-01-02T00:00:00.000000Z',
+      requestId: REQ_2,
+      user: alice,
+      action: 'update',
+      objectType: 'dcim.site',
+      objectId: 42,
+      objectRepr: 'DC-42',
+      prechange: { id: 42, name: 'DC-42', slug: 'dc-42', description: '' },
+      postchange: { id: 42, name: 'DC-42', slug: 'dc-42', description: 'main' },
+      related: null,
     },
     {
-      time: '2022-01-01T00:00:00.000000Z', requestId: REQ_1, user: null, action: 'create', objectType: 'dcim.site', objectId: 42, objectRepr: 'DC-42',
-      prechange: null, postchange: { id: 42, name: 'DC-42', slug: 'dc-42', description: '' }, related: null,
+      time: '2022-01-01T00:00:00.000000Z',
+      requestId: REQ_1,
+      user: null,
+      action: 'create',
+      objectType: 'dcim.site',
+      objectId: 42,
+      objectRepr: 'DC-42',
+      prechange: null,
+      postchange: { id: 42, name: 'DC-42', slug: 'dc-42', description: '' },
+      related: null,
     },
   ];
   await deciderSpec(t)
-    .when(importMany('dcim.site', [{ id: 42, input: { name: 'DC-42', slug: 'dc-42', description: 'main' }, created: SOURCE_CREATED }], history))
+    .when(
+      importMany(
+        'dcim.site',
+        [{ id: 42, input: { name: 'DC-42', slug: 'dc-42', description: 'main' }, created: SOURCE_CREATED }],
+        history,
+      ),
+    )
     .then((events) => {
       t.deepEqual(
         events.map((e) => [e.action, e.requestId, e.time, e.user?.username ?? null]),

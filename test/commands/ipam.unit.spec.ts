@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, patch } from '../support/deciderSpec.js';
 
@@ -8,7 +9,9 @@ const lab = create('ipam.vrf', { name: 'Lab', enforce_unique: false });
 test('prefix: the family is derived from the network and the text made canonical', async (t) => {
   await deciderSpec(t)
     .when(create('ipam.prefix', { prefix: '2001:DB8::/32' }))
-    .then([{ objectRepr: '2001:db8::/32', postchange: { prefix: '2001:db8::/32', family: 6, status: 'active', vrf: null } }]);
+    .then([
+      { objectRepr: '2001:db8::/32', postchange: { prefix: '2001:db8::/32', family: 6, status: 'active', vrf: null } },
+    ]);
   await deciderSpec(t)
     .when(create('ipam.prefix', { prefix: '10.0.0.0/8' }))
     .then([{ postchange: { prefix: '10.0.0.0/8', family: 4 } }]);
@@ -29,7 +32,12 @@ test('prefix: a duplicate in a VRF that enforces uniqueness is refused', async (
 
 test('prefix: duplicates are allowed in a VRF without enforce_unique, and across VRFs', async (t) => {
   await deciderSpec(t)
-    .given([internet, lab, create('ipam.prefix', { prefix: '10.0.0.0/8', vrf: 2 }), create('ipam.prefix', { prefix: '10.0.0.0/8', vrf: 1 })])
+    .given([
+      internet,
+      lab,
+      create('ipam.prefix', { prefix: '10.0.0.0/8', vrf: 2 }),
+      create('ipam.prefix', { prefix: '10.0.0.0/8', vrf: 1 }),
+    ])
     .when(create('ipam.prefix', { prefix: '10.0.0.0/8', vrf: 2 }))
     .then([{ objectId: 3, postchange: { vrf: 2 } }]);
 });
@@ -37,7 +45,10 @@ test('prefix: duplicates are allowed in a VRF without enforce_unique, and across
 test('prefix: the global table allows duplicates unless ENFORCE_GLOBAL_UNIQUE is set', async (t) => {
   const given = [create('ipam.prefix', { prefix: '10.0.0.0/8' })];
   const duplicate = create('ipam.prefix', { prefix: '10.0.0.0/8', status: 'reserved' });
-  await deciderSpec(t).given(given).when(duplicate).then([{ objectId: 2 }]);
+  await deciderSpec(t)
+    .given(given)
+    .when(duplicate)
+    .then([{ objectId: 2 }]);
   await deciderSpec(t, { settings: { enforceGlobalUnique: true } })
     .given(given)
     .when(duplicate)
@@ -46,7 +57,11 @@ test('prefix: the global table allows duplicates unless ENFORCE_GLOBAL_UNIQUE is
 
 test('prefix: moving a prefix into a VRF that already holds it is refused', async (t) => {
   await deciderSpec(t)
-    .given([internet, create('ipam.prefix', { prefix: '10.0.0.0/8', vrf: 1 }), create('ipam.prefix', { prefix: '10.0.0.0/8' })])
+    .given([
+      internet,
+      create('ipam.prefix', { prefix: '10.0.0.0/8', vrf: 1 }),
+      create('ipam.prefix', { prefix: '10.0.0.0/8' }),
+    ])
     .when(patch('ipam.prefix', 2, { vrf: 1 }))
     .thenThrows(ValidationError, { prefix: ['Duplicate prefix found in VRF Internet (65000:1): 10.0.0.0/8'] });
 });
@@ -79,13 +94,24 @@ test('ip address: SLAAC is for IPv6 only', async (t) => {
 
 test('ip address: an assignment names an existing object of an allowed type', async (t) => {
   await deciderSpec(t)
-    .when(create('ipam.ipaddress', { address: '10.0.0.1/24', assigned_object_type: 'dcim.interface', assigned_object_id: 5 }))
+    .when(
+      create('ipam.ipaddress', {
+        address: '10.0.0.1/24',
+        assigned_object_type: 'dcim.interface',
+        assigned_object_id: 5,
+      }),
+    )
     .thenThrows(ValidationError, { assigned_object_id: ['Related object not found using the provided value: 5.'] });
 });
 
 test('aggregate: aggregates may not overlap', async (t) => {
   await deciderSpec(t)
-    .given([create('ipam.rir', { name: 'RIPE', slug: 'ripe' }), create('ipam.aggregate', { prefix: '10.0.0.0/8', rir: 1 })])
+    .given([
+      create('ipam.rir', { name: 'RIPE', slug: 'ripe' }),
+      create('ipam.aggregate', { prefix: '10.0.0.0/8', rir: 1 }),
+    ])
     .when(create('ipam.aggregate', { prefix: '10.1.0.0/16', rir: 1 }))
-    .thenThrows(ValidationError, { prefix: ['Aggregates cannot overlap. 10.1.0.0/16 is already covered by an existing aggregate (10.0.0.0/8).'] });
+    .thenThrows(ValidationError, {
+      prefix: ['Aggregates cannot overlap. 10.1.0.0/16 is already covered by an existing aggregate (10.0.0.0/8).'],
+    });
 });

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ValidationError } from '../../src/commands/errors.js';
 import { asnDisplay } from '../../src/models/ipam/asn.js';
 import { portList, portsSortKey } from '../../src/models/ipam/serviceFields.js';
@@ -69,15 +70,27 @@ test('service: exactly one parent, a device or a virtual machine', async (t) => 
   await deciderSpec(t)
     .given(estate)
     .when(create('ipam.service', { ...base, device: 1, virtual_machine: 1 }))
-    .thenThrows(ValidationError, { __all__: ['A service cannot be associated with both a device and a virtual machine.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['A service cannot be associated with both a device and a virtual machine.'],
+    });
   await deciderSpec(t)
     .given(estate)
     .when(create('ipam.service', base))
-    .thenThrows(ValidationError, { __all__: ['A service must be associated with either a device or a virtual machine.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['A service must be associated with either a device or a virtual machine.'],
+    });
   await deciderSpec(t)
     .given(estate)
     .when(create('ipam.service', { ...base, virtual_machine: 1 }))
-    .then([{ action: 'create', objectType: 'ipam.service', objectId: 1, objectRepr: 'ssh (TCP/22)', postchange: { device: null, virtual_machine: 1, ports: [22] } }]);
+    .then([
+      {
+        action: 'create',
+        objectType: 'ipam.service',
+        objectId: 1,
+        objectRepr: 'ssh (TCP/22)',
+        postchange: { device: null, virtual_machine: 1, ports: [22] },
+      },
+    ]);
 });
 
 test('service: protocol and ports may not be blank; each port within 1..65535', async (t) => {
@@ -101,7 +114,14 @@ test('service: protocol and ports may not be blank; each port within 1..65535', 
 
 test('service: addresses of another parent are accepted, as NetBox 3.4 does not check them', async (t) => {
   await deciderSpec(t)
-    .given([...estate, create('ipam.ipaddress', { address: '192.0.2.1/24', assigned_object_type: 'virtualization.vminterface', assigned_object_id: 1 })])
+    .given([
+      ...estate,
+      create('ipam.ipaddress', {
+        address: '192.0.2.1/24',
+        assigned_object_type: 'virtualization.vminterface',
+        assigned_object_id: 1,
+      }),
+    ])
     .when(create('ipam.service', { device: 1, name: 'dns', protocol: 'udp', ports: [53], ipaddresses: [1] }))
     .then([{ action: 'create', objectType: 'ipam.service', postchange: { device: 1, ipaddresses: [1] } }]);
 });
@@ -121,7 +141,9 @@ test('FHRP assignment: one per interface and group; priority 0..255', async (t) 
   await deciderSpec(t)
     .given([...given, create('ipam.fhrpgroupassignment', assignment)])
     .when(create('ipam.fhrpgroupassignment', { ...assignment, priority: 50 }))
-    .thenThrows(ValidationError, { __all__: ['FHRP group assignment with this Interface type, Interface id and Group already exists.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['FHRP group assignment with this Interface type, Interface id and Group already exists.'],
+    });
   await deciderSpec(t)
     .given(given)
     .when(create('ipam.fhrpgroupassignment', { ...assignment, priority: 256 }))
@@ -129,7 +151,9 @@ test('FHRP assignment: one per interface and group; priority 0..255', async (t) 
   await deciderSpec(t)
     .given([...given, create('ipam.fhrpgroupassignment', assignment)])
     .when(create('ipam.fhrpgroupassignment', { ...assignment, interface_type: 'virtualization.vminterface' }))
-    .then([{ action: 'create', objectType: 'ipam.fhrpgroupassignment', objectId: 2, objectRepr: 'eth0: VRRPv2: 10 (100)' }]);
+    .then([
+      { action: 'create', objectType: 'ipam.fhrpgroupassignment', objectId: 2, objectRepr: 'eth0: VRRPv2: 10 (100)' },
+    ]);
 });
 
 test('FHRP assignment: deleting the interface deletes its assignments; deleting the group its addresses', async (t) => {
@@ -137,7 +161,11 @@ test('FHRP assignment: deleting the interface deletes its assignments; deleting 
     ...estate,
     create('ipam.fhrpgroup', { protocol: 'hsrp', group_id: 1 }),
     create('ipam.fhrpgroupassignment', { group: 1, interface_type: 'dcim.interface', interface_id: 1, priority: 10 }),
-    create('ipam.ipaddress', { address: '192.0.2.254/24', assigned_object_type: 'ipam.fhrpgroup', assigned_object_id: 1 }),
+    create('ipam.ipaddress', {
+      address: '192.0.2.254/24',
+      assigned_object_type: 'ipam.fhrpgroup',
+      assigned_object_id: 1,
+    }),
   ];
   await deciderSpec(t)
     .given(given)
@@ -150,7 +178,11 @@ test('FHRP assignment: deleting the interface deletes its assignments; deleting 
     .given(given)
     .when(remove('ipam.fhrpgroup', 1))
     .then((events) => {
-      t.deepEqual(events.map((e) => `${e.action} ${e.objectType}`).sort(), ['delete ipam.fhrpgroup', 'delete ipam.fhrpgroupassignment', 'delete ipam.ipaddress']);
+      t.deepEqual(events.map((e) => `${e.action} ${e.objectType}`).sort(), [
+        'delete ipam.fhrpgroup',
+        'delete ipam.fhrpgroupassignment',
+        'delete ipam.ipaddress',
+      ]);
     });
 });
 
@@ -159,8 +191,16 @@ test('FHRP group: its display names its first address once it has one', async (t
     .given([
       ...estate,
       create('ipam.fhrpgroup', { name: 'gw', protocol: 'vrrp3', group_id: 7 }),
-      create('ipam.ipaddress', { address: '192.0.2.9/24', assigned_object_type: 'ipam.fhrpgroup', assigned_object_id: 1 }),
-      create('ipam.ipaddress', { address: '192.0.2.3/24', assigned_object_type: 'ipam.fhrpgroup', assigned_object_id: 1 }),
+      create('ipam.ipaddress', {
+        address: '192.0.2.9/24',
+        assigned_object_type: 'ipam.fhrpgroup',
+        assigned_object_id: 1,
+      }),
+      create('ipam.ipaddress', {
+        address: '192.0.2.3/24',
+        assigned_object_type: 'ipam.fhrpgroup',
+        assigned_object_id: 1,
+      }),
     ])
     .when(patch('ipam.fhrpgroup', 1, { description: 'gateway' }))
     .then([{ action: 'update', objectType: 'ipam.fhrpgroup', objectId: 1, objectRepr: 'gw VRRPv3: 7 (192.0.2.3/24)' }]);
@@ -168,7 +208,10 @@ test('FHRP group: its display names its first address once it has one', async (t
 
 test('route targets: a VRF lists them by id; deleting one takes it off the VRFs', async (t) => {
   await deciderSpec(t)
-    .given([create('ipam.routetarget', { name: '65000:1' }), create('ipam.vrf', { name: 'A', import_targets: [1], export_targets: [1] })])
+    .given([
+      create('ipam.routetarget', { name: '65000:1' }),
+      create('ipam.vrf', { name: 'A', import_targets: [1], export_targets: [1] }),
+    ])
     .when(remove('ipam.routetarget', 1))
     .then([
       { action: 'update', objectType: 'ipam.vrf', objectId: 1, postchange: { import_targets: [], export_targets: [] } },

@@ -1,6 +1,7 @@
 import test from 'ava';
-import { registry } from '../../src/models/registry.js';
+
 import { checkFieldValues, writableFields } from '../../src/commands/writeSchema.js';
+import { registry } from '../../src/models/registry.js';
 
 const NUL = 'Null characters are not allowed.';
 

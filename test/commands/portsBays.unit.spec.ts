@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, patch, type WriteCommand } from '../support/deciderSpec.js';
 
@@ -61,7 +62,9 @@ test('front port: the position must exist on the rear port', async (t) => {
   await deciderSpec(t)
     .given(rearPorts)
     .when(create('dcim.frontport', { device: 1, name: 'F5', type: 'lc', rear_port: 1, rear_port_position: 5 }))
-    .thenThrows(ValidationError, { rear_port_position: ['Invalid rear port position (5): Rear port R1 has only 4 positions'] });
+    .thenThrows(ValidationError, {
+      rear_port_position: ['Invalid rear port position (5): Rear port R1 has only 4 positions'],
+    });
   await deciderSpec(t)
     .given(rearPorts)
     .when(create('dcim.frontport', { device: 1, name: 'F4', type: 'lc', rear_port: 1, rear_port_position: 4 }))
@@ -70,9 +73,14 @@ test('front port: the position must exist on the rear port', async (t) => {
 
 test('front port: one front port per rear port position', async (t) => {
   await deciderSpec(t)
-    .given([...rearPorts, create('dcim.frontport', { device: 1, name: 'F1', type: 'lc', rear_port: 1, rear_port_position: 2 })])
+    .given([
+      ...rearPorts,
+      create('dcim.frontport', { device: 1, name: 'F1', type: 'lc', rear_port: 1, rear_port_position: 2 }),
+    ])
     .when(create('dcim.frontport', { device: 1, name: 'F2', type: 'lc', rear_port: 1, rear_port_position: 2 }))
-    .thenThrows(ValidationError, { __all__: ['Front port with this Rear port and Rear port position already exists.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['Front port with this Rear port and Rear port position already exists.'],
+    });
 });
 
 test('front port: names are unique per device', async (t) => {
@@ -91,11 +99,18 @@ test('rear port: positions cannot drop below the front ports mapped to it', asyn
   await deciderSpec(t)
     .given(mapped)
     .when(patch('dcim.rearport', 1, { positions: 1 }))
-    .thenThrows(ValidationError, { positions: ['The number of positions cannot be less than the number of mapped front ports (2)'] });
+    .thenThrows(ValidationError, {
+      positions: ['The number of positions cannot be less than the number of mapped front ports (2)'],
+    });
   await deciderSpec(t)
-    .given([...rearPorts, create('dcim.frontport', { device: 1, name: 'F3', type: 'lc', rear_port: 1, rear_port_position: 3 })])
+    .given([
+      ...rearPorts,
+      create('dcim.frontport', { device: 1, name: 'F3', type: 'lc', rear_port: 1, rear_port_position: 3 }),
+    ])
     .when(patch('dcim.rearport', 1, { positions: 2 }))
-    .thenThrows(ValidationError, { positions: ['The number of positions cannot be less than the highest mapped position (3)'] });
+    .thenThrows(ValidationError, {
+      positions: ['The number of positions cannot be less than the highest mapped position (3)'],
+    });
   await deciderSpec(t)
     .given(mapped)
     .when(patch('dcim.rearport', 1, { positions: 2 }))
@@ -113,7 +128,9 @@ test('port template: on a device type or a module type, not neither', async (t) 
   await deciderSpec(t)
     .given(patchPanels)
     .when(create('dcim.rearporttemplate', { name: 'R1', type: 'lc' }))
-    .thenThrows(ValidationError, { __all__: ['A component template must be associated with either a device type or a module type.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['A component template must be associated with either a device type or a module type.'],
+    });
 });
 
 test('port template: names are unique per device type, {module} is a plain name there', async (t) => {
@@ -141,10 +158,21 @@ test('front port template: its rear port template is on the same device type, at
     .thenThrows(ValidationError, { __all__: ['Rear port (R9) must belong to the same device type'] });
   await deciderSpec(t)
     .given(rearTemplates)
-    .when(create('dcim.frontporttemplate', { device_type: 1, name: 'F3', type: 'mpo', rear_port: 1, rear_port_position: 3 }))
+    .when(
+      create('dcim.frontporttemplate', {
+        device_type: 1,
+        name: 'F3',
+        type: 'mpo',
+        rear_port: 1,
+        rear_port_position: 3,
+      }),
+    )
     .thenThrows(ValidationError, { __all__: ['Invalid rear port position (3); rear port R1 has only 2 positions'] });
   await deciderSpec(t)
-    .given([...rearTemplates, create('dcim.frontporttemplate', { device_type: 1, name: 'F1', type: 'mpo', rear_port: 1 })])
+    .given([
+      ...rearTemplates,
+      create('dcim.frontporttemplate', { device_type: 1, name: 'F1', type: 'mpo', rear_port: 1 }),
+    ])
     .when(patch('dcim.rearporttemplate', 1, { positions: 1 }))
     .then([{ action: 'update', objectType: 'dcim.rearporttemplate', objectId: 1, postchange: { positions: 1 } }]);
 });
@@ -171,7 +199,9 @@ test('device bay template: only on a parent device type', async (t) => {
   await deciderSpec(t)
     .given(chassis)
     .when(create('dcim.devicebaytemplate', { device_type: 1, name: 'Slot 1' }))
-    .thenThrows(ValidationError, { __all__: ['Subdevice role of device type (Patch) must be set to "parent" to allow device bays.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['Subdevice role of device type (Patch) must be set to "parent" to allow device bays.'],
+    });
   await deciderSpec(t)
     .given(chassis)
     .when(create('dcim.devicebaytemplate', { device_type: 3, name: 'Slot 1' }))
@@ -183,7 +213,9 @@ test('device type: stays a parent while it has device bay templates', async (t) 
     .given([...chassis, create('dcim.devicebaytemplate', { device_type: 3, name: 'Slot 1' })])
     .when(patch('dcim.devicetype', 3, { subdevice_role: '' }))
     .thenThrows(ValidationError, {
-      subdevice_role: ['Must delete all device bay templates associated with this device before declassifying it as a parent device.'],
+      subdevice_role: [
+        'Must delete all device bay templates associated with this device before declassifying it as a parent device.',
+      ],
     });
 });
 
@@ -205,10 +237,12 @@ test('device bay: a device is installed in one bay at most', async (t) => {
   await deciderSpec(t)
     .given(chassis)
     .when(patch('dcim.devicebay', 2, { installed_device: 4 }))
-    .thenThrows(ValidationError, { installed_device: ['Cannot install the specified device; device is already installed in Slot 1'] });
+    .thenThrows(ValidationError, {
+      installed_device: ['Cannot install the specified device; device is already installed in Slot 1'],
+    });
 });
 
-test('device bay: installs a second blade; NetBox\'s API does not require a child type', async (t) => {
+test("device bay: installs a second blade; NetBox's API does not require a child type", async (t) => {
   await deciderSpec(t)
     .given(chassis)
     .when(patch('dcim.devicebay', 2, { installed_device: 5 }))
@@ -230,7 +264,14 @@ const inventory: WriteCommand[] = [
   create('dcim.inventoryitemrole', { name: 'Optic', slug: 'optic' }),
   create('dcim.inventoryitem', { device: 1, name: 'Chassis' }),
   create('dcim.inventoryitem', { device: 1, name: 'Slot 1', parent: 1 }),
-  create('dcim.inventoryitem', { device: 1, name: 'SFP', parent: 2, role: 1, component_type: 'dcim.rearport', component_id: 1 }),
+  create('dcim.inventoryitem', {
+    device: 1,
+    name: 'SFP',
+    parent: 2,
+    role: 1,
+    component_type: 'dcim.rearport',
+    component_id: 1,
+  }),
   create('dcim.inventoryitem', { device: 2, name: 'Other', serial: 'X1', asset_tag: 'A-1' }),
 ];
 
@@ -259,15 +300,25 @@ test('inventory item: one with children does not move to another device', async 
     .thenThrows(ValidationError, { __all__: ['Cannot move an inventory item with dependent children'] });
 });
 
-test('inventory item: a new item\'s component is on its device; a moved item lets go of it', async (t) => {
+test("inventory item: a new item's component is on its device; a moved item lets go of it", async (t) => {
   await deciderSpec(t)
     .given(inventory)
     .when(create('dcim.inventoryitem', { device: 2, name: 'SFP2', component_type: 'dcim.rearport', component_id: 1 }))
     .thenThrows(ValidationError, { device: ['Cannot assign inventory item to component on another device'] });
   await deciderSpec(t)
-    .given([...inventory, create('dcim.inventoryitem', { device: 1, name: 'Loose', component_type: 'dcim.rearport', component_id: 1 })])
+    .given([
+      ...inventory,
+      create('dcim.inventoryitem', { device: 1, name: 'Loose', component_type: 'dcim.rearport', component_id: 1 }),
+    ])
     .when(patch('dcim.inventoryitem', 5, { device: 2 }))
-    .then([{ action: 'update', objectType: 'dcim.inventoryitem', objectId: 5, postchange: { device: 2, component_type: null, component_id: null } }]);
+    .then([
+      {
+        action: 'update',
+        objectType: 'dcim.inventoryitem',
+        objectId: 5,
+        postchange: { device: 2, component_type: null, component_id: null },
+      },
+    ]);
 });
 
 test('inventory item: the component must exist and be of a component type', async (t) => {
@@ -304,7 +355,9 @@ test('inventory item template: the parent is on the same device type', async (t)
       create('dcim.inventoryitemtemplate', { device_type: 2, name: 'Other' }),
     ])
     .when(create('dcim.inventoryitemtemplate', { device_type: 2, name: 'Slot', parent: 1 }))
-    .thenThrows(ValidationError, { parent: ['Parent inventory item template does not belong to the same device type.'] });
+    .thenThrows(ValidationError, {
+      parent: ['Parent inventory item template does not belong to the same device type.'],
+    });
 });
 
 test('device bay: moving the parent device moves the devices installed in its bays', async (t) => {

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ConflictError, ValidationError } from '../../src/commands/errors.js';
 import { availablePower } from '../../src/models/dcim/powerFeedRules.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
@@ -104,28 +105,37 @@ test('power feed: its rack must be at its panel site', async (t) => {
   await deciderSpec(t)
     .given(panelAndRacks)
     .when(feed({ rack: 2 }))
-    .thenThrows(ValidationError, { __all__: ['Rack R2 (F-2) (DC-2) and power panel RPP-1 (DC-1) are in different sites'] });
+    .thenThrows(ValidationError, {
+      __all__: ['Rack R2 (F-2) (DC-2) and power panel RPP-1 (DC-1) are in different sites'],
+    });
 });
 
 test('power feed: the rack check comes before the AC voltage check, as in NetBox', async (t) => {
   await deciderSpec(t)
     .given(panelAndRacks)
     .when(feed({ rack: 2, voltage: -230 }))
-    .thenThrows(ValidationError, { __all__: ['Rack R2 (F-2) (DC-2) and power panel RPP-1 (DC-1) are in different sites'] });
+    .thenThrows(ValidationError, {
+      __all__: ['Rack R2 (F-2) (DC-2) and power panel RPP-1 (DC-1) are in different sites'],
+    });
 });
 
 test('power feed: a rack at the panel site is accepted', async (t) => {
   await deciderSpec(t)
     .given(panelAndRacks)
     .when(feed({ rack: 1, status: 'planned', type: 'redundant' }))
-    .then([{ objectType: 'dcim.powerfeed', objectId: 1, postchange: { rack: 1, status: 'planned', type: 'redundant' } }]);
+    .then([
+      { objectType: 'dcim.powerfeed', objectId: 1, postchange: { rack: 1, status: 'planned', type: 'redundant' } },
+    ]);
 });
 
 test('power feed: unknown choices are refused', async (t) => {
   await deciderSpec(t)
     .given(panelAndRacks)
     .when(feed({ supply: 'ac/dc', phase: 'two-phase' }))
-    .thenThrows(ValidationError, { supply: ['ac/dc is not a valid choice.'], phase: ['two-phase is not a valid choice.'] });
+    .thenThrows(ValidationError, {
+      supply: ['ac/dc is not a valid choice.'],
+      phase: ['two-phase is not a valid choice.'],
+    });
 });
 
 test('power feed: a name is taken once per panel', async (t) => {

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ConflictError, ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
@@ -13,7 +14,9 @@ const sites: WriteCommand[] = [
 test('power panel: stored with its site, location and text fields', async (t) => {
   await deciderSpec(t)
     .given(sites)
-    .when(create('dcim.powerpanel', { site: 1, location: 1, name: 'RPP-1', description: 'main', comments: 'north wall' }))
+    .when(
+      create('dcim.powerpanel', { site: 1, location: 1, name: 'RPP-1', description: 'main', comments: 'north wall' }),
+    )
     .then([
       {
         action: 'create',
@@ -50,7 +53,14 @@ test('power panel: the same name at another site is allowed', async (t) => {
   await deciderSpec(t)
     .given([...sites, create('dcim.powerpanel', { site: 1, name: 'RPP-1' })])
     .when(create('dcim.powerpanel', { site: 2, name: 'RPP-1' }))
-    .then([{ action: 'create', objectType: 'dcim.powerpanel', objectId: 2, postchange: { site: 2, name: 'RPP-1', location: null } }]);
+    .then([
+      {
+        action: 'create',
+        objectType: 'dcim.powerpanel',
+        objectId: 2,
+        postchange: { site: 2, name: 'RPP-1', location: null },
+      },
+    ]);
 });
 
 test('power panel: needs a site and a name', async (t) => {
@@ -62,7 +72,11 @@ test('power panel: needs a site and a name', async (t) => {
 
 test('power panel: cannot be deleted while it feeds power (PROTECT)', async (t) => {
   await deciderSpec(t)
-    .given([...sites, create('dcim.powerpanel', { site: 1, name: 'RPP-1' }), create('dcim.powerfeed', { power_panel: 1, name: 'Feed A' })])
+    .given([
+      ...sites,
+      create('dcim.powerpanel', { site: 1, name: 'RPP-1' }),
+      create('dcim.powerfeed', { power_panel: 1, name: 'Feed A' }),
+    ])
     .when(remove('dcim.powerpanel', 1))
     .thenThrows(ConflictError, 'Unable to delete object. 1 dependent objects were found: Feed A (1)');
 });

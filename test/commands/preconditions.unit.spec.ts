@@ -1,16 +1,17 @@
 import test from 'ava';
+
 import { SecretKeeper } from '../../src/auth/secrets.js';
 import { createObjects } from '../../src/commands/createObjects.js';
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import { deleteObjects } from '../../src/commands/deleteObjects.js';
 import { PreconditionFailedError, ValidationError } from '../../src/commands/errors.js';
-import { StagedView, Overlay } from '../../src/commands/StagedView.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
+import { Overlay, StagedView } from '../../src/commands/StagedView.js';
 import { updateObjects } from '../../src/commands/updateObjects.js';
 import { WriteTransaction } from '../../src/commands/WriteCoordinator.js';
 import { registry } from '../../src/models/registry.js';
 import { evolve } from '../../src/projections/evolve.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
-import { runFollowUps } from '../../src/commands/followUps.js';
 
 // Write decisions against a given state, with no log: a request's events are what
 // the transaction recorded; a refused request records none.
@@ -34,7 +35,16 @@ async function given(build: (tx: WriteTransaction) => Promise<unknown>) {
   const staged = new Overlay();
   let head = 0;
   const nextIds = new Map<string, number>();
-  const transaction = () => new WriteTransaction(registry, { requestId: crypto.randomUUID(), user: null }, head + 1, nextIds, store, staged, clock);
+  const transaction = () =>
+    new WriteTransaction(
+      registry,
+      { requestId: crypto.randomUUID(), user: null },
+      head + 1,
+      nextIds,
+      store,
+      staged,
+      clock,
+    );
   const stage = (tx: WriteTransaction) => {
     head += tx.events.length;
     for (const [model, next] of tx.allocations) nextIds.set(model, next);
@@ -42,7 +52,10 @@ async function given(build: (tx: WriteTransaction) => Promise<unknown>) {
   };
   const commit = async (tx: WriteTransaction) => {
     stage(tx);
-    await store.apply(tx.events.map((e) => evolve(registry, e)), head);
+    await store.apply(
+      tx.events.map((e) => evolve(registry, e)),
+      head,
+    );
   };
   const setup = transaction();
   await build(setup);
@@ -52,17 +65,43 @@ async function given(build: (tx: WriteTransaction) => Promise<unknown>) {
 }
 
 const twoTags = (tx: WriteTransaction) =>
-  createObjects(env, tx, tags, [{ name: 'A', slug: 'a' }, { name: 'B', slug: 'b' }], true);
+  createObjects(
+    env,
+    tx,
+    tags,
+    [
+      { name: 'A', slug: 'a' },
+      { name: 'B', slug: 'b' },
+    ],
+    true,
+  );
 
 test('bulk update with every object at its expected version: written', async (t) => {
   const { transaction, version } = await given(twoTags);
   const tx = transaction();
-  const outcome = await updateObjects(env, tx, tags, [{ id: 1, input: { description: 'x' } }, { id: 2, input: { description: 'y' } }], 'patch', true, [
-    { id: 1, versions: new Set([await version(1)]) },
-    { id: 2, versions: new Set([await version(2)]) },
-  ]);
+  const outcome = await updateObjects(
+    env,
+    tx,
+    tags,
+    [
+      { id: 1, input: { description: 'x' } },
+      { id: 2, input: { description: 'y' } },
+    ],
+    'patch',
+    true,
+    [
+      { id: 1, versions: new Set([await version(1)]) },
+      { id: 2, versions: new Set([await version(2)]) },
+    ],
+  );
   t.is(tx.events.length, 2);
-  t.deepEqual(outcome.documents.map((d) => [d.id, d.description, d._pos]), [[1, 'x', tx.events[0].position], [2, 'y', tx.events[1].position]]);
+  t.deepEqual(
+    outcome.documents.map((d) => [d.id, d.description, d._pos]),
+    [
+      [1, 'x', tx.events[0].position],
+      [2, 'y', tx.events[1].position],
+    ],
+  );
 });
 
 test('bulk update with one stale version: 412 naming that object, no events', async (t) => {
@@ -74,10 +113,21 @@ test('bulk update with one stale version: 412 naming that object, no events', as
 
   const tx = transaction();
   const error = await t.throwsAsync(
-    updateObjects(env, tx, tags, [{ id: 1, input: { description: 'x' } }, { id: 2, input: { description: 'y' } }], 'patch', true, [
-      { id: 1, versions: new Set([await version(1)]) },
-      { id: 2, versions: new Set([seen]) },
-    ]),
+    updateObjects(
+      env,
+      tx,
+      tags,
+      [
+        { id: 1, input: { description: 'x' } },
+        { id: 2, input: { description: 'y' } },
+      ],
+      'patch',
+      true,
+      [
+        { id: 1, versions: new Set([await version(1)]) },
+        { id: 2, versions: new Set([seen]) },
+      ],
+    ),
     { instanceOf: PreconditionFailedError },
   );
   t.deepEqual(error?.objects, ['B (2)']);
@@ -90,15 +140,28 @@ test('a list of versions (If-Match header) must name the current version of ever
   const onlyA = new Set([await version(1)]);
   const tx = transaction();
   await t.throwsAsync(
-    updateObjects(env, tx, tags, [{ id: 1, input: { description: 'x' } }, { id: 2, input: { description: 'y' } }], 'put', true, [
-      { id: 1, versions: onlyA },
-      { id: 2, versions: onlyA },
-    ]),
+    updateObjects(
+      env,
+      tx,
+      tags,
+      [
+        { id: 1, input: { description: 'x' } },
+        { id: 2, input: { description: 'y' } },
+      ],
+      'put',
+      true,
+      [
+        { id: 1, versions: onlyA },
+        { id: 2, versions: onlyA },
+      ],
+    ),
     { instanceOf: PreconditionFailedError, message: /: B \(2\)$/ },
   );
   t.deepEqual(tx.events, []);
   const any = transaction();
-  await updateObjects(env, any, tags, [{ id: 2, input: { description: 'y' } }], 'patch', true, [{ id: 2, versions: 'any' }]);
+  await updateObjects(env, any, tags, [{ id: 2, input: { description: 'y' } }], 'patch', true, [
+    { id: 2, versions: 'any' },
+  ]);
   t.is(any.events.length, 1, "'*' accepts any version");
 });
 
@@ -111,7 +174,9 @@ test('the check sees changes decided earlier in the same writer, not yet in the 
 
   const second = transaction();
   await t.throwsAsync(
-    updateObjects(env, second, tags, [{ id: 1, input: { description: 'second' } }], 'patch', true, [{ id: 1, versions: new Set([seen]) }]),
+    updateObjects(env, second, tags, [{ id: 1, input: { description: 'second' } }], 'patch', true, [
+      { id: 1, versions: new Set([seen]) },
+    ]),
     { instanceOf: PreconditionFailedError },
   );
   t.deepEqual(second.events, []);
@@ -126,21 +191,35 @@ test('bulk delete with a stale version: 412, nothing deleted; at the current ver
 
   const stale = transaction();
   await t.throwsAsync(
-    deleteObjects(env, stale, tags, [1, 2], true, [{ id: 1, versions: new Set([seen]) }, { id: 2, versions: new Set([await version(2)]) }]),
+    deleteObjects(env, stale, tags, [1, 2], true, [
+      { id: 1, versions: new Set([seen]) },
+      { id: 2, versions: new Set([await version(2)]) },
+    ]),
     { instanceOf: PreconditionFailedError, message: /A \(1\)/ },
   );
   t.deepEqual(stale.events, []);
 
   const fresh = transaction();
-  await deleteObjects(env, fresh, tags, [1, 2], true, [{ id: 1, versions: new Set([await version(1)]) }, { id: 2, versions: new Set([await version(2)]) }]);
-  t.deepEqual(fresh.events.map((e) => [e.action, e.objectId]), [['delete', 2], ['delete', 1]]);
+  await deleteObjects(env, fresh, tags, [1, 2], true, [
+    { id: 1, versions: new Set([await version(1)]) },
+    { id: 2, versions: new Set([await version(2)]) },
+  ]);
+  t.deepEqual(
+    fresh.events.map((e) => [e.action, e.objectId]),
+    [
+      ['delete', 2],
+      ['delete', 1],
+    ],
+  );
 });
 
 test('a single object with a stale version: the generic 412 message (its URL names it)', async (t) => {
   const { transaction } = await given(twoTags);
   const tx = transaction();
   const error = await t.throwsAsync(
-    updateObjects(env, tx, tags, [{ id: 1, input: { description: 'x' } }], 'patch', false, [{ id: 1, versions: new Set([999]) }]),
+    updateObjects(env, tx, tags, [{ id: 1, input: { description: 'x' } }], 'patch', false, [
+      { id: 1, versions: new Set([999]) },
+    ]),
     { instanceOf: PreconditionFailedError },
   );
   t.is(error?.message, 'The object has changed since the version named in If-Match.');
@@ -151,7 +230,9 @@ test('a precondition on an object that does not exist is left to the write: 404 
   const { transaction } = await given(twoTags);
   const tx = transaction();
   await t.throwsAsync(
-    updateObjects(env, tx, tags, [{ id: 9, input: { description: 'x' } }], 'patch', true, [{ id: 9, versions: new Set([1]) }]),
+    updateObjects(env, tx, tags, [{ id: 9, input: { description: 'x' } }], 'patch', true, [
+      { id: 9, versions: new Set([1]) },
+    ]),
     { instanceOf: ValidationError },
   );
   t.deepEqual(tx.events, []);

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ConflictError, ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, remove } from '../support/deciderSpec.js';
 
@@ -21,7 +22,15 @@ test('provider network: the same name under another provider is accepted, shown 
   await deciderSpec(t)
     .given(providers)
     .when(create('circuits.providernetwork', { provider: 2, name: 'MPLS-East', service_id: 'SVC-9' }))
-    .then([{ action: 'create', objectType: 'circuits.providernetwork', objectId: 2, objectRepr: 'MPLS-East', postchange: { provider: 2, name: 'MPLS-East', service_id: 'SVC-9', description: '', comments: '' } }]);
+    .then([
+      {
+        action: 'create',
+        objectType: 'circuits.providernetwork',
+        objectId: 2,
+        objectRepr: 'MPLS-East',
+        postchange: { provider: 2, name: 'MPLS-East', service_id: 'SVC-9', description: '', comments: '' },
+      },
+    ]);
 });
 
 test('provider network: needs a provider and a name', async (t) => {

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ConflictError, ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
@@ -35,7 +36,15 @@ test('rack reservation: units of another rack do not collide', async (t) => {
   await deciderSpec(t)
     .given([...reserved, create('dcim.rack', { name: 'R2', site: 1, u_height: 10 })])
     .when(create('dcim.rackreservation', { rack: 2, units: [1, 2], user: 1, description: 'next door' }))
-    .then([{ action: 'create', objectType: 'dcim.rackreservation', objectId: 2, objectRepr: 'Reservation for rack R2', postchange: { rack: 2, units: [1, 2] } }]);
+    .then([
+      {
+        action: 'create',
+        objectType: 'dcim.rackreservation',
+        objectId: 2,
+        objectRepr: 'Reservation for rack R2',
+        postchange: { rack: 2, units: [1, 2] },
+      },
+    ]);
 });
 
 test('rack reservation: units and description may not be empty', async (t) => {

@@ -1,5 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
+
 import test from 'ava';
+
 import { ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, patch, remove, WHEN_TIME } from '../support/deciderSpec.js';
 
@@ -44,7 +46,10 @@ test('token: without ALLOW_TOKEN_RETRIEVAL no cipher of the key is kept', async 
 });
 
 test('token: the digest is keyed, not a plain hash of the key', async (t) => {
-  const [event] = await deciderSpec(t).given([bob]).when(create('users.token', { user: 1, key: KEY })).then([{ action: 'create' }]);
+  const [event] = await deciderSpec(t)
+    .given([bob])
+    .when(create('users.token', { user: 1, key: KEY }))
+    .then([{ action: 'create' }]);
   const digest = String(event.postchange!.key_digest);
   t.not(digest, createHash('sha256').update(KEY).digest('hex'));
   t.not(digest, createHmac('sha256', '').update(KEY).digest('hex'));
@@ -72,7 +77,10 @@ test('token: deleting a user cascades to its tokens, whose events still hold no 
     .given([bob, create('users.token', { user: 1, key: KEY })])
     .when(remove('auth.user', 1))
     .then((events) => {
-      t.deepEqual(events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`), ['delete users.token 1', 'delete auth.user 1']);
+      t.deepEqual(
+        events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`),
+        ['delete users.token 1', 'delete auth.user 1'],
+      );
       t.false(JSON.stringify(events).includes(KEY));
     });
 });
@@ -96,5 +104,7 @@ test('user: an edit without a password keeps the stored hash', async (t) => {
 
 // Decisions are pure: the time comes from the command, so a replayed decision stamps the same date_joined.
 test('user: date_joined defaults to the time of the decision', async (t) => {
-  await deciderSpec(t).when(bob).then([{ postchange: { date_joined: WHEN_TIME } }]);
+  await deciderSpec(t)
+    .when(bob)
+    .then([{ postchange: { date_joined: WHEN_TIME } }]);
 });

@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { Query as MingoQuery } from 'mingo';
+
 import { Overlay, StagedView } from '../../src/commands/StagedView.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { ReadDocument } from '../../src/projections/ReadStore.js';
@@ -32,7 +33,12 @@ test('staged find: uniqueness-shaped queries over staged documents answer as min
       tenant: pick([null, 5]),
     }));
     const view = new StagedView(new MemoryReadStore(), [staged(docs)]);
-    const query = { id: { $ne: pick([1, 2, 99]) }, name: regexCondition('ie', [pick(['core', 'KELVIN', 'edge'])]), site: { $eq: pick([1, 2]) }, tenant: null };
+    const query = {
+      id: { $ne: pick([1, 2, 99]) },
+      name: regexCondition('ie', [pick(['core', 'KELVIN', 'edge'])]),
+      site: { $eq: pick([1, 2]) },
+      tenant: null,
+    };
     const want = docs.filter((d) => new MingoQuery(query).test(d)).map((d) => d.id);
     const got = (await view.find(DEVICE, query)).map((d) => d.id);
     t.deepEqual(got, want, JSON.stringify(query));
@@ -40,17 +46,26 @@ test('staged find: uniqueness-shaped queries over staged documents answer as min
 });
 
 test('staged find: the newest layer wins and a staged delete hides the document', async (t) => {
-  const older = staged([{ id: 1, _pos: 1, name: 'core', site: 1 }, { id: 2, _pos: 2, name: 'edge', site: 1 }]);
+  const older = staged([
+    { id: 1, _pos: 1, name: 'core', site: 1 },
+    { id: 2, _pos: 2, name: 'edge', site: 1 },
+  ]);
   const newer = new Overlay();
   newer.put({ collection: DEVICE, id: 1, position: 3, doc: null });
   newer.put({ collection: DEVICE, id: 2, position: 4, doc: { id: 2, _pos: 4, name: 'CORE', site: 1 } });
   const view = new StagedView(new MemoryReadStore(), [older, newer]);
   const found = await view.find(DEVICE, { name: regexCondition('ie', ['core']), site: { $eq: 1 } });
-  t.deepEqual(found.map((d) => [d.id, d.name]), [[2, 'CORE']]);
+  t.deepEqual(
+    found.map((d) => [d.id, d.name]),
+    [[2, 'CORE']],
+  );
 });
 
 test('staged find: the staged index of a field follows puts, replacements, array values and settling', async (t) => {
-  const layer = staged([{ id: 1, _pos: 1, name: 'a', site: 1 }, { id: 2, _pos: 2, name: 'b', site: [1, 2] }]);
+  const layer = staged([
+    { id: 1, _pos: 1, name: 'a', site: 1 },
+    { id: 2, _pos: 2, name: 'b', site: [1, 2] },
+  ]);
   const view = new StagedView(new MemoryReadStore(), [layer]);
   const ids = async (query: Record<string, unknown>) => (await view.find(DEVICE, query)).map((d) => d.id);
   t.deepEqual(await ids({ site: 2 }), [2]);
@@ -70,12 +85,29 @@ test('staged find: a repeated question is answered again until a staged document
   const layer = new Overlay();
   const view = new StagedView(store, [new Overlay(), layer]);
   const first = await view.find(DEVICE, { site: 1 });
-  t.deepEqual(first.map((d) => d.id), [1]);
+  t.deepEqual(
+    first.map((d) => d.id),
+    [1],
+  );
   first.pop();
-  t.deepEqual((await view.find(DEVICE, { site: 1 })).map((d) => d.id), [1], 'not changed by what a caller did to its answer');
+  t.deepEqual(
+    (await view.find(DEVICE, { site: 1 })).map((d) => d.id),
+    [1],
+    'not changed by what a caller did to its answer',
+  );
   layer.put({ collection: DEVICE, id: 2, position: 2, doc: { id: 2, _pos: 2, name: 'edge', site: 1 } });
-  t.deepEqual((await view.find(DEVICE, { site: 1 })).map((d) => d.id), [1, 2]);
-  t.deepEqual((await view.find(DEVICE, { site: 1 }, 1)).map((d) => d.id), [1], 'the limit is part of the question');
+  t.deepEqual(
+    (await view.find(DEVICE, { site: 1 })).map((d) => d.id),
+    [1, 2],
+  );
+  t.deepEqual(
+    (await view.find(DEVICE, { site: 1 }, 1)).map((d) => d.id),
+    [1],
+    'the limit is part of the question',
+  );
   layer.put({ collection: DEVICE, id: 1, position: 3, doc: null });
-  t.deepEqual((await view.find(DEVICE, { site: 1 })).map((d) => d.id), [2]);
+  t.deepEqual(
+    (await view.find(DEVICE, { site: 1 })).map((d) => d.id),
+    [2],
+  );
 });

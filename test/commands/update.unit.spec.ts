@@ -1,6 +1,16 @@
 import test from 'ava';
+
 import { NotFoundError, ValidationError } from '../../src/commands/errors.js';
-import { changedFields, create, deciderSpec, GIVEN_TIME, objectCreated, patch, put, WHEN_TIME } from '../support/deciderSpec.js';
+import {
+  changedFields,
+  create,
+  deciderSpec,
+  GIVEN_TIME,
+  objectCreated,
+  patch,
+  put,
+  WHEN_TIME,
+} from '../support/deciderSpec.js';
 
 const dc1 = create('dcim.site', { name: 'DC-1', slug: 'dc-1', description: 'main site', facility: 'Building 4' });
 
@@ -25,7 +35,9 @@ test('patch: prechange and postchange are stored forms (no id, display or derive
   const [event] = await deciderSpec(t)
     .given([dc1])
     .when(patch('dcim.site', 1, { name: 'DC-One' }))
-    .then([{ objectRepr: 'DC-One', prechange: { created: GIVEN_TIME }, postchange: { name: 'DC-One', created: GIVEN_TIME } }]);
+    .then([
+      { objectRepr: 'DC-One', prechange: { created: GIVEN_TIME }, postchange: { name: 'DC-One', created: GIVEN_TIME } },
+    ]);
   for (const form of [event.prechange!, event.postchange!]) {
     t.deepEqual(
       Object.keys(form).filter((key) => key === 'id' || key === 'display' || key.startsWith('_')),
@@ -43,12 +55,18 @@ test('patch: a value equal to the stored one still records an update (only last_
 });
 
 test('patch: an empty body records an update that changes nothing but last_updated', async (t) => {
-  const [event] = await deciderSpec(t).given([dc1]).when(patch('dcim.site', 1, {})).then([{ action: 'update' }]);
+  const [event] = await deciderSpec(t)
+    .given([dc1])
+    .when(patch('dcim.site', 1, {}))
+    .then([{ action: 'update' }]);
   t.deepEqual(changedFields(event), ['last_updated']);
 });
 
 test('patch: an unknown id is not found and nothing is appended', async (t) => {
-  await deciderSpec(t).given([dc1]).when(patch('dcim.site', 2, { description: 'x' })).thenThrows(NotFoundError);
+  await deciderSpec(t)
+    .given([dc1])
+    .when(patch('dcim.site', 2, { description: 'x' }))
+    .thenThrows(NotFoundError);
 });
 
 test('patch: renaming to a name another object holds is refused; keeping its own name is not a duplicate', async (t) => {
@@ -117,6 +135,12 @@ test('patch: an object stored by a hand-written (older) event is updated from wh
   const [event] = await deciderSpec(t)
     .given([{ ...objectCreated('dcim.site', 1, { name: 'Legacy', slug: 'legacy' }), v: 1 }])
     .when(patch('dcim.site', 1, { description: 'migrated' }))
-    .then([{ action: 'update', objectRepr: 'Legacy', postchange: { name: 'Legacy', slug: 'legacy', description: 'migrated' } }]);
+    .then([
+      {
+        action: 'update',
+        objectRepr: 'Legacy',
+        postchange: { name: 'Legacy', slug: 'legacy', description: 'migrated' },
+      },
+    ]);
   t.false('facility' in event.postchange!, 'no default added by a PATCH');
 });

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ValidationError } from '../../src/commands/errors.js';
 import { mergedUserConfig, userConfigOf } from '../../src/commands/userConfig.js';
 
@@ -10,7 +11,11 @@ test('a user without saved preferences has {}', (t) => {
 
 test('preferences merge as NetBox merges: objects key by key, anything else replaces, keys stay', (t) => {
   const current = { pagination: { per_page: 50, placement: 'bottom' }, tables: { site: ['name'] }, ui: 'light' };
-  t.deepEqual(mergedUserConfig(current, { pagination: { per_page: 100 } }), { pagination: { per_page: 100, placement: 'bottom' }, tables: { site: ['name'] }, ui: 'light' });
+  t.deepEqual(mergedUserConfig(current, { pagination: { per_page: 100 } }), {
+    pagination: { per_page: 100, placement: 'bottom' },
+    tables: { site: ['name'] },
+    ui: 'light',
+  });
   t.deepEqual(mergedUserConfig(current, { tables: {} }).tables, {}, 'an empty object replaces');
   t.deepEqual(mergedUserConfig(current, { tables: null }).tables, null);
   t.deepEqual(mergedUserConfig(current, { ui: { mode: 'dark' } }).ui, { mode: 'dark' });
@@ -20,7 +25,14 @@ test('preferences merge as NetBox merges: objects key by key, anything else repl
 });
 
 test('a body that is not a JSON object is refused', (t) => {
-  for (const [body, kind] of [[[], 'list'], ['x', 'str'], [1, 'int'], [1.5, 'float'], [true, 'bool'], [null, 'null']] as const) {
+  for (const [body, kind] of [
+    [[], 'list'],
+    ['x', 'str'],
+    [1, 'int'],
+    [1.5, 'float'],
+    [true, 'bool'],
+    [null, 'null'],
+  ] as const) {
     const error = t.throws(() => mergedUserConfig({}, body), { instanceOf: ValidationError });
     t.deepEqual(error.body, { non_field_errors: [`Invalid data. Expected a dictionary, but got ${kind}.`] });
   }

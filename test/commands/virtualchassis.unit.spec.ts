@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ConflictError, ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
@@ -26,7 +27,13 @@ test('virtual chassis: a new chassis takes its master in as member 1', async (t)
     .when(create('dcim.virtualchassis', { name: 'stack', master: 2 }))
     .then([
       { action: 'create', objectType: 'dcim.virtualchassis', objectId: 1, postchange: { name: 'stack', master: 2 } },
-      { action: 'update', objectType: 'dcim.device', objectId: 2, prechange: { virtual_chassis: null }, postchange: { virtual_chassis: 1, vc_position: 1 } },
+      {
+        action: 'update',
+        objectType: 'dcim.device',
+        objectId: 2,
+        prechange: { virtual_chassis: null },
+        postchange: { virtual_chassis: 1, vc_position: 1 },
+      },
     ]);
 });
 
@@ -48,7 +55,15 @@ test('virtual chassis: another member may become the master', async (t) => {
   await deciderSpec(t)
     .given(stack)
     .when(patch('dcim.virtualchassis', 1, { master: 2 }))
-    .then([{ action: 'update', objectType: 'dcim.virtualchassis', objectId: 1, prechange: { master: 1 }, postchange: { master: 2 } }]);
+    .then([
+      {
+        action: 'update',
+        objectType: 'dcim.virtualchassis',
+        objectId: 1,
+        prechange: { master: 1 },
+        postchange: { master: 2 },
+      },
+    ]);
 });
 
 test('virtual chassis: a device is master of one chassis at most', async (t) => {
@@ -58,13 +73,24 @@ test('virtual chassis: a device is master of one chassis at most', async (t) => 
     .thenThrows(ValidationError, { master: ['virtual chassis with this master already exists.'] });
 });
 
-test('virtual chassis: deleting it clears its members\' chassis, position and priority', async (t) => {
+test("virtual chassis: deleting it clears its members' chassis, position and priority", async (t) => {
   await deciderSpec(t)
     .given(stack)
     .when(remove('dcim.virtualchassis', 1))
     .then([
-      { action: 'update', objectType: 'dcim.device', objectId: 1, postchange: { virtual_chassis: null, vc_position: null, vc_priority: null } },
-      { action: 'update', objectType: 'dcim.device', objectId: 2, prechange: { vc_position: 2, vc_priority: 10 }, postchange: { virtual_chassis: null, vc_position: null, vc_priority: null } },
+      {
+        action: 'update',
+        objectType: 'dcim.device',
+        objectId: 1,
+        postchange: { virtual_chassis: null, vc_position: null, vc_priority: null },
+      },
+      {
+        action: 'update',
+        objectType: 'dcim.device',
+        objectId: 2,
+        prechange: { vc_position: 2, vc_priority: 10 },
+        postchange: { virtual_chassis: null, vc_position: null, vc_priority: null },
+      },
       { action: 'delete', objectType: 'dcim.virtualchassis', objectId: 1 },
     ]);
 });
@@ -96,7 +122,10 @@ test('virtual chassis: a LAG within one member does not hold the chassis', async
     ])
     .when(remove('dcim.virtualchassis', 1))
     .then((events) => {
-      t.deepEqual(events.map((e) => `${e.action} ${e.objectType}`), ['update dcim.device', 'update dcim.device', 'delete dcim.virtualchassis']);
+      t.deepEqual(
+        events.map((e) => `${e.action} ${e.objectType}`),
+        ['update dcim.device', 'update dcim.device', 'delete dcim.virtualchassis'],
+      );
     });
 });
 
@@ -104,7 +133,9 @@ test('virtual chassis: a member keeps needing a position', async (t) => {
   await deciderSpec(t)
     .given(stack)
     .when(patch('dcim.device', 3, { virtual_chassis: 1 }))
-    .thenThrows(ValidationError, { vc_position: ['A device assigned to a virtual chassis must have its position defined.'] });
+    .thenThrows(ValidationError, {
+      vc_position: ['A device assigned to a virtual chassis must have its position defined.'],
+    });
 });
 
 test('virtual chassis: a LAG on another chassis member is accepted, on a device outside the chassis refused', async (t) => {
@@ -116,16 +147,26 @@ test('virtual chassis: a LAG on another chassis member is accepted, on a device 
   await deciderSpec(t)
     .given([...lagOnMaster, create('dcim.virtualchassis', { name: 'other', master: 3 })])
     .when(create('dcim.interface', { device: 3, name: 'xe-1/0/0', type: '10gbase-x-sfpp', lag: 1 }))
-    .thenThrows(ValidationError, { lag: ['The selected LAG interface (ae0) belongs to sw1, which is not part of virtual chassis other.'] });
+    .thenThrows(ValidationError, {
+      lag: ['The selected LAG interface (ae0) belongs to sw1, which is not part of virtual chassis other.'],
+    });
 });
 
-test('virtual chassis: a member\'s primary IP may sit on another member\'s interface, not a management one', async (t) => {
+test("virtual chassis: a member's primary IP may sit on another member's interface, not a management one", async (t) => {
   const addresses: WriteCommand[] = [
     ...stack,
     create('dcim.interface', { device: 2, name: 'xe-1/0/0', type: '10gbase-x-sfpp' }),
     create('dcim.interface', { device: 2, name: 'em0', type: '1000base-t', mgmt_only: true }),
-    create('ipam.ipaddress', { address: '192.0.2.1/24', assigned_object_type: 'dcim.interface', assigned_object_id: 1 }),
-    create('ipam.ipaddress', { address: '192.0.2.2/24', assigned_object_type: 'dcim.interface', assigned_object_id: 2 }),
+    create('ipam.ipaddress', {
+      address: '192.0.2.1/24',
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: 1,
+    }),
+    create('ipam.ipaddress', {
+      address: '192.0.2.2/24',
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: 2,
+    }),
   ];
   await deciderSpec(t)
     .given(addresses)
@@ -134,7 +175,9 @@ test('virtual chassis: a member\'s primary IP may sit on another member\'s inter
   await deciderSpec(t)
     .given(addresses)
     .when(patch('dcim.device', 1, { primary_ip4: 2 }))
-    .thenThrows(ValidationError, { primary_ip4: ['The specified IP address (192.0.2.2/24) is not assigned to this device.'] });
+    .thenThrows(ValidationError, {
+      primary_ip4: ['The specified IP address (192.0.2.2/24) is not assigned to this device.'],
+    });
 });
 
 test('virtual chassis: two members cannot share a position', async (t) => {

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ConflictError, ValidationError } from '../../src/commands/errors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
@@ -17,7 +18,11 @@ const nexus: WriteCommand[] = [
   create('dcim.interface', { device: 2, name: 'Eth1/1', type: '10gbase-x-sfpp' }),
   create('ipam.ipaddress', { address: '192.0.2.1/24', assigned_object_type: 'dcim.interface', assigned_object_id: 1 }),
   create('ipam.ipaddress', { address: '192.0.2.2/24', assigned_object_type: 'dcim.interface', assigned_object_id: 2 }),
-  create('ipam.ipaddress', { address: '2001:db8::1/64', assigned_object_type: 'dcim.interface', assigned_object_id: 1 }),
+  create('ipam.ipaddress', {
+    address: '2001:db8::1/64',
+    assigned_object_type: 'dcim.interface',
+    assigned_object_id: 1,
+  }),
   create('dcim.virtualdevicecontext', { device: 1, name: 'admin', identifier: 1, status: 'active' }),
 ];
 
@@ -32,17 +37,26 @@ test('vdc: a primary IP on an interface of its device is accepted', async (t) =>
   await deciderSpec(t)
     .given(nexus)
     .when(patch('dcim.virtualdevicecontext', 1, { primary_ip4: 1, primary_ip6: 3 }))
-    .then([{ action: 'update', objectType: 'dcim.virtualdevicecontext', objectId: 1, postchange: { primary_ip4: 1, primary_ip6: 3 } }]);
+    .then([
+      {
+        action: 'update',
+        objectType: 'dcim.virtualdevicecontext',
+        objectId: 1,
+        postchange: { primary_ip4: 1, primary_ip6: 3 },
+      },
+    ]);
 });
 
 test('vdc: a primary IP on another device is refused', async (t) => {
   await deciderSpec(t)
     .given(nexus)
     .when(patch('dcim.virtualdevicecontext', 1, { primary_ip4: 2 }))
-    .thenThrows(ValidationError, { primary_ip4: ['Primary IP address must belong to an interface on the assigned device.'] });
+    .thenThrows(ValidationError, {
+      primary_ip4: ['Primary IP address must belong to an interface on the assigned device.'],
+    });
 });
 
-test('vdc: a primary IP must be of its field\'s family', async (t) => {
+test("vdc: a primary IP must be of its field's family", async (t) => {
   await deciderSpec(t)
     .given(nexus)
     .when(patch('dcim.virtualdevicecontext', 1, { primary_ip6: 1 }))
@@ -53,7 +67,9 @@ test('vdc: an unassigned address cannot be a primary IP', async (t) => {
   await deciderSpec(t)
     .given([...nexus, create('ipam.ipaddress', { address: '198.51.100.1/24' })])
     .when(patch('dcim.virtualdevicecontext', 1, { primary_ip4: 4 }))
-    .thenThrows(ValidationError, { primary_ip4: ['Primary IP address must belong to an interface on the assigned device.'] });
+    .thenThrows(ValidationError, {
+      primary_ip4: ['Primary IP address must belong to an interface on the assigned device.'],
+    });
 });
 
 test('vdc: name and identifier are unique per device', async (t) => {
@@ -64,14 +80,23 @@ test('vdc: name and identifier are unique per device', async (t) => {
   await deciderSpec(t)
     .given(nexus)
     .when(create('dcim.virtualdevicecontext', { device: 1, name: 'prod', identifier: 1, status: 'active' }))
-    .thenThrows(ValidationError, { __all__: ['Virtual device context with this Device and Identifier already exists.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['Virtual device context with this Device and Identifier already exists.'],
+    });
 });
 
 test('vdc: the same name and identifier on another device, and VDCs without identifier, are accepted', async (t) => {
   await deciderSpec(t)
     .given([...nexus, create('dcim.virtualdevicecontext', { device: 1, name: 'spare', status: 'planned' })])
     .when(create('dcim.virtualdevicecontext', { device: 2, name: 'admin', identifier: 1, status: 'offline' }))
-    .then([{ action: 'create', objectType: 'dcim.virtualdevicecontext', objectId: 3, postchange: { device: 2, name: 'admin', identifier: 1, status: 'offline' } }]);
+    .then([
+      {
+        action: 'create',
+        objectType: 'dcim.virtualdevicecontext',
+        objectId: 3,
+        postchange: { device: 2, name: 'admin', identifier: 1, status: 'offline' },
+      },
+    ]);
   await deciderSpec(t)
     .given([...nexus, create('dcim.virtualdevicecontext', { device: 1, name: 'spare', status: 'planned' })])
     .when(create('dcim.virtualdevicecontext', { device: 1, name: 'spare2', status: 'planned' }))
@@ -90,7 +115,13 @@ test('vdc: deleting a VDC takes it off its interfaces', async (t) => {
     .given([...nexus, patch('dcim.interface', 1, { vdcs: [1] })])
     .when(remove('dcim.virtualdevicecontext', 1))
     .then([
-      { action: 'update', objectType: 'dcim.interface', objectId: 1, prechange: { vdcs: [1] }, postchange: { vdcs: [] } },
+      {
+        action: 'update',
+        objectType: 'dcim.interface',
+        objectId: 1,
+        prechange: { vdcs: [1] },
+        postchange: { vdcs: [] },
+      },
       { action: 'delete', objectType: 'dcim.virtualdevicecontext', objectId: 1 },
     ]);
 });

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { ConflictError, ValidationError } from '../../src/commands/errors.js';
 import { changedFields, create, deciderSpec, patch, put, remove, type WriteCommand } from '../support/deciderSpec.js';
 
@@ -38,9 +39,21 @@ const twoVms: WriteCommand[] = [
 /** twoVms plus addresses 1 (192.0.2.1) and 2 (2001:db8::1) on vm1's eth0, 3 (192.0.2.3) on vm2's eth0. */
 const vmsWithAddresses: WriteCommand[] = [
   ...twoVms,
-  create('ipam.ipaddress', { address: '192.0.2.1/24', assigned_object_type: 'virtualization.vminterface', assigned_object_id: 1 }),
-  create('ipam.ipaddress', { address: '2001:db8::1/64', assigned_object_type: 'virtualization.vminterface', assigned_object_id: 1 }),
-  create('ipam.ipaddress', { address: '192.0.2.3/24', assigned_object_type: 'virtualization.vminterface', assigned_object_id: 3 }),
+  create('ipam.ipaddress', {
+    address: '192.0.2.1/24',
+    assigned_object_type: 'virtualization.vminterface',
+    assigned_object_id: 1,
+  }),
+  create('ipam.ipaddress', {
+    address: '2001:db8::1/64',
+    assigned_object_type: 'virtualization.vminterface',
+    assigned_object_id: 1,
+  }),
+  create('ipam.ipaddress', {
+    address: '192.0.2.3/24',
+    assigned_object_type: 'virtualization.vminterface',
+    assigned_object_id: 3,
+  }),
 ];
 
 /* ------------------------------------------------------------ virtual machines */
@@ -52,11 +65,18 @@ test('virtual machine: needs a site or a cluster', async (t) => {
     .thenThrows(ValidationError, { cluster: ['A virtual machine must be assigned to a site and/or cluster.'] });
 });
 
-test('virtual machine: without a site it takes its cluster\'s site', async (t) => {
+test("virtual machine: without a site it takes its cluster's site", async (t) => {
   await deciderSpec(t)
     .given(clusters)
     .when(vm('vm1', { cluster: 2 }))
-    .then([{ action: 'create', objectType: 'virtualization.virtualmachine', objectId: 1, postchange: { cluster: 2, site: 2 } }]);
+    .then([
+      {
+        action: 'create',
+        objectType: 'virtualization.virtualmachine',
+        objectId: 1,
+        postchange: { cluster: 2, site: 2 },
+      },
+    ]);
 });
 
 test('virtual machine: a site without a cluster is enough', async (t) => {
@@ -66,7 +86,7 @@ test('virtual machine: a site without a cluster is enough', async (t) => {
     .then([{ objectId: 1, postchange: { site: 1, cluster: null } }]);
 });
 
-test('virtual machine: the cluster must be at the VM\'s site', async (t) => {
+test("virtual machine: the cluster must be at the VM's site", async (t) => {
   await deciderSpec(t)
     .given(clusters)
     .when(vm('vm1', { cluster: 2, site: 1 }))
@@ -81,7 +101,7 @@ test('virtual machine: the cluster must be at the VM\'s site', async (t) => {
     .thenThrows(ValidationError, { cluster: ['The selected cluster (c2) is not assigned to this site (DC-1).'] });
 });
 
-test('virtual machine: a host device needs a cluster, and must be one of the cluster\'s devices', async (t) => {
+test("virtual machine: a host device needs a cluster, and must be one of the cluster's devices", async (t) => {
   const withDevices: WriteCommand[] = [
     ...clusters,
     create('dcim.manufacturer', { name: 'Dell', slug: 'dell' }),
@@ -153,7 +173,9 @@ test('virtual machine: with a tenant, names are unique per cluster and tenant', 
   await deciderSpec(t)
     .given([...tenants, vm('web', { tenant: 1 })])
     .when(vm('Web', { tenant: 1 }))
-    .thenThrows(ValidationError, { __all__: ['Constraint “virtualization_virtualmachine_unique_name_cluster_tenant” is violated.'] });
+    .thenThrows(ValidationError, {
+      __all__: ['Constraint “virtualization_virtualmachine_unique_name_cluster_tenant” is violated.'],
+    });
   await deciderSpec(t)
     .given([...tenants, vm('web', { tenant: 1 })])
     .when(vm('web'))
@@ -169,7 +191,7 @@ test('virtual machine: VMs without a cluster never collide by name', async (t) =
 
 /* ------------------------------------------------------------ primary IPs */
 
-test('primary ip: an address on one of the VM\'s interfaces is accepted', async (t) => {
+test("primary ip: an address on one of the VM's interfaces is accepted", async (t) => {
   await deciderSpec(t)
     .given(vmsWithAddresses)
     .when(patch('virtualization.virtualmachine', 1, { primary_ip4: 1, primary_ip6: 2 }))
@@ -180,10 +202,12 @@ test('primary ip: an address of another VM is refused', async (t) => {
   await deciderSpec(t)
     .given(vmsWithAddresses)
     .when(patch('virtualization.virtualmachine', 1, { primary_ip4: 3 }))
-    .thenThrows(ValidationError, { primary_ip4: ['The specified IP address (192.0.2.3/24) is not assigned to this VM.'] });
+    .thenThrows(ValidationError, {
+      primary_ip4: ['The specified IP address (192.0.2.3/24) is not assigned to this VM.'],
+    });
 });
 
-test('primary ip: the address must be of the field\'s family', async (t) => {
+test("primary ip: the address must be of the field's family", async (t) => {
   await deciderSpec(t)
     .given(vmsWithAddresses)
     .when(patch('virtualization.virtualmachine', 1, { primary_ip4: 2 }))
@@ -194,33 +218,43 @@ test('primary ip: a new VM has no interfaces, so no primary IP yet', async (t) =
   await deciderSpec(t)
     .given(vmsWithAddresses)
     .when(vm('vm3', { primary_ip4: 1 }))
-    .thenThrows(ValidationError, { primary_ip4: ['The specified IP address (192.0.2.1/24) is not assigned to this VM.'] });
+    .thenThrows(ValidationError, {
+      primary_ip4: ['The specified IP address (192.0.2.1/24) is not assigned to this VM.'],
+    });
 });
 
-test('primary ip: the NAT outside address of one of the VM\'s addresses is accepted', async (t) => {
+test("primary ip: the NAT outside address of one of the VM's addresses is accepted", async (t) => {
   await deciderSpec(t)
     .given([...vmsWithAddresses, create('ipam.ipaddress', { address: '198.51.100.1/24', nat_inside: 1 })])
     .when(patch('virtualization.virtualmachine', 1, { primary_ip4: 4 }))
     .then([{ action: 'update', objectId: 1, postchange: { primary_ip4: 4 } }]);
 });
 
-test('primary ip: an address that is a VM\'s primary IP cannot be moved off the VM', async (t) => {
+test("primary ip: an address that is a VM's primary IP cannot be moved off the VM", async (t) => {
   await deciderSpec(t)
     .given([...vmsWithAddresses, patch('virtualization.virtualmachine', 1, { primary_ip4: 1 })])
     .when(patch('ipam.ipaddress', 1, { assigned_object_type: 'virtualization.vminterface', assigned_object_id: 3 }))
-    .thenThrows(ValidationError, { vminterface: ['IP address is primary for virtual machine vm1 but not assigned to it!'] });
+    .thenThrows(ValidationError, {
+      vminterface: ['IP address is primary for virtual machine vm1 but not assigned to it!'],
+    });
   await deciderSpec(t)
     .given([...vmsWithAddresses, patch('virtualization.virtualmachine', 1, { primary_ip4: 1 })])
     .when(patch('ipam.ipaddress', 1, { assigned_object_type: 'virtualization.vminterface', assigned_object_id: 2 }))
     .then([{ action: 'update', objectType: 'ipam.ipaddress', objectId: 1, postchange: { assigned_object_id: 2 } }]);
 });
 
-test('primary ip: deleting the address clears the VM\'s primary IP', async (t) => {
+test("primary ip: deleting the address clears the VM's primary IP", async (t) => {
   await deciderSpec(t)
     .given([...vmsWithAddresses, patch('virtualization.virtualmachine', 1, { primary_ip4: 1 })])
     .when(remove('ipam.ipaddress', 1))
     .then([
-      { action: 'update', objectType: 'virtualization.virtualmachine', objectId: 1, prechange: { primary_ip4: 1 }, postchange: { primary_ip4: null } },
+      {
+        action: 'update',
+        objectType: 'virtualization.virtualmachine',
+        objectId: 1,
+        prechange: { primary_ip4: 1 },
+        postchange: { primary_ip4: null },
+      },
       { action: 'delete', objectType: 'ipam.ipaddress', objectId: 1 },
     ]);
 });
@@ -240,7 +274,11 @@ test('delete: a VM takes its interfaces and their addresses with it', async (t) 
           'delete virtualization.virtualmachine 1',
         ],
       );
-      t.deepEqual(events[2].related, { type: 'virtualization.virtualmachine', id: 1 }, 'an interface\'s changes name its VM');
+      t.deepEqual(
+        events[2].related,
+        { type: 'virtualization.virtualmachine', id: 1 },
+        "an interface's changes name its VM",
+      );
     });
 });
 
@@ -261,7 +299,9 @@ test('vm interface: the parent must be another interface of the same VM', async 
   await deciderSpec(t)
     .given(twoVms)
     .when(create('virtualization.vminterface', { virtual_machine: 1, name: 'eth0.10', parent: 3 }))
-    .thenThrows(ValidationError, { parent: ['The selected parent interface (eth0) belongs to a different virtual machine (vm2).'] });
+    .thenThrows(ValidationError, {
+      parent: ['The selected parent interface (eth0) belongs to a different virtual machine (vm2).'],
+    });
   await deciderSpec(t)
     .given(twoVms)
     .when(create('virtualization.vminterface', { virtual_machine: 1, name: 'eth0.10', parent: 1 }))
@@ -276,15 +316,19 @@ test('vm interface: the bridge must be another interface of the same VM', async 
   await deciderSpec(t)
     .given(twoVms)
     .when(patch('virtualization.vminterface', 2, { bridge: 3 }))
-    .thenThrows(ValidationError, { bridge: ['The selected bridge interface (eth0) belongs to a different virtual machine (vm2).'] });
+    .thenThrows(ValidationError, {
+      bridge: ['The selected bridge interface (eth0) belongs to a different virtual machine (vm2).'],
+    });
 });
 
-test('vm interface: the untagged VLAN must be global or at the VM\'s site', async (t) => {
+test("vm interface: the untagged VLAN must be global or at the VM's site", async (t) => {
   await deciderSpec(t)
     .given(twoVms)
     .when(patch('virtualization.vminterface', 1, { mode: 'access', untagged_vlan: 3 }))
     .thenThrows(ValidationError, {
-      untagged_vlan: ["The untagged VLAN (dc2 (30)) must belong to the same site as the interface's parent virtual machine, or it must be global."],
+      untagged_vlan: [
+        "The untagged VLAN (dc2 (30)) must belong to the same site as the interface's parent virtual machine, or it must be global.",
+      ],
     });
   for (const vlan of [1, 2]) {
     await deciderSpec(t)
@@ -294,12 +338,14 @@ test('vm interface: the untagged VLAN must be global or at the VM\'s site', asyn
   }
 });
 
-test('vm interface: tagged VLANs sent must be global or at the VM\'s site', async (t) => {
+test("vm interface: tagged VLANs sent must be global or at the VM's site", async (t) => {
   await deciderSpec(t)
     .given(twoVms)
     .when(patch('virtualization.vminterface', 1, { mode: 'tagged', tagged_vlans: [1, 3] }))
     .thenThrows(ValidationError, {
-      tagged_vlans: ["VLAN dc2 (30) must belong to the same site as the interface's parent virtual machine, or it must be global."],
+      tagged_vlans: [
+        "VLAN dc2 (30) must belong to the same site as the interface's parent virtual machine, or it must be global.",
+      ],
     });
   await deciderSpec(t)
     .given(twoVms)

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { Overlay } from '../../src/commands/StagedView.js';
 import { WriteTransaction } from '../../src/commands/WriteCoordinator.js';
 import { registry } from '../../src/models/registry.js';
@@ -8,7 +9,15 @@ import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js
 const clock = { now: () => '2024-01-01T00:00:00.000000Z' };
 
 test('write transaction: a recorded change is evolved once; the staged view, the response and the settling share that document', async (t) => {
-  const tx = new WriteTransaction(registry, { requestId: 'r1', user: null }, 7, new Map(), new MemoryReadStore(), new Overlay(), clock);
+  const tx = new WriteTransaction(
+    registry,
+    { requestId: 'r1', user: null },
+    7,
+    new Map(),
+    new MemoryReadStore(),
+    new Overlay(),
+    clock,
+  );
   const event = tx.record({
     action: 'create',
     objectType: 'ipam.ipaddress',
@@ -26,7 +35,15 @@ test('write transaction: a recorded change is evolved once; the staged view, the
 });
 
 test('write transaction: a claimed id moves later allocations past it, a lower one leaves them be; no id below 1', (t) => {
-  const tx = new WriteTransaction(registry, { requestId: 'r1', user: null }, 1, new Map([['dcim.site', 5]]), new MemoryReadStore(), new Overlay(), clock);
+  const tx = new WriteTransaction(
+    registry,
+    { requestId: 'r1', user: null },
+    1,
+    new Map([['dcim.site', 5]]),
+    new MemoryReadStore(),
+    new Overlay(),
+    clock,
+  );
   t.is(tx.claimId('dcim.site', 3), 3);
   t.is(tx.allocateId('dcim.site'), 5);
   t.is(tx.claimId('dcim.site', 40), 40);
@@ -36,10 +53,25 @@ test('write transaction: a claimed id moves later allocations past it, a lower o
   t.throws(() => tx.claimId('dcim.site', 0), { instanceOf: RangeError });
 });
 
-test('write transaction: a past change keeps its own time, request and user; the others take the request\'s', (t) => {
+test("write transaction: a past change keeps its own time, request and user; the others take the request's", (t) => {
   const user = { id: 1, username: 'admin' };
-  const tx = new WriteTransaction(registry, { requestId: 'r1', user }, 1, new Map(), new MemoryReadStore(), new Overlay(), clock);
-  const change = { action: 'create' as const, objectType: 'dcim.region', objectId: 1, objectRepr: 'EU', prechange: null, postchange: { id: 1, name: 'EU', slug: 'eu' } };
+  const tx = new WriteTransaction(
+    registry,
+    { requestId: 'r1', user },
+    1,
+    new Map(),
+    new MemoryReadStore(),
+    new Overlay(),
+    clock,
+  );
+  const change = {
+    action: 'create' as const,
+    objectType: 'dcim.region',
+    objectId: 1,
+    objectRepr: 'EU',
+    prechange: null,
+    postchange: { id: 1, name: 'EU', slug: 'eu' },
+  };
   const past = tx.record({ ...change, past: { time: '2020-01-01T00:00:00.000000Z', requestId: 'old', user: null } });
   const now = tx.record({ ...change, objectId: 2 });
   t.like(past, { time: '2020-01-01T00:00:00.000000Z', requestId: 'old', user: null });

@@ -1,4 +1,5 @@
 import type { ExecutionContext } from 'ava';
+
 import type { KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
 import { readAll } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
@@ -19,7 +20,12 @@ const RECOVER_ATTEMPTS = 120;
  * back, later appends continue the log densely, and a fresh reader sees exactly the
  * acknowledged batches.
  */
-export async function appendThroughOutage(t: ExecutionContext, log: KafkaEventLog, outage: BrokerOutage, reopen: () => Promise<KafkaEventLog>): Promise<void> {
+export async function appendThroughOutage(
+  t: ExecutionContext,
+  log: KafkaEventLog,
+  outage: BrokerOutage,
+  reopen: () => Promise<KafkaEventLog>,
+): Promise<void> {
   const acknowledged: number[][] = [];
   const append = async (count: number): Promise<boolean> => {
     const batch = makeBatch(log.head() + 1, count);
@@ -38,7 +44,9 @@ export async function appendThroughOutage(t: ExecutionContext, log: KafkaEventLo
   await outage.down();
   await outage.up();
   const resolved = await inFlight;
-  t.log(`the append in flight during the outage ${resolved ? 'resolved (it is committed)' : 'was rejected (it is not committed)'}`);
+  t.log(
+    `the append in flight during the outage ${resolved ? 'resolved (it is committed)' : 'was rejected (it is not committed)'}`,
+  );
 
   let recovered = false;
   for (let attempt = 0; attempt < RECOVER_ATTEMPTS && !recovered; attempt++) {
@@ -51,5 +59,9 @@ export async function appendThroughOutage(t: ExecutionContext, log: KafkaEventLo
   const reader = await reopen();
   const found = (await readAll(reader, 1)).map((batch) => batch.map((e) => e.position));
   t.deepEqual(found, acknowledged, 'exactly the acknowledged batches, each once, in order');
-  t.deepEqual(found.flat(), found.flat().map((_, i) => i + 1), 'dense from 1');
+  t.deepEqual(
+    found.flat(),
+    found.flat().map((_, i) => i + 1),
+    'dense from 1',
+  );
 }

@@ -5,10 +5,12 @@
  * and resumes once the storage takes writes again, without a restart. Other errors
  * stay fail-stop.
  */
-import test, { type ExecutionContext } from 'ava';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
+import test, { type ExecutionContext } from 'ava';
+
 import { EventLogFailedError, EventLogUnavailableError, FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { readAll } from './eventLog.contract.js';
 import { FaultyFileSystem } from './faultyFileSystem.js';
@@ -20,7 +22,12 @@ function tempDir(t: ExecutionContext): string {
   return dir;
 }
 
-async function openLog(t: ExecutionContext, dir: string, disk?: FaultyFileSystem, logged: Record<string, unknown>[] = []): Promise<FileEventLog> {
+async function openLog(
+  t: ExecutionContext,
+  dir: string,
+  disk?: FaultyFileSystem,
+  logged: Record<string, unknown>[] = [],
+): Promise<FileEventLog> {
   const log = new FileEventLog({ dir, fs: disk, logger: (entry) => logged.push(entry) });
   await log.open();
   t.teardown(() => log.close());
@@ -48,7 +55,11 @@ test('ENOSPC part-way through a group write: appends are refused until recover()
   t.is(log.head(), 3);
   t.is(fs.statSync(log.file).size, size + 100, 'the partial write is in the file');
   t.truthy(log.unavailable());
-  await t.throwsAsync(log.append(makeBatch(4, 1)), { instanceOf: EventLogUnavailableError }, 'refused while unavailable');
+  await t.throwsAsync(
+    log.append(makeBatch(4, 1)),
+    { instanceOf: EventLogUnavailableError },
+    'refused while unavailable',
+  );
 
   // Still full: recovery cannot keep the partial bytes aside, so it cuts nothing.
   await t.throwsAsync(log.recover(), { instanceOf: EventLogUnavailableError });
@@ -71,7 +82,10 @@ test('ENOSPC part-way through a group write: appends are refused until recover()
   await log.close();
   const again = await openLog(t, dir);
   t.is(again.head(), 5);
-  t.deepEqual((await readAll(again, 1)).flat().map((e) => e.position), [1, 2, 3, 4, 5]);
+  t.deepEqual(
+    (await readAll(again, 1)).flat().map((e) => e.position),
+    [1, 2, 3, 4, 5],
+  );
 });
 
 test('EIO from fdatasync: the written frame is not trusted; recover() keeps it aside and appending resumes', async (t) => {
@@ -102,7 +116,10 @@ test('a log opened on a full disk is readable, refuses appends, and becomes writ
   disk.free = 0;
   const log = await openLog(t, dir, disk);
   t.is(log.head(), 3);
-  t.deepEqual((await readAll(log, 1)).flat().map((e) => e.position), [1, 2, 3]);
+  t.deepEqual(
+    (await readAll(log, 1)).flat().map((e) => e.position),
+    [1, 2, 3],
+  );
   t.regex(log.unavailable()?.message ?? '', /ENOSPC/, 'the start-up probe found the disk full');
   await t.throwsAsync(log.append(makeBatch(4, 1)), { instanceOf: EventLogUnavailableError });
   disk.free = null;
@@ -130,11 +147,14 @@ test('a torn tail found on a full disk is not cut (it cannot be kept aside) unti
   disk.free = null;
   await log.recover();
   t.is(fs.statSync(file).size, size);
-  t.deepEqual(sideFiles(dir).map((name) => name.split('-')[0]), ['events.log.torn']);
+  t.deepEqual(
+    sideFiles(dir).map((name) => name.split('-')[0]),
+    ['events.log.torn'],
+  );
   t.like(logged.at(-1), { offset: size, bytes: 9, position: 2 });
 });
 
-test('EDQUOT counts as a full disk; an error that is not the storage\'s (EBADF) stays fail-stop', async (t) => {
+test("EDQUOT counts as a full disk; an error that is not the storage's (EBADF) stays fail-stop", async (t) => {
   const dir = tempDir(t);
   const log = await openLog(t, dir);
   const fh = (log as unknown as { fh: { datasync: () => Promise<void> } }).fh;

@@ -1,4 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
+
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import type { EventLog } from '../../src/events/EventLog.js';
 import { makeBatch, makeEvent } from './makeEvent.js';
@@ -18,7 +19,10 @@ export interface EventLogFixture {
 }
 
 /** A fixture whose reopen() closes the current instance and opens another with `open` (same storage); cleanup closes it, then `cleanup`. */
-export async function reopenable(open: () => Promise<EventLog>, cleanup: () => Promise<void> = async () => {}): Promise<EventLogFixture> {
+export async function reopenable(
+  open: () => Promise<EventLog>,
+  cleanup: () => Promise<void> = async () => {},
+): Promise<EventLogFixture> {
   let log = await open();
   return {
     log,
@@ -68,26 +72,29 @@ export function eventLogContract(name: string, makeLog: () => Promise<EventLogFi
     t.deepEqual((await readAll(log, 3))[0], [batches[0]![2]!]);
   });
 
-  contract('positions must continue the log: gaps, repeats and holes are rejected and nothing is written', async (t, fx) => {
-    const { log } = fx;
-    const first = makeBatch(1, 2);
-    await log.append(first);
-    await t.throwsAsync(log.append([makeEvent(4)]), undefined, 'gap after head');
-    await t.throwsAsync(log.append([makeEvent(2)]), undefined, 'repeats head');
-    await t.throwsAsync(log.append([makeEvent(1)]), undefined, 'rewrites the past');
-    await t.throwsAsync(log.append([makeEvent(3), makeEvent(5)]), undefined, 'hole inside the batch');
-    await t.throwsAsync(log.append([makeEvent(3), makeEvent(3)]), undefined, 'duplicate inside the batch');
-    await t.throwsAsync(log.append([]), undefined, 'empty batch');
-    t.is(log.head(), 2);
-    t.deepEqual(await readAll(log, 1), [first]);
+  contract(
+    'positions must continue the log: gaps, repeats and holes are rejected and nothing is written',
+    async (t, fx) => {
+      const { log } = fx;
+      const first = makeBatch(1, 2);
+      await log.append(first);
+      await t.throwsAsync(log.append([makeEvent(4)]), undefined, 'gap after head');
+      await t.throwsAsync(log.append([makeEvent(2)]), undefined, 'repeats head');
+      await t.throwsAsync(log.append([makeEvent(1)]), undefined, 'rewrites the past');
+      await t.throwsAsync(log.append([makeEvent(3), makeEvent(5)]), undefined, 'hole inside the batch');
+      await t.throwsAsync(log.append([makeEvent(3), makeEvent(3)]), undefined, 'duplicate inside the batch');
+      await t.throwsAsync(log.append([]), undefined, 'empty batch');
+      t.is(log.head(), 2);
+      t.deepEqual(await readAll(log, 1), [first]);
 
-    const reopened = await fx.reopen();
-    t.is(reopened.head(), 2);
-    t.deepEqual(await readAll(reopened, 1), [first]);
-    const next = makeBatch(3, 2);
-    await reopened.append(next);
-    t.deepEqual(await readAll(reopened, 1), [first, next], 'a rejected append does not poison the log');
-  });
+      const reopened = await fx.reopen();
+      t.is(reopened.head(), 2);
+      t.deepEqual(await readAll(reopened, 1), [first]);
+      const next = makeBatch(3, 2);
+      await reopened.append(next);
+      t.deepEqual(await readAll(reopened, 1), [first, next], 'a rejected append does not poison the log');
+    },
+  );
 
   contract('an invalid event is rejected and nothing is written', async (t, { log }) => {
     await log.append(makeBatch(1, 1));
@@ -135,38 +142,41 @@ export function eventLogContract(name: string, makeLog: () => Promise<EventLogFi
     t.deepEqual(flat(await readAll(log, 1)), range(1, 60));
   });
 
-  contract('subscribe delivers existing then live batches in order, no gaps or duplicates, while appends race the catch-up', async (t, { log }) => {
-    const appended: number[][] = [];
-    let next = 1;
-    const appendBatch = (size: number) => {
-      const b = makeBatch(next, size);
-      next += size;
-      appended.push(b.map((e) => e.position));
-      return log.append(b);
-    };
-    for (let i = 0; i < 40; i++) await appendBatch((i % 3) + 1);
-    const existingHead = log.head();
+  contract(
+    'subscribe delivers existing then live batches in order, no gaps or duplicates, while appends race the catch-up',
+    async (t, { log }) => {
+      const appended: number[][] = [];
+      let next = 1;
+      const appendBatch = (size: number) => {
+        const b = makeBatch(next, size);
+        next += size;
+        appended.push(b.map((e) => e.position));
+        return log.append(b);
+      };
+      for (let i = 0; i < 40; i++) await appendBatch((i % 3) + 1);
+      const existingHead = log.head();
 
-    const seen: number[][] = [];
-    const sub = log.subscribe(1, async (b) => {
-      seen.push(b.map((e) => e.position));
-      await new Promise((resolve) => setImmediate(resolve)); // a slow consumer
-    });
-    // Race the catch-up: a burst of un-awaited appends, then awaited ones spread over time.
-    const burst: Promise<void>[] = [];
-    for (let i = 0; i < 20; i++) burst.push(appendBatch((i % 4) + 1));
-    await Promise.all(burst);
-    for (let i = 0; i < 20; i++) {
-      await appendBatch(2);
-      if (i % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    await sub.caughtUp;
-    t.true(lastOf(seen) >= existingHead);
-    const head = log.head();
-    await waitFor(() => lastOf(seen) >= head);
-    await sub.stop();
-    t.deepEqual(seen, appended, 'exactly the appended batches, in order, each once');
-  });
+      const seen: number[][] = [];
+      const sub = log.subscribe(1, async (b) => {
+        seen.push(b.map((e) => e.position));
+        await new Promise((resolve) => setImmediate(resolve)); // a slow consumer
+      });
+      // Race the catch-up: a burst of un-awaited appends, then awaited ones spread over time.
+      const burst: Promise<void>[] = [];
+      for (let i = 0; i < 20; i++) burst.push(appendBatch((i % 4) + 1));
+      await Promise.all(burst);
+      for (let i = 0; i < 20; i++) {
+        await appendBatch(2);
+        if (i % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await sub.caughtUp;
+      t.true(lastOf(seen) >= existingHead);
+      const head = log.head();
+      await waitFor(() => lastOf(seen) >= head);
+      await sub.stop();
+      t.deepEqual(seen, appended, 'exactly the appended batches, in order, each once');
+    },
+  );
 
   contract('subscribe from a position inside a batch starts with its tail', async (t, { log }) => {
     await log.append(makeBatch(1, 3));
@@ -179,7 +189,10 @@ export function eventLogContract(name: string, makeLog: () => Promise<EventLogFi
     await log.append(makeBatch(7, 2));
     await waitFor(() => lastOf(seen) === 8);
     await sub.stop();
-    t.deepEqual(seen, [[5, 6], [7, 8]]);
+    t.deepEqual(seen, [
+      [5, 6],
+      [7, 8],
+    ]);
   });
 
   contract('a subscriber ahead of the head sees only what reaches its position', async (t, { log }) => {
@@ -196,22 +209,25 @@ export function eventLogContract(name: string, makeLog: () => Promise<EventLogFi
     t.deepEqual(seen, [[4, 5], [6]]);
   });
 
-  contract('caughtUp resolves at once on an empty log, and after the head known at subscribe time otherwise', async (t, fx) => {
-    const emptySub = fx.log.subscribe(1, async () => undefined);
-    await withTimeout(emptySub.caughtUp, 2000, 'caughtUp on an empty log');
-    await emptySub.stop();
+  contract(
+    'caughtUp resolves at once on an empty log, and after the head known at subscribe time otherwise',
+    async (t, fx) => {
+      const emptySub = fx.log.subscribe(1, async () => undefined);
+      await withTimeout(emptySub.caughtUp, 2000, 'caughtUp on an empty log');
+      await emptySub.stop();
 
-    for (let i = 0; i < 10; i++) await fx.log.append(makeBatch(i * 5 + 1, 5));
-    const seen: number[] = [];
-    const sub = fx.log.subscribe(1, async (b) => {
-      await new Promise((resolve) => setImmediate(resolve));
-      for (const e of b) seen.push(e.position);
-    });
-    await sub.caughtUp;
-    t.deepEqual(seen.slice(0, 50), range(1, 50));
-    await sub.stop();
-    t.pass();
-  });
+      for (let i = 0; i < 10; i++) await fx.log.append(makeBatch(i * 5 + 1, 5));
+      const seen: number[] = [];
+      const sub = fx.log.subscribe(1, async (b) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        for (const e of b) seen.push(e.position);
+      });
+      await sub.caughtUp;
+      t.deepEqual(seen.slice(0, 50), range(1, 50));
+      await sub.stop();
+      t.pass();
+    },
+  );
 
   contract('stop() ends delivery', async (t, { log }) => {
     const seen: number[] = [];
@@ -226,25 +242,36 @@ export function eventLogContract(name: string, makeLog: () => Promise<EventLogFi
     t.deepEqual(seen, [1, 2]);
   });
 
-  contract('a subscription resumed with the cursor it was handed, after a reopen, delivers exactly what follows; a foreign cursor costs nothing', async (t, fx) => {
-    await fx.log.append(makeBatch(1, 3));
-    await fx.log.append(makeBatch(4, 2));
-    const cursors = new Map<number, string | undefined>();
-    const first = fx.log.subscribe(1, async (b, cursor) => void cursors.set(b.at(-1)!.position, cursor));
-    await first.caughtUp;
-    await first.stop();
-    t.deepEqual([...cursors.keys()], [3, 5]);
-    const log = await fx.reopen();
-    await log.append(makeBatch(6, 2));
-    const resumeAt = (position: number, cursor: string | undefined) => (cursor === undefined ? null : { position, cursor });
-    for (const resume of [resumeAt(3, cursors.get(3)), resumeAt(3, 'elsewhere:42'), resumeAt(3, 'kafka:987654')]) {
-      const seen: number[][] = [];
-      const sub = log.subscribe(4, async (b) => void seen.push(b.map((e) => e.position)), resume);
-      await sub.caughtUp;
-      await sub.stop();
-      t.deepEqual(seen, [[4, 5], [6, 7]], `resumed with ${JSON.stringify(resume)}`);
-    }
-  });
+  contract(
+    'a subscription resumed with the cursor it was handed, after a reopen, delivers exactly what follows; a foreign cursor costs nothing',
+    async (t, fx) => {
+      await fx.log.append(makeBatch(1, 3));
+      await fx.log.append(makeBatch(4, 2));
+      const cursors = new Map<number, string | undefined>();
+      const first = fx.log.subscribe(1, async (b, cursor) => void cursors.set(b.at(-1)!.position, cursor));
+      await first.caughtUp;
+      await first.stop();
+      t.deepEqual([...cursors.keys()], [3, 5]);
+      const log = await fx.reopen();
+      await log.append(makeBatch(6, 2));
+      const resumeAt = (position: number, cursor: string | undefined) =>
+        cursor === undefined ? null : { position, cursor };
+      for (const resume of [resumeAt(3, cursors.get(3)), resumeAt(3, 'elsewhere:42'), resumeAt(3, 'kafka:987654')]) {
+        const seen: number[][] = [];
+        const sub = log.subscribe(4, async (b) => void seen.push(b.map((e) => e.position)), resume);
+        await sub.caughtUp;
+        await sub.stop();
+        t.deepEqual(
+          seen,
+          [
+            [4, 5],
+            [6, 7],
+          ],
+          `resumed with ${JSON.stringify(resume)}`,
+        );
+      }
+    },
+  );
 
   contract('head and contents survive a reopen; appending continues after it', async (t, fx) => {
     const batches = [makeBatch(1, 4), makeBatch(5, 1), makeBatch(6, 3)];

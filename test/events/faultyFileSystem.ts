@@ -1,8 +1,13 @@
-import { nodeFileSystem, type LogFileHandle, type LogFileSystem } from '../../src/events/file/logFileSystem.js';
+import { type LogFileHandle, type LogFileSystem, nodeFileSystem } from '../../src/events/file/logFileSystem.js';
 
 /** An error as node:fs raises it for a failed system call. */
 export function errnoError(code: 'ENOSPC' | 'EIO' | 'EDQUOT' | 'EBADF', syscall: string): NodeJS.ErrnoException {
-  const text = { ENOSPC: 'no space left on device', EIO: 'i/o error', EDQUOT: 'disk quota exceeded', EBADF: 'bad file descriptor' }[code];
+  const text = {
+    ENOSPC: 'no space left on device',
+    EIO: 'i/o error',
+    EDQUOT: 'disk quota exceeded',
+    EBADF: 'bad file descriptor',
+  }[code];
   return Object.assign(new Error(`${code}: ${text}, ${syscall}`), { code, syscall, errno: -1 });
 }
 

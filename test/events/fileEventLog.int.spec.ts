@@ -1,14 +1,15 @@
-import test from 'ava';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+
+import test from 'ava';
+
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { crc32, crc32Js } from '../../src/events/crc32.js';
 import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEventLog.js';
-import { eventLogContract, readAll, reopenable, waitFor } from './eventLog.contract.js';
-import { makeBatch, makeEvent } from './makeEvent.js';
 import { encodeFrame } from '../../src/events/file/frames.js';
 import { removeDir, tempDir, withTempDir as withDir } from '../support/tempDirs.js';
-
+import { eventLogContract, readAll, reopenable, waitFor } from './eventLog.contract.js';
+import { makeBatch, makeEvent } from './makeEvent.js';
 
 async function openLog(dir: string): Promise<FileEventLog> {
   const log = new FileEventLog({ dir });
@@ -23,9 +24,11 @@ function frame(events: ChangeEvent[]): Buffer {
 
 eventLogContract('FileEventLog', async () => {
   const dir = tempDir();
-  return reopenable(() => openLog(dir), async () => removeDir(dir));
+  return reopenable(
+    () => openLog(dir),
+    async () => removeDir(dir),
+  );
 });
-
 
 test('crc32 matches the IEEE check value, natively and in JS', (t) => {
   const check = Buffer.from('123456789');
@@ -49,34 +52,37 @@ withDir('the log lives in <dir>/events.log with length+CRC framed JSON batches',
   t.deepEqual(fs.readFileSync(path.join(nested, 'events.log')), Buffer.concat([frame(b1), frame(b2)]));
 });
 
-withDir('torn tail: garbage after the last complete frame is cut off on open and appending continues', async (t, dir) => {
-  let log = await openLog(dir);
-  const batches = [makeBatch(1, 2), makeBatch(3, 3), makeBatch(6, 1)];
-  for (const b of batches) await log.append(b);
-  await log.close();
-  const file = path.join(dir, 'events.log');
-  const goodSize = fs.statSync(file).size;
-  // A frame header promising 100 bytes followed by only 10 of them.
-  const partial = Buffer.alloc(18, 0x61);
-  partial.writeUInt32LE(100, 0);
-  partial.writeUInt32LE(12345, 4);
-  fs.appendFileSync(file, partial);
+withDir(
+  'torn tail: garbage after the last complete frame is cut off on open and appending continues',
+  async (t, dir) => {
+    let log = await openLog(dir);
+    const batches = [makeBatch(1, 2), makeBatch(3, 3), makeBatch(6, 1)];
+    for (const b of batches) await log.append(b);
+    await log.close();
+    const file = path.join(dir, 'events.log');
+    const goodSize = fs.statSync(file).size;
+    // A frame header promising 100 bytes followed by only 10 of them.
+    const partial = Buffer.alloc(18, 0x61);
+    partial.writeUInt32LE(100, 0);
+    partial.writeUInt32LE(12345, 4);
+    fs.appendFileSync(file, partial);
 
-  log = await openLog(dir);
-  t.is(log.head(), 6);
-  t.is(fs.statSync(file).size, goodSize);
-  t.is(log.stats.truncatedBytes, 18);
-  t.deepEqual(await readAll(log, 1), batches);
-  const more = makeBatch(7, 2);
-  await log.append(more);
-  await log.close();
+    log = await openLog(dir);
+    t.is(log.head(), 6);
+    t.is(fs.statSync(file).size, goodSize);
+    t.is(log.stats.truncatedBytes, 18);
+    t.deepEqual(await readAll(log, 1), batches);
+    const more = makeBatch(7, 2);
+    await log.append(more);
+    await log.close();
 
-  log = await openLog(dir);
-  t.is(log.head(), 8);
-  t.deepEqual(await readAll(log, 1), [...batches, more]);
-  t.is(log.stats.truncatedBytes, 0);
-  await log.close();
-});
+    log = await openLog(dir);
+    t.is(log.head(), 8);
+    t.deepEqual(await readAll(log, 1), [...batches, more]);
+    t.is(log.stats.truncatedBytes, 0);
+    await log.close();
+  },
+);
 
 withDir('torn tail: a file cut in the middle of the last frame loses only that batch', async (t, dir) => {
   let log = await openLog(dir);
@@ -133,20 +139,28 @@ withDir('a zero-filled tail (extended file, data never written) is truncated', a
   await log.close();
 });
 
-withDir('a bad frame followed by an intact one is damage, not a torn tail: open refuses and cuts nothing', async (t, dir) => {
-  const file = path.join(dir, 'events.log');
-  const good = frame(makeBatch(1, 2));
-  const bad = frame(makeBatch(3, 1));
-  bad[20] = bad[20]! ^ 0xff;
-  const bytes = Buffer.concat([good, bad, frame(makeBatch(4, 1))]);
-  fs.writeFileSync(file, bytes);
-  const err = await t.throwsAsync(new FileEventLog({ dir }).open(), { instanceOf: EventLogCorruptError });
-  t.true(err!.message.startsWith(`${file}: bad frame at byte offset ${good.length}, where position 3 should start (frame CRC mismatch)`), err!.message);
-  t.regex(err!.message, new RegExp(`followed by an intact frame at byte offset ${good.length + bad.length}`));
-  t.regex(err!.message, /npm run manage -- verify-log/);
-  t.regex(err!.message, /npm run manage -- repair-log/);
-  t.deepEqual(fs.readFileSync(file), bytes);
-});
+withDir(
+  'a bad frame followed by an intact one is damage, not a torn tail: open refuses and cuts nothing',
+  async (t, dir) => {
+    const file = path.join(dir, 'events.log');
+    const good = frame(makeBatch(1, 2));
+    const bad = frame(makeBatch(3, 1));
+    bad[20] = bad[20]! ^ 0xff;
+    const bytes = Buffer.concat([good, bad, frame(makeBatch(4, 1))]);
+    fs.writeFileSync(file, bytes);
+    const err = await t.throwsAsync(new FileEventLog({ dir }).open(), { instanceOf: EventLogCorruptError });
+    t.true(
+      err!.message.startsWith(
+        `${file}: bad frame at byte offset ${good.length}, where position 3 should start (frame CRC mismatch)`,
+      ),
+      err!.message,
+    );
+    t.regex(err!.message, new RegExp(`followed by an intact frame at byte offset ${good.length + bad.length}`));
+    t.regex(err!.message, /npm run manage -- verify-log/);
+    t.regex(err!.message, /npm run manage -- repair-log/);
+    t.deepEqual(fs.readFileSync(file), bytes);
+  },
+);
 
 withDir('a bad frame further from the end than any torn write could be is refused, not truncated', async (t, dir) => {
   const file = path.join(dir, 'events.log');
@@ -154,7 +168,10 @@ withDir('a bad frame further from the end than any torn write could be is refuse
   fs.writeFileSync(file, good);
   fs.truncateSync(file, good.length + 300 * 1024 * 1024); // sparse: 300 MiB of zeros
   const size = fs.statSync(file).size;
-  await t.throwsAsync(new FileEventLog({ dir }).open(), { instanceOf: EventLogCorruptError, message: /more than an interrupted write can leave/ });
+  await t.throwsAsync(new FileEventLog({ dir }).open(), {
+    instanceOf: EventLogCorruptError,
+    message: /more than an interrupted write can leave/,
+  });
   t.is(fs.statSync(file).size, size);
 });
 
@@ -181,7 +198,10 @@ withDir('group commit: 200 concurrent appends need far fewer fsyncs and all reso
   for (let i = 1; i <= 200; i++) calls.push(log.append([makeEvent(i)]).then(() => void resolved.push(i)));
   t.is(log.head(), 0, 'nothing is visible before the fsync');
   await Promise.all(calls);
-  t.deepEqual(resolved, Array.from({ length: 200 }, (_, i) => i + 1));
+  t.deepEqual(
+    resolved,
+    Array.from({ length: 200 }, (_, i) => i + 1),
+  );
   t.is(log.head(), 200);
   t.is(log.stats.appends, 200);
   t.true(log.stats.syncs <= 10, `syncs: ${log.stats.syncs}`);
@@ -263,39 +283,45 @@ withDir('fail-stop: a failed fsync rejects the affected appends and every later 
   await again.close();
 });
 
-withDir('read streams a multi-MiB log in chunks, with frames larger than a chunk, from any position', async (t, dir) => {
-  const log = await openLog(dir);
-  const big = makeBatch(1, 1)[0]!;
-  big.postchange = { ...big.postchange, comments: 'x'.repeat(3 * 1024 * 1024) };
-  await log.append([big]);
-  let next = 2;
-  const sizes: number[] = [];
-  for (let i = 0; i < 1500; i++) {
-    const size = (i % 7) + 1;
-    sizes.push(size);
-    await log.append(makeBatch(next, size));
-    next += size;
-  }
-  const head = next - 1;
-  t.is(log.head(), head);
-  t.true(fs.statSync(log.file).size > 6 * 1024 * 1024);
+withDir(
+  'read streams a multi-MiB log in chunks, with frames larger than a chunk, from any position',
+  async (t, dir) => {
+    const log = await openLog(dir);
+    const big = makeBatch(1, 1)[0]!;
+    big.postchange = { ...big.postchange, comments: 'x'.repeat(3 * 1024 * 1024) };
+    await log.append([big]);
+    let next = 2;
+    const sizes: number[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const size = (i % 7) + 1;
+      sizes.push(size);
+      await log.append(makeBatch(next, size));
+      next += size;
+    }
+    const head = next - 1;
+    t.is(log.head(), head);
+    t.true(fs.statSync(log.file).size > 6 * 1024 * 1024);
 
-  const all = await readAll(log, 1);
-  t.is(all.length, 1501);
-  t.deepEqual(all[0], [big]);
-  t.deepEqual(all.flat().map((e) => e.position), Array.from({ length: head }, (_, i) => i + 1));
+    const all = await readAll(log, 1);
+    t.is(all.length, 1501);
+    t.deepEqual(all[0], [big]);
+    t.deepEqual(
+      all.flat().map((e) => e.position),
+      Array.from({ length: head }, (_, i) => i + 1),
+    );
 
-  for (const from of [2, 3, 1000, 2500, head - 1, head]) {
-    const got = (await readAll(log, from)).flat().map((e) => e.position);
-    t.is(got[0], from);
-    t.is(got.length, head - from + 1);
-  }
-  await log.close();
-  const again = await openLog(dir);
-  t.is(again.head(), head);
-  t.is((await readAll(again, 2500)).flat()[0]!.position, 2500);
-  await again.close();
-});
+    for (const from of [2, 3, 1000, 2500, head - 1, head]) {
+      const got = (await readAll(log, from)).flat().map((e) => e.position);
+      t.is(got[0], from);
+      t.is(got.length, head - from + 1);
+    }
+    await log.close();
+    const again = await openLog(dir);
+    t.is(again.head(), head);
+    t.is((await readAll(again, 2500)).flat()[0]!.position, 2500);
+    await again.close();
+  },
+);
 
 withDir('a slow subscriber overflowing its live buffer still gets every batch once, in order', async (t, dir) => {
   const log = await openLog(dir);
@@ -311,7 +337,10 @@ withDir('a slow subscriber overflowing its live buffer still gets every batch on
   release();
   await waitFor(() => seen.length >= 1500, 20_000);
   await sub.stop();
-  t.deepEqual(seen, Array.from({ length: 1500 }, (_, i) => i + 1));
+  t.deepEqual(
+    seen,
+    Array.from({ length: 1500 }, (_, i) => i + 1),
+  );
   await log.close();
 });
 

@@ -1,15 +1,14 @@
-import test from 'ava';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { FramePositionsError } from '../../src/events/file/FramePositions.js';
 import { OPEN_POINT_PART } from '../../src/events/file/openPoint.js';
 import { listSnapshots } from '../../src/snapshots/SnapshotFile.js';
+import { tempDir, withTempDir as withDir } from '../support/tempDirs.js';
 import { eventLogContract, readAll, reopenable } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
-import { tempDir, withTempDir as withDir } from '../support/tempDirs.js';
-
 
 interface Opened {
   log: FileEventLog;
@@ -21,7 +20,12 @@ async function openLog(dir: string, options: { everyEvents?: number; verifyAll?:
   const log = new FileEventLog({
     dir,
     logger: (entry) => warnings.push(String(entry.msg)),
-    openPoints: { dir: path.join(dir, 'snapshots'), everyEvents: options.everyEvents ?? 10, keep: 3, verifyAll: options.verifyAll },
+    openPoints: {
+      dir: path.join(dir, 'snapshots'),
+      everyEvents: options.everyEvents ?? 10,
+      keep: 3,
+      verifyAll: options.verifyAll,
+    },
   });
   await log.open();
   return { log, warnings };
@@ -49,7 +53,6 @@ async function logWithPoints(dir: string, written: ChangeEvent[][]): Promise<num
   return points[0]!.position;
 }
 
-
 // The port's whole contract holds when opens start from persisted points (one every 3 events here).
 eventLogContract('FileEventLog with open points', async () => {
   const dir = tempDir();
@@ -74,14 +77,21 @@ withDir('open after a persisted point reads only the frames after it, and serves
   // Everything before the point is still served: in order, and by position (the frame table came from the point).
   t.deepEqual(await readAll(log, 1), written);
   const positions = [1, 2, point, head, Math.floor(point / 2)];
-  t.deepEqual((await log.readPositions(positions)).map((e) => e.position), positions);
+  t.deepEqual(
+    (await log.readPositions(positions)).map((e) => e.position),
+    positions,
+  );
   const more = makeBatch(head + 1, 2);
   await log.append(more);
   t.is(log.head(), head + 2);
   await log.close();
 
   const full = await openLog(dir, { everyEvents: 1000, verifyAll: true });
-  t.like(full.log.openStats, { fromOffset: 0, fromPosition: 1, framesScanned: written.length + 1 }, 'VERIFY: the whole file is read');
+  t.like(
+    full.log.openStats,
+    { fromOffset: 0, fromPosition: 1, framesScanned: written.length + 1 },
+    'VERIFY: the whole file is read',
+  );
   await full.log.close();
 });
 
@@ -105,21 +115,24 @@ withDir('a torn tail after the persisted point is still cut', async (t, dir) => 
   await log.close();
 });
 
-withDir('a bad frame after the persisted point followed by an intact one is still refused as damage', async (t, dir) => {
-  const written = batches(20);
-  await logWithPoints(dir, written);
-  const file = path.join(dir, 'events.log');
-  const { log } = await openLog(dir, { everyEvents: 1000 });
-  const fromOffset = log.openStats!.fromOffset;
-  await log.append(makeBatch(log.head() + 1, 1));
-  await log.append(makeBatch(log.head() + 1, 1));
-  await log.close();
-  const bytes = fs.readFileSync(file);
-  bytes[fromOffset + 20] ^= 0xff; // inside the first frame after the point
-  fs.writeFileSync(file, bytes);
-  const error = await t.throwsAsync(openLog(dir, { everyEvents: 1000 }), { instanceOf: EventLogCorruptError });
-  t.regex(error!.message, /followed by an intact frame/);
-});
+withDir(
+  'a bad frame after the persisted point followed by an intact one is still refused as damage',
+  async (t, dir) => {
+    const written = batches(20);
+    await logWithPoints(dir, written);
+    const file = path.join(dir, 'events.log');
+    const { log } = await openLog(dir, { everyEvents: 1000 });
+    const fromOffset = log.openStats!.fromOffset;
+    await log.append(makeBatch(log.head() + 1, 1));
+    await log.append(makeBatch(log.head() + 1, 1));
+    await log.close();
+    const bytes = fs.readFileSync(file);
+    bytes[fromOffset + 20] ^= 0xff; // inside the first frame after the point
+    fs.writeFileSync(file, bytes);
+    const error = await t.throwsAsync(openLog(dir, { everyEvents: 1000 }), { instanceOf: EventLogCorruptError });
+    t.regex(error!.message, /followed by an intact frame/);
+  },
+);
 
 withDir('damage before the persisted point is not read at open but found when the frame is read', async (t, dir) => {
   const written = batches(20);
@@ -134,7 +147,11 @@ withDir('damage before the persisted point is not read at open but found when th
   await t.throwsAsync(log.readPositions([1]), { instanceOf: FramePositionsError, message: /CRC/ });
   await t.throwsAsync(readAll(log, 1), { instanceOf: EventLogCorruptError });
   await log.close();
-  await t.throwsAsync(openLog(dir, { verifyAll: true }), { instanceOf: EventLogCorruptError }, 'a full scan finds it at open');
+  await t.throwsAsync(
+    openLog(dir, { verifyAll: true }),
+    { instanceOf: EventLogCorruptError },
+    'a full scan finds it at open',
+  );
 });
 
 withDir('a persisted point that does not match the file is ignored: log replaced, log truncated', async (t, dir) => {

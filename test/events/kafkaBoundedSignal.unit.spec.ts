@@ -2,8 +2,10 @@
  * boundedSignal(): a time limit under a long-lived parent signal (the log's closing) that
  * leaves nothing attached to the parent once disposed.
  */
-import test from 'ava';
 import { getEventListeners } from 'node:events';
+
+import test from 'ava';
+
 import { boundedSignal } from '../../src/events/kafka/boundedSignal.js';
 import { dependants } from '../support/abortSignals.js';
 

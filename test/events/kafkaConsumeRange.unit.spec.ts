@@ -3,6 +3,7 @@
  * behind when a read ends while its handler still runs.
  */
 import test from 'ava';
+
 import { Deferred } from '../../src/events/Deferred.js';
 import { consumeRange, type PartitionReader, type ReaderOptions } from '../../src/events/kafka/PartitionReader.js';
 

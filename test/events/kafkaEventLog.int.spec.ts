@@ -1,8 +1,10 @@
-import test from 'ava';
 import { exec } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+
+import test from 'ava';
 import { Kafka, logLevel } from 'kafkajs';
+
 import { EventTooLargeError } from '../../src/events/EventTooLargeError.js';
 import { EventLogWriteError, KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
 import { appendThroughOutage } from './appendThroughOutage.js';
@@ -56,23 +58,26 @@ if (brokers.length === 0) {
       t.pass();
     });
   } else {
-    test.serial('KafkaEventLog: the transaction coordinator killed mid-transaction: nothing acknowledged is lost, writes resume', async (t) => {
-      t.timeout(300_000);
-      const options = storage();
-      const log = await openLog(options);
-      const readers: KafkaEventLog[] = [];
-      t.teardown(async () => {
-        await log.close();
-        await Promise.all(readers.map((r) => r.close()));
-      });
-      const run = (command: string) => promisify(exec)(command).then(() => undefined);
-      await appendThroughOutage(t, log, { down: () => run(downCommand), up: () => run(upCommand) }, async () => {
-        const reader = new KafkaEventLog({ ...options, follower: {} });
-        readers.push(reader);
-        await reader.open();
-        return reader;
-      });
-    });
+    test.serial(
+      'KafkaEventLog: the transaction coordinator killed mid-transaction: nothing acknowledged is lost, writes resume',
+      async (t) => {
+        t.timeout(300_000);
+        const options = storage();
+        const log = await openLog(options);
+        const readers: KafkaEventLog[] = [];
+        t.teardown(async () => {
+          await log.close();
+          await Promise.all(readers.map((r) => r.close()));
+        });
+        const run = (command: string) => promisify(exec)(command).then(() => undefined);
+        await appendThroughOutage(t, log, { down: () => run(downCommand), up: () => run(upCommand) }, async () => {
+          const reader = new KafkaEventLog({ ...options, follower: {} });
+          readers.push(reader);
+          await reader.open();
+          return reader;
+        });
+      },
+    );
   }
 
   test('KafkaEventLog: a second writer with the same transactional id fences the first', async (t) => {
@@ -100,7 +105,10 @@ if (brokers.length === 0) {
       const big = makeBatch(1, 1500); // ~1.3 MiB of JSON: several produce requests in one transaction
       await log.append(big);
       await log.append(makeBatch(1501, 1));
-      t.deepEqual((await readAll(log, 1)).map((b) => b.length), [1500, 1]);
+      t.deepEqual(
+        (await readAll(log, 1)).map((b) => b.length),
+        [1500, 1],
+      );
     } finally {
       await log.close();
     }
@@ -117,7 +125,10 @@ if (brokers.length === 0) {
       t.is(error!.status, 413);
       t.is(log.unavailable(), null);
       await log.append(makeBatch(2, 1));
-      t.deepEqual((await readAll(log, 1)).map((b) => b.map((e) => e.position)), [[1], [2]]);
+      t.deepEqual(
+        (await readAll(log, 1)).map((b) => b.map((e) => e.position)),
+        [[1], [2]],
+      );
     } finally {
       await log.close();
     }

@@ -11,7 +11,13 @@ import { eventLogContract, reopenable } from './eventLog.contract.js';
 eventLogContract('KafkaEventLog on a fake broker', async () => {
   const cluster = new FakeKafkaCluster();
   const open = async () => {
-    const log = new KafkaEventLog({ brokers: ['broker-1:9092'], replicationFactor: 1, logLevel: 'nothing', client: cluster.client, onSubscriptionError: () => {} });
+    const log = new KafkaEventLog({
+      brokers: ['broker-1:9092'],
+      replicationFactor: 1,
+      logLevel: 'nothing',
+      client: cluster.client,
+      onSubscriptionError: () => {},
+    });
     await log.open();
     return log;
   };

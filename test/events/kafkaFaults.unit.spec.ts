@@ -4,8 +4,10 @@
  * test checks what the caller sees and that nothing acknowledged is lost: every append
  * that resolved is in the topic, once, and nothing that was rejected as not committed is.
  */
-import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
+
+import test, { type ExecutionContext } from 'ava';
+
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { AuditService } from '../../src/audit/AuditService.js';
@@ -19,11 +21,18 @@ import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { loadConfig } from '../../src/config.js';
 import { AppendOutcomeUnknownError } from '../../src/events/AppendOutcomeUnknownError.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
-import { LogReadUnavailableError } from '../../src/events/LogReadUnavailableError.js';
+import {
+  EventLogUnavailableError,
+  EventLogWriteError,
+  type KafkaClient,
+  KafkaEventLog,
+  type KafkaEventLogOptions,
+  WriterLeaseHeldError,
+} from '../../src/events/kafka/KafkaEventLog.js';
 import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
 import { encode } from '../../src/events/kafka/messages.js';
 import { transactionFailure } from '../../src/events/kafka/transactionFailure.js';
-import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, WriterLeaseHeldError, type KafkaClient, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
+import { LogReadUnavailableError } from '../../src/events/LogReadUnavailableError.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
@@ -35,7 +44,11 @@ import { makeBatch, makeEvent } from './makeEvent.js';
 const TOPIC = 'netledger.changes';
 const TRANSACTIONAL_ID = 'netledger-writer';
 
-async function openLog(t: ExecutionContext, cluster = new FakeKafkaCluster(), options: Partial<KafkaEventLogOptions> = {}) {
+async function openLog(
+  t: ExecutionContext,
+  cluster = new FakeKafkaCluster(),
+  options: Partial<KafkaEventLogOptions> = {},
+) {
   const log = new KafkaEventLog({
     brokers: ['broker-1:9092'],
     topic: TOPIC,
@@ -67,7 +80,10 @@ test('kafka fault: a commit whose answer is lost resolves the append (the log ho
   await log.append(makeBatch(3, 1));
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
   t.is(cluster.producersCreated, 2, 'the producer stuck in COMMITTING was replaced');
-  t.deepEqual((await readAll(log, 1)).map((b) => b.length), [2, 1]);
+  t.deepEqual(
+    (await readAll(log, 1)).map((b) => b.length),
+    [2, 1],
+  );
 });
 
 test('kafka fault: a commit that failed is rejected as not committed; writes resume after recover()', async (t) => {
@@ -196,10 +212,14 @@ test('kafka fault: a commit that timed out, completed by a takeover writer that 
   await append;
   t.is(log.head(), 3);
   t.deepEqual(committedPositions(cluster), [1, 2, 3, 4, 5]);
-  await t.throwsAsync(log.append(makeBatch(4, 1)), { instanceOf: EventLogWriteError }, 'another writer wrote: this one stops for good');
+  await t.throwsAsync(
+    log.append(makeBatch(4, 1)),
+    { instanceOf: EventLogWriteError },
+    'another writer wrote: this one stops for good',
+  );
 });
 
-test("kafka fault: a commit that timed out and that a takeover writer aborted before appending on top is refused as fenced, not as a write to retry", async (t) => {
+test('kafka fault: a commit that timed out and that a takeover writer aborted before appending on top is refused as fenced, not as a write to retry', async (t) => {
   const cluster = new FakeKafkaCluster();
   const { log } = await openLog(t, cluster);
   await log.append(makeBatch(1, 1));
@@ -220,7 +240,10 @@ test('kafka fault: a writer refused as fenced that cannot read the log in time a
   const { log } = await openLog(t, cluster, { headReadTimeoutMs: 50 });
   await log.append(makeBatch(1, 1));
   // The commit goes through, its retry is refused as fenced, and the partition's leader goes away then.
-  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), { applied: true, during: () => cluster.leaderDown() });
+  cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), {
+    applied: true,
+    during: () => cluster.leaderDown(),
+  });
   // The head read's time limit does not hold the process open (a service's server does): this test must.
   const keepAlive = setInterval(() => {}, 1_000);
   t.teardown(() => clearInterval(keepAlive));
@@ -301,11 +324,17 @@ test('kafka fault: appends queued behind a failed transaction are rejected too (
   await log.recover();
   await log.append(makeBatch(2, 2));
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
-  t.deepEqual((await readAll(log, 1)).map((b) => b.map((e) => e.position)), [[1], [2, 3]]);
+  t.deepEqual(
+    (await readAll(log, 1)).map((b) => b.map((e) => e.position)),
+    [[1], [2, 3]],
+  );
 });
 
 /** The writer over the Kafka log (fake client), with the real projector and an in-memory read store. */
-async function kafkaWriter(t: ExecutionContext, options: { cluster?: FakeKafkaCluster; projectionTimeoutMs?: number; store?: MemoryReadStore } = {}) {
+async function kafkaWriter(
+  t: ExecutionContext,
+  options: { cluster?: FakeKafkaCluster; projectionTimeoutMs?: number; store?: MemoryReadStore } = {},
+) {
   const { cluster, log } = await openLog(t, options.cluster);
   const store = options.store ?? new MemoryReadStore();
   const projector = new Projector(log, store, registry);
@@ -322,11 +351,20 @@ async function kafkaWriter(t: ExecutionContext, options: { cluster?: FakeKafkaCl
     coordinator.close();
     await projector.stop();
   });
-  const env: CommandEnvironment = { registry, secrets: new SecretKeeper('k', false), settings: { enforceGlobalUnique: false }, followUps: runFollowUps };
+  const env: CommandEnvironment = {
+    registry,
+    secrets: new SecretKeeper('k', false),
+    settings: { enforceGlobalUnique: false },
+    followUps: runFollowUps,
+  };
   const createTag = (name: string) =>
-    coordinator.execute({ requestId: randomUUID(), user: null }, (tx) => createObjects(env, tx, registry.get('extras.tag'), [{ name, slug: name }], false));
+    coordinator.execute({ requestId: randomUUID(), user: null }, (tx) =>
+      createObjects(env, tx, registry.get('extras.tag'), [{ name, slug: name }], false),
+    );
   const createSite = (name: string, comments: string) =>
-    coordinator.execute({ requestId: randomUUID(), user: null }, (tx) => createObjects(env, tx, registry.get('dcim.site'), [{ name, slug: name, comments }], false));
+    coordinator.execute({ requestId: randomUUID(), user: null }, (tx) =>
+      createObjects(env, tx, registry.get('dcim.site'), [{ name, slug: name, comments }], false),
+    );
   return { cluster, log, store, projector, coordinator, fatal, createTag, createSite };
 }
 
@@ -338,7 +376,11 @@ test('kafka fault: through the writer, a failed commit answers 503 with Retry-Af
   t.true(error!.retryAfterSeconds >= 1);
   t.is(coordinator.health().state, 'unavailable');
   const c = await createTag('c');
-  t.deepEqual(c.events.map((e) => [e.position, e.objectId]), [[2, 2]], 'the failed decision (position 2, id 2) was forgotten');
+  t.deepEqual(
+    c.events.map((e) => [e.position, e.objectId]),
+    [[2, 2]],
+    'the failed decision (position 2, id 2) was forgotten',
+  );
   t.deepEqual(fatal, []);
   t.deepEqual(committedPositions(cluster), [1, 2]);
 });
@@ -347,9 +389,15 @@ test('kafka fault: through the writer, a commit whose answer was lost is answere
   const { cluster, store, createTag } = await kafkaWriter(t);
   cluster.failNext('commit', retriesExceeded(connectionError()), { applied: true });
   const a = await createTag('a');
-  t.deepEqual(a.events.map((e) => e.position), [1]);
+  t.deepEqual(
+    a.events.map((e) => e.position),
+    [1],
+  );
   t.truthy(await store.get('extras.tag', 1));
-  t.deepEqual((await createTag('b')).events.map((e) => e.position), [2]);
+  t.deepEqual(
+    (await createTag('b')).events.map((e) => e.position),
+    [2],
+  );
 });
 
 test('kafka fault: through the writer, a commit whose outcome cannot be learnt in time answers 503 saying it may be committed; recovery shows it', async (t) => {
@@ -362,7 +410,11 @@ test('kafka fault: through the writer, a commit whose outcome cannot be learnt i
   t.regex((response.body as { detail: string }).detail, /may or may not have been committed.*Idempotency-Key/);
   t.is(coordinator.health().state, 'unavailable');
   const b = await createTag('b');
-  t.deepEqual(b.events.map((e) => [e.position, e.objectId]), [[2, 2]], 'the next write continues after the event that did commit');
+  t.deepEqual(
+    b.events.map((e) => [e.position, e.objectId]),
+    [[2, 2]],
+    'the next write continues after the event that did commit',
+  );
   t.truthy(await store.get('extras.tag', 1), "the first write's object is there");
   t.deepEqual(committedPositions(cluster), [1, 2]);
 });
@@ -388,7 +440,10 @@ test('kafka fault: an event larger than the topic accepts is refused with 413 be
   t.regex(error!.message, /dcim\.site 'big' is 10\.\d KiB.*accepts for one change \(7\.0 KiB\); nothing was written/);
   t.deepEqual(committedPositions(cluster), []);
   t.is(coordinator.health().state, 'up');
-  t.deepEqual((await createTag('small')).events.map((e) => [e.position, e.objectId]), [[1, 1]]);
+  t.deepEqual(
+    (await createTag('small')).events.map((e) => [e.position, e.objectId]),
+    [[1, 1]],
+  );
 
   const response = await errorResponse(error!);
   t.deepEqual(response, { status: 413, body: { detail: error!.message } });
@@ -398,7 +453,10 @@ test('kafka fault: an oversized event handed to append() directly is refused who
   const cluster = new FakeKafkaCluster();
   cluster.createTopic(TOPIC, { config: { 'retention.ms': '-1', 'max.message.bytes': '4096' } });
   const { log } = await openLog(t, cluster);
-  const big = makeEvent(2, { objectRepr: 'big', postchange: { ...makeEvent(2).postchange, comments: 'y'.repeat(5000) } });
+  const big = makeEvent(2, {
+    objectRepr: 'big',
+    postchange: { ...makeEvent(2).postchange, comments: 'y'.repeat(5000) },
+  });
   await t.throwsAsync(log.append([makeEvent(1), big]), { instanceOf: EventTooLargeError });
   t.is(log.unavailable(), null);
   await log.append(makeBatch(1, 1));
@@ -410,14 +468,19 @@ test('kafka fault: events that each fit the topic but not together are sent as s
   cluster.createTopic(TOPIC, { config: { 'retention.ms': '-1', 'max.message.bytes': '8192' } });
   const { log } = await openLog(t, cluster);
   const requestId = randomUUID();
-  const sized = (position: number) => makeEvent(position, { requestId, postchange: { ...makeEvent(position).postchange, comments: 'z'.repeat(2500) } });
+  const sized = (position: number) =>
+    makeEvent(position, { requestId, postchange: { ...makeEvent(position).postchange, comments: 'z'.repeat(2500) } });
   const batch = [1, 2, 3, 4, 5].map(sized);
   await log.append(batch);
   // Queued behind an append in flight: group-committed into one transaction.
   await Promise.all([log.append([6, 7, 8].map(sized)), log.append([9, 10].map(sized))]);
   t.is(log.unavailable(), null);
   t.deepEqual(committedPositions(cluster), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-  t.deepEqual((await readAll(log, 1)).map((b) => b.length), [5, 3, 2], 'each append is still one batch');
+  t.deepEqual(
+    (await readAll(log, 1)).map((b) => b.length),
+    [5, 3, 2],
+    'each append is still one batch',
+  );
 });
 
 test("kafka fault: the projector's consumer failing after catch-up answers a waiting write 503 saying it IS committed", async (t) => {
@@ -475,11 +538,18 @@ test('kafka fault: read models that do not reach what recovery learnt was commit
   cluster.failNext('init', retriesExceeded(connectionError()), { during: () => (cluster.now += 31_000) });
   await t.throwsAsync(createTag('b'), { instanceOf: WriterUnavailableError, message: /outcome unknown/ });
   // Recovery learns 'b' is committed; the read models cannot show it yet.
-  await t.throwsAsync(createTag('c'), { instanceOf: WriterUnavailableError, message: /unavailable.*read models reached position 1, not 2/ });
+  await t.throwsAsync(createTag('c'), {
+    instanceOf: WriterUnavailableError,
+    message: /unavailable.*read models reached position 1, not 2/,
+  });
   t.is(coordinator.health().state, 'unavailable', 'not stopped: the read models are behind, not broken');
   release();
   const d = await createTag('d');
-  t.deepEqual(d.events.map((e) => [e.position, e.objectId]), [[3, 3]], "after 'b', which did commit");
+  t.deepEqual(
+    d.events.map((e) => [e.position, e.objectId]),
+    [[3, 3]],
+    "after 'b', which did commit",
+  );
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
 });
 
@@ -505,21 +575,31 @@ test("kafka fault: history reads while the partition's leader is unreachable are
   cluster.leaderDown();
   const reads: Array<[string, () => Promise<unknown>]> = [
     ['change record bodies (readPositions)', () => audit.log.events([2])],
-    ['a history range (read)', async () => {
-      for await (const _chunk of audit.log.range(1, 3));
-    }],
+    [
+      'a history range (read)',
+      async () => {
+        for await (const _chunk of audit.log.range(1, 3));
+      },
+    ],
     ['an ?as_of= replay (read)', () => audit.pastStore(2)],
   ];
   for (const [what, read] of reads) {
     const error = await t.throwsAsync(read(), { instanceOf: LogReadUnavailableError }, what);
-    t.deepEqual(await errorResponse(error!), {
-      status: 503,
-      retryAfter: '5',
-      body: { detail: 'The event log did not answer in time (change history is read from it); retry shortly.' },
-    }, what);
+    t.deepEqual(
+      await errorResponse(error!),
+      {
+        status: 503,
+        retryAfter: '5',
+        body: { detail: 'The event log did not answer in time (change history is read from it); retry shortly.' },
+      },
+      what,
+    );
   }
   cluster.leaderUp();
-  t.deepEqual((await audit.log.events([2, 3])).map((e) => e.position), [2, 3]);
+  t.deepEqual(
+    (await audit.log.events([2, 3])).map((e) => e.position),
+    [2, 3],
+  );
   t.truthy(await (await audit.pastStore(2)).get('dcim.site', 2));
 });
 
@@ -550,29 +630,52 @@ test('kafka fault: reads whose consumer cannot connect or join its group are ans
   let join = cluster.holdNext('consumerConnect');
   await t.throwsAsync(log.readPositions([1]), { instanceOf: LogReadUnavailableError }, 'a scan');
   join.release();
-  t.deepEqual((await log.readPositions([1])).map((e) => e.position), [1]);
+  t.deepEqual(
+    (await log.readPositions([1])).map((e) => e.position),
+    [1],
+  );
   // Located by that scan: fetched by a consumer seeked to its offset (consumeRange()).
   join = cluster.holdNext('consumerConnect');
   await t.throwsAsync(log.readPositions([2]), { instanceOf: LogReadUnavailableError }, 'a located read');
   join.release();
-  t.deepEqual((await log.readPositions([2])).map((e) => e.position), [2]);
+  t.deepEqual(
+    (await log.readPositions([2])).map((e) => e.position),
+    [2],
+  );
 });
 
 /** What the API's error middleware answers for `error`. */
 async function errorResponse(error: Error): Promise<{ status: number; body: any; retryAfter?: string }> {
   const headers: Record<string, string> = {};
-  const ctx = { status: 200, body: undefined as unknown, state: { requestId: 'r' }, set: (name: string, value: string) => (headers[name] = value) };
+  const ctx = {
+    status: 200,
+    body: undefined as unknown,
+    state: { requestId: 'r' },
+    set: (name: string, value: string) => (headers[name] = value),
+  };
   await errorResponses(() => {})(ctx as never, async () => {
     throw error;
   });
-  return { status: ctx.status, body: ctx.body, ...(headers['Retry-After'] ? { retryAfter: headers['Retry-After'] } : {}) };
+  return {
+    status: ctx.status,
+    body: ctx.body,
+    ...(headers['Retry-After'] ? { retryAfter: headers['Retry-After'] } : {}),
+  };
 }
 
 for (const [title, config, reason] of [
   ['a compacted topic', { 'cleanup.policy': 'compact', 'retention.ms': '-1' }, /cleanup\.policy is compact/],
-  ['a topic both compacted and deleting', { 'cleanup.policy': 'compact,delete', 'retention.ms': '-1' }, /cleanup\.policy is compact,delete/],
+  [
+    'a topic both compacted and deleting',
+    { 'cleanup.policy': 'compact,delete', 'retention.ms': '-1' },
+    /cleanup\.policy is compact,delete/,
+  ],
   ['a topic keeping events 7 days', { 'retention.ms': '604800000' }, /retention\.ms is 604800000/],
-  ['a topic keeping 1 GiB', { 'retention.ms': '-1', 'retention.bytes': '1073741824' }, /retention\.bytes is 1073741824/],
+  [
+    'a topic keeping 1 GiB',
+    { 'retention.ms': '-1', 'retention.bytes': '1073741824' },
+    /retention\.bytes is 1073741824/,
+  ],
 ] as const) {
   test(`kafka fault: ${title} would delete history: refused at open, saying what to change`, async (t) => {
     const cluster = new FakeKafkaCluster();
@@ -600,7 +703,9 @@ test('kafka fault: a topic created at open is kept forever with the configured r
   const topic = cluster.topics.get(TOPIC)!;
   t.is(topic.replicationFactor, 3);
   t.deepEqual(
-    Object.fromEntries(['cleanup.policy', 'retention.ms', 'retention.bytes', 'min.insync.replicas'].map((n) => [n, topic.config.get(n)])),
+    Object.fromEntries(
+      ['cleanup.policy', 'retention.ms', 'retention.bytes', 'min.insync.replicas'].map((n) => [n, topic.config.get(n)]),
+    ),
     { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1', 'min.insync.replicas': '2' },
   );
 });
@@ -623,22 +728,41 @@ test('kafka fault: TLS, SASL and short retry back-offs reach the client; the con
   const client = cluster.clientConfigs[0] as { ssl?: boolean; sasl?: unknown; retry?: { initialRetryTime: number } };
   t.true(client.ssl);
   t.deepEqual(client.sasl, { mechanism: 'scram-sha-512', username: 'netledger', password: 'pa55-secret' });
-  t.true(client.retry!.initialRetryTime <= 25, 'back-to-back transactions must not wait 300 ms on CONCURRENT_TRANSACTIONS');
-  const producer = cluster.producerConfigs[0] as { retry?: { retries: number; initialRetryTime: number }; transactionTimeout?: number };
+  t.true(
+    client.retry!.initialRetryTime <= 25,
+    'back-to-back transactions must not wait 300 ms on CONCURRENT_TRANSACTIONS',
+  );
+  const producer = cluster.producerConfigs[0] as {
+    retry?: { retries: number; initialRetryTime: number };
+    transactionTimeout?: number;
+  };
   t.true(producer.retry!.initialRetryTime <= 25);
-  t.true(Number.isSafeInteger(producer.retry!.retries) && producer.retry!.retries < 100, 'an outage fails the transaction instead of retrying forever');
+  t.true(
+    Number.isSafeInteger(producer.retry!.retries) && producer.retry!.retries < 100,
+    'an outage fails the transaction instead of retrying forever',
+  );
   t.is(producer.transactionTimeout, 60_000);
 
   const refused = t.throws(() => loadConfig({ ...env, KAFKA_SASL_MECHANISM: 'gssapi' }));
   t.false(refused!.message.includes('pa55-secret'));
-  t.throws(() => loadConfig({ ...env, KAFKA_SASL_PASSWORD: '' }), { message: /needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/ });
+  t.throws(() => loadConfig({ ...env, KAFKA_SASL_PASSWORD: '' }), {
+    message: /needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/,
+  });
 });
 
 test('kafka fault: a second writer refuses to start while one is live, instead of fencing it silently', async (t) => {
   const cluster = new FakeKafkaCluster();
   const { log: first } = await openLog(t, cluster, { writerLease: { takeover: false } });
   await first.append(makeBatch(1, 1));
-  const second = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, transactionalId: TRANSACTIONAL_ID, replicationFactor: 1, logLevel: 'nothing', client: cluster.client, writerLease: { takeover: false } });
+  const second = new KafkaEventLog({
+    brokers: ['b:9092'],
+    topic: TOPIC,
+    transactionalId: TRANSACTIONAL_ID,
+    replicationFactor: 1,
+    logLevel: 'nothing',
+    client: cluster.client,
+    writerLease: { takeover: false },
+  });
   const error = await t.throwsAsync(second.open(), { instanceOf: WriterLeaseHeldError });
   t.regex(error!.message, /another writer is live .*KAFKA_TAKEOVER=1/);
   await second.close();
@@ -658,7 +782,14 @@ test('kafka fault: with takeover the second writer starts and the live one is fe
 test('kafka fault: the lease is free once the writer closed, or once a dead writer has left the group', async (t) => {
   const cluster = new FakeKafkaCluster();
   const lease = { writerLease: { takeover: false } };
-  const first = new KafkaEventLog({ brokers: ['b:9092'], topic: TOPIC, replicationFactor: 1, logLevel: 'nothing', client: cluster.client, ...lease });
+  const first = new KafkaEventLog({
+    brokers: ['b:9092'],
+    topic: TOPIC,
+    replicationFactor: 1,
+    logLevel: 'nothing',
+    client: cluster.client,
+    ...lease,
+  });
   await first.open();
   await first.close();
   const { log: second } = await openLog(t, cluster, lease);
@@ -700,7 +831,11 @@ test('kafka fault: a transaction that outlived the timeout while a newer writer 
   await second.append(makeBatch(3, 1));
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
   const written = await readAll(second, 2);
-  t.deepEqual(written[0]!.map((e) => e.eventId), secondsEvents.map((e) => e.eventId), "the newer writer's events are intact");
+  t.deepEqual(
+    written[0]!.map((e) => e.eventId),
+    secondsEvents.map((e) => e.eventId),
+    "the newer writer's events are intact",
+  );
 });
 
 test('kafka fault: a commit that reached the coordinator, whose writer finds a takeover writer in the lease before the markers are written, is answered as of unknown outcome, not as refused', async (t) => {
@@ -729,7 +864,11 @@ test('kafka fault: a commit that reached the coordinator, whose writer finds a t
   const { log: second } = await opening;
   t.deepEqual(committedPositions(cluster), [1, 2, 3]);
   const written = await readAll(second, 2);
-  t.deepEqual(written[0]!.map((e) => e.eventId), events.map((e) => e.eventId), 'the write is in the log');
+  t.deepEqual(
+    written[0]!.map((e) => e.eventId),
+    events.map((e) => e.eventId),
+    'the write is in the log',
+  );
 });
 
 test('kafka fault: with the writer lease and no takeover, a transaction the broker timed out still recovers (INVALID_PRODUCER_EPOCH after the timeout is not fencing)', async (t) => {
@@ -753,7 +892,10 @@ test('kafka fault: the writer that took over is not stopped by the fenced writer
   cluster.failNext('commit', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), {
     during: () => cluster.timeOutTransaction(TRANSACTIONAL_ID, 61_000),
   });
-  await t.throwsAsync(second.append(makeBatch(2, 1)), { instanceOf: EventLogUnavailableError, message: /did not commit/ });
+  await t.throwsAsync(second.append(makeBatch(2, 1)), {
+    instanceOf: EventLogUnavailableError,
+    message: /did not commit/,
+  });
   await second.recover();
   await second.append(makeBatch(2, 1));
   t.deepEqual(committedPositions(cluster), [1, 2]);
@@ -804,14 +946,25 @@ test('kafka fault: what a failed transaction means, by the error the library rai
   const cases: Array<[string, Error, number, 'fenced' | 'retry']> = [
     ['PRODUCER_FENCED (unknown to the library: code 90)', protocolError('PRODUCER_FENCED'), 10, 'fenced'],
     ['INVALID_PRODUCER_EPOCH soon after the transaction began', protocolError('INVALID_PRODUCER_EPOCH'), 10, 'fenced'],
-    ['INVALID_PRODUCER_EPOCH wrapped by the retrier', retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')), 10, 'fenced'],
+    [
+      'INVALID_PRODUCER_EPOCH wrapped by the retrier',
+      retriesExceeded(protocolError('INVALID_PRODUCER_EPOCH')),
+      10,
+      'fenced',
+    ],
     ['INVALID_PRODUCER_EPOCH after the transaction timeout', protocolError('INVALID_PRODUCER_EPOCH'), timeout, 'retry'],
     ['INVALID_PRODUCER_ID_MAPPING', protocolError('INVALID_PRODUCER_ID_MAPPING'), 10, 'retry'],
     ['CONCURRENT_TRANSACTIONS retried out', retriesExceeded(protocolError('CONCURRENT_TRANSACTIONS')), 10, 'retry'],
     ['a lost connection', retriesExceeded(connectionError()), 10, 'retry'],
-    ['a producer stuck in COMMITTING', new Error('Transaction state exception: Cannot call "beginTransaction" in state "COMMITTING"'), 10, 'retry'],
+    [
+      'a producer stuck in COMMITTING',
+      new Error('Transaction state exception: Cannot call "beginTransaction" in state "COMMITTING"'),
+      10,
+      'retry',
+    ],
   ];
-  for (const [what, error, elapsed, expected] of cases) t.is(transactionFailure(error, elapsed, timeout), expected, what);
+  for (const [what, error, elapsed, expected] of cases)
+    t.is(transactionFailure(error, elapsed, timeout), expected, what);
 });
 
 test('kafka fault: a batch handler that runs long keeps heartbeating to its group, and stops when the batch is done', async (t) => {
@@ -833,7 +986,10 @@ test('kafka fault: a batch handler that runs long keeps heartbeating to its grou
   await sub.caughtUp;
   t.deepEqual(delivered, [1, 2]);
   t.true(beats.length >= 2);
-  t.true(beats.every((g) => g.includes('.subscribe.')), 'the subscription group heartbeats');
+  t.true(
+    beats.every((g) => g.includes('.subscribe.')),
+    'the subscription group heartbeats',
+  );
   const after = beats.length;
   await log.append(makeBatch(3, 1));
   await new Promise<void>((resolve) => {

@@ -2,8 +2,10 @@
  * A read replica follows the Kafka topic without writing it: against the fake cluster
  * (test/support/fakeKafka.ts), which speaks the client library's API.
  */
-import test, { type ExecutionContext } from 'ava';
 import { getEventListeners } from 'node:events';
+
+import test, { type ExecutionContext } from 'ava';
+
 import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { Readiness } from '../../src/replicas/Readiness.js';
 import { dependants } from '../support/abortSignals.js';
@@ -11,7 +13,15 @@ import { connectionError, FakeKafkaCluster, retriesExceeded } from '../support/f
 import { makeBatch } from './makeEvent.js';
 
 async function openLog(t: ExecutionContext, cluster: FakeKafkaCluster, options: Partial<KafkaEventLogOptions>) {
-  const log = new KafkaEventLog({ brokers: ['broker-1:9092'], topic: 'netledger.changes', replicationFactor: 1, logLevel: 'nothing', client: cluster.client, onSubscriptionError: () => {}, ...options });
+  const log = new KafkaEventLog({
+    brokers: ['broker-1:9092'],
+    topic: 'netledger.changes',
+    replicationFactor: 1,
+    logLevel: 'nothing',
+    client: cluster.client,
+    onSubscriptionError: () => {},
+    ...options,
+  });
   t.teardown(() => log.close());
   await log.open();
   return log;
@@ -32,7 +42,7 @@ test('a follower registers no producer, knows the head at open and follows it as
   // The head is looked up again once the partition's end has moved: wait for that, not for time.
   await new Promise<void>((resolve) => {
     const check = setInterval(() => {
-      if (follower.head() === 5) clearInterval(check), resolve();
+      if (follower.head() === 5) (clearInterval(check), resolve());
     }, 5);
   });
   t.is(follower.head(), 5);
@@ -61,7 +71,13 @@ test('kafka fault: a follower whose look-ups of the partition end fail keeps its
   t.is(writer.headConfirmedAgoMs(), 0, 'a writer makes its head');
   t.is(follower.headConfirmedAgoMs(), 0, 'confirmed at open');
   // The read models of a replica at the head; readiness weighs the head's age as main.ts wires it.
-  const readiness = new Readiness(() => 2, () => follower.head(), { maxLagEvents: 50, maxLagMs: 10_000 }, now, () => follower.headConfirmedAgoMs());
+  const readiness = new Readiness(
+    () => 2,
+    () => follower.head(),
+    { maxLagEvents: 50, maxLagMs: 10_000 },
+    now,
+    () => follower.headConfirmedAgoMs(),
+  );
   readiness.markCaughtUp();
 
   cluster.now += 3_000;
@@ -80,7 +96,11 @@ test('kafka fault: a follower whose look-ups of the partition end fail keeps its
   }
   t.deepEqual(ages, [4_000, 8_000, 12_000]);
   t.is(follower.head(), 2, 'the head it knew is kept');
-  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', lag: 0, headAgeSeconds: 12 }, 'lag 0 against a stale head is not taken for ready');
+  t.like(
+    readiness.report(),
+    { ready: false, phase: 'log-unreachable', lag: 0, headAgeSeconds: 12 },
+    'lag 0 against a stale head is not taken for ready',
+  );
 
   cluster.clearFaults('fetchTopicOffsets');
   await until(() => follower.head() === 3);
@@ -88,13 +108,17 @@ test('kafka fault: a follower whose look-ups of the partition end fail keeps its
   t.like(readiness.report(), { ready: true, phase: 'ready', lag: 1, headAgeSeconds: 0 });
 });
 
-test('kafka fault: a head look-up under way (its consumer still joining) counts from the end\'s answer, so a reachable cluster under writes does not age the head by the look-up\'s length', async (t) => {
+test("kafka fault: a head look-up under way (its consumer still joining) counts from the end's answer, so a reachable cluster under writes does not age the head by the look-up's length", async (t) => {
   const cluster = new FakeKafkaCluster();
   const now = () => cluster.now;
   const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer', now });
   await writer.append(makeBatch(1, 2));
   // No refresh of its own during the test: the look-up is started by hand.
-  const follower = await openLog(t, cluster, { clientId: 'netledger-reader', follower: { headRefreshMs: 3_600_000 }, now });
+  const follower = await openLog(t, cluster, {
+    clientId: 'netledger-reader',
+    follower: { headRefreshMs: 3_600_000 },
+    now,
+  });
   const refresh = () => (follower as unknown as { refreshFollowedHead(): Promise<void> }).refreshFollowedHead();
   cluster.now += 4_000;
   const join = cluster.holdNext('consumerConnect');
@@ -102,7 +126,7 @@ test('kafka fault: a head look-up under way (its consumer still joining) counts 
   const refreshing = refresh();
   await join.reached;
   cluster.now += 3_000;
-  t.is(follower.headConfirmedAgoMs(), 3_000, 'from the end\'s answer, not from the refresh before (7 s)');
+  t.is(follower.headConfirmedAgoMs(), 3_000, "from the end's answer, not from the refresh before (7 s)");
   join.release();
   await refreshing;
   t.is(follower.head(), 3);
@@ -126,14 +150,27 @@ test("a follower's head look-ups leave nothing attached to the log's closing sig
 
 test('a follower takes no writer lease', (t) => {
   const cluster = new FakeKafkaCluster();
-  t.throws(() => new KafkaEventLog({ brokers: ['b:9092'], client: cluster.client, follower: {}, writerLease: { takeover: false } }), { message: /no writer lease/ });
+  t.throws(
+    () =>
+      new KafkaEventLog({
+        brokers: ['b:9092'],
+        client: cluster.client,
+        follower: {},
+        writerLease: { takeover: false },
+      }),
+    { message: /no writer lease/ },
+  );
 });
 
 test("a follower starts no head look-up while one is under way (the partition's leader away: each takes up to its time limit)", async (t) => {
   const cluster = new FakeKafkaCluster();
   const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
   await writer.append(makeBatch(1, 1));
-  const follower = await openLog(t, cluster, { clientId: 'netledger-reader', follower: { headRefreshMs: 5 }, headReadTimeoutMs: 100 });
+  const follower = await openLog(t, cluster, {
+    clientId: 'netledger-reader',
+    follower: { headRefreshMs: 5 },
+    headReadTimeoutMs: 100,
+  });
   const lookups = () => cluster.consumerGroups.filter((g) => g.startsWith('netledger-reader.head.'));
   const atOpen = lookups().length;
   cluster.leaderDown();
@@ -148,8 +185,17 @@ test("a follower starts no head look-up while one is under way (the partition's 
 
 test('a follower does not create the topic: a missing one (the writer not started yet, a mistyped KAFKA_TOPIC) is refused at open, saying so', async (t) => {
   const cluster = new FakeKafkaCluster();
-  const follower = new KafkaEventLog({ brokers: ['broker-1:9092'], topic: 'netledger.chagnes', replicationFactor: 1, logLevel: 'nothing', client: cluster.client, follower: {} });
+  const follower = new KafkaEventLog({
+    brokers: ['broker-1:9092'],
+    topic: 'netledger.chagnes',
+    replicationFactor: 1,
+    logLevel: 'nothing',
+    client: cluster.client,
+    follower: {},
+  });
   t.teardown(() => follower.close());
-  await t.throwsAsync(follower.open(), { message: /topic netledger\.chagnes does not exist, and a reader does not create it/ });
+  await t.throwsAsync(follower.open(), {
+    message: /topic netledger\.chagnes does not exist, and a reader does not create it/,
+  });
   t.false(cluster.topics.has('netledger.chagnes'), 'no empty log was made to be served');
 });

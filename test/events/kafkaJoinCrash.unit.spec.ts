@@ -6,6 +6,7 @@
  * test, a follower's open failed so. The replacement must carry the read instead.
  */
 import test from 'ava';
+
 import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { FakeKafkaCluster, protocolError } from '../support/fakeKafka.js';
 import { readAll } from './eventLog.contract.js';
@@ -33,5 +34,8 @@ test('kafka: a reader whose consumer fails to join its group reads on through a 
   t.teardown(() => follower.close());
   await follower.open();
   t.is(follower.head(), 5);
-  t.deepEqual((await readAll(follower, 4)).map((b) => b.map((e) => e.position)), [[4, 5]]);
+  t.deepEqual(
+    (await readAll(follower, 4)).map((b) => b.map((e) => e.position)),
+    [[4, 5]],
+  );
 });

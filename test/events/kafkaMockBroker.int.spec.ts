@@ -1,9 +1,16 @@
-import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
-import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+
+import test, { type ExecutionContext } from 'ava';
+
 import { AppendOutcomeUnknownError } from '../../src/events/AppendOutcomeUnknownError.js';
-import { EventLogUnavailableError, EventLogWriteError, KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
-import { kafkaMockBinary, startKafkaMock, type KafkaMock } from '../support/kafkaMockBroker.js';
+import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import {
+  EventLogUnavailableError,
+  EventLogWriteError,
+  KafkaEventLog,
+  type KafkaEventLogOptions,
+} from '../../src/events/kafka/KafkaEventLog.js';
+import { type KafkaMock, kafkaMockBinary, startKafkaMock } from '../support/kafkaMockBroker.js';
 import { KafkaMockClient } from '../support/kafkaMockClient.js';
 import { eventLogContract, readAll, reopenable, waitFor } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
@@ -35,7 +42,10 @@ if ('skipped' in built) {
     const { mock, client } = await startMock(1);
     const options = logOptions(mock, client);
     try {
-      return await reopenable(() => openLog(options), () => mock.stop());
+      return await reopenable(
+        () => openLog(options),
+        () => mock.stop(),
+      );
     } catch (error) {
       await mock.stop();
       throw error;
@@ -69,7 +79,9 @@ if ('skipped' in built) {
     await writer.until(() => writer.acknowledged.length >= before + 3);
     await writer.stop();
 
-    t.log(`acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}${writer.refusals.map((r) => `: ${r}`).join('')}`);
+    t.log(
+      `acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}${writer.refusals.map((r) => `: ${r}`).join('')}`,
+    );
     await assertLogHoldsAcknowledged(t, log, writer);
   });
 
@@ -84,7 +96,9 @@ if ('skipped' in built) {
     await writer.until(() => writer.acknowledged.length >= before + 3);
     await writer.stop();
 
-    t.log(`acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}, recover() failed ${writer.failedRecoveries} times: ${writer.refusals[0]}`);
+    t.log(
+      `acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}, recover() failed ${writer.failedRecoveries} times: ${writer.refusals[0]}`,
+    );
     await assertLogHoldsAcknowledged(t, log, writer);
   });
 
@@ -128,9 +142,19 @@ if ('skipped' in built) {
     t.log(`acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}`);
     const ids = (batches: ChangeEvent[][]) => batches.map((b) => b.map((e) => e.eventId).join(','));
     const acknowledged = new Set(ids(writer.acknowledged));
-    t.true(ids(writer.acknowledged).every((id) => ids(seen).includes(id)), 'every acknowledged batch delivered');
-    t.true(ids(seen).every((id) => acknowledged.has(id) || ids(writer.refused).includes(id)), 'nothing delivered that was not appended');
-    t.deepEqual(seen.flat().map((e) => e.position), Array.from({ length: head }, (_, i) => i + 1), 'in order, each once');
+    t.true(
+      ids(writer.acknowledged).every((id) => ids(seen).includes(id)),
+      'every acknowledged batch delivered',
+    );
+    t.true(
+      ids(seen).every((id) => acknowledged.has(id) || ids(writer.refused).includes(id)),
+      'nothing delivered that was not appended',
+    );
+    t.deepEqual(
+      seen.flat().map((e) => e.position),
+      Array.from({ length: head }, (_, i) => i + 1),
+      'in order, each once',
+    );
     await assertLogHoldsAcknowledged(t, log, writer);
   });
 
@@ -158,7 +182,7 @@ if ('skipped' in built) {
   // coordinator) stays a member until its session expires; the client's own restart would
   // join the same group as a new member and wait for that: 30-60 s without delivery. The
   // reader replaces a lost consumer with one in a fresh group of its own (~5 s here).
-  test('kafka mock: the broker drops a subscription\'s consumer while it joins its group: delivery resumes after one new join, not after the lost member\'s session', async (t) => {
+  test("kafka mock: the broker drops a subscription's consumer while it joins its group: delivery resumes after one new join, not after the lost member's session", async (t) => {
     const { mock, client, log, seen, since } = await followedLog(t);
     await client.waitForLine(/Request JoinGroup/, since);
     await mock.command('down 1');
@@ -169,7 +193,7 @@ if ('skipped' in built) {
 
   // The same after the subscription has joined: the group coordinator restarts and the
   // client gives up on it (~12 s here).
-  test('kafka mock: the group coordinator restarts under a caught-up subscription: delivery resumes after one new join, not after the lost member\'s session', async (t) => {
+  test("kafka mock: the group coordinator restarts under a caught-up subscription: delivery resumes after one new join, not after the lost member's session", async (t) => {
     const { mock, client, log, seen, sub } = await followedLog(t);
     await sub.caughtUp;
     const since = client.mark();
@@ -185,7 +209,10 @@ if ('skipped' in built) {
     t.teardown(() => log.close());
     await log.append(makeBatch(1, 1500)); // ~1.3 MiB of JSON: several produce requests in one transaction
     await log.append(makeBatch(1501, 1));
-    t.deepEqual((await readAll(log, 1)).map((b) => b.length), [1500, 1]);
+    t.deepEqual(
+      (await readAll(log, 1)).map((b) => b.length),
+      [1500, 1],
+    );
   });
 
   test('kafka mock: readPositions on a fresh follower: a scan from the start, then consumers seeked to the learnt offsets', async (t) => {
@@ -196,8 +223,16 @@ if ('skipped' in built) {
     await writer.close();
     const reader = await openLog({ ...options, follower: {}, bodyCacheBytes: 0 });
     t.teardown(() => reader.close());
-    t.deepEqual((await reader.readPositions([7, 93])).map((e) => e.position), [7, 93], 'by a scan from the start');
-    t.deepEqual((await reader.readPositions([52, 3, 99])).map((e) => e.position), [52, 3, 99], 'by offset, in the order asked');
+    t.deepEqual(
+      (await reader.readPositions([7, 93])).map((e) => e.position),
+      [7, 93],
+      'by a scan from the start',
+    );
+    t.deepEqual(
+      (await reader.readPositions([52, 3, 99])).map((e) => e.position),
+      [52, 3, 99],
+      'by offset, in the order asked',
+    );
   });
 
   test('kafka mock: a retriable Produce error (not leader, then a dropped connection) is retried and the append is written once', async (t) => {
@@ -220,7 +255,11 @@ if ('skipped' in built) {
     await mock.command('errors 0 1 MSG_SIZE_TOO_LARGE');
     await t.throwsAsync(log.append(makeBatch(3, 2)), { instanceOf: EventLogUnavailableError });
     t.true(log.unavailable() instanceof EventLogUnavailableError);
-    await t.throwsAsync(log.append(makeBatch(3, 2)), { instanceOf: EventLogUnavailableError }, 'refused until recover()');
+    await t.throwsAsync(
+      log.append(makeBatch(3, 2)),
+      { instanceOf: EventLogUnavailableError },
+      'refused until recover()',
+    );
     await log.recover();
     t.is(log.unavailable(), null);
     t.is(log.head(), 2);
@@ -238,7 +277,9 @@ if ('skipped' in built) {
     const before = writer.acknowledged.length;
     await writer.until(() => writer.acknowledged.length >= before + 3);
     await writer.stop();
-    t.log(`acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}${writer.refusals.map((r) => `: ${r}`).join('')}`);
+    t.log(
+      `acknowledged ${writer.acknowledged.length}, refused ${writer.refused.length}${writer.refusals.map((r) => `: ${r}`).join('')}`,
+    );
     await assertLogHoldsAcknowledged(t, log, writer);
   });
 
@@ -326,15 +367,24 @@ class SteadyWriter {
 }
 
 /** Every acknowledged batch is in the log exactly as appended, the log is dense, and whatever else it holds was an append answered with a refusal. */
-async function assertLogHoldsAcknowledged(t: ExecutionContext, log: KafkaEventLog, writer: SteadyWriter): Promise<void> {
+async function assertLogHoldsAcknowledged(
+  t: ExecutionContext,
+  log: KafkaEventLog,
+  writer: SteadyWriter,
+): Promise<void> {
   const held = await readAll(log, 1);
   const ids = (batch: ChangeEvent[]) => batch.map((e) => e.eventId).join(',');
   const heldIds = new Set(held.map(ids));
-  for (const batch of writer.acknowledged) t.true(heldIds.has(ids(batch)), `acknowledged batch at ${batch[0]!.position} is in the log`);
+  for (const batch of writer.acknowledged)
+    t.true(heldIds.has(ids(batch)), `acknowledged batch at ${batch[0]!.position} is in the log`);
   const answered = new Set([...writer.acknowledged, ...writer.refused].map(ids));
   for (const batch of held) t.true(answered.has(ids(batch)), `batch at ${batch[0]!.position} in the log was appended`);
   const positions = held.flat().map((e) => e.position);
-  t.deepEqual(positions, positions.map((_, i) => i + 1), 'dense from 1');
+  t.deepEqual(
+    positions,
+    positions.map((_, i) => i + 1),
+    'dense from 1',
+  );
   t.is(log.head(), positions.length);
 }
 
@@ -355,7 +405,11 @@ async function mockFor(t: ExecutionContext, brokers: number): Promise<{ mock: Ka
   return started;
 }
 
-function logOptions(mock: KafkaMock, client: KafkaMockClient, extra: Partial<KafkaEventLogOptions> = {}): KafkaEventLogOptions {
+function logOptions(
+  mock: KafkaMock,
+  client: KafkaMockClient,
+  extra: Partial<KafkaEventLogOptions> = {},
+): KafkaEventLogOptions {
   return {
     brokers: mock.brokers,
     topic: `netledger.test.${randomUUID()}`,

@@ -5,6 +5,7 @@
  * Seen against a real, busy 3.9 broker: a writer's open() failed on a topic it had just made.
  */
 import test from 'ava';
+
 import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
 import { FakeKafkaCluster, protocolError } from '../support/fakeKafka.js';
 import { readAll } from './eventLog.contract.js';
@@ -27,10 +28,13 @@ test('kafka: a writer opens on the topic it just created though the broker did n
   t.teardown(() => log.close());
   await log.open();
   await log.append(makeBatch(1, 2));
-  t.deepEqual((await readAll(log, 1)).map((b) => b.length), [2]);
+  t.deepEqual(
+    (await readAll(log, 1)).map((b) => b.length),
+    [2],
+  );
 });
 
-test('kafka: a topic that cannot be created is still refused with the broker\'s error', async (t) => {
+test("kafka: a topic that cannot be created is still refused with the broker's error", async (t) => {
   const cluster = new FakeKafkaCluster();
   cluster.failNext('createTopics', protocolError('POLICY_VIOLATION'));
   const log = new KafkaEventLog(options(cluster));

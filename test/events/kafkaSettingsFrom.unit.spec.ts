@@ -4,6 +4,7 @@
  * other durations of the configuration).
  */
 import test from 'ava';
+
 import { loadConfig } from '../../src/config.js';
 import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
 
@@ -23,14 +24,26 @@ test('the time limits are seconds, fractions allowed; an empty value is the defa
 });
 
 test('a time limit that is not a number, negative or 0 (every read would fail at once) is refused at start, naming the setting', (t) => {
-  t.throws(() => loadConfig({ ...env, KAFKA_HEAD_READ_TIMEOUT: 'ten' }), { message: /not a non-negative number of seconds: ten/ });
-  t.throws(() => loadConfig({ ...env, KAFKA_READ_STALL_TIMEOUT: '-1' }), { message: /not a non-negative number of seconds: -1/ });
-  t.throws(() => loadConfig({ ...env, KAFKA_HEAD_READ_TIMEOUT: '0' }), { message: /KAFKA_HEAD_READ_TIMEOUT must be more than 0 seconds/ });
-  t.throws(() => loadConfig({ ...env, KAFKA_READ_STALL_TIMEOUT: '0.0001' }), { message: /KAFKA_READ_STALL_TIMEOUT must be more than 0 seconds/ });
+  t.throws(() => loadConfig({ ...env, KAFKA_HEAD_READ_TIMEOUT: 'ten' }), {
+    message: /not a non-negative number of seconds: ten/,
+  });
+  t.throws(() => loadConfig({ ...env, KAFKA_READ_STALL_TIMEOUT: '-1' }), {
+    message: /not a non-negative number of seconds: -1/,
+  });
+  t.throws(() => loadConfig({ ...env, KAFKA_HEAD_READ_TIMEOUT: '0' }), {
+    message: /KAFKA_HEAD_READ_TIMEOUT must be more than 0 seconds/,
+  });
+  t.throws(() => loadConfig({ ...env, KAFKA_READ_STALL_TIMEOUT: '0.0001' }), {
+    message: /KAFKA_READ_STALL_TIMEOUT must be more than 0 seconds/,
+  });
 });
 
-test('KAFKA_TRANSACTIONAL_ID names the writer\'s transactional id (default netledger-writer): deployments sharing a cluster need their own', (t) => {
+test("KAFKA_TRANSACTIONAL_ID names the writer's transactional id (default netledger-writer): deployments sharing a cluster need their own", (t) => {
   t.like(kafkaSettingsFrom(loadConfig(env)), { transactionalId: 'netledger-writer' });
-  t.like(kafkaSettingsFrom(loadConfig({ ...env, KAFKA_TRANSACTIONAL_ID: 'staging-writer' })), { transactionalId: 'staging-writer' });
-  t.like(kafkaSettingsFrom(loadConfig({ ...env, KAFKA_TRANSACTIONAL_ID: '' })), { transactionalId: 'netledger-writer' });
+  t.like(kafkaSettingsFrom(loadConfig({ ...env, KAFKA_TRANSACTIONAL_ID: 'staging-writer' })), {
+    transactionalId: 'staging-writer',
+  });
+  t.like(kafkaSettingsFrom(loadConfig({ ...env, KAFKA_TRANSACTIONAL_ID: '' })), {
+    transactionalId: 'netledger-writer',
+  });
 });

@@ -4,18 +4,20 @@
  * and position, verify-log reports every damaged frame, and repair-log moves the
  * damaged part aside into a file instead of deleting it.
  */
-import test, { type ExecutionContext } from 'ava';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
+import test, { type ExecutionContext } from 'ava';
+
 import { main } from '../../src/cli/manage.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEventLog.js';
+import { encodeFrame } from '../../src/events/file/frames.js';
 import { scanLog } from '../../src/events/file/logScan.js';
 import { repairLog } from '../../src/events/file/repairLog.js';
 import { readAll } from './eventLog.contract.js';
 import { makeBatch } from './makeEvent.js';
-import { encodeFrame } from '../../src/events/file/frames.js';
 
 function tempDir(t: ExecutionContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nl-damage-'));
@@ -67,12 +69,19 @@ function flipByte(file: string, at: number): void {
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s) }, out: () => out.join(''), err: () => err.join('') };
+  return {
+    io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s) },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
 }
 
 /** Files beside the log whose name says why bytes were cut. */
 function sideFiles(dir: string, kind: string): string[] {
-  return fs.readdirSync(dir).filter((name) => name.startsWith(`events.log.${kind}-`)).map((name) => path.join(dir, name));
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.startsWith(`events.log.${kind}-`))
+    .map((name) => path.join(dir, name));
 }
 
 test('one flipped byte in the middle of the log stops open() with file, offset and position, and cuts nothing', async (t) => {
@@ -83,8 +92,15 @@ test('one flipped byte in the middle of the log stops open() with file, offset a
   const before = fs.readFileSync(file);
   const position = batches[middle]![0]!.position;
 
-  const err = await t.throwsAsync(new FileEventLog({ dir, logger: () => {} }).open(), { instanceOf: EventLogCorruptError });
-  t.true(err!.message.startsWith(`${file}: bad frame at byte offset ${offsets[middle]}, where position ${position} should start`), err!.message);
+  const err = await t.throwsAsync(new FileEventLog({ dir, logger: () => {} }).open(), {
+    instanceOf: EventLogCorruptError,
+  });
+  t.true(
+    err!.message.startsWith(
+      `${file}: bad frame at byte offset ${offsets[middle]}, where position ${position} should start`,
+    ),
+    err!.message,
+  );
   t.regex(err!.message, /npm run manage -- verify-log/);
   t.regex(err!.message, /npm run manage -- repair-log/);
   t.true(fs.readFileSync(file).equals(before), 'not one byte cut');
@@ -123,7 +139,10 @@ test('verify-log reports every damaged frame, changes nothing, and exits 1 for a
   t.is(await main(['verify-log'], { DATA_DIR: dir }, cli.io), 1);
   const n = (v: number) => String(v);
   t.regex(cli.out(), new RegExp(`bytes ${n(offsets[100]!)}\\.\\.${n(offsets[101]!)}: BAD`));
-  t.regex(cli.out(), new RegExp(`bytes ${n(offsets[300]!)}\\.\\.${n(offsets[301]!)}: BAD \\(\\d+ bytes\\): frame CRC mismatch`));
+  t.regex(
+    cli.out(),
+    new RegExp(`bytes ${n(offsets[300]!)}\\.\\.${n(offsets[301]!)}: BAD \\(\\d+ bytes\\): frame CRC mismatch`),
+  );
   t.regex(cli.out(), /CORRUPT/);
   t.true(fs.readFileSync(file).equals(before), 'verify-log changes nothing');
 
@@ -151,9 +170,18 @@ test('repair-log moves the damaged tail into a side file (asking first), then th
   t.truthy(kept);
   t.regex(path.basename(kept!), new RegExp(`^events\\.log\\.damaged-\\d{8}T\\d{9}Z-at-${offsets[400]}$`));
   t.true(fs.readFileSync(kept!).equals(original.subarray(offsets[400]!)), 'the side file holds exactly the bytes cut');
-  t.true(fs.readFileSync(file).equals(original.subarray(0, offsets[400]!)), 'the log keeps everything before the damage');
+  t.true(
+    fs.readFileSync(file).equals(original.subarray(0, offsets[400]!)),
+    'the log keeps everything before the damage',
+  );
   const logged = JSON.parse(run.err().trim().split('\n').at(-1)!);
-  t.like(logged, { level: 'warn', offset: offsets[400], bytes: original.length - offsets[400]!, position: batches[400]![0]!.position, keptIn: kept });
+  t.like(logged, {
+    level: 'warn',
+    offset: offsets[400],
+    bytes: original.length - offsets[400]!,
+    position: batches[400]![0]!.position,
+    keptIn: kept,
+  });
 
   const log = new FileEventLog({ dir, logger: () => {} });
   await log.open();
@@ -222,7 +250,10 @@ test('damage followed by a frame larger than the search window is still found (n
       ['intact', first.length + bad.length + pad.length],
     ],
   );
-  await t.throwsAsync(new FileEventLog({ dir, logger: () => {} }).open(), { instanceOf: EventLogCorruptError, message: /followed by an intact frame/ });
+  await t.throwsAsync(new FileEventLog({ dir, logger: () => {} }).open(), {
+    instanceOf: EventLogCorruptError,
+    message: /followed by an intact frame/,
+  });
 });
 
 test('export and rebuild refuse a damaged log instead of reading it only up to the damage', async (t) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_SCHEMA_VERSION, type ChangeEvent } from '../../src/events/ChangeEvent.js';
+
+import { type ChangeEvent, EVENT_SCHEMA_VERSION } from '../../src/events/ChangeEvent.js';
 
 /** ISO 8601 UTC with microseconds, as the envelope wants. */
 function nowMicros(): string {

@@ -3,12 +3,17 @@
  * and dropped as soon as the waiter gives up.
  */
 import test from 'ava';
+
 import { PositionWaiters } from '../../src/events/PositionWaiters.js';
 
 test('the waits up to the position reached are settled as the follower advances; a failure rejects the rest', async (t) => {
   const waiters = new PositionWaiters();
   const settled: string[] = [];
-  const wait = (position: number) => waiters.wait(position).then(() => settled.push(`${position}`), (error: Error) => settled.push(`${position}: ${error.message}`));
+  const wait = (position: number) =>
+    waiters.wait(position).then(
+      () => settled.push(`${position}`),
+      (error: Error) => settled.push(`${position}: ${error.message}`),
+    );
   const all = [wait(3), wait(1), wait(5)];
   waiters.reached(3);
   t.is(waiters.size, 1);

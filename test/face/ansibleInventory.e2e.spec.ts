@@ -5,8 +5,9 @@
  * message) where Ansible or the collection is missing.
  */
 import test from 'ava';
+
 import { ansibleAvailability } from '../support/ansible.js';
-import { inventoryRunner, type InventoryRun } from '../support/ansibleInventory.js';
+import { type InventoryRun, inventoryRunner } from '../support/ansibleInventory.js';
 import { startService, type TestService } from '../support/startService.js';
 
 interface Requested {
@@ -26,7 +27,12 @@ async function populate(service: TestService) {
   const fra = await create('/api/dcim/sites/', { name: 'Frankfurt', slug: 'fra' });
   const rack = await create('/api/dcim/racks/', { name: 'R1', site: ams });
   const router = await create('/api/dcim/device-roles/', { name: 'Router', slug: 'router', color: 'ff0000' });
-  const server = await create('/api/dcim/device-roles/', { name: 'Server', slug: 'server', color: '00ff00', vm_role: true });
+  const server = await create('/api/dcim/device-roles/', {
+    name: 'Server',
+    slug: 'server',
+    color: '00ff00',
+    vm_role: true,
+  });
   const junos = await create('/api/dcim/platforms/', { name: 'Junos', slug: 'junos' });
   const linux = await create('/api/dcim/platforms/', { name: 'Linux', slug: 'linux' });
   const acme = await create('/api/tenancy/tenants/', { name: 'Acme', slug: 'acme' });
@@ -34,9 +40,24 @@ async function populate(service: TestService) {
   await create('/api/extras/tags/', { name: 'Backup', slug: 'backup' });
   const vendor = await create('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
   const model = await create('/api/dcim/device-types/', { manufacturer: vendor, model: 'MX204', slug: 'mx204' });
-  const device = (name: string, fields: Record<string, unknown>) => create('/api/dcim/devices/', { name, device_type: model, ...fields });
-  const edge1 = await device('edge1', { site: ams, rack, device_role: router, platform: junos, tenant: acme, status: 'active', tags: [{ slug: 'edge' }] });
-  const edge2 = await device('edge2', { site: fra, device_role: router, platform: junos, status: 'planned', tags: [{ slug: 'edge' }, { slug: 'backup' }] });
+  const device = (name: string, fields: Record<string, unknown>) =>
+    create('/api/dcim/devices/', { name, device_type: model, ...fields });
+  const edge1 = await device('edge1', {
+    site: ams,
+    rack,
+    device_role: router,
+    platform: junos,
+    tenant: acme,
+    status: 'active',
+    tags: [{ slug: 'edge' }],
+  });
+  const edge2 = await device('edge2', {
+    site: fra,
+    device_role: router,
+    platform: junos,
+    status: 'planned',
+    tags: [{ slug: 'edge' }, { slug: 'backup' }],
+  });
   await device('srv1', { site: ams, rack, device_role: server, platform: linux, tenant: acme, status: 'offline' });
   await device('old1', { site: fra, device_role: router, status: 'decommissioning' });
   for (const [id, address] of [
@@ -44,16 +65,32 @@ async function populate(service: TestService) {
     [edge2, '198.51.100.7/25'],
   ] as const) {
     const iface = await create('/api/dcim/interfaces/', { device: id, name: 'lo0', type: 'virtual' });
-    const ip = await create('/api/ipam/ip-addresses/', { address, assigned_object_type: 'dcim.interface', assigned_object_id: iface });
+    const ip = await create('/api/ipam/ip-addresses/', {
+      address,
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: iface,
+    });
     const patched = await service.api('PATCH', `/api/dcim/devices/${id}/`, { primary_ip4: ip });
     if (patched.status !== 200) throw new Error(`primary_ip4: ${patched.status} ${JSON.stringify(patched.body)}`);
   }
   await create('/api/ipam/services/', { device: edge1, name: 'ssh', protocol: 'tcp', ports: [22] });
   const kvm = await create('/api/virtualization/cluster-types/', { name: 'KVM', slug: 'kvm' });
   const cluster = await create('/api/virtualization/clusters/', { name: 'ams-kvm', type: kvm, site: ams });
-  const vm = await create('/api/virtualization/virtual-machines/', { name: 'vm1', cluster, role: server, platform: linux, tenant: acme, status: 'active', tags: [{ slug: 'backup' }] });
+  const vm = await create('/api/virtualization/virtual-machines/', {
+    name: 'vm1',
+    cluster,
+    role: server,
+    platform: linux,
+    tenant: acme,
+    status: 'active',
+    tags: [{ slug: 'backup' }],
+  });
   const eth0 = await create('/api/virtualization/interfaces/', { virtual_machine: vm, name: 'eth0' });
-  const vmIp = await create('/api/ipam/ip-addresses/', { address: '203.0.113.10/24', assigned_object_type: 'virtualization.vminterface', assigned_object_id: eth0 });
+  const vmIp = await create('/api/ipam/ip-addresses/', {
+    address: '203.0.113.10/24',
+    assigned_object_type: 'virtualization.vminterface',
+    assigned_object_id: eth0,
+  });
   const patched = await service.api('PATCH', `/api/virtualization/virtual-machines/${vm}/`, { primary_ip4: vmIp });
   if (patched.status !== 200) throw new Error(`VM primary_ip4: ${patched.status} ${JSON.stringify(patched.body)}`);
   await create('/api/ipam/services/', { virtual_machine: vm, name: 'https', protocol: 'tcp', ports: [443, 8443] });
@@ -85,75 +122,86 @@ const availability = ansibleAvailability();
 if (availability.skipReason !== null) {
   test.skip(`Ansible nb_inventory (skipped: ${availability.skipReason})`, () => {});
 } else {
-  test.serial(`netbox.netbox ${availability.version}: nb_inventory groups devices and VMs by site, role, platform, tenant, rack, tag and status, ansible_host from primary_ip4, services per host; the second run is the same`, async (t) => {
-    t.timeout(600_000);
-    const requested: Requested[] = [];
-    const service = await startService({}, undefined, {
-      logger: (entry) => {
-        if (typeof entry.path === 'string' && typeof entry.status === 'number') requested.push({ method: String(entry.method), path: entry.path, status: entry.status });
-      },
-    });
-    const runner = inventoryRunner(service);
-    t.teardown(async () => {
-      runner.close();
-      await service.close();
-    });
-    await populate(service);
-    requested.length = 0;
+  test.serial(
+    `netbox.netbox ${availability.version}: nb_inventory groups devices and VMs by site, role, platform, tenant, rack, tag and status, ansible_host from primary_ip4, services per host; the second run is the same`,
+    async (t) => {
+      t.timeout(600_000);
+      const requested: Requested[] = [];
+      const service = await startService({}, undefined, {
+        logger: (entry) => {
+          if (typeof entry.path === 'string' && typeof entry.status === 'number')
+            requested.push({ method: String(entry.method), path: entry.path, status: entry.status });
+        },
+      });
+      const runner = inventoryRunner(service);
+      t.teardown(async () => {
+        runner.close();
+        await service.close();
+      });
+      await populate(service);
+      requested.length = 0;
 
-    const first = await runner.list(OPTIONS);
-    t.is(first.code, 0, first.stderr);
-    t.deepEqual(groups(first), {
-      device_roles_router: ['edge1', 'edge2'],
-      device_roles_server: ['srv1', 'vm1'],
-      platforms_junos: ['edge1', 'edge2'],
-      platforms_linux: ['srv1', 'vm1'],
-      racks_R1: ['edge1', 'srv1'],
-      sites_ams: ['edge1', 'srv1', 'vm1'],
-      sites_fra: ['edge2'],
-      status_active: ['edge1', 'vm1'],
-      status_offline: ['srv1'],
-      status_planned: ['edge2'],
-      tags_backup: ['edge2', 'vm1'],
-      tags_edge: ['edge1', 'edge2'],
-      tenants_acme: ['edge1', 'srv1', 'vm1'],
-    });
-    const hostvars = first.inventory._meta.hostvars;
-    t.deepEqual(Object.keys(hostvars).sort(), ['edge1', 'edge2', 'srv1', 'vm1']);
-    t.is(hostvars.edge1.ansible_host, '192.0.2.1');
-    t.is(hostvars.edge2.ansible_host, '198.51.100.7');
-    t.is(hostvars.vm1.ansible_host, '203.0.113.10');
-    t.false('ansible_host' in hostvars.srv1);
-    t.is(hostvars.vm1.is_virtual, true);
-    t.is(hostvars.vm1.cluster, 'ams-kvm');
-    t.deepEqual(hostvars.edge1.interfaces.map((i: { name: string }) => i.name), ['lo0']);
-    t.deepEqual(hostvars.edge1.interfaces[0].ip_addresses.map((ip: { address: string }) => ip.address), ['192.0.2.1/24']);
-    const services = (host: string) => hostvars[host].services.map((s: { name: string; ports: number[] }) => `${s.name}:${s.ports.join(',')}`);
-    t.deepEqual(services('edge1'), ['ssh:22']);
-    t.deepEqual(services('vm1'), ['https:443,8443']);
-    t.deepEqual(services('srv1'), []);
-    // the unknown filter is warned about and left out; the known one reached the service
-    t.regex(first.stderr, /no_such_filter not in/);
+      const first = await runner.list(OPTIONS);
+      t.is(first.code, 0, first.stderr);
+      t.deepEqual(groups(first), {
+        device_roles_router: ['edge1', 'edge2'],
+        device_roles_server: ['srv1', 'vm1'],
+        platforms_junos: ['edge1', 'edge2'],
+        platforms_linux: ['srv1', 'vm1'],
+        racks_R1: ['edge1', 'srv1'],
+        sites_ams: ['edge1', 'srv1', 'vm1'],
+        sites_fra: ['edge2'],
+        status_active: ['edge1', 'vm1'],
+        status_offline: ['srv1'],
+        status_planned: ['edge2'],
+        tags_backup: ['edge2', 'vm1'],
+        tags_edge: ['edge1', 'edge2'],
+        tenants_acme: ['edge1', 'srv1', 'vm1'],
+      });
+      const hostvars = first.inventory._meta.hostvars;
+      t.deepEqual(Object.keys(hostvars).sort(), ['edge1', 'edge2', 'srv1', 'vm1']);
+      t.is(hostvars.edge1.ansible_host, '192.0.2.1');
+      t.is(hostvars.edge2.ansible_host, '198.51.100.7');
+      t.is(hostvars.vm1.ansible_host, '203.0.113.10');
+      t.false('ansible_host' in hostvars.srv1);
+      t.is(hostvars.vm1.is_virtual, true);
+      t.is(hostvars.vm1.cluster, 'ams-kvm');
+      t.deepEqual(
+        hostvars.edge1.interfaces.map((i: { name: string }) => i.name),
+        ['lo0'],
+      );
+      t.deepEqual(
+        hostvars.edge1.interfaces[0].ip_addresses.map((ip: { address: string }) => ip.address),
+        ['192.0.2.1/24'],
+      );
+      const services = (host: string) =>
+        hostvars[host].services.map((s: { name: string; ports: number[] }) => `${s.name}:${s.ports.join(',')}`);
+      t.deepEqual(services('edge1'), ['ssh:22']);
+      t.deepEqual(services('vm1'), ['https:443,8443']);
+      t.deepEqual(services('srv1'), []);
+      // the unknown filter is warned about and left out; the known one reached the service
+      t.regex(first.stderr, /no_such_filter not in/);
 
-    // The plugin keeps the document while info.version equals the API version of /api/status/.
-    const kept = runner.keptSchema();
-    t.is(kept?.swagger, '2.0');
-    t.is(kept?.info.version, '3.4');
-    t.is(requested.filter((r) => r.path === '/api/docs/').length, 1);
+      // The plugin keeps the document while info.version equals the API version of /api/status/.
+      const kept = runner.keptSchema();
+      t.is(kept?.swagger, '2.0');
+      t.is(kept?.info.version, '3.4');
+      t.is(requested.filter((r) => r.path === '/api/docs/').length, 1);
 
-    const second = await runner.list(OPTIONS);
-    t.is(second.code, 0, second.stderr);
-    t.true(second.stdout === first.stdout, 'the second run lists the same inventory');
-    t.is(requested.filter((r) => r.path === '/api/docs/').length, 1, 'the second run used its kept document');
+      const second = await runner.list(OPTIONS);
+      t.is(second.code, 0, second.stderr);
+      t.true(second.stdout === first.stdout, 'the second run lists the same inventory');
+      t.is(requested.filter((r) => r.path === '/api/docs/').length, 1, 'the second run used its kept document');
 
-    // Without fetch_all the plugin asks for interfaces and addresses of the hosts it listed (device_id, virtual_machine_id, assigned_to_interface filters).
-    const chunked = await runner.list({ ...OPTIONS, fetch_all: false });
-    t.is(chunked.code, 0, chunked.stderr);
-    t.deepEqual(groups(chunked), groups(first));
-    t.deepEqual(chunked.inventory._meta.hostvars, hostvars);
+      // Without fetch_all the plugin asks for interfaces and addresses of the hosts it listed (device_id, virtual_machine_id, assigned_to_interface filters).
+      const chunked = await runner.list({ ...OPTIONS, fetch_all: false });
+      t.is(chunked.code, 0, chunked.stderr);
+      t.deepEqual(groups(chunked), groups(first));
+      t.deepEqual(chunked.inventory._meta.hostvars, hostvars);
 
-    const refused = requested.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`);
-    t.deepEqual(refused, []);
-    t.log(`requests: ${[...new Set(requested.map((r) => `${r.method} ${r.path} ${r.status}`))].join(', ')}`);
-  });
+      const refused = requested.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`);
+      t.deepEqual(refused, []);
+      t.log(`requests: ${[...new Set(requested.map((r) => `${r.method} ${r.path} ${r.status}`))].join(', ')}`);
+    },
+  );
 }

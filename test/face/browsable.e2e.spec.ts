@@ -1,8 +1,12 @@
 import test from 'ava';
+
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
 import { raw } from './helpers.js';
 
-const BROWSER = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', Authorization: `Token ${ADMIN_TOKEN}` };
+const BROWSER = {
+  Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  Authorization: `Token ${ADMIN_TOKEN}`,
+};
 const XSS = `<script>alert("x")</script><img src=x onerror=alert(1)>"'&`;
 
 test('a browser gets an HTML page: breadcrumbs, allowed methods, the JSON with links, a form, pagination, login link', async (t) => {
@@ -15,7 +19,10 @@ test('a browser gets an HTML page: breadcrumbs, allowed methods, the JSON with l
   t.regex(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
   t.is(page.headers.get('x-frame-options'), 'SAMEORIGIN');
   const html = page.text;
-  t.regex(html, /<ol class="breadcrumb"><li><a href="\/api\/">API Root<\/a><\/li><li><a href="\/api\/dcim\/">DCIM<\/a><\/li><li class="active" aria-current="page">Sites<\/li><\/ol>/);
+  t.regex(
+    html,
+    /<ol class="breadcrumb"><li><a href="\/api\/">API Root<\/a><\/li><li><a href="\/api\/dcim\/">DCIM<\/a><\/li><li class="active" aria-current="page">Sites<\/li><\/ol>/,
+  );
   t.regex(html, /<h1>Site List<\/h1>/);
   t.regex(html, /<b>Allow:<\/b> GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS/);
   t.regex(html, new RegExp(`<a class="str" href="${service.url}/api/dcim/sites/2/"`));
@@ -25,7 +32,10 @@ test('a browser gets an HTML page: breadcrumbs, allowed methods, the JSON with l
   t.regex(html, /<form id="request-form" data-url="\/api\/dcim\/sites\/">/);
   t.regex(html, /<option selected>POST<\/option>/);
   t.regex(html, /<span class="user">admin<\/span> <a href="\/logout\/\?next=/);
-  t.false(/<script>(?!<\/script>)/.test(html.replace(/<script src="\/static\/face\/browsable.js" defer><\/script>/, '')), 'no inline script');
+  t.false(
+    /<script>(?!<\/script>)/.test(html.replace(/<script src="\/static\/face\/browsable.js" defer><\/script>/, '')),
+    'no inline script',
+  );
   // the page's script and stylesheet are served
   t.is((await raw(service, 'GET', '/static/face/browsable.js')).status, 200);
   t.is((await raw(service, 'GET', '/static/face/browsable.css')).status, 200);
@@ -35,7 +45,12 @@ test('a detail page shows the object by its display name and offers its writable
   const service = await startService();
   t.teardown(() => service.close());
   const region = await service.api('POST', '/api/dcim/regions/', { name: 'Europe', slug: 'europe' });
-  const site = await service.api('POST', '/api/dcim/sites/', { name: 'DC-1', slug: 'dc-1', region: region.body.id, status: 'planned' });
+  const site = await service.api('POST', '/api/dcim/sites/', {
+    name: 'DC-1',
+    slug: 'dc-1',
+    region: region.body.id,
+    status: 'planned',
+  });
   const page = await raw(service, 'GET', `/api/dcim/sites/${site.body.id}/`, BROWSER);
   t.is(page.status, 200);
   t.regex(page.text, /<li class="active" aria-current="page">DC-1<\/li>/);
@@ -49,9 +64,18 @@ test('a detail page shows the object by its display name and offers its writable
 test('everything on the page is escaped: an XSS payload in a site name stays text', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
-  const site = await service.api('POST', '/api/dcim/sites/', { name: XSS.slice(0, 100), slug: 'xss', description: 'javascript:alert(1)', comments: 'http://evil.example/"><script>alert(2)</script>' });
+  const site = await service.api('POST', '/api/dcim/sites/', {
+    name: XSS.slice(0, 100),
+    slug: 'xss',
+    description: 'javascript:alert(1)',
+    comments: 'http://evil.example/"><script>alert(2)</script>',
+  });
   t.is(site.status, 201);
-  for (const path of ['/api/dcim/sites/', `/api/dcim/sites/${site.body.id}/`, `/api/dcim/sites/?q=${encodeURIComponent(XSS)}`]) {
+  for (const path of [
+    '/api/dcim/sites/',
+    `/api/dcim/sites/${site.body.id}/`,
+    `/api/dcim/sites/?q=${encodeURIComponent(XSS)}`,
+  ]) {
     const html = (await raw(service, 'GET', path, BROWSER)).text;
     t.false(html.includes('<script>alert'), path);
     t.false(html.includes('<img src=x'), path);

@@ -5,10 +5,11 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import test from 'ava';
-import { CHROMIUM, SHOTS, launchChromium, watchPage } from '../support/chromium.js';
-import { ADMIN_TOKEN, startService } from '../support/startService.js';
 
+import test from 'ava';
+
+import { CHROMIUM, launchChromium, SHOTS, watchPage } from '../support/chromium.js';
+import { ADMIN_TOKEN, startService } from '../support/startService.js';
 
 if (!existsSync(CHROMIUM)) {
   test.skip(`browsable API in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install -y chromium)`, () => {});
@@ -18,11 +19,19 @@ if (!existsSync(CHROMIUM)) {
     const service = await startService();
     t.teardown(() => service.close());
     const region = await service.api('POST', '/api/dcim/regions/', { name: 'Europe', slug: 'europe' });
-    await service.api('POST', '/api/dcim/sites/', { name: 'DC-1', slug: 'dc-1', region: region.body.id, description: '<b>not bold</b>' });
+    await service.api('POST', '/api/dcim/sites/', {
+      name: 'DC-1',
+      slug: 'dc-1',
+      region: region.body.id,
+      description: '<b>not bold</b>',
+    });
     await service.api('POST', '/api/dcim/sites/', { name: 'DC-2', slug: 'dc-2' });
 
     const browser = await launchChromium(t);
-    const context = await browser.newContext({ extraHTTPHeaders: { Authorization: `Token ${ADMIN_TOKEN}` }, viewport: { width: 1280, height: 1100 } });
+    const context = await browser.newContext({
+      extraHTTPHeaders: { Authorization: `Token ${ADMIN_TOKEN}` },
+      viewport: { width: 1280, height: 1100 },
+    });
     const page = await context.newPage();
     const { problems } = watchPage(page, service.url);
 

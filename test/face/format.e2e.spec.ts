@@ -1,7 +1,7 @@
 import test from 'ava';
-import { startService } from '../support/startService.js';
+
+import { ADMIN_TOKEN, startService } from '../support/startService.js';
 import { raw } from './helpers.js';
-import { ADMIN_TOKEN } from '../support/startService.js';
 
 const auth = { Authorization: `Token ${ADMIN_TOKEN}` };
 
@@ -12,7 +12,10 @@ test('JSON is compact by default, pretty with Accept indent=N (clamped to 8), Co
   const compact = await raw(service, 'GET', '/api/extras/tags/?brief=1', auth);
   t.is(compact.headers.get('content-type'), 'application/json');
   t.true(compact.text.startsWith('{"count":1,"next":null,"previous":null,"results":[{"id":'));
-  const pretty = await raw(service, 'GET', '/api/extras/tags/?brief=1', { ...auth, Accept: 'application/json; indent=4' });
+  const pretty = await raw(service, 'GET', '/api/extras/tags/?brief=1', {
+    ...auth,
+    Accept: 'application/json; indent=4',
+  });
   t.is(pretty.headers.get('content-type'), 'application/json');
   t.true(pretty.text.startsWith('{\n    "count": 1,\n    "next": null,'));
   t.deepEqual(JSON.parse(pretty.text), JSON.parse(compact.text));
@@ -49,7 +52,10 @@ test('an Accept the API cannot satisfy is 406, a foreign API version too; pynetb
   const version = await raw(service, 'GET', '/api/dcim/sites/', { ...auth, Accept: 'application/json; version=2.0' });
   t.is(version.status, 406);
   t.deepEqual(JSON.parse(version.text), { detail: 'Invalid version in "Accept" header.' });
-  t.is((await raw(service, 'GET', '/api/dcim/sites/', { ...auth, Accept: 'application/json; version=3.4' })).status, 200);
+  t.is(
+    (await raw(service, 'GET', '/api/dcim/sites/', { ...auth, Accept: 'application/json; version=3.4' })).status,
+    200,
+  );
   t.is((await raw(service, 'GET', '/api/dcim/sites/', { ...auth, Accept: 'application/json;' })).status, 200);
   t.is((await raw(service, 'GET', '/api/dcim/sites/', { ...auth, Accept: '*/*' })).status, 200);
   // an EventSource always asks for text/event-stream: the view decides, no 406

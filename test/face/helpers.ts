@@ -9,12 +9,18 @@ export async function plainUserToken(service: TestService, username: string, wri
 
 export async function tokenFor(service: TestService, userId: number, writeEnabled: boolean): Promise<string> {
   const token = await service.api('POST', '/api/users/tokens/', { user: userId, write_enabled: writeEnabled });
-  if (token.status !== 201 || typeof token.body.key !== 'string') throw new Error(`token: ${token.status} ${JSON.stringify(token.body)}`);
+  if (token.status !== 201 || typeof token.body.key !== 'string')
+    throw new Error(`token: ${token.status} ${JSON.stringify(token.body)}`);
   return token.body.key;
 }
 
 /** GET with only the headers given (no admin token unless passed). */
-export async function raw(service: TestService, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string }> {
+export async function raw(
+  service: TestService,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
   const response = await fetch(service.url + path, { method, headers, redirect: 'manual' });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }

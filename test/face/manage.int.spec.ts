@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { main, USAGE } from '../../src/cli/manage.js';
 import { startService } from '../support/startService.js';
 
@@ -42,7 +44,15 @@ test('createsuperuser and create-token write through the event log; the service 
   const dir = tempDir(t);
   const env = { DATA_DIR: dir, SECRET_KEY: 'manage-secret', SUPERUSER_NAME: 'admin' };
   const created = capture();
-  t.is(await main(['createsuperuser', '--username', 'ops', '--email', 'ops@example.com', '--password', 'pw-123456', '--token'], env, created.io), 0, created.err.join(''));
+  t.is(
+    await main(
+      ['createsuperuser', '--username', 'ops', '--email', 'ops@example.com', '--password', 'pw-123456', '--token'],
+      env,
+      created.io,
+    ),
+    0,
+    created.err.join(''),
+  );
   const key = /API token \(shown once\): ([0-9a-f]{40})/.exec(created.out.join(''))?.[1];
   t.truthy(key);
   const again = capture();
@@ -50,7 +60,11 @@ test('createsuperuser and create-token write through the event log; the service 
   t.regex(again.err.join(''), /That username is already taken/);
 
   const readOnly = capture();
-  t.is(await main(['create-token', '--user', 'ops', '--read-only', '--description', 'ci'], env, readOnly.io), 0, readOnly.err.join(''));
+  t.is(
+    await main(['create-token', '--user', 'ops', '--read-only', '--description', 'ci'], env, readOnly.io),
+    0,
+    readOnly.err.join(''),
+  );
   const readKey = readOnly.out.join('').trim();
   t.regex(readKey, /^[0-9a-f]{40}$/);
   const nobody = capture();
@@ -58,21 +72,34 @@ test('createsuperuser and create-token write through the event log; the service 
 
   const service = await startService({ SECRET_KEY: 'manage-secret' }, dir);
   t.teardown(() => service.close());
-  const write = await service.api('POST', '/api/extras/tags/', { name: 'cli', slug: 'cli' }, { Authorization: `Token ${key}` });
+  const write = await service.api(
+    'POST',
+    '/api/extras/tags/',
+    { name: 'cli', slug: 'cli' },
+    { Authorization: `Token ${key}` },
+  );
   t.is(write.status, 201, JSON.stringify(write.body));
   t.is((await service.api('GET', '/api/extras/tags/', undefined, { Authorization: `Token ${readKey}` })).status, 200);
-  t.is((await service.api('POST', '/api/extras/tags/', { name: 'no', slug: 'no' }, { Authorization: `Token ${readKey}` })).status, 403);
+  t.is(
+    (await service.api('POST', '/api/extras/tags/', { name: 'no', slug: 'no' }, { Authorization: `Token ${readKey}` }))
+      .status,
+    403,
+  );
   const users = await service.api('GET', '/api/users/users/?username=ops');
   t.is(users.body.results[0].email, 'ops@example.com');
 });
 
-test('export and rebuild run the event log\'s own commands with every argument passed through', async (t) => {
+test("export and rebuild run the event log's own commands with every argument passed through", async (t) => {
   const dir = tempDir(t);
   const env = { ...process.env, DATA_DIR: dir, SECRET_KEY: 'manage-secret' };
   t.is(await main(['createsuperuser', '--username', 'ops', '--password', 'pw-123456'], env, capture().io), 0);
   const all = capture();
   t.is(await main(['export', '--since', '1', '--format', 'jsonl'], env, all.io), 0, all.err.join(''));
-  const records = all.out.join('').trim().split('\n').map((line) => JSON.parse(line));
+  const records = all.out
+    .join('')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   t.true(records.length >= 2);
   t.is(records[0].changed_object_type, 'auth.user');
   t.false(all.out.join('').includes('pw-123456'));
@@ -81,7 +108,10 @@ test('export and rebuild run the event log\'s own commands with every argument p
 });
 
 test('npm run manage -- --help works as a command', (t) => {
-  const result = spawnSync('npm', ['run', '-s', 'manage', '--', '--help'], { encoding: 'utf8', cwd: path.resolve('.') });
+  const result = spawnSync('npm', ['run', '-s', 'manage', '--', '--help'], {
+    encoding: 'utf8',
+    cwd: path.resolve('.'),
+  });
   t.is(result.status, 0, result.stderr);
   t.true(result.stdout.startsWith('Usage: npm run manage -- <command>'));
 });

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
 
 /**
@@ -15,7 +17,14 @@ test('SIGTERM to `npm start` stops the server cleanly and releases the data dire
   t.timeout(300_000); // a child process start (tsx compiling the service) can be slow on a loaded machine
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-npm-start-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', SECRET_KEY: 'k', SUPERUSER_API_TOKEN: ADMIN_TOKEN };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SECRET_KEY: 'k',
+    SUPERUSER_API_TOKEN: ADMIN_TOKEN,
+  };
   for (const name of Object.keys(env)) if (/^(KAFKA_|MONGODB_)/.test(name)) delete env[name];
   // A process group of its own: whatever npm leaves behind is killed with it at the end.
   const npm = spawn('npm', ['start', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -1,7 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import test from 'ava';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import test from 'ava';
 import { parse as parseYaml } from 'yaml';
+
 import { componentNames } from '../../src/api/face/openapi.js';
 import { filterSetOf, isLenient } from '../../src/api/query/filterSet.js';
 import { registry } from '../../src/models/registry.js';
@@ -29,7 +30,9 @@ function fixture() {
 }
 /** An operation's parameters with references to components.parameters resolved. */
 function parametersOf(doc: any, operation: any): any[] {
-  return (operation.parameters ?? []).map((p: any) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p));
+  return (operation.parameters ?? []).map((p: any) =>
+    p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p,
+  );
 }
 
 test.after.always(async () => {
@@ -40,7 +43,10 @@ test('the document validates as OpenAPI 3.0.3 (the default) and as OpenAPI 3.1 w
   const { doc, doc31 } = await fixture();
   t.is(doc.openapi, '3.0.3');
   t.is(doc31.openapi, '3.1.0');
-  for (const [document, version] of [[doc, '3.0'], [doc31, '3.1']] as const) {
+  for (const [document, version] of [
+    [doc, '3.0'],
+    [doc31, '3.1'],
+  ] as const) {
     const validator = new Validator();
     const result = await validator.validate(structuredClone(document));
     t.true(result.valid, `${version}: ${JSON.stringify(result.errors)?.slice(0, 2000)}`);
@@ -65,13 +71,20 @@ test('every $ref resolves in both versions; the 3.1 component schemas compile as
     refs.clear();
     walk(document);
     for (const ref of refs) {
-      const target = ref.replace(/^#\//, '').split('/').reduce<any>((node, part) => node?.[part], document);
+      const target = ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce<any>((node, part) => node?.[part], document);
       t.truthy(target, ref);
     }
   }
   const ajv = new Ajv2020({ strict: false, validateFormats: false });
-  for (const [name, schema] of Object.entries<any>(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
-  const compiled = ajv.compile({ $defs: {}, anyOf: Object.keys(doc.components.schemas).map((name) => ({ $ref: `#/components/schemas/${name}` })) });
+  for (const [name, schema] of Object.entries<any>(doc.components.schemas))
+    ajv.addSchema(schema, `#/components/schemas/${name}`);
+  const compiled = ajv.compile({
+    $defs: {},
+    anyOf: Object.keys(doc.components.schemas).map((name) => ({ $ref: `#/components/schemas/${name}` })),
+  });
   t.is(typeof compiled, 'function');
 });
 
@@ -99,7 +112,10 @@ test('every model has its list and detail paths with its methods, operation ids 
         [list.post, list.put, list.patch, list.delete].map((o) => o.operationId),
         [`${prefix}_create`, `${prefix}_bulk_update`, `${prefix}_bulk_partial_update`, `${prefix}_bulk_delete`],
       );
-      t.deepEqual([detail.put, detail.patch, detail.delete].map((o) => o.operationId), [`${prefix}_update`, `${prefix}_partial_update`, `${prefix}_delete`]);
+      t.deepEqual(
+        [detail.put, detail.patch, detail.delete].map((o) => o.operationId),
+        [`${prefix}_update`, `${prefix}_partial_update`, `${prefix}_delete`],
+      );
       t.truthy(list.post.requestBody.content['application/json'].schema);
       t.truthy(list.post.responses['400']);
     } else {
@@ -120,18 +136,23 @@ test('every filter of the list query compiler is a parameter, with each of its l
   const { doc } = await fixture();
   let total = 0;
   for (const definition of registry.all()) {
-    const names = new Set(parametersOf(doc, doc.paths[`/api/${definition.app}/${definition.path}/`].get).map((p) => p.name));
-    for (const name of ['limit', 'offset', 'ordering', 'brief', 'exclude', 'fields']) t.true(names.has(name), `${definition.key} ${name}`);
+    const names = new Set(
+      parametersOf(doc, doc.paths[`/api/${definition.app}/${definition.path}/`].get).map((p) => p.name),
+    );
+    for (const name of ['limit', 'offset', 'ordering', 'brief', 'exclude', 'fields'])
+      t.true(names.has(name), `${definition.key} ${name}`);
     for (const [name, filter] of filterSetOf(registry, definition)) {
       t.true(names.has(name), `${definition.key}: ${name}`);
-      for (const lookup of filter.lookups) t.true(names.has(`${name}__${lookup}`), `${definition.key}: ${name}__${lookup}`);
+      for (const lookup of filter.lookups)
+        t.true(names.has(`${name}__${lookup}`), `${definition.key}: ${name}__${lookup}`);
       total += 1 + filter.lookups.size;
     }
   }
   t.true(total > 500, `only ${total} filters`);
   // a sample of NetBox's names
   const sites = parametersOf(doc, doc.paths['/api/dcim/sites/'].get).map((p: any) => p.name);
-  for (const name of ['name__ic', 'status', 'status__n', 'region_id', 'tag', 'q', 'id__gte']) t.true(sites.includes(name), name);
+  for (const name of ['name__ic', 'status', 'status__n', 'region_id', 'tag', 'q', 'id__gte'])
+    t.true(sites.includes(name), name);
 });
 
 test('the documented filters are the ones the list compiler reacts to', async (t) => {
@@ -155,7 +176,9 @@ test('the documented filters are the ones the list compiler reacts to', async (t
       (p: any) => !['limit', 'offset', 'ordering', 'brief', 'exclude', 'fields'].includes(p.name),
     );
     for (const parameter of parameters) {
-      const base = parameter.name.includes('__') ? parameter.name.slice(0, parameter.name.lastIndexOf('__')) : parameter.name;
+      const base = parameter.name.includes('__')
+        ? parameter.name.slice(0, parameter.name.lastIndexOf('__'))
+        : parameter.name;
       const filter = filters.get(parameter.name) ?? filters.get(base);
       const kind = filter?.kind;
       const lookup = filters.has(parameter.name) ? 'exact' : parameter.name.slice(base.length + 2);
@@ -197,14 +220,30 @@ test('YAML and JSON are the same document; security is Authorization: Token', as
   });
   t.deepEqual(doc.security, [{ tokenAuth: [] }]);
   t.is(doc.servers[0].url, service.url);
-  for (const name of ['Error', 'ValidationError', 'BulkValidationError', 'Site', 'BriefSite', 'NestedSite', 'WritableSite', 'PatchedWritableSite', 'PaginatedSiteList']) {
+  for (const name of [
+    'Error',
+    'ValidationError',
+    'BulkValidationError',
+    'Site',
+    'BriefSite',
+    'NestedSite',
+    'WritableSite',
+    'PatchedWritableSite',
+    'PaginatedSiteList',
+  ]) {
     t.truthy(doc.components.schemas[name], name);
   }
   t.deepEqual(doc.components.schemas.WritableSite.required, ['name', 'slug']);
   t.deepEqual(doc.components.schemas.Site.properties.region.allOf, [{ $ref: '#/components/schemas/NestedRegion' }]);
   t.true(doc.components.schemas.Site.properties.region.nullable);
   t.is(doc.components.schemas.Site.properties.status.properties.value.$ref, '#/components/schemas/SiteStatusChoices');
-  t.deepEqual(doc.components.schemas.SiteStatusChoices.enum, ['planned', 'staging', 'active', 'decommissioning', 'retired']);
+  t.deepEqual(doc.components.schemas.SiteStatusChoices.enum, [
+    'planned',
+    'staging',
+    'active',
+    'decommissioning',
+    'retired',
+  ]);
 });
 
 /** Validates a value against a schema that may refer to the components of the 3.1 document. */
@@ -214,7 +253,12 @@ function documentValidator(doc: any): (schema: object, value: unknown) => string
   const retarget = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(retarget);
     if (!node || typeof node !== 'object') return node;
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `netledger-openapi${v}` : retarget(v)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' ? `netledger-openapi${v}` : retarget(v),
+      ]),
+    );
   };
   return (schema, value) => {
     const validate = ajv.compile(retarget(schema) as object);
@@ -224,7 +268,11 @@ function documentValidator(doc: any): (schema: object, value: unknown) => string
 
 test("the allocation endpoints are documented from the models' detail actions", async (t) => {
   const { doc, doc31 } = await fixture();
-  for (const path of ['/api/ipam/prefixes/{id}/available-prefixes/', '/api/ipam/prefixes/{id}/available-ips/', '/api/ipam/vlan-groups/{id}/available-vlans/']) {
+  for (const path of [
+    '/api/ipam/prefixes/{id}/available-prefixes/',
+    '/api/ipam/prefixes/{id}/available-ips/',
+    '/api/ipam/vlan-groups/{id}/available-vlans/',
+  ]) {
     t.truthy(doc.paths[path]?.get, path);
     t.truthy(doc.paths[path]?.post, path);
   }
@@ -244,7 +292,11 @@ test("the allocation endpoints are documented from the models' detail actions", 
       // GET: an array of entries with exactly the keys the allocator declares; limit where it is honoured
       const entryRef = item.get.responses['200'].content['application/json'].schema.items.$ref;
       t.deepEqual(doc31.components.schemas[entryRef.split('/').pop()].required, Object.keys(shape.entry), path);
-      t.is(parametersOf(doc31, item.get).some((p: any) => p.name === 'limit'), shape.limited, `${path} limit`);
+      t.is(
+        parametersOf(doc31, item.get).some((p: any) => p.name === 'limit'),
+        shape.limited,
+        `${path} limit`,
+      );
       // POST: one request or an array of them; what the allocator assigns is not asked for, its own values are
       const [one, many] = item.post.requestBody.content['application/json'].schema.anyOf;
       t.deepEqual(many.items, one);
@@ -280,22 +332,53 @@ test('what the allocation endpoints and the contract forms answer matches the do
   };
   const vrf = await must('POST', '/api/ipam/vrfs/', { name: 'alloc-doc' });
   const prefix = await must('POST', '/api/ipam/prefixes/', { prefix: '10.77.0.0/24', vrf: vrf.id });
-  const group = await must('POST', '/api/ipam/vlan-groups/', { name: 'alloc-doc', slug: 'alloc-doc', min_vid: 10, max_vid: 20 });
-  const range = await must('POST', '/api/ipam/ip-ranges/', { start_address: '10.78.0.10/24', end_address: '10.78.0.20/24', vrf: vrf.id });
+  const group = await must('POST', '/api/ipam/vlan-groups/', {
+    name: 'alloc-doc',
+    slug: 'alloc-doc',
+    min_vid: 10,
+    max_vid: 20,
+  });
+  const range = await must('POST', '/api/ipam/ip-ranges/', {
+    start_address: '10.78.0.10/24',
+    end_address: '10.78.0.20/24',
+    vrf: vrf.id,
+  });
   const cases: Array<[string, string, unknown]> = [
-    ['/api/ipam/ip-ranges/{id}/available-ips/', `/api/ipam/ip-ranges/${range.id}/available-ips/`, { description: 'from a range' }],
-    ['/api/ipam/prefixes/{id}/available-ips/', `/api/ipam/prefixes/${prefix.id}/available-ips/`, [{ description: 'a' }, { status: 'reserved' }]],
-    ['/api/ipam/prefixes/{id}/available-prefixes/', `/api/ipam/prefixes/${prefix.id}/available-prefixes/`, { prefix_length: 28 }],
-    ['/api/ipam/vlan-groups/{id}/available-vlans/', `/api/ipam/vlan-groups/${group.id}/available-vlans/`, { name: 'users' }],
+    [
+      '/api/ipam/ip-ranges/{id}/available-ips/',
+      `/api/ipam/ip-ranges/${range.id}/available-ips/`,
+      { description: 'from a range' },
+    ],
+    [
+      '/api/ipam/prefixes/{id}/available-ips/',
+      `/api/ipam/prefixes/${prefix.id}/available-ips/`,
+      [{ description: 'a' }, { status: 'reserved' }],
+    ],
+    [
+      '/api/ipam/prefixes/{id}/available-prefixes/',
+      `/api/ipam/prefixes/${prefix.id}/available-prefixes/`,
+      { prefix_length: 28 },
+    ],
+    [
+      '/api/ipam/vlan-groups/{id}/available-vlans/',
+      `/api/ipam/vlan-groups/${group.id}/available-vlans/`,
+      { name: 'users' },
+    ],
   ];
   for (const [documented, path, request] of cases) {
     const listing = await must('GET', `${path}?limit=3`);
     t.true(listing.length > 0, path);
     t.is(check(body(operation(documented, 'get'), '200'), listing), null, `GET ${path}`);
-    t.is(check(operation(documented, 'post').requestBody.content['application/json'].schema, request), null, `request of ${path}`);
+    t.is(
+      check(operation(documented, 'post').requestBody.content['application/json'].schema, request),
+      null,
+      `request of ${path}`,
+    );
     t.is(check(body(operation(documented, 'post'), '201'), await must('POST', path, request)), null, `POST ${path}`);
   }
-  const refused = await service.api('POST', `/api/ipam/prefixes/${prefix.id}/available-prefixes/`, [{ prefix_length: 40 }]);
+  const refused = await service.api('POST', `/api/ipam/prefixes/${prefix.id}/available-prefixes/`, [
+    { prefix_length: 40 },
+  ]);
   t.is(refused.status, 400);
   t.is(check(body(operation('/api/ipam/prefixes/{id}/available-prefixes/', 'post'), '400'), refused.body), null);
   // the contract's fields: a VLAN's display_name, a nested device's, a nested interface's cable and connection_status
@@ -304,7 +387,16 @@ test('what the allocation endpoints and the contract forms answer matches the do
   t.is(doc31.components.schemas.VLAN.properties.display_name.type, 'string');
   t.deepEqual(doc31.components.schemas.BriefVLAN.required, ['id', 'url', 'display', 'display_name', 'vid', 'name']);
   t.deepEqual(doc31.components.schemas.NestedDevice.required, ['id', 'url', 'display', 'display_name', 'name']);
-  t.deepEqual(doc31.components.schemas.NestedInterface.required, ['id', 'url', 'display', 'device', 'name', 'cable', 'connection_status', '_occupied']);
+  t.deepEqual(doc31.components.schemas.NestedInterface.required, [
+    'id',
+    'url',
+    'display',
+    'device',
+    'name',
+    'cable',
+    'connection_status',
+    '_occupied',
+  ]);
   t.true(doc31.components.schemas.NestedInterface.properties.connection_status.readOnly);
 });
 

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { loadConfig } from '../../src/config.js';
 import { start } from '../../src/main.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
@@ -11,7 +13,14 @@ test('one structured log line per request, with request id, user, status and dur
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-log-'));
   const lines: string[] = [];
   const running = await start(
-    loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', SUPERUSER_API_TOKEN: ADMIN_TOKEN, SECRET_KEY: 'k', SUPERUSER_PASSWORD: 'pw' }),
+    loadConfig({
+      DATA_DIR: dir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SUPERUSER_API_TOKEN: ADMIN_TOKEN,
+      SECRET_KEY: 'k',
+      SUPERUSER_PASSWORD: 'pw',
+    }),
     (entry) => lines.push(JSON.stringify(entry)),
   );
   t.teardown(async () => {
@@ -19,12 +28,20 @@ test('one structured log line per request, with request id, user, status and dur
     rmSync(dir, { recursive: true, force: true });
   });
   const auth = { Authorization: `Token ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
-  const created = await fetch(`${running.url}/api/users/tokens/`, { method: 'POST', headers: auth, body: JSON.stringify({ user: 1 }) });
+  const created = await fetch(`${running.url}/api/users/tokens/`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ user: 1 }),
+  });
   const newKey = ((await created.json()) as { key: string }).key;
   t.regex(newKey, /^[0-9a-f]{40}$/);
   await fetch(`${running.url}/api/dcim/sites/?limit=1`, { headers: { Authorization: `Token ${newKey}` } });
-  await fetch(`${running.url}/api/dcim/sites/`, { headers: { Authorization: 'Token 1111111111111111111111111111111111111111' } });
-  await fetch(`${running.url}/api/dcim/sites/`, { headers: { Authorization: `Token ${newKey}`, Accept: 'application/xml' } });
+  await fetch(`${running.url}/api/dcim/sites/`, {
+    headers: { Authorization: 'Token 1111111111111111111111111111111111111111' },
+  });
+  await fetch(`${running.url}/api/dcim/sites/`, {
+    headers: { Authorization: `Token ${newKey}`, Accept: 'application/xml' },
+  });
   await fetch(`${running.url}/api/users/tokens/provision/`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -39,9 +56,13 @@ test('one structured log line per request, with request id, user, status and dur
     t.true('user' in entry);
   }
   t.true(requests.some((e) => e.user === 'admin' && e.path === '/api/dcim/sites/'));
-  t.true(requests.some((e) => e.status === 406), 'refused requests are logged too');
+  t.true(
+    requests.some((e) => e.status === 406),
+    'refused requests are logged too',
+  );
   const all = lines.join('\n');
-  for (const secret of [ADMIN_TOKEN, newKey, '1111111111111111111111111111111111111111']) t.false(all.includes(secret), 'a token leaked into the log');
+  for (const secret of [ADMIN_TOKEN, newKey, '1111111111111111111111111111111111111111'])
+    t.false(all.includes(secret), 'a token leaked into the log');
   t.false(/"password"|Authorization/i.test(all));
 });
 
@@ -61,7 +82,10 @@ test('/metrics speaks the Prometheus text format: requests by route and status, 
   t.regex(text, /^netledger_http_requests_total\{method="GET",route="\/api\/dcim\/sites\/:id\/",status="404"\} 2$/m);
   t.regex(text, /^netledger_http_requests_total\{method="POST",route="\/api\/extras\/tags\/",status="201"\} 1$/m);
   t.regex(text, /^# TYPE netledger_http_request_duration_seconds histogram$/m);
-  t.regex(text, /^netledger_http_request_duration_seconds_bucket\{method="GET",route="\/api\/dcim\/sites\/",le="\+Inf"\} 1$/m);
+  t.regex(
+    text,
+    /^netledger_http_request_duration_seconds_bucket\{method="GET",route="\/api\/dcim\/sites\/",le="\+Inf"\} 1$/m,
+  );
   t.regex(text, /^netledger_http_request_duration_seconds_count\{method="GET",route="\/api\/dcim\/sites\/"\} 1$/m);
   t.regex(text, new RegExp(`^netledger_event_log_head ${service.services.log.head()}$`, 'm'));
   t.regex(text, /^netledger_projector_lag_events 0$/m);
@@ -89,7 +113,11 @@ test('health: /healthz/ is 200 while the projector has caught up and 503 once th
   t.truthy(refused.headers.get('retry-after'));
   const failing = await raw(service, 'GET', '/healthz/');
   t.is(failing.status, 503);
-  t.like(JSON.parse(failing.text), { status: 'unavailable', writer: 'stopped', writer_detail: { reason: 'EBADF: simulated' } });
+  t.like(JSON.parse(failing.text), {
+    status: 'unavailable',
+    writer: 'stopped',
+    writer_detail: { reason: 'EBADF: simulated' },
+  });
   t.is((await raw(service, 'GET', '/livez/')).status, 200);
   t.regex((await raw(service, 'GET', '/metrics')).text, /^netledger_writer_up 0$/m);
 });

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { registry } from '../../src/models/registry.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
 import { plainUserToken, raw } from './helpers.js';
@@ -76,9 +77,14 @@ test('no actions (so no choices) for callers that may not POST: anonymous, read-
   t.false('actions' in body);
 
   const admin = await service.api('GET', '/api/users/users/?username=admin');
-  const readOnly = await service.api('POST', '/api/users/tokens/', { user: admin.body.results[0].id, write_enabled: false });
+  const readOnly = await service.api('POST', '/api/users/tokens/', {
+    user: admin.body.results[0].id,
+    write_enabled: false,
+  });
   t.is(readOnly.status, 201);
-  const withReadOnly = await service.api('OPTIONS', '/api/dcim/sites/', undefined, { Authorization: `Token ${readOnly.body.key}` });
+  const withReadOnly = await service.api('OPTIONS', '/api/dcim/sites/', undefined, {
+    Authorization: `Token ${readOnly.body.key}`,
+  });
   t.is(withReadOnly.status, 200);
   t.false('actions' in withReadOnly.body);
 
@@ -88,7 +94,9 @@ test('no actions (so no choices) for callers that may not POST: anonymous, read-
   t.false('actions' in withPlain.body);
 
   // a bad token is refused before anything else
-  const bad = await service.api('OPTIONS', '/api/dcim/sites/', undefined, { Authorization: 'Token ffffffffffffffffffffffffffffffffffffffff' });
+  const bad = await service.api('OPTIONS', '/api/dcim/sites/', undefined, {
+    Authorization: 'Token ffffffffffffffffffffffffffffffffffffffff',
+  });
   t.is(bad.status, 403);
   t.is(ADMIN_TOKEN.length, 40);
 });
@@ -101,7 +109,12 @@ test('with LOGIN_REQUIRED an anonymous OPTIONS is 403; the root views answer OPT
   t.deepEqual(JSON.parse(anonymous.text), { detail: 'Authentication credentials were not provided.' });
   const root = await raw(service, 'OPTIONS', '/api/');
   t.is(root.status, 200);
-  t.deepEqual(JSON.parse(root.text), { name: 'API Root', description: '', renders: ['application/json', 'text/html'], parses: ['application/json'] });
+  t.deepEqual(JSON.parse(root.text), {
+    name: 'API Root',
+    description: '',
+    renders: ['application/json', 'text/html'],
+    parses: ['application/json'],
+  });
   const dcim = await service.api('OPTIONS', '/api/dcim/');
   t.is(dcim.body.name, 'DCIM');
 });

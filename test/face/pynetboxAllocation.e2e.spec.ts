@@ -4,6 +4,7 @@
  * a message) where pynetbox is not installed.
  */
 import test from 'ava';
+
 import { pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
 import { startService } from '../support/startService.js';
 
@@ -52,7 +53,14 @@ if (version === null) {
     const service = await startService();
     t.teardown(() => service.close());
     const out = await runPynetbox(t, SCRIPT, service);
-    t.deepEqual(out.listed, ['10.50.0.1/29', '10.50.0.2/29', '10.50.0.3/29', '10.50.0.4/29', '10.50.0.5/29', '10.50.0.6/29']);
+    t.deepEqual(out.listed, [
+      '10.50.0.1/29',
+      '10.50.0.2/29',
+      '10.50.0.3/29',
+      '10.50.0.4/29',
+      '10.50.0.5/29',
+      '10.50.0.6/29',
+    ]);
     t.is(out.listed_vrf, 'Py VRF');
     t.deepEqual(out.one, { address: '10.50.0.1/29', vrf: true, fetched: '10.50.0.1/29' });
     t.deepEqual(out.two, [
@@ -61,7 +69,10 @@ if (version === null) {
     ]);
     t.deepEqual(out.after, ['10.50.0.4/29', '10.50.0.5/29', '10.50.0.6/29']);
     t.is(out.exhausted.status, 409);
-    t.is(out.exhausted.detail, 'An insufficient number of IP addresses are available within 10.50.0.0/29 (4 requested, 3 available)');
+    t.is(
+      out.exhausted.detail,
+      'An insufficient number of IP addresses are available within 10.50.0.0/29 (4 requested, 3 available)',
+    );
     t.is(out.child.prefix, '10.60.0.0/28');
     t.is(out.child.is_prefix, '10.60.0.0/28');
     t.deepEqual(out.free_prefixes, ['10.60.0.16/28', '10.60.0.32/27', '10.60.0.64/26', '10.60.0.128/25']);

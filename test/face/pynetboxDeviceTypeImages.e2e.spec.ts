@@ -5,6 +5,7 @@
  * where python3-pynetbox is not installed.
  */
 import test from 'ava';
+
 import { PNG_SCRIPT_PRELUDE, pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
 import { startService } from '../support/startService.js';
 

@@ -6,6 +6,7 @@
  * installed.
  */
 import test from 'ava';
+
 import { PNG_SCRIPT_PRELUDE, pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
 import { startService } from '../support/startService.js';
 

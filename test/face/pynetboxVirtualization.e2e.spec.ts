@@ -3,6 +3,7 @@
  * by /usr/bin/python3. Skipped (with a message) where pynetbox is not installed.
  */
 import test from 'ava';
+
 import { pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
 import { startService } from '../support/startService.js';
 

@@ -5,6 +5,7 @@
  * installed.
  */
 import test from 'ava';
+
 import { pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
 import { startService } from '../support/startService.js';
 

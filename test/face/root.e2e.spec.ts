@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { registry } from '../../src/models/registry.js';
 import { startService } from '../support/startService.js';
 import { plainUserToken, raw } from './helpers.js';
@@ -56,7 +57,9 @@ test('/api/plugins/ names only installed-plugins, which is an empty list for sta
   const anonymous = await raw(service, 'GET', '/api/plugins/installed-plugins/');
   t.is(anonymous.status, 403);
   const plain = await plainUserToken(service, 'nonstaff');
-  const refused = await service.api('GET', '/api/plugins/installed-plugins/', undefined, { Authorization: `Token ${plain}` });
+  const refused = await service.api('GET', '/api/plugins/installed-plugins/', undefined, {
+    Authorization: `Token ${plain}`,
+  });
   t.is(refused.status, 403);
 });
 
@@ -67,7 +70,14 @@ test('/api/status/ has NetBox keys in NetBox order, then the projector position 
   const response = await service.api('GET', '/api/status/');
   t.is(response.status, 200);
   const body = response.body;
-  t.deepEqual(Object.keys(body).slice(0, 6), ['django-version', 'installed-apps', 'netbox-version', 'plugins', 'python-version', 'rq-workers-running']);
+  t.deepEqual(Object.keys(body).slice(0, 6), [
+    'django-version',
+    'installed-apps',
+    'netbox-version',
+    'plugins',
+    'python-version',
+    'rq-workers-running',
+  ]);
   t.is(body['netbox-version'], '3.4.10');
   t.deepEqual(body.plugins, {});
   t.is(typeof body['installed-apps'].koa, 'string');

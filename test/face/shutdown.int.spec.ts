@@ -2,14 +2,23 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
 
 test('SIGTERM: requests in flight are answered and their writes are durable; the process exits 0', async (t) => {
   t.timeout(300_000); // a child process start (tsx compiling the service) can be slow on a loaded machine
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-shutdown-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const env = { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', SECRET_KEY: 'k', SUPERUSER_API_TOKEN: ADMIN_TOKEN };
+  const env = {
+    ...process.env,
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SECRET_KEY: 'k',
+    SUPERUSER_API_TOKEN: ADMIN_TOKEN,
+  };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   // Whatever happens to the assertions, the child must not outlive the test (it would keep the worker alive).
@@ -34,7 +43,12 @@ test('SIGTERM: requests in flight are answered and their writes are durable; the
   const unanswered = new AbortController();
   const headers = { Authorization: `Token ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
   const writes = Array.from({ length: 20 }, (_, i) =>
-    fetch(`${url}/api/extras/tags/`, { method: 'POST', headers, body: JSON.stringify({ name: `t${i}`, slug: `t${i}` }), signal: unanswered.signal }).then(
+    fetch(`${url}/api/extras/tags/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: `t${i}`, slug: `t${i}` }),
+      signal: unanswered.signal,
+    }).then(
       (r) => r.status,
       () => 'refused',
     ),
@@ -49,7 +63,10 @@ test('SIGTERM: requests in flight are answered and their writes are durable; the
   t.is(code, 0, output);
   t.regex(output, /SIGTERM: finishing in-flight requests/);
   const created = statuses.filter((s) => s === 201).length;
-  t.true(statuses.every((s) => s === 201 || s === 'refused'), JSON.stringify(statuses));
+  t.true(
+    statuses.every((s) => s === 201 || s === 'refused'),
+    JSON.stringify(statuses),
+  );
 
   const service = await startService({ SECRET_KEY: 'k' }, dir);
   t.teardown(() => service.close());

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { startService } from '../support/startService.js';
 import { raw } from './helpers.js';
 
@@ -30,9 +32,13 @@ test('Swagger UI is served at /api/schema/swagger-ui/ from local files only, wit
   }
   const bundle = await raw(service, 'GET', '/static/swagger-ui/swagger-ui-bundle.js');
   t.is(bundle.text, readFileSync(path.join(swaggerDir, 'swagger-ui-bundle.js'), 'utf8'));
-  const again = await raw(service, 'GET', '/static/swagger-ui/swagger-ui.css', { 'If-None-Match': bundle.headers.get('etag') ?? '' });
+  const again = await raw(service, 'GET', '/static/swagger-ui/swagger-ui.css', {
+    'If-None-Match': bundle.headers.get('etag') ?? '',
+  });
   t.is(again.status, 200);
-  const cached = await fetch(`${service.url}/static/swagger-ui/swagger-ui-bundle.js`, { headers: { 'If-None-Match': bundle.headers.get('etag')! } });
+  const cached = await fetch(`${service.url}/static/swagger-ui/swagger-ui-bundle.js`, {
+    headers: { 'If-None-Match': bundle.headers.get('etag')! },
+  });
   t.is(cached.status, 304);
   // the schema itself is public as well
   t.is((await raw(service, 'GET', '/api/schema/?format=json')).status, 200);

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import test from 'ava';
+
 import { buildOpenApi } from '../../src/api/face/openapi.js';
 import { toOpenApi30 } from '../../src/api/face/openapi30.js';
 import { toSwagger20 } from '../../src/api/face/swagger20.js';
@@ -16,28 +17,76 @@ const SMALL = {
         tags: ['dcim'],
         parameters: [
           { $ref: '#/components/parameters/limit' },
-          { name: 'site', in: 'query', schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true },
-          { name: 'site_id', in: 'query', schema: { type: 'array', items: { anyOf: [{ type: 'integer' }, { enum: ['null'] }] } }, style: 'form', explode: true },
-          { name: 'tenant_id', in: 'query', schema: { type: 'array', items: { type: 'integer' } }, style: 'form', explode: false },
+          {
+            name: 'site',
+            in: 'query',
+            schema: { type: 'array', items: { type: 'string' } },
+            style: 'form',
+            explode: true,
+          },
+          {
+            name: 'site_id',
+            in: 'query',
+            schema: { type: 'array', items: { anyOf: [{ type: 'integer' }, { enum: ['null'] }] } },
+            style: 'form',
+            explode: true,
+          },
+          {
+            name: 'tenant_id',
+            in: 'query',
+            schema: { type: 'array', items: { type: 'integer' } },
+            style: 'form',
+            explode: false,
+          },
           { name: 'session', in: 'cookie', schema: { type: 'string' } },
         ],
-        responses: { 200: { description: 'A page', content: { 'application/json': { schema: { $ref: '#/components/schemas/PaginatedDeviceList' } } } } },
+        responses: {
+          200: {
+            description: 'A page',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/PaginatedDeviceList' } } },
+          },
+        },
       },
       post: {
         operationId: 'dcim_devices_create',
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/WritableDevice' }, { type: 'array', items: { $ref: '#/components/schemas/WritableDevice' } }] } } },
+          content: {
+            'application/json': {
+              schema: {
+                anyOf: [
+                  { $ref: '#/components/schemas/WritableDevice' },
+                  { type: 'array', items: { $ref: '#/components/schemas/WritableDevice' } },
+                ],
+              },
+            },
+          },
         },
-        responses: { 201: { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Device' } } } } },
+        responses: {
+          201: {
+            description: 'Created',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Device' } } },
+          },
+        },
       },
     },
     '/api/dcim/devices/{id}/': {
       parameters: [{ $ref: '#/components/parameters/id' }],
-      get: { operationId: 'dcim_devices_read', responses: { 200: { description: 'One', content: { 'application/json': { schema: { $ref: '#/components/schemas/Device' } } } } } },
+      get: {
+        operationId: 'dcim_devices_read',
+        responses: {
+          200: {
+            description: 'One',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Device' } } },
+          },
+        },
+      },
     },
     '/api/dcim/racks/{id}/elevation/': {
-      get: { operationId: 'dcim_racks_elevation', responses: { 200: { description: 'SVG', content: { 'image/svg+xml': { schema: { type: 'string' } } } } } },
+      get: {
+        operationId: 'dcim_racks_elevation',
+        responses: { 200: { description: 'SVG', content: { 'image/svg+xml': { schema: { type: 'string' } } } } },
+      },
     },
   },
   components: {
@@ -58,7 +107,10 @@ const SMALL = {
       },
       NestedSite: { type: 'object', properties: { id: { type: 'integer' } } },
       WritableDevice: { type: 'object', properties: { site: { type: 'integer' } } },
-      PaginatedDeviceList: { type: 'object', properties: { results: { type: 'array', items: { $ref: '#/components/schemas/Device' } } } },
+      PaginatedDeviceList: {
+        type: 'object',
+        properties: { results: { type: 'array', items: { $ref: '#/components/schemas/Device' } } },
+      },
     },
     securitySchemes: { tokenAuth: { type: 'apiKey', in: 'header', name: 'Authorization' } },
   },
@@ -70,7 +122,13 @@ test('swagger 2.0 with NetBox 3.4 version, host, schemes and basePath /api; path
   t.is(doc.swagger, '2.0');
   t.is(doc.info.version, '3.4');
   t.is(doc.info['x-service-version'], '9.9.9');
-  t.like(doc, { host: 'netbox.example.net', schemes: ['https'], basePath: '/api', consumes: ['application/json'], produces: ['application/json'] });
+  t.like(doc, {
+    host: 'netbox.example.net',
+    schemes: ['https'],
+    basePath: '/api',
+    consumes: ['application/json'],
+    produces: ['application/json'],
+  });
   t.deepEqual(Object.keys(doc.paths), ['/dcim/devices/', '/dcim/devices/{id}/', '/dcim/racks/{id}/elevation/']);
   t.is(toSwagger20(SMALL, { baseUrl: 'http://127.0.0.1:8000/netbox/', apiVersion: '3.4' }).basePath, '/netbox/api');
   t.deepEqual(doc.securityDefinitions, { tokenAuth: { type: 'apiKey', in: 'header', name: 'Authorization' } });
@@ -87,14 +145,18 @@ test('parameters are inline with name and in, their type on the parameter; explo
     { name: 'site_id', in: 'query', type: 'array', items: { type: 'string' }, collectionFormat: 'multi' },
     { name: 'tenant_id', in: 'query', type: 'array', items: { type: 'integer' }, collectionFormat: 'csv' },
   ]);
-  t.deepEqual(doc.paths['/dcim/devices/{id}/'].parameters, [{ name: 'id', in: 'path', required: true, type: 'integer' }]);
+  t.deepEqual(doc.paths['/dcim/devices/{id}/'].parameters, [
+    { name: 'id', in: 'path', required: true, type: 'integer' },
+  ]);
   t.deepEqual(doc.paths['/dcim/devices/{id}/'].get.parameters, []);
 });
 
 test('request bodies become one body parameter named data; responses carry their schema; other media types are listed in produces', (t) => {
   const doc = toSwagger20(SMALL, { baseUrl: 'http://x', apiVersion: '3.4' });
   const create = doc.paths['/dcim/devices/'].post;
-  t.deepEqual(create.parameters, [{ name: 'data', in: 'body', required: true, schema: { $ref: '#/definitions/WritableDevice' } }]);
+  t.deepEqual(create.parameters, [
+    { name: 'data', in: 'body', required: true, schema: { $ref: '#/definitions/WritableDevice' } },
+  ]);
   t.false('requestBody' in create);
   t.deepEqual(create.responses, { 201: { description: 'Created', schema: { $ref: '#/definitions/Device' } } });
   const elevation = doc.paths['/dcim/racks/{id}/elevation/'].get;
@@ -146,7 +208,8 @@ test('the document of the whole registry validates as Swagger 2.0; every referen
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, operation] of Object.entries<any>(item)) {
       const parameters = method === 'parameters' ? operation : operation.parameters;
-      for (const parameter of parameters) t.true(typeof parameter.name === 'string' && typeof parameter.in === 'string', `${method} ${path}`);
+      for (const parameter of parameters)
+        t.true(typeof parameter.name === 'string' && typeof parameter.in === 'string', `${method} ${path}`);
     }
   }
   const deviceParameters = doc.paths['/dcim/devices/'].get.parameters.map((p: { name: string }) => p.name);

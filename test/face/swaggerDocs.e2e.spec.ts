@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { parse as parseYaml } from 'yaml';
+
 import { pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
 import { startService } from '../support/startService.js';
 import { raw } from './helpers.js';
@@ -29,8 +30,11 @@ test('/api/docs/?format=openapi is Swagger 2.0 for this host with basePath /api 
 
   // what nb_inventory and its query_filters read
   const deviceParameters = doc.paths['/dcim/devices/'].get.parameters.map((p: { name: string }) => p.name);
-  for (const name of ['site', 'role', 'status', 'tenant', 'platform', 'tag', 'has_primary_ip', 'limit']) t.true(deviceParameters.includes(name), name);
-  t.true(doc.paths['/virtualization/virtual-machines/'].get.parameters.some((p: { name: string }) => p.name === 'cluster'));
+  for (const name of ['site', 'role', 'status', 'tenant', 'platform', 'tag', 'has_primary_ip', 'limit'])
+    t.true(deviceParameters.includes(name), name);
+  t.true(
+    doc.paths['/virtualization/virtual-machines/'].get.parameters.some((p: { name: string }) => p.name === 'cluster'),
+  );
 
   // the same document at drf-yasg's other addresses
   const json = await raw(service, 'GET', '/api/swagger.json');
@@ -66,6 +70,12 @@ if (pynetboxVersion() === null) {
   test(`pynetbox ${pynetboxVersion()}: openapi() is the Swagger 2.0 document, version is 3.4, status() names 3.4.10`, async (t) => {
     const service = await startService();
     t.teardown(() => service.close());
-    t.deepEqual(await runPynetbox(t, PYNETBOX_SCRIPT, service), { version: '3.4', swagger: '2.0', info_version: '3.4', base_path: '/api', netbox_version: '3.4.10' });
+    t.deepEqual(await runPynetbox(t, PYNETBOX_SCRIPT, service), {
+      version: '3.4',
+      swagger: '2.0',
+      info_version: '3.4',
+      base_path: '/api',
+      netbox_version: '3.4.10',
+    });
   });
 }

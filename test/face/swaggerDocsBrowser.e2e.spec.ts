@@ -5,10 +5,11 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import test from 'ava';
-import { CHROMIUM, SHOTS, launchChromium, watchPage } from '../support/chromium.js';
-import { startService } from '../support/startService.js';
 
+import test from 'ava';
+
+import { CHROMIUM, launchChromium, SHOTS, watchPage } from '../support/chromium.js';
+import { startService } from '../support/startService.js';
 
 if (!existsSync(CHROMIUM)) {
   test.skip(`/api/docs/ in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install -y chromium)`, () => {});

@@ -5,8 +5,10 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+
 import test from 'ava';
-import { CHROMIUM, SHOTS, launchChromium, watchPage } from '../support/chromium.js';
+
+import { CHROMIUM, launchChromium, SHOTS, watchPage } from '../support/chromium.js';
 import { startService } from '../support/startService.js';
 
 if (!existsSync(CHROMIUM)) {

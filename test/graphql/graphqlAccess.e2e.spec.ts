@@ -1,4 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
+
 import { as, grant, ok, userWithToken } from '../auth/helpers.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';
@@ -9,9 +10,16 @@ test.before(async (t) => {
   const service = await startService({ GRAPHQL_MAX_DEPTH: '6', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_COST: '50000' });
   const seeded: any = await seedInfrastructure(service);
   const edge2 = await ok(
-    service.api('POST', '/api/dcim/devices/', { name: 'edge2', device_type: seeded.deviceType.id, device_role: seeded.deviceRole.id, site: seeded.site.id }),
+    service.api('POST', '/api/dcim/devices/', {
+      name: 'edge2',
+      device_type: seeded.deviceType.id,
+      device_role: seeded.deviceRole.id,
+      site: seeded.site.id,
+    }),
   );
-  const edge2Iface = await ok(service.api('POST', '/api/dcim/interfaces/', { device: edge2.id, name: 'xe-0/0/1', type: '10gbase-x-sfpp' }));
+  const edge2Iface = await ok(
+    service.api('POST', '/api/dcim/interfaces/', { device: edge2.id, name: 'xe-0/0/1', type: '10gbase-x-sfpp' }),
+  );
   t.context = { service, seeded, edge2, edge2Iface };
 });
 test.after.always(async (t) => {
@@ -25,7 +33,12 @@ test('objects reached at any depth are filtered by the caller’s view permissio
   const { service, seeded } = t.context;
   const viewer = await userWithToken(service, 'gql-viewer', { token: { write_enabled: false } });
   await grant(service, { object_types: ['dcim.site', 'dcim.interface'], actions: ['view'], users: [viewer.user.id] });
-  await grant(service, { object_types: ['dcim.device'], actions: ['view'], users: [viewer.user.id], constraints: { name: 'edge1' } });
+  await grant(service, {
+    object_types: ['dcim.device'],
+    actions: ['view'],
+    users: [viewer.user.id],
+    constraints: { name: 'edge1' },
+  });
   const answer = await post(
     service,
     viewer.key,
@@ -39,18 +52,30 @@ test('objects reached at any depth are filtered by the caller’s view permissio
   );
   t.is(answer.status, 200, JSON.stringify(answer.body));
   const { data, errors } = answer.body;
-  t.deepEqual(data.site, { name: 'DC-1', devices: [{ name: 'edge1', interfaces: [{ name: 'et-0/0/0', ip_addresses: [] }] }] });
+  t.deepEqual(data.site, {
+    name: 'DC-1',
+    devices: [{ name: 'edge1', interfaces: [{ name: 'et-0/0/0', ip_addresses: [] }] }],
+  });
   t.deepEqual(data.device_list, [{ name: 'edge1' }]);
   t.deepEqual(data.interface_list, [
     { name: 'et-0/0/0', device: { name: 'edge1' } },
     { name: 'xe-0/0/1', device: null },
   ]);
   t.is(data.ip_address_list, null);
-  t.deepEqual(errors, [{ message: 'You do not have permission to perform this action.', locations: [{ line: 5, column: 7 }], path: ['ip_address_list'] }]);
+  t.deepEqual(errors, [
+    {
+      message: 'You do not have permission to perform this action.',
+      locations: [{ line: 5, column: 7 }],
+      path: ['ip_address_list'],
+    },
+  ]);
 
   // the same caller's REST list agrees
   const rest = await as(service, viewer.key)('GET', '/api/dcim/devices/');
-  t.deepEqual(rest.body.results.map((d: any) => d.name), ['edge1']);
+  t.deepEqual(
+    rest.body.results.map((d: any) => d.name),
+    ['edge1'],
+  );
   // an object outside the constraints is not found, as the REST detail's 404
   const hidden = await post(service, viewer.key, `{ device(id: ${t.context.edge2.id}) { name } }`);
   t.is(hidden.body.data.device, null);
@@ -81,11 +106,19 @@ test('anonymous callers: EXEMPT_VIEW_PERMISSIONS and LOGIN_REQUIRED apply as for
 
 test('the bounds are refused before anything runs, with a GraphQL error naming the setting', async (t) => {
   const { service } = t.context;
-  const deep = await post(service, null, '{ site_list(limit: 1) { devices { interfaces { device { site { region { parent { name } } } } } } } }');
+  const deep = await post(
+    service,
+    null,
+    '{ site_list(limit: 1) { devices { interfaces { device { site { region { parent { name } } } } } } } }',
+  );
   t.is(deep.status, 400);
   t.regex(deep.body.errors[0].message, /deeper than 6 levels \(GRAPHQL_MAX_DEPTH\)/);
   t.false('data' in deep.body);
-  const aliased = await post(service, null, '{ a: site_list(limit: 1) { id } b: site_list(limit: 1) { id } c: site_list(limit: 1) { id } d: site_list(limit: 1) { id } }');
+  const aliased = await post(
+    service,
+    null,
+    '{ a: site_list(limit: 1) { id } b: site_list(limit: 1) { id } c: site_list(limit: 1) { id } d: site_list(limit: 1) { id } }',
+  );
   t.is(aliased.status, 400);
   t.regex(aliased.body.errors[0].message, /more than 3 aliases \(GRAPHQL_MAX_ALIASES\)/);
   const costly = await post(service, null, '{ device_list { interfaces { ip_addresses { address } } } }');
@@ -101,7 +134,11 @@ test('the bounds are refused before anything runs, with a GraphQL error naming t
   // a limit brings the estimate under the bound; introspection is not counted
   const small = await post(service, null, '{ device_list(limit: 10) { interfaces { ip_addresses { address } } } }');
   t.is(small.status, 200, JSON.stringify(small.body));
-  const introspection = await post(service, null, '{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }');
+  const introspection = await post(
+    service,
+    null,
+    '{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }',
+  );
   t.is(introspection.status, 200);
   t.true(introspection.body.data.__schema.types.some((type: any) => type.name === 'SiteType'));
 });
@@ -132,7 +169,10 @@ test('bad input answers GraphQL errors naming the problem: 400 before running, 2
   const badFilter = await service.api('POST', '/graphql/', { query: '{ site_list(status: "bogus") { name } }' });
   t.is(badFilter.status, 200);
   t.is(badFilter.body.data.site_list, null);
-  t.regex(badFilter.body.errors[0].message, /^status: Select a valid choice\. bogus is not one of the available choices\./);
+  t.regex(
+    badFilter.body.errors[0].message,
+    /^status: Select a valid choice\. bogus is not one of the available choices\./,
+  );
 });
 
 test('filters take REST names and lookups, several values as lists; GET works too', async (t) => {
@@ -142,13 +182,25 @@ test('filters take REST names and lookups, several values as lists; GET works to
   t.deepEqual(byName.body.data.device_list, [{ name: 'edge2' }, { name: 'edge1' }]);
   const lookup = await admin('{ device_list(name__ic: "GE2") { name } }');
   t.deepEqual(lookup.body.data.device_list, [{ name: 'edge2' }]);
-  const negated = await admin(`query($site: [String]) { device_list(site_id: $site, name__n: "edge2") { name } }`, { site: [String(t.context.seeded.site.id)] });
+  const negated = await admin(`query($site: [String]) { device_list(site_id: $site, name__n: "edge2") { name } }`, {
+    site: [String(t.context.seeded.site.id)],
+  });
   t.deepEqual(negated.body.data.device_list, [{ name: 'edge1' }]);
   const paged = await admin('{ device_list(limit: 1, offset: 1, ordering: "name") { name } }');
   t.deepEqual(paged.body.data.device_list, [{ name: 'edge2' }]);
-  const generic = await admin(`{ ip_address(id: ${t.context.seeded.address.id}) { address assigned_object { __typename ... on InterfaceType { name } } } }`);
-  t.deepEqual(generic.body.data.ip_address, { address: '192.0.2.1/25', assigned_object: { __typename: 'InterfaceType', name: 'et-0/0/0' } });
-  const typed = await service.api('POST', '/graphql/', { query: '{ nothing }' }, { Accept: 'application/graphql-response+json' });
+  const generic = await admin(
+    `{ ip_address(id: ${t.context.seeded.address.id}) { address assigned_object { __typename ... on InterfaceType { name } } } }`,
+  );
+  t.deepEqual(generic.body.data.ip_address, {
+    address: '192.0.2.1/25',
+    assigned_object: { __typename: 'InterfaceType', name: 'et-0/0/0' },
+  });
+  const typed = await service.api(
+    'POST',
+    '/graphql/',
+    { query: '{ nothing }' },
+    { Accept: 'application/graphql-response+json' },
+  );
   t.is(typed.status, 400);
   t.is(typed.headers.get('content-type'), 'application/graphql-response+json');
   const got = await service.api('GET', `/graphql/?query=${encodeURIComponent('{ site_list(name: "DC-1") { name } }')}`);
@@ -162,7 +214,13 @@ test('GraphiQL, its assets and the SDL are served locally', async (t) => {
   const html = await page.text();
   t.regex(html, /graphiql\.min\.js/);
   t.notRegex(html, /https?:\/\//, 'nothing from another origin');
-  for (const file of ['graphiql.min.js', 'graphiql.min.css', 'react.production.min.js', 'react-dom.production.min.js', 'graphiql-init.js']) {
+  for (const file of [
+    'graphiql.min.js',
+    'graphiql.min.css',
+    'react.production.min.js',
+    'react-dom.production.min.js',
+    'graphiql-init.js',
+  ]) {
     t.is((await fetch(`${service.url}/graphql/static/${file}`)).status, 200, file);
   }
   t.is((await fetch(`${service.url}/graphql/static/package.json`)).status, 404);
@@ -192,8 +250,21 @@ test('lists longer than the estimate are stopped at GRAPHQL_MAX_COST objects rea
   t.teardown(() => service.close());
   const seeded: any = await seedInfrastructure(service);
   const { deviceType, deviceRole, site } = seeded;
-  await ok(service.api('POST', '/api/dcim/devices/', [1, 2, 3, 4, 5].map((i) => ({ name: `d${i}`, device_type: deviceType.id, device_role: deviceRole.id, site: site.id }))));
-  const answer = await service.api('POST', '/graphql/', { query: `{ site(id: ${site.id}) { name devices { name } } }` });
+  await ok(
+    service.api(
+      'POST',
+      '/api/dcim/devices/',
+      [1, 2, 3, 4, 5].map((i) => ({
+        name: `d${i}`,
+        device_type: deviceType.id,
+        device_role: deviceRole.id,
+        site: site.id,
+      })),
+    ),
+  );
+  const answer = await service.api('POST', '/graphql/', {
+    query: `{ site(id: ${site.id}) { name devices { name } } }`,
+  });
   t.is(answer.status, 200);
   t.deepEqual(answer.body.data, { site: { name: 'DC-1', devices: null } });
   t.regex(answer.body.errors[0].message, /^Query read more than 5 objects \(GRAPHQL_MAX_COST\)/);

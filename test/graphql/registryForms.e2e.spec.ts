@@ -1,7 +1,8 @@
 import test from 'ava';
-import { getNamedType, getNullableType, isListType, isObjectType, isUnionType, type GraphQLObjectType } from 'graphql';
-import { buildSchema } from '../../src/api/graphql/schema.js';
+import { getNamedType, getNullableType, type GraphQLObjectType, isListType, isObjectType, isUnionType } from 'graphql';
+
 import { namesOf } from '../../src/api/graphql/names.js';
+import { buildSchema } from '../../src/api/graphql/schema.js';
 import { registry } from '../../src/models/registry.js';
 import type { FieldDefinition } from '../../src/models/types.js';
 import { CRUD_SAMPLES } from '../api/crudSamples.js';
@@ -17,7 +18,13 @@ function selectionOf(type: GraphQLObjectType, rest: Record<string, unknown>): st
     if (!(name in rest)) continue;
     const named = getNamedType(field.type);
     if (isObjectType(named)) parts.push(`${name} { id }`);
-    else if (isUnionType(named)) parts.push(`${name} { __typename ${named.getTypes().map((m) => `... on ${m.name} { id }`).join(' ')} }`);
+    else if (isUnionType(named))
+      parts.push(
+        `${name} { __typename ${named
+          .getTypes()
+          .map((m) => `... on ${m.name} { id }`)
+          .join(' ')} }`,
+      );
     else parts.push(name);
   }
   return `{ ${parts.join(' ')} }`;
@@ -58,7 +65,8 @@ async function makeOneOfEach(service: TestService): Promise<Record<string, { id:
     if (!sample) continue;
     if (sample.seeded) made[definition.key] = seeded[sample.seeded];
     if (sample.prepare) Object.assign(made, await sample.prepare(post, made));
-    if (!sample.seeded) made[definition.key] = await post(`/api/${definition.app}/${definition.path}/`, sample.create!(made));
+    if (!sample.seeded)
+      made[definition.key] = await post(`/api/${definition.app}/${definition.path}/`, sample.create!(made));
   }
   return made;
 }
@@ -90,9 +98,11 @@ test('every model answers its detail and list queries with the values of its RES
     const fields = new Map(definition.fields.map((f) => [f.name, f]));
     for (const [name, value] of Object.entries(one ?? {})) {
       const want = expected(fields.get(name), type, name, rest[name]);
-      if (JSON.stringify(value) !== JSON.stringify(want)) mismatches.push(`${definition.key}.${name}: ${JSON.stringify(value)} != ${JSON.stringify(want)}`);
+      if (JSON.stringify(value) !== JSON.stringify(want))
+        mismatches.push(`${definition.key}.${name}: ${JSON.stringify(value)} != ${JSON.stringify(want)}`);
     }
-    for (const name of Object.keys(rest)) if (!(name in type.getFields())) mismatches.push(`${definition.key}.${name} is not in ${names.type}`);
+    for (const name of Object.keys(rest))
+      if (!(name in type.getFields())) mismatches.push(`${definition.key}.${name} is not in ${names.type}`);
     compared++;
   }
   t.deepEqual(mismatches, []);
@@ -100,12 +110,16 @@ test('every model answers its detail and list queries with the values of its RES
 
   // the README's example, under the default bounds
   const example = await service.api('POST', '/graphql/', {
-    query: 'query ($site: [String]) { device_list(site: $site, status: "active") { name primary_ip { address } interfaces { name enabled ip_addresses { address vrf { name } } } } }',
+    query:
+      'query ($site: [String]) { device_list(site: $site, status: "active") { name primary_ip { address } interfaces { name enabled ip_addresses { address vrf { name } } } } }',
     variables: { site: ['dc-1'] },
   });
   t.is(example.status, 200, JSON.stringify(example.body));
   const edge1 = example.body.data.device_list.find((d: any) => d.name === 'edge1');
-  t.deepEqual(edge1.interfaces.find((i: any) => i.name === 'et-0/0/0'), { name: 'et-0/0/0', enabled: true, ip_addresses: [{ address: '192.0.2.1/25', vrf: { name: 'Internet' } }] });
+  t.deepEqual(
+    edge1.interfaces.find((i: any) => i.name === 'et-0/0/0'),
+    { name: 'et-0/0/0', enabled: true, ip_addresses: [{ address: '192.0.2.1/25', vrf: { name: 'Internet' } }] },
+  );
 });
 
 /** NetBox 3.4.10's query fields (netbox/*\/graphql/schema.py), with their types. */
@@ -131,11 +145,13 @@ test("NetBox 3.4.10's query fields and type names are all there", (t) => {
   t.is(String(query.wireless_lan_group.type), 'WirelessLANGroupType');
   t.is(String(query.l2vpn_termination.type), 'L2VPNTerminationType');
   const site = schema.getType('SiteType') as GraphQLObjectType;
-  for (const reverse of ['devices', 'racks', 'locations', 'prefixes', 'vlans']) t.truthy(site.getFields()[reverse], `SiteType.${reverse}`);
+  for (const reverse of ['devices', 'racks', 'locations', 'prefixes', 'vlans'])
+    t.truthy(site.getFields()[reverse], `SiteType.${reverse}`);
   t.truthy((schema.getType('DeviceType') as GraphQLObjectType).getFields().interfaces);
   t.truthy((schema.getType('InterfaceType') as GraphQLObjectType).getFields().ip_addresses);
   t.truthy((schema.getType('VirtualMachineType') as GraphQLObjectType).getFields().interfaces);
   t.truthy((schema.getType('RegionType') as GraphQLObjectType).getFields().children);
   const args = query.site_list.args.map((a) => a.name);
-  for (const name of ['name', 'name__ic', 'slug', 'region_id', 'status', 'tag', 'q', 'id__gte']) t.true(args.includes(name), `site_list(${name})`);
+  for (const name of ['name', 'name__ic', 'slug', 'region_id', 'status', 'tag', 'q', 'id__gte'])
+    t.true(args.includes(name), `site_list(${name})`);
 });

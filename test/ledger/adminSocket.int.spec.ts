@@ -1,16 +1,18 @@
-import test from 'ava';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { adminSocketPath, connectAdminSocket, listenAdminSocket } from '../../src/ledger/AdminSocket.js';
+
+import test from 'ava';
+
 import type { AdminLedger } from '../../src/ledger/adminCommands.js';
+import { adminSocketPath, connectAdminSocket, listenAdminSocket } from '../../src/ledger/AdminSocket.js';
 
 function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'nl-admin-'));
 }
 
-test('no service, or a dead one\'s socket file: the CLI is told none listens', async (t) => {
+test("no service, or a dead one's socket file: the CLI is told none listens", async (t) => {
   const dir = tempDir();
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   t.is(await connectAdminSocket(dir), null);
@@ -19,7 +21,7 @@ test('no service, or a dead one\'s socket file: the CLI is told none listens', a
   t.is(await connectAdminSocket(dir), null);
 });
 
-test('the socket replaces a dead service\'s file, answers a refusal in one line and is gone after close', async (t) => {
+test("the socket replaces a dead service's file, answers a refusal in one line and is gone after close", async (t) => {
   const dir = tempDir();
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(path.dirname(adminSocketPath(dir)), { recursive: true });

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { main } from '../../src/cli/manage.js';
 import { buildRichRegistry } from '../support/richRegistry.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
@@ -10,7 +12,12 @@ import { ADMIN_TOKEN, startService } from '../support/startService.js';
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s) }, out, err, text: () => out.join('') + err.join('') };
+  return {
+    io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s) },
+    out,
+    err,
+    text: () => out.join('') + err.join(''),
+  };
 }
 
 function tempDir(t: { teardown(fn: () => void): void }): string {
@@ -29,7 +36,11 @@ test('a netledger holding every model is imported into an empty one and verifies
   t.teardown(() => rmSync(keys, { force: true }));
   const env = { DATA_DIR: dir, SECRET_KEY: 'test-secret-key' };
   const imported = capture();
-  const code = await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--token-keys', keys, '--superusers', 'admin'], env, imported.io);
+  const code = await main(
+    ['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--token-keys', keys, '--superusers', 'admin'],
+    env,
+    imported.io,
+  );
   t.is(code, 0, imported.text());
   t.regex(imported.out.join(''), /Imported \d+ objects/);
   t.log(imported.out.join(''));
@@ -37,38 +48,75 @@ test('a netledger holding every model is imported into an empty one and verifies
   const target = await startService({}, dir);
   t.teardown(() => target.close());
   const verify = capture();
-  const verified = await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--verify', '--target-url', target.url, '--target-token', ADMIN_TOKEN], env, verify.io);
+  const verified = await main(
+    [
+      'import-netbox',
+      '--url',
+      source.url,
+      '--token',
+      ADMIN_TOKEN,
+      '--verify',
+      '--target-url',
+      target.url,
+      '--target-token',
+      ADMIN_TOKEN,
+    ],
+    env,
+    verify.io,
+  );
   t.is(verified, 0, verify.text());
   t.regex(verify.out.join(''), /Every object is equal/);
   const sourceChanges = (await source.api('GET', '/api/extras/object-changes/?limit=1')).body.count;
   t.true(sourceChanges > 1000);
-  t.regex(verify.out.join(''), new RegExp(`extras\\.objectchange +${sourceChanges} +0 +0`), 'every past change is in the history');
+  t.regex(
+    verify.out.join(''),
+    new RegExp(`extras\\.objectchange +${sourceChanges} +0 +0`),
+    'every past change is in the history',
+  );
 
   // The past answers the same on both sides: a site before its last update, a tenant deleted since.
   const strip = (body: unknown, base: string) => JSON.parse(JSON.stringify(body).replaceAll(base, ''));
-  const siteChanges = (await source.api('GET', '/api/extras/object-changes/?changed_object_type=dcim.site&changed_object_id=1&ordering=time')).body.results;
+  const siteChanges = (
+    await source.api(
+      'GET',
+      '/api/extras/object-changes/?changed_object_type=dcim.site&changed_object_id=1&ordering=time',
+    )
+  ).body.results;
   t.true(siteChanges.length >= 3);
   const before = siteChanges.at(-1).time.replace(/\d{3}Z$/, '000Z');
   const cut = new Date(Date.parse(siteChanges.at(-1).time) - 1).toISOString();
-  for (const route of [`/api/dcim/sites/1/?as_of=${encodeURIComponent(cut)}`, `/api/tenancy/tenants/?as_of=${encodeURIComponent(before)}`]) {
+  for (const route of [
+    `/api/dcim/sites/1/?as_of=${encodeURIComponent(cut)}`,
+    `/api/tenancy/tenants/?as_of=${encodeURIComponent(before)}`,
+  ]) {
     const [theirs, ours] = [await source.api('GET', route), await target.api('GET', route)];
     t.is(ours.status, 200, route);
     t.deepEqual(strip(ours.body, target.url), strip(theirs.body, source.url), route);
   }
-  t.not((await target.api('GET', `/api/dcim/sites/1/?as_of=${encodeURIComponent(cut)}`)).body.description, 'main data centre');
+  t.not(
+    (await target.api('GET', `/api/dcim/sites/1/?as_of=${encodeURIComponent(cut)}`)).body.description,
+    'main data centre',
+  );
 
   // Cable paths are derived again from the imported cables: every trace answers as the source's.
   const cabled = (await source.api('GET', '/api/dcim/interfaces/?cabled=true&limit=0')).body.results;
   t.true(cabled.length >= 3);
   for (const { id } of cabled) {
     const route = `/api/dcim/interfaces/${id}/trace/`;
-    t.deepEqual(strip((await target.api('GET', route)).body, target.url), strip((await source.api('GET', route)).body, source.url), route);
+    t.deepEqual(
+      strip((await target.api('GET', route)).body, target.url),
+      strip((await source.api('GET', route)).body, source.url),
+      route,
+    );
   }
 
   // Ids: the same objects under the same ids; new objects continue after the highest (deleted ones included).
   t.is((await target.api('GET', `/api/dcim/devices/${built.members[0].id}/`)).body.name, 'sw1');
   const fresh = { name: 'After', slug: 'after' };
-  t.is((await target.api('POST', '/api/tenancy/tenants/', fresh)).body.id, (await source.api('POST', '/api/tenancy/tenants/', fresh)).body.id);
+  t.is(
+    (await target.api('POST', '/api/tenancy/tenants/', fresh)).body.id,
+    (await source.api('POST', '/api/tenancy/tenants/', fresh)).body.id,
+  );
 });
 
 test('an import into a netledger that holds objects is refused and writes nothing', async (t) => {
@@ -80,7 +128,14 @@ test('an import into a netledger that holds objects is refused and writes nothin
   await target.api('POST', '/api/extras/tags/', { name: 'mine', slug: 'mine' });
   const before = (await target.api('GET', '/api/extras/object-changes/?limit=1')).body.count;
   const refused = capture();
-  t.is(await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN], { DATA_DIR: dir, SECRET_KEY: 'test-secret-key' }, refused.io), 1);
+  t.is(
+    await main(
+      ['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN],
+      { DATA_DIR: dir, SECRET_KEY: 'test-secret-key' },
+      refused.io,
+    ),
+    1,
+  );
   t.regex(refused.err.join(''), /not empty/);
   t.is((await target.api('GET', '/api/extras/object-changes/?limit=1')).body.count, before);
 });
@@ -92,7 +147,11 @@ test('an import killed midway leaves the netledger empty, and running it again i
   const dir = tempDir(t);
   const env = { ...process.env, DATA_DIR: dir, SECRET_KEY: 'test-secret-key' };
   const manage = path.join(process.cwd(), 'src', 'cli', 'manage.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', manage, 'import-netbox', '--url', source.url, '--token', ADMIN_TOKEN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', manage, 'import-netbox', '--url', source.url, '--token', ADMIN_TOKEN],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let seen = '';
   const killed = await new Promise<boolean>((resolve) => {
     child.stderr.on('data', (chunk: Buffer) => {
@@ -103,19 +162,44 @@ test('an import killed midway leaves the netledger empty, and running it again i
     child.on('exit', () => resolve(false));
   });
   t.true(killed, `the import was killed midway (it printed: ${seen.slice(-500)})`);
-  await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+  await new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
+  );
 
   const scan = capture();
   t.is(await main(['verify-log'], env, scan.io), 0, scan.text());
   t.regex(scan.text(), /no damage; 0 events/, `nothing of the import is in the log: ${scan.text()}`);
 
   const again = capture();
-  t.is(await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--superusers', 'admin'], env, again.io), 0, again.text());
+  t.is(
+    await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--superusers', 'admin'], env, again.io),
+    0,
+    again.text(),
+  );
   const target = await startService({}, dir);
   t.teardown(() => target.close());
   const verify = capture();
   // The admin token's key was not given this time: the token made at first start is an extra one, allowed.
-  t.is(await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--verify', '--target-url', target.url, '--target-token', ADMIN_TOKEN], env, verify.io), 0, verify.text());
+  t.is(
+    await main(
+      [
+        'import-netbox',
+        '--url',
+        source.url,
+        '--token',
+        ADMIN_TOKEN,
+        '--verify',
+        '--target-url',
+        target.url,
+        '--target-token',
+        ADMIN_TOKEN,
+      ],
+      env,
+      verify.io,
+    ),
+    0,
+    verify.text(),
+  );
   t.regex(verify.out.join(''), /^users\.token +1 +0 +0 +1$/m);
 });
 

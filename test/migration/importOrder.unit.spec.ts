@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { importOrder, orderWithinModel, relationTargets } from '../../src/migration/importOrder.js';
 import { registry } from '../../src/models/registry.js';
 
@@ -14,11 +15,14 @@ test('every model comes after the models its written references point at, except
       }
     }
   }
-  t.false(models.some((m) => m.readOnly), 'derived models (cable terminations) are not imported');
+  t.false(
+    models.some((m) => m.readOnly),
+    'derived models (cable terminations) are not imported',
+  );
   t.is(models[0].key, 'extras.tag');
 });
 
-test('cycles are broken at one-to-one designations: primary IPs and a chassis\'s master wait for the second pass', (t) => {
+test("cycles are broken at one-to-one designations: primary IPs and a chassis's master wait for the second pass", (t) => {
   const { deferred } = importOrder(registry);
   t.deepEqual(deferred.get('dcim.device'), ['primary_ip4', 'primary_ip6']);
   t.deepEqual(deferred.get('virtualization.virtualmachine'), ['primary_ip4', 'primary_ip6']);
@@ -32,5 +36,8 @@ test('within a model, an object comes after the object it names (a child region 
     { id: 5, parent: { id: 9, url: 'x' } },
     { id: 9, parent: { id: 1, url: 'y' } },
   ];
-  t.deepEqual(orderWithinModel(region, objects).map((o) => o.id), [1, 9, 5]);
+  t.deepEqual(
+    orderWithinModel(region, objects).map((o) => o.id),
+    [1, 9, 5],
+  );
 });

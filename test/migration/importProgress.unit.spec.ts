@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { importProgress } from '../../src/cli/importProgress.js';
 
 function stream(isTTY: boolean) {
@@ -25,7 +26,7 @@ test('not on a terminal: one plain line per model and phase', (t) => {
   t.deepEqual(written, ['write dcim.device: 4,000 objects\n', 'appending 9 events as one batch\n']);
 });
 
-test('on a terminal, a model finished while another\'s bar is shown gets a line of its own over that bar', (t) => {
+test("on a terminal, a model finished while another's bar is shown gets a line of its own over that bar", (t) => {
   const { written, out } = stream(true);
   const progress = importProgress(out);
   progress.reading!('dcim.site', 1, 2);

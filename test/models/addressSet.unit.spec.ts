@@ -1,6 +1,7 @@
 import test from 'ava';
+
 import { AddressSet } from '../../src/models/allocation/addressSet.js';
-import { formatAddress, formatCidr, parseCidr, type Cidr } from '../../src/models/values/ipNetworks.js';
+import { type Cidr, formatAddress, formatCidr, parseCidr } from '../../src/models/values/ipNetworks.js';
 
 const cidr = (text: string) => parseCidr(text)!;
 const ip = (text: string) => cidr(text).value;
@@ -52,7 +53,15 @@ test('removed runs may overlap, touch, repeat, come unsorted or lie outside', (t
     { first: ip('192.0.1.0'), last: ip('192.0.2.0') },
     { first: ip('192.0.3.0'), last: ip('192.0.3.9') },
   ]);
-  t.deepEqual(addresses(free), ['192.0.2.1', '192.0.2.2', '192.0.2.6', '192.0.2.7', '192.0.2.8', '192.0.2.14', '192.0.2.15']);
+  t.deepEqual(addresses(free), [
+    '192.0.2.1',
+    '192.0.2.2',
+    '192.0.2.6',
+    '192.0.2.7',
+    '192.0.2.8',
+    '192.0.2.14',
+    '192.0.2.15',
+  ]);
   t.is(free.size, 7n);
 });
 
@@ -65,7 +74,9 @@ test('removing everything leaves an empty set', (t) => {
 });
 
 test('IPv6 arithmetic holds at the top of the address space', (t) => {
-  const free = network('ffff:ffff:ffff:ffff:ffff:ffff:ffff:fff0/124').without([host('ffff:ffff:ffff:ffff:ffff:ffff:ffff:fff0')]);
+  const free = network('ffff:ffff:ffff:ffff:ffff:ffff:ffff:fff0/124').without([
+    host('ffff:ffff:ffff:ffff:ffff:ffff:ffff:fff0'),
+  ]);
   t.deepEqual(blocks(free), [
     'ffff:ffff:ffff:ffff:ffff:ffff:ffff:fff1/128',
     'ffff:ffff:ffff:ffff:ffff:ffff:ffff:fff2/127',

@@ -1,10 +1,16 @@
 import test from 'ava';
-import { ModelRegistry } from '../../src/models/registry.js';
-import { allModels } from '../../src/models/index.js';
+
 import { ContextIndex } from '../../src/models/configContexts/ContextIndex.js';
-import { CRITERIA, DEVICE_CONTEXT_SCOPE, VIRTUAL_MACHINE_CONTEXT_SCOPE, type Criterion } from '../../src/models/configContexts/contextScopes.js';
+import {
+  CRITERIA,
+  type Criterion,
+  DEVICE_CONTEXT_SCOPE,
+  VIRTUAL_MACHINE_CONTEXT_SCOPE,
+} from '../../src/models/configContexts/contextScopes.js';
 import { deepMerge } from '../../src/models/configContexts/deepMerge.js';
 import { renderConfigContexts } from '../../src/models/configContexts/renderConfigContexts.js';
+import { allModels } from '../../src/models/index.js';
+import { ModelRegistry } from '../../src/models/registry.js';
 import type { LookupView, ModelDefinition, StoredObject } from '../../src/models/types.js';
 import { jsonbText } from '../../src/models/values/jsonbText.js';
 import { seededRandom } from '../support/seededRandom.js';
@@ -12,7 +18,10 @@ import { seededRandom } from '../support/seededRandom.js';
 /* ------------------------------------------------------------ the merge */
 
 test('merge: nested objects merge key by key; lists and scalars are replaced, not joined', (t) => {
-  const merged = deepMerge({ ntp: { servers: ['a'], prefer: 'a' }, syslog: 'x', keep: 1 }, { ntp: { servers: ['b'] }, syslog: { host: 'y' } });
+  const merged = deepMerge(
+    { ntp: { servers: ['a'], prefer: 'a' }, syslog: 'x', keep: 1 },
+    { ntp: { servers: ['b'] }, syslog: { host: 'y' } },
+  );
   t.deepEqual(merged, { ntp: { servers: ['b'], prefer: 'a' }, syslog: { host: 'y' }, keep: 1 });
 });
 
@@ -43,12 +52,19 @@ test('merge: a key named "__proto__" stays a key of the data and changes no prot
 /* ------------------------------------------------------------ the index */
 
 let nextId = 1;
-function context(name: string, weight: number, data: Record<string, unknown>, criteria: Partial<Record<Criterion, number[]>> = {}, isActive = true): StoredObject {
+function context(
+  name: string,
+  weight: number,
+  data: Record<string, unknown>,
+  criteria: Partial<Record<Criterion, number[]>> = {},
+  isActive = true,
+): StoredObject {
   const lists = Object.fromEntries(CRITERIA.map((c) => [c, criteria[c] ?? []]));
   return { id: nextId++, name, weight, is_active: isActive, data, ...lists };
 }
 
-const values = (entries: Partial<Record<Criterion, number[]>>) => new Map(Object.entries(entries).map(([c, ids]) => [c as Criterion, ids]));
+const values = (entries: Partial<Record<Criterion, number[]>>) =>
+  new Map(Object.entries(entries).map(([c, ids]) => [c as Criterion, ids]));
 
 test('index: contexts apply in weight order, then by name; a context without criteria applies to everything', (t) => {
   const index = new ContextIndex(
@@ -68,8 +84,15 @@ test('index: every criterion a context restricts must be met, each by any one of
     ],
     CRITERIA,
   );
-  t.deepEqual(index.names(index.applicable(values({ sites: [2], roles: [7], tags: [6, 5] }))), ['site 1 or 2, role 7', 'tag 5 or 6']);
-  t.deepEqual(index.names(index.applicable(values({ sites: [1] }))), ['site 1'], 'no role: the role-restricted context does not apply');
+  t.deepEqual(index.names(index.applicable(values({ sites: [2], roles: [7], tags: [6, 5] }))), [
+    'site 1 or 2, role 7',
+    'tag 5 or 6',
+  ]);
+  t.deepEqual(
+    index.names(index.applicable(values({ sites: [1] }))),
+    ['site 1'],
+    'no role: the role-restricted context does not apply',
+  );
   t.deepEqual(index.names(index.applicable(values({}))), [], 'an object without values meets no restricted context');
 });
 
@@ -91,14 +114,27 @@ test('index: over many objects in a row it answers as a plain check of every con
   const some = () => Array.from({ length: int(3) }, () => int(6));
   const used: Criterion[] = ['regions', 'sites', 'roles', 'tags', 'tenants'];
   const contexts = Array.from({ length: 60 }, (_, i) =>
-    context(`c${String(i).padStart(2, '0')}`, int(5), {}, Object.fromEntries(used.filter(() => random() < 0.3).map((c) => [c, some()]))),
+    context(
+      `c${String(i).padStart(2, '0')}`,
+      int(5),
+      {},
+      Object.fromEntries(used.filter(() => random() < 0.3).map((c) => [c, some()])),
+    ),
   );
   const index = new ContextIndex(contexts, CRITERIA);
-  const ordered = [...contexts].sort((a, b) => Number(a.weight) - Number(b.weight) || String(a.name).localeCompare(String(b.name)));
+  const ordered = [...contexts].sort(
+    (a, b) => Number(a.weight) - Number(b.weight) || String(a.name).localeCompare(String(b.name)),
+  );
   for (let n = 0; n < 500; n++) {
     const object = Object.fromEntries(used.filter(() => random() < 0.8).map((c) => [c, some()]));
     const naive = ordered
-      .filter((c) => used.every((criterion) => (c[criterion] as number[]).length === 0 || (c[criterion] as number[]).some((v) => object[criterion]?.includes(v))))
+      .filter((c) =>
+        used.every(
+          (criterion) =>
+            (c[criterion] as number[]).length === 0 ||
+            (c[criterion] as number[]).some((v) => object[criterion]?.includes(v)),
+        ),
+      )
       .map((c) => String(c.name));
     t.deepEqual(index.names(index.applicable(values(object))), naive, JSON.stringify(object));
   }
@@ -120,7 +156,8 @@ function countingView(rows: Rows): LookupView & { reads: string[] } {
   const reads: string[] = [];
   const matches = (doc: StoredObject, query: Record<string, unknown>) =>
     Object.entries(query).every(([key, condition]) => {
-      if (condition && typeof condition === 'object' && '$in' in condition) return (condition.$in as unknown[]).includes(doc[key]);
+      if (condition && typeof condition === 'object' && '$in' in condition)
+        return (condition.$in as unknown[]).includes(doc[key]);
       return doc[key] === condition;
     });
   return {
@@ -159,17 +196,32 @@ function world(contexts: StoredObject[]): Rows {
 }
 
 function device(id: number, fields: Record<string, unknown> = {}): StoredObject {
-  return { id, site: 10, location: null, device_type: 50, device_role: 60, platform: null, cluster: null, tenant: null, tags: [], local_context_data: null, ...fields };
+  return {
+    id,
+    site: 10,
+    location: null,
+    device_type: 50,
+    device_role: 60,
+    platform: null,
+    cluster: null,
+    tenant: null,
+    tags: [],
+    local_context_data: null,
+    ...fields,
+  };
 }
 
-test('device: region and site-group criteria match the site\'s own and every one above it', async (t) => {
+test("device: region and site-group criteria match the site's own and every one above it", async (t) => {
   const contexts = [
     context('europe', 1, { r: 'europe' }, { regions: [1] }),
     context('berlin', 2, { r: 'berlin' }, { regions: [3] }),
     context('core', 3, { g: 'core' }, { site_groups: [1] }),
     context('other region', 4, { r: 'other' }, { regions: [99] }),
   ];
-  const [berlin, paris] = await renderConfigContexts(DEVICE_CONTEXT_SCOPE)([device(1), device(2, { site: 11 })], countingView(world(contexts)));
+  const [berlin, paris] = await renderConfigContexts(DEVICE_CONTEXT_SCOPE)(
+    [device(1), device(2, { site: 11 })],
+    countingView(world(contexts)),
+  );
   t.deepEqual(berlin, { r: 'berlin', g: 'core' });
   t.deepEqual(paris, {}, 'a site without a region or group meets no region or group criterion');
 });
@@ -180,11 +232,14 @@ test('device: tenant groups, locations and the rest match only the value itself,
     context('tenant group 2', 2, { tg2: true }, { tenant_groups: [2] }),
     context('tenant 40', 3, { t: true }, { tenants: [40] }),
   ];
-  const [rendered] = await renderConfigContexts(DEVICE_CONTEXT_SCOPE)([device(1, { tenant: 40 })], countingView(world(contexts)));
+  const [rendered] = await renderConfigContexts(DEVICE_CONTEXT_SCOPE)(
+    [device(1, { tenant: 40 })],
+    countingView(world(contexts)),
+  );
   t.deepEqual(rendered, { tg2: true, t: true });
 });
 
-test('device: cluster criteria match its cluster, the cluster\'s type and group; role is the device role', async (t) => {
+test("device: cluster criteria match its cluster, the cluster's type and group; role is the device role", async (t) => {
   const contexts = [
     context('cluster', 1, { c: 1 }, { clusters: [30] }),
     context('cluster type', 2, { ct: 1 }, { cluster_types: [31] }),
@@ -192,7 +247,10 @@ test('device: cluster criteria match its cluster, the cluster\'s type and group;
     context('role', 4, { role: 1 }, { roles: [60] }),
     context('other cluster type', 5, { no: 1 }, { cluster_types: [99] }),
   ];
-  const [inCluster, outside] = await renderConfigContexts(DEVICE_CONTEXT_SCOPE)([device(1, { cluster: 30 }), device(2)], countingView(world(contexts)));
+  const [inCluster, outside] = await renderConfigContexts(DEVICE_CONTEXT_SCOPE)(
+    [device(1, { cluster: 30 }), device(2)],
+    countingView(world(contexts)),
+  );
   t.deepEqual(inCluster, { c: 1, ct: 1, cg: 1, role: 1 });
   t.deepEqual(outside, { role: 1 });
 });
@@ -219,15 +277,33 @@ test('virtual machine: site, region and group come from its cluster; device type
     context('location', 4, { location: 1 }, { locations: [70] }),
     context('role', 5, { role: 1 }, { roles: [60] }),
   ];
-  const vm = (id: number, fields: Record<string, unknown>) => ({ id, site: 10, cluster: null, role: 60, platform: null, tenant: null, tags: [], local_context_data: null, ...fields });
-  const [clustered, siteOnly] = await renderConfigContexts(VIRTUAL_MACHINE_CONTEXT_SCOPE)([vm(1, { cluster: 30 }), vm(2, {})], countingView(world(contexts)));
+  const vm = (id: number, fields: Record<string, unknown>) => ({
+    id,
+    site: 10,
+    cluster: null,
+    role: 60,
+    platform: null,
+    tenant: null,
+    tags: [],
+    local_context_data: null,
+    ...fields,
+  });
+  const [clustered, siteOnly] = await renderConfigContexts(VIRTUAL_MACHINE_CONTEXT_SCOPE)(
+    [vm(1, { cluster: 30 }), vm(2, {})],
+    countingView(world(contexts)),
+  );
   t.deepEqual(clustered, { berlin: 1, site: 1, location: 1, role: 1 });
   t.deepEqual(siteOnly, { location: 1, role: 1 }, 'without a cluster the VM meets no site or region criterion');
 });
 
 test('a page of devices reads the contexts once and each related model once per level, however many devices', async (t) => {
   const contexts = Array.from({ length: 50 }, (_, i) =>
-    context(`ctx${i}`, i, { [`k${i}`]: i }, i % 3 === 0 ? { regions: [1 + (i % 3)] } : i % 3 === 1 ? { tenant_groups: [2], sites: [10] } : { tags: [i] }),
+    context(
+      `ctx${i}`,
+      i,
+      { [`k${i}`]: i },
+      i % 3 === 0 ? { regions: [1 + (i % 3)] } : i % 3 === 1 ? { tenant_groups: [2], sites: [10] } : { tags: [i] },
+    ),
   );
   const page = Array.from({ length: 500 }, (_, i) => device(i + 1, { site: 10 + (i % 2), tenant: 40, tags: [i % 50] }));
   const view = countingView(world(contexts));
@@ -239,7 +315,10 @@ test('a page of devices reads the contexts once and each related model once per 
 
 test('without active contexts nothing but the contexts is read', async (t) => {
   const view = countingView(world([context('off', 1, { a: 1 }, {}, false)]));
-  const rendered = await renderConfigContexts(DEVICE_CONTEXT_SCOPE)([device(1, { local_context_data: { a: 2 } }), device(2)], view);
+  const rendered = await renderConfigContexts(DEVICE_CONTEXT_SCOPE)(
+    [device(1, { local_context_data: { a: 2 } }), device(2)],
+    view,
+  );
   t.deepEqual(rendered, [{ a: 2 }, {}]);
   t.deepEqual(view.reads, ['find extras.configcontext']);
 });
@@ -258,6 +337,9 @@ test('registry: computeMany belongs to a computed field without a compute hook',
 });
 
 test('search text: a JSON value as PostgreSQL prints jsonb (key order by length, then bytes)', (t) => {
-  t.is(jsonbText({ bb: [1, 'x', null], a: { z: true, yy: 1.5 } }), '{"a": {"z": true, "yy": 1.5}, "bb": [1, "x", null]}');
+  t.is(
+    jsonbText({ bb: [1, 'x', null], a: { z: true, yy: 1.5 } }),
+    '{"a": {"z": true, "yy": 1.5}, "bb": [1, "x", null]}',
+  );
   t.is(jsonbText('a"b'), '"a\\"b"');
 });

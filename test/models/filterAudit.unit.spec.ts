@@ -1,11 +1,13 @@
-import test from 'ava';
 import { existsSync } from 'node:fs';
+
+import test from 'ava';
+
+import { type FilterReference, loadReference } from '../../scripts/check-filters.js';
 import { compileFilter } from '../../src/api/query/compileFilter.js';
 import { filterSetOf } from '../../src/api/query/filterSet.js';
 import { ValidationError } from '../../src/commands/errors.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
-import { loadReference, type FilterReference } from '../../scripts/check-filters.js';
 import { loadDataset } from '../query/dataset.js';
 
 /**
@@ -17,7 +19,8 @@ import { loadDataset } from '../query/dataset.js';
  * accepts. The reference's per-model filter lists (filters, filter_info, filter_kinds) are
  * the spec; a seeded read store answers the lookups the filters make.
  */
-const referenceDir = process.env.NETBOX_REFERENCE_DIR ?? new URL('../../../shared/reference/netbox-3.4/', import.meta.url).pathname;
+const referenceDir =
+  process.env.NETBOX_REFERENCE_DIR ?? new URL('../../../shared/reference/netbox-3.4/', import.meta.url).pathname;
 
 /** Values a parameter NetBox does not have must take (NetBox ignores the parameter). */
 const ANY_VALUE = ['abc', '1', '99999', '-1', '1.5', 'null', 'true', '2024-13-45', 'aa:bb', '10.0.0.0/8'];
@@ -25,7 +28,9 @@ const ANY_VALUE = ['abc', '1', '99999', '-1', '1.5', 'null', 'true', '2024-13-45
 /** Values NetBox's filters of a kind accept (null when the kind refuses values no probe can avoid: choices, methods). */
 function acceptedBy(ref: FilterReference, name: string, lookup: string): string[] | null {
   const info = ref.filter_info?.[name];
-  const kind = ref.filter_kinds?.[name] ?? (typeof info?.value === 'string' ? info.value : typeof info?.matches === 'string' ? 'relation' : '?');
+  const kind =
+    ref.filter_kinds?.[name] ??
+    (typeof info?.value === 'string' ? info.value : typeof info?.matches === 'string' ? 'relation' : '?');
   if (lookup === 'empty') return ['true', 'false', 'abc'];
   // a method reads its text its own way (a VLAN's id, a VID): which texts it takes is not in the reference
   if (info?.custom === true && kind === 'string') return null;
@@ -67,7 +72,8 @@ function referenceParameters(ref: FilterReference): Map<string, { name: string; 
   const out = new Map<string, { name: string; lookup: string }>();
   for (const [name, lookups] of Object.entries(ref.filters ?? {})) {
     out.set(name, { name, lookup: 'exact' });
-    for (const lookup of lookups) if (lookup !== 'exact' && !lookup.includes(' ')) out.set(`${name}__${lookup}`, { name, lookup });
+    for (const lookup of lookups)
+      if (lookup !== 'exact' && !lookup.includes(' ')) out.set(`${name}__${lookup}`, { name, lookup });
   }
   return out;
 }
@@ -106,7 +112,10 @@ test('no filter refuses a request NetBox 3.4 answers: extra filters take any val
         for (const value of values ?? []) {
           probed++;
           const refused = await refusal(store, definition.key, param, value);
-          if (refused) problems.push(`${definition.key} ?${param}=${value} (${shared ? 'NetBox accepts it' : 'NetBox has no such filter'}): ${refused}`);
+          if (refused)
+            problems.push(
+              `${definition.key} ?${param}=${value} (${shared ? 'NetBox accepts it' : 'NetBox has no such filter'}): ${refused}`,
+            );
         }
       }
     }
@@ -122,5 +131,9 @@ test("front port templates ignore rear_port, as NetBox 3.4 (which has no such fi
   for (const query of ['rear_port=1', 'rear_port=99999', 'rear_port_id=99999', 'rear_port_position=abc']) {
     t.deepEqual(await compileFilter(registry, definition, new URLSearchParams(query), store), {}, query);
   }
-  t.deepEqual(await compileFilter(registry, definition, new URLSearchParams('rear_port_position=2'), store), { rear_port_position: 2 }, 'a usable value still filters');
+  t.deepEqual(
+    await compileFilter(registry, definition, new URLSearchParams('rear_port_position=2'), store),
+    { rear_port_position: 2 },
+    'a usable value still filters',
+  );
 });

@@ -3,8 +3,14 @@
  * range answers (AddressSet), while asking for each run of used addresses only once.
  */
 import test from 'ava';
+
 import { AddressSet, type Interval } from '../../src/models/allocation/addressSet.js';
-import { ascendingUsed, findFreeRuns, sortedUsed, type UsedAddresses } from '../../src/models/allocation/freeAddresses.js';
+import {
+  ascendingUsed,
+  findFreeRuns,
+  sortedUsed,
+  type UsedAddresses,
+} from '../../src/models/allocation/freeAddresses.js';
 import type { FreeAddressQuery } from '../../src/models/types.js';
 import { seededRandom } from '../support/seededRandom.js';
 
@@ -88,7 +94,10 @@ test('alternate used and free addresses: the lowest `limit` free ones cost about
   const used = Array.from({ length: 10_000 }, (_, i) => BigInt(2 * i));
   const search = counted(sortedUsed(used));
   const found = await findFreeRuns(search.runs, query(0n, 40_000n, [], 5));
-  t.deepEqual(found, [1n, 3n, 5n, 7n, 9n].map((v) => ({ first: v, last: v })));
+  t.deepEqual(
+    found,
+    [1n, 3n, 5n, 7n, 9n].map((v) => ({ first: v, last: v })),
+  );
   t.true(search.asked() <= 11, `asked ${search.asked()} times`);
 });
 
@@ -107,14 +116,31 @@ test('an ordered cursor is read only as far as the free addresses asked for', as
 
 test('taken runs and the range ends bound the free runs; a taken run over used ones is crossed once', async (t) => {
   const used = [10n, 11n, 12n, 20n];
-  const q = query(8n, 25n, [{ first: 13n, last: 15n }, { first: 9n, last: 9n }, { first: 24n, last: 30n }], Infinity);
+  const q = query(
+    8n,
+    25n,
+    [
+      { first: 13n, last: 15n },
+      { first: 9n, last: 9n },
+      { first: 24n, last: 30n },
+    ],
+    Infinity,
+  );
   t.deepEqual(await findFreeRuns(sortedUsed(used), q), [
     { first: 8n, last: 8n },
     { first: 16n, last: 19n },
     { first: 21n, last: 23n },
   ]);
-  t.deepEqual(await findFreeRuns(sortedUsed(used), query(10n, 12n, [], Infinity)), [], 'a wholly used range has nothing free');
-  t.deepEqual(await findFreeRuns(sortedUsed([]), query(5n, 5n, [], 3)), [{ first: 5n, last: 5n }], 'a one-address range');
+  t.deepEqual(
+    await findFreeRuns(sortedUsed(used), query(10n, 12n, [], Infinity)),
+    [],
+    'a wholly used range has nothing free',
+  );
+  t.deepEqual(
+    await findFreeRuns(sortedUsed([]), query(5n, 5n, [], 3)),
+    [{ first: 5n, last: 5n }],
+    'a one-address range',
+  );
 });
 
 test('AddressSet: union merges overlapping and touching runs; lowest keeps the lowest addresses; has finds members', (t) => {

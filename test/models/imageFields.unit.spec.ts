@@ -1,8 +1,9 @@
 import test from 'ava';
-import { offerImage, withdrawImage } from '../../src/models/extras/imageUploads.js';
-import { hasImage, imageField, imageUrl, normalizeImageFields, NOT_A_FILE } from '../../src/models/imageFields.js';
+
 import { formFields } from '../../src/api/extras/imageFieldRoutes.js';
 import { devicetype } from '../../src/models/dcim/devicetype.js';
+import { offerImage, withdrawImage } from '../../src/models/extras/imageUploads.js';
+import { hasImage, imageField, imageUrl, normalizeImageFields, NOT_A_FILE } from '../../src/models/imageFields.js';
 
 const fields = imageField('front_image', 'devicetype-images').filter((f) => f.image);
 const digest = 'ab'.repeat(32);
@@ -26,12 +27,24 @@ test('null or "" clears the image; the value the object holds is kept; anything 
   t.is(normalizeImageFields(fields, kept), undefined);
   t.is(kept.front_image, `${digest}.png`);
   for (const forged of [`${'cd'.repeat(32)}.png`, `${digest}.png/../x`, 'http://x/y.png', 'withdrawn-token']) {
-    t.deepEqual(normalizeImageFields(fields, { id: 1, front_image: forged, front_image_digest: digest }), { front_image: [NOT_A_FILE] }, forged);
+    t.deepEqual(
+      normalizeImageFields(fields, { id: 1, front_image: forged, front_image_digest: digest }),
+      { front_image: [NOT_A_FILE] },
+      forged,
+    );
   }
-  t.deepEqual(normalizeImageFields(fields, { id: 1, front_image: `${digest}.png` }), { front_image: [NOT_A_FILE] }, 'on create no file is held');
+  t.deepEqual(
+    normalizeImageFields(fields, { id: 1, front_image: `${digest}.png` }),
+    { front_image: [NOT_A_FILE] },
+    'on create no file is held',
+  );
   const token = offerImage(upload);
   withdrawImage(token);
-  t.deepEqual(normalizeImageFields(fields, { id: 1, front_image: token }), { front_image: [NOT_A_FILE] }, 'a withdrawn token names nothing');
+  t.deepEqual(
+    normalizeImageFields(fields, { id: 1, front_image: token }),
+    { front_image: [NOT_A_FILE] },
+    'a withdrawn token names nothing',
+  );
 });
 
 test('an image renders as its absolute URL under its media directory; has_ filters on the stored name', async (t) => {
@@ -44,12 +57,22 @@ test('an image renders as its absolute URL under its media directory; has_ filte
 });
 
 test('form fields are read as the model\'s types: ids, decimals, booleans, "" as a cleared image', (t) => {
-  t.deepEqual(formFields(devicetype, { manufacturer: ' 3 ', u_height: '1.5', is_full_depth: 'False', weight: '', front_image: '', model: '12' }), {
-    manufacturer: 3,
-    u_height: 1.5,
-    is_full_depth: false,
-    weight: null,
-    front_image: null,
-    model: '12',
-  });
+  t.deepEqual(
+    formFields(devicetype, {
+      manufacturer: ' 3 ',
+      u_height: '1.5',
+      is_full_depth: 'False',
+      weight: '',
+      front_image: '',
+      model: '12',
+    }),
+    {
+      manufacturer: 3,
+      u_height: 1.5,
+      is_full_depth: false,
+      weight: null,
+      front_image: null,
+      model: '12',
+    },
+  );
 });

@@ -1,9 +1,11 @@
-import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
+
+import test from 'ava';
+
+import { loadReference, type RefModel } from '../../scripts/netboxReference.js';
 import { uniquenessError } from '../../src/commands/checkUniqueness.js';
 import { registry } from '../../src/models/registry.js';
 import type { UniqueConstraint } from '../../src/models/types.js';
-import { loadReference, type RefModel } from '../../scripts/netboxReference.js';
 
 /**
  * Clients match on NetBox's messages, so the labels in them are NetBox's as declared: a
@@ -14,8 +16,13 @@ import { loadReference, type RefModel } from '../../scripts/netboxReference.js';
  * declared) and one over several fields with Django's ('<Verbose name> with this <Field> and
  * <Field> already exists.', each capitalised), unless the constraint has its own message.
  */
-const referenceDir = process.env.NETBOX_REFERENCE_DIR ?? new URL('../../../shared/reference/netbox-3.4/', import.meta.url).pathname;
-const verboseNames = (JSON.parse(readFileSync(new URL('./netboxVerboseNames.json', import.meta.url), 'utf8')) as { models: Record<string, Record<string, string>> }).models;
+const referenceDir =
+  process.env.NETBOX_REFERENCE_DIR ?? new URL('../../../shared/reference/netbox-3.4/', import.meta.url).pathname;
+const verboseNames = (
+  JSON.parse(readFileSync(new URL('./netboxVerboseNames.json', import.meta.url), 'utf8')) as {
+    models: Record<string, Record<string, string>>;
+  }
+).models;
 
 function verboseName(model: string, field: string): string {
   return verboseNames[model]?.[field] ?? field.replace(/_/g, ' ');
@@ -30,22 +37,33 @@ function textList(labels: string[]): string {
 
 /** NetBox's error for a broken uniqueness rule of the reference model. */
 function netboxError(ref: RefModel, fields: string[], message?: string): { field: string; message: string } {
-  if (fields.length === 1 && !message) return { field: fields[0]!, message: `${ref.verbose_name} with this ${verboseName(ref.model, fields[0]!)} already exists.` };
+  if (fields.length === 1 && !message)
+    return {
+      field: fields[0]!,
+      message: `${ref.verbose_name} with this ${verboseName(ref.model, fields[0]!)} already exists.`,
+    };
   const labels = fields.map((f) => capfirst(verboseName(ref.model, f)));
-  return { field: '__all__', message: message ?? `${capfirst(ref.verbose_name)} with this ${textList(labels)} already exists.` };
+  return {
+    field: '__all__',
+    message: message ?? `${capfirst(ref.verbose_name)} with this ${textList(labels)} already exists.`,
+  };
 }
 
 const sameFields = (a: string[], b: string[]) => a.length === b.length && a.every((f, i) => f === b[i]);
 
 /** Every uniqueness rule of a reference model: its unique fields, its unique_together sets and its constraints. */
 function referenceRules(ref: RefModel): Array<{ fields: string[]; message?: string }> {
-  const rules: Array<{ fields: string[]; message?: string }> = ref.fields.filter((f) => f.unique === true).map((f) => ({ fields: [f.name] }));
-  for (const c of ref.unique_constraints ?? []) rules.push({ fields: c.fields, ...(c.message ? { message: c.message } : {}) });
-  for (const fields of ref.unique_together ?? []) if (!rules.some((r) => sameFields(r.fields, fields))) rules.push({ fields });
+  const rules: Array<{ fields: string[]; message?: string }> = ref.fields
+    .filter((f) => f.unique === true)
+    .map((f) => ({ fields: [f.name] }));
+  for (const c of ref.unique_constraints ?? [])
+    rules.push({ fields: c.fields, ...(c.message ? { message: c.message } : {}) });
+  for (const fields of ref.unique_together ?? [])
+    if (!rules.some((r) => sameFields(r.fields, fields))) rules.push({ fields });
   return rules;
 }
 
-test('uniqueness messages name the model and its fields with NetBox 3.4\'s verbose names', (t) => {
+test("uniqueness messages name the model and its fields with NetBox 3.4's verbose names", (t) => {
   if (!existsSync(referenceDir)) {
     t.log(`skipped: the reference is not at ${referenceDir} (set NETBOX_REFERENCE_DIR)`);
     t.pass();
@@ -57,15 +75,20 @@ test('uniqueness messages name the model and its fields with NetBox 3.4\'s verbo
   for (const definition of registry.all()) {
     const ref = reference.get(definition.key);
     if (!ref) continue;
-    if (definition.verboseName !== ref.verbose_name) problems.push(`${definition.key}: verbose name ${definition.verboseName}, NetBox ${ref.verbose_name}`);
+    if (definition.verboseName !== ref.verbose_name)
+      problems.push(`${definition.key}: verbose name ${definition.verboseName}, NetBox ${ref.verbose_name}`);
     for (const rule of referenceRules(ref)) {
-      const ours: UniqueConstraint | undefined = (definition.unique ?? []).find((c) => sameFields(c.fields, rule.fields));
+      const ours: UniqueConstraint | undefined = (definition.unique ?? []).find((c) =>
+        sameFields(c.fields, rule.fields),
+      );
       if (!ours) continue; // a rule netledger words itself (a hook): covered by the model's own tests
       checked++;
       const expected = netboxError(ref, rule.fields, rule.message);
       const actual = uniquenessError(definition, ours);
       if (actual.field !== expected.field || actual.message !== expected.message) {
-        problems.push(`${definition.key} [${rule.fields.join(', ')}]: ${actual.field}: "${actual.message}", NetBox ${expected.field}: "${expected.message}"`);
+        problems.push(
+          `${definition.key} [${rule.fields.join(', ')}]: ${actual.field}: "${actual.message}", NetBox ${expected.field}: "${expected.message}"`,
+        );
       }
     }
   }

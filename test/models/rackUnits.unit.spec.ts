@@ -1,6 +1,7 @@
 import test from 'ava';
+
 import { parseElevationQuery } from '../../src/models/dcim/rackElevationQuery.js';
-import { matchesUnit, rackUnits, type MountedDevice } from '../../src/models/dcim/rackUnits.js';
+import { matchesUnit, type MountedDevice, rackUnits } from '../../src/models/dcim/rackUnits.js';
 
 const rack = { u_height: 3, desc_units: false };
 const server: MountedDevice = { id: 1, position: 1, face: 'front', height: 1, fullDepth: true };
@@ -12,38 +13,76 @@ const filled = (units: ReturnType<typeof rackUnits>) => units.filter((u) => u.oc
 
 test('rack units: two per U from the top, each with its face', (t) => {
   const units = rackUnits(rack, [], options);
-  t.deepEqual(units.map((u) => u.name), ['U3.5', 'U3', 'U2.5', 'U2', 'U1.5', 'U1']);
-  t.deepEqual(units.map((u) => u.id), [3.5, 3, 2.5, 2, 1.5, 1]);
-  t.deepEqual(units.map((u) => u.idText), ['3.5', '3.0', '2.5', '2.0', '1.5', '1.0']);
+  t.deepEqual(
+    units.map((u) => u.name),
+    ['U3.5', 'U3', 'U2.5', 'U2', 'U1.5', 'U1'],
+  );
+  t.deepEqual(
+    units.map((u) => u.id),
+    [3.5, 3, 2.5, 2, 1.5, 1],
+  );
+  t.deepEqual(
+    units.map((u) => u.idText),
+    ['3.5', '3.0', '2.5', '2.0', '1.5', '1.0'],
+  );
   t.true(units.every((u) => u.face === 'front' && u.device === null && !u.occupied));
 });
 
 test('rack units: numbered from the top down, U1 first (NetBox prints its number as "1")', (t) => {
   const units = rackUnits({ u_height: 2, desc_units: true }, [], options);
-  t.deepEqual(units.map((u) => u.name), ['U1', 'U1.5', 'U2', 'U2.5']);
-  t.deepEqual(units.map((u) => u.idText), ['1', '1.5', '2.0', '2.5']);
+  t.deepEqual(
+    units.map((u) => u.name),
+    ['U1', 'U1.5', 'U2', 'U2.5'],
+  );
+  t.deepEqual(
+    units.map((u) => u.idText),
+    ['1', '1.5', '2.0', '2.5'],
+  );
   t.true(matchesUnit(units[0], '1') && !matchesUnit(units[0], '1.0'));
 });
 
 test('rack units: a full-depth device fills both faces, a half-depth one its own face only', (t) => {
   const devices = [server, shelf, zeroU];
-  t.deepEqual(filled(rackUnits(rack, devices, options)), [['U1.5', 1], ['U1', 1]]);
-  t.deepEqual(filled(rackUnits(rack, devices, { ...options, face: 'rear' })), [['U3.5', 2], ['U3', 2], ['U2.5', 2], ['U1.5', 1], ['U1', 1]]);
+  t.deepEqual(filled(rackUnits(rack, devices, options)), [
+    ['U1.5', 1],
+    ['U1', 1],
+  ]);
+  t.deepEqual(filled(rackUnits(rack, devices, { ...options, face: 'rear' })), [
+    ['U3.5', 2],
+    ['U3', 2],
+    ['U2.5', 2],
+    ['U1.5', 1],
+    ['U1', 1],
+  ]);
 });
 
 test('rack units: without expansion a device sits on its lowest unit only; an excluded one nowhere', (t) => {
-  t.deepEqual(filled(rackUnits(rack, [server, shelf], { ...options, face: 'rear', expandDevices: false })), [['U2.5', 2], ['U1', 1]]);
-  t.deepEqual(filled(rackUnits(rack, [server, shelf], { ...options, face: 'rear', exclude: 2 })), [['U1.5', 1], ['U1', 1]]);
+  t.deepEqual(filled(rackUnits(rack, [server, shelf], { ...options, face: 'rear', expandDevices: false })), [
+    ['U2.5', 2],
+    ['U1', 1],
+  ]);
+  t.deepEqual(filled(rackUnits(rack, [server, shelf], { ...options, face: 'rear', exclude: 2 })), [
+    ['U1.5', 1],
+    ['U1', 1],
+  ]);
 });
 
 test('rack units: a device the caller may not see still occupies its units, unnamed', (t) => {
   t.deepEqual(filled(rackUnits(rack, [server, shelf], { ...options, face: 'rear', visible: new Set([2]) })), [
-    ['U3.5', 2], ['U3', 2], ['U2.5', 2], ['U1.5', null], ['U1', null],
+    ['U3.5', 2],
+    ['U3', 2],
+    ['U2.5', 2],
+    ['U1.5', null],
+    ['U1', null],
   ]);
 });
 
 test('elevation query: defaults, the last value of a repeated parameter, empty values as defaults', (t) => {
-  const parsed = parseElevationQuery(new URLSearchParams('face=front&face=rear&unit_width=&render=svg&expand_devices=False&highlight=id:4&highlight=bad'));
+  const parsed = parseElevationQuery(
+    new URLSearchParams(
+      'face=front&face=rear&unit_width=&render=svg&expand_devices=False&highlight=id:4&highlight=bad',
+    ),
+  );
   t.deepEqual(parsed, {
     query: {
       q: null,

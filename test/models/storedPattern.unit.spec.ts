@@ -1,6 +1,7 @@
 import test from 'ava';
-import { matchesAtStart, storedPatternProblem } from '../../src/models/values/storedPattern.js';
+
 import { checkCustomFieldValue } from '../../src/models/customFields/customFieldValues.js';
+import { matchesAtStart, storedPatternProblem } from '../../src/models/values/storedPattern.js';
 
 test('a catastrophic pattern for a backtracking engine is decided at once (RE2 runs it)', (t) => {
   // RegExp took 9 s on 30 characters here, doubling with each one more (ava times out).
@@ -31,5 +32,8 @@ test("a custom field's validation_regex is checked by the linear engine, anchore
   const field = { id: 1, type: 'text', validation_regex: '(a+)+$' };
   t.is(checkCustomFieldValue(field, `${'a'.repeat(32)}!`), "Value must match regex '(a+)+$'");
   t.is(checkCustomFieldValue(field, 'aaa'), null);
-  t.is(checkCustomFieldValue({ id: 2, type: 'text', validation_regex: '[A-Z]{3}' }, 'xABC'), "Value must match regex '[A-Z]{3}'");
+  t.is(
+    checkCustomFieldValue({ id: 2, type: 'text', validation_regex: '[A-Z]{3}' }, 'xABC'),
+    "Value must match regex '[A-Z]{3}'",
+  );
 });

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { Query } from 'mingo';
-import { PathReader, destinations, pathFrom, tracePath } from '../../src/models/dcim/cabling/tracePath.js';
+
+import { destinations, pathFrom, PathReader, tracePath } from '../../src/models/dcim/cabling/tracePath.js';
 import type { LookupView, StoredObject } from '../../src/models/types.js';
 
 /** Objects by model, answering the view's get and find as the read models would. */
@@ -21,8 +22,19 @@ function viewOf(objects: Record<string, StoredObject[]>): LookupView & { reads: 
 }
 
 const ref = (object_type: string, object_id: number) => ({ object_type, object_id });
-const iface = (id: number, cable: number | null, end: 'A' | 'B' | '' = cable === null ? '' : 'A'): StoredObject => ({ id, device: id, name: `e${id}`, cable, cable_end: end });
-const cable = (id: number, a: Array<{ object_type: string; object_id: number }>, b: typeof a, status = 'connected'): StoredObject => ({ id, a_terminations: a, b_terminations: b, status });
+const iface = (id: number, cable: number | null, end: 'A' | 'B' | '' = cable === null ? '' : 'A'): StoredObject => ({
+  id,
+  device: id,
+  name: `e${id}`,
+  cable,
+  cable_end: end,
+});
+const cable = (
+  id: number,
+  a: Array<{ object_type: string; object_id: number }>,
+  b: typeof a,
+  status = 'connected',
+): StoredObject => ({ id, a_terminations: a, b_terminations: b, status });
 
 /**
  * Interfaces 1 and 2 enter panel 1 on front ports 1 and 2 (positions 1 and 2 of rear port 1,
@@ -58,17 +70,20 @@ test('a multi-position trunk keeps each position: interface 1 reaches interface 
   const one = await pathFrom(reader, 'dcim.interface', iface(1, 1));
   t.deepEqual(destinations(one), [ref('dcim.interface', 3)]);
   t.like(one, { isComplete: true, isActive: true, isSplit: false });
-  t.deepEqual(one!.path.map((step) => step.map((n) => `${n.object_type.slice(5)}${n.object_id}`)), [
-    ['interface1'],
-    ['cable1'],
-    ['frontport1'],
-    ['rearport1'],
-    ['cable3'],
-    ['rearport2'],
-    ['frontport3'],
-    ['cable4'],
-    ['interface3'],
-  ]);
+  t.deepEqual(
+    one!.path.map((step) => step.map((n) => `${n.object_type.slice(5)}${n.object_id}`)),
+    [
+      ['interface1'],
+      ['cable1'],
+      ['frontport1'],
+      ['rearport1'],
+      ['cable3'],
+      ['rearport2'],
+      ['frontport3'],
+      ['cable4'],
+      ['interface3'],
+    ],
+  );
   t.deepEqual(destinations(await pathFrom(reader, 'dcim.interface', iface(2, 2))), [ref('dcim.interface', 4)]);
   t.deepEqual(destinations(await pathFrom(reader, 'dcim.interface', iface(4, 5, 'B'))), [ref('dcim.interface', 2)]);
 });
@@ -81,9 +96,7 @@ test('a cable not connected leaves the path complete but inactive', async (t) =>
 test('entering a multi-position rear port with no position to follow splits the path there', async (t) => {
   const view = viewOf({
     'dcim.interface': [iface(1, 1)],
-    'dcim.rearport': [
-      { id: 1, device: 10, positions: 2, cable: 1, cable_end: 'B' },
-    ],
+    'dcim.rearport': [{ id: 1, device: 10, positions: 2, cable: 1, cable_end: 'B' }],
     'dcim.frontport': [],
     'dcim.cable': [cable(1, [ref('dcim.interface', 1)], [ref('dcim.rearport', 1)])],
   });
@@ -99,18 +112,37 @@ test('a circuit in the middle: through its A termination to the Z side, on to th
       { id: 1, circuit: 7, term_side: 'A', site: 1, provider_network: null, cable: 1, cable_end: 'B' },
       { id: 2, circuit: 7, term_side: 'Z', site: 2, provider_network: null, cable: 2, cable_end: 'A' },
     ],
-    'dcim.cable': [cable(1, [ref('dcim.interface', 1)], [ref('circuits.circuittermination', 1)]), cable(2, [ref('circuits.circuittermination', 2)], [ref('dcim.interface', 2)])],
+    'dcim.cable': [
+      cable(1, [ref('dcim.interface', 1)], [ref('circuits.circuittermination', 1)]),
+      cable(2, [ref('circuits.circuittermination', 2)], [ref('dcim.interface', 2)]),
+    ],
   } as Record<string, StoredObject[]>;
   const through = await pathFrom(new PathReader(viewOf(objects)), 'dcim.interface', iface(1, 1));
   t.deepEqual(destinations(through), [ref('dcim.interface', 2)]);
   t.is(through!.path.length, 6);
 
-  objects['circuits.circuittermination'][1] = { id: 2, circuit: 7, term_side: 'Z', site: null, provider_network: 3, cable: null, cable_end: '' };
+  objects['circuits.circuittermination'][1] = {
+    id: 2,
+    circuit: 7,
+    term_side: 'Z',
+    site: null,
+    provider_network: 3,
+    cable: null,
+    cable_end: '',
+  };
   const cloud = await pathFrom(new PathReader(viewOf(objects)), 'dcim.interface', iface(1, 1));
   t.deepEqual(destinations(cloud), [ref('circuits.providernetwork', 3)]);
   t.true(cloud!.isComplete);
 
-  objects['circuits.circuittermination'][1] = { id: 2, circuit: 7, term_side: 'Z', site: 2, provider_network: null, cable: null, cable_end: '' };
+  objects['circuits.circuittermination'][1] = {
+    id: 2,
+    circuit: 7,
+    term_side: 'Z',
+    site: 2,
+    provider_network: null,
+    cable: null,
+    cable_end: '',
+  };
   const site = await pathFrom(new PathReader(viewOf(objects)), 'dcim.interface', iface(1, 1));
   t.deepEqual(site!.path.at(-1), [ref('dcim.site', 2)]);
   t.false(site!.isComplete);

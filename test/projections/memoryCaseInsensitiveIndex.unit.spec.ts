@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { MemoryCollection } from '../../src/projections/memory/MemoryCollection.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { QueryPlanner } from '../../src/projections/memory/QueryPlanner.js';
@@ -6,7 +7,23 @@ import type { DocumentChange } from '../../src/projections/ReadStore.js';
 import { regexCondition } from '../../src/projections/textPatterns.js';
 import { seededRandom } from '../support/seededRandom.js';
 
-const NAMES = ['a', 'A', 'Zed', 'zED', '\u017ftar', 'STAR', '\u212aelvin', 'kelvin', 'stra\u00dfe', 'STRA\u1e9eE', 'strasse', 'x.y', 'X.Y', 'x*y', ''];
+const NAMES = [
+  'a',
+  'A',
+  'Zed',
+  'zED',
+  '\u017ftar',
+  'STAR',
+  '\u212aelvin',
+  'kelvin',
+  'stra\u00dfe',
+  'STRA\u1e9eE',
+  'strasse',
+  'x.y',
+  'X.Y',
+  'x*y',
+  '',
+];
 
 function collectionOf(names: unknown[]): MemoryCollection {
   const col = new MemoryCollection();

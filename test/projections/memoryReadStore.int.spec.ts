@@ -1,8 +1,9 @@
 import test from 'ava';
+
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument } from '../../src/projections/ReadStore.js';
-import { readStoreContract } from './readStore.contract.js';
 import { seededRandom } from '../support/seededRandom.js';
+import { readStoreContract } from './readStore.contract.js';
 
 readStoreContract('MemoryReadStore', async () => {
   const store = new MemoryReadStore();
@@ -37,7 +38,10 @@ function randomDocs(n: number, random: () => number): DocumentChange[] {
     if (random() < 0.5) doc.aliases = random() < 0.5 ? pick(WORDS) : [pick(WORDS), pick(WORDS), [pick(WORDS)]];
     doc._address = (Math.floor(random() * 0xffffffff) >>> 0).toString(16).padStart(8, '0');
     doc.role = random() < 0.5 ? pick(['vip', 'anycast', 'loopback']) : undefined;
-    doc.assigned = random() < 0.3 ? { type: pick(['dcim.interface', 'virtualization.vminterface']), id: Math.floor(random() * 100) } : null;
+    doc.assigned =
+      random() < 0.3
+        ? { type: pick(['dcim.interface', 'virtualization.vminterface']), id: Math.floor(random() * 100) }
+        : null;
     changes.push({ collection: COLLECTION, id, position: id, doc: doc as ReadDocument });
   }
   return changes;
@@ -135,9 +139,16 @@ test('MemoryReadStore: indexed plans give the same results as a plain scan (10,0
   }
   for (const field of ['vrf', 'tenant', 'tags']) {
     const values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
-    t.deepEqual(await indexed.countBy(COLLECTION, field, values), await plain.countBy(COLLECTION, field, values), field);
+    t.deepEqual(
+      await indexed.countBy(COLLECTION, field, values),
+      await plain.countBy(COLLECTION, field, values),
+      field,
+    );
   }
-  t.true(counts.filter((n) => n > 0 && n < 10_000).length >= QUERIES.length - 4, 'queries are selective, not trivially empty');
+  t.true(
+    counts.filter((n) => n > 0 && n < 10_000).length >= QUERIES.length - 4,
+    'queries are selective, not trivially empty',
+  );
   t.log(`${compared} query/option pairs compared; matches per query: ${counts.join(' ')}`);
 });
 
@@ -155,7 +166,10 @@ test('MemoryReadStore: returned documents are frozen, deeply', async (t) => {
 
 test('MemoryReadStore: undefined members are dropped like MongoDB does', async (t) => {
   const store = new MemoryReadStore();
-  await store.apply([{ collection: 'c', id: 1, position: 1, doc: { id: 1, _pos: 1, a: undefined, b: [undefined] } }], 1);
+  await store.apply(
+    [{ collection: 'c', id: 1, position: 1, doc: { id: 1, _pos: 1, a: undefined, b: [undefined] } }],
+    1,
+  );
   t.deepEqual(await store.get('c', 1), { id: 1, _pos: 1, b: [null] });
   t.is(await store.count('c', { a: { $exists: true } }), 0);
 });

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, Sort } from '../../src/projections/ReadStore.js';
 import { seededRandom } from '../support/seededRandom.js';
@@ -17,7 +18,10 @@ function randomDoc(id: number, position: number, random: () => number): Document
   const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
   const doc: Record<string, unknown> = { id, _pos: position };
   const r = random();
-  if (r < 0.85) doc._k = `4${Math.floor(random() * 0xfff).toString(16).padStart(4, '0')}`;
+  if (r < 0.85)
+    doc._k = `4${Math.floor(random() * 0xfff)
+      .toString(16)
+      .padStart(4, '0')}`;
   else if (r < 0.92) doc._k = null; // else missing
   if (random() < 0.9) doc.n = random() < 0.1 ? null : Math.floor(random() * 10);
   if (random() < 0.8) doc.s = pick(WORDS);
@@ -66,9 +70,20 @@ const QUERIES: Query[] = [
   { s: { $in: ['', 'Bravo'] }, _k: { $exists: true } },
 ];
 
-const PAGES: Array<Pick<FindOptions, 'skip' | 'limit'>> = [{}, { limit: 10 }, { skip: 5, limit: 50 }, { skip: 990, limit: 20 }, { skip: 3 }];
+const PAGES: Array<Pick<FindOptions, 'skip' | 'limit'>> = [
+  {},
+  { limit: 10 },
+  { skip: 5, limit: 50 },
+  { skip: 990, limit: 20 },
+  { skip: 3 },
+];
 
-async function compare(t: import('ava').ExecutionContext, indexed: MemoryReadStore, plain: MemoryReadStore, stage: string): Promise<number> {
+async function compare(
+  t: import('ava').ExecutionContext,
+  indexed: MemoryReadStore,
+  plain: MemoryReadStore,
+  stage: string,
+): Promise<number> {
   let pairs = 0;
   for (const query of QUERIES) {
     t.is(await indexed.count(C, query), await plain.count(C, query), `${stage}: count ${JSON.stringify(query)}`);
@@ -82,7 +97,11 @@ async function compare(t: import('ava').ExecutionContext, indexed: MemoryReadSto
         const b = all.slice(skip, page.limit === undefined ? undefined : skip + page.limit);
         t.deepEqual(a, b, `${stage}: ${JSON.stringify(query)} ${JSON.stringify(options)}`);
         const both = await indexed.findWithCount(C, query, options);
-        t.deepEqual({ count: both.count, ids: both.docs.map((d) => d.id) }, { count: all.length, ids: b }, `${stage}: findWithCount ${JSON.stringify(query)} ${JSON.stringify(options)}`);
+        t.deepEqual(
+          { count: both.count, ids: both.docs.map((d) => d.id) },
+          { count: all.length, ids: b },
+          `${stage}: findWithCount ${JSON.stringify(query)} ${JSON.stringify(options)}`,
+        );
         pairs++;
       }
     }
@@ -94,7 +113,8 @@ test.serial('sorted indexes and the native matcher give what a plain scan gives,
   const random = seededRandom(7);
   const indexed = new MemoryReadStore();
   const plain = new MemoryReadStore({ planner: false });
-  for (const store of [indexed, plain]) await store.ensureIndexes(C, [['status'], ['tags'], ['_k', 'id'], ['n', '_k', 'id'], ['s', 'id']]);
+  for (const store of [indexed, plain])
+    await store.ensureIndexes(C, [['status'], ['tags'], ['_k', 'id'], ['n', '_k', 'id'], ['s', 'id']]);
   let position = 0;
   const initial = Array.from({ length: 1500 }, (_, i) => randomDoc(i + 1, ++position, random));
   for (const store of [indexed, plain]) await store.apply(initial, position);
@@ -114,7 +134,20 @@ test.serial('sorted indexes and the native matcher give what a plain scan gives,
 
   // one document with an array in an indexed field: the index is no longer usable
   position++;
-  const arrayDoc: DocumentChange = { collection: C, id: 5000, position, doc: { id: 5000, _pos: position, _k: ['40500', '40001'], n: [1, 9], s: ['Bravo'], status: 'active', tags: [] } as unknown as ReadDocument };
+  const arrayDoc: DocumentChange = {
+    collection: C,
+    id: 5000,
+    position,
+    doc: {
+      id: 5000,
+      _pos: position,
+      _k: ['40500', '40001'],
+      n: [1, 9],
+      s: ['Bravo'],
+      status: 'active',
+      tags: [],
+    } as unknown as ReadDocument,
+  };
   for (const store of [indexed, plain]) await store.apply([arrayDoc], position);
   pairs += await compare(t, indexed, plain, 'with an array value');
   t.log(`${pairs} query/option pairs compared per stage`);
@@ -127,7 +160,11 @@ test.serial('a pure range is counted from the index and a page walk stops early'
     collection: C,
     id: i + 1,
     position: i + 1,
-    doc: { id: i + 1, _pos: i + 1, _k: `4${(i * 7919 % 50_000).toString(16).padStart(5, '0')}` } as unknown as ReadDocument,
+    doc: {
+      id: i + 1,
+      _pos: i + 1,
+      _k: `4${((i * 7919) % 50_000).toString(16).padStart(5, '0')}`,
+    } as unknown as ReadDocument,
   }));
   await store.apply(changes, 50_000);
   await store.find(C, {}, { sort: { _k: 1, id: 1 }, limit: 1 }); // builds the index

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { DocumentChange } from '../../src/projections/ReadStore.js';
 

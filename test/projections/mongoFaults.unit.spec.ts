@@ -1,22 +1,24 @@
 import { randomUUID } from 'node:crypto';
+
 import test from 'ava';
 import { MongoBulkWriteError, MongoServerError, MongoTopologyClosedError } from 'mongodb';
-import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+
 import { errorResponses } from '../../src/api/middleware/errorResponses.js';
+import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { registry } from '../../src/models/registry.js';
-import type { MongoReadStore } from '../../src/projections/MongoReadStore.js';
-import { MAX_TRANSACTION_DOCUMENTS, READ_MODEL_FORMAT } from '../../src/projections/mongo/MongoReadStore.js';
 import { StandaloneMongoRefusedError } from '../../src/projections/mongo/deployment.js';
 import { isTransientMongoError, WriteConcernRefusedError } from '../../src/projections/mongo/mongoErrors.js';
+import type { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
+import { MAX_TRANSACTION_DOCUMENTS, READ_MODEL_FORMAT } from '../../src/projections/mongo/MongoReadStore.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
-import { regexCondition } from '../../src/projections/textPatterns.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { ReadStoreUnavailableError } from '../../src/projections/ReadStoreUnavailableError.js';
 import { RetriesExhaustedError } from '../../src/projections/retryTransient.js';
+import { regexCondition } from '../../src/projections/textPatterns.js';
+import { makeEvent } from '../events/makeEvent.js';
 import { asDriverRaises, FakeMongo, mongoErrors } from '../support/fakeMongo.js';
 import { change, openFakeStore } from '../support/fakeMongoStore.js';
 import { MemoryEventLog, MemoryEventStorage } from '../support/MemoryEventLog.js';
-import { makeEvent } from '../events/makeEvent.js';
 
 /**
  * MongoReadStore through the faults a real deployment has (lost connections, elections,
@@ -31,7 +33,13 @@ const SITE = 'dcim.site';
 const REGION = 'dcim.region';
 const PREFIX = 'ipam.prefix';
 
-function event(position: number, objectType: string, objectId: number, action: 'create' | 'update' | 'delete', name = `${objectType}-${objectId}`): ChangeEvent {
+function event(
+  position: number,
+  objectType: string,
+  objectId: number,
+  action: 'create' | 'update' | 'delete',
+  name = `${objectType}-${objectId}`,
+): ChangeEvent {
   const object = { name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), description: '' };
   return {
     v: 3,
@@ -73,7 +81,10 @@ test('mongo fault: a network error during a batch write is retried; waitFor reso
   await log.append(request(1, [1, 2, 3], [1]));
   await projector.waitFor(4);
   t.is(projector.failed, null);
-  t.deepEqual((await store.find(SITE, {}, { sort: { id: 1 } })).map((d) => d.id), [1, 2, 3]);
+  t.deepEqual(
+    (await store.find(SITE, {}, { sort: { id: 1 } })).map((d) => d.id),
+    [1, 2, 3],
+  );
   t.is((await store.get(REGION, 1))?.name, `${REGION}-1`);
   t.is(await store.position(), 4);
   t.is(retries.length, 1);
@@ -104,13 +115,18 @@ test('mongo fault: server selection failures through an election are retried unt
   await store.close();
 });
 
-test('mongo fault: passing failures of the reads that prepare an apply (a prefix\'s neighbours, for depth and children) are retried; the projector keeps running', async (t) => {
+test("mongo fault: passing failures of the reads that prepare an apply (a prefix's neighbours, for depth and children) are retried; the projector keeps running", async (t) => {
   const server = new FakeMongo();
   const retries: string[] = [];
   const store = await openFakeStore(server, { onRetry: (info) => retries.push((info.error as Error).name) });
   const { log, projector } = await projectorOn(store);
   const prefix = (position: number, id: number, cidr: string) =>
-    makeEvent(position, { objectType: PREFIX, objectId: id, objectRepr: cidr, postchange: { id, prefix: cidr, vrf: null, family: 4, status: 'active' } });
+    makeEvent(position, {
+      objectType: PREFIX,
+      objectId: id,
+      objectRepr: cidr,
+      postchange: { id, prefix: cidr, vrf: null, family: 4, status: 'active' },
+    });
   await log.append([prefix(1, 1, '10.0.0.0/8')]);
   await projector.waitFor(1);
   // The next batch's reads of its neighbours meet a lost connection, then a query past its time limit.
@@ -133,7 +149,10 @@ test('mongo fault: a write conflict (TransientTransactionError) at commit is ret
   server.fail('commitTransaction', mongoErrors.writeConflict);
   await log.append(request(1, [1, 2]));
   await projector.waitFor(2);
-  t.deepEqual(server.docs(SITE).map((d) => d.id), [1, 2]);
+  t.deepEqual(
+    server.docs(SITE).map((d) => d.id),
+    [1, 2],
+  );
   t.is(await store.position(), 2);
   await log.close();
   await store.close();
@@ -147,10 +166,13 @@ test('mongo fault: UnknownTransactionCommitResult after the commit took effect: 
   await log.append(request(1, [1, 2], [7]));
   await projector.waitFor(3);
   t.is(projector.failed, null);
-  t.deepEqual(server.docs(SITE).map((d) => [d.id, d._pos]), [
-    [1, 1],
-    [2, 2],
-  ]);
+  t.deepEqual(
+    server.docs(SITE).map((d) => [d.id, d._pos]),
+    [
+      [1, 1],
+      [2, 2],
+    ],
+  );
   t.deepEqual(await store.maxIds(), { [SITE]: 2, [REGION]: 7 });
   t.is(await store.position(), 3);
   await log.close();
@@ -219,7 +241,10 @@ test('mongo fault: an outage longer than the retry budget stops the projector (w
   const again = await openFakeStore(server);
   const restarted = await projectorOn(again, storage);
   await restarted.projector.waitFor(3);
-  t.deepEqual((await again.find(SITE, {}, { sort: { id: 1 } })).map((d) => d.id), [1, 2, 3]);
+  t.deepEqual(
+    (await again.find(SITE, {}, { sort: { id: 1 } })).map((d) => d.id),
+    [1, 2, 3],
+  );
   await restarted.log.close();
   await again.close();
 });
@@ -244,7 +269,10 @@ test('mongo fault: a lost connection during a bulk write on a standalone server 
   await store.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 2, 2, { name: 'b' })], 2);
   t.is(retries.length, 2);
   t.deepEqual((retries[0] as { errorLabels: string[] }).errorLabels, []);
-  t.deepEqual(server.docs(SITE).map((d) => d.id), [1, 2]);
+  t.deepEqual(
+    server.docs(SITE).map((d) => d.id),
+    [1, 2],
+  );
   t.is(await store.position(), 2);
   await store.close();
 });
@@ -295,8 +323,15 @@ test('mongo fault: a list count and its page agree when a batch commits between 
   server.before('find', () => writer.apply([change(SITE, 3, 3, { name: 'c' }), change(SITE, 1, 4, null)], 4), SITE);
   const { count, docs } = await store.findWithCount(SITE, {}, { sort: { id: 1 } });
   t.is(count, docs.length);
-  t.deepEqual(docs.map((d) => d.id), [1, 2]);
-  t.deepEqual((await store.find(SITE, {}, { sort: { id: 1 } })).map((d) => d.id), [2, 3], 'the next read sees the new state');
+  t.deepEqual(
+    docs.map((d) => d.id),
+    [1, 2],
+  );
+  t.deepEqual(
+    (await store.find(SITE, {}, { sort: { id: 1 } })).map((d) => d.id),
+    [2, 3],
+    'the next read sees the new state',
+  );
   await store.close();
   await writer.close();
 });
@@ -322,14 +357,16 @@ test('mongo fault: a query past its time limit becomes a ReadStoreUnavailableErr
   const server = new FakeMongo();
   const store = await openFakeStore(server, { maxTimeMS: 1234 });
   server.fail('find', mongoErrors.maxTimeExpired, { collection: SITE });
-  const error = await t.throwsAsync(store.find(SITE, { name: { $regex: 'a', $options: 'i' } }), { instanceOf: ReadStoreUnavailableError });
+  const error = await t.throwsAsync(store.find(SITE, { name: { $regex: 'a', $options: 'i' } }), {
+    instanceOf: ReadStoreUnavailableError,
+  });
   t.is(error!.status, 503);
   t.true(error!.retryAfterSeconds > 0);
   t.regex(error!.message, /time limit of 1234 ms/);
   await store.close();
 });
 
-test('mongo fault: an apply\'s look-up of stored positions past its time limit (an overloaded server) is retried, not a stop', async (t) => {
+test("mongo fault: an apply's look-up of stored positions past its time limit (an overloaded server) is retried, not a stop", async (t) => {
   const server = new FakeMongo();
   const retries: unknown[] = [];
   const store = await openFakeStore(server, { maxTimeMS: 1234, onRetry: (info) => retries.push(info.error) });
@@ -389,18 +426,29 @@ test('mongo fault: which driver errors are transient', (t) => {
   const permanent = [mongoErrors.unknownWriteConcernMode, mongoErrors.unsatisfiableWriteConcern];
   const atCommit = (error: Error) => asDriverRaises(error, 'commitTransaction', false);
   for (const raised of [(e: Error) => e, inBulkWrite, atCommit]) {
-    for (const error of passing) t.true(isTransientMongoError(raised(error)), `${error.message} (${raised.name || 'a command'})`);
-    for (const error of permanent) t.false(isTransientMongoError(raised(error())), `${error().message} (${raised.name || 'a command'})`);
+    for (const error of passing)
+      t.true(isTransientMongoError(raised(error)), `${error.message} (${raised.name || 'a command'})`);
+    for (const error of permanent)
+      t.false(isTransientMongoError(raised(error())), `${error().message} (${raised.name || 'a command'})`);
   }
   // A code not known to pass is not retried (at commit the driver calls any other outcome unknown, and that is retried).
   const malformed = () => writeConcernWith(9, 'FailedToParse', 'w has to be a number or a string');
   t.false(isTransientMongoError(malformed()));
   t.false(isTransientMongoError(inBulkWrite(malformed())));
-  t.true(isTransientMongoError(writeConcernWith(1234, 'SomethingNew', 'not yet', ['RetryableWriteError'])), 'the server\'s RetryableWriteError label');
+  t.true(
+    isTransientMongoError(writeConcernWith(1234, 'SomethingNew', 'not yet', ['RetryableWriteError'])),
+    "the server's RetryableWriteError label",
+  );
   // A skipped stale upsert beside a write-concern timeout: the timeout decides.
   const staleAndTimeout = new MongoBulkWriteError(
-    { message: 'E11000 duplicate key error', code: 11000, writeErrors: [{ code: 11000 }] } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
-    { getWriteConcernError: () => ({ code: 64, errmsg: 'waiting for replication timed out' }) } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1],
+    {
+      message: 'E11000 duplicate key error',
+      code: 11000,
+      writeErrors: [{ code: 11000 }],
+    } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
+    {
+      getWriteConcernError: () => ({ code: 64, errmsg: 'waiting for replication timed out' }),
+    } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1],
   );
   t.true(isTransientMongoError(staleAndTimeout));
 });
@@ -434,7 +482,12 @@ for (const [what, op, kind] of [
 test('mongo fault: the API answers a read past its time limit with 503, Retry-After and a NetBox-shaped detail', async (t) => {
   const headers: Record<string, string> = {};
   const logged: Array<Record<string, unknown>> = [];
-  const ctx = { status: 200, body: undefined as unknown, state: { requestId: 'r1' }, set: (k: string, v: string) => (headers[k] = v) };
+  const ctx = {
+    status: 200,
+    body: undefined as unknown,
+    state: { requestId: 'r1' },
+    set: (k: string, v: string) => (headers[k] = v),
+  };
   const middleware = errorResponses((entry) => logged.push(entry));
   await middleware(ctx as unknown as Parameters<typeof middleware>[0], async () => {
     throw new ReadStoreUnavailableError('read model query exceeded its time limit of 10000 ms', 5);
@@ -451,20 +504,37 @@ test('mongo fault: exact and starts-with case-insensitive matches on shadowed fi
   const DEVICE = 'dcim.device';
   await store.ensureIndexes(DEVICE, [['name']]);
   t.true(server.indexes.get(DEVICE)!.some((spec) => JSON.stringify(spec.key) === JSON.stringify({ '_lc.name': 1 })));
-  await store.apply([change(DEVICE, 1, 1, { name: 'Edge-\u017f1', site: 3 }), change(DEVICE, 2, 2, { name: 'core', site: 3 })], 2);
+  await store.apply(
+    [change(DEVICE, 1, 1, { name: 'Edge-\u017f1', site: 3 }), change(DEVICE, 2, 2, { name: 'core', site: 3 })],
+    2,
+  );
   t.deepEqual(server.docs(DEVICE)[0]!._lc, { name: 'edge-s1' });
   // The uniqueness check's question: another device named so in this site, whatever the case?
-  const found = await store.find(DEVICE, { id: { $ne: 9 }, name: regexCondition('ie', ['EDGE-S1']), site: { $eq: 3 } }, { limit: 1 });
-  t.deepEqual(found.map((d) => d.id), [1]);
+  const found = await store.find(
+    DEVICE,
+    { id: { $ne: 9 }, name: regexCondition('ie', ['EDGE-S1']), site: { $eq: 3 } },
+    { limit: 1 },
+  );
+  t.deepEqual(
+    found.map((d) => d.id),
+    [1],
+  );
   t.false('_lc' in found[0]!);
   const asked = server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter!;
   t.deepEqual(asked, { id: { $ne: 9 }, '_lc.name': 'edge-s1', site: { $eq: 3 } });
   // Starts-with is a prefix of the folded key, which the index bounds: case-sensitive there.
-  t.deepEqual((await store.find(DEVICE, { name: regexCondition('isw', ['EDGE-\u017f']) })).map((d) => d.id), [1]);
-  t.deepEqual(server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter, { '_lc.name': { $regex: '^edge-s' } });
+  t.deepEqual(
+    (await store.find(DEVICE, { name: regexCondition('isw', ['EDGE-\u017f']) })).map((d) => d.id),
+    [1],
+  );
+  t.deepEqual(server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter, {
+    '_lc.name': { $regex: '^edge-s' },
+  });
   // Contains is still a regex (no index answers it), on the field itself.
   await store.find(DEVICE, { name: regexCondition('ic', ['dge']) });
-  t.deepEqual(Object.keys(server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter!), ['name']);
+  t.deepEqual(Object.keys(server.ops.filter((o) => o.op === 'find' && o.collection === DEVICE).at(-1)!.filter!), [
+    'name',
+  ]);
   await store.close();
 });
 
@@ -523,7 +593,11 @@ for (const kind of ['replicaSet', 'standalone'] as const) {
     const lagging = await openFakeStore(server, { allowStandalone: true });
     // The lagging projector has looked for the site and its tombstone (neither there yet) when
     // the current one applies a batch creating and deleting it; then it writes its old version.
-    server.before('bulkWrite', () => current.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 1, 2, null)], 2), SITE);
+    server.before(
+      'bulkWrite',
+      () => current.apply([change(SITE, 1, 1, { name: 'a' }), change(SITE, 1, 2, null)], 2),
+      SITE,
+    );
     await lagging.apply([change(SITE, 1, 1, { name: 'a' })], 1);
     t.is(await current.get(SITE, 1), null);
     t.is(await current.count(SITE, {}), 0);
@@ -533,12 +607,19 @@ for (const kind of ['replicaSet', 'standalone'] as const) {
   });
 }
 
-test('mongo fault: the store names the driver\'s and server\'s errors its own failures (refused credentials, a closed client), never an error of the data', async (t) => {
+test("mongo fault: the store names the driver's and server's errors its own failures (refused credentials, a closed client), never an error of the data", async (t) => {
   const store = await openFakeStore(new FakeMongo());
   t.teardown(() => store.close());
-  const unauthorized = new MongoServerError({ message: 'command find requires authentication', code: 13, codeName: 'Unauthorized' });
+  const unauthorized = new MongoServerError({
+    message: 'command find requires authentication',
+    code: 13,
+    codeName: 'Unauthorized',
+  });
   t.true(store.isStoreFailure(unauthorized));
   t.true(store.isStoreFailure(new MongoTopologyClosedError()));
   t.false(store.isStoreFailure(new TypeError('cannot read properties of undefined')));
-  t.false(store.isStoreFailure(new RetriesExhaustedError(3, 1_000, unauthorized)), 'the wrapper is judged by its cause, by whoever walks the chain');
+  t.false(
+    store.isStoreFailure(new RetriesExhaustedError(3, 1_000, unauthorized)),
+    'the wrapper is judged by its cause, by whoever walks the chain',
+  );
 });

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { MongoClient } from 'mongodb';
+
 import { readModelDatabases } from '../../src/projections/mongo/readModelDatabases.js';
 import { FakeMongo } from '../support/fakeMongo.js';
 import { change, openFakeStore } from '../support/fakeMongoStore.js';
@@ -11,9 +12,10 @@ import { change, openFakeStore } from '../support/fakeMongoStore.js';
  */
 
 const SITE = 'dcim.site';
-const level = (db: { collection(name: string): { readConcern?: { level: string } } }) => db.collection(SITE).readConcern?.level;
+const level = (db: { collection(name: string): { readConcern?: { level: string } } }) =>
+  db.collection(SITE).readConcern?.level;
 
-test('mongo read concern: the store\'s database handles keep their own read concern whatever the client was given (the driver\'s own inheritance)', async (t) => {
+test("mongo read concern: the store's database handles keep their own read concern whatever the client was given (the driver's own inheritance)", async (t) => {
   for (const [url, options] of [
     ['mongodb://127.0.0.1:1/?readConcernLevel=majority', {}],
     ['mongodb://127.0.0.1:1/?readConcernLevel=snapshot', {}],

@@ -1,8 +1,8 @@
-import { readStoreContract } from './readStore.contract.js';
-import { MongoReadStore } from '../../src/projections/MongoReadStore.js';
-import { FakeMongo } from '../support/fakeMongo.js';
 import { registry } from '../../src/models/registry.js';
+import { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
+import { FakeMongo } from '../support/fakeMongo.js';
+import { readStoreContract } from './readStore.contract.js';
 
 /**
  * The ReadStore contract against MongoReadStore on the in-process fake MongoDB (a
@@ -12,14 +12,25 @@ import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js
  */
 readStoreContract('MongoReadStore on a fake replica set', async () => {
   const server = new FakeMongo('replicaSet');
-  const store = new MongoReadStore({ url: 'mongodb://fake', dbName: 'netledger', connect: () => server.client(), caseInsensitiveFields: caseInsensitiveFields(registry) });
+  const store = new MongoReadStore({
+    url: 'mongodb://fake',
+    dbName: 'netledger',
+    connect: () => server.client(),
+    caseInsensitiveFields: caseInsensitiveFields(registry),
+  });
   await store.open();
   return { store, cleanup: () => store.close() };
 });
 
 readStoreContract('MongoReadStore on a fake standalone server', async () => {
   const server = new FakeMongo('standalone');
-  const store = new MongoReadStore({ url: 'mongodb://fake', dbName: 'netledger', connect: () => server.client(), allowStandalone: true, caseInsensitiveFields: caseInsensitiveFields(registry) });
+  const store = new MongoReadStore({
+    url: 'mongodb://fake',
+    dbName: 'netledger',
+    connect: () => server.client(),
+    allowStandalone: true,
+    caseInsensitiveFields: caseInsensitiveFields(registry),
+  });
   await store.open();
   return { store, cleanup: () => store.close() };
 });

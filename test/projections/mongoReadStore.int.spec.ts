@@ -1,12 +1,13 @@
 import test from 'ava';
-import { MongoClient, type Document } from 'mongodb';
+import { type Document, MongoClient } from 'mongodb';
+
 import { registry } from '../../src/models/registry.js';
 import { caseInsensitiveFields, useShadowKeys } from '../../src/projections/mongo/shadowKeys.js';
-import type { DocumentChange, Query, ReadDocument } from '../../src/projections/ReadStore.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
+import type { DocumentChange, Query, ReadDocument } from '../../src/projections/ReadStore.js';
 import { regexCondition } from '../../src/projections/textPatterns.js';
-import { readStoreContract } from './readStore.contract.js';
 import { scratchMongoStore } from '../support/scratchMongoStore.js';
+import { readStoreContract } from './readStore.contract.js';
 
 /**
  * Runs the ReadStore contract against a real MongoDB when MONGODB_URL is set
@@ -43,12 +44,28 @@ if (!url) {
   const shadowed = caseInsensitiveFields(registry);
   // The main filters of bench/query.bench.ts, as the query compiler writes them.
   const FILTERS: Array<[string, string, Query]> = [
-    ['IP addresses ?vrf_id=&status=&dns_name__ic=', 'ipam.ipaddress', { vrf: { $in: [3] }, status: { $in: ['active'] }, dns_name: regexCondition('ic', ['core']) }],
-    ['prefixes ?site_id=&status=&description__ic=', 'ipam.prefix', { site: { $in: [7] }, status: { $in: ['active'] }, description: regexCondition('ic', ['core']) }],
-    ['devices ?site_id=&status=&name__ic=', 'dcim.device', { site: { $in: [7] }, status: { $in: ['active'] }, name: regexCondition('ic', ['edge']) }],
+    [
+      'IP addresses ?vrf_id=&status=&dns_name__ic=',
+      'ipam.ipaddress',
+      { vrf: { $in: [3] }, status: { $in: ['active'] }, dns_name: regexCondition('ic', ['core']) },
+    ],
+    [
+      'prefixes ?site_id=&status=&description__ic=',
+      'ipam.prefix',
+      { site: { $in: [7] }, status: { $in: ['active'] }, description: regexCondition('ic', ['core']) },
+    ],
+    [
+      'devices ?site_id=&status=&name__ic=',
+      'dcim.device',
+      { site: { $in: [7] }, status: { $in: ['active'] }, name: regexCondition('ic', ['edge']) },
+    ],
     ['devices ?name= (iexact, through the shadow key)', 'dcim.device', { name: regexCondition('ie', ['Edge-1']) }],
     ['devices ?name__isw= (a prefix of the shadow key)', 'dcim.device', { name: regexCondition('isw', ['Edge-1']) }],
-    ['the device name uniqueness check', 'dcim.device', { id: { $ne: 1 }, name: regexCondition('ie', ['edge-1']), site: { $eq: 7 }, tenant: null }],
+    [
+      'the device name uniqueness check',
+      'dcim.device',
+      { id: { $ne: 1 }, name: regexCondition('ie', ['edge-1']), site: { $eq: 7 }, tenant: null },
+    ],
   ];
 
   test('MongoReadStore: the main list filters of the query benchmark are answered through an index (explain)', async (t) => {
@@ -58,15 +75,29 @@ if (!url) {
     for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
     const changes: DocumentChange[] = [];
     for (let id = 1; id <= 200; id++) {
-      const doc = { id, name: `edge-${id}`, site: id % 10, status: id % 3 ? 'active' : 'planned', vrf: id % 5, tenant: null, dns_name: `h${id}.core`, description: 'core' };
-      for (const collection of ['ipam.ipaddress', 'ipam.prefix', 'dcim.device']) changes.push({ collection, id, position: id, doc: { ...doc, _pos: id } as ReadDocument });
+      const doc = {
+        id,
+        name: `edge-${id}`,
+        site: id % 10,
+        status: id % 3 ? 'active' : 'planned',
+        vrf: id % 5,
+        tenant: null,
+        dns_name: `h${id}.core`,
+        description: 'core',
+      };
+      for (const collection of ['ipam.ipaddress', 'ipam.prefix', 'dcim.device'])
+        changes.push({ collection, id, position: id, doc: { ...doc, _pos: id } as ReadDocument });
     }
     await store.apply(changes, 200);
     const client = new MongoClient(url);
     await client.connect();
     t.teardown(() => client.close());
     for (const [title, collection, query] of FILTERS) {
-      const plan = await client.db(name).collection(collection).find(useShadowKeys(query, shadowed.get(collection))).explain('queryPlanner');
+      const plan = await client
+        .db(name)
+        .collection(collection)
+        .find(useShadowKeys(query, shadowed.get(collection)))
+        .explain('queryPlanner');
       const used = stages(plan.queryPlanner);
       t.true(used.includes('IXSCAN'), `${title}: ${used.join(' > ')}`);
       t.false(used.includes('COLLSCAN'), `${title}: ${used.join(' > ')}`);
@@ -97,7 +128,10 @@ if (!url) {
     await applying;
     const { count, docs } = await store.findWithCount!('dcim.site', {}, { limit: 1000 });
     seen.add(`${count}/${docs.length}`);
-    t.true([...seen].every((s) => s === '0/0' || s === '1000/1000'), [...seen].join(', '));
+    t.true(
+      [...seen].every((s) => s === '0/0' || s === '1000/1000'),
+      [...seen].join(', '),
+    );
     t.is(await store.position(), 1000);
   });
 }

@@ -1,11 +1,41 @@
 import test from 'ava';
+
 import { foldCase } from '../../src/projections/caseFolding.js';
-import { useShadowKeys } from '../../src/projections/mongo/shadowKeys.js';
 import { planChanges, splitPlan } from '../../src/projections/mongo/applyPlan.js';
+import { useShadowKeys } from '../../src/projections/mongo/shadowKeys.js';
 import { exactLiterals, lookupPattern, prefixLiterals, regexCondition } from '../../src/projections/textPatterns.js';
 import { seededRandom } from '../support/seededRandom.js';
 
-const ALPHABET = ['a', 'Z', '-', '#', '/', '\\', '.', '*', '(', ')', '[', ']', '{', '}', '|', '^', '$', '?', '+', '\n', '\u0000', '\u017f', '\u212a', '\u1e9e', '\u00df', '\u{1f600}', ' ', 'x'];
+const ALPHABET = [
+  'a',
+  'Z',
+  '-',
+  '#',
+  '/',
+  '\\',
+  '.',
+  '*',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '|',
+  '^',
+  '$',
+  '?',
+  '+',
+  '\n',
+  '\u0000',
+  '\u017f',
+  '\u212a',
+  '\u1e9e',
+  '\u00df',
+  '\u{1f600}',
+  ' ',
+  'x',
+];
 
 test('shadow keys: every exact case-insensitive condition the compiler builds is read back as its literals, whatever the text', (t) => {
   const random = seededRandom(15);
@@ -47,10 +77,34 @@ test('shadow keys: contains, ends-with, negations and hand-written patterns are 
 });
 
 test('shadow keys: a starts-with match is a case-sensitive prefix regex on the folded key, true of the same texts as the iu regex', (t) => {
-  t.deepEqual(useShadowKeys({ name: regexCondition('isw', ['Ab.', '\u017f', 'S']) }, ['name']), { '_lc.name': { $regex: '^(?:ab\\.|s)' } });
+  t.deepEqual(useShadowKeys({ name: regexCondition('isw', ['Ab.', '\u017f', 'S']) }, ['name']), {
+    '_lc.name': { $regex: '^(?:ab\\.|s)' },
+  });
   t.deepEqual(useShadowKeys({ name: regexCondition('isw', ['\u212a']) }, ['name']), { '_lc.name': { $regex: '^k' } });
   // Texts and prefixes of the characters folding joins or keeps apart, compared both ways.
-  const letters = ['s', 'S', '\u017f', 'k', 'K', '\u212a', '\u00df', '\u1e9e', 'ss', '\u1fd3', '\u0390', '\ufb05', '\ufb06', '\u03c3', '\u03c2', '\u03a3', '\u{10400}', '\u{10428}', '.', '\n', 'x'];
+  const letters = [
+    's',
+    'S',
+    '\u017f',
+    'k',
+    'K',
+    '\u212a',
+    '\u00df',
+    '\u1e9e',
+    'ss',
+    '\u1fd3',
+    '\u0390',
+    '\ufb05',
+    '\ufb06',
+    '\u03c3',
+    '\u03c2',
+    '\u03a3',
+    '\u{10400}',
+    '\u{10428}',
+    '.',
+    '\n',
+    'x',
+  ];
   const random = seededRandom(17);
   const text = (n: number) => Array.from({ length: n }, () => letters[Math.floor(random() * letters.length)]).join('');
   let matched = 0;
@@ -65,7 +119,11 @@ test('shadow keys: a starts-with match is a case-sensitive prefix regex on the f
 });
 
 test('shadow keys: only shadowed fields are rewritten, inside $and/$or too; the query given is not changed', (t) => {
-  const query = { name: regexCondition('ie', ['A', '\u017f']), serial: regexCondition('ie', ['X']), $or: [{ name: regexCondition('ie', ['K']) }, { site: 1 }] };
+  const query = {
+    name: regexCondition('ie', ['A', '\u017f']),
+    serial: regexCondition('ie', ['X']),
+    $or: [{ name: regexCondition('ie', ['K']) }, { site: 1 }],
+  };
   const before = JSON.stringify(query);
   t.deepEqual(useShadowKeys(query, ['name']), {
     '_lc.name': { $in: ['a', 's'] },
@@ -84,13 +142,17 @@ test('case folding: the pairs JavaScript keeps apart without the u flag fold ali
 });
 
 test('case folding: characters the iu regexes take for one another without being upper and lower case fold alike too', (t) => {
-  for (const [a, b] of [['\u1fd3', '\u0390'], ['\u1fe3', '\u03b0'], ['\ufb05', '\ufb06']]) {
+  for (const [a, b] of [
+    ['\u1fd3', '\u0390'],
+    ['\u1fe3', '\u03b0'],
+    ['\ufb05', '\ufb06'],
+  ]) {
     t.true(new RegExp(`^${a}$`, 'iu').test(b!), 'the regexes join them');
     t.is(foldCase(`x${a}y`), foldCase(`X${b}Y`), `${a} and ${b}`);
   }
 });
 
-test('case folding is the iu regexes\' equality, character by character, over the whole BMP', (t) => {
+test("case folding is the iu regexes' equality, character by character, over the whole BMP", (t) => {
   const escape = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
   const byFold = new Map<string, string[]>();
   for (let cp = 0; cp <= 0xffff; cp++) {
@@ -105,7 +167,8 @@ test('case folding is the iu regexes\' equality, character by character, over th
   }
   // Characters folding alike are equal to the regexes (the other way round is the next test).
   for (const members of byFold.values()) {
-    for (const c of members.slice(1)) if (!new RegExp(`^${escape(members[0]!)}$`, 'iu').test(c)) t.fail(`${members[0]} and ${c} fold alike but differ`);
+    for (const c of members.slice(1))
+      if (!new RegExp(`^${escape(members[0]!)}$`, 'iu').test(c)) t.fail(`${members[0]} and ${c} fold alike but differ`);
   }
   t.pass();
 });
@@ -131,7 +194,8 @@ test('case folding: characters the iu regexes take for one another fold alike, o
     const list = [...forms];
     for (let i = 0; i < list.length; i++) {
       for (let j = i + 1; j < list.length; j++) {
-        if (new RegExp(`^${escape(list[i]!)}$`, 'iu').test(list[j]!)) t.fail(`${list[i]} and ${list[j]}: one class, folded apart`);
+        if (new RegExp(`^${escape(list[i]!)}$`, 'iu').test(list[j]!))
+          t.fail(`${list[i]} and ${list[j]}: one class, folded apart`);
       }
     }
   }
@@ -139,10 +203,18 @@ test('case folding: characters the iu regexes take for one another fold alike, o
 });
 
 test('apply plan: a batch split for transactions keeps every document once and the highest ids in the first part', (t) => {
-  const changes = Array.from({ length: 25 }, (_, i) => ({ collection: i % 2 ? 'a' : 'b', id: i + 1, position: i + 1, doc: null }));
+  const changes = Array.from({ length: 25 }, (_, i) => ({
+    collection: i % 2 ? 'a' : 'b',
+    id: i + 1,
+    position: i + 1,
+    doc: null,
+  }));
   changes.push({ collection: 'a', id: 2, position: 30, doc: { id: 2, _pos: 30 } as never });
   const parts = splitPlan(planChanges(changes), 10);
-  t.deepEqual(parts.map((p) => [...p.latest.values()].reduce((n, m) => n + m.size, 0)), [10, 10, 5]);
+  t.deepEqual(
+    parts.map((p) => [...p.latest.values()].reduce((n, m) => n + m.size, 0)),
+    [10, 10, 5],
+  );
   t.deepEqual([...parts[0]!.maxIds], [['a', 2]]);
   t.true(parts.slice(1).every((p) => p.maxIds.size === 0));
   t.is(parts.flatMap((p) => [...(p.latest.get('a')?.values() ?? [])]).find((c) => c.id === 2)?.position, 30);

@@ -1,6 +1,7 @@
 import test from 'ava';
+
 import { loadConfig } from '../../src/config.js';
-import type { MongoReadStore } from '../../src/projections/MongoReadStore.js';
+import type { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { TOMBSTONES } from '../../src/projections/mongo/tombstones.js';
 import { FakeMongo } from '../support/fakeMongo.js';
 import { change, openFakeStore } from '../support/fakeMongoStore.js';
@@ -27,11 +28,17 @@ function clock(start = T0) {
 }
 
 function expiryIndexes(server: FakeMongo) {
-  return (server.indexes.get(TOMBSTONES) ?? []).filter((spec) => JSON.stringify(spec.key) === JSON.stringify({ _at: 1 }));
+  return (server.indexes.get(TOMBSTONES) ?? []).filter(
+    (spec) => JSON.stringify(spec.key) === JSON.stringify({ _at: 1 }),
+  );
 }
 
 async function open(server: FakeMongo, retentionSeconds?: number, now = () => T0): Promise<MongoReadStore> {
-  return openFakeStore(server, { allowStandalone: true, now, ...(retentionSeconds === undefined ? {} : { tombstoneRetentionMs: retentionSeconds * 1000 }) });
+  return openFakeStore(server, {
+    allowStandalone: true,
+    now,
+    ...(retentionSeconds === undefined ? {} : { tombstoneRetentionMs: retentionSeconds * 1000 }),
+  });
 }
 
 for (const kind of ['replicaSet', 'standalone'] as const) {
@@ -111,7 +118,10 @@ test('tombstones written before they carried a time get one at open, then expire
   t.deepEqual(byId.get(`${SITE}#7`), later(10 * HOUR));
   t.deepEqual(byId.get(`${SITE}#1`), T0);
   t.is(server.expireTtl(later(11 * HOUR - 1)), 1);
-  t.deepEqual(server.docs(TOMBSTONES).map((tomb) => tomb._id), [`${SITE}#7`]);
+  t.deepEqual(
+    server.docs(TOMBSTONES).map((tomb) => tomb._id),
+    [`${SITE}#7`],
+  );
   t.is(server.expireTtl(later(11 * HOUR + 1)), 1);
   await reopened.close();
 });
@@ -148,7 +158,9 @@ test('the fake refuses an index with the same key and other options as the serve
   await db.collection(TOMBSTONES).createIndexes([{ key: { _at: 1 }, expireAfterSeconds: 60 }]);
   // The same index again is no change.
   t.deepEqual(await db.collection(TOMBSTONES).createIndexes([{ key: { _at: 1 }, expireAfterSeconds: 60 }]), ['_at_1']);
-  const conflict = await t.throwsAsync(db.collection(TOMBSTONES).createIndexes([{ key: { _at: 1 }, expireAfterSeconds: 120 }]));
+  const conflict = await t.throwsAsync(
+    db.collection(TOMBSTONES).createIndexes([{ key: { _at: 1 }, expireAfterSeconds: 120 }]),
+  );
   t.like(conflict, { name: 'MongoServerError', code: 85, codeName: 'IndexOptionsConflict' });
   await db.collection(TOMBSTONES).dropIndex('_at_1');
   t.deepEqual(await db.collection(TOMBSTONES).createIndexes([{ key: { _at: 1 }, expireAfterSeconds: 120 }]), ['_at_1']);
@@ -161,6 +173,10 @@ test('MONGODB_TOMBSTONE_RETENTION is in seconds, 7 days when not set, at least o
   const env = { SECRET_KEY: 'k' };
   t.is(loadConfig(env).mongodbTombstoneRetentionMs, 604_800_000);
   t.is(loadConfig({ ...env, MONGODB_TOMBSTONE_RETENTION: '3600' }).mongodbTombstoneRetentionMs, 3_600_000);
-  t.throws(() => loadConfig({ ...env, MONGODB_TOMBSTONE_RETENTION: '0' }), { message: /MONGODB_TOMBSTONE_RETENTION must be between 1 and/ });
-  t.throws(() => loadConfig({ ...env, MONGODB_TOMBSTONE_RETENTION: 'a week' }), { message: /not a non-negative number of seconds/ });
+  t.throws(() => loadConfig({ ...env, MONGODB_TOMBSTONE_RETENTION: '0' }), {
+    message: /MONGODB_TOMBSTONE_RETENTION must be between 1 and/,
+  });
+  t.throws(() => loadConfig({ ...env, MONGODB_TOMBSTONE_RETENTION: 'a week' }), {
+    message: /not a non-negative number of seconds/,
+  });
 });

@@ -1,14 +1,15 @@
 import test, { type ExecutionContext } from 'ava';
+
 import { registry } from '../../src/models/registry.js';
 import { parseCidr } from '../../src/models/values/ipNetworks.js';
 import { evolve } from '../../src/projections/evolve.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { withProjectedColumns } from '../../src/projections/projectedColumns.js';
-import type { ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
+import type { ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
 import { makeEvent } from '../events/makeEvent.js';
-import { seededRandom } from '../support/seededRandom.js';
 import { scratchMongoStore } from '../support/scratchMongoStore.js';
+import { seededRandom } from '../support/seededRandom.js';
 
 const PREFIX = 'ipam.prefix';
 type Spec = { prefix: string; vrf?: number | null };
@@ -34,7 +35,16 @@ class Ledger {
         objectType: PREFIX,
         objectId: id,
         objectRepr: spec?.prefix ?? 'gone',
-        postchange: spec === null ? null : { id, prefix: spec.prefix, vrf: spec.vrf ?? null, family: parseCidr(spec.prefix)!.family, status: 'active' },
+        postchange:
+          spec === null
+            ? null
+            : {
+                id,
+                prefix: spec.prefix,
+                vrf: spec.vrf ?? null,
+                family: parseCidr(spec.prefix)!.family,
+                status: 'active',
+              },
       });
     });
     const changes = events.map((e) => evolve(registry, e));
@@ -54,14 +64,20 @@ class Ledger {
   expected(): Map<number, { children: number; depth: number }> {
     const all = [...this.current].map(([id, spec]) => ({ id, vrf: spec.vrf ?? null, cidr: parseCidr(spec.prefix)! }));
     const contains = (outer: (typeof all)[number], inner: (typeof all)[number]) => {
-      if (outer.vrf !== inner.vrf || outer.cidr.family !== inner.cidr.family || outer.cidr.prefixlen >= inner.cidr.prefixlen) return false;
+      if (
+        outer.vrf !== inner.vrf ||
+        outer.cidr.family !== inner.cidr.family ||
+        outer.cidr.prefixlen >= inner.cidr.prefixlen
+      )
+        return false;
       const bits = outer.cidr.family === 4 ? 32 : 128;
       const shift = BigInt(bits - outer.cidr.prefixlen);
       return outer.cidr.value >> shift === inner.cidr.value >> shift;
     };
     const out = new Map<number, { children: number; depth: number }>();
     for (const p of all) {
-      const network = (q: (typeof all)[number]) => q.cidr.value >> BigInt((q.cidr.family === 4 ? 32 : 128) - q.cidr.prefixlen);
+      const network = (q: (typeof all)[number]) =>
+        q.cidr.value >> BigInt((q.cidr.family === 4 ? 32 : 128) - q.cidr.prefixlen);
       const around = new Set(all.filter((q) => contains(q, p)).map((q) => `${network(q)}/${q.cidr.prefixlen}`));
       out.set(p.id, { children: all.filter((q) => contains(p, q)).length, depth: around.size });
     }
@@ -72,7 +88,11 @@ class Ledger {
     const docs = await this.store.find(PREFIX, {});
     const actual = new Map(docs.map((d: ReadDocument) => [d.id, { children: d._children, depth: d._depth }]));
     t.deepEqual(actual, this.expected(), message);
-    t.deepEqual(new Map(docs.map((d) => [d.id, d._pos])), new Map([...this.current.keys()].map((id) => [id, this.written.get(id)])), `${message}: versions`);
+    t.deepEqual(
+      new Map(docs.map((d) => [d.id, d._pos])),
+      new Map([...this.current.keys()].map((id) => [id, this.written.get(id)])),
+      `${message}: versions`,
+    );
   }
 }
 
@@ -82,7 +102,7 @@ async function memoryLedger(): Promise<Ledger> {
   return new Ledger(store);
 }
 
-test('nested prefixes: a new prefix counts among its containers\' children and deepens the prefixes inside it; neighbours keep their version', async (t) => {
+test("nested prefixes: a new prefix counts among its containers' children and deepens the prefixes inside it; neighbours keep their version", async (t) => {
   const ledger = await memoryLedger();
   await ledger.create(1, '10.0.0.0/8');
   await ledger.create(2, '10.1.1.0/24');
@@ -125,7 +145,7 @@ test('VRFs are separate hierarchies; a change of VRF moves a prefix out of one a
   await ledger.create(4, '10.1.2.0/24', 7);
   t.like(await ledger.columns(1), { children: 1, depth: 0 });
   t.like(await ledger.columns(2), { children: 1, depth: 0 });
-  t.like(await ledger.columns(4), { children: 0, depth: 1 }, 'the global /16 is no container of a VRF\'s /24');
+  t.like(await ledger.columns(4), { children: 0, depth: 1 }, "the global /16 is no container of a VRF's /24");
   await ledger.batch([{ id: 3, spec: { prefix: '10.1.0.0/16', vrf: 7 } }]);
   t.like(await ledger.columns(1), { children: 0, depth: 0, pos: 1 });
   t.like(await ledger.columns(2), { children: 2, depth: 0, pos: 2 });
@@ -160,13 +180,23 @@ test('applying the same batch again leaves the same columns', async (t) => {
   const again = new Ledger(store);
   await again.create(1, '10.0.0.0/8'); // position 1 again: already applied
   await ledger.create(2, '10.1.0.0/16');
-  const changes = [evolve(registry, makeEvent(2, { objectType: PREFIX, objectId: 2, objectRepr: '10.1.0.0/16', postchange: { id: 2, prefix: '10.1.0.0/16', vrf: null, family: 4 } }))];
+  const changes = [
+    evolve(
+      registry,
+      makeEvent(2, {
+        objectType: PREFIX,
+        objectId: 2,
+        objectRepr: '10.1.0.0/16',
+        postchange: { id: 2, prefix: '10.1.0.0/16', vrf: null, family: 4 },
+      }),
+    ),
+  ];
   await store.apply(await withProjectedColumns(registry, store, changes), 2);
   t.like(await ledger.columns(1), { children: 1, depth: 0, pos: 1 });
   t.like(await ledger.columns(2), { children: 0, depth: 1, pos: 2 });
 });
 
-test('randomized: one batch holding a whole history (a rebuild\'s window) leaves the same columns as a brute-force count', async (t) => {
+test("randomized: one batch holding a whole history (a rebuild's window) leaves the same columns as a brute-force count", async (t) => {
   const random = seededRandom(99);
   const ledger = await memoryLedger();
   await ledger.batch([{ id: 1000, spec: { prefix: '10.0.0.0/8' } }]);
@@ -174,10 +204,18 @@ test('randomized: one batch holding a whole history (a rebuild\'s window) leaves
   for (let i = 0; i < 600; i++) {
     const id = 1 + Math.floor(random() * 150);
     const length = [12, 16, 20, 24][Math.floor(random() * 4)]!;
-    const spec = random() < 0.15 ? null : { prefix: `10.${Math.floor(random() * 3)}.${Math.floor(random() * 3) * 16}.0/${length}`, vrf: random() < 0.2 ? 1 : null };
+    const spec =
+      random() < 0.15
+        ? null
+        : {
+            prefix: `10.${Math.floor(random() * 3)}.${Math.floor(random() * 3) * 16}.0/${length}`,
+            vrf: random() < 0.2 ? 1 : null,
+          };
     steps.push({ id, spec });
   }
-  await ledger.batch(steps.filter((s, i) => s.spec !== null || steps.slice(0, i).some((p) => p.id === s.id && p.spec !== null)));
+  await ledger.batch(
+    steps.filter((s, i) => s.spec !== null || steps.slice(0, i).some((p) => p.id === s.id && p.spec !== null)),
+  );
   await ledger.assertColumns(t, 'after one large batch');
 });
 
@@ -219,7 +257,8 @@ async function randomized(t: ExecutionContext, ledger: Ledger, seed: number, rou
       }
     }
     await ledger.batch(steps);
-    if (process.env.DEBUG_HIERARCHY) await ledger.assertColumns(t, `seed ${seed} round ${round}: ${JSON.stringify(steps)}`);
+    if (process.env.DEBUG_HIERARCHY)
+      await ledger.assertColumns(t, `seed ${seed} round ${round}: ${JSON.stringify(steps)}`);
   }
   await ledger.assertColumns(t, `seed ${seed}: the columns equal a brute-force count`);
 }

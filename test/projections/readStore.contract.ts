@@ -1,10 +1,11 @@
 import test, { type ExecutionContext } from 'ava';
-import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
+
 import { AddressSet } from '../../src/models/allocation/addressSet.js';
 import type { FreeAddressQuery } from '../../src/models/types.js';
 import { addressSortKey, formatAddress, parseAddress } from '../../src/models/values/ipNetworks.js';
-import { seededRandom } from '../support/seededRandom.js';
+import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
 import { regexCondition } from '../../src/projections/textPatterns.js';
+import { seededRandom } from '../support/seededRandom.js';
 
 /**
  * The ReadStore port's contract, shared by every adapter's spec file.
@@ -27,11 +28,38 @@ type Fields = Record<string, unknown>;
 
 /** Device fixtures: ids 1..8, written at positions 11..18. */
 const DEVICES: Fields[] = [
-  { id: 1, name: 'alpha', status: 'active', vrf: 1, tags: [1, 2], dns_name: 'Alpha.example.com', interfaces: [{ name: 'eth0', enabled: true }] },
-  { id: 2, name: 'Bravo', status: 'planned', vrf: null, tags: [3], dns_name: 'bravo.EXAMPLE.org', interfaces: [{ name: 'eth0', enabled: false }, { name: 'eth1', enabled: true }] },
+  {
+    id: 1,
+    name: 'alpha',
+    status: 'active',
+    vrf: 1,
+    tags: [1, 2],
+    dns_name: 'Alpha.example.com',
+    interfaces: [{ name: 'eth0', enabled: true }],
+  },
+  {
+    id: 2,
+    name: 'Bravo',
+    status: 'planned',
+    vrf: null,
+    tags: [3],
+    dns_name: 'bravo.EXAMPLE.org',
+    interfaces: [
+      { name: 'eth0', enabled: false },
+      { name: 'eth1', enabled: true },
+    ],
+  },
   { id: 3, name: 'charlie', status: 'active', vrf: 2, tags: [], dns_name: null, interfaces: [] },
   { id: 4, name: 'delta', status: 'offline', tags: [2], dns_name: 'delta.example.com', serial: 'X1' },
-  { id: 5, name: '_echo', status: 'active', vrf: 1, tags: [1], dns_name: 'ECHO.example.com', interfaces: [{ name: 'eth1', enabled: false }] },
+  {
+    id: 5,
+    name: '_echo',
+    status: 'active',
+    vrf: 1,
+    tags: [1],
+    dns_name: 'ECHO.example.com',
+    interfaces: [{ name: 'eth1', enabled: false }],
+  },
   { id: 6, name: '\u00e9clair', status: 'planned', vrf: 3, tags: [2, 3], dns_name: 'x.test' },
   { id: 7, name: '\uff21wide', status: 'active', vrf: 2, tags: [5] },
   { id: 8, name: '\u{1f600}smile', status: 'offline', vrf: 3, tags: [1, 5] },
@@ -97,7 +125,11 @@ const FIND_CASES: [string, Query, number[]][] = [
   ['RegExp literal', { dns_name: /^alpha/i }, [1]],
   ['$or', { $or: [{ status: 'planned' }, { vrf: 1 }] }, [1, 2, 5, 6]],
   ['$and', { $and: [{ status: 'active' }, { tags: 1 }] }, [1, 5]],
-  ['$and of $or', { $and: [{ $or: [{ vrf: 1 }, { vrf: 3 }] }, { $or: [{ status: 'offline' }, { tags: 2 }] }] }, [1, 6, 8]],
+  [
+    '$and of $or',
+    { $and: [{ $or: [{ vrf: 1 }, { vrf: 3 }] }, { $or: [{ status: 'offline' }, { tags: 2 }] }] },
+    [1, 6, 8],
+  ],
   ['$elemMatch', { interfaces: { $elemMatch: { name: 'eth1', enabled: true } } }, [2]],
   ['dotted path into an array of documents', { 'interfaces.name': 'eth1' }, [2, 5]],
   ['array field equality (element)', { tags: 2 }, [1, 4, 6]],
@@ -242,17 +274,35 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     t.is((await store.get(DEVICE, 2))!.name, 'v2');
   });
 
-  contract('a column patch sets columns of a stored document and keeps its version; an absent document stays absent', async (t, store) => {
-    await store.apply([change(DEVICE, { id: 1, name: 'one', status: 'active' }, 10)], 10);
-    await store.apply([{ collection: DEVICE, id: 1, position: 12, doc: null, columns: { _kept: 3 } }, { collection: DEVICE, id: 2, position: 12, doc: null, columns: { _kept: 1 } }], 12);
-    t.deepEqual(await store.get(DEVICE, 1), { ...expected(DEVICE, { id: 1, name: 'one', status: 'active' }, 10), _kept: 3 });
-    t.is(await store.get(DEVICE, 2), null);
-    t.deepEqual(ids(await store.find(DEVICE, { _kept: { $gte: 2 } })), [1]);
-    t.is(await store.position(), 12);
-    // A later change of the document itself still applies (its version is unchanged) and a patch after it in the same batch too.
-    await store.apply([change(DEVICE, { id: 1, name: 'uno' }, 13), { collection: DEVICE, id: 1, position: 13, doc: null, columns: { _kept: 4 } }], 13);
-    t.like(await store.get(DEVICE, 1), { name: 'uno', _kept: 4, _pos: 13 });
-  });
+  contract(
+    'a column patch sets columns of a stored document and keeps its version; an absent document stays absent',
+    async (t, store) => {
+      await store.apply([change(DEVICE, { id: 1, name: 'one', status: 'active' }, 10)], 10);
+      await store.apply(
+        [
+          { collection: DEVICE, id: 1, position: 12, doc: null, columns: { _kept: 3 } },
+          { collection: DEVICE, id: 2, position: 12, doc: null, columns: { _kept: 1 } },
+        ],
+        12,
+      );
+      t.deepEqual(await store.get(DEVICE, 1), {
+        ...expected(DEVICE, { id: 1, name: 'one', status: 'active' }, 10),
+        _kept: 3,
+      });
+      t.is(await store.get(DEVICE, 2), null);
+      t.deepEqual(ids(await store.find(DEVICE, { _kept: { $gte: 2 } })), [1]);
+      t.is(await store.position(), 12);
+      // A later change of the document itself still applies (its version is unchanged) and a patch after it in the same batch too.
+      await store.apply(
+        [
+          change(DEVICE, { id: 1, name: 'uno' }, 13),
+          { collection: DEVICE, id: 1, position: 13, doc: null, columns: { _kept: 4 } },
+        ],
+        13,
+      );
+      t.like(await store.get(DEVICE, 1), { name: 'uno', _kept: 4, _pos: 13 });
+    },
+  );
 
   contract('delete', async (t, store) => {
     await seed(store);
@@ -285,20 +335,27 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     t.is(await store.position(), 27, 'an empty batch still records the position');
   });
 
-  contract('the resume point: the last position applied with a log cursor, kept with it; dropped with the rest', async (t, store) => {
-    t.is(await store.resumePoint(), null, 'none before any cursor');
-    await store.apply([change(DEVICE, { id: 1, name: 'one' }, 5)], 5);
-    t.is(await store.resumePoint(), null, 'a batch without a cursor (the file log) records none');
-    await store.apply([change(DEVICE, { id: 2, name: 'two' }, 6)], 6, 'kafka:17');
-    t.deepEqual(await store.resumePoint(), { position: 6, cursor: 'kafka:17' });
-    await store.apply([change(DEVICE, { id: 3, name: 'three' }, 7)], 7);
-    t.deepEqual(await store.resumePoint(), { position: 6, cursor: 'kafka:17' }, 'an older pair stays: reading from it only reads more');
-    t.is(await store.position(), 7);
-    await store.apply([change(DEVICE, { id: 4, name: 'four' }, 9)], 9, 'kafka:23');
-    t.deepEqual(await store.resumePoint(), { position: 9, cursor: 'kafka:23' });
-    await store.drop();
-    t.is(await store.resumePoint(), null);
-  });
+  contract(
+    'the resume point: the last position applied with a log cursor, kept with it; dropped with the rest',
+    async (t, store) => {
+      t.is(await store.resumePoint(), null, 'none before any cursor');
+      await store.apply([change(DEVICE, { id: 1, name: 'one' }, 5)], 5);
+      t.is(await store.resumePoint(), null, 'a batch without a cursor (the file log) records none');
+      await store.apply([change(DEVICE, { id: 2, name: 'two' }, 6)], 6, 'kafka:17');
+      t.deepEqual(await store.resumePoint(), { position: 6, cursor: 'kafka:17' });
+      await store.apply([change(DEVICE, { id: 3, name: 'three' }, 7)], 7);
+      t.deepEqual(
+        await store.resumePoint(),
+        { position: 6, cursor: 'kafka:17' },
+        'an older pair stays: reading from it only reads more',
+      );
+      t.is(await store.position(), 7);
+      await store.apply([change(DEVICE, { id: 4, name: 'four' }, 9)], 9, 'kafka:23');
+      t.deepEqual(await store.resumePoint(), { position: 9, cursor: 'kafka:23' });
+      await store.drop();
+      t.is(await store.resumePoint(), null);
+    },
+  );
 
   for (const [title, query, want] of FIND_CASES) {
     contract(`find: ${title}`, async (t, store) => {
@@ -306,7 +363,11 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
       t.deepEqual(ids(await store.find(DEVICE, query, { sort: { id: 1 } })), want, 'find');
       t.is(await store.count(DEVICE, query), want.length, 'count');
       const unsorted = ids(await store.find(DEVICE, query));
-      t.deepEqual([...unsorted].sort((a, b) => a - b), want, 'find without sort');
+      t.deepEqual(
+        [...unsorted].sort((a, b) => a - b),
+        want,
+        'find without sort',
+      );
     });
   }
 
@@ -321,7 +382,10 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     await seed(store);
     t.deepEqual(ids(await store.find(DEVICE, { status: 'active' }, { sort: { name: -1 }, limit: 2 })), [7, 3]);
     t.deepEqual(ids(await store.find(DEVICE, { status: 'active' }, { sort: { name: -1 }, skip: 2, limit: 2 })), [1, 5]);
-    t.deepEqual(ids(await store.find(DEVICE, { tags: { $in: [1, 2] } }, { sort: { vrf: 1, id: 1 }, skip: 1 })), [1, 5, 6, 8]);
+    t.deepEqual(
+      ids(await store.find(DEVICE, { tags: { $in: [1, 2] } }, { sort: { vrf: 1, id: 1 }, skip: 1 })),
+      [1, 5, 6, 8],
+    );
     const page = ids(await store.find(DEVICE, { status: 'active' }, { limit: 3 }));
     t.is(page.length, 3);
     t.true(page.every((id) => [1, 3, 5, 7].includes(id)));
@@ -332,7 +396,10 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
 
   for (const [title, lookup, values, want] of FOLDING_CASES) {
     contract(`case folding: ${title}`, async (t, store) => {
-      await store.apply(FOLDING.map((d, i) => change(DEVICE, d, 100 + i)), 110);
+      await store.apply(
+        FOLDING.map((d, i) => change(DEVICE, d, 100 + i)),
+        110,
+      );
       for (const field of ['name', 'serial', 'dns_name']) {
         const found = ids(await store.find(DEVICE, { [field]: regexCondition(lookup, values) }, { sort: { id: 1 } }));
         t.deepEqual(found, want, field);
@@ -340,7 +407,9 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
       }
       // As the uniqueness check asks: other objects with this name, whatever its case.
       if (lookup === 'ie' && values.length === 1) {
-        const others = ids(await store.find(DEVICE, { id: { $ne: want[0] }, name: regexCondition('ie', values) }, { sort: { id: 1 } }));
+        const others = ids(
+          await store.find(DEVICE, { id: { $ne: want[0] }, name: regexCondition('ie', values) }, { sort: { id: 1 } }),
+        );
         t.deepEqual(others, want.slice(1));
       }
     });
@@ -360,14 +429,42 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
 
   contract('countBy', async (t, store) => {
     await seed(store);
-    t.deepEqual(await store.countBy(DEVICE, 'vrf', [1, 2, 3, 4]), new Map([[1, 2], [2, 2], [3, 2], [4, 0]]));
-    t.deepEqual(await store.countBy(DEVICE, 'tags', [1, 2, 5]), new Map([[1, 3], [2, 3], [5, 2]]), 'array fields count each element');
+    t.deepEqual(
+      await store.countBy(DEVICE, 'vrf', [1, 2, 3, 4]),
+      new Map([
+        [1, 2],
+        [2, 2],
+        [3, 2],
+        [4, 0],
+      ]),
+    );
+    t.deepEqual(
+      await store.countBy(DEVICE, 'tags', [1, 2, 5]),
+      new Map([
+        [1, 3],
+        [2, 3],
+        [5, 2],
+      ]),
+      'array fields count each element',
+    );
     await store.ensureIndexes(SITE, [['region']]);
     await store.apply(
-      [change(SITE, { id: 4, name: 'x', region: 7 }, 40), change(SITE, { id: 5, name: 'y', region: 7 }, 40), change(SITE, { id: 6, name: 'z', region: 8 }, 40)],
+      [
+        change(SITE, { id: 4, name: 'x', region: 7 }, 40),
+        change(SITE, { id: 5, name: 'y', region: 7 }, 40),
+        change(SITE, { id: 6, name: 'z', region: 8 }, 40),
+      ],
       40,
     );
-    t.deepEqual(await store.countBy(SITE, 'region', [7, 8, 9]), new Map([[7, 2], [8, 1], [9, 0]]), 'indexed');
+    t.deepEqual(
+      await store.countBy(SITE, 'region', [7, 8, 9]),
+      new Map([
+        [7, 2],
+        [8, 1],
+        [9, 0],
+      ]),
+      'indexed',
+    );
     t.deepEqual(await store.countBy(DEVICE, 'serial', [1]), new Map([[1, 0]]), 'unindexed, no match');
     t.deepEqual(await store.countBy(DEVICE, 'vrf', []), new Map());
   });
@@ -379,7 +476,13 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     t.deepEqual(ids(await store.find(DEVICE, { status: 'offline' }, { sort: { id: 1 } })), [1, 4, 8]);
     t.deepEqual(ids(await store.find(DEVICE, { tags: 2 }, { sort: { id: 1 } })), [4, 6]);
     t.deepEqual(ids(await store.find(DEVICE, { tags: 7 }, { sort: { id: 1 } })), [1]);
-    t.deepEqual(await store.countBy(DEVICE, 'tags', [1, 7]), new Map([[1, 2], [7, 1]]));
+    t.deepEqual(
+      await store.countBy(DEVICE, 'tags', [1, 7]),
+      new Map([
+        [1, 2],
+        [7, 1],
+      ]),
+    );
   });
 
   contract('returned documents cannot corrupt the store when mutated', async (t, store) => {
@@ -449,74 +552,104 @@ export function readStoreContract(name: string, makeStore: () => Promise<ReadSto
     t.deepEqual(await store.get(DEVICE, 2), expected(DEVICE, DEVICES[1]!, 12));
   });
 
-  contract('freeAddresses: the lowest free runs of a range, the scope and taken runs honoured, through creates, moves, deletes and repeats', async (t, store) => {
-    const at = (id: number, address: string, vrf: number | null, position: number) =>
-      change(IP, { id, _address: addressSortKey(4, ip(address)), vrf }, position);
-    await store.apply(
-      [at(1, '10.0.0.1', null, 1), at(2, '10.0.0.2', null, 2), at(3, '10.0.0.3', 7, 3), at(4, '10.0.0.5', null, 4), at(5, '10.0.0.2', null, 5), at(6, '10.0.1.1', null, 6)],
-      6,
-    );
-    const free = async (scope: number | null | 'any', limit = Infinity, taken: string[] = []) =>
-      runs(await store.freeAddresses(ipQuery('10.0.0.0', '10.0.0.7', scope, limit, taken)));
-    t.deepEqual(await free(null), ['10.0.0.0', '10.0.0.3-10.0.0.4', '10.0.0.6-10.0.0.7'], 'the global table');
-    t.deepEqual(await free(7), ['10.0.0.0-10.0.0.2', '10.0.0.4-10.0.0.7'], 'a VRF');
-    t.deepEqual(await free('any'), ['10.0.0.0', '10.0.0.4', '10.0.0.6-10.0.0.7'], 'every document');
-    t.deepEqual(await free(null, 2), ['10.0.0.0', '10.0.0.3'], 'limited');
-    t.deepEqual(await free(null, 0), [], 'limit 0');
-    t.deepEqual(await free(null, Infinity, ['10.0.0.0', '10.0.0.7']), ['10.0.0.3-10.0.0.4', '10.0.0.6'], 'taken addresses');
-    t.deepEqual(runs(await store.freeAddresses(ipQuery('10.0.2.0', '10.0.2.1', null, 5, []))), ['10.0.2.0-10.0.2.1'], 'a range nobody uses');
-    t.deepEqual(runs(await store.freeAddresses({ ...ipQuery('10.0.0.0', '10.0.0.7', null, 5, []), collection: 'ipam.nothing' })), ['10.0.0.0-10.0.0.4']);
-    // One of two documents on 10.0.0.2 goes: still used. Then the other moves to another VRF.
-    await store.apply([del(IP, 2, 7)], 7);
-    t.deepEqual(await free(null, 3), ['10.0.0.0', '10.0.0.3-10.0.0.4']);
-    await store.apply([at(5, '10.0.0.2', 7, 8), at(1, '10.0.0.6', null, 9)], 9);
-    t.deepEqual(await free(null), ['10.0.0.0-10.0.0.4', '10.0.0.7']);
-    t.deepEqual(await free(7), ['10.0.0.0-10.0.0.1', '10.0.0.4-10.0.0.7']);
-    await store.drop();
-    t.deepEqual(await free(null), ['10.0.0.0-10.0.0.7'], 'after drop');
-    await store.apply([at(9, '10.0.0.4', null, 1)], 1);
-    t.deepEqual(await free(null), ['10.0.0.0-10.0.0.3', '10.0.0.5-10.0.0.7'], 'usable again after drop');
-  });
+  contract(
+    'freeAddresses: the lowest free runs of a range, the scope and taken runs honoured, through creates, moves, deletes and repeats',
+    async (t, store) => {
+      const at = (id: number, address: string, vrf: number | null, position: number) =>
+        change(IP, { id, _address: addressSortKey(4, ip(address)), vrf }, position);
+      await store.apply(
+        [
+          at(1, '10.0.0.1', null, 1),
+          at(2, '10.0.0.2', null, 2),
+          at(3, '10.0.0.3', 7, 3),
+          at(4, '10.0.0.5', null, 4),
+          at(5, '10.0.0.2', null, 5),
+          at(6, '10.0.1.1', null, 6),
+        ],
+        6,
+      );
+      const free = async (scope: number | null | 'any', limit = Infinity, taken: string[] = []) =>
+        runs(await store.freeAddresses(ipQuery('10.0.0.0', '10.0.0.7', scope, limit, taken)));
+      t.deepEqual(await free(null), ['10.0.0.0', '10.0.0.3-10.0.0.4', '10.0.0.6-10.0.0.7'], 'the global table');
+      t.deepEqual(await free(7), ['10.0.0.0-10.0.0.2', '10.0.0.4-10.0.0.7'], 'a VRF');
+      t.deepEqual(await free('any'), ['10.0.0.0', '10.0.0.4', '10.0.0.6-10.0.0.7'], 'every document');
+      t.deepEqual(await free(null, 2), ['10.0.0.0', '10.0.0.3'], 'limited');
+      t.deepEqual(await free(null, 0), [], 'limit 0');
+      t.deepEqual(
+        await free(null, Infinity, ['10.0.0.0', '10.0.0.7']),
+        ['10.0.0.3-10.0.0.4', '10.0.0.6'],
+        'taken addresses',
+      );
+      t.deepEqual(
+        runs(await store.freeAddresses(ipQuery('10.0.2.0', '10.0.2.1', null, 5, []))),
+        ['10.0.2.0-10.0.2.1'],
+        'a range nobody uses',
+      );
+      t.deepEqual(
+        runs(
+          await store.freeAddresses({ ...ipQuery('10.0.0.0', '10.0.0.7', null, 5, []), collection: 'ipam.nothing' }),
+        ),
+        ['10.0.0.0-10.0.0.4'],
+      );
+      // One of two documents on 10.0.0.2 goes: still used. Then the other moves to another VRF.
+      await store.apply([del(IP, 2, 7)], 7);
+      t.deepEqual(await free(null, 3), ['10.0.0.0', '10.0.0.3-10.0.0.4']);
+      await store.apply([at(5, '10.0.0.2', 7, 8), at(1, '10.0.0.6', null, 9)], 9);
+      t.deepEqual(await free(null), ['10.0.0.0-10.0.0.4', '10.0.0.7']);
+      t.deepEqual(await free(7), ['10.0.0.0-10.0.0.1', '10.0.0.4-10.0.0.7']);
+      await store.drop();
+      t.deepEqual(await free(null), ['10.0.0.0-10.0.0.7'], 'after drop');
+      await store.apply([at(9, '10.0.0.4', null, 1)], 1);
+      t.deepEqual(await free(null), ['10.0.0.0-10.0.0.3', '10.0.0.5-10.0.0.7'], 'usable again after drop');
+    },
+  );
 
-  contract('freeAddresses: random creates, moves and deletes, some in batches of over 1,000 (a replay), agree with the set difference', async (t, store) => {
-    const random = seededRandom(424242);
-    const int = (n: number) => Math.floor(random() * n);
-    const held = new Map<number, { value: bigint; vrf: number | null }>();
-    let position = 0;
-    let nextId = 1;
-    const base = ip('10.9.0.0');
-    const randomChange = (): DocumentChange => {
-      position++;
-      const ids = [...held.keys()];
-      if (ids.length > 0 && random() < 0.3) {
-        const id = ids[int(ids.length)]!;
-        held.delete(id);
-        return del(IP, id, position);
-      }
-      const id = ids.length > 0 && random() < 0.3 ? ids[int(ids.length)]! : nextId++;
-      const value = base + BigInt(int(3000));
-      const vrf = random() < 0.7 ? null : 1 + int(2);
-      held.set(id, { value, vrf });
-      return change(IP, { id, _address: addressSortKey(4, value), vrf }, position);
-    };
-    const check = async (label: string) => {
-      for (const scope of [null, 1, 'any'] as const) {
-        for (const limit of [1, 10, Infinity]) {
-          const q = ipQuery('10.9.0.0', '10.9.11.255', scope, limit, ['10.9.0.0', '10.9.11.255']);
-          const used = [...held.values()].filter((h) => scope === 'any' || h.vrf === scope).map((h) => ({ first: h.value, last: h.value }));
-          const want = AddressSet.span(4, q.first, q.last).without([...used, ...q.taken]).lowest(limit);
-          t.deepEqual(await store.freeAddresses(q), [...want.intervals], `${label}, scope ${scope}, limit ${limit}`);
+  contract(
+    'freeAddresses: random creates, moves and deletes, some in batches of over 1,000 (a replay), agree with the set difference',
+    async (t, store) => {
+      const random = seededRandom(424242);
+      const int = (n: number) => Math.floor(random() * n);
+      const held = new Map<number, { value: bigint; vrf: number | null }>();
+      let position = 0;
+      let nextId = 1;
+      const base = ip('10.9.0.0');
+      const randomChange = (): DocumentChange => {
+        position++;
+        const ids = [...held.keys()];
+        if (ids.length > 0 && random() < 0.3) {
+          const id = ids[int(ids.length)]!;
+          held.delete(id);
+          return del(IP, id, position);
         }
+        const id = ids.length > 0 && random() < 0.3 ? ids[int(ids.length)]! : nextId++;
+        const value = base + BigInt(int(3000));
+        const vrf = random() < 0.7 ? null : 1 + int(2);
+        held.set(id, { value, vrf });
+        return change(IP, { id, _address: addressSortKey(4, value), vrf }, position);
+      };
+      const check = async (label: string) => {
+        for (const scope of [null, 1, 'any'] as const) {
+          for (const limit of [1, 10, Infinity]) {
+            const q = ipQuery('10.9.0.0', '10.9.11.255', scope, limit, ['10.9.0.0', '10.9.11.255']);
+            const used = [...held.values()]
+              .filter((h) => scope === 'any' || h.vrf === scope)
+              .map((h) => ({ first: h.value, last: h.value }));
+            const want = AddressSet.span(4, q.first, q.last)
+              .without([...used, ...q.taken])
+              .lowest(limit);
+            t.deepEqual(await store.freeAddresses(q), [...want.intervals], `${label}, scope ${scope}, limit ${limit}`);
+          }
+        }
+      };
+      await check('empty');
+      for (let round = 0; round < 12; round++) {
+        const size = round % 4 === 3 ? 1_200 : 1 + int(30);
+        const changes = Array.from({ length: size }, randomChange);
+        await store.apply(changes, position);
+        await check(`round ${round} (${size} changes)`);
       }
-    };
-    await check('empty');
-    for (let round = 0; round < 12; round++) {
-      const size = round % 4 === 3 ? 1_200 : 1 + int(30);
-      const changes = Array.from({ length: size }, randomChange);
-      await store.apply(changes, position);
-      await check(`round ${round} (${size} changes)`);
-    }
-  });
+    },
+  );
 }
 
 const IP = 'ipam.ipaddress';
@@ -527,10 +660,18 @@ function ip(text: string): bigint {
 
 /** Runs as 'a' or 'a-b'. */
 function runs(found: Array<{ first: bigint; last: bigint }>): string[] {
-  return found.map((r) => (r.first === r.last ? formatAddress(4, r.first) : `${formatAddress(4, r.first)}-${formatAddress(4, r.last)}`));
+  return found.map((r) =>
+    r.first === r.last ? formatAddress(4, r.first) : `${formatAddress(4, r.first)}-${formatAddress(4, r.last)}`,
+  );
 }
 
-function ipQuery(first: string, last: string, scope: number | null | 'any', limit: number, taken: string[]): FreeAddressQuery {
+function ipQuery(
+  first: string,
+  last: string,
+  scope: number | null | 'any',
+  limit: number,
+  taken: string[],
+): FreeAddressQuery {
   return {
     collection: IP,
     field: '_address',
@@ -542,4 +683,3 @@ function ipQuery(first: string, last: string, scope: number | null | 'any', limi
     limit,
   };
 }
-

@@ -3,13 +3,13 @@
  * store (stored form + the models' derived hidden keys, as the projector writes them),
  * and a runner that answers a list query string the way the list view does.
  */
-import { ValidationError } from '../../src/commands/errors.js';
 import { compileFilter } from '../../src/api/query/compileFilter.js';
-import { compileSort } from '../../src/api/query/sort.js';
 import { relationOrderedPage, requestedRelations } from '../../src/api/query/relationOrder.js';
+import { compileSort } from '../../src/api/query/sort.js';
+import { ValidationError } from '../../src/commands/errors.js';
 import { registry } from '../../src/models/registry.js';
-import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import { withProjectedColumns } from '../../src/projections/projectedColumns.js';
+import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
 
 type Obj = Record<string, unknown> & { id: number };
@@ -52,7 +52,16 @@ export const DATASET: Record<string, Obj[]> = {
   'dcim.site': [
     { id: 1, name: 'DC-1', slug: 'dc-1', region: 2, group: 1, tenant: 1, status: 'active', facility: 'Frankfurt' },
     { id: 2, name: 'DC-10', slug: 'dc-10', region: 3, group: null, tenant: null, status: 'planned', facility: '' },
-    { id: 3, name: 'DC-2', slug: 'dc-2', region: null, group: null, tenant: 2, status: 'active', facility: 'frankfurt-2' },
+    {
+      id: 3,
+      name: 'DC-2',
+      slug: 'dc-2',
+      region: null,
+      group: null,
+      tenant: 2,
+      status: 'active',
+      facility: 'frankfurt-2',
+    },
   ],
   'dcim.location': [
     { id: 1, name: 'Hall A', slug: 'hall-a', site: 1, parent: null },
@@ -74,27 +83,81 @@ export const DATASET: Record<string, Obj[]> = {
   ],
   'dcim.device': [
     {
-      id: 1, name: 'edge10', device_type: 1, device_role: 1, site: 1, location: 2, rack: 1, status: 'active', tenant: 1,
-      serial: 'ABC-1', position: 10, tags: [], primary_ip4: 6, created: T0, last_updated: T0,
+      id: 1,
+      name: 'edge10',
+      device_type: 1,
+      device_role: 1,
+      site: 1,
+      location: 2,
+      rack: 1,
+      status: 'active',
+      tenant: 1,
+      serial: 'ABC-1',
+      position: 10,
+      tags: [],
+      primary_ip4: 6,
+      created: T0,
+      last_updated: T0,
       custom_fields: { color: 'Dark Red', code: 'foo', count: 5, hidden: 'x' },
     },
     {
-      id: 2, name: 'edge2', device_type: 1, device_role: 1, site: 1, status: 'planned', tenant: null, serial: 'abc-2',
-      position: 20.5, tags: [1], created: T1, last_updated: T1,
+      id: 2,
+      name: 'edge2',
+      device_type: 1,
+      device_role: 1,
+      site: 1,
+      status: 'planned',
+      tenant: null,
+      serial: 'abc-2',
+      position: 20.5,
+      tags: [1],
+      created: T1,
+      last_updated: T1,
       custom_fields: { color: 'blue', code: 'foobar', count: 10, hidden: 'y' },
     },
     {
-      id: 3, name: 'core1', device_type: 2, device_role: 2, site: 2, status: 'active', tenant: 2, serial: '',
-      tags: [1, 2], local_context_data: { ntp: '10.0.0.1' }, created: T2, last_updated: T2,
+      id: 3,
+      name: 'core1',
+      device_type: 2,
+      device_role: 2,
+      site: 2,
+      status: 'active',
+      tenant: 2,
+      serial: '',
+      tags: [1, 2],
+      local_context_data: { ntp: '10.0.0.1' },
+      created: T2,
+      last_updated: T2,
       custom_fields: { color: null, code: 'bar', count: null },
     },
     {
-      id: 4, name: null, device_type: 2, device_role: 2, site: 3, status: 'offline', tenant: null, serial: '',
-      asset_tag: 'A.*', tags: [2], created: T2, last_updated: T2, custom_fields: {},
+      id: 4,
+      name: null,
+      device_type: 2,
+      device_role: 2,
+      site: 3,
+      status: 'offline',
+      tenant: null,
+      serial: '',
+      asset_tag: 'A.*',
+      tags: [2],
+      created: T2,
+      last_updated: T2,
+      custom_fields: {},
     },
     {
-      id: 5, name: 'a.*b', device_type: 2, device_role: 2, site: 3, status: 'active', tenant: null, serial: 'x\ny',
-      tags: [], created: T2, last_updated: T2, custom_fields: {},
+      id: 5,
+      name: 'a.*b',
+      device_type: 2,
+      device_role: 2,
+      site: 3,
+      status: 'active',
+      tenant: null,
+      serial: 'x\ny',
+      tags: [],
+      created: T2,
+      last_updated: T2,
+      custom_fields: {},
     },
   ],
   'dcim.interface': [
@@ -141,8 +204,22 @@ export const DATASET: Record<string, Obj[]> = {
     { id: 3, address: '10.1.2.9/24', status: 'reserved', vrf: null },
     { id: 4, address: '192.168.1.1/16', status: 'dhcp', vrf: null },
     { id: 5, address: '2001:db8::1/64', status: 'slaac', vrf: null },
-    { id: 6, address: '10.0.0.1/8', status: 'active', vrf: 1, assigned_object_type: 'dcim.interface', assigned_object_id: 6 },
-    { id: 7, address: '9.255.255.255/32', status: 'active', vrf: null, assigned_object_type: 'dcim.interface', assigned_object_id: 1 },
+    {
+      id: 6,
+      address: '10.0.0.1/8',
+      status: 'active',
+      vrf: 1,
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: 6,
+    },
+    {
+      id: 7,
+      address: '9.255.255.255/32',
+      status: 'active',
+      vrf: null,
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: 1,
+    },
     { id: 8, address: '10.1.2.3/32', status: 'active', vrf: null },
   ],
   'extras.tag': [
@@ -163,14 +240,22 @@ export function storedDocument(model: string, obj: Obj, position: number): ReadD
   const doc: Record<string, unknown> = { created: T0, last_updated: T0 };
   for (const field of definition.fields) {
     if (field.default !== undefined) doc[field.name] = structuredClone(field.default);
-    if (['fk', 'tags', 'm2m'].includes(field.type) && doc[field.name] === undefined) doc[field.name] = field.type === 'fk' ? null : [];
+    if (['fk', 'tags', 'm2m'].includes(field.type) && doc[field.name] === undefined)
+      doc[field.name] = field.type === 'fk' ? null : [];
   }
   Object.assign(doc, structuredClone(obj));
   // family, as the IPAM normalize hooks set it
   const text = doc.prefix ?? doc.address;
-  if ((model === 'ipam.prefix' || model === 'ipam.ipaddress') && typeof text === 'string') doc.family = text.includes(':') ? 6 : 4;
+  if ((model === 'ipam.prefix' || model === 'ipam.ipaddress') && typeof text === 'string')
+    doc.family = text.includes(':') ? 6 : 4;
   const derived = definition.hooks?.derive?.(doc as never) ?? {};
-  return { ...doc, ...derived, display: String(doc.name ?? doc.prefix ?? doc.address ?? obj.id), id: obj.id, _pos: position } as ReadDocument;
+  return {
+    ...doc,
+    ...derived,
+    display: String(doc.name ?? doc.prefix ?? doc.address ?? obj.id),
+    id: obj.id,
+    _pos: position,
+  } as ReadDocument;
 }
 
 /** Loads the dataset (or `extra` documents) into the store, with the registry's indexes. */
@@ -191,7 +276,12 @@ export async function loadDataset(store: ReadStore, dataset: Record<string, Obj[
 export type QueryResult = { ids: number[] } | { error: unknown };
 
 /** A list query as the list view answers it: the filter, the ordering, ids in order (or the 400 body). */
-export async function runQuery(store: ReadStore, model: string, queryString: string, limit?: number): Promise<QueryResult> {
+export async function runQuery(
+  store: ReadStore,
+  model: string,
+  queryString: string,
+  limit?: number,
+): Promise<QueryResult> {
   const definition = registry.get(model);
   const params = new URLSearchParams(queryString);
   try {

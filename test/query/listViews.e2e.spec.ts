@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';
 
@@ -25,13 +26,25 @@ const get = (path: string) => service.api('GET', path);
 test('filters by slug and id, combined, in natural name order', async (t) => {
   const bySlug = await get('/api/dcim/devices/?site=dc-1&status=active&name__ic=EDGE');
   t.is(bySlug.status, 200);
-  t.deepEqual(bySlug.body.results.map((d: any) => d.name), ['edge1']);
+  t.deepEqual(
+    bySlug.body.results.map((d: any) => d.name),
+    ['edge1'],
+  );
   const sites = await get('/api/dcim/sites/?ordering=name');
-  t.deepEqual(sites.body.results.map((s: any) => s.name), ['DC-1', 'DC-2', 'DC-10']);
+  t.deepEqual(
+    sites.body.results.map((s: any) => s.name),
+    ['DC-1', 'DC-2', 'DC-10'],
+  );
   const byRegion = await get(`/api/dcim/sites/?region_id=${seed.region.id}`);
-  t.deepEqual(byRegion.body.results.map((s: any) => s.slug), ['dc-1']);
+  t.deepEqual(
+    byRegion.body.results.map((s: any) => s.slug),
+    ['dc-1'],
+  );
   const ips = await get(`/api/ipam/ip-addresses/?parent=192.0.2.0/24&device_id=${seed.device.id}`);
-  t.deepEqual(ips.body.results.map((a: any) => a.address), ['192.0.2.1/25']);
+  t.deepEqual(
+    ips.body.results.map((a: any) => a.address),
+    ['192.0.2.1/25'],
+  );
 });
 
 test('invalid values are 400 {param: [message]} in NetBox words; unknown parameters are ignored', async (t) => {
@@ -60,7 +73,10 @@ test('next/previous are full links keeping every other parameter, keys sorted', 
   t.is(first.body.next, `${service.url}/api/dcim/sites/?limit=1&offset=1&ordering=-name&status=active&status=planned`);
   t.is(first.body.previous, null);
   const second = await get('/api/dcim/sites/?status=active&status=planned&limit=1&ordering=-name&offset=1');
-  t.is(second.body.previous, `${service.url}/api/dcim/sites/?limit=1&offset=0&ordering=-name&status=active&status=planned`);
+  t.is(
+    second.body.previous,
+    `${service.url}/api/dcim/sites/?limit=1&offset=0&ordering=-name&status=active&status=planned`,
+  );
   t.deepEqual([first.body.results[0].name, second.body.results[0].name], ['DC-10', 'DC-2']);
 });
 
@@ -90,7 +106,11 @@ test('count stays exact with filters; limit=0 is capped by MAX_PAGE_SIZE', async
 test('cursor paging (?start=) never skips nor repeats an object while others write', async (t) => {
   const own = await startService();
   t.teardown(() => own.close());
-  const created = await own.api('POST', '/api/extras/tags/', Array.from({ length: 30 }, (_, i) => ({ name: `t${i}`, slug: `t${i}` })));
+  const created = await own.api(
+    'POST',
+    '/api/extras/tags/',
+    Array.from({ length: 30 }, (_, i) => ({ name: `t${i}`, slug: `t${i}` })),
+  );
   t.is(created.status, 201);
   const initial: number[] = created.body.map((tag: any) => tag.id);
   const deleted = new Set<number>();
@@ -98,7 +118,9 @@ test('cursor paging (?start=) never skips nor repeats an object while others wri
   let next: string | null = `${own.url}/api/extras/tags/?start=0&limit=7`;
   let pages = 0;
   while (next) {
-    const response = await fetch(next, { headers: { Authorization: 'Token 0123456789abcdef0123456789abcdef01234567' } });
+    const response = await fetch(next, {
+      headers: { Authorization: 'Token 0123456789abcdef0123456789abcdef01234567' },
+    });
     const page: any = await response.json();
     t.is(page.count, null);
     t.is(page.previous, null);
@@ -107,15 +129,24 @@ test('cursor paging (?start=) never skips nor repeats an object while others wri
     pages++;
     // others write between pages: delete one seen and one unseen object, create two
     const unseen = initial.filter((id) => !seen.includes(id) && !deleted.has(id));
-    for (const id of [seen[0]!, unseen[unseen.length - 1]].filter((x): x is number => x !== undefined && !deleted.has(x))) {
+    for (const id of [seen[0]!, unseen[unseen.length - 1]].filter(
+      (x): x is number => x !== undefined && !deleted.has(x),
+    )) {
       await own.api('DELETE', `/api/extras/tags/${id}/`);
       deleted.add(id);
     }
-    await own.api('POST', '/api/extras/tags/', [{ name: `n${pages}a`, slug: `n${pages}a` }, { name: `n${pages}b`, slug: `n${pages}b` }]);
+    await own.api('POST', '/api/extras/tags/', [
+      { name: `n${pages}a`, slug: `n${pages}a` },
+      { name: `n${pages}b`, slug: `n${pages}b` },
+    ]);
     if (pages > 50) break;
   }
   t.is(new Set(seen).size, seen.length, 'no object repeated');
-  t.deepEqual(seen, [...seen].sort((a, b) => a - b), 'id order');
+  t.deepEqual(
+    seen,
+    [...seen].sort((a, b) => a - b),
+    'id order',
+  );
   const survivors = initial.filter((id) => !deleted.has(id));
   for (const id of survivors) t.true(seen.includes(id), `tag ${id} existed throughout and was seen`);
   const offsetAndStart = await own.api('GET', '/api/extras/tags/?start=1&offset=5');

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { startService, type TestService } from '../support/startService.js';
 
 /** `?ordering=<relation>` through the list view: the related objects' order, paged, counted. */

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { startService, type TestService } from '../support/startService.js';
 
 /**
@@ -10,10 +11,17 @@ let service: TestService;
 
 test.before(async () => {
   service = await startService();
-  const sites = Array.from({ length: 30 }, (_, i) => ({ name: `Site ${i}`, slug: `site-${i}`, facility: i === 7 ? 'Straße-Kühlhaus' : `Hall ${i}` }));
+  const sites = Array.from({ length: 30 }, (_, i) => ({
+    name: `Site ${i}`,
+    slug: `site-${i}`,
+    facility: i === 7 ? 'Straße-Kühlhaus' : `Hall ${i}`,
+  }));
   const created = await service.api('POST', '/api/dcim/sites/', sites);
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
-  const addresses = Array.from({ length: 40 }, (_, i) => ({ address: `10.20.${i}.1/24`, dns_name: i % 4 === 0 ? `core-${i}.example.net` : `host-${i}.example.net` }));
+  const addresses = Array.from({ length: 40 }, (_, i) => ({
+    address: `10.20.${i}.1/24`,
+    dns_name: i % 4 === 0 ? `core-${i}.example.net` : `host-${i}.example.net`,
+  }));
   const ips = await service.api('POST', '/api/ipam/ip-addresses/', addresses);
   if (ips.status !== 201) throw new Error(JSON.stringify(ips.body));
 });
@@ -30,10 +38,16 @@ const names = async (path: string, key: string) => {
 
 test('?q= on IP addresses: the address starting with the text or a DNS name containing it, then a rename and a delete', async (t) => {
   t.deepEqual(await names('/api/ipam/ip-addresses/?q=10.20.3.', 'address'), { count: 1, values: ['10.20.3.1/24'] });
-  t.deepEqual(await names('/api/ipam/ip-addresses/?q=CORE-1', 'dns_name'), { count: 2, values: ['core-12.example.net', 'core-16.example.net'] });
+  t.deepEqual(await names('/api/ipam/ip-addresses/?q=CORE-1', 'dns_name'), {
+    count: 2,
+    values: ['core-12.example.net', 'core-16.example.net'],
+  });
   const ip = await service.api('GET', '/api/ipam/ip-addresses/?address=10.20.5.1/24');
   const id = ip.body.results[0].id;
-  t.is((await service.api('PATCH', `/api/ipam/ip-addresses/${id}/`, { dns_name: 'Core-Renamed.example.net' })).status, 200);
+  t.is(
+    (await service.api('PATCH', `/api/ipam/ip-addresses/${id}/`, { dns_name: 'Core-Renamed.example.net' })).status,
+    200,
+  );
   t.deepEqual(await names('/api/ipam/ip-addresses/?q=core-ren', 'address'), { count: 1, values: ['10.20.5.1/24'] });
   t.deepEqual(await names('/api/ipam/ip-addresses/?q=host-5.', 'address'), { count: 0, values: [] });
   t.is((await service.api('DELETE', `/api/ipam/ip-addresses/${id}/`)).status, 204);

@@ -2,10 +2,12 @@
  * Allocations the log's storage refused leave nothing behind: once writes are accepted
  * again, the addresses they were decided with are free and handed out again, lowest first.
  */
-import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { SecretKeeper } from '../../src/auth/secrets.js';
 import { allocateObjects } from '../../src/commands/allocateObjects.js';
 import { systemClock } from '../../src/commands/clock.js';
@@ -31,7 +33,9 @@ test('allocations refused by a full disk are forgotten: after recovery the same 
   for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
   const projector = new Projector(log, store, registry);
   await projector.start();
-  const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, { retry: { firstMs: 60_000, maxMs: 60_000 } });
+  const coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, {
+    retry: { firstMs: 60_000, maxMs: 60_000 },
+  });
   await coordinator.init();
   t.teardown(async () => {
     coordinator.close();
@@ -39,14 +43,34 @@ test('allocations refused by a full disk are forgotten: after recovery the same 
     await log.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const env: CommandEnvironment = { registry, secrets: new SecretKeeper('k', false), settings: { enforceGlobalUnique: false }, followUps: runFollowUps };
+  const env: CommandEnvironment = {
+    registry,
+    secrets: new SecretKeeper('k', false),
+    settings: { enforceGlobalUnique: false },
+    followUps: runFollowUps,
+  };
   const context = () => ({ requestId: crypto.randomUUID(), user: null });
-  const created = await coordinator.execute(context(), (tx) => createObjects(env, tx, registry.get('ipam.prefix'), [{ prefix: '10.0.0.0/29' }], false));
+  const created = await coordinator.execute(context(), (tx) =>
+    createObjects(env, tx, registry.get('ipam.prefix'), [{ prefix: '10.0.0.0/29' }], false),
+  );
   const prefix = created.result.ids[0]!;
-  await coordinator.execute(context(), (tx) => createObjects(env, tx, registry.get('ipam.ipaddress'), [{ address: '10.0.0.1/29' }], false));
+  await coordinator.execute(context(), (tx) =>
+    createObjects(env, tx, registry.get('ipam.ipaddress'), [{ address: '10.0.0.1/29' }], false),
+  );
   const allocate = (count: number) =>
-    coordinator.execute(context(), (tx) => allocateObjects(env, tx, 'ipam.prefix', prefix, prefixAvailableIps, Array.from({ length: count }, () => ({})), true));
-  const addresses = (events: Array<{ postchange: Record<string, unknown> | null }>) => events.map((e) => e.postchange?.address);
+    coordinator.execute(context(), (tx) =>
+      allocateObjects(
+        env,
+        tx,
+        'ipam.prefix',
+        prefix,
+        prefixAvailableIps,
+        Array.from({ length: count }, () => ({})),
+        true,
+      ),
+    );
+  const addresses = (events: Array<{ postchange: Record<string, unknown> | null }>) =>
+    events.map((e) => e.postchange?.address);
 
   disk.free = 0;
   const refused = await Promise.allSettled([allocate(2), allocate(1)]);

@@ -17,13 +17,25 @@
  *
  * CRASH_SEED=<n> replays a run's choice of operations (the seed is logged).
  */
-import test, { type ExecutionContext } from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import test, { type ExecutionContext } from 'ava';
+
 import { Serializer } from '../../src/api/Serializer.js';
 import { SecretKeeper } from '../../src/auth/secrets.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
@@ -91,7 +103,12 @@ async function launch(t: ExecutionContext, dataDir: string, workDir: string): Pr
     const logFile = path.join(workDir, `service-${Date.now()}-${attempt}.log`);
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of Object.keys(env)) {
-      if (/^(KAFKA_|MONGODB_|SUPERUSER_|PAGINATE_COUNT|MAX_PAGE_SIZE|LOGIN_REQUIRED|EXEMPT_VIEW|ALLOW_TOKEN|MAINTENANCE|MAX_BODY)/.test(name)) delete env[name];
+      if (
+        /^(KAFKA_|MONGODB_|SUPERUSER_|PAGINATE_COUNT|MAX_PAGE_SIZE|LOGIN_REQUIRED|EXEMPT_VIEW|ALLOW_TOKEN|MAINTENANCE|MAX_BODY)/.test(
+          name,
+        )
+      )
+        delete env[name];
     }
     Object.assign(env, {
       DATA_DIR: dataDir,
@@ -103,7 +120,11 @@ async function launch(t: ExecutionContext, dataDir: string, workDir: string): Pr
       MAX_PAGE_SIZE: '0',
     });
     const out = openSync(logFile, 'a');
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', out, out],
+    });
     closeSync(out);
     const exited = new Promise<Exit>((resolve) => {
       proc.once('exit', (code, signal) => resolve({ code, signal }));
@@ -184,14 +205,22 @@ async function send(baseUrl: string, method: string, route: string, body?: unkno
   try {
     const response = await fetch(baseUrl + route, {
       method,
-      headers: { Authorization: `Token ${TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Token ${TOKEN}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     const text = await response.text();
     const parsed = text ? JSON.parse(text) : null;
     if (response.status >= 200 && response.status < 300) {
-      return { kind: 'ack', status: response.status, body: parsed, requestId: response.headers.get('x-request-id') ?? '' };
+      return {
+        kind: 'ack',
+        status: response.status,
+        body: parsed,
+        requestId: response.headers.get('x-request-id') ?? '',
+      };
     }
     return { kind: 'refused', status: response.status, body: parsed };
   } catch (error) {
@@ -279,7 +308,8 @@ class Load {
       const write = this.next(99, mine, r);
       this.writes.push(write);
       write.outcome = await send(this.baseUrl, write.method, write.route, write.body);
-      if (write.outcome.kind !== 'ack') throw new Error(`warm-up write #${write.n} (${write.op}): ${JSON.stringify(write.outcome)}`);
+      if (write.outcome.kind !== 'ack')
+        throw new Error(`warm-up write #${write.n} (${write.op}): ${JSON.stringify(write.outcome)}`);
       this.settle(write, mine);
     }
   }
@@ -322,7 +352,16 @@ class Load {
       const name = `l${loop}-n${n}`;
       const description = `created by #${n}`;
       const target = this.target(model, name);
-      const write: Write = { n, op: 'create', model, method: 'POST', route: ROUTES[model], body: { name, slug: name, description }, targets: [target], description };
+      const write: Write = {
+        n,
+        op: 'create',
+        model,
+        method: 'POST',
+        route: ROUTES[model],
+        body: { name, slug: name, description },
+        targets: [target],
+        description,
+      };
       target.writes.push({ write, description });
       return write;
     }
@@ -351,11 +390,28 @@ class Load {
     const route = `${ROUTES[target.model]}${target.id}/`;
     if (r < 0.85) {
       const description = `patched by #${n}`;
-      const write: Write = { n, op: 'patch', model: target.model, method: 'PATCH', route, body: { description }, targets: [target], description };
+      const write: Write = {
+        n,
+        op: 'patch',
+        model: target.model,
+        method: 'PATCH',
+        route,
+        body: { description },
+        targets: [target],
+        description,
+      };
       target.writes.push({ write, description });
       return write;
     }
-    const write: Write = { n, op: 'delete', model: target.model, method: 'DELETE', route, targets: [target], description: null };
+    const write: Write = {
+      n,
+      op: 'delete',
+      model: target.model,
+      method: 'DELETE',
+      route,
+      targets: [target],
+      description: null,
+    };
     target.writes.push({ write, description: null });
     return write;
   }
@@ -408,9 +464,17 @@ function batchMatches(write: Write, batch: ChangeEvent[]): boolean {
     switch (write.op) {
       case 'create':
       case 'bulk':
-        return event.action === 'create' && event.postchange?.[KEY_FIELD[write.model]] === target.key && event.postchange?.description === write.description;
+        return (
+          event.action === 'create' &&
+          event.postchange?.[KEY_FIELD[write.model]] === target.key &&
+          event.postchange?.description === write.description
+        );
       case 'patch':
-        return event.action === 'update' && event.postchange?.description === write.description && event.prechange?.[KEY_FIELD[write.model]] === target.key;
+        return (
+          event.action === 'update' &&
+          event.postchange?.description === write.description &&
+          event.prechange?.[KEY_FIELD[write.model]] === target.key
+        );
       case 'delete':
         return event.action === 'delete' && event.prechange?.[KEY_FIELD[write.model]] === target.key;
     }
@@ -435,14 +499,23 @@ async function listEverything(baseUrl: string): Promise<Map<string, any[]>> {
   const lists = new Map<string, any[]>();
   for (const definition of registry.all()) {
     const page = await getJson(baseUrl, `/api/${definition.app}/${definition.path}/?limit=0`);
-    if (page.results.length !== page.count) throw new Error(`${definition.key}: ${page.results.length} results of ${page.count}`);
-    lists.set(definition.key, [...page.results].sort((a, b) => a.id - b.id));
+    if (page.results.length !== page.count)
+      throw new Error(`${definition.key}: ${page.results.length} results of ${page.count}`);
+    lists.set(
+      definition.key,
+      [...page.results].sort((a, b) => a.id - b.id),
+    );
   }
   return lists;
 }
 
 /** Renders every model from a fresh replay of `log` into a new MemoryReadStore: it must equal what was served. */
-async function assertServedEqualsReplay(t: ExecutionContext, served: Map<string, any[]>, log: FileEventLog, baseUrl: string): Promise<void> {
+async function assertServedEqualsReplay(
+  t: ExecutionContext,
+  served: Map<string, any[]>,
+  log: FileEventLog,
+  baseUrl: string,
+): Promise<void> {
   const store = new MemoryReadStore();
   for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
   const projector = new Projector(log, store, registry);
@@ -456,152 +529,184 @@ async function assertServedEqualsReplay(t: ExecutionContext, served: Map<string,
     const replayed = await serializer.render(definition, docs, 'complete', { baseUrl });
     const live = served.get(definition.key) ?? [];
     objects += live.length;
-    if (JSON.stringify(live) !== JSON.stringify(replayed)) t.deepEqual(live, replayed, `${definition.key}: served ≠ fresh replay`);
+    if (JSON.stringify(live) !== JSON.stringify(replayed))
+      t.deepEqual(live, replayed, `${definition.key}: served ≠ fresh replay`);
   }
   t.true(objects > 0);
 }
 
 /* ------------------------------------------------------------------ tests */
 
-test.serial('kill -9 under concurrent writes: acknowledged writes survive, none is half-applied, read models equal a fresh replay', async (t) => {
-  t.timeout(180_000); // a few seconds on an idle machine; generous for a loaded one
-  const seed = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
-  t.log(`seed ${seed} (CRASH_SEED=${seed} replays the operations)`);
-  const work = tempDir(t, 'netledger-crash-');
-  const dataDir = path.join(work, 'data');
-  mkdirSync(dataDir);
+test.serial(
+  'kill -9 under concurrent writes: acknowledged writes survive, none is half-applied, read models equal a fresh replay',
+  async (t) => {
+    t.timeout(180_000); // a few seconds on an idle machine; generous for a loaded one
+    const seed = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
+    t.log(`seed ${seed} (CRASH_SEED=${seed} replays the operations)`);
+    const work = tempDir(t, 'netledger-crash-');
+    const dataDir = path.join(work, 'data');
+    mkdirSync(dataDir);
 
-  // 1. Load, then SIGKILL mid-stream.
-  let clock = Date.now();
-  const first = await launch(t, dataDir, work);
-  const launchMs = Date.now() - clock;
-  const load = new Load(first.url, seededRandom(seed));
-  clock = Date.now();
-  await load.warmUp();
-  const warmUpMs = Date.now() - clock;
-  const started = Date.now();
-  const loops = Array.from({ length: 8 }, (_, i) => load.loop(i));
-  // ~300 ms of load; on a slow box keep going (up to 5 s) until a hundred writes are acknowledged.
-  while (Date.now() - started < 300 || (load.acked < 100 && Date.now() - started < 5_000)) await sleep(10);
-  const inFlight = load.writes.filter((w) => w.outcome === undefined).length;
-  const ackedAtKill = load.acked;
-  // The clients keep writing until the connection fails, so the service dies busy.
-  const exit = await kill9(first);
-  const loadMs = Date.now() - started;
-  load.stop();
-  await Promise.all(loops);
-  t.is(exit.signal, 'SIGKILL');
+    // 1. Load, then SIGKILL mid-stream.
+    let clock = Date.now();
+    const first = await launch(t, dataDir, work);
+    const launchMs = Date.now() - clock;
+    const load = new Load(first.url, seededRandom(seed));
+    clock = Date.now();
+    await load.warmUp();
+    const warmUpMs = Date.now() - clock;
+    const started = Date.now();
+    const loops = Array.from({ length: 8 }, (_, i) => load.loop(i));
+    // ~300 ms of load; on a slow box keep going (up to 5 s) until a hundred writes are acknowledged.
+    while (Date.now() - started < 300 || (load.acked < 100 && Date.now() - started < 5_000)) await sleep(10);
+    const inFlight = load.writes.filter((w) => w.outcome === undefined).length;
+    const ackedAtKill = load.acked;
+    // The clients keep writing until the connection fails, so the service dies busy.
+    const exit = await kill9(first);
+    const loadMs = Date.now() - started;
+    load.stop();
+    await Promise.all(loops);
+    t.is(exit.signal, 'SIGKILL');
 
-  const refused = load.writes.filter((w) => w.outcome?.kind === 'refused');
-  t.deepEqual(refused.map((w) => ({ n: w.n, op: w.op, outcome: w.outcome })), [], 'the load only sends valid writes');
-  const acked = load.writes.filter((w) => w.outcome?.kind === 'ack');
-  const lost = load.writes.filter((w) => w.outcome?.kind === 'lost');
-  t.true(acked.length > 0, 'writes were acknowledged before the kill');
+    const refused = load.writes.filter((w) => w.outcome?.kind === 'refused');
+    t.deepEqual(
+      refused.map((w) => ({ n: w.n, op: w.op, outcome: w.outcome })),
+      [],
+      'the load only sends valid writes',
+    );
+    const acked = load.writes.filter((w) => w.outcome?.kind === 'ack');
+    const lost = load.writes.filter((w) => w.outcome?.kind === 'lost');
+    t.true(acked.length > 0, 'writes were acknowledged before the kill');
 
-  // The log as the killed process left it (maybe with a torn tail).
-  const killedBytes = readFileSync(path.join(dataDir, 'events.log'));
-  const killedLog = await openCopy(t, dataDir);
-  const tornBytes = killedLog.stats.truncatedBytes;
-  const validBytes = killedBytes.length - tornBytes;
+    // The log as the killed process left it (maybe with a torn tail).
+    const killedBytes = readFileSync(path.join(dataDir, 'events.log'));
+    const killedLog = await openCopy(t, dataDir);
+    const tornBytes = killedLog.stats.truncatedBytes;
+    const validBytes = killedBytes.length - tornBytes;
 
-  // 2. Restart on the same directory and read everything it serves.
-  clock = Date.now();
-  const second = await launch(t, dataDir, work);
-  const relaunchMs = Date.now() - clock;
-  const status = await getJson(second.url, '/api/status/');
-  const served = await listEverything(second.url);
-  await stopGracefully(t, second);
+    // 2. Restart on the same directory and read everything it serves.
+    clock = Date.now();
+    const second = await launch(t, dataDir, work);
+    const relaunchMs = Date.now() - clock;
+    const status = await getJson(second.url, '/api/status/');
+    const served = await listEverything(second.url);
+    await stopGracefully(t, second);
 
-  // Restarting cut off the torn tail (if any) and nothing else: the killed log's valid
-  // frames are byte for byte the start of the restarted one (which may have grown by the
-  // service's own bookkeeping since, e.g. a token's last_used).
-  const restartedBytes = readFileSync(path.join(dataDir, 'events.log'));
-  t.true(restartedBytes.length >= validBytes);
-  t.true(killedBytes.subarray(0, validBytes).equals(restartedBytes.subarray(0, validBytes)), 'the restarted log starts with the killed one');
+    // Restarting cut off the torn tail (if any) and nothing else: the killed log's valid
+    // frames are byte for byte the start of the restarted one (which may have grown by the
+    // service's own bookkeeping since, e.g. a token's last_used).
+    const restartedBytes = readFileSync(path.join(dataDir, 'events.log'));
+    t.true(restartedBytes.length >= validBytes);
+    t.true(
+      killedBytes.subarray(0, validBytes).equals(restartedBytes.subarray(0, validBytes)),
+      'the restarted log starts with the killed one',
+    );
 
-  // 3. The log: one frame per request, acknowledged requests complete, lost ones complete or absent.
-  const log = await openCopy(t, dataDir);
-  t.true(status.projector.position >= killedLog.head() && status.projector.lag === 0, `the restarted service projected the whole log: ${JSON.stringify(status.projector)}`);
-  const batches = await readBatches(log);
-  const byRequest = requestsByBatch(t, batches);
-  t.true(batches[0]!.some((e) => e.objectType === 'auth.user' && e.action === 'create'), 'the first frame is the superuser bootstrap');
-  const matched = new Set<Write>();
-  for (const write of acked) {
-    const requestId = (write.outcome as { requestId: string }).requestId;
-    const batch = byRequest.get(requestId);
-    if (!batch) {
-      t.fail(`acknowledged write #${write.n} (${write.op} ${write.route}, request ${requestId}) is not in the log`);
-      continue;
+    // 3. The log: one frame per request, acknowledged requests complete, lost ones complete or absent.
+    const log = await openCopy(t, dataDir);
+    t.true(
+      status.projector.position >= killedLog.head() && status.projector.lag === 0,
+      `the restarted service projected the whole log: ${JSON.stringify(status.projector)}`,
+    );
+    const batches = await readBatches(log);
+    const byRequest = requestsByBatch(t, batches);
+    t.true(
+      batches[0]!.some((e) => e.objectType === 'auth.user' && e.action === 'create'),
+      'the first frame is the superuser bootstrap',
+    );
+    const matched = new Set<Write>();
+    for (const write of acked) {
+      const requestId = (write.outcome as { requestId: string }).requestId;
+      const batch = byRequest.get(requestId);
+      if (!batch) {
+        t.fail(`acknowledged write #${write.n} (${write.op} ${write.route}, request ${requestId}) is not in the log`);
+        continue;
+      }
+      t.true(
+        batchMatches(write, batch),
+        `acknowledged write #${write.n} (${write.op}) is in the log exactly as requested`,
+      );
+      matched.add(write);
     }
-    t.true(batchMatches(write, batch), `acknowledged write #${write.n} (${write.op}) is in the log exactly as requested`);
-    matched.add(write);
-  }
-  let durableButLost = 0;
-  let internal = 0;
-  const ackedIds = new Set(acked.map((w) => (w.outcome as { requestId: string }).requestId));
-  for (const batch of batches) {
-    if (ackedIds.has(batch[0]!.requestId)) continue;
-    if (!batch.some((e) => e.objectType in ROUTES)) {
-      // The service's own writes (the superuser bootstrap, a token's last_used ...).
-      internal++;
-      t.true(batch.every((e) => e.objectType.startsWith('users.') || e.objectType.startsWith('auth.')), `unexpected frame ${JSON.stringify(batch[0]).slice(0, 300)}`);
-      continue;
+    let durableButLost = 0;
+    let internal = 0;
+    const ackedIds = new Set(acked.map((w) => (w.outcome as { requestId: string }).requestId));
+    for (const batch of batches) {
+      if (ackedIds.has(batch[0]!.requestId)) continue;
+      if (!batch.some((e) => e.objectType in ROUTES)) {
+        // The service's own writes (the superuser bootstrap, a token's last_used ...).
+        internal++;
+        t.true(
+          batch.every((e) => e.objectType.startsWith('users.') || e.objectType.startsWith('auth.')),
+          `unexpected frame ${JSON.stringify(batch[0]).slice(0, 300)}`,
+        );
+        continue;
+      }
+      const write = writeOfBatch(load, batch);
+      if (!write || write.outcome?.kind !== 'lost' || matched.has(write) || !batchMatches(write, batch)) {
+        t.fail(
+          `frame of request ${batch[0]!.requestId} (${batch.length} events, first ${JSON.stringify(batch[0]).slice(0, 300)}) is no complete write of the load`,
+        );
+        continue;
+      }
+      matched.add(write);
+      durableButLost++;
     }
-    const write = writeOfBatch(load, batch);
-    if (!write || write.outcome?.kind !== 'lost' || matched.has(write) || !batchMatches(write, batch)) {
-      t.fail(`frame of request ${batch[0]!.requestId} (${batch.length} events, first ${JSON.stringify(batch[0]).slice(0, 300)}) is no complete write of the load`);
-      continue;
-    }
-    matched.add(write);
-    durableButLost++;
-  }
 
-  // 4. What the restarted service serves, object by object.
-  const served2: Record<ModelKey, Map<string, any>> = {
-    'extras.tag': new Map(),
-    'dcim.manufacturer': new Map(),
-    'ipam.prefix': new Map(),
-  };
-  for (const model of Object.keys(served2) as ModelKey[]) {
-    for (const obj of served.get(model)!) served2[model].set(String(obj[KEY_FIELD[model]]), obj);
-  }
-  let checked = 0;
-  for (const target of load.targets) {
-    const { writes } = target;
-    const last = writes.at(-1)!;
-    // Every write but a loop's last one was acknowledged; the last may have been lost.
-    // Acknowledged: it must be there. Lost: it is there (complete) if its frame made it into
-    // the log, which was checked above; otherwise the state before it must be served.
-    const applied = last.write.outcome?.kind === 'ack' || matched.has(last.write);
-    const expected = applied ? last.description : writes.length > 1 ? writes.at(-2)!.description : null;
-    const obj = served2[target.model].get(target.key);
-    const actual = obj ? String(obj.description) : null;
-    if (actual !== expected) {
-      t.fail(`${target.model} ${target.key}: served ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)} after ${writes.map((w) => `#${w.write.n} ${w.write.op} ${w.write.outcome?.kind}`).join(', ')}`);
+    // 4. What the restarted service serves, object by object.
+    const served2: Record<ModelKey, Map<string, any>> = {
+      'extras.tag': new Map(),
+      'dcim.manufacturer': new Map(),
+      'ipam.prefix': new Map(),
+    };
+    for (const model of Object.keys(served2) as ModelKey[]) {
+      for (const obj of served.get(model)!) served2[model].set(String(obj[KEY_FIELD[model]]), obj);
     }
-    if (obj && target.id !== undefined) t.is(obj.id, target.id, `${target.model} ${target.key} keeps its acknowledged id`);
-    if (obj && last.write.outcome?.kind === 'ack' && target.acknowledged) {
-      // Served as the acknowledging response rendered it (links now point at the restarted
-      // service; a create's response leaves out annotated counts, so compare its fields only).
-      const acknowledged = JSON.parse(JSON.stringify(target.acknowledged).replaceAll(first.url, second.url)) as Record<string, unknown>;
-      const servedNow = Object.fromEntries(Object.keys(acknowledged).map((k) => [k, obj[k]]));
-      if (JSON.stringify(servedNow) !== JSON.stringify(acknowledged)) t.deepEqual(servedNow, acknowledged, `${target.model} ${target.key} as acknowledged`);
+    let checked = 0;
+    for (const target of load.targets) {
+      const { writes } = target;
+      const last = writes.at(-1)!;
+      // Every write but a loop's last one was acknowledged; the last may have been lost.
+      // Acknowledged: it must be there. Lost: it is there (complete) if its frame made it into
+      // the log, which was checked above; otherwise the state before it must be served.
+      const applied = last.write.outcome?.kind === 'ack' || matched.has(last.write);
+      const expected = applied ? last.description : writes.length > 1 ? writes.at(-2)!.description : null;
+      const obj = served2[target.model].get(target.key);
+      const actual = obj ? String(obj.description) : null;
+      if (actual !== expected) {
+        t.fail(
+          `${target.model} ${target.key}: served ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)} after ${writes.map((w) => `#${w.write.n} ${w.write.op} ${w.write.outcome?.kind}`).join(', ')}`,
+        );
+      }
+      if (obj && target.id !== undefined)
+        t.is(obj.id, target.id, `${target.model} ${target.key} keeps its acknowledged id`);
+      if (obj && last.write.outcome?.kind === 'ack' && target.acknowledged) {
+        // Served as the acknowledging response rendered it (links now point at the restarted
+        // service; a create's response leaves out annotated counts, so compare its fields only).
+        const acknowledged = JSON.parse(
+          JSON.stringify(target.acknowledged).replaceAll(first.url, second.url),
+        ) as Record<string, unknown>;
+        const servedNow = Object.fromEntries(Object.keys(acknowledged).map((k) => [k, obj[k]]));
+        if (JSON.stringify(servedNow) !== JSON.stringify(acknowledged))
+          t.deepEqual(servedNow, acknowledged, `${target.model} ${target.key} as acknowledged`);
+      }
+      served2[target.model].delete(target.key);
+      checked++;
     }
-    served2[target.model].delete(target.key);
-    checked++;
-  }
-  for (const [model, rest] of Object.entries(served2)) t.deepEqual([...rest.keys()], [], `${model}: objects no write of the load created`);
+    for (const [model, rest] of Object.entries(served2))
+      t.deepEqual([...rest.keys()], [], `${model}: objects no write of the load created`);
 
-  // 5. Read models = a fresh replay of (a copy of) the log.
-  await assertServedEqualsReplay(t, served, log, second.url);
+    // 5. Read models = a fresh replay of (a copy of) the log.
+    await assertServedEqualsReplay(t, served, log, second.url);
 
-  t.log(`start ${launchMs} ms, warm-up ${warmUpMs} ms, restart ${relaunchMs} ms`);
-  t.log(
-    `${loadMs} ms of load with 8 clients: ${ackedAtKill} writes acknowledged when SIGKILL was sent (${inFlight} unanswered), ` +
-      `${acked.length - 8} in all (+8 warm-up); ${lost.length} lost, of which ${durableButLost} durable anyway; ${batches.length} frames, ` +
-      `${tornBytes} torn bytes cut, ${internal} frames of the service's own; ${checked} objects checked`,
-  );
-});
+    t.log(`start ${launchMs} ms, warm-up ${warmUpMs} ms, restart ${relaunchMs} ms`);
+    t.log(
+      `${loadMs} ms of load with 8 clients: ${ackedAtKill} writes acknowledged when SIGKILL was sent (${inFlight} unanswered), ` +
+        `${acked.length - 8} in all (+8 warm-up); ${lost.length} lost, of which ${durableButLost} durable anyway; ${batches.length} frames, ` +
+        `${tornBytes} torn bytes cut, ${internal} frames of the service's own; ${checked} objects checked`,
+    );
+  },
+);
 
 test.serial('kill -9 during a bulk POST of 1,000 IP addresses: all of them or none', async (t) => {
   t.timeout(180_000);
@@ -609,7 +714,11 @@ test.serial('kill -9 during a bulk POST of 1,000 IP addresses: all of them or no
   const dataDir = path.join(work, 'data');
   mkdirSync(dataDir);
   const logFile = path.join(dataDir, 'events.log');
-  const addresses = (round: number) => Array.from({ length: 1000 }, (_, i) => ({ address: `10.${round}.${i >> 8}.${i & 255}/32`, description: `round ${round}` }));
+  const addresses = (round: number) =>
+    Array.from({ length: 1000 }, (_, i) => ({
+      address: `10.${round}.${i >> 8}.${i & 255}/32`,
+      description: `round ${round}`,
+    }));
 
   let service = await launch(t, dataDir, work);
   // Round 0 is acknowledged; it also tells how long such a request takes.
@@ -648,14 +757,24 @@ test.serial('kill -9 during a bulk POST of 1,000 IP addresses: all of them or no
   for (const round of [0, 1, 2]) {
     const present = ips.filter((ip) => ip.description === `round ${round}`);
     const outcome = round === 0 ? warm : outcomes[round - 1]!;
-    t.true(present.length === 0 || present.length === 1000, `round ${round}: ${present.length} of 1000 addresses exist`);
+    t.true(
+      present.length === 0 || present.length === 1000,
+      `round ${round}: ${present.length} of 1000 addresses exist`,
+    );
     if (outcome.kind === 'ack') t.is(present.length, 1000, `round ${round} was acknowledged`);
     // In the log: one frame of 1,000 creates under one request id, or nothing.
     const frames = [...byRequest.values()].filter((b) => b.some((e) => e.postchange?.description === `round ${round}`));
     t.true(frames.length <= 1);
     if (frames.length === 1) {
       t.is(frames[0]!.length, 1000);
-      t.true(frames[0]!.every((e) => e.action === 'create' && e.objectType === 'ipam.ipaddress' && e.postchange?.description === `round ${round}`));
+      t.true(
+        frames[0]!.every(
+          (e) =>
+            e.action === 'create' &&
+            e.objectType === 'ipam.ipaddress' &&
+            e.postchange?.description === `round ${round}`,
+        ),
+      );
       if (outcome.kind === 'ack') t.is(frames[0]![0]!.requestId, outcome.requestId);
     }
     t.is(frames.length === 1, present.length === 1000);

@@ -2,12 +2,14 @@
  * One process at a time writes a data directory: the service and the manage CLI's
  * writing commands hold an OS-level lock that dies with the process.
  */
-import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import test, { type ExecutionContext } from 'ava';
+
 import { main } from '../../src/cli/manage.js';
 import { DataDirLock, DataDirLockedError } from '../../src/events/DataDirLock.js';
 import { startService } from '../support/startService.js';
@@ -23,7 +25,11 @@ function tempDir(t: ExecutionContext): string {
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s) }, out: () => out.join(''), err: () => err.join('') };
+  return {
+    io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s) },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
 }
 
 test('a second service on the same data directory refuses to start and names the holder; the first keeps writing', async (t) => {
@@ -44,13 +50,21 @@ test('a second service on the same data directory refuses to start and names the
   await first.stop();
   const second = await startService({}, first.dataDir);
   t.teardown(() => second.close());
-  t.deepEqual((await second.api('GET', '/api/extras/tags/?ordering=id')).body.results.map((tag: any) => tag.name), ['first', 'still']);
+  t.deepEqual(
+    (await second.api('GET', '/api/extras/tags/?ordering=id')).body.results.map((tag: any) => tag.name),
+    ['first', 'still'],
+  );
 });
 
 test('the lock dies with its process: after kill -9 of the holder the directory is free at once', async (t) => {
   const dir = tempDir(t);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/recovery/holdDataDirLock.ts', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/recovery/holdDataDirLock.ts', dir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (_code, signal) => resolve(signal)),
+  );
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
@@ -81,7 +95,10 @@ test('the same directory by another path is the same lock; other directories are
   const link = path.join(tempDir(t), 'link');
   symlinkSync(dir, link);
   const lock = await DataDirLock.acquire(dir, 'one');
-  await t.throwsAsync(DataDirLock.acquire(link, 'two'), { instanceOf: DataDirLockedError, message: /process \d+ \(one, since/ });
+  await t.throwsAsync(DataDirLock.acquire(link, 'two'), {
+    instanceOf: DataDirLockedError,
+    message: /process \d+ \(one, since/,
+  });
   const independent = await DataDirLock.acquire(other, 'three');
   await lock.release();
   await lock.release();
@@ -92,7 +109,9 @@ test('the same directory by another path is the same lock; other directories are
 
 test('manage: next to the service, createsuperuser and create-token are run by the service itself; repair-log refuses; verify-log reads', async (t) => {
   const logged: Array<Record<string, unknown>> = [];
-  const service = await startService({ SECRET_KEY: 'lock-secret' }, undefined, { logger: (entry) => void logged.push(entry) });
+  const service = await startService({ SECRET_KEY: 'lock-secret' }, undefined, {
+    logger: (entry) => void logged.push(entry),
+  });
   t.teardown(() => service.close());
   const env = { DATA_DIR: service.dataDir, SECRET_KEY: 'lock-secret' };
 
@@ -104,7 +123,11 @@ test('manage: next to the service, createsuperuser and create-token are run by t
   t.is(me.status, 200, 'the live service knows the token at once');
 
   const superuser = capture();
-  t.is(await main(['createsuperuser', '--username', 'ops', '--password', 'pw-123456', '--token', ''], env, superuser.io), 0, superuser.err());
+  t.is(
+    await main(['createsuperuser', '--username', 'ops', '--password', 'pw-123456', '--token', ''], env, superuser.io),
+    0,
+    superuser.err(),
+  );
   t.regex(superuser.out(), /^Superuser "ops" created \(id \d+\)\.\nAPI token \(shown once\): [0-9a-f]{40}\n$/);
   const users = await service.api('GET', '/api/users/users/?username=ops');
   t.is(users.body.results[0]?.is_staff, true);
@@ -123,7 +146,10 @@ test('manage: next to the service, createsuperuser and create-token are run by t
 
   const repair = capture();
   t.is(await main(['repair-log', '--yes'], env, repair.io), 1);
-  t.regex(repair.err(), new RegExp(`in use by process ${process.pid} \\(service, since [^)]+\\).*Stop the service first`));
+  t.regex(
+    repair.err(),
+    new RegExp(`in use by process ${process.pid} \\(service, since [^)]+\\).*Stop the service first`),
+  );
   const verify = capture();
   t.is(await main(['verify-log'], env, verify.io), 0, verify.err());
   t.regex(verify.out(), /OK: no damage/);

@@ -5,6 +5,7 @@
  * space is free the writer resumes by itself, without a restart.
  */
 import test from 'ava';
+
 import { FaultyFileSystem } from '../events/faultyFileSystem.js';
 import { startService, type TestService } from '../support/startService.js';
 
@@ -39,13 +40,20 @@ function captureLogs() {
 
 async function health(service: TestService) {
   const response = await fetch(`${service.url}/healthz/`);
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as any };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as any,
+  };
 }
 
 test('disk full: writes answer 503 with Retry-After, reads and history keep working, and the writer resumes by itself', async (t) => {
   const disk = new FaultyFileSystem();
   const logs = captureLogs();
-  const service = await startService({}, undefined, { logger: logs.logger, start: { logFileSystem: disk, writerRetry: FAST_RETRY } });
+  const service = await startService({}, undefined, {
+    logger: logs.logger,
+    start: { logFileSystem: disk, writerRetry: FAST_RETRY },
+  });
   let restarted: TestService | null = null;
   t.teardown(async () => {
     await restarted?.close();
@@ -57,7 +65,10 @@ test('disk full: writes answer 503 with Retry-After, reads and history keep work
   disk.free = 0;
   const writes = await Promise.all([
     service.api('POST', '/api/dcim/sites/', { name: 'full-1', slug: 'full-1' }),
-    service.api('POST', '/api/dcim/sites/', [{ name: 'full-2', slug: 'full-2' }, { name: 'full-3', slug: 'full-3' }]),
+    service.api('POST', '/api/dcim/sites/', [
+      { name: 'full-2', slug: 'full-2' },
+      { name: 'full-3', slug: 'full-3' },
+    ]),
     service.api('PATCH', `/api/dcim/sites/${site.body.id}/`, { description: 'lost' }),
   ]);
   writes.push(await service.api('DELETE', `/api/dcim/sites/${site.body.id}/`));
@@ -70,9 +81,15 @@ test('disk full: writes answer 503 with Retry-After, reads and history keep work
 
   const list = await service.api('GET', '/api/dcim/sites/');
   t.is(list.status, 200);
-  t.deepEqual(list.body.results.map((s: any) => s.name), ['before']);
+  t.deepEqual(
+    list.body.results.map((s: any) => s.name),
+    ['before'],
+  );
   t.is((await service.api('GET', `/api/dcim/sites/${site.body.id}/`)).body.description, '');
-  const changes = await service.api('GET', `/api/extras/object-changes/?changed_object_type=dcim.site&changed_object_id=${site.body.id}`);
+  const changes = await service.api(
+    'GET',
+    `/api/extras/object-changes/?changed_object_type=dcim.site&changed_object_id=${site.body.id}`,
+  );
   t.is(changes.status, 200);
   t.is(changes.body.count, 1);
   t.is((await service.api('GET', `/api/dcim/sites/${site.body.id}/history/`)).status, 200);
@@ -99,10 +116,13 @@ test('disk full: writes answer 503 with Retry-After, reads and history keep work
   await service.stop();
   restarted = await startService({}, service.dataDir);
   const sites = await restarted.api('GET', '/api/dcim/sites/');
-  t.deepEqual(sites.body.results.map((s: any) => [s.id, s.name, s.description]).sort((a: number[], b: number[]) => a[0]! - b[0]!), [
-    [site.body.id, 'before', ''],
-    [after.body.id, 'after', ''],
-  ]);
+  t.deepEqual(
+    sites.body.results.map((s: any) => [s.id, s.name, s.description]).sort((a: number[], b: number[]) => a[0]! - b[0]!),
+    [
+      [site.body.id, 'before', ''],
+      [after.body.id, 'after', ''],
+    ],
+  );
   const all = await restarted.api('GET', '/api/extras/object-changes/?limit=0');
   t.false(JSON.stringify(all.body).includes('full-'), 'no refused write is in the log');
 });
@@ -115,7 +135,10 @@ test('started on a full disk: /healthz/ reports the writer unavailable from the 
   const disk = new FaultyFileSystem();
   disk.free = 0;
   const logs = captureLogs();
-  const service = await startService({}, first.dataDir, { logger: logs.logger, start: { logFileSystem: disk, writerRetry: FAST_RETRY } });
+  const service = await startService({}, first.dataDir, {
+    logger: logs.logger,
+    start: { logFileSystem: disk, writerRetry: FAST_RETRY },
+  });
   t.teardown(() => first.close());
   t.teardown(() => service.close());
   const down = await health(service);

@@ -3,10 +3,12 @@
  * entry point exits non-zero on it, so a supervisor's restart works; the exit itself is
  * shown by the replica test whose log is cut under it).
  */
-import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { DataDirLock } from '../../src/events/DataDirLock.js';
 import { FaultyFileSystem } from '../events/faultyFileSystem.js';
 import { startService } from '../support/startService.js';

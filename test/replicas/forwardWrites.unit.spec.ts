@@ -2,18 +2,20 @@
  * A replica passes writes to the writer as they came and the writer's answer back as
  * it came; it refuses them, pointing at the writer, when it cannot.
  */
-import test from 'ava';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+
+import test from 'ava';
 import Koa from 'koa';
+
+import { requestContext } from '../../src/api/middleware/requestContext.js';
 import { forwardWrites } from '../../src/replicas/forwardWrites.js';
 import { selfSigned } from '../support/selfSigned.js';
 import { removeDir, tempDir } from '../support/tempDirs.js';
-import { requestContext } from '../../src/api/middleware/requestContext.js';
 
 async function listen(server: http.Server | https.Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -34,7 +36,11 @@ async function serve(server: http.Server | https.Server, t: import('ava').Execut
 }
 
 /** A POST by Node's client; its status and body. */
-async function post(url: string, body: string, headers: http.OutgoingHttpHeaders = {}): Promise<{ status?: number; text: string }> {
+async function post(
+  url: string,
+  body: string,
+  headers: http.OutgoingHttpHeaders = {},
+): Promise<{ status?: number; text: string }> {
   const request = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } });
   request.end(body);
   const [response] = (await once(request, 'response')) as [http.IncomingMessage];
@@ -72,13 +78,24 @@ function rawConnection(url: string) {
   };
 }
 
-async function replicaFor(writerUrl: string | null, t: import('ava').ExecutionContext, answerTimeoutMs?: number): Promise<string> {
+async function replicaFor(
+  writerUrl: string | null,
+  t: import('ava').ExecutionContext,
+  answerTimeoutMs?: number,
+): Promise<string> {
   const app = new Koa();
   // First, as in the service: it sets the origin the client addressed. The tests' client is
   // the replica's trusted proxy, when it sends forwarding headers.
   app.use(requestContext('3.4', () => ({ proto: true, host: true })));
   // As a replica that trusts no proxy finds its client: the socket's peer.
-  app.use(forwardWrites({ writerUrl, answerTimeoutMs, clientAddress: (ctx) => ctx.req.socket.remoteAddress ?? null, logger: () => {} }));
+  app.use(
+    forwardWrites({
+      writerUrl,
+      answerTimeoutMs,
+      clientAddress: (ctx) => ctx.req.socket.remoteAddress ?? null,
+      logger: () => {},
+    }),
+  );
   app.use((ctx) => {
     ctx.body = { served: 'by the replica' };
   });
@@ -94,7 +111,12 @@ test('a write goes to the writer with its method, path, query, body and end-to-e
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
       seen = { method: req.method, url: req.url, headers: req.headers, body };
-      res.writeHead(412, { 'Content-Type': 'application/json', 'X-Request-ID': 'from-writer', 'X-Netledger-Position': '42', 'Set-Cookie': ['a=1', 'b=2'] });
+      res.writeHead(412, {
+        'Content-Type': 'application/json',
+        'X-Request-ID': 'from-writer',
+        'X-Netledger-Position': '42',
+        'Set-Cookie': ['a=1', 'b=2'],
+      });
       res.end('{"detail":"stale"}');
     });
   });
@@ -140,7 +162,7 @@ test('a write goes to the writer with its method, path, query, body and end-to-e
   t.regex(String(got.headers['x-real-ip']), /^(::ffff:)?127\.0\.0\.1$/, 'the client as the replica found it');
 });
 
-test('behind a TLS-terminating proxy the writer is told the origin the client addressed (the proxy\'s X-Forwarded-Proto and X-Forwarded-Host), so its links name it', async (t) => {
+test("behind a TLS-terminating proxy the writer is told the origin the client addressed (the proxy's X-Forwarded-Proto and X-Forwarded-Host), so its links name it", async (t) => {
   let seen: http.IncomingHttpHeaders | null = null;
   const writer = http.createServer((req, res) => {
     seen = req.headers;
@@ -150,28 +172,42 @@ test('behind a TLS-terminating proxy the writer is told the origin the client ad
   const replica = await replicaFor(writerUrl, t);
   const response = await fetch(`${replica}/api/extras/tags/`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'client.example, netbox.example.com' },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'client.example, netbox.example.com',
+    },
     body: '{}',
   });
   t.is(response.status, 201);
   t.like(seen!, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'netbox.example.com' });
 });
 
-test('reads are the replica\'s own; writes are refused 503 with Retry-After and a pointer when the writer is unreachable or not configured', async (t) => {
+test("reads are the replica's own; writes are refused 503 with Retry-After and a pointer when the writer is unreachable or not configured", async (t) => {
   const closed = http.createServer();
   const deadUrl = await listen(closed);
   await new Promise<void>((resolve) => closed.close(() => resolve())); // nobody listens there now
   const replica = await replicaFor(deadUrl, t);
   t.deepEqual(await (await fetch(`${replica}/api/`)).json(), { served: 'by the replica' });
 
-  const refused = await fetch(`${replica}/api/extras/tags/`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+  const refused = await fetch(`${replica}/api/extras/tags/`, {
+    method: 'POST',
+    body: '{}',
+    headers: { 'Content-Type': 'application/json' },
+  });
   t.is(refused.status, 503);
   t.is(refused.headers.get('Retry-After'), '5');
   t.is(refused.headers.get('X-Netledger-Writer'), deadUrl);
-  t.regex(((await refused.json()) as { detail: string }).detail, /writer at .* is unreachable \(ECONNREFUSED\): the write was not made/);
+  t.regex(
+    ((await refused.json()) as { detail: string }).detail,
+    /writer at .* is unreachable \(ECONNREFUSED\): the write was not made/,
+  );
 
   // A replica whose WRITER_URL leads to another replica refuses what was forwarded once, instead of looping.
-  const looping = await fetch(`${await replicaFor('http://127.0.0.1:1', t)}/api/extras/tags/`, { method: 'POST', headers: { Via: '1.1 netledger-replica' } });
+  const looping = await fetch(`${await replicaFor('http://127.0.0.1:1', t)}/api/extras/tags/`, {
+    method: 'POST',
+    headers: { Via: '1.1 netledger-replica' },
+  });
   t.is(looping.status, 503);
   t.regex(((await looping.json()) as { detail: string }).detail, /must name the writer, not a replica/);
 
@@ -192,15 +228,21 @@ test('a writer that has the whole write and gives no answer is given up after WR
   });
   writer.on('connection', (socket) => sockets.add(socket));
   const writerUrl = await listen(writer);
-  t.teardown(() => new Promise<void>((resolve) => {
-    for (const socket of sockets) socket.destroy();
-    writer.close(() => resolve());
-  }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        writer.close(() => resolve());
+      }),
+  );
   const replica = await replicaFor(writerUrl, t, 300);
 
   // The body trickles in for longer than the limit (twice it, at least: a pause, not a
   // measurement); the clock starts once all of it is sent.
-  const request = http.request(`${replica}/api/dcim/sites/`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+  const request = http.request(`${replica}/api/dcim/sites/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+  });
   request.write('{"name":"s1",');
   await new Promise<void>((resolve) => setTimeout(resolve, 600));
   request.end('"slug":"s1"}');
@@ -209,7 +251,10 @@ test('a writer that has the whole write and gives no answer is given up after WR
   for await (const chunk of response) text += chunk;
   t.is(response.statusCode, 504);
   t.is(response.headers['x-netledger-writer'], writerUrl);
-  t.regex((JSON.parse(text) as { detail: string }).detail, /did not answer within 0\.3 s: the write may or may not have been made/);
+  t.regex(
+    (JSON.parse(text) as { detail: string }).detail,
+    /did not answer within 0\.3 s: the write may or may not have been made/,
+  );
   t.deepEqual(received, ['{"name":"s1","slug":"s1"}'], 'the writer had the whole body before the replica gave up');
 });
 
@@ -224,7 +269,10 @@ test('a write with a malformed or missing Host is still forwarded (the address t
   const client = rawConnection(replica);
   t.teardown(() => client.close());
   const body = Buffer.from('{}');
-  await client.send(`POST /api/extras/tags/ HTTP/1.1\r\nHost: a b\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`, body);
+  await client.send(
+    `POST /api/extras/tags/ HTTP/1.1\r\nHost: a b\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    body,
+  );
   await client.received(/^HTTP\/1\.1 201 /);
   t.is(hosts[0], new URL(replica).host);
 });
@@ -240,10 +288,19 @@ test('a request target that looks like another host (//elsewhere/...) still goes
   const replica = new URL(await replicaFor(writerUrl, t));
   // fetch would normalise the path; a raw request keeps the target as a client could send it.
   const status = await new Promise<number>((resolve, reject) => {
-    const request = http.request({ host: replica.hostname, port: replica.port, method: 'POST', path: '//attacker.example/api/dcim/sites/', headers: { Authorization: 'Token secret', 'Content-Type': 'application/json' } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const request = http.request(
+      {
+        host: replica.hostname,
+        port: replica.port,
+        method: 'POST',
+        path: '//attacker.example/api/dcim/sites/',
+        headers: { Authorization: 'Token secret', 'Content-Type': 'application/json' },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     request.on('error', reject);
     request.end('{}');
   });
@@ -268,25 +325,38 @@ test('a writer that answers before it has read the body (413 on Content-Length) 
   t.teardown(() => client.close());
 
   const big = Buffer.alloc(20 << 20, 0x20);
-  await client.send(`POST /api/extras/image-attachments/ HTTP/1.1\r\nHost: replica\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`, big);
+  await client.send(
+    `POST /api/extras/image-attachments/ HTTP/1.1\r\nHost: replica\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`,
+    big,
+  );
   await client.received(/^HTTP\/1\.1 413 [^]*\{"detail":"Request body exceeds the limit of 1000 bytes\."\}/);
   // The whole body was taken in though the writer wanted none of it, and the connection goes on.
   const small = Buffer.from('{"name":"t","slug":"t"}');
-  await client.send(`POST /api/extras/tags/ HTTP/1.1\r\nHost: replica\r\nContent-Type: application/json\r\nContent-Length: ${small.length}\r\n\r\n`, small);
+  await client.send(
+    `POST /api/extras/tags/ HTTP/1.1\r\nHost: replica\r\nContent-Type: application/json\r\nContent-Length: ${small.length}\r\n\r\n`,
+    small,
+  );
   await client.received(/\r\n\r\nHTTP\/1\.1 201 /);
   t.pass();
 });
 
-test('headers the Connection header names belong to one hop: neither the request\'s nor the answer\'s are passed on', async (t) => {
+test("headers the Connection header names belong to one hop: neither the request's nor the answer's are passed on", async (t) => {
   let seen: http.IncomingHttpHeaders = {};
   const writer = http.createServer((req, res) => {
     seen = req.headers;
     req.resume();
-    req.on('end', () => res.writeHead(201, { Connection: 'keep-alive, X-Writer-Hop', 'X-Writer-Hop': 'w', 'X-Writer-End': 'e' }).end('{}'));
+    req.on('end', () =>
+      res
+        .writeHead(201, { Connection: 'keep-alive, X-Writer-Hop', 'X-Writer-Hop': 'w', 'X-Writer-End': 'e' })
+        .end('{}'),
+    );
   });
   const writerUrl = await serve(writer, t);
   const replica = await replicaFor(writerUrl, t);
-  const request = http.request(`${replica}/api/extras/tags/`, { method: 'POST', headers: { Connection: 'keep-alive, X-Client-Hop', 'X-Client-Hop': 'c', 'X-Client-End': 'e' } });
+  const request = http.request(`${replica}/api/extras/tags/`, {
+    method: 'POST',
+    headers: { Connection: 'keep-alive, X-Client-Hop', 'X-Client-Hop': 'c', 'X-Client-End': 'e' },
+  });
   request.end('{}');
   const [response] = (await once(request, 'response')) as [http.IncomingMessage];
   response.resume();
@@ -297,7 +367,7 @@ test('headers the Connection header names belong to one hop: neither the request
   t.false('x-client-hop' in seen);
 });
 
-test('over HTTPS, the writer\'s certificate is checked against the writer\'s name, not the Host the client gave the replica; a failed handshake means the write was not made', async (t) => {
+test("over HTTPS, the writer's certificate is checked against the writer's name, not the Host the client gave the replica; a failed handshake means the write was not made", async (t) => {
   const dir = tempDir('forward-tls-');
   t.teardown(() => removeDir(dir));
   const files = selfSigned(dir, 'localhost');
@@ -319,7 +389,10 @@ test('over HTTPS, the writer\'s certificate is checked against the writer\'s nam
 
   const untrusted = await write();
   t.is(untrusted.status, 503);
-  t.regex(JSON.parse(untrusted.text).detail, /writer at https:\/\/localhost:\d+ is unreachable \(.+\): the write was not made/);
+  t.regex(
+    JSON.parse(untrusted.text).detail,
+    /writer at https:\/\/localhost:\d+ is unreachable \(.+\): the write was not made/,
+  );
   t.deepEqual(seen, []);
 
   https.globalAgent.options.ca = readFileSync(files.cert); // the replica now trusts the writer (this test's process only)

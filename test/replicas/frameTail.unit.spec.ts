@@ -3,10 +3,12 @@
  * are taken in; a torn tail still being written waits; a log cut below what was taken
  * in is reported, never papered over.
  */
-import test, { type ExecutionContext } from 'ava';
 import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import test, { type ExecutionContext } from 'ava';
+
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { FileLogFollower, ReadOnlyLogError } from '../../src/events/file/FileLogFollower.js';
 import { encodeFrame } from '../../src/events/file/frames.js';
@@ -19,8 +21,10 @@ function tempDir(t: ExecutionContext): string {
   return dir;
 }
 
-const frameOf = (first: number, count = 1): Buffer => encodeFrame(JSON.stringify(Array.from({ length: count }, (_, i) => makeEvent(first + i))));
-const positions = (batches: Array<{ events: ChangeEvent[] }>) => batches.flatMap((b) => b.events.map((e) => e.position));
+const frameOf = (first: number, count = 1): Buffer =>
+  encodeFrame(JSON.stringify(Array.from({ length: count }, (_, i) => makeEvent(first + i))));
+const positions = (batches: Array<{ events: ChangeEvent[] }>) =>
+  batches.flatMap((b) => b.events.map((e) => e.position));
 /** Every frame one poll finds. */
 async function taken(tail: FrameTail): Promise<TailedBatch[]> {
   const batches: TailedBatch[] = [];
@@ -73,11 +77,14 @@ test('a log cut below what was taken in, or a frame taken in replaced, is a LogD
   const replaced = new FrameTail(file);
   await taken(replaced);
   // Same length, other content: the writer cut position 2 and wrote another event there.
-  writeFileSync(file, Buffer.concat([frameOf(1), encodeFrame(JSON.stringify([makeEvent(2, { objectRepr: 'xxxxxx' })]))]));
+  writeFileSync(
+    file,
+    Buffer.concat([frameOf(1), encodeFrame(JSON.stringify([makeEvent(2, { objectRepr: 'xxxxxx' })]))]),
+  );
   await t.throwsAsync(taken(replaced), { instanceOf: LogDivergedError, message: /replaced/ });
 });
 
-test('a poll hands over one frame at a time: a replica\'s first look at a long log never holds all of its events', async (t) => {
+test("a poll hands over one frame at a time: a replica's first look at a long log never holds all of its events", async (t) => {
   const file = path.join(tempDir(t), 'events.log');
   writeFileSync(file, Buffer.concat([frameOf(1, 2), frameOf(3, 2), frameOf(5, 2)]));
   const tail = new FrameTail(file);
@@ -124,7 +131,10 @@ test('the follower delivers appended batches to subscribers as the file grows, r
   appendFileSync(file, next.subarray(10));
   await atFive; // noticed by the watch (or the poll), not by this test
   t.deepEqual(seen, [1, 2, 3, 4, 5]);
-  t.deepEqual((await follower.readPositions([4, 1])).map((e) => e.position), [4, 1]);
+  t.deepEqual(
+    (await follower.readPositions([4, 1])).map((e) => e.position),
+    [4, 1],
+  );
   const read: number[] = [];
   for await (const batch of follower.read(2)) read.push(...batch.map((e) => e.position));
   t.deepEqual(read, [2, 3, 4, 5]);

@@ -3,12 +3,19 @@
  * and "lagging" (not ready), so it does not flap while writes stream in.
  */
 import test from 'ava';
+
 import { followerHeadRefreshMs } from '../../src/replicas/headRefreshMs.js';
 import { Readiness } from '../../src/replicas/Readiness.js';
 
 function fixture() {
   const state = { position: 0, head: 100, now: 0, headAgeMs: 0 };
-  const readiness = new Readiness(() => state.position, () => state.head, { maxLagEvents: 50, maxLagMs: 10_000 }, () => state.now, () => state.headAgeMs);
+  const readiness = new Readiness(
+    () => state.position,
+    () => state.head,
+    { maxLagEvents: 50, maxLagMs: 10_000 },
+    () => state.now,
+    () => state.headAgeMs,
+  );
   return { state, readiness };
 }
 
@@ -16,7 +23,11 @@ test('not ready while catching up after start, whatever the lag; ready once the 
   const { state, readiness } = fixture();
   t.like(readiness.report(), { ready: false, phase: 'catching-up', position: 0, head: 100, lag: 100 });
   state.position = 100;
-  t.like(readiness.report(), { ready: false, phase: 'catching-up', lag: 0 }, 'caught up is said by markCaughtUp, not guessed');
+  t.like(
+    readiness.report(),
+    { ready: false, phase: 'catching-up', lag: 0 },
+    'caught up is said by markCaughtUp, not guessed',
+  );
   readiness.markCaughtUp();
   t.like(readiness.report(), { ready: true, phase: 'ready', lag: 0, behindSeconds: 0 });
 });
@@ -103,13 +114,25 @@ test('a head not confirmed with the log for longer than the time bound is log-un
   state.position = 100;
   readiness.markCaughtUp();
   state.headAgeMs = 10_000;
-  t.like(readiness.report(), { ready: true, phase: 'ready', lag: 0, headAgeSeconds: 10 }, 'up to the bound itself: a refresh may be a little late');
+  t.like(
+    readiness.report(),
+    { ready: true, phase: 'ready', lag: 0, headAgeSeconds: 10 },
+    'up to the bound itself: a refresh may be a little late',
+  );
   state.headAgeMs = 10_001;
-  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', lag: 0, headAgeSeconds: 10 }, 'no lag measured against a stale head means nothing');
+  t.like(
+    readiness.report(),
+    { ready: false, phase: 'log-unreachable', lag: 0, headAgeSeconds: 10 },
+    'no lag measured against a stale head means nothing',
+  );
   state.headAgeMs = 30_000;
   t.like(readiness.report(), { ready: false, phase: 'log-unreachable', headAgeSeconds: 30 });
   state.headAgeMs = 5_001;
-  t.like(readiness.report(), { ready: false, phase: 'log-unreachable', headAgeSeconds: 5 }, 'not yet within half the bound');
+  t.like(
+    readiness.report(),
+    { ready: false, phase: 'log-unreachable', headAgeSeconds: 5 },
+    'not yet within half the bound',
+  );
   state.headAgeMs = 5_000;
   t.like(readiness.report(), { ready: true, phase: 'ready', headAgeSeconds: 5 });
   state.headAgeMs = 9_000;
@@ -133,20 +156,31 @@ test('while catching up after start the head age is reported but catching-up is 
   const { state, readiness } = fixture();
   state.headAgeMs = 60_000;
   t.like(readiness.report(), { ready: false, phase: 'catching-up', headAgeSeconds: 60 });
-  const plain = new Readiness(() => 5, () => 5, { maxLagEvents: 50, maxLagMs: 10_000 }, () => 0);
+  const plain = new Readiness(
+    () => 5,
+    () => 5,
+    { maxLagEvents: 50, maxLagMs: 10_000 },
+    () => 0,
+  );
   plain.markCaughtUp();
   t.like(plain.report(), { ready: true, phase: 'ready', headAgeSeconds: 0 });
 });
 
-test("a Kafka replica refreshes its head at least twice per time bound, so a reachable cluster never reads as log-unreachable", (t) => {
-  t.is(followerHeadRefreshMs(10_000), 5_000, 'the default bound keeps the follower\'s own 5 s');
+test('a Kafka replica refreshes its head at least twice per time bound, so a reachable cluster never reads as log-unreachable', (t) => {
+  t.is(followerHeadRefreshMs(10_000), 5_000, "the default bound keeps the follower's own 5 s");
   t.is(followerHeadRefreshMs(60_000), 5_000, 'a wider bound does not slow the head down');
   t.is(followerHeadRefreshMs(3_000), 1_500);
   t.is(followerHeadRefreshMs(0), 250, 'never a busy loop of look-ups');
   // Refreshed on time, the head's age stays within half the bound: ready, and ready again after an outage.
   const state = { position: 100, head: 100, now: 0, headAgeMs: 0 };
   const bound = 3_000;
-  const readiness = new Readiness(() => state.position, () => state.head, { maxLagEvents: 50, maxLagMs: bound }, () => state.now, () => state.headAgeMs);
+  const readiness = new Readiness(
+    () => state.position,
+    () => state.head,
+    { maxLagEvents: 50, maxLagMs: bound },
+    () => state.now,
+    () => state.headAgeMs,
+  );
   readiness.markCaughtUp();
   state.headAgeMs = bound + 1;
   t.is(readiness.report().phase, 'log-unreachable');

@@ -2,8 +2,9 @@
  * netledger as a separate process (writer or read replica) for the replica tests: the
  * same entry point an operator starts, on an ephemeral port, found from its log line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import { ADMIN_TOKEN } from '../support/startService.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,7 +18,12 @@ export interface ServiceProcess {
   line(pattern: RegExp): Promise<Record<string, unknown>>;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
-  api(method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }>;
+  api(
+    method: string,
+    route: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; body: any }>;
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
 }
@@ -70,7 +76,9 @@ export async function startProcess(env: Record<string, string>): Promise<Service
     if (found) return Promise.resolve(found);
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       watchers.add({ pattern, resolve });
-      void exited.then((code) => reject(new Error(`process exited (${code}) before logging ${pattern}: ${JSON.stringify(lines.slice(-5))}`)));
+      void exited.then((code) =>
+        reject(new Error(`process exited (${code}) before logging ${pattern}: ${JSON.stringify(lines.slice(-5))}`)),
+      );
     });
   };
   const listening = await line(/^netledger listening on /);
@@ -79,7 +87,11 @@ export async function startProcess(env: Record<string, string>): Promise<Service
     const response = await fetch(url + route, {
       method,
       redirect: 'manual',
-      headers: { Authorization: `Token ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      headers: {
+        Authorization: `Token ${ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const raw = await response.text();

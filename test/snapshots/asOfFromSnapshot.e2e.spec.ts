@@ -1,15 +1,25 @@
-import test from 'ava';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';
 
-const LISTS = ['/api/dcim/sites/', '/api/dcim/devices/', '/api/ipam/prefixes/', '/api/ipam/ip-addresses/', '/api/dcim/interfaces/', '/api/extras/tags/'];
+const LISTS = [
+  '/api/dcim/sites/',
+  '/api/dcim/devices/',
+  '/api/ipam/prefixes/',
+  '/api/ipam/ip-addresses/',
+  '/api/dcim/interfaces/',
+  '/api/extras/tags/',
+];
 
 async function ok(service: TestService, method: string, route: string, body?: unknown) {
   const response = await service.api(method, route, body);
-  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status >= 300)
+    throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
@@ -17,7 +27,8 @@ async function ok(service: TestService, method: string, route: string, body?: un
 async function pastAnswers(service: TestService, positions: number[]): Promise<string> {
   const out: unknown[] = [];
   for (const position of positions) {
-    for (const list of LISTS) out.push([position, list, await ok(service, 'GET', `${list}?limit=1000&as_of=${position}`)]);
+    for (const list of LISTS)
+      out.push([position, list, await ok(service, 'GET', `${list}?limit=1000&as_of=${position}`)]);
   }
   return JSON.stringify(out).replaceAll(service.url, 'SERVICE');
 }
@@ -31,7 +42,9 @@ test('as_of answers are the same whether the replay starts from a snapshot or fr
   const seeded = await seedInfrastructure(first);
   const snapshotAt = first.services.log.head();
   await first.close();
-  t.deepEqual(readdirSync(path.join(dataDir, 'snapshots')), [`read-models.${String(snapshotAt).padStart(12, '0')}.snap`]);
+  t.deepEqual(readdirSync(path.join(dataDir, 'snapshots')), [
+    `read-models.${String(snapshotAt).padStart(12, '0')}.snap`,
+  ]);
 
   // After it: a child prefix (its parent's children column changes), an update, a delete.
   const withSnapshots = await startService({ SNAPSHOT_EVERY_EVENTS: '1000' }, dataDir);
@@ -54,8 +67,12 @@ test('as_of answers are the same whether the replay starts from a snapshot or fr
   await withoutSnapshots.close();
 
   t.is(fromSnapshot, fromTheStart);
-  t.is(replayedFromTheStart, positions.reduce((sum, p) => sum + p, 0), 'without snapshots every build replays from position 1');
+  t.is(
+    replayedFromTheStart,
+    positions.reduce((sum, p) => sum + p, 0),
+    'without snapshots every build replays from position 1',
+  );
   // Before the snapshot: from 1; at it: nothing; after it: only the events after it.
-  const expected = (snapshotAt - 5) + (snapshotAt - 1) + 0 + 1 + 3 + (head - snapshotAt);
+  const expected = snapshotAt - 5 + (snapshotAt - 1) + 0 + 1 + 3 + (head - snapshotAt);
   t.is(replayedFromSnapshot, expected, 'builds at or after the snapshot replay only the events after it');
 });

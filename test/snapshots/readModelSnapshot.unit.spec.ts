@@ -1,13 +1,18 @@
-import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { registry } from '../../src/models/registry.js';
 import { addressSortKey } from '../../src/models/values/ipNetworks.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
+import {
+  readReadModelSnapshot,
+  writeReadModelSnapshot,
+} from '../../src/projections/memory/snapshots/readModelSnapshot.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument } from '../../src/projections/ReadStore.js';
-import { readReadModelSnapshot, writeReadModelSnapshot } from '../../src/projections/snapshots/readModelSnapshot.js';
 import { seededRandom } from '../support/seededRandom.js';
 
 const IP = 'ipam.ipaddress';
@@ -44,12 +49,23 @@ async function applyRandomEvents(store: MemoryReadStore, seed: number, events: n
         continue;
       }
       if (roll < 0.15 && ids.length > 0) {
-        batch.push({ collection, id: pick(ids), position, doc: null, columns: { _depth: Math.floor(random() * 4), children: Math.floor(random() * 9) } });
+        batch.push({
+          collection,
+          id: pick(ids),
+          position,
+          doc: null,
+          columns: { _depth: Math.floor(random() * 4), children: Math.floor(random() * 9) },
+        });
         continue;
       }
       const id = roll < 0.4 && ids.length > 0 ? pick(ids) : next[collection]++;
       if (!ids.includes(id)) ids.push(id);
-      const doc: Record<string, unknown> = { id, _pos: position, status: pick(STATUSES), tags: random() < 0.5 ? [1 + Math.floor(random() * 5)] : [] };
+      const doc: Record<string, unknown> = {
+        id,
+        _pos: position,
+        status: pick(STATUSES),
+        tags: random() < 0.5 ? [1 + Math.floor(random() * 5)] : [],
+      };
       if (collection === IP) {
         doc.family = 4;
         doc.vrf = random() < 0.3 ? null : 1 + Math.floor(random() * 3);
@@ -90,7 +106,16 @@ async function answers(store: MemoryReadStore): Promise<unknown> {
   out.push(await store.countBy(IP, 'vrf', [1, 2, 3]), await store.countBy(SITE, 'region', [1, 2]));
   for (const scope of [undefined, { field: 'vrf', value: null }, { field: 'vrf', value: 2 }]) {
     out.push(
-      await store.freeAddresses({ collection: IP, field: '_address', family: 4, first: 0x0a000000n, last: 0x0a0000ffn, scope, taken: [], limit: Infinity }),
+      await store.freeAddresses({
+        collection: IP,
+        field: '_address',
+        family: 4,
+        first: 0x0a000000n,
+        last: 0x0a0000ffn,
+        scope,
+        taken: [],
+        limit: Infinity,
+      }),
     );
   }
   return out;

@@ -1,7 +1,9 @@
-import test from 'ava';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { LogReadUnavailableError } from '../../src/events/LogReadUnavailableError.js';
 import {
   eventIdsOf,
@@ -24,18 +26,31 @@ async function bodyOf(file: string): Promise<string> {
 
 test('a snapshot is written whole, listed newest first and read back with its header', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
-  await writeSnapshot(dir, { part: 'read-models', format: 1, position: 5, eventId: 'a' }, [Buffer.from('hello '), Buffer.from('world')]);
-  await writeSnapshot(dir, { part: 'read-models', format: 1, position: 12, eventId: 'b' }, (async function* () {
-    yield Buffer.from('{"x":1}');
-  })());
+  await writeSnapshot(dir, { part: 'read-models', format: 1, position: 5, eventId: 'a' }, [
+    Buffer.from('hello '),
+    Buffer.from('world'),
+  ]);
+  await writeSnapshot(
+    dir,
+    { part: 'read-models', format: 1, position: 12, eventId: 'b' },
+    (async function* () {
+      yield Buffer.from('{"x":1}');
+    })(),
+  );
   await writeSnapshot(dir, { part: 'audit-index', format: 1, position: 7, eventId: 'c' }, []);
   const entries = await listSnapshots(dir, 'read-models');
-  t.deepEqual(entries.map((e) => e.position), [12, 5]);
+  t.deepEqual(
+    entries.map((e) => e.position),
+    [12, 5],
+  );
   const { header } = await readSnapshotHeader(entries[1]!.file);
   t.like(header, { part: 'read-models', format: 1, position: 5, eventId: 'a', bytes: 11 });
   t.is(await bodyOf(entries[1]!.file), 'hello world');
   t.is(await bodyOf(entries[0]!.file), '{"x":1}');
-  t.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
+  t.deepEqual(
+    (await readdir(dir)).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
 });
 
 test('a body that does not match its checksum is reported at the end of the reading', async (t) => {
@@ -54,22 +69,33 @@ test('a body that does not match its checksum is reported at the end of the read
 test('a failed write leaves no snapshot, and pruning keeps the newest', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
   await t.throwsAsync(
-    writeSnapshot(dir, { part: 'p', format: 1, position: 9, eventId: 'e' }, (async function* () {
-      yield Buffer.from('partial');
-      throw new Error('serialisation failed');
-    })()),
+    writeSnapshot(
+      dir,
+      { part: 'p', format: 1, position: 9, eventId: 'e' },
+      (async function* () {
+        yield Buffer.from('partial');
+        throw new Error('serialisation failed');
+      })(),
+    ),
     { message: 'serialisation failed' },
   );
   t.deepEqual(await readdir(dir), []);
-  for (const position of [1, 2, 3, 4]) await writeSnapshot(dir, { part: 'p', format: 1, position, eventId: `e${position}` }, []);
+  for (const position of [1, 2, 3, 4])
+    await writeSnapshot(dir, { part: 'p', format: 1, position, eventId: `e${position}` }, []);
   await pruneSnapshots(dir, 'p', 2);
-  t.deepEqual((await listSnapshots(dir, 'p')).map((e) => e.position), [4, 3]);
+  t.deepEqual(
+    (await listSnapshots(dir, 'p')).map((e) => e.position),
+    [4, 3],
+  );
 });
 
 test('the whole body is read into a buffer of its own and checked like the streamed one', async (t) => {
   const { readSnapshotBodyWhole } = await import('../../src/snapshots/SnapshotFile.js');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
-  const file = await writeSnapshot(dir, { part: 'p', format: 1, position: 3, eventId: 'e' }, [Buffer.from('abcdef'), Buffer.from('gh')]);
+  const file = await writeSnapshot(dir, { part: 'p', format: 1, position: 3, eventId: 'e' }, [
+    Buffer.from('abcdef'),
+    Buffer.from('gh'),
+  ]);
   const whole = async () => {
     const { header, bodyOffset } = await readSnapshotHeader(file);
     return readSnapshotBodyWhole(file, header, bodyOffset);
@@ -86,44 +112,54 @@ test('the whole body is read into a buffer of its own and checked like the strea
 });
 
 const logFailures: Array<[string, () => Error]> = [
-  ['unreachable (LogReadUnavailableError)', () => new LogReadUnavailableError('a read of offsets 7-7 received nothing (the partition leader is unreachable?)')],
-  ['the client failing before a read could start', () => Object.assign(new Error('Connection error: connect ECONNREFUSED 10.0.0.5:9092'), { name: 'KafkaJSNumberOfRetriesExceeded' })],
+  [
+    'unreachable (LogReadUnavailableError)',
+    () => new LogReadUnavailableError('a read of offsets 7-7 received nothing (the partition leader is unreachable?)'),
+  ],
+  [
+    'the client failing before a read could start',
+    () =>
+      Object.assign(new Error('Connection error: connect ECONNREFUSED 10.0.0.5:9092'), {
+        name: 'KafkaJSNumberOfRetriesExceeded',
+      }),
+  ],
 ];
-for (const [what, makeError] of logFailures) test(`a log that cannot be read (${what}) fails the loading and leaves every snapshot as it is`, async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
-  await writeSnapshot(dir, { part: 'p', format: 1, position: 4, eventId: 'e4' }, [Buffer.from('four')]);
-  await writeSnapshot(dir, { part: 'p', format: 1, position: 8, eventId: 'e8' }, [Buffer.from('eight')]);
-  const before = new Map<string, Buffer>();
-  for (const name of await readdir(dir)) before.set(name, await readFile(path.join(dir, name)));
-  const outage = makeError();
-  let reads = 0;
-  const log = {
-    head: () => 10,
-    readPositions: async () => {
-      reads++;
-      throw outage;
-    },
-  };
-  const skipped: SnapshotSkip[] = [];
-  let loads = 0;
-  const error = await t.throwsAsync(
-    loadNewestMatching(dir, 'p', {
-      eventIdAt: eventIdsOf(log),
-      load: async () => {
-        loads++;
-        return null;
+for (const [what, makeError] of logFailures)
+  test(`a log that cannot be read (${what}) fails the loading and leaves every snapshot as it is`, async (t) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
+    await writeSnapshot(dir, { part: 'p', format: 1, position: 4, eventId: 'e4' }, [Buffer.from('four')]);
+    await writeSnapshot(dir, { part: 'p', format: 1, position: 8, eventId: 'e8' }, [Buffer.from('eight')]);
+    const before = new Map<string, Buffer>();
+    for (const name of await readdir(dir)) before.set(name, await readFile(path.join(dir, name)));
+    const outage = makeError();
+    let reads = 0;
+    const log = {
+      head: () => 10,
+      readPositions: async () => {
+        reads++;
+        throw outage;
       },
-      skipped: (skip) => skipped.push(skip),
-    }),
-  );
-  t.is(error, outage, 'the log\'s error, rethrown');
-  t.is(reads, 1, 'no older snapshot tried: none is at fault');
-  t.is(loads, 0);
-  t.deepEqual(skipped, []);
-  const after = await readdir(dir);
-  t.deepEqual([...after].sort(), [...before.keys()].sort());
-  for (const name of after) t.deepEqual(await readFile(path.join(dir, name)), before.get(name), `${name} untouched`);
-});
+    };
+    const skipped: SnapshotSkip[] = [];
+    let loads = 0;
+    const error = await t.throwsAsync(
+      loadNewestMatching(dir, 'p', {
+        eventIdAt: eventIdsOf(log),
+        load: async () => {
+          loads++;
+          return null;
+        },
+        skipped: (skip) => skipped.push(skip),
+      }),
+    );
+    t.is(error, outage, "the log's error, rethrown");
+    t.is(reads, 1, 'no older snapshot tried: none is at fault');
+    t.is(loads, 0);
+    t.deepEqual(skipped, []);
+    const after = await readdir(dir);
+    t.deepEqual([...after].sort(), [...before.keys()].sort());
+    for (const name of after) t.deepEqual(await readFile(path.join(dir, name)), before.get(name), `${name} untouched`);
+  });
 
 test('an unreadable snapshot is still passed over for an older one', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));

@@ -1,7 +1,9 @@
-import test from 'ava';
-import { cpSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync, closeSync, fstatSync } from 'node:fs';
+import { closeSync, cpSync, fstatSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import test from 'ava';
+
 import { loadConfig } from '../../src/config.js';
 import { openReader } from '../../src/ledger/openLedger.js';
 import { startService, type TestService } from '../support/startService.js';
@@ -71,8 +73,16 @@ test('a restart loads the newest snapshot and replays only the events after it; 
 
   const third = await started(dataDir);
   const olderPosition = Number(path.basename(older!).split('.')[1]);
-  t.is(third.service.services.projector.appliedEvents, head - olderPosition, 'only the tail after the snapshot is replayed');
-  t.true(third.lines.some((l) => String(l.msg).startsWith(`read models loaded from the snapshot at position ${olderPosition}`)));
+  t.is(
+    third.service.services.projector.appliedEvents,
+    head - olderPosition,
+    'only the tail after the snapshot is replayed',
+  );
+  t.true(
+    third.lines.some((l) =>
+      String(l.msg).startsWith(`read models loaded from the snapshot at position ${olderPosition}`),
+    ),
+  );
   t.deepEqual(await answers(third.service), expected);
   const created = await third.service.api('POST', '/api/dcim/sites/', { name: 'c', slug: 'c' });
   const ids = (expected as { sites: Array<[number]> }).sites.map(([id]) => id);
@@ -105,11 +115,14 @@ test('a damaged newest snapshot is skipped with a warning and the older one used
   const olderPosition = Number(path.basename(older!).split('.')[1]);
   t.is(third.service.services.projector.appliedEvents, head - olderPosition);
   t.deepEqual(await answers(third.service), expected);
-  t.true(third.warnings().some((w) => w.includes(path.basename(newer!)) && w.includes('unusable')), third.warnings().join('\n'));
+  t.true(
+    third.warnings().some((w) => w.includes(path.basename(newer!)) && w.includes('unusable')),
+    third.warnings().join('\n'),
+  );
   await third.service.close();
 });
 
-test("a snapshot of another log is refused (the event at its position differs): the whole log is replayed", async (t) => {
+test('a snapshot of another log is refused (the event at its position differs): the whole log is replayed', async (t) => {
   const mine = scratch(t);
   const other = scratch(t);
   const a = await started(other);
@@ -126,7 +139,10 @@ test("a snapshot of another log is refused (the event at its position differs): 
   const c = await started(mine);
   t.is(c.service.services.projector.appliedEvents, head);
   t.deepEqual(await answers(c.service), expected);
-  t.true(c.warnings().some((w) => w.includes('refused') && w.includes('not taken of this log')), c.warnings().join('\n'));
+  t.true(
+    c.warnings().some((w) => w.includes('refused') && w.includes('not taken of this log')),
+    c.warnings().join('\n'),
+  );
   await c.service.close();
 });
 
@@ -146,7 +162,10 @@ test('a snapshot beyond the end of the log (a log cut shorter, or replaced) is r
   const c = await started(mine);
   t.is(c.service.services.projector.appliedEvents, head);
   t.deepEqual(await answers(c.service), expected);
-  t.true(c.warnings().some((w) => w.includes('beyond the log')), c.warnings().join('\n'));
+  t.true(
+    c.warnings().some((w) => w.includes('beyond the log')),
+    c.warnings().join('\n'),
+  );
   await c.service.close();
 });
 
@@ -157,7 +176,8 @@ test('every SNAPSHOT_EVERY_EVENTS applied events a snapshot is written while the
   await service.close(); // waits for a write under way (and writes the last position)
   const written = lines.filter((l) => String(l.msg).startsWith('read-model snapshot written'));
   t.true(written.length >= 3, `${written.length} snapshots written`);
-  for (const line of written) t.true(typeof line.bytes === 'number' && typeof line.ms === 'number' && typeof line.position === 'number');
+  for (const line of written)
+    t.true(typeof line.bytes === 'number' && typeof line.ms === 'number' && typeof line.position === 'number');
   t.is(snapshotFiles(dataDir).length, 2);
 });
 
@@ -183,7 +203,10 @@ test("a read replica starts from the writer's snapshot and writes none of its ow
   await writer.service.close();
   const before = snapshotFiles(dataDir);
 
-  const reader = await openReader(loadConfig({ DATA_DIR: dataDir, ROLE: 'reader', SECRET_KEY: 'test-secret-key', ...ENV }), { audit: false });
+  const reader = await openReader(
+    loadConfig({ DATA_DIR: dataDir, ROLE: 'reader', SECRET_KEY: 'test-secret-key', ...ENV }),
+    { audit: false },
+  );
   try {
     await reader.caughtUp;
     t.is(reader.projector.appliedEvents, 0, 'nothing replayed: the snapshot is at the head');

@@ -41,12 +41,15 @@ export class MemoryEventLog implements EventLog {
   append(events: ChangeEvent[]): Promise<void> {
     try {
       if (this.state !== 'open') throw new Error(`MemoryEventLog.append(): log is ${this.state}`);
-      if (!Array.isArray(events) || events.length === 0) throw new Error('MemoryEventLog.append(): a batch needs at least one event');
+      if (!Array.isArray(events) || events.length === 0)
+        throw new Error('MemoryEventLog.append(): a batch needs at least one event');
       assertValidEvents(events);
       const first = this.head() + 1;
       events.forEach((event, i) => {
         if (event.position !== first + i) {
-          throw new Error(`MemoryEventLog.append(): positions must continue the log: expected ${first + i}, got ${event.position}`);
+          throw new Error(
+            `MemoryEventLog.append(): positions must continue the log: expected ${first + i}, got ${event.position}`,
+          );
         }
       });
       this.storage.batches.push(copyOf(events));
@@ -78,7 +81,9 @@ export class MemoryEventLog implements EventLog {
   }
 
   subscribe(from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): Subscription {
-    const subscription = new MemorySubscription(this.storage, from, onBatch, () => this.subscriptions.delete(subscription));
+    const subscription = new MemorySubscription(this.storage, from, onBatch, () =>
+      this.subscriptions.delete(subscription),
+    );
     this.subscriptions.add(subscription);
     subscription.start();
     return subscription;

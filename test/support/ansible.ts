@@ -13,6 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { ADMIN_TOKEN, type TestService } from './startService.js';
 
 export const ANSIBLE_PLAYBOOK = process.env.ANSIBLE_PLAYBOOK ?? '/usr/bin/ansible-playbook';
@@ -94,7 +95,10 @@ export function scratchEnvironment(): { dir: string; env: NodeJS.ProcessEnv } {
 export function netboxCollectionVersion(): string | null {
   const { dir, env } = scratchEnvironment();
   try {
-    const probe = spawnSync(ANSIBLE_GALAXY, ['collection', 'list', COLLECTION, '--format', 'json'], { encoding: 'utf8', env });
+    const probe = spawnSync(ANSIBLE_GALAXY, ['collection', 'list', COLLECTION, '--format', 'json'], {
+      encoding: 'utf8',
+      env,
+    });
     if (probe.status !== 0) return null;
     const byPath = JSON.parse(probe.stdout) as Record<string, Record<string, { version: string }>>;
     for (const collections of Object.values(byPath)) {
@@ -117,10 +121,16 @@ function modulePythonHasPynetbox(): boolean {
 export function ansibleAvailability(): { version: string; skipReason: null } | { version: null; skipReason: string } {
   const version = netboxCollectionVersion();
   if (version === null) {
-    return { version: null, skipReason: `${ANSIBLE_PLAYBOOK} or the ${COLLECTION} collection is missing; apt-get install -y ansible python3-pynetbox` };
+    return {
+      version: null,
+      skipReason: `${ANSIBLE_PLAYBOOK} or the ${COLLECTION} collection is missing; apt-get install -y ansible python3-pynetbox`,
+    };
   }
   if (!modulePythonHasPynetbox()) {
-    return { version: null, skipReason: `pynetbox is not importable by ${MODULE_PYTHON}; apt-get install -y python3-pynetbox` };
+    return {
+      version: null,
+      skipReason: `pynetbox is not importable by ${MODULE_PYTHON}; apt-get install -y python3-pynetbox`,
+    };
   }
   return { version, skipReason: null };
 }
@@ -158,14 +168,20 @@ function tasksOf(report: any): TaskResult[] {
 }
 
 /** Runs `playbook` (a path) against the service and returns its parsed json report. */
-export async function runPlaybook(service: TestService, playbook: string, options: PlaybookOptions = {}): Promise<PlaybookRun> {
+export async function runPlaybook(
+  service: TestService,
+  playbook: string,
+  options: PlaybookOptions = {},
+): Promise<PlaybookRun> {
   const { dir, env } = scratchEnvironment();
   try {
     const inventory = path.join(dir, 'inventory.ini');
     writeFileSync(inventory, `localhost ansible_connection=local ansible_python_interpreter=${MODULE_PYTHON}\n`);
     // A file, not the command line: the token stays out of the process list.
     const variables = path.join(dir, 'vars.json');
-    writeFileSync(variables, JSON.stringify({ netbox_url: service.url, netbox_token: ADMIN_TOKEN, ...options.vars }), { mode: 0o600 });
+    writeFileSync(variables, JSON.stringify({ netbox_url: service.url, netbox_token: ADMIN_TOKEN, ...options.vars }), {
+      mode: 0o600,
+    });
     const args = ['-i', inventory, '-e', `@${variables}`, path.resolve(playbook)];
     if (options.skipTags?.length) args.push('--skip-tags', options.skipTags.join(','));
     const child = spawn(ANSIBLE_PLAYBOOK, args, { env, cwd: dir });

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { ANSIBLE_PLAYBOOK, scratchEnvironment } from './ansible.js';
 import { ADMIN_TOKEN, type TestService } from './startService.js';
 
@@ -50,8 +51,20 @@ export function inventoryRunner(service: TestService): InventoryRunner {
   return {
     async list(options) {
       // JSON is YAML; the file (not the command line) keeps the token out of the process list
-      writeFileSync(config, JSON.stringify({ plugin: 'netbox.netbox.nb_inventory', api_endpoint: service.url, token: ADMIN_TOKEN, ...options }), { mode: 0o600 });
-      const child = spawn(ANSIBLE_INVENTORY, ['-i', config, '--list'], { env: { ...env, ANSIBLE_INVENTORY_UNPARSED_FAILED: '1' }, cwd: dir });
+      writeFileSync(
+        config,
+        JSON.stringify({
+          plugin: 'netbox.netbox.nb_inventory',
+          api_endpoint: service.url,
+          token: ADMIN_TOKEN,
+          ...options,
+        }),
+        { mode: 0o600 },
+      );
+      const child = spawn(ANSIBLE_INVENTORY, ['-i', config, '--list'], {
+        env: { ...env, ANSIBLE_INVENTORY_UNPARSED_FAILED: '1' },
+        cwd: dir,
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -4,6 +4,7 @@
  * a page whose console errors and requests to other hosts are collected.
  */
 import { fileURLToPath } from 'node:url';
+
 import type { Browser, Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,7 +15,15 @@ export async function launchChromium(t: { teardown(fn: () => unknown): void }): 
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   t.teardown(() => browser.close());
   return browser;

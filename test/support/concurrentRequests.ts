@@ -1,4 +1,5 @@
 import http from 'node:http';
+
 import { ADMIN_TOKEN, type ApiResponse } from './startService.js';
 
 export interface RequestSpec {
@@ -18,7 +19,11 @@ export function concurrentRequests(baseUrl: string, requests: RequestSpec[]): Pr
   return Promise.all(requests.map((spec) => send(agent, baseUrl, spec))).finally(() => agent.destroy());
 }
 
-function send(agent: http.Agent, baseUrl: string, { method, path, body, headers = {} }: RequestSpec): Promise<ApiResponse> {
+function send(
+  agent: http.Agent,
+  baseUrl: string,
+  { method, path, body, headers = {} }: RequestSpec,
+): Promise<ApiResponse> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -28,7 +33,9 @@ function send(agent: http.Agent, baseUrl: string, { method, path, body, headers 
         agent,
         headers: {
           Authorization: `Token ${ADMIN_TOKEN}`,
-          ...(payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+          ...(payload === undefined
+            ? {}
+            : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
           ...headers,
         },
       },

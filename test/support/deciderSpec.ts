@@ -1,23 +1,25 @@
 import { randomUUID } from 'node:crypto';
+
 import type { ExecutionContext } from 'ava';
+
 import { SecretKeeper } from '../../src/auth/secrets.js';
-import { createObjects } from '../../src/commands/createObjects.js';
 import type { Clock } from '../../src/commands/clock.js';
+import { createObjects } from '../../src/commands/createObjects.js';
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import { deleteObjects } from '../../src/commands/deleteObjects.js';
-import { importObjects, type ImportedObject } from '../../src/commands/importObjects.js';
-import { recordPastChanges, type PastChange } from '../../src/commands/importHistory.js';
 import { ValidationError } from '../../src/commands/errors.js';
+import { runFollowUps } from '../../src/commands/followUps.js';
+import { type PastChange, recordPastChanges } from '../../src/commands/importHistory.js';
+import { type ImportedObject, importObjects } from '../../src/commands/importObjects.js';
 import { updateObjects } from '../../src/commands/updateObjects.js';
-import { WriteCoordinator, type WriteContext } from '../../src/commands/WriteCoordinator.js';
-import { EVENT_SCHEMA_VERSION, type ChangeEvent, type EventUser } from '../../src/events/ChangeEvent.js';
-import { registry as defaultRegistry, type ModelRegistry } from '../../src/models/registry.js';
+import { type WriteContext, WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
+import { type ChangeEvent, EVENT_SCHEMA_VERSION, type EventUser } from '../../src/events/ChangeEvent.js';
+import { type ModelRegistry, registry as defaultRegistry } from '../../src/models/registry.js';
 import type { FieldErrors, ModelSettings } from '../../src/models/types.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import { MemoryEventLog } from './MemoryEventLog.js';
-import { runFollowUps } from '../../src/commands/followUps.js';
 
 /**
  * Given / when / then for the write side, without HTTP:
@@ -47,7 +49,13 @@ const SECRET_KEY = 'decider-spec-secret-key';
 /** One request to the write side, as the HTTP layer would hand it over. */
 export type WriteCommand =
   | { kind: 'create'; model: string; items: unknown[]; bulk: boolean }
-  | { kind: 'update'; model: string; items: Array<{ id: number; input: unknown }>; mode: 'put' | 'patch'; bulk: boolean }
+  | {
+      kind: 'update';
+      model: string;
+      items: Array<{ id: number; input: unknown }>;
+      mode: 'put' | 'patch';
+      bulk: boolean;
+    }
   | { kind: 'delete'; model: string; ids: number[]; bulk: boolean }
   | { kind: 'import'; model: string; items: ImportedObject[]; history?: PastChange[] };
 
@@ -73,7 +81,13 @@ export function put(model: string, id: number, input: unknown): WriteCommand {
 
 /** PATCH on the list view: each item names its object by `id`. */
 export function patchMany(model: string, items: Array<{ id: number } & Record<string, unknown>>): WriteCommand {
-  return { kind: 'update', model, items: items.map((item) => ({ id: item.id, input: item })), mode: 'patch', bulk: true };
+  return {
+    kind: 'update',
+    model,
+    items: items.map((item) => ({ id: item.id, input: item })),
+    mode: 'patch',
+    bulk: true,
+  };
 }
 
 /** Objects brought from another registry under their own ids (manage import-netbox). */
@@ -143,7 +157,12 @@ export interface WriteReply {
  * stored by an older version, a value decided under other rules). `postchange` is
  * stored as given: no defaults are added. Position and request id are assigned on append.
  */
-export function objectCreated(model: string, id: number, postchange: Record<string, unknown>, repr?: string): ChangeEvent {
+export function objectCreated(
+  model: string,
+  id: number,
+  postchange: Record<string, unknown>,
+  repr?: string,
+): ChangeEvent {
   return {
     v: EVENT_SCHEMA_VERSION,
     eventId: randomUUID(),
@@ -218,7 +237,9 @@ class Outcome {
    * events were projected into). Resolves to the events for further checks.
    */
   async then(
-    expected: ExpectedEvent[] | ((events: ChangeEvent[], reply: WriteReply, state: { store: MemoryReadStore }) => void | Promise<void>),
+    expected:
+      | ExpectedEvent[]
+      | ((events: ChangeEvent[], reply: WriteReply, state: { store: MemoryReadStore }) => void | Promise<void>),
   ): Promise<ChangeEvent[]> {
     const run = await this.run();
     try {
@@ -228,7 +249,11 @@ class Outcome {
       if (typeof expected === 'function') {
         await expected(events, run.reply, { store: run.store });
       } else {
-        this.t.is(events.length, expected.length, `events: ${events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`).join(', ')}`);
+        this.t.is(
+          events.length,
+          expected.length,
+          `events: ${events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`).join(', ')}`,
+        );
         expected.forEach((e, i) => {
           if (events[i]) this.t.like(events[i], e as Record<string, unknown>, `event ${i + 1}`);
         });
@@ -260,13 +285,16 @@ class Outcome {
     try {
       const { error } = run;
       if (!error) {
-        this.t.fail(`the request was not refused; it appended: ${run.events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`).join(', ')}`);
+        this.t.fail(
+          `the request was not refused; it appended: ${run.events.map((e) => `${e.action} ${e.objectType} ${e.objectId}`).join(', ')}`,
+        );
         return new Error('not refused');
       }
       this.t.true(error instanceof errorClass, `expected ${errorClass.name}, got ${describe(error)}`);
       if (expected instanceof RegExp) this.t.regex(error.message, expected);
       else if (typeof expected === 'string') this.t.is(error.message, expected);
-      else if (expected !== undefined) this.t.deepEqual(error instanceof ValidationError ? error.body : error.message, expected);
+      else if (expected !== undefined)
+        this.t.deepEqual(error instanceof ValidationError ? error.body : error.message, expected);
       this.t.is(run.log.head(), run.headBefore, 'a refused request appends nothing');
       this.t.is(run.log.appends, run.appendsBefore, 'a refused request appends nothing');
       this.t.is(await run.store.position(), run.headBefore, 'the read models are untouched');
@@ -283,18 +311,30 @@ class Outcome {
   private checkBatch(run: Run, events: ChangeEvent[]): void {
     const logged = JSON.stringify(events);
     for (const secrets of run.reply.revealed.values()) {
-      for (const secret of Object.values(secrets)) this.t.false(logged.includes(String(secret)), 'a revealed secret is in an event');
+      for (const secret of Object.values(secrets))
+        this.t.false(logged.includes(String(secret)), 'a revealed secret is in an event');
     }
     if (events.length === 0) return;
     const positions = events.map((e) => e.position);
-    this.t.deepEqual(positions, positions.map((_, i) => run.headBefore + 1 + i), 'positions continue the log densely');
+    this.t.deepEqual(
+      positions,
+      positions.map((_, i) => run.headBefore + 1 + i),
+      'positions continue the log densely',
+    );
     this.t.deepEqual(run.log.storage.batches.at(-1), events, 'appended as one batch');
     this.t.is(run.log.appends, run.appendsBefore + 1, 'one append per request');
     // An import's history keeps each past change's own request, time and user.
     const past = new Set(this.command.kind === 'import' ? (this.command.history ?? []).map((c) => c.requestId) : []);
     const own = events.filter((e) => !past.has(e.requestId));
-    this.t.deepEqual(new Set(own.map((e) => e.requestId)), new Set([run.requestId]), 'the request id is on every event');
-    this.t.true(own.every((e) => e.time === WHEN_TIME && e.user?.id === TEST_USER.id), 'decision time and user on every event');
+    this.t.deepEqual(
+      new Set(own.map((e) => e.requestId)),
+      new Set([run.requestId]),
+      'the request id is on every event',
+    );
+    this.t.true(
+      own.every((e) => e.time === WHEN_TIME && e.user?.id === TEST_USER.id),
+      'decision time and user on every event',
+    );
   }
 
   private async run(): Promise<Run> {
@@ -302,7 +342,8 @@ class Outcome {
     const store = new MemoryReadStore();
     await log.open();
     await store.open();
-    for (const [collection, fields] of readModelIndexes(this.env.registry)) await store.ensureIndexes(collection, fields);
+    for (const [collection, fields] of readModelIndexes(this.env.registry))
+      await store.ensureIndexes(collection, fields);
     const projector = new Projector(log, store, this.env.registry);
     await projector.start();
     const ports = { log, store, projector };
@@ -317,11 +358,27 @@ class Outcome {
       const headBefore = log.head();
       const appendsBefore = log.appends;
       try {
-        const { events, reply } = await runRequest(this.env, ports, fixedClock(WHEN_TIME), { requestId, user: TEST_USER }, this.command);
+        const { events, reply } = await runRequest(
+          this.env,
+          ports,
+          fixedClock(WHEN_TIME),
+          { requestId, user: TEST_USER },
+          this.command,
+        );
         return { log, store, requestId, headBefore, appendsBefore, events, reply, error: null, close };
       } catch (error) {
         if (!(error instanceof Error)) throw error;
-        return { log, store, requestId, headBefore, appendsBefore, events: [], reply: { ids: [], revealed: new Map() }, error, close };
+        return {
+          log,
+          store,
+          requestId,
+          headBefore,
+          appendsBefore,
+          events: [],
+          reply: { ids: [], revealed: new Map() },
+          error,
+          close,
+        };
       }
     } catch (error) {
       await close();

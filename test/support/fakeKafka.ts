@@ -20,6 +20,7 @@
  *   joins its group; DescribeGroups reports both, and fails like any request.
  */
 import { createRequire } from 'node:module';
+
 import kafkajs from 'kafkajs';
 
 // The library's table of protocol errors (type, code, retriable, message), as it raises them.
@@ -31,7 +32,8 @@ const protocolErrors = createRequire(import.meta.url)('kafkajs/src/protocol/erro
 /** Codes newer than the library's table: it raises them as 'Unknown error code <n>'. */
 const NEWER_CODES: Record<string, number> = { PRODUCER_FENCED: 90 };
 
-const { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError, KafkaJSProtocolError } = kafkajs;
+const { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError, KafkaJSProtocolError } =
+  kafkajs;
 
 /** The real protocol error for a type name, e.g. 'INVALID_PRODUCER_EPOCH'. */
 export function protocolError(type: string): Error {
@@ -51,8 +53,18 @@ export function connectionError(message = 'Connection error: connect ECONNREFUSE
 }
 
 type Operation =
-  | 'init' | 'send' | 'commit' | 'abort' | 'fetchTopicOffsets' | 'describeConfigs' | 'describeGroups' | 'consumerConnect' | 'listTopics'
-  | 'createTopics' | 'fetchTopicMetadata' | 'consumerJoin';
+  | 'init'
+  | 'send'
+  | 'commit'
+  | 'abort'
+  | 'fetchTopicOffsets'
+  | 'describeConfigs'
+  | 'describeGroups'
+  | 'consumerConnect'
+  | 'listTopics'
+  | 'createTopics'
+  | 'fetchTopicMetadata'
+  | 'consumerJoin';
 
 interface Fault {
   error: Error;
@@ -206,15 +218,30 @@ export class FakeKafkaCluster {
       consumer: (options: { groupId: string } & ConsumerOptions) => {
         this.consumerGroups.push(options.groupId);
         // Like the library, a consumer speaks with its client's clientId (DescribeGroups reports it).
-        return new FakeConsumer(this, options.groupId, options, (config as { clientId?: string }).clientId ?? 'kafkajs');
+        return new FakeConsumer(
+          this,
+          options.groupId,
+          options,
+          (config as { clientId?: string }).clientId ?? 'kafkajs',
+        );
       },
     } as never;
   };
 
   /** The next `times` calls of `operation` fail with `error` (after taking effect when `applied`). */
-  failNext(operation: Operation, error: Error, options: { applied?: boolean; requested?: boolean; times?: number; during?: () => void } = {}): void {
+  failNext(
+    operation: Operation,
+    error: Error,
+    options: { applied?: boolean; requested?: boolean; times?: number; during?: () => void } = {},
+  ): void {
     const list = this.faults.get(operation) ?? [];
-    for (let i = 0; i < (options.times ?? 1); i++) list.push({ error, applied: options.applied ?? false, requested: options.requested ?? false, during: options.during });
+    for (let i = 0; i < (options.times ?? 1); i++)
+      list.push({
+        error,
+        applied: options.applied ?? false,
+        requested: options.requested ?? false,
+        during: options.during,
+      });
     this.faults.set(operation, list);
   }
 
@@ -310,7 +337,8 @@ export class FakeKafkaCluster {
   /** @internal InitProducerId: finish what the id left open, bump the epoch. */
   initProducerId(transactionalId: string): number {
     const state = this.transactional.get(transactionalId) ?? { epoch: -1, open: null, openTopic: null };
-    if (state.open && state.openTopic) this.endTxn(state.openTopic, state.open, state.open.commitRequested ? 'committed' : 'aborted');
+    if (state.open && state.openTopic)
+      this.endTxn(state.openTopic, state.open, state.open.commitRequested ? 'committed' : 'aborted');
     state.open = null;
     state.openTopic = null;
     state.epoch++;
@@ -367,12 +395,18 @@ function recordBatchBytes(messages: Array<{ key?: string; value: Buffer; headers
   let bytes = BATCH_HEADER_BYTES;
   for (const m of messages) {
     bytes += m.value.length + Buffer.byteLength(m.key ?? '');
-    for (const [name, value] of Object.entries(m.headers ?? {})) bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    for (const [name, value] of Object.entries(m.headers ?? {}))
+      bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
   }
   return bytes;
 }
 
-function raise(cluster: FakeKafkaCluster, operation: Operation, effect: () => void = () => {}, request: () => void = () => {}): void {
+function raise(
+  cluster: FakeKafkaCluster,
+  operation: Operation,
+  effect: () => void = () => {},
+  request: () => void = () => {},
+): void {
   if (cluster.isDown) {
     cluster.refusedWhileDown++;
     throw retriesExceeded(connectionError());
@@ -390,7 +424,14 @@ class FakeAdmin {
   async connect(): Promise<void> {}
   async disconnect(): Promise<void> {}
 
-  async createTopics(options: { topics: Array<{ topic: string; numPartitions?: number; replicationFactor?: number; configEntries?: Array<{ name: string; value: string }> }> }): Promise<boolean> {
+  async createTopics(options: {
+    topics: Array<{
+      topic: string;
+      numPartitions?: number;
+      replicationFactor?: number;
+      configEntries?: Array<{ name: string; value: string }>;
+    }>;
+  }): Promise<boolean> {
     let created = false;
     raise(this.cluster, 'createTopics', () => {
       for (const spec of options.topics) {
@@ -420,7 +461,13 @@ class FakeAdmin {
           state: members.length > 0 ? 'Stable' : 'Empty',
           protocol: '',
           protocolType: 'consumer',
-          members: members.map((m) => ({ memberId: m.memberId!, clientId: m.clientId, clientHost: '/10.0.0.1', memberAssignment: Buffer.alloc(0), memberMetadata: Buffer.alloc(0) })),
+          members: members.map((m) => ({
+            memberId: m.memberId!,
+            clientId: m.clientId,
+            clientHost: '/10.0.0.1',
+            memberAssignment: Buffer.alloc(0),
+            memberMetadata: Buffer.alloc(0),
+          })),
         };
       }),
     };
@@ -431,7 +478,15 @@ class FakeAdmin {
     return {
       topics: options.topics.map((name) => {
         const topic = this.cluster.topic(name);
-        return { name, partitions: Array.from({ length: topic.partitions }, (_, i) => ({ partitionId: i, leader: 0, replicas: [0], isr: [0] })) };
+        return {
+          name,
+          partitions: Array.from({ length: topic.partitions }, (_, i) => ({
+            partitionId: i,
+            leader: 0,
+            replicas: [0],
+            isr: [0],
+          })),
+        };
       }),
     };
   }
@@ -461,7 +516,15 @@ class FakeAdmin {
           resourceType: 2,
           configEntries: names
             .filter((n) => topic.config.has(n))
-            .map((n) => ({ configName: n, configValue: topic.config.get(n)!, isDefault: false, configSource: 1, isSensitive: false, readOnly: false, configSynonyms: [] })),
+            .map((n) => ({
+              configName: n,
+              configValue: topic.config.get(n)!,
+              isDefault: false,
+              configSource: 1,
+              isSensitive: false,
+              readOnly: false,
+              configSynonyms: [],
+            })),
         };
       }),
     };
@@ -491,7 +554,9 @@ class FakeProducer {
   async transaction() {
     if (!this.connected) throw new KafkaJSNonRetriableError('fakeKafka: producer not connected');
     if (this.state !== 'READY') {
-      throw new KafkaJSNonRetriableError(`Transaction state exception: Cannot call "beginTransaction" in state "${this.state}"`);
+      throw new KafkaJSNonRetriableError(
+        `Transaction state exception: Cannot call "beginTransaction" in state "${this.state}"`,
+      );
     }
     if (this.epoch === undefined) {
       await this.cluster.held('init');
@@ -506,15 +571,22 @@ class FakeProducer {
     let txnTopic: Topic | null = null;
     return {
       isActive: () => this.state === 'TRANSACTING',
-      send: async (request: { topic: string; messages: Array<{ key?: string; value: Buffer; headers?: Record<string, string> }> }) => {
-        if (this.state !== 'TRANSACTING') throw new KafkaJSNonRetriableError(`Transaction state exception: Cannot call "send" in state "${this.state}"`);
+      send: async (request: {
+        topic: string;
+        messages: Array<{ key?: string; value: Buffer; headers?: Record<string, string> }>;
+      }) => {
+        if (this.state !== 'TRANSACTING')
+          throw new KafkaJSNonRetriableError(
+            `Transaction state exception: Cannot call "send" in state "${this.state}"`,
+          );
         let baseOffset = -1;
         raise(cluster, 'send', () => {
           const producerState = cluster.checkProducer(tid, epoch);
           const topic = cluster.topic(request.topic);
           // The library sends a request's messages for one partition as one record batch,
           // and the broker measures max.message.bytes against the batch, not each record.
-          if (recordBatchBytes(request.messages) > Number(topic.config.get('max.message.bytes'))) throw protocolError('MESSAGE_TOO_LARGE');
+          if (recordBatchBytes(request.messages) > Number(topic.config.get('max.message.bytes')))
+            throw protocolError('MESSAGE_TOO_LARGE');
           if (!txn) {
             txn = { state: 'open', firstOffset: topic.records.length, commitRequested: false };
             topic.openTxns.add(txn);
@@ -526,7 +598,14 @@ class FakeProducer {
           for (const m of request.messages) {
             const headers: Record<string, Buffer> = {};
             for (const [k, v] of Object.entries(m.headers ?? {})) headers[k] = Buffer.from(v);
-            topic.records.push({ offset: topic.records.length, control: false, txn, key: m.key ?? null, value: m.value, headers });
+            topic.records.push({
+              offset: topic.records.length,
+              control: false,
+              txn,
+              key: m.key ?? null,
+              value: m.value,
+              headers,
+            });
           }
         });
         // As a broker answers a produce request: where the request's record batch starts.
@@ -535,20 +614,25 @@ class FakeProducer {
       commit: async () => {
         this.state = 'COMMITTING'; // stays there if the commit fails, as kafkajs 2.2 leaves it
         await cluster.held('commit');
-        raise(cluster, 'commit', () => {
-          const producerState = cluster.checkProducer(tid, epoch);
-          if (txn && txnTopic) {
-            txn.commitRequested = true;
-            cluster.commitMarkers(txnTopic, txn);
-          }
-          const hook = cluster.afterNextCommit;
-          cluster.afterNextCommit = null;
-          hook?.();
-          producerState.open = null;
-          producerState.openTopic = null;
-        }, () => {
-          if (txn) txn.commitRequested = true;
-        });
+        raise(
+          cluster,
+          'commit',
+          () => {
+            const producerState = cluster.checkProducer(tid, epoch);
+            if (txn && txnTopic) {
+              txn.commitRequested = true;
+              cluster.commitMarkers(txnTopic, txn);
+            }
+            const hook = cluster.afterNextCommit;
+            cluster.afterNextCommit = null;
+            hook?.();
+            producerState.open = null;
+            producerState.openTopic = null;
+          },
+          () => {
+            if (txn) txn.commitRequested = true;
+          },
+        );
         this.state = 'READY';
       },
       abort: async () => {
@@ -615,7 +699,8 @@ class FakeConsumer {
   }
 
   seek(options: { offset: string }): void {
-    if (!this.running) throw new KafkaJSNonRetriableError('Consumer group was not initialized, consumer#run must be called first');
+    if (!this.running)
+      throw new KafkaJSNonRetriableError('Consumer group was not initialized, consumer#run must be called first');
     this.next = Number(options.offset);
   }
 
@@ -623,7 +708,9 @@ class FakeConsumer {
     this.paused = true;
   }
 
-  async run(options: { eachBatch: (payload: { batch: { messages: unknown[] }; heartbeat: () => Promise<void> }) => Promise<void> }): Promise<void> {
+  async run(options: {
+    eachBatch: (payload: { batch: { messages: unknown[] }; heartbeat: () => Promise<void> }) => Promise<void>;
+  }): Promise<void> {
     try {
       raise(this.cluster, 'consumerJoin');
     } catch (error) {
@@ -685,7 +772,9 @@ class FakeConsumer {
     for (const listener of this.listeners.get(name) ?? []) listener({ payload });
   }
 
-  private async loop(eachBatch: (payload: { batch: { messages: unknown[] }; heartbeat: () => Promise<void> }) => Promise<void>): Promise<void> {
+  private async loop(
+    eachBatch: (payload: { batch: { messages: unknown[] }; heartbeat: () => Promise<void> }) => Promise<void>,
+  ): Promise<void> {
     while (this.running) {
       const topic = this.cluster.topic(this.topicName!);
       const { high } = this.cluster.offsets(topic);
@@ -699,7 +788,14 @@ class FakeConsumer {
       const records = topic.records.slice(this.next, end);
       const messages = records
         .filter((r) => !r.control && (r.txn === null || r.txn.state === 'committed'))
-        .map((r) => ({ offset: String(r.offset), key: r.key === null ? null : Buffer.from(r.key), value: r.value, headers: r.headers, timestamp: '0', attributes: 0 }));
+        .map((r) => ({
+          offset: String(r.offset),
+          key: r.key === null ? null : Buffer.from(r.key),
+          value: r.value,
+          headers: r.headers,
+          timestamp: '0',
+          attributes: 0,
+        }));
       this.next = end;
       await eachBatch({ batch: { messages }, heartbeat: async () => this.cluster.onHeartbeat?.(this.groupId!) });
       if (!this.running) return;

@@ -23,34 +23,47 @@
 import { Aggregator, Query as MingoQuery } from 'mingo';
 import {
   MongoBulkWriteError,
-  ReadConcern,
+  type MongoClient,
+  type MongoClientOptions,
   MongoNetworkError,
   MongoServerError,
   MongoServerSelectionError,
   MongoWriteConcernError,
-  type MongoClient,
-  type MongoClientOptions,
+  ReadConcern,
   type ReadConcernLevel,
 } from 'mongodb';
-import { compileSort, compareKeys, sortKey, sortValue } from '../../src/projections/memory/sortOrder.js';
+
+import { compareKeys, compileSort, sortKey, sortValue } from '../../src/projections/memory/sortOrder.js';
 import type { ReadDocument } from '../../src/projections/ReadStore.js';
 
 type Doc = Record<string, unknown>;
 type State = Map<string, Map<unknown, Doc>>;
 
 /** A write-concern error as the server reports it (`ok: 1`: the write itself was done), with the labels a 4.4+ server adds. */
-function writeConcernError(code: number, codeName: string, errmsg: string, errorLabels: string[] = []): MongoWriteConcernError {
-  return new MongoWriteConcernError({ ok: 1, errorLabels, writeConcernError: { code, codeName, errmsg } } as unknown as ConstructorParameters<typeof MongoWriteConcernError>[0]);
+function writeConcernError(
+  code: number,
+  codeName: string,
+  errmsg: string,
+  errorLabels: string[] = [],
+): MongoWriteConcernError {
+  return new MongoWriteConcernError({
+    ok: 1,
+    errorLabels,
+    writeConcernError: { code, codeName, errmsg },
+  } as unknown as ConstructorParameters<typeof MongoWriteConcernError>[0]);
 }
 
 /** The driver's errors as the server and the driver raise them. */
 export const mongoErrors = {
   network: () => new MongoNetworkError('connection 3 to 10.0.0.5:27017 closed'),
   serverSelection: () =>
-    new MongoServerSelectionError('Server selection timed out after 30000 ms', { error: undefined } as unknown as ConstructorParameters<typeof MongoServerSelectionError>[1]),
+    new MongoServerSelectionError('Server selection timed out after 30000 ms', {
+      error: undefined,
+    } as unknown as ConstructorParameters<typeof MongoServerSelectionError>[1]),
   writeConflict: () =>
     new MongoServerError({
-      message: 'WriteConflict error: this operation conflicted with another operation. Please retry your operation or multi-document transaction.',
+      message:
+        'WriteConflict error: this operation conflicted with another operation. Please retry your operation or multi-document transaction.',
       code: 112,
       codeName: 'WriteConflict',
       errorLabels: ['TransientTransactionError'],
@@ -65,20 +78,42 @@ export const mongoErrors = {
   writeConcern: () =>
     new MongoWriteConcernError({
       ok: 1,
-      writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } },
+      writeConcernError: {
+        code: 64,
+        codeName: 'WriteConcernFailed',
+        errmsg: 'waiting for replication timed out',
+        errInfo: { wtimeout: true },
+      },
     } as unknown as ConstructorParameters<typeof MongoWriteConcernError>[0]),
   /** Any write-concern error by its code (a primary stepping down or shutting down reports one with the write done). */
   writeConcernWith: writeConcernError,
   /** `w: 'dc2'` names no mode of the replica set's configuration. */
-  unknownWriteConcernMode: () => writeConcernError(79, 'UnknownReplWriteConcern', "unrecognized getLastError mode: dc2"),
+  unknownWriteConcernMode: () =>
+    writeConcernError(79, 'UnknownReplWriteConcern', 'unrecognized getLastError mode: dc2'),
   /** `w: 'majority'` with too few data-bearing voting members, `j: true` without journaling. */
   unsatisfiableWriteConcern: () => writeConcernError(100, 'UnsatisfiableWriteConcern', 'Not enough data-bearing nodes'),
-  steppedDown: () => new MongoServerError({ message: 'not primary', code: 10107, codeName: 'NotWritablePrimary', errorLabels: ['RetryableWriteError'] }),
-  unauthorized: () => new MongoServerError({ message: 'not authorized on netledger to execute command', code: 13, codeName: 'Unauthorized' }),
-  maxTimeExpired: () => new MongoServerError({ message: 'operation exceeded time limit', code: 50, codeName: 'MaxTimeMSExpired' }),
+  steppedDown: () =>
+    new MongoServerError({
+      message: 'not primary',
+      code: 10107,
+      codeName: 'NotWritablePrimary',
+      errorLabels: ['RetryableWriteError'],
+    }),
+  unauthorized: () =>
+    new MongoServerError({
+      message: 'not authorized on netledger to execute command',
+      code: 13,
+      codeName: 'Unauthorized',
+    }),
+  maxTimeExpired: () =>
+    new MongoServerError({ message: 'operation exceeded time limit', code: 50, codeName: 'MaxTimeMSExpired' }),
   documentTooLarge: () =>
     new MongoBulkWriteError(
-      { message: 'document too large', code: 10334, writeErrors: [{ code: 10334, errmsg: 'BSONObj size is invalid' }] } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
+      {
+        message: 'document too large',
+        code: 10334,
+        writeErrors: [{ code: 10334, errmsg: 'BSONObj size is invalid' }],
+      } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
       { getWriteConcernError: () => undefined } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1],
     ),
 };
@@ -131,23 +166,32 @@ type ReadOptions = { projection?: Record<string, number>; session?: unknown; max
  * `errorResponse` (bulk/common.js; a write-concern error is rewrapped with its result).
  */
 export function asDriverRaises(error: Error, op: FakeOp, inTransaction: boolean): Error {
-  if (inTransaction && op !== 'commitTransaction' && error instanceof MongoNetworkError) error.addErrorLabel('TransientTransactionError');
+  if (inTransaction && op !== 'commitTransaction' && error instanceof MongoNetworkError)
+    error.addErrorLabel('TransientTransactionError');
   // A commit's write-concern error leaves its outcome unknown, unless the write concern can never be satisfied (sessions.ts).
-  if (op === 'commitTransaction' && error instanceof MongoWriteConcernError && error.code !== 79 && error.code !== 100) error.addErrorLabel('UnknownTransactionCommitResult');
+  if (op === 'commitTransaction' && error instanceof MongoWriteConcernError && error.code !== 79 && error.code !== 100)
+    error.addErrorLabel('UnknownTransactionCommitResult');
   if (op !== 'bulkWrite' || error instanceof MongoBulkWriteError) return error;
   type Result = ConstructorParameters<typeof MongoBulkWriteError>[1];
   if (error instanceof MongoWriteConcernError) {
     const concern = error.result.writeConcernError as { code: number; errmsg: string };
-    return new MongoBulkWriteError({ message: concern.errmsg, code: concern.code }, { getWriteConcernError: () => concern } as unknown as Result);
+    return new MongoBulkWriteError({ message: concern.errmsg, code: concern.code }, {
+      getWriteConcernError: () => concern,
+    } as unknown as Result);
   }
-  return new MongoBulkWriteError(error as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0], { getWriteConcernError: () => undefined } as unknown as Result);
+  return new MongoBulkWriteError(
+    error as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
+    { getWriteConcernError: () => undefined } as unknown as Result,
+  );
 }
 
 type IndexSpec = Record<string, unknown> & { key: Record<string, unknown>; name: string };
 
 /** The name the driver gives an index it is not told one for (`_at_1`, `a_1_b_-1`). */
 function defaultIndexName(key: Record<string, unknown>): string {
-  return Object.entries(key).map(([field, dir]) => `${field}_${String(dir)}`).join('_');
+  return Object.entries(key)
+    .map(([field, dir]) => `${field}_${String(dir)}`)
+    .join('_');
 }
 
 /** An index's options besides its key and name, comparable (`expireAfterSeconds` among them). */
@@ -157,7 +201,11 @@ function indexOptions(spec: Record<string, unknown>): string {
 }
 
 function indexConflict(code: 85 | 86, message: string): MongoServerError {
-  return new MongoServerError({ message, code, codeName: code === 85 ? 'IndexOptionsConflict' : 'IndexKeySpecsConflict' });
+  return new MongoServerError({
+    message,
+    code,
+    codeName: code === 85 ? 'IndexOptionsConflict' : 'IndexKeySpecsConflict',
+  });
 }
 
 function clone<T>(v: T): T {
@@ -201,7 +249,11 @@ export class FakeMongo {
     let state = this.snapshots.get(time);
     if (!state) {
       if (time !== this.clusterTime) {
-        throw new MongoServerError({ message: `Read timestamp ${time} is older than the oldest available timestamp.`, code: 239, codeName: 'SnapshotTooOld' });
+        throw new MongoServerError({
+          message: `Read timestamp ${time} is older than the oldest available timestamp.`,
+          code: 239,
+          codeName: 'SnapshotTooOld',
+        });
       }
       this.snapshots.set(time, (state = cloneState(this.state)));
       if (this.snapshots.size > SNAPSHOT_HISTORY) this.snapshots.delete(this.snapshots.keys().next().value as number);
@@ -247,14 +299,24 @@ export class FakeMongo {
     const names: string[] = [];
     for (const requested of specs) {
       const key = requested.key as Record<string, unknown>;
-      const spec: IndexSpec = { ...requested, key, name: (requested.name as string | undefined) ?? defaultIndexName(key) };
+      const spec: IndexSpec = {
+        ...requested,
+        key,
+        name: (requested.name as string | undefined) ?? defaultIndexName(key),
+      };
       const sameName = known.find((k) => k.name === spec.name);
       const sameKey = known.find((k) => JSON.stringify(k.key) === JSON.stringify(key));
       if (sameName && JSON.stringify(sameName.key) !== JSON.stringify(key)) {
-        throw indexConflict(86, `An existing index has the same name as the requested index but a different key. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`);
+        throw indexConflict(
+          86,
+          `An existing index has the same name as the requested index but a different key. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`,
+        );
       }
       if (sameKey && (sameKey.name !== spec.name || indexOptions(sameKey) !== indexOptions(spec))) {
-        throw indexConflict(85, `An equivalent index already exists with a different name or options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKey)}`);
+        throw indexConflict(
+          85,
+          `An equivalent index already exists with a different name or options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKey)}`,
+        );
       }
       if (!sameKey) known.push(spec);
       names.push(spec.name);
@@ -266,16 +328,36 @@ export class FakeMongo {
   /** dropIndex by name: IndexNotFound when there is none, NamespaceNotFound without the collection. */
   dropIndex(collection: string, name: string): Doc {
     const known = this.indexes.get(collection);
-    if (!known && !this.state.has(collection)) throw new MongoServerError({ message: `ns not found netledger.${collection}`, code: 26, codeName: 'NamespaceNotFound' });
+    if (!known && !this.state.has(collection))
+      throw new MongoServerError({
+        message: `ns not found netledger.${collection}`,
+        code: 26,
+        codeName: 'NamespaceNotFound',
+      });
     const at = known?.findIndex((k) => k.name === name) ?? -1;
-    if (at < 0) throw new MongoServerError({ message: `index not found with name [${name}]`, code: 27, codeName: 'IndexNotFound' });
+    if (at < 0)
+      throw new MongoServerError({
+        message: `index not found with name [${name}]`,
+        code: 27,
+        codeName: 'IndexNotFound',
+      });
     known!.splice(at, 1);
     return { ok: 1 };
   }
 
   /** The next `times` calls of `op` (on `collection`, if named) fail with `error`. */
-  fail(op: FakeOp, error: () => Error, options: { times?: number; collection?: string; when?: 'before' | 'after' } = {}): void {
-    this.faults.push({ op, error, collection: options.collection, when: options.when ?? 'before', remaining: options.times ?? 1 });
+  fail(
+    op: FakeOp,
+    error: () => Error,
+    options: { times?: number; collection?: string; when?: 'before' | 'after' } = {},
+  ): void {
+    this.faults.push({
+      op,
+      error,
+      collection: options.collection,
+      when: options.when ?? 'before',
+      remaining: options.times ?? 1,
+    });
   }
 
   /** Every call of `op` fails from now on, until `heal()`. */
@@ -297,9 +379,17 @@ export class FakeMongo {
   }
 
   /** Called by every operation: records it, runs a hook, raises a 'before' fault. */
-  async enter(op: FakeOp, collection?: string, options?: Record<string, unknown>, filter?: Doc, session?: unknown): Promise<void> {
+  async enter(
+    op: FakeOp,
+    collection?: string,
+    options?: Record<string, unknown>,
+    filter?: Doc,
+    session?: unknown,
+  ): Promise<void> {
     this.ops.push({ op, collection, options, filter });
-    const hook = this.hooks.findIndex((h) => h.op === op && (h.collection === undefined || h.collection === collection));
+    const hook = this.hooks.findIndex(
+      (h) => h.op === op && (h.collection === undefined || h.collection === collection),
+    );
     if (hook >= 0) {
       const [h] = this.hooks.splice(hook, 1);
       await h!.run();
@@ -313,7 +403,13 @@ export class FakeMongo {
   }
 
   private raise(op: FakeOp, collection: string | undefined, when: 'before' | 'after', session: unknown): void {
-    const fault = this.faults.find((f) => f.op === op && f.when === when && f.remaining > 0 && (f.collection === undefined || f.collection === collection));
+    const fault = this.faults.find(
+      (f) =>
+        f.op === op &&
+        f.when === when &&
+        f.remaining > 0 &&
+        (f.collection === undefined || f.collection === collection),
+    );
     if (!fault) return;
     fault.remaining--;
     throw asDriverRaises(fault.error(), op, (session as FakeSession | undefined)?.inTransaction() ?? false);
@@ -347,7 +443,11 @@ interface Scope {
 }
 
 class FakeSession {
-  private tx: { view: State; start: Map<string, number>; writes: Map<string, { collection: string; id: unknown; doc: Doc | null }> } | null = null;
+  private tx: {
+    view: State;
+    start: Map<string, number>;
+    writes: Map<string, { collection: string; id: unknown; doc: Doc | null }>;
+  } | null = null;
   /** The cluster time of the session's snapshot, once a read at level snapshot has pinned it. */
   private snapshotTime: number | undefined;
   ended = false;
@@ -426,7 +526,11 @@ class FakeSession {
     if (this.snapshotTime !== undefined) Object.assign(concern, { atClusterTime: this.snapshotTime });
     if (concern.level !== 'snapshot') {
       if (concern.atClusterTime !== undefined) {
-        throw new MongoServerError({ message: 'readConcern.atClusterTime field can be set only if level is equal to snapshot', code: 72, codeName: 'InvalidOptions' });
+        throw new MongoServerError({
+          message: 'readConcern.atClusterTime field can be set only if level is equal to snapshot',
+          code: 72,
+          codeName: 'InvalidOptions',
+        });
       }
       // No snapshot is pinned: the read sees its own moment.
       return this.server.state;
@@ -440,7 +544,8 @@ class FakeSession {
 function directScope(server: FakeMongo): Scope {
   return {
     read: () => server.state,
-    write: (collection, id, doc) => server.commit(new Map([[`${collection}\u0000${String(id)}`, { collection, id, doc }]])),
+    write: (collection, id, doc) =>
+      server.commit(new Map([[`${collection}\u0000${String(id)}`, { collection, id, doc }]])),
   };
 }
 
@@ -498,7 +603,9 @@ function matcher(filter: Doc): (doc: Doc) => boolean {
 function project(doc: Doc, projection: Record<string, number> | undefined): Doc {
   const out = clone(doc);
   if (!projection) return out;
-  const included = Object.entries(projection).filter(([, v]) => v === 1).map(([k]) => k);
+  const included = Object.entries(projection)
+    .filter(([, v]) => v === 1)
+    .map(([k]) => k);
   if (included.length > 0) {
     const picked: Doc = {};
     for (const k of included) if (k in out) picked[k] = out[k];
@@ -553,7 +660,13 @@ class FakeCollection {
 
   find(filter: Doc, options: ReadOptions = {}): FakeCursor {
     return new FakeCursor(async (cursor) => {
-      await this.server.enter('find', this.name, { ...options, maxTimeMS: cursor.maxTime ?? options.maxTimeMS }, filter, options.session);
+      await this.server.enter(
+        'find',
+        this.name,
+        { ...options, maxTimeMS: cursor.maxTime ?? options.maxTimeMS },
+        filter,
+        options.session,
+      );
       let docs = this.select(this.readScope(options), filter);
       if (cursor.sortSpec) {
         const spec = compileSort(cursor.sortSpec);
@@ -618,7 +731,11 @@ class FakeCollection {
   }
 
   /** `$set` on every matching document (no upsert), each a write of its own, as outside a transaction. */
-  async updateMany(filter: Doc, update: { $set: Doc }, options: { session?: unknown } = {}): Promise<{ matchedCount: number; modifiedCount: number }> {
+  async updateMany(
+    filter: Doc,
+    update: { $set: Doc },
+    options: { session?: unknown } = {},
+  ): Promise<{ matchedCount: number; modifiedCount: number }> {
     await this.server.enter('updateMany', this.name, undefined, filter, options.session);
     const scope = scopeOf(this.server, options);
     const found = this.docsIn(scope).filter(matcher(filter));
@@ -627,7 +744,11 @@ class FakeCollection {
     return { matchedCount: found.length, modifiedCount: found.length };
   }
 
-  async updateOne(filter: Doc, update: { $max: Record<string, unknown>; $set?: Doc }, options: { upsert?: boolean; session?: unknown } = {}): Promise<unknown> {
+  async updateOne(
+    filter: Doc,
+    update: { $max: Record<string, unknown>; $set?: Doc },
+    options: { upsert?: boolean; session?: unknown } = {},
+  ): Promise<unknown> {
     await this.server.enter('updateOne', this.name, undefined, undefined, options.session);
     const scope = scopeOf(this.server, options);
     const found = this.docsIn(scope).find(matcher(filter));
@@ -645,7 +766,10 @@ class FakeCollection {
     const writeErrors: Array<{ index: number; code: number; errmsg: string }> = [];
     const docs = () => scope.read().get(this.name);
     ops.forEach((op, index) => {
-      const [kind, spec] = Object.entries(op)[0] as [string, { filter: Doc; replacement?: Doc; update?: { $set?: Doc }; upsert?: boolean }];
+      const [kind, spec] = Object.entries(op)[0] as [
+        string,
+        { filter: Doc; replacement?: Doc; update?: { $set?: Doc }; upsert?: boolean },
+      ];
       // Every filter names its _id: look the document up, then test the rest of the filter on it.
       const id = spec.filter._id;
       const stored = docs()?.get(id);
@@ -664,7 +788,9 @@ class FakeCollection {
     });
     if (writeErrors.length > 0) {
       throw new MongoBulkWriteError(
-        { message: writeErrors[0]!.errmsg, code: 11000, writeErrors } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[0],
+        { message: writeErrors[0]!.errmsg, code: 11000, writeErrors } as unknown as ConstructorParameters<
+          typeof MongoBulkWriteError
+        >[0],
         { getWriteConcernError: () => undefined } as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1],
       );
     }

@@ -1,4 +1,4 @@
-import { MongoReadStore, type MongoReadStoreOptions } from '../../src/projections/MongoReadStore.js';
+import { MongoReadStore, type MongoReadStoreOptions } from '../../src/projections/mongo/MongoReadStore.js';
 import type { DocumentChange, ReadDocument } from '../../src/projections/ReadStore.js';
 import type { FakeMongo } from './fakeMongo.js';
 
@@ -6,13 +6,32 @@ import type { FakeMongo } from './fakeMongo.js';
 export const FAST_RETRIES = { firstDelayMs: 1, maxDelayMs: 2, budgetMs: 60_000 };
 
 /** A MongoReadStore opened on the fake deployment, connected as the driver would be (its URL and client options). */
-export async function openFakeStore(server: FakeMongo, options: Partial<MongoReadStoreOptions> = {}): Promise<MongoReadStore> {
-  const store = new MongoReadStore({ url: 'mongodb://fake', dbName: 'netledger', connect: (url, client) => server.client(url, client), retry: FAST_RETRIES, ...options });
+export async function openFakeStore(
+  server: FakeMongo,
+  options: Partial<MongoReadStoreOptions> = {},
+): Promise<MongoReadStore> {
+  const store = new MongoReadStore({
+    url: 'mongodb://fake',
+    dbName: 'netledger',
+    connect: (url, client) => server.client(url, client),
+    retry: FAST_RETRIES,
+    ...options,
+  });
   await store.open();
   return store;
 }
 
 /** A projected change of one document (`null`: its deletion) at a log position. */
-export function change(collection: string, id: number, position: number, fields: Record<string, unknown> | null): DocumentChange {
-  return { collection, id, position, doc: fields === null ? null : ({ ...fields, id, _pos: position } as ReadDocument) };
+export function change(
+  collection: string,
+  id: number,
+  position: number,
+  fields: Record<string, unknown> | null,
+): DocumentChange {
+  return {
+    collection,
+    id,
+    position,
+    doc: fields === null ? null : ({ ...fields, id, _pos: position } as ReadDocument),
+  };
 }

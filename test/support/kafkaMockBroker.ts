@@ -7,11 +7,11 @@
  * Needs gcc and librdkafka's development files (Debian: librdkafka-dev). Without them
  * `startKafkaMock` resolves `{ skipped: why }` so a test file can skip with that reason.
  */
-import { createRequire } from 'node:module';
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -56,7 +56,8 @@ async function build(): Promise<{ binary: string } | { skipped: string }> {
   } catch (error) {
     const { code, stderr } = error as { code?: string; stderr?: string };
     if (code === 'ENOENT') return { skipped: 'gcc is not installed' };
-    if (/rdkafka(_mock)?\.h|lrdkafka/.test(stderr ?? '')) return { skipped: 'librdkafka development files are missing (apt-get install librdkafka-dev)' };
+    if (/rdkafka(_mock)?\.h|lrdkafka/.test(stderr ?? ''))
+      return { skipped: 'librdkafka development files are missing (apt-get install librdkafka-dev)' };
     return { skipped: `mock-broker.c does not compile: ${(stderr ?? String(error)).trim()}` };
   }
   await rename(partial, binary);
@@ -85,7 +86,10 @@ function shimAbsentController(): void {
     },
     set(this: Record<symbol, Metadata>, metadata: Metadata) {
       const brokers = metadata?.brokers ?? [];
-      const absent = metadata?.controllerId !== undefined && metadata.controllerId >= 0 && !brokers.some((b) => b.nodeId === metadata.controllerId);
+      const absent =
+        metadata?.controllerId !== undefined &&
+        metadata.controllerId >= 0 &&
+        !brokers.some((b) => b.nodeId === metadata.controllerId);
       this[stored] = absent && brokers.length > 0 ? { ...metadata, controllerId: brokers[0]!.nodeId } : metadata;
     },
   });
@@ -124,7 +128,12 @@ export async function startKafkaMock(brokerCount = 1): Promise<KafkaMock | { ski
   };
 }
 
-async function command(child: ChildProcessWithoutNullStreams, replies: Array<(line: string) => void>, ended: () => boolean, line: string): Promise<void> {
+async function command(
+  child: ChildProcessWithoutNullStreams,
+  replies: Array<(line: string) => void>,
+  ended: () => boolean,
+  line: string,
+): Promise<void> {
   if (ended()) throw new Error(`kafka mock: ${line}: the cluster has stopped`);
   const reply = new Promise<string>((resolve) => replies.push(resolve));
   child.stdin.write(`${line.trim()}\n`);

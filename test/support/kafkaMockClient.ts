@@ -8,7 +8,16 @@
  * Log lines of the client are kept (not printed) so a test can wait for the client to
  * have met a fault, e.g. a refused connection, instead of waiting for time to pass.
  */
-import { Kafka, logLevel, type ConfigResourceTypes, type DescribeConfigResponse, type ITopicConfig, type KafkaConfig, type LogEntry } from 'kafkajs';
+import {
+  type ConfigResourceTypes,
+  type DescribeConfigResponse,
+  type ITopicConfig,
+  Kafka,
+  type KafkaConfig,
+  type LogEntry,
+  logLevel,
+} from 'kafkajs';
+
 import type { KafkaClient } from '../../src/events/kafka/KafkaEventLog.js';
 import type { KafkaMock } from './kafkaMockBroker.js';
 
@@ -58,8 +67,11 @@ export class KafkaMockClient {
         return {
           ...admin,
           createTopics: async ({ topics }: { topics: ITopicConfig[] }) => this.createTopics(topics),
-          describeConfigs: async ({ resources }: { resources: Array<{ type: ConfigResourceTypes; name: string; configNames?: string[] }> }) =>
-            this.describeConfigs(resources),
+          describeConfigs: async ({
+            resources,
+          }: {
+            resources: Array<{ type: ConfigResourceTypes; name: string; configNames?: string[] }>;
+          }) => this.describeConfigs(resources),
         };
       },
     };
@@ -76,7 +88,8 @@ export class KafkaMockClient {
     for (;;) {
       const found = this.lines.slice(since).find((l) => pattern.test(`${l.message} ${l.broker ?? ''}`));
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`kafka mock client: no log line matching ${pattern} within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`kafka mock client: no log line matching ${pattern} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, 50);
         function done() {
@@ -89,7 +102,12 @@ export class KafkaMockClient {
   }
 
   private keep({ level, namespace, log }: LogEntry): void {
-    const { message, broker, timestamp: _timestamp, ...extra } = log as { message: string; broker?: string; timestamp?: string };
+    const {
+      message,
+      broker,
+      timestamp: _timestamp,
+      ...extra
+    } = log as { message: string; broker?: string; timestamp?: string };
     this.lines.push({ level: String(level), namespace, message, broker, extra });
     for (const wake of this.watchers) wake();
     this.watchers.clear();
@@ -106,11 +124,14 @@ export class KafkaMockClient {
     return created;
   }
 
-  private describeConfigs(resources: Array<{ type: ConfigResourceTypes; name: string; configNames?: string[] }>): DescribeConfigResponse {
+  private describeConfigs(
+    resources: Array<{ type: ConfigResourceTypes; name: string; configNames?: string[] }>,
+  ): DescribeConfigResponse {
     return {
       throttleTime: 0,
       resources: resources.map((resource) => {
-        if (Number(resource.type) !== TOPIC_RESOURCE) throw new Error('kafka mock client: only topic configs are described');
+        if (Number(resource.type) !== TOPIC_RESOURCE)
+          throw new Error('kafka mock client: only topic configs are described');
         const set = this.topicConfigs.get(resource.name) ?? new Map<string, string>();
         const names = resource.configNames ?? Object.keys(BROKER_DEFAULTS);
         return {

@@ -5,14 +5,20 @@
  * JSON line last.
  */
 import { spawn, spawnSync } from 'node:child_process';
+
 import type { ExecutionContext } from 'ava';
+
 import { ADMIN_TOKEN, type TestService } from './startService.js';
 
 export const PYTHON = process.env.PYNETBOX_PYTHON ?? '/usr/bin/python3';
 
 /** pynetbox's version, or null where the interpreter cannot import it. */
 export function pynetboxVersion(): string | null {
-  const probe = spawnSync(PYTHON, ['-c', 'import pynetbox, sys; sys.stdout.write(getattr(pynetbox, "__version__", "installed"))'], { encoding: 'utf8' });
+  const probe = spawnSync(
+    PYTHON,
+    ['-c', 'import pynetbox, sys; sys.stdout.write(getattr(pynetbox, "__version__", "installed"))'],
+    { encoding: 'utf8' },
+  );
   return probe.status === 0 ? probe.stdout.trim() : null;
 }
 
@@ -22,7 +28,9 @@ export function pynetboxSkipReason(): string {
 
 /** Runs the script (no proxy, a minimal environment); asserts it exits 0 and returns its last JSON line. */
 export async function runPynetbox(t: ExecutionContext, script: string, service: TestService): Promise<any> {
-  const child = spawn(PYTHON, ['-c', script, service.url, ADMIN_TOKEN], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_PROXY: '*', no_proxy: '*' } });
+  const child = spawn(PYTHON, ['-c', script, service.url, ADMIN_TOKEN], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_PROXY: '*', no_proxy: '*' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

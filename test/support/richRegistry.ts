@@ -1,5 +1,5 @@
-import { CRUD_SAMPLES } from '../api/crudSamples.js';
 import { registry } from '../../src/models/registry.js';
+import { CRUD_SAMPLES } from '../api/crudSamples.js';
 import { seedInfrastructure } from './fixtures.js';
 import type { TestService } from './startService.js';
 
@@ -49,7 +49,14 @@ export async function buildRichRegistry(service: TestService, bulk = 0): Promise
   ]);
   const members: Array<{ id: number }> = [];
   for (const name of ['sw1', 'sw2']) {
-    members.push(await post('/api/dcim/devices/', { name, device_type: switchType.id, device_role: seeded.deviceRole.id, site: seeded.site.id }));
+    members.push(
+      await post('/api/dcim/devices/', {
+        name,
+        device_type: switchType.id,
+        device_role: seeded.deviceRole.id,
+        site: seeded.site.id,
+      }),
+    );
   }
   // A virtual chassis whose master is a member.
   const chassis = await post('/api/dcim/virtual-chassis/', { name: 'stack1' });
@@ -57,28 +64,67 @@ export async function buildRichRegistry(service: TestService, bulk = 0): Promise
   await patch(`/api/dcim/devices/${members[1].id}/`, { virtual_chassis: chassis.id, vc_position: 2 });
   await patch(`/api/dcim/virtual-chassis/${chassis.id}/`, { master: members[0].id });
   // A cable between the switches' instantiated interfaces, and a primary IP.
-  const swIfaces = (await service.api('GET', `/api/dcim/interfaces/?device_id=${members[0].id}&device_id=${members[1].id}&name=ge-0/0/0`)).body.results;
+  const swIfaces = (
+    await service.api(
+      'GET',
+      `/api/dcim/interfaces/?device_id=${members[0].id}&device_id=${members[1].id}&name=ge-0/0/0`,
+    )
+  ).body.results;
   await post('/api/dcim/cables/', {
     a_terminations: [{ object_type: 'dcim.interface', object_id: swIfaces[0].id }],
     b_terminations: [{ object_type: 'dcim.interface', object_id: swIfaces[1].id }],
     label: 'stack-link',
   });
-  const mgmt = await post('/api/ipam/ip-addresses/', { address: '198.51.100.1/24', assigned_object_type: 'dcim.interface', assigned_object_id: swIfaces[0].id });
+  const mgmt = await post('/api/ipam/ip-addresses/', {
+    address: '198.51.100.1/24',
+    assigned_object_type: 'dcim.interface',
+    assigned_object_id: swIfaces[0].id,
+  });
   await patch(`/api/dcim/devices/${members[0].id}/`, { primary_ip4: mgmt.id });
   // A child region whose parent is created after it.
   const child = await post('/api/dcim/regions/', { name: 'Frankfurt', slug: 'frankfurt' });
   const parent = await post('/api/dcim/regions/', { name: 'Germany', slug: 'germany', parent: seeded.region.id });
   await patch(`/api/dcim/regions/${child.id}/`, { parent: parent.id });
   // Custom fields, one naming an object, and tags on objects.
-  await post('/api/extras/custom-fields/', { name: 'owner', type: 'text', content_types: ['dcim.device', 'dcim.site'] });
-  await post('/api/extras/custom-fields/', { name: 'backup_device', type: 'object', object_type: 'dcim.device', content_types: ['dcim.site'] });
-  await patch(`/api/dcim/sites/${seeded.site.id}/`, { custom_fields: { owner: 'noc', backup_device: members[1].id }, tags: [seeded.tag.id] });
-  await patch(`/api/dcim/devices/${members[0].id}/`, { custom_fields: { owner: 'lan team' }, tags: [{ slug: 'production' }] });
+  await post('/api/extras/custom-fields/', {
+    name: 'owner',
+    type: 'text',
+    content_types: ['dcim.device', 'dcim.site'],
+  });
+  await post('/api/extras/custom-fields/', {
+    name: 'backup_device',
+    type: 'object',
+    object_type: 'dcim.device',
+    content_types: ['dcim.site'],
+  });
+  await patch(`/api/dcim/sites/${seeded.site.id}/`, {
+    custom_fields: { owner: 'noc', backup_device: members[1].id },
+    tags: [seeded.tag.id],
+  });
+  await patch(`/api/dcim/devices/${members[0].id}/`, {
+    custom_fields: { owner: 'lan team' },
+    tags: [{ slug: 'production' }],
+  });
   // Users, groups and permissions with constraints.
   const group = await post('/api/users/groups/', { name: 'noc' });
-  const operator = await post('/api/users/users/', { username: 'operator', password: 'operator-password', groups: [group.id] });
-  await post('/api/users/permissions/', { name: 'planned sites', object_types: ['dcim.site'], actions: ['view', 'change'], constraints: { status: 'planned' }, groups: [group.id] });
-  await post('/api/users/permissions/', { name: 'own devices', object_types: ['dcim.device'], actions: ['view'], users: [operator.id] });
+  const operator = await post('/api/users/users/', {
+    username: 'operator',
+    password: 'operator-password',
+    groups: [group.id],
+  });
+  await post('/api/users/permissions/', {
+    name: 'planned sites',
+    object_types: ['dcim.site'],
+    actions: ['view', 'change'],
+    constraints: { status: 'planned' },
+    groups: [group.id],
+  });
+  await post('/api/users/permissions/', {
+    name: 'own devices',
+    object_types: ['dcim.device'],
+    actions: ['view'],
+    users: [operator.id],
+  });
   // History: objects changed and deleted, so ids have gaps.
   const doomed = await post('/api/tenancy/tenants/', { name: 'Gone Ltd', slug: 'gone' });
   await patch(`/api/tenancy/tenants/${doomed.id}/`, { description: 'about to go' });

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../src/config.js';
-import { start, type Running, type StartOptions } from '../../src/main.js';
+
+import { type Config, loadConfig } from '../../src/config.js';
+import { type Running, start, type StartOptions } from '../../src/main.js';
 import type { WebhookWorker } from '../../src/webhooks/WebhookWorker.js';
 
 export const ADMIN_TOKEN = '0123456789abcdef0123456789abcdef01234567';

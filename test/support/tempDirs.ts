@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test, { type ExecutionContext } from 'ava';
 
 /** A fresh directory under the system's temp dir; the caller removes it. */
@@ -13,7 +14,11 @@ export function removeDir(dir: string): void {
 }
 
 /** A test whose `body` gets a fresh temp dir, removed afterwards whatever happens. */
-export function withTempDir(title: string, body: (t: ExecutionContext, dir: string) => Promise<void>, prefix?: string): void {
+export function withTempDir(
+  title: string,
+  body: (t: ExecutionContext, dir: string) => Promise<void>,
+  prefix?: string,
+): void {
   test(title, async (t) => {
     const dir = tempDir(prefix);
     try {

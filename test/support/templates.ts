@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { TemplatePool } from '../../src/templates/TemplatePool.js';
 import type { TemplateLimits } from '../../src/templates/TemplateRenderer.js';
 

@@ -1,5 +1,5 @@
-import { ModelRegistry } from '../../src/models/registry.js';
 import { genericListFilters } from '../../src/models/genericListFilters.js';
+import { ModelRegistry } from '../../src/models/registry.js';
 import type { FieldDefinition, GenericListItem, ModelDefinition, StoredObject } from '../../src/models/types.js';
 
 /**
@@ -12,7 +12,12 @@ import type { FieldDefinition, GenericListItem, ModelDefinition, StoredObject } 
 
 const PORTS = ['test.widgetport', 'test.frontport'];
 
-function model(name: string, path: string, fields: FieldDefinition[], extra: Partial<ModelDefinition> = {}): ModelDefinition {
+function model(
+  name: string,
+  path: string,
+  fields: FieldDefinition[],
+  extra: Partial<ModelDefinition> = {},
+): ModelDefinition {
   return {
     key: `test.${name}`,
     app: 'test',
@@ -20,14 +25,21 @@ function model(name: string, path: string, fields: FieldDefinition[], extra: Par
     path,
     verboseName: name,
     verboseNamePlural: `${name}s`,
-    fields: [{ name: 'id', type: 'id', readOnly: true }, { name: 'url', type: 'url', readOnly: true }, { name: 'display', type: 'display', readOnly: true }, ...fields],
+    fields: [
+      { name: 'id', type: 'id', readOnly: true },
+      { name: 'url', type: 'url', readOnly: true },
+      { name: 'display', type: 'display', readOnly: true },
+      ...fields,
+    ],
     brief: ['id', 'url', 'display', 'name'].filter((f) => f !== 'name' || fields.some((x) => x.name === 'name')),
     ordering: ['id'],
     ...extra,
   };
 }
 
-const widgetType = model('widgettype', 'widget-types', [{ name: 'name', type: 'string', required: true, maxLength: 50 }]);
+const widgetType = model('widgettype', 'widget-types', [
+  { name: 'name', type: 'string', required: true, maxLength: 50 },
+]);
 
 const portTemplate = model('widgetporttemplate', 'widget-port-templates', [
   { name: 'widget_type', type: 'fk', target: 'test.widgettype', required: true, onDelete: 'CASCADE' },
@@ -47,14 +59,22 @@ const widget = model(
       async followUps({ action, obj }, view) {
         if (action !== 'create') return [];
         const templates = await view.find('test.widgetporttemplate', { widget_type: obj.widget_type });
-        return templates.map((t) => ({ kind: 'create' as const, model: 'test.widgetport', input: { widget: obj.id, name: t.name } }));
+        return templates.map((t) => ({
+          kind: 'create' as const,
+          model: 'test.widgetport',
+          input: { widget: obj.id, name: t.name },
+        }));
       },
     },
   },
 );
 
 /** The other end of the link a port is on: the far side's items, or null when not linked. */
-async function linkPeer(type: string, port: StoredObject, view: { find(model: string, query: Record<string, unknown>): Promise<StoredObject[]> }): Promise<unknown> {
+async function linkPeer(
+  type: string,
+  port: StoredObject,
+  view: { find(model: string, query: Record<string, unknown>): Promise<StoredObject[]> },
+): Promise<unknown> {
   const item = { $elemMatch: { object_type: type, object_id: port.id } };
   const [link] = await view.find('test.link', { $or: [{ a_terminations: item }, { b_terminations: item }] });
   if (!link) return null;

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { as, grant, ok, userWithToken } from '../auth/helpers.js';
 import { startService, type TestService } from '../support/startService.js';
 import { EXHAUSTION, injectionCorpus } from './injectionCorpus.js';
@@ -56,7 +58,11 @@ test('templates that exhaust time, memory or the stack answer 400 with the limit
     await ok(api('POST', '/api/extras/export-templates/', { name, content_types: ['dcim.site'], template_code: code }));
     const answer = await api('GET', `/api/dcim/sites/?export=${name}`);
     t.is(answer.status, 400, label);
-    t.regex(answer.body.detail, new RegExp(`^There was an error rendering the selected export template \\(${name}\\): `), label);
+    t.regex(
+      answer.body.detail,
+      new RegExp(`^There was an error rendering the selected export template \\(${name}\\): `),
+      label,
+    );
     t.log(label, '→', answer.body.detail);
   }
   const slow = await api('GET', '/api/dcim/sites/?export=x2'); // the n² loop, to its time limit
@@ -66,7 +72,13 @@ test('templates that exhaust time, memory or the stack answer 400 with the limit
 
 test('while an export renders for seconds, /livez/ and ordinary reads are answered before it ends', async (t) => {
   const { service, api } = await withService(t);
-  await ok(api('POST', '/api/extras/export-templates/', { name: 'spin', content_types: ['dcim.site'], template_code: EXHAUSTION['nested n² loop'] }));
+  await ok(
+    api('POST', '/api/extras/export-templates/', {
+      name: 'spin',
+      content_types: ['dcim.site'],
+      template_code: EXHAUSTION['nested n² loop'],
+    }),
+  );
   let finished = false;
   const exporting = api('GET', '/api/dcim/sites/?export=spin').finally(() => (finished = true));
   // The render has started once the request reached the pool; then ask around it.
@@ -82,10 +94,19 @@ test('while an export renders for seconds, /livez/ and ordinary reads are answer
   t.is((await exporting).status, 400);
 });
 
-test('a bad template is the client\'s 400 with the template\'s name and line, not a 500', async (t) => {
+test("a bad template is the client's 400 with the template's name and line, not a 500", async (t) => {
   const { api } = await withService(t);
-  await ok(api('POST', '/api/extras/export-templates/', { name: 'broken', content_types: ['dcim.site'], template_code: 'name\n{% for s in queryset %}{{ s.name }' }));
+  await ok(
+    api('POST', '/api/extras/export-templates/', {
+      name: 'broken',
+      content_types: ['dcim.site'],
+      template_code: 'name\n{% for s in queryset %}{{ s.name }',
+    }),
+  );
   const answer = await api('GET', '/api/dcim/sites/?export=broken');
   t.is(answer.status, 400);
-  t.regex(answer.body.detail, /^There was an error rendering the selected export template \(broken\): line 2, column \d+: /);
+  t.regex(
+    answer.body.detail,
+    /^There was an error rendering the selected export template \(broken\): line 2, column \d+: /,
+  );
 });

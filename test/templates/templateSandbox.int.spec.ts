@@ -1,10 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { TemplateError, TemplateLimitError } from '../../src/templates/TemplateError.js';
-import { EXHAUSTION, injectionCorpus } from './injectionCorpus.js';
 import { templatePool } from '../support/templates.js';
+import { EXHAUSTION, injectionCorpus } from './injectionCorpus.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'template-canary-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,14 +40,19 @@ for (const [name, code] of Object.entries(EXHAUSTION)) {
 }
 
 test('a render past the time limit is a TemplateLimitError that says the limit', async (t) => {
-  const error = await t.throwsAsync(pool.render({ templates: [{ name: 'spin', code: EXHAUSTION['nested n² loop']! }], context: {} }));
+  const error = await t.throwsAsync(
+    pool.render({ templates: [{ name: 'spin', code: EXHAUSTION['nested n² loop']! }], context: {} }),
+  );
   t.true(error instanceof TemplateLimitError);
   t.regex(error!.message, /time limit \(1500 ms\)/);
 });
 
 test('the event loop is free while a template runs: other work goes on before the render ends', async (t) => {
   let finished = false;
-  const render = pool.render({ templates: [{ name: 'spin', code: EXHAUSTION['nested n² loop']! }], context: {} }).catch(() => null).finally(() => (finished = true));
+  const render = pool
+    .render({ templates: [{ name: 'spin', code: EXHAUSTION['nested n² loop']! }], context: {} })
+    .catch(() => null)
+    .finally(() => (finished = true));
   let turns = 0;
   while (!finished && turns < 5) {
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -56,20 +63,26 @@ test('the event loop is free while a template runs: other work goes on before th
   await render;
 });
 
-test("syntax and runtime errors name the template and the line (counted from 1, as Jinja2 does)", async (t) => {
-  const syntax = await t.throwsAsync(pool.render({ templates: [{ name: 'csv', code: 'a\n{% for x in %}' }], context: {} }));
+test('syntax and runtime errors name the template and the line (counted from 1, as Jinja2 does)', async (t) => {
+  const syntax = await t.throwsAsync(
+    pool.render({ templates: [{ name: 'csv', code: 'a\n{% for x in %}' }], context: {} }),
+  );
   t.is(syntax!.message, 'line 2, column 13: unexpected token: %}');
   t.is((syntax as TemplateError).template, 'csv');
-  const runtime = await t.throwsAsync(pool.render({ templates: [{ name: 'body', code: 'a\nb {{ x.y.z() }}' }], context: {} }));
+  const runtime = await t.throwsAsync(
+    pool.render({ templates: [{ name: 'body', code: 'a\nb {{ x.y.z() }}' }], context: {} }),
+  );
   t.regex(runtime!.message, /^line 2, column \d+: Unable to call `x\["y"\]\["z"\]`/);
 });
 
 test('ordinary templates render as Jinja2 does: loops, filters, dict methods, slices, tojson, queryset.all()', async (t) => {
   const [output] = await pool.render({
-    templates: [{
-      name: 'ok',
-      code: '{% for s in queryset.all() %}{{ s.name|upper }};{% endfor %}{{ data.items()|list|length }} {{ data.tags[0:1]|join(",") }} {{ data|tojson }} {{ True }}{{ None }}',
-    }],
+    templates: [
+      {
+        name: 'ok',
+        code: '{% for s in queryset.all() %}{{ s.name|upper }};{% endfor %}{{ data.items()|list|length }} {{ data.tags[0:1]|join(",") }} {{ data|tojson }} {{ True }}{{ None }}',
+      },
+    ],
     context,
     querysets: ['queryset'],
   });
@@ -77,13 +90,25 @@ test('ordinary templates render as Jinja2 does: loops, filters, dict methods, sl
 });
 
 test('a sandbox leaves nothing behind for the next render', async (t) => {
-  await pool.render({ templates: [{ name: 'a', code: '{% set l = range(3) %}{{ l.push(9) }}{{ range.x }}' }], context: {} });
-  t.deepEqual(await pool.render({ templates: [{ name: 'b', code: '{{ range(3)|join(",") }}' }], context: {} }), ['0,1,2']);
+  await pool.render({
+    templates: [{ name: 'a', code: '{% set l = range(3) %}{{ l.push(9) }}{{ range.x }}' }],
+    context: {},
+  });
+  t.deepEqual(await pool.render({ templates: [{ name: 'b', code: '{{ range(3)|join(",") }}' }], context: {} }), [
+    '0,1,2',
+  ]);
 });
 
 const small = templatePool({ outputMb: 1, memoryMb: 128 });
 test('output past the limit is stopped as a limit, not sent back', async (t) => {
-  const error = await t.throwsAsync(small.render({ templates: [{ name: 'big', code: '{% set s = "x" %}{% for i in range(21) %}{% set s = s + s %}{% endfor %}{{ s }}' }], context: {} }));
+  const error = await t.throwsAsync(
+    small.render({
+      templates: [
+        { name: 'big', code: '{% set s = "x" %}{% for i in range(21) %}{% set s = s + s %}{% endfor %}{{ s }}' },
+      ],
+      context: {},
+    }),
+  );
   t.true(error instanceof TemplateLimitError);
   t.is(error!.message, 'its output is larger than the limit (1 MB)');
 });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import type { WebhookWorker } from '../../src/webhooks/WebhookWorker.js';
 
 export interface Received {
@@ -64,7 +65,9 @@ export class Receiver {
   /** Resolves once `count` deliveries have been accepted in all. */
   receivedCount(count: number): Promise<Received[]> {
     if (this.received.length >= count) return Promise.resolve(this.received.slice(0, count));
-    return new Promise((resolve) => this.waiters.push({ count, resolve: () => resolve(this.received.slice(0, count)) }));
+    return new Promise((resolve) =>
+      this.waiters.push({ count, resolve: () => resolve(this.received.slice(0, count)) }),
+    );
   }
 
   async stop(): Promise<void> {

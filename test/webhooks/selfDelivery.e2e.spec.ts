@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import test, { type ExecutionContext } from 'ava';
+
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { until } from './receiver.js';
 
@@ -11,10 +13,13 @@ async function proxyTo(t: ExecutionContext, service: TestService): Promise<strin
   const target = new URL(service.url);
   const server = http.createServer((req, res) => {
     const { host: _host, ...headers } = req.headers;
-    const forwarded = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forwarded = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forwarded.on('error', () => res.writeHead(502).end());
     req.pipe(forwarded);
   });
@@ -52,10 +57,11 @@ test('webhooks whose receiver writes to the service again stop after one hop: th
 
   // Each webhook delivers the client's tenant (its receiver makes one more), and records the
   // three tenants those deliveries made as failed: 4 tenants, not a growing number.
-  const settled = () => hooks.every((id) => {
-    const records = service.webhooks.deliveries(id);
-    return records.length === 4 && records.every((d) => d.status !== 'pending');
-  });
+  const settled = () =>
+    hooks.every((id) => {
+      const records = service.webhooks.deliveries(id);
+      return records.length === 4 && records.every((d) => d.status !== 'pending');
+    });
   await until(service.webhooks, settled);
   t.is(await tenantCount(service), 4);
   for (const id of hooks) {
@@ -67,9 +73,18 @@ test('webhooks whose receiver writes to the service again stop after one hop: th
     }
   }
   // A client forging the header cannot keep its own changes from firing webhooks.
-  const forged = await service.api('POST', '/api/tenancy/tenants/', { name: 'f', slug: 'f' }, { 'X-Netledger-Webhook-Hop': `5.${Date.now() + 60_000}.${'0'.repeat(64)}` });
+  const forged = await service.api(
+    'POST',
+    '/api/tenancy/tenants/',
+    { name: 'f', slug: 'f' },
+    { 'X-Netledger-Webhook-Hop': `5.${Date.now() + 60_000}.${'0'.repeat(64)}` },
+  );
   t.is(forged.status, 201);
-  await until(service.webhooks, () => hooks.every((id) => service.webhooks.deliveries(id).some((d) => d.object_id === forged.body.id && d.status === 'delivered')));
+  await until(service.webhooks, () =>
+    hooks.every((id) =>
+      service.webhooks.deliveries(id).some((d) => d.object_id === forged.body.id && d.status === 'delivered'),
+    ),
+  );
 });
 
 test('with the default depth (2) echoing webhooks make a bounded number of changes: fan-out squared, then failed records', async (t) => {
@@ -92,14 +107,21 @@ test('with the default depth (2) echoing webhooks make a bounded number of chang
   }
   t.is((await service.api('POST', '/api/tenancy/tenants/', { name: 't', slug: 't' })).status, 201);
   // The client's tenant (depth 0) makes 2 (depth 1), which make 4 (depth 2), which fire nothing.
-  const settled = () => hooks.every((id) => {
-    const records = service.webhooks.deliveries(id);
-    return records.length === 7 && records.every((d) => d.status !== 'pending');
-  });
+  const settled = () =>
+    hooks.every((id) => {
+      const records = service.webhooks.deliveries(id);
+      return records.length === 7 && records.every((d) => d.status !== 'pending');
+    });
   await until(service.webhooks, settled);
   t.is(await tenantCount(service), 7);
   for (const id of hooks) {
-    t.deepEqual(service.webhooks.deliveries(id).map((d) => d.status).sort(), [...Array(3).fill('delivered'), ...Array(4).fill('failed')]);
+    t.deepEqual(
+      service.webhooks
+        .deliveries(id)
+        .map((d) => d.status)
+        .sort(),
+      [...Array(3).fill('delivered'), ...Array(4).fill('failed')],
+    );
   }
 });
 
@@ -109,20 +131,43 @@ test("a payload URL at the service's own address is refused when written, and wh
   t.teardown(() => service.close());
   const port = new URL(service.url).port;
   const base = { content_types: ['tenancy.tenant'], type_create: true };
-  for (const url of [`${service.url}/api/tenancy/tenants/`, `http://localhost:${port}/x`, `http://[::1]:${port}/`, `http://127.0.0.2:${port}/`]) {
+  for (const url of [
+    `${service.url}/api/tenancy/tenants/`,
+    `http://localhost:${port}/x`,
+    `http://[::1]:${port}/`,
+    `http://127.0.0.2:${port}/`,
+  ]) {
     const refused = await service.api('POST', '/api/extras/webhooks/', { ...base, name: url, payload_url: url });
     t.is(refused.status, 400, url);
     t.deepEqual(Object.keys(refused.body), ['payload_url']);
     t.regex(refused.body.payload_url[0], /own address/);
   }
-  t.is((await service.api('POST', '/api/extras/webhooks/', { ...base, name: 'other port', payload_url: `http://127.0.0.1:${Number(port) === 9 ? 10 : 9}/` })).status, 201);
+  t.is(
+    (
+      await service.api('POST', '/api/extras/webhooks/', {
+        ...base,
+        name: 'other port',
+        payload_url: `http://127.0.0.1:${Number(port) === 9 ? 10 : 9}/`,
+      })
+    ).status,
+    201,
+  );
 
-  const templated = await service.api('POST', '/api/extras/webhooks/', { ...base, name: 'templated', payload_url: `http://127.0.0.1:{{ "${port}" }}/api/tenancy/tenants/` });
+  const templated = await service.api('POST', '/api/extras/webhooks/', {
+    ...base,
+    name: 'templated',
+    payload_url: `http://127.0.0.1:{{ "${port}" }}/api/tenancy/tenants/`,
+  });
   t.is(templated.status, 201, 'a template is rendered only at delivery');
   await service.api('POST', '/api/tenancy/tenants/', { name: 'a', slug: 'a' });
   await service.api('POST', '/api/tenancy/tenants/', { name: 'b', slug: 'b' });
   const id = templated.body.id as number;
-  await until(service.webhooks, () => service.webhooks.deliveries(id).length === 2 && service.webhooks.deliveries(id).every((d) => d.status === 'failed'));
+  await until(
+    service.webhooks,
+    () =>
+      service.webhooks.deliveries(id).length === 2 &&
+      service.webhooks.deliveries(id).every((d) => d.status === 'failed'),
+  );
   for (const record of service.webhooks.deliveries(id)) {
     t.is(record.attempts, 1, 'not retried: it can never succeed');
     t.is(record.last_error, `payload URL refused: 127.0.0.1:${port} is this service's own address`);

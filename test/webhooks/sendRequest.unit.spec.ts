@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import test, { type ExecutionContext } from 'ava';
+
 import { MAX_ANSWER_BYTES, sendRequest, type TransportOptions } from '../../src/webhooks/sendRequest.js';
 
 const OPTIONS: TransportOptions = { sslVerification: true, caFilePath: null, timeoutMs: 10_000 };
@@ -89,7 +91,8 @@ test("an address the caller refuses (the service's own) is never called, whether
     res.writeHead(204).end();
   });
   const port = Number(new URL(url).port);
-  const refuseAddress = (address: string, p: number) => (p === port && /^(127\.|::1$)/.test(address) ? `own address ${address}:${p}` : null);
+  const refuseAddress = (address: string, p: number) =>
+    p === port && /^(127\.|::1$)/.test(address) ? `own address ${address}:${p}` : null;
   const literal = await sendRequest(post(url), { ...OPTIONS, refuseAddress });
   t.deepEqual(literal, { status: null, error: `own address 127.0.0.1:${port}`, final: true }, 'final: never retried');
   const named = await sendRequest(post(url.replace('127.0.0.1', 'localhost')), { ...OPTIONS, refuseAddress });

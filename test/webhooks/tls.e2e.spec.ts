@@ -3,7 +3,9 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { selfSigned } from '../support/selfSigned.js';
 import { startService } from '../support/startService.js';
 import { until } from './receiver.js';
@@ -25,14 +27,26 @@ test('SSL verification: a self-signed receiver is refused while verifying, reach
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const service = await startService({ WEBHOOK_RETRY_BASE: '0.005', WEBHOOK_RETRY_MAX: '0.02', WEBHOOK_MAX_ATTEMPTS: '1' });
+  const service = await startService({
+    WEBHOOK_RETRY_BASE: '0.005',
+    WEBHOOK_RETRY_MAX: '0.02',
+    WEBHOOK_MAX_ATTEMPTS: '1',
+  });
   t.teardown(async () => {
     await service.close();
     server.closeAllConnections();
     server.close();
   });
   const make = async (name: string, extra: Record<string, unknown>) =>
-    (await service.api('POST', '/api/extras/webhooks/', { name, content_types: ['dcim.site'], type_create: true, payload_url: `${url}/${name}`, ...extra })).body.id as number;
+    (
+      await service.api('POST', '/api/extras/webhooks/', {
+        name,
+        content_types: ['dcim.site'],
+        type_create: true,
+        payload_url: `${url}/${name}`,
+        ...extra,
+      })
+    ).body.id as number;
   const verifying = await make('verifying', {});
   const unverified = await make('unverified', { ssl_verification: false });
   const withCa = await make('with-ca', { ca_file_path: files.cert });

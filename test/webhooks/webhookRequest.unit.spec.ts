@@ -1,9 +1,17 @@
 import { createHmac } from 'node:crypto';
+
 import test from 'ava';
+
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { pythonTimestamp, webhookContext } from '../../src/webhooks/payload.js';
 import { exhausted, retryDelay } from '../../src/webhooks/retrySchedule.js';
-import { hookSignature, parseHeaders, pythonJson, webhookRequest, type WebhookDefinition } from '../../src/webhooks/webhookRequest.js';
+import {
+  hookSignature,
+  parseHeaders,
+  pythonJson,
+  type WebhookDefinition,
+  webhookRequest,
+} from '../../src/webhooks/webhookRequest.js';
 import { renderWith, templatePool } from '../support/templates.js';
 
 const pool = templatePool();
@@ -56,7 +64,10 @@ test('without a body template the body is the context as json.dumps prints it; n
 
 test('X-Hook-Signature is the HMAC-SHA512 of the exact body bytes with the secret, in hex', async (t) => {
   const request = await webhookRequest({ ...webhook, secret: 's3cret' }, context, pool);
-  t.is(request.headers['X-Hook-Signature'], createHmac('sha512', 's3cret').update(Buffer.from(request.body, 'utf8')).digest('hex'));
+  t.is(
+    request.headers['X-Hook-Signature'],
+    createHmac('sha512', 's3cret').update(Buffer.from(request.body, 'utf8')).digest('hex'),
+  );
   t.is(hookSignature('abc', 'key').length, 128);
 });
 
@@ -66,22 +77,39 @@ test("NetBox's documented templates render the same: body, headers with variable
       ...webhook,
       payload_url: 'http://127.0.0.1:1/{{ model }}/{{ data.id }}',
       additional_headers: 'X-Model: {{ model }}\n\nAuthorization: Bearer abc: def',
-      body_template: '{"text": "{{ event|upper }}: {{ model }} {{ data[\'name\'] }} by {{ username }}", "status": "{{ data.status.value }}"}',
+      body_template:
+        '{"text": "{{ event|upper }}: {{ model }} {{ data[\'name\'] }} by {{ username }}", "status": "{{ data.status.value }}"}',
     },
     context,
     pool,
   );
   t.is(slack.url, 'http://127.0.0.1:1/site/7');
   t.is(slack.body, '{"text": "CREATED: site Site 1 by jstretch", "status": "active"}');
-  t.deepEqual(slack.headers, { 'Content-Type': 'application/json', 'X-Model': 'site', Authorization: 'Bearer abc: def' });
-  t.is(await renderTemplate('{% for k, v in data.items() %}{{ k }}={{ v }};{% endfor %}', { data: { a: 1, b: 'x' } }), 'a=1;b=x;');
+  t.deepEqual(slack.headers, {
+    'Content-Type': 'application/json',
+    'X-Model': 'site',
+    Authorization: 'Bearer abc: def',
+  });
+  t.is(
+    await renderTemplate('{% for k, v in data.items() %}{{ k }}={{ v }};{% endfor %}', { data: { a: 1, b: 'x' } }),
+    'a=1;b=x;',
+  );
   t.is(await renderTemplate('{{ data | tojson }}', { data: { a: [1, '<b>'] } }), '{"a":[1,"<b>"]}');
-  t.is(await renderTemplate('{% if snapshots.prechange is none %}new{% endif %} {% if data.tenant %}t{% else %}no tenant{% endif %}', { snapshots: { prechange: null }, data: {} }), 'new no tenant');
+  t.is(
+    await renderTemplate(
+      '{% if snapshots.prechange is none %}new{% endif %} {% if data.tenant %}t{% else %}no tenant{% endif %}',
+      { snapshots: { prechange: null }, data: {} },
+    ),
+    'new no tenant',
+  );
   t.throws(() => parseHeaders('no colon here'), { message: /no colon/ });
 });
 
 test('retries wait twice as long each time, never longer than the cap; a delivery is given up after the last attempt', (t) => {
-  t.deepEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelay(n, 1000, 30_000)), [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+  t.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelay(n, 1000, 30_000)),
+    [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000],
+  );
   t.is(retryDelay(200, 1000, 300_000), 300_000, 'no overflow after many attempts');
   t.false(exhausted(19, 20));
   t.true(exhausted(20, 20));
@@ -90,9 +118,18 @@ test('retries wait twice as long each time, never longer than the cap; a deliver
 
 test('templates reach no constructor or prototype, so they cannot run code in the service', async (t) => {
   const context = { data: { name: 'x' } };
-  for (const code of ['{{ range.constructor("return typeof process")() }}', '{{ data.constructor.constructor("return 1")() }}', '{{ cycler.constructor("return 1")() }}', '{{ constructor.constructor("return 1")() }}']) {
+  for (const code of [
+    '{{ range.constructor("return typeof process")() }}',
+    '{{ data.constructor.constructor("return 1")() }}',
+    '{{ cycler.constructor("return 1")() }}',
+    '{{ constructor.constructor("return 1")() }}',
+  ]) {
     await t.throwsAsync(renderTemplate(code, context), undefined, code);
   }
   t.is(await renderTemplate('[{{ data["__proto__"] }}][{{ data.prototype }}][{{ __proto__ }}]', context), '[][][]');
-  t.is(await renderTemplate('{{ data.name }} {{ data.items() | length }}', context), 'x 1', 'ordinary lookups still work');
+  t.is(
+    await renderTemplate('{{ data.name }} {{ data.items() | length }}', context),
+    'x 1',
+    'ordinary lookups still work',
+  );
 });

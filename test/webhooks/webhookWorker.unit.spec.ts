@@ -1,30 +1,70 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+
 import test from 'ava';
+
+import { WebhookHops } from '../../src/auth/webhookHop.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import type { BatchHandler, ResumePoint } from '../../src/events/EventLog.js';
+import { RetriesExhaustedError, retryTransient } from '../../src/projections/retryTransient.js';
 import type { TransportResult } from '../../src/webhooks/sendRequest.js';
 import type { WebhookRequest } from '../../src/webhooks/webhookRequest.js';
-import { RetriesExhaustedError, retryTransient } from '../../src/projections/retryTransient.js';
-import { WebhookHops } from '../../src/auth/webhookHop.js';
 import { isStoreUnavailable, WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/WebhookWorker.js';
 import { MemoryEventLog } from '../support/MemoryEventLog.js';
-import { until } from './receiver.js';
 import { templatePool } from '../support/templates.js';
+import { until } from './receiver.js';
 
 const templates = templatePool();
 
-function event(objectType: string, objectId: number, action: ChangeEvent['action'], postchange: Record<string, unknown> | null, at: number): ChangeEvent {
+function event(
+  objectType: string,
+  objectId: number,
+  action: ChangeEvent['action'],
+  postchange: Record<string, unknown> | null,
+  at: number,
+): ChangeEvent {
   return {
-    v: 3, eventId: randomUUID(), position: at, requestId: randomUUID(), time: '2026-01-01T00:00:00.000000Z', user: null,
-    action, objectType, objectId, objectRepr: String(postchange?.name ?? objectId), prechange: null, postchange,
+    v: 3,
+    eventId: randomUUID(),
+    position: at,
+    requestId: randomUUID(),
+    time: '2026-01-01T00:00:00.000000Z',
+    user: null,
+    action,
+    objectType,
+    objectId,
+    objectRepr: String(postchange?.name ?? objectId),
+    prechange: null,
+    postchange,
   };
 }
 
 function hook(id: number, url: string, at: number): ChangeEvent {
-  return event('extras.webhook', id, 'create', { name: `hook ${id}`, content_types: ['dcim.site'], type_create: true, type_update: false, type_delete: false, enabled: true, payload_url: url, http_method: 'POST', http_content_type: 'application/json', additional_headers: '', body_template: '{{ data.name }}', secret_sealed: null, conditions: null, ssl_verification: true, ca_file_path: null }, at);
+  return event(
+    'extras.webhook',
+    id,
+    'create',
+    {
+      name: `hook ${id}`,
+      content_types: ['dcim.site'],
+      type_create: true,
+      type_update: false,
+      type_delete: false,
+      enabled: true,
+      payload_url: url,
+      http_method: 'POST',
+      http_content_type: 'application/json',
+      additional_headers: '',
+      body_template: '{{ data.name }}',
+      secret_sealed: null,
+      conditions: null,
+      ssl_verification: true,
+      ca_file_path: null,
+    },
+    at,
+  );
 }
 
 /** A worker over an in-memory log whose transport answers per URL as `answer` says. */
@@ -39,7 +79,11 @@ function workerFor(
   const options: WebhookWorkerOptions = {
     log,
     stateFile,
-    renderer: { data: async (e) => ({ id: e.objectId, name: (e.postchange ?? e.prechange)?.name }), snapshots: () => ({ prechange: null, postchange: null }), secret: () => '' },
+    renderer: {
+      data: async (e) => ({ id: e.objectId, name: (e.postchange ?? e.prechange)?.name }),
+      snapshots: () => ({ prechange: null, postchange: null }),
+      secret: () => '',
+    },
     templates,
     initial: async () => ({ position: 0, webhooks: [] }),
     retryBaseMs: 1,
@@ -66,18 +110,45 @@ test('a webhook whose receiver is down holds up only its own queue; every queue 
   await log.append([hook(1, 'http://up/', ++position), hook(2, 'http://down/', ++position)]);
   const sent: WebhookRequest[] = [];
   let downAnswers = true;
-  const worker = workerFor(log, path.join(dir, 'state.json'), (r) => (r.url === 'http://down/' && downAnswers ? { status: 503, error: 'down' } : { status: 200, error: null }), sent);
+  const worker = workerFor(
+    log,
+    path.join(dir, 'state.json'),
+    (r) => (r.url === 'http://down/' && downAnswers ? { status: 503, error: 'down' } : { status: 200, error: null }),
+    sent,
+  );
   await worker.start();
   t.teardown(() => worker.stop());
   for (const name of ['a', 'b', 'c']) await log.append([event('dcim.site', position, 'create', { name }, ++position)]);
 
-  await until(worker, () => worker.deliveries(1).every((d) => d.status === 'delivered') && worker.deliveries(1).length === 3 && (worker.deliveries(2).at(-1)?.attempts ?? 0) >= 3);
-  t.deepEqual(sent.filter((r) => r.url === 'http://up/').map((r) => r.body), ['a', 'b', 'c']);
-  t.deepEqual(worker.deliveries(2).map((d) => [d.status, d.attempts > 0]), [['pending', false], ['pending', false], ['pending', true]]);
+  await until(
+    worker,
+    () =>
+      worker.deliveries(1).every((d) => d.status === 'delivered') &&
+      worker.deliveries(1).length === 3 &&
+      (worker.deliveries(2).at(-1)?.attempts ?? 0) >= 3,
+  );
+  t.deepEqual(
+    sent.filter((r) => r.url === 'http://up/').map((r) => r.body),
+    ['a', 'b', 'c'],
+  );
+  t.deepEqual(
+    worker.deliveries(2).map((d) => [d.status, d.attempts > 0]),
+    [
+      ['pending', false],
+      ['pending', false],
+      ['pending', true],
+    ],
+  );
 
   downAnswers = false;
   await until(worker, () => worker.deliveries(2).every((d) => d.status === 'delivered'));
-  t.deepEqual(sent.filter((r) => r.url === 'http://down/' && r.body).map((r) => r.body).slice(-3), ['a', 'b', 'c']);
+  t.deepEqual(
+    sent
+      .filter((r) => r.url === 'http://down/' && r.body)
+      .map((r) => r.body)
+      .slice(-3),
+    ['a', 'b', 'c'],
+  );
 });
 
 test('a new worker on the saved state resends what was pending and dispatches from the saved position, not from the start', async (t) => {
@@ -91,12 +162,20 @@ test('a new worker on the saved state resends what was pending and dispatches fr
   const stateFile = path.join(dir, 'state.json');
   const firstSent: WebhookRequest[] = [];
   let fail = false;
-  const first = workerFor(log, stateFile, () => (fail ? { status: null, error: 'ECONNREFUSED' } : { status: 200, error: null }), firstSent);
+  const first = workerFor(
+    log,
+    stateFile,
+    () => (fail ? { status: null, error: 'ECONNREFUSED' } : { status: 200, error: null }),
+    firstSent,
+  );
   await first.start();
   await until(first, () => first.deliveries(1)[0]?.status === 'delivered');
   fail = true;
   await log.append([event('dcim.site', 2, 'create', { name: 'pending at stop' }, ++position)]);
-  await until(first, () => (first.deliveries(1)[0]?.attempts ?? 0) >= 1 && first.deliveries(1)[0].position === position);
+  await until(
+    first,
+    () => (first.deliveries(1)[0]?.attempts ?? 0) >= 1 && first.deliveries(1)[0].position === position,
+  );
   await first.stop();
 
   await log.append([event('dcim.site', 3, 'create', { name: 'made while stopped' }, ++position)]);
@@ -104,9 +183,18 @@ test('a new worker on the saved state resends what was pending and dispatches fr
   const second = workerFor(log, stateFile, () => ({ status: 200, error: null }), secondSent);
   await second.start();
   t.teardown(() => second.stop());
-  await until(second, () => second.deliveries(1).length === 3 && second.deliveries(1).every((d) => d.status === 'delivered'));
-  t.deepEqual(secondSent.map((r) => r.body), ['pending at stop', 'made while stopped']);
-  t.true(second.deliveries(1).find((d) => d.position === 3)!.attempts >= 2, 'the failed attempts before the stop count');
+  await until(
+    second,
+    () => second.deliveries(1).length === 3 && second.deliveries(1).every((d) => d.status === 'delivered'),
+  );
+  t.deepEqual(
+    secondSent.map((r) => r.body),
+    ['pending at stop', 'made while stopped'],
+  );
+  t.true(
+    second.deliveries(1).find((d) => d.position === 3)!.attempts >= 2,
+    'the failed attempts before the stop count',
+  );
 });
 
 test('the worker keeps the cursor the log hands with each batch beside its position, and a new worker resumes the log with it', async (t) => {
@@ -160,16 +248,25 @@ test("the worker's subscription failing after the catch-up is reported once, as 
   const failures: Error[] = [];
   let reported: () => void = () => {};
   const failed = new Promise<void>((resolve) => (reported = resolve));
-  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), [], (error) => {
-    failures.push(error);
-    reported();
-  });
+  const worker = workerFor(
+    log,
+    path.join(dir, 'state.json'),
+    () => ({ status: 200, error: null }),
+    [],
+    (error) => {
+      failures.push(error);
+      reported();
+    },
+  );
   await worker.start();
   t.teardown(() => worker.stop());
   t.is(worker.failed, null);
   ending.fail(new Error('TOPIC_AUTHORIZATION_FAILED'));
   await failed;
-  t.deepEqual(failures.map((e) => e.message), ['TOPIC_AUTHORIZATION_FAILED']);
+  t.deepEqual(
+    failures.map((e) => e.message),
+    ['TOPIC_AUTHORIZATION_FAILED'],
+  );
   t.is(worker.failed?.message, 'TOPIC_AUTHORIZATION_FAILED');
 });
 
@@ -178,7 +275,13 @@ test("the worker's subscription ending after stop() is not a failure", async (t)
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const { log, ending } = await logFailingAfterCatchUp();
   const failures: Error[] = [];
-  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), [], (error) => failures.push(error));
+  const worker = workerFor(
+    log,
+    path.join(dir, 'state.json'),
+    () => ({ status: 200, error: null }),
+    [],
+    (error) => failures.push(error),
+  );
   await worker.start();
   await worker.stop();
   ending.fail(new Error('closed during delivery'));
@@ -238,10 +341,17 @@ test('a webhook with conditions: a payload the store could not render is not tak
   let reported: () => void = () => {};
   const failed = new Promise<void>((resolve) => (reported = resolve));
   const storeDown = () => new RetriesExhaustedError(7, 60_000, new Error('connection refused'));
-  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), [], (error) => {
-    failures.push(error);
-    reported();
-  }, { renderer: rendererFailingFor(new Set(['b']), storeDown), logger: (entry) => logged.push(entry) });
+  const worker = workerFor(
+    log,
+    path.join(dir, 'state.json'),
+    () => ({ status: 200, error: null }),
+    [],
+    (error) => {
+      failures.push(error);
+      reported();
+    },
+    { renderer: rendererFailingFor(new Set(['b']), storeDown), logger: (entry) => logged.push(entry) },
+  );
   await worker.start();
   t.teardown(() => worker.stop());
   await memory.append([event('dcim.site', 1, 'create', { name: 'b' }, ++position)]);
@@ -254,26 +364,43 @@ test('a webhook with conditions: a payload the store could not render is not tak
   t.false(logged.some((entry) => String(entry.msg).includes('conditions not evaluated')));
 });
 
-test('a malformed condition is still the webhook\'s fault: warned about and skipped, other webhooks delivered', async (t) => {
+test("a malformed condition is still the webhook's fault: warned about and skipped, other webhooks delivered", async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-worker-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const { memory, log } = await logEndingOnHandlerFailure();
   let position = 0;
-  await memory.append([conditionalHook(1, 'http://bad/', { xor: [] }, ++position), hook(2, 'http://good/', ++position)]);
+  await memory.append([
+    conditionalHook(1, 'http://bad/', { xor: [] }, ++position),
+    hook(2, 'http://good/', ++position),
+  ]);
   const logged: Array<Record<string, unknown>> = [];
   const failures: Error[] = [];
   const sent: WebhookRequest[] = [];
-  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), sent, (error) => failures.push(error), {
-    logger: (entry) => logged.push(entry),
-  });
+  const worker = workerFor(
+    log,
+    path.join(dir, 'state.json'),
+    () => ({ status: 200, error: null }),
+    sent,
+    (error) => failures.push(error),
+    {
+      logger: (entry) => logged.push(entry),
+    },
+  );
   await worker.start();
   t.teardown(() => worker.stop());
   await memory.append([event('dcim.site', 1, 'create', { name: 'a' }, ++position)]);
   await until(worker, () => worker.deliveries(2)[0]?.status === 'delivered');
   t.is(worker.position, position);
   t.deepEqual(worker.deliveries(1), []);
-  t.deepEqual(sent.map((r) => r.url), ['http://good/']);
-  t.true(logged.some((entry) => entry.level === 'warn' && String(entry.msg).startsWith('webhook 1: conditions not evaluated')));
+  t.deepEqual(
+    sent.map((r) => r.url),
+    ['http://good/'],
+  );
+  t.true(
+    logged.some(
+      (entry) => entry.level === 'warn' && String(entry.msg).startsWith('webhook 1: conditions not evaluated'),
+    ),
+  );
   t.deepEqual(failures, []);
 });
 
@@ -282,40 +409,75 @@ test('a change whose payload fails to render for its own reason is recorded as a
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const { memory, log } = await logEndingOnHandlerFailure();
   let position = 0;
-  await memory.append([hook(1, 'http://one/', ++position), conditionalHook(2, 'http://two/', { and: [{ attr: 'name', value: 'never' }] }, ++position)]);
+  await memory.append([
+    hook(1, 'http://one/', ++position),
+    conditionalHook(2, 'http://two/', { and: [{ attr: 'name', value: 'never' }] }, ++position),
+  ]);
   const logged: Array<Record<string, unknown>> = [];
   const failures: Error[] = [];
   let reported: () => void = () => {};
   const failed = new Promise<void>((resolve) => (reported = resolve));
   const sent: WebhookRequest[] = [];
-  const worker = workerFor(log, path.join(dir, 'state.json'), () => ({ status: 200, error: null }), sent, (error) => {
-    failures.push(error);
-    reported();
-  }, { renderer: rendererFailingFor(new Set(['broken']), () => new TypeError("Cannot read properties of undefined (reading 'slug')")), logger: (entry) => logged.push(entry) });
+  const worker = workerFor(
+    log,
+    path.join(dir, 'state.json'),
+    () => ({ status: 200, error: null }),
+    sent,
+    (error) => {
+      failures.push(error);
+      reported();
+    },
+    {
+      renderer: rendererFailingFor(
+        new Set(['broken']),
+        () => new TypeError("Cannot read properties of undefined (reading 'slug')"),
+      ),
+      logger: (entry) => logged.push(entry),
+    },
+  );
   await worker.start();
   t.teardown(() => worker.stop());
   const broken = ++position;
   await memory.append([event('dcim.site', 1, 'create', { name: 'broken' }, broken)]);
   await memory.append([event('dcim.site', 2, 'create', { name: 'after' }, ++position)]);
   // Without the fix the worker stops at the broken change (the service would restart into it again).
-  await Promise.race([failed, until(worker, () => worker.deliveries(1).some((d) => d.position === position && d.status === 'delivered'))]);
+  await Promise.race([
+    failed,
+    until(worker, () => worker.deliveries(1).some((d) => d.position === position && d.status === 'delivered')),
+  ]);
   t.deepEqual(failures, [], 'not fatal');
   t.is(worker.failed, null);
   t.is(worker.position, position);
-  t.deepEqual(sent.map((r) => r.body), ['after']);
+  t.deepEqual(
+    sent.map((r) => r.body),
+    ['after'],
+  );
   for (const id of [1, 2]) {
-    t.like(worker.deliveries(id).find((d) => d.position === broken), {
-      status: 'failed',
-      attempts: 0,
-      event: 'created',
-      object_type: 'dcim.site',
-      object_id: 1,
-      last_error: "payload not rendered: Cannot read properties of undefined (reading 'slug')",
-    }, `webhook ${id}`);
+    t.like(
+      worker.deliveries(id).find((d) => d.position === broken),
+      {
+        status: 'failed',
+        attempts: 0,
+        event: 'created',
+        object_type: 'dcim.site',
+        object_id: 1,
+        last_error: "payload not rendered: Cannot read properties of undefined (reading 'slug')",
+      },
+      `webhook ${id}`,
+    );
   }
   const errors = logged.filter((entry) => entry.level === 'error');
-  t.deepEqual(errors.map((entry) => [entry.webhook, entry.position]), [[1, broken], [2, broken]]);
-  t.regex(String(errors[0]!.msg), /^webhook 1: change \d+ not delivered: its payload could not be rendered: Cannot read properties/);
+  t.deepEqual(
+    errors.map((entry) => [entry.webhook, entry.position]),
+    [
+      [1, broken],
+      [2, broken],
+    ],
+  );
+  t.regex(
+    String(errors[0]!.msg),
+    /^webhook 1: change \d+ not delivered: its payload could not be rendered: Cannot read properties/,
+  );
 });
 
 test('a payload not rendered because the read store stayed down past its retry budget still stops the worker before that change, and a restart delivers it', async (t) => {
@@ -330,14 +492,26 @@ test('a payload not rendered because the read store stayed down past its retry b
   const failed = new Promise<void>((resolve) => (reported = resolve));
   // As the store's retrying() ends it: transient failures that outlasted the budget (0 here: no wait).
   const storeDown = rendererFailingFor(new Set(), () => new Error('unused'));
-  storeDown.data = (e) => retryTransient(async () => {
-    throw new Error(`connection refused reading the neighbours of ${e.objectId}`);
-  }, () => true, { firstDelayMs: 1, maxDelayMs: 1, budgetMs: 0 });
+  storeDown.data = (e) =>
+    retryTransient(
+      async () => {
+        throw new Error(`connection refused reading the neighbours of ${e.objectId}`);
+      },
+      () => true,
+      { firstDelayMs: 1, maxDelayMs: 1, budgetMs: 0 },
+    );
   const logged: Array<Record<string, unknown>> = [];
-  const first = workerFor(log, stateFile, () => ({ status: 200, error: null }), [], (error) => {
-    failures.push(error);
-    reported();
-  }, { renderer: storeDown, logger: (entry) => logged.push(entry) });
+  const first = workerFor(
+    log,
+    stateFile,
+    () => ({ status: 200, error: null }),
+    [],
+    (error) => {
+      failures.push(error);
+      reported();
+    },
+    { renderer: storeDown, logger: (entry) => logged.push(entry) },
+  );
   await first.start();
   await memory.append([event('dcim.site', 1, 'create', { name: 'a' }, ++position)]);
   await failed;
@@ -353,7 +527,10 @@ test('a payload not rendered because the read store stayed down past its retry b
   await second.start();
   t.teardown(() => second.stop());
   await until(second, () => second.deliveries(1)[0]?.status === 'delivered');
-  t.deepEqual(sent.map((r) => r.body), ['a']);
+  t.deepEqual(
+    sent.map((r) => r.body),
+    ['a'],
+  );
 });
 
 test('a rendering failure the read store names its own (refused credentials: not transient, so not retried) counts as the store down, wherever it stands in the cause chain; a plain error does not', (t) => {
@@ -362,7 +539,10 @@ test('a rendering failure the read store names its own (refused credentials: not
   t.true(isStoreUnavailable(new StoreOwn('Unauthorized'), own));
   t.true(isStoreUnavailable(new Error('rendering device 7', { cause: new StoreOwn('Unauthorized') }), own));
   t.false(isStoreUnavailable(new TypeError('serializer bug'), own));
-  t.false(isStoreUnavailable(new StoreOwn('Unauthorized')), 'without the store\'s judgement, only exhausted retries and unavailability count');
+  t.false(
+    isStoreUnavailable(new StoreOwn('Unauthorized')),
+    "without the store's judgement, only exhausted retries and unavailability count",
+  );
   t.true(isStoreUnavailable(new RetriesExhaustedError(3, 1_000, new Error('connection refused'))));
 });
 
@@ -386,16 +566,27 @@ test('a change a webhook delivery requested (at WEBHOOK_MAX_DEPTH) is recorded a
   await log.append([{ ...event('dcim.site', 2, 'create', { name: 'by a webhook' }, byHook), webhookDepth: 1 }]);
   const after = ++position;
   await log.append([event('dcim.site', 3, 'create', { name: 'after' }, after)]);
-  await until(worker, () => worker.deliveries(1).length === 3 && worker.deliveries(1).every((d) => d.status !== 'pending'));
+  await until(
+    worker,
+    () => worker.deliveries(1).length === 3 && worker.deliveries(1).every((d) => d.status !== 'pending'),
+  );
 
-  t.deepEqual(sent.map((r) => r.body), ['by a client', 'after'], 'delivery goes on after the refused change');
+  t.deepEqual(
+    sent.map((r) => r.body),
+    ['by a client', 'after'],
+    'delivery goes on after the refused change',
+  );
   t.is(hops.depth(sent[0]!.headers['X-Netledger-Webhook-Hop']), 1, "a client's change is sent at depth 1");
-  t.like(worker.deliveries(1).find((d) => d.position === byHook), {
-    status: 'failed',
-    attempts: 0,
-    last_status_code: null,
-    last_error: 'not sent: the change was requested by a webhook delivery (depth 1); changes at depth 1 or deeper fire no webhook (WEBHOOK_MAX_DEPTH)',
-  });
+  t.like(
+    worker.deliveries(1).find((d) => d.position === byHook),
+    {
+      status: 'failed',
+      attempts: 0,
+      last_status_code: null,
+      last_error:
+        'not sent: the change was requested by a webhook delivery (depth 1); changes at depth 1 or deeper fire no webhook (WEBHOOK_MAX_DEPTH)',
+    },
+  );
 });
 
 test('with a higher WEBHOOK_MAX_DEPTH a delivery-requested change is sent one hop deeper', async (t) => {
@@ -414,10 +605,19 @@ test('with a higher WEBHOOK_MAX_DEPTH a delivery-requested change is sent one ho
   t.teardown(() => worker.stop());
   await log.append([{ ...event('dcim.site', 1, 'create', { name: 'x' }, 2), webhookDepth: 1 }]);
   await log.append([{ ...event('dcim.site', 2, 'create', { name: 'y' }, 3), webhookDepth: 2 }]);
-  await until(worker, () => worker.deliveries(1).length === 2 && worker.deliveries(1).every((d) => d.status !== 'pending'));
-  t.deepEqual(sent.map((r) => r.body), ['x']);
+  await until(
+    worker,
+    () => worker.deliveries(1).length === 2 && worker.deliveries(1).every((d) => d.status !== 'pending'),
+  );
+  t.deepEqual(
+    sent.map((r) => r.body),
+    ['x'],
+  );
   t.is(hops.depth(sent[0]!.headers['X-Netledger-Webhook-Hop']), 2);
-  t.deepEqual(worker.deliveries(1).map((d) => d.status), ['failed', 'delivered']);
+  t.deepEqual(
+    worker.deliveries(1).map((d) => d.status),
+    ['failed', 'delivered'],
+  );
 });
 
 test('hop tokens: a forged, damaged, foreign or expired one counts as none', (t) => {

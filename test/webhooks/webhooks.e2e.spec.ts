@@ -2,7 +2,9 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import test from 'ava';
+
 import { startService, type TestService } from '../support/startService.js';
 import { Receiver, until } from './receiver.js';
 
@@ -10,7 +12,11 @@ import { Receiver, until } from './receiver.js';
 const FAST_RETRIES = { WEBHOOK_RETRY_BASE: '0.005', WEBHOOK_RETRY_MAX: '0.02' };
 
 async function createWebhook(service: TestService, body: Record<string, unknown>) {
-  const response = await service.api('POST', '/api/extras/webhooks/', { content_types: ['dcim.site'], type_create: true, ...body });
+  const response = await service.api('POST', '/api/extras/webhooks/', {
+    content_types: ['dcim.site'],
+    type_create: true,
+    ...body,
+  });
   if (response.status !== 201) throw new Error(`webhook not created: ${JSON.stringify(response.body)}`);
   return response.body as { id: number };
 }
@@ -31,7 +37,11 @@ test('a webhook fires on create, update and delete with the payload, headers and
     http_content_type: 'application/json; charset=utf-8',
     secret: 'hook-secret',
   });
-  t.is((await service.api('GET', `/api/extras/webhooks/${hook.id}/`)).body.secret, 'hook-secret', 'readers of the webhook see its secret, as in NetBox');
+  t.is(
+    (await service.api('GET', `/api/extras/webhooks/${hook.id}/`)).body.secret,
+    'hook-secret',
+    'readers of the webhook see its secret, as in NetBox',
+  );
 
   const created = await service.api('POST', '/api/dcim/sites/', { name: 'DC-1', slug: 'dc-1' });
   const updated = await service.api('PATCH', `/api/dcim/sites/${created.body.id}/`, { description: 'edge' });
@@ -50,7 +60,11 @@ test('a webhook fires on create, update and delete with the payload, headers and
   t.is(c.json.username, 'admin');
   t.is(c.json.request_id, created.headers.get('x-request-id'));
   t.regex(c.json.timestamp, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{6})?\+00:00$/);
-  t.deepEqual({ ...c.json.data, last_updated: null, created: null }, { ...created.body, last_updated: null, created: null }, 'data is the object in its API form');
+  t.deepEqual(
+    { ...c.json.data, last_updated: null, created: null },
+    { ...created.body, last_updated: null, created: null },
+    'data is the object in its API form',
+  );
   t.is(c.json.snapshots.prechange, null);
   t.is(c.json.snapshots.postchange.name, 'DC-1');
 
@@ -71,7 +85,11 @@ test('a webhook fires on create, update and delete with the payload, headers and
   t.is(records.body.count, 3);
   t.deepEqual(
     records.body.results.map((r: any) => [r.event, r.status, r.attempts, r.last_status_code, r.last_error]),
-    [['deleted', 'delivered', 1, 204, null], ['updated', 'delivered', 1, 204, null], ['created', 'delivered', 1, 204, null]],
+    [
+      ['deleted', 'delivered', 1, 204, null],
+      ['updated', 'delivered', 1, 204, null],
+      ['created', 'delivered', 1, 204, null],
+    ],
   );
 });
 
@@ -82,9 +100,17 @@ test('conditions, content types, action flags and the enabled switch decide whic
     await service.close();
     await receiver.stop();
   });
-  await createWebhook(service, { name: 'active sites', payload_url: `${receiver.url}/active`, conditions: { and: [{ attr: 'status.value', value: 'active' }] } });
+  await createWebhook(service, {
+    name: 'active sites',
+    payload_url: `${receiver.url}/active`,
+    conditions: { and: [{ attr: 'status.value', value: 'active' }] },
+  });
   const disabled = await createWebhook(service, { name: 'off', payload_url: `${receiver.url}/off`, enabled: false });
-  await createWebhook(service, { name: 'tenants', content_types: ['tenancy.tenant'], payload_url: `${receiver.url}/tenants` });
+  await createWebhook(service, {
+    name: 'tenants',
+    content_types: ['tenancy.tenant'],
+    payload_url: `${receiver.url}/tenants`,
+  });
   t.is((await service.api('PATCH', `/api/extras/webhooks/${disabled.id}/`, { enabled: false })).status, 200);
 
   await service.api('POST', '/api/dcim/sites/', { name: 'planned', slug: 'planned', status: 'planned' });
@@ -93,7 +119,13 @@ test('conditions, content types, action flags and the enabled switch decide whic
   await service.api('POST', '/api/tenancy/tenants/', { name: 'T1', slug: 't1' });
   const received = await receiver.receivedCount(2);
   // Changes are delivered in log order: anything the planned site or the update had triggered would have come first.
-  t.deepEqual(received.map((r) => [r.path, r.json.data.name]), [['/active', 'live'], ['/tenants', 'T1']]);
+  t.deepEqual(
+    received.map((r) => [r.path, r.json.data.name]),
+    [
+      ['/active', 'live'],
+      ['/tenants', 'T1'],
+    ],
+  );
 });
 
 test('webhook rules: a type chosen, conditions well formed, a CA file only with SSL verification, the URL and types unique', async (t) => {
@@ -103,18 +135,37 @@ test('webhook rules: a type chosen, conditions well formed, a CA file only with 
   const none = await service.api('POST', '/api/extras/webhooks/', base);
   t.is(none.status, 400);
   t.deepEqual(none.body, { __all__: ['At least one type must be selected: create, update, and/or delete.'] });
-  const conditions = await service.api('POST', '/api/extras/webhooks/', { ...base, type_create: true, conditions: { and: [{ attr: 'name', value: 'x', op: 'gt' }] } });
+  const conditions = await service.api('POST', '/api/extras/webhooks/', {
+    ...base,
+    type_create: true,
+    conditions: { and: [{ attr: 'name', value: 'x', op: 'gt' }] },
+  });
   t.deepEqual(conditions.body, { conditions: ["Invalid type for gt operation: <class 'str'>"] });
-  const lookahead = await service.api('POST', '/api/extras/webhooks/', { ...base, type_create: true, conditions: { and: [{ attr: 'name', value: 'a(?=b)', op: 'regex' }] } });
+  const lookahead = await service.api('POST', '/api/extras/webhooks/', {
+    ...base,
+    type_create: true,
+    conditions: { and: [{ attr: 'name', value: 'a(?=b)', op: 'regex' }] },
+  });
   t.is(lookahead.status, 400);
   t.regex(lookahead.body.conditions?.[0] ?? '', /^a\(\?=b\) is not supported: .*lookarounds/);
-  const ca = await service.api('POST', '/api/extras/webhooks/', { ...base, type_create: true, ssl_verification: false, ca_file_path: '/etc/ca.pem' });
+  const ca = await service.api('POST', '/api/extras/webhooks/', {
+    ...base,
+    type_create: true,
+    ssl_verification: false,
+    ca_file_path: '/etc/ca.pem',
+  });
   t.deepEqual(ca.body, { ca_file_path: ['Do not specify a CA certificate file if SSL verification is disabled.'] });
-  const type = await service.api('POST', '/api/extras/webhooks/', { ...base, type_create: true, content_types: ['dcim.nothing'] });
+  const type = await service.api('POST', '/api/extras/webhooks/', {
+    ...base,
+    type_create: true,
+    content_types: ['dcim.nothing'],
+  });
   t.deepEqual(type.body, { content_types: ['Invalid content type: dcim.nothing'] });
   t.is((await service.api('POST', '/api/extras/webhooks/', { ...base, type_create: true })).status, 201);
   const twice = await service.api('POST', '/api/extras/webhooks/', { ...base, name: 'w2', type_create: true });
-  t.deepEqual(twice.body, { __all__: ['Webhook with this URL, Type create, Type update and Type delete already exists.'] });
+  t.deepEqual(twice.body, {
+    __all__: ['Webhook with this URL, Type create, Type update and Type delete already exists.'],
+  });
   const filtered = await service.api('GET', '/api/extras/webhooks/?content_types=dcim.site');
   t.is(filtered.body.count, 1);
   t.is((await service.api('GET', '/api/extras/webhooks/?content_types=dcim.device')).body.count, 0);
@@ -130,10 +181,16 @@ test('a receiver that is down for a while gets every delivery once it is back, i
     await receiver.stop();
   });
   const hook = await createWebhook(service, { name: 'flaky', payload_url: `${receiver.url}/` });
-  for (let i = 1; i <= 5; i++) t.is((await service.api('POST', '/api/dcim/sites/', { name: `S${i}`, slug: `s${i}` })).status, 201);
+  for (let i = 1; i <= 5; i++)
+    t.is((await service.api('POST', '/api/dcim/sites/', { name: `S${i}`, slug: `s${i}` })).status, 201);
   // Down: the first change is retried, and the later ones wait behind it.
   const head = service.services.log.head();
-  await until(service.webhooks, () => service.webhooks.position >= head && (service.webhooks.deliveries(hook.id).find((d) => d.status === 'pending' && d.attempts >= 3) ?? null) !== null);
+  await until(
+    service.webhooks,
+    () =>
+      service.webhooks.position >= head &&
+      (service.webhooks.deliveries(hook.id).find((d) => d.status === 'pending' && d.attempts >= 3) ?? null) !== null,
+  );
   const waiting = await service.api('GET', `/api/extras/webhooks/${hook.id}/deliveries/?status=pending`);
   t.is(waiting.body.count, 5);
   const first = waiting.body.results.at(-1);
@@ -142,11 +199,17 @@ test('a receiver that is down for a while gets every delivery once it is back, i
   t.regex(first.last_error, /Status 503 returned with content 'receiver down'/);
   t.truthy(first.last_attempt);
   t.truthy(first.next_attempt);
-  t.true(waiting.body.results.slice(0, 4).every((d: any) => d.attempts === 0), 'later changes wait behind the first');
+  t.true(
+    waiting.body.results.slice(0, 4).every((d: any) => d.attempts === 0),
+    'later changes wait behind the first',
+  );
 
   receiver.failWith = null;
   const received = await receiver.receivedCount(5);
-  t.deepEqual(received.map((r) => r.json.data.name), ['S1', 'S2', 'S3', 'S4', 'S5']);
+  t.deepEqual(
+    received.map((r) => r.json.data.name),
+    ['S1', 'S2', 'S3', 'S4', 'S5'],
+  );
   await until(service.webhooks, () => service.webhooks.deliveries(hook.id).every((d) => d.status === 'delivered'));
   const done = await service.api('GET', `/api/extras/webhooks/${hook.id}/deliveries/?status=delivered&limit=1`);
   t.is(done.body.count, 5);
@@ -166,7 +229,14 @@ test('a delivery is given up after the last attempt, recorded as failed with its
   await service.api('POST', '/api/dcim/sites/', { name: 'S1', slug: 's1' });
   await until(service.webhooks, () => service.webhooks.deliveries(hook.id)[0]?.status === 'failed');
   const [record] = (await service.api('GET', `/api/extras/webhooks/${hook.id}/deliveries/?status=failed`)).body.results;
-  t.like(record, { status: 'failed', attempts: 2, last_status_code: 500, event: 'created', object_type: 'dcim.site', next_attempt: null });
+  t.like(record, {
+    status: 'failed',
+    attempts: 2,
+    last_status_code: 500,
+    event: 'created',
+    object_type: 'dcim.site',
+    next_attempt: null,
+  });
   t.regex(record.last_error, /Status 500/);
   t.is(receiver.refused.length, 2);
   const bad = await service.api('GET', `/api/extras/webhooks/${hook.id}/deliveries/?status=bogus`);
@@ -184,12 +254,19 @@ test('a restart resumes delivery where it stopped: changes made while the receiv
     await receiver.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  const hook = await createWebhook(service, { name: 'resumes', type_update: true, payload_url: `http://127.0.0.1:${port}/` });
+  const hook = await createWebhook(service, {
+    name: 'resumes',
+    type_update: true,
+    payload_url: `http://127.0.0.1:${port}/`,
+  });
   const site = await service.api('POST', '/api/dcim/sites/', { name: 'A', slug: 'a' });
   await service.api('PATCH', `/api/dcim/sites/${site.body.id}/`, { name: 'B' });
   await service.api('POST', '/api/dcim/sites/', { name: 'C', slug: 'c' });
   const head = service.services.log.head();
-  await until(service.webhooks, () => service.webhooks.position >= head && (service.webhooks.deliveries(hook.id)[2]?.attempts ?? 0) >= 1);
+  await until(
+    service.webhooks,
+    () => service.webhooks.position >= head && (service.webhooks.deliveries(hook.id)[2]?.attempts ?? 0) >= 1,
+  );
   t.is(service.webhooks.deliveries(hook.id)[2].last_status_code, null);
   t.regex(service.webhooks.deliveries(hook.id)[2].last_error ?? '', /ECONNREFUSED/);
   await service.close();
@@ -198,10 +275,21 @@ test('a restart resumes delivery where it stopped: changes made while the receiv
   service = await startService(FAST_RETRIES, dataDir);
   await service.api('POST', '/api/dcim/sites/', { name: 'D', slug: 'd' });
   const received = await receiver.receivedCount(4);
-  t.deepEqual(received.map((r) => [r.json.event, r.json.data.name]), [['created', 'A'], ['updated', 'B'], ['created', 'C'], ['created', 'D']]);
+  t.deepEqual(
+    received.map((r) => [r.json.event, r.json.data.name]),
+    [
+      ['created', 'A'],
+      ['updated', 'B'],
+      ['created', 'C'],
+      ['created', 'D'],
+    ],
+  );
   await until(service.webhooks, () => service.webhooks.deliveries(hook.id).every((d) => d.status === 'delivered'));
   t.is(service.webhooks.deliveries(hook.id).length, 4);
-  t.true(service.webhooks.deliveries(hook.id)[3].attempts >= 2, 'the first change was tried before the restart and after it');
+  t.true(
+    service.webhooks.deliveries(hook.id)[3].attempts >= 2,
+    'the first change was tried before the restart and after it',
+  );
 });
 
 test('the secret is never in clear in the event log, object changes, the delivery state or log lines', async (t) => {
@@ -219,7 +307,11 @@ test('the secret is never in clear in the event log, object changes, the deliver
   await service.api('PATCH', `/api/extras/webhooks/${hook.id}/`, { secret: `${secret}-2` });
   await service.api('POST', '/api/dcim/sites/', { name: 'S', slug: 's' });
   const [delivery] = await receiver.receivedCount(1);
-  t.is(delivery.headers['x-hook-signature'], createHmac('sha512', `${secret}-2`).update(delivery.body).digest('hex'), 'signed with the secret as changed');
+  t.is(
+    delivery.headers['x-hook-signature'],
+    createHmac('sha512', `${secret}-2`).update(delivery.body).digest('hex'),
+    'signed with the secret as changed',
+  );
   await until(service.webhooks, () => service.webhooks.deliveries(hook.id)[0]?.status === 'delivered');
 
   t.false(readFileSync(path.join(dataDir, 'events.log')).toString('latin1').includes(secret));
@@ -239,5 +331,8 @@ test('the deliveries view is documented in OpenAPI', async (t) => {
   const document = await service.api('GET', '/api/schema/?format=json');
   const operation = document.body.paths['/api/extras/webhooks/{id}/deliveries/']?.get;
   t.truthy(operation);
-  t.deepEqual(operation.parameters.map((p: any) => p.name), ['status', 'limit', 'offset']);
+  t.deepEqual(
+    operation.parameters.map((p: any) => p.name),
+    ['status', 'limit', 'offset'],
+  );
 });

@@ -1,11 +1,9 @@
 import { once } from 'node:events';
+
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
-import { changeEventSchema } from '../../events/ChangeEvent.js';
-import type { ModelDefinition } from '../../models/types.js';
+
 import type { AuditService } from '../../audit/AuditService.js';
-import { PastStateCancelledError, PastStatesBusyError } from '../../audit/PastStates.js';
 import {
   canonicalUuid,
   ChangeFilterError,
@@ -16,8 +14,12 @@ import {
   type UserLookup,
 } from '../../audit/changeQuery.js';
 import type { ChangeTest } from '../../audit/changeScope.js';
-import { pageLinks, parsePage } from '../query/pagination.js';
+import { PastStateCancelledError, PastStatesBusyError } from '../../audit/PastStates.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
+import { changeEventSchema } from '../../events/ChangeEvent.js';
+import type { ModelDefinition } from '../../models/types.js';
 import { assertMayWrite, NOT_AUTHENTICATED, viewScope } from '../permissions.js';
+import { pageLinks, parsePage } from '../query/pagination.js';
 import type { Services } from '../Services.js';
 import { readableChanges } from './changePermission.js';
 
@@ -148,8 +150,17 @@ async function respondWithPage(
   filter: Awaited<ReturnType<typeof compile>>,
 ) {
   const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
-  const selection = selectChanges(audit.log.index, filter, parseOrdering(query.get('ordering')), page.offset, page.limit);
-  const results = await audit.renderer.render(await audit.log.events(selection.positions), renderContext(services, ctx));
+  const selection = selectChanges(
+    audit.log.index,
+    filter,
+    parseOrdering(query.get('ordering')),
+    page.offset,
+    page.limit,
+  );
+  const results = await audit.renderer.render(
+    await audit.log.events(selection.positions),
+    renderContext(services, ctx),
+  );
   const base = `${ctx.state.baseUrl}${ctx.path}`;
   ctx.body = { count: selection.count, ...pageLinks(base, query, page, selection.count), results };
 }
@@ -325,7 +336,11 @@ async function streamView(services: Services, audit: AuditService, ctx: Context)
         cursor = to;
       }
     } catch (error) {
-      services.logger({ level: 'error', requestId: ctx.state.requestId, msg: `object-change stream failed: ${(error as Error)?.stack ?? String(error)}` });
+      services.logger({
+        level: 'error',
+        requestId: ctx.state.requestId,
+        msg: `object-change stream failed: ${(error as Error)?.stack ?? String(error)}`,
+      });
     } finally {
       finish();
     }

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+
 import type { AuditService } from '../../audit/AuditService.js';
 import { changeScopeTest, type ChangeTest } from '../../audit/changeScope.js';
 import { PermissionDeniedError } from '../../commands/errors.js';

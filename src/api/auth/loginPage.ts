@@ -1,7 +1,10 @@
 /** Server-rendered login and logout pages for the browsable API: no scripts, every value escaped. */
 
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' })[c]!);
+  return String(value ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' })[c]!,
+  );
 }
 
 function page(title: string, body: string): string {
@@ -42,7 +45,9 @@ export interface LoginPageOptions {
 
 export function loginPage(options: LoginPageOptions): string {
   const errors = (options.errors ?? []).map((e) => `<p class="error">${escapeHtml(e)}</p>`).join('\n');
-  const note = options.loggedInAs ? `<p class="note">You are logged in as <strong>${escapeHtml(options.loggedInAs)}</strong>.</p>` : '';
+  const note = options.loggedInAs
+    ? `<p class="note">You are logged in as <strong>${escapeHtml(options.loggedInAs)}</strong>.</p>`
+    : '';
   return page(
     'Log in',
     `<h1>Log in to netledger</h1>

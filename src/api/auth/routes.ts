@@ -1,13 +1,14 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+
+import type { Principal } from '../../auth/authenticateToken.js';
 import type { AuthService } from '../../auth/AuthService.js';
 import { CSRF_COOKIE, CSRF_FIELD, SESSION_COOKIE, SessionCodec, type SessionData } from '../../auth/sessions.js';
 import { createObjects } from '../../commands/createObjects.js';
 import { cookieOptions, csrfFailure, requestOrigin } from '../middleware/authenticate.js';
 import { readJsonBody } from '../middleware/readJsonBody.js';
-import { readRequestBody, refuseBody, type BodyLimits } from '../middleware/readRequestBody.js';
+import { type BodyLimits, readRequestBody, refuseBody } from '../middleware/readRequestBody.js';
 import { BODY_NOT_UTF8, decodeUtf8, percentEncodingIsUtf8 } from '../middleware/strictUtf8.js';
-import type { Principal } from '../../auth/authenticateToken.js';
 import { guardWrites } from '../permissions.js';
 import type { Services } from '../Services.js';
 import { loginPage, logoutPage } from './loginPage.js';
@@ -33,11 +34,20 @@ export function authRoutes(services: Services): Router {
   const router = new Router();
 
   const bodyTimeoutMs = services.config.bodyTimeoutMs;
-  router.post(PROVISION_PATH, readJsonBody({ maxBytes: services.config.maxBodyBytes, timeoutMs: bodyTimeoutMs }), (ctx) => provision(services, auth, ctx));
+  router.post(
+    PROVISION_PATH,
+    readJsonBody({ maxBytes: services.config.maxBodyBytes, timeoutMs: bodyTimeoutMs }),
+    (ctx) => provision(services, auth, ctx),
+  );
   router.all(PROVISION_PATH, (ctx) => {
     ctx.set('Allow', 'POST, OPTIONS');
     if (ctx.method === 'OPTIONS') {
-      ctx.body = { name: 'Token Provision', description: '', renders: ['application/json'], parses: ['application/json'] };
+      ctx.body = {
+        name: 'Token Provision',
+        description: '',
+        renders: ['application/json'],
+        parses: ['application/json'],
+      };
       return;
     }
     ctx.status = 405;
@@ -125,7 +135,13 @@ async function provision(services: Services, auth: AuthService, ctx: Context): P
     webhookDepth: ctx.state.webhookDepth,
   };
   const { result } = await services.coordinator.execute(context, (tx) =>
-    createObjects(services.commands, tx, definition, [{ user: principal.user.id, write_enabled: true, allowed_ips: null }], false),
+    createObjects(
+      services.commands,
+      tx,
+      definition,
+      [{ user: principal.user.id, write_enabled: true, allowed_ips: null }],
+      false,
+    ),
   );
   const [rendered] = await services.serializer.render(definition, result.documents, 'complete', {
     baseUrl: ctx.state.baseUrl,
@@ -167,7 +183,10 @@ function htmlHeaders(ctx: Context): void {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  );
 }
 
 /** The CSRF token the login form carries: the session's, else a pre-login token kept in the csrftoken cookie. */
@@ -204,7 +223,9 @@ async function login(auth: AuthService, ctx: Context, trusted: string[], limits:
   const password = form.get('password') ?? '';
   const session = ctx.state.session as SessionData | undefined;
   const expected = session ? session.c : ctx.cookies.get(CSRF_COOKIE);
-  const csrf = expected ? csrfFailure(ctx, expected, form.get(CSRF_FIELD) ?? undefined, trusted) : 'CSRF cookie not set.';
+  const csrf = expected
+    ? csrfFailure(ctx, expected, form.get(CSRF_FIELD) ?? undefined, trusted)
+    : 'CSRF cookie not set.';
   if (csrf) return showLogin(ctx, 403, [`CSRF verification failed. ${csrf}`], username, next);
   if (!username || !password) return showLogin(ctx, 200, ['Username and password are required.'], username, next);
 
@@ -232,7 +253,12 @@ function showLogout(ctx: Context): void {
   }
   htmlHeaders(ctx);
   const next = ctx.query.next?.toString();
-  ctx.body = logoutPage({ csrfField: CSRF_FIELD, csrfToken: session.c, username: String(principal.user.username), next: next ? safeNext(next) : '/login/' });
+  ctx.body = logoutPage({
+    csrfField: CSRF_FIELD,
+    csrfToken: session.c,
+    username: String(principal.user.username),
+    next: next ? safeNext(next) : '/login/',
+  });
 }
 
 async function logout(auth: AuthService, ctx: Context, trusted: string[], limits: BodyLimits): Promise<void> {
@@ -253,4 +279,3 @@ async function logout(auth: AuthService, ctx: Context, trusted: string[], limits
   const next = form.get('next');
   ctx.redirect(next ? safeNext(next) : '/login/');
 }
-

@@ -6,10 +6,11 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+
+import { type ContentTypeEntry, ContentTypes } from '../../audit/contentTypes.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
-import { ContentTypes, type ContentTypeEntry } from '../../audit/contentTypes.js';
-import { pageLinks, parsePage } from '../query/pagination.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';
+import { pageLinks, parsePage } from '../query/pagination.js';
 import type { Services } from '../Services.js';
 
 export const CONTENT_TYPES_PATH = 'content-types';
@@ -25,7 +26,8 @@ export function contentTypesRoute(services: Services): Router {
     const query = new URLSearchParams(ctx.querystring);
     const matching = sortEntries(filterEntries(contentTypes.all(), query), query.get('ordering'));
     const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
-    const shown = page.limit === null ? matching.slice(page.offset) : matching.slice(page.offset, page.offset + page.limit);
+    const shown =
+      page.limit === null ? matching.slice(page.offset) : matching.slice(page.offset, page.offset + page.limit);
     const links = pageLinks(`${ctx.state.baseUrl}${ctx.path}`, query, page, matching.length);
     ctx.body = { count: matching.length, ...links, results: shown.map((entry) => render(ctx, contentTypes, entry)) };
   });
@@ -34,9 +36,16 @@ export function contentTypesRoute(services: Services): Router {
     const raw = String(ctx.params.id);
     const key = /^\d+$/.test(raw) ? contentTypes.key(Number(raw)) : null;
     if (!key) throw new NotFoundError();
-    ctx.body = render(ctx, contentTypes, contentTypes.all().find((entry) => entry.key === key)!);
+    ctx.body = render(
+      ctx,
+      contentTypes,
+      contentTypes.all().find((entry) => entry.key === key)!,
+    );
   });
-  for (const [path, name] of [[LIST, 'Content Type List'], [`${LIST}:id/`, 'Content Type']] as const) {
+  for (const [path, name] of [
+    [LIST, 'Content Type List'],
+    [`${LIST}:id/`, 'Content Type'],
+  ] as const) {
     router.all(path, (ctx) => {
       ctx.set('Allow', READ_ONLY_METHODS);
       if (ctx.method === 'OPTIONS') {

@@ -1,7 +1,9 @@
-import Router from '@koa/router';
-import type { Context, Next } from 'koa';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+
 import { createObjects } from '../../commands/createObjects.js';
 import { NotFoundError, ValidationError } from '../../commands/errors.js';
 import { IMAGE_MEDIA_PATH } from '../../models/extras/imageattachment.js';

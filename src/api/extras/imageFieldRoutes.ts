@@ -1,7 +1,9 @@
-import Router from '@koa/router';
-import type { Context, Next } from 'koa';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+
 import { createObjects } from '../../commands/createObjects.js';
 import { NotFoundError } from '../../commands/errors.js';
 import { updateObjects } from '../../commands/updateObjects.js';
@@ -14,7 +16,7 @@ import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
 import { imageDirectory, isStoredImageName, UPLOADED_FILE_POLICY } from './imageFiles.js';
 import { readMultipartRequest } from './multipartRequest.js';
-import { offerUploadedImage, withdrawUploads, type OfferedUpload } from './offerUploadedImage.js';
+import { type OfferedUpload, offerUploadedImage, withdrawUploads } from './offerUploadedImage.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif' };
 
@@ -48,7 +50,14 @@ export function imageFieldRoutes(services: Services): Router {
   return router;
 }
 
-async function uploadView(services: Services, definition: ModelDefinition, fields: FieldDefinition[], ctx: Context, next: Next, mode: 'create' | 'put' | 'patch') {
+async function uploadView(
+  services: Services,
+  definition: ModelDefinition,
+  fields: FieldDefinition[],
+  ctx: Context,
+  next: Next,
+  mode: 'create' | 'put' | 'patch',
+) {
   if (!ctx.is('multipart/form-data')) return next();
   const action = mode === 'create' ? 'add' : 'change';
   const scope = await writeScope(ctx, definition, action);
@@ -70,7 +79,9 @@ async function uploadView(services: Services, definition: ModelDefinition, field
     }
     if (id === null) {
       const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
-      const result = await runWrite(services, ctx, definition, 'create', context, (tx) => createObjects(services.commands, tx, definition, [input], false));
+      const result = await runWrite(services, ctx, definition, 'create', context, (tx) =>
+        createObjects(services.commands, tx, definition, [input], false),
+      );
       const [rendered] = await writtenObjects(services, definition, ctx, result, true);
       ctx.status = 201;
       ctx.set('Location', services.serializer.url(definition, ctx.state.baseUrl, result.ids[0]));
@@ -79,7 +90,15 @@ async function uploadView(services: Services, definition: ModelDefinition, field
       const preconditions = ifMatchPreconditions(ctx, [id]);
       const context = writeContext(ctx, writeGuard(ctx, definition, 'change', [id]));
       const result = await runWrite(services, ctx, definition, 'update', context, (tx) =>
-        updateObjects(services.commands, tx, definition, [{ id, input }], mode as 'put' | 'patch', false, preconditions),
+        updateObjects(
+          services.commands,
+          tx,
+          definition,
+          [{ id, input }],
+          mode as 'put' | 'patch',
+          false,
+          preconditions,
+        ),
       );
       const [rendered] = await writtenObjects(services, definition, ctx, result, false);
       ctx.body = rendered;
@@ -112,7 +131,12 @@ export function formFields(definition: ModelDefinition, fields: Record<string, s
 }
 
 /** A stored image, to whoever may read an object of a model whose image field shows it. */
-async function mediaView(services: Services, directory: string, showing: Array<{ definition: ModelDefinition; field: FieldDefinition }>, ctx: Context) {
+async function mediaView(
+  services: Services,
+  directory: string,
+  showing: Array<{ definition: ModelDefinition; field: FieldDefinition }>,
+  ctx: Context,
+) {
   const file = String(ctx.params.file);
   if (!isStoredImageName(file)) throw new NotFoundError();
   let shown = false;

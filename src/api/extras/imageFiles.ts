@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+
 import { withMediaFileLock } from './mediaFileLocks.js';
 
 const DEFAULT_MEDIA = 'image-attachments';

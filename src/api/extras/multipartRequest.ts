@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { readMultipartBody, type MultipartRead } from '../middleware/readMultipartBody.js';
+
+import { type MultipartRead, readMultipartBody } from '../middleware/readMultipartBody.js';
 import { refuseBody } from '../middleware/readRequestBody.js';
 import type { Services } from '../Services.js';
 
@@ -8,7 +9,10 @@ import type { Services } from '../Services.js';
  * the request has been answered: 413 for a body over the limit (by its Content-Length
  * before reading, or while reading), 400 for a malformed one, 408 for one too slow.
  */
-export async function readMultipartRequest(services: Services, ctx: Context): Promise<Extract<MultipartRead, { outcome: 'complete' }> | null> {
+export async function readMultipartRequest(
+  services: Services,
+  ctx: Context,
+): Promise<Extract<MultipartRead, { outcome: 'complete' }> | null> {
   const limits = { maxBytes: services.config.maxBodyBytes, timeoutMs: services.config.bodyTimeoutMs };
   if (Number(ctx.get('Content-Length') || 0) > limits.maxBytes) {
     refuseBody(ctx, { outcome: 'tooLarge' }, limits);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+
 import { ValidationError, WriterUnavailableError } from '../../commands/errors.js';
 import { offerImage, takeOfferedImage, withdrawImage } from '../../models/extras/imageUploads.js';
 import type { UploadedFile } from '../middleware/readMultipartBody.js';
@@ -14,7 +15,12 @@ const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either no
  * durably under the media directory before any event names it, and offered to the write
  * side under a one-request token: the only way a write can name a stored file.
  */
-export async function offerUploadedImage(services: Services, field: string, file: UploadedFile, directory?: string): Promise<string> {
+export async function offerUploadedImage(
+  services: Services,
+  field: string,
+  file: UploadedFile,
+  directory?: string,
+): Promise<string> {
   if (file.bytes.length === 0) throw new ValidationError({ [field]: ['The submitted file is empty.'] });
   const header = readImageHeader(file.bytes);
   if (!header) throw new ValidationError({ [field]: [INVALID_IMAGE] });

@@ -34,7 +34,8 @@ export function parsedBody(body: unknown): unknown {
   if (body instanceof RawJson) return body.parse();
   if (!holdsRawJson(body)) return body;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body as Record<string, unknown>)) out[key] = value instanceof RawJson ? value.parse() : value;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>))
+    out[key] = value instanceof RawJson ? value.parse() : value;
   return out;
 }
 
@@ -59,6 +60,7 @@ export function rawJsonBytes(body: unknown, text: (value: unknown) => string): B
 
 function holdsRawJson(body: unknown): boolean {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
-  for (const key in body as Record<string, unknown>) if ((body as Record<string, unknown>)[key] instanceof RawJson) return true;
+  for (const key in body as Record<string, unknown>)
+    if ((body as Record<string, unknown>)[key] instanceof RawJson) return true;
   return false;
 }

@@ -6,10 +6,11 @@
  * is a static file, so the page can forbid inline scripts). Every value is escaped.
  */
 import { STATUS_CODES } from 'node:http';
+
 import { writableFields } from '../../commands/writeSchema.js';
 import type { ModelDefinition } from '../../models/types.js';
 import { escapeHtml, jsonToHtml, safeHref, titleWords } from './html.js';
-import { appName, modelViewName, type ApiView } from './views.js';
+import { type ApiView, appName, modelViewName } from './views.js';
 
 export interface PageInput {
   method: string;
@@ -40,7 +41,10 @@ interface Crumb {
 
 function breadcrumbs(input: PageInput): Crumb[] {
   const crumbs: Crumb[] = [{ label: 'API Root', href: '/api/' }];
-  const segments = input.path.replace(/^\/api\/?/, '').split('/').filter(Boolean);
+  const segments = input.path
+    .replace(/^\/api\/?/, '')
+    .split('/')
+    .filter(Boolean);
   const view = input.view;
   let href = '/api/';
   segments.forEach((segment, i) => {
@@ -75,7 +79,9 @@ function viewName(input: PageInput): string {
     case 'list':
       return `${modelViewName(view.definition)} List`;
     case 'detail':
-      return displayOf(input.body) ? `${modelViewName(view.definition)}: ${displayOf(input.body)}` : modelViewName(view.definition);
+      return displayOf(input.body)
+        ? `${modelViewName(view.definition)}: ${displayOf(input.body)}`
+        : modelViewName(view.definition);
     default: {
       const last = input.path.split('/').filter(Boolean).pop() ?? 'api';
       return titleWords(last.replace(/[-_]/g, ' '));
@@ -108,7 +114,8 @@ function toWritable(value: unknown): unknown {
 
 function formContent(input: PageInput): string {
   const view = input.view;
-  if (view.kind === 'detail' && input.status === 200) return JSON.stringify(writableForm(view.definition, input.body), null, 4);
+  if (view.kind === 'detail' && input.status === 200)
+    return JSON.stringify(writableForm(view.definition, input.body), null, 4);
   return '{\n    \n}';
 }
 
@@ -131,7 +138,11 @@ function pagination(input: PageInput): string {
 export function renderBrowsablePage(input: PageInput): string {
   const name = viewName(input);
   const crumbs = breadcrumbs(input)
-    .map((c) => (c.href ? `<li><a href="${escapeHtml(c.href)}">${escapeHtml(c.label)}</a></li>` : `<li class="active" aria-current="page">${escapeHtml(c.label)}</li>`))
+    .map((c) =>
+      c.href
+        ? `<li><a href="${escapeHtml(c.href)}">${escapeHtml(c.label)}</a></li>`
+        : `<li class="active" aria-current="page">${escapeHtml(c.label)}</li>`,
+    )
     .join('');
   const fullPath = input.path + (input.querystring ? `?${input.querystring}` : '');
   const jsonLink = (() => {
@@ -147,7 +158,9 @@ export function renderBrowsablePage(input: PageInput): string {
     .split(',')
     .map((m) => m.trim())
     .filter((m) => m && m !== 'HEAD');
-  const options = methods.map((m) => `<option${m === defaultMethod(input, methods) ? ' selected' : ''}>${escapeHtml(m)}</option>`).join('');
+  const options = methods
+    .map((m) => `<option${m === defaultMethod(input, methods) ? ' selected' : ''}>${escapeHtml(m)}</option>`)
+    .join('');
   const statusText = STATUS_CODES[input.status] ?? '';
   const headerLines = [
     `<b>HTTP ${input.status} ${escapeHtml(statusText)}</b>`,

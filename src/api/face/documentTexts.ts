@@ -19,6 +19,7 @@ export function documentTexts() {
   };
   return {
     json: (key: string, document: () => unknown) => cached(`json ${key}`, () => JSON.stringify(document())),
-    yaml: (key: string, document: () => unknown) => cached(`yaml ${key}`, () => toYaml(document(), { aliasDuplicateObjects: false, lineWidth: 0 })),
+    yaml: (key: string, document: () => unknown) =>
+      cached(`yaml ${key}`, () => toYaml(document(), { aliasDuplicateObjects: false, lineWidth: 0 })),
   };
 }

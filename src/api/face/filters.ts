@@ -7,7 +7,7 @@
  */
 import type { ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
-import { filterSetOf, type Filter } from '../query/filterSet.js';
+import { type Filter, filterSetOf } from '../query/filterSet.js';
 
 export interface FilterParameter {
   /** The query parameter, e.g. 'name__ic'. */
@@ -75,33 +75,64 @@ function typeSchema(value: string | undefined): Record<string, unknown> {
 }
 
 /** The schema and wording of one filter's bare parameter. */
-function describeFilter(name: string, filter: Filter): { schema: Record<string, unknown>; subject: string; single: boolean } {
+function describeFilter(
+  name: string,
+  filter: Filter,
+): { schema: Record<string, unknown>; subject: string; single: boolean } {
   switch (filter.kind) {
     case 'value': {
-      const schema = filter.value === 'choice' && filter.choices?.length ? { enum: filter.choices } : typeSchema(filter.value);
-      return { schema, subject: filter.key.startsWith('_') ? name : filter.key, single: filter.single === true || filter.value === 'boolean' };
+      const schema =
+        filter.value === 'choice' && filter.choices?.length ? { enum: filter.choices } : typeSchema(filter.value);
+      return {
+        schema,
+        subject: filter.key.startsWith('_') ? name : filter.key,
+        single: filter.single === true || filter.value === 'boolean',
+      };
     }
     case 'related': {
       const schema = filter.by === 'id' ? { anyOf: [{ type: 'integer' }, { const: 'null' }] } : { type: 'string' };
       const every = filter.all ? ' (repeated: every value must match)' : '';
       const below = filter.includeDescendants ? ' or one of its descendants' : '';
-      return { schema, subject: `the ${filter.by} of a related ${filter.target}${below} ('null': none)${every};`, single: filter.single === true };
+      return {
+        schema,
+        subject: `the ${filter.by} of a related ${filter.target}${below} ('null': none)${every};`,
+        single: filter.single === true,
+      };
     }
     case 'network':
-      return { schema: { type: 'string', description: 'an IP network or address' }, subject: `${NETWORK_TEXT[filter.op] ?? filter.op};`, single: filter.single === true };
+      return {
+        schema: { type: 'string', description: 'an IP network or address' },
+        subject: `${NETWORK_TEXT[filter.op] ?? filter.op};`,
+        single: filter.single === true,
+      };
     case 'method':
       return { schema: typeSchema(filter.value), subject: `${name}:`, single: filter.single === true };
     case 'search':
-      return { schema: { type: 'string' }, subject: `search: ${filter.fields.join(', ')} contain the value (case-insensitive);`, single: true };
+      return {
+        schema: { type: 'string' },
+        subject: `search: ${filter.fields.join(', ')} contain the value (case-insensitive);`,
+        single: true,
+      };
   }
 }
 
-export function modelFilters(registry: ModelRegistry, definition: ModelDefinition, compiler?: DescribesFilters): FilterParameter[] {
+export function modelFilters(
+  registry: ModelRegistry,
+  definition: ModelDefinition,
+  compiler?: DescribesFilters,
+): FilterParameter[] {
   const params: FilterParameter[] = [];
   for (const [name, filter] of filterSetOf(registry, definition)) {
     const { schema, subject, single } = describeFilter(name, filter);
     const plain = filter.kind === 'value';
-    params.push({ name, lookup: 'exact', schema, multi: !single, kind: filter.kind, description: plain ? `${subject} ${LOOKUP_TEXT.exact} the value` : subject });
+    params.push({
+      name,
+      lookup: 'exact',
+      schema,
+      multi: !single,
+      kind: filter.kind,
+      description: plain ? `${subject} ${LOOKUP_TEXT.exact} the value` : subject,
+    });
     for (const lookup of filter.lookups) {
       params.push({
         name: `${name}__${lookup}`,
@@ -115,7 +146,13 @@ export function modelFilters(registry: ModelRegistry, definition: ModelDefinitio
   }
   for (const name of compiler?.parameters ?? []) {
     if (params.some((p) => p.name === name)) continue;
-    params.push({ name, lookup: 'exact', schema: { type: 'string' }, multi: true, description: `${name} (resolved by the server)` });
+    params.push({
+      name,
+      lookup: 'exact',
+      schema: { type: 'string' },
+      multi: true,
+      description: `${name} (resolved by the server)`,
+    });
   }
   return params;
 }

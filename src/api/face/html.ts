@@ -22,7 +22,9 @@ export function safeHref(value: string): string | null {
 
 /** JSON text of a string, with the line separators a browser would break on escaped. */
 function jsonString(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -36,7 +38,9 @@ export function jsonToHtml(value: unknown, depth = 0): string {
   if (typeof value === 'string') {
     const href = safeHref(value);
     const text = escapeHtml(jsonString(value));
-    return href ? `<a class="str" href="${escapeHtml(href)}" rel="nofollow noopener">${text}</a>` : `<span class="str">${text}</span>`;
+    return href
+      ? `<a class="str" href="${escapeHtml(href)}" rel="nofollow noopener">${text}</a>`
+      : `<span class="str">${text}</span>`;
   }
   if (typeof value === 'number') return `<span class="num">${Number.isFinite(value) ? String(value) : 'null'}</span>`;
   if (typeof value === 'boolean') return `<span class="bool">${value}</span>`;
@@ -47,7 +51,9 @@ export function jsonToHtml(value: unknown, depth = 0): string {
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return '{}';
-    const lines = entries.map(([k, v]) => `${inner}<span class="key">${escapeHtml(jsonString(k))}</span>: ${jsonToHtml(v, depth + 1)}`);
+    const lines = entries.map(
+      ([k, v]) => `${inner}<span class="key">${escapeHtml(jsonString(k))}</span>: ${jsonToHtml(v, depth + 1)}`,
+    );
     return `{\n${lines.join(',\n')}\n${pad}}`;
   }
   return escapeHtml(String(value));

@@ -3,8 +3,6 @@
  * requests by method, route template and status, a latency histogram per route, and
  * gauges for the event log and the projector read at scrape time.
  */
-import { stat } from 'node:fs/promises';
-import { FileEventLog } from '../../events/file/FileEventLog.js';
 import type { Services } from '../Services.js';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -16,7 +14,9 @@ interface Histogram {
 }
 
 function labels(values: Record<string, string>): string {
-  const parts = Object.entries(values).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')}"`);
+  const parts = Object.entries(values).map(
+    ([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')}"`,
+  );
   return parts.length ? `{${parts.join(',')}}` : '';
 }
 
@@ -32,7 +32,11 @@ export class Metrics {
     else this.requests.set(key, { method, route, status: String(status), count: 1 });
     const hkey = `${method} ${route}`;
     let entry = this.durations.get(hkey);
-    if (!entry) this.durations.set(hkey, (entry = { method, route, histogram: { counts: BUCKETS.map(() => 0), sum: 0, count: 0 } }));
+    if (!entry)
+      this.durations.set(
+        hkey,
+        (entry = { method, route, histogram: { counts: BUCKETS.map(() => 0), sum: 0, count: 0 } }),
+      );
     const h = entry.histogram;
     for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) h.counts[i]++;
     h.sum += seconds;
@@ -41,14 +45,30 @@ export class Metrics {
 
   async render(services: Services): Promise<string> {
     const lines: string[] = [];
-    const metric = (name: string, type: string, help: string) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    const metric = (name: string, type: string, help: string) =>
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
-    metric('netledger_http_requests_total', 'counter', 'HTTP requests answered, by method, route template and status code.');
-    for (const r of this.requests.values()) lines.push(`netledger_http_requests_total${labels({ method: r.method, route: r.route, status: r.status })} ${r.count}`);
+    metric(
+      'netledger_http_requests_total',
+      'counter',
+      'HTTP requests answered, by method, route template and status code.',
+    );
+    for (const r of this.requests.values())
+      lines.push(
+        `netledger_http_requests_total${labels({ method: r.method, route: r.route, status: r.status })} ${r.count}`,
+      );
 
-    metric('netledger_http_request_duration_seconds', 'histogram', 'Time to answer HTTP requests, by method and route template.');
+    metric(
+      'netledger_http_request_duration_seconds',
+      'histogram',
+      'Time to answer HTTP requests, by method and route template.',
+    );
     for (const { method, route, histogram: h } of this.durations.values()) {
-      BUCKETS.forEach((le, i) => lines.push(`netledger_http_request_duration_seconds_bucket${labels({ method, route, le: String(le) })} ${h.counts[i]}`));
+      BUCKETS.forEach((le, i) =>
+        lines.push(
+          `netledger_http_request_duration_seconds_bucket${labels({ method, route, le: String(le) })} ${h.counts[i]}`,
+        ),
+      );
       lines.push(`netledger_http_request_duration_seconds_bucket${labels({ method, route, le: '+Inf' })} ${h.count}`);
       lines.push(`netledger_http_request_duration_seconds_sum${labels({ method, route })} ${h.sum}`);
       lines.push(`netledger_http_request_duration_seconds_count${labels({ method, route })} ${h.count}`);
@@ -63,26 +83,37 @@ export class Metrics {
     metric('netledger_projector_lag_events', 'gauge', 'Events in the log not yet applied to the read models.');
     lines.push(`netledger_projector_lag_events ${Math.max(0, head - position)}`);
 
-    const size = await eventLogSize(services);
-    if (size !== null) {
+    const stats = await services.log.storageStats?.();
+    if (stats && stats.sizeBytes !== null) {
       metric('netledger_event_log_size_bytes', 'gauge', 'Size of the embedded event log file.');
-      lines.push(`netledger_event_log_size_bytes ${size}`);
+      lines.push(`netledger_event_log_size_bytes ${stats.sizeBytes}`);
     }
-    if (services.log instanceof FileEventLog) {
-      const stats = services.log.stats;
+    if (stats) {
       metric('netledger_event_log_appends_total', 'counter', 'Batches appended to the event log by this process.');
       lines.push(`netledger_event_log_appends_total ${stats.appends}`);
-      metric('netledger_event_log_syncs_total', 'counter', 'fsyncs of the event log by this process (group commit shares them).');
+      metric(
+        'netledger_event_log_syncs_total',
+        'counter',
+        'fsyncs of the event log by this process (group commit shares them).',
+      );
       lines.push(`netledger_event_log_syncs_total ${stats.syncs}`);
     }
 
-    metric('netledger_writer_up', 'gauge', '1 while the writer accepts writes, 0 while the event log cannot be written or after it failed.');
+    metric(
+      'netledger_writer_up',
+      'gauge',
+      '1 while the writer accepts writes, 0 while the event log cannot be written or after it failed.',
+    );
     lines.push(`netledger_writer_up ${services.coordinator.health().state === 'up' ? 1 : 0}`);
     const cache = services.renderCache;
     if (cache) {
       metric('netledger_render_cache_hits_total', 'counter', 'Objects served from the render cache.');
       lines.push(`netledger_render_cache_hits_total ${cache.hits}`);
-      metric('netledger_render_cache_misses_total', 'counter', 'Objects the render cache did not hold (or held stale) and that were rendered.');
+      metric(
+        'netledger_render_cache_misses_total',
+        'counter',
+        'Objects the render cache did not hold (or held stale) and that were rendered.',
+      );
       lines.push(`netledger_render_cache_misses_total ${cache.misses}`);
       metric('netledger_render_cache_bytes', 'gauge', 'Bytes the render cache holds.');
       lines.push(`netledger_render_cache_bytes ${cache.bytesHeld}`);
@@ -100,12 +131,7 @@ export class Metrics {
 
 /** Bytes of the embedded log file, or null for a log that is not a local file (Kafka). */
 export async function eventLogSize(services: Services): Promise<number | null> {
-  if (!(services.log instanceof FileEventLog)) return null;
-  try {
-    return (await stat(services.log.file)).size;
-  } catch {
-    return null;
-  }
+  return (await services.log.storageStats?.())?.sizeBytes ?? null;
 }
 
 const registry = new WeakMap<Services, Metrics>();

@@ -13,9 +13,7 @@ export interface MediaRange {
   params: Record<string, string>;
 }
 
-export type Negotiation =
-  | { renderer: Renderer; indent: number | null }
-  | { error: 404 | 406; detail: string };
+export type Negotiation = { renderer: Renderer; indent: number | null } | { error: 404 | 406; detail: string };
 
 /** The versions the API accepts in `Accept: application/json; version=...`. */
 const ALLOWED_VERSIONS = new Set(['3.4']);
@@ -31,7 +29,10 @@ export function parseAccept(header: string): MediaRange[] {
     for (const raw of rawParams) {
       const eq = raw.indexOf('=');
       if (eq <= 0) continue;
-      params[raw.slice(0, eq).trim().toLowerCase()] = raw.slice(eq + 1).trim().replace(/^"|"$/g, '');
+      params[raw.slice(0, eq).trim().toLowerCase()] = raw
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '');
     }
     ranges.push({ type, subtype, params });
   }

@@ -11,9 +11,9 @@ import type { ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { DescribesFilters } from './filters.js';
 import { changeLogPaths, changeLogSchemas } from './openapiChangeLog.js';
+import { commonParameters, commonSchemas } from './openapiCommon.js';
 import { detailActionPaths, detailActionSchemas } from './openapiDetailActions.js';
 import { detailViewPaths } from './openapiDetailViews.js';
-import { commonParameters, commonSchemas } from './openapiCommon.js';
 import { nestedRef, type Schema } from './openapiFragments.js';
 import { modelPaths } from './openapiModelPaths.js';
 import { modelSchemas } from './openapiModelSchemas.js';
@@ -93,7 +93,8 @@ export function buildOpenApi(registry: ModelRegistry, options: OpenApiOptions): 
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'The word Token, one space, and the API token: `Token 0123456789abcdef0123456789abcdef01234567`.',
+          description:
+            'The word Token, one space, and the API token: `Token 0123456789abcdef0123456789abcdef01234567`.',
         },
       },
     },

@@ -12,7 +12,8 @@
  */
 type Node = Record<string, unknown>;
 
-const isNullType = (s: unknown) => !!s && typeof s === 'object' && (s as Node).type === 'null' && Object.keys(s as Node).length === 1;
+const isNullType = (s: unknown) =>
+  !!s && typeof s === 'object' && (s as Node).type === 'null' && Object.keys(s as Node).length === 1;
 
 /** Converts one schema object (recursively). */
 export function schema30(input: unknown): unknown {
@@ -48,7 +49,10 @@ export function schema30(input: unknown): unknown {
     if (!Array.isArray(options) || !options.some(isNullType)) continue;
     const rest = options.filter((o) => !isNullType(o));
     delete node[combiner];
-    if (rest.length === 1 && Object.keys(node).every((k) => !['allOf', 'anyOf', 'oneOf', '$ref', 'type', 'enum'].includes(k))) {
+    if (
+      rest.length === 1 &&
+      Object.keys(node).every((k) => !['allOf', 'anyOf', 'oneOf', '$ref', 'type', 'enum'].includes(k))
+    ) {
       node = { ...(rest[0] as Node), ...node };
     } else {
       node[combiner] = rest;

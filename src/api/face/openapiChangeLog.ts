@@ -23,7 +23,10 @@ export function changeLogSchemas(names: Map<string, string>): Record<string, Sch
         request_id: { type: 'string', format: 'uuid' },
         action: {
           type: 'object',
-          properties: { value: { enum: ['create', 'update', 'delete'] }, label: { enum: ['Created', 'Updated', 'Deleted'] } },
+          properties: {
+            value: { enum: ['create', 'update', 'delete'] },
+            label: { enum: ['Created', 'Updated', 'Deleted'] },
+          },
           required: ['value', 'label'],
         },
         changed_object_type: { type: 'string' },
@@ -36,7 +39,17 @@ export function changeLogSchemas(names: Map<string, string>): Record<string, Sch
         prechange_data: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }] },
         postchange_data: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }] },
       },
-      required: ['id', 'url', 'time', 'user_name', 'request_id', 'action', 'changed_object_type', 'changed_object_id', 'object_repr'],
+      required: [
+        'id',
+        'url',
+        'time',
+        'user_name',
+        'request_id',
+        'action',
+        'changed_object_type',
+        'changed_object_id',
+        'object_repr',
+      ],
       additionalProperties: true,
     },
     PaginatedObjectChangeList: {
@@ -70,8 +83,17 @@ export function changeLogPaths(registry: ModelRegistry): Record<string, Schema> 
       parameters: [
         { $ref: '#/components/parameters/limit' },
         { $ref: '#/components/parameters/offset' },
-        { name: 'ordering', in: 'query', description: 'id, time, user, user_name, request_id, action, changed_object_type, changed_object_id', schema: { type: 'string' } },
-        filter('request_id', { type: 'string', format: 'uuid' }, 'the X-Request-ID of the request that made the changes'),
+        {
+          name: 'ordering',
+          in: 'query',
+          description: 'id, time, user, user_name, request_id, action, changed_object_type, changed_object_id',
+          schema: { type: 'string' },
+        },
+        filter(
+          'request_id',
+          { type: 'string', format: 'uuid' },
+          'the X-Request-ID of the request that made the changes',
+        ),
         filter('user', { type: 'string' }, 'username of the acting user'),
         filter('user_id', { type: 'integer' }, 'id of the acting user'),
         filter('user_name', { type: 'string' }, 'the user name recorded with the change'),
@@ -80,11 +102,24 @@ export function changeLogPaths(registry: ModelRegistry): Record<string, Schema> 
         filter('changed_object_type_id', { type: 'integer' }, 'content type id of the changed object'),
         filter('changed_object_id', { type: 'integer' }, 'id of the changed object'),
         filter('object_repr', { type: 'string' }, 'the string form of the object at the time'),
-        { name: 'time_after', in: 'query', description: 'changes at or after this time', schema: { type: 'string', format: 'date-time' } },
-        { name: 'time_before', in: 'query', description: 'changes at or before this time', schema: { type: 'string', format: 'date-time' } },
+        {
+          name: 'time_after',
+          in: 'query',
+          description: 'changes at or after this time',
+          schema: { type: 'string', format: 'date-time' },
+        },
+        {
+          name: 'time_before',
+          in: 'query',
+          description: 'changes at or before this time',
+          schema: { type: 'string', format: 'date-time' },
+        },
         { name: 'q', in: 'query', description: 'search the object representation', schema: { type: 'string' } },
       ],
-      responses: { 200: { description: 'A page of changes', content: json(ref('PaginatedObjectChangeList')) }, ...errorResponses([400, 403]) },
+      responses: {
+        200: { description: 'A page of changes', content: json(ref('PaginatedObjectChangeList')) },
+        ...errorResponses([400, 403]),
+      },
     },
   };
   paths['/api/extras/object-changes/{id}/'] = {
@@ -93,16 +128,33 @@ export function changeLogPaths(registry: ModelRegistry): Record<string, Schema> 
       operationId: 'extras_object_changes_read',
       summary: 'Read a change',
       tags,
-      responses: { 200: { description: 'The change', content: json(ref('ObjectChange')) }, ...errorResponses([403, 404]) },
+      responses: {
+        200: { description: 'The change', content: json(ref('ObjectChange')) },
+        ...errorResponses([403, 404]),
+      },
     },
   };
   paths['/api/extras/object-changes/stream/'] = {
     get: {
       operationId: 'extras_object_changes_stream',
-      summary: 'Live feed of new changes (Server-Sent Events; filters as on the list; Last-Event-ID resumes after a log position)',
+      summary:
+        'Live feed of new changes (Server-Sent Events; filters as on the list; Last-Event-ID resumes after a log position)',
       tags,
-      parameters: [{ name: 'Last-Event-ID', in: 'header', description: 'resume after this log position', schema: { type: 'integer' } }],
-      responses: { 200: { description: 'An event stream: one `change` event per object change', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errorResponses([400, 403]) },
+      parameters: [
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          description: 'resume after this log position',
+          schema: { type: 'integer' },
+        },
+      ],
+      responses: {
+        200: {
+          description: 'An event stream: one `change` event per object change',
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
+        ...errorResponses([400, 403]),
+      },
     },
   };
   const requestId = { name: 'request_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
@@ -112,16 +164,28 @@ export function changeLogPaths(registry: ModelRegistry): Record<string, Schema> 
       operationId: 'extras_requests_read',
       summary: 'What one request changed',
       tags,
-      responses: { 200: { description: 'The request and its changes', content: json({ type: 'object', additionalProperties: true }) }, ...errorResponses([403, 404]) },
+      responses: {
+        200: {
+          description: 'The request and its changes',
+          content: json({ type: 'object', additionalProperties: true }),
+        },
+        ...errorResponses([403, 404]),
+      },
     },
   };
   paths['/api/extras/requests/{request_id}/revert/'] = {
     parameters: [requestId],
     post: {
       operationId: 'extras_requests_revert',
-      summary: "Undo every change of a request, as one new atomic request (409 when a later change conflicts)",
+      summary: 'Undo every change of a request, as one new atomic request (409 when a later change conflicts)',
       tags,
-      responses: { 200: { description: 'The changes the revert made', content: json({ type: 'object', additionalProperties: true }) }, ...errorResponses([403, 404, 409]) },
+      responses: {
+        200: {
+          description: 'The changes the revert made',
+          content: json({ type: 'object', additionalProperties: true }),
+        },
+        ...errorResponses([403, 404, 409]),
+      },
     },
   };
   paths['/api/schema/events/'] = {
@@ -130,7 +194,9 @@ export function changeLogPaths(registry: ModelRegistry): Record<string, Schema> 
       summary: 'JSON Schema of the change-event envelope (the Kafka topic contract)',
       tags: ['schema'],
       security: [],
-      responses: { 200: { description: 'A JSON Schema document', content: json({ type: 'object', additionalProperties: true }) } },
+      responses: {
+        200: { description: 'A JSON Schema document', content: json({ type: 'object', additionalProperties: true }) },
+      },
     },
   };
   for (const definition of registry.all()) {
@@ -141,7 +207,10 @@ export function changeLogPaths(registry: ModelRegistry): Record<string, Schema> 
         summary: `Every version of a ${definition.verboseName}, from the event log (also after it was deleted)`,
         tags: [definition.app],
         parameters: [{ $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/offset' }],
-        responses: { 200: { description: 'A page of changes', content: json(ref('PaginatedObjectChangeList')) }, ...errorResponses([403, 404]) },
+        responses: {
+          200: { description: 'A page of changes', content: json(ref('PaginatedObjectChangeList')) },
+          ...errorResponses([403, 404]),
+        },
       },
     };
   }

@@ -17,18 +17,28 @@ export function commonSchemas(): Record<string, Schema> {
       type: 'object',
       description:
         'Validation errors by field name; `non_field_errors` and `__all__` hold errors of the object as a whole, filter errors are keyed by the query parameter.',
-      additionalProperties: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'object', additionalProperties: true }] },
+      additionalProperties: {
+        anyOf: [
+          { type: 'array', items: { type: 'string' } },
+          { type: 'object', additionalProperties: true },
+        ],
+      },
     },
     BulkValidationError: {
       type: 'array',
-      description: 'Errors of a bulk create, one object per element of the request in the same order ({} where the element was valid).',
+      description:
+        'Errors of a bulk create, one object per element of the request in the same order ({} where the element was valid).',
       items: ref('ValidationError'),
     },
     BulkItemId: {
       type: 'object',
       properties: {
         id: { type: 'integer' },
-        etag: { type: 'string', description: "Optional: the object's ETag; the request is refused (412) unless the object is still at that version. Not stored." },
+        etag: {
+          type: 'string',
+          description:
+            "Optional: the object's ETag; the request is refused (412) unless the object is still at that version. Not stored.",
+        },
       },
       required: ['id'],
     },
@@ -57,17 +67,42 @@ export function commonSchemas(): Record<string, Schema> {
 
 export function commonParameters(): Record<string, Schema> {
   return {
-    limit: { name: 'limit', in: 'query', description: 'Number of results per page (capped by MAX_PAGE_SIZE).', schema: { type: 'integer', minimum: 0 } },
+    limit: {
+      name: 'limit',
+      in: 'query',
+      description: 'Number of results per page (capped by MAX_PAGE_SIZE).',
+      schema: { type: 'integer', minimum: 0 },
+    },
     listingLimit: {
       name: 'limit',
       in: 'query',
       description: 'At most this many entries (default PAGINATE_COUNT; 0 asks for MAX_PAGE_SIZE, which caps it).',
       schema: { type: 'integer', minimum: 0 },
     },
-    offset: { name: 'offset', in: 'query', description: 'The initial index from which to return the results.', schema: { type: 'integer', minimum: 0 } },
-    brief: { name: 'brief', in: 'query', description: 'Any non-empty value returns the brief form of the objects.', schema: { type: 'string' } },
-    exclude: { name: 'exclude', in: 'query', description: 'Leave fields out (e.g. config_context).', schema: { type: 'string' } },
-    fields: { name: 'fields', in: 'query', description: 'Comma-separated fields to return (id is always included).', schema: { type: 'string' } },
+    offset: {
+      name: 'offset',
+      in: 'query',
+      description: 'The initial index from which to return the results.',
+      schema: { type: 'integer', minimum: 0 },
+    },
+    brief: {
+      name: 'brief',
+      in: 'query',
+      description: 'Any non-empty value returns the brief form of the objects.',
+      schema: { type: 'string' },
+    },
+    exclude: {
+      name: 'exclude',
+      in: 'query',
+      description: 'Leave fields out (e.g. config_context).',
+      schema: { type: 'string' },
+    },
+    fields: {
+      name: 'fields',
+      in: 'query',
+      description: 'Comma-separated fields to return (id is always included).',
+      schema: { type: 'string' },
+    },
     id: { name: 'id', in: 'path', required: true, description: 'The object id.', schema: { type: 'integer' } },
   };
 }

@@ -17,19 +17,30 @@ function componentBase(parentName: string, action: DetailAction): string {
 }
 
 /** The schemas of the listing entry and of one request of every action of `parent`. */
-export function detailActionSchemas(registry: ModelRegistry, parent: ModelDefinition, names: Map<string, string>, nestedRef: NestedRef): Record<string, Schema> {
+export function detailActionSchemas(
+  registry: ModelRegistry,
+  parent: ModelDefinition,
+  names: Map<string, string>,
+  nestedRef: NestedRef,
+): Record<string, Schema> {
   const schemas: Record<string, Schema> = {};
   for (const action of parent.detailActions ?? []) {
     const created = registry.get(action.creates);
     const base = componentBase(names.get(parent.key)!, action);
-    schemas[`${base}Entry`] = entrySchema(action.allocator.shape, `Free space of a ${parent.verboseName}: one entry of ${action.path}.`, nestedRef);
+    schemas[`${base}Entry`] = entrySchema(
+      action.allocator.shape,
+      `Free space of a ${parent.verboseName}: one entry of ${action.path}.`,
+      nestedRef,
+    );
     schemas[`${base}Request`] = requestSchema(created, action.allocator.shape);
   }
   return schemas;
 }
 
 function entrySchema(shape: AllocatorShape, description: string, nestedRef: NestedRef): Schema {
-  const properties = Object.fromEntries(Object.entries(shape.entry).map(([key, value]) => [key, { ...valueSchema(value, nestedRef), readOnly: true }]));
+  const properties = Object.fromEntries(
+    Object.entries(shape.entry).map(([key, value]) => [key, { ...valueSchema(value, nestedRef), readOnly: true }]),
+  );
   return { type: 'object', description, properties, required: Object.keys(shape.entry) };
 }
 
@@ -41,7 +52,9 @@ function valueSchema(value: ListingValue, nestedRef: NestedRef): Schema {
 
 /** The created model's write schema narrowed to what a request may say, plus the allocator's own values. */
 function requestSchema(created: ModelDefinition, shape: AllocatorShape): Schema {
-  const allowed = created.fields.filter((f) => (shape.fields ? shape.fields.includes(f.name) : true) && !shape.assigned.includes(f.name));
+  const allowed = created.fields.filter(
+    (f) => (shape.fields ? shape.fields.includes(f.name) : true) && !shape.assigned.includes(f.name),
+  );
   const schema = writeBodySchema({ ...created, fields: [...(shape.extra ?? []), ...allowed] }, false);
   return {
     ...schema,
@@ -52,7 +65,11 @@ function requestSchema(created: ModelDefinition, shape: AllocatorShape): Schema 
 }
 
 /** The path items of every action of `parent`: /api/<app>/<path>/{id}/<action>/. */
-export function detailActionPaths(registry: ModelRegistry, parent: ModelDefinition, names: Map<string, string>): Record<string, Schema> {
+export function detailActionPaths(
+  registry: ModelRegistry,
+  parent: ModelDefinition,
+  names: Map<string, string>,
+): Record<string, Schema> {
   const paths: Record<string, Schema> = {};
   for (const action of parent.detailActions ?? []) {
     const created = registry.get(action.creates);
@@ -74,7 +91,10 @@ export function detailActionPaths(registry: ModelRegistry, parent: ModelDefiniti
         tags,
         parameters: shape.limited ? [{ $ref: '#/components/parameters/listingLimit' }] : [],
         responses: {
-          200: { description: `The free space of the ${parent.verboseName}`, content: json({ type: 'array', items: ref(`${base}Entry`) }) },
+          200: {
+            description: `The free space of the ${parent.verboseName}`,
+            content: json({ type: 'array', items: ref(`${base}Entry`) }),
+          },
           ...errorResponses([403, 404]),
         },
       },
@@ -87,13 +107,26 @@ export function detailActionPaths(registry: ModelRegistry, parent: ModelDefiniti
         tags,
         requestBody: { required: false, content: json({ anyOf: [request, { type: 'array', items: request }] }) },
         responses: {
-          201: { description: `The created ${created.verboseName} or ${created.verboseNamePlural}`, content: json({ anyOf: [ref(createdName), { type: 'array', items: ref(createdName) }] }) },
+          201: {
+            description: `The created ${created.verboseName} or ${created.verboseNamePlural}`,
+            content: json({ anyOf: [ref(createdName), { type: 'array', items: ref(createdName) }] }),
+          },
           400: {
-            description: 'Invalid input: errors by field, a list of them (one per request) when an array was sent; a refused prefix length is one string, as in NetBox',
-            content: json({ anyOf: [ref('ValidationError'), ref('BulkValidationError'), { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } }] }),
+            description:
+              'Invalid input: errors by field, a list of them (one per request) when an array was sent; a refused prefix length is one string, as in NetBox',
+            content: json({
+              anyOf: [
+                ref('ValidationError'),
+                ref('BulkValidationError'),
+                { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } },
+              ],
+            }),
           },
           ...errorResponses([403, 404]),
-          409: { description: 'Not enough free space for every request: nothing is created', content: json(ref('Error')) },
+          409: {
+            description: 'Not enough free space for every request: nothing is created',
+            content: json(ref('Error')),
+          },
           ...errorResponses([413, 415]),
         },
       },

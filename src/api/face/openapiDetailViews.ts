@@ -16,7 +16,10 @@ export function detailViewPaths(definition: ModelDefinition): Record<string, Sch
         tags: [definition.app],
         parameters: (detail.parameters ?? []).map((p) => ({ in: 'query', required: false, ...p })),
         responses: {
-          200: { description: detail.summary, content: Object.fromEntries(Object.entries(detail.responses).map(([type, schema]) => [type, { schema }])) },
+          200: {
+            description: detail.summary,
+            content: Object.fromEntries(Object.entries(detail.responses).map(([type, schema]) => [type, { schema }])),
+          },
           ...errorResponses([403, 404]),
         },
       },

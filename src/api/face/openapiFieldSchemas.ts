@@ -51,7 +51,8 @@ export function fieldReadSchema(field: FieldDefinition, bare: boolean, nestedRef
   let schema = valueSchema(field, bare, nestedRef);
   if (field.help) schema = { ...schema, description: field.help };
   if (field.readOnly || READ_ONLY_TYPES.has(field.type)) schema = { ...schema, readOnly: true };
-  if (mayBeNull(field) && Object.keys(schema).some((k) => k !== 'description' && k !== 'readOnly')) schema = withNull(schema);
+  if (mayBeNull(field) && Object.keys(schema).some((k) => k !== 'description' && k !== 'readOnly'))
+    schema = withNull(schema);
   return { title: fieldLabel(field), ...schema };
 }
 
@@ -99,7 +100,9 @@ function valueSchema(field: FieldDefinition, bare: boolean, nestedRef: NestedRef
     case 'computed':
       if (field.references) {
         // Which models a reference may name is known only to its compute hook; `targets` says it where declared.
-        const one: Schema = field.targets?.length ? { anyOf: field.targets.map((t) => nestedRef(t)) } : { type: 'object' };
+        const one: Schema = field.targets?.length
+          ? { anyOf: field.targets.map((t) => nestedRef(t)) }
+          : { type: 'object' };
         return field.references === 'many' ? { type: 'array', items: one } : one;
       }
       return computedSchema(field);
@@ -151,7 +154,11 @@ function mayBeNull(field: FieldDefinition): boolean {
     case 'choice': {
       // an empty value renders as null unless the field says otherwise (an IP address's role)
       const mayBeEmpty = field.emptyAsNull === true || field.blank === true || field.default === '';
-      return declared || (mayBeEmpty && field.emptyAsNull !== false) || (!field.required && (field.default === undefined || field.default === null));
+      return (
+        declared ||
+        (mayBeEmpty && field.emptyAsNull !== false) ||
+        (!field.required && (field.default === undefined || field.default === null))
+      );
     }
     case 'fk':
       return declared || !field.required;

@@ -9,10 +9,15 @@ export const json = (schema: Schema) => ({ 'application/json': { schema } });
 
 /** `next` and `previous` of a list page: full links, each with both `limit` and `offset`. */
 export function pageLinkSchemas(): Record<'next' | 'previous', Schema> {
-  const link = (description: string): Schema => ({ anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }], description });
+  const link = (description: string): Schema => ({
+    anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }],
+    description,
+  });
   return {
     next: link('The next page: the same query with limit and offset; null on the last page.'),
-    previous: link('The previous page: the same query with limit and offset (offset=0 for the first page); null on the first page.'),
+    previous: link(
+      'The previous page: the same query with limit and offset (offset=0 for the first page); null on the first page.',
+    ),
   };
 }
 
@@ -41,7 +46,10 @@ const ERROR_TEXT: Record<number, string> = {
 export function errorResponses(codes: number[]): Record<string, Schema> {
   const out: Record<string, Schema> = {};
   for (const code of codes) {
-    out[String(code)] = { description: ERROR_TEXT[code], content: json(code === 400 ? ref('ValidationError') : ref('Error')) };
+    out[String(code)] = {
+      description: ERROR_TEXT[code],
+      content: json(code === 400 ? ref('ValidationError') : ref('Error')),
+    };
   }
   return out;
 }

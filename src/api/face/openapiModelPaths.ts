@@ -4,7 +4,7 @@
  */
 import type { ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
-import { modelFilters, type DescribesFilters } from './filters.js';
+import { type DescribesFilters, modelFilters } from './filters.js';
 import { errorResponses, json, operationPrefix, ref, type Schema } from './openapiFragments.js';
 
 /** What a model's operations are named and described by. */
@@ -18,12 +18,29 @@ interface Subject {
 }
 
 /** The list and detail path items of the model whose components are named `name`. */
-export function modelPaths(registry: ModelRegistry, definition: ModelDefinition, name: string, compiler: DescribesFilters | undefined): Record<string, Schema> {
-  const subject: Subject = { name, prefix: operationPrefix(definition), tags: [definition.app], one: definition.verboseName, many: definition.verboseNamePlural };
+export function modelPaths(
+  registry: ModelRegistry,
+  definition: ModelDefinition,
+  name: string,
+  compiler: DescribesFilters | undefined,
+): Record<string, Schema> {
+  const subject: Subject = {
+    name,
+    prefix: operationPrefix(definition),
+    tags: [definition.app],
+    one: definition.verboseName,
+    many: definition.verboseNamePlural,
+  };
   const writable = !definition.readOnly;
   return {
-    [`/api/${definition.app}/${definition.path}/`]: { ...listRead(subject, listParameters(registry, definition, compiler)), ...(writable ? listWrites(subject) : {}) },
-    [`/api/${definition.app}/${definition.path}/{id}/`]: { ...detailRead(subject), ...(writable ? detailWrites(subject) : {}) },
+    [`/api/${definition.app}/${definition.path}/`]: {
+      ...listRead(subject, listParameters(registry, definition, compiler)),
+      ...(writable ? listWrites(subject) : {}),
+    },
+    [`/api/${definition.app}/${definition.path}/{id}/`]: {
+      ...detailRead(subject),
+      ...(writable ? detailWrites(subject) : {}),
+    },
   };
 }
 
@@ -37,7 +54,10 @@ function listRead({ name, prefix, tags, many }: Subject, parameters: Schema[]): 
         'Custom fields filter as cf_<name> (with the lookups of their type).',
       tags,
       parameters,
-      responses: { 200: { description: `A page of ${many}`, content: json(ref(`Paginated${name}List`)) }, ...errorResponses([400, 403]) },
+      responses: {
+        200: { description: `A page of ${many}`, content: json(ref(`Paginated${name}List`)) },
+        ...errorResponses([400, 403]),
+      },
     },
   };
 }
@@ -49,8 +69,15 @@ function detailRead({ name, prefix, tags, one }: Subject): Schema {
       operationId: `${prefix}_read`,
       summary: `Read a ${one}`,
       tags,
-      parameters: [{ $ref: '#/components/parameters/brief' }, { $ref: '#/components/parameters/exclude' }, { $ref: '#/components/parameters/fields' }],
-      responses: { 200: { description: `The ${one}`, content: json({ anyOf: [ref(name), ref(`Brief${name}`)] }) }, ...errorResponses([403, 404]) },
+      parameters: [
+        { $ref: '#/components/parameters/brief' },
+        { $ref: '#/components/parameters/exclude' },
+        { $ref: '#/components/parameters/fields' },
+      ],
+      responses: {
+        200: { description: `The ${one}`, content: json({ anyOf: [ref(name), ref(`Brief${name}`)] }) },
+        ...errorResponses([403, 404]),
+      },
     },
   };
 }
@@ -69,7 +96,10 @@ function listWrites({ name, prefix, tags, one, many }: Subject): Schema {
       requestBody: { required: true, content: json({ anyOf: [writable, { type: 'array', items: writable }] }) },
       responses: {
         201: { description: `The created ${one} or ${many}`, content: json({ anyOf: [ref(name), array] }) },
-        400: { description: 'Invalid input', content: json({ anyOf: [ref('ValidationError'), ref('BulkValidationError')] }) },
+        400: {
+          description: 'Invalid input',
+          content: json({ anyOf: [ref('ValidationError'), ref('BulkValidationError')] }),
+        },
         ...errorResponses([403, 413, 415]),
       },
     },
@@ -78,14 +108,20 @@ function listWrites({ name, prefix, tags, one, many }: Subject): Schema {
       summary: `Replace several ${many} (all or none)`,
       tags,
       requestBody: { required: true, content: json(bulkItem(writable)) },
-      responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...errorResponses([400, 403, 404, 412, 413, 415]) },
+      responses: {
+        200: { description: `The updated ${many}`, content: json(array) },
+        ...errorResponses([400, 403, 404, 412, 413, 415]),
+      },
     },
     patch: {
       operationId: `${prefix}_bulk_partial_update`,
       summary: `Change several ${many} (all or none)`,
       tags,
       requestBody: { required: true, content: json(bulkItem(patched)) },
-      responses: { 200: { description: `The updated ${many}`, content: json(array) }, ...errorResponses([400, 403, 404, 412, 413, 415]) },
+      responses: {
+        200: { description: `The updated ${many}`, content: json(array) },
+        ...errorResponses([400, 403, 404, 412, 413, 415]),
+      },
     },
     delete: {
       operationId: `${prefix}_bulk_delete`,
@@ -104,14 +140,20 @@ function detailWrites({ name, prefix, tags, one }: Subject): Schema {
       summary: `Replace a ${one} (every required field)`,
       tags,
       requestBody: { required: true, content: json(ref(`Writable${name}`)) },
-      responses: { 200: { description: `The updated ${one}`, content: json(ref(name)) }, ...errorResponses([400, 403, 404, 412, 413, 415]) },
+      responses: {
+        200: { description: `The updated ${one}`, content: json(ref(name)) },
+        ...errorResponses([400, 403, 404, 412, 413, 415]),
+      },
     },
     patch: {
       operationId: `${prefix}_partial_update`,
       summary: `Change fields of a ${one}`,
       tags,
       requestBody: { required: true, content: json(ref(`PatchedWritable${name}`)) },
-      responses: { 200: { description: `The updated ${one}`, content: json(ref(name)) }, ...errorResponses([400, 403, 404, 412, 413, 415]) },
+      responses: {
+        200: { description: `The updated ${one}`, content: json(ref(name)) },
+        ...errorResponses([400, 403, 404, 412, 413, 415]),
+      },
     },
     delete: {
       operationId: `${prefix}_delete`,
@@ -123,8 +165,13 @@ function detailWrites({ name, prefix, tags, one }: Subject): Schema {
 }
 
 /** Paging, ordering and form parameters, then one parameter per filter (and lookup) of the model. */
-function listParameters(registry: ModelRegistry, definition: ModelDefinition, compiler: DescribesFilters | undefined): Schema[] {
-  const ordering = definition.orderingFields ?? definition.fields.filter((f) => !f.internal && !f.writeOnly).map((f) => f.name);
+function listParameters(
+  registry: ModelRegistry,
+  definition: ModelDefinition,
+  compiler: DescribesFilters | undefined,
+): Schema[] {
+  const ordering =
+    definition.orderingFields ?? definition.fields.filter((f) => !f.internal && !f.writeOnly).map((f) => f.name);
   const params: Schema[] = [
     { $ref: '#/components/parameters/limit' },
     { $ref: '#/components/parameters/offset' },

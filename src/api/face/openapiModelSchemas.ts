@@ -11,7 +11,9 @@ import { writeBodySchema } from './openapiWriteSchemas.js';
 export function modelSchemas(definition: ModelDefinition, name: string, nestedRef: NestedRef): Record<string, Schema> {
   const rendered = definition.fields.filter((f) => !f.internal && !f.writeOnly);
   // Brief and nested forms list their fields in the brief's order, as the serializer renders them.
-  const brief = definition.brief.map((name) => rendered.find((f) => f.name === name)).filter((f): f is FieldDefinition => f !== undefined);
+  const brief = definition.brief
+    .map((name) => rendered.find((f) => f.name === name))
+    .filter((f): f is FieldDefinition => f !== undefined);
   const schemas: Record<string, Schema> = {
     [name]: objectSchema(rendered, false, `A ${definition.verboseName} (${definition.key}), complete form.`, nestedRef),
     [`Brief${name}`]: objectSchema(brief, true, `A ${definition.verboseName} in brief form (?brief=1).`, nestedRef),

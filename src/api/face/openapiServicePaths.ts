@@ -26,7 +26,10 @@ export function tokenProvisionPaths(names: Map<string, string>): Record<string, 
             required: ['username', 'password'],
           }),
         },
-        responses: { 201: { description: 'The new token, its key shown', content: json(ref(token)) }, ...errorResponses([400, 403]) },
+        responses: {
+          201: { description: 'The new token, its key shown', content: json(ref(token)) },
+          ...errorResponses([400, 403]),
+        },
       },
     },
   };
@@ -48,7 +51,11 @@ export function statusPaths(): Record<string, Schema> {
 /** GET and PATCH /api/users/config/: the caller's preferences, a free-form JSON object. */
 export function userConfigPaths(names: Map<string, string>): Record<string, Schema> {
   if (!names.get('auth.user')) return {};
-  const preferences: Schema = { type: 'object', additionalProperties: true, description: "The user's preferences (NetBox's UserConfig data)" };
+  const preferences: Schema = {
+    type: 'object',
+    additionalProperties: true,
+    description: "The user's preferences (NetBox's UserConfig data)",
+  };
   return {
     '/api/users/config/': {
       get: {
@@ -62,7 +69,10 @@ export function userConfigPaths(names: Map<string, string>): Record<string, Sche
         summary: "Deep-merge the body into the caller's preferences",
         tags: ['users'],
         requestBody: { required: true, content: json(preferences) },
-        responses: { 200: { description: 'The preferences after the merge', content: json(preferences) }, ...errorResponses([400, 403]) },
+        responses: {
+          200: { description: 'The preferences after the merge', content: json(preferences) },
+          ...errorResponses([400, 403]),
+        },
       },
     },
   };

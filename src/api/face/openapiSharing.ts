@@ -11,7 +11,9 @@ import type { Schema } from './openapiFragments.js';
  * shrinks several times over.
  */
 export function shareParameters(paths: Record<string, Schema>, components: Record<string, Schema>): void {
-  const operations = Object.values(paths).flatMap((item) => Object.values(item).filter((op): op is Schema => !!op && typeof op === 'object' && 'responses' in op));
+  const operations = Object.values(paths).flatMap((item) =>
+    Object.values(item).filter((op): op is Schema => !!op && typeof op === 'object' && 'responses' in op),
+  );
   const uses = new Map<string, number>();
   for (const op of operations) {
     for (const p of (op.parameters as Schema[] | undefined) ?? []) {
@@ -45,7 +47,12 @@ export function shareParameters(paths: Record<string, Schema>, components: Recor
  * The value lists of choice fields become named schemas (`InterfaceTypeChoices`) that
  * every response, request body and filter refers to, instead of repeating long enums.
  */
-export function shareChoices(registry: ModelRegistry, names: Map<string, string>, document: Record<string, unknown>, schemas: Record<string, Schema>): void {
+export function shareChoices(
+  registry: ModelRegistry,
+  names: Map<string, string>,
+  document: Record<string, unknown>,
+  schemas: Record<string, Schema>,
+): void {
   const byValues = new Map<string, string>();
   for (const definition of registry.all()) {
     for (const field of definition.fields) {
@@ -77,5 +84,6 @@ export function shareChoices(registry: ModelRegistry, names: Map<string, string>
   };
   walk(document, false);
   // the named lists themselves stay as they are; everything else in the schemas refers to them
-  for (const [name, schema] of Object.entries(schemas)) if (!name.endsWith('Choices') || !Array.isArray(schema.enum)) walk(schema, false);
+  for (const [name, schema] of Object.entries(schemas))
+    if (!name.endsWith('Choices') || !Array.isArray(schema.enum)) walk(schema, false);
 }

@@ -11,10 +11,14 @@ import { fieldLabel } from './options.js';
 
 /** The body of a create (or replace) request, or of a PATCH when `patch`. */
 export function writeBodySchema(definition: ModelDefinition, patch: boolean): Schema {
-  const base = buildWriteSchema(definition, patch ? 'patch' : 'create') as { properties: Record<string, Schema>; required: string[] };
+  const base = buildWriteSchema(definition, patch ? 'patch' : 'create') as {
+    properties: Record<string, Schema>;
+    required: string[];
+  };
   const byName = new Map(writableFields(definition).map((f) => [f.name, f]));
   const properties: Record<string, Schema> = {};
-  for (const [name, schema] of Object.entries(base.properties)) properties[name] = writeProperty(byName.get(name)!, schema);
+  for (const [name, schema] of Object.entries(base.properties))
+    properties[name] = writeProperty(byName.get(name)!, schema);
   const body: Schema = {
     type: 'object',
     description: patch
@@ -39,13 +43,15 @@ function writeProperty(field: FieldDefinition, validated: Schema): Schema {
   property = { title: fieldLabel(field), ...property };
   if (field.help) property.description = field.help;
   if (field.writeOnly) property.writeOnly = true;
-  if (field.default !== undefined && field.default !== null && typeof field.default !== 'object') property.default = field.default;
+  if (field.default !== undefined && field.default !== null && typeof field.default !== 'object')
+    property.default = field.default;
   return property;
 }
 
 /** Relations on write: an id, or attributes that identify exactly one object. */
 function writeRelation(field: FieldDefinition): Schema {
-  if (field.representation === 'slug') return { type: 'array', items: { type: 'string', description: `slug of the ${field.target ?? 'related'} object` } };
+  if (field.representation === 'slug')
+    return { type: 'array', items: { type: 'string', description: `slug of the ${field.target ?? 'related'} object` } };
   const one: Schema = {
     anyOf: [
       { type: 'integer', description: `id of the ${field.target ?? 'related'} object` },

@@ -6,16 +6,19 @@
  * request in the metrics.
  */
 import type { Context, Next } from 'koa';
+
 import type { Services } from '../Services.js';
 import { HTML_SECURITY_HEADERS, renderBrowsablePage } from './browsable.js';
 import { metricsFor } from './metrics.js';
 import { negotiate, type Renderer } from './negotiation.js';
-import { allowedMethods, describePath } from './views.js';
 import { parsedBody, rawJsonBytes } from './RawJson.js';
+import { allowedMethods, describePath } from './views.js';
 
 /** Paths that answer in their own formats (schema documents, documentation pages, static files). */
 function negotiatesItself(path: string): boolean {
-  return path.startsWith('/api/schema/') || path.startsWith('/api/docs/') || /^\/api\/swagger\.(json|yaml)\/?$/.test(path);
+  return (
+    path.startsWith('/api/schema/') || path.startsWith('/api/docs/') || /^\/api\/swagger\.(json|yaml)\/?$/.test(path)
+  );
 }
 
 /** An EventSource (it always sends `Accept: text/event-stream`): the streaming view decides, not the renderers. */
@@ -63,7 +66,11 @@ function negotiationOf(ctx: Context) {
     const refuse = own && !(negotiation.error === 406 && wantsEventStream(ctx.get('Accept')));
     return { refuse: refuse ? negotiation : null, renderer: 'json' as Renderer, indent: null };
   }
-  return { refuse: null, renderer: ctx.path.startsWith('/api/') ? negotiation.renderer : ('json' as Renderer), indent: negotiation.indent };
+  return {
+    refuse: null,
+    renderer: ctx.path.startsWith('/api/') ? negotiation.renderer : ('json' as Renderer),
+    indent: negotiation.indent,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+
 import { PermissionDeniedError } from '../../commands/errors.js';
 import type { ModelDefinition } from '../../models/types.js';
 import { mayPerform, NOT_AUTHENTICATED } from '../permissions.js';
@@ -69,8 +70,16 @@ export function faceRoutes(services: Services): Router {
       status: ok ? 'ok' : 'unavailable',
       role: services.config.role,
       phase: report.phase,
-      projector: { position: report.position, head: report.head, lag: report.lag, behind_seconds: report.behindSeconds, head_age_seconds: report.headAgeSeconds },
-      ...(reader ? { writer_url: services.config.writerUrl } : { writer: state, ...(state === 'up' ? {} : { writer_detail: detail }) }),
+      projector: {
+        position: report.position,
+        head: report.head,
+        lag: report.lag,
+        behind_seconds: report.behindSeconds,
+        head_age_seconds: report.headAgeSeconds,
+      },
+      ...(reader
+        ? { writer_url: services.config.writerUrl }
+        : { writer: state, ...(state === 'up' ? {} : { writer_detail: detail }) }),
     };
   });
   // Liveness: the process answers.
@@ -79,7 +88,10 @@ export function faceRoutes(services: Services): Router {
     ctx.body = { status: 'ok' };
   });
   router.get(['/static/:folder/:file', '/favicon.ico'], (ctx) => {
-    const asset = ctx.path === '/favicon.ico' ? staticAsset('swagger-ui', 'favicon-32x32.png') : staticAsset(String(ctx.params.folder), String(ctx.params.file));
+    const asset =
+      ctx.path === '/favicon.ico'
+        ? staticAsset('swagger-ui', 'favicon-32x32.png')
+        : staticAsset(String(ctx.params.folder), String(ctx.params.file));
     if (!asset) {
       ctx.status = 404;
       ctx.body = { detail: 'Not found.' };
@@ -103,7 +115,15 @@ function readyOnceServing(services: Services) {
   const position = services.projector.position;
   const head = Math.max(services.log.head(), position);
   const ready = head === position;
-  return { ready, phase: ready ? ('ready' as const) : ('lagging' as const), position, head, lag: head - position, behindSeconds: 0, headAgeSeconds: 0 };
+  return {
+    ready,
+    phase: ready ? ('ready' as const) : ('lagging' as const),
+    position,
+    head,
+    lag: head - position,
+    behindSeconds: 0,
+    headAgeSeconds: 0,
+  };
 }
 
 /** OPTIONS on every model list and detail URL and on the root views: no action permission is needed, only authentication where LOGIN_REQUIRED. */
@@ -184,7 +204,14 @@ function schemaRoutes(services: Services, router: Router): void {
     const baseUrl = String(ctx.state.baseUrl);
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = format === 'yaml' ? swagger.yaml(baseUrl) : swagger.json(baseUrl);
-    ctx.set('Content-Type', format === 'yaml' ? 'application/yaml; charset=utf-8' : format === 'openapi' ? 'application/openapi+json' : 'application/json');
+    ctx.set(
+      'Content-Type',
+      format === 'yaml'
+        ? 'application/yaml; charset=utf-8'
+        : format === 'openapi'
+          ? 'application/openapi+json'
+          : 'application/json',
+    );
   };
   router.get(['/api/swagger.json', '/api/swagger.json/'], (ctx) => sendSwagger(ctx, 'json'));
   router.get(['/api/swagger.yaml', '/api/swagger.yaml/'], (ctx) => sendSwagger(ctx, 'yaml'));

@@ -6,12 +6,12 @@
  * Swagger UI handle best) and as OpenAPI 3.1 on request.
  */
 import { readFileSync } from 'node:fs';
+
 import type { Services } from '../Services.js';
-import type { DescribesFilters } from './filters.js';
 import { documentTexts } from './documentTexts.js';
+import type { DescribesFilters } from './filters.js';
 import { buildOpenApi } from './openapi.js';
 import { toOpenApi30 } from './openapi30.js';
-
 
 export type OpenApiVersion = '3.0' | '3.1';
 
@@ -49,7 +49,10 @@ export function schemaDocument(services: Services): SchemaDocument {
     }
     return doc;
   };
-  const document = (baseUrl: string, version: OpenApiVersion = '3.0') => ({ ...base(version), servers: [{ url: baseUrl }] });
+  const document = (baseUrl: string, version: OpenApiVersion = '3.0') => ({
+    ...base(version),
+    servers: [{ url: baseUrl }],
+  });
   return {
     document,
     json: (baseUrl, version = '3.0') => texts.json(`${version} ${baseUrl}`, () => document(baseUrl, version)),

@@ -26,7 +26,13 @@ const FOLDERS: Record<string, { dir: () => string; files: string[] }> = {
   face: { dir: () => FACE_DIR, files: ['browsable.css', 'browsable.js', 'swagger-init.js'] },
   'swagger-ui': {
     dir: swaggerDir,
-    files: ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-16x16.png', 'favicon-32x32.png'],
+    files: [
+      'swagger-ui.css',
+      'swagger-ui-bundle.js',
+      'swagger-ui-standalone-preset.js',
+      'favicon-16x16.png',
+      'favicon-32x32.png',
+    ],
   },
 };
 

@@ -23,12 +23,54 @@ type Node = Record<string, any>;
 const JSON_MEDIA = 'application/json';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 const SCHEMA_KEYS = new Set([
-  '$ref', 'format', 'title', 'description', 'default', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
-  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties', 'required', 'enum',
-  'type', 'items', 'allOf', 'properties', 'additionalProperties', 'discriminator', 'readOnly', 'xml', 'externalDocs', 'example',
+  '$ref',
+  'format',
+  'title',
+  'description',
+  'default',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'enum',
+  'type',
+  'items',
+  'allOf',
+  'properties',
+  'additionalProperties',
+  'discriminator',
+  'readOnly',
+  'xml',
+  'externalDocs',
+  'example',
 ]);
 /** What a non-body parameter (or an array parameter's items) may say about its value. */
-const SIMPLE_KEYS = ['format', 'default', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'enum', 'multipleOf'];
+const SIMPLE_KEYS = [
+  'format',
+  'default',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'enum',
+  'multipleOf',
+];
 const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean']);
 
 export interface SwaggerOptions {
@@ -62,7 +104,9 @@ export function schema20(input: unknown): unknown {
     } else if (key === '$ref') {
       out.$ref = definitionRef(String(value));
     } else if (key === 'properties') {
-      out.properties = Object.fromEntries(Object.entries(value as Node).map(([name, property]) => [name, schema20(property)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as Node).map(([name, property]) => [name, schema20(property)]),
+      );
     } else if (key === 'items' || key === 'additionalProperties' || key === 'allOf') {
       out[key] = typeof value === 'boolean' ? value : schema20(value);
     } else if (key === 'enum') {
@@ -87,7 +131,11 @@ function simpleValue(schema: Node | undefined): Node {
   if ((schema?.anyOf?.length ?? 0) > 1 || (schema?.oneOf?.length ?? 0) > 1) return { type: 'string' };
   const plain = (schema20(schema ?? {}) ?? {}) as Node;
   if (plain.type === 'array') {
-    return { type: 'array', items: simpleValue(schema?.items ?? {}), ...pick(plain, ['maxItems', 'minItems', 'uniqueItems']) };
+    return {
+      type: 'array',
+      items: simpleValue(schema?.items ?? {}),
+      ...pick(plain, ['maxItems', 'minItems', 'uniqueItems']),
+    };
   }
   if (!PRIMITIVES.has(plain.type) || plain.$ref) return { type: 'string' };
   return { type: plain.type, ...pick(plain, SIMPLE_KEYS) };
@@ -107,7 +155,8 @@ function parameter20(input: Node, components: Node): Node | null {
   Object.assign(out, value);
   if (value.type === 'array') {
     // form style explodes by default: ?tag=a&tag=b
-    const exploded = parameter.explode ?? (parameter.style ?? (parameter.in === 'query' ? 'form' : 'simple')) === 'form';
+    const exploded =
+      parameter.explode ?? (parameter.style ?? (parameter.in === 'query' ? 'form' : 'simple')) === 'form';
     out.collectionFormat = exploded ? 'multi' : 'csv';
   }
   return out;
@@ -119,16 +168,26 @@ function response20(input: Node): Node {
   const media = content[JSON_MEDIA] ?? Object.values(content)[0];
   if (media?.schema) out.schema = schema20(media.schema);
   if (input.headers) {
-    out.headers = Object.fromEntries(Object.entries(input.headers as Node).map(([name, header]) => [name, { description: header.description, ...simpleValue(header.schema) }]));
+    out.headers = Object.fromEntries(
+      Object.entries(input.headers as Node).map(([name, header]) => [
+        name,
+        { description: header.description, ...simpleValue(header.schema) },
+      ]),
+    );
   }
   return out;
 }
 
 function operation20(input: Node, components: Node): Node {
   const out: Node = {};
-  for (const key of ['operationId', 'summary', 'description', 'tags', 'security', 'externalDocs']) if (input[key] !== undefined) out[key] = input[key];
-  const parameters = ((input.parameters ?? []) as Node[]).map((p) => parameter20(p, components)).filter((p): p is Node => p !== null);
-  const body = input.requestBody?.$ref ? components.requestBodies?.[String(input.requestBody.$ref).split('/').pop()!] : input.requestBody;
+  for (const key of ['operationId', 'summary', 'description', 'tags', 'security', 'externalDocs'])
+    if (input[key] !== undefined) out[key] = input[key];
+  const parameters = ((input.parameters ?? []) as Node[])
+    .map((p) => parameter20(p, components))
+    .filter((p): p is Node => p !== null);
+  const body = input.requestBody?.$ref
+    ? components.requestBodies?.[String(input.requestBody.$ref).split('/').pop()!]
+    : input.requestBody;
   if (body) {
     const content = (body.content ?? {}) as Node;
     const media = content[JSON_MEDIA] ?? Object.values(content)[0];
@@ -153,7 +212,11 @@ function operation20(input: Node, components: Node): Node {
 /** Where the API lives, in 2.0's terms: the base URL's host and scheme, and its path (a prefix the service is mounted under) plus /api. */
 export function swaggerLocation(baseUrl: string): { host: string; schemes: string[]; basePath: string } {
   const url = new URL(baseUrl);
-  return { host: url.host, schemes: [url.protocol.replace(/:$/, '')], basePath: `${url.pathname.replace(/\/+$/, '')}/api` };
+  return {
+    host: url.host,
+    schemes: [url.protocol.replace(/:$/, '')],
+    basePath: `${url.pathname.replace(/\/+$/, '')}/api`,
+  };
 }
 
 /** The whole Swagger 2.0 document for a base URL, from the OpenAPI 3.0 document. */
@@ -163,7 +226,9 @@ export function toSwagger20(document: Node, options: SwaggerOptions): Node {
   for (const [path, item] of Object.entries(document.paths as Node)) {
     if (!path.startsWith('/api/')) continue;
     const converted: Node = {};
-    const shared = ((item.parameters ?? []) as Node[]).map((p) => parameter20(p, components)).filter((p): p is Node => p !== null);
+    const shared = ((item.parameters ?? []) as Node[])
+      .map((p) => parameter20(p, components))
+      .filter((p): p is Node => p !== null);
     if (shared.length) converted.parameters = shared;
     for (const method of METHODS) if (item[method]) converted[method] = operation20(item[method], components);
     paths[path.slice('/api'.length)] = converted;
@@ -172,14 +237,24 @@ export function toSwagger20(document: Node, options: SwaggerOptions): Node {
   const securityDefinitions = Object.fromEntries(
     Object.entries((components.securitySchemes ?? {}) as Node)
       .filter(([, scheme]) => scheme.type === 'apiKey' && scheme.in !== 'cookie')
-      .map(([name, scheme]) => [name, { type: 'apiKey', name: scheme.name, in: scheme.in, ...(scheme.description ? { description: scheme.description } : {}) }]),
+      .map(([name, scheme]) => [
+        name,
+        {
+          type: 'apiKey',
+          name: scheme.name,
+          in: scheme.in,
+          ...(scheme.description ? { description: scheme.description } : {}),
+        },
+      ]),
   );
   return {
     swagger: '2.0',
     info: {
       title: info.title,
       description: info.description,
-      ...(info.license ? { license: { name: info.license.name, ...(info.license.url ? { url: info.license.url } : {}) } } : {}),
+      ...(info.license
+        ? { license: { name: info.license.name, ...(info.license.url ? { url: info.license.url } : {}) } }
+        : {}),
       version: options.apiVersion,
       'x-service-version': info.version,
     },
@@ -189,7 +264,9 @@ export function toSwagger20(document: Node, options: SwaggerOptions): Node {
     securityDefinitions,
     security: document.security ?? [],
     paths,
-    definitions: Object.fromEntries(Object.entries((components.schemas ?? {}) as Node).map(([name, schema]) => [name, schema20(schema)])),
+    definitions: Object.fromEntries(
+      Object.entries((components.schemas ?? {}) as Node).map(([name, schema]) => [name, schema20(schema)]),
+    ),
     ...(document.tags ? { tags: document.tags } : {}),
   };
 }

@@ -10,7 +10,8 @@ const appsOf = new WeakMap<ModelRegistry, Set<string>>();
 /** Every application under /api/: those clients expect and those the registry's models are served under, sorted. */
 export function applicationsOf(registry: ModelRegistry): string[] {
   let apps = appsOf.get(registry);
-  if (!apps) appsOf.set(registry, (apps = new Set([...EXPECTED_APPLICATIONS, ...registry.all().map((d) => d.app)].sort())));
+  if (!apps)
+    appsOf.set(registry, (apps = new Set([...EXPECTED_APPLICATIONS, ...registry.all().map((d) => d.app)].sort())));
   return [...apps];
 }
 
@@ -35,7 +36,10 @@ export type ApiView =
 
 export function describePath(registry: ModelRegistry, path: string): ApiView {
   if (path === '/api/') return { kind: 'root' };
-  const segments = path.replace(/^\/api\//, '').split('/').filter(Boolean);
+  const segments = path
+    .replace(/^\/api\//, '')
+    .split('/')
+    .filter(Boolean);
   if (!path.startsWith('/api/') || segments.length === 0) return { kind: 'other' };
   const [app, modelPath, id, ...rest] = segments;
   if (segments.length === 1 && applicationsOf(registry).includes(app)) return { kind: 'app', app };

@@ -6,16 +6,17 @@
  * level of the result is resolved are gathered and answered together after it (one store
  * query per model and relation per level, never one per object).
  */
-import type { Context } from 'koa';
 import { GraphQLError } from 'graphql';
+import type { Context } from 'koa';
+
 import { PermissionDeniedError } from '../../commands/errors.js';
 import type { Config } from '../../config.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { FindOptions, Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
+import { viewScope } from '../permissions.js';
 import { andQueries } from '../query/compileFilter.js';
 import { compileSort } from '../query/sort.js';
-import { viewScope } from '../permissions.js';
 import type { Serializer } from '../Serializer.js';
 
 /** A generic relation's type field and the model its value names (an IP address's assigned object). */
@@ -30,7 +31,10 @@ class Batch<K, V> {
   private failures = new Map<K, Array<(error: unknown) => void>>();
   private scheduled = false;
 
-  constructor(private readonly answer: (keys: K[]) => Promise<Map<K, V>>, private readonly missing: V) {}
+  constructor(
+    private readonly answer: (keys: K[]) => Promise<Map<K, V>>,
+    private readonly missing: V,
+  ) {}
 
   load(key: K): Promise<V> {
     return new Promise<V>((resolve, reject) => {
@@ -134,7 +138,9 @@ export class RequestReads {
   counted(key: string, docs: ReadDocument[]): ReadDocument[] {
     this.objectsRead += docs.length;
     if (this.objectsRead > this.maxObjects) {
-      throw new GraphQLError(`Query read more than ${this.maxObjects} objects (GRAPHQL_MAX_COST); ask for fewer with limit or less nesting.`);
+      throw new GraphQLError(
+        `Query read more than ${this.maxObjects} objects (GRAPHQL_MAX_COST); ask for fewer with limit or less nesting.`,
+      );
     }
     return this.tag(key, docs);
   }

@@ -36,7 +36,11 @@ export function graphiqlAsset(file: string): Asset | null {
   try {
     const content = readFileSync(FILES[file]());
     const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
-    asset = { content, type: file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8', etag };
+    asset = {
+      content,
+      type: file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+      etag,
+    };
   } catch {
     asset = null;
   }

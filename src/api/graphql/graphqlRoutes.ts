@@ -8,27 +8,28 @@
  * schema as SDL. `?as_of=` reads a past state as the REST views do.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import {
-  GraphQLError,
+  type DocumentNode,
   execute,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
   parse,
   printSchema,
   specifiedRules,
   validate,
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
 } from 'graphql';
+import type { Context } from 'koa';
+
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
-import { ReadStoreUnavailableError } from '../../projections/ReadStoreUnavailableError.js';
 import type { ReadStore } from '../../projections/ReadStore.js';
+import { ReadStoreUnavailableError } from '../../projections/ReadStoreUnavailableError.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';
 import type { Services } from '../Services.js';
-import { pastStateFor } from './pastState.js';
 import { GRAPHIQL_CSP, graphiqlAsset, graphiqlPage } from './graphiqlAssets.js';
 import { checkLimits } from './limits.js';
+import { pastStateFor } from './pastState.js';
 import { RequestReads } from './RequestReads.js';
 import { buildSchema } from './schema.js';
 
@@ -194,7 +195,9 @@ function shown(services: Services, ctx: Context, error: GraphQLError): GraphQLFo
 }
 
 function validationMessage(body: unknown): string {
-  const entries = Array.isArray(body) ? body.flatMap((b) => Object.entries(b as object)) : Object.entries(body as object);
+  const entries = Array.isArray(body)
+    ? body.flatMap((b) => Object.entries(b as object))
+    : Object.entries(body as object);
   const text = (messages: unknown) => (Array.isArray(messages) ? messages.join(' ') : String(messages));
   return entries.map(([name, messages]) => `${name}: ${text(messages)}`).join('; ');
 }

@@ -8,17 +8,17 @@
  * The walk stops at the first bound passed, so a document built to blow up costs no more.
  */
 import {
-  GraphQLError,
-  Kind,
-  getNamedType,
-  getNullableType,
-  isListType,
-  isObjectType,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
-  type GraphQLSchema,
+  getNamedType,
+  getNullableType,
   type GraphQLCompositeType,
+  GraphQLError,
+  type GraphQLSchema,
+  isListType,
+  isObjectType,
+  Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
@@ -42,7 +42,9 @@ export function checkLimits(
   variables: Record<string, unknown> | null | undefined,
   limits: QueryLimits,
 ): GraphQLError[] {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   const operation = operationName
     ? operations.find((o) => o.name?.value === operationName)
     : operations.length === 1
@@ -50,7 +52,9 @@ export function checkLimits(
       : undefined;
   if (!operation) return []; // execution names the problem
   const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
   );
   const root = schema.getRootType(operation.operation);
   if (!root) return [];
@@ -60,7 +64,13 @@ export function checkLimits(
     throw new LimitPassed(message);
   };
 
-  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, depth: number, multiplicity: number, top: boolean) => {
+  const walk = (
+    set: SelectionSetNode,
+    parent: GraphQLCompositeType,
+    depth: number,
+    multiplicity: number,
+    top: boolean,
+  ) => {
     for (const selection of set.selections) {
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments.get(selection.name.value);
@@ -93,7 +103,9 @@ export function checkLimits(
     const objects = multiplicity * size;
     cost += objects;
     if (cost > limits.maxCost) {
-      fail(`Query may return more than ${limits.maxCost} objects (GRAPHQL_MAX_COST); ask for fewer with limit or less nesting.`);
+      fail(
+        `Query may return more than ${limits.maxCost} objects (GRAPHQL_MAX_COST); ask for fewer with limit or less nesting.`,
+      );
     }
     const named = getNamedType(definition.type) as GraphQLCompositeType;
     walk(node.selectionSet, named, depth + 1, objects, false);
@@ -113,7 +125,11 @@ function typeOf(schema: GraphQLSchema, name: string): GraphQLCompositeType | und
 }
 
 /** A top-level list's `limit` (a literal or a variable), capped as the resolver caps it. */
-function topListSize(node: FieldNode, variables: Record<string, unknown> | null | undefined, limits: QueryLimits): number {
+function topListSize(
+  node: FieldNode,
+  variables: Record<string, unknown> | null | undefined,
+  limits: QueryLimits,
+): number {
   const argument = node.arguments?.find((a) => a.name.value === 'limit');
   const asked = argument ? intOf(argument.value, variables) : null;
   const max = limits.maxPageSize > 0 ? limits.maxPageSize : Number.POSITIVE_INFINITY;

@@ -6,15 +6,26 @@
  * Custom-field filters (`cf_<name>`) depend on data and are not in the schema.
  * `limit`, `offset` and `ordering` page and order the list (NetBox 3.4 has none of them).
  */
-import { GraphQLBoolean, GraphQLInt, GraphQLList, GraphQLString, type GraphQLArgumentConfig, type GraphQLInputType } from 'graphql';
+import {
+  type GraphQLArgumentConfig,
+  GraphQLBoolean,
+  type GraphQLInputType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLString,
+} from 'graphql';
+
 import type { ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
-import { filterSetOf, type Filter } from '../query/filterSet.js';
+import { type Filter, filterSetOf } from '../query/filterSet.js';
 import { isGraphqlName } from './names.js';
 
 export const PAGING_ARGUMENTS = ['limit', 'offset', 'ordering'] as const;
 
-export function listArguments(registry: ModelRegistry, definition: ModelDefinition): Record<string, GraphQLArgumentConfig> {
+export function listArguments(
+  registry: ModelRegistry,
+  definition: ModelDefinition,
+): Record<string, GraphQLArgumentConfig> {
   const args: Record<string, GraphQLArgumentConfig> = {};
   for (const [name, filter] of filterSetOf(registry, definition)) {
     const single = 'single' in filter && filter.single === true;
@@ -30,7 +41,10 @@ export function listArguments(registry: ModelRegistry, definition: ModelDefiniti
   }
   args.limit ??= { type: GraphQLInt, description: 'At most this many objects (default and maximum: MAX_PAGE_SIZE).' };
   args.offset ??= { type: GraphQLInt, description: 'Skip this many objects first.' };
-  args.ordering ??= { type: GraphQLString, description: 'As the REST ?ordering= (comma-separated fields, - reverses).' };
+  args.ordering ??= {
+    type: GraphQLString,
+    description: 'As the REST ?ordering= (comma-separated fields, - reverses).',
+  };
   return args;
 }
 

@@ -30,7 +30,9 @@ export function namesOf(definition: ModelDefinition): ModelNames {
   const className = words.map(capitalised).join('');
   const field = words.map((w) => w.toLowerCase()).join('_');
   const prefix = words.length > wordsOf(definition.verboseName, null).length ? [words[0]] : [];
-  const plural = [...(prefix.length && pluralWords.length > 1 ? prefix : []), ...pluralWords].map((w) => w.toLowerCase()).join('_');
+  const plural = [...(prefix.length && pluralWords.length > 1 ? prefix : []), ...pluralWords]
+    .map((w) => w.toLowerCase())
+    .join('_');
   const names = { field, list: `${field}_list`, type: `${className}Type`, className, plural: graphqlName(plural) };
   cache.set(definition, names);
   return names;

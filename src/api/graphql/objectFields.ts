@@ -5,18 +5,19 @@
  */
 import {
   GraphQLBoolean,
+  type GraphQLFieldConfig,
   GraphQLID,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
-  GraphQLString,
-  type GraphQLFieldConfig,
   type GraphQLOutputType,
+  GraphQLString,
 } from 'graphql';
+
 import type { FieldDefinition, GenericListItem, ModelDefinition } from '../../models/types.js';
 import type { ReadDocument } from '../../projections/ReadStore.js';
-import { graphqlName } from './names.js';
 import type { GraphqlContext } from './context.js';
+import { graphqlName } from './names.js';
 import { GraphQLBigInt, GraphQLDecimal, GraphQLJSON } from './scalars.js';
 
 const INT_MAX = 2 ** 31 - 1;
@@ -66,7 +67,10 @@ export function objectField(definition: ModelDefinition, field: FieldDefinition,
     case 'datetime':
       return plain(field, GraphQLString);
     case 'date':
-      return { type: GraphQLString, resolve: (doc) => (typeof doc[name] === 'string' ? (doc[name] as string).slice(0, 10) : null) };
+      return {
+        type: GraphQLString,
+        resolve: (doc) => (typeof doc[name] === 'string' ? (doc[name] as string).slice(0, 10) : null),
+      };
     case 'integer':
       return plain(field, field.max !== undefined && field.max > INT_MAX ? GraphQLBigInt : GraphQLInt);
     case 'decimal':
@@ -81,7 +85,13 @@ export function objectField(definition: ModelDefinition, field: FieldDefinition,
     case 'fk': {
       if (field.representation === 'id') return plain(field, GraphQLInt);
       const type = types.object(field.target!);
-      return type && { type, description: field.help, resolve: (doc, _args, { reads }) => reads.object(field.target!, doc[name]) };
+      return (
+        type && {
+          type,
+          description: field.help,
+          resolve: (doc, _args, { reads }) => reads.object(field.target!, doc[name]),
+        }
+      );
     }
     case 'm2m':
     case 'tags': {
@@ -126,9 +136,15 @@ export function objectField(definition: ModelDefinition, field: FieldDefinition,
       const type = types.object(field.target!);
       if (!type) return null;
       if (field.oneToOne) {
-        return { type, resolve: async (doc, _args, { reads }) => (await reads.related(field.target!, field.via!, doc.id))[0] ?? null };
+        return {
+          type,
+          resolve: async (doc, _args, { reads }) => (await reads.related(field.target!, field.via!, doc.id))[0] ?? null,
+        };
       }
-      return { type: new GraphQLList(type), resolve: (doc, _args, { reads }) => reads.related(field.target!, field.via!, doc.id) };
+      return {
+        type: new GraphQLList(type),
+        resolve: (doc, _args, { reads }) => reads.related(field.target!, field.via!, doc.id),
+      };
     }
     default:
       return rendered(GraphQLJSON);
@@ -138,7 +154,11 @@ export function objectField(definition: ModelDefinition, field: FieldDefinition,
 /** A value stored as REST renders it: the stored one, else the field's default. */
 function plain(field: FieldDefinition, type: GraphQLOutputType): Field {
   const name = field.name;
-  return { type, description: field.help, resolve: (doc) => (doc[name] === undefined ? (field.default ?? null) : doc[name]) };
+  return {
+    type,
+    description: field.help,
+    resolve: (doc) => (doc[name] === undefined ? (field.default ?? null) : doc[name]),
+  };
 }
 
 /** A choice as its value (REST's `{value, label}` without the label; an empty one is null as there). */

@@ -5,6 +5,7 @@
  * each object is still narrowed by the caller's view permissions, applied to the past state.
  */
 import type { Context } from 'koa';
+
 import { PastStateCancelledError, PastStatesBusyError } from '../../audit/PastStates.js';
 import { PermissionDeniedError, ValidationError } from '../../commands/errors.js';
 import type { ReadStore } from '../../projections/ReadStore.js';

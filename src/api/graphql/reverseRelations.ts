@@ -20,11 +20,13 @@ export interface ReverseRelation {
   typeField?: string;
 }
 
-export function reverseRelationsOf(registry: ModelRegistry, target: ModelDefinition, taken: Set<string>): ReverseRelation[] {
+export function reverseRelationsOf(
+  registry: ModelRegistry,
+  target: ModelDefinition,
+  taken: Set<string>,
+): ReverseRelation[] {
   const candidates: Array<ReverseRelation & { field: FieldDefinition }> = [];
-  const declared = new Set(
-    target.fields.filter((f) => f.type === 'reverse').map((f) => `${f.target}:${f.via}`),
-  );
+  const declared = new Set(target.fields.filter((f) => f.type === 'reverse').map((f) => `${f.target}:${f.via}`));
   for (const source of registry.all()) {
     for (const field of source.fields) {
       if (field.internal) continue;
@@ -32,7 +34,12 @@ export function reverseRelationsOf(registry: ModelRegistry, target: ModelDefinit
       if (field.type === 'fk' && field.target === target.key && !declared.has(`${source.key}:${field.name}`)) {
         const name = field.name === 'parent' && source.key === target.key ? 'children' : plural;
         candidates.push({ name, source, via: field.name, field });
-      } else if (field.type === 'generic_fk' && field.targets?.includes(target.key) && field.idField && field.typeField) {
+      } else if (
+        field.type === 'generic_fk' &&
+        field.targets?.includes(target.key) &&
+        field.idField &&
+        field.typeField
+      ) {
         candidates.push({ name: plural, source, via: field.idField, typeField: field.typeField, field });
       }
     }

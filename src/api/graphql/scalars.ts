@@ -4,7 +4,7 @@ import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from 'grap
 /** Any JSON value, as the REST complete form renders it (custom fields, config contexts, computed values). */
 export const GraphQLJSON = new GraphQLScalarType({
   name: 'JSONString',
-  description: 'Any JSON value (graphene\'s GenericScalar in NetBox).',
+  description: "Any JSON value (graphene's GenericScalar in NetBox).",
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),

@@ -6,25 +6,26 @@
  */
 import {
   GraphQLError,
+  type GraphQLFieldConfigMap,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
+  type GraphQLOutputType,
   GraphQLSchema,
   GraphQLString,
   GraphQLUnionType,
-  type GraphQLFieldConfigMap,
-  type GraphQLOutputType,
 } from 'graphql';
+
 import type { ModelRegistry } from '../../models/registry.js';
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 import type { ReadDocument } from '../../projections/ReadStore.js';
-import { and } from '../query/ListQueryCompiler.js';
 import { findInOrder } from '../query/listPage.js';
+import { and } from '../query/ListQueryCompiler.js';
 import type { GraphqlContext } from './context.js';
 import { filterParameters, listArguments } from './listArguments.js';
 import { graphqlName, namesOf } from './names.js';
-import { fieldName, objectField, type Field, type TypeLookup } from './objectFields.js';
+import { type Field, fieldName, objectField, type TypeLookup } from './objectFields.js';
 import { reverseRelationsOf } from './reverseRelations.js';
 
 export function buildSchema(registry: ModelRegistry): GraphQLSchema {
@@ -72,7 +73,11 @@ function objectFields(registry: ModelRegistry, definition: ModelDefinition, type
     if (config) fields[fieldName(field)] = config;
   }
   const className = namesOf(definition).className;
-  fields.class_type ??= { type: GraphQLString, description: "The model's class name, as NetBox shows it.", resolve: () => className };
+  fields.class_type ??= {
+    type: GraphQLString,
+    description: "The model's class name, as NetBox shows it.",
+    resolve: () => className,
+  };
   for (const relation of reverseRelationsOf(registry, definition, new Set(Object.keys(fields)))) {
     const type = types.object(relation.source.key);
     if (!type) continue;
@@ -98,7 +103,10 @@ function unionOf(
   const members = targets.filter((t) => objects.has(t));
   if (members.length === 0) return null;
   if (members.length === 1) return objects.get(members[0])!;
-  const pascal = graphqlName(field.name).split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  const pascal = graphqlName(field.name)
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
   const name = `${namesOf(owner).className}${pascal}Type`;
   let union = unions.get(name);
   if (!union) {
@@ -123,7 +131,11 @@ async function detail(definition: ModelDefinition, id: number, { reads }: Graphq
   return doc;
 }
 
-async function list(definition: ModelDefinition, args: Record<string, unknown>, context: GraphqlContext): Promise<ReadDocument[]> {
+async function list(
+  definition: ModelDefinition,
+  args: Record<string, unknown>,
+  context: GraphqlContext,
+): Promise<ReadDocument[]> {
   const { reads, services } = context;
   const scope = await reads.requireScope(definition);
   const filter = await services.queries.compile(definition, filterParameters(args), reads.ctx, reads.store);
@@ -132,6 +144,10 @@ async function list(definition: ModelDefinition, args: Record<string, unknown>, 
   const limit = max > 0 ? Math.min(asked ?? max, max) : (asked ?? undefined);
   const skip = typeof args.offset === 'number' && args.offset > 0 ? args.offset : 0;
   const ordering = typeof args.ordering === 'string' ? args.ordering : null;
-  const { docs } = await findInOrder(reads.store, definition, and(scope, filter), ordering, { brief: false, skip, limit });
+  const { docs } = await findInOrder(reads.store, definition, and(scope, filter), ordering, {
+    brief: false,
+    skip,
+    limit,
+  });
   return reads.counted(definition.key, docs);
 }

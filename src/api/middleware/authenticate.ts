@@ -1,9 +1,10 @@
 import type { Context, Next } from 'koa';
-import type { RequestOrigin } from '../../auth/AuthService.js';
+
 import type { Principal } from '../../auth/authenticateToken.js';
-import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, safeEqual } from '../../auth/sessions.js';
-import type { Services } from '../Services.js';
+import type { RequestOrigin } from '../../auth/AuthService.js';
+import { CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, safeEqual, SESSION_COOKIE } from '../../auth/sessions.js';
 import { lookupView } from '../../projections/lookupView.js';
+import type { Services } from '../Services.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /** HTML form endpoints that read the form's CSRF field and check it themselves (src/api/auth/routes.ts). */
@@ -15,7 +16,14 @@ export function requestOrigin(ctx: Context): RequestOrigin {
 
 /** Cookie options of the session and CSRF cookies. */
 export function cookieOptions(ctx: Context, httpOnly: boolean, maxAgeMs?: number) {
-  return { httpOnly, sameSite: 'lax' as const, secure: ctx.secure, path: '/', overwrite: true, ...(maxAgeMs === undefined ? {} : { maxAge: maxAgeMs }) };
+  return {
+    httpOnly,
+    sameSite: 'lax' as const,
+    secure: ctx.secure,
+    path: '/',
+    overwrite: true,
+    ...(maxAgeMs === undefined ? {} : { maxAge: maxAgeMs }),
+  };
 }
 
 /**
@@ -43,7 +51,11 @@ export function authenticate(services: Services) {
         }
       }
     } else {
-      const result = await auth.authenticateToken(ctx.get('Authorization') || undefined, requestOrigin(ctx), ctx.state.requestId);
+      const result = await auth.authenticateToken(
+        ctx.get('Authorization') || undefined,
+        requestOrigin(ctx),
+        ctx.state.requestId,
+      );
       if ('error' in result) {
         ctx.status = 403;
         ctx.body = { detail: result.error };
@@ -66,7 +78,8 @@ export function authenticate(services: Services) {
 export function csrfFailure(ctx: Context, expected: string, formToken?: string, trusted: string[] = []): string | null {
   const origin = ctx.get('Origin');
   const own = String(ctx.state.baseUrl); // requestContext's (Koa 3's ctx.origin is the Origin header itself)
-  if (origin && origin !== own && !trusted.includes(origin)) return `Origin checking failed - ${origin} does not match any trusted origins.`;
+  if (origin && origin !== own && !trusted.includes(origin))
+    return `Origin checking failed - ${origin} does not match any trusted origins.`;
   const given = ctx.get(CSRF_HEADER) || formToken || '';
   if (!given) return 'CSRF token missing.';
   if (!safeEqual(given, expected)) return 'CSRF token incorrect.';

@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+
 import {
   ConflictError,
   NotFoundError,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import type { Context, Next } from 'koa';
 
 interface Remembered {
@@ -19,7 +20,10 @@ const MAX_KEYS = 100_000;
  * answered from the request's events.
  */
 /** An earlier request with this key found in the event log (after a restart): its id and fingerprint. */
-export type LoggedRequestLookup = (userId: number | null, key: string) => Promise<{ requestId: string; fingerprint: string } | null>;
+export type LoggedRequestLookup = (
+  userId: number | null,
+  key: string,
+) => Promise<{ requestId: string; fingerprint: string } | null>;
 
 export function idempotency(fromLog: LoggedRequestLookup | null = null, now: () => number = Date.now) {
   const remembered = new Map<string, Remembered>();
@@ -77,7 +81,12 @@ export function idempotency(fromLog: LoggedRequestLookup | null = null, now: () 
       await next();
     } finally {
       if (ctx.status >= 200 && ctx.status < 300) {
-        entry.response = { status: ctx.status, body: ctx.body, location: ctx.response.get('Location') || null, etag: ctx.response.get('ETag') || null };
+        entry.response = {
+          status: ctx.status,
+          body: ctx.body,
+          location: ctx.response.get('Location') || null,
+          etag: ctx.response.get('ETag') || null,
+        };
       } else {
         remembered.delete(slot); // nothing was written: the client may retry for real
       }

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+
 import type { Context } from 'koa';
 
 /** Django's own check of a host name with an optional port (`validate_host`'s syntax). */
@@ -34,7 +35,11 @@ export function publicOrigin(ctx: Context, trust: ForwardedTrust): string {
   const forwardedProto = trust.proto ? nearestValue(ctx.get('X-Forwarded-Proto')).toLowerCase() : '';
   const scheme = forwardedProto === 'https' ? 'https' : ctx.protocol;
   const forwardedHost = trust.host ? nearestValue(ctx.get('X-Forwarded-Host')) : '';
-  const host = HOST_SYNTAX.test(forwardedHost) ? forwardedHost : HOST_SYNTAX.test(ctx.host) ? ctx.host : localAddress(ctx);
+  const host = HOST_SYNTAX.test(forwardedHost)
+    ? forwardedHost
+    : HOST_SYNTAX.test(ctx.host)
+      ? ctx.host
+      : localAddress(ctx);
   return `${scheme}://${host}`;
 }
 

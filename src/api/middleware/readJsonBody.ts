@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
+
 import { ValidationError } from '../../commands/errors.js';
-import { readRequestBody, refuseBody, type BodyLimits } from './readRequestBody.js';
+import { type BodyLimits, readRequestBody, refuseBody } from './readRequestBody.js';
 import { BODY_NOT_UTF8, decodeUtf8, hasLoneSurrogate } from './strictUtf8.js';
 
 const MAX_DEPTH = 32;
@@ -60,12 +61,17 @@ export function readJsonBody(limits: JsonBodyLimits) {
     }
     const items = Array.isArray(ctx.state.body) ? ctx.state.body.length : 0;
     if (limits.maxItems && items > limits.maxItems) {
-      throw new ValidationError({ non_field_errors: [`A request may hold at most ${limits.maxItems} items; this one holds ${items}.`] });
+      throw new ValidationError({
+        non_field_errors: [`A request may hold at most ${limits.maxItems} items; this one holds ${items}.`],
+      });
     }
-    if (depthOf(ctx.state.body) > MAX_DEPTH) throw new ValidationError({ non_field_errors: ['JSON nested too deeply.'] });
+    if (depthOf(ctx.state.body) > MAX_DEPTH)
+      throw new ValidationError({ non_field_errors: ['JSON nested too deeply.'] });
     if (hasLoneSurrogate(ctx.state.body)) {
       ctx.status = 400;
-      ctx.body = { detail: 'JSON parse error - a string holds a lone surrogate (\\ud800-\\udfff), which is no character.' };
+      ctx.body = {
+        detail: 'JSON parse error - a string holds a lone surrogate (\\ud800-\\udfff), which is no character.',
+      };
       return;
     }
     return next();

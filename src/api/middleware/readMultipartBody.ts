@@ -1,5 +1,7 @@
-import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
+
+import busboy from 'busboy';
+
 import type { BodyLimits } from './readRequestBody.js';
 
 export interface UploadedFile {
@@ -72,9 +74,15 @@ export function readMultipartBody(req: IncomingMessage, limits: BodyLimits): Pro
       stream.on('limit', () => finish({ outcome: 'tooLarge' }));
       stream.on('end', () => files.push({ field: name, filename: info.filename ?? '', bytes: Buffer.concat(chunks) }));
     });
-    parser.on('partsLimit', () => finish({ outcome: 'malformed', detail: 'Multipart form parse error - too many parts.' }));
-    parser.on('filesLimit', () => finish({ outcome: 'malformed', detail: 'Multipart form parse error - too many files.' }));
-    parser.on('error', (error: Error) => finish({ outcome: 'malformed', detail: `Multipart form parse error - ${error.message}` }));
+    parser.on('partsLimit', () =>
+      finish({ outcome: 'malformed', detail: 'Multipart form parse error - too many parts.' }),
+    );
+    parser.on('filesLimit', () =>
+      finish({ outcome: 'malformed', detail: 'Multipart form parse error - too many files.' }),
+    );
+    parser.on('error', (error: Error) =>
+      finish({ outcome: 'malformed', detail: `Multipart form parse error - ${error.message}` }),
+    );
     parser.on('close', () => finish({ outcome: 'complete', fields, files }));
     const onClose = () => {
       if (!req.readableEnded) finish({ outcome: 'aborted' });

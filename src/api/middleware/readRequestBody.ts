@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+
 import type { Context } from 'koa';
 
 export interface BodyLimits {

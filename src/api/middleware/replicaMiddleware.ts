@@ -1,9 +1,10 @@
 import type { Middleware } from 'koa';
-import type { Services } from '../Services.js';
-import { requestOrigin } from './authenticate.js';
+
 import { catchUpGate } from '../../replicas/catchUpGate.js';
 import { forwardWrites } from '../../replicas/forwardWrites.js';
 import { readPosition } from '../../replicas/readPosition.js';
+import type { Services } from '../Services.js';
+import { requestOrigin } from './authenticate.js';
 
 /**
  * The middleware that makes a process one of several serving the same log, in the order
@@ -41,7 +42,14 @@ export function replicaMiddleware(services: Services): Middleware[] {
     }),
   ];
   if (config.role === 'reader') {
-    chain.push(forwardWrites({ writerUrl: config.writerUrl, answerTimeoutMs: config.writerTimeoutMs, clientAddress: (ctx) => services.auth.clientAddress(requestOrigin(ctx)), logger: services.logger }));
+    chain.push(
+      forwardWrites({
+        writerUrl: config.writerUrl,
+        answerTimeoutMs: config.writerTimeoutMs,
+        clientAddress: (ctx) => services.auth.clientAddress(requestOrigin(ctx)),
+        logger: services.logger,
+      }),
+    );
     if (readiness) chain.push(catchUpGate(readiness));
   }
   return chain;

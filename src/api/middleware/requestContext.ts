@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+
 import type { Context, Next } from 'koa';
-import { publicOrigin, type ForwardedTrust } from './publicOrigin.js';
+
+import { type ForwardedTrust, publicOrigin } from './publicOrigin.js';
 
 /**
  * Every request gets a UUID, returned as X-Request-ID and stamped on every event it
@@ -10,7 +12,10 @@ import { publicOrigin, type ForwardedTrust } from './publicOrigin.js';
  * (NetBox's Django does the same, SECURE_CONTENT_TYPE_NOSNIFF): most of them carry what
  * clients stored, an uploaded image's bytes or an export's text among them.
  */
-export function requestContext(apiVersion: string, forwarded: (ctx: Context) => ForwardedTrust = () => ({ proto: false, host: false })) {
+export function requestContext(
+  apiVersion: string,
+  forwarded: (ctx: Context) => ForwardedTrust = () => ({ proto: false, host: false }),
+) {
   return async (ctx: Context, next: Next) => {
     const requestId = randomUUID();
     ctx.state.requestId = requestId;

@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+
 import { WEBHOOK_HOP_HEADER, WebhookHops } from '../../auth/webhookHop.js';
 
 /**

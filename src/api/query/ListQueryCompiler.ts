@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { registry as defaultRegistry, type ModelRegistry } from '../../models/registry.js';
+
+import { type ModelRegistry, registry as defaultRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { Query } from '../../projections/ReadStore.js';
 import { andQueries, compileFilter, type FilterReader } from './compileFilter.js';
@@ -37,11 +38,18 @@ export class ListQueryCompiler {
     return new Set(this.resolvers.keys());
   }
 
-  async compile(definition: ModelDefinition, query: URLSearchParams, ctx: Context, reader?: FilterReader): Promise<Query> {
+  async compile(
+    definition: ModelDefinition,
+    query: URLSearchParams,
+    ctx: Context,
+    reader?: FilterReader,
+  ): Promise<Query> {
     const store: FilterReader | undefined = reader ?? ctx.state?.readStore ?? this.reader;
     if (!store) throw new Error('ListQueryCompiler: no read store to resolve filters against');
     query = await withSavedFilters(query, store);
-    const clauses: Query[] = [await compileFilter(this.registry, definition, query, store, this.parameters, ctx.state?.eventUser?.id ?? null)];
+    const clauses: Query[] = [
+      await compileFilter(this.registry, definition, query, store, this.parameters, ctx.state?.eventUser?.id ?? null),
+    ];
     for (const [parameter, resolver] of this.resolvers) {
       const values = query.getAll(parameter);
       if (values.length === 0) continue;

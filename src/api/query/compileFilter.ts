@@ -13,15 +13,38 @@
  */
 import { ContentTypes } from '../../audit/contentTypes.js';
 import { ValidationError } from '../../commands/errors.js';
-import { canonicalMac, canonicalWwn } from '../../models/values/hardwareAddress.js';
-import { addressSortKey, lastAddress, networkAddress, parseCidr, type Cidr } from '../../models/values/ipNetworks.js';
-import type { ModelRegistry } from '../../models/registry.js';
 import { MATCH_NOTHING } from '../../models/matchNothing.js';
-import type { FieldErrors, FilterEnvironment, GenericHolder, ModelDefinition, StoredObject } from '../../models/types.js';
+import type { ModelRegistry } from '../../models/registry.js';
+import type {
+  FieldErrors,
+  FilterEnvironment,
+  GenericHolder,
+  ModelDefinition,
+  StoredObject,
+} from '../../models/types.js';
+import {
+  IGNORE,
+  invalidChoice,
+  invalidPk,
+  type Parsed,
+  parseEmptyFlag,
+  parseValue,
+} from '../../models/values/filterValues.js';
+import { canonicalMac, canonicalWwn } from '../../models/values/hardwareAddress.js';
+import { addressSortKey, type Cidr, lastAddress, networkAddress, parseCidr } from '../../models/values/ipNetworks.js';
 import type { FindOptions, Query, ReadDocument } from '../../projections/ReadStore.js';
-import { filterSetOf, isLenient, resolveParameter, type Filter, type MethodFilter, type NetworkFilter, type RelatedFilter, type ValueFilter, type ValueKind } from './filterSet.js';
+import {
+  type Filter,
+  filterSetOf,
+  isLenient,
+  type MethodFilter,
+  type NetworkFilter,
+  type RelatedFilter,
+  resolveParameter,
+  type ValueFilter,
+  type ValueKind,
+} from './filterSet.js';
 import { emptyClause, MAX_TEXT_LOOKUP, regexCondition, textClause } from './textMatch.js';
-import { IGNORE, invalidChoice, invalidPk, parseEmptyFlag, parseValue, type Parsed } from '../../models/values/filterValues.js';
 
 export { compileSort } from './sort.js';
 
@@ -31,7 +54,19 @@ export interface FilterReader {
 }
 
 /** Query parameters that are never filters. */
-export const RESERVED = new Set(['limit', 'offset', 'start', 'ordering', 'brief', 'exclude', 'fields', 'format', 'export', 'filter', 'filter_id']);
+export const RESERVED = new Set([
+  'limit',
+  'offset',
+  'start',
+  'ordering',
+  'brief',
+  'exclude',
+  'fields',
+  'format',
+  'export',
+  'filter',
+  'filter_id',
+]);
 
 /** Deepest tree walked for descendant-including filters. */
 const MAX_TREE_DEPTH = 100;
@@ -106,7 +141,13 @@ export async function compileFilter(
   return andQueries(clauses);
 }
 
-async function compileOne(ctx: Context, param: string, filter: Filter, lookup: string, values: string[]): Promise<Query | null> {
+async function compileOne(
+  ctx: Context,
+  param: string,
+  filter: Filter,
+  lookup: string,
+  values: string[],
+): Promise<Query | null> {
   switch (filter.kind) {
     case 'value':
       return valueClause(ctx, param, filter, lookup, values);
@@ -125,7 +166,13 @@ async function compileOne(ctx: Context, param: string, filter: Filter, lookup: s
       }
       const alternatives: Query[] = filter.fields.map((f) => ({ [f]: regexCondition('ic', [text]) }));
       if (filter.also) {
-        const extra = await methodClause(ctx, param, { kind: 'method', method: filter.also, lookups: new Set() }, 'exact', [text]);
+        const extra = await methodClause(
+          ctx,
+          param,
+          { kind: 'method', method: filter.also, lookups: new Set() },
+          'exact',
+          [text],
+        );
         if (extra) alternatives.push(extra);
       }
       if (alternatives.length === 0) return null;
@@ -136,7 +183,12 @@ async function compileOne(ctx: Context, param: string, filter: Filter, lookup: s
 
 /* ------------------------------------------------------------ plain values */
 
-function parseOne(ctx: Context, param: string, filter: Pick<ValueFilter, 'value' | 'choices'>, raw: string): Parsed<string | number | boolean> {
+function parseOne(
+  ctx: Context,
+  param: string,
+  filter: Pick<ValueFilter, 'value' | 'choices'>,
+  raw: string,
+): Parsed<string | number | boolean> {
   switch (filter.value) {
     case 'choice': {
       const match = filter.choices?.find((c) => String(c) === raw);
@@ -152,7 +204,12 @@ function parseOne(ctx: Context, param: string, filter: Pick<ValueFilter, 'value'
 }
 
 /** The values parsed for the filter's type; errors are reported under `param`. */
-function parseAll(ctx: Context, param: string, filter: Pick<ValueFilter, 'value' | 'choices'>, raws: string[]): Array<string | number | boolean> {
+function parseAll(
+  ctx: Context,
+  param: string,
+  filter: Pick<ValueFilter, 'value' | 'choices'>,
+  raws: string[],
+): Array<string | number | boolean> {
   const out: Array<string | number | boolean> = [];
   for (const raw of raws) {
     const parsed = parseOne(ctx, param, filter, raw);
@@ -235,7 +292,12 @@ async function withDescendants(reader: FilterReader, model: string, roots: numbe
 }
 
 /** The target ids each value names; unknown values are reported. */
-async function resolveTargets(ctx: Context, param: string, filter: RelatedFilter, values: string[]): Promise<Map<string, number[]> | null> {
+async function resolveTargets(
+  ctx: Context,
+  param: string,
+  filter: RelatedFilter,
+  values: string[],
+): Promise<Map<string, number[]> | null> {
   const target = ctx.registry.tryGet(filter.target);
   const byValue = new Map<string, number[]>();
   let failed = false;
@@ -248,7 +310,9 @@ async function resolveTargets(ctx: Context, param: string, filter: RelatedFilter
         failed = true;
       } else wanted.set(v, parsed.value as number);
     }
-    const found = new Set(target && wanted.size ? await ids(ctx.reader, target.key, { id: { $in: [...new Set(wanted.values())] } }) : []);
+    const found = new Set(
+      target && wanted.size ? await ids(ctx.reader, target.key, { id: { $in: [...new Set(wanted.values())] } }) : [],
+    );
     for (const [v, id] of wanted) {
       if (found.has(id)) byValue.set(v, [id]);
       else {
@@ -281,13 +345,24 @@ async function resolveTargets(ctx: Context, param: string, filter: RelatedFilter
 }
 
 /** The clause "path[0] leads to one of `targetIds`" (or to nothing, when includeNull). */
-async function walkPath(ctx: Context, filter: RelatedFilter, targetIds: number[], includeNull: boolean): Promise<Query> {
+async function walkPath(
+  ctx: Context,
+  filter: RelatedFilter,
+  targetIds: number[],
+  includeNull: boolean,
+): Promise<Query> {
   if (filter.through) return walkThrough(ctx, filter, filter.through, targetIds, includeNull);
   return walkPathFrom(ctx, ctx.definition, filter, targetIds, includeNull);
 }
 
 /** The clause "path[0] of a `definition` object leads to one of `targetIds`" (or to nothing, when includeNull). */
-async function walkPathFrom(ctx: Context, definition: ModelDefinition, filter: RelatedFilter, targetIds: number[], includeNull: boolean): Promise<Query> {
+async function walkPathFrom(
+  ctx: Context,
+  definition: ModelDefinition,
+  filter: RelatedFilter,
+  targetIds: number[],
+  includeNull: boolean,
+): Promise<Query> {
   const models = filter.path.length ? pathModels(ctx.registry, definition, filter.path) : null;
   if (!models) return includeNull ? {} : MATCH_NOTHING;
   let current = targetIds;
@@ -303,12 +378,20 @@ async function walkPathFrom(ctx: Context, definition: ModelDefinition, filter: R
  * generic relation); with includeNull, objects no holder names match too, as an outer
  * join's missing row does.
  */
-async function walkThrough(ctx: Context, filter: RelatedFilter, through: GenericHolder, targetIds: number[], includeNull: boolean): Promise<Query> {
+async function walkThrough(
+  ctx: Context,
+  filter: RelatedFilter,
+  through: GenericHolder,
+  targetIds: number[],
+  includeNull: boolean,
+): Promise<Query> {
   const holder = ctx.registry.tryGet(through.model);
   if (!holder) return includeNull ? {} : MATCH_NOTHING;
   const own = { [through.typeField]: ctx.definition.key };
   const leading = await walkPathFrom(ctx, holder, filter, targetIds, includeNull);
-  const heldIds = async (query: Query) => [...new Set((await ctx.reader.find(holder.key, query)).map((d) => d[through.idField]))];
+  const heldIds = async (query: Query) => [
+    ...new Set((await ctx.reader.find(holder.key, query)).map((d) => d[through.idField])),
+  ];
   const matching = { id: { $in: await heldIds(andQueries([own, leading])) } };
   if (!includeNull) return matching;
   return { $or: [matching, { id: { $nin: await heldIds(own) } }] };
@@ -320,12 +403,19 @@ function negate(clause: Query): Query {
   if (clause === MATCH_NOTHING) return {};
   if (keys.length === 1 && !keys[0]!.startsWith('$')) {
     const cond = clause[keys[0]!] as Record<string, unknown>;
-    if (cond && typeof cond === 'object' && Object.keys(cond).length === 1 && Array.isArray(cond.$in)) return { [keys[0]!]: { $nin: cond.$in } };
+    if (cond && typeof cond === 'object' && Object.keys(cond).length === 1 && Array.isArray(cond.$in))
+      return { [keys[0]!]: { $nin: cond.$in } };
   }
   return { $nor: [clause] };
 }
 
-async function relatedClause(ctx: Context, param: string, filter: RelatedFilter, lookup: string, raws: string[]): Promise<Query | null> {
+async function relatedClause(
+  ctx: Context,
+  param: string,
+  filter: RelatedFilter,
+  lookup: string,
+  raws: string[],
+): Promise<Query | null> {
   const values = [...new Set(filter.single ? [raws[raws.length - 1]!] : raws)];
   let includeNull = false;
   const named: string[] = [];
@@ -369,7 +459,10 @@ function networkClause(filter: NetworkFilter, raws: string[]): Query {
       const cidr = parsed[parsed.length - 1];
       if (!cidr) return MATCH_NOTHING;
       const { net, last } = networkBounds(cidr);
-      return { _network: { $gte: net, $lte: last }, _prefixlen: { [filter.op === 'within' ? '$gt' : '$gte']: cidr.prefixlen } };
+      return {
+        _network: { $gte: net, $lte: last },
+        _prefixlen: { [filter.op === 'within' ? '$gt' : '$gte']: cidr.prefixlen },
+      };
     }
     case 'contains': {
       const cidr = parsed[parsed.length - 1];
@@ -378,7 +471,11 @@ function networkClause(filter: NetworkFilter, raws: string[]): Query {
       return { _network: { $gte: floor, $lte: net }, _last: { $gte: last }, _prefixlen: { $lte: cidr.prefixlen } };
     }
     case 'network':
-      return anyOf(parsed.filter((c): c is Cidr => c !== null).map((c) => ({ _network: networkBounds(c).net, _prefixlen: c.prefixlen })));
+      return anyOf(
+        parsed
+          .filter((c): c is Cidr => c !== null)
+          .map((c) => ({ _network: networkBounds(c).net, _prefixlen: c.prefixlen })),
+      );
     case 'parent': {
       if (parsed.some((c) => c === null)) return MATCH_NOTHING;
       return anyOf(
@@ -410,7 +507,13 @@ function contentTypesOf(registry: ModelRegistry): ContentTypes {
   return known;
 }
 
-async function methodClause(ctx: Context, param: string, filter: MethodFilter, lookup: string, raws: string[]): Promise<Query | null> {
+async function methodClause(
+  ctx: Context,
+  param: string,
+  filter: MethodFilter,
+  lookup: string,
+  raws: string[],
+): Promise<Query | null> {
   const values = filter.single ? [raws[raws.length - 1]!] : raws;
   const parsed = parseAll(ctx, param, { value: filter.value ?? 'string' }, values);
   if (parsed.length === 0 || ctx.errors[param]) return null;
@@ -419,7 +522,8 @@ async function methodClause(ctx: Context, param: string, filter: MethodFilter, l
     lookup,
     model: ctx.definition.key,
     ids: (model, query, limit) => ids(ctx.reader, model, query, limit),
-    find: async (model, query, limit) => (await ctx.reader.find(model, query, limit === undefined ? {} : { limit })) as unknown as StoredObject[],
+    find: async (model, query, limit) =>
+      (await ctx.reader.find(model, query, limit === undefined ? {} : { limit })) as unknown as StoredObject[],
     invalid: (message) => {
       throw new InvalidValue(message);
     },
@@ -447,16 +551,26 @@ const CF_TEXT_LOOKUPS = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', '
 const CF_RANGE_LOOKUPS = ['n', 'lt', 'lte', 'gt', 'gte'];
 
 /** The `cf_<name>` filter of one custom field, or null when its filter_logic is disabled. */
-function customFieldFilter(field: ReadDocument): (ValueFilter & { loose?: boolean; emptyMatchesNothing?: boolean }) | null {
+function customFieldFilter(
+  field: ReadDocument,
+): (ValueFilter & { loose?: boolean; emptyMatchesNothing?: boolean }) | null {
   const key = `custom_fields.${String(field.name)}`;
   const logic = field.filter_logic ?? 'loose';
   if (logic === 'disabled') return null;
-  const make = (value: ValueKind, lookups: string[], extra: object = {}) => ({ kind: 'value' as const, key, value, lookups: new Set(lookups), ...extra });
+  const make = (value: ValueKind, lookups: string[], extra: object = {}) => ({
+    kind: 'value' as const,
+    key,
+    value,
+    lookups: new Set(lookups),
+    ...extra,
+  });
   switch (field.type) {
     case 'text':
     case 'longtext':
     case 'url':
-      return logic === 'exact' ? make('string', CF_TEXT_LOOKUPS, { emptyMatchesNothing: true }) : make('string', [], { loose: true });
+      return logic === 'exact'
+        ? make('string', CF_TEXT_LOOKUPS, { emptyMatchesNothing: true })
+        : make('string', [], { loose: true });
     case 'select':
       return make('string', CF_TEXT_LOOKUPS, { emptyMatchesNothing: true });
     case 'integer':
@@ -499,9 +613,10 @@ async function compileCustomFields(ctx: Context, params: URLSearchParams, names:
       clauses.push(MATCH_NOTHING);
       continue;
     }
-    const clause = filter.loose ? valueClause(ctx, param, filter, 'ic', values) : valueClause(ctx, param, filter, lookup, values);
+    const clause = filter.loose
+      ? valueClause(ctx, param, filter, 'ic', values)
+      : valueClause(ctx, param, filter, lookup, values);
     if (clause) clauses.push(clause);
   }
   return clauses;
 }
-

@@ -65,7 +65,9 @@ export interface SearchFilter {
 }
 
 /** A filter NetBox 3.4 does not have (BeyondNetBoxSpec): a value it cannot use leaves the parameter out instead of a 400. */
-export type Filter = (ValueFilter | RelatedFilter | NetworkFilter | MethodFilter | SearchFilter) & { lenient?: true | ReadonlySet<string> };
+export type Filter = (ValueFilter | RelatedFilter | NetworkFilter | MethodFilter | SearchFilter) & {
+  lenient?: true | ReadonlySet<string>;
+};
 
 /** Whether NetBox 3.4 lacks this filter's lookup, so a value it cannot use is ignored rather than refused. */
 export function isLenient(filter: Filter, lookup: string): boolean {
@@ -151,7 +153,19 @@ function fieldFilters(registry: ModelRegistry, field: FieldDefinition): Array<[s
       return out;
     }
     case 'tags':
-      return [['tag', { kind: 'related', target: field.target ?? 'extras.tag', by: 'slug', path: [field.name], all: true, lookups: NEGATION }]];
+      return [
+        [
+          'tag',
+          {
+            kind: 'related',
+            target: field.target ?? 'extras.tag',
+            by: 'slug',
+            path: [field.name],
+            all: true,
+            lookups: NEGATION,
+          },
+        ],
+      ];
     default:
       return [];
   }
@@ -164,7 +178,8 @@ export function filterSetOf(registry: ModelRegistry, definition: ModelDefinition
   const cached = cache.get(definition);
   if (cached) return cached;
   const filters = new Map<string, Filter>();
-  for (const field of definition.fields) for (const [name, filter] of fieldFilters(registry, field)) filters.set(name, filter);
+  for (const field of definition.fields)
+    for (const [name, filter] of fieldFilters(registry, field)) filters.set(name, filter);
   if (definition.search?.length) filters.set('q', { kind: 'search', fields: [...definition.search], lookups: NONE });
   for (const [name, spec] of Object.entries(definition.filters ?? {})) {
     if (spec === false) {
@@ -195,11 +210,17 @@ export function filterSetOf(registry: ModelRegistry, definition: ModelDefinition
         filters.set(name, { ...spec, lookups: new Set(spec.lookups ?? []) });
         break;
       case 'search':
-        filters.set(name, { kind: 'search', fields: spec.fields ?? [...(definition.search ?? [])], also: spec.also, lookups: NONE });
+        filters.set(name, {
+          kind: 'search',
+          fields: spec.fields ?? [...(definition.search ?? [])],
+          also: spec.also,
+          lookups: NONE,
+        });
         break;
       case 'beyond_netbox': {
         const derived = filters.get(name);
-        if (!derived) throw new Error(`${definition.key}: filter ${name} is marked beyond NetBox but no field derives it`);
+        if (!derived)
+          throw new Error(`${definition.key}: filter ${name} is marked beyond NetBox but no field derives it`);
         filters.set(name, { ...derived, lenient: spec.lookups ? new Set(spec.lookups) : true });
         break;
       }
@@ -210,7 +231,10 @@ export function filterSetOf(registry: ModelRegistry, definition: ModelDefinition
 }
 
 /** Splits 'name__ic' into the filter and its lookup ('exact' for the bare parameter); null if not a filter. */
-export function resolveParameter(filters: ReadonlyMap<string, Filter>, param: string): { name: string; filter: Filter; lookup: string } | null {
+export function resolveParameter(
+  filters: ReadonlyMap<string, Filter>,
+  param: string,
+): { name: string; filter: Filter; lookup: string } | null {
   const whole = filters.get(param);
   if (whole) return { name: param, filter: whole, lookup: 'exact' };
   const split = param.lastIndexOf('__');

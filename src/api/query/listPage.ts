@@ -47,7 +47,11 @@ export async function listPage(request: ListPageRequest): Promise<ListPage> {
     const docs = extra ? rows.slice(0, limit!) : rows;
     return { count: null, ...cursorLinks(base, query, limit, extra ? extra.id : null), docs };
   }
-  const { count, docs } = await findInOrder(store, definition, filter, query.get('ordering'), { brief: request.brief, skip: page.offset, limit: page.limit ?? undefined });
+  const { count, docs } = await findInOrder(store, definition, filter, query.get('ordering'), {
+    brief: request.brief,
+    skip: page.offset,
+    limit: page.limit ?? undefined,
+  });
   return { count, ...pageLinks(base, query, page, count), docs };
 }
 
@@ -66,6 +70,9 @@ export async function findInOrder(
   const relations = requestedRelations(definition, ordering, options.sort);
   if (relations.size) return relationOrderedPage(store, definition, filter, options.sort, relations, skip, limit);
   if (store.findWithCount) return store.findWithCount(definition.key, filter, options);
-  const [count, docs] = await Promise.all([store.count(definition.key, filter), store.find(definition.key, filter, options)]);
+  const [count, docs] = await Promise.all([
+    store.count(definition.key, filter),
+    store.find(definition.key, filter, options),
+  ]);
   return { count, docs };
 }

@@ -40,11 +40,22 @@ function withParams(base: string, query: URLSearchParams, changes: Record<string
   return text ? `${base}?${text}` : base;
 }
 
-export function pageLinks(base: string, query: URLSearchParams, page: Page, count: number): { next: string | null; previous: string | null } {
+export function pageLinks(
+  base: string,
+  query: URLSearchParams,
+  page: Page,
+  count: number,
+): { next: string | null; previous: string | null } {
   if (page.limit === null) return { next: null, previous: null };
   const limit = page.limit;
-  const next = page.offset + limit < count ? withParams(base, query, { limit: String(limit), offset: String(page.offset + limit) }) : null;
-  const previous = page.offset > 0 ? withParams(base, query, { limit: String(limit), offset: String(Math.max(page.offset - limit, 0)) }) : null;
+  const next =
+    page.offset + limit < count
+      ? withParams(base, query, { limit: String(limit), offset: String(page.offset + limit) })
+      : null;
+  const previous =
+    page.offset > 0
+      ? withParams(base, query, { limit: String(limit), offset: String(Math.max(page.offset - limit, 0)) })
+      : null;
   return { next, previous };
 }
 
@@ -58,13 +69,19 @@ export function pageLinks(base: string, query: URLSearchParams, page: Page, coun
 export function parseStart(query: URLSearchParams): number | null {
   const raw = query.get('start');
   if (raw === null || raw === '') return null;
-  if (query.get('offset')) throw new ValidationError({ start: ['The start and offset parameters are mutually exclusive.'] });
+  if (query.get('offset'))
+    throw new ValidationError({ start: ['The start and offset parameters are mutually exclusive.'] });
   const n = nonNegativeInt(raw.trim());
   if (n === null) throw new ValidationError({ start: ['Enter a whole number.'] });
   return n;
 }
 
-export function cursorLinks(base: string, query: URLSearchParams, limit: number | null, nextStart: number | null): { next: string | null; previous: null } {
+export function cursorLinks(
+  base: string,
+  query: URLSearchParams,
+  limit: number | null,
+  nextStart: number | null,
+): { next: string | null; previous: null } {
   if (nextStart === null) return { next: null, previous: null };
   const changes: Record<string, string | null> = { start: String(nextStart) };
   if (limit !== null) changes.limit = String(limit);

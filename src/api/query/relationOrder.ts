@@ -14,14 +14,24 @@
  * by the leading terms puts the matches in order. Its cost grows with the matches (not the
  * page), which is what a list ordered by a relation costs in any case without a stored key.
  */
-import { registry as defaultRegistry, type ModelRegistry } from '../../models/registry.js';
+import { type ModelRegistry, registry as defaultRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
+import {
+  compareKeys,
+  compileSort as compileDocumentSort,
+  sortKey,
+  type SortKeySpec,
+  sortValue,
+} from '../../projections/memory/sortOrder.js';
 import type { Query, ReadDocument, ReadStore, Sort } from '../../projections/ReadStore.js';
-import { compileSort as compileDocumentSort, compareKeys, sortKey, sortValue, type SortKeySpec } from '../../projections/memory/sortOrder.js';
 import { compileSort, parseOrdering, sortKeysOf } from './sort.js';
 
 /** The sort keys of a list order that are relations ordered by their target's ordering: key → target model. */
-export function requestedRelations(definition: ModelDefinition, ordering: string | null, sort: Sort): Map<string, string> {
+export function requestedRelations(
+  definition: ModelDefinition,
+  ordering: string | null,
+  sort: Sort,
+): Map<string, string> {
   const out = new Map<string, string>();
   for (const { name } of parseOrdering(ordering)) {
     const field = definition.fields.find((f) => f.name === name);
@@ -36,7 +46,12 @@ export function requestedRelations(definition: ModelDefinition, ordering: string
 type Ranks = Map<string, Map<number, number>>;
 
 /** Ranks the related objects the documents name, for every relation key. */
-async function rankRelations(store: ReadStore, registry: ModelRegistry, docs: readonly ReadDocument[], relations: Map<string, string>): Promise<Ranks> {
+async function rankRelations(
+  store: ReadStore,
+  registry: ModelRegistry,
+  docs: readonly ReadDocument[],
+  relations: Map<string, string>,
+): Promise<Ranks> {
   const ranks: Ranks = new Map();
   for (const [key, target] of relations) {
     const ids = new Set<number>();
@@ -47,7 +62,9 @@ async function rankRelations(store: ReadStore, registry: ModelRegistry, docs: re
     const targetDefinition = registry.tryGet(target);
     const related = ids.size ? await store.getMany(target, [...ids]) : [];
     // the target's own default order: its relations through the order keys the projection keeps
-    const ordered = targetDefinition ? sortByKeys(related, compileDocumentSort(compileSort(targetDefinition, null)), new Map()) : related;
+    const ordered = targetDefinition
+      ? sortByKeys(related, compileDocumentSort(compileSort(targetDefinition, null)), new Map())
+      : related;
     ranks.set(key, new Map(ordered.map((d, i) => [d.id, i])));
   }
   return ranks;
@@ -118,6 +135,9 @@ export async function relationOrderedPage(
   keys.forEach((k, i) => ((i <= last ? leading : trailing)[k] = sort[k]!));
   const matches = await store.find(definition.key, filter, { sort: trailing });
   const ranks = await rankRelations(store, registry, matches, relations);
-  const ordered = last === 0 ? bucketByRank(matches, keys[0]!, sort[keys[0]!]!, ranks.get(keys[0]!)!) : sortByKeys(matches, compileDocumentSort(leading), ranks);
+  const ordered =
+    last === 0
+      ? bucketByRank(matches, keys[0]!, sort[keys[0]!]!, ranks.get(keys[0]!)!)
+      : sortByKeys(matches, compileDocumentSort(leading), ranks);
   return { count: ordered.length, docs: ordered.slice(skip, limit === undefined ? undefined : skip + limit) };
 }

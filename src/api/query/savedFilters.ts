@@ -16,7 +16,9 @@ export async function withSavedFilters(query: URLSearchParams, reader: FilterRea
     .map((v) => Number(v.trim()));
   if (slugs.length === 0 && ids.length === 0) return query;
   const clauses = [...(slugs.length ? [{ slug: { $in: slugs } }] : []), ...(ids.length ? [{ id: { $in: ids } }] : [])];
-  const saved = await reader.find(SAVED_FILTER, clauses.length === 1 ? clauses[0]! : { $or: clauses }, { sort: { id: 1 } });
+  const saved = await reader.find(SAVED_FILTER, clauses.length === 1 ? clauses[0]! : { $or: clauses }, {
+    sort: { id: 1 },
+  });
   const merged = new URLSearchParams(query);
   for (const filter of saved) {
     const parameters = filter.parameters;

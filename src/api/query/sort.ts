@@ -19,11 +19,21 @@ import { orderingKey } from '../../models/relationOrder.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { Sort } from '../../projections/ReadStore.js';
 
-const NOT_SORTABLE = new Set(['url', 'display', 'computed', 'count', 'reverse', 'generic_fk', 'generic_list', 'custom_fields']);
+const NOT_SORTABLE = new Set([
+  'url',
+  'display',
+  'computed',
+  'count',
+  'reverse',
+  'generic_fk',
+  'generic_list',
+  'custom_fields',
+]);
 
 /** The stored keys one ordering name sorts by, or null when it cannot be ordered by. */
 export function sortKeysOf(definition: ModelDefinition, name: string): string[] | null {
-  if (name === 'custom_field_data') return definition.fields.some((f) => f.type === 'custom_fields') ? ['custom_fields'] : null;
+  if (name === 'custom_field_data')
+    return definition.fields.some((f) => f.type === 'custom_fields') ? ['custom_fields'] : null;
   const field = definition.fields.find((f) => f.name === name);
   if (!field || field.internal || field.writeOnly || field.secret || NOT_SORTABLE.has(field.type)) return null;
   const hidden = new Set(definition.ordering.map((t) => t.replace(/^-/, '')).filter((t) => t.startsWith('_')));
@@ -44,7 +54,11 @@ export function parseOrdering(ordering: string | null): Array<{ name: string; di
   return terms;
 }
 
-export function compileSort(definition: ModelDefinition, ordering: string | null, options: { brief?: boolean } = {}): Sort {
+export function compileSort(
+  definition: ModelDefinition,
+  ordering: string | null,
+  options: { brief?: boolean } = {},
+): Sort {
   const sort: Sort = {};
   let allowed = new Set(definition.orderingFields ?? definition.fields.map((f) => f.name));
   if (definition.fields.some((f) => f.type === 'custom_fields')) allowed.add('custom_field_data');

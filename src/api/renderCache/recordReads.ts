@@ -5,7 +5,8 @@ import type { ReadStore } from '../../projections/ReadStore.js';
  * read is what can make it stale. Writes are not expected through it (renders only read).
  */
 export function recordReads(store: ReadStore, read: Set<string>): ReadStore {
-  const note = <A extends unknown[], R>(method: (collection: string, ...rest: A) => R) =>
+  const note =
+    <A extends unknown[], R>(method: (collection: string, ...rest: A) => R) =>
     (collection: string, ...rest: A): R => {
       read.add(collection);
       return method.call(store, collection, ...rest);

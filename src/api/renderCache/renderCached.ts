@@ -1,8 +1,7 @@
 import type { ModelDefinition } from '../../models/types.js';
-import type { ReadDocument } from '../../projections/ReadStore.js';
+import type { ReadDocument, ReadStore } from '../../projections/ReadStore.js';
 import { jsonText } from '../face/respond.js';
 import type { RenderOptions, Representation, Serializer } from '../Serializer.js';
-import type { ReadStore } from '../../projections/ReadStore.js';
 import { recordReads } from './recordReads.js';
 import type { RenderCache } from './RenderCache.js';
 
@@ -48,7 +47,11 @@ export async function renderCached(
 }
 
 /** The render cache's key of an object's rendering is this and its id. */
-export function renderKeyPrefix(definition: ModelDefinition, representation: Representation, options: RenderOptions): string {
+export function renderKeyPrefix(
+  definition: ModelDefinition,
+  representation: Representation,
+  options: RenderOptions,
+): string {
   return `${definition.key}\u0000${representation}\u0000${options.baseUrl}\u0000`;
 }
 

@@ -6,6 +6,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+
 import { NotFoundError, PermissionDeniedError } from '../../commands/errors.js';
 import { updateUserConfig, userConfigOf } from '../../commands/userConfig.js';
 import { otherMethods } from '../otherMethods.js';

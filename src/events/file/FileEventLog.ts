@@ -1,20 +1,22 @@
 import { constants as fsConstants } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
+
 import type { ChangeEvent } from '../ChangeEvent.js';
-import type { EventLog } from '../EventLog.js';
+import type { EventLog, EventLogStorageStats } from '../EventLog.js';
 import { CheckpointIndex } from './CheckpointIndex.js';
-import { subscribeTo, type FileSubscription } from './FileSubscription.js';
+import { type FileSubscription, subscribeTo } from './FileSubscription.js';
 import { FramePositions } from './FramePositions.js';
 import { HEADER_BYTES } from './frames.js';
-import { GroupCommitWriter, type CommittedFrame, type FileEventLogStats } from './GroupCommitWriter.js';
-import { nodeFileSystem, syncDir, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
-import { readCommitted } from './readCommitted.js';
+import { type CommittedFrame, type FileEventLogStats, GroupCommitWriter } from './GroupCommitWriter.js';
+import { type LogFileHandle, type LogFileSystem, nodeFileSystem, syncDir } from './logFileSystem.js';
 import { findOpenPoint, writeOpenPoint } from './openPoint.js';
+import { readCommitted } from './readCommitted.js';
 import { scanOnOpen, type ScanStart } from './scanOnOpen.js';
 
-export { EventLogCorruptError, EventLogFailedError, EventLogUnavailableError } from './logErrors.js';
 export { FileSubscription } from './FileSubscription.js';
 export type { FileEventLogStats } from './GroupCommitWriter.js';
+export { EventLogCorruptError, EventLogFailedError, EventLogUnavailableError } from './logErrors.js';
 
 /**
  * The embedded, durable default adapter of the EventLog port: one append-only file,
@@ -71,7 +73,8 @@ export interface OpenStats {
   readonly framesScanned: number;
 }
 
-const stderrLogger = (entry: Record<string, unknown>) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
+const stderrLogger = (entry: Record<string, unknown>) =>
+  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
 
 const NO_STATS: FileEventLogStats = { appends: 0, syncs: 0, bytesWritten: 0, truncatedBytes: 0 };
 
@@ -113,6 +116,15 @@ export class FileEventLog implements EventLog {
   }
 
   /** Counters for tests and monitoring (a snapshot). */
+  async storageStats(): Promise<EventLogStorageStats> {
+    const { appends, syncs } = this.stats;
+    const sizeBytes = await stat(this.file).then(
+      (info) => info.size,
+      () => null,
+    );
+    return { sizeBytes, appends, syncs };
+  }
+
   get stats(): FileEventLogStats {
     return this.writer?.stats ?? NO_STATS;
   }
@@ -169,7 +181,9 @@ export class FileEventLog implements EventLog {
   private async persistedStart(fh: LogFileHandle): Promise<ScanStart> {
     const points = this.openPoints;
     if (!points || points.verifyAll) return { offset: 0, head: 0 };
-    const point = await findOpenPoint(points.dir, fh, this.file, (msg, snapshot) => this.logger({ level: 'warn', msg, snapshot }));
+    const point = await findOpenPoint(points.dir, fh, this.file, (msg, snapshot) =>
+      this.logger({ level: 'warn', msg, snapshot }),
+    );
     if (point === null) return { offset: 0, head: 0 };
     this.frames.adopt(point.firsts, point.offsets);
     for (let i = 0; i < point.firsts.length; i++) this.index.note(point.firsts[i]!, point.offsets[i]!);
@@ -185,7 +199,8 @@ export class FileEventLog implements EventLog {
   private considerOpenPoint(force = false): void {
     const points = this.openPoints;
     const writer = this.writer;
-    if (!points || (points.everyEvents <= 0 && !force) || this.pointWriting || this.state !== 'open' || writer === null) return;
+    if (!points || (points.everyEvents <= 0 && !force) || this.pointWriting || this.state !== 'open' || writer === null)
+      return;
     const head = writer.head;
     if (head === 0 || (!force && head - this.pointHead < points.everyEvents)) return;
     const committedBytes = writer.durableBytes;
@@ -195,7 +210,12 @@ export class FileEventLog implements EventLog {
       const [event] = await this.frames.read([head], head, committedBytes);
       await writeOpenPoint(points.dir, { head, committedBytes, eventId: event!.eventId, firsts, offsets }, points.keep);
     })()
-      .catch((error: unknown) => this.logger({ level: 'warn', msg: `${this.file}: open point not persisted: ${(error as Error)?.message ?? String(error)}` }))
+      .catch((error: unknown) =>
+        this.logger({
+          level: 'warn',
+          msg: `${this.file}: open point not persisted: ${(error as Error)?.message ?? String(error)}`,
+        }),
+      )
       .finally(() => {
         this.pointWriting = null;
       });
@@ -286,7 +306,11 @@ export class FileEventLog implements EventLog {
    */
   subscribe(from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): FileSubscription {
     if (this.state !== 'open') throw new Error(`FileEventLog.subscribe(): log is ${this.state}`);
-    return subscribeTo({ head: () => this.head(), readFrom: (pos) => this.readFrom(pos), subscriptions: this.subscriptions }, from, onBatch);
+    return subscribeTo(
+      { head: () => this.head(), readFrom: (pos) => this.readFrom(pos), subscriptions: this.subscriptions },
+      from,
+      onBatch,
+    );
   }
 
   /** Waits for queued and in-flight appends, stops subscriptions, closes the file. */

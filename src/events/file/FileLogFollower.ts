@@ -1,12 +1,13 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import * as path from 'node:path';
+
 import type { ChangeEvent } from '../ChangeEvent.js';
 import type { EventLog } from '../EventLog.js';
 import { CheckpointIndex } from './CheckpointIndex.js';
-import { subscribeTo, type FileSubscription } from './FileSubscription.js';
+import { type FileSubscription, subscribeTo } from './FileSubscription.js';
 import { FramePositions } from './FramePositions.js';
 import { FrameTail } from './FrameTail.js';
-import { nodeFileSystem, type LogFileSystem } from './logFileSystem.js';
+import { type LogFileSystem, nodeFileSystem } from './logFileSystem.js';
 import { readCommitted } from './readCommitted.js';
 
 /** Appends sent to a follower: it only reads a log another process writes. */
@@ -98,11 +99,14 @@ export class FileLogFollower implements EventLog {
   }
 
   append(_events: ChangeEvent[]): Promise<void> {
-    return Promise.reject(new ReadOnlyLogError('this process follows the event log read-only; the writer appends to it'));
+    return Promise.reject(
+      new ReadOnlyLogError('this process follows the event log read-only; the writer appends to it'),
+    );
   }
 
   readPositions(positions: readonly number[]): Promise<ChangeEvent[]> {
-    if (this.state !== 'open') return Promise.reject(new Error(`FileLogFollower.readPositions(): follower is ${this.state}`));
+    if (this.state !== 'open')
+      return Promise.reject(new Error(`FileLogFollower.readPositions(): follower is ${this.state}`));
     return this.frames.read(positions, this.tail.head, this.tail.endOffset);
   }
 
@@ -119,7 +123,11 @@ export class FileLogFollower implements EventLog {
 
   subscribe(from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): FileSubscription {
     if (this.state !== 'open') throw new Error(`FileLogFollower.subscribe(): follower is ${this.state}`);
-    return subscribeTo({ head: () => this.head(), readFrom: (pos) => this.readFrom(pos), subscriptions: this.subscriptions }, from, onBatch);
+    return subscribeTo(
+      { head: () => this.head(), readFrom: (pos) => this.readFrom(pos), subscriptions: this.subscriptions },
+      from,
+      onBatch,
+    );
   }
 
   /** Looks at the file now (the watcher and the poll call it; tests may too). Resolves once that look is done. */

@@ -20,7 +20,11 @@ export interface SubscribedLog {
 }
 
 /** A started subscription of `log` from `from` (at least 1), registered with it until it stops. */
-export function subscribeTo(log: SubscribedLog, from: number, onBatch: (events: ChangeEvent[]) => Promise<void>): FileSubscription {
+export function subscribeTo(
+  log: SubscribedLog,
+  from: number,
+  onBatch: (events: ChangeEvent[]) => Promise<void>,
+): FileSubscription {
   const sub = new FileSubscription(
     { head: () => log.head(), read: (pos) => log.readFrom(pos), remove: (s) => log.subscriptions.delete(s) },
     Math.max(1, Math.floor(from)),

@@ -1,4 +1,5 @@
-import { open as openFile, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open as openFile } from 'node:fs/promises';
+
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { crc32 } from '../crc32.js';
 
@@ -47,7 +48,10 @@ export class FramePositions {
 
   /** The table as it stands, without copying (frames are only ever appended, so the views stay valid). */
   image(): { firsts: Float64Array<ArrayBuffer>; offsets: Float64Array<ArrayBuffer> } {
-    return { firsts: this.firsts.subarray(0, this.count) as Float64Array<ArrayBuffer>, offsets: this.offsets.subarray(0, this.count) as Float64Array<ArrayBuffer> };
+    return {
+      firsts: this.firsts.subarray(0, this.count) as Float64Array<ArrayBuffer>,
+      offsets: this.offsets.subarray(0, this.count) as Float64Array<ArrayBuffer>,
+    };
   }
 
   /** Starts an empty table from a persisted one (the log's open from a persisted point). */
@@ -114,7 +118,10 @@ export class FramePositions {
     return positions.map((p) => {
       const frame = this.frameOf(p);
       const event = parsed.get(frame)![p - this.firsts[frame]!];
-      if (event?.position !== p) throw new FramePositionsError(`${this.file}: frame at offset ${this.offsets[frame]} does not hold position ${p}`);
+      if (event?.position !== p)
+        throw new FramePositionsError(
+          `${this.file}: frame at offset ${this.offsets[frame]} does not hold position ${p}`,
+        );
       return event;
     });
   }
@@ -154,11 +161,15 @@ export class FramePositions {
     const length = bytes.readUInt32LE(at);
     const payload = bytes.subarray(at + HEADER_BYTES, at + HEADER_BYTES + length);
     if (HEADER_BYTES + length !== size || crc32(payload) !== bytes.readUInt32LE(at + 4)) {
-      throw new FramePositionsError(`${this.file}: frame at offset ${this.offsets[frame]} does not match its header or CRC`);
+      throw new FramePositionsError(
+        `${this.file}: frame at offset ${this.offsets[frame]} does not match its header or CRC`,
+      );
     }
     const batch = JSON.parse(payload.toString('utf8')) as ChangeEvent[];
     if (!Array.isArray(batch) || batch[0]?.position !== this.firsts[frame]) {
-      throw new FramePositionsError(`${this.file}: frame at offset ${this.offsets[frame]} does not start at position ${this.firsts[frame]}`);
+      throw new FramePositionsError(
+        `${this.file}: frame at offset ${this.offsets[frame]} does not start at position ${this.firsts[frame]}`,
+      );
     }
     return batch;
   }

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { FrameReader, HEADER_BYTES, readFully } from './frames.js';
-import { nodeFileSystem, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
+import { type LogFileHandle, type LogFileSystem, nodeFileSystem } from './logFileSystem.js';
 import { parseBatch } from './parseBatch.js';
 
 /** A complete, CRC-valid frame found at the end of a log another process writes. */
@@ -49,7 +49,8 @@ export class FrameTail {
       fh = await this.fs.open(this.file, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      if (this.endOffset > 0) throw new LogDivergedError(`${this.file} is gone, after this follower took in positions 1..${this.head}`);
+      if (this.endOffset > 0)
+        throw new LogDivergedError(`${this.file} is gone, after this follower took in positions 1..${this.head}`);
       return; // the writer has not created the log yet
     }
     try {
@@ -77,13 +78,17 @@ export class FrameTail {
   /** The file must still hold what was taken in: at least as long, and the last frame's length and CRC unchanged. */
   private async checkLastFrame(fh: LogFileHandle, size: number): Promise<void> {
     if (size < this.endOffset) {
-      throw new LogDivergedError(`${this.file} was cut to ${size} bytes, below the ${this.endOffset} bytes (positions 1..${this.head}) this follower took in`);
+      throw new LogDivergedError(
+        `${this.file} was cut to ${size} bytes, below the ${this.endOffset} bytes (positions 1..${this.head}) this follower took in`,
+      );
     }
     if (!this.last) return;
     const header = Buffer.alloc(HEADER_BYTES);
     const read = await readFully(fh, header, HEADER_BYTES, this.last.offset);
     if (read !== HEADER_BYTES || !header.equals(this.last.header)) {
-      throw new LogDivergedError(`${this.file}: the frame at byte ${this.last.offset} (ending at position ${this.head}) was replaced after this follower took it in`);
+      throw new LogDivergedError(
+        `${this.file}: the frame at byte ${this.last.offset} (ending at position ${this.head}) was replaced after this follower took it in`,
+      );
     }
   }
 }

@@ -1,4 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
+
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { assertValidEvents } from '../validateEvents.js';
 import { encodeFrame, MAX_GROUP_BYTES, MAX_PAYLOAD_BYTES } from './frames.js';
@@ -128,7 +129,10 @@ export class GroupCommitWriter {
   /** Set for good once a write failed with a logic error. */
   failedError(): EventLogFailedError | null {
     if (!this.failure) return null;
-    return new EventLogFailedError(`event log refuses appends after a failed write (restart the process): ${this.failure.message}`, { cause: this.failure });
+    return new EventLogFailedError(
+      `event log refuses appends after a failed write (restart the process): ${this.failure.message}`,
+      { cause: this.failure },
+    );
   }
 
   /**
@@ -139,12 +143,15 @@ export class GroupCommitWriter {
     try {
       const refusal = this.refusal();
       if (refusal) throw refusal;
-      if (!Array.isArray(events) || events.length === 0) throw new Error('FileEventLog.append(): a batch needs at least one event');
+      if (!Array.isArray(events) || events.length === 0)
+        throw new Error('FileEventLog.append(): a batch needs at least one event');
       assertValidEvents(events);
       const first = this.acceptedHead + 1;
       for (let i = 0; i < events.length; i++) {
         if (events[i]!.position !== first + i) {
-          throw new Error(`FileEventLog.append(): positions must continue the log: expected ${first + i}, got ${events[i]!.position}`);
+          throw new Error(
+            `FileEventLog.append(): positions must continue the log: expected ${first + i}, got ${events[i]!.position}`,
+          );
         }
       }
       const json = JSON.stringify(events);
@@ -203,15 +210,22 @@ export class GroupCommitWriter {
 
   private makeWritable(): Promise<void> {
     const { fs, file, logger } = this.options;
-    return makeWritable({ fs, fh: this.fh, file, logger, committedBytes: this.committedBytes, nextPosition: this.committedHead + 1 }, this.pendingCut, (bytes) => {
-      this.counters.truncatedBytes += bytes;
-      this.pendingCut = FAILED_APPEND;
-    });
+    return makeWritable(
+      { fs, fh: this.fh, file, logger, committedBytes: this.committedBytes, nextPosition: this.committedHead + 1 },
+      this.pendingCut,
+      (bytes) => {
+        this.counters.truncatedBytes += bytes;
+        this.pendingCut = FAILED_APPEND;
+      },
+    );
   }
 
   private unavailableError(): EventLogUnavailableError {
     const cause = this.storageFailure!;
-    return new EventLogUnavailableError(`event log ${this.options.file} cannot be written (${cause.message}); appends are refused until it can`, { cause });
+    return new EventLogUnavailableError(
+      `event log ${this.options.file} cannot be written (${cause.message}); appends are refused until it can`,
+      { cause },
+    );
   }
 
   /**
@@ -231,7 +245,13 @@ export class GroupCommitWriter {
           take++;
         }
         const group = this.queue.splice(0, take);
-        const buf = group.length === 1 ? group[0]!.frame : Buffer.concat(group.map((p) => p.frame), bytes);
+        const buf =
+          group.length === 1
+            ? group[0]!.frame
+            : Buffer.concat(
+                group.map((p) => p.frame),
+                bytes,
+              );
         const offset = this.committedBytes;
         try {
           await writeFully(this.fh, buf, offset);
@@ -279,7 +299,12 @@ export class GroupCommitWriter {
     const pending = [...group, ...this.queue.splice(0)];
     this.acceptedHead = this.committedHead;
     for (const p of pending) {
-      p.reject(new EventLogFailedError(`event log write failed; the log refuses further appends (restart the process): ${cause.message}`, { cause }));
+      p.reject(
+        new EventLogFailedError(
+          `event log write failed; the log refuses further appends (restart the process): ${cause.message}`,
+          { cause },
+        ),
+      );
     }
   }
 }

@@ -143,7 +143,13 @@ export async function findIntactFrame(fh: LogFileHandle, from: number, end: numb
   return null;
 }
 
-async function intactFrameAt(fh: LogFileHandle, view: Buffer, at: number, offset: number, end: number): Promise<boolean> {
+async function intactFrameAt(
+  fh: LogFileHandle,
+  view: Buffer,
+  at: number,
+  offset: number,
+  end: number,
+): Promise<boolean> {
   const length = view.readUInt32LE(at);
   if (length < 2 || length > MAX_PAYLOAD_BYTES || offset + HEADER_BYTES + length > end) return false;
   const crc = view.readUInt32LE(at + 4);

@@ -1,6 +1,7 @@
 import path from 'node:path';
+
 import { readFully } from './frames.js';
-import { syncDir, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
+import { type LogFileHandle, type LogFileSystem, syncDir } from './logFileSystem.js';
 
 /** Why bytes were cut off the end of the log; part of the side file's name. */
 export type CutKind = 'torn' | 'failed-append' | 'damaged';
@@ -48,10 +49,10 @@ export async function keepTailAside(
   }
   try {
     const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK_BYTES, bytes));
-    for (let done = 0; done < bytes; ) {
+    for (let done = 0; done < bytes;) {
       const length = await readFully(log, buffer, Math.min(buffer.length, bytes - done), offset + done);
       if (length === 0) throw new Error(`${logFile}: ended at ${offset + done} while copying its tail aside`);
-      for (let written = 0; written < length; ) {
+      for (let written = 0; written < length;) {
         const { bytesWritten } = await side.write(buffer, written, length - written, done + written);
         if (bytesWritten <= 0) throw new Error(`${sideFile}: write made no progress`);
         written += bytesWritten;

@@ -1,5 +1,5 @@
 import { findIntactFrame, FrameReader, MAX_TORN_BYTES } from './frames.js';
-import { nodeFileSystem, type LogFileSystem } from './logFileSystem.js';
+import { type LogFileSystem, nodeFileSystem } from './logFileSystem.js';
 
 /** A run of consecutive intact frames whose positions continue each other. */
 export interface IntactRun {
@@ -52,7 +52,8 @@ export async function scanLog(file: string, fs: LogFileSystem = nodeFileSystem):
   try {
     fh = await fs.open(file, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, size: 0, segments: [], firstDamage: null, head: 0, verdict: 'clean' };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { file, size: 0, segments: [], firstDamage: null, head: 0, verdict: 'clean' };
     throw error;
   }
   try {
@@ -87,10 +88,20 @@ export async function scanLog(file: string, fs: LogFileSystem = nodeFileSystem):
         const expected = r ? r.lastPosition + 1 : segments.length === 0 ? 1 : batch.first;
         if (batch.first !== expected) {
           endRun();
-          const why = segments.length === 0 ? `the log starts at position ${batch.first}, not 1` : `positions jump from ${expected - 1} to ${batch.first}`;
+          const why =
+            segments.length === 0
+              ? `the log starts at position ${batch.first}, not 1`
+              : `positions jump from ${expected - 1} to ${batch.first}`;
           segments.push({ kind: 'damaged', offset: frame.offset, end: frame.offset, reason: why, framing: false });
         }
-        if (run === null) run = { offset: frame.offset, end: frameEnd, frames: 0, firstPosition: batch.first, lastPosition: batch.first - 1 };
+        if (run === null)
+          run = {
+            offset: frame.offset,
+            end: frameEnd,
+            frames: 0,
+            firstPosition: batch.first,
+            lastPosition: batch.first - 1,
+          };
         const current = run as { end: number; frames: number; lastPosition: number };
         current.end = frameEnd;
         current.frames++;
@@ -99,7 +110,13 @@ export async function scanLog(file: string, fs: LogFileSystem = nodeFileSystem):
       endRun();
       if (damage === null) break;
       const next = await findIntactFrame(fh, damage.resumeAt, size);
-      segments.push({ kind: 'damaged', offset: damage.offset, end: next ?? size, reason: damage.reason, framing: damage.framing });
+      segments.push({
+        kind: 'damaged',
+        offset: damage.offset,
+        end: next ?? size,
+        reason: damage.reason,
+        framing: damage.framing,
+      });
       offset = next ?? size;
     }
     const damages = segments.filter((s): s is Damage => s.kind === 'damaged');
@@ -107,7 +124,11 @@ export async function scanLog(file: string, fs: LogFileSystem = nodeFileSystem):
     const leading = segments[0]?.kind === 'intact' ? segments[0] : null;
     const last = segments.at(-1);
     const torn =
-      damages.length === 1 && last === firstDamage && firstDamage.framing && firstDamage.end === size && size - firstDamage.offset <= MAX_TORN_BYTES;
+      damages.length === 1 &&
+      last === firstDamage &&
+      firstDamage.framing &&
+      firstDamage.end === size &&
+      size - firstDamage.offset <= MAX_TORN_BYTES;
     return {
       file,
       size,
@@ -128,7 +149,10 @@ export async function scanLog(file: string, fs: LogFileSystem = nodeFileSystem):
  */
 export async function refuseDamagedLog(file: string, fs: LogFileSystem = nodeFileSystem): Promise<void> {
   const scan = await scanLog(file, fs);
-  if (scan.verdict === 'corrupt') throw new Error(`the event log is damaged; it would be read only up to position ${scan.head}.\n${describeScan(scan)}`);
+  if (scan.verdict === 'corrupt')
+    throw new Error(
+      `the event log is damaged; it would be read only up to position ${scan.head}.\n${describeScan(scan)}`,
+    );
 }
 
 /** The positions a CRC-valid payload holds, or why it is not a batch of events. */
@@ -141,10 +165,12 @@ function batchPositions(payload: Buffer): { first: number; last: number } | stri
   }
   if (!Array.isArray(batch) || batch.length === 0) return 'frame is not a non-empty array of events';
   const first = (batch[0] as { position?: unknown } | null)?.position;
-  if (typeof first !== 'number' || !Number.isSafeInteger(first) || first < 1) return `frame's first event has no valid position (${String(first)})`;
+  if (typeof first !== 'number' || !Number.isSafeInteger(first) || first < 1)
+    return `frame's first event has no valid position (${String(first)})`;
   for (let i = 1; i < batch.length; i++) {
     const position = (batch[i] as { position?: unknown } | null)?.position;
-    if (position !== first + i) return `positions inside the frame are not dense: expected ${first + i}, found ${String(position)}`;
+    if (position !== first + i)
+      return `positions inside the frame are not dense: expected ${first + i}, found ${String(position)}`;
   }
   return { first, last: first + batch.length - 1 };
 }
@@ -156,7 +182,9 @@ export function describeScan(scan: LogScan): string {
   const lines = [`${scan.file}: ${n(scan.size)} bytes`];
   for (const s of scan.segments) {
     if (s.kind === 'intact') {
-      lines.push(`  bytes ${n(s.offset)}..${n(s.end)}: ${n(s.frames)} intact frame(s), positions ${n(s.firstPosition)}..${n(s.lastPosition)}`);
+      lines.push(
+        `  bytes ${n(s.offset)}..${n(s.end)}: ${n(s.frames)} intact frame(s), positions ${n(s.firstPosition)}..${n(s.lastPosition)}`,
+      );
     } else if (s.end === s.offset) {
       lines.push(`  byte ${n(s.offset)}: BAD: ${s.reason}`);
     } else {

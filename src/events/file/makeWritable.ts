@@ -6,7 +6,10 @@ import type { TailCut } from './scanOnOpen.js';
 /** Bytes written and fsynced by the writability probe. */
 const PROBE_BYTES = 4096;
 
-export const FAILED_APPEND: TailCut = { kind: 'failed-append', why: 'the partial write of an append that failed and was answered as failed' };
+export const FAILED_APPEND: TailCut = {
+  kind: 'failed-append',
+  why: 'the partial write of an append that failed and was answered as failed',
+};
 
 export interface WritableTarget {
   readonly fs: LogFileSystem;
@@ -27,11 +30,17 @@ export interface WritableTarget {
  * a cut that happened stays counted even when the probe then fails. Throws a storage
  * error if the storage refuses.
  */
-export async function makeWritable(target: WritableTarget, cut: TailCut, cutDone: (bytes: number) => void): Promise<void> {
+export async function makeWritable(
+  target: WritableTarget,
+  cut: TailCut,
+  cutDone: (bytes: number) => void,
+): Promise<void> {
   const { fs, fh, file, committedBytes } = target;
   const size = (await fh.stat()).size;
   if (size < committedBytes) {
-    throw new EventLogCorruptError(`${file} is ${size} bytes, shorter than the ${committedBytes} bytes already committed: something else truncated it`);
+    throw new EventLogCorruptError(
+      `${file} is ${size} bytes, shorter than the ${committedBytes} bytes already committed: something else truncated it`,
+    );
   }
   let cutBytes = 0;
   if (size > committedBytes) {

@@ -11,7 +11,14 @@
  * before the point are not read at open; each is still CRC-checked whenever it is read.
  */
 import { endianness } from 'node:os';
-import { listSnapshots, pruneSnapshots, readSnapshotBodyWhole, readSnapshotHeader, writeSnapshot } from '../../snapshots/SnapshotFile.js';
+
+import {
+  listSnapshots,
+  pruneSnapshots,
+  readSnapshotBodyWhole,
+  readSnapshotHeader,
+  writeSnapshot,
+} from '../../snapshots/SnapshotFile.js';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { crc32 } from '../crc32.js';
 import { HEADER_BYTES, MAX_PAYLOAD_BYTES, readFully } from './frames.js';
@@ -41,17 +48,21 @@ interface Meta {
 
 /** Writes a point and removes all but the `keep` newest. */
 export async function writeOpenPoint(dir: string, point: OpenPoint, keep: number): Promise<string> {
-  const meta: Meta = { endian: endianness(), head: point.head, committedBytes: point.committedBytes, frames: point.firsts.length };
+  const meta: Meta = {
+    endian: endianness(),
+    head: point.head,
+    committedBytes: point.committedBytes,
+    frames: point.firsts.length,
+  };
   const json = Buffer.from(JSON.stringify(meta), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.byteLength, 0);
   const view = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  const file = await writeSnapshot(dir, { part: OPEN_POINT_PART, format: OPEN_POINT_FORMAT, position: point.head, eventId: point.eventId }, [
-    length,
-    json,
-    view(point.firsts),
-    view(point.offsets),
-  ]);
+  const file = await writeSnapshot(
+    dir,
+    { part: OPEN_POINT_PART, format: OPEN_POINT_FORMAT, position: point.head, eventId: point.eventId },
+    [length, json, view(point.firsts), view(point.offsets)],
+  );
   await pruneSnapshots(dir, OPEN_POINT_PART, keep);
   return file;
 }
@@ -82,14 +93,16 @@ export async function findOpenPoint(
 
 async function readOpenPoint(snapshot: string): Promise<OpenPoint> {
   const { header, bodyOffset } = await readSnapshotHeader(snapshot);
-  if (header.part !== OPEN_POINT_PART || header.format !== OPEN_POINT_FORMAT) throw new Error(`format ${header.format} of part ${header.part} is not one this version reads`);
+  if (header.part !== OPEN_POINT_PART || header.format !== OPEN_POINT_FORMAT)
+    throw new Error(`format ${header.format} of part ${header.part} is not one this version reads`);
   const body = await readSnapshotBodyWhole(snapshot, header, bodyOffset);
   const metaBytes = body.readUInt32LE(0);
   const meta = JSON.parse(body.toString('utf8', 4, 4 + metaBytes)) as Meta;
   if (meta.endian !== endianness()) throw new Error(`written on a ${meta.endian} machine`);
   const columnBytes = meta.frames * 8;
   const at = 4 + metaBytes;
-  if (body.byteLength !== at + 2 * columnBytes || meta.head !== header.position || meta.frames < 1) throw new Error('the body does not hang together');
+  if (body.byteLength !== at + 2 * columnBytes || meta.head !== header.position || meta.frames < 1)
+    throw new Error('the body does not hang together');
   const firsts = new Float64Array(meta.frames);
   const offsets = new Float64Array(meta.frames);
   new Uint8Array(firsts.buffer).set(body.subarray(at, at + columnBytes));
@@ -99,7 +112,8 @@ async function readOpenPoint(snapshot: string): Promise<OpenPoint> {
 
 /** Why the point does not describe this file (null when it does). */
 async function mismatchWithFile(point: OpenPoint, fh: LogFileHandle, size: number): Promise<string | null> {
-  if (size < point.committedBytes) return `the log is ${size} bytes, shorter than the ${point.committedBytes} bytes recorded (truncated or replaced)`;
+  if (size < point.committedBytes)
+    return `the log is ${size} bytes, shorter than the ${point.committedBytes} bytes recorded (truncated or replaced)`;
   const last = point.firsts.length - 1;
   const offset = point.offsets[last]!;
   const first = point.firsts[last]!;
@@ -110,7 +124,8 @@ async function mismatchWithFile(point: OpenPoint, fh: LogFileHandle, size: numbe
     return `the frame at byte offset ${offset} does not end at byte ${point.committedBytes}`;
   }
   const payload = Buffer.allocUnsafe(length);
-  if ((await readFully(fh, payload, length, offset + HEADER_BYTES)) < length) return `the frame at byte offset ${offset} is incomplete`;
+  if ((await readFully(fh, payload, length, offset + HEADER_BYTES)) < length)
+    return `the frame at byte offset ${offset} is incomplete`;
   if (crc32(payload) !== header.readUInt32LE(4)) return `the frame at byte offset ${offset} fails its CRC`;
   let batch: ChangeEvent[];
   try {
@@ -121,6 +136,7 @@ async function mismatchWithFile(point: OpenPoint, fh: LogFileHandle, size: numbe
   if (!Array.isArray(batch) || batch[0]?.position !== first || batch.at(-1)?.position !== point.head) {
     return `the frame at byte offset ${offset} does not hold positions ${first}..${point.head}`;
   }
-  if (batch.at(-1)!.eventId !== point.eventId) return `the event at position ${point.head} is not the one recorded (another log?)`;
+  if (batch.at(-1)!.eventId !== point.eventId)
+    return `the event at position ${point.head} is not the one recorded (another log?)`;
   return null;
 }

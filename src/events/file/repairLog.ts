@@ -1,7 +1,8 @@
 import { constants as fsConstants } from 'node:fs';
+
 import { keepTailAside, type KeptAside } from './keepAside.js';
-import { nodeFileSystem, type LogFileSystem } from './logFileSystem.js';
-import { scanLog, type LogScan } from './logScan.js';
+import { type LogFileSystem, nodeFileSystem } from './logFileSystem.js';
+import { type LogScan, scanLog } from './logScan.js';
 
 export interface RepairResult {
   readonly scan: LogScan;
@@ -17,12 +18,17 @@ export interface RepairResult {
  *
  * The caller must hold the data directory's lock (no service may be writing).
  */
-export async function repairLog(file: string, fs: LogFileSystem = nodeFileSystem, now = new Date()): Promise<RepairResult> {
+export async function repairLog(
+  file: string,
+  fs: LogFileSystem = nodeFileSystem,
+  now = new Date(),
+): Promise<RepairResult> {
   const scan = await scanLog(file, fs);
   if (!scan.firstDamage) return { scan, kept: null };
   const handle = await fs.open(file, fsConstants.O_RDWR);
   try {
-    if ((await handle.stat()).size !== scan.size) throw new Error(`${file} changed while it was being checked: is a service writing it?`);
+    if ((await handle.stat()).size !== scan.size)
+      throw new Error(`${file} changed while it was being checked: is a service writing it?`);
     return { scan, kept: await keepTailAside(fs, handle, file, scan.firstDamage.offset, 'damaged', now) };
   } finally {
     await handle.close();

@@ -76,7 +76,9 @@ export async function scanOnOpen(
   }
   const next = await findIntactFrame(fh, good + 1, size);
   if (next !== null) {
-    throw new EventLogCorruptError(`${where}, followed by an intact frame at byte offset ${next}: damage, not an interrupted write. ${wayOut(good, head + 1, size)}`);
+    throw new EventLogCorruptError(
+      `${where}, followed by an intact frame at byte offset ${next}: damage, not an interrupted write. ${wayOut(good, head + 1, size)}`,
+    );
   }
   // The appends of a torn write were never acknowledged (we acknowledge only after
   // fdatasync), so cutting it off loses nothing a caller was told is durable.
@@ -84,7 +86,10 @@ export async function scanOnOpen(
     head,
     committedBytes: good,
     framesScanned,
-    tornTail: { kind: 'torn', why: `torn tail (${bad}): an interrupted write, never acknowledged; position ${head + 1} would have started there` },
+    tornTail: {
+      kind: 'torn',
+      why: `torn tail (${bad}): an interrupted write, never acknowledged; position ${head + 1} would have started there`,
+    },
   };
 }
 

@@ -35,12 +35,16 @@ export class BatchAssembler {
       while (this.pending.length > 0 && this.pending.at(-1)!.position >= p) this.pending.pop();
       const previous = this.pending.at(-1)?.position ?? this.done;
       if (previous !== undefined && p !== previous + 1) {
-        throw new Error(`KafkaEventLog: position ${p} follows ${previous} (offset ${message.offset}); the log is not dense`);
+        throw new Error(
+          `KafkaEventLog: position ${p} follows ${previous} (offset ${message.offset}); the log is not dense`,
+        );
       }
       const first = this.pending[0];
       if (first && event.requestId !== first.requestId) {
         if (this.pendingEnd !== undefined) {
-          throw new Error(`KafkaEventLog: batch ending at ${this.pendingEnd} is incomplete at offset ${message.offset}`);
+          throw new Error(
+            `KafkaEventLog: batch ending at ${this.pendingEnd} is incomplete at offset ${message.offset}`,
+          );
         }
         this.flush(out);
       }

@@ -109,27 +109,37 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type KafkaMessage, type Producer } from 'kafkajs';
+
+import {
+  type Admin,
+  Kafka,
+  type KafkaConfig,
+  type KafkaMessage,
+  logLevel as KafkaLogLevel,
+  Partitioners,
+  type Producer,
+} from 'kafkajs';
+
 import type { ChangeEvent } from '../ChangeEvent.js';
-import { LogReadUnavailableError } from '../LogReadUnavailableError.js';
 import type { BatchHandler, EventLog, ResumePoint } from '../EventLog.js';
-import { offsetOfCursor } from './kafkaCursor.js';
+import { LogReadUnavailableError } from '../LogReadUnavailableError.js';
 import { BatchAssembler } from './BatchAssembler.js';
 import { boundedSignal } from './boundedSignal.js';
 import { Channel } from './Channel.js';
-import { clientSettings, producerRetry, TRANSACTION_TIMEOUT_MS, type KafkaSecurity } from './clientSettings.js';
+import { clientSettings, type KafkaSecurity, producerRetry, TRANSACTION_TIMEOUT_MS } from './clientSettings.js';
 import { findLastEvent } from './findHead.js';
+import { offsetOfCursor } from './kafkaCursor.js';
 import { KafkaSubscription, type SeekPoint } from './KafkaSubscription.js';
-import { consumeRange, PartitionReader, toError, type RangeLimits, type ReaderOptions } from './PartitionReader.js';
+import { consumeRange, PartitionReader, type RangeLimits, type ReaderOptions, toError } from './PartitionReader.js';
 import { PositionReads } from './PositionReads.js';
 import { StallLimit } from './StallLimit.js';
-import { ensureTopic, partitionOffsets, type PartitionOffsets } from './topicAdmin.js';
+import { ensureTopic, type PartitionOffsets, partitionOffsets } from './topicAdmin.js';
 import { EventLogWriteError, TransactionalWriter } from './TransactionalWriter.js';
 import { WriterLease } from './WriterLease.js';
 
+export type { KafkaSecurity } from './clientSettings.js';
 export { EventLogUnavailableError, EventLogWriteError } from './TransactionalWriter.js';
 export { WriterLeaseHeldError } from './WriterLease.js';
-export type { KafkaSecurity } from './clientSettings.js';
 
 /** The parts of the client library's Kafka object the adapter uses (tests hand in a fake). */
 export type KafkaClient = Pick<Kafka, 'admin' | 'producer' | 'consumer'>;
@@ -279,7 +289,8 @@ export class KafkaEventLog implements EventLog {
     this.onSubscriptionError =
       options.onSubscriptionError ?? ((error) => console.error(`KafkaEventLog subscription failed: ${error.message}`));
     this.positionReads = new PositionReads(options.bodyCacheBytes ?? 16 << 20, {
-      consumeRange: (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'positions', { stallMs: this.readStallTimeoutMs }),
+      consumeRange: (start, end, onMessages) =>
+        this.consumeRange(start, end, onMessages, 'positions', { stallMs: this.readStallTimeoutMs }),
       read: (from) => this.read(from),
     });
   }
@@ -295,7 +306,14 @@ export class KafkaEventLog implements EventLog {
   }
 
   private async doOpen(): Promise<void> {
-    this.kafka = this.makeClient(clientSettings({ clientId: this.clientId, brokers: this.brokers, logLevel: this.logLevel, security: this.security }));
+    this.kafka = this.makeClient(
+      clientSettings({
+        clientId: this.clientId,
+        brokers: this.brokers,
+        logLevel: this.logLevel,
+        security: this.security,
+      }),
+    );
     this.admin = this.kafka.admin();
     await this.admin.connect();
     const topic = await ensureTopic(this.admin, this.topic, {
@@ -316,7 +334,10 @@ export class KafkaEventLog implements EventLog {
     if (this.leaseWanted) {
       this.lease = await WriterLease.acquire({
         admin: this.admin,
-        client: (clientId) => this.makeClient(clientSettings({ clientId, brokers: this.brokers, logLevel: this.logLevel, security: this.security })),
+        client: (clientId) =>
+          this.makeClient(
+            clientSettings({ clientId, brokers: this.brokers, logLevel: this.logLevel, security: this.security }),
+          ),
         clientId: this.clientId,
         groupId: `${this.transactionalId}.lease.${this.topic}`,
         topic: this.topic,
@@ -353,7 +374,9 @@ export class KafkaEventLog implements EventLog {
         if ((await this.offsets()).high > offset) return;
       } catch (error) {
         const reason = (error as Error).message;
-        console.warn(`KafkaEventLog: could not tell whether the commit at offset ${offset} is readable yet (${reason})`);
+        console.warn(
+          `KafkaEventLog: could not tell whether the commit at offset ${offset} is readable yet (${reason})`,
+        );
         return;
       }
       if (performance.now() - started > READABLE_WAIT_MS) {
@@ -397,7 +420,11 @@ export class KafkaEventLog implements EventLog {
   private findLast(offsets: () => Promise<PartitionOffsets>): Promise<ChangeEvent | null> {
     // Not AbortSignal.any() with the long-lived closing signal: each would stay attached to it (a leak).
     const { signal, dispose } = boundedSignal(this.closing.signal, this.headReadTimeoutMs);
-    return findLastEvent(offsets, (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', { signal }), this.positionReads.seen).finally(dispose);
+    return findLastEvent(
+      offsets,
+      (start, end, onMessages) => this.consumeRange(start, end, onMessages, 'head', { signal }),
+      this.positionReads.seen,
+    ).finally(dispose);
   }
 
   /**
@@ -417,12 +444,24 @@ export class KafkaEventLog implements EventLog {
 
   /** A consumer of the partition in a fresh group of its own, named for what it does. */
   private reader(purpose: string, options: ReaderOptions): PartitionReader {
-    return new PartitionReader(this.kafka!, this.topic, `${this.clientId}.${purpose}.${randomUUID()}`, { heartbeatMs: this.heartbeatMs, ...options });
+    return new PartitionReader(this.kafka!, this.topic, `${this.clientId}.${purpose}.${randomUUID()}`, {
+      heartbeatMs: this.heartbeatMs,
+      ...options,
+    });
   }
 
   /** consumeRange() by a reader named for `purpose`; it ends at close() unless `limits` give another signal. */
-  private consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>, purpose: string, limits: RangeLimits = {}): Promise<void> {
-    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages, { signal: this.closing.signal, ...limits });
+  private consumeRange(
+    start: bigint,
+    end: bigint,
+    onMessages: (messages: KafkaMessage[]) => Promise<void>,
+    purpose: string,
+    limits: RangeLimits = {},
+  ): Promise<void> {
+    return consumeRange((options) => this.reader(purpose, options), start, end, onMessages, {
+      signal: this.closing.signal,
+      ...limits,
+    });
   }
 
   head(): number {
@@ -515,7 +554,11 @@ export class KafkaEventLog implements EventLog {
     const channel = new Channel<ChangeEvent[]>();
     // Only while this generator waits for the next batch: a caller slow with one (a replay) is not a stall.
     const stall = new StallLimit(this.readStallTimeoutMs, () =>
-      channel.fail(new LogReadUnavailableError(`KafkaEventLog: a read from position ${from} received nothing for ${this.readStallTimeoutMs} ms (the partition's leader is unreachable?)`)),
+      channel.fail(
+        new LogReadUnavailableError(
+          `KafkaEventLog: a read from position ${from} received nothing for ${this.readStallTimeoutMs} ms (the partition's leader is unreachable?)`,
+        ),
+      ),
     );
     const assembler = new BatchAssembler(from, this.positionReads.seen);
     // Where `from` is, when a reader of this instance has located it: no scan of what comes before.
@@ -577,7 +620,9 @@ export class KafkaEventLog implements EventLog {
         head: () => this.head(),
         onEvent: this.positionReads.seen,
         onSeekMissed: (missed, found) =>
-          console.warn(`KafkaEventLog: the cursor after position ${missed.position} (offset ${missed.offset}) does not match the topic (found ${found}); reading from the beginning`),
+          console.warn(
+            `KafkaEventLog: the cursor after position ${missed.position} (offset ${missed.offset}) does not match the topic (found ${found}); reading from the beginning`,
+          ),
       },
       from,
       onBatch,
@@ -610,12 +655,21 @@ export class KafkaEventLog implements EventLog {
     if (this.locating || this.positionReads.lastSeen > 0) return;
     this.locating = this.offsets()
       .then(({ low, high }) =>
-        this.consumeRange(low, before < high ? before : high, async (messages) => {
-          for (const message of messages) this.positionReads.located(message);
-        }, 'locate', { stallMs: this.readStallTimeoutMs }),
+        this.consumeRange(
+          low,
+          before < high ? before : high,
+          async (messages) => {
+            for (const message of messages) this.positionReads.located(message);
+          },
+          'locate',
+          { stallMs: this.readStallTimeoutMs },
+        ),
       )
       .catch((error: unknown) => {
-        if (!this.closed) console.warn(`KafkaEventLog: could not locate the earlier events (${(error as Error).message}); random reads of them will scan`);
+        if (!this.closed)
+          console.warn(
+            `KafkaEventLog: could not locate the earlier events (${(error as Error).message}); random reads of them will scan`,
+          );
       });
   }
 

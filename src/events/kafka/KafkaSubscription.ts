@@ -4,7 +4,7 @@ import type { BatchHandler, Subscription } from '../EventLog.js';
 import { BatchAssembler } from './BatchAssembler.js';
 import { cursorAt } from './kafkaCursor.js';
 import type { RawMessage } from './messages.js';
-import { toError, type PartitionReader, type ReaderOptions } from './PartitionReader.js';
+import { type PartitionReader, type ReaderOptions, toError } from './PartitionReader.js';
 
 /** Where a subscription may start instead of the partition's beginning. */
 export interface SeekPoint {
@@ -204,7 +204,8 @@ export class KafkaSubscription implements Subscription {
       // A cursor beyond the committed end, or at it while the log has events after its position,
       // is not of this log (a recreated topic): read from the beginning. Unless the end, read
       // again once, has moved (the newest transaction's markers had not been written).
-      const foreign = (end: bigint) => seek !== undefined && (seek.offset > end || (seek.offset === end && this.headAtStart > seek.position));
+      const foreign = (end: bigint) =>
+        seek !== undefined && (seek.offset > end || (seek.offset === end && this.headAtStart > seek.position));
       if (foreign(high)) high = await this.endAgain(high);
       this.target = high; // the last stable offset at subscribe time
       if (seek && foreign(high)) {
@@ -223,7 +224,8 @@ export class KafkaSubscription implements Subscription {
   stop(): Promise<void> {
     if (!this.finished) {
       this.finished = true;
-      if (!this.isCaughtUp) this.caughtUpSignal.reject(new Error('KafkaEventLog: subscription stopped before it caught up'));
+      if (!this.isCaughtUp)
+        this.caughtUpSignal.reject(new Error('KafkaEventLog: subscription stopped before it caught up'));
     }
     this.stopping ??= (async () => {
       this.onEnd();

@@ -1,4 +1,5 @@
 import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
+
 import { Deferred } from '../Deferred.js';
 import { LogReadUnavailableError } from '../LogReadUnavailableError.js';
 import { PARTITION } from './messages.js';
@@ -95,7 +96,10 @@ export class PartitionReader {
         // A long batch (a projector writing thousands of documents, a slow database) must not
         // outlast the group session: the coordinator would drop this member and the client
         // would rejoin and fetch again. kafkajs heartbeats only between batches unless told.
-        const beat = setInterval(() => void heartbeat?.().catch(() => undefined), this.options.heartbeatMs ?? HEARTBEAT_MS);
+        const beat = setInterval(
+          () => void heartbeat?.().catch(() => undefined),
+          this.options.heartbeatMs ?? HEARTBEAT_MS,
+        );
         try {
           await this.options.onMessages(batch.messages);
         } catch (error) {
@@ -208,14 +212,21 @@ export async function consumeRange(
   const { signal, stallMs } = limits;
   if (end <= start) return;
   const unreachable = (what: string) =>
-    new LogReadUnavailableError(`KafkaEventLog: a read of offsets ${start}-${end} ${what} (the partition's leader is unreachable?)`);
+    new LogReadUnavailableError(
+      `KafkaEventLog: a read of offsets ${start}-${end} ${what} (the partition's leader is unreachable?)`,
+    );
   const ended = () =>
-    (signal?.reason as Error | undefined)?.name === 'TimeoutError' ? unreachable('did not finish in time') : new Error('KafkaEventLog: closed during a read');
+    (signal?.reason as Error | undefined)?.name === 'TimeoutError'
+      ? unreachable('did not finish in time')
+      : new Error('KafkaEventLog: closed during a read');
   if (signal?.aborted) throw ended();
   const done = new Deferred();
   const abort = () => done.reject(ended());
   signal?.addEventListener('abort', abort, { once: true });
-  const stall = stallMs === undefined ? undefined : new StallLimit(stallMs, () => done.reject(unreachable(`received nothing for ${stallMs} ms`)));
+  const stall =
+    stallMs === undefined
+      ? undefined
+      : new StallLimit(stallMs, () => done.reject(unreachable(`received nothing for ${stallMs} ms`)));
   /** The read is over: a handler still running when it ended must not set the limit again (a timer holding shutdown). */
   let settled = false;
   const reader = makeReader({

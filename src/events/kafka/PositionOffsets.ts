@@ -24,7 +24,12 @@ export class PositionOffsets {
   }
 
   has(position: number): boolean {
-    return Number.isInteger(position) && position >= 1 && position < this.offsets.length && !Number.isNaN(this.offsets[position]!);
+    return (
+      Number.isInteger(position) &&
+      position >= 1 &&
+      position < this.offsets.length &&
+      !Number.isNaN(this.offsets[position]!)
+    );
   }
 
   /** The offset of a known position. */

@@ -1,4 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
+
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { EventBodyCache } from './EventBodyCache.js';
 import { decode, header, type RawMessage } from './messages.js';
@@ -88,7 +89,12 @@ export class PositionReads {
     let i = 0;
     while (i < located.length) {
       let j = i;
-      while (j + 1 < located.length && offsetOf(j + 1) - offsetOf(j) <= RUN_GAP_OFFSETS && offsetOf(j + 1) - offsetOf(i) < MAX_RUN_OFFSETS) j++;
+      while (
+        j + 1 < located.length &&
+        offsetOf(j + 1) - offsetOf(j) <= RUN_GAP_OFFSETS &&
+        offsetOf(j + 1) - offsetOf(i) < MAX_RUN_OFFSETS
+      )
+        j++;
       await this.source.consumeRange(BigInt(offsetOf(i)), BigInt(offsetOf(j)) + 1n, async (messages) => {
         for (const message of messages) {
           const event = decode(message);

@@ -1,4 +1,5 @@
 import type { Message, Producer, RecordMetadata } from 'kafkajs';
+
 import { AppendOutcomeUnknownError } from '../AppendOutcomeUnknownError.js';
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { EventTooLargeError } from '../EventTooLargeError.js';
@@ -157,7 +158,9 @@ export class TransactionalWriter {
       assertValidEvents(events);
       for (let i = 1; i < events.length; i++) {
         if (events[i]!.position !== events[0]!.position + i) {
-          throw new Error(`KafkaEventLog: positions in a batch must be dense (${events[i - 1]!.position} then ${events[i]!.position})`);
+          throw new Error(
+            `KafkaEventLog: positions in a batch must be dense (${events[i - 1]!.position} then ${events[i]!.position})`,
+          );
         }
       }
       this.checkSizes(events);
@@ -192,7 +195,10 @@ export class TransactionalWriter {
       while (this.queue.length > 0) {
         const taken: PendingAppend[] = [];
         let count = 0;
-        while (this.queue.length > 0 && (taken.length === 0 || count + this.queue[0]!.events.length <= MAX_GROUP_EVENTS)) {
+        while (
+          this.queue.length > 0 &&
+          (taken.length === 0 || count + this.queue[0]!.events.length <= MAX_GROUP_EVENTS)
+        ) {
           const next = this.queue.shift()!;
           taken.push(next);
           count += next.events.length;
@@ -210,7 +216,11 @@ export class TransactionalWriter {
         for (const p of taken) {
           const first = p.events[0]?.position ?? expected;
           if (first !== expected) {
-            p.reject(new Error(`KafkaEventLog: batch starts at position ${first}, expected ${expected} (head ${expected - 1})`));
+            p.reject(
+              new Error(
+                `KafkaEventLog: batch starts at position ${first}, expected ${expected} (head ${expected - 1})`,
+              ),
+            );
             continue;
           }
           accepted.push(p);
@@ -220,7 +230,10 @@ export class TransactionalWriter {
 
         const started = this.now();
         try {
-          const lastOffset = await this.commit(this.producer!, accepted.map((p) => p.events));
+          const lastOffset = await this.commit(
+            this.producer!,
+            accepted.map((p) => p.events),
+          );
           if (lastOffset !== null) await this.options.untilReadable?.(lastOffset);
           this.lastPosition = expected - 1;
           for (const p of accepted) p.resolve();
@@ -238,7 +251,9 @@ export class TransactionalWriter {
     const failure = transactionFailure(error, elapsedMs, this.options.transactionTimeoutMs);
     const ours = accepted.at(-1)!.events.at(-1)!;
     if (failure === 'fenced') {
-      this.fence(`KafkaEventLog: this writer was fenced by another one using transactional id '${this.options.transactionalId}'`);
+      this.fence(
+        `KafkaEventLog: this writer was fenced by another one using transactional id '${this.options.transactionalId}'`,
+      );
       await this.discardProducer();
       await this.answerFenced(accepted);
       return;
@@ -268,13 +283,17 @@ export class TransactionalWriter {
       return;
     }
     if ((last?.position ?? 0) !== before) {
-      this.fence(`KafkaEventLog: the log was written by another writer (head ${last?.position ?? 0}, expected ${before}); stopping`);
+      this.fence(
+        `KafkaEventLog: the log was written by another writer (head ${last?.position ?? 0}, expected ${before}); stopping`,
+      );
       // That writer's registration of the id may have completed our commit before it appended
       // on top, so the head says nothing about ours: the positions it claimed are read.
       await this.answerFenced(accepted);
       return;
     }
-    this.refused = new EventLogUnavailableError(`KafkaEventLog: a transaction failed and did not commit: ${describe(error)}`);
+    this.refused = new EventLogUnavailableError(
+      `KafkaEventLog: a transaction failed and did not commit: ${describe(error)}`,
+    );
     for (const p of accepted) p.reject(this.refused);
   }
 
@@ -302,7 +321,8 @@ export class TransactionalWriter {
         const start = await this.options.readClaimed([first.position]);
         if (start === null) logEndsBefore = true;
         // The markers landed between the two reads: the claimed positions are read again.
-        else if (isEvent(start[0] ?? null, first)) found = await this.options.readClaimed(claimed.map((e) => e.position));
+        else if (isEvent(start[0] ?? null, first))
+          found = await this.options.readClaimed(claimed.map((e) => e.position));
       }
     } catch (reason) {
       const unknown = new AppendOutcomeUnknownError(
@@ -335,7 +355,9 @@ export class TransactionalWriter {
         return await this.reestablish();
       } catch (error) {
         if (this.fenced || this.closing || this.now() >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(OUTCOME_RETRY_FIRST_MS * 2 ** attempt, OUTCOME_RETRY_MAX_MS)));
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(OUTCOME_RETRY_FIRST_MS * 2 ** attempt, OUTCOME_RETRY_MAX_MS)),
+        );
       }
     }
   }
@@ -374,7 +396,9 @@ export class TransactionalWriter {
    */
   private async refuseIfSupplanted(): Promise<void> {
     if (!this.options.supplanted || !(await this.options.supplanted())) return;
-    this.fence(`KafkaEventLog: another writer took over transactional id '${this.options.transactionalId}' (it holds the writer lease); this one stops`);
+    this.fence(
+      `KafkaEventLog: another writer took over transactional id '${this.options.transactionalId}' (it holds the writer lease); this one stops`,
+    );
     throw this.fenced;
   }
 
@@ -446,13 +470,19 @@ function lastOffsetOf(sent: RecordMetadata[] | undefined, count: number): bigint
 /** Bytes of one message as a record batch of its own. */
 function messageBytes(message: Message): number {
   let bytes = RECORD_OVERHEAD_BYTES + (message.value as Buffer).length + Buffer.byteLength(String(message.key ?? ''));
-  for (const [name, value] of Object.entries(message.headers ?? {})) bytes += Buffer.byteLength(name) + Buffer.byteLength(String(value));
+  for (const [name, value] of Object.entries(message.headers ?? {}))
+    bytes += Buffer.byteLength(name) + Buffer.byteLength(String(value));
   return bytes;
 }
 
 /** `found` (an event read from the log) is `ours`. */
 function isEvent(found: ChangeEvent | null, ours: ChangeEvent): boolean {
-  return found !== null && found.position === ours.position && found.eventId === ours.eventId && found.requestId === ours.requestId;
+  return (
+    found !== null &&
+    found.position === ours.position &&
+    found.eventId === ours.eventId &&
+    found.requestId === ours.requestId
+  );
 }
 
 function describe(error: unknown): string {

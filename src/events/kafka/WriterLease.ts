@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import type { Admin, Consumer, Kafka } from 'kafkajs';
 
 /** Another writer is live: this one refuses to start rather than fence it. */

@@ -1,4 +1,4 @@
-import type { KafkaConfig, logLevel as KafkaLogLevel, LogEntry, RetryOptions, SASLOptions } from 'kafkajs';
+import type { KafkaConfig, LogEntry, logLevel as KafkaLogLevel, RetryOptions, SASLOptions } from 'kafkajs';
 
 /** TLS and SASL for the broker connections. */
 export interface KafkaSecurity {
@@ -20,7 +20,13 @@ export const TRANSACTION_TIMEOUT_MS = 60_000;
  * ~300 ms. A short first back-off that doubles keeps that wait short and still gives up
  * after some seconds of outage, so a request is answered instead of waiting forever.
  */
-const CLIENT_RETRY: RetryOptions = { initialRetryTime: 10, maxRetryTime: 2_000, retries: 10, factor: 0.2, multiplier: 2 };
+const CLIENT_RETRY: RetryOptions = {
+  initialRetryTime: 10,
+  maxRetryTime: 2_000,
+  retries: 10,
+  factor: 0.2,
+  multiplier: 2,
+};
 
 /**
  * The producer's retries. The library retries an idempotent producer's sends forever by
@@ -29,7 +35,12 @@ const CLIENT_RETRY: RetryOptions = { initialRetryTime: 10, maxRetryTime: 2_000, 
  */
 export const producerRetry: RetryOptions = { ...CLIENT_RETRY };
 
-export function clientSettings(options: { clientId: string; brokers: string[]; logLevel: KafkaLogLevel; security: KafkaSecurity }): KafkaConfig {
+export function clientSettings(options: {
+  clientId: string;
+  brokers: string[];
+  logLevel: KafkaLogLevel;
+  security: KafkaSecurity;
+}): KafkaConfig {
   const { ssl, sasl } = options.security;
   return {
     clientId: options.clientId,

@@ -1,4 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
+
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { decode } from './messages.js';
 import type { PartitionOffsets } from './topicAdmin.js';

@@ -1,4 +1,5 @@
 import type { IHeaders, Message } from 'kafkajs';
+
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { assertValidEvents } from '../validateEvents.js';
 
@@ -26,7 +27,6 @@ export function encode(event: ChangeEvent, batchLastPosition: number): Message {
   };
 }
 
-
 /** The part of a consumed message the reader needs (kafkajs' KafkaMessage fits it). */
 export interface RawMessage {
   offset: string;
@@ -53,4 +53,3 @@ export function header(headers: IHeaders | undefined, name: string): string | un
   const first = Array.isArray(value) ? value[0] : value;
   return first === undefined ? undefined : first.toString();
 }
-

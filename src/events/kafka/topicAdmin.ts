@@ -1,4 +1,5 @@
 import type { Admin, ConfigResourceTypes } from 'kafkajs';
+
 import { PARTITION } from './messages.js';
 
 /** What the adapter needs to know of the topic once it is safe to use. */
@@ -29,29 +30,34 @@ export interface TopicSettings {
 export async function ensureTopic(admin: Admin, topic: string, settings: TopicSettings): Promise<TopicFacts> {
   if (settings.create === false) {
     if (!(await admin.listTopics()).includes(topic)) {
-      throw new Error(`KafkaEventLog: topic ${topic} does not exist, and a reader does not create it: start the writer first, or check KAFKA_TOPIC`);
+      throw new Error(
+        `KafkaEventLog: topic ${topic} does not exist, and a reader does not create it: start the writer first, or check KAFKA_TOPIC`,
+      );
     }
-  } else await admin.createTopics({
-    waitForLeaders: true,
-    topics: [
-      {
-        topic,
-        numPartitions: 1,
-        replicationFactor: settings.replicationFactor,
-        configEntries: [
-          { name: 'cleanup.policy', value: 'delete' },
-          { name: 'retention.ms', value: '-1' },
-          { name: 'retention.bytes', value: '-1' },
-          { name: 'min.insync.replicas', value: String(settings.minInsyncReplicas) },
+  } else
+    await admin
+      .createTopics({
+        waitForLeaders: true,
+        topics: [
+          {
+            topic,
+            numPartitions: 1,
+            replicationFactor: settings.replicationFactor,
+            configEntries: [
+              { name: 'cleanup.policy', value: 'delete' },
+              { name: 'retention.ms', value: '-1' },
+              { name: 'retention.bytes', value: '-1' },
+              { name: 'min.insync.replicas', value: String(settings.minInsyncReplicas) },
+            ],
+          },
         ],
-      },
-    ],
-  }).catch((error: unknown) => {
-    // The library asks for the new topic's leaders 100 ms after creating it and gives up at the
-    // first UNKNOWN_TOPIC_OR_PARTITION; under KRaft a broker learns of a new topic from the
-    // metadata log and, busy, may not know it yet. The topic was created: it is waited for below.
-    if (!isError(error, 'UNKNOWN_TOPIC_OR_PARTITION')) throw error;
-  }); // resolves false when the topic already exists
+      })
+      .catch((error: unknown) => {
+        // The library asks for the new topic's leaders 100 ms after creating it and gives up at the
+        // first UNKNOWN_TOPIC_OR_PARTITION; under KRaft a broker learns of a new topic from the
+        // metadata log and, busy, may not know it yet. The topic was created: it is waited for below.
+        if (!isError(error, 'UNKNOWN_TOPIC_OR_PARTITION')) throw error;
+      }); // resolves false when the topic already exists
   const partitions = await partitionCount(admin, topic);
   if (partitions !== 1) {
     throw new Error(`KafkaEventLog: topic ${topic} has ${partitions} partitions; the log needs exactly 1`);
@@ -65,7 +71,10 @@ export async function ensureTopic(admin: Admin, topic: string, settings: TopicSe
     );
   }
   const maxMessageBytes = Number(config.get('max.message.bytes'));
-  return { maxMessageBytes: Number.isFinite(maxMessageBytes) && maxMessageBytes > 0 ? maxMessageBytes : DEFAULT_MAX_MESSAGE_BYTES };
+  return {
+    maxMessageBytes:
+      Number.isFinite(maxMessageBytes) && maxMessageBytes > 0 ? maxMessageBytes : DEFAULT_MAX_MESSAGE_BYTES,
+  };
 }
 
 /** How long a topic created moments ago may stay unknown to the broker, or without a leader. */
@@ -117,7 +126,8 @@ async function topicConfig(admin: Admin, topic: string): Promise<Map<string, str
 export function unsafeSettings(config: ReadonlyMap<string, string>): string[] {
   const problems: string[] = [];
   const policy = config.get('cleanup.policy');
-  if (policy !== 'delete') problems.push(`cleanup.policy is ${policy ?? 'unknown'} (compaction keeps only the last event per key)`);
+  if (policy !== 'delete')
+    problems.push(`cleanup.policy is ${policy ?? 'unknown'} (compaction keeps only the last event per key)`);
   for (const name of ['retention.ms', 'retention.bytes']) {
     const value = config.get(name);
     if (value !== '-1') problems.push(`${name} is ${value ?? 'unknown'} (old events would be deleted)`);

@@ -9,12 +9,21 @@
  */
 export type TransactionFailure = 'fenced' | 'retry';
 
-export function transactionFailure(error: unknown, elapsedMs: number, transactionTimeoutMs: number): TransactionFailure {
+export function transactionFailure(
+  error: unknown,
+  elapsedMs: number,
+  transactionTimeoutMs: number,
+): TransactionFailure {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     const { type, code, message } = e as { type?: unknown; code?: unknown; message?: unknown };
     // Newer request versions name fencing for what it is; the library predates the code
     // and raises it as an unknown one.
-    if (type === 'PRODUCER_FENCED' || code === 90 || (typeof message === 'string' && /^Unknown error code 90$/.test(message))) return 'fenced';
+    if (
+      type === 'PRODUCER_FENCED' ||
+      code === 90 ||
+      (typeof message === 'string' && /^Unknown error code 90$/.test(message))
+    )
+      return 'fenced';
     // The old request versions kafkajs speaks get INVALID_PRODUCER_EPOCH both when a newer
     // writer bumped the epoch and when the broker aborted this writer's transaction as
     // timed out (which bumps the epoch too). Before the timeout only fencing can be meant.

@@ -5,7 +5,16 @@
  * in its definition; the routes, permissions and the write path are generic. An
  * allocator knows the model's rules: what is free, and what a request receives.
  */
-export type { Allocation, AllocationEnvironment, Allocator, AllocatorShape, AvailableEntry, DetailAction, ListingValue, NestedReference } from '../types.js';
+export type {
+  Allocation,
+  AllocationEnvironment,
+  Allocator,
+  AllocatorShape,
+  AvailableEntry,
+  DetailAction,
+  ListingValue,
+  NestedReference,
+} from '../types.js';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

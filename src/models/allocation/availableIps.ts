@@ -3,11 +3,11 @@
  * listed lowest first and handed out lowest first to new IP addresses, which take the
  * object's mask length and VRF.
  */
-import { isPlainObject, type Allocator, type DetailAction } from './DetailAction.js';
 import type { FreeAddressQuery, LookupView, StoredObject } from '../types.js';
+import { type Cidr, type Family, formatAddress, lastAddress, networkAddress, parseCidr } from '../values/ipNetworks.js';
 import { AddressSet, type Interval } from './addressSet.js';
+import { type Allocator, type DetailAction, isPlainObject } from './DetailAction.js';
 import { freeAddressesOf } from './freeAddresses.js';
-import { formatAddress, lastAddress, networkAddress, parseCidr, type Cidr, type Family } from '../values/ipNetworks.js';
 
 /** The addresses an object hands out, and how a new address is written there. */
 export interface AddressPool {
@@ -53,7 +53,9 @@ export function addressAllocator(poolOf: AddressPoolOf): Allocator {
       const size = free?.size ?? 0n;
       if (!pool || !free || size < BigInt(requests.length)) {
         const label = pool?.label ?? String(parent.display ?? '');
-        return { conflict: `An insufficient number of IP addresses are available within ${label} (${requests.length} requested, ${size} available)` };
+        return {
+          conflict: `An insufficient number of IP addresses are available within ${label} (${requests.length} requested, ${size} available)`,
+        };
       }
       const addresses = free.addresses();
       const inputs = requests.map((request) => {
@@ -68,7 +70,14 @@ export function addressAllocator(poolOf: AddressPoolOf): Allocator {
 }
 
 /** Where the IP addresses are that use up an address space. */
-function ipAddressQuery(family: Family, first: bigint, last: bigint, vrf: number | null | 'any', taken: Interval[], limit: number): FreeAddressQuery {
+function ipAddressQuery(
+  family: Family,
+  first: bigint,
+  last: bigint,
+  vrf: number | null | 'any',
+  taken: Interval[],
+  limit: number,
+): FreeAddressQuery {
   return {
     collection: 'ipam.ipaddress',
     field: '_address',
@@ -117,7 +126,8 @@ export const prefixAddressPool: AddressPoolOf = async (prefix, view) => {
   const vrf = vrfOf(prefix);
   const label = String(prefix.display ?? prefix.prefix);
   const maskLength = cidr.prefixlen;
-  if (prefix.mark_utilized === true) return { family, free: async () => AddressSet.empty(family), maskLength, vrf, label };
+  if (prefix.mark_utilized === true)
+    return { family, free: async () => AddressSet.empty(family), maskLength, vrf, label };
   const first = networkAddress(cidr);
   const last = lastAddress(cidr);
   const scope = vrf === null && prefix.status === 'container' ? 'any' : vrf;

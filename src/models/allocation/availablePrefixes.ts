@@ -2,15 +2,26 @@
  * A prefix's free networks: its address space less the prefixes of its VRF inside it,
  * listed as the fewest CIDR blocks, and handed out to new prefixes by requested length.
  */
-import { isPlainObject, type DetailAction } from './DetailAction.js';
 import type { LookupView, StoredObject } from '../types.js';
+import {
+  addressSortKey,
+  type Cidr,
+  formatCidr,
+  lastAddress,
+  networkAddress,
+  parseCidr,
+  sortKeyValue,
+} from '../values/ipNetworks.js';
 import { AddressSet, type Interval } from './addressSet.js';
-import { addressSortKey, formatCidr, lastAddress, networkAddress, parseCidr, sortKeyValue, type Cidr } from '../values/ipNetworks.js';
+import { type DetailAction, isPlainObject } from './DetailAction.js';
 
 const INSUFFICIENT = 'Insufficient space is available to accommodate the requested prefix size(s)';
 
 /** The address space of `prefix` not covered by a prefix of the same VRF strictly inside it. */
-export async function freeNetworks(prefix: StoredObject, view: LookupView): Promise<{ cidr: Cidr; free: AddressSet } | null> {
+export async function freeNetworks(
+  prefix: StoredObject,
+  view: LookupView,
+): Promise<{ cidr: Cidr; free: AddressSet } | null> {
   const cidr = parseCidr(String(prefix.prefix));
   if (!cidr) return null;
   const first = networkAddress(cidr);
@@ -36,7 +47,8 @@ function lengthProblem(request: Record<string, unknown>, family: 4 | 6): Record<
   const length = request.prefix_length;
   if (length === undefined || length === null) return { prefix_length: 'this field can not be missing' };
   if (typeof length !== 'number' || !Number.isInteger(length)) return { prefix_length: 'this field must be int type' };
-  if (length > (family === 4 ? 32 : 128)) return { prefix_length: `Invalid prefix length (${length}) for IPv${family}` };
+  if (length > (family === 4 ? 32 : 128))
+    return { prefix_length: `Invalid prefix length (${length}) for IPv${family}` };
   return null;
 }
 
@@ -49,7 +61,16 @@ export const prefixAvailablePrefixes: DetailAction = {
       entry: { family: 'integer', prefix: 'string', vrf: { nested: 'ipam.vrf', nullable: true } },
       limited: false,
       assigned: ['prefix', 'vrf'],
-      extra: [{ name: 'prefix_length', type: 'integer', required: true, min: 0, max: 128, help: 'Length of the prefix to create (at most 32 for IPv4).' }],
+      extra: [
+        {
+          name: 'prefix_length',
+          type: 'integer',
+          required: true,
+          min: 0,
+          max: 128,
+          help: 'Length of the prefix to create (at most 32 for IPv4).',
+        },
+      ],
     },
     async available(prefix, view) {
       const space = await freeNetworks(prefix, view);
@@ -69,14 +90,19 @@ export const prefixAvailablePrefixes: DetailAction = {
           isPlainObject(request) ? lengthProblem(request, space.cidr.family) : (await checkFields([request]))[0],
         ),
       );
-      if (problems.some((p) => p !== null && Object.keys(p).length > 0)) return { invalid: problems.map((p) => p ?? {}) };
+      if (problems.some((p) => p !== null && Object.keys(p).length > 0))
+        return { invalid: problems.map((p) => p ?? {}) };
       let free = space.free;
       const inputs = [];
       for (const request of requests as Array<Record<string, unknown>>) {
         const network = free.firstNetworkOf(request.prefix_length as number);
         if (!network) return { conflict: INSUFFICIENT };
         free = free.withoutNetwork(network);
-        inputs.push({ ...request, prefix: formatCidr(network), vrf: typeof prefix.vrf === 'number' ? prefix.vrf : null });
+        inputs.push({
+          ...request,
+          prefix: formatCidr(network),
+          vrf: typeof prefix.vrf === 'number' ? prefix.vrf : null,
+        });
       }
       return { inputs };
     },

@@ -2,8 +2,8 @@
  * A VLAN group's free VLAN IDs: those of its [min_vid, max_vid] that no VLAN of the
  * group uses, listed lowest first and handed out lowest first to new VLANs of the group.
  */
-import { isPlainObject, type DetailAction } from './DetailAction.js';
 import type { LookupView, StoredObject } from '../types.js';
+import { type DetailAction, isPlainObject } from './DetailAction.js';
 
 /** What a request for a VLAN may say; anything else it carries is ignored. */
 const REQUEST_FIELDS = ['name', 'site', 'tenant', 'status', 'role', 'description', 'tags', 'custom_fields'];
@@ -19,7 +19,9 @@ export async function freeVids(group: StoredObject, view: LookupView): Promise<n
 
 function requestOnly(request: unknown): unknown {
   if (!isPlainObject(request)) return request;
-  return Object.fromEntries(REQUEST_FIELDS.filter((name) => Object.hasOwn(request, name)).map((name) => [name, request[name]]));
+  return Object.fromEntries(
+    REQUEST_FIELDS.filter((name) => Object.hasOwn(request, name)).map((name) => [name, request[name]]),
+  );
 }
 
 /** A VLAN group's `available-vlans`. */
@@ -35,7 +37,10 @@ export const vlanGroupAvailableVlans: DetailAction = {
     },
     async available(group, view, limit) {
       const vids = await freeVids(group, view);
-      return (limit === null ? vids : vids.slice(0, limit)).map((vid) => ({ vid, group: { nested: 'ipam.vlangroup', id: group.id } }));
+      return (limit === null ? vids : vids.slice(0, limit)).map((vid) => ({
+        vid,
+        group: { nested: 'ipam.vlangroup', id: group.id },
+      }));
     },
     /**
      * The requests' own fields are checked before any VID is handed out (the VID and the
@@ -44,11 +49,15 @@ export const vlanGroupAvailableVlans: DetailAction = {
     async allocate(group, requests, { view, checkFields }) {
       const asked = requests.map(requestOnly);
       const placeholder = { vid: Number(group.min_vid ?? 1), group: group.id };
-      const problems = await checkFields(asked.map((request) => (isPlainObject(request) ? { ...request, ...placeholder } : request)));
+      const problems = await checkFields(
+        asked.map((request) => (isPlainObject(request) ? { ...request, ...placeholder } : request)),
+      );
       if (problems.some((p) => Object.keys(p).length > 0)) return { invalid: problems };
       const vids = await freeVids(group, view);
       if (vids.length < asked.length) return { conflict: 'The requested number of VLANs is not available' };
-      return { inputs: asked.map((request, i) => ({ ...(request as Record<string, unknown>), vid: vids[i], group: group.id })) };
+      return {
+        inputs: asked.map((request, i) => ({ ...(request as Record<string, unknown>), vid: vids[i], group: group.id })),
+      };
     },
   },
 };

@@ -7,8 +7,8 @@
  * the plain computation from `find`, for views without an index.
  */
 import type { AddressRun, FreeAddressQuery, LookupView } from '../types.js';
-import { AddressSet } from './addressSet.js';
 import { addressSortKey, sortKeyValue } from '../values/ipNetworks.js';
+import { AddressSet } from './addressSet.js';
 
 /** Where the used addresses are, as the search asks it. */
 export interface UsedAddresses {

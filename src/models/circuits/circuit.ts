@@ -1,10 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
-import { contactFilters, tenancyFilters } from '../filterSpecs.js';
-import { circuitEndFilters } from './terminationFilters.js';
-import { terminationField } from './terminationFields.js';
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
+import { contactFilters, tenancyFilters } from '../filterSpecs.js';
+import { displayAttribute } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
+import { terminationField } from './terminationFields.js';
+import { circuitEndFilters } from './terminationFilters.js';
 
 export const circuit: ModelDefinition = {
   key: 'circuits.circuit',

@@ -1,11 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, FollowUpCommand, ModelDefinition, StoredObject } from '../types.js';
-import { cableEndFields, occupiedField } from '../dcim/cableFields.js';
+import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { cabledObjectFilters } from '../dcim/cabledObjectFilters.js';
+import { cableEndFields, occupiedField } from '../dcim/cableFields.js';
 import { pathsView } from '../dcim/cabling/traceViews.js';
 import { markedWhileCabledProblem } from '../dcim/componentParents.js';
-import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { fieldError, pyStr, refId, related } from '../hooks.js';
+import type { FieldErrors, FollowUpCommand, ModelDefinition, StoredObject } from '../types.js';
 
 const SPEED_LOOKUPS = ['n', 'lte', 'lt', 'gte', 'gt'];
 
@@ -32,9 +32,33 @@ export const circuittermination: ModelDefinition = {
       ],
     },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
-    { name: 'provider_network', type: 'fk', target: 'circuits.providernetwork', onDelete: 'PROTECT', nullable: true, default: null },
-    { name: 'port_speed', label: 'Port speed (Kbps)', type: 'integer', nullable: true, default: null, min: 0, max: 2147483647 },
-    { name: 'upstream_speed', label: 'Upstream speed (Kbps)', help: 'Upstream speed, if different from port speed', type: 'integer', nullable: true, default: null, min: 0, max: 2147483647 },
+    {
+      name: 'provider_network',
+      type: 'fk',
+      target: 'circuits.providernetwork',
+      onDelete: 'PROTECT',
+      nullable: true,
+      default: null,
+    },
+    {
+      name: 'port_speed',
+      label: 'Port speed (Kbps)',
+      type: 'integer',
+      nullable: true,
+      default: null,
+      min: 0,
+      max: 2147483647,
+    },
+    {
+      name: 'upstream_speed',
+      label: 'Upstream speed (Kbps)',
+      help: 'Upstream speed, if different from port speed',
+      type: 'integer',
+      nullable: true,
+      default: null,
+      min: 0,
+      max: 2147483647,
+    },
     { name: 'xconnect_id', label: 'Cross-connect ID', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'pp_info', label: 'Patch panel/port(s)', type: 'string', blank: true, default: '', maxLength: 100 },
     descriptionField,
@@ -57,11 +81,17 @@ export const circuittermination: ModelDefinition = {
     pp_info: false,
     mark_connected: false,
     // the search also finds the terminations of circuits whose cid contains the text
-    q: { kind: 'search', also: async ([text], env) => ({ circuit: { $in: await env.ids('circuits.circuit', { cid: env.textCondition('ic', String(text)) }) } }) },
+    q: {
+      kind: 'search',
+      also: async ([text], env) => ({
+        circuit: { $in: await env.ids('circuits.circuit', { cid: env.textCondition('ic', String(text)) }) },
+      }),
+    },
   },
   detailViews: [pathsView],
   hooks: {
-    display: async (obj, view) => `${pyStr((await related(view, 'circuits.circuit', obj.circuit))?.cid)}: Termination ${pyStr(obj.term_side)}`,
+    display: async (obj, view) =>
+      `${pyStr((await related(view, 'circuits.circuit', obj.circuit))?.cid)}: Termination ${pyStr(obj.term_side)}`,
     validate: async (obj) => siteOrProviderNetworkProblem(obj) ?? markedWhileCabledProblem(obj),
     relatedObject: (obj) => {
       const circuit = refId(obj.circuit);
@@ -75,8 +105,10 @@ export const circuittermination: ModelDefinition = {
 export function siteOrProviderNetworkProblem(obj: StoredObject): FieldErrors | undefined {
   const site = refId(obj.site);
   const network = refId(obj.provider_network);
-  if (site === null && network === null) return fieldError('__all__', 'A circuit termination must attach to either a site or a provider network.');
-  if (site !== null && network !== null) return fieldError('__all__', 'A circuit termination cannot attach to both a site and a provider network.');
+  if (site === null && network === null)
+    return fieldError('__all__', 'A circuit termination must attach to either a site or a provider network.');
+  if (site !== null && network !== null)
+    return fieldError('__all__', 'A circuit termination cannot attach to both a site and a provider network.');
   return undefined;
 }
 

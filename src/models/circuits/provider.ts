@@ -1,8 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
+import {
+  changeLoggedFields,
+  countField,
+  descriptionField,
+  identityFields,
+  slugField,
+  uniqueNameField,
+} from '../commonFields.js';
 import { contactFilters } from '../filterSpecs.js';
+import type { ModelDefinition } from '../types.js';
 import { providerEndFilters } from './terminationFilters.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 
 export const provider: ModelDefinition = {
   key: 'circuits.provider',

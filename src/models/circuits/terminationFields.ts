@@ -9,7 +9,17 @@ import type { FieldDefinition, GenericListItem, LookupView, StoredObject } from 
 const TERMINATION = 'circuits.circuittermination';
 
 /** What a circuit shows of each of its terminations. */
-export const TERMINATION_SHOWN = ['id', 'url', 'display', 'site', 'provider_network', 'port_speed', 'upstream_speed', 'xconnect_id', 'description'];
+export const TERMINATION_SHOWN = [
+  'id',
+  'url',
+  'display',
+  'site',
+  'provider_network',
+  'port_speed',
+  'upstream_speed',
+  'xconnect_id',
+  'description',
+];
 
 /** The circuit field naming its termination on `side`. */
 export function terminationField(side: 'A' | 'Z'): FieldDefinition {
@@ -27,7 +37,11 @@ export function terminationField(side: 'A' | 'Z'): FieldDefinition {
 }
 
 /** Each circuit's termination on `side`, or null: one query for the whole page. */
-export async function terminationsOnSide(side: 'A' | 'Z', circuits: StoredObject[], view: LookupView): Promise<Array<GenericListItem | null>> {
+export async function terminationsOnSide(
+  side: 'A' | 'Z',
+  circuits: StoredObject[],
+  view: LookupView,
+): Promise<Array<GenericListItem | null>> {
   if (circuits.length === 0) return [];
   const found = await view.find(TERMINATION, { circuit: { $in: circuits.map((c) => c.id) }, term_side: side });
   const bySide = new Map(found.map((t) => [t.circuit, t.id]));

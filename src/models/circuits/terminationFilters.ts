@@ -88,7 +88,12 @@ async function withDescendants(model: string, roots: number[], env: FilterEnviro
 }
 
 /** Circuits having a termination whose steps lead to one of `targets` (or, with `orNull`, break off at a null). */
-async function circuitsReaching(steps: Step[], targets: number[], orNull: boolean, env: FilterEnvironment): Promise<number[]> {
+async function circuitsReaching(
+  steps: Step[],
+  targets: number[],
+  orNull: boolean,
+  env: FilterEnvironment,
+): Promise<number[]> {
   let current: Array<number | null> = orNull ? [...targets, null] : targets;
   for (let i = steps.length - 1; i >= 1; i--) {
     const ids = await env.ids(steps[i]!.model, { [steps[i]!.field]: { $in: current } });
@@ -101,7 +106,9 @@ async function circuitsReaching(steps: Step[], targets: number[], orNull: boolea
 
 /** The providers of the circuits; with `orNull`, also the providers without circuits (NetBox's isnull over the joins). */
 async function providersOf(circuits: number[], orNull: boolean, env: FilterEnvironment): Promise<number[]> {
-  const providers = new Set((await env.find('circuits.circuit', { id: { $in: circuits } })).map((c) => c.provider as number));
+  const providers = new Set(
+    (await env.find('circuits.circuit', { id: { $in: circuits } })).map((c) => c.provider as number),
+  );
   if (orNull) {
     const withCircuits = new Set((await env.find('circuits.circuit', {})).map((c) => c.provider));
     for (const id of await env.ids('circuits.provider', { id: { $nin: [...withCircuits] } })) providers.add(id);
@@ -111,7 +118,11 @@ async function providersOf(circuits: number[], orNull: boolean, env: FilterEnvir
 
 /** The circuit filters on where a circuit ends: NetBox's provider network, site, region and site group filters. */
 export const circuitEndFilters: Record<string, FilterSpec> = {
-  provider_network_id: circuitsEndingAt({ target: 'circuits.providernetwork', by: 'id', steps: [{ model: TERMINATION, field: 'provider_network' }] }),
+  provider_network_id: circuitsEndingAt({
+    target: 'circuits.providernetwork',
+    by: 'id',
+    steps: [{ model: TERMINATION, field: 'provider_network' }],
+  }),
   ...siteFilters('circuit'),
 };
 
@@ -120,10 +131,34 @@ export const providerEndFilters: Record<string, FilterSpec> = siteFilters('provi
 
 function siteFilters(of: 'circuit' | 'provider'): Record<string, FilterSpec> {
   return {
-    region_id: circuitsEndingAt({ of, target: 'dcim.region', by: 'id', includeDescendants: true, steps: siteThen('region') }),
-    region: circuitsEndingAt({ of, target: 'dcim.region', by: 'slug', includeDescendants: true, steps: siteThen('region') }),
-    site_group_id: circuitsEndingAt({ of, target: 'dcim.sitegroup', by: 'id', includeDescendants: true, steps: siteThen('group') }),
-    site_group: circuitsEndingAt({ of, target: 'dcim.sitegroup', by: 'slug', includeDescendants: true, steps: siteThen('group') }),
+    region_id: circuitsEndingAt({
+      of,
+      target: 'dcim.region',
+      by: 'id',
+      includeDescendants: true,
+      steps: siteThen('region'),
+    }),
+    region: circuitsEndingAt({
+      of,
+      target: 'dcim.region',
+      by: 'slug',
+      includeDescendants: true,
+      steps: siteThen('region'),
+    }),
+    site_group_id: circuitsEndingAt({
+      of,
+      target: 'dcim.sitegroup',
+      by: 'id',
+      includeDescendants: true,
+      steps: siteThen('group'),
+    }),
+    site_group: circuitsEndingAt({
+      of,
+      target: 'dcim.sitegroup',
+      by: 'slug',
+      includeDescendants: true,
+      steps: siteThen('group'),
+    }),
     site_id: circuitsEndingAt({ of, target: 'dcim.site', by: 'id', steps: [{ model: TERMINATION, field: 'site' }] }),
     site: circuitsEndingAt({ of, target: 'dcim.site', by: 'slug', steps: [{ model: TERMINATION, field: 'site' }] }),
   };

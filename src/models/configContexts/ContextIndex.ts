@@ -1,6 +1,6 @@
 import type { StoredObject } from '../types.js';
 import type { Criterion } from './contextScopes.js';
-import { isJsonObject, mergeAll, type JsonObject } from './deepMerge.js';
+import { isJsonObject, type JsonObject, mergeAll } from './deepMerge.js';
 
 /** An object's values per criterion (tree ancestors included); a criterion without an entry has no value. */
 export type CriterionValues = ReadonlyMap<Criterion, readonly number[]>;

@@ -1,5 +1,5 @@
 import type { FieldDefinition } from '../types.js';
-import { scopeModels, type ContextScope } from './contextScopes.js';
+import { type ContextScope, scopeModels } from './contextScopes.js';
 import { CONFIG_CONTEXT_MODEL, renderConfigContexts } from './renderConfigContexts.js';
 
 export { DEVICE_CONTEXT_SCOPE, VIRTUAL_MACHINE_CONTEXT_SCOPE } from './contextScopes.js';

@@ -46,20 +46,47 @@ export interface CriterionSource {
 export type ContextScope = Record<Criterion, CriterionSource | 'none' | 'ignored'>;
 
 const tenancy = {
-  tenant_groups: { hops: [['tenant', 'tenancy.tenant'], ['group', 'tenancy.tenantgroup']] },
+  tenant_groups: {
+    hops: [
+      ['tenant', 'tenancy.tenant'],
+      ['group', 'tenancy.tenantgroup'],
+    ],
+  },
   tenants: { hops: [['tenant', 'tenancy.tenant']] },
 } satisfies Partial<ContextScope>;
 
 const clustering = {
-  cluster_types: { hops: [['cluster', 'virtualization.cluster'], ['type', 'virtualization.clustertype']] },
-  cluster_groups: { hops: [['cluster', 'virtualization.cluster'], ['group', 'virtualization.clustergroup']] },
+  cluster_types: {
+    hops: [
+      ['cluster', 'virtualization.cluster'],
+      ['type', 'virtualization.clustertype'],
+    ],
+  },
+  cluster_groups: {
+    hops: [
+      ['cluster', 'virtualization.cluster'],
+      ['group', 'virtualization.clustergroup'],
+    ],
+  },
   clusters: { hops: [['cluster', 'virtualization.cluster']] },
 } satisfies Partial<ContextScope>;
 
 /** Regions and site groups match the site's own and every one above it; the rest only the value itself. */
 export const DEVICE_CONTEXT_SCOPE: ContextScope = {
-  regions: { hops: [['site', 'dcim.site'], ['region', 'dcim.region']], ancestors: true },
-  site_groups: { hops: [['site', 'dcim.site'], ['group', 'dcim.sitegroup']], ancestors: true },
+  regions: {
+    hops: [
+      ['site', 'dcim.site'],
+      ['region', 'dcim.region'],
+    ],
+    ancestors: true,
+  },
+  site_groups: {
+    hops: [
+      ['site', 'dcim.site'],
+      ['group', 'dcim.sitegroup'],
+    ],
+    ancestors: true,
+  },
   sites: { hops: [['site', 'dcim.site']] },
   locations: { hops: [['location', 'dcim.location']] },
   device_types: { hops: [['device_type', 'dcim.devicetype']] },
@@ -77,9 +104,28 @@ export const DEVICE_CONTEXT_SCOPE: ContextScope = {
  * criterion for it.
  */
 export const VIRTUAL_MACHINE_CONTEXT_SCOPE: ContextScope = {
-  regions: { hops: [['cluster', 'virtualization.cluster'], ['site', 'dcim.site'], ['region', 'dcim.region']], ancestors: true },
-  site_groups: { hops: [['cluster', 'virtualization.cluster'], ['site', 'dcim.site'], ['group', 'dcim.sitegroup']], ancestors: true },
-  sites: { hops: [['cluster', 'virtualization.cluster'], ['site', 'dcim.site']] },
+  regions: {
+    hops: [
+      ['cluster', 'virtualization.cluster'],
+      ['site', 'dcim.site'],
+      ['region', 'dcim.region'],
+    ],
+    ancestors: true,
+  },
+  site_groups: {
+    hops: [
+      ['cluster', 'virtualization.cluster'],
+      ['site', 'dcim.site'],
+      ['group', 'dcim.sitegroup'],
+    ],
+    ancestors: true,
+  },
+  sites: {
+    hops: [
+      ['cluster', 'virtualization.cluster'],
+      ['site', 'dcim.site'],
+    ],
+  },
   locations: 'ignored',
   device_types: 'none',
   roles: { hops: [['role', 'dcim.devicerole']] },

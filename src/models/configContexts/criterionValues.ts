@@ -1,6 +1,6 @@
 import type { LookupView, StoredObject } from '../types.js';
-import type { ContextScope, Criterion, CriterionSource } from './contextScopes.js';
 import type { CriterionValues } from './ContextIndex.js';
+import type { ContextScope, Criterion, CriterionSource } from './contextScopes.js';
 
 /**
  * Each object's values for the given criteria, read for a whole page at once: every
@@ -27,7 +27,11 @@ export async function criterionValues(
 }
 
 /** Per object, its values (repeats possible: the index counts a criterion once). */
-async function valuesOf(objs: readonly StoredObject[], source: CriterionSource, related: RelatedObjects): Promise<number[][]> {
+async function valuesOf(
+  objs: readonly StoredObject[],
+  source: CriterionSource,
+  related: RelatedObjects,
+): Promise<number[][]> {
   const [first, ...rest] = source.hops;
   let current = objs.map((obj) => idsIn(obj[first[0]]));
   let model = first[1];
@@ -73,13 +77,15 @@ class RelatedObjects {
     while (frontier.length > 0) {
       docs = await this.load(model, frontier);
       for (const id of frontier) visited.add(id);
-      const parents = frontier.map((id) => docs.get(id)?.parent).filter((p): p is number => typeof p === 'number' && !visited.has(p));
+      const parents = frontier
+        .map((id) => docs.get(id)?.parent)
+        .filter((p): p is number => typeof p === 'number' && !visited.has(p));
       frontier = [...new Set(parents)];
     }
     const chains = new Map<number, number[]>();
     for (const id of new Set(ids)) {
       const chain: number[] = [];
-      for (let at: number | undefined = id; at !== undefined && !chain.includes(at); ) {
+      for (let at: number | undefined = id; at !== undefined && !chain.includes(at);) {
         chain.push(at);
         const parent: unknown = docs.get(at)?.parent;
         at = typeof parent === 'number' ? parent : undefined;

@@ -57,6 +57,7 @@ function hasKeys(object: JsonObject): boolean {
 
 /** An own data property, also for a key named "__proto__" (assigning that one would set the prototype). */
 function setKey(object: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }

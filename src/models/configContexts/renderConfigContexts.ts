@@ -1,6 +1,6 @@
 import type { LookupView, StoredObject } from '../types.js';
-import { CRITERIA, type ContextScope } from './contextScopes.js';
 import { ContextIndex } from './ContextIndex.js';
+import { type ContextScope, CRITERIA } from './contextScopes.js';
 import { criterionValues } from './criterionValues.js';
 import { deepMerge, isJsonObject } from './deepMerge.js';
 
@@ -14,7 +14,9 @@ export const CONFIG_CONTEXT_MODEL = 'extras.configcontext';
  * live ones, or a past state), so a change is seen by the next read and `as_of` sees the
  * contexts of its time.
  */
-export function renderConfigContexts(scope: ContextScope): (objs: StoredObject[], view: LookupView) => Promise<unknown[]> {
+export function renderConfigContexts(
+  scope: ContextScope,
+): (objs: StoredObject[], view: LookupView) => Promise<unknown[]> {
   const criteria = CRITERIA.filter((criterion) => scope[criterion] !== 'ignored');
   return async (objs, view) => {
     const index = new ContextIndex(await view.find(CONFIG_CONTEXT_MODEL, { is_active: true }), criteria);

@@ -25,7 +25,8 @@ export function checkCustomFieldValue(field: StoredObject, value: unknown): stri
       if (typeof value !== 'number' || !Number.isInteger(value)) return 'Value must be an integer.';
       return range(value, min, max);
     case 'decimal': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      const n =
+        typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       if (!Number.isFinite(n)) return 'Value must be a decimal.';
       return range(n, min, max);
     }
@@ -36,7 +37,9 @@ export function checkCustomFieldValue(field: StoredObject, value: unknown): stri
         ? null
         : 'Date values must be in the format YYYY-MM-DD.';
     case 'select':
-      return typeof value === 'string' && choices.includes(value) ? null : `Invalid choice (${String(value)}). Available choices are: ${choices.join(', ')}`;
+      return typeof value === 'string' && choices.includes(value)
+        ? null
+        : `Invalid choice (${String(value)}). Available choices are: ${choices.join(', ')}`;
     case 'multiselect':
       return Array.isArray(value) && value.every((v) => typeof v === 'string' && choices.includes(v))
         ? null

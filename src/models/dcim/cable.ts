@@ -1,12 +1,12 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { tenancyFilters } from '../filterSpecs.js';
-import { attributeOrNumber } from '../hooks.js';
 import { genericListFilters } from '../genericListFilters.js';
+import { attributeOrNumber } from '../hooks.js';
+import type { Choice, ModelDefinition } from '../types.js';
+import { cableLocationFilters } from './cabling/cableLocationFilters.js';
 import { cableProblem } from './cabling/cableRules.js';
 import { cableEndFollowUps } from './cabling/cableTerminations.js';
-import { cableLocationFilters } from './cabling/cableLocationFilters.js';
 import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
 
 const aEnd = genericListFilters('a_terminations');

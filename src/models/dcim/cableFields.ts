@@ -5,11 +5,17 @@
  * (src/models/dcim/cabling/).
  */
 import type { FieldDefinition } from '../types.js';
-import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
 import { pagePaths, pagePeers } from './cabling/pagePaths.js';
+import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
 import { destinations } from './cabling/tracePath.js';
 
-const PATH_DEPENDS = ['dcim.cable', 'dcim.frontport', 'dcim.rearport', 'circuits.circuittermination', 'wireless.wirelesslink'];
+const PATH_DEPENDS = [
+  'dcim.cable',
+  'dcim.frontport',
+  'dcim.rearport',
+  'circuits.circuittermination',
+  'wireless.wirelesslink',
+];
 
 /** The cable on the object and what is at its far end. */
 export const cableEndFields: FieldDefinition[] = [
@@ -43,7 +49,8 @@ export const cableEndFields: FieldDefinition[] = [
     nullable: true,
     value: null,
     dependsOn: ['dcim.cable', 'wireless.wirelesslink'],
-    computeMany: async (objs, view, model, memo) => (await pagePeers(objs, view, model, memo)).map((peers) => peers[0]?.object_type ?? null),
+    computeMany: async (objs, view, model, memo) =>
+      (await pagePeers(objs, view, model, memo)).map((peers) => peers[0]?.object_type ?? null),
   },
 ];
 
@@ -71,7 +78,8 @@ export const pathEndpointFields: FieldDefinition[] = [
     nullable: true,
     value: null,
     dependsOn: PATH_DEPENDS,
-    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, memo)).map((path) => destinations(path)[0]?.object_type ?? null),
+    computeMany: async (objs, view, model, memo) =>
+      (await pagePaths(objs, view, model, memo)).map((path) => destinations(path)[0]?.object_type ?? null),
   },
   {
     name: 'connected_endpoints_reachable',
@@ -80,7 +88,8 @@ export const pathEndpointFields: FieldDefinition[] = [
     nullable: true,
     value: null,
     dependsOn: PATH_DEPENDS,
-    computeMany: async (objs, view, model, memo) => (await pagePaths(objs, view, model, memo)).map((path) => (path ? path.isComplete && path.isActive : null)),
+    computeMany: async (objs, view, model, memo) =>
+      (await pagePaths(objs, view, model, memo)).map((path) => (path ? path.isComplete && path.isActive : null)),
   },
 ];
 
@@ -90,5 +99,6 @@ export const occupiedField: FieldDefinition = {
   type: 'computed',
   readOnly: true,
   value: false,
-  computeMany: async (objs) => objs.map((o) => typeof o.cable === 'number' || o.mark_connected === true || typeof o.wireless_link === 'number'),
+  computeMany: async (objs) =>
+    objs.map((o) => typeof o.cable === 'number' || o.mark_connected === true || typeof o.wireless_link === 'number'),
 };

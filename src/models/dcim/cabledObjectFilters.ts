@@ -3,9 +3,9 @@
  * power feeds, circuit terminations), and what path endpoints are also found by
  * (PathEndpointFilterSet: whether their path is active).
  */
-import type { FilterEnvironment, FilterSpec, StoredObject } from '../types.js';
-import { PathReader, pathFrom } from './cabling/tracePath.js';
 import { BEYOND_NETBOX } from '../filterSpecs.js';
+import type { FilterEnvironment, FilterSpec, StoredObject } from '../types.js';
+import { pathFrom, PathReader } from './cabling/tracePath.js';
 
 const isCabled = { cable: { $ne: null } };
 const notCabled = { cable: null };
@@ -20,7 +20,8 @@ export const cabledObjectFilters: Record<string, FilterSpec> = {
     kind: 'method',
     value: 'boolean',
     single: true,
-    method: ([occupied]) => (occupied ? { $or: [isCabled, { mark_connected: true }] } : { ...notCabled, mark_connected: { $ne: true } }),
+    method: ([occupied]) =>
+      occupied ? { $or: [isCabled, { mark_connected: true }] } : { ...notCabled, mark_connected: { $ne: true } },
   },
 };
 
@@ -31,7 +32,9 @@ export const cabledObjectFilters: Record<string, FilterSpec> = {
 async function wirelesslyLinked(env: FilterEnvironment): Promise<StoredObject[]> {
   const links = await env.find('wireless.wirelesslink', {});
   if (links.length === 0) return [];
-  const ends = links.flatMap((l) => [l.interface_a, l.interface_b]).filter((id): id is number => typeof id === 'number');
+  const ends = links
+    .flatMap((l) => [l.interface_a, l.interface_b])
+    .filter((id): id is number => typeof id === 'number');
   return env.find('dcim.interface', { id: { $in: [...new Set(ends)] }, cable: null, wireless_link: { $ne: null } });
 }
 

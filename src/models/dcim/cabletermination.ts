@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
 import { identityFields } from '../commonFields.js';
 import { attributeOrNumber } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
 import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
 
 export const cabletermination: ModelDefinition = {
@@ -19,7 +19,10 @@ export const cabletermination: ModelDefinition = {
       type: 'choice',
       required: true,
       choiceRender: 'plain',
-      choices: [{ value: 'A', label: 'A' }, { value: 'B', label: 'B' }],
+      choices: [
+        { value: 'A', label: 'A' },
+        { value: 'B', label: 'B' },
+      ],
     },
     {
       name: 'termination_type',
@@ -28,7 +31,14 @@ export const cabletermination: ModelDefinition = {
       required: true,
     },
     { name: 'termination_id', type: 'integer', required: true, min: 0, max: 9223372036854776000 },
-    { name: 'termination', type: 'generic_fk', readOnly: true, targets: CABLE_TERMINATION_MODELS, typeField: 'termination_type', idField: 'termination_id' },
+    {
+      name: 'termination',
+      type: 'generic_fk',
+      readOnly: true,
+      targets: CABLE_TERMINATION_MODELS,
+      typeField: 'termination_type',
+      idField: 'termination_id',
+    },
   ],
   displayReads: ['dcim.cable'],
   brief: ['id', 'url', 'display', 'cable', 'cable_end', 'termination_type', 'termination_id', 'termination'],

@@ -7,7 +7,11 @@ import { related } from '../hooks.js';
 import type { LookupView, StoredObject } from '../types.js';
 
 /** The address is assigned to an interface of the device or, outside management, of another member of its chassis. */
-export async function onDeviceOrChassis(address: StoredObject | null, device: StoredObject, view: LookupView): Promise<boolean> {
+export async function onDeviceOrChassis(
+  address: StoredObject | null,
+  device: StoredObject,
+  view: LookupView,
+): Promise<boolean> {
   if (!address || address.assigned_object_type !== 'dcim.interface') return false;
   const iface = await related(view, 'dcim.interface', address.assigned_object_id);
   if (!iface) return false;

@@ -2,8 +2,8 @@
  * List filters shared by the device components that can be cabled (console ports, power
  * ports, ...) and by the component templates.
  */
-import type { FilterSpec } from '../types.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import type { FilterSpec } from '../types.js';
 import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
 
 /** Where the component's device is, its cable state; the fields NetBox does not filter on. */
@@ -28,4 +28,3 @@ export const componentTemplateFilters: Record<string, FilterSpec> = {
   label: false,
   description: false,
 };
-

@@ -1,5 +1,5 @@
-import type { FieldErrors, StoredObject } from '../types.js';
 import { fieldError } from '../hooks.js';
+import type { FieldErrors, StoredObject } from '../types.js';
 
 /** A device component stays on the device it was created on. */
 export function componentMoveProblem(obj: StoredObject, previous: StoredObject | null): FieldErrors | undefined {
@@ -22,11 +22,17 @@ export function templateMoveProblem(obj: StoredObject, previous: StoredObject | 
  * and a module type (its name may hold '{module}', replaced by the module bay's position
  * when a module is installed).
  */
-export function modularTemplateParentProblem(obj: StoredObject, previous: StoredObject | null): FieldErrors | undefined {
+export function modularTemplateParentProblem(
+  obj: StoredObject,
+  previous: StoredObject | null,
+): FieldErrors | undefined {
   const moved = templateMoveProblem(obj, previous);
   if (moved) return moved;
   if (obj.device_type != null && obj.module_type != null) {
-    return fieldError('__all__', 'A component template cannot be associated with both a device type and a module type.');
+    return fieldError(
+      '__all__',
+      'A component template cannot be associated with both a device type and a module type.',
+    );
   }
   if (obj.device_type == null && obj.module_type == null) {
     return fieldError('__all__', 'A component template must be associated with either a device type or a module type.');
@@ -48,6 +54,7 @@ export function templateParent(obj: StoredObject): { type: string; id: number } 
 
 /** A cabled object cannot also be marked connected (NetBox's CabledObjectModel.clean). */
 export function markedWhileCabledProblem(obj: StoredObject): FieldErrors | undefined {
-  if (obj.mark_connected === true && obj.cable != null) return fieldError('mark_connected', 'Cannot mark as connected with a cable attached.');
+  if (obj.mark_connected === true && obj.cable != null)
+    return fieldError('mark_connected', 'Cannot mark as connected with a cable attached.');
   return undefined;
 }

@@ -1,13 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
-import { traceView } from './cabling/traceViews.js';
-import type { ModelDefinition } from '../types.js';
-import { CONSOLE_PORT_SPEED_CHOICES, CONSOLE_PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
-import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
+import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
+import { traceView } from './cabling/traceViews.js';
+import { CONSOLE_PORT_SPEED_CHOICES, CONSOLE_PORT_TYPE_CHOICES } from './choices.js';
+import { cableableComponentFilters } from './componentFilters.js';
+import { componentMoveProblem, deviceParent, markedWhileCabledProblem } from './componentParents.js';
 
 export const consoleport: ModelDefinition = {
   key: 'dcim.consoleport',
@@ -41,7 +41,7 @@ export const consoleport: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, _view, previous) => (componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj)),
+    validate: async (obj, _view, previous) => componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj),
     relatedObject: deviceParent,
   },
 };

@@ -1,11 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { CONSOLE_PORT_TYPE_CHOICES } from './choices.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
+import { CONSOLE_PORT_TYPE_CHOICES } from './choices.js';
 import { componentTemplateFilters } from './componentFilters.js';
 import { modularTemplateParentProblem, templateParent } from './componentParents.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const consoleporttemplate: ModelDefinition = {
   key: 'dcim.consoleporttemplate',

@@ -1,19 +1,18 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
-import { fieldError, nameOf, pyStr, related } from '../hooks.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
-import { rackDisplay } from './rack.js';
-import { BEYOND_NETBOX, contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
-import { hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
-import { interfaceMacFilter } from '../interfaceMacFilter.js';
-import type { FilterEnvironment } from '../types.js';
 import { assetTagField, descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
-import { AIRFLOW_CHOICES } from './choices.js';
 import { instantiateTemplates } from '../componentTemplates.js';
-import { hasRelated } from '../hasRelatedFilter.js';
-import { onDeviceOrChassis } from './chassisInterfaces.js';
-import { childDevicesFollowParent, parentDeviceField, parentDeviceIdFilter } from './deviceBays.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
+import { BEYOND_NETBOX, contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
+import { hasRelated } from '../hasRelatedFilter.js';
+import { fieldError, nameOf, pyStr, related } from '../hooks.js';
+import { interfaceMacFilter } from '../interfaceMacFilter.js';
+import { hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
+import type { Choice, FieldErrors, FilterEnvironment, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
+import { onDeviceOrChassis } from './chassisInterfaces.js';
+import { AIRFLOW_CHOICES } from './choices.js';
+import { childDevicesFollowParent, parentDeviceField, parentDeviceIdFilter } from './deviceBays.js';
+import { rackDisplay } from './rack.js';
 
 const STATUS_CHOICES: Choice[] = [
   { value: 'offline', label: 'Offline' },
@@ -101,7 +100,10 @@ async function validateDevice(obj: StoredObject, view: LookupView): Promise<Fiel
     const problem = await rackSpaceProblem(obj, type, rack, view);
     if (problem) return fieldError('position', problem);
   }
-  for (const [field, family] of [['primary_ip4', 4], ['primary_ip6', 6]] as const) {
+  for (const [field, family] of [
+    ['primary_ip4', 4],
+    ['primary_ip6', 6],
+  ] as const) {
     const problem = await primaryIpProblem(obj, field, family, view);
     if (problem) return fieldError(field, problem);
   }
@@ -113,7 +115,12 @@ function unitRange(position: number, height: number): [number, number] {
 }
 
 /** The device must fit inside the rack and overlap no other device on its face (full-depth types take both). */
-async function rackSpaceProblem(obj: StoredObject, type: StoredObject, rack: StoredObject, view: LookupView): Promise<string | null> {
+async function rackSpaceProblem(
+  obj: StoredObject,
+  type: StoredObject,
+  rack: StoredObject,
+  view: LookupView,
+): Promise<string | null> {
   const height = Number(type.u_height);
   const [start, end] = unitRange(Number(obj.position), height);
   const message = `U${pyStr(obj.position)} is already occupied or does not have sufficient space to accommodate this device type: ${pyStr(type.model)} (${height}U)`;
@@ -135,7 +142,12 @@ async function rackSpaceProblem(obj: StoredObject, type: StoredObject, rack: Sto
  * or a non-management interface of another member of its virtual chassis (or be the NAT
  * outside of such an address).
  */
-async function primaryIpProblem(obj: StoredObject, field: 'primary_ip4' | 'primary_ip6', family: 4 | 6, view: LookupView): Promise<string | null> {
+async function primaryIpProblem(
+  obj: StoredObject,
+  field: 'primary_ip4' | 'primary_ip6',
+  family: 4 | 6,
+  view: LookupView,
+): Promise<string | null> {
   const address = await related(view, 'ipam.ipaddress', obj[field]);
   if (!address) return null;
   if (address.family !== family) return `${pyStr(address.address)} is not an IPv${family} address.`;
@@ -183,7 +195,10 @@ export const device: ModelDefinition = {
       blank: true,
       emptyAsNull: true,
       default: '',
-      choices: [{ value: 'front', label: 'Front' }, { value: 'rear', label: 'Rear' }],
+      choices: [
+        { value: 'front', label: 'Front' },
+        { value: 'rear', label: 'Rear' },
+      ],
     },
     parentDeviceField,
     { name: 'status', type: 'choice', default: 'active', choices: STATUS_CHOICES },
@@ -275,19 +290,32 @@ export const device: ModelDefinition = {
     // device moved elsewhere takes the devices in its bays along.
     followUps: async (change, view, models) =>
       change.action === 'create'
-        ? instantiateTemplates('dcim.devicetype', 'device_type', Number(change.obj.device_type), { device: change.obj.id }, view, models)
+        ? instantiateTemplates(
+            'dcim.devicetype',
+            'device_type',
+            Number(change.obj.device_type),
+            { device: change.obj.id },
+            view,
+            models,
+          )
         : childDevicesFollowParent(change, view),
   },
 };
 
 /* ------------------------------------------------------------ list filters */
 
-async function filterFullDepth([full]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+async function filterFullDepth(
+  [full]: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown>> {
   return { device_type: { $in: await env.ids('dcim.devicetype', { is_full_depth: full }) } };
 }
 
 /** The search also finds a device by its primary IPs' text and by the serial of one of its inventory items. */
-async function primaryIpOrInventorySerial(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+async function primaryIpOrInventorySerial(
+  values: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown> | null> {
   const byAddress = await primaryIpStartsWith(values, env);
   const items = await env.find('dcim.inventoryitem', { serial: env.textCondition('ic', String(values[0])) });
   const bySerial = items.length ? { id: { $in: [...new Set(items.map((item: StoredObject) => item.device))] } } : null;

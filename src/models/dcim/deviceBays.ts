@@ -1,13 +1,24 @@
-import type { DecidedChange, FieldDefinition, FieldErrors, FilterSpec, FollowUpCommand, LookupView, StoredObject } from '../types.js';
-import { fieldError, nameWithLabel, pyStr, related } from '../hooks.js';
 import { existingIds } from '../filterSpecs.js';
+import { fieldError, nameWithLabel, pyStr, related } from '../hooks.js';
+import type {
+  DecidedChange,
+  FieldDefinition,
+  FieldErrors,
+  FilterSpec,
+  FollowUpCommand,
+  LookupView,
+  StoredObject,
+} from '../types.js';
 import { invalidPk } from '../values/filterValues.js';
 
 /** A device type houses child devices in bays only when its subdevice role is 'parent'. */
 export async function deviceBayTemplateProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | undefined> {
   const type = await related(view, 'dcim.devicetype', obj.device_type);
   if (type && type.subdevice_role !== 'parent') {
-    return fieldError('__all__', `Subdevice role of device type (${pyStr(type.model)}) must be set to "parent" to allow device bays.`);
+    return fieldError(
+      '__all__',
+      `Subdevice role of device type (${pyStr(type.model)}) must be set to "parent" to allow device bays.`,
+    );
   }
   return undefined;
 }
@@ -27,7 +38,11 @@ export async function deviceBayProblem(obj: StoredObject, view: LookupView): Pro
     return fieldError('__all__', 'Cannot install a device into itself.');
   }
   if (obj.installed_device != null) {
-    const [current] = await view.find('dcim.devicebay', { installed_device: obj.installed_device, id: { $ne: obj.id } }, 1);
+    const [current] = await view.find(
+      'dcim.devicebay',
+      { installed_device: obj.installed_device, id: { $ne: obj.id } },
+      1,
+    );
     if (current) {
       return fieldError(
         'installed_device',
@@ -57,12 +72,17 @@ export const parentDeviceIdFilter: FilterSpec = {
   lookups: ['n'],
   async method(values, env) {
     const texts = values.map((v) => String(v).trim());
-    const numbers = texts.filter((v) => v !== 'null').map((v) => (/^\d+$/.test(v) ? Number(v) : env.invalid(invalidPk(v))));
+    const numbers = texts
+      .filter((v) => v !== 'null')
+      .map((v) => (/^\d+$/.test(v) ? Number(v) : env.invalid(invalidPk(v))));
     const parents = numbers.length ? await existingIds(env, 'dcim.device', 'id', numbers) : [];
     const installed = await env.find('dcim.devicebay', { installed_device: { $ne: null } });
     const wanted = new Set(parents);
     const clauses: Array<Record<string, unknown>> = [];
-    if (parents.length) clauses.push({ id: { $in: installed.filter((bay) => wanted.has(bay.device as number)).map((bay) => bay.installed_device) } });
+    if (parents.length)
+      clauses.push({
+        id: { $in: installed.filter((bay) => wanted.has(bay.device as number)).map((bay) => bay.installed_device) },
+      });
     if (texts.includes('null')) clauses.push({ id: { $nin: installed.map((bay) => bay.installed_device) } });
     const positive = clauses.length === 1 ? clauses[0]! : { $or: clauses };
     return env.lookup === 'n' ? { $nor: [positive] } : positive;

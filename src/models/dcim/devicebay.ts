@@ -1,11 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { BEYOND_NETBOX, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
 import { componentMoveProblem, deviceParent } from './componentParents.js';
 import { deviceBayProblem } from './deviceBays.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const devicebay: ModelDefinition = {
   key: 'dcim.devicebay',
@@ -44,7 +44,13 @@ export const devicebay: ModelDefinition = {
     ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
     ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
-    ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
+    ...pairFilters(
+      'virtual_chassis_id',
+      'virtual_chassis',
+      'dcim.virtualchassis',
+      ['device', 'virtual_chassis'],
+      'name',
+    ),
   },
   hooks: {
     display: nameWithLabel,

@@ -1,10 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
 import { templateMoveProblem, templateParent } from './componentParents.js';
 import { deviceBayTemplateProblem } from './deviceBays.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const devicebaytemplate: ModelDefinition = {
   key: 'dcim.devicebaytemplate',

@@ -1,9 +1,16 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
+import {
+  changeLoggedFields,
+  countField,
+  descriptionField,
+  identityFields,
+  scopedSlugField,
+  weightUnitField,
+} from '../commonFields.js';
+import { hasRelated } from '../hasRelatedFilter.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { hasImage, imageField, imageFieldsOf, normalizeImageFields } from '../imageFields.js';
-import { hasRelated } from '../hasRelatedFilter.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, weightUnitField } from '../commonFields.js';
+import type { ModelDefinition } from '../types.js';
 import { AIRFLOW_CHOICES } from './choices.js';
 
 /** Where device types' front and rear images are stored and served. */
@@ -30,7 +37,10 @@ export const devicetype: ModelDefinition = {
       blank: true,
       emptyAsNull: true,
       default: '',
-      choices: [{ value: 'parent', label: 'Parent' }, { value: 'child', label: 'Child' }],
+      choices: [
+        { value: 'parent', label: 'Parent' },
+        { value: 'child', label: 'Child' },
+      ],
     },
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
     { name: 'weight', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 2 },
@@ -69,7 +79,11 @@ export const devicetype: ModelDefinition = {
       if (!Number.isInteger(height * 2)) {
         return fieldError('u_height', 'U height must be in increments of 0.5 rack units.');
       }
-      if (previous && obj.subdevice_role !== 'parent' && (await view.find('dcim.devicebaytemplate', { device_type: obj.id }, 1)).length) {
+      if (
+        previous &&
+        obj.subdevice_role !== 'parent' &&
+        (await view.find('dcim.devicebaytemplate', { device_type: obj.id }, 1)).length
+      ) {
         return fieldError(
           'subdevice_role',
           'Must delete all device bay templates associated with this device before declassifying it as a parent device.',

@@ -1,15 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { cableEndFields, occupiedField } from './cableFields.js';
-import { cabledObjectFilters } from './cabledObjectFilters.js';
-import { pathsView } from './cabling/traceViews.js';
-import type { ModelDefinition } from '../types.js';
-import { PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { BEYOND_NETBOX, pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel } from '../hooks.js';
-import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
-import { frontPortMappingProblem } from './portMapping.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
+import { cabledObjectFilters } from './cabledObjectFilters.js';
+import { cableEndFields, occupiedField } from './cableFields.js';
+import { pathsView } from './cabling/traceViews.js';
+import { PORT_TYPE_CHOICES } from './choices.js';
+import { componentMoveProblem, deviceParent, markedWhileCabledProblem } from './componentParents.js';
+import { frontPortMappingProblem } from './portMapping.js';
 
 export const frontport: ModelDefinition = {
   key: 'dcim.frontport',
@@ -45,7 +45,13 @@ export const frontport: ModelDefinition = {
     ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
     ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
-    ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
+    ...pairFilters(
+      'virtual_chassis_id',
+      'virtual_chassis',
+      'dcim.virtualchassis',
+      ['device', 'virtual_chassis'],
+      'name',
+    ),
     ...cabledObjectFilters,
     // NetBox does not filter front ports by rear port: the parameter is ignored (the collection's front port module sends it)
     rear_port: false,
@@ -55,7 +61,8 @@ export const frontport: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) => (componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj)) ?? frontPortMappingProblem(obj, view),
+    validate: async (obj, view, previous) =>
+      componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj) ?? frontPortMappingProblem(obj, view),
     relatedObject: deviceParent,
   },
 };

@@ -1,12 +1,12 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { PORT_TYPE_CHOICES } from './choices.js';
 import { descriptionField, identityFields } from '../commonFields.js';
+import { BEYOND_NETBOX } from '../filterSpecs.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
+import { PORT_TYPE_CHOICES } from './choices.js';
 import { modularTemplateParentProblem, templateParent } from './componentParents.js';
 import { frontPortTemplateMappingProblem } from './portMapping.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
-import { BEYOND_NETBOX } from '../filterSpecs.js';
 
 export const frontporttemplate: ModelDefinition = {
   key: 'dcim.frontporttemplate',
@@ -52,7 +52,8 @@ export const frontporttemplate: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) => modularTemplateParentProblem(obj, previous) ?? frontPortTemplateMappingProblem(obj, view),
+    validate: async (obj, view, previous) =>
+      modularTemplateParentProblem(obj, previous) ?? frontPortTemplateMappingProblem(obj, view),
     relatedObject: templateParent,
   },
 };

@@ -1,22 +1,35 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import { BEYOND_NETBOX, pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { fieldError, nameOf, nameWithLabel, related } from '../hooks.js';
+import { holderFilters } from '../interfaceHolderFilters.js';
+import {
+  applyVlanMode,
+  type InterfaceParent,
+  interfaceVlanFilters,
+  taggedVlanSiteProblem,
+  untaggedVlanSiteProblem,
+} from '../interfaceVlans.js';
+import { l2vpnFilters, l2vpnTerminationField } from '../ipam/l2vpnTerminationField.js';
 import { MATCH_NOTHING } from '../matchNothing.js';
-import { componentMoveProblem, markedWhileCabledProblem } from './componentParents.js';
+import { DEVICE_HOLDER } from '../primaryIps.js';
+import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
+import { normalizeHardwareField } from '../values/hardwareAddress.js';
+import { naturalInterfaceKey } from '../values/naturalSortKey.js';
+import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
 import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
 import { pagePaths } from './cabling/pagePaths.js';
-import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
 import { traceView } from './cabling/traceViews.js';
-import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
-import { fieldError, nameOf, nameWithLabel, related } from '../hooks.js';
-import { naturalInterfaceKey } from '../values/naturalSortKey.js';
+import {
+  INTERFACE_MODE_CHOICES,
+  INTERFACE_POE_MODE_CHOICES,
+  INTERFACE_POE_TYPE_CHOICES,
+  INTERFACE_TYPE_CHOICES,
+  VIRTUAL_INTERFACE_TYPES as VIRTUAL_TYPES,
+  WIRELESS_INTERFACE_TYPES as WIRELESS_TYPES,
+} from './choices.js';
+import { componentMoveProblem, markedWhileCabledProblem } from './componentParents.js';
 import { deviceDisplay } from './device.js';
-import { normalizeHardwareField } from '../values/hardwareAddress.js';
-import { BEYOND_NETBOX, pairFilters, siteScopeFilters } from '../filterSpecs.js';
-import { holderFilters } from '../interfaceHolderFilters.js';
-import { DEVICE_HOLDER } from '../primaryIps.js';
-import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
-import { applyVlanMode, interfaceVlanFilters, taggedVlanSiteProblem, untaggedVlanSiteProblem, type InterfaceParent } from '../interfaceVlans.js';
-import { VIRTUAL_INTERFACE_TYPES as VIRTUAL_TYPES, WIRELESS_INTERFACE_TYPES as WIRELESS_TYPES, INTERFACE_MODE_CHOICES, INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, INTERFACE_TYPE_CHOICES } from './choices.js';
-import { l2vpnFilters, l2vpnTerminationField } from '../ipam/l2vpnTerminationField.js';
 
 const RF_CHANNEL_CHOICES: Choice[] = [
   { value: '2.4g-1-2412-22', label: '1 (2412 MHz)' },
@@ -218,7 +231,6 @@ const RF_CHANNEL_CHOICES: Choice[] = [
   { value: '60g-27-65880-6480', label: '27 (65.88/8.64 GHz)' },
 ];
 
-
 /** A related interface (parent, bridge, lag) must be on the same device or another member of its virtual chassis. */
 async function sameDevice(
   obj: StoredObject,
@@ -339,7 +351,11 @@ export const interfaceModel: ModelDefinition = {
       blank: true,
       emptyAsNull: true,
       default: '',
-      choices: [{ value: 'half', label: 'Half' }, { value: 'full', label: 'Full' }, { value: 'auto', label: 'Auto' }],
+      choices: [
+        { value: 'half', label: 'Half' },
+        { value: 'full', label: 'Full' },
+        { value: 'auto', label: 'Auto' },
+      ],
     },
     { name: 'wwn', type: 'wwn', nullable: true, default: null },
     { name: 'mgmt_only', type: 'boolean', default: false },
@@ -358,7 +374,10 @@ export const interfaceModel: ModelDefinition = {
       blank: true,
       emptyAsNull: true,
       default: '',
-      choices: [{ value: 'ap', label: 'Access point' }, { value: 'station', label: 'Station' }],
+      choices: [
+        { value: 'ap', label: 'Access point' },
+        { value: 'station', label: 'Station' },
+      ],
     },
     { name: 'rf_channel', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: RF_CHANNEL_CHOICES },
     {
@@ -369,7 +388,14 @@ export const interfaceModel: ModelDefinition = {
       default: '',
       choices: INTERFACE_POE_MODE_CHOICES,
     },
-    { name: 'poe_type', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: INTERFACE_POE_TYPE_CHOICES },
+    {
+      name: 'poe_type',
+      type: 'choice',
+      blank: true,
+      emptyAsNull: true,
+      default: '',
+      choices: INTERFACE_POE_TYPE_CHOICES,
+    },
     { name: 'rf_channel_frequency', type: 'decimal', nullable: true, default: null, maxDigits: 7, decimalPlaces: 2 },
     { name: 'rf_channel_width', type: 'decimal', nullable: true, default: null, maxDigits: 7, decimalPlaces: 3 },
     { name: 'tx_power', type: 'integer', nullable: true, default: null, min: 0, max: 127 },
@@ -377,7 +403,15 @@ export const interfaceModel: ModelDefinition = {
     { name: 'tagged_vlans', type: 'm2m', target: 'ipam.vlan' },
     { name: 'mark_connected', type: 'boolean', default: false },
     ...cableEndFields.slice(0, 2),
-    { name: 'wireless_link', type: 'fk', target: 'wireless.wirelesslink', onDelete: 'SET_NULL', readOnly: true, nullable: true, default: null },
+    {
+      name: 'wireless_link',
+      type: 'fk',
+      target: 'wireless.wirelesslink',
+      onDelete: 'SET_NULL',
+      readOnly: true,
+      nullable: true,
+      default: null,
+    },
     ...cableEndFields.slice(2),
     { name: 'wireless_lans', type: 'm2m', target: 'wireless.wirelesslan' },
     { name: 'vrf', type: 'fk', target: 'ipam.vrf', onDelete: 'SET_NULL', nullable: true, default: null },
@@ -424,7 +458,13 @@ export const interfaceModel: ModelDefinition = {
     ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
     ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
-    ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
+    ...pairFilters(
+      'virtual_chassis_id',
+      'virtual_chassis',
+      'dcim.virtualchassis',
+      ['device', 'virtual_chassis'],
+      'name',
+    ),
     // NetBox: by id, any chassis member brings the chassis's interfaces; by name, only its master
     ...holderFilters('device', DEVICE_HOLDER, 'self', true),
     kind: { kind: 'method', single: true, method: filterKind },

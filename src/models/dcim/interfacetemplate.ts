@@ -1,10 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
-import { modularTemplateParentProblem } from './componentParents.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, INTERFACE_TYPE_CHOICES } from './choices.js';
+import { modularTemplateParentProblem } from './componentParents.js';
 
 export const interfacetemplate: ModelDefinition = {
   key: 'dcim.interfacetemplate',

@@ -1,5 +1,5 @@
-import type { FieldDefinition, FieldErrors, LookupView, StoredObject } from '../types.js';
 import { fieldError, refId, treeParentErrors } from '../hooks.js';
+import type { FieldDefinition, FieldErrors, LookupView, StoredObject } from '../types.js';
 
 /** The components an inventory item may be assigned to. */
 export const INVENTORY_COMPONENT_TYPES = [
@@ -25,7 +25,15 @@ export const INVENTORY_COMPONENT_TEMPLATE_TYPES = [
 
 /** The nested component named by component_type and component_id (deleting the component deletes the item, as NetBox's generic relation does). */
 export function componentField(targets: string[]): FieldDefinition {
-  return { name: 'component', type: 'generic_fk', readOnly: true, nullable: true, typeField: 'component_type', idField: 'component_id', targets };
+  return {
+    name: 'component',
+    type: 'generic_fk',
+    readOnly: true,
+    nullable: true,
+    typeField: 'component_type',
+    idField: 'component_id',
+    targets,
+  };
 }
 
 async function componentOf(obj: StoredObject, view: LookupView): Promise<StoredObject | null> {
@@ -38,7 +46,11 @@ async function componentOf(obj: StoredObject, view: LookupView): Promise<StoredO
  * descendants and is on the same device; an item with children does not move to another
  * device; a new item's component is on its device.
  */
-export async function inventoryItemProblem(obj: StoredObject, view: LookupView, previous: StoredObject | null): Promise<FieldErrors | undefined> {
+export async function inventoryItemProblem(
+  obj: StoredObject,
+  view: LookupView,
+  previous: StoredObject | null,
+): Promise<FieldErrors | undefined> {
   if (obj.parent != null && obj.parent === obj.id) return fieldError('parent', 'Cannot assign self as parent.');
   const cycle = await treeParentErrors('dcim.inventoryitem', 'inventory item', obj, view);
   if (cycle) return cycle;
@@ -49,7 +61,8 @@ export async function inventoryItemProblem(obj: StoredObject, view: LookupView, 
   }
   if (previous) {
     const [child] = await view.find('dcim.inventoryitem', { parent: obj.id }, 1);
-    if (child && child.device !== obj.device) return fieldError('__all__', 'Cannot move an inventory item with dependent children');
+    if (child && child.device !== obj.device)
+      return fieldError('__all__', 'Cannot move an inventory item with dependent children');
     return undefined;
   }
   const component = await componentOf(obj, view);
@@ -60,7 +73,11 @@ export async function inventoryItemProblem(obj: StoredObject, view: LookupView, 
 }
 
 /** An item moved to another device lets go of a component left on the old one. */
-export async function dropForeignComponent(obj: StoredObject, view: LookupView, change: { previous: StoredObject | null }): Promise<void> {
+export async function dropForeignComponent(
+  obj: StoredObject,
+  view: LookupView,
+  change: { previous: StoredObject | null },
+): Promise<void> {
   if (!change.previous) return;
   const component = await componentOf(obj, view);
   if (component && component.device !== obj.device) {
@@ -70,7 +87,10 @@ export async function dropForeignComponent(obj: StoredObject, view: LookupView, 
 }
 
 /** A template's tree stays on one device type (NetBox does not check this; a split tree could not be instantiated). */
-export async function inventoryItemTemplateProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | undefined> {
+export async function inventoryItemTemplateProblem(
+  obj: StoredObject,
+  view: LookupView,
+): Promise<FieldErrors | undefined> {
   const cycle = await treeParentErrors('dcim.inventoryitemtemplate', 'inventory item template', obj, view);
   if (cycle) return cycle;
   const parent = refId(obj.parent) === null ? null : await view.get('dcim.inventoryitemtemplate', refId(obj.parent)!);

@@ -1,11 +1,16 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
 import { assetTagField, changeLoggedFields, depthField, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel, treeDepth } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { deviceParent } from './componentParents.js';
-import { componentField, dropForeignComponent, INVENTORY_COMPONENT_TYPES, inventoryItemProblem } from './inventoryItems.js';
+import {
+  componentField,
+  dropForeignComponent,
+  INVENTORY_COMPONENT_TYPES,
+  inventoryItemProblem,
+} from './inventoryItems.js';
 
 export const inventoryitem: ModelDefinition = {
   key: 'dcim.inventoryitem',
@@ -65,7 +70,13 @@ export const inventoryitem: ModelDefinition = {
     ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
     ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
-    ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
+    ...pairFilters(
+      'virtual_chassis_id',
+      'virtual_chassis',
+      'dcim.virtualchassis',
+      ['device', 'virtual_chassis'],
+      'name',
+    ),
     role: { kind: 'related', target: 'dcim.inventoryitemrole', by: 'slug', path: ['role'] },
     parent: false,
   },

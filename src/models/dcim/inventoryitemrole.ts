@@ -6,11 +6,7 @@ export const inventoryitemrole = organizationalModel({
   key: 'dcim.inventoryitemrole',
   path: 'inventory-item-roles',
   verboseName: 'inventory item role',
-  fields: [
-    { name: 'color', type: 'string', default: '9e9e9e', maxLength: 6, pattern: '^[0-9a-f]{6}$' },
-  ],
-  counts: [
-    countField('inventoryitem_count', 'dcim.inventoryitem', 'role'),
-  ],
+  fields: [{ name: 'color', type: 'string', default: '9e9e9e', maxLength: 6, pattern: '^[0-9a-f]{6}$' }],
+  counts: [countField('inventoryitem_count', 'dcim.inventoryitem', 'role')],
   brief: ['id', 'url', 'display', 'name', 'slug', 'inventoryitem_count'],
 });

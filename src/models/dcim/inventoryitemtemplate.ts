@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
 import { depthField, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel, treeDepth } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { templateMoveProblem, templateParent } from './componentParents.js';
 import { componentField, INVENTORY_COMPONENT_TEMPLATE_TYPES, inventoryItemTemplateProblem } from './inventoryItems.js';
@@ -67,7 +67,8 @@ export const inventoryitemtemplate: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) => templateMoveProblem(obj, previous) ?? inventoryItemTemplateProblem(obj, view),
+    validate: async (obj, view, previous) =>
+      templateMoveProblem(obj, previous) ?? inventoryItemTemplateProblem(obj, view),
     relatedObject: templateParent,
     compute: { _depth: treeDepth('dcim.inventoryitemtemplate') },
   },

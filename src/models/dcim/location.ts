@@ -1,8 +1,16 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
+import {
+  changeLoggedFields,
+  countField,
+  descriptionField,
+  identityFields,
+  scopedSlugField,
+  siteStatusField,
+  tenantField,
+} from '../commonFields.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, scopedSlugField, siteStatusField, tenantField } from '../commonFields.js';
+import { pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
 
 export const location: ModelDefinition = {
   key: 'dcim.location',

@@ -1,11 +1,19 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, FollowUpCommand, LookupView, ModelCatalog, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
-import { deviceDisplay } from './device.js';
-import { fieldError, nameOf, pyStr, related } from '../hooks.js';
-import { componentInput, instantiateTemplates, MODULE_TOKEN, templatePairs } from '../componentTemplates.js';
 import { assetTagField, changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import { componentInput, instantiateTemplates, MODULE_TOKEN, templatePairs } from '../componentTemplates.js';
 import { BEYOND_NETBOX, pairFilters } from '../filterSpecs.js';
+import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { relatedNameContains } from '../searchRelatedName.js';
+import type {
+  FieldErrors,
+  FollowUpCommand,
+  LookupView,
+  ModelCatalog,
+  ModelDefinition,
+  StoredObject,
+  ValidationContext,
+} from '../types.js';
+import { deviceDisplay } from './device.js';
 
 export const module: ModelDefinition = {
   key: 'dcim.module',
@@ -74,12 +82,20 @@ export const module: ModelDefinition = {
 };
 
 /** The bay must be on the module's device; a new module's templates must fit the device (NetBox's install form). */
-async function validateModule(obj: StoredObject, view: LookupView, previous: StoredObject | null, context?: ValidationContext): Promise<FieldErrors | void> {
+async function validateModule(
+  obj: StoredObject,
+  view: LookupView,
+  previous: StoredObject | null,
+  context?: ValidationContext,
+): Promise<FieldErrors | void> {
   const bay = await related(view, 'dcim.modulebay', obj.module_bay);
   if (bay && bay.device !== obj.device) {
     const device = await related(view, 'dcim.device', obj.device);
     const shown = device ? await deviceDisplay(device, view) : String(obj.device);
-    return fieldError('__all__', `Module must be installed within a module bay belonging to the assigned device (${shown}).`);
+    return fieldError(
+      '__all__',
+      `Module must be installed within a module bay belonging to the assigned device (${shown}).`,
+    );
   }
   if (previous || !bay || obj.replicate_components === false || !context) return;
   const registry = context.models;
@@ -87,21 +103,38 @@ async function validateModule(obj: StoredObject, view: LookupView, previous: Sto
     const templates = await view.find(pair.template.key, { module_type: obj.module_type });
     for (const template of templates) {
       if (String(template.name).includes(MODULE_TOKEN) && !bay.position) {
-        return fieldError('__all__', 'Cannot install module with placeholder values in a module bay with no position defined');
+        return fieldError(
+          '__all__',
+          'Cannot install module with placeholder values in a module bay with no position defined',
+        );
       }
-      const name = componentInput(pair, template, new Map(), { device: Number(obj.device), module: { id: 0, position: String(bay.position ?? '') } }, registry).name;
+      const name = componentInput(
+        pair,
+        template,
+        new Map(),
+        { device: Number(obj.device), module: { id: 0, position: String(bay.position ?? '') } },
+        registry,
+      ).name;
       const [existing] = await view.find(pair.component.key, { device: obj.device, name }, 1);
       if (!existing) continue;
       if (obj.adopt_components && existing.module != null) {
-        return fieldError('__all__', `Cannot adopt ${pair.component.verboseName} '${pyStr(name)}' as it already belongs to a module`);
+        return fieldError(
+          '__all__',
+          `Cannot adopt ${pair.component.verboseName} '${pyStr(name)}' as it already belongs to a module`,
+        );
       }
-      if (!obj.adopt_components) return fieldError('__all__', `${pair.component.verboseName} - ${pyStr(name)} already exists`);
+      if (!obj.adopt_components)
+        return fieldError('__all__', `${pair.component.verboseName} - ${pyStr(name)} already exists`);
     }
   }
 }
 
 /** A new module's device gets a component per template of the module's type, owned by the module. */
-async function installComponents(obj: StoredObject, view: LookupView, models: ModelCatalog): Promise<FollowUpCommand[]> {
+async function installComponents(
+  obj: StoredObject,
+  view: LookupView,
+  models: ModelCatalog,
+): Promise<FollowUpCommand[]> {
   const bay = await related(view, 'dcim.modulebay', obj.module_bay);
   const target = { device: Number(obj.device), module: { id: obj.id, position: String(bay?.position ?? '') } };
   return instantiateTemplates('dcim.moduletype', 'module_type', Number(obj.module_type), target, view, models, {

@@ -1,10 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { componentMoveProblem } from './componentParents.js';
-import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
+import { componentMoveProblem } from './componentParents.js';
 
 export const modulebay: ModelDefinition = {
   key: 'dcim.modulebay',
@@ -18,7 +18,15 @@ export const modulebay: ModelDefinition = {
     { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'CASCADE', required: true },
     { name: 'name', type: 'string', required: true, maxLength: 64 },
     // Owned by the module's module_bay: a module is installed by creating it in the bay.
-    { name: 'installed_module', type: 'reverse', target: 'dcim.module', via: 'module_bay', oneToOne: true, readOnly: true, nullable: true },
+    {
+      name: 'installed_module',
+      type: 'reverse',
+      target: 'dcim.module',
+      via: 'module_bay',
+      oneToOne: true,
+      readOnly: true,
+      nullable: true,
+    },
     { name: 'label', type: 'string', blank: true, default: '', maxLength: 64 },
     { name: 'position', type: 'string', blank: true, default: '', maxLength: 30 },
     descriptionField,
@@ -34,7 +42,13 @@ export const modulebay: ModelDefinition = {
     ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
     ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
-    ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
+    ...pairFilters(
+      'virtual_chassis_id',
+      'virtual_chassis',
+      'dcim.virtualchassis',
+      ['device', 'virtual_chassis'],
+      'name',
+    ),
   },
   hooks: {
     display: nameWithLabel,

@@ -1,9 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
-import { modularTemplateParentProblem } from './componentParents.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
+import { modularTemplateParentProblem } from './componentParents.js';
 
 export const modulebaytemplate: ModelDefinition = {
   key: 'dcim.modulebaytemplate',

@@ -1,9 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields, weightUnitField } from '../commonFields.js';
-import { displayAttribute } from '../hooks.js';
 import { hasRelated } from '../hasRelatedFilter.js';
+import { displayAttribute } from '../hooks.js';
 import { relatedNameContains } from '../searchRelatedName.js';
+import type { ModelDefinition } from '../types.js';
 
 export const moduletype: ModelDefinition = {
   key: 'dcim.moduletype',

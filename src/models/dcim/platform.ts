@@ -7,7 +7,14 @@ export const platform = organizationalModel({
   path: 'platforms',
   verboseName: 'platform',
   fields: [
-    { name: 'manufacturer', type: 'fk', target: 'dcim.manufacturer', onDelete: 'PROTECT', nullable: true, default: null },
+    {
+      name: 'manufacturer',
+      type: 'fk',
+      target: 'dcim.manufacturer',
+      onDelete: 'PROTECT',
+      nullable: true,
+      default: null,
+    },
     { name: 'napalm_driver', type: 'string', blank: true, default: '', maxLength: 50 },
     { name: 'napalm_args', type: 'json', nullable: true, default: null },
   ],

@@ -1,5 +1,5 @@
-import type { FieldErrors, LookupView, StoredObject } from '../types.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
+import type { FieldErrors, LookupView, StoredObject } from '../types.js';
 
 /** A front port maps to one position of a rear port of its own device. */
 export async function frontPortMappingProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | undefined> {
@@ -19,7 +19,10 @@ export async function frontPortMappingProblem(obj: StoredObject, view: LookupVie
 }
 
 /** A front port template maps to one position of a rear port template of its own device type or module type. */
-export async function frontPortTemplateMappingProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | undefined> {
+export async function frontPortTemplateMappingProblem(
+  obj: StoredObject,
+  view: LookupView,
+): Promise<FieldErrors | undefined> {
   const rear = await related(view, 'dcim.rearporttemplate', obj.rear_port);
   if (!rear) return undefined;
   if ((rear.device_type ?? null) !== (obj.device_type ?? null)) {
@@ -61,7 +64,10 @@ export async function rearPortPositionsProblem(
   }
   const highest = Math.max(0, ...fronts.map((front) => Number(front.rear_port_position)));
   if (positions < highest) {
-    return fieldError('positions', `The number of positions cannot be less than the highest mapped position (${highest})`);
+    return fieldError(
+      'positions',
+      `The number of positions cannot be less than the highest mapped position (${highest})`,
+    );
   }
   return undefined;
 }

@@ -2,8 +2,8 @@
  * The power rules of NetBox's power ports and outlets and their templates: draw limits and
  * an outlet's power port on the same parent.
  */
-import type { FieldErrors, LookupView, StoredObject } from '../types.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
+import type { FieldErrors, LookupView, StoredObject } from '../types.js';
 
 /** A power port (or its template) cannot have more allocated than its maximum draw. */
 export function drawProblem(obj: StoredObject): FieldErrors | void {
@@ -33,4 +33,3 @@ export async function outletTemplatePowerPortProblem(obj: StoredObject, view: Lo
     return fieldError('__all__', `Parent power port (${nameWithLabel(port)}) must belong to the same module type`);
   }
 }
-

@@ -2,8 +2,8 @@
  * NetBox's rules of a power feed: a voltage that is never 0 (negative only for DC), its
  * rack at its panel's site, and the power it makes available, worked out on every save.
  */
-import type { FieldErrors, LookupView, StoredObject } from '../types.js';
 import { fieldError, pyStr, related } from '../hooks.js';
+import type { FieldErrors, LookupView, StoredObject } from '../types.js';
 import { rackDisplay } from './rack.js';
 
 /** 0 V is no feed at all: refused with the field's own checks, before the model's rules. */
@@ -17,7 +17,10 @@ export async function feedRackSiteProblem(obj: StoredObject, view: LookupView): 
   if (!rack) return;
   const panel = await related(view, 'dcim.powerpanel', obj.power_panel);
   if (!panel || rack.site === panel.site) return;
-  const [rackSite, panelSite] = await Promise.all([related(view, 'dcim.site', rack.site), related(view, 'dcim.site', panel.site)]);
+  const [rackSite, panelSite] = await Promise.all([
+    related(view, 'dcim.site', rack.site),
+    related(view, 'dcim.site', panel.site),
+  ]);
   return {
     __all__: [
       `Rack ${rackDisplay(rack)} (${pyStr(rackSite?.name)}) and power panel ${pyStr(panel.name)} (${pyStr(panelSite?.name)}) are in different sites`,
@@ -51,7 +54,12 @@ function roundHalfEven(value: number): number {
  * (NetBox's 1.732) for three phases; multiplied in NetBox's order and rounded as
  * Python rounds, so the stored figure is NetBox's to the watt.
  */
-export function availablePower(feed: { voltage: number; amperage: number; max_utilization: number; phase: unknown }): number {
+export function availablePower(feed: {
+  voltage: number;
+  amperage: number;
+  max_utilization: number;
+  phase: unknown;
+}): number {
   const watts = Math.abs(feed.voltage) * feed.amperage * (feed.max_utilization / 100);
   return roundHalfEven(feed.phase === 'three-phase' ? watts * 1.732 : watts);
 }

@@ -1,16 +1,25 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
-import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
-import { traceView } from './cabling/traceViews.js';
-import { markedWhileCabledProblem } from './componentParents.js';
-import type { Choice, FieldDefinition, FilterSpec, ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import type { Choice, FieldDefinition, FilterSpec, ModelDefinition } from '../types.js';
+import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
+import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
+import { traceView } from './cabling/traceViews.js';
+import { markedWhileCabledProblem } from './componentParents.js';
 import { availablePower, powerFeedProblems } from './powerFeedRules.js';
 
-const TYPE_CHOICES: Choice[] = [{ value: 'primary', label: 'Primary' }, { value: 'redundant', label: 'Redundant' }];
-const SUPPLY_CHOICES: Choice[] = [{ value: 'ac', label: 'AC' }, { value: 'dc', label: 'DC' }];
-const PHASE_CHOICES: Choice[] = [{ value: 'single-phase', label: 'Single phase' }, { value: 'three-phase', label: 'Three-phase' }];
+const TYPE_CHOICES: Choice[] = [
+  { value: 'primary', label: 'Primary' },
+  { value: 'redundant', label: 'Redundant' },
+];
+const SUPPLY_CHOICES: Choice[] = [
+  { value: 'ac', label: 'AC' },
+  { value: 'dc', label: 'DC' },
+];
+const PHASE_CHOICES: Choice[] = [
+  { value: 'single-phase', label: 'Single phase' },
+  { value: 'three-phase', label: 'Three-phase' },
+];
 
 function choiceField(name: string, choices: Choice[], defaultValue: string): FieldDefinition {
   return { name, type: 'choice', default: defaultValue, choices };
@@ -53,7 +62,14 @@ export const powerfeed: ModelDefinition = {
     // The defaults are NetBox's stock POWERFEED_DEFAULT_VOLTAGE / _AMPERAGE / _MAX_UTILIZATION.
     { name: 'voltage', type: 'integer', default: 120, min: -32768, max: 32767 },
     { name: 'amperage', type: 'integer', default: 15, min: 1, max: 32767 },
-    { name: 'max_utilization', type: 'integer', default: 80, min: 1, max: 100, help: 'Maximum permissible draw (percentage)' },
+    {
+      name: 'max_utilization',
+      type: 'integer',
+      default: 80,
+      min: 1,
+      max: 100,
+      help: 'Maximum permissible draw (percentage)',
+    },
     { name: 'mark_connected', type: 'boolean', default: false },
     ...cableEndFields,
     ...pathEndpointFields,

@@ -1,14 +1,14 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
-import { traceView } from './cabling/traceViews.js';
-import type { ModelDefinition } from '../types.js';
-import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
-import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
-import { outletPowerPortProblem } from './powerComponentRules.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
+import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
+import { traceView } from './cabling/traceViews.js';
+import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js';
+import { cableableComponentFilters } from './componentFilters.js';
+import { componentMoveProblem, deviceParent, markedWhileCabledProblem } from './componentParents.js';
+import { outletPowerPortProblem } from './powerComponentRules.js';
 
 export const poweroutlet: ModelDefinition = {
   key: 'dcim.poweroutlet',
@@ -47,7 +47,8 @@ export const poweroutlet: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) => (componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj)) ?? (await outletPowerPortProblem(obj, view)),
+    validate: async (obj, view, previous) =>
+      componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj) ?? (await outletPowerPortProblem(obj, view)),
     relatedObject: deviceParent,
   },
 };

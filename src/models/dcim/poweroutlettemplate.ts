@@ -1,12 +1,12 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
+import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js';
 import { componentTemplateFilters } from './componentFilters.js';
 import { modularTemplateParentProblem, templateParent } from './componentParents.js';
 import { outletTemplatePowerPortProblem } from './powerComponentRules.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const poweroutlettemplate: ModelDefinition = {
   key: 'dcim.poweroutlettemplate',
@@ -48,7 +48,8 @@ export const poweroutlettemplate: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) => modularTemplateParentProblem(obj, previous) ?? (await outletTemplatePowerPortProblem(obj, view)),
+    validate: async (obj, view, previous) =>
+      modularTemplateParentProblem(obj, previous) ?? (await outletTemplatePowerPortProblem(obj, view)),
     relatedObject: templateParent,
   },
 };

@@ -1,16 +1,21 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
 import { contactFilters, siteScopeFilters } from '../filterSpecs.js';
 import { pyStr, related } from '../hooks.js';
+import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 
 /** A panel's location is one of its site's. */
 async function locationSiteProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
   const location = await related(view, 'dcim.location', obj.location);
   if (!location || location.site === obj.site) return;
-  const [locationSite, site] = await Promise.all([related(view, 'dcim.site', location.site), related(view, 'dcim.site', obj.site)]);
+  const [locationSite, site] = await Promise.all([
+    related(view, 'dcim.site', location.site),
+    related(view, 'dcim.site', obj.site),
+  ]);
   return {
-    __all__: [`Location ${pyStr(location.name)} (${pyStr(locationSite?.name)}) is in a different site than ${pyStr(site?.name)}`],
+    __all__: [
+      `Location ${pyStr(location.name)} (${pyStr(locationSite?.name)}) is in a different site than ${pyStr(site?.name)}`,
+    ],
   };
 }
 

@@ -1,14 +1,14 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
-import { traceView } from './cabling/traceViews.js';
-import type { ModelDefinition } from '../types.js';
-import { POWER_PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
-import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
-import { drawProblem } from './powerComponentRules.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
+import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
+import { traceView } from './cabling/traceViews.js';
+import { POWER_PORT_TYPE_CHOICES } from './choices.js';
+import { cableableComponentFilters } from './componentFilters.js';
+import { componentMoveProblem, deviceParent, markedWhileCabledProblem } from './componentParents.js';
+import { drawProblem } from './powerComponentRules.js';
 
 export const powerport: ModelDefinition = {
   key: 'dcim.powerport',
@@ -43,7 +43,8 @@ export const powerport: ModelDefinition = {
   hooks: {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, _view, previous) => (componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj)) ?? drawProblem(obj),
+    validate: async (obj, _view, previous) =>
+      componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj) ?? drawProblem(obj),
     relatedObject: deviceParent,
   },
 };

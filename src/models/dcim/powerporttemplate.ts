@@ -1,12 +1,12 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { POWER_PORT_TYPE_CHOICES } from './choices.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
+import { POWER_PORT_TYPE_CHOICES } from './choices.js';
 import { componentTemplateFilters } from './componentFilters.js';
 import { modularTemplateParentProblem, templateParent } from './componentParents.js';
 import { drawProblem } from './powerComponentRules.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const powerporttemplate: ModelDefinition = {
   key: 'dcim.powerporttemplate',

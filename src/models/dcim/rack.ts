@@ -1,10 +1,18 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, ModelDefinition, StoredObject } from '../types.js';
-import { pyStr, related } from '../hooks.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
+import {
+  assetTagField,
+  changeLoggedFields,
+  countField,
+  descriptionField,
+  identityFields,
+  tenantField,
+  weightUnitField,
+} from '../commonFields.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import { pyStr, related } from '../hooks.js';
+import type { Choice, ModelDefinition, StoredObject } from '../types.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
 import { rackElevationView } from './rackElevation.js';
-import { assetTagField, changeLoggedFields, countField, descriptionField, identityFields, tenantField, weightUnitField } from '../commonFields.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: '2-post-frame', label: '2-post frame' },
@@ -31,7 +39,15 @@ export const rack: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'facility_id', label: 'Facility ID', type: 'string', nullable: true, blank: true, default: null, maxLength: 50 },
+    {
+      name: 'facility_id',
+      label: 'Facility ID',
+      type: 'string',
+      nullable: true,
+      blank: true,
+      default: null,
+      maxLength: 50,
+    },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', required: true },
     { name: 'location', type: 'fk', target: 'dcim.location', onDelete: 'SET_NULL', nullable: true, default: null },
     tenantField,
@@ -75,7 +91,10 @@ export const rack: ModelDefinition = {
       blank: true,
       emptyAsNull: true,
       default: '',
-      choices: [{ value: 'mm', label: 'Millimeters' }, { value: 'in', label: 'Inches' }],
+      choices: [
+        { value: 'mm', label: 'Millimeters' },
+        { value: 'in', label: 'Inches' },
+      ],
     },
     { name: 'mounting_depth', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
     descriptionField,

@@ -3,9 +3,9 @@
  * filling them, as a paginated JSON list or (render=svg) as a drawing.
  */
 import type { DetailView, DetailViewRequest, GenericListItem, StoredObject } from '../types.js';
-import { ELEVATION_DEFAULTS, parseElevationQuery, type ElevationQuery } from './rackElevationQuery.js';
+import { ELEVATION_DEFAULTS, type ElevationQuery, parseElevationQuery } from './rackElevationQuery.js';
 import { drawRackElevation } from './rackElevationSvg.js';
-import { devicesOnFace, matchesUnit, rackUnits, type MountedDevice, type RackShape } from './rackUnits.js';
+import { devicesOnFace, matchesUnit, type MountedDevice, type RackShape, rackUnits } from './rackUnits.js';
 
 const FACE_LABELS = { front: 'Front', rear: 'Rear' } as const;
 /** How a device appears on a unit: NetBox's nested device. */
@@ -39,12 +39,27 @@ function shapeOf(rack: StoredObject): RackShape {
   return { u_height: Number(rack.u_height), desc_units: rack.desc_units === true };
 }
 
-async function elevationJson(rack: StoredObject, query: ElevationQuery, devices: Mounted[], request: DetailViewRequest) {
-  const visible = await request.viewable('dcim.device', devices.map((d) => d.id));
-  let units = rackUnits(shapeOf(rack), devices, { face: query.face, exclude: query.exclude, expandDevices: query.expand_devices, visible });
+async function elevationJson(
+  rack: StoredObject,
+  query: ElevationQuery,
+  devices: Mounted[],
+  request: DetailViewRequest,
+) {
+  const visible = await request.viewable(
+    'dcim.device',
+    devices.map((d) => d.id),
+  );
+  let units = rackUnits(shapeOf(rack), devices, {
+    face: query.face,
+    exclude: query.exclude,
+    expandDevices: query.expand_devices,
+    visible,
+  });
   if (query.q !== null) units = units.filter((u) => matchesUnit(u, query.q!));
   const page = request.paginate(units);
-  const refs: GenericListItem[] = page.results.filter((u) => u.device !== null).map((u) => ({ object_type: 'dcim.device', object_id: u.device! }));
+  const refs: GenericListItem[] = page.results
+    .filter((u) => u.device !== null)
+    .map((u) => ({ object_type: 'dcim.device', object_id: u.device! }));
   const nested = await request.nested(refs, DEVICE_FIELDS);
   const byId = new Map(nested.filter((n): n is Record<string, unknown> => n !== null).map((n) => [n.id as number, n]));
   return {
@@ -60,13 +75,25 @@ async function elevationJson(rack: StoredObject, query: ElevationQuery, devices:
   };
 }
 
-async function elevationSvg(rack: StoredObject, query: ElevationQuery, devices: Mounted[], request: DetailViewRequest): Promise<string> {
+async function elevationSvg(
+  rack: StoredObject,
+  query: ElevationQuery,
+  devices: Mounted[],
+  request: DetailViewRequest,
+): Promise<string> {
   // NetBox draws every device of the face (excluding none) and passes no margin width on.
   const shown = devicesOnFace(devices, query.face, null) as Mounted[];
-  const visible = await request.viewable('dcim.device', shown.map((d) => d.id));
-  const nested = await request.nested(shown.map((d) => ({ object_type: 'dcim.device', object_id: d.id })), DEVICE_FIELDS);
+  const visible = await request.viewable(
+    'dcim.device',
+    shown.map((d) => d.id),
+  );
+  const nested = await request.nested(
+    shown.map((d) => ({ object_type: 'dcim.device', object_id: d.id })),
+    DEVICE_FIELDS,
+  );
   const highlighting = query.highlight.length > 0;
-  const highlighted = (d: Mounted) => query.highlight.some(([attribute, value]) => attribute in d.stored && String(d.stored[attribute]) === value);
+  const highlighted = (d: Mounted) =>
+    query.highlight.some(([attribute, value]) => attribute in d.stored && String(d.stored[attribute]) === value);
   return drawRackElevation({
     rackName: String(rack.name),
     face: query.face,
@@ -98,16 +125,52 @@ export const rackElevationView: DetailView = {
   summary: 'Rack elevation: the units of one face and the devices filling them, as a list or an SVG drawing.',
   parameters: [
     { name: 'q', description: 'Only units whose number or name contains this text.', schema: { type: 'string' } },
-    { name: 'face', description: 'The rack face (default front).', schema: { type: 'string', enum: ['front', 'rear'], default: 'front' } },
-    { name: 'render', description: 'json (default) or svg.', schema: { type: 'string', enum: ['json', 'svg'], default: 'json' } },
-    { name: 'unit_width', description: 'Width of a unit in the drawing, in pixels.', schema: { ...integer, default: ELEVATION_DEFAULTS.unit_width } },
-    { name: 'unit_height', description: 'Height of a unit in the drawing, in pixels.', schema: { ...integer, default: ELEVATION_DEFAULTS.unit_height } },
-    { name: 'legend_width', description: 'Width of the unit legend, in pixels.', schema: { ...integer, default: ELEVATION_DEFAULTS.legend_width } },
-    { name: 'margin_width', description: 'Accepted; the drawing keeps its default margin.', schema: { ...integer, default: ELEVATION_DEFAULTS.margin_width } },
+    {
+      name: 'face',
+      description: 'The rack face (default front).',
+      schema: { type: 'string', enum: ['front', 'rear'], default: 'front' },
+    },
+    {
+      name: 'render',
+      description: 'json (default) or svg.',
+      schema: { type: 'string', enum: ['json', 'svg'], default: 'json' },
+    },
+    {
+      name: 'unit_width',
+      description: 'Width of a unit in the drawing, in pixels.',
+      schema: { ...integer, default: ELEVATION_DEFAULTS.unit_width },
+    },
+    {
+      name: 'unit_height',
+      description: 'Height of a unit in the drawing, in pixels.',
+      schema: { ...integer, default: ELEVATION_DEFAULTS.unit_height },
+    },
+    {
+      name: 'legend_width',
+      description: 'Width of the unit legend, in pixels.',
+      schema: { ...integer, default: ELEVATION_DEFAULTS.legend_width },
+    },
+    {
+      name: 'margin_width',
+      description: 'Accepted; the drawing keeps its default margin.',
+      schema: { ...integer, default: ELEVATION_DEFAULTS.margin_width },
+    },
     { name: 'exclude', description: 'A device id to leave out of the list.', schema: integer },
-    { name: 'expand_devices', description: 'List a device on every unit it fills (default true), else on its lowest unit only.', schema: { ...bool, default: true } },
-    { name: 'include_images', description: 'Accepted; device images are not drawn.', schema: { ...bool, default: true } },
-    { name: 'highlight', description: 'attribute:value of devices to highlight in the drawing (repeatable).', schema: { type: 'string' } },
+    {
+      name: 'expand_devices',
+      description: 'List a device on every unit it fills (default true), else on its lowest unit only.',
+      schema: { ...bool, default: true },
+    },
+    {
+      name: 'include_images',
+      description: 'Accepted; device images are not drawn.',
+      schema: { ...bool, default: true },
+    },
+    {
+      name: 'highlight',
+      description: 'attribute:value of devices to highlight in the drawing (repeatable).',
+      schema: { type: 'string' },
+    },
   ],
   responses: {
     'application/json': {
@@ -123,10 +186,18 @@ export const rackElevationView: DetailView = {
             properties: {
               id: { type: 'number' },
               name: { type: 'string' },
-              face: { type: 'object', properties: { value: { type: 'string', enum: ['front', 'rear'] }, label: { type: 'string' } } },
+              face: {
+                type: 'object',
+                properties: { value: { type: 'string', enum: ['front', 'rear'] }, label: { type: 'string' } },
+              },
               device: {
                 type: ['object', 'null'],
-                properties: { id: integer, url: { type: 'string' }, display: { type: 'string' }, name: { type: ['string', 'null'] } },
+                properties: {
+                  id: integer,
+                  url: { type: 'string' },
+                  display: { type: 'string' },
+                  name: { type: ['string', 'null'] },
+                },
               },
               occupied: bool,
               display: { type: 'string' },
@@ -141,7 +212,8 @@ export const rackElevationView: DetailView = {
     const parsed = parseElevationQuery(request.query);
     if ('errors' in parsed) return request.invalid(parsed.errors);
     const devices = await mountedDevices(rack, request);
-    if (parsed.query.render === 'svg') return { body: await elevationSvg(rack, parsed.query, devices, request), contentType: 'image/svg+xml' };
+    if (parsed.query.render === 'svg')
+      return { body: await elevationSvg(rack, parsed.query, devices, request), contentType: 'image/svg+xml' };
     return { body: await elevationJson(rack, parsed.query, devices, request) };
   },
 };

@@ -30,7 +30,22 @@ const FACES = ['front', 'rear'];
 const RENDERS = ['json', 'svg'];
 // The spellings NetBox's boolean parameters accept.
 const TRUE_VALUES = new Set(['t', 'T', 'y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON', '1']);
-const FALSE_VALUES = new Set(['f', 'F', 'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF', '0']);
+const FALSE_VALUES = new Set([
+  'f',
+  'F',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'false',
+  'False',
+  'FALSE',
+  'off',
+  'Off',
+  'OFF',
+  '0',
+]);
 
 /** NetBox's stock RACK_ELEVATION_DEFAULT_UNIT_WIDTH / _UNIT_HEIGHT and its legend and margin widths. */
 export const ELEVATION_DEFAULTS = { unit_width: 220, unit_height: 22, legend_width: 30, margin_width: 15 } as const;
@@ -38,7 +53,8 @@ export const ELEVATION_DEFAULTS = { unit_width: 220, unit_height: 22, legend_wid
 type Parsed<T> = { value: T } | { error: string };
 
 function choice<T extends string>(choices: string[]) {
-  return (raw: string): Parsed<T> => (choices.includes(raw) ? { value: raw as T } : { error: `"${raw}" is not a valid choice.` });
+  return (raw: string): Parsed<T> =>
+    choices.includes(raw) ? { value: raw as T } : { error: `"${raw}" is not a valid choice.` };
 }
 
 function integer(raw: string): Parsed<number> {

@@ -34,7 +34,10 @@ export interface ElevationDrawing {
 }
 
 function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!,
+  );
 }
 
 /** A pixel size from a request: at least 1, so the drawing stays valid whatever was asked. */
@@ -50,7 +53,8 @@ export function drawRackElevation(d: ElevationDrawing): string {
   const height = d.u_height * unitHeight + BORDER * 2;
   const left = legend + BORDER;
   // Distance from the rack's top edge to the top of unit `u`'s row (whole or half unit).
-  const rowTop = (u: number, rows: number) => BORDER + (d.desc_units ? (u - 1) * unitHeight : (d.u_height - u - rows + 1) * unitHeight);
+  const rowTop = (u: number, rows: number) =>
+    BORDER + (d.desc_units ? (u - 1) * unitHeight : (d.u_height - u - rows + 1) * unitHeight);
 
   const parts: string[] = [];
   parts.push(
@@ -82,7 +86,10 @@ export function drawRackElevation(d: ElevationDrawing): string {
     const boxHeight = device.height * unitHeight;
     const kind = device.label === null ? ' hidden' : device.onFace ? '' : ' other-face';
     const box = `<rect class="device${kind}" x="${left + 1}" y="${top + 1}" width="${unitWidth - 2}" height="${Math.max(1, boxHeight - 2)}"/>`;
-    const label = device.label === null ? '' : `<text class="label" x="${left + unitWidth / 2}" y="${top + boxHeight / 2}">${escapeXml(device.label)}</text>`;
+    const label =
+      device.label === null
+        ? ''
+        : `<text class="label" x="${left + unitWidth / 2}" y="${top + boxHeight / 2}">${escapeXml(device.label)}</text>`;
     const group = `<g${device.dimmed ? ' class="dimmed"' : ''}>${box}${label}</g>`;
     parts.push(device.url ? `<a href="${escapeXml(device.url)}">${group}</a>` : group);
   }

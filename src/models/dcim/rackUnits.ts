@@ -62,7 +62,8 @@ function unitText(half: number, first: boolean, rack: RackShape): string {
 /** The devices listed on `face`: mounted at a position, taller than 0U, on this face or full depth. */
 export function devicesOnFace(devices: MountedDevice[], face: RackFace, exclude: number | null): MountedDevice[] {
   return devices.filter(
-    (d) => d.id !== exclude && d.position !== null && d.position > 0 && d.height > 0 && (d.face === face || d.fullDepth),
+    (d) =>
+      d.id !== exclude && d.position !== null && d.position > 0 && d.height > 0 && (d.face === face || d.fullDepth),
   );
 }
 

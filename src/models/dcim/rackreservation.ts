@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { identityFields, tenantField } from '../commonFields.js';
-import { fieldError, pyStr, related } from '../hooks.js';
 import { pairFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import { fieldError, pyStr, related } from '../hooks.js';
+import type { FieldErrors, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { rackDisplay } from './rack.js';
 
 /** str(reservation): the rack it reserves units of. */
@@ -26,16 +26,20 @@ async function validateReservation(obj: StoredObject, view: LookupView): Promise
   if (!rack) return;
   const height = Number(rack.u_height);
   const invalid = units.filter((u) => !(u >= 1 && u <= height));
-  if (invalid.length) return fieldError('units', `Invalid unit(s) for ${pyStr(rack.u_height)}U rack: ${invalid.join(', ')}`);
+  if (invalid.length)
+    return fieldError('units', `Invalid unit(s) for ${pyStr(rack.u_height)}U rack: ${invalid.join(', ')}`);
   const others = await view.find('dcim.rackreservation', { rack: rack.id, id: { $ne: obj.id } });
   const reserved = new Set(others.flatMap((other) => unitsOf(other.units)));
   const conflicting = units.filter((u) => reserved.has(u));
-  if (conflicting.length) return fieldError('units', `The following units have already been reserved: ${conflicting.join(', ')}`);
+  if (conflicting.length)
+    return fieldError('units', `The following units have already been reserved: ${conflicting.join(', ')}`);
 }
 
 /** `q` also finds reservations by their rack's name or facility id and by the reserving user's username. */
 const rackOrUser: FilterMethod = async ([text], env) => {
-  const racks = await env.ids('dcim.rack', { $or: [{ name: env.textCondition('ic', String(text)) }, { facility_id: env.textCondition('ic', String(text)) }] });
+  const racks = await env.ids('dcim.rack', {
+    $or: [{ name: env.textCondition('ic', String(text)) }, { facility_id: env.textCondition('ic', String(text)) }],
+  });
   const users = await env.ids('auth.user', { username: env.textCondition('ic', String(text)) });
   if (racks.length === 0 && users.length === 0) return null;
   return { $or: [{ rack: { $in: racks } }, { user: { $in: users } }] };

@@ -1,15 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { cableEndFields, occupiedField } from './cableFields.js';
-import { cabledObjectFilters } from './cabledObjectFilters.js';
-import { pathsView } from './cabling/traceViews.js';
-import type { ModelDefinition } from '../types.js';
-import { PORT_TYPE_CHOICES } from './choices.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import { nameWithLabel } from '../hooks.js';
-import { componentMoveProblem, markedWhileCabledProblem, deviceParent } from './componentParents.js';
-import { rearPortPositionsProblem } from './portMapping.js';
+import type { ModelDefinition } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
+import { cabledObjectFilters } from './cabledObjectFilters.js';
+import { cableEndFields, occupiedField } from './cableFields.js';
+import { pathsView } from './cabling/traceViews.js';
+import { PORT_TYPE_CHOICES } from './choices.js';
+import { componentMoveProblem, deviceParent, markedWhileCabledProblem } from './componentParents.js';
+import { rearPortPositionsProblem } from './portMapping.js';
 
 export const rearport: ModelDefinition = {
   key: 'dcim.rearport',
@@ -43,7 +43,13 @@ export const rearport: ModelDefinition = {
     ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
     ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
     ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
-    ...pairFilters('virtual_chassis_id', 'virtual_chassis', 'dcim.virtualchassis', ['device', 'virtual_chassis'], 'name'),
+    ...pairFilters(
+      'virtual_chassis_id',
+      'virtual_chassis',
+      'dcim.virtualchassis',
+      ['device', 'virtual_chassis'],
+      'name',
+    ),
     ...cabledObjectFilters,
   },
   detailViews: [pathsView],
@@ -51,7 +57,9 @@ export const rearport: ModelDefinition = {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: async (obj, view, previous) =>
-      (componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj)) ?? rearPortPositionsProblem('dcim.frontport', obj, view, previous),
+      componentMoveProblem(obj, previous) ??
+      markedWhileCabledProblem(obj) ??
+      rearPortPositionsProblem('dcim.frontport', obj, view, previous),
     relatedObject: deviceParent,
   },
 };

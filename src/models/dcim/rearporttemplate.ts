@@ -1,11 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { PORT_TYPE_CHOICES } from './choices.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
+import { naturalSortKey } from '../values/naturalSortKey.js';
+import { PORT_TYPE_CHOICES } from './choices.js';
 import { modularTemplateParentProblem, templateParent } from './componentParents.js';
 import { rearPortPositionsProblem } from './portMapping.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const rearporttemplate: ModelDefinition = {
   key: 'dcim.rearporttemplate',
@@ -43,7 +43,8 @@ export const rearporttemplate: ModelDefinition = {
     display: nameWithLabel,
     derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
     validate: async (obj, view, previous) =>
-      modularTemplateParentProblem(obj, previous) ?? rearPortPositionsProblem('dcim.frontporttemplate', obj, view, previous),
+      modularTemplateParentProblem(obj, previous) ??
+      rearPortPositionsProblem('dcim.frontporttemplate', obj, view, previous),
     relatedObject: templateParent,
   },
 };

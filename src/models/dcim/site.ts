@@ -1,8 +1,17 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import {
+  changeLoggedFields,
+  countField,
+  descriptionField,
+  identityFields,
+  siteStatusField,
+  slugField,
+  tenantField,
+  uniqueNameField,
+} from '../commonFields.js';
+import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
-import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, siteStatusField, slugField, tenantField, uniqueNameField } from '../commonFields.js';
 
 export const site: ModelDefinition = {
   key: 'dcim.site',
@@ -68,5 +77,7 @@ async function virtualMachinesOfClustersAt(site: StoredObject, view: LookupView)
   const clusters = await view.find('virtualization.cluster', { site: site.id });
   if (clusters.length === 0) return 0;
   const query = { cluster: { $in: clusters.map((c) => c.id) } };
-  return view.count ? view.count('virtualization.virtualmachine', query) : (await view.find('virtualization.virtualmachine', query)).length;
+  return view.count
+    ? view.count('virtualization.virtualmachine', query)
+    : (await view.find('virtualization.virtualmachine', query)).length;
 }

@@ -1,30 +1,50 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { DecidedChange, FieldErrors, FilterMethod, FollowUpCommand, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { countField, descriptionField, identityFields } from '../commonFields.js';
-import { fieldError, related } from '../hooks.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { fieldError, related } from '../hooks.js';
+import type {
+  DecidedChange,
+  FieldErrors,
+  FilterMethod,
+  FollowUpCommand,
+  LookupView,
+  ModelDefinition,
+  StoredObject,
+} from '../types.js';
 import { deviceDisplay } from './device.js';
 
 /** Once a chassis exists, its master must be one of its members (a new chassis makes its master one). */
-async function validateChassis(obj: StoredObject, view: LookupView, previous: StoredObject | null): Promise<FieldErrors | void> {
+async function validateChassis(
+  obj: StoredObject,
+  view: LookupView,
+  previous: StoredObject | null,
+): Promise<FieldErrors | void> {
   if (!previous) return;
   const master = await related(view, 'dcim.device', obj.master);
   if (!master || master.virtual_chassis === obj.id) return;
-  return fieldError('master', `The selected master (${await deviceDisplay(master, view)}) is not assigned to this virtual chassis.`);
+  return fieldError(
+    'master',
+    `The selected master (${await deviceDisplay(master, view)}) is not assigned to this virtual chassis.`,
+  );
 }
 
 /** A new chassis with a master takes the master in as its member in position 1. */
 function masterJoins(change: DecidedChange): FollowUpCommand[] {
   const master = change.obj.master;
   if (change.action !== 'create' || typeof master !== 'number') return [];
-  return [{ kind: 'update', model: 'dcim.device', id: master, input: { virtual_chassis: change.obj.id, vc_position: 1 } }];
+  return [
+    { kind: 'update', model: 'dcim.device', id: master, input: { virtual_chassis: change.obj.id, vc_position: 1 } },
+  ];
 }
 
 /**
  * A chassis whose members hold interfaces in a LAG of another member cannot be deleted:
  * those interfaces protect it.
  */
-async function crossChassisLagMembers(obj: StoredObject, view: LookupView): Promise<Array<{ model: string; obj: StoredObject }>> {
+async function crossChassisLagMembers(
+  obj: StoredObject,
+  view: LookupView,
+): Promise<Array<{ model: string; obj: StoredObject }>> {
   const members = (await view.find('dcim.device', { virtual_chassis: obj.id })).map((d) => d.id);
   if (members.length === 0) return [];
   const inLags = await view.find('dcim.interface', { device: { $in: members }, lag: { $ne: null } });
@@ -38,7 +58,10 @@ async function crossChassisLagMembers(obj: StoredObject, view: LookupView): Prom
 
 /** `q` also finds a chassis by the name of one of its members. */
 const memberName: FilterMethod = async ([text], env) => {
-  const members = await env.find('dcim.device', { virtual_chassis: { $ne: null }, name: env.textCondition('ic', String(text)) });
+  const members = await env.find('dcim.device', {
+    virtual_chassis: { $ne: null },
+    name: env.textCondition('ic', String(text)),
+  });
   return members.length ? { id: { $in: [...new Set(members.map((d) => d.virtual_chassis))] } } : null;
 };
 

@@ -1,18 +1,22 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
-import { fieldError, pyStr, related } from '../hooks.js';
 import { tenancyFilters } from '../filterSpecs.js';
+import { fieldError, pyStr, related } from '../hooks.js';
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown } from '../primaryIps.js';
+import type { FieldErrors, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { onDeviceOrChassis } from './chassisInterfaces.js';
 
 /** A primary IP must be of its field's family and sit on an interface of the VDC's device (or a chassis member's). */
 async function validateContext(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
   const device = await related(view, 'dcim.device', obj.device);
-  for (const [field, family] of [['primary_ip4', 4], ['primary_ip6', 6]] as const) {
+  for (const [field, family] of [
+    ['primary_ip4', 4],
+    ['primary_ip6', 6],
+  ] as const) {
     const address = await related(view, 'ipam.ipaddress', obj[field]);
     if (!address) continue;
-    if (address.family !== family) return fieldError(field, `${pyStr(address.address)} is not an IPv${family} address.`);
+    if (address.family !== family)
+      return fieldError(field, `${pyStr(address.address)} is not an IPv${family} address.`);
     if (!device || !(await onDeviceOrChassis(address, device, view))) {
       return fieldError(field, 'Primary IP address must belong to an interface on the assigned device.');
     }

@@ -1,10 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldDefinition, FilterSpec, ModelDefinition } from '../types.js';
 import { descriptionField, identityFields, uniqueNameField } from '../commonFields.js';
 import { CRITERIA } from '../configContexts/contextScopes.js';
 import { isJsonObject } from '../configContexts/deepMerge.js';
 import { pairFilters } from '../filterSpecs.js';
 import { fieldError } from '../hooks.js';
+import type { FieldDefinition, FilterSpec, ModelDefinition } from '../types.js';
 import { jsonbText } from '../values/jsonbText.js';
 
 /** A criterion: the objects a context is limited to (none listed: no limit of that kind). */
@@ -16,7 +16,12 @@ function criterion(name: string, target: string): FieldDefinition {
  * The m2m fields would bring `<field>_id` / `<field>` filters of their own (regions_id,
  * regions ...); NetBox names them in the singular instead (declared below).
  */
-const pluralFilters: Record<string, FilterSpec> = Object.fromEntries(CRITERIA.flatMap((name) => [[`${name}_id`, false], [name, false]]));
+const pluralFilters: Record<string, FilterSpec> = Object.fromEntries(
+  CRITERIA.flatMap((name) => [
+    [`${name}_id`, false],
+    [name, false],
+  ]),
+);
 
 export const configcontext: ModelDefinition = {
   key: 'extras.configcontext',
@@ -71,7 +76,11 @@ export const configcontext: ModelDefinition = {
     // any of the tags (not all of them, as the `tag` filter of tagged models)
     ...pairFilters('tag_id', 'tag', 'extras.tag', ['tags']),
     // NetBox also searches the data, as PostgreSQL prints it
-    q: { kind: 'search', fields: ['name', 'description'], also: ([text], env) => ({ _data_text: env.textCondition('ic', String(text)) }) },
+    q: {
+      kind: 'search',
+      fields: ['name', 'description'],
+      also: ([text], env) => ({ _data_text: env.textCondition('ic', String(text)) }),
+    },
   },
   hooks: {
     derive: (obj) => ({ _data_text: jsonbText(obj.data) }),

@@ -1,10 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, FieldErrors, ModelDefinition, StoredObject } from '../types.js';
-import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
-import { storedPatternProblem } from '../values/storedPattern.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
 import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
+import type { Choice, FieldErrors, ModelDefinition, StoredObject } from '../types.js';
+import { storedPatternProblem } from '../values/storedPattern.js';
 
 const TYPE_CHOICES: Choice[] = [
   { value: 'text', label: 'Text' },
@@ -44,7 +44,11 @@ export const customfield: ModelDefinition = {
       name: 'filter_logic',
       type: 'choice',
       default: 'loose',
-      choices: [{ value: 'disabled', label: 'Disabled' }, { value: 'loose', label: 'Loose' }, { value: 'exact', label: 'Exact' }],
+      choices: [
+        { value: 'disabled', label: 'Disabled' },
+        { value: 'loose', label: 'Loose' },
+        { value: 'exact', label: 'Exact' },
+      ],
     },
     {
       name: 'ui_visibility',
@@ -87,8 +91,18 @@ function capitalize(text: string): string {
 }
 
 const DATA_TYPES: Record<string, string> = {
-  text: 'string', longtext: 'string', integer: 'integer', decimal: 'decimal', boolean: 'boolean', date: 'string',
-  url: 'string', json: 'object', select: 'string', multiselect: 'array', object: 'object', multiobject: 'array',
+  text: 'string',
+  longtext: 'string',
+  integer: 'integer',
+  decimal: 'decimal',
+  boolean: 'boolean',
+  date: 'string',
+  url: 'string',
+  json: 'object',
+  select: 'string',
+  multiselect: 'array',
+  object: 'object',
+  multiobject: 'array',
 };
 
 const NUMERIC = new Set(['integer', 'decimal']);
@@ -101,8 +115,10 @@ function validateDefinition(obj: StoredObject, previous: StoredObject | null): F
   const type = String(obj.type);
   const label = TYPE_CHOICES.find((c) => c.value === type)?.label ?? type;
   if (previous && previous.type !== obj.type) errors.type = ['Changing the type of custom fields is not supported.'];
-  if (!NUMERIC.has(type) && obj.validation_minimum) errors.validation_minimum = ['A minimum value may be set only for numeric fields'];
-  if (!NUMERIC.has(type) && obj.validation_maximum) errors.validation_maximum = ['A maximum value may be set only for numeric fields'];
+  if (!NUMERIC.has(type) && obj.validation_minimum)
+    errors.validation_minimum = ['A minimum value may be set only for numeric fields'];
+  if (!NUMERIC.has(type) && obj.validation_maximum)
+    errors.validation_maximum = ['A maximum value may be set only for numeric fields'];
   if (!TEXTUAL.has(type) && obj.validation_regex) {
     errors.validation_regex = ['Regular expression validation is supported only for text and URL fields'];
   } else if (obj.validation_regex) {
@@ -110,15 +126,26 @@ function validateDefinition(obj: StoredObject, previous: StoredObject | null): F
     if (problem) errors.validation_regex = [problem];
   }
   const choices = obj.choices as unknown[] | null;
-  if (!SELECTION.has(type) && choices && choices.length) errors.choices = ['Choices may be set only for custom selection fields.'];
-  if (SELECTION.has(type) && (!choices || choices.length === 0)) errors.choices = ['Selection fields must specify at least one choice.'];
-  if (choices?.some((c) => typeof c !== 'string' || c.length > 100)) errors.choices = ['Each choice must be text of at most 100 characters.'];
+  if (!SELECTION.has(type) && choices && choices.length)
+    errors.choices = ['Choices may be set only for custom selection fields.'];
+  if (SELECTION.has(type) && (!choices || choices.length === 0))
+    errors.choices = ['Selection fields must specify at least one choice.'];
+  if (choices?.some((c) => typeof c !== 'string' || c.length > 100))
+    errors.choices = ['Each choice must be text of at most 100 characters.'];
   if (OBJECTS.has(type) && !obj.object_type) errors.object_type = ['Object fields must define an object type.'];
   if (!OBJECTS.has(type) && obj.object_type) errors.object_type = [`${label} fields may not define an object type.`];
-  if (type === 'select' && obj.default !== null && obj.default !== undefined && !choices?.includes(obj.default as string)) {
+  if (
+    type === 'select' &&
+    obj.default !== null &&
+    obj.default !== undefined &&
+    !choices?.includes(obj.default as string)
+  ) {
     errors.default = [`The specified default value (${String(obj.default)}) is not listed as an available choice.`];
   } else if (obj.default !== null && obj.default !== undefined && !OBJECTS.has(type)) {
-    const problem = checkCustomFieldValue(obj, TEXTUAL.has(type) && typeof obj.default !== 'string' ? String(obj.default) : obj.default);
+    const problem = checkCustomFieldValue(
+      obj,
+      TEXTUAL.has(type) && typeof obj.default !== 'string' ? String(obj.default) : obj.default,
+    );
     if (problem) errors.default = [`Invalid default value "${String(obj.default)}": ${problem}`];
   }
   return errors;

@@ -1,9 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, ModelDefinition } from '../types.js';
 import { identityFields, uniqueNameField } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import { CUSTOM_LINK_MODELS } from './featureModels.js';
 import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
+import type { Choice, ModelDefinition } from '../types.js';
+import { CUSTOM_LINK_MODELS } from './featureModels.js';
 
 const BUTTON_CLASS_CHOICES: Choice[] = [
   { value: 'outline-dark', label: 'Default' },
@@ -59,7 +59,19 @@ export const customlink: ModelDefinition = {
     ...changeTimesBeyondNetBox,
     button_class: BEYOND_NETBOX,
     // long texts: one value counts, and they have no 'empty' lookup
-    link_text: { kind: 'field', field: 'link_text', value: 'string', single: true, lookups: ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie'] },
-    link_url: { kind: 'field', field: 'link_url', value: 'string', single: true, lookups: ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie'] },
+    link_text: {
+      kind: 'field',
+      field: 'link_text',
+      value: 'string',
+      single: true,
+      lookups: ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie'],
+    },
+    link_url: {
+      kind: 'field',
+      field: 'link_url',
+      value: 'string',
+      single: true,
+      lookups: ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie'],
+    },
   },
 };

@@ -5,7 +5,7 @@
  */
 
 /** RFC 9110's token characters, less the quote: no space, control character, quote, `;` or `/`. */
-const TOKEN = "[A-Za-z0-9!#$%&*+.^_`|~-]+";
+const TOKEN = '[A-Za-z0-9!#$%&*+.^_`|~-]+';
 
 /** `type/subtype`, optionally with `; name=value` parameters, all of token characters. */
 export const MIME_TYPE_PATTERN = `^${TOKEN}/${TOKEN}( *; *${TOKEN}=${TOKEN})*$`;

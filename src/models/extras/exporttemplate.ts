@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
-import { contentTypesFilters } from './contentTypesFilters.js';
 import { changeTimesBeyondNetBox } from '../filterSpecs.js';
+import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
+import { contentTypesFilters } from './contentTypesFilters.js';
 import * as headerValues from './exportHeaderValues.js';
 
 export const exporttemplate: ModelDefinition = {
@@ -53,5 +53,7 @@ export const exporttemplate: ModelDefinition = {
 /** 'table' names the list's own table export in NetBox's UI, so no template may take it. */
 function validateExportTemplate(obj: StoredObject): FieldErrors {
   const name = String(obj.name ?? '');
-  return name.toLowerCase() === 'table' ? { name: [`"${name}" is a reserved name. Please choose a different name.`] } : {};
+  return name.toLowerCase() === 'table'
+    ? { name: [`"${name}" is a reserved name. Please choose a different name.`] }
+    : {};
 }

@@ -74,7 +74,9 @@ export const CUSTOM_LINK_MODELS: string[] = [
 ];
 
 /** Models with a journal: every one with custom links but circuit terminations and journal entries themselves. */
-export const JOURNALED_MODELS: string[] = CUSTOM_LINK_MODELS.filter((key) => key !== 'circuits.circuittermination' && key !== 'extras.journalentry');
+export const JOURNALED_MODELS: string[] = CUSTOM_LINK_MODELS.filter(
+  (key) => key !== 'circuits.circuittermination' && key !== 'extras.journalentry',
+);
 
 /** The models that have images in NetBox (a GenericRelation to image attachments). */
 export const IMAGE_MODELS: string[] = [

@@ -1,10 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition, StoredObject } from '../types.js';
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import { BEYOND_NETBOX, lookupsBeyondNetBox } from '../filterSpecs.js';
+import type { ModelDefinition, StoredObject } from '../types.js';
 import { IMAGE_MODELS } from './featureModels.js';
 import { takeOfferedImage } from './imageUploads.js';
-import { BEYOND_NETBOX, lookupsBeyondNetBox } from '../filterSpecs.js';
 
 /** Where attachments' files are served, under the service's address. */
 export const IMAGE_MEDIA_PATH = '/media/image-attachments/';
@@ -81,7 +81,8 @@ export const imageattachment: ModelDefinition = {
         const image = takeOfferedImage(token);
         if (!image) return NO_FILE;
         // the stored dimensions are small integers, as NetBox's columns are
-        if (image.height > MAX_DIMENSION || image.width > MAX_DIMENSION) return { image: [`Images larger than ${MAX_DIMENSION} pixels on a side are not accepted.`] };
+        if (image.height > MAX_DIMENSION || image.width > MAX_DIMENSION)
+          return { image: [`Images larger than ${MAX_DIMENSION} pixels on a side are not accepted.`] };
         obj.image_file = image.file;
         obj.image_original_name = image.originalName;
         obj.image_size = image.size;
@@ -91,10 +92,14 @@ export const imageattachment: ModelDefinition = {
       if (typeof obj.image_file !== 'string') return NO_FILE;
       return undefined;
     },
-    relatedObject: (obj) => (typeof obj.content_type === 'string' && typeof obj.object_id === 'number' ? { type: obj.content_type, id: obj.object_id } : null),
+    relatedObject: (obj) =>
+      typeof obj.content_type === 'string' && typeof obj.object_id === 'number'
+        ? { type: obj.content_type, id: obj.object_id }
+        : null,
     display: attachmentDisplay,
     compute: {
-      image: (obj, _view, baseUrl) => (typeof obj.image_file === 'string' ? `${baseUrl ?? ''}${IMAGE_MEDIA_PATH}${obj.image_file}` : null),
+      image: (obj, _view, baseUrl) =>
+        typeof obj.image_file === 'string' ? `${baseUrl ?? ''}${IMAGE_MEDIA_PATH}${obj.image_file}` : null,
     },
   },
 };

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FilterSpec, ModelDefinition } from '../types.js';
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import type { FilterSpec, ModelDefinition } from '../types.js';
 
 /**
  * The outcome of running a report or script. netledger runs neither, so the list is
@@ -46,7 +46,20 @@ export const jobresult: ModelDefinition = {
   // ?brief is ignored: the view has no brief form
   brief: [],
   ordering: ['-created', 'id'],
-  orderingFields: ['id', 'status', 'created', 'scheduled', 'interval', 'started', 'completed', 'name', 'obj_type', 'user', 'data', 'job_id'],
+  orderingFields: [
+    'id',
+    'status',
+    'created',
+    'scheduled',
+    'interval',
+    'started',
+    'completed',
+    'name',
+    'obj_type',
+    'user',
+    'data',
+    'job_id',
+  ],
   search: ['name'],
   filters: {
     interval: { kind: 'field', field: 'interval', value: 'integer', lookups: ['n', 'lt', 'lte', 'gt', 'gte'] },
@@ -75,5 +88,10 @@ export const jobresult: ModelDefinition = {
 
 /** One date and time compared with a timestamp field (the last value given counts). */
 function timeBound(field: string, operator: '$eq' | '$lte' | '$gte'): FilterSpec {
-  return { kind: 'method', value: 'datetime', single: true, method: (values) => ({ [field]: { [operator]: values[values.length - 1] } }) };
+  return {
+    kind: 'method',
+    value: 'datetime',
+    single: true,
+    method: (values) => ({ [field]: { [operator]: values[values.length - 1] } }),
+  };
 }

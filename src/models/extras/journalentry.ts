@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, FilterSpec, ModelDefinition, StoredObject } from '../types.js';
 import { identityFields } from '../commonFields.js';
 import { contentTypeDisplay } from '../contentTypeDisplay.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import type { Choice, FilterSpec, ModelDefinition, StoredObject } from '../types.js';
 import { JOURNALED_MODELS } from './featureModels.js';
 
 const KIND_CHOICES: Choice[] = [
@@ -41,7 +41,16 @@ export const journalentry: ModelDefinition = {
     // A record's created reads as a date (YYYY-MM-DD); the stored value keeps the full timestamp.
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     // The author: the requesting user unless the client names another (or null); a PUT without it resets it.
-    { name: 'created_by', type: 'fk', target: 'auth.user', onDelete: 'SET_NULL', representation: 'id', nullable: true, defaultIsRequester: true, defaultOnPut: true },
+    {
+      name: 'created_by',
+      type: 'fk',
+      target: 'auth.user',
+      onDelete: 'SET_NULL',
+      representation: 'id',
+      nullable: true,
+      defaultIsRequester: true,
+      defaultOnPut: true,
+    },
     { name: 'kind', type: 'choice', default: 'info', choices: KIND_CHOICES },
     { name: 'comments', type: 'string', required: true },
     { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
@@ -71,7 +80,12 @@ export const journalentry: ModelDefinition = {
 
 /** Entries created at or after ($gte) / at or before ($lte) one date and time. */
 function createdBound(operator: '$gte' | '$lte'): FilterSpec {
-  return { kind: 'method', value: 'datetime', single: true, method: (values) => ({ created: { [operator]: values[values.length - 1] } }) };
+  return {
+    kind: 'method',
+    value: 'datetime',
+    single: true,
+    method: (values) => ({ created: { [operator]: values[values.length - 1] } }),
+  };
 }
 
 /** '<created as YYYY-MM-DD HH:MM, UTC> (<kind label>)', e.g. '2023-06-15 14:30 (Info)'. */

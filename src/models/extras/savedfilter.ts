@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FilterEnvironment, ModelDefinition } from '../types.js';
-import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { changeTimesBeyondNetBox } from '../filterSpecs.js';
+import type { FilterEnvironment, ModelDefinition } from '../types.js';
 
 export const savedfilter: ModelDefinition = {
   key: 'extras.savedfilter',
@@ -18,7 +18,15 @@ export const savedfilter: ModelDefinition = {
     slugField,
     descriptionField,
     // The owner, as the client sends it (the API does not default it to the caller).
-    { name: 'user', type: 'fk', target: 'auth.user', onDelete: 'SET_NULL', representation: 'id', nullable: true, default: null },
+    {
+      name: 'user',
+      type: 'fk',
+      target: 'auth.user',
+      onDelete: 'SET_NULL',
+      representation: 'id',
+      nullable: true,
+      default: null,
+    },
     { name: 'weight', type: 'integer', default: 100, min: 0, max: 32767 },
     { name: 'enabled', type: 'boolean', default: true },
     { name: 'shared', type: 'boolean', default: true },
@@ -51,5 +59,10 @@ function usableBy(values: Array<string | number | boolean>, env: FilterEnvironme
   const mine = env.requesterId === null ? [] : [{ user: env.requesterId }];
   const usable = { enabled: true, $or: [{ shared: true }, ...mine] };
   if (values[values.length - 1] === true) return usable;
-  return { $or: [{ enabled: false }, { shared: false, ...(env.requesterId === null ? {} : { user: { $ne: env.requesterId } }) }] };
+  return {
+    $or: [
+      { enabled: false },
+      { shared: false, ...(env.requesterId === null ? {} : { user: { $ne: env.requesterId } }) },
+    ],
+  };
 }

@@ -1,7 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import type { FilterEnvironment } from '../types.js';
 import { descriptionField, identityFields, uniqueNameField } from '../commonFields.js';
+import type { FilterEnvironment, ModelDefinition } from '../types.js';
 import { taggedItemsField } from './taggedItems.js';
 
 export const tag: ModelDefinition = {
@@ -14,7 +13,14 @@ export const tag: ModelDefinition = {
   fields: [
     ...identityFields,
     uniqueNameField(),
-    { name: 'slug', type: 'string', required: true, unique: true, maxLength: 100, pattern: '^[-\\p{L}\\p{M}\\p{N}_]+$' },
+    {
+      name: 'slug',
+      type: 'string',
+      required: true,
+      unique: true,
+      maxLength: 100,
+      pattern: '^[-\\p{L}\\p{M}\\p{N}_]+$',
+    },
     { name: 'color', type: 'string', default: '9e9e9e', maxLength: 6, pattern: '^[0-9a-f]{6}$', format: 'color' },
     descriptionField,
     taggedItemsField,
@@ -33,7 +39,10 @@ export const tag: ModelDefinition = {
 /* ------------------------------------------------------------ list filters */
 
 /** Tags applied to at least one object of one of the '<app>.<model>' types (malformed values skipped). */
-async function filterContentType(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+async function filterContentType(
+  values: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown> | null> {
   const types = values.map(String).filter((v) => v.split('.').length === 2);
   if (types.length === 0) return null;
   const used = new Set<number>();
@@ -50,7 +59,10 @@ async function filterContentType(values: Array<string | number | boolean>, env: 
 }
 
 /** The same, the types named by content type id (ids naming no model are skipped). */
-async function filterContentTypeId(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+async function filterContentTypeId(
+  values: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown> | null> {
   const types = values.map((id) => env.contentTypeKey(Number(id))).filter((key): key is string => key !== null);
   if (types.length === 0) return { id: { $in: [] } };
   return filterContentType(types, env);

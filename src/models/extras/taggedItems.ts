@@ -1,4 +1,4 @@
-import type { FieldDefinition, LookupView, ModelCatalog, StoredObject } from '../types.js';
+import type { FieldDefinition, LookupView, StoredObject } from '../types.js';
 
 /**
  * A tag's `tagged_items`: how many objects, of every model with tags, carry it. Counted
@@ -14,8 +14,14 @@ export const taggedItemsField: FieldDefinition = {
     const ids = tags.map((tag) => tag.id);
     const totals = new Map<number, number>(ids.map((id) => [id, 0]));
     if (ids.length === 0) return [];
-    const tagged = models.all().filter((definition) => definition.fields.some((field) => field.type === 'tags' && (field.target ?? 'extras.tag') === 'extras.tag'));
-    const counts = await Promise.all(tagged.map((definition) => countsOf(view, definition.key, fieldOf(definition.fields), ids)));
+    const tagged = models
+      .all()
+      .filter((definition) =>
+        definition.fields.some((field) => field.type === 'tags' && (field.target ?? 'extras.tag') === 'extras.tag'),
+      );
+    const counts = await Promise.all(
+      tagged.map((definition) => countsOf(view, definition.key, fieldOf(definition.fields), ids)),
+    );
     for (const perTag of counts) for (const [id, n] of perTag) totals.set(id, (totals.get(id) ?? 0) + n);
     return tags.map((tag: StoredObject) => totals.get(tag.id) ?? 0);
   },

@@ -1,10 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { identityFields, uniqueNameField } from '../commonFields.js';
+import { changeTimesBeyondNetBox } from '../filterSpecs.js';
+import type { FieldErrors, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { contentTypesFilters } from './contentTypesFilters.js';
 import { InvalidConditions, parseRuleSet } from './webhookConditions.js';
 import { webhookDeliveriesView } from './webhookDeliveriesView.js';
-import { changeTimesBeyondNetBox } from '../filterSpecs.js';
 import { ownPayloadUrl } from './webhookOwnAddress.js';
 
 export const webhook: ModelDefinition = {

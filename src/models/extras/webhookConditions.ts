@@ -59,12 +59,16 @@ function isRuleSet(value: unknown): boolean {
 /** Parses a rule set; throws InvalidConditions with NetBox's reason when it is malformed. */
 export function parseRuleSet(input: unknown): RuleSet {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new InvalidConditions(`Ruleset must be a dictionary, not ${Array.isArray(input) ? "<class 'list'>" : pythonType(input)}.`);
+    throw new InvalidConditions(
+      `Ruleset must be a dictionary, not ${Array.isArray(input) ? "<class 'list'>" : pythonType(input)}.`,
+    );
   }
   const keys = Object.keys(input);
-  if (keys.length !== 1) throw new InvalidConditions(`Ruleset must have exactly one logical operator (found ${keys.length})`);
+  if (keys.length !== 1)
+    throw new InvalidConditions(`Ruleset must have exactly one logical operator (found ${keys.length})`);
   const logic = keys[0].toLowerCase();
-  if (logic !== 'and' && logic !== 'or') throw new InvalidConditions(`Invalid logic type: ${keys[0]} (must be 'and' or 'or')`);
+  if (logic !== 'and' && logic !== 'or')
+    throw new InvalidConditions(`Invalid logic type: ${keys[0]} (must be 'and' or 'or')`);
   const rules = (input as Record<string, unknown>)[keys[0]];
   if (!Array.isArray(rules)) throw new InvalidConditions(`Ruleset must list its rules, not ${pythonType(rules)}.`);
   return { logic, rules: rules.map((rule) => (isRuleSet(rule) ? parseRuleSet(rule) : parseCondition(rule))) };
@@ -72,19 +76,24 @@ export function parseRuleSet(input: unknown): RuleSet {
 
 function parseCondition(input: unknown): Condition {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new InvalidConditions(`A condition must be a dictionary, not ${Array.isArray(input) ? "<class 'list'>" : pythonType(input)}.`);
+    throw new InvalidConditions(
+      `A condition must be a dictionary, not ${Array.isArray(input) ? "<class 'list'>" : pythonType(input)}.`,
+    );
   }
   const rule = input as Record<string, unknown>;
   for (const key of Object.keys(rule)) {
-    if (!['attr', 'value', 'op', 'negate'].includes(key)) throw new InvalidConditions(`Unexpected condition key: ${key}`);
+    if (!['attr', 'value', 'op', 'negate'].includes(key))
+      throw new InvalidConditions(`Unexpected condition key: ${key}`);
   }
   if (!('attr' in rule) || !('value' in rule)) throw new InvalidConditions("A condition needs an 'attr' and a 'value'");
-  if (typeof rule.attr !== 'string') throw new InvalidConditions('A condition\'s attr must be a string.');
+  if (typeof rule.attr !== 'string') throw new InvalidConditions("A condition's attr must be a string.");
   const op = (rule.op ?? 'eq') as Operator;
-  if (!OPERATORS.includes(op)) throw new InvalidConditions(`Unknown operator: ${String(rule.op)}. Must be one of: ${OPERATORS.join(', ')}`);
+  if (!OPERATORS.includes(op))
+    throw new InvalidConditions(`Unknown operator: ${String(rule.op)}. Must be one of: ${OPERATORS.join(', ')}`);
   const kind = kindOf(rule.value);
   if (!kind) throw new InvalidConditions(`Unsupported value type: ${pythonType(rule.value)}`);
-  if (!OPERATORS_BY_KIND[kind].includes(op)) throw new InvalidConditions(`Invalid type for ${op} operation: ${pythonType(rule.value)}`);
+  if (!OPERATORS_BY_KIND[kind].includes(op))
+    throw new InvalidConditions(`Invalid type for ${op} operation: ${pythonType(rule.value)}`);
   const patternProblem = op === 'regex' ? storedPatternProblem(rule.value as string) : null;
   if (patternProblem) throw new InvalidConditions(patternProblem);
   return { attr: rule.attr, value: rule.value, op, negate: rule.negate === true };
@@ -92,7 +101,9 @@ function parseCondition(input: unknown): Condition {
 
 /** Whether `data` (the object's API form) meets the rule set. */
 export function evaluateRuleSet(ruleSet: RuleSet, data: unknown): boolean {
-  const results = ruleSet.rules.map((rule) => ('logic' in rule ? evaluateRuleSet(rule, data) : evaluateCondition(rule, data)));
+  const results = ruleSet.rules.map((rule) =>
+    'logic' in rule ? evaluateRuleSet(rule, data) : evaluateCondition(rule, data),
+  );
   return ruleSet.logic === 'or' ? results.some(Boolean) : results.every(Boolean);
 }
 
@@ -143,7 +154,8 @@ function compare(op: Operator, actual: unknown, expected: unknown): boolean {
     case 'contains':
       if (typeof actual === 'string' && typeof expected === 'string') return actual.includes(expected);
       if (Array.isArray(actual)) return actual.some((item) => equal(item, expected));
-      if (actual !== null && typeof actual === 'object' && typeof expected === 'string') return Object.hasOwn(actual, expected);
+      if (actual !== null && typeof actual === 'object' && typeof expected === 'string')
+        return Object.hasOwn(actual, expected);
       throw new TypeError('not a container');
     case 'regex':
       if (typeof actual !== 'string') throw new TypeError('not a string');

@@ -52,7 +52,11 @@ export const webhookDeliveriesView: DetailView = {
   path: 'deliveries',
   summary: "The webhook's deliveries, newest change first: status, attempts, last error and last attempt time of each.",
   parameters: [
-    { name: 'status', description: 'only deliveries in this status (pending, delivered, failed)', schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] } },
+    {
+      name: 'status',
+      description: 'only deliveries in this status (pending, delivered, failed)',
+      schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    },
     { name: 'limit', description: 'number of results to return per page', schema: { type: 'integer' } },
     { name: 'offset', description: 'the initial index from which to return the results', schema: { type: 'integer' } },
   ],
@@ -73,7 +77,8 @@ export const webhookDeliveriesView: DetailView = {
     let deliveries = records ? records.deliveries(obj.id) : [];
     const status = request.query.get('status');
     if (status !== null) {
-      if (!['pending', 'delivered', 'failed'].includes(status)) request.invalid({ status: [`Select a valid choice. ${status} is not one of the available choices.`] });
+      if (!['pending', 'delivered', 'failed'].includes(status))
+        request.invalid({ status: [`Select a valid choice. ${status} is not one of the available choices.`] });
       deliveries = deliveries.filter((d) => d.status === status);
     }
     return { body: request.paginate(deliveries) };

@@ -64,7 +64,10 @@ export function ownPayloadUrl(payloadUrl: string, listen: ListenAddress | undefi
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.$/, '');
   const named = host === 'localhost' || host.endsWith('.localhost') || host === listen.host.toLowerCase();
   const own = named || (net.isIP(host) !== 0 && ownAddresses(listen)(host));
   if (!own || urlPort(url) !== listen.port) return null;

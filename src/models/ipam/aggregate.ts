@@ -1,11 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { displayAttribute } from '../hooks.js';
-import { networkKeys, normalizeNetworkField } from '../values/ipNetworks.js';
-import { tenancyFilters } from '../filterSpecs.js';
-import { containingNetwork } from './prefix.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
+import { tenancyFilters } from '../filterSpecs.js';
+import { displayAttribute } from '../hooks.js';
 import { overlappingAggregate } from '../ipamUniqueness.js';
+import type { ModelDefinition } from '../types.js';
+import { networkKeys, normalizeNetworkField } from '../values/ipNetworks.js';
+import { containingNetwork } from './prefix.js';
 
 export const aggregate: ModelDefinition = {
   key: 'ipam.aggregate',

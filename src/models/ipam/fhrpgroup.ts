@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, FilterMethod, GenericListItem, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { existingIds } from '../filterSpecs.js';
 import { pyStr } from '../hooks.js';
+import type { Choice, FilterMethod, GenericListItem, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { addressSortKey, hostKeys, lastAddress, networkAddress, parseCidr } from '../values/ipNetworks.js';
 
 export const FHRP_PROTOCOL_CHOICES: Choice[] = [
@@ -17,7 +17,10 @@ export const FHRP_PROTOCOL_CHOICES: Choice[] = [
 
 /** The virtual addresses of the group: IP addresses assigned to it, lowest first. */
 async function groupAddresses(group: StoredObject, view: LookupView): Promise<StoredObject[]> {
-  const found = await view.find('ipam.ipaddress', { assigned_object_type: 'ipam.fhrpgroup', assigned_object_id: group.id });
+  const found = await view.find('ipam.ipaddress', {
+    assigned_object_type: 'ipam.fhrpgroup',
+    assigned_object_id: group.id,
+  });
   const key = (a: StoredObject) => hostKeys(a.address)?._address ?? '';
   return found.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
 }
@@ -39,14 +42,19 @@ export async function fhrpGroupDisplay(obj: StoredObject, view: LookupView): Pro
  * in the same VRF (or both in the global table). An unknown address is a 400.
  */
 const relatedIp: FilterMethod = async (values, env) => {
-  const given = await env.find('ipam.ipaddress', { id: { $in: await existingIds(env, 'ipam.ipaddress', 'id', values) } });
+  const given = await env.find('ipam.ipaddress', {
+    id: { $in: await existingIds(env, 'ipam.ipaddress', 'id', values) },
+  });
   const alternatives: Record<string, unknown>[] = [];
   for (const address of given) {
     const cidr = typeof address.address === 'string' ? parseCidr(address.address) : null;
     if (!cidr) continue;
     alternatives.push({
       vrf: address.vrf ?? null,
-      _address: { $gte: addressSortKey(cidr.family, networkAddress(cidr)), $lte: addressSortKey(cidr.family, lastAddress(cidr)) },
+      _address: {
+        $gte: addressSortKey(cidr.family, networkAddress(cidr)),
+        $lte: addressSortKey(cidr.family, lastAddress(cidr)),
+      },
     });
   }
   if (alternatives.length === 0) return { id: { $in: [] } };

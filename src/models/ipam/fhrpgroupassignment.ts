@@ -1,9 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
-import { holderFilters } from '../interfaceHolderFilters.js';
-import { DEVICE_HOLDER, VIRTUAL_MACHINE_HOLDER } from '../primaryIps.js';
 import { identityFields } from '../commonFields.js';
 import { nameWithLabel, pyStr, related } from '../hooks.js';
+import { holderFilters } from '../interfaceHolderFilters.js';
+import { DEVICE_HOLDER, VIRTUAL_MACHINE_HOLDER } from '../primaryIps.js';
+import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { fhrpGroupDisplay } from './fhrpgroup.js';
 
 const INTERFACE_TYPES = ['dcim.interface', 'virtualization.vminterface'];
@@ -11,7 +11,8 @@ const ON_INTERFACE = { typeField: 'interface_type', idField: 'interface_id' };
 
 /** '<interface>: <group> (<priority>)', the interface and group as they show themselves. */
 async function assignmentDisplay(obj: StoredObject, view: LookupView): Promise<string> {
-  const iface = typeof obj.interface_type === 'string' ? await related(view, obj.interface_type, obj.interface_id) : null;
+  const iface =
+    typeof obj.interface_type === 'string' ? await related(view, obj.interface_type, obj.interface_id) : null;
   const group = await related(view, 'ipam.fhrpgroup', obj.group);
   // worked out afresh: the group's stored display predates addresses assigned since
   const groupText = group ? await fhrpGroupDisplay(group, view) : 'None';
@@ -28,7 +29,15 @@ export const fhrpgroupassignment: ModelDefinition = {
   fields: [
     ...identityFields,
     // the brief form names the group by its object id, as group_id
-    { name: 'group', type: 'fk', target: 'ipam.fhrpgroup', onDelete: 'CASCADE', required: true, briefAttribute: 'id', briefName: 'group_id' },
+    {
+      name: 'group',
+      type: 'fk',
+      target: 'ipam.fhrpgroup',
+      onDelete: 'CASCADE',
+      required: true,
+      briefAttribute: 'id',
+      briefName: 'group_id',
+    },
     { name: 'interface_type', type: 'content_type', allowedTypes: INTERFACE_TYPES, required: true },
     { name: 'interface_id', type: 'integer', required: true, min: 0, max: 9223372036854776000 },
     // deleting the interface deletes its assignments (a generic relation cascades)

@@ -3,7 +3,7 @@
  * relate, its size, its compact text, and how addresses compare the way NetBox's
  * database (PostgreSQL's inet ordering) compares them for ranges.
  */
-import { formatAddress, type Cidr } from '../values/ipNetworks.js';
+import { type Cidr, formatAddress } from '../values/ipNetworks.js';
 
 /** NetBox keeps a range's size in a 32-bit column: a range holds at most this many addresses. */
 export const MAX_RANGE_SIZE = 2n ** 32n - 1n;
@@ -35,21 +35,32 @@ export function inetWithin(value: Cidr, start: Cidr, end: Cidr): boolean {
 /** What is wrong with a range's two ends on their own, by field; null when they fit together. */
 export function rangeEndsError(start: Cidr, end: Cidr): { field: 'end_address' | '__all__'; message: string } | null {
   if (start.family !== end.family) {
-    return { field: 'end_address', message: `Ending address version (IPv${end.family}) does not match starting address (IPv${start.family})` };
+    return {
+      field: 'end_address',
+      message: `Ending address version (IPv${end.family}) does not match starting address (IPv${start.family})`,
+    };
   }
   if (start.prefixlen !== end.prefixlen) {
-    return { field: 'end_address', message: `Ending address mask (/${end.prefixlen}) does not match starting address mask (/${start.prefixlen})` };
+    return {
+      field: 'end_address',
+      message: `Ending address mask (/${end.prefixlen}) does not match starting address mask (/${start.prefixlen})`,
+    };
   }
   // NetBox's wording says "lower" although it requires the end to be higher.
   if (inetCompare(end, start) <= 0) {
-    return { field: 'end_address', message: `Ending address must be lower than the starting address (${formatAddress(start.family, start.value)}/${start.prefixlen})` };
+    return {
+      field: 'end_address',
+      message: `Ending address must be lower than the starting address (${formatAddress(start.family, start.value)}/${start.prefixlen})`,
+    };
   }
   return null;
 }
 
 /** The refusal of a range larger than NetBox can hold, or null. */
 export function rangeSizeError(start: Cidr, end: Cidr): string | null {
-  return rangeSize(start, end) > MAX_RANGE_SIZE ? `Defined range exceeds maximum supported size (${MAX_RANGE_SIZE})` : null;
+  return rangeSize(start, end) > MAX_RANGE_SIZE
+    ? `Defined range exceeds maximum supported size (${MAX_RANGE_SIZE})`
+    : null;
 }
 
 /** Number of addresses from start to end, both included. */
@@ -67,7 +78,8 @@ export function rangeText(start: Cidr, end: Cidr): string {
   const startGroups = formatAddress(start.family, start.value).split(separator);
   const endGroups = formatAddress(end.family, end.value).split(separator);
   const base: string[] = [];
-  for (let i = 0; i < Math.min(startGroups.length, endGroups.length); i++) if (startGroups[i] === endGroups[i]) base.push(startGroups[i]);
+  for (let i = 0; i < Math.min(startGroups.length, endGroups.length); i++)
+    if (startGroups[i] === endGroups[i]) base.push(startGroups[i]);
   const rest = (groups: string[]) => groups.slice(base.length).join(separator);
   return `${base.join(separator)}${separator}${rest(startGroups)}-${rest(endGroups)}/${start.prefixlen}`;
 }

@@ -1,14 +1,18 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, ModelDefinition } from '../types.js';
-import { displayAttribute, fieldError } from '../hooks.js';
-import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
-import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
-import type { FilterEnvironment, FilterMethod } from '../types.js';
-import { presentInVrf } from './prefix.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
-import { duplicateAddress } from '../ipamUniqueness.js';
+import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
+import { displayAttribute, fieldError } from '../hooks.js';
 import { holderFilters } from '../interfaceHolderFilters.js';
-import { DEVICE_HOLDER, primaryAddressLeavesHolder, VIRTUAL_MACHINE_HOLDER, type PrimaryIpHolder } from '../primaryIps.js';
+import { duplicateAddress } from '../ipamUniqueness.js';
+import {
+  DEVICE_HOLDER,
+  primaryAddressLeavesHolder,
+  type PrimaryIpHolder,
+  VIRTUAL_MACHINE_HOLDER,
+} from '../primaryIps.js';
+import type { Choice, FilterEnvironment, FilterMethod, ModelDefinition } from '../types.js';
+import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
+import { presentInVrf } from './prefix.js';
 
 const ROLE_CHOICES: Choice[] = [
   { value: 'loopback', label: 'Loopback' },
@@ -86,14 +90,29 @@ export const ipaddress: ModelDefinition = {
     family: { kind: 'field', field: 'family', value: 'integer', lookups: [], single: true },
     parent: { kind: 'network', op: 'parent' },
     address: { kind: 'network', op: 'address' },
-    mask_length: { kind: 'method', value: 'integer', single: true, method: ([len]) => (len ? { _prefixlen: len } : null) },
+    mask_length: {
+      kind: 'method',
+      value: 'integer',
+      single: true,
+      method: ([len]) => (len ? { _prefixlen: len } : null),
+    },
     present_in_vrf_id: { kind: 'method', value: 'integer', single: true, method: presentInVrf('id') },
     present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
     ...holderFilters('device', DEVICE_HOLDER, ASSIGNED),
-    interface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces(DEVICE_HOLDER, 'id') },
+    interface_id: {
+      kind: 'method',
+      value: 'integer',
+      lookups: ['n'],
+      method: assignedToInterfaces(DEVICE_HOLDER, 'id'),
+    },
     interface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces(DEVICE_HOLDER, 'name') },
     ...holderFilters('virtual_machine', VIRTUAL_MACHINE_HOLDER, ASSIGNED),
-    vminterface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'id') },
+    vminterface_id: {
+      kind: 'method',
+      value: 'integer',
+      lookups: ['n'],
+      method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'id'),
+    },
     vminterface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'name') },
     fhrpgroup_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToFhrpGroups },
     assigned_to_interface: { kind: 'method', value: 'boolean', single: true, method: filterAssignedToInterface },
@@ -102,7 +121,11 @@ export const ipaddress: ModelDefinition = {
     assigned_object_id: false,
     nat_inside_id: false,
     // NetBox: dns_name or description contains the text, or the address starts with it
-    q: { kind: 'search', fields: ['dns_name', 'description'], also: ([text], env) => ({ address: env.textCondition('isw', String(text)) }) },
+    q: {
+      kind: 'search',
+      fields: ['dns_name', 'description'],
+      also: ([text], env) => ({ address: env.textCondition('isw', String(text)) }),
+    },
   },
   hooks: {
     display: displayAttribute('address'),
@@ -150,12 +173,17 @@ function assignedToInterfaces(holder: PrimaryIpHolder, by: 'id' | 'name'): Filte
 }
 
 /** Addresses assigned to the FHRP groups (by id); an unknown group is a 400. */
-async function assignedToFhrpGroups(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+async function assignedToFhrpGroups(
+  values: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown>> {
   const groups = await existingIds(env, 'ipam.fhrpgroup', 'id', values);
   const positive = { assigned_object_type: 'ipam.fhrpgroup', assigned_object_id: { $in: groups } };
   return env.lookup === 'n' ? { $nor: [positive] } : positive;
 }
 
 function filterAssignedToInterface([assigned]: Array<string | number | boolean>): Record<string, unknown> {
-  return assigned ? { assigned_object_type: { $in: INTERFACE_TYPES } } : { assigned_object_type: { $nin: INTERFACE_TYPES } };
+  return assigned
+    ? { assigned_object_type: { $in: INTERFACE_TYPES } }
+    : { assigned_object_type: { $nin: INTERFACE_TYPES } };
 }

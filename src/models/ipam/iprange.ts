@@ -1,11 +1,18 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, FilterEnvironment, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
-import { fieldError, pyStr } from '../hooks.js';
+import { rangeAvailableIps } from '../allocation/availableIps.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { tenancyFilters, vrfByRd } from '../filterSpecs.js';
+import { fieldError, pyStr } from '../hooks.js';
 import { MATCH_NOTHING } from '../matchNothing.js';
-import { addressSortKey, formatAddress, normalizeHost, parseCidr, type Cidr } from '../values/ipNetworks.js';
-import { rangeAvailableIps } from '../allocation/availableIps.js';
+import type {
+  FieldErrors,
+  FilterEnvironment,
+  FilterMethod,
+  LookupView,
+  ModelDefinition,
+  StoredObject,
+} from '../types.js';
+import { addressSortKey, type Cidr, formatAddress, normalizeHost, parseCidr } from '../values/ipNetworks.js';
 import { VLAN_STATUS_CHOICES } from './choices.js';
 import { inetCompare, inetWithin, rangeEndsError, rangeSize, rangeSizeError, rangeText } from './ipRangeRules.js';
 
@@ -41,7 +48,21 @@ export const iprange: ModelDefinition = {
   // NetBox: F('vrf').asc(nulls_first=True), the VRF's id
   idOrderedRelations: ['vrf'],
   // NetBox orders by the stored size too, a read-only column of its own
-  orderingFields: ['id', 'start_address', 'end_address', 'size', 'vrf', 'tenant', 'status', 'role', 'description', 'comments', 'tags', 'created', 'last_updated'],
+  orderingFields: [
+    'id',
+    'start_address',
+    'end_address',
+    'size',
+    'vrf',
+    'tenant',
+    'status',
+    'role',
+    'description',
+    'comments',
+    'tags',
+    'created',
+    'last_updated',
+  ],
   search: ['description'],
   filters: {
     ...tenancyFilters,
@@ -78,7 +99,15 @@ export const iprange: ModelDefinition = {
     },
     derive(obj) {
       const ends = endsOf(obj);
-      if (!ends) return { _family: null, _start_address: null, _end_address: null, _prefixlen: null, _start_host: null, _end_host: null };
+      if (!ends)
+        return {
+          _family: null,
+          _start_address: null,
+          _end_address: null,
+          _prefixlen: null,
+          _start_host: null,
+          _end_host: null,
+        };
       const { start, end } = ends;
       return {
         _family: start.family,
@@ -111,7 +140,10 @@ async function validateRange(obj: StoredObject, view: LookupView): Promise<Field
   if (overlapping) {
     const vrf = obj.vrf == null ? null : await view.get('ipam.vrf', Number(obj.vrf));
     const vrfText = vrf ? pyStr(vrf.display ?? vrf.name) : 'None';
-    return fieldError('__all__', `Defined addresses overlap with range ${pyStr(overlapping.display)} in VRF ${vrfText}`);
+    return fieldError(
+      '__all__',
+      `Defined addresses overlap with range ${pyStr(overlapping.display)} in VRF ${vrfText}`,
+    );
   }
   const tooLarge = rangeSizeError(start, end);
   if (tooLarge) return fieldError('__all__', tooLarge);
@@ -160,7 +192,10 @@ function addressIs(key: '_start_address' | '_end_address'): FilterMethod {
  * Ranges holding the value between their ends in inet order (a bare address is a /32 or
  * /128 and so mostly misses ranges with a shorter mask, as in NetBox); unparsable: none.
  */
-async function rangesContaining([raw]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown> | null> {
+async function rangesContaining(
+  [raw]: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown> | null> {
   const text = String(raw).trim();
   if (!text) return null;
   const value = parseCidr(text);
@@ -179,7 +214,10 @@ async function rangesContaining([raw]: Array<string | number | boolean>, env: Fi
  * host text is lower case, so text with capitals never matches), or, when the text is an
  * address, ranges starting or ending exactly there (mask included).
  */
-function searchAddresses([raw]: Array<string | number | boolean>, env: FilterEnvironment): Record<string, unknown> | null {
+function searchAddresses(
+  [raw]: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Record<string, unknown> | null {
   const text = String(raw);
   const clauses: Array<Record<string, unknown>> = [];
   if (text === text.toLowerCase()) {
@@ -189,7 +227,10 @@ function searchAddresses([raw]: Array<string | number | boolean>, env: FilterEnv
   const cidr = text.length <= 100 ? parseCidr(text.trim()) : null;
   if (cidr) {
     const address = addressSortKey(cidr.family, cidr.value);
-    clauses.push({ _start_address: address, _prefixlen: cidr.prefixlen }, { _end_address: address, _prefixlen: cidr.prefixlen });
+    clauses.push(
+      { _start_address: address, _prefixlen: cidr.prefixlen },
+      { _end_address: address, _prefixlen: cidr.prefixlen },
+    );
   }
   return clauses.length ? { $or: clauses } : null;
 }

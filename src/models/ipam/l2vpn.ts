@@ -1,8 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, ModelDefinition } from '../types.js';
-import { fieldError, pyStr } from '../hooks.js';
-import { changeLoggedFields, descriptionField, identityFields, slugField, tenantField, uniqueNameField } from '../commonFields.js';
+import {
+  changeLoggedFields,
+  descriptionField,
+  identityFields,
+  slugField,
+  tenantField,
+  uniqueNameField,
+} from '../commonFields.js';
 import { pairFilters, tenancyFilters } from '../filterSpecs.js';
+import { fieldError, pyStr } from '../hooks.js';
+import type { Choice, ModelDefinition } from '../types.js';
 
 export const L2VPN_TYPE_CHOICES: Choice[] = [
   { value: 'vpws', label: 'VPWS' },
@@ -63,11 +70,16 @@ export const l2vpn: ModelDefinition = {
     export_targets: false,
     comments: false,
     // NetBox: name or description contains the text, or the identifier equals it as a number
-    q: { kind: 'search', fields: ['name', 'description'], also: ([text]) => (/^\s*[-+]?\d{1,18}\s*$/.test(String(text)) ? { identifier: Number(text) } : null) },
+    q: {
+      kind: 'search',
+      fields: ['name', 'description'],
+      also: ([text]) => (/^\s*[-+]?\d{1,18}\s*$/.test(String(text)) ? { identifier: Number(text) } : null),
+    },
   },
   hooks: {
     async validate(obj) {
-      if (obj.type === undefined || obj.type === null || obj.type === '') return fieldError('type', 'This field cannot be blank.');
+      if (obj.type === undefined || obj.type === null || obj.type === '')
+        return fieldError('type', 'This field cannot be blank.');
     },
     // Python's truth test: an identifier of 0 is not shown
     display: (obj) => (obj.identifier ? `${pyStr(obj.name)} (${pyStr(obj.identifier)})` : pyStr(obj.name)),

@@ -3,11 +3,22 @@
  * `l2vpn_termination` (the termination naming it, nested, or null) and the `l2vpn` /
  * `l2vpn_id` filters, which follow the terminations that name the object.
  */
-import type { FieldDefinition, FilterSpec, GenericHolder, GenericListItem, LookupView, StoredObject } from '../types.js';
+import type {
+  FieldDefinition,
+  FilterSpec,
+  GenericHolder,
+  GenericListItem,
+  LookupView,
+  StoredObject,
+} from '../types.js';
 
 const TERMINATION = 'ipam.l2vpntermination';
 
-const TERMINATIONS: GenericHolder = { model: TERMINATION, typeField: 'assigned_object_type', idField: 'assigned_object_id' };
+const TERMINATIONS: GenericHolder = {
+  model: TERMINATION,
+  typeField: 'assigned_object_type',
+  idField: 'assigned_object_id',
+};
 
 /** The `l2vpn_termination` field of a `model` ('<app>.<model>') that can terminate an L2VPN. */
 export function l2vpnTerminationField(model: string): FieldDefinition {
@@ -24,9 +35,16 @@ export function l2vpnTerminationField(model: string): FieldDefinition {
 }
 
 /** Each object's termination, or null: one query for the whole page (an object terminates one L2VPN at most). */
-async function terminationsOf(model: string, objs: StoredObject[], view: LookupView): Promise<Array<GenericListItem | null>> {
+async function terminationsOf(
+  model: string,
+  objs: StoredObject[],
+  view: LookupView,
+): Promise<Array<GenericListItem | null>> {
   if (objs.length === 0) return [];
-  const found = await view.find(TERMINATION, { assigned_object_type: model, assigned_object_id: { $in: objs.map((o) => o.id) } });
+  const found = await view.find(TERMINATION, {
+    assigned_object_type: model,
+    assigned_object_id: { $in: objs.map((o) => o.id) },
+  });
   const byObject = new Map(found.map((t) => [t.assigned_object_id, t.id]));
   return objs.map((o) => {
     const id = byObject.get(o.id);

@@ -1,9 +1,16 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, FilterEnvironment, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { changeLoggedFields, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { existingIds } from '../filterSpecs.js';
 import { fieldError, pyStr, related } from '../hooks.js';
+import type {
+  FieldErrors,
+  FilterEnvironment,
+  FilterMethod,
+  LookupView,
+  ModelDefinition,
+  StoredObject,
+} from '../types.js';
 import { L2VPN_TYPE_CHOICES, POINT_TO_POINT_TYPES } from './l2vpn.js';
 
 /** What may terminate an L2VPN. */
@@ -16,8 +23,16 @@ interface InterfaceKind {
   parentField: string;
 }
 
-const DEVICE_INTERFACES: InterfaceKind = { interfaceModel: 'dcim.interface', parentModel: 'dcim.device', parentField: 'device' };
-const VM_INTERFACES: InterfaceKind = { interfaceModel: 'virtualization.vminterface', parentModel: 'virtualization.virtualmachine', parentField: 'virtual_machine' };
+const DEVICE_INTERFACES: InterfaceKind = {
+  interfaceModel: 'dcim.interface',
+  parentModel: 'dcim.device',
+  parentField: 'device',
+};
+const VM_INTERFACES: InterfaceKind = {
+  interfaceModel: 'virtualization.vminterface',
+  parentModel: 'virtualization.virtualmachine',
+  parentField: 'virtual_machine',
+};
 
 export const l2vpntermination: ModelDefinition = {
   key: 'ipam.l2vpntermination',
@@ -64,13 +79,24 @@ export const l2vpntermination: ModelDefinition = {
     virtual_machine: { kind: 'method', lookups: ['n'], method: onParents(VM_INTERFACES, 'name') },
     interface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: onObjects('dcim.interface', 'id') },
     interface: { kind: 'method', lookups: ['n'], method: onObjects('dcim.interface', 'name') },
-    vminterface_id: { kind: 'method', value: 'integer', lookups: ['n'], method: onObjects('virtualization.vminterface', 'id') },
+    vminterface_id: {
+      kind: 'method',
+      value: 'integer',
+      lookups: ['n'],
+      method: onObjects('virtualization.vminterface', 'id'),
+    },
     vminterface: { kind: 'method', lookups: ['n'], method: onObjects('virtualization.vminterface', 'name') },
     vlan_id: { kind: 'method', value: 'integer', lookups: ['n'], method: onObjects('ipam.vlan', 'id') },
     vlan: { kind: 'method', lookups: ['n'], method: onObjects('ipam.vlan', 'name') },
     vlan_vid: { kind: 'method', value: 'integer', lookups: ['n', 'lt', 'lte', 'gt', 'gte'], method: onVlanVids },
     // NetBox: the L2VPN's name contains the text
-    q: { kind: 'search', fields: [], also: async ([text], env) => ({ l2vpn: { $in: await env.ids('ipam.l2vpn', { name: env.textCondition('ic', String(text)) }) } }) },
+    q: {
+      kind: 'search',
+      fields: [],
+      also: async ([text], env) => ({
+        l2vpn: { $in: await env.ids('ipam.l2vpn', { name: env.textCondition('ic', String(text)) }) },
+      }),
+    },
   },
   hooks: {
     display: terminationDisplay,
@@ -80,28 +106,42 @@ export const l2vpntermination: ModelDefinition = {
 
 /** '<assigned object> <> <l2vpn>', each as it shows itself. */
 async function terminationDisplay(obj: StoredObject, view: LookupView): Promise<string> {
-  const target = typeof obj.assigned_object_type === 'string' ? await related(view, obj.assigned_object_type, obj.assigned_object_id) : null;
+  const target =
+    typeof obj.assigned_object_type === 'string'
+      ? await related(view, obj.assigned_object_type, obj.assigned_object_id)
+      : null;
   const vpn = await related(view, 'ipam.l2vpn', obj.l2vpn);
   return `${target ? pyStr(target.display ?? target.id) : 'None'} <> ${vpn ? pyStr(vpn.display ?? vpn.name) : 'None'}`;
 }
 
 /** NetBox's L2VPNTermination.clean: one termination per object; a point-to-point L2VPN has two ends at most. */
 async function validateTermination(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
-  const target = typeof obj.assigned_object_type === 'string' ? await related(view, obj.assigned_object_type, obj.assigned_object_id) : null;
+  const target =
+    typeof obj.assigned_object_type === 'string'
+      ? await related(view, obj.assigned_object_type, obj.assigned_object_id)
+      : null;
   if (target) {
     const [taken] = await view.find(
       'ipam.l2vpntermination',
-      { assigned_object_type: obj.assigned_object_type, assigned_object_id: obj.assigned_object_id, id: { $ne: obj.id } },
+      {
+        assigned_object_type: obj.assigned_object_type,
+        assigned_object_id: obj.assigned_object_id,
+        id: { $ne: obj.id },
+      },
       1,
     );
-    if (taken) return fieldError('__all__', `L2VPN Termination already assigned (${pyStr(target.display ?? target.id)})`);
+    if (taken)
+      return fieldError('__all__', `L2VPN Termination already assigned (${pyStr(target.display ?? target.id)})`);
   }
   const vpn = await related(view, 'ipam.l2vpn', obj.l2vpn);
   if (vpn && POINT_TO_POINT_TYPES.has(String(vpn.type))) {
     const others = (await view.find('ipam.l2vpntermination', { l2vpn: vpn.id, id: { $ne: obj.id } }, 2)).length;
     if (others >= 2) {
       const label = L2VPN_TYPE_CHOICES.find((c) => c.value === vpn.type)?.label ?? String(vpn.type);
-      return fieldError('__all__', `${label} L2VPNs cannot have more than two terminations; found ${others} already defined.`);
+      return fieldError(
+        '__all__',
+        `${label} L2VPNs cannot have more than two terminations; found ${others} already defined.`,
+      );
     }
   }
 }
@@ -123,13 +163,18 @@ function onObjects(model: string, by: 'id' | 'name'): FilterMethod {
 function onParents(kind: InterfaceKind, by: 'id' | 'name'): FilterMethod {
   return async (values, env) => {
     const parents = await existingIds(env, kind.parentModel, by, values);
-    const interfaces = parents.length ? await env.ids(kind.interfaceModel, { [kind.parentField]: { $in: parents } }) : [];
+    const interfaces = parents.length
+      ? await env.ids(kind.interfaceModel, { [kind.parentField]: { $in: parents } })
+      : [];
     return terminatingAt(kind.interfaceModel, interfaces, env);
   };
 }
 
 /** Terminations on VLANs whose VID compares with the values as the lookup says. */
-async function onVlanVids(values: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+async function onVlanVids(
+  values: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown>> {
   const vids = values.map(Number);
   const conditions: Record<string, unknown> = {
     exact: { $in: vids },
@@ -139,7 +184,11 @@ async function onVlanVids(values: Array<string | number | boolean>, env: FilterE
     gt: { $gt: Math.min(...vids) },
     gte: { $gte: Math.min(...vids) },
   };
-  return terminatingAt('ipam.vlan', await env.ids('ipam.vlan', { vid: conditions[env.lookup] ?? conditions.exact }), env);
+  return terminatingAt(
+    'ipam.vlan',
+    await env.ids('ipam.vlan', { vid: conditions[env.lookup] ?? conditions.exact }),
+    env,
+  );
 }
 
 /**
@@ -155,7 +204,9 @@ function atSites(scope: 'site' | 'region', by: 'id' | 'slug'): FilterMethod {
     const devices = await env.ids('dcim.device', atSite);
     const machines = await env.ids('virtualization.virtualmachine', atSite);
     const interfaces = devices.length ? await env.ids('dcim.interface', { device: { $in: devices } }) : [];
-    const vmInterfaces = machines.length ? await env.ids('virtualization.vminterface', { virtual_machine: { $in: machines } }) : [];
+    const vmInterfaces = machines.length
+      ? await env.ids('virtualization.vminterface', { virtual_machine: { $in: machines } })
+      : [];
     return {
       $or: [
         { assigned_object_type: 'ipam.vlan', assigned_object_id: { $in: vlans } },

@@ -1,13 +1,19 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
-import { displayAttribute } from '../hooks.js';
-import { addressSortKey, lastAddress, networkAddress, networkKeys, normalizeNetworkField, parseCidr } from '../values/ipNetworks.js';
-import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
-import type { FilterEnvironment, FilterMethod } from '../types.js';
-import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
-import { duplicatePrefix } from '../ipamUniqueness.js';
 import { prefixAvailableIps } from '../allocation/availableIps.js';
 import { prefixAvailablePrefixes } from '../allocation/availablePrefixes.js';
+import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
+import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
+import { displayAttribute } from '../hooks.js';
+import { duplicatePrefix } from '../ipamUniqueness.js';
+import type { FilterEnvironment, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import {
+  addressSortKey,
+  lastAddress,
+  networkAddress,
+  networkKeys,
+  normalizeNetworkField,
+  parseCidr,
+} from '../values/ipNetworks.js';
 import { liveHierarchy, prefixHierarchyColumns } from './prefixHierarchy.js';
 
 const HIERARCHY_LOOKUPS = ['n', 'lte', 'lt', 'gte', 'gt'];
@@ -100,7 +106,10 @@ export function presentInVrf(by: 'id' | 'rd'): FilterMethod {
 }
 
 /** Prefixes whose VLAN's VID compares with the values as the lookup says. */
-async function filterVlanVid(vids: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+async function filterVlanVid(
+  vids: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown>> {
   const numbers = vids.map(Number);
   const condition: Record<string, Record<string, unknown>> = {
     exact: { $in: numbers },

@@ -1,5 +1,5 @@
 import type { ColumnTransition, LookupView, ProjectedColumns, StoredObject } from '../types.js';
-import { addressSortKey, sortKeyValue, type Family } from '../values/ipNetworks.js';
+import { addressSortKey, type Family, sortKeyValue } from '../values/ipNetworks.js';
 
 /**
  * A prefix's place in its VRF's hierarchy, kept as columns by the projection:
@@ -28,7 +28,13 @@ const MODEL = 'ipam.prefix';
 export function placeOf(doc: StoredObject | null | undefined): Place | null {
   if (!doc) return null;
   const { _family: family, _network: network, _last: last, _prefixlen: length } = doc;
-  if ((family !== 4 && family !== 6) || typeof network !== 'string' || typeof last !== 'string' || typeof length !== 'number') return null;
+  if (
+    (family !== 4 && family !== 6) ||
+    typeof network !== 'string' ||
+    typeof last !== 'string' ||
+    typeof length !== 'number'
+  )
+    return null;
   return { family, vrf: typeof doc.vrf === 'number' ? doc.vrf : null, network, last, length };
 }
 
@@ -36,7 +42,10 @@ const keyOf = (p: Place) => `${p.vrf}|${p.family}|${p.network}|${p.length}`;
 const groupOf = (p: Place) => `${p.vrf}|${p.family}`;
 const sameGroup = (a: Place, b: Place) => a.vrf === b.vrf && a.family === b.family;
 
-async function projectHierarchy(transitions: ColumnTransition[], readModels: LookupView): Promise<Map<number, Record<string, unknown>>> {
+async function projectHierarchy(
+  transitions: ColumnTransition[],
+  readModels: LookupView,
+): Promise<Map<number, Record<string, unknown>>> {
   const view = new PlaceLookups(readModels);
   const changed = new Set(transitions.map((t) => t.id));
   const batch = new BatchPlaces(transitions.flatMap((t) => (placeOf(t.after) ? [placeOf(t.after)!] : [])));
@@ -70,7 +79,8 @@ async function projectHierarchy(transitions: ColumnTransition[], readModels: Loo
     const there = await storedAt(place, readModels);
     const before = there.length;
     const after = there.filter((d) => !changed.has(d.id)).length + batch.at(place).length;
-    if (after !== before) for (const d of await view.around(place)) if (!changed.has(d.id)) add(childDelta, d, after - before);
+    if (after !== before)
+      for (const d of await view.around(place)) if (!changed.has(d.id)) add(childDelta, d, after - before);
     const presence = Number(after > 0) - Number(before > 0);
     if (presence !== 0) for (const d of await view.inside(place)) if (!changed.has(d.id)) add(depthDelta, d, presence);
   }
@@ -113,36 +123,58 @@ function remembered<T>(cache: Map<string, Promise<T>>, key: string, load: () => 
 }
 
 /** The columns of a prefix at `place` in the state after the batch (the read models without the batch's prefixes, plus them). */
-async function hierarchyAt(place: Place, view: Lookups, changed: Set<number>, batch: BatchPlaces): Promise<Record<string, number>> {
+async function hierarchyAt(
+  place: Place,
+  view: Lookups,
+  changed: Set<number>,
+  batch: BatchPlaces,
+): Promise<Record<string, number>> {
   const inside = (await view.inside(place)).filter((d) => !changed.has(d.id)).length + batch.inside(place).length;
-  const around = new Set([...(await view.around(place)).filter((d) => !changed.has(d.id)).map((d) => keyOf(placeOf(d)!)), ...batch.around(place).map(keyOf)]);
+  const around = new Set([
+    ...(await view.around(place)).filter((d) => !changed.has(d.id)).map((d) => keyOf(placeOf(d)!)),
+    ...batch.around(place).map(keyOf),
+  ]);
   return { _children: inside, _depth: around.size };
 }
 
 /** A prefix's columns counted from the read models (for a document that does not carry them). */
 export function liveHierarchy(doc: StoredObject, view: LookupView): Promise<Record<string, number>> {
   const place = placeOf(doc);
-  return place ? hierarchyAt(place, new PlaceLookups(view), new Set([doc.id]), new BatchPlaces([])) : Promise.resolve({ _children: 0, _depth: 0 });
+  return place
+    ? hierarchyAt(place, new PlaceLookups(view), new Set([doc.id]), new BatchPlaces([]))
+    : Promise.resolve({ _children: 0, _depth: 0 });
 }
 
 // The VRF is compared after the look-up: as a query term it would send the look-up
 // through the VRF index instead of the network order.
 
 async function storedAt(place: Place, view: LookupView): Promise<StoredObject[]> {
-  const found = await view.find(MODEL, { _network: { $gte: place.network, $lte: place.network }, _prefixlen: place.length });
+  const found = await view.find(MODEL, {
+    _network: { $gte: place.network, $lte: place.network },
+    _prefixlen: place.length,
+  });
   return found.filter((d) => samePlace(d, place));
 }
 
 async function storedInside(place: Place, view: LookupView): Promise<StoredObject[]> {
-  const found = await view.find(MODEL, { _network: { $gte: place.network, $lte: place.last }, _prefixlen: { $gt: place.length } });
-  return found.filter((d) => { const p = placeOf(d); return p !== null && sameGroup(p, place); });
+  const found = await view.find(MODEL, {
+    _network: { $gte: place.network, $lte: place.last },
+    _prefixlen: { $gt: place.length },
+  });
+  return found.filter((d) => {
+    const p = placeOf(d);
+    return p !== null && sameGroup(p, place);
+  });
 }
 
 /** A container's network is this network cut to a shorter mask: one look-up of those networks. */
 async function storedAround(place: Place, view: LookupView): Promise<StoredObject[]> {
   if (place.length === 0) return [];
   const found = await Promise.all(shorterNetworks(place).map((network) => view.find(MODEL, { _network: network })));
-  return found.flat().filter((d) => { const p = placeOf(d); return p !== null && sameGroup(p, place) && p.length < place.length && p.last >= place.last; });
+  return found.flat().filter((d) => {
+    const p = placeOf(d);
+    return p !== null && sameGroup(p, place) && p.length < place.length && p.last >= place.last;
+  });
 }
 
 function samePlace(doc: StoredObject, place: Place): boolean {
@@ -172,7 +204,8 @@ export class BatchPlaces {
       if (group) group.push(place);
       else this.groups.set(groupOf(place), [place]);
     }
-    for (const group of this.groups.values()) group.sort((a, b) => (a.network < b.network ? -1 : a.network > b.network ? 1 : a.length - b.length));
+    for (const group of this.groups.values())
+      group.sort((a, b) => (a.network < b.network ? -1 : a.network > b.network ? 1 : a.length - b.length));
   }
 
   at(place: Place): Place[] {
@@ -184,7 +217,9 @@ export class BatchPlaces {
   }
 
   around(place: Place): Place[] {
-    return shorterNetworks(place).flatMap((network) => this.from(place, network, network).filter((p) => p.length < place.length && p.last >= place.last));
+    return shorterNetworks(place).flatMap((network) =>
+      this.from(place, network, network).filter((p) => p.length < place.length && p.last >= place.last),
+    );
   }
 
   /** The places of `place`'s group whose network is within first..last. */

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { countField } from '../commonFields.js';
-import { organizationalModel } from '../organizationalModel.js';
 import { BEYOND_NETBOX } from '../filterSpecs.js';
+import { organizationalModel } from '../organizationalModel.js';
 
 export const role = organizationalModel({
   key: 'ipam.role',

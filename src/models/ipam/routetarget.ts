@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields, tenantField, uniqueNameField } from '../commonFields.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { listedBy } from '../listedByFilter.js';
+import type { ModelDefinition } from '../types.js';
 
 export const routetarget: ModelDefinition = {
   key: 'ipam.routetarget',

@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { pairFilters } from '../filterSpecs.js';
 import { fieldError } from '../hooks.js';
+import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
 import { portFilter, portsField, portsSortKey, protocolField, serviceDisplay, serviceRules } from './serviceFields.js';
 
 /**
@@ -12,8 +12,10 @@ import { portFilter, portsField, portsSortKey, protocolField, serviceDisplay, se
 export function serviceParentRule(obj: StoredObject): FieldErrors | undefined {
   const onDevice = obj.device !== null && obj.device !== undefined;
   const onMachine = obj.virtual_machine !== null && obj.virtual_machine !== undefined;
-  if (onDevice && onMachine) return fieldError('__all__', 'A service cannot be associated with both a device and a virtual machine.');
-  if (!onDevice && !onMachine) return fieldError('__all__', 'A service must be associated with either a device or a virtual machine.');
+  if (onDevice && onMachine)
+    return fieldError('__all__', 'A service cannot be associated with both a device and a virtual machine.');
+  if (!onDevice && !onMachine)
+    return fieldError('__all__', 'A service must be associated with either a device or a virtual machine.');
   return undefined;
 }
 
@@ -27,7 +29,14 @@ export const service: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'CASCADE', nullable: true, default: null },
-    { name: 'virtual_machine', type: 'fk', target: 'virtualization.virtualmachine', onDelete: 'CASCADE', nullable: true, default: null },
+    {
+      name: 'virtual_machine',
+      type: 'fk',
+      target: 'virtualization.virtualmachine',
+      onDelete: 'CASCADE',
+      nullable: true,
+      default: null,
+    },
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     portsField,
     protocolField,

@@ -2,8 +2,8 @@
  * What services and service templates share (NetBox's ServiceBase): the protocol, the
  * list of ports, their string form, the `port` filter and the rules on both.
  */
-import type { Choice, FieldDefinition, FieldErrors, FilterSpec, StoredObject } from '../types.js';
 import { pyStr } from '../hooks.js';
+import type { Choice, FieldDefinition, FieldErrors, FilterSpec, StoredObject } from '../types.js';
 
 export const SERVICE_PROTOCOL_CHOICES: Choice[] = [
   { value: 'tcp', label: 'TCP' },
@@ -25,7 +25,9 @@ export const protocolField: FieldDefinition = { name: 'protocol', type: 'choice'
 
 /** Ports in runs, as NetBox prints them: sorted, consecutive numbers collapsed ('80-81, 443'). */
 export function portList(ports: unknown): string {
-  const sorted = (Array.isArray(ports) ? ports.filter((p): p is number => typeof p === 'number') : []).sort((a, b) => a - b);
+  const sorted = (Array.isArray(ports) ? ports.filter((p): p is number => typeof p === 'number') : []).sort(
+    (a, b) => a - b,
+  );
   const runs: string[] = [];
   let i = 0;
   while (i < sorted.length) {
@@ -46,11 +48,13 @@ export function serviceDisplay(obj: StoredObject): string {
 /** The protocol must be given; ports must be given, each within 1..65535. */
 export function serviceRules(obj: StoredObject): FieldErrors | undefined {
   const errors: FieldErrors = {};
-  if (obj.protocol === undefined || obj.protocol === null || obj.protocol === '') errors.protocol = ['This field cannot be blank.'];
+  if (obj.protocol === undefined || obj.protocol === null || obj.protocol === '')
+    errors.protocol = ['This field cannot be blank.'];
   const ports = Array.isArray(obj.ports) ? (obj.ports as number[]) : [];
   if (ports.length === 0) errors.ports = ['This field cannot be blank.'];
   else if (ports.some((p) => p > PORT_MAX)) errors.ports = [`Ensure this value is less than or equal to ${PORT_MAX}.`];
-  else if (ports.some((p) => p < PORT_MIN)) errors.ports = [`Ensure this value is greater than or equal to ${PORT_MIN}.`];
+  else if (ports.some((p) => p < PORT_MIN))
+    errors.ports = [`Ensure this value is greater than or equal to ${PORT_MIN}.`];
   return Object.keys(errors).length ? errors : undefined;
 }
 

@@ -1,11 +1,17 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
-import { fieldError, nameOf, pyStr, related } from '../hooks.js';
+import {
+  changeLoggedFields,
+  countField,
+  descriptionField,
+  displayNameField,
+  identityFields,
+  tenantField,
+} from '../commonFields.js';
 import { rackDisplay } from '../dcim/rack.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
-import type { FilterEnvironment } from '../types.js';
+import { fieldError, nameOf, pyStr, related } from '../hooks.js';
+import type { FilterEnvironment, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { VLAN_STATUS_CHOICES } from './choices.js';
-import { changeLoggedFields, countField, descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { l2vpnFilters, l2vpnTerminationField } from './l2vpnTerminationField.js';
 
 /** str() of a VLAN group's scope object ('None' for a global group). */
@@ -61,7 +67,12 @@ export const vlan: ModelDefinition = {
     ...tenancyFilters,
     ...siteScopeFilters(['site']),
     available_on_device: { kind: 'method', value: 'integer', single: true, method: filterAvailableOnDevice },
-    available_on_virtualmachine: { kind: 'method', value: 'integer', single: true, method: filterAvailableOnVirtualMachine },
+    available_on_virtualmachine: {
+      kind: 'method',
+      value: 'integer',
+      single: true,
+      method: filterAvailableOnVirtualMachine,
+    },
     ...l2vpnFilters,
     q: { kind: 'search', also: ([text]) => (/^\d{1,9}$/.test(String(text)) ? { vid: Number(text) } : null) },
   },
@@ -108,19 +119,36 @@ async function withAncestors(env: FilterEnvironment, model: string, id: unknown)
  * to the device's region or site group (or an ancestor), site, location (or an ancestor)
  * or rack, those of the device's site, and global ones (no site, group unscoped or none).
  */
-async function filterAvailableOnDevice([id]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+async function filterAvailableOnDevice(
+  [id]: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown>> {
   const [device] = await env.find('dcim.device', { id }, 1);
   if (!device) env.invalid(UNKNOWN_CHOICE);
   const [site] = await env.find('dcim.site', { id: device!.site }, 1);
   const scopes: Record<string, unknown>[] = [{ scope_type: 'dcim.site', scope_id: device!.site }];
-  if (site?.region != null) scopes.push({ scope_type: 'dcim.region', scope_id: { $in: await withAncestors(env, 'dcim.region', site.region) } });
-  if (site?.group != null) scopes.push({ scope_type: 'dcim.sitegroup', scope_id: { $in: await withAncestors(env, 'dcim.sitegroup', site.group) } });
-  if (device!.location != null) scopes.push({ scope_type: 'dcim.location', scope_id: { $in: await withAncestors(env, 'dcim.location', device!.location) } });
+  if (site?.region != null)
+    scopes.push({ scope_type: 'dcim.region', scope_id: { $in: await withAncestors(env, 'dcim.region', site.region) } });
+  if (site?.group != null)
+    scopes.push({
+      scope_type: 'dcim.sitegroup',
+      scope_id: { $in: await withAncestors(env, 'dcim.sitegroup', site.group) },
+    });
+  if (device!.location != null)
+    scopes.push({
+      scope_type: 'dcim.location',
+      scope_id: { $in: await withAncestors(env, 'dcim.location', device!.location) },
+    });
   if (device!.rack != null) scopes.push({ scope_type: 'dcim.rack', scope_id: device!.rack });
   const groups = await env.ids('ipam.vlangroup', { $or: scopes });
   const unscoped = await env.ids('ipam.vlangroup', { scope_id: null });
   return {
-    $or: [{ group: { $in: groups } }, { site: device!.site }, { group: { $in: unscoped }, site: null }, { group: null, site: null }],
+    $or: [
+      { group: { $in: groups } },
+      { site: device!.site },
+      { group: { $in: unscoped }, site: null },
+      { group: null, site: null },
+    ],
   };
 }
 
@@ -130,7 +158,10 @@ async function filterAvailableOnDevice([id]: Array<string | number | boolean>, e
  * else its cluster's), that site's region or site group (or an ancestor); those of that
  * site; and global ones.
  */
-async function filterAvailableOnVirtualMachine([id]: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+async function filterAvailableOnVirtualMachine(
+  [id]: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown>> {
   const [vm] = await env.find('virtualization.virtualmachine', { id }, 1);
   if (!vm) env.invalid(UNKNOWN_CHOICE);
   const [cluster] = vm!.cluster == null ? [] : await env.find('virtualization.cluster', { id: vm!.cluster }, 1);
@@ -143,12 +174,24 @@ async function filterAvailableOnVirtualMachine([id]: Array<string | number | boo
   }
   if (site) {
     scopes.push({ scope_type: 'dcim.site', scope_id: site.id });
-    if (site.region != null) scopes.push({ scope_type: 'dcim.region', scope_id: { $in: await withAncestors(env, 'dcim.region', site.region) } });
-    if (site.group != null) scopes.push({ scope_type: 'dcim.sitegroup', scope_id: { $in: await withAncestors(env, 'dcim.sitegroup', site.group) } });
+    if (site.region != null)
+      scopes.push({
+        scope_type: 'dcim.region',
+        scope_id: { $in: await withAncestors(env, 'dcim.region', site.region) },
+      });
+    if (site.group != null)
+      scopes.push({
+        scope_type: 'dcim.sitegroup',
+        scope_id: { $in: await withAncestors(env, 'dcim.sitegroup', site.group) },
+      });
   }
   const groups = scopes.length ? await env.ids('ipam.vlangroup', { $or: scopes }) : [];
   const unscoped = await env.ids('ipam.vlangroup', { scope_id: null });
-  const usable: Record<string, unknown>[] = [{ group: { $in: groups } }, { group: { $in: unscoped }, site: null }, { group: null, site: null }];
+  const usable: Record<string, unknown>[] = [
+    { group: { $in: groups } },
+    { group: { $in: unscoped }, site: null },
+    { group: null, site: null },
+  ];
   if (site) usable.push({ site: site.id });
   return { $or: usable };
 }

@@ -1,9 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { fieldError } from '../hooks.js';
-import { scopeFilter } from '../filterSpecs.js';
-import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
 import { vlanGroupAvailableVlans } from '../allocation/availableVlans.js';
+import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
+import { scopeFilter } from '../filterSpecs.js';
+import { fieldError } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
 
 /** What a VLAN group may be scoped to. */
 const SCOPE_TYPES = [
@@ -66,8 +66,10 @@ export const vlangroup: ModelDefinition = {
   },
   hooks: {
     async validate(obj) {
-      if (obj.scope_type && obj.scope_id == null) return fieldError('__all__', 'Cannot set scope_type without scope_id.');
-      if (obj.scope_id != null && !obj.scope_type) return fieldError('__all__', 'Cannot set scope_id without scope_type.');
+      if (obj.scope_type && obj.scope_id == null)
+        return fieldError('__all__', 'Cannot set scope_type without scope_id.');
+      if (obj.scope_id != null && !obj.scope_type)
+        return fieldError('__all__', 'Cannot set scope_id without scope_type.');
       if (Number(obj.max_vid ?? 4094) < Number(obj.min_vid ?? 1)) {
         return fieldError('max_vid', 'Maximum child VID must be greater than or equal to minimum child VID');
       }

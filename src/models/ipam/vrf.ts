@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { pyStr } from '../hooks.js';
-import { pairFilters, tenancyFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
+import { pairFilters, tenancyFilters } from '../filterSpecs.js';
+import { pyStr } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
 
 export const vrf: ModelDefinition = {
   key: 'ipam.vrf',
@@ -14,7 +14,16 @@ export const vrf: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 100 },
-    { name: 'rd', label: 'Route distinguisher', type: 'string', nullable: true, blank: true, default: null, unique: true, maxLength: 21 },
+    {
+      name: 'rd',
+      label: 'Route distinguisher',
+      type: 'string',
+      nullable: true,
+      blank: true,
+      default: null,
+      unique: true,
+      maxLength: 21,
+    },
     tenantField,
     { name: 'enforce_unique', type: 'boolean', default: true },
     descriptionField,

@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { identityFields } from '../commonFields.js';
-import { fieldError, pyStr, related } from '../hooks.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import { fieldError, pyStr, related } from '../hooks.js';
+import type { Choice, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { CONTACT_MODELS } from './contactModels.js';
 
 const PRIORITY_CHOICES: Choice[] = [
@@ -28,11 +28,26 @@ export const contactassignment: ModelDefinition = {
     ...identityFields,
     { name: 'content_type', type: 'content_type', allowedTypes: CONTACT_MODELS, required: true },
     { name: 'object_id', type: 'integer', required: true, min: 0, max: 9223372036854776000 },
-    { name: 'object', type: 'generic_fk', readOnly: true, nullable: true, targets: CONTACT_MODELS, typeField: 'content_type', idField: 'object_id' },
+    {
+      name: 'object',
+      type: 'generic_fk',
+      readOnly: true,
+      nullable: true,
+      targets: CONTACT_MODELS,
+      typeField: 'content_type',
+      idField: 'object_id',
+    },
     { name: 'contact', type: 'fk', target: 'tenancy.contact', onDelete: 'PROTECT', required: true },
     // NetBox's serializer lets the role be left out or null; the model then refuses it (see validate).
     // Its brief form shows the role's id (the nested serializer declares no nested role).
-    { name: 'role', type: 'fk', target: 'tenancy.contactrole', onDelete: 'PROTECT', nullable: true, briefAttribute: 'id' },
+    {
+      name: 'role',
+      type: 'fk',
+      target: 'tenancy.contactrole',
+      onDelete: 'PROTECT',
+      nullable: true,
+      briefAttribute: 'id',
+    },
     { name: 'priority', type: 'choice', blank: true, default: '', defaultOnPut: true, choices: PRIORITY_CHOICES },
     // A record's created reads as a date (YYYY-MM-DD); the stored value keeps the full timestamp.
     { name: 'created', type: 'date', readOnly: true, nullable: true },

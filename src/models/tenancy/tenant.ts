@@ -1,7 +1,14 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
+import {
+  changeLoggedFields,
+  countField,
+  descriptionField,
+  identityFields,
+  slugField,
+  uniqueNameField,
+} from '../commonFields.js';
 import { contactFilters, treeFilters } from '../filterSpecs.js';
-import { changeLoggedFields, countField, descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
+import type { ModelDefinition } from '../types.js';
 
 export const tenant: ModelDefinition = {
   key: 'tenancy.tenant',

@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, users.objectpermission); hooks are hand-written.
-import type { FieldErrors, ModelDefinition } from '../types.js';
 import { descriptionField, identityFields } from '../commonFields.js';
-import { pairFilters } from '../filterSpecs.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import { pairFilters } from '../filterSpecs.js';
+import type { FieldErrors, ModelDefinition } from '../types.js';
 
 /**
  * '<app_label>.<model>'. NetBox accepts any installed content type; models this service does
@@ -32,7 +32,8 @@ function permissionErrors(obj: Record<string, unknown>): FieldErrors | undefined
   const actions = obj.actions;
   if (Array.isArray(actions)) {
     if (actions.length === 0) errors.actions = ['This list may not be empty.'];
-    else if (actions.some((a) => typeof a !== 'string' || a.length > 30)) errors.actions = ['Ensure this field has no more than 30 characters.'];
+    else if (actions.some((a) => typeof a !== 'string' || a.length > 30))
+      errors.actions = ['Ensure this field has no more than 30 characters.'];
     else if (actions.some((a) => a === '')) errors.actions = ['This field may not be blank.'];
   }
   const constraints = obj.constraints;
@@ -57,10 +58,22 @@ export const objectpermission: ModelDefinition = {
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     descriptionField,
     { name: 'enabled', type: 'boolean', default: true },
-    { name: 'object_types', type: 'array', items: 'string', required: true, help: "content types covered, '<app_label>.<model>'" },
+    {
+      name: 'object_types',
+      type: 'array',
+      items: 'string',
+      required: true,
+      help: "content types covered, '<app_label>.<model>'",
+    },
     { name: 'groups', type: 'm2m', target: 'auth.group', default: [] },
     { name: 'users', type: 'm2m', target: 'auth.user', default: [] },
-    { name: 'actions', type: 'array', items: 'string', required: true, help: 'view, add, change, delete or a custom action (grant)' },
+    {
+      name: 'actions',
+      type: 'array',
+      items: 'string',
+      required: true,
+      help: 'view, add, change, delete or a custom action (grant)',
+    },
     {
       name: 'constraints',
       type: 'json',

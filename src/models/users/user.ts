@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { pyStr } from '../hooks.js';
 import { identityFields } from '../commonFields.js';
 import { BEYOND_NETBOX, pairFilters } from '../filterSpecs.js';
+import { pyStr } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
 
 /** Django's UnicodeUsernameValidator: letters, digits and @ . + - _ only. */
 const USERNAME = /^[\p{L}\p{N}_@.+-]+$/u;
@@ -53,7 +53,9 @@ export const user: ModelDefinition = {
     async validate(obj, view) {
       if (typeof obj.username !== 'string') return undefined;
       if (!USERNAME.test(obj.username)) {
-        return { username: ['Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.'] };
+        return {
+          username: ['Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.'],
+        };
       }
       // Django's own wording (the generic unique check would say "user with this username ...").
       const [other] = await view.find('auth.user', { username: { $eq: obj.username }, id: { $ne: obj.id } }, 1);

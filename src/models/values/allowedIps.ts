@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+
 import IPCIDR from 'ip-cidr';
 
 /**
@@ -14,7 +15,8 @@ export function normalizeAllowedIps(value: unknown): { networks: string[] | null
     const text = item.trim();
     const family = isIP(text);
     const cidr = family === 4 ? `${text}/32` : family === 6 ? `${text}/128` : text;
-    if (!IPCIDR.isValidCIDR(cidr)) return { error: `Enter a valid IPv4 or IPv6 address with optional mask: ${JSON.stringify(item)}.` };
+    if (!IPCIDR.isValidCIDR(cidr))
+      return { error: `Enter a valid IPv4 or IPv6 address with optional mask: ${JSON.stringify(item)}.` };
     networks.push(cidr.toLowerCase());
   }
   return { networks };

@@ -67,7 +67,8 @@ export function parseDateTime(raw: string): Parsed<string> {
   const invalid = { ok: false as const, message: 'Enter a valid date/time.' };
   if (!m) return invalid;
   const [y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m.slice(1) as string[];
-  if (!validDate(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return invalid;
+  if (!validDate(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59)
+    return invalid;
   let ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
   if (zone && zone.toUpperCase() !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;

@@ -35,7 +35,11 @@ export function canonicalWwn(input: unknown): string | null {
  * Normalises a stored MAC or WWN field in place: its canonical text, or null when empty.
  * Returns NetBox's message for a value that is neither.
  */
-export function normalizeHardwareField(obj: Record<string, unknown>, field: string, kind: 'MAC' | 'WWN'): string | null {
+export function normalizeHardwareField(
+  obj: Record<string, unknown>,
+  field: string,
+  kind: 'MAC' | 'WWN',
+): string | null {
   const value = obj[field];
   if (value == null || value === '') {
     obj[field] = null;

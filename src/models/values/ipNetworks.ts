@@ -6,6 +6,7 @@
  * comparison (MongoDB's) orders IPv4 before IPv6 and addresses numerically.
  */
 import { isIP } from 'node:net';
+
 import type { FieldErrors } from '../types.js';
 
 export type Family = 4 | 6;
@@ -97,7 +98,7 @@ export function formatAddress(family: Family, value: bigint): string {
   // Compress the longest run (leftmost on ties) of two or more zero groups (RFC 5952).
   let bestStart = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -219,7 +220,11 @@ function normalizeField(
 }
 
 /** normalize hook of a network field (prefix, aggregate): canonical text, `family`; /0 is refused. */
-export function normalizeNetworkField(obj: Record<string, unknown>, field: string, noun: string): FieldErrors | undefined {
+export function normalizeNetworkField(
+  obj: Record<string, unknown>,
+  field: string,
+  noun: string,
+): FieldErrors | undefined {
   return normalizeField(obj, field, noun, normalizeNetwork);
 }
 

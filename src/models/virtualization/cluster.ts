@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { ModelDefinition } from '../types.js';
-import { contactFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
+import { contactFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
+import type { ModelDefinition } from '../types.js';
 
 export const cluster: ModelDefinition = {
   key: 'virtualization.cluster',

@@ -7,9 +7,7 @@ export const clustergroup = organizationalModel({
   key: 'virtualization.clustergroup',
   path: 'cluster-groups',
   verboseName: 'cluster group',
-  counts: [
-    countField('cluster_count', 'virtualization.cluster', 'group'),
-  ],
+  counts: [countField('cluster_count', 'virtualization.cluster', 'group')],
   brief: ['id', 'url', 'display', 'name', 'slug', 'cluster_count'],
   filters: { ...contactFilters },
 });

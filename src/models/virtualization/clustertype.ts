@@ -6,8 +6,6 @@ export const clustertype = organizationalModel({
   key: 'virtualization.clustertype',
   path: 'cluster-types',
   verboseName: 'cluster type',
-  counts: [
-    countField('cluster_count', 'virtualization.cluster', 'type'),
-  ],
+  counts: [countField('cluster_count', 'virtualization.cluster', 'type')],
   brief: ['id', 'url', 'display', 'name', 'slug', 'cluster_count'],
 });

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { configContextField, VIRTUAL_MACHINE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
+import { deviceDisplay } from '../dcim/device.js';
 import { contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
@@ -13,8 +13,8 @@ import {
   primaryIpStartsWith,
   VIRTUAL_MACHINE_HOLDER,
 } from '../primaryIps.js';
+import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
-import { deviceDisplay } from '../dcim/device.js';
 
 const STATUS_CHOICES: Choice[] = [
   { value: 'offline', label: 'Offline' },
@@ -35,11 +35,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 async function roleProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
   const role = await related(view, 'dcim.devicerole', obj.role);
-  if (role && role.vm_role !== true) return fieldError('role', `device role instance with id ${role.id} does not exist.`);
+  if (role && role.vm_role !== true)
+    return fieldError('role', `device role instance with id ${role.id} does not exist.`);
 }
 
 /** NetBox's VirtualMachine.clean(); the first failing rule wins. */
-async function cleanProblem(obj: StoredObject, view: LookupView, previous: StoredObject | null): Promise<FieldErrors | void> {
+async function cleanProblem(
+  obj: StoredObject,
+  view: LookupView,
+  previous: StoredObject | null,
+): Promise<FieldErrors | void> {
   if (obj.local_context_data != null && !isPlainObject(obj.local_context_data)) {
     return fieldError('local_context_data', 'JSON data must be in object form. Example: {"foo": 123}');
   }
@@ -47,7 +52,10 @@ async function cleanProblem(obj: StoredObject, view: LookupView, previous: Store
   const cluster = await related(view, 'virtualization.cluster', obj.cluster);
   if (!site && !cluster) return fieldError('cluster', 'A virtual machine must be assigned to a site and/or cluster.');
   if (site && cluster && cluster.site !== site.id) {
-    return fieldError('cluster', `The selected cluster (${nameOf(cluster)}) is not assigned to this site (${nameOf(site)}).`);
+    return fieldError(
+      'cluster',
+      `The selected cluster (${nameOf(cluster)}) is not assigned to this site (${nameOf(site)}).`,
+    );
   }
   const device = await related(view, 'dcim.device', obj.device);
   if (device && !cluster) return fieldError('device', 'Must specify a cluster when assigning a host device.');
@@ -57,11 +65,17 @@ async function cleanProblem(obj: StoredObject, view: LookupView, previous: Store
       `The selected device (${await deviceDisplay(device, view)}) is not assigned to this cluster (${nameOf(cluster)}).`,
     );
   }
-  for (const [field, family] of [['primary_ip4', 4], ['primary_ip6', 6]] as const) {
+  for (const [field, family] of [
+    ['primary_ip4', 4],
+    ['primary_ip6', 6],
+  ] as const) {
     const address = await related(view, 'ipam.ipaddress', obj[field]);
     if (!address) continue;
     if (address.family !== family) {
-      return fieldError(field, `Must be an IPv${family} address. (${pyStr(address.address)} is an IPv${pyStr(address.family)} address.)`);
+      return fieldError(
+        field,
+        `Must be an IPv${family} address. (${pyStr(address.address)} is an IPv${pyStr(address.family)} address.)`,
+      );
     }
     // A new VM has no interfaces yet, so no address can be its primary.
     if (!previous || !(await belongsToHolder(address, obj.id, VIRTUAL_MACHINE_HOLDER, view))) {
@@ -71,7 +85,11 @@ async function cleanProblem(obj: StoredObject, view: LookupView, previous: Store
 }
 
 /** Django reports a field's own errors (the role) together with those of clean(). */
-async function validateVirtualMachine(obj: StoredObject, view: LookupView, previous: StoredObject | null): Promise<FieldErrors | void> {
+async function validateVirtualMachine(
+  obj: StoredObject,
+  view: LookupView,
+  previous: StoredObject | null,
+): Promise<FieldErrors | void> {
   const errors = { ...(await roleProblem(obj, view)), ...(await cleanProblem(obj, view, previous)) };
   if (Object.keys(errors).length) return errors;
 }
@@ -89,7 +107,14 @@ export const virtualmachine: ModelDefinition = {
     { name: 'status', type: 'choice', default: 'active', choices: STATUS_CHOICES },
     // filled from the cluster's site on save when left empty (beforeSave)
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
-    { name: 'cluster', type: 'fk', target: 'virtualization.cluster', onDelete: 'PROTECT', nullable: true, default: null },
+    {
+      name: 'cluster',
+      type: 'fk',
+      target: 'virtualization.cluster',
+      onDelete: 'PROTECT',
+      nullable: true,
+      default: null,
+    },
     { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'role', type: 'fk', target: 'dcim.devicerole', onDelete: 'PROTECT', nullable: true, default: null },
     tenantField,

@@ -1,16 +1,26 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import { INTERFACE_MODE_CHOICES } from '../dcim/choices.js';
 import { pairFilters, vrfByRd } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
-import { applyVlanMode, interfaceVlanFilters, taggedVlanSiteProblem, untaggedVlanSiteProblem, type InterfaceParent } from '../interfaceVlans.js';
-import { INTERFACE_MODE_CHOICES } from '../dcim/choices.js';
+import {
+  applyVlanMode,
+  type InterfaceParent,
+  interfaceVlanFilters,
+  taggedVlanSiteProblem,
+  untaggedVlanSiteProblem,
+} from '../interfaceVlans.js';
+import { l2vpnFilters, l2vpnTerminationField } from '../ipam/l2vpnTerminationField.js';
+import type { FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
 import { normalizeHardwareField } from '../values/hardwareAddress.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
-import { l2vpnFilters, l2vpnTerminationField } from '../ipam/l2vpnTerminationField.js';
 
 /** A parent or bridge interface must be another interface of the same VM. */
-async function sameVirtualMachine(obj: StoredObject, view: LookupView, field: 'parent' | 'bridge'): Promise<FieldErrors | void> {
+async function sameVirtualMachine(
+  obj: StoredObject,
+  view: LookupView,
+  field: 'parent' | 'bridge',
+): Promise<FieldErrors | void> {
   const other = await related(view, 'virtualization.vminterface', obj[field]);
   if (!other || other.virtual_machine === obj.virtual_machine) return;
   const vm = await related(view, 'virtualization.virtualmachine', other.virtual_machine);
@@ -40,10 +50,12 @@ async function validateVmInterface(
   const serializerVm = await parentVirtualMachine((previous ?? obj).virtual_machine, view);
   const tagged = await taggedVlanSiteProblem(obj, view, serializerVm, written);
   if (tagged) return tagged;
-  if (obj.parent != null && obj.parent === obj.id) return fieldError('parent', 'An interface cannot be its own parent.');
+  if (obj.parent != null && obj.parent === obj.id)
+    return fieldError('parent', 'An interface cannot be its own parent.');
   const parent = await sameVirtualMachine(obj, view, 'parent');
   if (parent) return parent;
-  if (obj.bridge != null && obj.bridge === obj.id) return fieldError('bridge', 'An interface cannot be bridged to itself.');
+  if (obj.bridge != null && obj.bridge === obj.id)
+    return fieldError('bridge', 'An interface cannot be bridged to itself.');
   const bridge = await sameVirtualMachine(obj, view, 'bridge');
   if (bridge) return bridge;
   return untaggedVlanSiteProblem(obj, view, await parentVirtualMachine(obj.virtual_machine, view));
@@ -58,11 +70,31 @@ export const vminterface: ModelDefinition = {
   verboseNamePlural: 'interfaces',
   fields: [
     ...identityFields,
-    { name: 'virtual_machine', type: 'fk', target: 'virtualization.virtualmachine', onDelete: 'CASCADE', required: true },
+    {
+      name: 'virtual_machine',
+      type: 'fk',
+      target: 'virtualization.virtualmachine',
+      onDelete: 'CASCADE',
+      required: true,
+    },
     { name: 'name', type: 'string', required: true, maxLength: 64 },
     { name: 'enabled', type: 'boolean', default: true },
-    { name: 'parent', type: 'fk', target: 'virtualization.vminterface', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'bridge', type: 'fk', target: 'virtualization.vminterface', onDelete: 'SET_NULL', nullable: true, default: null },
+    {
+      name: 'parent',
+      type: 'fk',
+      target: 'virtualization.vminterface',
+      onDelete: 'SET_NULL',
+      nullable: true,
+      default: null,
+    },
+    {
+      name: 'bridge',
+      type: 'fk',
+      target: 'virtualization.vminterface',
+      onDelete: 'SET_NULL',
+      nullable: true,
+      default: null,
+    },
     { name: 'mtu', type: 'integer', nullable: true, default: null, min: 1, max: 65536 },
     { name: 'mac_address', type: 'mac_address', nullable: true, default: null },
     descriptionField,
@@ -76,13 +108,21 @@ export const vminterface: ModelDefinition = {
       name: 'count_ipaddresses',
       type: 'count',
       readOnly: true,
-      count: { model: 'ipam.ipaddress', via: 'assigned_object_id', where: { assigned_object_type: 'virtualization.vminterface' } },
+      count: {
+        model: 'ipam.ipaddress',
+        via: 'assigned_object_id',
+        where: { assigned_object_type: 'virtualization.vminterface' },
+      },
     },
     {
       name: 'count_fhrp_groups',
       type: 'count',
       readOnly: true,
-      count: { model: 'ipam.fhrpgroupassignment', via: 'interface_id', where: { interface_type: 'virtualization.vminterface' } },
+      count: {
+        model: 'ipam.fhrpgroupassignment',
+        via: 'interface_id',
+        where: { interface_type: 'virtualization.vminterface' },
+      },
     },
   ],
   brief: ['id', 'url', 'display', 'virtual_machine', 'name'],
@@ -111,6 +151,9 @@ export const vminterface: ModelDefinition = {
     },
     validate: validateVmInterface,
     beforeSave: applyVlanMode,
-    relatedObject: (obj) => (typeof obj.virtual_machine === 'number' ? { type: 'virtualization.virtualmachine', id: obj.virtual_machine } : null),
+    relatedObject: (obj) =>
+      typeof obj.virtual_machine === 'number'
+        ? { type: 'virtualization.virtualmachine', id: obj.virtual_machine }
+        : null,
   },
 };

@@ -39,4 +39,9 @@ export const authPskField: FieldDefinition = {
   secret: 'sealed',
 };
 
-export const authPskSealedField: FieldDefinition = { name: 'auth_psk_sealed', type: 'string', internal: true, nullable: true };
+export const authPskSealedField: FieldDefinition = {
+  name: 'auth_psk_sealed',
+  type: 'string',
+  internal: true,
+  nullable: true,
+};

@@ -6,9 +6,9 @@
  * clears it through the interface's SET_NULL reference). Recorded as events of the link's
  * request, so history, revert and replay see the interfaces change with the link.
  */
-import type { DecidedChange, FieldErrors, FollowUpCommand, LookupView, StoredObject } from '../types.js';
 import { INTERFACE_TYPE_CHOICES, WIRELESS_INTERFACE_TYPES } from '../dcim/choices.js';
 import { fieldError, refId, related } from '../hooks.js';
+import type { DecidedChange, FieldErrors, FollowUpCommand, LookupView, StoredObject } from '../types.js';
 
 const INTERFACE = 'dcim.interface';
 const ENDS = ['interface_a', 'interface_b'] as const;
@@ -36,18 +36,25 @@ export async function recordInterfaceDevices(obj: StoredObject, view: LookupView
   }
 }
 
-export async function wirelessEndFollowUps({ obj, previous }: DecidedChange, view: LookupView): Promise<FollowUpCommand[]> {
+export async function wirelessEndFollowUps(
+  { obj, previous }: DecidedChange,
+  view: LookupView,
+): Promise<FollowUpCommand[]> {
   const now = new Set(ENDS.map((end) => refId(obj[end])).filter((id): id is number => id !== null));
-  const before = new Set(previous ? ENDS.map((end) => refId(previous[end])).filter((id): id is number => id !== null) : []);
+  const before = new Set(
+    previous ? ENDS.map((end) => refId(previous[end])).filter((id): id is number => id !== null) : [],
+  );
   const commands: FollowUpCommand[] = [];
   for (const id of before) {
     if (now.has(id)) continue;
     const iface = await view.get(INTERFACE, id);
-    if (iface && iface.wireless_link === obj.id) commands.push({ kind: 'set', model: INTERFACE, id, values: { wireless_link: null } });
+    if (iface && iface.wireless_link === obj.id)
+      commands.push({ kind: 'set', model: INTERFACE, id, values: { wireless_link: null } });
   }
   for (const id of now) {
     const iface = await view.get(INTERFACE, id);
-    if (iface && iface.wireless_link !== obj.id) commands.push({ kind: 'set', model: INTERFACE, id, values: { wireless_link: obj.id } });
+    if (iface && iface.wireless_link !== obj.id)
+      commands.push({ kind: 'set', model: INTERFACE, id, values: { wireless_link: obj.id } });
   }
   return commands;
 }

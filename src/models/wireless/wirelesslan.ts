@@ -1,8 +1,8 @@
 // Field facts from NetBox 3.4.10's wireless serializers, models and filter sets; the reference folder has no wireless app.
-import type { FilterEnvironment, ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { tenancyFilters, treeFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
 import { attributeOrNumber } from '../hooks.js';
+import type { FilterEnvironment, ModelDefinition } from '../types.js';
 import { authCipherField, authPskField, authPskSealedField, authTypeField } from './authFields.js';
 import { SSID_MAX_LENGTH, WIRELESS_LAN_STATUS_CHOICES } from './choices.js';
 
@@ -18,9 +18,24 @@ export const wirelesslan: ModelDefinition = {
     { name: 'ssid', type: 'string', label: 'SSID', required: true, maxLength: SSID_MAX_LENGTH },
     // NetBox's serializer lists description twice; the first place is the one rendered.
     descriptionField,
-    { name: 'group', type: 'fk', target: 'wireless.wirelesslangroup', onDelete: 'SET_NULL', nullable: true, default: null },
+    {
+      name: 'group',
+      type: 'fk',
+      target: 'wireless.wirelesslangroup',
+      onDelete: 'SET_NULL',
+      nullable: true,
+      default: null,
+    },
     { name: 'status', type: 'choice', default: 'active', choices: WIRELESS_LAN_STATUS_CHOICES },
-    { name: 'vlan', type: 'fk', label: 'VLAN', target: 'ipam.vlan', onDelete: 'PROTECT', nullable: true, default: null },
+    {
+      name: 'vlan',
+      type: 'fk',
+      label: 'VLAN',
+      target: 'ipam.vlan',
+      onDelete: 'PROTECT',
+      nullable: true,
+      default: null,
+    },
     tenantField,
     authTypeField,
     authCipherField,
@@ -46,10 +61,15 @@ export const wirelesslan: ModelDefinition = {
 };
 
 /** LANs named by the interfaces' wireless_lans; an unknown interface is a 400, as for any object filter. */
-async function lansOfInterfaces(ids: Array<string | number | boolean>, env: FilterEnvironment): Promise<Record<string, unknown>> {
+async function lansOfInterfaces(
+  ids: Array<string | number | boolean>,
+  env: FilterEnvironment,
+): Promise<Record<string, unknown>> {
   const interfaces = await env.find('dcim.interface', { id: { $in: ids } });
   const found = new Set(interfaces.map((i) => i.id));
   for (const id of ids) if (!found.has(id as number)) env.invalid(UNKNOWN_CHOICE.replace('That choice', String(id)));
-  const lans = new Set(interfaces.flatMap((i) => (Array.isArray(i.wireless_lans) ? (i.wireless_lans as number[]) : [])));
+  const lans = new Set(
+    interfaces.flatMap((i) => (Array.isArray(i.wireless_lans) ? (i.wireless_lans as number[]) : [])),
+  );
   return { id: { $in: [...lans] } };
 }

@@ -1,8 +1,8 @@
 // Field facts from NetBox 3.4.10's wireless serializers, models and filter sets; the reference folder has no wireless app.
-import type { ModelDefinition } from '../types.js';
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { attributeOrNumber } from '../hooks.js';
+import type { ModelDefinition } from '../types.js';
 import { authCipherField, authPskField, authPskSealedField, authTypeField } from './authFields.js';
 import { LINK_STATUS_CHOICES, SSID_MAX_LENGTH } from './choices.js';
 import { recordInterfaceDevices, wirelessEndFollowUps, wirelessLinkProblem } from './wirelessLinkEnds.js';
@@ -11,7 +11,16 @@ const wirelessInterface = (name: string, label: string) =>
   ({ name, type: 'fk', label, target: 'dcim.interface', onDelete: 'PROTECT', required: true }) as const;
 
 /** The device of each end, kept so that deleting a device takes its wireless links with it. */
-const endDevice = (name: string) => ({ name, type: 'fk', target: 'dcim.device', onDelete: 'CASCADE', internal: true, readOnly: true, nullable: true }) as const;
+const endDevice = (name: string) =>
+  ({
+    name,
+    type: 'fk',
+    target: 'dcim.device',
+    onDelete: 'CASCADE',
+    internal: true,
+    readOnly: true,
+    nullable: true,
+  }) as const;
 
 export const wirelesslink: ModelDefinition = {
   key: 'wireless.wirelesslink',

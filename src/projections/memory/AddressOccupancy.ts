@@ -1,6 +1,6 @@
-import type { ReadDocument } from '../ReadStore.js';
 import type { Family } from '../../models/values/ipNetworks.js';
 import { sortKeyValue } from '../../models/values/ipNetworks.js';
+import type { ReadDocument } from '../ReadStore.js';
 
 /** The group of documents whose scope field is absent from the query (every document). */
 const EVERY = Symbol('every document');
@@ -115,7 +115,10 @@ export class AddressOccupancy {
 
   /** Does replacing `before` with `after` change what the index holds? */
   changes(before: ReadDocument, after: ReadDocument): boolean {
-    return before[this.field] !== after[this.field] || (this.scopeField !== null && (before[this.scopeField] ?? null) !== (after[this.scopeField] ?? null));
+    return (
+      before[this.field] !== after[this.field] ||
+      (this.scopeField !== null && (before[this.scopeField] ?? null) !== (after[this.scopeField] ?? null))
+    );
   }
 
   private heldBy(doc: ReadDocument): { group: unknown; family: Family; value: bigint } | null {

@@ -30,10 +30,11 @@
  * `limit: 0` (or negative) returns no documents; an absent limit means no limit.
  */
 import { Query as MingoQuery } from 'mingo';
+
 import { TurnBudget } from '../../eventLoopTurns.js';
 import type { LogCursor, ResumePoint } from '../../events/EventLog.js';
-import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
 import { findFreeRuns, sortedUsed } from '../../models/allocation/freeAddresses.js';
+import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
 import { AddressOccupancy } from './AddressOccupancy.js';
 import { EqualityIndex } from './EqualityIndex.js';
@@ -41,7 +42,7 @@ import { freezeClone } from './freezeClone.js';
 import { MemoryCollection } from './MemoryCollection.js';
 import { naturalOrderPage, pageWithCount, sortedPage, walkPage } from './pages.js';
 import { matchEntry, QueryPlanner } from './QueryPlanner.js';
-import { compileSort, keyedBy, makeComparator, type Keyed } from './sortOrder.js';
+import { compileSort, type Keyed, keyedBy, makeComparator } from './sortOrder.js';
 
 export interface MemoryReadStoreOptions {
   /**
@@ -83,7 +84,11 @@ export class MemoryReadStore implements ReadStore {
     const budget = new TurnBudget();
     for (const change of changes) {
       if (budget.due()) await budget.pause();
-      frozen.push(change.doc === null || change.columns ? null : freezeClone({ ...change.doc, id: change.id, _pos: change.position }));
+      frozen.push(
+        change.doc === null || change.columns
+          ? null
+          : freezeClone({ ...change.doc, id: change.id, _pos: change.position }),
+      );
     }
     if (changes.length > 1000) {
       // A large batch (a replay): sorted indexes are rebuilt once, at their next read.
@@ -203,7 +208,11 @@ export class MemoryReadStore implements ReadStore {
    * filter, one indexed equality, a pure range) are taken from them and the page
    * walked separately.
    */
-  async findWithCount(collection: string, query: Query, options: FindOptions = {}): Promise<{ count: number; docs: ReadDocument[] }> {
+  async findWithCount(
+    collection: string,
+    query: Query,
+    options: FindOptions = {},
+  ): Promise<{ count: number; docs: ReadDocument[] }> {
     const col = this.collections.get(collection);
     const keys = Object.keys(query);
     const separately = async () => {
@@ -216,7 +225,13 @@ export class MemoryReadStore implements ReadStore {
     if (access.matchesAll) return separately();
     const skip = Math.max(0, options.skip ?? 0);
     const limit = options.limit === undefined ? Infinity : Math.max(0, options.limit);
-    return pageWithCount(access.candidates ?? col.docs.values(), access.matches, compileSort(options.sort), skip, skip + limit);
+    return pageWithCount(
+      access.candidates ?? col.docs.values(),
+      access.matches,
+      compileSort(options.sort),
+      skip,
+      skip + limit,
+    );
   }
 
   async countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>> {

@@ -22,17 +22,18 @@
  * reference behaviour the tests compare plans with.
  */
 import { Query as MingoQuery } from 'mingo';
-import { exactLiterals } from '../textPatterns.js';
+
 import type { Query } from '../ReadStore.js';
+import { exactLiterals } from '../textPatterns.js';
 import type { Entry } from './Entry.js';
 import type { MemoryCollection } from './MemoryCollection.js';
 import { compileNative } from './nativeMatch.js';
-import { eqPrefilter, regexPrefilter, type Prefilter } from './prefilters.js';
-import { collectConstraints, rangeOn, type EqConstraint, type RegexConstraint } from './queryConstraints.js';
+import { eqPrefilter, type Prefilter, regexPrefilter } from './prefilters.js';
+import { collectConstraints, type EqConstraint, rangeOn, type RegexConstraint } from './queryConstraints.js';
 import { isIndexable, isOperatorObject, type Scalar } from './queryShapes.js';
 import type { SortedIndex } from './SortedIndex.js';
-import { textCandidates } from './textCandidates.js';
 import type { SortKeySpec } from './sortOrder.js';
+import { textCandidates } from './textCandidates.js';
 
 export interface FilterPlan {
   /** Candidate entries, or null to scan the whole collection (in natural order). */
@@ -131,7 +132,12 @@ export class QueryPlanner {
 
     if (forCount && range?.pure) {
       // count() of a pure range: the range's size
-      return { matches, matchesAll: true, walk: { index: range.index, from: range.from, to: range.to, reverse: false }, candidates: null };
+      return {
+        matches,
+        matchesAll: true,
+        walk: { index: range.index, from: range.from, to: range.to, reverse: false },
+        candidates: null,
+      };
     }
     if (walk) {
       const domain = walk.to - walk.from;
@@ -152,7 +158,13 @@ export class QueryPlanner {
     if (field.indexOf('.') !== -1 || field.charCodeAt(0) === 36) return null;
     const values = isIndexable(value) ? [value] : null;
     let list = values;
-    if (!list && isOperatorObject(value) && Object.keys(value).length === 1 && Array.isArray(value.$in) && value.$in.every(isIndexable)) {
+    if (
+      !list &&
+      isOperatorObject(value) &&
+      Object.keys(value).length === 1 &&
+      Array.isArray(value.$in) &&
+      value.$in.every(isIndexable)
+    ) {
       list = value.$in as Scalar[];
     }
     if (!list) return null;
@@ -294,7 +306,11 @@ function prefiltersBeside(
 }
 
 /** mingo over the members not decided exactly, and over the whole query when a prefilter may leave a document undecided. */
-function mingoRemainder(query: Query, decided: Set<string>, undecidable: boolean): { residual: DocumentTest | null; full: DocumentTest | null } {
+function mingoRemainder(
+  query: Query,
+  decided: Set<string>,
+  undecidable: boolean,
+): { residual: DocumentTest | null; full: DocumentTest | null } {
   const keys = Object.keys(query);
   const residualQuery: Query = {};
   let residualKeys = 0;
@@ -346,7 +362,8 @@ function narrowestRange(col: MemoryCollection, query: Query): IndexRange | null 
  * descending, ending with id), limited to `range` when it is on that index; or null.
  */
 function walkInOrder(col: MemoryCollection, spec: SortKeySpec[], range: IndexRange | null): Walk | null {
-  if (spec.length === 0 || spec[spec.length - 1]!.field !== 'id' || !spec.every((k) => k.dir === spec[0]!.dir)) return null;
+  if (spec.length === 0 || spec[spec.length - 1]!.field !== 'id' || !spec.every((k) => k.dir === spec[0]!.dir))
+    return null;
   const named = col.sorted.get(spec.map((k) => k.field).join(','));
   const index = named ? col.fresh(named) : null;
   if (!index) return null;
@@ -357,12 +374,21 @@ function walkInOrder(col: MemoryCollection, spec: SortKeySpec[], range: IndexRan
 }
 
 /** Estimated documents a walk touches before its page of `want` is full. */
-function walkCost(walk: Walk, query: Query, plan: FilterPlan, range: IndexRange | null, n: number, want: number, matchesAll: boolean): number {
+function walkCost(
+  walk: Walk,
+  query: Query,
+  plan: FilterPlan,
+  range: IndexRange | null,
+  n: number,
+  want: number,
+  matchesAll: boolean,
+): number {
   const domain = walk.to - walk.from;
   if (matchesAll) return Math.min(domain, want);
   const eqSize = plan.candidates ? plan.candidates.length : n;
   const rangeSize = range ? range.to - range.from : n;
-  const otherConditions = Object.keys(query).length > (plan.candidates ? 1 : 0) + (range && walk.index === range.index ? 1 : 0);
+  const otherConditions =
+    Object.keys(query).length > (plan.candidates ? 1 : 0) + (range && walk.index === range.index ? 1 : 0);
   const eqFraction = plan.candidates ? eqSize / Math.max(n, 1) : 1;
   const rangeFraction = range && range.index !== walk.index ? rangeSize / Math.max(n, 1) : 1;
   const selectivity = Math.max(1 / Math.max(n, 1), Math.min(eqFraction, rangeFraction) * (otherConditions ? 0.25 : 1));

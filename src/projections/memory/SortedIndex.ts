@@ -1,7 +1,16 @@
 import type { ReadDocument } from '../ReadStore.js';
 import { hasArrayOnPath } from './dottedPaths.js';
 import type { Entry } from './Entry.js';
-import { compareKeys, compileSort, makeComparator, sortKey, sortValue, type Keyed, type KeyedComparator, type SortKeySpec } from './sortOrder.js';
+import {
+  compareKeys,
+  compileSort,
+  type Keyed,
+  type KeyedComparator,
+  makeComparator,
+  sortKey,
+  type SortKeySpec,
+  sortValue,
+} from './sortOrder.js';
 
 /**
  * The documents in the order of a list of fields (ascending, then insertion order):

@@ -1,5 +1,5 @@
-import type { ReadDocument } from '../ReadStore.js';
 import { foldCase } from '../caseFolding.js';
+import type { ReadDocument } from '../ReadStore.js';
 import type { Entry } from './Entry.js';
 
 /** Entries under one trigram: one entry, or several in ascending `seq` (insertion) order. */
@@ -34,7 +34,8 @@ export class TrigramIndex {
 
   /** The distinct trigram keys of a folded string. */
   static keysOfText(folded: string, out: Set<number> = new Set()): Set<number> {
-    for (let i = 0; i + TRIGRAM <= folded.length; i++) out.add(trigramKey(folded.charCodeAt(i), folded.charCodeAt(i + 1), folded.charCodeAt(i + 2)));
+    for (let i = 0; i + TRIGRAM <= folded.length; i++)
+      out.add(trigramKey(folded.charCodeAt(i), folded.charCodeAt(i + 1), folded.charCodeAt(i + 2)));
     return out;
   }
 
@@ -135,7 +136,8 @@ export class TrigramIndex {
 }
 
 function eachKeyOf(folded: string, each: (k: number) => void): void {
-  for (let i = 0; i + TRIGRAM <= folded.length; i++) each(trigramKey(folded.charCodeAt(i), folded.charCodeAt(i + 1), folded.charCodeAt(i + 2)));
+  for (let i = 0; i + TRIGRAM <= folded.length; i++)
+    each(trigramKey(folded.charCodeAt(i), folded.charCodeAt(i + 1), folded.charCodeAt(i + 2)));
 }
 
 /** The first position in a posting whose entry's seq is not below `seq`. */

@@ -93,8 +93,16 @@ export function compareValues(a: unknown, b: unknown): number {
       return compareStrings(x.source, y.source) || compareStrings(x.flags, y.flags);
     }
     case 6: {
-      const x = new Uint8Array((a as ArrayBufferView).buffer, (a as ArrayBufferView).byteOffset, (a as ArrayBufferView).byteLength);
-      const y = new Uint8Array((b as ArrayBufferView).buffer, (b as ArrayBufferView).byteOffset, (b as ArrayBufferView).byteLength);
+      const x = new Uint8Array(
+        (a as ArrayBufferView).buffer,
+        (a as ArrayBufferView).byteOffset,
+        (a as ArrayBufferView).byteLength,
+      );
+      const y = new Uint8Array(
+        (b as ArrayBufferView).buffer,
+        (b as ArrayBufferView).byteOffset,
+        (b as ArrayBufferView).byteLength,
+      );
       if (x.length !== y.length) return x.length < y.length ? -1 : 1;
       for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
       return 0;

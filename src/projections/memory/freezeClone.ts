@@ -29,4 +29,3 @@ export function freezeClone<T>(v: T): T {
   // Typed arrays and other exotic values: a private copy (typed arrays cannot be frozen).
   return structuredClone(v);
 }
-

@@ -65,28 +65,40 @@ function equalsTest(x: Scalar | null): { test: ElementTest; nullMatches: boolean
 function rangeTest(op: string, bound: unknown): ElementTest | null {
   if (typeof bound === 'number' && !Number.isNaN(bound)) {
     switch (op) {
-      case '$gt': return (el) => typeof el === 'number' && el > bound;
-      case '$gte': return (el) => typeof el === 'number' && el >= bound;
-      case '$lt': return (el) => typeof el === 'number' && el < bound;
-      case '$lte': return (el) => typeof el === 'number' && el <= bound;
+      case '$gt':
+        return (el) => typeof el === 'number' && el > bound;
+      case '$gte':
+        return (el) => typeof el === 'number' && el >= bound;
+      case '$lt':
+        return (el) => typeof el === 'number' && el < bound;
+      case '$lte':
+        return (el) => typeof el === 'number' && el <= bound;
     }
   }
   if (typeof bound === 'string' && !HIGH_UNITS.test(bound)) {
     // UTF-16 order is code point order here: at the first difference the bound's unit is
     // below 0xD800, so a surrogate or a unit >= 0xE000 in the value is greater either way.
     switch (op) {
-      case '$gt': return (el) => typeof el === 'string' && el > bound;
-      case '$gte': return (el) => typeof el === 'string' && el >= bound;
-      case '$lt': return (el) => typeof el === 'string' && el < bound;
-      case '$lte': return (el) => typeof el === 'string' && el <= bound;
+      case '$gt':
+        return (el) => typeof el === 'string' && el > bound;
+      case '$gte':
+        return (el) => typeof el === 'string' && el >= bound;
+      case '$lt':
+        return (el) => typeof el === 'string' && el < bound;
+      case '$lte':
+        return (el) => typeof el === 'string' && el <= bound;
     }
   }
   if (typeof bound === 'string') {
     switch (op) {
-      case '$gt': return (el) => typeof el === 'string' && compareStrings(el, bound) > 0;
-      case '$gte': return (el) => typeof el === 'string' && compareStrings(el, bound) >= 0;
-      case '$lt': return (el) => typeof el === 'string' && compareStrings(el, bound) < 0;
-      case '$lte': return (el) => typeof el === 'string' && compareStrings(el, bound) <= 0;
+      case '$gt':
+        return (el) => typeof el === 'string' && compareStrings(el, bound) > 0;
+      case '$gte':
+        return (el) => typeof el === 'string' && compareStrings(el, bound) >= 0;
+      case '$lt':
+        return (el) => typeof el === 'string' && compareStrings(el, bound) < 0;
+      case '$lte':
+        return (el) => typeof el === 'string' && compareStrings(el, bound) <= 0;
     }
   }
   return null;
@@ -151,7 +163,8 @@ function compileCondition(cond: unknown): OpTest[] | null {
         if (!('$regex' in cond)) return null;
         break;
       case '$not': {
-        const t = arg instanceof RegExp ? regexTest(arg) : isOperatorObject(arg) && '$regex' in arg ? regexTest(arg) : null;
+        const t =
+          arg instanceof RegExp ? regexTest(arg) : isOperatorObject(arg) && '$regex' in arg ? regexTest(arg) : null;
         if (!t) return null;
         tests.push({ test: t, negated: true, nullMatches: false });
         break;

@@ -8,7 +8,14 @@
 import type { ReadDocument } from '../ReadStore.js';
 import type { Entry } from './Entry.js';
 import type { Walk } from './QueryPlanner.js';
-import { compareBySequence, insertBounded, keyedBy, makeComparator, type Keyed, type SortKeySpec } from './sortOrder.js';
+import {
+  compareBySequence,
+  insertBounded,
+  type Keyed,
+  keyedBy,
+  makeComparator,
+  type SortKeySpec,
+} from './sortOrder.js';
 
 type Matches = (e: Entry) => boolean;
 
@@ -16,7 +23,13 @@ type Matches = (e: Entry) => boolean;
 const BOUNDED_PAGE = 1000;
 
 /** A walk of a sorted index in the requested order, stopping when the page is full. */
-export function walkPage(walk: Walk, matches: Matches, matchesAll: boolean, skip: number, want: number): ReadDocument[] {
+export function walkPage(
+  walk: Walk,
+  matches: Matches,
+  matchesAll: boolean,
+  skip: number,
+  want: number,
+): ReadDocument[] {
   const { index, from, to, reverse } = walk;
   const entries = index.entries;
   if (matchesAll) {
@@ -37,7 +50,13 @@ export function walkPage(walk: Walk, matches: Matches, matchesAll: boolean, skip
 }
 
 /** Matches in insertion order: a scan of every document stops as soon as the page is complete. */
-export function naturalOrderPage(all: Iterable<Entry>, candidates: Entry[] | null, matches: Matches, skip: number, want: number): ReadDocument[] {
+export function naturalOrderPage(
+  all: Iterable<Entry>,
+  candidates: Entry[] | null,
+  matches: Matches,
+  skip: number,
+  want: number,
+): ReadDocument[] {
   if (candidates === null) {
     const out: ReadDocument[] = [];
     let seen = 0;
@@ -54,7 +73,13 @@ export function naturalOrderPage(all: Iterable<Entry>, candidates: Entry[] | nul
 }
 
 /** Matches in the order of `spec`. */
-export function sortedPage(source: Iterable<Entry>, matches: Matches, spec: SortKeySpec[], skip: number, want: number): ReadDocument[] {
+export function sortedPage(
+  source: Iterable<Entry>,
+  matches: Matches,
+  spec: SortKeySpec[],
+  skip: number,
+  want: number,
+): ReadDocument[] {
   const cmp = makeComparator(spec);
   const keyed = keyedBy(spec);
   if (want <= BOUNDED_PAGE) {

@@ -57,7 +57,12 @@ export function regexOf(v: unknown): { re: RegExp; pure: boolean } | null {
 }
 
 /** Appends the equality and regex conditions of `query` (and of its top-level `$and`). */
-export function collectConstraints(query: Query, topLevel: boolean, eq: EqConstraint[], regexes: RegexConstraint[]): void {
+export function collectConstraints(
+  query: Query,
+  topLevel: boolean,
+  eq: EqConstraint[],
+  regexes: RegexConstraint[],
+): void {
   for (const key of Object.keys(query)) {
     const v = query[key];
     if (key === '$and') {

@@ -21,4 +21,3 @@ export function isOperatorObject(v: unknown): v is Record<string, unknown> {
   for (const k of keys) if (k.charCodeAt(0) !== 36 /* $ */) return false;
   return true;
 }
-

@@ -41,7 +41,10 @@ function equalitySource(col: MemoryCollection, field: string, condition: unknown
   if (!e) return null;
   const values = [...new Set(e.values)];
   if (field === 'id') {
-    return { estimate: values.length, list: () => values.flatMap((v) => (typeof v === 'number' && col.docs.has(v) ? [col.docs.get(v)!] : [])) };
+    return {
+      estimate: values.length,
+      list: () => values.flatMap((v) => (typeof v === 'number' && col.docs.has(v) ? [col.docs.get(v)!] : [])),
+    };
   }
   const index = col.indexes.get(field);
   if (!index) return null;
@@ -69,7 +72,9 @@ function orSource(col: MemoryCollection, branches: unknown): Source | null {
   // Every branch must narrow before any index is built for one of them.
   if (!shaped.every(([field, condition]) => isNarrowable(col, field, condition))) return null;
   // Every branch is asked (so each field's searches are counted towards its index), then judged.
-  const found = shaped.map(([field, condition]) => equalitySource(col, field, condition) ?? regexSource(col, field, condition));
+  const found = shaped.map(
+    ([field, condition]) => equalitySource(col, field, condition) ?? regexSource(col, field, condition),
+  );
   if (found.some((s) => s === null)) return null;
   const sources = found as Source[];
   return {
@@ -97,7 +102,8 @@ function isNarrowable(col: MemoryCollection, field: string, condition: unknown):
 function* membersOf(query: Query): Generator<[string, unknown]> {
   for (const [key, v] of Object.entries(query)) {
     if (key === '$and' && Array.isArray(v)) {
-      for (const sub of v) if (isPlainObject(sub)) for (const [k, w] of Object.entries(sub)) if (k !== '$and') yield [k, w];
+      for (const sub of v)
+        if (isPlainObject(sub)) for (const [k, w] of Object.entries(sub)) if (k !== '$and') yield [k, w];
     } else yield [key, v];
   }
 }
@@ -114,7 +120,8 @@ export function textCandidates(col: MemoryCollection, query: Query, budget: numb
   if (budget < FEW && col.docs.size >= FEW) return null;
   let best: Source | null = null;
   for (const [key, condition] of membersOf(query)) {
-    const source = key === '$or' ? orSource(col, condition) : key.charCodeAt(0) === 36 ? null : regexSource(col, key, condition);
+    const source =
+      key === '$or' ? orSource(col, condition) : key.charCodeAt(0) === 36 ? null : regexSource(col, key, condition);
     if (source && (!best || source.estimate < best.estimate)) best = source;
   }
   return best && best.estimate * 2 < budget ? best.list() : null;

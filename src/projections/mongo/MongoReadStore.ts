@@ -21,15 +21,16 @@
  */
 
 import {
-  MongoClient,
-  MongoError,
   type AnyBulkWriteOperation,
   type ClientSession,
   type Db,
   type Document,
+  MongoClient,
   type MongoClientOptions,
+  MongoError,
   type UpdateFilter,
 } from 'mongodb';
+
 import type { LogCursor, ResumePoint } from '../../events/EventLog.js';
 import { asResumePoint } from '../../events/resumePoint.js';
 import { ascendingUsed, findFreeRuns, usedQuery } from '../../models/allocation/freeAddresses.js';
@@ -37,16 +38,28 @@ import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
 import { sortKeyValue } from '../../models/values/ipNetworks.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
 import { ReadStoreUnavailableError } from '../ReadStoreUnavailableError.js';
-import { DEFAULT_RETRY_POLICY, retryTransient, type RetryPolicy } from '../retryTransient.js';
-import { planChanges, planSize, splitPlan, tombstoneId, type ApplyPlan } from './applyPlan.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryTransient } from '../retryTransient.js';
+import { type ApplyPlan, planChanges, planSize, splitPlan, tombstoneId } from './applyPlan.js';
 import { CountCache } from './CountCache.js';
-import { deploymentKind, StandaloneMongoRefusedError, type DeploymentKind } from './deployment.js';
+import { type DeploymentKind, deploymentKind, StandaloneMongoRefusedError } from './deployment.js';
 import { decodeKey, encodeKey } from './metaKeys.js';
-import { SHADOW, shadowOf, useShadowKeys, type CaseInsensitiveFields } from './shadowKeys.js';
-import { DUPLICATE_KEY, explainedMongoError, isSkippedStaleUpsertsOnly, isTimeLimitError, isTransientMongoError } from './mongoErrors.js';
+import {
+  DUPLICATE_KEY,
+  explainedMongoError,
+  isSkippedStaleUpsertsOnly,
+  isTimeLimitError,
+  isTransientMongoError,
+} from './mongoErrors.js';
 import { MAJORITY_JOURNALED, readModelDatabases } from './readModelDatabases.js';
+import { type CaseInsensitiveFields, SHADOW, shadowOf, useShadowKeys } from './shadowKeys.js';
 import { TimeLimitedCollection } from './TimeLimitedCollection.js';
-import { DEFAULT_TOMBSTONE_RETENTION_MS, ensureTombstoneExpiry, expireAfterSeconds, TOMBSTONES, type Tombstone } from './tombstones.js';
+import {
+  DEFAULT_TOMBSTONE_RETENTION_MS,
+  ensureTombstoneExpiry,
+  expireAfterSeconds,
+  type Tombstone,
+  TOMBSTONES,
+} from './tombstones.js';
 
 export interface MongoReadStoreOptions {
   url: string;
@@ -153,7 +166,11 @@ export class MongoReadStore implements ReadStore {
       throw error;
     }
     this.client = client;
-    ({ db: this.db, snapshotDb: this.snapshotDb } = readModelDatabases(client, this.options.dbName, this.transactional));
+    ({ db: this.db, snapshotDb: this.snapshotDb } = readModelDatabases(
+      client,
+      this.options.dbName,
+      this.transactional,
+    ));
     await this.dropOlderLayout();
     await this.ensureTombstoneExpiry();
   }
@@ -166,7 +183,9 @@ export class MongoReadStore implements ReadStore {
   private async dropOlderLayout(): Promise<void> {
     const meta = await this.meta.findOne({ _id: META_ID });
     if (meta && (meta.position ?? 0) > 0 && (meta.format ?? 1) < READ_MODEL_FORMAT) {
-      this.options.onRebuild?.(`read models written by an older layout (${meta.format ?? 1}, now ${READ_MODEL_FORMAT}): dropped, rebuilding from the event log`);
+      this.options.onRebuild?.(
+        `read models written by an older layout (${meta.format ?? 1}, now ${READ_MODEL_FORMAT}): dropped, rebuilding from the event log`,
+      );
       await this.drop();
     }
   }
@@ -237,8 +256,13 @@ export class MongoReadStore implements ReadStore {
   }
 
   retrying<T>(work: () => Promise<T>): Promise<T> {
-    const transient = (error: unknown) => error instanceof ReadStoreUnavailableError || isTimeLimitError(error) || isTransientMongoError(error);
-    return retryTransient(work, transient, this.retryPolicy, { signal: this.closing.signal, onRetry: this.options.onRetry, sleep: this.options.sleep });
+    const transient = (error: unknown) =>
+      error instanceof ReadStoreUnavailableError || isTimeLimitError(error) || isTransientMongoError(error);
+    return retryTransient(work, transient, this.retryPolicy, {
+      signal: this.closing.signal,
+      onRetry: this.options.onRetry,
+      sleep: this.options.sleep,
+    });
   }
 
   private async applyOnce(plan: ApplyPlan, reached: Reached): Promise<void> {
@@ -285,7 +309,13 @@ export class MongoReadStore implements ReadStore {
         if (change.doc === null) {
           ops.push({ deleteOne: { filter } });
           const key = tombstoneId(name, change.id);
-          tombstoneOps.push({ replaceOne: { filter: { _id: key, _pos: { $lt: change.position } }, replacement: { _id: key, _pos: change.position, _at: this.now() } as Tombstone, upsert: true } });
+          tombstoneOps.push({
+            replaceOne: {
+              filter: { _id: key, _pos: { $lt: change.position } },
+              replacement: { _id: key, _pos: change.position, _at: this.now() } as Tombstone,
+              upsert: true,
+            },
+          });
         } else {
           const replacement: StoredDoc = { ...change.doc, _id: change.id, id: change.id, _pos: change.position };
           const shadow = shadowOf(change.doc, this.shadowed(name) ?? []);
@@ -308,7 +338,9 @@ export class MongoReadStore implements ReadStore {
     // Column patches set values the projection keeps from the neighbours (absolute values, so
     // a retried batch sets them again), after the documents they may land on; `_pos` stays.
     for (const [name, byId] of plan.patches) {
-      const ops: AnyBulkWriteOperation<StoredDoc>[] = [...byId].map(([id, columns]) => ({ updateOne: { filter: { _id: id }, update: { $set: columns } } }));
+      const ops: AnyBulkWriteOperation<StoredDoc>[] = [...byId].map(([id, columns]) => ({
+        updateOne: { filter: { _id: id }, update: { $set: columns } },
+      }));
       await this.bulkWrite(this.collection(name), ops, session);
     }
     await this.recordPosition(plan, reached, session);
@@ -353,7 +385,11 @@ export class MongoReadStore implements ReadStore {
     return out;
   }
 
-  private async bulkWrite<T extends Document>(collection: TimeLimitedCollection<T>, ops: AnyBulkWriteOperation<T>[], session: ClientSession | undefined): Promise<void> {
+  private async bulkWrite<T extends Document>(
+    collection: TimeLimitedCollection<T>,
+    ops: AnyBulkWriteOperation<T>[],
+    session: ClientSession | undefined,
+  ): Promise<void> {
     try {
       await collection.bulkWrite(ops, { ordered: false, session });
     } catch (error) {
@@ -367,8 +403,13 @@ export class MongoReadStore implements ReadStore {
    * the resume point when the log gave a cursor. The pair is set whole: one written by an
    * older projector (a rolling deploy) is older, never wrong, and a restart only reads more.
    */
-  private async recordPosition(plan: ApplyPlan, reached: Reached | null, session: ClientSession | undefined): Promise<void> {
-    const max: Record<string, number> = reached === null ? {} : { position: reached.position, format: READ_MODEL_FORMAT };
+  private async recordPosition(
+    plan: ApplyPlan,
+    reached: Reached | null,
+    session: ClientSession | undefined,
+  ): Promise<void> {
+    const max: Record<string, number> =
+      reached === null ? {} : { position: reached.position, format: READ_MODEL_FORMAT };
     for (const [name, id] of plan.maxIds) max[`maxIds.${encodeKey(name)}`] = id;
     if (Object.keys(max).length === 0) return;
     const update: UpdateFilter<MetaDoc> = { $max: max };
@@ -425,9 +466,17 @@ export class MongoReadStore implements ReadStore {
     return this.read(() => this.page(collection, query, options, undefined));
   }
 
-  private async page(collection: string, query: Query, options: FindOptions, session: ClientSession | undefined): Promise<ReadDocument[]> {
+  private async page(
+    collection: string,
+    query: Query,
+    options: FindOptions,
+    session: ClientSession | undefined,
+  ): Promise<ReadDocument[]> {
     if (options.limit !== undefined && options.limit <= 0) return [];
-    const cursor = this.collection(collection, session).find(this.filter(collection, query), { projection: NO_ID, session });
+    const cursor = this.collection(collection, session).find(this.filter(collection, query), {
+      projection: NO_ID,
+      session,
+    });
     if (options.sort && Object.keys(options.sort).length > 0) cursor.sort(options.sort);
     if (options.skip !== undefined && options.skip > 0) cursor.skip(options.skip);
     if (options.limit !== undefined) cursor.limit(options.limit);
@@ -439,7 +488,11 @@ export class MongoReadStore implements ReadStore {
   }
 
   /** A list page and its count from one snapshot, so that they agree. */
-  async findWithCount(collection: string, query: Query, options: FindOptions = {}): Promise<{ count: number; docs: ReadDocument[] }> {
+  async findWithCount(
+    collection: string,
+    query: Query,
+    options: FindOptions = {},
+  ): Promise<{ count: number; docs: ReadDocument[] }> {
     return this.read(() =>
       this.inSnapshot(async (session) => {
         const count = await this.cachedCount(collection, query, session);
@@ -493,7 +546,9 @@ export class MongoReadStore implements ReadStore {
       return await query();
     } catch (error) {
       if (isTimeLimitError(error)) {
-        throw new ReadStoreUnavailableError(`read model query exceeded its time limit of ${this.maxTimeMS} ms`, 5, { cause: error });
+        throw new ReadStoreUnavailableError(`read model query exceeded its time limit of ${this.maxTimeMS} ms`, 5, {
+          cause: error,
+        });
       }
       throw error;
     }
@@ -555,16 +610,19 @@ export class MongoReadStore implements ReadStore {
   private async createIndexes(collection: string, fields: string[][]): Promise<void> {
     // Queries address documents by `id` (the compiler does not know about _id).
     const shadows = (this.shadowed(collection) ?? []).map((name) => [`${SHADOW}.${name}`]);
-    const specs = [{ key: { id: 1 } }, ...[...fields, ...shadows].filter((f) => f.length > 0).map((f) => ({ key: Object.fromEntries(f.map((name) => [name, 1])) }))];
+    const specs = [
+      { key: { id: 1 } },
+      ...[...fields, ...shadows]
+        .filter((f) => f.length > 0)
+        .map((f) => ({ key: Object.fromEntries(f.map((name) => [name, 1])) })),
+    ];
     await this.collection(collection).createIndexes(specs as { key: Record<string, 1> }[]);
   }
 
   async drop(): Promise<void> {
     const collections = await this.database.listCollections({}, { nameOnly: true }).toArray();
     await Promise.all(
-      collections
-        .filter((c) => !c.name.startsWith('system.'))
-        .map((c) => this.database.dropCollection(c.name)),
+      collections.filter((c) => !c.name.startsWith('system.')).map((c) => this.database.dropCollection(c.name)),
     );
     for (const [collection, fields] of this.declared) await this.createIndexes(collection, fields);
     await this.ensureTombstoneExpiry();

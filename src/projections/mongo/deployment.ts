@@ -17,7 +17,7 @@ export function deploymentKind(hello: Document): DeploymentKind {
 export class StandaloneMongoRefusedError extends Error {
   constructor() {
     super(
-      'MongoDB is a standalone server, not a replica set: without transactions a request\'s changes would become visible ' +
+      "MongoDB is a standalone server, not a replica set: without transactions a request's changes would become visible " +
         'one document at a time (a reader could see half of a request, and a list count disagree with its page). ' +
         'Run MongoDB as a replica set (a single node is enough: mongod --replSet rs0, then rs.initiate() once) ' +
         'or set MONGODB_ALLOW_STANDALONE=1 to accept that for development.',

@@ -5,7 +5,14 @@
  * a document the server rejects, a write concern the deployment cannot satisfy, a
  * client closed on shutdown) stops the projector.
  */
-import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoError,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoWriteConcernError,
+} from 'mongodb';
 
 export const DUPLICATE_KEY = 11000;
 export const MAX_TIME_MS_EXPIRED = 50;
@@ -74,7 +81,7 @@ export class WriteConcernRefusedError extends Error {
   ) {
     super(
       `MongoDB cannot satisfy the write concern the read models are written with (code ${code}: ${cause.message}). ` +
-        'This is the deployment\'s configuration, not a passing failure, so it is not retried: check that the replica set has ' +
+        "This is the deployment's configuration, not a passing failure, so it is not retried: check that the replica set has " +
         'a majority of data-bearing voting members with journaling, and any w= or journal= in MONGODB_URL.',
       { cause },
     );

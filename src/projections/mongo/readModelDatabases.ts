@@ -13,7 +13,7 @@
  * server has forgotten it (SnapshotTooOld). Transactions are not concerned: the store
  * starts them with an explicit read concern, which wins over the client's.
  */
-import { ReadConcern, type Db, type MongoClient, type WriteConcernSettings } from 'mongodb';
+import { type Db, type MongoClient, ReadConcern, type WriteConcernSettings } from 'mongodb';
 
 /** A batch is visible once a majority has it on disk: an election cannot roll back what waitFor promised. */
 export const MAJORITY_JOURNALED: WriteConcernSettings = { w: 'majority', journal: true };

@@ -27,9 +27,17 @@ export function caseInsensitiveFields(registry: ModelRegistry): CaseInsensitiveF
   const out: CaseInsensitiveFields = new Map();
   for (const definition of registry.all()) {
     const fields = new Set<string>();
-    for (const constraint of definition.unique ?? []) for (const name of constraint.caseInsensitive ?? []) fields.add(name);
+    for (const constraint of definition.unique ?? [])
+      for (const name of constraint.caseInsensitive ?? []) fields.add(name);
     for (const spec of Object.values(definition.filters ?? {})) {
-      if (spec && typeof spec === 'object' && spec.kind === 'field' && spec.caseInsensitive && spec.value === 'string' && !spec.field.includes('.')) {
+      if (
+        spec &&
+        typeof spec === 'object' &&
+        spec.kind === 'field' &&
+        spec.caseInsensitive &&
+        spec.value === 'string' &&
+        !spec.field.includes('.')
+      ) {
         fields.add(spec.field);
       }
     }
@@ -58,7 +66,9 @@ export function useShadowKeys(query: Query, fields: readonly string[] | undefine
   for (const [key, value] of Object.entries(query)) {
     let replacement: [string, unknown] | null = null;
     if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value)) {
-      const parts = value.map((part) => (part && typeof part === 'object' ? useShadowKeys(part as Query, fields) : part));
+      const parts = value.map((part) =>
+        part && typeof part === 'object' ? useShadowKeys(part as Query, fields) : part,
+      );
       if (parts.some((p, i) => p !== value[i])) replacement = [key, parts];
     } else if (fields.includes(key)) {
       const condition = onShadowKey(value);

@@ -50,7 +50,9 @@ const EXPIRY_INDEX = { key: { _at: 1 }, name: '_at_1' } as const;
 export function expireAfterSeconds(retentionMs: number): number {
   const seconds = Math.ceil(retentionMs / 1000);
   if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_TOMBSTONE_RETENTION_SECONDS) {
-    throw new RangeError(`the tombstone retention must be between 1 and ${MAX_TOMBSTONE_RETENTION_SECONDS} seconds, not ${retentionMs / 1000}`);
+    throw new RangeError(
+      `the tombstone retention must be between 1 and ${MAX_TOMBSTONE_RETENTION_SECONDS} seconds, not ${retentionMs / 1000}`,
+    );
   }
   return seconds;
 }
@@ -72,7 +74,11 @@ export function expireAfterSeconds(retentionMs: number): number {
  * open (or drop), so they may outlive the retention until then. That is an in-place update of the tombstones alone; a
  * layout bump would drop every read model and replay the whole log for it.
  */
-export async function ensureTombstoneExpiry(tombstones: TimeLimitedCollection<Tombstone>, retentionSeconds: number, now: Date): Promise<void> {
+export async function ensureTombstoneExpiry(
+  tombstones: TimeLimitedCollection<Tombstone>,
+  retentionSeconds: number,
+  now: Date,
+): Promise<void> {
   const index = { ...EXPIRY_INDEX, expireAfterSeconds: retentionSeconds };
   try {
     await tombstones.createIndexes([index]);

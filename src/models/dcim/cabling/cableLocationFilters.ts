@@ -6,7 +6,15 @@
  */
 import type { FilterEnvironment, FilterSpec } from '../../types.js';
 
-const DEVICE_COMPONENTS = ['dcim.consoleport', 'dcim.consoleserverport', 'dcim.powerport', 'dcim.poweroutlet', 'dcim.interface', 'dcim.frontport', 'dcim.rearport'];
+const DEVICE_COMPONENTS = [
+  'dcim.consoleport',
+  'dcim.consoleserverport',
+  'dcim.powerport',
+  'dcim.poweroutlet',
+  'dcim.interface',
+  'dcim.frontport',
+  'dcim.rearport',
+];
 
 type Scope = 'device' | 'rack' | 'location' | 'site';
 
@@ -30,13 +38,19 @@ async function cablesAt(env: FilterEnvironment, scope: Scope, ids: number[]): Pr
 }
 
 function byId(scope: Scope): FilterSpec {
-  return { kind: 'method', value: 'integer', method: async (values, env) => ({ id: { $in: await cablesAt(env, scope, values as number[]) } }) };
+  return {
+    kind: 'method',
+    value: 'integer',
+    method: async (values, env) => ({ id: { $in: await cablesAt(env, scope, values as number[]) } }),
+  };
 }
 
 function byAttribute(scope: Scope, model: string, attribute: string): FilterSpec {
   return {
     kind: 'method',
-    method: async (values, env) => ({ id: { $in: await cablesAt(env, scope, await env.ids(model, { [attribute]: { $in: values } })) } }),
+    method: async (values, env) => ({
+      id: { $in: await cablesAt(env, scope, await env.ids(model, { [attribute]: { $in: values } })) },
+    }),
   };
 }
 

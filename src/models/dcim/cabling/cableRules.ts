@@ -1,6 +1,6 @@
 /** What a cable may connect (NetBox 3.4's Cable.clean and CableTermination.clean), first failing rule wins. */
-import type { FieldErrors, GenericListItem, LookupView, StoredObject } from '../../types.js';
 import { fieldError } from '../../hooks.js';
+import type { FieldErrors, GenericListItem, LookupView, StoredObject } from '../../types.js';
 import { INTERFACE_TYPE_CHOICES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../choices.js';
 import { COMPATIBLE_TERMINATION_TYPES } from './terminationTypes.js';
 
@@ -21,15 +21,23 @@ function sameItems(a: GenericListItem[], b: GenericListItem[]): boolean {
 const modelName = (type: string) => type.slice(type.indexOf('.') + 1);
 const all = (message: string) => fieldError('__all__', message);
 
-export async function cableProblem(obj: StoredObject, view: LookupView, previous: StoredObject | null): Promise<FieldErrors | undefined> {
-  if (obj.length !== null && obj.length !== undefined && !obj.length_unit) return all('Must specify a unit when setting a cable length');
+export async function cableProblem(
+  obj: StoredObject,
+  view: LookupView,
+  previous: StoredObject | null,
+): Promise<FieldErrors | undefined> {
+  if (obj.length !== null && obj.length !== undefined && !obj.length_unit)
+    return all('Must specify a unit when setting a cable length');
   const a = terminationsOf(obj, 'A');
   const b = terminationsOf(obj, 'B');
-  if (!previous && (a.length === 0 || b.length === 0)) return all('Must define A and B terminations when creating a new cable.');
-  const modified = !previous || !sameItems(a, terminationsOf(previous, 'A')) || !sameItems(b, terminationsOf(previous, 'B'));
+  if (!previous && (a.length === 0 || b.length === 0))
+    return all('Must define A and B terminations when creating a new cable.');
+  const modified =
+    !previous || !sameItems(a, terminationsOf(previous, 'A')) || !sameItems(b, terminationsOf(previous, 'B'));
   if (!modified) return undefined;
   for (const end of [a, b]) {
-    if (end.some((t) => t.object_type !== end[0].object_type)) return all('Cannot connect different termination types to same end of cable.');
+    if (end.some((t) => t.object_type !== end[0].object_type))
+      return all('Cannot connect different termination types to same end of cable.');
   }
   for (const end of [a, b]) {
     if (new Set(await Promise.all(end.map((t) => parentOf(view, t)))).size > 1) {
@@ -38,7 +46,8 @@ export async function cableProblem(obj: StoredObject, view: LookupView, previous
   }
   if (a.length && b.length) {
     const [aType, bType] = [modelName(a[0].object_type), modelName(b[0].object_type)];
-    if (!(COMPATIBLE_TERMINATION_TYPES[aType] ?? []).includes(bType)) return all(`Incompatible termination types: ${aType} and ${bType}`);
+    if (!(COMPATIBLE_TERMINATION_TYPES[aType] ?? []).includes(bType))
+      return all(`Incompatible termination types: ${aType} and ${bType}`);
   }
   const seen = new Set<string>();
   for (const item of [...a, ...b]) {
@@ -46,7 +55,9 @@ export async function cableProblem(obj: StoredObject, view: LookupView, previous
     const termination = await view.get(item.object_type, item.object_id);
     const holder = termination?.cable;
     if (seen.has(key) || (typeof holder === 'number' && holder !== obj.id)) {
-      return all(`Duplicate termination found for ${item.object_type} ${item.object_id}: cable ${seen.has(key) ? obj.id : String(holder)}`);
+      return all(
+        `Duplicate termination found for ${item.object_type} ${item.object_id}: cable ${seen.has(key) ? obj.id : String(holder)}`,
+      );
     }
     seen.add(key);
     const problem = terminationProblem(item.object_type, termination);

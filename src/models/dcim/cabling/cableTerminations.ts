@@ -11,7 +11,10 @@ import { terminationsOf } from './cableRules.js';
 const TERMINATION = 'dcim.cabletermination';
 const key = (end: string, i: GenericListItem) => `${end}:${i.object_type}:${i.object_id}`;
 
-export async function cableEndFollowUps({ obj, previous }: DecidedChange, view: LookupView): Promise<FollowUpCommand[]> {
+export async function cableEndFollowUps(
+  { obj, previous }: DecidedChange,
+  view: LookupView,
+): Promise<FollowUpCommand[]> {
   const before = new Map<string, { end: 'A' | 'B'; item: GenericListItem }>();
   const after = new Map<string, { end: 'A' | 'B'; item: GenericListItem }>();
   for (const end of ['A', 'B'] as const) {
@@ -21,15 +24,34 @@ export async function cableEndFollowUps({ obj, previous }: DecidedChange, view: 
   const commands: FollowUpCommand[] = [];
   for (const [k, { item }] of before) {
     if (after.has(k)) continue;
-    const [held] = await view.find(TERMINATION, { cable: obj.id, termination_type: item.object_type, termination_id: item.object_id }, 1);
+    const [held] = await view.find(
+      TERMINATION,
+      { cable: obj.id, termination_type: item.object_type, termination_id: item.object_id },
+      1,
+    );
     if (held) commands.push({ kind: 'delete', model: TERMINATION, id: held.id });
     const current = await view.get(item.object_type, item.object_id);
-    if (current && current.cable === obj.id) commands.push({ kind: 'set', model: item.object_type, id: item.object_id, values: { cable: null, cable_end: '' } });
+    if (current && current.cable === obj.id)
+      commands.push({
+        kind: 'set',
+        model: item.object_type,
+        id: item.object_id,
+        values: { cable: null, cable_end: '' },
+      });
   }
   for (const [k, { end, item }] of after) {
     if (before.has(k)) continue;
-    commands.push({ kind: 'create', model: TERMINATION, input: { cable: obj.id, cable_end: end, termination_type: item.object_type, termination_id: item.object_id } });
-    commands.push({ kind: 'set', model: item.object_type, id: item.object_id, values: { cable: obj.id, cable_end: end } });
+    commands.push({
+      kind: 'create',
+      model: TERMINATION,
+      input: { cable: obj.id, cable_end: end, termination_type: item.object_type, termination_id: item.object_id },
+    });
+    commands.push({
+      kind: 'set',
+      model: item.object_type,
+      id: item.object_id,
+      values: { cable: obj.id, cable_end: end },
+    });
   }
   return commands;
 }

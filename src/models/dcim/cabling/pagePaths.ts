@@ -5,7 +5,7 @@
  * status), through one reader of the objects on the way.
  */
 import type { GenericListItem, LookupView, ModelDefinition, RenderMemo, StoredObject } from '../../types.js';
-import { type CablePath, PathReader, pathFrom, wirelessLinkId, wirelessPeerId } from './tracePath.js';
+import { type CablePath, pathFrom, PathReader, wirelessLinkId, wirelessPeerId } from './tracePath.js';
 
 const READER = 'cabling:reader';
 
@@ -39,7 +39,12 @@ async function wirelessPeers(reader: PathReader, obj: StoredObject): Promise<Gen
 }
 
 /** The objects at the far end of each object's own cable (or an interface's wireless link). */
-export function pagePeers(objs: StoredObject[], view: LookupView, model: ModelDefinition, memo: RenderMemo): Promise<GenericListItem[][]> {
+export function pagePeers(
+  objs: StoredObject[],
+  view: LookupView,
+  model: ModelDefinition,
+  memo: RenderMemo,
+): Promise<GenericListItem[][]> {
   const reader = readerOf(view, memo);
   return Promise.all(
     objs.map((obj) =>
@@ -47,18 +52,24 @@ export function pagePeers(objs: StoredObject[], view: LookupView, model: ModelDe
         if (typeof obj.cable !== 'number') return wirelessPeers(reader, obj);
         const cable = await reader.get('dcim.cable', obj.cable);
         const far = obj.cable_end === 'B' ? 'a_terminations' : 'b_terminations';
-        return ((cable?.[far] as GenericListItem[] | undefined) ?? []).map((i) => ({ object_type: i.object_type, object_id: i.object_id }));
+        return ((cable?.[far] as GenericListItem[] | undefined) ?? []).map((i) => ({
+          object_type: i.object_type,
+          object_id: i.object_id,
+        }));
       }),
     ),
   );
 }
 
 /** Each object's cable path (null without a cable). */
-export function pagePaths(objs: StoredObject[], view: LookupView, model: ModelDefinition, memo: RenderMemo): Promise<Array<CablePath | null>> {
+export function pagePaths(
+  objs: StoredObject[],
+  view: LookupView,
+  model: ModelDefinition,
+  memo: RenderMemo,
+): Promise<Array<CablePath | null>> {
   const reader = readerOf(view, memo);
   return Promise.all(
-    objs.map((obj) =>
-      memoized(memo, pathKey(model.key, obj.id), () => pathFrom(reader, model.key, obj)),
-    ),
+    objs.map((obj) => memoized(memo, pathKey(model.key, obj.id), () => pathFrom(reader, model.key, obj))),
   );
 }

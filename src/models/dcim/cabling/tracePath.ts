@@ -24,7 +24,14 @@ export interface CablePath {
 export const PASS_THROUGH = new Set(['dcim.frontport', 'dcim.rearport', 'circuits.circuittermination']);
 
 /** The models a cable path starts from (NetBox's PathEndpoint). */
-export const PATH_ENDPOINTS = new Set(['dcim.interface', 'dcim.consoleport', 'dcim.consoleserverport', 'dcim.powerport', 'dcim.poweroutlet', 'dcim.powerfeed']);
+export const PATH_ENDPOINTS = new Set([
+  'dcim.interface',
+  'dcim.consoleport',
+  'dcim.consoleserverport',
+  'dcim.powerport',
+  'dcim.poweroutlet',
+  'dcim.powerfeed',
+]);
 
 const CABLE = 'dcim.cable';
 const WIRELESS_LINK = 'wireless.wirelesslink';
@@ -129,15 +136,22 @@ export async function tracePath(reader: PathReader, origins: PathNode[]): Promis
     if (farType === 'dcim.frontport') {
       const rearIds = [...new Set(far.map((f) => f.rear_port).filter((id): id is number => typeof id === 'number'))];
       const rears = await reader.all(rearIds.map((id) => ({ object_type: 'dcim.rearport', object_id: id })));
-      if (rears.length === 1 && Number(rears[0].positions ?? 1) > 1) positionStack.push(far.map((f) => Number(f.rear_port_position)));
+      if (rears.length === 1 && Number(rears[0].positions ?? 1) > 1)
+        positionStack.push(far.map((f) => Number(f.rear_port_position)));
       terminations = rears;
       type = 'dcim.rearport';
     } else if (farType === 'dcim.rearport') {
       let fronts: StoredObject[];
       if (far.length > 1 || Number(far[0].positions ?? 1) === 1) {
-        fronts = await reader.view.find('dcim.frontport', { rear_port: { $in: far.map((r) => r.id) }, rear_port_position: 1 });
+        fronts = await reader.view.find('dcim.frontport', {
+          rear_port: { $in: far.map((r) => r.id) },
+          rear_port_position: 1,
+        });
       } else if (positionStack.length > 0) {
-        fronts = await reader.view.find('dcim.frontport', { rear_port: far[0].id, rear_port_position: { $in: positionStack.pop()! } });
+        fronts = await reader.view.find('dcim.frontport', {
+          rear_port: far[0].id,
+          rear_port_position: { $in: positionStack.pop()! },
+        });
       } else {
         isSplit = true;
         break;
@@ -150,10 +164,17 @@ export async function tracePath(reader: PathReader, origins: PathNode[]): Promis
         break;
       }
       const otherSide = far[0].term_side === 'A' ? 'Z' : 'A';
-      const [other] = await reader.view.find('circuits.circuittermination', { circuit: far[0].circuit, term_side: otherSide }, 1);
+      const [other] = await reader.view.find(
+        'circuits.circuittermination',
+        { circuit: far[0].circuit, term_side: otherSide },
+        1,
+      );
       if (!other) break;
       if (typeof other.provider_network === 'number') {
-        path.push([node('circuits.circuittermination', other)], [{ object_type: 'circuits.providernetwork', object_id: other.provider_network }]);
+        path.push(
+          [node('circuits.circuittermination', other)],
+          [{ object_type: 'circuits.providernetwork', object_id: other.provider_network }],
+        );
         isComplete = true;
         break;
       }

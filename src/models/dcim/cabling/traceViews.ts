@@ -5,7 +5,17 @@
  * termination). Both trace on read from the stored cables.
  */
 import type { DetailView, DetailViewRequest, GenericListItem, StoredObject } from '../../types.js';
-import { type CablePath, PASS_THROUGH, PATH_ENDPOINTS, PathReader, type PathNode, destinations, originsOf, pathFrom, tracePath } from './tracePath.js';
+import {
+  type CablePath,
+  destinations,
+  originsOf,
+  PASS_THROUGH,
+  PATH_ENDPOINTS,
+  pathFrom,
+  type PathNode,
+  PathReader,
+  tracePath,
+} from './tracePath.js';
 
 /** The cable as a trace shows it (type and status as raw strings); a wireless link shows those of these fields it has. */
 const TRACED_CABLE_FIELDS = ['id', 'url', 'type', 'status', 'label', 'color', 'length', 'length_unit', 'description'];
@@ -73,7 +83,13 @@ export const pathsView: DetailView = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { id: { type: 'integer' }, path: { type: 'array', items: nodeSchema }, is_active: { type: 'boolean' }, is_complete: { type: 'boolean' }, is_split: { type: 'boolean' } },
+        properties: {
+          id: { type: 'integer' },
+          path: { type: 'array', items: nodeSchema },
+          is_active: { type: 'boolean' },
+          is_complete: { type: 'boolean' },
+          is_split: { type: 'boolean' },
+        },
       },
     },
   },
@@ -92,17 +108,27 @@ async function pathsThrough(model: string, obj: StoredObject, request: DetailVie
     const o = await reader.get(endpoint.object_type, endpoint.object_id);
     if (!o) continue;
     const group = await originsOf(reader, endpoint.object_type, o);
-    const key = group.map((n) => `${n.object_type}:${n.object_id}`).sort().join(',');
+    const key = group
+      .map((n) => `${n.object_type}:${n.object_id}`)
+      .sort()
+      .join(',');
     if (traced.has(key)) continue;
     traced.add(key);
     const path = await tracePath(reader, group);
-    if (path && path.path.some((step) => step.some((n) => n.object_type === model && n.object_id === obj.id))) found.push(path);
+    if (path && path.path.some((step) => step.some((n) => n.object_type === model && n.object_id === obj.id)))
+      found.push(path);
   }
   const out: unknown[] = [];
   for (const [i, path] of found.entries()) {
     const steps = await Promise.all(path.path.map((step) => rendered(request, step)));
     // NetBox's stored paths have ids; ours are traced on read, numbered in the order found.
-    out.push({ id: i + 1, path: steps, is_active: path.isActive, is_complete: path.isComplete, is_split: path.isSplit });
+    out.push({
+      id: i + 1,
+      path: steps,
+      is_active: path.isActive,
+      is_complete: path.isComplete,
+      is_split: path.isSplit,
+    });
   }
   return out;
 }
@@ -125,14 +151,21 @@ async function endpointsAround(reader: PathReader, start: PathNode): Promise<Pat
     if (!obj) continue;
     if (typeof obj.cable === 'number') {
       const cable = await reader.get('dcim.cable', obj.cable);
-      for (const item of [...((cable?.a_terminations as GenericListItem[]) ?? []), ...((cable?.b_terminations as GenericListItem[]) ?? [])]) visit(item);
+      for (const item of [
+        ...((cable?.a_terminations as GenericListItem[]) ?? []),
+        ...((cable?.b_terminations as GenericListItem[]) ?? []),
+      ])
+        visit(item);
     }
-    if (n.object_type === 'dcim.frontport' && typeof obj.rear_port === 'number') visit({ object_type: 'dcim.rearport', object_id: obj.rear_port });
+    if (n.object_type === 'dcim.frontport' && typeof obj.rear_port === 'number')
+      visit({ object_type: 'dcim.rearport', object_id: obj.rear_port });
     if (n.object_type === 'dcim.rearport') {
-      for (const front of await reader.view.find('dcim.frontport', { rear_port: obj.id })) visit({ object_type: 'dcim.frontport', object_id: front.id });
+      for (const front of await reader.view.find('dcim.frontport', { rear_port: obj.id }))
+        visit({ object_type: 'dcim.frontport', object_id: front.id });
     }
     if (n.object_type === 'circuits.circuittermination') {
-      for (const other of await reader.view.find('circuits.circuittermination', { circuit: obj.circuit })) visit({ object_type: n.object_type, object_id: other.id });
+      for (const other of await reader.view.find('circuits.circuittermination', { circuit: obj.circuit }))
+        visit({ object_type: n.object_type, object_id: other.id });
     }
   }
   return endpoints;

@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { loadDataset, runQuery } from './dataset.js';
 import { CASES } from './queryTable.js';

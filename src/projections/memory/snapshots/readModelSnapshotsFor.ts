@@ -1,7 +1,7 @@
-import type { Config } from '../../config.js';
-import { MemoryReadStore } from '../memory/MemoryReadStore.js';
-import type { ReadStore } from '../ReadStore.js';
-import { eventIdsOf, ReadModelSnapshots, type LogPositions, type SnapshotLogger } from './ReadModelSnapshots.js';
+import type { Config } from '../../../config.js';
+import type { ReadStore } from '../../ReadStore.js';
+import { MemoryReadStore } from '../MemoryReadStore.js';
+import { eventIdsOf, type LogPositions, ReadModelSnapshots, type SnapshotLogger } from './ReadModelSnapshots.js';
 
 /**
  * The read-model snapshots the configuration asks for: none for MongoDB read models

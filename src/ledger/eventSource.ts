@@ -1,10 +1,11 @@
 import { open as openFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { Config } from '../config.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import { crc32 } from '../events/crc32.js';
-import { kafkaSettingsFrom } from '../events/kafka/kafkaSettingsFrom.js';
 import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
+import { kafkaSettingsFrom } from '../events/kafka/kafkaSettingsFrom.js';
 import { assertValidEvents } from '../events/validateEvents.js';
 
 /**
@@ -93,7 +94,8 @@ export function fileEventSource(file: string): EventSource {
           const complete =
             (end - start >= HEADER_BYTES || (await fill(HEADER_BYTES))) &&
             frameLength(buffer, start) > 0 &&
-            (end - start >= HEADER_BYTES + frameLength(buffer, start) || (await fill(HEADER_BYTES + frameLength(buffer, start))));
+            (end - start >= HEADER_BYTES + frameLength(buffer, start) ||
+              (await fill(HEADER_BYTES + frameLength(buffer, start))));
           const length = complete ? frameLength(buffer, start) : 0;
           const payload = buffer.subarray(start + HEADER_BYTES, start + HEADER_BYTES + length);
           if (!complete || crc32(payload) !== buffer.readUInt32LE(start + 4)) {

@@ -13,11 +13,17 @@
  * Loading builds the capture apart from any store; the caller adopts it only once the
  * body's checksum was verified (readSnapshotBody throws at the end otherwise).
  */
-import type { ResumePoint } from '../../events/EventLog.js';
-import { asResumePoint } from '../../events/resumePoint.js';
-import type { ReadModelCapture } from '../memory/MemoryReadStore.js';
-import type { ReadDocument } from '../ReadStore.js';
-import { readSnapshotBody, readSnapshotHeader, SnapshotDamagedError, writeSnapshot, type SnapshotHeader } from '../../snapshots/SnapshotFile.js';
+import type { ResumePoint } from '../../../events/EventLog.js';
+import { asResumePoint } from '../../../events/resumePoint.js';
+import {
+  readSnapshotBody,
+  readSnapshotHeader,
+  SnapshotDamagedError,
+  type SnapshotHeader,
+  writeSnapshot,
+} from '../../../snapshots/SnapshotFile.js';
+import type { ReadDocument } from '../../ReadStore.js';
+import type { ReadModelCapture } from '../MemoryReadStore.js';
 
 export const READ_MODELS_PART = 'read-models';
 export const READ_MODELS_FORMAT = 2;
@@ -69,13 +75,15 @@ export async function parseReadModels(chunks: AsyncIterable<Buffer>, what = 'sna
   const line = (text: string) => {
     if (meta === null) {
       meta = JSON.parse(text) as Meta;
-      if (typeof meta?.position !== 'number' || !Array.isArray(meta.collections)) throw damaged('no read-model header line');
+      if (typeof meta?.position !== 'number' || !Array.isArray(meta.collections))
+        throw damaged('no read-model header line');
       collections = meta.collections.map(({ name }) => ({ name, docs: [] as ReadDocument[] }));
       return;
     }
     const docs = JSON.parse(text) as ReadDocument[];
     for (const doc of docs) {
-      while (current < collections.length && collections[current]!.docs.length >= meta.collections[current]!.count) current++;
+      while (current < collections.length && collections[current]!.docs.length >= meta.collections[current]!.count)
+        current++;
       if (current >= collections.length) throw damaged('more documents than its header lists');
       collections[current]!.docs.push(deepFreeze(doc));
     }
@@ -95,32 +103,47 @@ export async function parseReadModels(chunks: AsyncIterable<Buffer>, what = 'sna
   const found = meta as Meta | null;
   if (found === null) throw damaged('empty body');
   found.collections.forEach(({ count }, i) => {
-    if (collections[i]!.docs.length !== count) throw damaged(`collection ${found.collections[i]!.name} has ${collections[i]!.docs.length} documents, its header says ${count}`);
+    if (collections[i]!.docs.length !== count)
+      throw damaged(
+        `collection ${found.collections[i]!.name} has ${collections[i]!.docs.length} documents, its header says ${count}`,
+      );
   });
   return { position: found.position, resume: asResumePoint(found.resume), maxIds: found.maxIds ?? {}, collections };
 }
 
 /** Writes a capture as a read-models snapshot (the event id is the log's at the capture's position). */
 export async function writeReadModelSnapshot(dir: string, capture: ReadModelCapture, eventId: string): Promise<string> {
-  return writeSnapshot(dir, { part: READ_MODELS_PART, format: READ_MODELS_FORMAT, position: capture.position, eventId }, serialiseReadModels(capture));
+  return writeSnapshot(
+    dir,
+    { part: READ_MODELS_PART, format: READ_MODELS_FORMAT, position: capture.position, eventId },
+    serialiseReadModels(capture),
+  );
 }
 
 /**
  * A snapshot file's header and its capture, checked: part, format, checksum, and the
  * position the body states. A SnapshotDamagedError (or a JSON SyntaxError) otherwise.
  */
-export async function readReadModelSnapshot(file: string): Promise<{ header: SnapshotHeader; capture: ReadModelCapture }> {
+export async function readReadModelSnapshot(
+  file: string,
+): Promise<{ header: SnapshotHeader; capture: ReadModelCapture }> {
   const { header, bodyOffset } = await readSnapshotHeader(file);
-  if (header.part !== READ_MODELS_PART) throw new SnapshotDamagedError(`${file}: a ${header.part} snapshot, not ${READ_MODELS_PART}`);
-  if (header.format !== READ_MODELS_FORMAT) throw new SnapshotDamagedError(`${file}: format ${header.format} is not known (${READ_MODELS_FORMAT} is)`);
+  if (header.part !== READ_MODELS_PART)
+    throw new SnapshotDamagedError(`${file}: a ${header.part} snapshot, not ${READ_MODELS_PART}`);
+  if (header.format !== READ_MODELS_FORMAT)
+    throw new SnapshotDamagedError(`${file}: format ${header.format} is not known (${READ_MODELS_FORMAT} is)`);
   let capture: ReadModelCapture;
   try {
     capture = await parseReadModels(readSnapshotBody(file, header, bodyOffset), file);
   } catch (error) {
-    if (error instanceof SyntaxError) throw new SnapshotDamagedError(`${file}: body is not the JSON it should be (${error.message})`);
+    if (error instanceof SyntaxError)
+      throw new SnapshotDamagedError(`${file}: body is not the JSON it should be (${error.message})`);
     throw error;
   }
-  if (capture.position !== header.position) throw new SnapshotDamagedError(`${file}: body is at position ${capture.position}, the header says ${header.position}`);
+  if (capture.position !== header.position)
+    throw new SnapshotDamagedError(
+      `${file}: body is at position ${capture.position}, the header says ${header.position}`,
+    );
   return { header, capture };
 }
 

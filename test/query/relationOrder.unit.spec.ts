@@ -1,9 +1,10 @@
 import test from 'ava';
+
 import { relationOrderedPage, requestedRelations } from '../../src/api/query/relationOrder.js';
 import { compileSort } from '../../src/api/query/sort.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
-import { MongoReadStore } from '../../src/projections/MongoReadStore.js';
+import { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
 import type { ReadStore } from '../../src/projections/ReadStore.js';
 import { FakeMongo } from '../support/fakeMongo.js';
@@ -25,7 +26,10 @@ const RACKS = {
     { id: 3, name: 'R9', site: 1, location: 1, status: 'active' }, // DC-1, Hall A
     { id: 4, name: 'R2', site: 1, location: 2, status: 'active' }, // DC-1, Cage 1
   ],
-  'dcim.device': DATASET['dcim.device']!.map((d) => ({ ...d, rack: { 1: 1, 2: 2, 3: 3, 4: 4, 5: null }[d.id as number] })),
+  'dcim.device': DATASET['dcim.device']!.map((d) => ({
+    ...d,
+    rack: { 1: 1, 2: 2, 3: 3, 4: 4, 5: null }[d.id as number],
+  })),
 };
 
 const stores: Array<[string, () => Promise<ReadStore>]> = [
@@ -34,7 +38,12 @@ const stores: Array<[string, () => Promise<ReadStore>]> = [
     'MongoReadStore (fake)',
     async () => {
       const server = new FakeMongo('replicaSet');
-      const store = new MongoReadStore({ url: 'mongodb://fake', dbName: 'netledger', connect: () => server.client(), caseInsensitiveFields: caseInsensitiveFields(registry) });
+      const store = new MongoReadStore({
+        url: 'mongodb://fake',
+        dbName: 'netledger',
+        connect: () => server.client(),
+        caseInsensitiveFields: caseInsensitiveFields(registry),
+      });
       await store.open();
       return store;
     },
@@ -48,7 +57,8 @@ for (const [name, open] of stores) {
     const store = await open();
     await loadDataset(store);
     t.true(relationCases.length >= 10);
-    for (const c of relationCases) t.deepEqual(await runQuery(store, c.model, c.query), { ids: c.ids }, `${c.model} ?${c.query}`);
+    for (const c of relationCases)
+      t.deepEqual(await runQuery(store, c.model, c.query), { ids: c.ids }, `${c.model} ?${c.query}`);
     await store.close();
   });
 
@@ -60,7 +70,16 @@ for (const [name, open] of stores) {
     t.deepEqual(await runQuery(store, 'dcim.device', 'ordering=-rack'), { ids: [5, 2, 3, 4, 1] });
     const definition = registry.get('dcim.device');
     const sort = compileSort(definition, 'rack');
-    const page = await relationOrderedPage(store, definition, {}, sort, requestedRelations(definition, 'rack', sort), 1, 2, registry);
+    const page = await relationOrderedPage(
+      store,
+      definition,
+      {},
+      sort,
+      requestedRelations(definition, 'rack', sort),
+      1,
+      2,
+      registry,
+    );
     t.deepEqual({ count: page.count, ids: page.docs.map((d) => d.id) }, { count: 5, ids: [4, 3] });
     await store.close();
   });
@@ -68,10 +87,13 @@ for (const [name, open] of stores) {
 
 test('only relations the request names are ordered by their related objects; a relation in brief mode needs to be a brief field', (t) => {
   const device = registry.get('dcim.device');
-  t.deepEqual([...requestedRelations(device, 'site,-tenant,name', compileSort(device, 'site,-tenant,name'))], [
-    ['site', 'dcim.site'],
-    ['tenant', 'tenancy.tenant'],
-  ]);
+  t.deepEqual(
+    [...requestedRelations(device, 'site,-tenant,name', compileSort(device, 'site,-tenant,name'))],
+    [
+      ['site', 'dcim.site'],
+      ['tenant', 'tenancy.tenant'],
+    ],
+  );
   t.deepEqual([...requestedRelations(device, 'name', compileSort(device, 'name'))], []);
   t.deepEqual([...requestedRelations(device, 'site', compileSort(device, 'site', { brief: true }))], []);
 });

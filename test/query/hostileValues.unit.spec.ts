@@ -1,4 +1,5 @@
 import test from 'ava';
+
 import { compileFilter } from '../../src/api/query/compileFilter.js';
 import { filterSetOf } from '../../src/api/query/filterSet.js';
 import { compileSort } from '../../src/api/query/sort.js';
@@ -14,12 +15,56 @@ import { loadDataset } from './dataset.js';
  * evaluates every compiled query.
  */
 const HOSTILE = [
-  '$where', '$ne', '{"$gt":""}', '__proto__', 'constructor', 'null', 'true', '1', '-1', '0x10', '1e400', ' 7 ',
-  '.*', '^$', '(a+)+$', '\\', '%', '_', '\u0000', '\n', 'é', '\u{1f600}', '10.0.0.0/8', '::/0', '2001:db8::1',
-  '2024-01-01', '2024-13-45T99:99', 'x'.repeat(1001), 'y'.repeat(100_000),
+  '$where',
+  '$ne',
+  '{"$gt":""}',
+  '__proto__',
+  'constructor',
+  'null',
+  'true',
+  '1',
+  '-1',
+  '0x10',
+  '1e400',
+  ' 7 ',
+  '.*',
+  '^$',
+  '(a+)+$',
+  '\\',
+  '%',
+  '_',
+  '\u0000',
+  '\n',
+  'é',
+  '\u{1f600}',
+  '10.0.0.0/8',
+  '::/0',
+  '2001:db8::1',
+  '2024-01-01',
+  '2024-13-45T99:99',
+  'x'.repeat(1001),
+  'y'.repeat(100_000),
 ];
 
-const OPERATORS = new Set(['$and', '$or', '$nor', '$in', '$nin', '$ne', '$eq', '$gt', '$gte', '$lt', '$lte', '$regex', '$options', '$not', '$exists', '$all', '$elemMatch']);
+const OPERATORS = new Set([
+  '$and',
+  '$or',
+  '$nor',
+  '$in',
+  '$nin',
+  '$ne',
+  '$eq',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$regex',
+  '$options',
+  '$not',
+  '$exists',
+  '$all',
+  '$elemMatch',
+]);
 
 function keysOf(value: unknown, out: Set<string>): void {
   if (Array.isArray(value)) for (const v of value) keysOf(v, out);
@@ -51,10 +96,12 @@ test('hostile values on every filter of every model: a query or a 400, never use
             await store.find(definition.key, query, { sort: compileSort(definition, value), limit: 5 });
             compiled++;
           } catch (error) {
-            if (!(error instanceof ValidationError)) throw new Error(`${definition.key} ?${param}=${value.slice(0, 40)}: ${String(error)}`);
+            if (!(error instanceof ValidationError))
+              throw new Error(`${definition.key} ?${param}=${value.slice(0, 40)}: ${String(error)}`);
             const body = error.body as Record<string, string[]>;
             t.deepEqual(Object.keys(body), [param]);
-            if (!body[param]!.every((m) => typeof m === "string" && m.length < 2000)) t.fail(`${definition.key} ?${param}: ${JSON.stringify(body).slice(0, 300)}`);
+            if (!body[param]!.every((m) => typeof m === 'string' && m.length < 2000))
+              t.fail(`${definition.key} ?${param}: ${JSON.stringify(body).slice(0, 300)}`);
             refused++;
           }
         }

@@ -14,8 +14,9 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { MemoryReadStore, ReadModelCapture } from '../memory/MemoryReadStore.js';
-import { loadNewestMatching, pruneSnapshots, type EventIdAt } from '../../snapshots/SnapshotFile.js';
+
+import { type EventIdAt, loadNewestMatching, pruneSnapshots } from '../../../snapshots/SnapshotFile.js';
+import type { MemoryReadStore, ReadModelCapture } from '../MemoryReadStore.js';
 import { READ_MODELS_PART, readReadModelSnapshot, writeReadModelSnapshot } from './readModelSnapshot.js';
 
 export type SnapshotLogger = (entry: Record<string, unknown>) => void;
@@ -30,7 +31,7 @@ export interface ReadModelSnapshotsOptions {
   logger?: SnapshotLogger;
 }
 
-export { eventIdsOf, type LogPositions } from '../../snapshots/SnapshotFile.js';
+export { eventIdsOf, type LogPositions } from '../../../snapshots/SnapshotFile.js';
 
 export class ReadModelSnapshots {
   readonly dir: string;
@@ -61,7 +62,12 @@ export class ReadModelSnapshots {
     if (!found) return 0;
     this.store.restore(found.capture);
     this.last = found.capture.position;
-    this.logger({ level: 'info', msg: `read models loaded from the snapshot at position ${found.capture.position} (${found.ms} ms); replaying the log after it (head ${head})`, position: found.capture.position, ms: found.ms });
+    this.logger({
+      level: 'info',
+      msg: `read models loaded from the snapshot at position ${found.capture.position} (${found.ms} ms); replaying the log after it (head ${head})`,
+      position: found.capture.position,
+      ms: found.ms,
+    });
     return found.capture.position;
   }
 
@@ -75,7 +81,10 @@ export class ReadModelSnapshots {
       skipped: ({ file, kind, reason }) =>
         this.logger({
           level: 'warn',
-          msg: kind === 'unreadable' ? `snapshot ${path.basename(file)} unusable, trying an older one: ${reason}` : `snapshot ${path.basename(file)} refused: ${reason}; trying an older one`,
+          msg:
+            kind === 'unreadable'
+              ? `snapshot ${path.basename(file)} unusable, trying an older one: ${reason}`
+              : `snapshot ${path.basename(file)} refused: ${reason}; trying an older one`,
         }),
     });
     return found && { capture: found.value, ms: Math.round(performance.now() - started) };
@@ -115,7 +124,10 @@ export class ReadModelSnapshots {
     this.writing = this.write(capture)
       .catch((error: unknown) => {
         // Nothing is lost: the log has it all; the next snapshot is tried after as many events again.
-        this.logger({ level: 'warn', msg: `read-model snapshot at position ${capture.position} not written: ${(error as Error).message}` });
+        this.logger({
+          level: 'warn',
+          msg: `read-model snapshot at position ${capture.position} not written: ${(error as Error).message}`,
+        });
       })
       .finally(() => {
         this.writing = null;
@@ -130,6 +142,12 @@ export class ReadModelSnapshots {
     this.written++;
     const { size: bytes } = await stat(file);
     const ms = Math.round(performance.now() - started);
-    this.logger({ level: 'info', msg: `read-model snapshot written at position ${capture.position}: ${bytes} bytes in ${ms} ms`, position: capture.position, bytes, ms });
+    this.logger({
+      level: 'info',
+      msg: `read-model snapshot written at position ${capture.position}: ${bytes} bytes in ${ms} ms`,
+      position: capture.position,
+      bytes,
+      ms,
+    });
   }
 }

@@ -1,6 +1,8 @@
-import test from 'ava';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
+import test from 'ava';
+
 import { compareWithReference } from '../../scripts/check-filters.js';
 
 /**
@@ -26,7 +28,15 @@ test('every reference filter is answered, with the reference semantics', (t) => 
   t.true(results.length >= 25, 'the registered models are compared');
   for (const r of results) {
     const allowed = NOT_ANSWERED[r.model] ?? {};
-    t.deepEqual(r.missing.filter((name) => !(name in allowed)), [], `${r.model}: filters missing`);
-    t.deepEqual(r.differences.filter((d) => !d.startsWith('lookups ')), [], `${r.model}: relation semantics`);
+    t.deepEqual(
+      r.missing.filter((name) => !(name in allowed)),
+      [],
+      `${r.model}: filters missing`,
+    );
+    t.deepEqual(
+      r.differences.filter((d) => !d.startsWith('lookups ')),
+      [],
+      `${r.model}: relation semantics`,
+    );
   }
 });
