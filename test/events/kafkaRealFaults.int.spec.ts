@@ -81,7 +81,7 @@ const count = async (service: TestService, route: string) => {
 };
 
 /** Retries `attempt` until it answers `status`, for at most `ms` (the service resuming after an outage). */
-const until = async (ms: number, attempt: () => Promise<{ status: number }>, status: number) => {
+const until = async <T extends { status: number }>(ms: number, attempt: () => Promise<T>, status: number) => {
   const deadline = Date.now() + ms;
   for (;;) {
     const response = await attempt();
