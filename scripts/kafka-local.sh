@@ -5,6 +5,7 @@
 #
 #   scripts/kafka-local.sh start [--fresh]   fetch (once) and start, wait until it answers
 #   scripts/kafka-local.sh stop              stop it and wait until it has exited
+#   scripts/kafka-local.sh kill              kill -9 it (a crash, for the fault tests); data kept
 #   scripts/kafka-local.sh status            exit 0 and say so while it runs, 1 otherwise
 #
 # Settings (environment):
@@ -208,8 +209,10 @@ start() {
   local started=$SECONDS
   java_args
   # Started from a subshell that exits at once, so the broker is not this script's child:
-  # were it, a broker that died would stay a zombie that kill -0 still finds alive.
-  (nohup "${java[@]}" kafka.Kafka "$run/server.properties" >>"$log_file" 2>&1 </dev/null & echo $! >"$pid_file")
+  # were it, a broker that died would stay a zombie that kill -0 still finds alive. In a
+  # session of its own (setsid): a broker restarted by a test must outlive the test's process
+  # group, which a `timeout` or a job control's cleanup signals as a whole.
+  (setsid nohup "${java[@]}" kafka.Kafka "$run/server.properties" >>"$log_file" 2>&1 </dev/null & echo $! >"$pid_file")
   pid="$(cat "$pid_file")"
   if ! node --import tsx "$root/scripts/kafka/waitForBroker.ts" "127.0.0.1:$port" "$pid" "$start_timeout" \
     2>>"$log_file"; then
@@ -243,6 +246,20 @@ stop() {
   say "stopped Kafka on port $port (pid $pid)"
 }
 
+# A crash: no orderly shutdown, so the next start recovers the logs (the fault tests).
+kill_broker() {
+  local pid
+  if ! pid="$(running_pid)"; then
+    rm -f "$pid_file"
+    say "not running on port $port"
+    return 0
+  fi
+  kill -9 "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  rm -f "$pid_file"
+  say "killed Kafka on port $port (pid $pid, kill -9)"
+}
+
 status() {
   local pid
   if pid="$(running_pid)"; then
@@ -257,6 +274,7 @@ cd "$root"
 case "${1:-}" in
   start) shift; start "$@" ;;
   stop) stop ;;
+  kill) kill_broker ;;
   status) status ;;
-  *) echo "usage: $0 start [--fresh] | stop | status   (env: KAFKA_VERSION, KAFKA_PORT)" >&2; exit 2 ;;
+  *) echo "usage: $0 start [--fresh] | stop | kill | status   (env: KAFKA_VERSION, KAFKA_PORT)" >&2; exit 2 ;;
 esac
