@@ -1,8 +1,10 @@
-import test from 'ava';
 import { exec } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+
+import test from 'ava';
 import { Kafka, logLevel } from 'kafkajs';
+
 import { startService, type TestService } from '../support/startService.js';
 
 /**
@@ -31,7 +33,10 @@ const kafkaEnv = (topic = `netledger.test.${randomUUID()}`, transactionalId = `n
 
 /** A topic made by an operator, kept forever (the service refuses any other) unless `configEntries` say otherwise. */
 const createTopic = async (topic: string, overrides: { name: string; value: string }[]) => {
-  const kept = [{ name: 'retention.ms', value: '-1' }, { name: 'retention.bytes', value: '-1' }];
+  const kept = [
+    { name: 'retention.ms', value: '-1' },
+    { name: 'retention.bytes', value: '-1' },
+  ];
   const configEntries = [...kept.filter((k) => !overrides.some((o) => o.name === k.name)), ...overrides];
   const admin = new Kafka({ clientId: 'netledger-test', brokers, logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
@@ -104,98 +109,114 @@ if (brokers.length === 0) {
       t.pass();
     });
   } else {
-    test.serial('Kafka faults: the broker killed (-9) during a bulk write: wholly committed and answered, or 503 and absent; writes resume', async (t) => {
-      t.timeout(240_000);
-      const env = kafkaEnv();
-      const service = await startService(env);
-      t.teardown(() => service.close());
-      const size = 1000;
-      const marker = `bulk-${randomUUID()}`;
-      const body = Array.from({ length: size }, (_, i) => ({
-        address: `10.${(i >> 8) & 255}.${i & 255}.1/32`,
-        description: marker,
-      }));
-      const before = await count(service, '/api/extras/object-changes/');
-      // The kill lands inside the transaction: a read_uncommitted consumer sees its first
-      // records before the commit, and the broker is killed then.
-      const inTransaction = await watchUncommitted(env.KAFKA_TOPIC, marker);
-      const write = service.api('POST', '/api/ipam/ip-addresses/', body);
-      const seen = await Promise.race([inTransaction.seen, write.then(() => false)]);
-      await run(killCommand);
-      const killedAt = Date.now();
-      t.log(seen ? 'killed with the transaction open (its records seen uncommitted)' : 'killed after the answer');
-      await run(upCommand);
-      await inTransaction.stop();
-      t.log(`broker restarted ${Math.round((Date.now() - killedAt) / 1000)} s after the kill`);
-      const answer = await write;
-      t.log(`the bulk write was answered ${answer.status} ${answer.status === 201 ? '' : JSON.stringify(answer.body)}`);
-      t.true([201, 503].includes(answer.status), `answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    test.serial(
+      'Kafka faults: the broker killed (-9) during a bulk write: wholly committed and answered, or 503 and absent; writes resume',
+      async (t) => {
+        t.timeout(240_000);
+        const env = kafkaEnv();
+        const service = await startService(env);
+        t.teardown(() => service.close());
+        const size = 1000;
+        const marker = `bulk-${randomUUID()}`;
+        const body = Array.from({ length: size }, (_, i) => ({
+          address: `10.${(i >> 8) & 255}.${i & 255}.1/32`,
+          description: marker,
+        }));
+        const before = await count(service, '/api/extras/object-changes/');
+        // The kill lands inside the transaction: a read_uncommitted consumer sees its first
+        // records before the commit, and the broker is killed then.
+        const inTransaction = await watchUncommitted(env.KAFKA_TOPIC, marker);
+        const write = service.api('POST', '/api/ipam/ip-addresses/', body);
+        const seen = await Promise.race([inTransaction.seen, write.then(() => false)]);
+        await run(killCommand);
+        const killedAt = Date.now();
+        t.log(seen ? 'killed with the transaction open (its records seen uncommitted)' : 'killed after the answer');
+        await run(upCommand);
+        await inTransaction.stop();
+        t.log(`broker restarted ${Math.round((Date.now() - killedAt) / 1000)} s after the kill`);
+        const answer = await write;
+        t.log(
+          `the bulk write was answered ${answer.status} ${answer.status === 201 ? '' : JSON.stringify(answer.body)}`,
+        );
+        t.true([201, 503].includes(answer.status), `answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 
-      // Writes resume once the broker is back (a 503 before that is the outage still being settled).
-      const site = { name: marker, slug: marker };
-      const next = await until(120_000, () => service.api('POST', '/api/dcim/sites/', site), 201);
-      t.is(next.status, 201, JSON.stringify(next.body));
-      const written = await count(service, `/api/ipam/ip-addresses/?description=${marker}`);
-      const changes = (await count(service, '/api/extras/object-changes/')) - before - 1;
-      if (answer.status === 201) {
-        t.is(written, size, 'an acknowledged write is wholly there');
-        t.is(answer.body.length, size);
-      } else {
-        // 503: refused (absent) or of unknown outcome (all or nothing, never half).
-        t.true(written === 0 || written === size, `${written} of ${size} written: never half`);
-        if (!/may or may not|unknown/i.test(JSON.stringify(answer.body))) t.is(written, 0, 'a refused write is absent');
-      }
-      t.is(changes, written, 'object changes match the objects: nothing half-recorded');
-    });
+        // Writes resume once the broker is back (a 503 before that is the outage still being settled).
+        const site = { name: marker, slug: marker };
+        const next = await until(120_000, () => service.api('POST', '/api/dcim/sites/', site), 201);
+        t.is(next.status, 201, JSON.stringify(next.body));
+        const written = await count(service, `/api/ipam/ip-addresses/?description=${marker}`);
+        const changes = (await count(service, '/api/extras/object-changes/')) - before - 1;
+        if (answer.status === 201) {
+          t.is(written, size, 'an acknowledged write is wholly there');
+          t.is(answer.body.length, size);
+        } else {
+          // 503: refused (absent) or of unknown outcome (all or nothing, never half).
+          t.true(written === 0 || written === size, `${written} of ${size} written: never half`);
+          if (!/may or may not|unknown/i.test(JSON.stringify(answer.body)))
+            t.is(written, 0, 'a refused write is absent');
+        }
+        t.is(changes, written, 'object changes match the objects: nothing half-recorded');
+      },
+    );
   }
 
-  test.serial('Kafka faults: a second writer on the same topic fences the first, which then refuses writes with 503', async (t) => {
-    t.timeout(120_000);
-    const env = kafkaEnv();
-    const first = await startService(env);
-    t.teardown(() => first.close());
-    t.is((await first.api('POST', '/api/dcim/sites/', { name: 'one', slug: 'one' })).status, 201);
+  test.serial(
+    'Kafka faults: a second writer on the same topic fences the first, which then refuses writes with 503',
+    async (t) => {
+      t.timeout(120_000);
+      const env = kafkaEnv();
+      const first = await startService(env);
+      t.teardown(() => first.close());
+      t.is((await first.api('POST', '/api/dcim/sites/', { name: 'one', slug: 'one' })).status, 201);
 
-    // Without KAFKA_TAKEOVER, a second writer refuses to start while the first is live.
-    await t.throwsAsync(startService(env), { message: /live|another writer|KAFKA_TAKEOVER/i });
+      // Without KAFKA_TAKEOVER, a second writer refuses to start while the first is live.
+      await t.throwsAsync(startService(env), { message: /live|another writer|KAFKA_TAKEOVER/i });
 
-    const second = await startService({ ...env, KAFKA_TAKEOVER: '1' });
-    t.teardown(() => second.close());
-    const refused = await first.api('POST', '/api/dcim/sites/', { name: 'two', slug: 'two' });
-    t.is(refused.status, 503, JSON.stringify(refused.body));
-    t.truthy(refused.body.detail);
-    const fatal = await first.fatal;
-    t.regex(`${fatal.reason}: ${fatal.error.message}`, /fenc|writer/i);
-    t.is((await first.api('POST', '/api/dcim/sites/', { name: 'three', slug: 'three' })).status, 503, 'stays refused');
+      const second = await startService({ ...env, KAFKA_TAKEOVER: '1' });
+      t.teardown(() => second.close());
+      const refused = await first.api('POST', '/api/dcim/sites/', { name: 'two', slug: 'two' });
+      t.is(refused.status, 503, JSON.stringify(refused.body));
+      t.truthy(refused.body.detail);
+      const fatal = await first.fatal;
+      t.regex(`${fatal.reason}: ${fatal.error.message}`, /fenc|writer/i);
+      t.is(
+        (await first.api('POST', '/api/dcim/sites/', { name: 'three', slug: 'three' })).status,
+        503,
+        'stays refused',
+      );
 
-    t.is((await second.api('POST', '/api/dcim/sites/', { name: 'four', slug: 'four' })).status, 201);
-    const sites = (await second.api('GET', '/api/dcim/sites/?ordering=name')).body.results;
-    const names = sites.map((s: { name: string }) => s.name);
-    t.deepEqual(names, ['four', 'one'], 'the fenced writer wrote nothing after the fence');
-  });
+      t.is((await second.api('POST', '/api/dcim/sites/', { name: 'four', slug: 'four' })).status, 201);
+      const sites = (await second.api('GET', '/api/dcim/sites/?ordering=name')).body.results;
+      const names = sites.map((s: { name: string }) => s.name);
+      t.deepEqual(names, ['four', 'one'], 'the fenced writer wrote nothing after the fence');
+    },
+  );
 
-  test.serial("Kafka faults: an event over the topic's max.message.bytes is refused with 413 and nothing is written", async (t) => {
-    t.timeout(120_000);
-    const topic = `netledger.test.${randomUUID()}`;
-    await createTopic(topic, [{ name: 'max.message.bytes', value: String(64 * 1024) }]);
-    const service = await startService(kafkaEnv(topic));
-    t.teardown(() => service.close());
-    const changes = await count(service, '/api/extras/object-changes/');
-    const big = 'x'.repeat(100 * 1024);
-    const single = await service.api('POST', '/api/dcim/sites/', { name: 'big', slug: 'big', comments: big });
-    t.is(single.status, 413, JSON.stringify(single.body));
-    const bulk = await service.api('POST', '/api/dcim/sites/', [
-      { name: 'small', slug: 'small' },
-      { name: 'big', slug: 'big', comments: big },
-    ]);
-    t.is(bulk.status, 413, 'one event too large refuses the whole request');
-    t.is(await count(service, '/api/dcim/sites/'), 0);
-    t.is(await count(service, '/api/extras/object-changes/'), changes);
-    // Under the limit, the same topic takes writes.
-    const fitting = { name: 'fits', slug: 'fits', comments: 'x'.repeat(30 * 1024) };
-    const fits = await service.api('POST', '/api/dcim/sites/', fitting);
-    t.is(fits.status, 201, JSON.stringify(fits.body));
-  });
+  test.serial(
+    "Kafka faults: an event over the topic's max.message.bytes is refused with 413 and nothing is written",
+    async (t) => {
+      t.timeout(120_000);
+      const topic = `netledger.test.${randomUUID()}`;
+      await createTopic(topic, [{ name: 'max.message.bytes', value: String(64 * 1024) }]);
+      const service = await startService(kafkaEnv(topic));
+      t.teardown(() => service.close());
+      const changes = await count(service, '/api/extras/object-changes/');
+      const big = 'x'.repeat(100 * 1024);
+      const single = await service.api('POST', '/api/dcim/sites/', { name: 'big', slug: 'big', comments: big });
+      t.is(single.status, 413, JSON.stringify(single.body));
+      const bulk = await service.api('POST', '/api/dcim/sites/', [
+        { name: 'small', slug: 'small' },
+        { name: 'big', slug: 'big', comments: big },
+      ]);
+      t.is(bulk.status, 413, 'one event too large refuses the whole request');
+      t.is(await count(service, '/api/dcim/sites/'), 0);
+      t.is(await count(service, '/api/extras/object-changes/'), changes);
+      // Under the limit, the same topic takes writes.
+      const fitting = { name: 'fits', slug: 'fits', comments: 'x'.repeat(30 * 1024) };
+      const fits = await service.api('POST', '/api/dcim/sites/', fitting);
+      t.is(fits.status, 201, JSON.stringify(fits.body));
+    },
+  );
 
   test.serial('Kafka faults: the service refuses to start on a compacted topic, naming the setting', async (t) => {
     t.timeout(120_000);

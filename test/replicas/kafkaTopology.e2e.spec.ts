@@ -1,8 +1,10 @@
-import test from 'ava';
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
+
+import test from 'ava';
+
 import { ADMIN_TOKEN } from '../support/startService.js';
 
 /**
@@ -96,78 +98,86 @@ if (brokers.length === 0) {
     return hash.digest('hex');
   };
 
-  test.serial('Kafka topology as processes: writes through any process, the writer killed and replaced, no acknowledged write lost, replicas converge', async (t) => {
-    t.timeout(600_000);
-    t.teardown(async () => {
-      await topology('stop-services');
-      const state = new URL(`../../.cache/topology-${writerPort}`, import.meta.url).pathname;
-      rmSync(state, { recursive: true, force: true });
-    });
-    await topology('start');
+  test.serial(
+    'Kafka topology as processes: writes through any process, the writer killed and replaced, no acknowledged write lost, replicas converge',
+    async (t) => {
+      t.timeout(600_000);
+      t.teardown(async () => {
+        await topology('stop-services');
+        const state = new URL(`../../.cache/topology-${writerPort}`, import.meta.url).pathname;
+        rmSync(state, { recursive: true, force: true });
+      });
+      await topology('start');
 
-    const acknowledged = new Map<number, string>(); // site id -> name and description as last acknowledged
-    let writes = 0;
-    let failures = 0;
-    let stale = 0;
-    let stop = false;
-    const client = async (n: number) => {
-      for (let i = 0; !stop; i++) {
-        const name = `c${n}-${i}-${randomUUID().slice(0, 8)}`;
-        const via = urls[(n + i) % 3]!;
-        const created = await call(via, 'POST', '/api/dcim/sites/', { name, slug: name });
-        if (created.status !== 201) {
-          failures++;
-          await new Promise((resolve) => setTimeout(resolve, 200));
-          continue;
+      const acknowledged = new Map<number, string>(); // site id -> name and description as last acknowledged
+      let writes = 0;
+      let failures = 0;
+      let stale = 0;
+      let stop = false;
+      const client = async (n: number) => {
+        for (let i = 0; !stop; i++) {
+          const name = `c${n}-${i}-${randomUUID().slice(0, 8)}`;
+          const via = urls[(n + i) % 3]!;
+          const created = await call(via, 'POST', '/api/dcim/sites/', { name, slug: name });
+          if (created.status !== 201) {
+            failures++;
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            continue;
+          }
+          acknowledged.set(created.body.id, `${name}|`);
+          writes++;
+          // Read-your-writes on another process, passing the write's position.
+          const reader = urls[(n + i + 1) % 3]!;
+          const route = `/api/dcim/sites/${created.body.id}/`;
+          const read = await call(reader, 'GET', route, undefined, {
+            'X-Netledger-Position': String(created.position),
+          });
+          if (read.status === 200) t.is(read.body.name, name, `read its write on ${reader}`);
+          else if (read.status !== 0 && read.status !== 503) stale++;
+          if (i % 3 === 2) {
+            const patched = await call(reader, 'PATCH', route, { description: `edited ${i}` });
+            if (patched.status === 200) {
+              acknowledged.set(created.body.id, `${name}|edited ${i}`);
+              writes++;
+            } else acknowledged.set(created.body.id, `${name}|*`); // refused, or of unknown outcome: either description
+          }
         }
-        acknowledged.set(created.body.id, `${name}|`);
-        writes++;
-        // Read-your-writes on another process, passing the write's position.
-        const reader = urls[(n + i + 1) % 3]!;
-        const route = `/api/dcim/sites/${created.body.id}/`;
-        const read = await call(reader, 'GET', route, undefined, { 'X-Netledger-Position': String(created.position) });
-        if (read.status === 200) t.is(read.body.name, name, `read its write on ${reader}`);
-        else if (read.status !== 0 && read.status !== 503) stale++;
-        if (i % 3 === 2) {
-          const patched = await call(reader, 'PATCH', route, { description: `edited ${i}` });
-          if (patched.status === 200) {
-            acknowledged.set(created.body.id, `${name}|edited ${i}`);
-            writes++;
-          } else acknowledged.set(created.body.id, `${name}|*`); // refused, or of unknown outcome: either description
+      };
+      const clients = [0, 1, 2, 3].map(client);
+      const waitFor = async (count: number) => {
+        while (acknowledged.size < count) await new Promise((resolve) => setTimeout(resolve, 100));
+      };
+      await waitFor(30);
+      await topology('kill-writer');
+      const beforeKill = acknowledged.size;
+      await topology('start-writer');
+      await waitFor(beforeKill + 30);
+      stop = true;
+      await Promise.all(clients);
+      t.is(stale, 0, 'a read passing its write position never missed the write');
 
-        }
-      }
-    };
-    const clients = [0, 1, 2, 3].map(client);
-    const waitFor = async (count: number) => {
-      while (acknowledged.size < count) await new Promise((resolve) => setTimeout(resolve, 100));
-    };
-    await waitFor(30);
-    await topology('kill-writer');
-    const beforeKill = acknowledged.size;
-    await topology('start-writer');
-    await waitFor(beforeKill + 30);
-    stop = true;
-    await Promise.all(clients);
-    t.is(stale, 0, 'a read passing its write position never missed the write');
+      const convergeStart = Date.now();
+      const head = (await call(urls[0]!, 'GET', '/api/dcim/sites/?limit=1')).position;
+      const routes = await listRoutes(urls[0]!);
+      const digests = await Promise.all(urls.map((base) => digest(base, routes, head)));
+      const converged = (Date.now() - convergeStart) / 1000;
+      t.log(
+        `${writes} writes acknowledged (${acknowledged.size} sites, ${beforeKill} before the kill), ` +
+          `${failures} creates refused during the outage; ${routes.length} lists compared; ` +
+          `converged in ${converged.toFixed(1)} s`,
+      );
+      t.is(new Set(digests).size, 1, `every process has the same objects: ${digests.join(' ')}`);
 
-    const convergeStart = Date.now();
-    const head = (await call(urls[0]!, 'GET', '/api/dcim/sites/?limit=1')).position;
-    const routes = await listRoutes(urls[0]!);
-    const digests = await Promise.all(urls.map((base) => digest(base, routes, head)));
-    const converged = (Date.now() - convergeStart) / 1000;
-    t.log(`${writes} writes acknowledged (${acknowledged.size} sites, ${beforeKill} before the kill), ` +
-      `${failures} creates refused during the outage; ${routes.length} lists compared; ` +
-      `converged in ${converged.toFixed(1)} s`);
-    t.is(new Set(digests).size, 1, `every process has the same objects: ${digests.join(' ')}`);
-
-    const at = { 'X-Netledger-Position': String(head) };
-    const sites = await call(urls[1]!, 'GET', '/api/dcim/sites/?limit=0', undefined, at);
-    type Site = { id: number; name: string; description: string };
-    const present = new Map<number, string>(sites.body.results.map((s: Site) => [s.id, `${s.name}|${s.description}`]));
-    const lost = [...acknowledged].filter(([id, expected]) =>
-      expected.endsWith('|*') ? !present.get(id)?.startsWith(expected.slice(0, -1)) : present.get(id) !== expected,
-    );
-    t.deepEqual(lost, [], 'no acknowledged write lost');
-  });
+      const at = { 'X-Netledger-Position': String(head) };
+      const sites = await call(urls[1]!, 'GET', '/api/dcim/sites/?limit=0', undefined, at);
+      type Site = { id: number; name: string; description: string };
+      const present = new Map<number, string>(
+        sites.body.results.map((s: Site) => [s.id, `${s.name}|${s.description}`]),
+      );
+      const lost = [...acknowledged].filter(([id, expected]) =>
+        expected.endsWith('|*') ? !present.get(id)?.startsWith(expected.slice(0, -1)) : present.get(id) !== expected,
+      );
+      t.deepEqual(lost, [], 'no acknowledged write lost');
+    },
+  );
 }
