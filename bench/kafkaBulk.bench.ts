@@ -10,7 +10,8 @@ import { startService } from '../test/support/startService.js';
 const brokers = process.env.KAFKA_BROKERS ?? '';
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SINGLES = Number(process.env.SINGLES ?? 100);
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
 async function measure(label: string, env: Record<string, string>) {
   const service = await startService(env);
@@ -32,10 +33,9 @@ async function measure(label: string, env: Record<string, string>) {
     }
     singles.sort((a, b) => a - b);
     bulks.sort((a, b) => a - b);
-    console.log(
-      `${label}: single site create p50 ${pct(singles, 50).toFixed(1)} ms, p95 ${pct(singles, 95).toFixed(1)} ms (${SINGLES}); ` +
-        `bulk create 1,000 IPs median ${pct(bulks, 50).toFixed(0)} ms, min ${bulks[0]!.toFixed(0)} ms (${ROUNDS} rounds)`,
-    );
+    const single = `p50 ${pct(singles, 50).toFixed(1)} ms, p95 ${pct(singles, 95).toFixed(1)} ms (${SINGLES})`;
+    const bulk = `median ${pct(bulks, 50).toFixed(0)} ms, min ${bulks[0]!.toFixed(0)} ms (${ROUNDS} rounds)`;
+    console.log(`${label}: single site create ${single}; bulk create 1,000 IPs ${bulk}`);
   } finally {
     await service.close();
   }
