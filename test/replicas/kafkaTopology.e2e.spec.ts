@@ -113,6 +113,8 @@ if (brokers.length === 0) {
       let writes = 0;
       let failures = 0;
       let stale = 0;
+      let readsOwnWrite = 0;
+      let readsRefused = 0;
       let stop = false;
       const client = async (n: number) => {
         for (let i = 0; !stop; i++) {
@@ -132,8 +134,12 @@ if (brokers.length === 0) {
           const read = await call(reader, 'GET', route, undefined, {
             'X-Netledger-Position': String(created.position),
           });
-          if (read.status === 200) t.is(read.body.name, name, `read its write on ${reader}`);
-          else if (read.status !== 0 && read.status !== 503) stale++;
+          if (read.status === 200) {
+            t.is(read.body.name, name, `read its write on ${reader}`);
+            readsOwnWrite++;
+          } else if (read.status === 0 || read.status === 503)
+            readsRefused++; // the process was down, or waited too long
+          else stale++;
           if (i % 3 === 2) {
             const patched = await call(reader, 'PATCH', route, { description: `edited ${i}` });
             if (patched.status === 200) {
@@ -155,6 +161,7 @@ if (brokers.length === 0) {
       stop = true;
       await Promise.all(clients);
       t.is(stale, 0, 'a read passing its write position never missed the write');
+      t.true(readsOwnWrite > 0);
 
       const convergeStart = Date.now();
       const head = (await call(urls[0]!, 'GET', '/api/dcim/sites/?limit=1')).position;
@@ -164,7 +171,8 @@ if (brokers.length === 0) {
       t.log(
         `${writes} writes acknowledged (${acknowledged.size} sites, ${beforeKill} before the kill), ` +
           `${failures} creates refused during the outage; ${routes.length} lists compared; ` +
-          `converged in ${converged.toFixed(1)} s`,
+          `converged in ${converged.toFixed(1)} s; reads of a write on another process: ${readsOwnWrite} answered ` +
+          `with it, ${readsRefused} refused (503 or the process down)`,
       );
       t.is(new Set(digests).size, 1, `every process has the same objects: ${digests.join(' ')}`);
 
