@@ -5,7 +5,7 @@ import { inScope } from '../models/allocation/freeAddresses.js';
 import type { AddressRun, FreeAddressQuery, LookupView, StoredObject } from '../models/types.js';
 import { addressSortKey, sortKeyValue } from '../models/values/ipNetworks.js';
 import { foldCase } from '../projections/caseFolding.js';
-import { compileNative } from '../projections/memory/nativeMatch.js';
+import { compileNative } from '../projections/querySemantics/nativeMatch.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { exactLiterals } from '../projections/textPatterns.js';
 

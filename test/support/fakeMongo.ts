@@ -33,7 +33,7 @@ import {
   type ReadConcernLevel,
 } from 'mongodb';
 
-import { compareKeys, compileSort, sortKey, sortValue } from '../../src/projections/memory/sortOrder.js';
+import { compareKeys, compileSort, sortKey, sortValue } from '../../src/projections/querySemantics/sortOrder.js';
 import type { ReadDocument } from '../../src/projections/ReadStore.js';
 
 type Doc = Record<string, unknown>;

@@ -14,7 +14,6 @@ import {
   type UserLookup,
 } from '../../audit/changeQuery.js';
 import type { ChangeTest } from '../../audit/changeScope.js';
-import { PastStateCancelledError, PastStatesBusyError } from '../../audit/PastStates.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
 import { changeEventSchema } from '../../events/ChangeEvent.js';
 import type { ModelDefinition } from '../../models/types.js';
@@ -22,6 +21,7 @@ import { assertMayWrite, NOT_AUTHENTICATED, viewScope } from '../permissions.js'
 import { pageLinks, parsePage } from '../query/pagination.js';
 import type { Services } from '../Services.js';
 import { readableChanges } from './changePermission.js';
+import { openPastStore } from './pastStore.js';
 
 const READ_ONLY_METHODS = 'GET, HEAD, OPTIONS';
 /** A live stream sends a comment this often so that proxies keep the connection open. */
@@ -371,33 +371,7 @@ function asOfMiddleware(services: Services, audit: AuditService): (ctx: Context,
       const definition = values.length > 0 ? modelViewOf(services, ctx.path) : null;
       if (definition) {
         await viewScope(ctx, services.config, definition);
-        if ((await readableChanges(ctx, services, audit)) !== null) throw new PermissionDeniedError();
-        const position = await audit.asOfPosition(values[values.length - 1]!);
-        const gone = new AbortController();
-        const onClose = () => {
-          if (!ctx.res.writableFinished) gone.abort();
-        };
-        ctx.res.once('close', onClose);
-        try {
-          ctx.state.readStore = await audit.pastStore(position, gone.signal);
-        } catch (error) {
-          if (error instanceof PastStatesBusyError) {
-            ctx.status = 503;
-            ctx.set('Retry-After', String(error.retryAfterSeconds));
-            ctx.body = { detail: error.message };
-            return;
-          }
-          if (error instanceof PastStateCancelledError) {
-            // The client has gone (or the service is closing): nobody reads this answer.
-            ctx.status = 503;
-            ctx.body = { detail: error.message };
-            return;
-          }
-          throw error;
-        } finally {
-          ctx.res.off('close', onClose);
-        }
-        ctx.set('X-As-Of-Position', String(position));
+        if ((await openPastStore(ctx, services, audit, values[values.length - 1]!)) === null) return;
       }
     }
     return next();

@@ -6,10 +6,9 @@
  */
 import type { Context } from 'koa';
 
-import { PastStateCancelledError, PastStatesBusyError } from '../../audit/PastStates.js';
-import { PermissionDeniedError, ValidationError } from '../../commands/errors.js';
+import { ValidationError } from '../../commands/errors.js';
 import type { ReadStore } from '../../projections/ReadStore.js';
-import { readableChanges } from '../audit/changePermission.js';
+import { openPastStore } from '../audit/pastStore.js';
 import type { Services } from '../Services.js';
 
 /** The past read models `?as_of=` names, null without it, 'answered' when the answer is already given (503). */
@@ -18,27 +17,5 @@ export async function pastStateFor(services: Services, ctx: Context): Promise<Re
   if (values.length === 0) return null;
   const audit = services.audit;
   if (!audit) throw new ValidationError({ as_of: ['Past states are not kept by this service.'] });
-  if ((await readableChanges(ctx, services, audit)) !== null) throw new PermissionDeniedError();
-  const position = await audit.asOfPosition(values[values.length - 1]!);
-  const gone = new AbortController();
-  const onClose = () => {
-    if (!ctx.res.writableFinished) gone.abort();
-  };
-  ctx.res.once('close', onClose);
-  try {
-    const store = await audit.pastStore(position, gone.signal);
-    ctx.set('X-As-Of-Position', String(position));
-    ctx.state.readStore = store;
-    return store;
-  } catch (error) {
-    if (error instanceof PastStatesBusyError || error instanceof PastStateCancelledError) {
-      ctx.status = 503;
-      if (error instanceof PastStatesBusyError) ctx.set('Retry-After', String(error.retryAfterSeconds));
-      ctx.body = { detail: error.message };
-      return 'answered';
-    }
-    throw error;
-  } finally {
-    ctx.res.off('close', onClose);
-  }
+  return (await openPastStore(ctx, services, audit, values[values.length - 1]!)) ?? 'answered';
 }

@@ -22,7 +22,7 @@ import {
   sortKey,
   type SortKeySpec,
   sortValue,
-} from '../../projections/memory/sortOrder.js';
+} from '../../projections/querySemantics/sortOrder.js';
 import type { Query, ReadDocument, ReadStore, Sort } from '../../projections/ReadStore.js';
 import { compileSort, parseOrdering, sortKeysOf } from './sort.js';
 

@@ -1,8 +1,8 @@
 import { foldCase } from '../caseFolding.js';
+import { collectPath } from '../querySemantics/dottedPaths.js';
+import type { Entry } from '../querySemantics/Entry.js';
+import { isIndexable, type Scalar } from '../querySemantics/queryShapes.js';
 import type { ReadDocument } from '../ReadStore.js';
-import { collectPath } from './dottedPaths.js';
-import type { Entry } from './Entry.js';
-import { isIndexable, type Scalar } from './queryShapes.js';
 
 /** Entries under one index value: one entry, or a Set when several. */
 type Posting = Entry | Set<Entry>;

@@ -1,6 +1,6 @@
+import type { Entry } from '../querySemantics/Entry.js';
 import type { ReadDocument } from '../ReadStore.js';
 import { AddressOccupancy } from './AddressOccupancy.js';
-import type { Entry } from './Entry.js';
 import { EqualityIndex } from './EqualityIndex.js';
 import { SortedIndex } from './SortedIndex.js';
 import { TrigramIndex } from './TrigramIndex.js';

@@ -35,6 +35,7 @@ import { TurnBudget } from '../../eventLoopTurns.js';
 import type { LogCursor, ResumePoint } from '../../events/EventLog.js';
 import { findFreeRuns, sortedUsed } from '../../models/allocation/freeAddresses.js';
 import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
+import { compileSort, type Keyed, keyedBy, makeComparator } from '../querySemantics/sortOrder.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
 import { AddressOccupancy } from './AddressOccupancy.js';
 import { EqualityIndex } from './EqualityIndex.js';
@@ -42,7 +43,6 @@ import { freezeClone } from './freezeClone.js';
 import { MemoryCollection } from './MemoryCollection.js';
 import { naturalOrderPage, pageWithCount, sortedPage, walkPage } from './pages.js';
 import { matchEntry, QueryPlanner } from './QueryPlanner.js';
-import { compileSort, type Keyed, keyedBy, makeComparator } from './sortOrder.js';
 
 export interface MemoryReadStoreOptions {
   /**

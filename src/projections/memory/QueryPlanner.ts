@@ -23,16 +23,21 @@
  */
 import { Query as MingoQuery } from 'mingo';
 
+import type { Entry } from '../querySemantics/Entry.js';
+import { compileNative } from '../querySemantics/nativeMatch.js';
+import {
+  collectConstraints,
+  type EqConstraint,
+  rangeOn,
+  type RegexConstraint,
+} from '../querySemantics/queryConstraints.js';
+import { isIndexable, isOperatorObject, type Scalar } from '../querySemantics/queryShapes.js';
+import type { SortKeySpec } from '../querySemantics/sortOrder.js';
 import type { Query } from '../ReadStore.js';
 import { exactLiterals } from '../textPatterns.js';
-import type { Entry } from './Entry.js';
 import type { MemoryCollection } from './MemoryCollection.js';
-import { compileNative } from './nativeMatch.js';
 import { eqPrefilter, type Prefilter, regexPrefilter } from './prefilters.js';
-import { collectConstraints, type EqConstraint, rangeOn, type RegexConstraint } from './queryConstraints.js';
-import { isIndexable, isOperatorObject, type Scalar } from './queryShapes.js';
 import type { SortedIndex } from './SortedIndex.js';
-import type { SortKeySpec } from './sortOrder.js';
 import { textCandidates } from './textCandidates.js';
 
 export interface FilterPlan {

@@ -1,6 +1,5 @@
-import type { ReadDocument } from '../ReadStore.js';
-import { hasArrayOnPath } from './dottedPaths.js';
-import type { Entry } from './Entry.js';
+import { hasArrayOnPath } from '../querySemantics/dottedPaths.js';
+import type { Entry } from '../querySemantics/Entry.js';
 import {
   compareKeys,
   compileSort,
@@ -10,7 +9,8 @@ import {
   sortKey,
   type SortKeySpec,
   sortValue,
-} from './sortOrder.js';
+} from '../querySemantics/sortOrder.js';
+import type { ReadDocument } from '../ReadStore.js';
 
 /**
  * The documents in the order of a list of fields (ascending, then insertion order):

@@ -1,6 +1,6 @@
 import { foldCase } from '../caseFolding.js';
+import type { Entry } from '../querySemantics/Entry.js';
 import type { ReadDocument } from '../ReadStore.js';
-import type { Entry } from './Entry.js';
 
 /** Entries under one trigram: one entry, or several in ascending `seq` (insertion) order. */
 type Posting = Entry | Entry[];

@@ -7,7 +7,7 @@
  * Caveat: Date instances are frozen but `setTime` still works on them; documents are
  * expected to hold JSON values.
  */
-import { isPlainObject } from './queryShapes.js';
+import { isPlainObject } from '../querySemantics/queryShapes.js';
 
 /** Deep copy of JSON-like data, frozen; undefined object members are dropped (as MongoDB does). */
 export function freezeClone<T>(v: T): T {

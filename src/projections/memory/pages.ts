@@ -5,9 +5,7 @@
  * in natural order stops early, a sorted page of up to 1,000 keeps a bounded sorted
  * buffer instead of sorting every match.
  */
-import type { ReadDocument } from '../ReadStore.js';
-import type { Entry } from './Entry.js';
-import type { Walk } from './QueryPlanner.js';
+import type { Entry } from '../querySemantics/Entry.js';
 import {
   compareBySequence,
   insertBounded,
@@ -15,7 +13,9 @@ import {
   keyedBy,
   makeComparator,
   type SortKeySpec,
-} from './sortOrder.js';
+} from '../querySemantics/sortOrder.js';
+import type { ReadDocument } from '../ReadStore.js';
+import type { Walk } from './QueryPlanner.js';
 
 type Matches = (e: Entry) => boolean;
 

@@ -2,8 +2,8 @@
  * Cheap checks run before mingo on plain (undotted) fields: equality / `$in` and
  * `$regex`. They decide exactly what they can and leave the rest to mingo.
  */
-import type { Entry } from './Entry.js';
-import type { EqConstraint, RegexConstraint } from './queryConstraints.js';
+import type { Entry } from '../querySemantics/Entry.js';
+import type { EqConstraint, RegexConstraint } from '../querySemantics/queryConstraints.js';
 
 /** 0: the document fails; 1: passes (exactly, or as far as this check can tell); 2: undecided, mingo must judge the whole query. */
 export type Prefilter = (e: Entry) => 0 | 1 | 2;

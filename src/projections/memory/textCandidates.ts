@@ -5,11 +5,11 @@
  * the query or in a top-level `$and`. The candidates are a superset of the matches (the
  * query still decides each one), so they only narrow what is tested.
  */
+import type { Entry } from '../querySemantics/Entry.js';
+import { equalityValues, regexOf } from '../querySemantics/queryConstraints.js';
+import { isPlainObject, type Scalar } from '../querySemantics/queryShapes.js';
 import type { Query } from '../ReadStore.js';
-import type { Entry } from './Entry.js';
 import type { MemoryCollection } from './MemoryCollection.js';
-import { equalityValues, regexOf } from './queryConstraints.js';
-import { isPlainObject, type Scalar } from './queryShapes.js';
 import { foldedLiteralOf } from './regexLiteral.js';
 import type { TrigramIndex } from './TrigramIndex.js';
 
