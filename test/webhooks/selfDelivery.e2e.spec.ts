@@ -31,17 +31,14 @@ async function proxyTo(t: ExecutionContext, service: TestService): Promise<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function tenantCount(service: TestService): Promise<number> {
-  return ((await service.api('GET', '/api/tenancy/tenants/?limit=1')).body as { count: number }).count;
-}
-
-test('webhooks whose receiver writes to the service again stop after one hop: their deliveries are recorded as failed, not multiplied', async (t) => {
-  t.timeout(30_000);
-  const service = await startService({ ...FAST_RETRIES, WEBHOOK_MAX_DEPTH: '1' });
-  t.teardown(() => service.close());
-  const proxy = await proxyTo(t, service);
+/**
+ * `count` webhooks whose receiver (through the proxy) creates one more tenant for each tenant
+ * delivered; a client's tenant is created, and the test waits until every webhook has `records`
+ * finished delivery records.
+ */
+async function echoChain(t: ExecutionContext, service: TestService, proxy: string, count: number, records: number) {
   const hooks: number[] = [];
-  for (const n of [1, 2, 3]) {
+  for (let n = 1; n <= count; n++) {
     const created = await service.api('POST', '/api/extras/webhooks/', {
       name: `tenant echo ${n}`,
       content_types: ['tenancy.tenant'],
@@ -54,15 +51,27 @@ test('webhooks whose receiver writes to the service again stop after one hop: th
     hooks.push((created.body as { id: number }).id);
   }
   t.is((await service.api('POST', '/api/tenancy/tenants/', { name: 't', slug: 't' })).status, 201);
-
-  // Each webhook delivers the client's tenant (its receiver makes one more), and records the
-  // three tenants those deliveries made as failed: 4 tenants, not a growing number.
   const settled = () =>
     hooks.every((id) => {
-      const records = service.webhooks.deliveries(id);
-      return records.length === 4 && records.every((d) => d.status !== 'pending');
+      const finished = service.webhooks.deliveries(id);
+      return finished.length === records && finished.every((d) => d.status !== 'pending');
     });
   await until(service.webhooks, settled);
+  return hooks;
+}
+
+async function tenantCount(service: TestService): Promise<number> {
+  return ((await service.api('GET', '/api/tenancy/tenants/?limit=1')).body as { count: number }).count;
+}
+
+test('webhooks whose receiver writes to the service again stop after one hop: their deliveries are recorded as failed, not multiplied', async (t) => {
+  t.timeout(30_000);
+  const service = await startService({ ...FAST_RETRIES, WEBHOOK_MAX_DEPTH: '1' });
+  t.teardown(() => service.close());
+  const proxy = await proxyTo(t, service);
+  // Each webhook delivers the client's tenant (its receiver makes one more), and records the
+  // three tenants those deliveries made as failed: 4 tenants, not a growing number.
+  const hooks = await echoChain(t, service, proxy, 3, 4);
   t.is(await tenantCount(service), 4);
   for (const id of hooks) {
     const records = service.webhooks.deliveries(id);
@@ -92,27 +101,8 @@ test('with the default depth (2) echoing webhooks make a bounded number of chang
   const service = await startService(FAST_RETRIES);
   t.teardown(() => service.close());
   const proxy = await proxyTo(t, service);
-  const hooks: number[] = [];
-  for (const n of [1, 2]) {
-    const created = await service.api('POST', '/api/extras/webhooks/', {
-      name: `tenant echo ${n}`,
-      content_types: ['tenancy.tenant'],
-      type_create: true,
-      payload_url: `${proxy}/api/tenancy/tenants/?hook=${n}`,
-      additional_headers: `Authorization: Token ${ADMIN_TOKEN}\nAccept: application/json`,
-      body_template: `{"name": "h${n}-{{ data.name }}", "slug": "h${n}-{{ data.slug }}"}`,
-    });
-    t.is(created.status, 201, JSON.stringify(created.body));
-    hooks.push((created.body as { id: number }).id);
-  }
-  t.is((await service.api('POST', '/api/tenancy/tenants/', { name: 't', slug: 't' })).status, 201);
   // The client's tenant (depth 0) makes 2 (depth 1), which make 4 (depth 2), which fire nothing.
-  const settled = () =>
-    hooks.every((id) => {
-      const records = service.webhooks.deliveries(id);
-      return records.length === 7 && records.every((d) => d.status !== 'pending');
-    });
-  await until(service.webhooks, settled);
+  const hooks = await echoChain(t, service, proxy, 2, 7);
   t.is(await tenantCount(service), 7);
   for (const id of hooks) {
     t.deepEqual(
