@@ -1,17 +1,7 @@
-import type { ChangeAction } from '../events/ChangeEvent.js';
-import type { StoredObject } from '../models/types.js';
-import type { PastStamp, WriteTransaction } from './WriteCoordinator.js';
+import type { PastStamp, RecordedChange, WriteTransaction } from './WriteCoordinator.js';
 
-/** One change of an imported registry's history, as it was made there. */
-export interface PastChange extends PastStamp {
-  action: ChangeAction;
-  objectType: string;
-  objectId: number;
-  objectRepr: string;
-  prechange: StoredObject | null;
-  postchange: StoredObject | null;
-  related: { type: string; id: number } | null;
-}
+/** One change of an imported registry's history, as it was made there: a recorded change with its own stamp. */
+export interface PastChange extends Omit<RecordedChange, 'past'>, PastStamp {}
 
 /**
  * Records an imported registry's history as the past of the objects it describes: each
