@@ -143,6 +143,16 @@ test('the bounds are refused before anything runs, with a GraphQL error naming t
   t.true(introspection.body.data.__schema.types.some((type: any) => type.name === 'SiteType'));
 });
 
+test('a chain of fragments that doubles at each step is refused before it is walked out', async (t) => {
+  const { service } = t.context;
+  const links = Array.from({ length: 40 }, (_, i) => `fragment F${i} on SiteType { ...F${i + 1} ...F${i + 1} }`);
+  const chain = `{ site_list(limit: 1) { ...F0 } } ${links.join(' ')} fragment F40 on SiteType { __typename }`;
+  const answer = await post(service, null, chain);
+  t.is(answer.status, 400);
+  t.regex(answer.body.errors[0].message, /expands to more than 100000 selections/);
+  t.false('data' in answer.body);
+});
+
 test('bad input answers GraphQL errors naming the problem: 400 before running, 200 beside data while running', async (t) => {
   const { service } = t.context;
   const syntax = await post(service, null, '{ site_list { name }');

@@ -4,7 +4,10 @@
  * - aliases: fields given another name (each answers the same work again);
  * - cost: the objects the answer may hold, estimated: a top-level list counts its `limit`
  *   (else MAX_PAGE_SIZE), a list inside an object GRAPHQL_LIST_ESTIMATE per parent, an
- *   object one; fragments counted where they are spread.
+ *   object one; fragments counted where they are spread;
+ * - selections: those the walk visits with fragments expanded where they are spread, so a
+ *   chain of fragments each spreading the next twice (2^n selections from a short document,
+ *   none of which costs objects) is refused instead of holding the event loop.
  * The walk stops at the first bound passed, so a document built to blow up costs no more.
  */
 import {
@@ -35,6 +38,9 @@ export interface QueryLimits {
 
 class LimitPassed extends Error {}
 
+/** Selections a query may expand to: far above any real query, far below a second of walking. */
+export const MAX_EXPANDED_SELECTIONS = 100_000;
+
 export function checkLimits(
   schema: GraphQLSchema,
   document: DocumentNode,
@@ -60,6 +66,7 @@ export function checkLimits(
   if (!root) return [];
   let aliases = 0;
   let cost = 0;
+  let selections = 0;
   const fail = (message: string): never => {
     throw new LimitPassed(message);
   };
@@ -72,6 +79,9 @@ export function checkLimits(
     top: boolean,
   ) => {
     for (const selection of set.selections) {
+      if (++selections > MAX_EXPANDED_SELECTIONS) {
+        fail(`Query expands to more than ${MAX_EXPANDED_SELECTIONS} selections (fragments counted where spread).`);
+      }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments.get(selection.name.value);
         const condition = fragment && (typeOf(schema, fragment.typeCondition.name.value) ?? parent);
