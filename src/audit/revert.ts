@@ -1,5 +1,5 @@
 import { checkUniqueness } from '../commands/checkUniqueness.js';
-import { defaultDisplay } from '../commands/decideObject.js';
+import { displayOf } from '../commands/decideObject.js';
 import { ConflictError, NotFoundError } from '../commands/errors.js';
 import { storedForm } from '../commands/storedForm.js';
 import type { WriteContext, WriteCoordinator, WriteTransaction } from '../commands/WriteCoordinator.js';
@@ -85,9 +85,7 @@ export async function revertRequest(
         const messages = Object.values(unique).flat();
         if (messages.length > 0)
           throw refuse(`restoring ${label} would break a uniqueness rule: ${messages.join(' ')}`);
-        const repr = String(
-          (await definition.hooks?.display?.(restored, tx.view)) ?? defaultDisplay(definition, restored),
-        ).slice(0, 200);
+        const repr = (await displayOf(definition, restored, tx.view)).slice(0, 200);
         event = tx.record({
           action: current ? 'update' : 'create',
           objectType: net.type,

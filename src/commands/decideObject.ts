@@ -101,8 +101,12 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
   if (hasErrors(uniqueErrors)) throw new ValidationError(uniqueErrors);
   await definition.hooks?.beforeSave?.(obj, view, { previous, written });
 
-  const repr = String((await definition.hooks?.display?.(obj, view)) ?? defaultDisplay(definition, obj));
-  return { obj, repr, revealed };
+  return { obj, repr: await displayOf(definition, obj, view), revealed };
+}
+
+/** The object's display: its model's display hook, or the default from its name. */
+export async function displayOf(definition: ModelDefinition, obj: StoredObject, view: LookupView): Promise<string> {
+  return String((await definition.hooks?.display?.(obj, view)) ?? defaultDisplay(definition, obj));
 }
 
 /** Fields whose value lives in the stored object (not computed on read). */

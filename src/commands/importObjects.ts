@@ -1,5 +1,5 @@
 import type { ModelDefinition, StoredObject } from '../models/types.js';
-import { type CommandEnvironment, decideObject } from './decideObject.js';
+import { type CommandEnvironment, decideObject, displayOf } from './decideObject.js';
 import { ValidationError } from './errors.js';
 import { runImportFollowUps } from './followUps.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
@@ -61,6 +61,7 @@ export function importObjects(
         requester: tx.user,
       });
       stamp(decided.obj, item);
+      decided.repr = await displayOf(definition, decided.obj, tx.view);
       return { id, previous: null, decided };
     }),
   );
@@ -93,6 +94,7 @@ export function completeImportedObjects(
         requester: tx.user,
       });
       stamp(decided.obj, item);
+      decided.repr = await displayOf(definition, decided.obj, tx.view);
       return { id: item.id, previous, decided };
     }),
   );
@@ -120,7 +122,8 @@ export async function restampImportedObjects(
       action: 'update',
       objectType: definition.key,
       objectId: item.id,
-      objectRepr: String(current.display ?? item.id),
+      // A display made of the times (a journal entry's) follows them.
+      objectRepr: await displayOf(definition, obj, tx.view),
       prechange: previous,
       postchange: obj,
       related: definition.hooks?.relatedObject?.(obj) ?? null,

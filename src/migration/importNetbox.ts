@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { CommandEnvironment } from '../commands/CommandEnvironment.js';
-import { recordPastChanges } from '../commands/importHistory.js';
+import { type PastChange, recordPastChanges } from '../commands/importHistory.js';
 import {
   completeImportedObjects,
   type ImportedObject,
@@ -140,9 +140,12 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
     recordPastChanges(tx, history.changes);
     const overHistory = history.changes.length > 0;
     for (const [model, objects] of fetched) {
-      const split = objects.map((o) =>
-        writeInputOf(model, o, { deferred: order.deferred.get(model.key), tokenKeys: options.tokenKeys }),
-      );
+      const inputOptions = {
+        deferred: order.deferred.get(model.key),
+        tokenKeys: options.tokenKeys,
+        creationTimes: creationTimesOf(history.changes, model.key),
+      };
+      const split = objects.map((o) => writeInputOf(model, o, inputOptions));
       const created = split.map((s) => s.create);
       for (let i = 0; i < created.length; i += 500) {
         await importObjects(target.commands, tx, model, created.slice(i, i + 500), { overHistory });
@@ -191,4 +194,12 @@ async function grantSuperusers(tx: WriteTransaction, usernames: readonly string[
       postchange,
     });
   }
+}
+
+/** When each object of one model was created, by id, as the recorded history says. */
+function creationTimesOf(changes: readonly PastChange[], model: string): Map<number, string> {
+  const times = new Map<number, string>();
+  for (const change of changes)
+    if (change.action === 'create' && change.objectType === model) times.set(change.objectId, change.time);
+  return times;
 }

@@ -19,6 +19,8 @@ export interface WriteInputOptions {
   deferred?: readonly string[];
   /** Token keys the operator supplied, by token id (API tokens are not readable). */
   tokenKeys?: ReadonlyMap<number, string>;
+  /** When the source's change log saw each object created, by id. */
+  creationTimes?: ReadonlyMap<number, string>;
 }
 
 export function writeInputOf(
@@ -53,7 +55,10 @@ export function writeInputOf(
       create[field.name] = value;
     }
   }
-  const times = { created: timeOf(source.created), lastUpdated: timeOf(source.last_updated) };
+  const times = {
+    created: createdTime(source.created, options.creationTimes?.get(id)),
+    lastUpdated: timeOf(source.last_updated),
+  };
   return {
     create: { id, input: create, ...times },
     complete: Object.keys(later).length > 0 ? { id, input: later, ...times } : null,
@@ -107,6 +112,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function isNestedObject(value: unknown): value is { id: number; url: string } {
   return isObject(value) && typeof value.id === 'number' && typeof value.url === 'string';
+}
+
+/**
+ * A source that shows `created` as a date only (a netledger, as its specification has it)
+ * gets the time of day back from the change that created the object, when it was that day:
+ * a display made of it (a journal entry's) then reads as the source's does.
+ */
+function createdTime(created: unknown, creationChange: string | undefined): string | null {
+  const time = timeOf(created);
+  if (time && /^\d{4}-\d{2}-\d{2}$/.test(time) && creationChange?.startsWith(time)) return creationChange;
+  return time;
 }
 
 function timeOf(value: unknown): string | null {

@@ -139,3 +139,18 @@ test('given an empty registry, when a site is imported with its history, then th
       t.like(events[2], { objectId: 42, postchange: { description: 'main', created: SOURCE_CREATED } });
     });
 });
+
+test("given a site, when a journal entry is imported, then its display is made of the source's time, not the import's", async (t) => {
+  await deciderSpec(t)
+    .given([create('dcim.site', { name: 'DC-1', slug: 'dc-1' })])
+    .when(
+      importMany('extras.journalentry', [
+        {
+          id: 3,
+          input: { assigned_object_type: 'dcim.site', assigned_object_id: 1, kind: 'info', comments: 'racked' },
+          created: SOURCE_CREATED,
+        },
+      ]),
+    )
+    .then([{ action: 'create', objectId: 3, objectRepr: '2021-03-08 11:33 (Info)' }]);
+});
