@@ -99,7 +99,7 @@ async function creates(): Promise<void> {
     for (let i = 1; i <= WRITES; i++) {
       const t0 = performance.now();
       await coordinator.execute({ requestId: randomUUID(), user: null }, (tx) =>
-        createObjects(env, tx, registry.get('dcim.site'), [{ name: `site-${i}`, slug: `site-${i}` }], false),
+        createObjects(env, tx, registry.get('dcim.site'), [{ name: `site-${i}`, slug: `site-${i}` }], { bulk: false }),
       );
       samples.push(performance.now() - t0);
     }

@@ -76,7 +76,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const { config, registry, log, store, projector, coordinator, commands, auth } = ledger;
   const audit = ledger.audit!;
   const serializer = new Serializer(registry, store, ledger.secrets);
-  const queries = new ListQueryCompiler();
+  const queries = new ListQueryCompiler(registry);
   const sources = new Map<string, unknown>();
   const reader = config.role === 'reader';
   // A Kafka follower's head is only as fresh as its last successful look-up: readiness weighs that too.
@@ -112,7 +112,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
     sources,
     readiness,
   };
-  queries.register('created_by_request', createdByRequestFilter(services, audit));
+  queries.register('created_by_request', createdByRequestFilter(audit));
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)
 
   // Uploaded files nothing names any more go once the change that released them is committed.

@@ -36,7 +36,7 @@ export interface WritePath {
     definition: ModelDefinition,
     ctx: Context,
     outcome: WriteOutcome,
-    created: boolean,
+    options: { created: boolean },
   ): Promise<unknown[]>;
 }
 
@@ -96,9 +96,9 @@ async function allocateView(
   const requests = bulk ? body : [body];
   const context = writes.writeContext(ctx, writeGuard(ctx, created, 'add'));
   const result = await writes.runWrite(services, ctx, created, 'create', context, (tx) =>
-    allocateObjects(services.commands, tx, parent.key, id, action, requests, bulk),
+    allocateObjects(services.commands, tx, parent.key, id, action, requests, { bulk }),
   );
-  const rendered = await writes.writtenObjects(services, created, ctx, result, true);
+  const rendered = await writes.writtenObjects(services, created, ctx, result, { created: true });
   ctx.status = 201;
   ctx.body = bulk ? rendered : rendered[0];
 }

@@ -16,6 +16,7 @@ import { detailViewRoutes } from './detailViewRoutes.js';
 import { answerExport } from './exportTemplate.js';
 import { RawJson } from './face/RawJson.js';
 import { ifNoneMatchHolds, listEtag } from './listEtag.js';
+import { listQueryRequest } from './listQueryRequest.js';
 import { objectNotModified } from './objectNotModified.js';
 import { assertInScope, viewScope, withinScope, writeGuard, writeScope } from './permissions.js';
 import { listPage } from './query/listPage.js';
@@ -96,12 +97,37 @@ function readModels(services: Services, ctx: Context): { store: ReadStore; seria
   return { store, serializer: services.serializer.using(store) };
 }
 
-async function listView(services: Services, definition: ModelDefinition, ctx: Context) {
-  const scope = await viewScope(ctx, services.config, definition);
+/** What a read asks, worked out once from the request: its parameters, the read models, the rendering. */
+interface ReadRequest {
+  query: URLSearchParams;
+  store: ReadStore;
+  serializer: Serializer;
+  /** The live read models (not a past state): only they carry list tags and the render cache. */
+  live: boolean;
+  form: Representation;
+  options: RenderOptions;
+}
+
+function readRequest(services: Services, ctx: Context, definition: ModelDefinition): ReadRequest {
   const query = new URLSearchParams(ctx.querystring);
   const { store, serializer } = readModels(services, ctx);
-  if (store === services.store && notModified(services, ctx)) return;
-  const filter = and(scope, await services.queries.compile(definition, query, ctx, store));
+  return {
+    query,
+    store,
+    serializer,
+    live: store === services.store,
+    form: representation(query, definition),
+    options: renderOptions(ctx, query),
+  };
+}
+
+async function listView(services: Services, definition: ModelDefinition, ctx: Context) {
+  const scope = await viewScope(ctx, services.config, definition);
+  const read = readRequest(services, ctx, definition);
+  const { query, store, serializer, form, options } = read;
+  if (read.live && notModified(services, ctx)) return;
+  const request = listQueryRequest(ctx, services.config, query);
+  const filter = and(scope, await services.queries.compile(definition, request, store));
   const exportName = query.get('export');
   if (exportName !== null)
     return answerExport(ctx, exportName, {
@@ -110,7 +136,7 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
       definition,
       filter,
       query,
-      options: renderOptions(ctx, query),
+      options,
       templates: services.templates,
     });
   const { docs, ...envelope } = await listPage({
@@ -121,26 +147,14 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
     base: `${ctx.state.baseUrl}${ctx.path}`,
     paginateCount: services.config.paginateCount,
     maxPageSize: services.config.maxPageSize,
-    brief: representation(query, definition) === 'brief',
+    brief: form === 'brief',
   });
-  const texts = await renderTexts(
-    services,
-    ctx,
-    definition,
-    docs,
-    representation(query, definition),
-    renderOptions(ctx, query),
-  );
+  const texts = await renderTexts(services, read, definition, docs);
   if (texts) {
     ctx.body = { ...envelope, results: RawJson.array(texts) };
     return;
   }
-  const results = await serializer.render(
-    definition,
-    docs,
-    representation(query, definition),
-    renderOptions(ctx, query),
-  );
+  const results = await serializer.render(definition, docs, form, options);
   ctx.body = { ...envelope, results };
 }
 
@@ -164,30 +178,21 @@ function notModified(services: Services, ctx: Context): boolean {
 }
 
 /** The objects as JSON text through the render cache, or null where it does not apply (past states, partial or one-time renderings). */
-function renderTexts(
-  services: Services,
-  ctx: Context,
-  definition: ModelDefinition,
-  docs: ReadDocument[],
-  form: Representation,
-  options: RenderOptions,
-) {
+function renderTexts(services: Services, read: ReadRequest, definition: ModelDefinition, docs: ReadDocument[]) {
   const cache = services.renderCache;
-  const { store, serializer } = readModels(services, ctx);
-  if (!cache || store !== services.store || !cacheableRendering(options)) return null;
+  const { store, serializer, form, options } = read;
+  if (!cache || !read.live || !cacheableRendering(options)) return null;
   return renderCached({ cache, serializer, store }, definition, docs, form, options);
 }
 
 async function detailView(services: Services, definition: ModelDefinition, ctx: Context) {
   const scope = await viewScope(ctx, services.config, definition);
-  const { store, serializer } = readModels(services, ctx);
+  const read = readRequest(services, ctx, definition);
+  const { store, serializer, form, options } = read;
   const [doc] = await store.find(definition.key, and(scope, { id: parseId(ctx) }), { limit: 1 });
   if (!doc) throw new NotFoundError();
-  const query = new URLSearchParams(ctx.querystring);
   ctx.set('ETag', etagOf(doc._pos));
-  const form = representation(query, definition);
-  const options = renderOptions(ctx, query);
-  const texts = await renderTexts(services, ctx, definition, [doc], form, options);
+  const texts = await renderTexts(services, read, definition, [doc]);
   if (texts) {
     const dependencies = services.renderCache!.dependencies(
       renderKeyPrefix(definition, form, options) + doc.id,
@@ -248,7 +253,7 @@ export async function writtenObjects(
   definition: ModelDefinition,
   ctx: Context,
   outcome: WriteOutcome,
-  created: boolean,
+  { created }: { created: boolean },
 ) {
   const docs = outcome.documents;
   if (docs.length === 1) ctx.set('ETag', etagOf(docs[0]._pos));
@@ -282,9 +287,9 @@ async function createView(services: Services, definition: ModelDefinition, ctx: 
   const items = bulk ? body : [body];
   const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
   const result = await runWrite(services, ctx, definition, 'create', context, (tx) =>
-    createObjects(services.commands, tx, definition, items, bulk),
+    createObjects(services.commands, tx, definition, items, { bulk }),
   );
-  const rendered = await writtenObjects(services, definition, ctx, result, true);
+  const rendered = await writtenObjects(services, definition, ctx, result, { created: true });
   ctx.status = 201;
   if (bulk) {
     ctx.body = rendered;
@@ -306,9 +311,10 @@ async function updateView(services: Services, definition: ModelDefinition, ctx: 
     definition,
     'update',
     writeContext(ctx, writeGuard(ctx, definition, 'change', [id])),
-    (tx) => updateObjects(services.commands, tx, definition, [{ id, input: body }], mode, false, preconditions),
+    (tx) =>
+      updateObjects(services.commands, tx, definition, [{ id, input: body }], { mode, bulk: false, preconditions }),
   );
-  const [rendered] = await writtenObjects(services, definition, ctx, result, false);
+  const [rendered] = await writtenObjects(services, definition, ctx, result, { created: false });
   ctx.body = rendered;
 }
 
@@ -366,9 +372,9 @@ async function bulkUpdateView(services: Services, definition: ModelDefinition, c
   );
   const preconditions = bulkPreconditions(ctx, items);
   const result = await runWrite(services, ctx, definition, 'update', writeContext(ctx, guard), (tx) =>
-    updateObjects(services.commands, tx, definition, items, mode, true, preconditions),
+    updateObjects(services.commands, tx, definition, items, { mode, bulk: true, preconditions }),
   );
-  ctx.body = await writtenObjects(services, definition, ctx, result, false);
+  ctx.body = await writtenObjects(services, definition, ctx, result, { created: false });
 }
 
 async function deleteView(services: Services, definition: ModelDefinition, ctx: Context) {
@@ -382,7 +388,7 @@ async function deleteView(services: Services, definition: ModelDefinition, ctx: 
     definition,
     'delete',
     writeContext(ctx, writeGuard(ctx, definition, 'delete', [id])),
-    (tx) => deleteObjects(services.commands, tx, definition, [id], false, preconditions),
+    (tx) => deleteObjects(services.commands, tx, definition, [id], { bulk: false, preconditions }),
   );
   ctx.status = 204;
 }
@@ -403,8 +409,7 @@ async function bulkDeleteView(services: Services, definition: ModelDefinition, c
       tx,
       definition,
       items.map((i) => i.id),
-      true,
-      preconditions,
+      { bulk: true, preconditions },
     ),
   );
   ctx.status = 204;

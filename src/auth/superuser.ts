@@ -42,7 +42,7 @@ export async function createSuperuser(
             is_active: true,
           },
         ],
-        false,
+        { bulk: false },
       );
       userId = created.ids[0];
       const stored = storedForm((await tx.view.get('auth.user', userId))!);
@@ -61,7 +61,7 @@ export async function createSuperuser(
         tx,
         commands.registry.get('users.token'),
         [{ user: userId, key: request.token.key, write_enabled: true, description: request.token.description }],
-        false,
+        { bulk: false },
       );
     }
   });

@@ -5,6 +5,7 @@ import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { ConflictError, NotFoundError, ValidationError } from './errors.js';
 import type { WriteOutcome } from './recordEach.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
+import type { WriteShape } from './writeShape.js';
 
 /**
  * POST to an allocation sub-resource (a prefix's available-ips, ...): hand out free space
@@ -21,7 +22,7 @@ export async function allocateObjects(
   parentId: number,
   action: DetailAction,
   requests: unknown[],
-  bulk: boolean,
+  shape: WriteShape,
 ): Promise<WriteOutcome> {
   // The parent may have gone since the request looked it up.
   const parent = await tx.view.get(parentModel, parentId);
@@ -33,7 +34,7 @@ export async function allocateObjects(
   });
   if ('conflict' in allocation) throw new ConflictError(allocation.conflict);
   if ('invalid' in allocation) throw new ValidationError(allocation.invalid as FieldErrors[]);
-  return createObjects(env, tx, created, allocation.inputs, bulk);
+  return createObjects(env, tx, created, allocation.inputs, shape);
 }
 
 const withoutRules = new WeakMap<ModelDefinition, ModelDefinition>();

@@ -2,6 +2,7 @@ import type { ModelDefinition } from '../models/types.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
+import type { WriteShape } from './writeShape.js';
 
 /**
  * POST: create one object or, from an array, several in one atomic request. Later
@@ -12,9 +13,9 @@ export function createObjects(
   tx: WriteTransaction,
   definition: ModelDefinition,
   items: unknown[],
-  bulk: boolean,
+  { bulk }: WriteShape,
 ): Promise<WriteOutcome> {
-  return recordEach(env, tx, definition, items, bulk, async (item) => {
+  return recordEach(env, tx, definition, items, { bulk }, async (item) => {
     const id = tx.allocateId(definition.key);
     const decided = await decideObject(env, {
       view: tx.view,

@@ -3,9 +3,10 @@ import type { ModelReference, ModelRegistry } from '../models/registry.js';
 import type { GenericListItem, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import type { CommandEnvironment } from './decideObject.js';
 import { ConflictError, NotFoundError, ValidationError } from './errors.js';
-import { checkPreconditions, type Precondition } from './preconditions.js';
+import { checkPreconditions } from './preconditions.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
+import type { ExistingObjectsWrite, WriteShape } from './writeShape.js';
 
 /** An object the delete touches, in its stored form. */
 interface Affected {
@@ -37,11 +38,10 @@ export async function deleteObjects(
   tx: WriteTransaction,
   definition: ModelDefinition,
   ids: number[],
-  bulk: boolean,
-  preconditions: readonly Precondition[] = [],
+  { bulk, preconditions = [] }: ExistingObjectsWrite,
 ): Promise<void> {
-  await checkPreconditions(tx.view, definition, preconditions, bulk);
-  const plan = await collectRequested(tx.view, definition, ids, bulk);
+  await checkPreconditions(tx.view, definition, preconditions, { bulk });
+  const plan = await collectRequested(tx.view, definition, ids, { bulk });
   await classifyDependants(env.registry, tx.view, plan);
   await collectRuleBlockers(env.registry, tx.view, plan);
   refuseIfProtected(plan);
@@ -54,7 +54,7 @@ async function collectRequested(
   view: LookupView,
   definition: ModelDefinition,
   ids: number[],
-  bulk: boolean,
+  { bulk }: WriteShape,
 ): Promise<DeletePlan> {
   const plan: DeletePlan = { doomed: new Map(), order: [], blockers: new Map(), cleared: new Map() };
   const missing: Array<Record<string, string[]>> = [];

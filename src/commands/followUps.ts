@@ -74,13 +74,13 @@ async function runCommand(
 ): Promise<void> {
   switch (command.kind) {
     case 'create':
-      await createObjects(env, tx, target, [command.input], false);
+      await createObjects(env, tx, target, [command.input], { bulk: false });
       return;
     case 'update':
-      await updateObjects(env, tx, target, [{ id: command.id, input: command.input }], 'patch', false);
+      await updateObjects(env, tx, target, [{ id: command.id, input: command.input }], { mode: 'patch', bulk: false });
       return;
     case 'delete':
-      await deleteObjects(env, tx, target, [command.id], false);
+      await deleteObjects(env, tx, target, [command.id], { bulk: false });
       return;
     case 'set':
       await setValues(tx, target, command.id, command.values);

@@ -44,7 +44,7 @@ export function importObjects(
 ): Promise<WriteOutcome> {
   const importEnv: CommandEnvironment = { ...env, followUps: runImportFollowUps };
   const definition = withoutRequiredPasswords(model);
-  return recordEach(importEnv, tx, definition, items, false, (item) =>
+  return recordEach(importEnv, tx, definition, items, { bulk: false }, (item) =>
     refusalNamed(definition, item.id, async () => {
       if (!options.overHistory && (await tx.view.get(definition.key, item.id))) {
         throw new ValidationError({ id: [`${definition.verboseName} ${item.id} exists already.`] });
@@ -78,7 +78,7 @@ export function completeImportedObjects(
   items: ImportedObject[],
 ): Promise<WriteOutcome> {
   const importEnv: CommandEnvironment = { ...env, followUps: runImportFollowUps };
-  return recordEach(importEnv, tx, definition, items, false, (item) =>
+  return recordEach(importEnv, tx, definition, items, { bulk: false }, (item) =>
     refusalNamed(definition, item.id, async () => {
       const current = await tx.view.get(definition.key, item.id);
       if (!current) throw new ValidationError({ id: [`${definition.verboseName} ${item.id} was not imported.`] });

@@ -24,7 +24,7 @@ export async function checkPreconditions(
   view: LookupView,
   definition: ModelDefinition,
   preconditions: readonly Precondition[],
-  bulk: boolean,
+  { bulk }: { bulk: boolean },
 ): Promise<void> {
   const stale = new Map<number, string>();
   for (const { id, versions } of preconditions) {

@@ -4,6 +4,7 @@ import type { ReadDocument } from '../projections/ReadStore.js';
 import type { CommandEnvironment, DecidedObject } from './decideObject.js';
 import { ValidationError } from './errors.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
+import type { WriteShape } from './writeShape.js';
 
 export interface WriteOutcome {
   ids: number[];
@@ -33,7 +34,7 @@ export async function recordEach<T>(
   tx: WriteTransaction,
   definition: ModelDefinition,
   items: T[],
-  bulk: boolean,
+  { bulk }: WriteShape,
   decideItem: (item: T) => Promise<DecidedItem>,
 ): Promise<WriteOutcome> {
   const outcome: WriteOutcome = { ids: [], documents: [], revealed: new Map() };

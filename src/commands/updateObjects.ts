@@ -1,14 +1,20 @@
 import type { ModelDefinition } from '../models/types.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { NotFoundError, ValidationError } from './errors.js';
-import { checkPreconditions, type Precondition } from './preconditions.js';
+import { checkPreconditions } from './preconditions.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
+import type { ExistingObjectsWrite } from './writeShape.js';
 
 export interface UpdateItem {
   id: number;
   input: unknown;
+}
+
+/** PUT replaces the writable fields (missing required ones are errors), PATCH changes those given. */
+export interface UpdateOptions extends ExistingObjectsWrite {
+  mode: 'put' | 'patch';
 }
 
 /**
@@ -21,12 +27,10 @@ export async function updateObjects(
   tx: WriteTransaction,
   definition: ModelDefinition,
   items: UpdateItem[],
-  mode: 'put' | 'patch',
-  bulk: boolean,
-  preconditions: readonly Precondition[] = [],
+  { mode, bulk, preconditions = [] }: UpdateOptions,
 ): Promise<WriteOutcome> {
-  await checkPreconditions(tx.view, definition, preconditions, bulk);
-  return recordEach(env, tx, definition, items, bulk, async ({ id, input }) => {
+  await checkPreconditions(tx.view, definition, preconditions, { bulk });
+  return recordEach(env, tx, definition, items, { bulk }, async ({ id, input }) => {
     const current = await tx.view.get(definition.key, id);
     if (!current) {
       if (!bulk) throw new NotFoundError();

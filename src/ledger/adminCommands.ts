@@ -78,7 +78,7 @@ export async function createToken(ledger: AdminLedger, input: TokenInput): Promi
             ...(input.expires ? { expires: input.expires } : {}),
           },
         ],
-        false,
+        { bulk: false },
       );
     },
   );

@@ -73,16 +73,18 @@ async function writer(t: { teardown(fn: () => unknown): void }) {
   const context = { requestId: '00000000-0000-4000-8000-000000000000', user: null };
   const create = (model: string, input: unknown) =>
     coordinator
-      .execute(context, (tx) => createObjects(env, tx, registry.get(model), [input], false))
+      .execute(context, (tx) => createObjects(env, tx, registry.get(model), [input], { bulk: false }))
       .then(({ result }) => result.ids[0]);
   const allocate = (prefixId: number, requests: unknown[]) =>
     coordinator.execute(context, (tx) =>
-      allocateObjects(env, tx, 'ipam.prefix', prefixId, prefixAvailableIps, requests, true),
+      allocateObjects(env, tx, 'ipam.prefix', prefixId, prefixAvailableIps, requests, { bulk: true }),
     );
   const update = (model: string, id: number, input: Record<string, unknown>) =>
-    coordinator.execute(context, (tx) => updateObjects(env, tx, registry.get(model), [{ id, input }], 'patch', false));
+    coordinator.execute(context, (tx) =>
+      updateObjects(env, tx, registry.get(model), [{ id, input }], { mode: 'patch', bulk: false }),
+    );
   const remove = (model: string, ids: number[]) =>
-    coordinator.execute(context, (tx) => deleteObjects(env, tx, registry.get(model), ids, true));
+    coordinator.execute(context, (tx) => deleteObjects(env, tx, registry.get(model), ids, { bulk: true }));
   /** The prefix's listing of free addresses (committed state), at most `limit`. */
   const listed = async (prefixId: number, limit: number | null) =>
     (

@@ -38,10 +38,17 @@ test('a long decision gives the event loop turns (reads go on) and still records
   } as unknown as WriteTransaction;
   const counter = turnCounter();
   const items = Array.from({ length: 40 }, (_, i) => i + 1);
-  const outcome = await recordEach(env, tx, { key: 'dcim.site' } as ModelDefinition, items, true, async (id) => {
-    busyFor(1); // 40 ms of work in all: one unbroken block before
-    return { id, previous: null, decided: { obj: { id }, repr: String(id), revealed: {} } as never };
-  });
+  const outcome = await recordEach(
+    env,
+    tx,
+    { key: 'dcim.site' } as ModelDefinition,
+    items,
+    { bulk: true },
+    async (id) => {
+      busyFor(1); // 40 ms of work in all: one unbroken block before
+      return { id, previous: null, decided: { obj: { id }, repr: String(id), revealed: {} } as never };
+    },
+  );
   t.true(counter.stop() >= 2, 'the event loop had turns during the decision');
   t.deepEqual(outcome.ids, items);
   t.deepEqual(recorded, items);
@@ -66,7 +73,7 @@ test("a bulk delete's walk of dependants gives the event loop turns and still de
   } as unknown as WriteTransaction;
   const ids = Array.from({ length: 40 }, (_, i) => i + 1);
   const counter = turnCounter();
-  await deleteObjects(env, tx, site, ids, true);
+  await deleteObjects(env, tx, site, ids, { bulk: true });
   t.true(counter.stop() >= 2, 'the event loop had turns during the decision');
   t.deepEqual(
     deleted.sort((a, b) => a - b),

@@ -114,7 +114,7 @@ test('follow-up: reverting the request removes the object and everything its fol
   };
   const run = (model: string, input: unknown, requestId = randomUUID()) =>
     coordinator.execute({ requestId, user: TEST_USER }, (tx) =>
-      createObjects(env, tx, registry.get(model), [input], false),
+      createObjects(env, tx, registry.get(model), [input], { bulk: false }),
     );
   try {
     await run('test.widgettype', { name: 'WT' });

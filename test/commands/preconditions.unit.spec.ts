@@ -73,7 +73,7 @@ const twoTags = (tx: WriteTransaction) =>
       { name: 'A', slug: 'a' },
       { name: 'B', slug: 'b' },
     ],
-    true,
+    { bulk: true },
   );
 
 test('bulk update with every object at its expected version: written', async (t) => {
@@ -87,12 +87,14 @@ test('bulk update with every object at its expected version: written', async (t)
       { id: 1, input: { description: 'x' } },
       { id: 2, input: { description: 'y' } },
     ],
-    'patch',
-    true,
-    [
-      { id: 1, versions: new Set([await version(1)]) },
-      { id: 2, versions: new Set([await version(2)]) },
-    ],
+    {
+      mode: 'patch',
+      bulk: true,
+      preconditions: [
+        { id: 1, versions: new Set([await version(1)]) },
+        { id: 2, versions: new Set([await version(2)]) },
+      ],
+    },
   );
   t.is(tx.events.length, 2);
   t.deepEqual(
@@ -108,7 +110,10 @@ test('bulk update with one stale version: 412 naming that object, no events', as
   const { transaction, commit, version } = await given(twoTags);
   const seen = await version(2);
   const other = transaction();
-  await updateObjects(env, other, tags, [{ id: 2, input: { description: 'someone else' } }], 'patch', false);
+  await updateObjects(env, other, tags, [{ id: 2, input: { description: 'someone else' } }], {
+    mode: 'patch',
+    bulk: false,
+  });
   await commit(other);
 
   const tx = transaction();
@@ -121,12 +126,14 @@ test('bulk update with one stale version: 412 naming that object, no events', as
         { id: 1, input: { description: 'x' } },
         { id: 2, input: { description: 'y' } },
       ],
-      'patch',
-      true,
-      [
-        { id: 1, versions: new Set([await version(1)]) },
-        { id: 2, versions: new Set([seen]) },
-      ],
+      {
+        mode: 'patch',
+        bulk: true,
+        preconditions: [
+          { id: 1, versions: new Set([await version(1)]) },
+          { id: 2, versions: new Set([seen]) },
+        ],
+      },
     ),
     { instanceOf: PreconditionFailedError },
   );
@@ -148,20 +155,24 @@ test('a list of versions (If-Match header) must name the current version of ever
         { id: 1, input: { description: 'x' } },
         { id: 2, input: { description: 'y' } },
       ],
-      'put',
-      true,
-      [
-        { id: 1, versions: onlyA },
-        { id: 2, versions: onlyA },
-      ],
+      {
+        mode: 'put',
+        bulk: true,
+        preconditions: [
+          { id: 1, versions: onlyA },
+          { id: 2, versions: onlyA },
+        ],
+      },
     ),
     { instanceOf: PreconditionFailedError, message: /: B \(2\)$/ },
   );
   t.deepEqual(tx.events, []);
   const any = transaction();
-  await updateObjects(env, any, tags, [{ id: 2, input: { description: 'y' } }], 'patch', true, [
-    { id: 2, versions: 'any' },
-  ]);
+  await updateObjects(env, any, tags, [{ id: 2, input: { description: 'y' } }], {
+    mode: 'patch',
+    bulk: true,
+    preconditions: [{ id: 2, versions: 'any' }],
+  });
   t.is(any.events.length, 1, "'*' accepts any version");
 });
 
@@ -169,14 +180,16 @@ test('the check sees changes decided earlier in the same writer, not yet in the 
   const { transaction, stage, version } = await given(twoTags);
   const seen = await version(1);
   const first = transaction();
-  await updateObjects(env, first, tags, [{ id: 1, input: { description: 'first' } }], 'patch', false);
+  await updateObjects(env, first, tags, [{ id: 1, input: { description: 'first' } }], { mode: 'patch', bulk: false });
   stage(first); // decided, still being made durable
 
   const second = transaction();
   await t.throwsAsync(
-    updateObjects(env, second, tags, [{ id: 1, input: { description: 'second' } }], 'patch', true, [
-      { id: 1, versions: new Set([seen]) },
-    ]),
+    updateObjects(env, second, tags, [{ id: 1, input: { description: 'second' } }], {
+      mode: 'patch',
+      bulk: true,
+      preconditions: [{ id: 1, versions: new Set([seen]) }],
+    }),
     { instanceOf: PreconditionFailedError },
   );
   t.deepEqual(second.events, []);
@@ -186,24 +199,30 @@ test('bulk delete with a stale version: 412, nothing deleted; at the current ver
   const { transaction, commit, version } = await given(twoTags);
   const seen = await version(1);
   const other = transaction();
-  await updateObjects(env, other, tags, [{ id: 1, input: { color: '00ff00' } }], 'patch', false);
+  await updateObjects(env, other, tags, [{ id: 1, input: { color: '00ff00' } }], { mode: 'patch', bulk: false });
   await commit(other);
 
   const stale = transaction();
   await t.throwsAsync(
-    deleteObjects(env, stale, tags, [1, 2], true, [
-      { id: 1, versions: new Set([seen]) },
-      { id: 2, versions: new Set([await version(2)]) },
-    ]),
+    deleteObjects(env, stale, tags, [1, 2], {
+      bulk: true,
+      preconditions: [
+        { id: 1, versions: new Set([seen]) },
+        { id: 2, versions: new Set([await version(2)]) },
+      ],
+    }),
     { instanceOf: PreconditionFailedError, message: /A \(1\)/ },
   );
   t.deepEqual(stale.events, []);
 
   const fresh = transaction();
-  await deleteObjects(env, fresh, tags, [1, 2], true, [
-    { id: 1, versions: new Set([await version(1)]) },
-    { id: 2, versions: new Set([await version(2)]) },
-  ]);
+  await deleteObjects(env, fresh, tags, [1, 2], {
+    bulk: true,
+    preconditions: [
+      { id: 1, versions: new Set([await version(1)]) },
+      { id: 2, versions: new Set([await version(2)]) },
+    ],
+  });
   t.deepEqual(
     fresh.events.map((e) => [e.action, e.objectId]),
     [
@@ -217,9 +236,11 @@ test('a single object with a stale version: the generic 412 message (its URL nam
   const { transaction } = await given(twoTags);
   const tx = transaction();
   const error = await t.throwsAsync(
-    updateObjects(env, tx, tags, [{ id: 1, input: { description: 'x' } }], 'patch', false, [
-      { id: 1, versions: new Set([999]) },
-    ]),
+    updateObjects(env, tx, tags, [{ id: 1, input: { description: 'x' } }], {
+      mode: 'patch',
+      bulk: false,
+      preconditions: [{ id: 1, versions: new Set([999]) }],
+    }),
     { instanceOf: PreconditionFailedError },
   );
   t.is(error?.message, 'The object has changed since the version named in If-Match.');
@@ -230,9 +251,11 @@ test('a precondition on an object that does not exist is left to the write: 404 
   const { transaction } = await given(twoTags);
   const tx = transaction();
   await t.throwsAsync(
-    updateObjects(env, tx, tags, [{ id: 9, input: { description: 'x' } }], 'patch', true, [
-      { id: 9, versions: new Set([1]) },
-    ]),
+    updateObjects(env, tx, tags, [{ id: 9, input: { description: 'x' } }], {
+      mode: 'patch',
+      bulk: true,
+      preconditions: [{ id: 9, versions: new Set([1]) }],
+    }),
     { instanceOf: ValidationError },
   );
   t.deepEqual(tx.events, []);

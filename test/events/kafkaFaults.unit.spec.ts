@@ -359,11 +359,11 @@ async function kafkaWriter(
   };
   const createTag = (name: string) =>
     coordinator.execute({ requestId: randomUUID(), user: null }, (tx) =>
-      createObjects(env, tx, registry.get('extras.tag'), [{ name, slug: name }], false),
+      createObjects(env, tx, registry.get('extras.tag'), [{ name, slug: name }], { bulk: false }),
     );
   const createSite = (name: string, comments: string) =>
     coordinator.execute({ requestId: randomUUID(), user: null }, (tx) =>
-      createObjects(env, tx, registry.get('dcim.site'), [{ name, slug: name, comments }], false),
+      createObjects(env, tx, registry.get('dcim.site'), [{ name, slug: name, comments }], { bulk: false }),
     );
   return { cluster, log, store, projector, coordinator, fatal, createTag, createSite };
 }

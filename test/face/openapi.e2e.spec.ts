@@ -39,6 +39,13 @@ test.after.always(async () => {
   if (shared) await (await shared).service.close();
 });
 
+/** A list request's parameters as the query layer sees them, from a caller who may read everything. */
+const anonymousRequest = (parameters: URLSearchParams) => ({
+  parameters,
+  requesterId: null,
+  viewScope: async () => ({}),
+});
+
 test('the document validates as OpenAPI 3.0.3 (the default) and as OpenAPI 3.1 with a maintained validator', async (t) => {
   const { doc, doc31 } = await fixture();
   t.is(doc.openapi, '3.0.3');
@@ -168,7 +175,6 @@ test('the documented filters are the ones the list compiler reacts to', async (t
     if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
     return 'x';
   };
-  const ctx = { state: { readStore: service.services.store }, query: {}, get: () => '' } as any;
   let probed = 0;
   for (const definition of registry.all()) {
     const filters = filterSetOf(registry, definition);
@@ -186,7 +192,10 @@ test('the documented filters are the ones the list compiler reacts to', async (t
       const query = new URLSearchParams([[parameter.name, sample(schema, kind)]]);
       let reacted: boolean;
       try {
-        reacted = JSON.stringify(await service.services.queries.compile(definition, query, ctx)) !== '{}';
+        reacted =
+          JSON.stringify(
+            await service.services.queries.compile(definition, anonymousRequest(query), service.services.store),
+          ) !== '{}';
       } catch {
         reacted = true; // refused the value: it is a filter
       }

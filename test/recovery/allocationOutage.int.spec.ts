@@ -51,11 +51,11 @@ test('allocations refused by a full disk are forgotten: after recovery the same 
   };
   const context = () => ({ requestId: crypto.randomUUID(), user: null });
   const created = await coordinator.execute(context(), (tx) =>
-    createObjects(env, tx, registry.get('ipam.prefix'), [{ prefix: '10.0.0.0/29' }], false),
+    createObjects(env, tx, registry.get('ipam.prefix'), [{ prefix: '10.0.0.0/29' }], { bulk: false }),
   );
   const prefix = created.result.ids[0]!;
   await coordinator.execute(context(), (tx) =>
-    createObjects(env, tx, registry.get('ipam.ipaddress'), [{ address: '10.0.0.1/29' }], false),
+    createObjects(env, tx, registry.get('ipam.ipaddress'), [{ address: '10.0.0.1/29' }], { bulk: false }),
   );
   const allocate = (count: number) =>
     coordinator.execute(context(), (tx) =>
@@ -66,7 +66,7 @@ test('allocations refused by a full disk are forgotten: after recovery the same 
         prefix,
         prefixAvailableIps,
         Array.from({ length: count }, () => ({})),
-        true,
+        { bulk: true },
       ),
     );
   const addresses = (events: Array<{ postchange: Record<string, unknown> | null }>) =>

@@ -54,7 +54,7 @@ async function writer(t: ExecutionContext, firstMs = 60_000) {
   };
   const createTag = (name: string) =>
     coordinator.execute({ requestId: crypto.randomUUID(), user: null }, (tx) =>
-      createObjects(env, tx, registry.get('extras.tag'), [{ name, slug: name }], false),
+      createObjects(env, tx, registry.get('extras.tag'), [{ name, slug: name }], { bulk: false }),
     );
   return { disk, log, store, coordinator, events, createTag };
 }

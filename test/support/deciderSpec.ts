@@ -131,11 +131,11 @@ async function runRequest(
   const { result, events } = await coordinator.execute(context, async (tx) => {
     switch (command.kind) {
       case 'create':
-        return createObjects(env, tx, definition, command.items, command.bulk);
+        return createObjects(env, tx, definition, command.items, { bulk: command.bulk });
       case 'update':
-        return updateObjects(env, tx, definition, command.items, command.mode, command.bulk);
+        return updateObjects(env, tx, definition, command.items, { mode: command.mode, bulk: command.bulk });
       case 'delete':
-        return deleteObjects(env, tx, definition, command.ids, command.bulk);
+        return deleteObjects(env, tx, definition, command.ids, { bulk: command.bulk });
       case 'import':
         if (command.history) recordPastChanges(tx, command.history);
         return importObjects(env, tx, definition, command.items, { overHistory: command.history !== undefined });

@@ -4,6 +4,7 @@ import type { AuditService } from '../../audit/AuditService.js';
 import { changeScopeTest, type ChangeTest } from '../../audit/changeScope.js';
 import { PermissionDeniedError } from '../../commands/errors.js';
 import type { ModelDefinition } from '../../models/types.js';
+import type { Query } from '../../projections/ReadStore.js';
 import { viewScope } from '../permissions.js';
 import type { ParameterResolver } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';
@@ -49,7 +50,11 @@ export async function readableChanges(
   services: Services,
   audit: AuditService,
 ): Promise<ChangeTest | null> {
-  const scope = await viewScope(ctx, services.config, objectChangeModel);
+  return changesWithin(audit, await viewScope(ctx, services.config, objectChangeModel));
+}
+
+/** The records a view scope of extras.objectchange selects, as a test over log positions (null: every record). */
+function changesWithin(audit: AuditService, scope: Query): ChangeTest | null {
   return changeScopeTest(audit.log.index, scope);
 }
 
@@ -60,11 +65,11 @@ export async function readableChanges(
  * from change records, so a holder of a constrained permission learns only what the
  * records within its constraints tell.
  */
-export function createdByRequestFilter(services: Services, audit: AuditService): ParameterResolver {
-  return async (values, definition, ctx) => {
+export function createdByRequestFilter(audit: AuditService): ParameterResolver {
+  return async (values, definition, request) => {
     let readable: ChangeTest | null = null;
     try {
-      readable = await readableChanges(ctx, services, audit);
+      readable = changesWithin(audit, await request.viewScope(objectChangeModel));
     } catch (error) {
       if (!(error instanceof PermissionDeniedError)) throw error;
     }

@@ -140,7 +140,7 @@ async function provision(services: Services, auth: AuthService, ctx: Context): P
       tx,
       definition,
       [{ user: principal.user.id, write_enabled: true, allowed_ips: null }],
-      false,
+      { bulk: false },
     ),
   );
   const [rendered] = await services.serializer.render(definition, result.documents, 'complete', {

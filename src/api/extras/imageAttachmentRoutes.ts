@@ -49,9 +49,9 @@ async function uploadView(services: Services, definition: ModelDefinition, ctx: 
   try {
     const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
     const result = await runWrite(services, ctx, definition, 'create', context, (tx) =>
-      createObjects(services.commands, tx, definition, [{ ...input, image_upload: token }], false),
+      createObjects(services.commands, tx, definition, [{ ...input, image_upload: token }], { bulk: false }),
     );
-    const [rendered] = await writtenObjects(services, definition, ctx, result, true);
+    const [rendered] = await writtenObjects(services, definition, ctx, result, { created: true });
     ctx.status = 201;
     ctx.set('Location', services.serializer.url(definition, ctx.state.baseUrl, result.ids[0]));
     ctx.body = rendered;

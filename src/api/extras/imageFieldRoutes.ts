@@ -80,9 +80,9 @@ async function uploadView(
     if (id === null) {
       const context = writeContext(ctx, writeGuard(ctx, definition, 'add'));
       const result = await runWrite(services, ctx, definition, 'create', context, (tx) =>
-        createObjects(services.commands, tx, definition, [input], false),
+        createObjects(services.commands, tx, definition, [input], { bulk: false }),
       );
-      const [rendered] = await writtenObjects(services, definition, ctx, result, true);
+      const [rendered] = await writtenObjects(services, definition, ctx, result, { created: true });
       ctx.status = 201;
       ctx.set('Location', services.serializer.url(definition, ctx.state.baseUrl, result.ids[0]));
       ctx.body = rendered;
@@ -90,17 +90,13 @@ async function uploadView(
       const preconditions = ifMatchPreconditions(ctx, [id]);
       const context = writeContext(ctx, writeGuard(ctx, definition, 'change', [id]));
       const result = await runWrite(services, ctx, definition, 'update', context, (tx) =>
-        updateObjects(
-          services.commands,
-          tx,
-          definition,
-          [{ id, input }],
-          mode as 'put' | 'patch',
-          false,
+        updateObjects(services.commands, tx, definition, [{ id, input }], {
+          mode: mode as 'put' | 'patch',
+          bulk: false,
           preconditions,
-        ),
+        }),
       );
-      const [rendered] = await writtenObjects(services, definition, ctx, result, false);
+      const [rendered] = await writtenObjects(services, definition, ctx, result, { created: false });
       ctx.body = rendered;
     }
   } catch (error) {

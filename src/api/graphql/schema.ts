@@ -20,6 +20,7 @@ import {
 import type { ModelRegistry } from '../../models/registry.js';
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 import type { ReadDocument } from '../../projections/ReadStore.js';
+import { listQueryRequest } from '../listQueryRequest.js';
 import { findInOrder } from '../query/listPage.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { GraphqlContext } from './context.js';
@@ -138,7 +139,8 @@ async function list(
 ): Promise<ReadDocument[]> {
   const { reads, services } = context;
   const scope = await reads.requireScope(definition);
-  const filter = await services.queries.compile(definition, filterParameters(args), reads.ctx, reads.store);
+  const request = listQueryRequest(reads.ctx, services.config, filterParameters(args));
+  const filter = await services.queries.compile(definition, request, reads.store);
   const max = services.config.maxPageSize;
   const asked = typeof args.limit === 'number' && args.limit > 0 ? args.limit : null; // 0: the maximum, as REST's limit=0
   const limit = max > 0 ? Math.min(asked ?? max, max) : (asked ?? undefined);
