@@ -60,7 +60,7 @@ async function main() {
     // ------------------------------------------------------------ 1. build
     const log = new FileEventLog({ dir });
     await log.open();
-    const audit = new AuditLog(log as EventLog);
+    const audit = new AuditLog(log as EventLog, registry);
     const requestIds: string[] = [];
     let ingestMs = 0;
     let ingestCpuMs = 0;
@@ -167,7 +167,7 @@ async function main() {
     await reopened.open();
     const openMs = performance.now() - t0;
     const openCpu = cpuMs(c0);
-    const rebuiltAudit = new AuditLog(reopened);
+    const rebuiltAudit = new AuditLog(reopened, registry);
     t0 = performance.now();
     c0 = process.cpuUsage();
     await rebuiltAudit.open();

@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { AuditLog } from '../src/audit/AuditLog.js';
 import { PastStates } from '../src/audit/PastStates.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
+import { memoryPastStores } from '../src/ledger/pastStores.js';
 import { registry } from '../src/models/registry.js';
 import { siteHistory } from './siteHistory.js';
 
@@ -86,7 +87,7 @@ async function main() {
     const before = memory();
     let t0 = performance.now();
     let c0 = process.cpuUsage();
-    const audit = new AuditLog(log);
+    const audit = new AuditLog(log, registry);
     await audit.open();
     const openMs = performance.now() - t0;
     const openCpu = cpuSeconds(c0);
@@ -112,7 +113,7 @@ async function main() {
     const randomMs = (performance.now() - t0) / 100;
     console.log(`read    newest page of 50: ${newestMs.toFixed(2)} ms; 50 random positions: ${randomMs.toFixed(2)} ms`);
 
-    const past = new PastStates(audit, registry, {});
+    const past = new PastStates(audit, registry, memoryPastStores(registry), {});
     const m0 = memory();
     t0 = performance.now();
     c0 = process.cpuUsage();

@@ -117,7 +117,7 @@ async function overHttp(): Promise<void> {
 }
 
 function syntheticIndex(events: number): AuditIndex {
-  const index = new AuditIndex();
+  const index = new AuditIndex(registry);
   const types = ['dcim.site', 'dcim.device', 'ipam.ipaddress', 'tenancy.tenant'];
   const users = [
     { id: 1, username: 'admin' },

@@ -28,6 +28,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { AuditLog } from '../src/audit/AuditLog.js';
 import { PastStates } from '../src/audit/PastStates.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
+import { memoryPastStores } from '../src/ledger/pastStores.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { writeReadModelSnapshot } from '../src/projections/memory/snapshots/readModelSnapshot.js';
@@ -184,7 +185,7 @@ async function main() {
     // ------------------------------------------------------------ 5. as_of
     const eventLog = new FileEventLog({ dir });
     await eventLog.open();
-    const audit = new AuditLog(eventLog);
+    const audit = new AuditLog(eventLog, registry);
     const opened = await timed(() => audit.open());
     console.log(`audit indexes for as_of: ${show(opened)}`);
     const snapshotsAt = new ReadModelSnapshots(await indexedStore(), eventIdsOf(eventLog), {
@@ -196,8 +197,8 @@ async function main() {
     let slowest = 0;
     for (const withSnapshots of process.env.BASELINE === '0' ? [true] : [true, false]) {
       for (const position of asOfPositions) {
-        const past = new PastStates(audit, registry, { maxEntries: 0 });
-        if (withSnapshots) past.startingPoints = snapshotsAt;
+        const stores = memoryPastStores(registry, withSnapshots ? snapshotsAt : null);
+        const past = new PastStates(audit, registry, stores, { maxEntries: 0 });
         gc();
         const r = await timed(async () => (await past.at(position)).count('dcim.site', {}));
         console.log(

@@ -28,6 +28,7 @@ import { captureAuditState, writeAuditSnapshot } from '../src/audit/AuditSnapsho
 import { loadConfig } from '../src/config.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { eventLogFor } from '../src/ledger/openLedger.js';
+import { memoryPastStores } from '../src/ledger/pastStores.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { writeReadModelSnapshot } from '../src/projections/memory/snapshots/readModelSnapshot.js';
@@ -93,6 +94,7 @@ async function phasesChild(dataDir: string, writeSnapshots: boolean): Promise<Re
     await projector.start();
   });
   const audit = new AuditService(log, registry, {
+    pastStores: memoryPastStores(registry),
     snapshots: { dir: snapshots, everyEvents: 0, keep: config.snapshotKeep, write: false },
   });
   const auditOpen = await timed(() => audit.open());

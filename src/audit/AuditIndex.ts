@@ -1,5 +1,5 @@
 import type { ChangeAction, ChangeEvent } from '../events/ChangeEvent.js';
-import { registry } from '../models/registry.js';
+import type { ModelRegistry } from '../models/registry.js';
 import { Column, Dictionary, StringPool } from './columns.js';
 import { eventTimeMicros } from './time.js';
 
@@ -88,7 +88,8 @@ export class AuditIndex {
   private lastTimeText = '';
   private lastTimeMicros = 0;
 
-  constructor() {
+  /** `registry`: which models are change-logged (events of the others are not object changes). */
+  constructor(private readonly registry: ModelRegistry) {
     // Slot 0 is unused so that every column is indexed by position.
     this.times.push(0);
     this.timeMax.push(-Infinity);
@@ -146,7 +147,7 @@ export class AuditIndex {
     // Models that are not change-logged (users, tokens ...) say so in their definitions; their events
     // are in the log like any other and in their objects' history, but not in object changes.
     if (logged === undefined)
-      this.loggedTypes.set(type, (logged = registry.tryGet(event.objectType)?.changeLogged !== false));
+      this.loggedTypes.set(type, (logged = this.registry.tryGet(event.objectType)?.changeLogged !== false));
     this.logged.push(logged ? 1 : 0);
     if (logged) this.loggedList.push(p);
     this.objectIds.push(event.objectId);

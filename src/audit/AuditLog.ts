@@ -2,6 +2,7 @@ import { WriterUnavailableError } from '../commands/errors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, LogCursor, ResumePoint, Subscription } from '../events/EventLog.js';
 import { PositionWaiters } from '../events/PositionWaiters.js';
+import type { ModelRegistry } from '../models/registry.js';
 import { AuditIndex } from './AuditIndex.js';
 import { IdempotencyIndex } from './IdempotencyIndex.js';
 
@@ -23,7 +24,7 @@ const SYNC_TIMEOUT_MS = 30_000;
  * durable, so a request that follows it always finds its events).
  */
 export class AuditLog {
-  private indexes = { index: new AuditIndex(), idempotency: new IdempotencyIndex() };
+  private indexes: { index: AuditIndex; idempotency: IdempotencyIndex };
   private subscription: Subscription | null = null;
   private readonly waiters = new PositionWaiters();
   private readonly listeners = new Set<() => void>();
@@ -31,7 +32,12 @@ export class AuditLog {
   private closed = false;
   private resume: ResumePoint | null = null;
 
-  constructor(private readonly log: EventLog) {}
+  constructor(
+    private readonly log: EventLog,
+    registry: ModelRegistry,
+  ) {
+    this.indexes = { index: new AuditIndex(registry), idempotency: new IdempotencyIndex() };
+  }
 
   /** The secondary indexes of the audit queries. */
   get index(): AuditIndex {

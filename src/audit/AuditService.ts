@@ -11,12 +11,14 @@ import { canonicalUuid } from './changeQuery.js';
 import type { ChangeTest } from './changeScope.js';
 import { ContentTypes } from './contentTypes.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
-import { type PastStateLimits, PastStates } from './PastStates.js';
+import { type PastStateLimits, PastStates, type PastStoreFactory } from './PastStates.js';
 import { ChangeRenderer } from './renderChanges.js';
 import { revertRequest } from './revert.js';
 import { parseTimeMicros } from './time.js';
 
 export interface AuditServiceOptions {
+  /** Where past states (`?as_of=`) are replayed into: chosen by the wiring (src/ledger/pastStores.ts). */
+  pastStores: PastStoreFactory;
   /** Bounds of the past states (`?as_of=`): kept count and bytes, queued builds. */
   pastStates?: Partial<PastStateLimits>;
   /** Where the indexes' snapshots are loaded from (and written to, every so many events); none: rebuilt from the log. */
@@ -43,12 +45,12 @@ export class AuditService {
   constructor(
     private readonly eventLog: EventLog,
     readonly registry: ModelRegistry,
-    private readonly options: AuditServiceOptions = {},
+    private readonly options: AuditServiceOptions,
   ) {
-    this.log = new AuditLog(eventLog);
+    this.log = new AuditLog(eventLog, registry);
     this.contentTypes = new ContentTypes(registry);
     this.renderer = new ChangeRenderer(registry, this.contentTypes, this.log);
-    this.past = new PastStates(this.log, registry, options.pastStates);
+    this.past = new PastStates(this.log, registry, options.pastStores, options.pastStates);
   }
 
   /**
@@ -59,7 +61,7 @@ export class AuditService {
     const settings = this.options.snapshots;
     let start = 0;
     if (settings) {
-      const loaded = await loadAuditIndexes(settings.dir, this.eventLog, settings.logger);
+      const loaded = await loadAuditIndexes(settings.dir, this.eventLog, this.registry, settings.logger);
       if (loaded) {
         this.log.adopt(loaded.index, loaded.idempotency, loaded.resume);
         start = this.loadedFrom = loaded.position;

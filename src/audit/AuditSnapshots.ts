@@ -12,6 +12,7 @@
  * event loop between pieces.
  */
 import type { EventLog, ResumePoint } from '../events/EventLog.js';
+import type { ModelRegistry } from '../models/registry.js';
 import {
   eventIdsOf,
   loadNewestMatching,
@@ -55,6 +56,7 @@ export interface LoadedAuditIndexes {
 export async function loadAuditIndexes(
   dir: string,
   log: EventLog,
+  registry: ModelRegistry,
   logger: SnapshotLogger = () => {},
 ): Promise<LoadedAuditIndexes | null> {
   let passedOver = false;
@@ -71,7 +73,7 @@ export async function loadAuditIndexes(
       const state = decodeAuditState(await readSnapshotBodyWhole(file, header, bodyOffset));
       if (state.index.head !== header.position)
         throw new Error(`body at position ${state.index.head}, header at ${header.position}`);
-      const index = new AuditIndex();
+      const index = new AuditIndex(registry);
       index.load(state.index);
       const idempotency = new IdempotencyIndex();
       idempotency.load(state.idempotency);

@@ -1,8 +1,6 @@
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
-import { MemoryReadStore, type ReadModelCapture } from '../projections/memory/MemoryReadStore.js';
 import { withProjectedColumns } from '../projections/projectedColumns.js';
-import { readModelIndexes } from '../projections/readModelIndexes.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import type { AuditLog } from './AuditLog.js';
 import { approximateStoreBytes } from './storeSize.js';
@@ -29,10 +27,16 @@ export interface PastStateHooks {
   on?: (event: PastStateEvent, position: number) => void;
 }
 
-/** Read models saved at earlier positions (snapshots): a replay starts from the nearest one. */
-export interface PastStartingPoints {
-  /** The newest usable saved state at or before `position`, or null. */
-  nearest(position: number): Promise<{ capture: ReadModelCapture } | null>;
+/**
+ * Where past states are replayed into. The wiring (src/ledger/pastStores.ts) chooses the
+ * read-store adapter and the saved read models a replay may start from; this side knows neither.
+ */
+export interface PastStoreFactory {
+  /**
+   * A fresh store with the read models' indexes declared, holding the newest saved state at
+   * or before `position` when there is one; `position` is the log position it holds (0: empty).
+   */
+  startAt(position: number): Promise<{ store: ReadStore; position: number }>;
 }
 
 /** Too many past states are being built: come back later. */
@@ -69,10 +73,10 @@ const DEFAULT_LIMITS: PastStateLimits = { maxEntries: 3, maxBytes: 512 << 20, ma
 const FIRST_BUILD_SECONDS = 5;
 
 /**
- * The registry as it was at a log position (`?as_of=`): an in-memory read store rebuilt
- * by replaying the log up to that position with the projector's own `evolve`, so a past
- * state is exactly what the read models held then. The replay starts from the nearest
- * read-model snapshot at or before the position when there is one (`startingPoints`).
+ * The registry as it was at a log position (`?as_of=`): a read store (`stores`, in memory)
+ * rebuilt by replaying the log up to that position with the projector's own `evolve`, so a
+ * past state is exactly what the read models held then. The replay starts from the nearest
+ * read-model snapshot at or before the position when the store factory has one.
  *
  * A replay costs seconds of CPU and a full copy of the registry, so:
  * - one past state is built at a time; readers of the position being built (or queued)
@@ -87,8 +91,6 @@ const FIRST_BUILD_SECONDS = 5;
 export class PastStates {
   readonly limits: PastStateLimits;
   hooks: PastStateHooks = {};
-  /** Where replays may start instead of position 1 (null: always from 1). */
-  startingPoints: PastStartingPoints | null = null;
   /** Replays started (for tests and monitoring). */
   builds = 0;
   /** Replays stopped because nobody waited for them any more. */
@@ -106,6 +108,7 @@ export class PastStates {
   constructor(
     private readonly audit: AuditLog,
     private readonly registry: ModelRegistry,
+    private readonly stores: PastStoreFactory,
     limits: Partial<PastStateLimits> = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
@@ -262,13 +265,9 @@ export class PastStates {
       return true;
     };
     const yieldPoint = this.hooks.yieldPoint ?? nextTurn;
-    const store = new MemoryReadStore();
-    await store.open();
-    for (const [collection, fields] of readModelIndexes(this.registry)) await store.ensureIndexes(collection, fields);
-    const start = await this.startingPoints?.nearest(build.position);
-    if (start) store.restore(start.capture);
+    const { store, position: started } = await this.stores.startAt(build.position);
     if (stop()) return null;
-    const from = (start?.capture.position ?? 0) + 1;
+    const from = started + 1;
     if (from <= build.position) {
       for await (const chunk of this.audit.range(from, build.position)) {
         const changes = chunk.map((event) => evolve(this.registry, event));

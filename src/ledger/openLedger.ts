@@ -38,6 +38,7 @@ import { followerHeadRefreshMs } from '../replicas/headRefreshMs.js';
 import { ReplicaWriter } from '../replicas/ReplicaWriter.js';
 import { type EventSource, openEventSource } from './eventSource.js';
 import { FatalSignal } from './FatalSignal.js';
+import { memoryPastStores } from './pastStores.js';
 
 /**
  * Snapshots kept of the parts that only ever resume from their newest (the audit index,
@@ -178,9 +179,11 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       });
     await coordinator.init();
     if (options.audit !== false) {
-      audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, true) });
+      audit = new AuditService(log, registry, {
+        pastStores: memoryPastStores(registry, snapshots),
+        snapshots: auditSnapshotSettings(config, logger, true),
+      });
       await audit.open(); // loads the newest matching snapshot of the audit indexes, indexes the rest of the log, then follows it
-      audit.past.startingPoints = snapshots;
     }
     const { secrets, commands } = commandParts(config);
     auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
@@ -247,8 +250,10 @@ export async function openReader(
     const projected = projector.start();
     coordinator = new ReplicaWriter(log, store, projector, registry, systemClock);
     if (options.audit !== false)
-      audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, false) });
-    if (audit) audit.past.startingPoints = snapshots;
+      audit = new AuditService(log, registry, {
+        pastStores: memoryPastStores(registry, snapshots),
+        snapshots: auditSnapshotSettings(config, logger, false),
+      });
     const indexed = audit ? audit.open() : Promise.resolve();
     const caughtUp = Promise.all([projected, indexed]).then(() => undefined);
     caughtUp.catch((error: unknown) => fatal.raise('the first catch-up with the event log failed', error));

@@ -32,7 +32,7 @@ const noUsers: UserLookup = {
 };
 
 test('request, object and time look-ups over indexed batches', (t) => {
-  const index = new AuditIndex();
+  const index = new AuditIndex(registry);
   const requests: string[] = [];
   let position = 1;
   for (let r = 0; r < 50; r++) {
@@ -74,7 +74,7 @@ test('request, object and time look-ups over indexed batches', (t) => {
 });
 
 test('re-delivered events are skipped, a gap is refused, a request may span batches', (t) => {
-  const index = new AuditIndex();
+  const index = new AuditIndex(registry);
   const requestId = randomUUID();
   index.add([event(1, { requestId }), event(2, { requestId })]);
   index.add([event(2, { requestId }), event(3, { requestId })]); // 2 again: skipped
@@ -86,7 +86,7 @@ test('re-delivered events are skipped, a gap is refused, a request may span batc
 });
 
 test('reverts are indexed by the request they undo', (t) => {
-  const index = new AuditIndex();
+  const index = new AuditIndex(registry);
   const original = randomUUID();
   const revert = randomUUID();
   index.add([event(1, { requestId: original })]);
@@ -96,7 +96,7 @@ test('reverts are indexed by the request they undo', (t) => {
 });
 
 test('a clock that goes backwards keeps time filters exact', async (t) => {
-  const index = new AuditIndex();
+  const index = new AuditIndex(registry);
   const times = [10, 20, 15, 30, 25, 40];
   times.forEach((s, i) => index.add([event(i + 1, { time: formatMicros(T0 + s * 1_000_000) })]));
   t.false(index.timesOrdered);
@@ -111,7 +111,7 @@ test('a clock that goes backwards keeps time filters exact', async (t) => {
 });
 
 test('selection: newest first, counts, pagination, ordering by other columns', async (t) => {
-  const index = new AuditIndex();
+  const index = new AuditIndex(registry);
   for (let p = 1; p <= 30; p++) index.add([event(p, { action: p % 2 ? 'create' : 'update', objectId: p })]);
   const types = new ContentTypes(registry);
   const all = selectChanges(index, await compileChangeFilter(index, new URLSearchParams(''), noUsers, types), [], 5, 3);
@@ -159,7 +159,7 @@ test('AuditLog over a FileEventLog: rebuilt on open, maintained on append, bodie
 
   log = new FileEventLog({ dir });
   await log.open();
-  const audit = new AuditLog(log);
+  const audit = new AuditLog(log, registry);
   await audit.open();
   t.is(audit.head, 3);
   t.deepEqual(audit.index.requestPositions(requestA), [1, 2]);
@@ -191,7 +191,7 @@ test('AuditLog over a FileEventLog: rebuilt on open, maintained on append, bodie
 });
 
 test('object changes leave out models NetBox does not change-log, on every path', async (t) => {
-  const index = new AuditIndex();
+  const index = new AuditIndex(registry);
   for (let p = 1; p <= 20; p++) index.add([event(p, p % 4 === 0 ? { objectType: 'users.token', objectId: p } : {})]);
   const types = new ContentTypes(registry);
   const compile = (q: string, loggedOnly = true) =>

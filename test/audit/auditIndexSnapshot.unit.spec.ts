@@ -18,6 +18,7 @@ import { decodeAuditState, encodeAuditState } from '../../src/audit/indexSnapsho
 import { formatMicros } from '../../src/audit/time.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
+import { registry } from '../../src/models/registry.js';
 import { listSnapshots } from '../../src/snapshots/SnapshotFile.js';
 import { makeEvent } from '../events/makeEvent.js';
 import { seededRandom } from '../support/seededRandom.js';
@@ -82,7 +83,7 @@ async function roundTrip(
 ): Promise<{ index: AuditIndex; idempotency: IdempotencyIndex }> {
   const body = Buffer.concat([...encodeAuditState({ index: index.capture(), idempotency: idempotency.entries() })]);
   const state = decodeAuditState(body);
-  const loaded = new AuditIndex();
+  const loaded = new AuditIndex(registry);
   loaded.load(state.index);
   const loadedIdempotency = new IdempotencyIndex();
   loadedIdempotency.load(state.idempotency);
@@ -156,7 +157,7 @@ function answers(index: AuditIndex, idempotency: IdempotencyIndex, batches: Chan
 for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
   test(`seed ${seed}: an index snapshotted at any point, loaded and fed the rest answers like one built from the whole log`, async (t) => {
     const batches = randomBatches(seed, 120 + seed * 10);
-    const whole = new AuditIndex();
+    const whole = new AuditIndex(registry);
     const wholeIdempotency = new IdempotencyIndex();
     for (const batch of batches) {
       whole.add(batch);
@@ -165,7 +166,7 @@ for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     const expected = answers(whole, wholeIdempotency, batches);
     const next = seededRandom(seed * 7919);
     for (const cut of [0, 1, Math.floor(next() * batches.length), batches.length]) {
-      const partial = new AuditIndex();
+      const partial = new AuditIndex(registry);
       const partialIdempotency = new IdempotencyIndex();
       for (const batch of batches.slice(0, cut)) {
         partial.add(batch);
@@ -194,12 +195,12 @@ for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
 
 test('the capture is not disturbed by events indexed after it', async (t) => {
   const batches = randomBatches(42, 200);
-  const index = new AuditIndex();
+  const index = new AuditIndex(registry);
   for (const batch of batches.slice(0, 100)) index.add(batch);
   const expected = answers(index, new IdempotencyIndex(), batches);
   const image = index.capture();
   for (const batch of batches.slice(100)) index.add(batch); // grows and rewrites the live columns
-  const loaded = new AuditIndex();
+  const loaded = new AuditIndex(registry);
   loaded.load(decodeAuditState(Buffer.concat([...encodeAuditState({ index: image, idempotency: [] })])).index);
   t.deepEqual(answers(loaded, new IdempotencyIndex(), batches), expected);
 });
@@ -217,7 +218,7 @@ test('start-up loads the newest snapshot that matches the log and indexes only t
   const snapshots = path.join(dir, 'snapshots');
   const batches = randomBatches(9, 60);
   const log = await logWith(dir, batches.slice(0, 40));
-  const first = new AuditLog(log);
+  const first = new AuditLog(log, registry);
   await first.open();
   await writeAuditSnapshot(snapshots, log, captureAuditState(first));
   const at = first.head;
@@ -225,11 +226,11 @@ test('start-up loads the newest snapshot that matches the log and indexes only t
   for (const batch of batches.slice(40)) await log.append(batch);
 
   const warnings: string[] = [];
-  const loaded = await loadAuditIndexes(snapshots, log, (entry) => warnings.push(String(entry.msg)));
+  const loaded = await loadAuditIndexes(snapshots, log, registry, (entry) => warnings.push(String(entry.msg)));
   t.truthy(loaded);
   t.is(loaded!.position, at);
   t.deepEqual(warnings, []);
-  const resumed = new AuditLog(log);
+  const resumed = new AuditLog(log, registry);
   resumed.adopt(loaded!.index, loaded!.idempotency);
   let delivered = 0;
   const counting = {
@@ -242,12 +243,12 @@ test('start-up loads the newest snapshot that matches the log and indexes only t
       });
     },
   } as unknown as FileEventLog;
-  const viaSnapshot = new AuditLog(counting);
+  const viaSnapshot = new AuditLog(counting, registry);
   viaSnapshot.adopt(loaded!.index, loaded!.idempotency);
   await viaSnapshot.open();
   t.is(delivered, log.head() - at);
 
-  const rebuilt = new AuditLog(log);
+  const rebuilt = new AuditLog(log, registry);
   await rebuilt.open();
   t.deepEqual(
     answers(viaSnapshot.index, viaSnapshot.idempotency, batches),
@@ -263,7 +264,7 @@ test('a damaged snapshot, or one of another log, is refused and an older one or 
   const snapshots = path.join(dir, 'snapshots');
   const batches = randomBatches(11, 50);
   const log = await logWith(dir, batches.slice(0, 20));
-  const audit = new AuditLog(log);
+  const audit = new AuditLog(log, registry);
   await audit.open();
   await writeAuditSnapshot(snapshots, log, captureAuditState(audit));
   const older = audit.head;
@@ -277,7 +278,7 @@ test('a damaged snapshot, or one of another log, is refused and an older one or 
   bytes[bytes.length - 100]! ^= 0xff;
   await writeFile(newest, bytes);
   const warnings: string[] = [];
-  const loaded = await loadAuditIndexes(snapshots, log, (entry) => warnings.push(String(entry.msg)));
+  const loaded = await loadAuditIndexes(snapshots, log, registry, (entry) => warnings.push(String(entry.msg)));
   t.is(loaded?.position, older);
   t.regex(warnings.join('\n'), /checksum/);
 
@@ -286,7 +287,7 @@ test('a damaged snapshot, or one of another log, is refused and an older one or 
   t.teardown(() => rm(otherDir, { recursive: true, force: true }));
   const other = await logWith(otherDir, randomBatches(12, 50));
   warnings.length = 0;
-  t.is(await loadAuditIndexes(snapshots, other, (entry) => warnings.push(String(entry.msg))), null);
+  t.is(await loadAuditIndexes(snapshots, other, registry, (entry) => warnings.push(String(entry.msg))), null);
   t.regex(warnings.join('\n'), /not the one it was taken at/);
   t.regex(warnings.join('\n'), /from position 1/);
   await other.close();
@@ -296,7 +297,7 @@ test('a damaged snapshot, or one of another log, is refused and an older one or 
   t.teardown(() => rm(shortDir, { recursive: true, force: true }));
   const short = await logWith(shortDir, batches.slice(0, 5));
   warnings.length = 0;
-  t.is(await loadAuditIndexes(snapshots, short, (entry) => warnings.push(String(entry.msg))), null);
+  t.is(await loadAuditIndexes(snapshots, short, registry, (entry) => warnings.push(String(entry.msg))), null);
   t.regex(warnings.join('\n'), /beyond the log's head/);
   await short.close();
   await log.close();
@@ -308,7 +309,7 @@ test('the writer snapshots every so many events in the background and keeps the 
   const snapshots = path.join(dir, 'snapshots');
   const batches = randomBatches(13, 80);
   const log = await logWith(dir, []);
-  const audit = new AuditLog(log);
+  const audit = new AuditLog(log, registry);
   await audit.open();
   const writer = new AuditSnapshotWriter(audit, log, { dir: snapshots, everyEvents: 25, keep: 2, write: true }, 0);
   writer.start();
@@ -326,7 +327,7 @@ test('the writer snapshots every so many events in the background and keeps the 
     (await readdir(snapshots)).filter((name) => name.endsWith('.tmp')),
     [],
   );
-  const loaded = await loadAuditIndexes(snapshots, log);
+  const loaded = await loadAuditIndexes(snapshots, log, registry);
   t.is(loaded?.position, entries[0]!.position);
   await audit.close();
   await log.close();

@@ -18,7 +18,7 @@ const T0 = Date.UTC(2024, 0, 1) * 1000;
 
 /** 300 changes cycling through types, users and actions, three per request. */
 function index(): AuditIndex {
-  const built = new AuditIndex();
+  const built = new AuditIndex(registry);
   let requestId = '';
   for (let p = 1; p <= 300; p++) {
     if (p % 3 === 1) requestId = `00000000-0000-4000-8000-${p.toString(16).padStart(12, '0')}`;

@@ -4,6 +4,7 @@ import test from 'ava';
 
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
+import { registry } from '../../src/models/registry.js';
 import { makeBatch, makeEvent } from '../events/makeEvent.js';
 
 /**
@@ -36,7 +37,7 @@ if (brokers.length === 0) {
     await log.append(first);
     await log.append([makeEvent(4)]);
 
-    const audit = new AuditLog(log);
+    const audit = new AuditLog(log, registry);
     await audit.open();
     t.teardown(() => audit.close());
     t.is(audit.head, 4);
@@ -74,7 +75,7 @@ if (brokers.length === 0) {
       [7, 2, 7],
     );
     // After a subscription from 1 has seen every offset: fetched by offset.
-    const audit = new AuditLog(reader);
+    const audit = new AuditLog(reader, registry);
     await audit.open();
     t.teardown(() => audit.close());
     const events = await audit.events([40, 1, 20, 21, 3]);

@@ -6,6 +6,7 @@ import test from 'ava';
 
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
+import { registry } from '../../src/models/registry.js';
 import { makeEvent } from '../events/makeEvent.js';
 
 /** Files this process holds open under `dir`, including deleted ones (Linux: /proc/self/fd). */
@@ -34,7 +35,7 @@ const linux = existsSync('/proc/self/fd');
     await log.open();
     for (let p = 1; p <= 200; p += 4)
       await log.append([makeEvent(p), makeEvent(p + 1), makeEvent(p + 2), makeEvent(p + 3)]);
-    const audit = new AuditLog(log);
+    const audit = new AuditLog(log, registry);
     await audit.open();
     t.teardown(() => audit.close());
     await log.append([makeEvent(201)]);

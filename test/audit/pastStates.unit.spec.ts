@@ -7,6 +7,7 @@ import anyTest, { type TestFn } from 'ava';
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { PastStateCancelledError, PastStates, PastStatesBusyError } from '../../src/audit/PastStates.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
+import { memoryPastStores } from '../../src/ledger/pastStores.js';
 import { registry } from '../../src/models/registry.js';
 import { makeEvent } from '../events/makeEvent.js';
 import { pastStateGate } from './pastStateGate.js';
@@ -19,7 +20,7 @@ test.beforeEach(async (t) => {
   const log = new FileEventLog({ dir });
   await log.open();
   for (let p = 1; p <= 20; p++) await log.append([makeEvent(p)]);
-  const audit = new AuditLog(log);
+  const audit = new AuditLog(log, registry);
   await audit.open();
   t.context = { log, audit, dir };
 });
@@ -32,7 +33,7 @@ test.afterEach.always(async (t) => {
 const sites = async (states: PastStates, position: number) => (await states.at(position)).count('dcim.site', {});
 
 test('one past state is built at a time; readers of one position share its build', async (t) => {
-  const states = new PastStates(t.context.audit, registry, { maxQueued: 10 });
+  const states = new PastStates(t.context.audit, registry, memoryPastStores(registry), { maxQueued: 10 });
   const gate = pastStateGate();
   states.hooks = gate.hooks;
   const reads = [5, 5, 9, 12, 9, 5].map((p) => states.at(p));
@@ -55,7 +56,7 @@ test('one past state is built at a time; readers of one position share its build
 });
 
 test('beyond the queue a build is refused with a retry time; cached and shared positions are still served', async (t) => {
-  const states = new PastStates(t.context.audit, registry, { maxQueued: 1 });
+  const states = new PastStates(t.context.audit, registry, memoryPastStores(registry), { maxQueued: 1 });
   const gate = pastStateGate();
   states.hooks = gate.hooks;
   const running = states.at(3);
@@ -76,7 +77,7 @@ test('beyond the queue a build is refused with a retry time; cached and shared p
 });
 
 test('a build whose every reader left is cancelled at its next yield point; a queued one is dropped', async (t) => {
-  const states = new PastStates(t.context.audit, registry, { maxQueued: 5 });
+  const states = new PastStates(t.context.audit, registry, memoryPastStores(registry), { maxQueued: 5 });
   const gate = pastStateGate();
   states.hooks = gate.hooks;
   const first = new AbortController();
@@ -108,7 +109,7 @@ test('a build whose every reader left is cancelled at its next yield point; a qu
 });
 
 test('a reader that comes back before the replay noticed the cancellation revives the build', async (t) => {
-  const states = new PastStates(t.context.audit, registry);
+  const states = new PastStates(t.context.audit, registry, memoryPastStores(registry));
   const gate = pastStateGate();
   states.hooks = gate.hooks;
   const leaving = new AbortController();
@@ -123,7 +124,7 @@ test('a reader that comes back before the replay noticed the cancellation revive
 });
 
 test('kept states are bounded by count and by approximate bytes', async (t) => {
-  const byCount = new PastStates(t.context.audit, registry, { maxEntries: 2 });
+  const byCount = new PastStates(t.context.audit, registry, memoryPastStores(registry), { maxEntries: 2 });
   for (const p of [2, 4, 6]) await byCount.at(p);
   t.deepEqual(byCount.cachedPositions, [4, 6], 'the least recently used is dropped');
   await byCount.at(4);
@@ -131,16 +132,19 @@ test('kept states are bounded by count and by approximate bytes', async (t) => {
   await byCount.at(2);
   t.is(byCount.builds, 4, 'a dropped state is rebuilt');
 
-  const probe = new PastStates(t.context.audit, registry);
+  const probe = new PastStates(t.context.audit, registry, memoryPastStores(registry));
   await probe.at(20);
   const oneState = probe.cachedBytes;
   t.true(oneState > 0, 'a state has a size');
-  const byBytes = new PastStates(t.context.audit, registry, { maxEntries: 10, maxBytes: oneState * 1.5 });
+  const byBytes = new PastStates(t.context.audit, registry, memoryPastStores(registry), {
+    maxEntries: 10,
+    maxBytes: oneState * 1.5,
+  });
   await byBytes.at(20);
   await byBytes.at(19);
   t.deepEqual(byBytes.cachedPositions, [19], 'two full states do not fit');
   t.true(byBytes.cachedBytes <= oneState * 1.5);
-  const tiny = new PastStates(t.context.audit, registry, { maxBytes: 1 });
+  const tiny = new PastStates(t.context.audit, registry, memoryPastStores(registry), { maxBytes: 1 });
   t.is(await sites(tiny, 20), 20, 'a state larger than the bound is still served');
   t.deepEqual(tiny.cachedPositions, [], 'but not kept');
 });

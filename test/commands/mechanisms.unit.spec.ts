@@ -100,7 +100,7 @@ test('follow-up: reverting the request removes the object and everything its fol
   await store.open();
   const projector = new Projector(log, store, registry);
   await projector.start();
-  const audit = new AuditLog(log);
+  const audit = new AuditLog(log, registry);
   await audit.open();
   const coordinator = new WriteCoordinator(log, store, projector, registry, {
     now: () => '2024-01-01T00:00:00.000000Z',

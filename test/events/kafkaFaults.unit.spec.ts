@@ -33,6 +33,7 @@ import { kafkaSettingsFrom } from '../../src/events/kafka/kafkaSettingsFrom.js';
 import { encode } from '../../src/events/kafka/messages.js';
 import { transactionFailure } from '../../src/events/kafka/transactionFailure.js';
 import { LogReadUnavailableError } from '../../src/events/LogReadUnavailableError.js';
+import { memoryPastStores } from '../../src/ledger/pastStores.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
@@ -556,7 +557,7 @@ test('kafka fault: read models that do not reach what recovery learnt was commit
 test("kafka fault: the audit's consumer failing after catch-up makes history reads answer 503 instead of hanging", async (t) => {
   const { cluster, log } = await openLog(t);
   await log.append(makeBatch(1, 1));
-  const audit = new AuditLog(log);
+  const audit = new AuditLog(log, registry);
   await audit.open();
   t.teardown(() => audit.close());
   cluster.crashConsumers(protocolError('TOPIC_AUTHORIZATION_FAILED'));
@@ -569,7 +570,7 @@ test("kafka fault: history reads while the partition's leader is unreachable are
   const { cluster, log } = await openLog(t, new FakeKafkaCluster(), { bodyCacheBytes: 0, readStallTimeoutMs: 50 });
   await log.append(makeBatch(1, 2));
   await log.append(makeBatch(3, 1));
-  const audit = new AuditService(log, registry);
+  const audit = new AuditService(log, registry, { pastStores: memoryPastStores(registry) });
   await audit.open();
   t.teardown(() => audit.close());
   cluster.leaderDown();

@@ -325,21 +325,21 @@ test('kafka resume: the projector keeps the cursor with the read models and, res
 test('kafka resume: the audit index keeps the cursor in its snapshot and, adopted, reads the log from there', async (t) => {
   const cluster = await writtenCluster(t);
   const before = await openLog(t, cluster, { follower: {} });
-  const audit = new AuditLog(before.log);
+  const audit = new AuditLog(before.log, registry);
   await audit.open();
   t.is(audit.resumePoint?.position, 8);
   const state = decodeAuditState(Buffer.concat([...encodeAuditState(captureAuditState(audit))]));
   t.deepEqual(state.resume, audit.resumePoint);
   await audit.close();
 
-  const index = new AuditIndex();
+  const index = new AuditIndex(registry);
   index.load(state.index);
   const idempotency = new IdempotencyIndex();
   idempotency.load(state.idempotency);
   const writer = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
   await writer.log.append(makeBatch(9, 1));
   const after = await openLog(t, cluster, { follower: {} });
-  const adopted = new AuditLog(after.log);
+  const adopted = new AuditLog(after.log, registry);
   adopted.adopt(index, idempotency, state.resume ?? null);
   t.teardown(() => adopted.close());
   await adopted.open();
