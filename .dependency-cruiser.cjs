@@ -3,7 +3,7 @@
 // projections/memory|mongo) only from inside that adapter and from the wiring.
 const LAYERS = [
   ['src/snapshots/', 'src/templates/', 'src/eventLoopTurns\\.ts$'],
-  ['src/models/', 'src/events/', 'src/config\\.ts$'],
+  ['src/models/', 'src/events/', 'src/errors/', 'src/config\\.ts$'],
   ['src/projections/'],
   ['src/commands/'],
   ['src/auth/', 'src/audit/', 'src/migration/'],

@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 
 import type { Principal } from '../auth/authenticateToken.js';
-import { PermissionDeniedError } from '../commands/errors.js';
+import { PermissionDeniedError } from '../errors/requestErrors.js';
 import { CONNECTED_DEVICE_PATH } from './connectedDeviceRoute.js';
 import { CONTENT_TYPES_PATH } from './extras/contentTypesRoute.js';
 import { REPORTS_PATH, SCRIPTS_PATH } from './extras/reportsScriptsRoute.js';

@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 
-import { NotFoundError } from '../commands/errors.js';
+import { NotFoundError } from '../errors/requestErrors.js';
 import { destinations, pathFrom, PathReader } from '../models/dcim/cabling/tracePath.js';
 import { lookupView } from '../projections/lookupView.js';
 import { otherMethods } from './otherMethods.js';

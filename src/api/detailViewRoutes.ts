@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa';
 
-import { PermissionDeniedError, ValidationError } from '../commands/errors.js';
+import { PermissionDeniedError, ValidationError } from '../errors/requestErrors.js';
 import type { DetailView, DetailViewRequest, ModelDefinition } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
 import { modelViewName } from './face/views.js';

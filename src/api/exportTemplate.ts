@@ -6,7 +6,7 @@
  */
 import type { Context } from 'koa';
 
-import { NotFoundError } from '../commands/errors.js';
+import { NotFoundError } from '../errors/requestErrors.js';
 import { servableFileExtension, servableMimeType } from '../models/extras/exportHeaderValues.js';
 import type { ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';

@@ -2,11 +2,11 @@ import type { Context } from 'koa';
 
 import { createObjects } from '../commands/createObjects.js';
 import { deleteObjects } from '../commands/deleteObjects.js';
-import { NotFoundError, ValidationError } from '../commands/errors.js';
 import type { ExpectedVersions, Precondition } from '../commands/preconditions.js';
 import type { WriteOutcome } from '../commands/recordEach.js';
 import { type UpdateItem, updateObjects } from '../commands/updateObjects.js';
 import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
+import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import { nextTurn } from '../eventLoopTurns.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';

@@ -3,7 +3,7 @@
  * the view (NetBox's metadata without actions; 403 to anonymous callers when login is
  * required), anything else is 405. Both name the methods it allows.
  */
-import { PermissionDeniedError } from '../commands/errors.js';
+import { PermissionDeniedError } from '../errors/requestErrors.js';
 import { PARSES, RENDERS } from './face/options.js';
 import { NOT_AUTHENTICATED, principalOf } from './permissions.js';
 import type { RouteRegistry } from './RoutesByModel.js';

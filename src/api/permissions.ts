@@ -2,9 +2,9 @@ import type { Context } from 'koa';
 import { Query as MingoQuery } from 'mingo';
 
 import type { Principal } from '../auth/authenticateToken.js';
-import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
 import type { WriteContext } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
+import { NotFoundError, PermissionDeniedError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import { MATCH_NOTHING } from '../models/matchNothing.js';
 import type { LookupView, ModelDefinition } from '../models/types.js';

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'koa';
 
-import { NotFoundError, PermissionDeniedError } from '../commands/errors.js';
+import { NotFoundError, PermissionDeniedError } from '../errors/requestErrors.js';
 import type { ModelDefinition } from '../models/types.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import { viewScope } from './permissions.js';

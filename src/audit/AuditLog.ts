@@ -1,4 +1,4 @@
-import { WriterUnavailableError } from '../commands/errors.js';
+import { WriterUnavailableError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog, LogCursor, ResumePoint, Subscription } from '../events/EventLog.js';
 import { PositionWaiters } from '../events/PositionWaiters.js';

@@ -1,5 +1,5 @@
-import { ValidationError } from '../commands/errors.js';
 import type { WriteContext, WriteCoordinator } from '../commands/WriteCoordinator.js';
+import { ValidationError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';

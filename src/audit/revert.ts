@@ -1,8 +1,8 @@
 import { checkUniqueness } from '../commands/checkUniqueness.js';
 import { displayOf } from '../commands/decideObject.js';
-import { ConflictError, NotFoundError } from '../commands/errors.js';
 import { storedForm } from '../commands/storedForm.js';
 import type { WriteContext, WriteCoordinator, WriteTransaction } from '../commands/WriteCoordinator.js';
+import { ConflictError, NotFoundError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { ModelDefinition, StoredObject } from '../models/types.js';

@@ -23,8 +23,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-import { ValidationError } from '../commands/errors.js';
 import { type Config, loadConfig } from '../config.js';
+import { ValidationError } from '../errors/requestErrors.js';
 import { DataDirLock, DataDirLockedError } from '../events/DataDirLock.js';
 import { describeScan, scanLog } from '../events/file/logScan.js';
 import { repairLog } from '../events/file/repairLog.js';

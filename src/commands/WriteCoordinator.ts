@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { WriterUnavailableError } from '../errors/requestErrors.js';
 import { TurnBudget } from '../eventLoopTurns.js';
 import { AppendOutcomeUnknownError } from '../events/AppendOutcomeUnknownError.js';
 import { type ChangeAction, type ChangeEvent, EVENT_SCHEMA_VERSION, type EventUser } from '../events/ChangeEvent.js';
@@ -11,7 +12,6 @@ import { evolve } from '../projections/evolve.js';
 import { ProjectionTimeoutError, type Projector } from '../projections/Projector.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import type { Clock } from './clock.js';
-import { WriterUnavailableError } from './errors.js';
 import { Overlay, StagedView } from './StagedView.js';
 
 /** Who is writing, and under which request id. */

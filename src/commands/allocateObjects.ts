@@ -1,8 +1,8 @@
+import { ConflictError, NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import type { DetailAction } from '../models/allocation/DetailAction.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
 import { createObjects } from './createObjects.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
-import { ConflictError, NotFoundError, ValidationError } from './errors.js';
 import type { WriteOutcome } from './recordEach.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 import type { WriteShape } from './writeShape.js';

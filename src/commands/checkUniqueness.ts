@@ -1,6 +1,6 @@
+import { addError } from '../errors/requestErrors.js';
 import type { FieldErrors, LookupView, ModelDefinition, StoredObject, UniqueConstraint } from '../models/types.js';
 import { regexCondition } from '../projections/textPatterns.js';
-import { addError } from './errors.js';
 
 /** Django's verbose name of a field: the one NetBox declares (`verboseName`, else `label`), else its name with '_' → ' '. */
 function fieldLabel(definition: ModelDefinition, name: string): string {

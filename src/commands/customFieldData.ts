@@ -1,8 +1,8 @@
+import { addError } from '../errors/requestErrors.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 import { checkCustomFieldValue } from '../models/customFields/customFieldValues.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
-import { addError } from './errors.js';
 import { pythonValue, resolveReference } from './resolveReference.js';
 
 /**

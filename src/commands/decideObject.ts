@@ -1,9 +1,9 @@
+import { hasErrors, ValidationError } from '../errors/requestErrors.js';
 import type { FieldDefinition, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import { checkUniqueness } from './checkUniqueness.js';
 import type { CommandEnvironment } from './CommandEnvironment.js';
 import type { CommandSecrets } from './CommandSecrets.js';
 import { decideCustomFieldData, resolveCustomFieldObjects } from './customFieldData.js';
-import { hasErrors, ValidationError } from './errors.js';
 import { resolveRelations } from './resolveRelations.js';
 import { storedForm } from './storedForm.js';
 import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from './writeSchema.js';

@@ -1,8 +1,8 @@
+import { ConflictError, NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import { TurnBudget } from '../eventLoopTurns.js';
 import type { ModelReference, ModelRegistry } from '../models/registry.js';
 import type { GenericListItem, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
 import type { CommandEnvironment } from './decideObject.js';
-import { ConflictError, NotFoundError, ValidationError } from './errors.js';
 import { checkPreconditions } from './preconditions.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';

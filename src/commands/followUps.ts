@@ -1,8 +1,8 @@
+import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import type { DecidedChange, FieldErrors, FollowUpCommand, ModelDefinition } from '../models/types.js';
 import { createObjects } from './createObjects.js';
 import type { CommandEnvironment } from './decideObject.js';
 import { deleteObjects } from './deleteObjects.js';
-import { NotFoundError, ValidationError } from './errors.js';
 import { storedForm } from './storedForm.js';
 import { updateObjects } from './updateObjects.js';
 import type { WriteTransaction } from './WriteCoordinator.js';

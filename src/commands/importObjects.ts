@@ -1,6 +1,6 @@
+import { ValidationError } from '../errors/requestErrors.js';
 import type { ModelDefinition, StoredObject } from '../models/types.js';
 import { type CommandEnvironment, decideObject, displayOf } from './decideObject.js';
-import { ValidationError } from './errors.js';
 import { runImportFollowUps } from './followUps.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
 import { storedForm } from './storedForm.js';

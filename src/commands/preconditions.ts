@@ -1,5 +1,5 @@
+import { PreconditionFailedError } from '../errors/requestErrors.js';
 import type { LookupView, ModelDefinition } from '../models/types.js';
-import { PreconditionFailedError } from './errors.js';
 
 /**
  * The versions of an object a client will accept a write at, from If-Match: log

@@ -1,8 +1,8 @@
+import { ValidationError } from '../errors/requestErrors.js';
 import { TurnBudget } from '../eventLoopTurns.js';
 import type { FieldErrors, ModelDefinition, StoredObject } from '../models/types.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import type { CommandEnvironment, DecidedObject } from './decideObject.js';
-import { ValidationError } from './errors.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 import type { WriteShape } from './writeShape.js';
 

@@ -1,6 +1,6 @@
+import { addError } from '../errors/requestErrors.js';
 import type { FieldDefinition, GenericListItem } from '../models/types.js';
 import type { RelationContext } from './CommandEnvironment.js';
-import { addError } from './errors.js';
 import { pythonTypeName } from './writeSchema.js';
 
 type ItemErrors = Record<string, string[]>;

@@ -1,7 +1,7 @@
+import { addError } from '../errors/requestErrors.js';
 import { contentTypeDisplay } from '../models/contentTypeDisplay.js';
 import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition } from '../models/types.js';
 import type { CommandEnvironment, RelationContext } from './CommandEnvironment.js';
-import { addError } from './errors.js';
 import { resolveGenericList } from './resolveGenericList.js';
 import { resolveReference } from './resolveReference.js';
 import { pythonTypeName } from './writeSchema.js';

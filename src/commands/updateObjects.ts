@@ -1,6 +1,6 @@
+import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import type { ModelDefinition } from '../models/types.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
-import { NotFoundError, ValidationError } from './errors.js';
 import { checkPreconditions } from './preconditions.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
 import { storedForm } from './storedForm.js';

@@ -2,9 +2,9 @@
  * A user's preferences (NetBox's UserConfig): a JSON object kept with the user, changed
  * only by its owner. A change is an update event of the user that changes nothing else.
  */
+import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import { deepMerge, isJsonObject, type JsonObject } from '../models/configContexts/deepMerge.js';
 import type { StoredObject } from '../models/types.js';
-import { NotFoundError, ValidationError } from './errors.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 

@@ -1,8 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
+import { addError } from '../errors/requestErrors.js';
 import { createAjv } from '../events/createAjv.js';
 import type { FieldDefinition, FieldErrors, ModelDefinition } from '../models/types.js';
-import { addError } from './errors.js';
 
 /** A slug without a pattern of its own: letters, digits, hyphens and underscores. */
 const SLUG_PATTERN = '^[-a-zA-Z0-9_]+$';

@@ -11,7 +11,7 @@ import { chmod, mkdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
-import { ValidationError, WriterUnavailableError } from '../commands/errors.js';
+import { ValidationError, WriterUnavailableError } from '../errors/requestErrors.js';
 import { AdminCommandError, type AdminLedger, type AdminRequest, runAdminCommand } from './adminCommands.js';
 
 export type AdminAnswer = { ok: true; output: string } | { ok: false; message: string; exitCode: number };

@@ -1,10 +1,10 @@
-import { WriterUnavailableError } from '../commands/errors.js';
 import {
   type WriteContext,
   WriteCoordinator,
   type WriterHealth,
   type WriteTransaction,
 } from '../commands/WriteCoordinator.js';
+import { WriterUnavailableError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 
 /**

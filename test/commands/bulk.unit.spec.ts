@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { create, createMany, deciderSpec, patchMany } from '../support/deciderSpec.js';
 
 test('bulk create: every item is created in one batch, ids in order', async (t) => {

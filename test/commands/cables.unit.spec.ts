@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
 /** Site 1; device 1 "sw"; interfaces 1 "e0", 2 "e1", 3 "e2" and 4 "lag0" (LAG); console port 1; device 2 "other" with interface 5 "x0". */

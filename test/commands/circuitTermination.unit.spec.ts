@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ConflictError, ValidationError } from '../../src/commands/errors.js';
+import { ConflictError, ValidationError } from '../../src/errors/requestErrors.js';
 import { terminationsOnSide } from '../../src/models/circuits/terminationFields.js';
 import type { LookupView, StoredObject } from '../../src/models/types.js';
 import { create, deciderSpec, patch, remove } from '../support/deciderSpec.js';

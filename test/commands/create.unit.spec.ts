@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { create, deciderSpec, objectCreated, WHEN_TIME } from '../support/deciderSpec.js';
 
 const dc1 = create('dcim.site', { name: 'DC-1', slug: 'dc-1' });

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ConflictError, NotFoundError, ValidationError } from '../../src/commands/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../src/errors/requestErrors.js';
 import { create, deciderSpec, GIVEN_TIME, patch, remove, removeMany, WHEN_TIME } from '../support/deciderSpec.js';
 
 const acme = create('tenancy.tenant', { name: 'Acme', slug: 'acme' });

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { create, createMany, deciderSpec, patch, patchMany, type WriteCommand } from '../support/deciderSpec.js';
 
 /** Site 1 "DC-1" with rack 1 "R1" (10U); manufacturer 1; device types 1 (MX204, 1U, full depth) and 2 (Patch, 2U, half depth); role 1. */

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { instantiateTemplates, templatePairs } from '../../src/models/componentTemplates.js';
 import { ModelRegistry } from '../../src/models/registry.js';
 import type { FieldDefinition, ModelDefinition } from '../../src/models/types.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { asnDisplay } from '../../src/models/ipam/asn.js';
 import { portList, portsSortKey } from '../../src/models/ipam/serviceFields.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';

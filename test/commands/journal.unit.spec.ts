@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { journalDisplay } from '../../src/models/extras/journalentry.js';
 import { create, deciderSpec, patch, put, TEST_USER, type WriteCommand } from '../support/deciderSpec.js';
 

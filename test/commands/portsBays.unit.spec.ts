@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { create, deciderSpec, patch, type WriteCommand } from '../support/deciderSpec.js';
 
 /**

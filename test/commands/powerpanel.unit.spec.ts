@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ConflictError, ValidationError } from '../../src/commands/errors.js';
+import { ConflictError, ValidationError } from '../../src/errors/requestErrors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
 /** Sites 1 "DC-1" and 2 "DC-2"; location 1 "Hall A" at DC-1, location 2 "Hall B" at DC-2. */

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ConflictError, ValidationError } from '../../src/commands/errors.js';
+import { ConflictError, ValidationError } from '../../src/errors/requestErrors.js';
 import { create, deciderSpec, remove } from '../support/deciderSpec.js';
 
 /** Providers 1 "Zayo" and 2 "Lumen", circuit type 1, provider network 1 "MPLS-East" of Zayo. */

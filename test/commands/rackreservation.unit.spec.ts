@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ConflictError, ValidationError } from '../../src/commands/errors.js';
+import { ConflictError, ValidationError } from '../../src/errors/requestErrors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
 /** Site 1, rack 1 "R1" (10U), user 1 "alice"; reservation 1 of units 1-2 of R1. */

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { create, deciderSpec, patch, remove, WHEN_TIME } from '../support/deciderSpec.js';
 
 const KEY = '0123456789abcdef0123456789abcdef01234567';

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { NotFoundError, ValidationError } from '../../src/commands/errors.js';
+import { NotFoundError, ValidationError } from '../../src/errors/requestErrors.js';
 import {
   changedFields,
   create,

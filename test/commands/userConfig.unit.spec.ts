@@ -1,7 +1,7 @@
 import test from 'ava';
 
-import { ValidationError } from '../../src/commands/errors.js';
 import { mergedUserConfig, userConfigOf } from '../../src/commands/userConfig.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 
 test('a user without saved preferences has {}', (t) => {
   t.deepEqual(userConfigOf({ id: 1, username: 'a' }), {});

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ConflictError, ValidationError } from '../../src/commands/errors.js';
+import { ConflictError, ValidationError } from '../../src/errors/requestErrors.js';
 import { create, deciderSpec, patch, remove, type WriteCommand } from '../support/deciderSpec.js';
 
 /** Site 1, device type 1, role 1; devices 1 "sw1", 2 "sw2", 3 "sw3". */

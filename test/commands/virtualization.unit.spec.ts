@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ConflictError, ValidationError } from '../../src/commands/errors.js';
+import { ConflictError, ValidationError } from '../../src/errors/requestErrors.js';
 import { changedFields, create, deciderSpec, patch, put, remove, type WriteCommand } from '../support/deciderSpec.js';
 
 /**

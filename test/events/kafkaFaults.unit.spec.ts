@@ -15,12 +15,13 @@ import { SecretKeeper } from '../../src/auth/secrets.js';
 import { systemClock } from '../../src/commands/clock.js';
 import { createObjects } from '../../src/commands/createObjects.js';
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
-import { EventTooLargeError, WriterUnavailableError } from '../../src/commands/errors.js';
 import { runFollowUps } from '../../src/commands/followUps.js';
 import { WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { loadConfig } from '../../src/config.js';
+import { WriterUnavailableError } from '../../src/errors/requestErrors.js';
 import { AppendOutcomeUnknownError } from '../../src/events/AppendOutcomeUnknownError.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import { EventTooLargeError } from '../../src/events/EventTooLargeError.js';
 import {
   EventLogUnavailableError,
   EventLogWriteError,

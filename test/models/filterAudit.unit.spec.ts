@@ -5,7 +5,7 @@ import test from 'ava';
 import { type FilterReference, loadReference } from '../../scripts/check-filters.js';
 import { compileFilter } from '../../src/api/query/compileFilter.js';
 import { filterSetOf } from '../../src/api/query/filterSet.js';
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { loadDataset } from '../query/dataset.js';

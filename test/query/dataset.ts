@@ -6,7 +6,7 @@
 import { compileFilter } from '../../src/api/query/compileFilter.js';
 import { relationOrderedPage, requestedRelations } from '../../src/api/query/relationOrder.js';
 import { compileSort } from '../../src/api/query/sort.js';
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { registry } from '../../src/models/registry.js';
 import { withProjectedColumns } from '../../src/projections/projectedColumns.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';

@@ -3,7 +3,7 @@ import test from 'ava';
 import { compileFilter } from '../../src/api/query/compileFilter.js';
 import { filterSetOf } from '../../src/api/query/filterSet.js';
 import { compileSort } from '../../src/api/query/sort.js';
-import { ValidationError } from '../../src/commands/errors.js';
+import { ValidationError } from '../../src/errors/requestErrors.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { loadDataset } from './dataset.js';

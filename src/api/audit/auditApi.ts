@@ -14,7 +14,7 @@ import {
   type UserLookup,
 } from '../../audit/changeQuery.js';
 import type { ChangeTest } from '../../audit/changeScope.js';
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors/requestErrors.js';
 import { changeEventSchema } from '../../events/ChangeEvent.js';
 import type { ModelDefinition } from '../../models/types.js';
 import { assertMayWrite, NOT_AUTHENTICATED, viewScope } from '../permissions.js';

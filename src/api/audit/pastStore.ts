@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 
 import type { AuditService } from '../../audit/AuditService.js';
 import { PastStateCancelledError, PastStatesBusyError } from '../../audit/PastStates.js';
-import { PermissionDeniedError } from '../../commands/errors.js';
+import { PermissionDeniedError } from '../../errors/requestErrors.js';
 import type { ReadStore } from '../../projections/ReadStore.js';
 import type { Services } from '../Services.js';
 import { readableChanges } from './changePermission.js';

@@ -8,7 +8,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 
 import { type ContentTypeEntry, ContentTypes } from '../../audit/contentTypes.js';
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors/requestErrors.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';
 import { pageLinks, parsePage } from '../query/pagination.js';
 import type { Services } from '../Services.js';

@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 
 import { createObjects } from '../../commands/createObjects.js';
-import { NotFoundError, ValidationError } from '../../commands/errors.js';
+import { NotFoundError, ValidationError } from '../../errors/requestErrors.js';
 import { IMAGE_MEDIA_PATH } from '../../models/extras/imageattachment.js';
 import type { ModelDefinition } from '../../models/types.js';
 import { runWrite, writeContext, writtenObjects } from '../modelRoutes.js';

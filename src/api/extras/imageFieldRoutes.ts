@@ -5,8 +5,8 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 
 import { createObjects } from '../../commands/createObjects.js';
-import { NotFoundError } from '../../commands/errors.js';
 import { updateObjects } from '../../commands/updateObjects.js';
+import { NotFoundError } from '../../errors/requestErrors.js';
 import { imageFieldsOf, mediaPath } from '../../models/imageFields.js';
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 import { ifMatchPreconditions } from '../conditionalWrite.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { ValidationError, WriterUnavailableError } from '../../commands/errors.js';
+import { ValidationError, WriterUnavailableError } from '../../errors/requestErrors.js';
 import { offerImage, takeOfferedImage, withdrawImage } from '../../models/extras/imageUploads.js';
 import type { UploadedFile } from '../middleware/readMultipartBody.js';
 import type { Services } from '../Services.js';

@@ -8,7 +8,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 
-import { NotFoundError, PermissionDeniedError } from '../../commands/errors.js';
+import { NotFoundError, PermissionDeniedError } from '../../errors/requestErrors.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';
 import type { Services } from '../Services.js';
 

@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 
-import { PermissionDeniedError } from '../../commands/errors.js';
+import { PermissionDeniedError } from '../../errors/requestErrors.js';
 import type { ModelDefinition } from '../../models/types.js';
 import { mayPerform, NOT_AUTHENTICATED } from '../permissions.js';
 import type { Services } from '../Services.js';

@@ -9,8 +9,8 @@
 import { GraphQLError } from 'graphql';
 import type { Context } from 'koa';
 
-import { PermissionDeniedError } from '../../commands/errors.js';
 import type { Config } from '../../config.js';
+import { PermissionDeniedError } from '../../errors/requestErrors.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { FindOptions, Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';

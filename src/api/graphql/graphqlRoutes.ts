@@ -22,7 +22,7 @@ import {
 } from 'graphql';
 import type { Context } from 'koa';
 
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors/requestErrors.js';
 import type { ReadStore } from '../../projections/ReadStore.js';
 import { ReadStoreUnavailableError } from '../../projections/ReadStoreUnavailableError.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';

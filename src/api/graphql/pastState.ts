@@ -6,7 +6,7 @@
  */
 import type { Context } from 'koa';
 
-import { ValidationError } from '../../commands/errors.js';
+import { ValidationError } from '../../errors/requestErrors.js';
 import type { ReadStore } from '../../projections/ReadStore.js';
 import { openPastStore } from '../audit/pastStore.js';
 import type { Services } from '../Services.js';

@@ -7,7 +7,7 @@ import {
   PreconditionFailedError,
   ValidationError,
   WriterUnavailableError,
-} from '../../commands/errors.js';
+} from '../../errors/requestErrors.js';
 import { LogReadUnavailableError } from '../../events/LogReadUnavailableError.js';
 import { ReadStoreUnavailableError } from '../../projections/ReadStoreUnavailableError.js';
 

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 
-import { ValidationError } from '../../commands/errors.js';
+import { ValidationError } from '../../errors/requestErrors.js';
 import { type BodyLimits, readRequestBody, refuseBody } from './readRequestBody.js';
 import { BODY_NOT_UTF8, decodeUtf8, hasLoneSurrogate } from './strictUtf8.js';
 

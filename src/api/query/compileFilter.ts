@@ -12,7 +12,7 @@
  * - All invalid values of a request are reported together: 400 `{<param>: [message]}`.
  */
 import { ContentTypes } from '../../audit/contentTypes.js';
-import { ValidationError } from '../../commands/errors.js';
+import { ValidationError } from '../../errors/requestErrors.js';
 import { MATCH_NOTHING } from '../../models/matchNothing.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import type {

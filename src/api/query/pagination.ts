@@ -1,4 +1,4 @@
-import { ValidationError } from '../../commands/errors.js';
+import { ValidationError } from '../../errors/requestErrors.js';
 
 /**
  * Limit/offset pagination as NetBox does it: the default and maximum page sizes come

@@ -1,8 +1,5 @@
 import type { FieldErrors } from '../models/types.js';
 
-/** 413: one change is larger than the event log accepts; nothing was written. */
-export { EventTooLargeError } from '../events/EventTooLargeError.js';
-
 /** A write the client got wrong: 400 with NetBox's `{field: [messages]}` (or a list for bulk). */
 export class ValidationError extends Error {
   constructor(readonly body: FieldErrors | Array<FieldErrors>) {
