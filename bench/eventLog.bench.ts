@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
-import { makeBatch, makeEvent } from '../test/events/makeEvent.js';
+import { makeBatch, makeEvent } from '../test/support/makeEvent.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const BATCH = Number(process.env.BATCH ?? 1_000);

@@ -16,8 +16,8 @@ import { performance } from 'node:perf_hooks';
 
 import type { LogCursor, ResumePoint } from '../src/events/EventLog.js';
 import { KafkaEventLog, type KafkaEventLogOptions } from '../src/events/kafka/KafkaEventLog.js';
-import { makeEvent } from '../test/events/makeEvent.js';
 import { FakeKafkaCluster } from '../test/support/fakeKafka.js';
+import { makeEvent } from '../test/support/makeEvent.js';
 import { reportFigure } from './figures.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 50_000);

@@ -30,9 +30,9 @@ import { KafkaEventLog, type KafkaEventLogOptions } from '../src/events/kafka/Ka
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../src/projections/Projector.js';
-import { makeEvent } from '../test/events/makeEvent.js';
 import { startKafkaMock } from '../test/support/kafkaMockBroker.js';
 import { KafkaMockClient } from '../test/support/kafkaMockClient.js';
+import { makeEvent } from '../test/support/makeEvent.js';
 
 let brokers = (process.env.KAFKA_BROKERS ?? '')
   .split(',')

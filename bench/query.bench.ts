@@ -23,7 +23,7 @@ import { MongoReadStore } from '../src/projections/mongo/MongoReadStore.js';
 import { withProjectedColumns } from '../src/projections/projectedColumns.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
 import type { DocumentChange, ReadStore } from '../src/projections/ReadStore.js';
-import { storedDocument } from '../test/query/dataset.js';
+import { storedDocument } from '../test/support/queryDataset.js';
 import { seededRandom } from '../test/support/seededRandom.js';
 
 const QUICK = process.argv.includes('--quick');

@@ -8,7 +8,7 @@
  * For each requested '<app_label>.<model>' it writes src/models/<url app>/<model>.ts
  * unless that file exists already: generated files are a starting point and hand edits
  * (hooks, corrections) live in them, so they are never overwritten. It then adds the
- * model to src/models/index.ts and its sample to test/api/crudSamples.ts (each once).
+ * model to src/models/index.ts and its sample to test/support/crudSamples.ts (each once).
  * Everything is read off the reference entry; what the reference states only in prose
  * is left as a TODO in the file, never asked of a table here. Filters: referenceFilters.ts.
  *
@@ -32,7 +32,7 @@ export { loadReference };
 
 const MODELS_DIR = fileURLToPath(new URL('../src/models/', import.meta.url));
 const INDEX_FILE = path.join(MODELS_DIR, 'index.ts');
-const SAMPLES_FILE = fileURLToPath(new URL('../test/api/crudSamples.ts', import.meta.url));
+const SAMPLES_FILE = fileURLToPath(new URL('../test/support/crudSamples.ts', import.meta.url));
 
 // ---------------------------------------------------------------------------
 // Rules the reference's field descriptions follow (by field name, never by model)

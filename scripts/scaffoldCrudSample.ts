@@ -1,5 +1,5 @@
 /**
- * Writes the CRUD test's sample for a generated model into test/api/crudSamples.ts: a
+ * Writes the CRUD test's sample for a generated model into test/support/crudSamples.ts: a
  * create body from its required fields (related objects taken from those made before it)
  * and a change to its description.
  */
@@ -74,7 +74,7 @@ export function addCrudSample(samplesText: string, key: string, line: string): s
   const lines = samplesText.split('\n');
   const start = lines.findIndex((l) => /^export const CRUD_SAMPLES\b/.test(l));
   const end = lines.findIndex((l, i) => i > start && l === '};');
-  if (start < 0 || end < 0) throw new Error('test/api/crudSamples.ts: no CRUD_SAMPLES list found');
+  if (start < 0 || end < 0) throw new Error('test/support/crudSamples.ts: no CRUD_SAMPLES list found');
   lines.splice(end, 0, line);
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@
 import test from 'ava';
 
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
-import { as, grant, ok, userWithToken } from '../auth/helpers.js';
+import { as, grant, ok, userWithToken } from '../support/callers.js';
 import { startService, type TestService } from '../support/startService.js';
 
 async function eventsSince(service: TestService, position: number): Promise<ChangeEvent[]> {

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 
-import { ok } from '../auth/helpers.js';
+import { ok } from '../support/callers.js';
 import { startService } from '../support/startService.js';
 
 const availableIps = (id: number) => `/api/ipam/prefixes/${id}/available-ips/`;

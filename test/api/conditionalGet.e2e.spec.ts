@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import test from 'ava';
 
-import { as, grant, userWithToken } from '../auth/helpers.js';
+import { as, grant, userWithToken } from '../support/callers.js';
 import { startService } from '../support/startService.js';
 
 test('a list answers 304 to the tag it gave until something is written; other queries, callers and forms have their own tags', async (t) => {

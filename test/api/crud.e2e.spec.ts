@@ -1,9 +1,9 @@
 import test from 'ava';
 
 import { registry } from '../../src/models/registry.js';
+import { CRUD_SAMPLES } from '../support/crudSamples.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService } from '../support/startService.js';
-import { CRUD_SAMPLES } from './crudSamples.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -34,7 +34,7 @@ test('every change-logged model is created, read, patched and deleted over HTTP'
   for (const { key, app, path: segment } of MODELS) {
     const sample = CRUD_SAMPLES[key];
     if (!sample) {
-      t.fail(`${key}: no sample in test/api/crudSamples.ts`);
+      t.fail(`${key}: no sample in test/support/crudSamples.ts`);
       continue;
     }
     const path = `/api/${app}/${segment}/`;

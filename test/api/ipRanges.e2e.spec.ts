@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 
-import { ok } from '../auth/helpers.js';
+import { ok } from '../support/callers.js';
 import { concurrentRequests } from '../support/concurrentRequests.js';
 import { startService } from '../support/startService.js';
 

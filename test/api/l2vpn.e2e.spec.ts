@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 
-import { ok } from '../auth/helpers.js';
+import { ok } from '../support/callers.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import test from 'ava';
 
-import { FaultyFileSystem } from '../events/faultyFileSystem.js';
+import { FaultyFileSystem } from '../support/faultyFileSystem.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { tinyPng } from '../support/tinyImages.js';
 

@@ -1,6 +1,6 @@
 import anyTest, { type TestFn } from 'ava';
 
-import { changesOf, must, requestIdOf, unique } from '../audit/helpers.js';
+import { changesOf, must, requestIdOf, unique } from '../support/auditRequests.js';
 import { startService, type TestService } from '../support/startService.js';
 
 const test = anyTest as TestFn<{ service: TestService }>;

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { as, grant, userWithToken } from '../auth/helpers.js';
+import { as, grant, userWithToken } from '../support/callers.js';
 import { startService, type TestService } from '../support/startService.js';
 import { readXml } from '../support/wellFormedXml.js';
 

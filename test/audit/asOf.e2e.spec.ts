@@ -1,8 +1,8 @@
 import anyTest, { type TestFn } from 'ava';
 
+import { changesOf, must, requestIdOf, unique } from '../support/auditRequests.js';
+import { pastStateGate } from '../support/pastStateGate.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
-import { changesOf, must, requestIdOf, unique } from './helpers.js';
-import { pastStateGate } from './pastStateGate.js';
 
 const test = anyTest as TestFn<{ service: TestService }>;
 

@@ -13,7 +13,7 @@ import { formatMicros, parseTimeMicros } from '../../src/audit/time.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
-import { makeEvent } from '../events/makeEvent.js';
+import { makeEvent } from '../support/makeEvent.js';
 
 const T0 = Date.UTC(2024, 0, 1) * 1000;
 

@@ -20,7 +20,7 @@ import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { listSnapshots } from '../../src/snapshots/SnapshotFile.js';
-import { makeEvent } from '../events/makeEvent.js';
+import { makeEvent } from '../support/makeEvent.js';
 import { seededRandom } from '../support/seededRandom.js';
 
 const T0 = Date.UTC(2024, 0, 1) * 1000;

@@ -9,7 +9,7 @@ import { formatMicros } from '../../src/audit/time.js';
 import { PermissionSet } from '../../src/auth/permissionSet.js';
 import { registry } from '../../src/models/registry.js';
 import type { LookupView } from '../../src/models/types.js';
-import { makeEvent } from '../events/makeEvent.js';
+import { makeEvent } from '../support/makeEvent.js';
 
 const TYPES = ['dcim.site', 'dcim.rack', 'tenancy.tenant'];
 const USERS = [{ id: 1, username: 'admin' }, { id: 7, username: 'ops' }, null];

@@ -5,7 +5,7 @@ import test from 'ava';
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
 import { registry } from '../../src/models/registry.js';
-import { makeBatch, makeEvent } from '../events/makeEvent.js';
+import { makeBatch, makeEvent } from '../support/makeEvent.js';
 
 /**
  * The audit indexes over the Kafka adapter: `KAFKA_BROKERS=localhost:9094 npx ava test/audit/kafkaAudit.int.spec.ts`.

@@ -2,7 +2,7 @@ import test from 'ava';
 
 import { EventBodyCache } from '../../src/events/kafka/EventBodyCache.js';
 import { PositionOffsets } from '../../src/events/kafka/PositionOffsets.js';
-import { makeEvent } from '../events/makeEvent.js';
+import { makeEvent } from '../support/makeEvent.js';
 
 /** The broker-free parts of KafkaEventLog.readPositions (the rest runs in kafkaAudit.int.spec.ts with a broker). */
 

@@ -7,7 +7,7 @@ import test from 'ava';
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
-import { makeEvent } from '../events/makeEvent.js';
+import { makeEvent } from '../support/makeEvent.js';
 
 /** Files this process holds open under `dir`, including deleted ones (Linux: /proc/self/fd). */
 function openFilesUnder(dir: string): string[] {

@@ -1,7 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
 
+import { changesOf, makeDevice, must, requestIdOf, unique } from '../support/auditRequests.js';
 import { startService, type TestService } from '../support/startService.js';
-import { changesOf, makeDevice, must, requestIdOf, unique } from './helpers.js';
 
 const test = anyTest as TestFn<{ service: TestService }>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -9,8 +9,8 @@ import { PastStateCancelledError, PastStates, PastStatesBusyError } from '../../
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { memoryPastStores } from '../../src/ledger/pastStores.js';
 import { registry } from '../../src/models/registry.js';
-import { makeEvent } from '../events/makeEvent.js';
-import { pastStateGate } from './pastStateGate.js';
+import { makeEvent } from '../support/makeEvent.js';
+import { pastStateGate } from '../support/pastStateGate.js';
 
 const test = anyTest as TestFn<{ log: FileEventLog; audit: AuditLog; dir: string }>;
 

@@ -10,9 +10,9 @@ import { rebuildReadModels } from '../../src/cli/rebuild.js';
 import { fileEventSource } from '../../src/ledger/eventSource.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
+import { changesOf, makeDevice, must, requestIdOf, unique } from '../support/auditRequests.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';
-import { changesOf, makeDevice, must, requestIdOf, unique } from './helpers.js';
 
 const test = anyTest as TestFn<{ service: TestService; marks: { afterSeed: number; revertId: string } }>;
 const run = promisify(execFile);

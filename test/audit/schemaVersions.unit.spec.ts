@@ -17,7 +17,7 @@ import { assertValidEvents } from '../../src/events/validateEvents.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
-import { makeEvent } from '../events/makeEvent.js';
+import { makeEvent } from '../support/makeEvent.js';
 
 /** A version-1 event exactly as the first release wrote it: no `revertOf`, v = 1. */
 function v1Event(position: number, overrides: Partial<ChangeEvent> = {}): ChangeEvent {

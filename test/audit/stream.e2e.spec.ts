@@ -1,7 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
 
+import { changesOf, must, requestIdOf, unique } from '../support/auditRequests.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
-import { changesOf, must, requestIdOf, unique } from './helpers.js';
 
 const test = anyTest as TestFn<{ service: TestService }>;
 

@@ -1,7 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
 
+import { as, grant, ok, userWithToken } from '../support/callers.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
-import { as, grant, ok, userWithToken } from './helpers.js';
 
 /**
  * Constraints on extras.view_objectchange narrow every door to change records alike:

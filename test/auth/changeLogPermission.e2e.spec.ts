@@ -1,7 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
 
+import { as, grant, ok, userWithToken } from '../support/callers.js';
 import { startService, type TestService } from '../support/startService.js';
-import { as, grant, ok, userWithToken } from './helpers.js';
 
 /**
  * Change records (object changes, an object's history, the change feed, request

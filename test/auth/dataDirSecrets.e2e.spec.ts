@@ -4,8 +4,8 @@ import path from 'node:path';
 
 import test from 'ava';
 
+import { as, ok } from '../support/callers.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
-import { as, ok } from './helpers.js';
 
 /** Every entry under a directory, recursively (directories first). */
 function entriesUnder(dir: string): Array<{ path: string; isDirectory: boolean; mode: number }> {

@@ -1,8 +1,9 @@
 import test from 'ava';
 
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
+import { as, userWithToken } from '../support/callers.js';
+import { FakeClock } from '../support/fakeClock.js';
 import { startService, type TestService } from '../support/startService.js';
-import { as, FakeClock, userWithToken } from './helpers.js';
 
 async function eventsAfter(service: TestService, position: number): Promise<ChangeEvent[]> {
   const events: ChangeEvent[] = [];

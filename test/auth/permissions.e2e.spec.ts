@@ -1,7 +1,7 @@
 import test from 'ava';
 
+import { as, grant, ok, userWithToken } from '../support/callers.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
-import { as, grant, ok, userWithToken } from './helpers.js';
 
 const FORBIDDEN = { detail: 'You do not have permission to perform this action.' };
 const ANONYMOUS = { detail: 'Authentication credentials were not provided.' };

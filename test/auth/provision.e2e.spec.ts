@@ -1,7 +1,8 @@
 import test from 'ava';
 
+import { as, grant, ok } from '../support/callers.js';
+import { FakeClock } from '../support/fakeClock.js';
 import { startService, type TestService } from '../support/startService.js';
-import { as, FakeClock, grant, ok } from './helpers.js';
 
 const PROVISION = '/api/users/tokens/provision/';
 

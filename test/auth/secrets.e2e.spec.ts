@@ -3,8 +3,8 @@ import path from 'node:path';
 
 import test from 'ava';
 
+import { as, ok } from '../support/callers.js';
 import { ADMIN_TOKEN, type ApiResponse, startService, type TestService } from '../support/startService.js';
-import { as, ok } from './helpers.js';
 
 /** Every file under a directory, recursively. */
 /** Every regular file under a directory (a socket, such as the admin socket, holds no bytes to read). */

@@ -1,7 +1,9 @@
 import test from 'ava';
 
+import { ok } from '../support/callers.js';
+import { FakeClock } from '../support/fakeClock.js';
+import { portOf, requestFrom } from '../support/rawRequests.js';
 import { startService, type TestService } from '../support/startService.js';
-import { FakeClock, ok, portOf, requestFrom } from './helpers.js';
 
 interface Browser {
   cookies: Map<string, string>;

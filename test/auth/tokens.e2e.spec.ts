@@ -1,7 +1,9 @@
 import test from 'ava';
 
+import { as, grant, ok, userWithToken } from '../support/callers.js';
+import { FakeClock } from '../support/fakeClock.js';
+import { portOf, requestFrom } from '../support/rawRequests.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
-import { as, FakeClock, grant, ok, portOf, requestFrom, userWithToken } from './helpers.js';
 
 const FORBIDDEN = 'You do not have permission to perform this action.';
 

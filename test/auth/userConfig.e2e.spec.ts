@@ -1,7 +1,7 @@
 import test from 'ava';
 
+import { as, ok, userWithToken } from '../support/callers.js';
 import { startService } from '../support/startService.js';
-import { as, ok, userWithToken } from './helpers.js';
 
 test("GET /api/users/config/ answers the caller's preferences, {} before any; PATCH deep-merges and answers the result", async (t) => {
   const service = await startService();

@@ -1,7 +1,7 @@
 import test from 'ava';
 
+import { as, ok } from '../support/callers.js';
 import { startService } from '../support/startService.js';
-import { as, ok } from './helpers.js';
 
 test('users: the password is write-only and hashed; NetBox validation messages', async (t) => {
   const service = await startService();

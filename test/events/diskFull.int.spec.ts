@@ -12,9 +12,9 @@ import * as path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 
 import { EventLogFailedError, EventLogUnavailableError, FileEventLog } from '../../src/events/file/FileEventLog.js';
-import { readAll } from './eventLog.contract.js';
-import { FaultyFileSystem } from './faultyFileSystem.js';
-import { makeBatch } from './makeEvent.js';
+import { readAll } from '../support/eventLog.contract.js';
+import { FaultyFileSystem } from '../support/faultyFileSystem.js';
+import { makeBatch } from '../support/makeEvent.js';
 
 function tempDir(t: ExecutionContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nl-full-'));

@@ -7,9 +7,9 @@ import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { crc32, crc32Js } from '../../src/events/crc32.js';
 import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { encodeFrame } from '../../src/events/file/frames.js';
+import { eventLogContract, readAll, reopenable, waitFor } from '../support/eventLog.contract.js';
+import { makeBatch, makeEvent } from '../support/makeEvent.js';
 import { removeDir, tempDir, withTempDir as withDir } from '../support/tempDirs.js';
-import { eventLogContract, readAll, reopenable, waitFor } from './eventLog.contract.js';
-import { makeBatch, makeEvent } from './makeEvent.js';
 
 async function openLog(dir: string): Promise<FileEventLog> {
   const log = new FileEventLog({ dir });

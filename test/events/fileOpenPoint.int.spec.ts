@@ -6,9 +6,9 @@ import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEv
 import { FramePositionsError } from '../../src/events/file/FramePositions.js';
 import { OPEN_POINT_PART } from '../../src/events/file/openPoint.js';
 import { listSnapshots } from '../../src/snapshots/SnapshotFile.js';
+import { eventLogContract, readAll, reopenable } from '../support/eventLog.contract.js';
+import { makeBatch } from '../support/makeEvent.js';
 import { tempDir, withTempDir as withDir } from '../support/tempDirs.js';
-import { eventLogContract, readAll, reopenable } from './eventLog.contract.js';
-import { makeBatch } from './makeEvent.js';
 
 interface Opened {
   log: FileEventLog;

@@ -7,9 +7,9 @@ import { Kafka, logLevel } from 'kafkajs';
 
 import { EventTooLargeError } from '../../src/events/EventTooLargeError.js';
 import { EventLogWriteError, KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
-import { appendThroughOutage } from './appendThroughOutage.js';
-import { eventLogContract, readAll, reopenable } from './eventLog.contract.js';
-import { makeBatch, makeEvent } from './makeEvent.js';
+import { appendThroughOutage } from '../support/appendThroughOutage.js';
+import { eventLogContract, readAll, reopenable } from '../support/eventLog.contract.js';
+import { makeBatch, makeEvent } from '../support/makeEvent.js';
 
 /**
  * Integration tests against a real broker (Kafka 3.9 or 4.x): `scripts/kafka-local.sh start`, then

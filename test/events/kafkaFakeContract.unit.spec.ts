@@ -5,8 +5,8 @@
  * same contract runs against a real broker in kafkaEventLog.int.spec.ts.
  */
 import { KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
+import { eventLogContract, reopenable } from '../support/eventLog.contract.js';
 import { FakeKafkaCluster } from '../support/fakeKafka.js';
-import { eventLogContract, reopenable } from './eventLog.contract.js';
 
 eventLogContract('KafkaEventLog on a fake broker', async () => {
   const cluster = new FakeKafkaCluster();

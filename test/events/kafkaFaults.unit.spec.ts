@@ -38,10 +38,10 @@ import { memoryPastStores } from '../../src/ledger/pastStores.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
+import { appendThroughOutage } from '../support/appendThroughOutage.js';
+import { readAll } from '../support/eventLog.contract.js';
 import { connectionError, FakeKafkaCluster, protocolError, retriesExceeded } from '../support/fakeKafka.js';
-import { appendThroughOutage } from './appendThroughOutage.js';
-import { readAll } from './eventLog.contract.js';
-import { makeBatch, makeEvent } from './makeEvent.js';
+import { makeBatch, makeEvent } from '../support/makeEvent.js';
 
 const TOPIC = 'netledger.changes';
 const TRANSACTIONAL_ID = 'netledger-writer';

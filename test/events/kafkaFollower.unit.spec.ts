@@ -10,7 +10,7 @@ import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka
 import { Readiness } from '../../src/replicas/Readiness.js';
 import { dependants } from '../support/abortSignals.js';
 import { connectionError, FakeKafkaCluster, retriesExceeded } from '../support/fakeKafka.js';
-import { makeBatch } from './makeEvent.js';
+import { makeBatch } from '../support/makeEvent.js';
 
 async function openLog(t: ExecutionContext, cluster: FakeKafkaCluster, options: Partial<KafkaEventLogOptions>) {
   const log = new KafkaEventLog({

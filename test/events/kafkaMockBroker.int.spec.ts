@@ -10,10 +10,10 @@ import {
   KafkaEventLog,
   type KafkaEventLogOptions,
 } from '../../src/events/kafka/KafkaEventLog.js';
+import { eventLogContract, readAll, reopenable, waitFor } from '../support/eventLog.contract.js';
 import { type KafkaMock, kafkaMockBinary, startKafkaMock } from '../support/kafkaMockBroker.js';
 import { KafkaMockClient } from '../support/kafkaMockClient.js';
-import { eventLogContract, readAll, reopenable, waitFor } from './eventLog.contract.js';
-import { makeBatch } from './makeEvent.js';
+import { makeBatch } from '../support/makeEvent.js';
 
 /**
  * The Kafka adapter against a real Kafka protocol peer: librdkafka's mock cluster (one per

@@ -7,9 +7,9 @@
 import test from 'ava';
 
 import { KafkaEventLog, type KafkaEventLogOptions } from '../../src/events/kafka/KafkaEventLog.js';
+import { readAll } from '../support/eventLog.contract.js';
 import { FakeKafkaCluster, protocolError } from '../support/fakeKafka.js';
-import { readAll } from './eventLog.contract.js';
-import { makeBatch } from './makeEvent.js';
+import { makeBatch } from '../support/makeEvent.js';
 
 const options = (cluster: FakeKafkaCluster): KafkaEventLogOptions => ({
   brokers: ['broker-1:9092'],

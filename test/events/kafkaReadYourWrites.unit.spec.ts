@@ -10,9 +10,9 @@ import test, { type ExecutionContext } from 'ava';
 
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { KafkaEventLog } from '../../src/events/kafka/KafkaEventLog.js';
+import { readAll } from '../support/eventLog.contract.js';
 import { FakeKafkaCluster } from '../support/fakeKafka.js';
-import { readAll } from './eventLog.contract.js';
-import { makeBatch } from './makeEvent.js';
+import { makeBatch } from '../support/makeEvent.js';
 
 async function openLog(t: ExecutionContext, cluster: FakeKafkaCluster) {
   const client = cluster.client;

@@ -20,7 +20,7 @@ import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js
 import { parseReadModels, serialiseReadModels } from '../../src/projections/memory/snapshots/readModelSnapshot.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { FakeKafkaCluster } from '../support/fakeKafka.js';
-import { makeBatch } from './makeEvent.js';
+import { makeBatch } from '../support/makeEvent.js';
 
 let instances = 0;
 

@@ -16,8 +16,8 @@ import { EventLogCorruptError, FileEventLog } from '../../src/events/file/FileEv
 import { encodeFrame } from '../../src/events/file/frames.js';
 import { scanLog } from '../../src/events/file/logScan.js';
 import { repairLog } from '../../src/events/file/repairLog.js';
-import { readAll } from './eventLog.contract.js';
-import { makeBatch } from './makeEvent.js';
+import { readAll } from '../support/eventLog.contract.js';
+import { makeBatch } from '../support/makeEvent.js';
 
 function tempDir(t: ExecutionContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nl-damage-'));

@@ -1,7 +1,7 @@
 import test from 'ava';
 
+import { raw } from '../support/rawRequests.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
-import { raw } from './helpers.js';
 
 const auth = { Authorization: `Token ${ADMIN_TOKEN}` };
 

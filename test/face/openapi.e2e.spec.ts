@@ -6,8 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { componentNames } from '../../src/api/face/openapi.js';
 import { filterSetOf, isLenient } from '../../src/api/query/filterSet.js';
 import { registry } from '../../src/models/registry.js';
+import { raw } from '../support/rawRequests.js';
 import { startService, type TestService } from '../support/startService.js';
-import { raw } from './helpers.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

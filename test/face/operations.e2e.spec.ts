@@ -6,8 +6,8 @@ import test from 'ava';
 
 import { loadConfig } from '../../src/config.js';
 import { start } from '../../src/main.js';
+import { raw } from '../support/rawRequests.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
-import { raw } from './helpers.js';
 
 test('one structured log line per request, with request id, user, status and duration, and never a token', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-log-'));

@@ -1,8 +1,9 @@
 import test from 'ava';
 
 import { registry } from '../../src/models/registry.js';
+import { plainUserToken } from '../support/callers.js';
+import { raw } from '../support/rawRequests.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
-import { plainUserToken, raw } from './helpers.js';
 
 test('OPTIONS on a list: name, renders, parses and the POST/PUT field maps with choices for a superuser', async (t) => {
   const service = await startService();

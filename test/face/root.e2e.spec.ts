@@ -1,8 +1,9 @@
 import test from 'ava';
 
 import { registry } from '../../src/models/registry.js';
+import { plainUserToken } from '../support/callers.js';
+import { raw } from '../support/rawRequests.js';
 import { startService } from '../support/startService.js';
-import { plainUserToken, raw } from './helpers.js';
 
 const APPS = ['circuits', 'dcim', 'extras', 'ipam', 'plugins', 'tenancy', 'users', 'virtualization', 'wireless'];
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 
 import test from 'ava';
 
+import { raw } from '../support/rawRequests.js';
 import { startService } from '../support/startService.js';
-import { raw } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));

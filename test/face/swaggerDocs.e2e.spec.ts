@@ -7,8 +7,8 @@ import test from 'ava';
 import { parse as parseYaml } from 'yaml';
 
 import { pynetboxSkipReason, pynetboxVersion, runPynetbox } from '../support/pynetbox.js';
+import { raw } from '../support/rawRequests.js';
 import { startService } from '../support/startService.js';
-import { raw } from './helpers.js';
 
 test('/api/docs/?format=openapi is Swagger 2.0 for this host with basePath /api and info.version the API version of /api/status/, without a token', async (t) => {
   const service = await startService({ LOGIN_REQUIRED: 'true' });

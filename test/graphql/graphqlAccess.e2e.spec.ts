@@ -1,6 +1,6 @@
 import anyTest, { type TestFn } from 'ava';
 
-import { as, grant, ok, userWithToken } from '../auth/helpers.js';
+import { as, grant, ok, userWithToken } from '../support/callers.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';
 

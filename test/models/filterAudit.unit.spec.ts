@@ -8,7 +8,7 @@ import { filterSetOf } from '../../src/api/query/filterSet.js';
 import { ValidationError } from '../../src/errors/requestErrors.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
-import { loadDataset } from '../query/dataset.js';
+import { loadDataset } from '../support/queryDataset.js';
 
 /**
  * NetBox 3.4 ignores a query parameter that is not one of its filters, and refuses a value

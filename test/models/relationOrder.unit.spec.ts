@@ -11,7 +11,7 @@ import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js
 import { withProjectedColumns } from '../../src/projections/projectedColumns.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import type { DocumentChange } from '../../src/projections/ReadStore.js';
-import { storedDocument } from '../query/dataset.js';
+import { storedDocument } from '../support/queryDataset.js';
 
 /**
  * A default ordering that names a relation sorts by the related model's own ordering, as

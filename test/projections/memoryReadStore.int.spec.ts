@@ -2,8 +2,8 @@ import test from 'ava';
 
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument } from '../../src/projections/ReadStore.js';
+import { readStoreContract } from '../support/readStore.contract.js';
 import { seededRandom } from '../support/seededRandom.js';
-import { readStoreContract } from './readStore.contract.js';
 
 readStoreContract('MemoryReadStore', async () => {
   const store = new MemoryReadStore();

@@ -15,9 +15,9 @@ import { Projector } from '../../src/projections/Projector.js';
 import { ReadStoreUnavailableError } from '../../src/projections/ReadStoreUnavailableError.js';
 import { RetriesExhaustedError } from '../../src/projections/retryTransient.js';
 import { regexCondition } from '../../src/projections/textPatterns.js';
-import { makeEvent } from '../events/makeEvent.js';
 import { asDriverRaises, FakeMongo, mongoErrors } from '../support/fakeMongo.js';
 import { change, openFakeStore } from '../support/fakeMongoStore.js';
+import { makeEvent } from '../support/makeEvent.js';
 import { MemoryEventLog, MemoryEventStorage } from '../support/MemoryEventLog.js';
 
 /**

@@ -2,7 +2,7 @@ import { registry } from '../../src/models/registry.js';
 import { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
 import { FakeMongo } from '../support/fakeMongo.js';
-import { readStoreContract } from './readStore.contract.js';
+import { readStoreContract } from '../support/readStore.contract.js';
 
 /**
  * The ReadStore contract against MongoReadStore on the in-process fake MongoDB (a

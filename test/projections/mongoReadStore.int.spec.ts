@@ -6,8 +6,8 @@ import { caseInsensitiveFields, useShadowKeys } from '../../src/projections/mong
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import type { DocumentChange, Query, ReadDocument } from '../../src/projections/ReadStore.js';
 import { regexCondition } from '../../src/projections/textPatterns.js';
+import { readStoreContract } from '../support/readStore.contract.js';
 import { scratchMongoStore } from '../support/scratchMongoStore.js';
-import { readStoreContract } from './readStore.contract.js';
 
 /**
  * Runs the ReadStore contract against a real MongoDB when MONGODB_URL is set

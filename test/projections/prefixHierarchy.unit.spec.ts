@@ -7,7 +7,7 @@ import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js
 import { withProjectedColumns } from '../../src/projections/projectedColumns.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import type { ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
-import { makeEvent } from '../events/makeEvent.js';
+import { makeEvent } from '../support/makeEvent.js';
 import { scratchMongoStore } from '../support/scratchMongoStore.js';
 import { seededRandom } from '../support/seededRandom.js';
 

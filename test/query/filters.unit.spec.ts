@@ -1,8 +1,8 @@
 import test from 'ava';
 
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
-import { loadDataset, runQuery } from './dataset.js';
-import { CASES } from './queryTable.js';
+import { loadDataset, runQuery } from '../support/queryDataset.js';
+import { CASES } from '../support/queryTable.js';
 
 /** The query table on the embedded read store: exact ids, in order, or NetBox's 400 body. */
 const store = new MemoryReadStore();

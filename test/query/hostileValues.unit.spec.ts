@@ -6,7 +6,7 @@ import { compileSort } from '../../src/api/query/sort.js';
 import { ValidationError } from '../../src/errors/requestErrors.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
-import { loadDataset } from './dataset.js';
+import { loadDataset } from '../support/queryDataset.js';
 
 /**
  * Every filter parameter of every model, with every lookup it accepts, given hostile

@@ -2,9 +2,9 @@ import test from 'ava';
 
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import type { ReadStore } from '../../src/projections/ReadStore.js';
+import { loadDataset, runQuery } from '../support/queryDataset.js';
+import { CASES } from '../support/queryTable.js';
 import { scratchMongoStore } from '../support/scratchMongoStore.js';
-import { loadDataset, runQuery } from './dataset.js';
-import { CASES } from './queryTable.js';
 
 /**
  * One semantics: the same query table (the same compiled MongoDB query documents and

@@ -8,8 +8,8 @@ import { MongoReadStore } from '../../src/projections/mongo/MongoReadStore.js';
 import { caseInsensitiveFields } from '../../src/projections/mongo/shadowKeys.js';
 import type { ReadStore } from '../../src/projections/ReadStore.js';
 import { FakeMongo } from '../support/fakeMongo.js';
-import { DATASET, loadDataset, runQuery } from './dataset.js';
-import { CASES } from './queryTable.js';
+import { DATASET, loadDataset, runQuery } from '../support/queryDataset.js';
+import { CASES } from '../support/queryTable.js';
 
 /**
  * `?ordering=<relation>` orders by the related objects' own order on both read stores (the

@@ -22,7 +22,7 @@ import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
-import { FaultyFileSystem } from '../events/faultyFileSystem.js';
+import { FaultyFileSystem } from '../support/faultyFileSystem.js';
 
 test('allocations refused by a full disk are forgotten: after recovery the same addresses are handed out', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-allocation-outage-'));

@@ -58,7 +58,7 @@ test('a second service on the same data directory refuses to start and names the
 
 test('the lock dies with its process: after kill -9 of the holder the directory is free at once', async (t) => {
   const dir = tempDir(t);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/recovery/holdDataDirLock.ts', dir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/holdDataDirLock.ts', dir], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

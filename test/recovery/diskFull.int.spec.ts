@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 
-import { FaultyFileSystem } from '../events/faultyFileSystem.js';
+import { FaultyFileSystem } from '../support/faultyFileSystem.js';
 import { startService, type TestService } from '../support/startService.js';
 
 /** Retries fast, so that the test waits for the recovery, not for a back-off meant for production. */

@@ -21,7 +21,7 @@ import { FileEventLog } from '../../src/events/file/FileEventLog.js';
 import { registry } from '../../src/models/registry.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
-import { FaultyFileSystem } from '../events/faultyFileSystem.js';
+import { FaultyFileSystem } from '../support/faultyFileSystem.js';
 
 async function writer(t: ExecutionContext, firstMs = 60_000) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-outage-'));

@@ -10,7 +10,7 @@ import path from 'node:path';
 import test from 'ava';
 
 import { DataDirLock } from '../../src/events/DataDirLock.js';
-import { FaultyFileSystem } from '../events/faultyFileSystem.js';
+import { FaultyFileSystem } from '../support/faultyFileSystem.js';
 import { startService } from '../support/startService.js';
 
 test('a writer stopped for good raises the fatal signal, with the reason', async (t) => {

@@ -13,7 +13,7 @@ import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { FileLogFollower, ReadOnlyLogError } from '../../src/events/file/FileLogFollower.js';
 import { encodeFrame } from '../../src/events/file/frames.js';
 import { FrameTail, LogDivergedError, type TailedBatch } from '../../src/events/file/FrameTail.js';
-import { makeEvent } from '../events/makeEvent.js';
+import { makeEvent } from '../support/makeEvent.js';
 
 function tempDir(t: ExecutionContext): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-tail-'));

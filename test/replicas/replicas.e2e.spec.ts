@@ -14,10 +14,10 @@ import { encodeFrame } from '../../src/events/file/frames.js';
 import { type LogFileSystem, nodeFileSystem } from '../../src/events/file/logFileSystem.js';
 import { scanLog } from '../../src/events/file/logScan.js';
 import { start } from '../../src/main.js';
-import { makeEvent } from '../events/makeEvent.js';
+import { makeEvent } from '../support/makeEvent.js';
+import { type ServiceProcess, startProcess } from '../support/serviceProcess.js';
 import { ADMIN_TOKEN, startService } from '../support/startService.js';
 import { tinyPng } from '../support/tinyImages.js';
-import { type ServiceProcess, startProcess } from './serviceProcess.js';
 
 const POSITION = 'X-Netledger-Position';
 

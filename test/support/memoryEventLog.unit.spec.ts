@@ -1,4 +1,4 @@
-import { eventLogContract } from '../events/eventLog.contract.js';
+import { eventLogContract } from './eventLog.contract.js';
 import { MemoryEventLog, MemoryEventStorage } from './MemoryEventLog.js';
 
 // The decider tests trust this test double to behave like the real logs: it passes the port's contract.

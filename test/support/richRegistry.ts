@@ -1,5 +1,5 @@
 import { registry } from '../../src/models/registry.js';
-import { CRUD_SAMPLES } from '../api/crudSamples.js';
+import { CRUD_SAMPLES } from './crudSamples.js';
 import { seedInfrastructure } from './fixtures.js';
 import type { TestService } from './startService.js';
 

@@ -4,9 +4,9 @@ import path from 'node:path';
 
 import test from 'ava';
 
-import { as, grant, ok, userWithToken } from '../auth/helpers.js';
+import { as, grant, ok, userWithToken } from '../support/callers.js';
+import { EXHAUSTION, injectionCorpus } from '../support/injectionCorpus.js';
 import { startService, type TestService } from '../support/startService.js';
-import { EXHAUSTION, injectionCorpus } from './injectionCorpus.js';
 
 /**
  * The export-template door: a user who may add export templates and view sites stores

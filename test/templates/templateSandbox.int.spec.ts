@@ -5,8 +5,8 @@ import path from 'node:path';
 import test from 'ava';
 
 import { TemplateError, TemplateLimitError } from '../../src/templates/TemplateError.js';
+import { EXHAUSTION, injectionCorpus } from '../support/injectionCorpus.js';
 import { templatePool } from '../support/templates.js';
-import { EXHAUSTION, injectionCorpus } from './injectionCorpus.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'template-canary-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,10 +4,10 @@ import path from 'node:path';
 
 import test from 'ava';
 
-import { ok } from '../auth/helpers.js';
+import { ok } from '../support/callers.js';
+import { EXHAUSTION, injectionCorpus } from '../support/injectionCorpus.js';
 import { startService, type TestService } from '../support/startService.js';
-import { Receiver, until } from '../webhooks/receiver.js';
-import { EXHAUSTION, injectionCorpus } from './injectionCorpus.js';
+import { Receiver, until } from '../support/webhookReceiver.js';
 
 /**
  * The webhook door: a webhook's body template, headers and URL are rendered by the delivery

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
-import { until } from './receiver.js';
+import { until } from '../support/webhookReceiver.js';
 
 const FAST_RETRIES = { WEBHOOK_RETRY_BASE: '0.005', WEBHOOK_RETRY_MAX: '0.02' };
 

@@ -8,7 +8,7 @@ import test from 'ava';
 
 import { selfSigned } from '../support/selfSigned.js';
 import { startService } from '../support/startService.js';
-import { until } from './receiver.js';
+import { until } from '../support/webhookReceiver.js';
 
 test('SSL verification: a self-signed receiver is refused while verifying, reached with verification off or with its CA file', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-tls-'));

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 import test, { type ExecutionContext } from 'ava';
 
-import { Receiver } from './receiver.js';
+import { Receiver } from '../support/webhookReceiver.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee01';

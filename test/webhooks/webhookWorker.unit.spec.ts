@@ -14,7 +14,7 @@ import type { WebhookRequest } from '../../src/webhooks/webhookRequest.js';
 import { isStoreUnavailable, WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/WebhookWorker.js';
 import { MemoryEventLog } from '../support/MemoryEventLog.js';
 import { templatePool } from '../support/templates.js';
-import { until } from './receiver.js';
+import { until } from '../support/webhookReceiver.js';
 
 const templates = templatePool();
 

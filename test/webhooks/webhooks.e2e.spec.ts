@@ -6,7 +6,7 @@ import path from 'node:path';
 import test from 'ava';
 
 import { startService, type TestService } from '../support/startService.js';
-import { Receiver, until } from './receiver.js';
+import { Receiver, until } from '../support/webhookReceiver.js';
 
 /** Retries a few milliseconds apart, so that a receiver that is down costs the test no time. */
 const FAST_RETRIES = { WEBHOOK_RETRY_BASE: '0.005', WEBHOOK_RETRY_MAX: '0.02' };

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-import { ADMIN_TOKEN } from '../support/startService.js';
+import { ADMIN_TOKEN } from './startService.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

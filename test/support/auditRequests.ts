@@ -1,4 +1,4 @@
-import type { ApiResponse, TestService } from '../support/startService.js';
+import type { ApiResponse, TestService } from './startService.js';
 
 let counter = 0;
 /** A name no other test of this process uses. */

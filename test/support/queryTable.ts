@@ -1,7 +1,7 @@
 /**
  * The query table: for each lookup, special filter, ordering and injection case, the
  * list query and the exact ids expected, in order (or the 400 body). Run against every
- * read store (filters.spec.ts, readStores.contract.spec.ts) over test/query/dataset.ts.
+ * read store (filters.spec.ts, readStores.contract.spec.ts) over test/support/queryDataset.ts.
  *
  * Default orders over the dataset, for reading the expectations:
  *   devices (natural name, null first):   4 (null) 5 'a.*b' 3 'core1' 2 'edge2' 1 'edge10'

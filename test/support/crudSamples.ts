@@ -1,4 +1,4 @@
-import type { seedInfrastructure } from '../support/fixtures.js';
+import type { seedInfrastructure } from './fixtures.js';
 
 type Seeded = Awaited<ReturnType<typeof seedInfrastructure>>;
 

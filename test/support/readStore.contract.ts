@@ -5,7 +5,7 @@ import type { FreeAddressQuery } from '../../src/models/types.js';
 import { addressSortKey, formatAddress, parseAddress } from '../../src/models/values/ipNetworks.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
 import { regexCondition } from '../../src/projections/textPatterns.js';
-import { seededRandom } from '../support/seededRandom.js';
+import { seededRandom } from './seededRandom.js';
 
 /**
  * The ReadStore port's contract, shared by every adapter's spec file.
