@@ -1,82 +1,8 @@
 import test from 'ava';
 
 import { registry } from '../../src/models/registry.js';
-import { CRUD_SAMPLES } from '../support/crudSamples.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService } from '../support/startService.js';
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-/** Every change-logged model the registry serves for writes, in registration order (parents first). */
-/**
- * Image attachments are made only by a multipart upload (a JSON body carries no file):
- * their create, read, change and delete are covered by imageAttachments.e2e.spec.ts.
- */
-const CREATED_BY_UPLOAD = new Set(['extras.imageattachment']);
-
-const MODELS = registry
-  .all()
-  .filter(
-    (definition) => definition.changeLogged !== false && !definition.readOnly && !CREATED_BY_UPLOAD.has(definition.key),
-  );
-
-test('every change-logged model is created, read, patched and deleted over HTTP', async (t) => {
-  const service = await startService();
-  t.teardown(() => service.close());
-  const seeded: Record<string, any> = await seedInfrastructure(service);
-  t.true(MODELS.length >= 26, 'the models of the first set at least');
-  const made: Record<string, any> = {};
-  for (const { key } of MODELS) {
-    const seededAs = CRUD_SAMPLES[key]?.seeded;
-    if (seededAs) made[key] = seeded[seededAs];
-  }
-  for (const { key, app, path: segment } of MODELS) {
-    const sample = CRUD_SAMPLES[key];
-    if (!sample) {
-      t.fail(`${key}: no sample in test/support/crudSamples.ts`);
-      continue;
-    }
-    const path = `/api/${app}/${segment}/`;
-    if (sample.prepare) {
-      const post = async (at: string, body: unknown) => {
-        const response = await service.api('POST', at, body);
-        if (response.status !== 201) throw new Error(`${at}: ${response.status} ${JSON.stringify(response.body)}`);
-        return response.body;
-      };
-      Object.assign(made, await sample.prepare(post, made));
-    }
-    if (!sample.seeded) {
-      const response = await service.api('POST', path, sample.create!(made));
-      t.is(response.status, 201, `${path} ${JSON.stringify(response.body)}`);
-      made[key] = response.body;
-    }
-    const created = made[key];
-    const [check] = Object.keys(sample.patch);
-    t.is(created.url, `${service.url}${path}${created.id}/`, path);
-    t.regex(created.created, DATE, `${path} created is a date`);
-    t.regex(created.last_updated, DATETIME, `${path} last_updated`);
-    t.is(typeof created.display, 'string');
-    const read = await service.api('GET', `${path}${created.id}/`);
-    t.is(read.status, 200, path);
-    t.is(read.body.id, created.id);
-    const patched = await service.api('PATCH', `${path}${created.id}/`, sample.patch);
-    t.is(patched.status, 200, `${path} ${JSON.stringify(patched.body)}`);
-    t.deepEqual(patched.body[check], sample.patch[check], path);
-    const listed = await service.api('GET', path);
-    t.is(listed.body.count, 1, path);
-  }
-  for (const { key, app, path: segment } of [...MODELS].reverse()) {
-    if (!made[key]) continue;
-    const path = `/api/${app}/${segment}/`;
-    const id = made[key].id;
-    const existing = await service.api('GET', `${path}${id}/`);
-    if (existing.status === 404) continue; // removed by a cascade already
-    const deleted = await service.api('DELETE', `${path}${id}/`);
-    t.is(deleted.status, 204, `${path} ${JSON.stringify(deleted.body)}`);
-    t.is((await service.api('GET', `${path}${id}/`)).status, 404, path);
-  }
-});
 
 test('related objects are nested in their brief form, choices as {value, label}', async (t) => {
   const service = await startService();
