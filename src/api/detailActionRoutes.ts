@@ -6,47 +6,27 @@
 import type { Context } from 'koa';
 
 import { allocateObjects } from '../commands/allocateObjects.js';
-import type { WriteOutcome } from '../commands/recordEach.js';
-import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
 import type { AvailableEntry, DetailAction, NestedReference } from '../models/allocation/DetailAction.js';
 import type { ModelDefinition } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
+import { detailId } from './detailId.js';
 import { modelViewName } from './face/views.js';
 import { otherMethods } from './otherMethods.js';
 import { viewScope, writeGuard, writeScope } from './permissions.js';
 import type { RouteRegistry } from './RoutesByModel.js';
 import type { Services } from './Services.js';
-import { detailId, visibleObject } from './visibleObject.js';
+import { visibleObject } from './visibleObject.js';
+import { runWrite, writeContext, writtenObjects } from './writePath.js';
 
 const METHODS = 'GET, POST, HEAD, OPTIONS';
 
-/** The ordinary write path of the model views, which allocations go through too. */
-export interface WritePath {
-  writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext;
-  runWrite(
-    services: Services,
-    ctx: Context,
-    definition: ModelDefinition,
-    action: 'create',
-    context: WriteContext,
-    decide: (tx: WriteTransaction) => Promise<WriteOutcome | void>,
-  ): Promise<WriteOutcome>;
-  writtenObjects(
-    services: Services,
-    definition: ModelDefinition,
-    ctx: Context,
-    outcome: WriteOutcome,
-    options: { created: boolean },
-  ): Promise<unknown[]>;
-}
-
-export function detailActionRoutes(services: Services, router: RouteRegistry, writes: WritePath): void {
+export function detailActionRoutes(services: Services, router: RouteRegistry): void {
   for (const parent of services.registry.all()) {
     for (const action of parent.detailActions ?? []) {
       const created = services.registry.get(action.creates);
       const path = `/api/${parent.app}/${parent.path}/:id/${action.path}/`;
       router.get(path, (ctx) => listView(services, parent, action, created, ctx));
-      router.post(path, (ctx) => allocateView(services, parent, action, created, ctx, writes));
+      router.post(path, (ctx) => allocateView(services, parent, action, created, ctx));
       otherMethods(services, router, path, METHODS, modelViewName(created));
     }
   }
@@ -83,7 +63,6 @@ async function allocateView(
   action: DetailAction,
   created: ModelDefinition,
   ctx: Context,
-  writes: WritePath,
 ) {
   ctx.set('Allow', METHODS);
   await writeScope(ctx, created, 'add');
@@ -94,11 +73,11 @@ async function allocateView(
   const body: unknown = ctx.state.body ?? {};
   const bulk = Array.isArray(body);
   const requests = bulk ? body : [body];
-  const context = writes.writeContext(ctx, writeGuard(ctx, created, 'add'));
-  const result = await writes.runWrite(services, ctx, created, 'create', context, (tx) =>
+  const context = writeContext(ctx, writeGuard(ctx, created, 'add'));
+  const result = await runWrite(services, ctx, created, 'create', context, (tx) =>
     allocateObjects(services.commands, tx, parent.key, id, action, requests, { bulk }),
   );
-  const rendered = await writes.writtenObjects(services, created, ctx, result, { created: true });
+  const rendered = await writtenObjects(services, created, ctx, result, { created: true });
   ctx.status = 201;
   ctx.body = bulk ? rendered : rendered[0];
 }

@@ -8,13 +8,14 @@ import type { Context } from 'koa';
 import { PermissionDeniedError, ValidationError } from '../errors/requestErrors.js';
 import type { DetailView, DetailViewRequest, ModelDefinition } from '../models/types.js';
 import { lookupView } from '../projections/lookupView.js';
+import { detailId } from './detailId.js';
 import { modelViewName } from './face/views.js';
 import { otherMethods } from './otherMethods.js';
 import { viewScope, withinScope } from './permissions.js';
 import { pageLinks, parsePage } from './query/pagination.js';
 import type { RouteRegistry } from './RoutesByModel.js';
 import type { Services } from './Services.js';
-import { detailId, visibleObject } from './visibleObject.js';
+import { visibleObject } from './visibleObject.js';
 
 const METHODS = 'GET, HEAD, OPTIONS';
 

@@ -11,13 +11,6 @@ import { viewScope } from './permissions.js';
 import { and } from './query/ListQueryCompiler.js';
 import type { Services } from './Services.js';
 
-export function detailId(ctx: Context): number {
-  const raw = String(ctx.params.id);
-  const id = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id)) throw new NotFoundError();
-  return id;
-}
-
 /** The object with this id (or the first matching this query) that the caller may see; else 404. */
 export async function visibleObject(
   services: Services,
