@@ -15,7 +15,7 @@ import type { ModelRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { FindOptions, Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
 import { viewScope } from '../permissions.js';
-import { andQueries } from '../query/compileFilter.js';
+import { andQueries } from '../query/clauses.js';
 import { compileSort } from '../query/sort.js';
 import type { Serializer } from '../Serializer.js';
 

@@ -1,7 +1,9 @@
 import { type ModelRegistry, registry as defaultRegistry } from '../../models/registry.js';
 import type { ModelDefinition } from '../../models/types.js';
 import type { Query } from '../../projections/ReadStore.js';
-import { andQueries, compileFilter, type FilterReader } from './compileFilter.js';
+import { andQueries } from './clauses.js';
+import { compileFilter } from './compileFilter.js';
+import type { FilterReader } from './filterContext.js';
 import { withSavedFilters } from './savedFilters.js';
 
 /**

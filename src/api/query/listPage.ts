@@ -9,7 +9,7 @@
  */
 import type { ModelDefinition } from '../../models/types.js';
 import type { Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
-import { andQueries } from './compileFilter.js';
+import { andQueries } from './clauses.js';
 import { cursorLinks, pageLinks, parsePage, parseStart } from './pagination.js';
 import { relationOrderedPage, requestedRelations } from './relationOrder.js';
 import { compileSort } from './sort.js';

@@ -1,4 +1,4 @@
-import type { FilterReader } from './compileFilter.js';
+import type { FilterReader } from './filterContext.js';
 
 const SAVED_FILTER = 'extras.savedfilter';
 
