@@ -13,7 +13,8 @@ import type { Query, ReadStore } from '../projections/ReadStore.js';
 import { TemplateBusyError, TemplateError, TemplateLimitError } from '../templates/TemplateError.js';
 import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
 import { findInOrder } from './query/listPage.js';
-import type { RenderOptions, Serializer } from './Serializer.js';
+import type { RenderOptions } from './renderOptions.js';
+import type { Serializer } from './Serializer.js';
 
 export interface ExportRequest {
   store: ReadStore;

@@ -15,7 +15,8 @@ import { viewScope } from './permissions.js';
 import { listPage } from './query/listPage.js';
 import { and } from './query/ListQueryCompiler.js';
 import { cacheableRendering, renderCached, renderKeyPrefix } from './renderCache/renderCached.js';
-import type { RenderOptions, Representation, Serializer } from './Serializer.js';
+import type { RenderOptions, Representation } from './renderOptions.js';
+import type { Serializer } from './Serializer.js';
 import type { Services } from './Services.js';
 
 function renderOptions(ctx: Context, query: URLSearchParams): RenderOptions {

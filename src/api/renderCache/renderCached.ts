@@ -1,7 +1,8 @@
 import type { ModelDefinition } from '../../models/types.js';
 import type { ReadDocument, ReadStore } from '../../projections/ReadStore.js';
 import { jsonText } from '../face/respond.js';
-import type { RenderOptions, Representation, Serializer } from '../Serializer.js';
+import type { RenderOptions, Representation } from '../renderOptions.js';
+import type { Serializer } from '../Serializer.js';
 import { recordReads } from './recordReads.js';
 import type { RenderCache } from './RenderCache.js';
 
