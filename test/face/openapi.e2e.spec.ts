@@ -40,7 +40,7 @@ test.after.always(async () => {
 });
 
 /** A list request's parameters as the query layer sees them, from a caller who may read everything. */
-const anonymousRequest = (parameters: URLSearchParams) => ({
+const unrestrictedRequest = (parameters: URLSearchParams) => ({
   parameters,
   requesterId: null,
   viewScope: async () => ({}),
@@ -194,7 +194,7 @@ test('the documented filters are the ones the list compiler reacts to', async (t
       try {
         reacted =
           JSON.stringify(
-            await service.services.queries.compile(definition, anonymousRequest(query), service.services.store),
+            await service.services.queries.compile(definition, unrestrictedRequest(query), service.services.store),
           ) !== '{}';
       } catch {
         reacted = true; // refused the value: it is a filter
