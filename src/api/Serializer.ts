@@ -119,7 +119,7 @@ export class Serializer {
           docs.map((d) => toIds(d[field.name])),
           options,
           depth,
-          false,
+          'one',
         );
       case 'm2m':
         if (field.representation === 'slug')
@@ -132,7 +132,7 @@ export class Serializer {
           docs.map((d) => toIds(d[field.name])),
           options,
           depth,
-          true,
+          'many',
         );
       case 'tags':
         return this.relations.related(
@@ -140,7 +140,7 @@ export class Serializer {
           docs.map((d) => toIds(d[field.name])),
           options,
           depth,
-          true,
+          'many',
         );
       case 'generic_fk':
         return this.relations.generic(field, docs, options, depth);
@@ -169,7 +169,7 @@ export class Serializer {
             docs.map((d) => toIds(first(d))),
             options,
             depth,
-            false,
+            'one',
           );
         }
         if (field.heldBy) return this.relations.heldBy(field.heldBy, docs, options, depth);
@@ -216,13 +216,13 @@ export class Serializer {
     for (const custom of defined) {
       const name = String(custom.name);
       if (custom.type === 'object' || custom.type === 'multiobject') {
-        const many = custom.type === 'multiobject';
+        const cardinality = custom.type === 'multiobject' ? 'many' : 'one';
         const values = await this.relations.related(
           String(custom.object_type),
           rows.map((r) => toIds(r[name])),
           options,
           depth,
-          many,
+          cardinality,
         );
         rows.forEach((r, i) => (out[i][name] = r[name] === undefined || r[name] === null ? null : values[i]));
       } else {

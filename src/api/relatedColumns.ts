@@ -90,7 +90,7 @@ export class RelatedColumns {
     idsPerDoc: number[][],
     options: RenderOptions,
     depth: number,
-    many: boolean,
+    cardinality: 'one' | 'many',
   ): Promise<unknown[]> {
     const definition = this.registry.tryGet(target);
     const all = [...new Set(idsPerDoc.flat())];
@@ -102,7 +102,7 @@ export class RelatedColumns {
     }
     return idsPerDoc.map((ids) => {
       const found = ids.map((id) => byId.get(id)).filter((x): x is Record<string, unknown> => x !== undefined);
-      return many ? found : (found[0] ?? null);
+      return cardinality === 'many' ? found : (found[0] ?? null);
     });
   }
 
@@ -135,7 +135,7 @@ export class RelatedColumns {
       holders.map((h) => toIds(h[spec.parent])),
       options,
       depth,
-      false,
+      'one',
     );
     const nestedHolders = await this.render(holderDefinition, holders, 'nested', options, depth + 1);
     return docs.map((d) => {
@@ -182,7 +182,7 @@ export class RelatedColumns {
         rows.map((i) => [docs[i][field.idField!] as number]),
         options,
         depth,
-        false,
+        'one',
       );
       rows.forEach((row, j) => (out[row] = values[j]));
     }
