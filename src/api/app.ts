@@ -55,7 +55,7 @@ export function createApp(services: Services): Koa {
   const root = apiRoot(services, new Date());
   const models = modelRoutes(services);
   // OPTIONS metadata (before the model routes' catch-all), schema, docs, metrics, health
-  app.use(faceRoutes(services).routes());
+  app.use(faceRoutes(services));
   app.use(root.routes());
   app.use(connectedDeviceRoute(services).routes());
   app.use(userConfigRoute(services).routes());
