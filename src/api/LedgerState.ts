@@ -33,6 +33,8 @@ export interface LedgerState {
   webhookDepth?: number;
   /** the audit API's `?as_of=`: the past read models the views read instead of the live ones. */
   readStore?: ReadStore;
+  /** a model list or detail view: the answer came from the live read models alone (the answer cache may keep it). */
+  answerCacheable?: boolean;
 }
 
 declare module 'koa' {

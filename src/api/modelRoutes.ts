@@ -113,6 +113,7 @@ async function listView(services: Services, definition: ModelDefinition, ctx: Co
       options: renderOptions(ctx, query),
       templates: services.templates,
     });
+  ctx.state.answerCacheable = store === services.store;
   const { docs, ...envelope } = await listPage({
     store,
     definition,
@@ -187,6 +188,7 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
   ctx.set('ETag', etagOf(doc._pos));
   const form = representation(query, definition);
   const options = renderOptions(ctx, query);
+  ctx.state.answerCacheable = store === services.store;
   const texts = await renderTexts(services, ctx, definition, [doc], form, options);
   if (texts) {
     const dependencies = services.renderCache!.dependencies(
