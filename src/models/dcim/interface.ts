@@ -1,6 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
-import { BEYOND_NETBOX, pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import { BEYOND_NETBOX } from '../filterSpecs.js';
 import { fieldError, nameOf, nameWithLabel, related } from '../hooks.js';
 import { holderFilters } from '../interfaceHolderFilters.js';
 import {
@@ -13,23 +12,21 @@ import {
 import { l2vpnFilters, l2vpnTerminationField } from '../ipam/l2vpnTerminationField.js';
 import { MATCH_NOTHING } from '../matchNothing.js';
 import { DEVICE_HOLDER } from '../primaryIps.js';
-import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
+import type { Choice, FieldErrors, LookupView, StoredObject, ValidationContext } from '../types.js';
 import { normalizeHardwareField } from '../values/hardwareAddress.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
-import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
-import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
+import { cableEndFields, pathEndpointFields } from './cableFields.js';
 import { pagePaths } from './cabling/pagePaths.js';
-import { traceView } from './cabling/traceViews.js';
 import {
   INTERFACE_MODE_CHOICES,
-  INTERFACE_POE_MODE_CHOICES,
-  INTERFACE_POE_TYPE_CHOICES,
   INTERFACE_TYPE_CHOICES,
   VIRTUAL_INTERFACE_TYPES as VIRTUAL_TYPES,
   WIRELESS_INTERFACE_TYPES as WIRELESS_TYPES,
 } from './choices.js';
+import { markConnectedField, poeFields } from './componentFields.js';
 import { componentMoveProblem, markedWhileCabledProblem } from './componentParents.js';
 import { deviceDisplay } from './device.js';
+import { deviceComponentModel } from './deviceComponentModel.js';
 
 const RF_CHANNEL_CHOICES: Choice[] = [
   { value: '2.4g-1-2412-22', label: '1 (2412 MHz)' },
@@ -323,20 +320,14 @@ async function validateInterface(
   return untaggedVlanSiteProblem(obj, view, device);
 }
 
-export const interfaceModel: ModelDefinition = {
+export const interfaceModel = deviceComponentModel({
   key: 'dcim.interface',
-  app: 'dcim',
-  model: 'interface',
   path: 'interfaces',
   verboseName: 'interface',
-  verboseNamePlural: 'interfaces',
+  cabling: 'endpoint',
+  modular: true,
+  beforeName: [{ name: 'vdcs', type: 'm2m', target: 'dcim.virtualdevicecontext' }],
   fields: [
-    ...identityFields,
-    { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'CASCADE', required: true },
-    { name: 'vdcs', type: 'm2m', target: 'dcim.virtualdevicecontext' },
-    { name: 'module', type: 'fk', target: 'dcim.module', onDelete: 'CASCADE', nullable: true, default: null },
-    { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'label', type: 'string', blank: true, default: '', maxLength: 64 },
     { name: 'type', type: 'choice', required: true, choices: INTERFACE_TYPE_CHOICES },
     { name: 'enabled', type: 'boolean', default: true },
     { name: 'parent', type: 'fk', target: 'dcim.interface', onDelete: 'SET_NULL', nullable: true, default: null },
@@ -359,7 +350,8 @@ export const interfaceModel: ModelDefinition = {
     },
     { name: 'wwn', type: 'wwn', nullable: true, default: null },
     { name: 'mgmt_only', type: 'boolean', default: false },
-    descriptionField,
+  ],
+  afterDescription: [
     {
       name: 'mode',
       type: 'choice',
@@ -380,28 +372,15 @@ export const interfaceModel: ModelDefinition = {
       ],
     },
     { name: 'rf_channel', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: RF_CHANNEL_CHOICES },
-    {
-      name: 'poe_mode',
-      type: 'choice',
-      blank: true,
-      emptyAsNull: true,
-      default: '',
-      choices: INTERFACE_POE_MODE_CHOICES,
-    },
-    {
-      name: 'poe_type',
-      type: 'choice',
-      blank: true,
-      emptyAsNull: true,
-      default: '',
-      choices: INTERFACE_POE_TYPE_CHOICES,
-    },
+    ...poeFields,
     { name: 'rf_channel_frequency', type: 'decimal', nullable: true, default: null, maxDigits: 7, decimalPlaces: 2 },
     { name: 'rf_channel_width', type: 'decimal', nullable: true, default: null, maxDigits: 7, decimalPlaces: 3 },
     { name: 'tx_power', type: 'integer', nullable: true, default: null, min: 0, max: 127 },
     { name: 'untagged_vlan', type: 'fk', target: 'ipam.vlan', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'tagged_vlans', type: 'm2m', target: 'ipam.vlan' },
-    { name: 'mark_connected', type: 'boolean', default: false },
+  ],
+  cableFields: [
+    markConnectedField,
     ...cableEndFields.slice(0, 2),
     {
       name: 'wireless_link',
@@ -433,7 +412,8 @@ export const interfaceModel: ModelDefinition = {
           return { value: connected, label: connected ? 'Connected' : 'Not Connected' };
         }),
     },
-    ...changeLoggedFields,
+  ],
+  last: [
     {
       name: 'count_ipaddresses',
       type: 'count',
@@ -446,25 +426,9 @@ export const interfaceModel: ModelDefinition = {
       readOnly: true,
       count: { model: 'ipam.fhrpgroupassignment', via: 'interface_id', where: { interface_type: 'dcim.interface' } },
     },
-    occupiedField,
   ],
   brief: ['id', 'url', 'display', 'device', 'name', 'cable', 'connection_status', '_occupied'],
-  // NetBox orders device by natural name; here by id
-  ordering: ['device', '_name', 'id'],
-  unique: [{ fields: ['device', 'name'] }],
-  search: ['name', 'label', 'description'],
   filters: {
-    ...siteScopeFilters(['device', 'site']),
-    ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
-    ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
-    ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
-    ...pairFilters(
-      'virtual_chassis_id',
-      'virtual_chassis',
-      'dcim.virtualchassis',
-      ['device', 'virtual_chassis'],
-      'name',
-    ),
     // NetBox: by id, any chassis member brings the chassis's interfaces; by name, only its master
     ...holderFilters('device', DEVICE_HOLDER, 'self', true),
     kind: { kind: 'method', single: true, method: filterKind },
@@ -474,8 +438,6 @@ export const interfaceModel: ModelDefinition = {
     vdc_id: { kind: 'related', target: 'dcim.virtualdevicecontext', path: ['vdcs'] },
     vdc_identifier: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'identifier', path: ['vdcs'] },
     vdc: { kind: 'related', target: 'dcim.virtualdevicecontext', by: 'name', path: ['vdcs'] },
-    ...cabledObjectFilters,
-    ...pathEndpointFilters,
     wireless_link_id: BEYOND_NETBOX,
     wireless_lans_id: BEYOND_NETBOX,
     vdcs_id: false,
@@ -487,11 +449,8 @@ export const interfaceModel: ModelDefinition = {
     untagged_vlan: false,
     tagged_vlans_id: false,
     tagged_vlans: false,
-    mark_connected: false,
   },
-  detailViews: [traceView],
   hooks: {
-    display: nameWithLabel,
     derive: (obj) => ({ _name: naturalInterfaceKey(obj.name) }),
     normalize(obj) {
       const errors: FieldErrors = {};
@@ -501,11 +460,11 @@ export const interfaceModel: ModelDefinition = {
       if (wwn) errors.wwn = [wwn];
       if (Object.keys(errors).length) return errors;
     },
+    // Its own order of rules: the tagged VLANs sent are checked before the device is
     validate: validateInterface,
     beforeSave: applyVlanMode,
-    relatedObject: (obj) => (typeof obj.device === 'number' ? { type: 'dcim.device', id: obj.device } : null),
   },
-};
+});
 
 /* ------------------------------------------------------------ list filters */
 
