@@ -6,6 +6,7 @@ import { pathsView } from '../dcim/cabling/traceViews.js';
 import { markedWhileCabledProblem } from '../dcim/componentParents.js';
 import { fieldError, pyStr, refId, related } from '../hooks.js';
 import type { FieldErrors, FollowUpCommand, ModelDefinition, StoredObject } from '../types.js';
+import { CIRCUIT_TERMINATION_SIDE_CHOICES } from './choices.js';
 
 const SPEED_LOOKUPS = ['n', 'lte', 'lt', 'gte', 'gt'];
 
@@ -26,10 +27,7 @@ export const circuittermination: ModelDefinition = {
       label: 'Termination',
       required: true,
       choiceRender: 'plain',
-      choices: [
-        { value: 'A', label: 'A' },
-        { value: 'Z', label: 'Z' },
-      ],
+      choices: CIRCUIT_TERMINATION_SIDE_CHOICES,
     },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
     {

@@ -13,6 +13,7 @@ import type {
   StoredObject,
   ValidationContext,
 } from '../types.js';
+import { MODULE_STATUS_CHOICES } from './choices.js';
 import { deviceDisplay } from './device.js';
 
 export const module: ModelDefinition = {
@@ -39,14 +40,7 @@ export const module: ModelDefinition = {
       name: 'status',
       type: 'choice',
       default: 'active',
-      choices: [
-        { value: 'offline', label: 'Offline' },
-        { value: 'active', label: 'Active' },
-        { value: 'planned', label: 'Planned' },
-        { value: 'staged', label: 'Staged' },
-        { value: 'failed', label: 'Failed' },
-        { value: 'decommissioning', label: 'Decommissioning' },
-      ],
+      choices: MODULE_STATUS_CHOICES,
     },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
     assetTagField,

@@ -5,6 +5,7 @@ import { fieldError, pyStr, related } from '../hooks.js';
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown } from '../primaryIps.js';
 import type { FieldErrors, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
 import { onDeviceOrChassis } from './chassisInterfaces.js';
+import { VDC_STATUS_CHOICES } from './choices.js';
 
 /** A primary IP must be of its field's family and sit on an interface of the VDC's device (or a chassis member's). */
 async function validateContext(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
@@ -50,11 +51,7 @@ export const virtualdevicecontext: ModelDefinition = {
       type: 'choice',
       required: true,
       choiceRender: 'plain',
-      choices: [
-        { value: 'active', label: 'Active' },
-        { value: 'planned', label: 'Planned' },
-        { value: 'offline', label: 'Offline' },
-      ],
+      choices: VDC_STATUS_CHOICES,
     },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },

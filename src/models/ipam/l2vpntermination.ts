@@ -11,7 +11,8 @@ import type {
   ModelDefinition,
   StoredObject,
 } from '../types.js';
-import { L2VPN_TYPE_CHOICES, POINT_TO_POINT_TYPES } from './l2vpn.js';
+import { L2VPN_TYPE_CHOICES } from './choices.js';
+import { POINT_TO_POINT_TYPES } from './l2vpn.js';
 
 /** What may terminate an L2VPN. */
 export const TERMINATING_TYPES = ['dcim.interface', 'ipam.vlan', 'virtualization.vminterface'];

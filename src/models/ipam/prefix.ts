@@ -14,6 +14,7 @@ import {
   normalizeNetworkField,
   parseCidr,
 } from '../values/ipNetworks.js';
+import { PREFIX_STATUS_CHOICES } from './choices.js';
 import { liveHierarchy, prefixHierarchyColumns } from './prefixHierarchy.js';
 
 const HIERARCHY_LOOKUPS = ['n', 'lte', 'lt', 'gte', 'gt'];
@@ -37,12 +38,7 @@ export const prefix: ModelDefinition = {
       name: 'status',
       type: 'choice',
       default: 'active',
-      choices: [
-        { value: 'container', label: 'Container' },
-        { value: 'active', label: 'Active' },
-        { value: 'reserved', label: 'Reserved' },
-        { value: 'deprecated', label: 'Deprecated' },
-      ],
+      choices: PREFIX_STATUS_CHOICES,
     },
     { name: 'role', type: 'fk', target: 'ipam.role', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'is_pool', type: 'boolean', default: false },

@@ -3,13 +3,8 @@
  * list of ports, their string form, the `port` filter and the rules on both.
  */
 import { pyStr } from '../hooks.js';
-import type { Choice, FieldDefinition, FieldErrors, FilterSpec, StoredObject } from '../types.js';
-
-export const SERVICE_PROTOCOL_CHOICES: Choice[] = [
-  { value: 'tcp', label: 'TCP' },
-  { value: 'udp', label: 'UDP' },
-  { value: 'sctp', label: 'SCTP' },
-];
+import type { FieldDefinition, FieldErrors, FilterSpec, StoredObject } from '../types.js';
+import { SERVICE_PROTOCOL_CHOICES } from './choices.js';
 
 const PORT_MIN = 1;
 const PORT_MAX = 65535;
