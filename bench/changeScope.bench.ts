@@ -23,8 +23,8 @@ import { ContentTypes } from '../src/audit/contentTypes.js';
 import { formatMicros } from '../src/audit/time.js';
 import { PermissionSet } from '../src/auth/permissionSet.js';
 import { type ChangeEvent, EVENT_SCHEMA_VERSION } from '../src/events/ChangeEvent.js';
+import type { LookupView } from '../src/models/lookupView.js';
 import { registry } from '../src/models/registry.js';
-import type { LookupView } from '../src/models/types.js';
 import { reportFigure } from './figures.js';
 import { api, startBenchService, TOKEN } from './inProcessService.js';
 

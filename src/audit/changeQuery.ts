@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../models/types.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
 import type { AuditIndex } from './AuditIndex.js';
 import {
   CHANGE_FILTER_COMPILERS,

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ModelDefinition } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import type { AuditLog } from './AuditLog.js';
 import type { ContentTypes } from './contentTypes.js';

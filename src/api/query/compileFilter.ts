@@ -13,15 +13,12 @@
  */
 import { ContentTypes } from '../../audit/contentTypes.js';
 import { ValidationError } from '../../commands/errors.js';
+import type { FieldErrors } from '../../models/fieldErrors.js';
+import type { FilterEnvironment, GenericHolder } from '../../models/filterTypes.js';
 import { MATCH_NOTHING } from '../../models/matchNothing.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type {
-  FieldErrors,
-  FilterEnvironment,
-  GenericHolder,
-  ModelDefinition,
-  StoredObject,
-} from '../../models/types.js';
+import type { StoredObject } from '../../models/storedObject.js';
 import {
   IGNORE,
   invalidChoice,

@@ -2,7 +2,7 @@
  * The choice tables of circuits models (NetBox keeps them in circuits/choices.py), one
  * declaration each: a model's file names the table, this file spells it.
  */
-import type { Choice } from '../types.js';
+import type { Choice } from '../fieldDefinition.js';
 
 /** The life cycle of a circuit. */
 export const CIRCUIT_STATUS_CHOICES: Choice[] = [

@@ -2,7 +2,7 @@
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { contactFilters, tenancyFilters } from '../filterSpecs.js';
 import { displayAttribute } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { CIRCUIT_STATUS_CHOICES } from './choices.js';
 import { terminationField } from './terminationFields.js';
 import { circuitEndFilters } from './terminationFilters.js';

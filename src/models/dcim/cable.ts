@@ -3,7 +3,7 @@ import { changeLoggedFields, descriptionField, identityFields, tenantField } fro
 import { tenancyFilters } from '../filterSpecs.js';
 import { genericListFilters } from '../genericListFilters.js';
 import { attributeOrNumber } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { cableLocationFilters } from './cabling/cableLocationFilters.js';
 import { cableProblem } from './cabling/cableRules.js';
 import { cableEndFollowUps } from './cabling/cableTerminations.js';

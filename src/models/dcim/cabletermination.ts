@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { identityFields } from '../commonFields.js';
 import { attributeOrNumber } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
 import { CABLE_END_CHOICES } from './choices.js';
 

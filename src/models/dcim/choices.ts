@@ -2,7 +2,7 @@
  * The choice tables of dcim models (NetBox keeps them in dcim/choices.py), one declaration
  * each: a model's file names the table, this file spells it.
  */
-import type { Choice } from '../types.js';
+import type { Choice } from '../fieldDefinition.js';
 
 /** The life cycle of a site or location (NetBox's SiteStatusChoices / LocationStatusChoices). */
 export const SITE_STATUS_CHOICES: Choice[] = [

@@ -4,7 +4,7 @@
  * (deviceComponentModel, componentTemplateModel) place them; a model whose own fields
  * interleave them (an interface) lists them itself.
  */
-import type { FieldDefinition } from '../types.js';
+import type { FieldDefinition } from '../fieldDefinition.js';
 import { INTERFACE_POE_MODE_CHOICES, INTERFACE_POE_TYPE_CHOICES, POWER_FEED_LEG_CHOICES } from './choices.js';
 
 /** The device a component belongs to: deleting the device deletes its components. */

@@ -3,7 +3,7 @@
  * their cable state) and by component templates (whose template they are).
  */
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
-import type { FilterSpec } from '../types.js';
+import type { FilterSpec } from '../filterTypes.js';
 
 /** Where the component's device is: its site (and region, site group), location, rack and virtual chassis. */
 export const deviceScopeFilters: Record<string, FilterSpec> = {

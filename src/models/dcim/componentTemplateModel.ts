@@ -5,9 +5,12 @@
  * and timestamps; ordered by type and natural name, found by name.
  */
 import { descriptionField, identityFields } from '../commonFields.js';
+import type { FieldDefinition } from '../fieldDefinition.js';
+import type { FilterSpec } from '../filterTypes.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { ModelHooks } from '../modelHooks.js';
 import { modelNames } from '../modelNames.js';
-import type { FieldDefinition, FilterSpec, ModelDefinition, ModelHooks } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import {
   componentNameField,

@@ -2,12 +2,16 @@
 import { assetTagField, descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { instantiateTemplates } from '../componentTemplates.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { BEYOND_NETBOX, contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
+import type { FilterEnvironment } from '../filterTypes.js';
 import { hasRelated } from '../hasRelatedFilter.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
-import type { FieldErrors, FilterEnvironment, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { onDeviceOrChassis } from './chassisInterfaces.js';
 import { AIRFLOW_CHOICES, DEVICE_FACE_CHOICES, DEVICE_STATUS_CHOICES } from './choices.js';

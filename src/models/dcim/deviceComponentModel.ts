@@ -5,9 +5,13 @@
  * its far end and a trace. What differs between them is their own fields and rules.
  */
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import type { FieldDefinition } from '../fieldDefinition.js';
+import type { FieldErrors } from '../fieldErrors.js';
+import type { FilterSpec } from '../filterTypes.js';
 import { nameWithLabel } from '../hooks.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { ModelHooks } from '../modelHooks.js';
 import { modelNames } from '../modelNames.js';
-import type { FieldDefinition, FieldErrors, FilterSpec, ModelDefinition, ModelHooks } from '../types.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
 import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';

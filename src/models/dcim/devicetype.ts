@@ -10,7 +10,7 @@ import {
 import { hasRelated } from '../hasRelatedFilter.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { hasImage, imageField, imageFieldsOf, normalizeImageFields } from '../imageFields.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { AIRFLOW_CHOICES, SUBDEVICE_ROLE_CHOICES } from './choices.js';
 
 /** Where device types' front and rear images are stored and served. */

@@ -1,4 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../fieldErrors.js';
 import { BEYOND_NETBOX } from '../filterSpecs.js';
 import { fieldError, nameOf, nameWithLabel, related } from '../hooks.js';
 import { holderFilters } from '../interfaceHolderFilters.js';
@@ -10,9 +11,11 @@ import {
   untaggedVlanSiteProblem,
 } from '../interfaceVlans.js';
 import { l2vpnFilters, l2vpnTerminationField } from '../ipam/l2vpnTerminationField.js';
+import type { LookupView } from '../lookupView.js';
 import { MATCH_NOTHING } from '../matchNothing.js';
+import type { ValidationContext } from '../modelHooks.js';
 import { DEVICE_HOLDER } from '../primaryIps.js';
-import type { FieldErrors, LookupView, StoredObject, ValidationContext } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import { normalizeHardwareField } from '../values/hardwareAddress.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 import { cableEndFields, pathEndpointFields } from './cableFields.js';

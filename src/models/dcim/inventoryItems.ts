@@ -1,5 +1,8 @@
+import type { FieldDefinition } from '../fieldDefinition.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { fieldError, refId, treeParentErrors } from '../hooks.js';
-import type { FieldDefinition, FieldErrors, LookupView, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 
 /** The components an inventory item may be assigned to. */
 export const INVENTORY_COMPONENT_TYPES = [

@@ -1,7 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import type { Choice, FieldDefinition } from '../fieldDefinition.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
-import type { Choice, FieldDefinition, FilterSpec, ModelDefinition } from '../types.js';
+import type { FilterSpec } from '../filterTypes.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
 import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
 import { traceView } from './cabling/traceViews.js';

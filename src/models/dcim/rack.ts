@@ -10,7 +10,8 @@ import {
 } from '../commonFields.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { pyStr, related } from '../hooks.js';
-import type { ModelDefinition, StoredObject } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { RACK_DIMENSION_UNIT_CHOICES, RACK_STATUS_CHOICES, RACK_TYPE_CHOICES, RACK_WIDTH_CHOICES } from './choices.js';
 import { rackElevationView } from './rackElevation.js';

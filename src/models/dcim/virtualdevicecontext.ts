@@ -1,9 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { tenancyFilters } from '../filterSpecs.js';
+import type { FilterMethod } from '../filterTypes.js';
 import { fieldError, pyStr, related } from '../hooks.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown } from '../primaryIps.js';
-import type { FieldErrors, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import { onDeviceOrChassis } from './chassisInterfaces.js';
 import { VDC_STATUS_CHOICES } from './choices.js';
 

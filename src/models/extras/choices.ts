@@ -2,7 +2,7 @@
  * The choice tables of extras models (NetBox keeps them in extras/choices.py), one
  * declaration each: a model's file names the table, this file spells it.
  */
-import type { Choice } from '../types.js';
+import type { Choice } from '../fieldDefinition.js';
 
 /** The kinds of value a custom field holds (NetBox's CustomFieldTypeChoices). */
 export const CUSTOM_FIELD_TYPE_CHOICES: Choice[] = [

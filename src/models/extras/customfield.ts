@@ -2,8 +2,10 @@
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
-import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { storedPatternProblem } from '../values/storedPattern.js';
 import {
   CUSTOM_FIELD_FILTER_LOGIC_CHOICES,

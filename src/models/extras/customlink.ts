@@ -2,7 +2,7 @@
 import { identityFields, uniqueNameField } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { BUTTON_CLASS_CHOICES } from './choices.js';
 import { CUSTOM_LINK_MODELS } from './featureModels.js';
 

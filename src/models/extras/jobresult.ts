@@ -1,7 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import type { FilterSpec, ModelDefinition } from '../types.js';
+import type { FilterSpec } from '../filterTypes.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { JOB_RESULT_STATUS_CHOICES } from './choices.js';
 
 /**

@@ -2,7 +2,9 @@
 import { identityFields } from '../commonFields.js';
 import { contentTypeDisplay } from '../contentTypeDisplay.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import type { FilterSpec, ModelDefinition, StoredObject } from '../types.js';
+import type { FilterSpec } from '../filterTypes.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { JOURNAL_ENTRY_KIND_CHOICES } from './choices.js';
 import { JOURNALED_MODELS } from './featureModels.js';
 

@@ -2,7 +2,7 @@
  * The choice tables of ipam models (NetBox keeps them in ipam/choices.py), one declaration
  * each: a model's file names the table, this file spells it.
  */
-import type { Choice } from '../types.js';
+import type { Choice } from '../fieldDefinition.js';
 
 /** The address family of aggregates, prefixes, IP ranges and addresses. */
 export const IP_FAMILY_CHOICES: Choice[] = [

@@ -1,8 +1,12 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import type { GenericListItem } from '../fieldDefinition.js';
 import { existingIds } from '../filterSpecs.js';
+import type { FilterMethod } from '../filterTypes.js';
 import { pyStr } from '../hooks.js';
-import type { FilterMethod, GenericListItem, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { addressSortKey, hostKeys, lastAddress, networkAddress, parseCidr } from '../values/ipNetworks.js';
 import { FHRP_AUTH_TYPE_CHOICES, FHRP_PROTOCOL_CHOICES } from './choices.js';
 

@@ -1,16 +1,17 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
+import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { holderFilters } from '../interfaceHolderFilters.js';
 import { duplicateAddress } from '../ipamUniqueness.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import {
   DEVICE_HOLDER,
   primaryAddressLeavesHolder,
   type PrimaryIpHolder,
   VIRTUAL_MACHINE_HOLDER,
 } from '../primaryIps.js';
-import type { FilterEnvironment, FilterMethod, ModelDefinition } from '../types.js';
 import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
 import { IP_ADDRESS_ROLE_CHOICES, IP_ADDRESS_STATUS_CHOICES } from './choices.js';
 import { presentInVrf } from './prefix.js';

@@ -9,7 +9,7 @@ import {
 } from '../commonFields.js';
 import { pairFilters, tenancyFilters } from '../filterSpecs.js';
 import { fieldError, pyStr } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { L2VPN_TYPE_CHOICES } from './choices.js';
 
 /** Types that join exactly two ends: an L2VPN of these takes at most two terminations. */

@@ -3,9 +3,12 @@ import { prefixAvailableIps } from '../allocation/availableIps.js';
 import { prefixAvailablePrefixes } from '../allocation/availablePrefixes.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
+import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
 import { displayAttribute } from '../hooks.js';
 import { duplicatePrefix } from '../ipamUniqueness.js';
-import type { FilterEnvironment, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import {
   addressSortKey,
   lastAddress,

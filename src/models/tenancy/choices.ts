@@ -2,7 +2,7 @@
  * The choice tables of tenancy models (NetBox keeps them in tenancy/choices.py), one
  * declaration each: a model's file names the table, this file spells it.
  */
-import type { Choice } from '../types.js';
+import type { Choice } from '../fieldDefinition.js';
 
 /** How much a contact matters for the object assigned. */
 export const CONTACT_PRIORITY_CHOICES: Choice[] = [

@@ -2,7 +2,9 @@
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { fieldError, pyStr, related } from '../hooks.js';
-import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { CONTACT_PRIORITY_CHOICES } from './choices.js';
 import { CONTACT_MODELS } from './contactModels.js';
 

@@ -2,7 +2,7 @@
  * The choice tables of virtualization models (NetBox keeps them in virtualization/choices.py), one
  * declaration each: a model's file names the table, this file spells it.
  */
-import type { Choice } from '../types.js';
+import type { Choice } from '../fieldDefinition.js';
 
 /** The life cycle of a virtual machine. */
 export const VIRTUAL_MACHINE_STATUS_CHOICES: Choice[] = [

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { contactFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { CLUSTER_STATUS_CHOICES } from './choices.js';
 
 export const cluster: ModelDefinition = {

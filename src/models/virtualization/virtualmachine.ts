@@ -2,9 +2,12 @@
 import { descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { configContextField, VIRTUAL_MACHINE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 import { deviceDisplay } from '../dcim/device.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import {
   belongsToHolder,
   hasPrimaryIpFilter,
@@ -13,7 +16,7 @@ import {
   primaryIpStartsWith,
   VIRTUAL_MACHINE_HOLDER,
 } from '../primaryIps.js';
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { VIRTUAL_MACHINE_STATUS_CHOICES } from './choices.js';
 

@@ -2,7 +2,7 @@
  * The choice sets of NetBox's wireless app (wireless/choices.py); the link status a
  * wireless link shares with cables is dcim's (LINK_STATUS_CHOICES).
  */
-import type { Choice } from '../types.js';
+import type { Choice } from '../fieldDefinition.js';
 
 export const WIRELESS_LAN_STATUS_CHOICES: Choice[] = [
   { value: 'active', label: 'Active' },

@@ -3,7 +3,7 @@ import { changeLoggedFields, descriptionField, identityFields, tenantField } fro
 import { LINK_STATUS_CHOICES } from '../dcim/choices.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { attributeOrNumber } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { authCipherField, authPskField, authPskSealedField, authTypeField } from './authFields.js';
 import { SSID_MAX_LENGTH } from './choices.js';
 import { recordInterfaceDevices, wirelessEndFollowUps, wirelessLinkProblem } from './wirelessLinkEnds.js';
