@@ -1,3 +1,4 @@
+import type { ContentTypes } from '../models/contentTypes.js';
 import type { FieldErrors } from '../models/fieldErrors.js';
 import type { AuditIndex } from './AuditIndex.js';
 import {
@@ -7,7 +8,6 @@ import {
   groupParameters,
   type UserLookup,
 } from './changeFilters.js';
-import type { ContentTypes } from './contentTypes.js';
 
 export type { ChangeFilter, UserLookup } from './changeFilters.js';
 
