@@ -5,11 +5,8 @@
  * and timestamps; ordered by type and natural name, found by name.
  */
 import { descriptionField, identityFields } from '../commonFields.js';
-import type { FieldDefinition } from '../fieldDefinition.js';
-import type { FilterSpec } from '../filterTypes.js';
 import { nameWithLabel } from '../hooks.js';
 import type { ModelDefinition } from '../modelDefinition.js';
-import type { ModelHooks } from '../modelHooks.js';
 import { modelNames } from '../modelNames.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import {
@@ -21,35 +18,14 @@ import {
 } from './componentFields.js';
 import { deviceTypeTemplateFilters, modularTemplateFilters } from './componentFilters.js';
 import { modularTemplateParentProblem, templateMoveProblem, templateParent } from './componentParents.js';
-import type { ComponentRule } from './deviceComponentModel.js';
+import type { ComponentSpec } from './componentSpec.js';
 
-export interface ComponentTemplateSpec extends Partial<
-  Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields' | 'hooks'>
-> {
-  /** '<app>.<model>'. */
-  key: string;
-  /** URL segment of the list view, e.g. 'console-port-templates'. */
-  path: string;
-  verboseName: string;
+export interface ComponentTemplateSpec extends ComponentSpec {
   /**
    * A module type can have it too (NetBox's ModularComponentTemplateModel): it belongs to
    * exactly one of a device type and a module type; otherwise to a device type, required.
    */
   modular?: boolean;
-  /** Fields of its own between the owner and the name. */
-  beforeName?: FieldDefinition[];
-  /** Fields of its own between the label and the description, in serializer order. */
-  fields?: FieldDefinition[];
-  /** Fields of its own after the description. */
-  afterDescription?: FieldDefinition[];
-  /** Fields rendered last, after the timestamps. */
-  last?: FieldDefinition[];
-  /** Filters of its own, after the shared ones (false drops a shared or derived one). */
-  filters?: Record<string, FilterSpec>;
-  /** Its own rule, after: stays on its type, and (modular) belongs to exactly one type. */
-  rule?: ComponentRule;
-  /** Hooks replacing the shared ones (display, natural name order, rules, related object). */
-  hooks?: ModelHooks;
 }
 
 /**

@@ -6,11 +6,8 @@
  */
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import type { FieldDefinition } from '../fieldDefinition.js';
-import type { FieldErrors } from '../fieldErrors.js';
-import type { FilterSpec } from '../filterTypes.js';
 import { nameWithLabel } from '../hooks.js';
 import type { ModelDefinition } from '../modelDefinition.js';
-import type { ModelHooks } from '../modelHooks.js';
 import { modelNames } from '../modelNames.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
@@ -19,20 +16,9 @@ import { pathsView, traceView } from './cabling/traceViews.js';
 import { componentNameField, deviceField, labelField, markConnectedField, moduleField } from './componentFields.js';
 import { deviceScopeFilters } from './componentFilters.js';
 import { componentMoveProblem, deviceParent, markedWhileCabledProblem } from './componentParents.js';
+import type { ComponentSpec } from './componentSpec.js';
 
-/** A rule of the model's own, checked after the ones every component has. */
-export type ComponentRule = (
-  ...args: Parameters<NonNullable<ModelHooks['validate']>>
-) => FieldErrors | void | undefined | Promise<FieldErrors | void | undefined>;
-
-export interface DeviceComponentSpec extends Partial<
-  Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields' | 'hooks'>
-> {
-  /** '<app>.<model>'. */
-  key: string;
-  /** URL segment of the list view, e.g. 'console-ports'. */
-  path: string;
-  verboseName: string;
+export interface DeviceComponentSpec extends ComponentSpec {
   /**
    * 'endpoint': cabled, and a cable path ends here (NetBox's PathEndpoint: console, power and
    * network ports); 'pass-through': cabled, paths run through (front and rear ports); absent:
@@ -41,27 +27,13 @@ export interface DeviceComponentSpec extends Partial<
   cabling?: 'endpoint' | 'pass-through';
   /** A module of the device can hold it (NetBox's ModularComponentModel): a `module` field after the device. */
   modular?: boolean;
-  /** Fields of its own between the device (and module) and the name. */
-  beforeName?: FieldDefinition[];
   /** Fields of its own between the name and the label. */
   afterName?: FieldDefinition[];
-  /** Fields of its own between the label and the description, in serializer order. */
-  fields?: FieldDefinition[];
-  /** Fields of its own after the description, before the cable and the change-logged fields. */
-  afterDescription?: FieldDefinition[];
   /**
    * Replaces the cable's fields of a cabled component (marked connected, the cable, its far
    * end and the path's) for one linked otherwise too (an interface's wireless link).
    */
   cableFields?: FieldDefinition[];
-  /** Fields rendered last, after the change-logged ones. */
-  last?: FieldDefinition[];
-  /** Filters of its own (false drops a derived one), after where the device is and before the cable's. */
-  filters?: Record<string, FilterSpec>;
-  /** Its own rule, after: stays on its device, and (cabled) not marked connected with a cable. */
-  rule?: ComponentRule;
-  /** Hooks replacing the shared ones (display, natural name order, rules, related object). */
-  hooks?: ModelHooks;
 }
 
 /**
@@ -117,7 +89,8 @@ export function deviceComponentModel(spec: DeviceComponentSpec): ModelDefinition
     ordering: ['device', '_name', 'id'],
     search: ['name', 'label', 'description'],
     unique: [{ fields: ['device', 'name'] }],
-    // In this order: the order of the filter set (GraphQL's arguments, the browsable API's filters)
+    // In this order, the order of the filter set (GraphQL's arguments, the browsable API's filters):
+    // where the device is, the model's own, then the cable's
     filters: {
       ...deviceScopeFilters,
       ...filters,
