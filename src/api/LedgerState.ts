@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/authenticateToken.js';
 import type { SessionData } from '../auth/sessions.js';
 import type { EventUser } from '../events/ChangeEvent.js';
-import type { LookupView } from '../models/types.js';
+import type { LookupView } from '../models/lookupView.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 
 /**

@@ -1,5 +1,6 @@
-import type { DetailAction } from '../models/allocation/DetailAction.js';
-import type { FieldErrors, ModelDefinition } from '../models/types.js';
+import type { DetailAction } from '../models/detailEndpoints.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { createObjects } from './createObjects.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { ConflictError, NotFoundError, ValidationError } from './errors.js';

@@ -1,4 +1,7 @@
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject, UniqueConstraint } from '../models/types.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition, UniqueConstraint } from '../models/modelDefinition.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { regexCondition } from '../projections/textPatterns.js';
 import { addError } from './errors.js';
 

@@ -1,7 +1,10 @@
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 import { checkCustomFieldValue } from '../models/customFields/customFieldValues.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { addError } from './errors.js';
 import { pythonValue, resolveReference } from './resolveReference.js';
 

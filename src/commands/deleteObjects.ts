@@ -1,6 +1,9 @@
 import { TurnBudget } from '../eventLoopTurns.js';
+import type { GenericListItem } from '../models/fieldDefinition.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelReference, ModelRegistry } from '../models/registry.js';
-import type { GenericListItem, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import type { CommandEnvironment } from './decideObject.js';
 import { ConflictError, NotFoundError, ValidationError } from './errors.js';
 import { checkPreconditions, type Precondition } from './preconditions.js';

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../models/types.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
 
 /** 413: one change is larger than the event log accepts; nothing was written. */
 export { EventTooLargeError } from '../events/EventTooLargeError.js';

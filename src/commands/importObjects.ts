@@ -1,4 +1,5 @@
-import type { ModelDefinition, StoredObject } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { type CommandEnvironment, decideObject, displayOf } from './decideObject.js';
 import { ValidationError } from './errors.js';
 import { runImportFollowUps } from './followUps.js';

@@ -1,4 +1,5 @@
-import type { LookupView, ModelDefinition } from '../models/types.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { PreconditionFailedError } from './errors.js';
 
 /**

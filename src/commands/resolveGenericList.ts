@@ -1,4 +1,4 @@
-import type { FieldDefinition, GenericListItem } from '../models/types.js';
+import type { FieldDefinition, GenericListItem } from '../models/fieldDefinition.js';
 import type { RelationContext } from './CommandEnvironment.js';
 import { addError } from './errors.js';
 import { pythonTypeName } from './writeSchema.js';

@@ -1,5 +1,8 @@
 import { contentTypeDisplay } from '../models/contentTypeDisplay.js';
-import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition } from '../models/types.js';
+import type { FieldDefinition } from '../models/fieldDefinition.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { CommandEnvironment, RelationContext } from './CommandEnvironment.js';
 import { addError } from './errors.js';
 import { resolveGenericList } from './resolveGenericList.js';

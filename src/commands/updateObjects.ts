@@ -1,4 +1,4 @@
-import type { ModelDefinition } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { NotFoundError, ValidationError } from './errors.js';
 import { checkPreconditions, type Precondition } from './preconditions.js';

@@ -3,7 +3,7 @@
  * only by its owner. A change is an update event of the user that changes nothing else.
  */
 import { deepMerge, isJsonObject, type JsonObject } from '../models/configContexts/deepMerge.js';
-import type { StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { NotFoundError, ValidationError } from './errors.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';

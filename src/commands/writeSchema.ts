@@ -1,7 +1,9 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { createAjv } from '../events/createAjv.js';
-import type { FieldDefinition, FieldErrors, ModelDefinition } from '../models/types.js';
+import type { FieldDefinition } from '../models/fieldDefinition.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { addError } from './errors.js';
 
 /** A slug without a pattern of its own: letters, digits, hyphens and underscores. */

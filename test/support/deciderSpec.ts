@@ -14,8 +14,9 @@ import { type ImportedObject, importObjects } from '../../src/commands/importObj
 import { updateObjects } from '../../src/commands/updateObjects.js';
 import { type WriteContext, WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { type ChangeEvent, EVENT_SCHEMA_VERSION, type EventUser } from '../../src/events/ChangeEvent.js';
+import type { FieldErrors } from '../../src/models/fieldErrors.js';
+import type { ModelSettings } from '../../src/models/modelHooks.js';
 import { type ModelRegistry, registry as defaultRegistry } from '../../src/models/registry.js';
-import type { FieldErrors, ModelSettings } from '../../src/models/types.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';

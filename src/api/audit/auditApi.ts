@@ -15,7 +15,7 @@ import {
 import type { ChangeTest } from '../../audit/changeScope.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
 import { changeEventSchema } from '../../events/ChangeEvent.js';
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { assertMayWrite, NOT_AUTHENTICATED, viewScope } from '../permissions.js';
 import { pageLinks, parsePage } from '../query/pagination.js';
 import { RoutesByModel } from '../RoutesByModel.js';

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { AuditService } from '../../audit/AuditService.js';
 import { changeScopeTest, type ChangeTest } from '../../audit/changeScope.js';
 import { PermissionDeniedError } from '../../commands/errors.js';
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { viewScope } from '../permissions.js';
 import type { ParameterResolver } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';

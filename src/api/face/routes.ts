@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 
 import { PermissionDeniedError } from '../../commands/errors.js';
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { mayPerform, NOT_AUTHENTICATED } from '../permissions.js';
 import { RoutesByModel } from '../RoutesByModel.js';
 import type { Services } from '../Services.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { type ModelRegistry, registry as defaultRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import type { Query } from '../../projections/ReadStore.js';
 import { andQueries, compileFilter, type FilterReader } from './compileFilter.js';
 import { withSavedFilters } from './savedFilters.js';

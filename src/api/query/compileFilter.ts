@@ -11,17 +11,14 @@
  *   unknown one is a 400, as in NetBox); the query then compares ids.
  * - All invalid values of a request are reported together: 400 `{<param>: [message]}`.
  */
-import { ContentTypes } from '../../audit/contentTypes.js';
 import { ValidationError } from '../../commands/errors.js';
+import { ContentTypes } from '../../models/contentTypes.js';
+import type { FieldErrors } from '../../models/fieldErrors.js';
+import type { FilterEnvironment, GenericHolder } from '../../models/filterTypes.js';
 import { MATCH_NOTHING } from '../../models/matchNothing.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type {
-  FieldErrors,
-  FilterEnvironment,
-  GenericHolder,
-  ModelDefinition,
-  StoredObject,
-} from '../../models/types.js';
+import type { StoredObject } from '../../models/storedObject.js';
 import {
   IGNORE,
   invalidChoice,
