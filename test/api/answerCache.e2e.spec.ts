@@ -16,7 +16,7 @@ function seen(response: ApiResponse) {
 }
 
 async function registry(service: TestService) {
-  const tenants = await ok(
+  const tenants: Array<{ id: number }> = await ok(
     service.api('POST', '/api/tenancy/tenants/', [
       { name: 'Red', slug: 'red' },
       { name: 'Blue', slug: 'blue' },
