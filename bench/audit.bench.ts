@@ -23,12 +23,12 @@ import { performance } from 'node:perf_hooks';
 
 import { AuditLog } from '../src/audit/AuditLog.js';
 import { compileChangeFilter, selectChanges, type UserLookup } from '../src/audit/changeQuery.js';
-import { ContentTypes } from '../src/audit/contentTypes.js';
 import { formatMicros } from '../src/audit/time.js';
 import { rebuildReadModels } from '../src/cli/rebuild.js';
 import type { EventLog } from '../src/events/EventLog.js';
 import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { fileEventSource } from '../src/ledger/eventSource.js';
+import { ContentTypes } from '../src/models/contentTypes.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { HISTORY_START_MICROS, siteHistory } from './siteHistory.js';

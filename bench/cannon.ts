@@ -5,6 +5,8 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+import { loadGeneratorPrefix } from './cpuPinning.js';
+
 export type CannonScenario =
   | { kind: 'get'; path: string }
   | { kind: 'createTag'; path: string; prefix: string }
@@ -34,9 +36,12 @@ export interface CannonLoad {
 
 export function cannon(load: CannonLoad): Promise<CannonResult> {
   return new Promise((resolve, reject) => {
+    // On the other core than the service's (bench/cpuPinning.ts), where the machine has one.
+    const { execPath, execArgv } = loadGeneratorPrefix();
     const child = fork(fileURLToPath(new URL('./autocannonProcess.mjs', import.meta.url)), [], {
       stdio: 'inherit',
-      execArgv: [],
+      execPath,
+      execArgv,
     });
     let result: CannonResult | null = null;
     child.on('message', (m: { netledgerResult?: CannonResult }) => {

@@ -19,12 +19,12 @@ import { objectChangeModel } from '../src/api/audit/changePermission.js';
 import { AuditIndex } from '../src/audit/AuditIndex.js';
 import { compileChangeFilter, selectChanges, type UserLookup } from '../src/audit/changeQuery.js';
 import { changeScopeTest } from '../src/audit/changeScope.js';
-import { ContentTypes } from '../src/audit/contentTypes.js';
 import { formatMicros } from '../src/audit/time.js';
 import { PermissionSet } from '../src/auth/permissionSet.js';
 import { type ChangeEvent, EVENT_SCHEMA_VERSION } from '../src/events/ChangeEvent.js';
+import { ContentTypes } from '../src/models/contentTypes.js';
+import type { LookupView } from '../src/models/lookupView.js';
 import { registry } from '../src/models/registry.js';
-import type { LookupView } from '../src/models/types.js';
 import { reportFigure } from './figures.js';
 import { api, startBenchService, TOKEN } from './inProcessService.js';
 

@@ -27,7 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
 import { start } from '../src/main.js';
 import { registry } from '../src/models/registry.js';
-import type { StoredObject } from '../src/models/types.js';
+import type { StoredObject } from '../src/models/storedObject.js';
 import { lookupView } from '../src/projections/lookupView.js';
 import { seededRandom } from '../test/support/seededRandom.js';
 import { cannon, type CannonResult } from './cannon.js';

@@ -16,8 +16,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { type Filter, filterSetOf } from '../src/api/query/filterSet.js';
+import type { ModelDefinition } from '../src/models/modelDefinition.js';
 import { type ModelRegistry, registry } from '../src/models/registry.js';
-import type { ModelDefinition } from '../src/models/types.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

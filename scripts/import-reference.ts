@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { defaultOrderingFields } from '../src/models/derivedFacts.js';
-import type { Choice, FieldDefinition } from '../src/models/types.js';
+import type { Choice, FieldDefinition } from '../src/models/fieldDefinition.js';
 import { isTree, type Json, loadReference, type RefField, type RefModel, type RefUnique } from './netboxReference.js';
 import { referenceFilters } from './referenceFilters.js';
 import { registerModel } from './registerModel.js';
@@ -614,7 +614,7 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
         out.choices = new Raw(shared);
       } else if (choices && choices.length > 6) {
         const name = constName(def.name as string);
-        imports.use('../types.js', 'Choice');
+        imports.use('../fieldDefinition.js', 'Choice');
         consts.push(`const ${name}: Choice[] = ${literal(choices, '')};`);
         out.choices = new Raw(name);
       }
@@ -664,7 +664,7 @@ export function render(ref: Map<string, RefModel>, model: RefModel, appChoices: 
     if (ordering.terms.join() !== 'name,id') list('ordering', ordering.terms);
     if (search.join() !== 'name,slug') list('search', search);
   } else {
-    imports.use('../types.js', 'ModelDefinition');
+    imports.use('../modelDefinition.js', 'ModelDefinition');
     body.push(`export const ${exportName}: ModelDefinition = {`);
     body.push(`  key: ${quote(key)},`);
     body.push(`  app: ${quote(urlApp)},`);

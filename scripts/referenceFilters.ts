@@ -16,6 +16,7 @@
  * models; what it still does not answer is returned for a TODO in the file.
  */
 import { filterSetOf } from '../src/api/query/filterSet.js';
+import type { FieldDefinition } from '../src/models/fieldDefinition.js';
 import {
   contactFilters,
   pairFilters,
@@ -24,8 +25,9 @@ import {
   treeFilters,
   vrfByRd,
 } from '../src/models/filterSpecs.js';
+import type { FilterSpec, RelatedFilterSpec } from '../src/models/filterTypes.js';
+import type { ModelDefinition } from '../src/models/modelDefinition.js';
 import { type ModelRegistry, registry } from '../src/models/registry.js';
-import type { FieldDefinition, FilterSpec, ModelDefinition, RelatedFilterSpec } from '../src/models/types.js';
 import { compareDefinition, type FilterReference } from './check-filters.js';
 import type { Json, RefModel } from './netboxReference.js';
 import { literal, quote } from './typescriptSource.js';

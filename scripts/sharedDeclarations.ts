@@ -3,7 +3,7 @@
  * group builders): the generator recognises them in a converted model and refers to them.
  */
 import * as commonFields from '../src/models/commonFields.js';
-import type { FieldDefinition } from '../src/models/types.js';
+import type { FieldDefinition } from '../src/models/fieldDefinition.js';
 import { isTree, type Json, type RefModel } from './netboxReference.js';
 import { quote } from './typescriptSource.js';
 

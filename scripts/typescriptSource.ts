@@ -44,6 +44,9 @@ export function literal(value: Literal, indent: string): string {
   return `{\n${entries.map(([k, v]) => `${inner}${keyOf(k)}: ${literal(v, inner)},`).join('\n')}\n${indent}}`;
 }
 
+/** Modules of the models' vocabulary, which declare types only: imported with `import type`. */
+const TYPE_MODULES = new Set(['../fieldDefinition.js', '../modelDefinition.js']);
+
 /** The imports a generated file needs, by module. */
 export class Imports {
   private readonly byModule = new Map<string, Set<string>>();
@@ -58,12 +61,11 @@ export class Imports {
   }
 
   lines(): string[] {
-    const order = (from: string) => (from === '../types.js' ? 0 : 1);
     return [...this.byModule]
-      .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
+      .sort(([a], [b]) => a.localeCompare(b))
       .map(
         ([from, names]) =>
-          `import ${from === '../types.js' ? 'type ' : ''}{ ${[...names].sort().join(', ')} } from '${from}';`,
+          `import ${TYPE_MODULES.has(from) ? 'type ' : ''}{ ${[...names].sort().join(', ')} } from '${from}';`,
       );
   }
 }

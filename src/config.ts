@@ -45,6 +45,8 @@ export interface Config {
   maxPageSize: number;
   /** Bytes of rendered objects kept as JSON text for reads; 0 renders every read. */
   renderCacheBytes: number;
+  /** Bytes of whole answers to plain GETs kept ready to send again while the read models stay put; 0: none. */
+  answerCacheBytes: number;
   /** /graphql/: the deepest selection, the most aliases and the largest estimated object count a query may ask for. */
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; listEstimate: number };
   loginRequired: boolean;
@@ -263,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paginateCount: integer(env.PAGINATE_COUNT, 50),
     maxPageSize: integer(env.MAX_PAGE_SIZE, 1000),
     renderCacheBytes: integer(env.RENDER_CACHE_MB, 256) * 1024 * 1024,
+    answerCacheBytes: integer(env.ANSWER_CACHE_MB, 64) * 1024 * 1024,
     graphql: {
       maxDepth: positive(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
       maxAliases: integer(env.GRAPHQL_MAX_ALIASES, 30),

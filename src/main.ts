@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
 
+import { AnswerCache } from './api/answerCache/AnswerCache.js';
+import { leanReads } from './api/answerCache/leanReads.js';
 import { createApp } from './api/app.js';
 import { createdByRequestFilter } from './api/audit/changePermission.js';
 import { mediaFileReleaser } from './api/extras/releaseMediaFiles.js';
@@ -92,6 +94,8 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
     () => undefined,
   );
   const renderCache = new RenderCache(projector, config.renderCacheBytes);
+  // A replica's answers also say how far behind the writer it is, which moves without its read models: none kept.
+  const answers = new AnswerCache(reader ? 0 : config.answerCacheBytes);
   // Export templates and webhook templates share one pool of sandboxed renderers.
   const templates = new TemplatePool(config.templates);
   const services: Services = {
@@ -103,6 +107,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
     coordinator,
     serializer,
     renderCache,
+    answers,
     queries,
     templates,
     commands,
@@ -135,7 +140,8 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const adminSocket = reader ? null : await listenAdminSocket(config.dataDir, ledger, logger);
 
   const app = createApp(services);
-  const server = createHttpServer(config, app.callback()); // timeouts and the connection cap
+  // timeouts and the connection cap; plain reads the answer cache holds are sent without the chain
+  const server = createHttpServer(config, leanReads(services, answers, app.callback()));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

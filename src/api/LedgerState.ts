@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/authenticateToken.js';
 import type { SessionData } from '../auth/sessions.js';
 import type { EventUser } from '../events/ChangeEvent.js';
-import type { LookupView } from '../models/types.js';
+import type { LookupView } from '../models/lookupView.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 
 /**
@@ -33,6 +33,8 @@ export interface LedgerState {
   webhookDepth?: number;
   /** the audit API's `?as_of=`: the past read models the views read instead of the live ones. */
   readStore?: ReadStore;
+  /** a model list or detail view: the answer came from the live read models alone (the answer cache may keep it). */
+  answerCacheable?: boolean;
 }
 
 declare module 'koa' {

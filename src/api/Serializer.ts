@@ -1,8 +1,11 @@
 import type { SecretKeeper } from '../auth/secrets.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
+import type { FieldDefinition, GenericListItem } from '../models/fieldDefinition.js';
 import { imageUrl } from '../models/imageFields.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, GenericListItem, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { lookupView } from '../projections/lookupView.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { RelatedColumns, toIds } from './relatedColumns.js';

@@ -9,6 +9,7 @@ import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import type { Readiness } from '../replicas/Readiness.js';
 import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
+import type { AnswerCache } from './answerCache/AnswerCache.js';
 import type { ListQueryCompiler } from './query/ListQueryCompiler.js';
 import type { RenderCache } from './renderCache/RenderCache.js';
 import type { Serializer } from './Serializer.js';
@@ -24,6 +25,8 @@ export interface Services {
   projector: Projector;
   coordinator: WriteCoordinator;
   serializer: Serializer;
+  /** Whole answers to plain GETs, sent again while the read models stay put (absent: none). */
+  answers?: AnswerCache;
   /** Rendered objects kept as JSON text (absent: every read renders). */
   renderCache?: RenderCache;
   queries: ListQueryCompiler;

@@ -1,5 +1,6 @@
 import Koa from 'koa';
 
+import { captureAnswers } from './answerCache/captureAnswers.js';
 import { apiRoot } from './apiRoot.js';
 import { auditApi } from './audit/auditApi.js';
 import { authRoutes } from './auth/routes.js';
@@ -8,7 +9,7 @@ import { contentTypesRoute } from './extras/contentTypesRoute.js';
 import { imageAttachmentRoutes } from './extras/imageAttachmentRoutes.js';
 import { imageFieldRoutes } from './extras/imageFieldRoutes.js';
 import { reportsScriptsRoute } from './extras/reportsScriptsRoute.js';
-import { faceMiddleware, negotiationGuard } from './face/respond.js';
+import { faceMiddleware, negotiationGuard, routeOf } from './face/respond.js';
 import { faceRoutes } from './face/routes.js';
 import { graphqlRoutes } from './graphql/graphqlRoutes.js';
 import type {} from './LedgerState.js'; // types ctx.state
@@ -27,6 +28,17 @@ import { userConfigRoute } from './users/userConfigRoute.js';
 /** The HTTP face: middleware in the order a request meets it, then the generated routes. */
 export function createApp(services: Services): Koa {
   const app = new Koa();
+  // outermost: keeps finished answers to plain reads for the lean path in front of the chain (main.ts)
+  const answers = services.answers;
+  if (answers)
+    app.use(
+      captureAnswers(
+        answers,
+        () => services.projector.position,
+        () => services.log.head(),
+        routeOf,
+      ),
+    );
   app.use(
     requestContext(services.config.apiVersion, (ctx) => {
       const proxy = services.auth.trustsPeer(ctx.req.socket.remoteAddress);
@@ -55,7 +67,7 @@ export function createApp(services: Services): Koa {
   const root = apiRoot(services, new Date());
   const models = modelRoutes(services);
   // OPTIONS metadata (before the model routes' catch-all), schema, docs, metrics, health
-  app.use(faceRoutes(services).routes());
+  app.use(faceRoutes(services));
   app.use(root.routes());
   app.use(connectedDeviceRoute(services).routes());
   app.use(userConfigRoute(services).routes());

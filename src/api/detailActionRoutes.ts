@@ -6,8 +6,8 @@
 import type { Context } from 'koa';
 
 import { allocateObjects } from '../commands/allocateObjects.js';
-import type { AvailableEntry, DetailAction, NestedReference } from '../models/allocation/DetailAction.js';
-import type { ModelDefinition } from '../models/types.js';
+import type { AvailableEntry, DetailAction, NestedReference } from '../models/detailEndpoints.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { lookupView } from '../projections/lookupView.js';
 import { detailId } from './detailId.js';
 import { modelViewName } from './face/views.js';

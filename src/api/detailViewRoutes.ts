@@ -6,7 +6,8 @@
 import type { Context } from 'koa';
 
 import { PermissionDeniedError, ValidationError } from '../errors/requestErrors.js';
-import type { DetailView, DetailViewRequest, ModelDefinition } from '../models/types.js';
+import type { DetailView, DetailViewRequest } from '../models/detailEndpoints.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { lookupView } from '../projections/lookupView.js';
 import { detailId } from './detailId.js';
 import { modelViewName } from './face/views.js';

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 
 import { NotFoundError } from '../errors/requestErrors.js';
 import { servableFileExtension, servableMimeType } from '../models/extras/exportHeaderValues.js';
-import type { ModelDefinition } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
 import { TemplateBusyError, TemplateError, TemplateLimitError } from '../templates/TemplateError.js';
 import type { TemplateRenderer } from '../templates/TemplateRenderer.js';

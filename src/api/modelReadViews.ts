@@ -2,7 +2,7 @@
 import type { Context } from 'koa';
 
 import { NotFoundError } from '../errors/requestErrors.js';
-import type { ModelDefinition } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { etagOf } from './conditionalWrite.js';
 import { detailId } from './detailId.js';
@@ -83,6 +83,7 @@ export async function listView(services: Services, definition: ModelDefinition, 
       options,
       templates: services.templates,
     });
+  ctx.state.answerCacheable = read.live;
   const { docs, ...envelope } = await listPage({
     store,
     definition,
@@ -136,6 +137,7 @@ export async function detailView(services: Services, definition: ModelDefinition
   const [doc] = await store.find(definition.key, and(scope, { id: detailId(ctx) }), { limit: 1 });
   if (!doc) throw new NotFoundError();
   ctx.set('ETag', etagOf(doc._pos));
+  ctx.state.answerCacheable = read.live;
   const texts = await renderTexts(services, read, definition, [doc]);
   if (texts) {
     const dependencies = services.renderCache!.dependencies(

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { createObjects } from '../commands/createObjects.js';
 import { deleteObjects } from '../commands/deleteObjects.js';
 import { updateObjects } from '../commands/updateObjects.js';
-import type { ModelDefinition } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { bulkItems, bulkPreconditions } from './bulkBody.js';
 import { ifMatchPreconditions } from './conditionalWrite.js';
 import { detailId } from './detailId.js';

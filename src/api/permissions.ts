@@ -6,8 +6,9 @@ import type { WriteContext } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
 import { NotFoundError, PermissionDeniedError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { LookupView } from '../models/lookupView.js';
 import { MATCH_NOTHING } from '../models/matchNothing.js';
-import type { LookupView, ModelDefinition } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
 
 /**

@@ -1,5 +1,5 @@
+import type { FieldDefinition, GenericListItem } from '../models/fieldDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, GenericListItem } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { MAX_NESTING, type RenderOptions, type RenderPage } from './renderOptions.js';
 

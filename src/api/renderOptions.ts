@@ -1,4 +1,5 @@
-import type { ModelDefinition, RenderMemo } from '../models/types.js';
+import type { RenderMemo } from '../models/fieldDefinition.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 
 /**

@@ -5,7 +5,7 @@
 import type { Context } from 'koa';
 
 import { NotFoundError, PermissionDeniedError } from '../errors/requestErrors.js';
-import type { ModelDefinition } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import { viewScope } from './permissions.js';
 import { and } from './query/ListQueryCompiler.js';

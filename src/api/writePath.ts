@@ -8,7 +8,7 @@ import type { WriteOutcome } from '../commands/recordEach.js';
 import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
 import { ValidationError } from '../errors/requestErrors.js';
 import { nextTurn } from '../eventLoopTurns.js';
-import type { ModelDefinition } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import { etagOf } from './conditionalWrite.js';
 import type { Services } from './Services.js';

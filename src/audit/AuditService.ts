@@ -2,14 +2,14 @@ import type { WriteContext, WriteCoordinator } from '../commands/WriteCoordinato
 import { ValidationError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { EventLog } from '../events/EventLog.js';
+import { ContentTypes } from '../models/contentTypes.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ModelDefinition } from '../models/types.js';
 import type { Query, ReadStore } from '../projections/ReadStore.js';
 import { AuditLog } from './AuditLog.js';
 import { type AuditSnapshotSettings, AuditSnapshotWriter, loadAuditIndexes } from './AuditSnapshots.js';
 import { canonicalUuid } from './changeQuery.js';
 import type { ChangeTest } from './changeScope.js';
-import { ContentTypes } from './contentTypes.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
 import { type PastStateLimits, PastStates, type PastStoreFactory } from './PastStates.js';
 import { ChangeRenderer } from './renderChanges.js';

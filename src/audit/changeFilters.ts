@@ -1,6 +1,6 @@
+import type { ContentTypes } from '../models/contentTypes.js';
 import { IGNORE, parseEmptyFlag, parseInteger } from '../models/values/filterValues.js';
 import { ACTIONS, type AuditIndex } from './AuditIndex.js';
-import type { ContentTypes } from './contentTypes.js';
 import { parseTimeMicros } from './time.js';
 
 /**

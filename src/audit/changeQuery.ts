@@ -1,4 +1,5 @@
-import type { FieldErrors } from '../models/types.js';
+import type { ContentTypes } from '../models/contentTypes.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
 import type { AuditIndex } from './AuditIndex.js';
 import {
   CHANGE_FILTER_COMPILERS,
@@ -7,7 +8,6 @@ import {
   groupParameters,
   type UserLookup,
 } from './changeFilters.js';
-import type { ContentTypes } from './contentTypes.js';
 
 export type { ChangeFilter, UserLookup } from './changeFilters.js';
 

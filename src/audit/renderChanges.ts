@@ -1,9 +1,9 @@
 import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { ContentTypes } from '../models/contentTypes.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ModelDefinition } from '../models/types.js';
 import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import type { AuditLog } from './AuditLog.js';
-import type { ContentTypes } from './contentTypes.js';
 
 const ACTION_LABELS: Record<string, string> = { create: 'Created', update: 'Updated', delete: 'Deleted' };
 /** Never rendered, whatever a (possibly retired) model definition says. */

@@ -4,8 +4,9 @@ import { storedForm } from '../commands/storedForm.js';
 import type { WriteContext, WriteCoordinator, WriteTransaction } from '../commands/WriteCoordinator.js';
 import { ConflictError, NotFoundError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ModelDefinition, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import type { AuditLog } from './AuditLog.js';
 
 /** What one object went through in the reverted request: its state before and after it. */

@@ -1,4 +1,4 @@
-import type { StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import type { PermissionSet } from './permissionSet.js';
 
 export interface Principal {

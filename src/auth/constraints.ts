@@ -1,5 +1,7 @@
+import type { FieldDefinition } from '../models/fieldDefinition.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, LookupView, ModelDefinition } from '../models/types.js';
 import type { Query } from '../projections/ReadStore.js';
 import { lookupPattern, regexCondition } from '../projections/textPatterns.js';
 

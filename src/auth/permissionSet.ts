@@ -1,6 +1,8 @@
+import type { LookupView } from '../models/lookupView.js';
 import { MATCH_NOTHING } from '../models/matchNothing.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import type { Query } from '../projections/ReadStore.js';
 import { compileConstraint, type Compiled, constraintAlternatives } from './constraints.js';
 

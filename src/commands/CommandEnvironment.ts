@@ -1,5 +1,9 @@
+import type { DecidedChange } from '../models/compositeWrites.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
+import type { ModelSettings } from '../models/modelHooks.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { DecidedChange, FieldErrors, LookupView, ModelDefinition, ModelSettings } from '../models/types.js';
 import type { CommandSecrets } from './CommandSecrets.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 

@@ -2,7 +2,8 @@ import { Query as MingoQuery } from 'mingo';
 
 import { AddressSet } from '../models/allocation/addressSet.js';
 import { inScope } from '../models/allocation/freeAddresses.js';
-import type { AddressRun, FreeAddressQuery, LookupView, StoredObject } from '../models/types.js';
+import type { AddressRun, FreeAddressQuery, LookupView } from '../models/lookupView.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { addressSortKey, sortKeyValue } from '../models/values/ipNetworks.js';
 import { foldCase } from '../projections/caseFolding.js';
 import { compileNative } from '../projections/querySemantics/nativeMatch.js';

@@ -6,8 +6,9 @@ import { AppendOutcomeUnknownError } from '../events/AppendOutcomeUnknownError.j
 import { type ChangeAction, type ChangeEvent, EVENT_SCHEMA_VERSION, type EventUser } from '../events/ChangeEvent.js';
 import type { EventLog } from '../events/EventLog.js';
 import { EventTooLargeError } from '../events/EventTooLargeError.js';
+import type { LookupView } from '../models/lookupView.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { LookupView, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { evolve } from '../projections/evolve.js';
 import { ProjectionTimeoutError, type Projector } from '../projections/Projector.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';

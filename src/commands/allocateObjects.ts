@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors/requestErrors.js';
-import type { DetailAction } from '../models/allocation/DetailAction.js';
-import type { FieldErrors, ModelDefinition } from '../models/types.js';
+import type { DetailAction } from '../models/detailEndpoints.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { createObjects } from './createObjects.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
 import type { WriteOutcome } from './recordEach.js';

@@ -1,5 +1,8 @@
 import { addError } from '../errors/requestErrors.js';
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject, UniqueConstraint } from '../models/types.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition, UniqueConstraint } from '../models/modelDefinition.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { regexCondition } from '../projections/textPatterns.js';
 
 /** Django's verbose name of a field: the one NetBox declares (`verboseName`, else `label`), else its name with '_' → ' '. */

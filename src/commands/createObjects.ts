@@ -1,4 +1,4 @@
-import type { ModelDefinition } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
 import type { WriteTransaction } from './WriteCoordinator.js';

@@ -1,8 +1,11 @@
 import { addError } from '../errors/requestErrors.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 import { checkCustomFieldValue } from '../models/customFields/customFieldValues.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { pythonValue, resolveReference } from './resolveReference.js';
 
 /**

@@ -1,5 +1,8 @@
 import { hasErrors, ValidationError } from '../errors/requestErrors.js';
-import type { FieldDefinition, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { FieldDefinition } from '../models/fieldDefinition.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { checkUniqueness } from './checkUniqueness.js';
 import type { CommandEnvironment } from './CommandEnvironment.js';
 import type { CommandSecrets } from './CommandSecrets.js';

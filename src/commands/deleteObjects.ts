@@ -1,7 +1,10 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import { TurnBudget } from '../eventLoopTurns.js';
+import type { GenericListItem } from '../models/fieldDefinition.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelReference, ModelRegistry } from '../models/registry.js';
-import type { GenericListItem, LookupView, ModelDefinition, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import type { CommandEnvironment } from './decideObject.js';
 import { checkPreconditions } from './preconditions.js';
 import { storedForm } from './storedForm.js';

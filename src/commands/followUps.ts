@@ -1,5 +1,7 @@
 import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
-import type { DecidedChange, FieldErrors, FollowUpCommand, ModelDefinition } from '../models/types.js';
+import type { DecidedChange, FollowUpCommand } from '../models/compositeWrites.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { createObjects } from './createObjects.js';
 import type { CommandEnvironment } from './decideObject.js';
 import { deleteObjects } from './deleteObjects.js';

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors/requestErrors.js';
-import type { ModelDefinition, StoredObject } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { type CommandEnvironment, decideObject, displayOf } from './decideObject.js';
 import { runImportFollowUps } from './followUps.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';

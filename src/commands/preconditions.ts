@@ -1,5 +1,6 @@
 import { PreconditionFailedError } from '../errors/requestErrors.js';
-import type { LookupView, ModelDefinition } from '../models/types.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 
 /**
  * The versions of an object a client will accept a write at, from If-Match: log

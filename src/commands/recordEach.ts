@@ -1,6 +1,8 @@
 import { ValidationError } from '../errors/requestErrors.js';
 import { TurnBudget } from '../eventLoopTurns.js';
-import type { FieldErrors, ModelDefinition, StoredObject } from '../models/types.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
+import type { StoredObject } from '../models/storedObject.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import type { CommandEnvironment, DecidedObject } from './decideObject.js';
 import type { WriteTransaction } from './WriteCoordinator.js';

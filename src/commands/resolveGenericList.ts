@@ -1,5 +1,5 @@
 import { addError } from '../errors/requestErrors.js';
-import type { FieldDefinition, GenericListItem } from '../models/types.js';
+import type { FieldDefinition, GenericListItem } from '../models/fieldDefinition.js';
 import type { RelationContext } from './CommandEnvironment.js';
 import { pythonTypeName } from './writeSchema.js';
 

@@ -1,5 +1,5 @@
+import type { LookupView } from '../models/lookupView.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { LookupView } from '../models/types.js';
 
 /** The outcome of resolving one written reference: the target id, or the message for the field. */
 export type Resolution = { id: number } | { error: string };

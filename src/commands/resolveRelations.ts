@@ -1,6 +1,9 @@
 import { addError } from '../errors/requestErrors.js';
 import { contentTypeDisplay } from '../models/contentTypeDisplay.js';
-import type { FieldDefinition, FieldErrors, LookupView, ModelDefinition } from '../models/types.js';
+import type { FieldDefinition } from '../models/fieldDefinition.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { CommandEnvironment, RelationContext } from './CommandEnvironment.js';
 import { resolveGenericList } from './resolveGenericList.js';
 import { resolveReference } from './resolveReference.js';

@@ -1,4 +1,4 @@
-import type { StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 
 /** A read document without what the projection added (display, `_pos`, hidden derived keys). */
 export function storedForm(doc: Record<string, unknown>): StoredObject {

@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
-import type { ModelDefinition } from '../models/types.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { checkPreconditions } from './preconditions.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';

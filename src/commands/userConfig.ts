@@ -4,7 +4,7 @@
  */
 import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import { deepMerge, isJsonObject, type JsonObject } from '../models/configContexts/deepMerge.js';
-import type { StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 

@@ -2,7 +2,9 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { addError } from '../errors/requestErrors.js';
 import { createAjv } from '../events/createAjv.js';
-import type { FieldDefinition, FieldErrors, ModelDefinition } from '../models/types.js';
+import type { FieldDefinition } from '../models/fieldDefinition.js';
+import type { FieldErrors } from '../models/fieldErrors.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 
 /** A slug without a pattern of its own: letters, digits, hyphens and underscores. */
 const SLUG_PATTERN = '^[-a-zA-Z0-9_]+$';

@@ -17,8 +17,8 @@ import {
 } from '../commands/importObjects.js';
 import { storedForm } from '../commands/storedForm.js';
 import type { WriteCoordinator, WriteTransaction } from '../commands/WriteCoordinator.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ModelDefinition } from '../models/types.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import { importOrder, orderWithinModel } from './importOrder.js';
 import { pastChangesOf } from './pastChanges.js';

@@ -6,8 +6,9 @@
  * pass once its target exists: first a one-to-one designation (a device's primary IP, a
  * chassis's master), else any nullable foreign key.
  */
+import type { FieldDefinition } from '../models/fieldDefinition.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { FieldDefinition, ModelDefinition } from '../models/types.js';
 
 export interface ImportOrder {
   /** Models that can be written, in writing order. */

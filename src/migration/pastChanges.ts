@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { PastChange } from '../commands/importHistory.js';
 import type { ChangeAction } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 
 const ACTIONS = new Set(['create', 'update', 'delete']);
 

@@ -6,7 +6,8 @@
  */
 import type { ImportedObject } from '../commands/importObjects.js';
 import { writableFields } from '../commands/writeSchema.js';
-import type { FieldDefinition, ModelDefinition } from '../models/types.js';
+import type { FieldDefinition } from '../models/fieldDefinition.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 
 export interface SplitObject {
   create: ImportedObject;

@@ -3,8 +3,9 @@
  * serializer order like any other field; only their spelling lives here.
  */
 import { SITE_STATUS_CHOICES, WEIGHT_UNIT_CHOICES } from './dcim/choices.js';
+import type { FieldDefinition } from './fieldDefinition.js';
 import { IP_FAMILY_CHOICES } from './ipam/choices.js';
-import type { FieldDefinition, UniqueConstraint } from './types.js';
+import type { UniqueConstraint } from './modelDefinition.js';
 
 /** id, url, display: the first three keys of every representation. */
 export const identityFields: FieldDefinition[] = [

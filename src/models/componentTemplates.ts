@@ -1,11 +1,8 @@
-import type {
-  FieldDefinition,
-  FollowUpCommand,
-  LookupView,
-  ModelCatalog,
-  ModelDefinition,
-  StoredObject,
-} from './types.js';
+import type { FollowUpCommand } from './compositeWrites.js';
+import type { FieldDefinition } from './fieldDefinition.js';
+import type { LookupView } from './lookupView.js';
+import type { ModelCatalog, ModelDefinition } from './modelDefinition.js';
+import type { StoredObject } from './storedObject.js';
 
 /**
  * Instantiation of component templates: a device type's (or module type's) templates

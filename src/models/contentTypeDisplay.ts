@@ -1,4 +1,4 @@
-import type { ModelCatalog } from './types.js';
+import type { ModelCatalog } from './modelDefinition.js';
 
 /**
  * A content type's string form as NetBox prints it: '<app_label> | <verbose name>'

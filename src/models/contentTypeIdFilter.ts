@@ -1,4 +1,4 @@
-import type { FilterSpec } from './types.js';
+import type { FilterSpec } from './filterTypes.js';
 
 /**
  * A content type named by its numeric id (NetBox's `<field>_id` of a content-type foreign

@@ -3,8 +3,9 @@
  * completes every definition with these before anything reads it, so a model file
  * declares only what is particular to it.
  */
+import type { FieldDefinition, FieldType } from './fieldDefinition.js';
 import { displayAttribute } from './hooks.js';
-import type { FieldDefinition, FieldType, ModelDefinition, UniqueConstraint } from './types.js';
+import type { ModelDefinition, UniqueConstraint } from './modelDefinition.js';
 
 /** Types whose values are stored on the object as one comparable value. */
 const ORDERABLE_TYPES = new Set<FieldType>([

@@ -1,9 +1,9 @@
 /**
  * List filter declarations many models share (NetBox's filterset mixins), spread into
- * the models' `filters`. Each is data: see FilterSpec in types.ts.
+ * the models' `filters`. Each is data: see FilterSpec in filterTypes.ts.
  */
+import type { FilterSpec, GenericHolder, RelatedFilterSpec } from './filterTypes.js';
 import { MATCH_NOTHING } from './matchNothing.js';
-import type { FilterSpec, GenericHolder, RelatedFilterSpec } from './types.js';
 
 type Filters = Record<string, FilterSpec>;
 
@@ -109,7 +109,7 @@ export function scopeFilter(model: string): FilterSpec {
 
 /** The ids of the `model` objects whose `key` equals one of the values; unknown values are a 400. */
 export async function existingIds(
-  env: import('./types.js').FilterEnvironment,
+  env: import('./filterTypes.js').FilterEnvironment,
   model: string,
   key: string,
   values: unknown[],

@@ -1,4 +1,4 @@
-import type { MethodFilterSpec } from './types.js';
+import type { MethodFilterSpec } from './filterTypes.js';
 import { invalidChoice } from './values/filterValues.js';
 
 /**

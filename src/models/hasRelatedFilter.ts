@@ -1,4 +1,4 @@
-import type { FilterEnvironment, FilterSpec } from './types.js';
+import type { FilterEnvironment, FilterSpec } from './filterTypes.js';
 
 /**
  * A boolean filter on whether objects of `models` point here through `via` (a device's

@@ -1,7 +1,10 @@
 /**
  * Small building blocks shared by the hand-written model hooks.
  */
-import type { FieldErrors, LookupView, ModelHooks, StoredObject } from './types.js';
+import type { FieldErrors } from './fieldErrors.js';
+import type { LookupView } from './lookupView.js';
+import type { ModelHooks } from './modelHooks.js';
+import type { StoredObject } from './storedObject.js';
 
 /** A value as Python's str() would interpolate it into a NetBox message (null -> 'None'). */
 export function pyStr(value: unknown): string {

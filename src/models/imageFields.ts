@@ -1,5 +1,9 @@
 import { takeOfferedImage } from './extras/imageUploads.js';
-import type { FieldDefinition, FieldErrors, FilterSpec, ModelDefinition, StoredObject } from './types.js';
+import type { FieldDefinition } from './fieldDefinition.js';
+import type { FieldErrors } from './fieldErrors.js';
+import type { FilterSpec } from './filterTypes.js';
+import type { ModelDefinition } from './modelDefinition.js';
+import type { StoredObject } from './storedObject.js';
 
 /** A stored file's name: the digest of its bytes and its format's extension. */
 const STORED_NAME = /^[0-9a-f]{64}\.(png|jpeg|gif)$/;

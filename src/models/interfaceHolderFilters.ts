@@ -5,8 +5,9 @@
  * device is the master of a virtual chassis (or, with `anyMember`, any member of it), the
  * other members' interfaces that are not management-only, so a chassis answers as one device.
  */
+import type { FilterEnvironment, FilterSpec } from './filterTypes.js';
 import { DEVICE_HOLDER, type PrimaryIpHolder } from './primaryIps.js';
-import type { FilterEnvironment, FilterSpec, StoredObject } from './types.js';
+import type { StoredObject } from './storedObject.js';
 
 /** Where the object names its interface: it is the interface, or it holds a (content type, id) pair. */
 export type InterfacePlace = 'self' | { typeField: string; idField: string };

@@ -3,7 +3,7 @@
  * one of the MAC addresses, with NetBox's text lookups; the negated lookups keep those
  * with no such interface.
  */
-import type { FilterSpec } from './types.js';
+import type { FilterSpec } from './filterTypes.js';
 import { canonicalMac } from './values/hardwareAddress.js';
 
 const TEXT_LOOKUPS = ['ic', 'isw', 'iew', 'ie'] as const;

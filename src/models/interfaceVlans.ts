@@ -3,9 +3,13 @@
  * which VLANs an interface may carry given its parent's site, what its mode clears when
  * it is saved, and the VLAN filters of both lists.
  */
+import type { FieldErrors } from './fieldErrors.js';
+import type { FilterEnvironment, FilterSpec } from './filterTypes.js';
 import { fieldError, related } from './hooks.js';
 import { vlanDisplay } from './ipam/vlan.js';
-import type { FieldErrors, FilterEnvironment, FilterSpec, LookupView, SaveContext, StoredObject } from './types.js';
+import type { LookupView } from './lookupView.js';
+import type { SaveContext } from './modelHooks.js';
+import type { StoredObject } from './storedObject.js';
 
 /** The object an interface belongs to, as the VLAN messages name it. */
 export interface InterfaceParent {

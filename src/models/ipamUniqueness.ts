@@ -3,8 +3,11 @@
  * duplicate prefixes and addresses within a VRF that enforces uniqueness (or in the
  * global table under ENFORCE_GLOBAL_UNIQUE), and aggregates that overlap.
  */
+import type { FieldErrors } from './fieldErrors.js';
 import { fieldError } from './hooks.js';
-import type { FieldErrors, LookupView, ModelSettings, StoredObject } from './types.js';
+import type { LookupView } from './lookupView.js';
+import type { ModelSettings } from './modelHooks.js';
+import type { StoredObject } from './storedObject.js';
 import { hostKeys, networkKeys } from './values/ipNetworks.js';
 
 /** Roles whose addresses may legitimately be shared by several interfaces. */

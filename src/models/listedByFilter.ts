@@ -1,5 +1,5 @@
 import { existingIds } from './filterSpecs.js';
-import type { FilterSpec } from './types.js';
+import type { FilterSpec } from './filterTypes.js';
 
 /**
  * A filter over the other side of a many-to-many field that another model holds (an

@@ -2,7 +2,7 @@
  * The names of a model that its key and list URL give (NetBox's app label and model name;
  * plural verbose names add an 's' unless said otherwise).
  */
-import type { ModelDefinition } from './types.js';
+import type { ModelDefinition } from './modelDefinition.js';
 
 export type ModelNames = Pick<ModelDefinition, 'key' | 'app' | 'model' | 'path' | 'verboseName' | 'verboseNamePlural'>;
 

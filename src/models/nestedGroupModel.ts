@@ -14,9 +14,10 @@ import {
   slugField,
   uniqueNameField,
 } from './commonFields.js';
+import type { FieldDefinition } from './fieldDefinition.js';
 import { treeNodeHooks } from './hooks.js';
+import type { ModelDefinition } from './modelDefinition.js';
 import { modelNames } from './modelNames.js';
-import type { FieldDefinition, ModelDefinition } from './types.js';
 
 export interface NestedGroupModelSpec extends Partial<
   Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields'>

@@ -4,8 +4,9 @@
  * them. A simple one is its key, its URL segment and its verbose name.
  */
 import { changeLoggedFields, descriptionField, identityFields, slugField, uniqueNameField } from './commonFields.js';
+import type { FieldDefinition } from './fieldDefinition.js';
+import type { ModelDefinition } from './modelDefinition.js';
 import { modelNames } from './modelNames.js';
-import type { FieldDefinition, ModelDefinition } from './types.js';
 
 export interface OrganizationalModelSpec extends Partial<
   Omit<ModelDefinition, 'key' | 'path' | 'verboseName' | 'fields'>

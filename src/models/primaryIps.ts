@@ -3,8 +3,12 @@
  * belongs to its holder, the list filters both models share, and the rule on the
  * address's side that a primary address stays with its holder.
  */
+import type { FieldDefinition } from './fieldDefinition.js';
+import type { FieldErrors } from './fieldErrors.js';
+import type { FilterMethod, FilterSpec } from './filterTypes.js';
 import { fieldError, pyStr, related } from './hooks.js';
-import type { FieldDefinition, FieldErrors, FilterMethod, FilterSpec, LookupView, StoredObject } from './types.js';
+import type { LookupView } from './lookupView.js';
+import type { StoredObject } from './storedObject.js';
 
 /** What holds primary IPs: the model, its interfaces and their field naming it, its name in messages. */
 export interface PrimaryIpHolder {

@@ -5,9 +5,11 @@
  * fields imply filled in (src/models/derivedFacts.ts).
  */
 import { isPlainFieldConstraint, withDerivedFacts } from './derivedFacts.js';
+import type { DetailAction } from './detailEndpoints.js';
+import type { FieldDefinition } from './fieldDefinition.js';
 import { allModels } from './index.js';
+import type { ModelDefinition } from './modelDefinition.js';
 import { orderedRelations } from './relationOrder.js';
-import type { DetailAction, FieldDefinition, ModelDefinition } from './types.js';
 
 export interface ModelReference {
   /** The referencing model. */

@@ -5,7 +5,7 @@
  * order key (src/projections/relationOrderKeys.ts keeps it current), so the read models sort
  * and index it like any stored value.
  */
-import type { ModelDefinition } from './types.js';
+import type { ModelDefinition } from './modelDefinition.js';
 
 export interface OrderedRelation {
   /** The fk field named in the ordering. */

@@ -1,4 +1,4 @@
-import type { FilterMethod } from './types.js';
+import type { FilterMethod } from './filterTypes.js';
 
 /** The `q` search's extra match: objects whose `via` relation names a `model` object containing the text (case-insensitive). */
 export function relatedNameContains(model: string, via: string): FilterMethod {

@@ -2,7 +2,9 @@
  * Counts over a tree (NetBox's add_related_count with cumulative=True): a node counts the
  * objects assigned to it and to every node below it.
  */
-import type { FieldDefinition, LookupView, StoredObject } from './types.js';
+import type { FieldDefinition } from './fieldDefinition.js';
+import type { LookupView } from './lookupView.js';
+import type { StoredObject } from './storedObject.js';
 
 /** Deepest tree walked; deeper nodes are left out of their ancestors' counts. */
 const MAX_TREE_DEPTH = 64;

@@ -5,7 +5,7 @@
  * both adapters (MemoryReadStore through mingo, MongoReadStore by MongoDB).
  */
 import type { LogCursor, ResumePoint } from '../events/EventLog.js';
-import type { AddressRun, FreeAddressQuery } from '../models/types.js';
+import type { AddressRun, FreeAddressQuery } from '../models/lookupView.js';
 
 export type ReadDocument = { id: number; _pos: number } & Record<string, unknown>;
 

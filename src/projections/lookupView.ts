@@ -1,4 +1,5 @@
-import type { LookupView, StoredObject } from '../models/types.js';
+import type { LookupView } from '../models/lookupView.js';
+import type { StoredObject } from '../models/storedObject.js';
 import type { ReadStore } from './ReadStore.js';
 
 /**

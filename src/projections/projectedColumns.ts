@@ -1,5 +1,7 @@
+import type { LookupView } from '../models/lookupView.js';
+import type { ColumnTransition } from '../models/modelHooks.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ColumnTransition, LookupView, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/storedObject.js';
 import type { DocumentChange, ReadStore } from './ReadStore.js';
 import { withRelationOrderKeys } from './relationOrderKeys.js';
 

@@ -1,6 +1,6 @@
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { orderingKey } from '../models/relationOrder.js';
-import type { ModelDefinition } from '../models/types.js';
 
 /**
  * The indexes every read model keeps, derived from its definition: relations (for

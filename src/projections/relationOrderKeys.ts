@@ -13,9 +13,9 @@
  * (its interfaces), and so on down (a site renamed: its power panels, then their feeds), as
  * column patches in the same apply, like projectedColumns.ts.
  */
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { orderedRelations } from '../models/relationOrder.js';
-import type { ModelDefinition } from '../models/types.js';
 import type { DocumentChange, ReadDocument, ReadStore } from './ReadStore.js';
 
 /** Ends every term of a key: below every character a name may hold, so a shorter text orders first. */

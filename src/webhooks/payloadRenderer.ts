@@ -1,7 +1,7 @@
 import { publicSnapshot } from '../audit/renderChanges.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ModelDefinition } from '../models/types.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import type { PayloadRenderer } from './WebhookWorker.js';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { ContentTypes } from '../../src/audit/contentTypes.js';
+import { ContentTypes } from '../../src/models/contentTypes.js';
 import { registry } from '../../src/models/registry.js';
 import { startService, type TestService } from '../support/startService.js';
 

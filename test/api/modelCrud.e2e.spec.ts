@@ -1,7 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
 
+import type { ModelDefinition } from '../../src/models/modelDefinition.js';
 import { registry } from '../../src/models/registry.js';
-import type { ModelDefinition } from '../../src/models/types.js';
 import { as, grant, userWithToken } from '../support/callers.js';
 import { CRUD_SAMPLES } from '../support/crudSamples.js';
 import { seedInfrastructure } from '../support/fixtures.js';

@@ -8,10 +8,10 @@ import test from 'ava';
 import { AuditIndex } from '../../src/audit/AuditIndex.js';
 import { AuditLog } from '../../src/audit/AuditLog.js';
 import { compileChangeFilter, selectChanges, type UserLookup } from '../../src/audit/changeQuery.js';
-import { ContentTypes } from '../../src/audit/contentTypes.js';
 import { formatMicros, parseTimeMicros } from '../../src/audit/time.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { FileEventLog } from '../../src/events/file/FileEventLog.js';
+import { ContentTypes } from '../../src/models/contentTypes.js';
 import { registry } from '../../src/models/registry.js';
 import { makeEvent } from '../support/makeEvent.js';
 

@@ -7,8 +7,8 @@ import { changeScopeTest } from '../../src/audit/changeScope.js';
 import { queryPredicate } from '../../src/audit/queryPredicate.js';
 import { formatMicros } from '../../src/audit/time.js';
 import { PermissionSet } from '../../src/auth/permissionSet.js';
+import type { LookupView } from '../../src/models/lookupView.js';
 import { registry } from '../../src/models/registry.js';
-import type { LookupView } from '../../src/models/types.js';
 import { makeEvent } from '../support/makeEvent.js';
 
 const TYPES = ['dcim.site', 'dcim.rack', 'tenancy.tenant'];

@@ -3,9 +3,10 @@ import { Query } from 'mingo';
 
 import { compileConstraint } from '../../src/auth/constraints.js';
 import { defaultGrants, PermissionSet } from '../../src/auth/permissionSet.js';
+import type { LookupView } from '../../src/models/lookupView.js';
 import { MATCH_NOTHING } from '../../src/models/matchNothing.js';
 import { registry } from '../../src/models/registry.js';
-import type { LookupView, StoredObject } from '../../src/models/types.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 
 const site = registry.get('dcim.site');
 

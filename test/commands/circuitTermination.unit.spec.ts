@@ -2,7 +2,8 @@ import test from 'ava';
 
 import { ConflictError, ValidationError } from '../../src/errors/requestErrors.js';
 import { terminationsOnSide } from '../../src/models/circuits/terminationFields.js';
-import type { LookupView, StoredObject } from '../../src/models/types.js';
+import type { LookupView } from '../../src/models/lookupView.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 import { create, deciderSpec, patch, remove } from '../support/deciderSpec.js';
 
 /** Site 1 "DC-1"; provider 1; circuit type 1; provider network 1 "MPLS"; circuit 1 "CID-1". */

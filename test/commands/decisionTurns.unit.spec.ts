@@ -4,7 +4,7 @@ import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import { deleteObjects } from '../../src/commands/deleteObjects.js';
 import { recordEach } from '../../src/commands/recordEach.js';
 import type { WriteTransaction } from '../../src/commands/WriteCoordinator.js';
-import type { ModelDefinition } from '../../src/models/types.js';
+import type { ModelDefinition } from '../../src/models/modelDefinition.js';
 
 /** Counts turns of the event loop until stopped (each setImmediate callback is one). */
 function turnCounter() {

@@ -2,8 +2,9 @@ import test from 'ava';
 
 import { ValidationError } from '../../src/errors/requestErrors.js';
 import { instantiateTemplates, templatePairs } from '../../src/models/componentTemplates.js';
+import type { FieldDefinition } from '../../src/models/fieldDefinition.js';
+import type { ModelDefinition } from '../../src/models/modelDefinition.js';
 import { ModelRegistry } from '../../src/models/registry.js';
-import type { FieldDefinition, ModelDefinition } from '../../src/models/types.js';
 import { create, deciderSpec, objectCreated, type WriteCommand } from '../support/deciderSpec.js';
 
 /**

@@ -3,8 +3,8 @@ import { getNamedType, getNullableType, type GraphQLObjectType, isListType, isOb
 
 import { namesOf } from '../../src/api/graphql/names.js';
 import { buildSchema } from '../../src/api/graphql/schema.js';
+import type { FieldDefinition } from '../../src/models/fieldDefinition.js';
 import { registry } from '../../src/models/registry.js';
-import type { FieldDefinition } from '../../src/models/types.js';
 import { CRUD_SAMPLES } from '../support/crudSamples.js';
 import { seedInfrastructure } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/startService.js';

@@ -3,9 +3,10 @@ import test from 'ava';
 import { addressAllocator, prefixAvailableIps, rangeAddressPool } from '../../src/models/allocation/availableIps.js';
 import { prefixAvailablePrefixes } from '../../src/models/allocation/availablePrefixes.js';
 import { vlanGroupAvailableVlans } from '../../src/models/allocation/availableVlans.js';
-import type { Allocation, AllocationEnvironment, AvailableEntry } from '../../src/models/allocation/DetailAction.js';
+import type { Allocation, AllocationEnvironment, AvailableEntry } from '../../src/models/detailEndpoints.js';
+import type { LookupView } from '../../src/models/lookupView.js';
 import { registry } from '../../src/models/registry.js';
-import type { LookupView, StoredObject } from '../../src/models/types.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 import { lookupView } from '../../src/projections/lookupView.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 

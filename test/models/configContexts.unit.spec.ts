@@ -10,8 +10,10 @@ import {
 import { deepMerge } from '../../src/models/configContexts/deepMerge.js';
 import { renderConfigContexts } from '../../src/models/configContexts/renderConfigContexts.js';
 import { allModels } from '../../src/models/index.js';
+import type { LookupView } from '../../src/models/lookupView.js';
+import type { ModelDefinition } from '../../src/models/modelDefinition.js';
 import { ModelRegistry } from '../../src/models/registry.js';
-import type { LookupView, ModelDefinition, StoredObject } from '../../src/models/types.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 import { jsonbText } from '../../src/models/values/jsonbText.js';
 import { seededRandom } from '../support/seededRandom.js';
 

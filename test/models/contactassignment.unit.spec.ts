@@ -1,7 +1,8 @@
 import test from 'ava';
 
+import type { LookupView } from '../../src/models/lookupView.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 import { contactassignment } from '../../src/models/tenancy/contactassignment.js';
-import type { LookupView, StoredObject } from '../../src/models/types.js';
 
 /** A view over a few stored objects by model and id. */
 function viewOf(objects: Record<string, StoredObject[]>): LookupView {

@@ -11,7 +11,7 @@ import {
   sortedUsed,
   type UsedAddresses,
 } from '../../src/models/allocation/freeAddresses.js';
-import type { FreeAddressQuery } from '../../src/models/types.js';
+import type { FreeAddressQuery } from '../../src/models/lookupView.js';
 import { seededRandom } from '../support/seededRandom.js';
 
 const query = (first: bigint, last: bigint, taken: Interval[], limit: number): FreeAddressQuery => ({

@@ -3,7 +3,8 @@ import test from 'ava';
 import { formInput } from '../../src/api/extras/imageAttachmentRoutes.js';
 import { imageattachment } from '../../src/models/extras/imageattachment.js';
 import { offerImage, type StoredImage, withdrawImage } from '../../src/models/extras/imageUploads.js';
-import type { LookupView, StoredObject } from '../../src/models/types.js';
+import type { LookupView } from '../../src/models/lookupView.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 
 const hooks = imageattachment.hooks!;
 const NOW = '2026-01-01T00:00:00.000000Z';

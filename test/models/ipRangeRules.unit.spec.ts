@@ -10,8 +10,9 @@ import {
   rangeText,
 } from '../../src/models/ipam/ipRangeRules.js';
 import { l2vpntermination } from '../../src/models/ipam/l2vpntermination.js';
+import type { LookupView } from '../../src/models/lookupView.js';
 import { registry } from '../../src/models/registry.js';
-import type { LookupView, StoredObject } from '../../src/models/types.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 import { type Cidr, parseCidr } from '../../src/models/values/ipNetworks.js';
 import { lookupView } from '../../src/projections/lookupView.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';

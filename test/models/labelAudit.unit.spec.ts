@@ -4,8 +4,8 @@ import test from 'ava';
 
 import { loadReference, type RefModel } from '../../scripts/netboxReference.js';
 import { uniquenessError } from '../../src/commands/checkUniqueness.js';
+import type { UniqueConstraint } from '../../src/models/modelDefinition.js';
 import { registry } from '../../src/models/registry.js';
-import type { UniqueConstraint } from '../../src/models/types.js';
 
 /**
  * Clients match on NetBox's messages, so the labels in them are NetBox's as declared: a

@@ -4,9 +4,10 @@ import test from 'ava';
 
 import { loadReference } from '../../scripts/netboxReference.js';
 import { findInOrder } from '../../src/api/query/listPage.js';
+import type { FieldDefinition } from '../../src/models/fieldDefinition.js';
+import type { ModelDefinition } from '../../src/models/modelDefinition.js';
 import { registry } from '../../src/models/registry.js';
 import { orderedRelations } from '../../src/models/relationOrder.js';
-import type { FieldDefinition, ModelDefinition } from '../../src/models/types.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { withProjectedColumns } from '../../src/projections/projectedColumns.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';

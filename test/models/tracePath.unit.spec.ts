@@ -2,7 +2,8 @@ import test from 'ava';
 import { Query } from 'mingo';
 
 import { destinations, pathFrom, PathReader, tracePath } from '../../src/models/dcim/cabling/tracePath.js';
-import type { LookupView, StoredObject } from '../../src/models/types.js';
+import type { LookupView } from '../../src/models/lookupView.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 
 /** Objects by model, answering the view's get and find as the read models would. */
 function viewOf(objects: Record<string, StoredObject[]>): LookupView & { reads: number } {

@@ -3,9 +3,10 @@ import { Query } from 'mingo';
 
 import { pagePeers } from '../../src/models/dcim/cabling/pagePaths.js';
 import { destinations, pathFrom, PathReader } from '../../src/models/dcim/cabling/tracePath.js';
+import type { LookupView } from '../../src/models/lookupView.js';
 import { registry } from '../../src/models/registry.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 import { cumulativeCountField } from '../../src/models/treeCounts.js';
-import type { LookupView, StoredObject } from '../../src/models/types.js';
 import {
   recordInterfaceDevices,
   wirelessEndFollowUps,

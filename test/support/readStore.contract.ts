@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 
 import { AddressSet } from '../../src/models/allocation/addressSet.js';
-import type { FreeAddressQuery } from '../../src/models/types.js';
+import type { FreeAddressQuery } from '../../src/models/lookupView.js';
 import { addressSortKey, formatAddress, parseAddress } from '../../src/models/values/ipNetworks.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../../src/projections/ReadStore.js';
 import { regexCondition } from '../../src/projections/textPatterns.js';

@@ -1,6 +1,8 @@
+import type { FieldDefinition, GenericListItem } from '../../src/models/fieldDefinition.js';
 import { genericListFilters } from '../../src/models/genericListFilters.js';
+import type { ModelDefinition } from '../../src/models/modelDefinition.js';
 import { ModelRegistry } from '../../src/models/registry.js';
-import type { FieldDefinition, GenericListItem, ModelDefinition, StoredObject } from '../../src/models/types.js';
+import type { StoredObject } from '../../src/models/storedObject.js';
 
 /**
  * A test-only registry that exercises the mechanisms composite models are built from,

@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 
-import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 
 import type { AuditService } from '../../audit/AuditService.js';
@@ -16,9 +15,10 @@ import {
 import type { ChangeTest } from '../../audit/changeScope.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors/requestErrors.js';
 import { changeEventSchema } from '../../events/ChangeEvent.js';
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { assertMayWrite, NOT_AUTHENTICATED, viewScope } from '../permissions.js';
 import { pageLinks, parsePage } from '../query/pagination.js';
+import { RoutesByModel } from '../RoutesByModel.js';
 import type { Services } from '../Services.js';
 import { readableChanges } from './changePermission.js';
 import { openPastStore } from './pastStore.js';
@@ -44,7 +44,8 @@ const STREAM_STEP = 500;
  * shows only the records it allows.
  */
 export function auditApi(services: Services, audit: AuditService): Middleware {
-  const router = new Router();
+  // Grouped by path (a history route per model): a request meets only its own few patterns.
+  const router = new RoutesByModel();
   const list = '/api/extras/object-changes/';
 
   router.get(list, (ctx) => listView(services, audit, ctx));
@@ -70,7 +71,7 @@ export function auditApi(services: Services, audit: AuditService): Middleware {
     router.all(history, (ctx) => methodNotAllowed(ctx, READ_ONLY_METHODS, `${definition.verboseName} history`));
   }
 
-  const routes = router.routes() as unknown as Middleware;
+  const routes = router.routes();
   const asOf = asOfMiddleware(services, audit);
   return (ctx, next) => asOf(ctx, () => routes(ctx, next));
 }

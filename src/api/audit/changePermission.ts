@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { AuditService } from '../../audit/AuditService.js';
 import { changeScopeTest, type ChangeTest } from '../../audit/changeScope.js';
 import { PermissionDeniedError } from '../../errors/requestErrors.js';
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { Query } from '../../projections/ReadStore.js';
 import { viewScope } from '../permissions.js';
 import type { ParameterResolver } from '../query/ListQueryCompiler.js';

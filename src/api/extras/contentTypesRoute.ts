@@ -1,14 +1,14 @@
 /**
  * /api/extras/content-types/: every content type netledger knows, read-only, with the
- * same ids object changes and the `*_type_id` filters use (src/audit/contentTypes.ts).
+ * same ids object changes and the `*_type_id` filters use (src/models/contentTypes.ts).
  * Any authenticated caller may read it, whatever its object permissions; anonymous
  * callers get 403 even when login is not required, as NetBox answers. ?brief is ignored.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
 
-import { type ContentTypeEntry, ContentTypes } from '../../audit/contentTypes.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors/requestErrors.js';
+import { type ContentTypeEntry, ContentTypes } from '../../models/contentTypes.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';
 import { pageLinks, parsePage } from '../query/pagination.js';
 import type { Services } from '../Services.js';

@@ -7,7 +7,7 @@ import type { Context, Next } from 'koa';
 import { createObjects } from '../../commands/createObjects.js';
 import { NotFoundError, ValidationError } from '../../errors/requestErrors.js';
 import { IMAGE_MEDIA_PATH } from '../../models/extras/imageattachment.js';
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { viewScope, writeGuard, writeScope } from '../permissions.js';
 import { and } from '../query/ListQueryCompiler.js';
 import type { Services } from '../Services.js';

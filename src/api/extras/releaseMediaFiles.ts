@@ -1,8 +1,8 @@
 import type { ChangeEvent } from '../../events/ChangeEvent.js';
 import { isOffered } from '../../models/extras/imageUploads.js';
 import { filesReleasedBy, type MediaFileField, mediaFileFields } from '../../models/imageFields.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import type { ReadStore } from '../../projections/ReadStore.js';
 import type { Logger } from '../Services.js';
 import { removeImageFile } from './imageFiles.js';

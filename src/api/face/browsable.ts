@@ -8,7 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 
 import { writableFields } from '../../commands/writeSchema.js';
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { escapeHtml, jsonToHtml, safeHref, titleWords } from './html.js';
 import { type ApiView, appName, modelViewName } from './views.js';
 

@@ -5,8 +5,8 @@
  * elsewhere (e.g. created_by_request). Custom-field filters (cf_<name>) depend on the
  * custom fields defined at run time and are described once, generically.
  */
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import { type Filter, filterSetOf } from '../query/filterSet.js';
 
 export interface FilterParameter {

@@ -118,6 +118,17 @@ export class Metrics {
       metric('netledger_render_cache_bytes', 'gauge', 'Bytes the render cache holds.');
       lines.push(`netledger_render_cache_bytes ${cache.bytesHeld}`);
     }
+    const answers = services.answers;
+    if (answers?.enabled) {
+      metric('netledger_answer_cache_hits_total', 'counter', 'Plain reads answered from the answer cache.');
+      lines.push(`netledger_answer_cache_hits_total ${answers.hits}`);
+      metric(
+        'netledger_answer_cache_misses_total',
+        'counter',
+        'Plain reads the answer cache held for another read-model position, or not for this caller.',
+      );
+      lines.push(`netledger_answer_cache_misses_total ${answers.misses}`);
+    }
     const memory = process.memoryUsage();
     metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.');
     lines.push(`process_resident_memory_bytes ${memory.rss}`);

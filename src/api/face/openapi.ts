@@ -7,8 +7,8 @@
  * declare (available-ips ...), and the `Authorization: Token` security scheme. The
  * parts are built by the openapi* modules beside this one.
  */
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import type { DescribesFilters } from './filters.js';
 import { changeLogPaths, changeLogSchemas } from './openapiChangeLog.js';
 import { commonParameters, commonSchemas } from './openapiCommon.js';

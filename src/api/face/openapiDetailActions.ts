@@ -5,8 +5,9 @@
  * the created model from the action, the listing entry and the request from its
  * allocator's `shape`, the request's fields from the created model's write schema.
  */
+import type { AllocatorShape, DetailAction, ListingValue } from '../../models/detailEndpoints.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { AllocatorShape, DetailAction, ListingValue, ModelDefinition } from '../../models/types.js';
 import type { NestedRef } from './openapiFieldSchemas.js';
 import { errorResponses, json, nullable, operationPrefix, ref, type Schema } from './openapiFragments.js';
 import { writeBodySchema } from './openapiWriteSchemas.js';

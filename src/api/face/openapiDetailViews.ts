@@ -2,7 +2,7 @@
  * The read-only detail sub-resources models declare (`detailViews`: a port's trace, a
  * rack's elevation), documented from their declarations: path, parameters, answers.
  */
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { errorResponses, operationPrefix, type Schema } from './openapiFragments.js';
 
 export function detailViewPaths(definition: ModelDefinition): Record<string, Schema> {

@@ -2,7 +2,7 @@
  * The schema of one field as the serializer renders it: its value (by field type),
  * then its description, read-only flag and nullability.
  */
-import type { FieldDefinition, FieldType } from '../../models/types.js';
+import type { FieldDefinition, FieldType } from '../../models/fieldDefinition.js';
 import { nullable, type Schema } from './openapiFragments.js';
 import { fieldLabel } from './options.js';
 

@@ -1,5 +1,5 @@
 /** Small pieces of an OpenAPI document every part of the generator uses. */
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 
 export type Schema = Record<string, unknown>;
 

@@ -2,8 +2,8 @@
  * The paths of one model: the list (GET with every filter; POST, bulk PUT/PATCH/DELETE
  * when writable) and the detail (GET; PUT, PATCH, DELETE when writable).
  */
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import { type DescribesFilters, modelFilters } from './filters.js';
 import { errorResponses, json, operationPrefix, ref, type Schema } from './openapiFragments.js';
 

@@ -2,7 +2,8 @@
  * The components of one model: its complete, brief and nested forms, its list page and,
  * when it can be written, its request bodies.
  */
-import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
+import type { FieldDefinition } from '../../models/fieldDefinition.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { fieldReadSchema, type NestedRef } from './openapiFieldSchemas.js';
 import { pageLinkSchemas, ref, type Schema } from './openapiFragments.js';
 import { writeBodySchema } from './openapiWriteSchemas.js';

@@ -4,7 +4,8 @@
  * readers of the document.
  */
 import { buildWriteSchema, writableFields } from '../../commands/writeSchema.js';
-import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
+import type { FieldDefinition } from '../../models/fieldDefinition.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { arrayItems, contentTypeSchema } from './openapiFieldSchemas.js';
 import { nullable, type Schema } from './openapiFragments.js';
 import { fieldLabel } from './options.js';

@@ -4,8 +4,9 @@
  * URL) or PUT takes, with their type, constraints and choices. pynetbox's
  * `Endpoint.choices()` reads `actions.POST.<field>.choices`.
  */
+import type { FieldDefinition } from '../../models/fieldDefinition.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 
 export interface FieldMetadata {
   type: string;

@@ -51,7 +51,7 @@ function lastValue(querystring: string, name: string): string | null {
   return values.length ? values[values.length - 1] : null;
 }
 
-function routeOf(ctx: Context): string {
+export function routeOf(ctx: Context): string {
   const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
   if (typeof matched === 'string') return matched;
   if (ctx.status === 301 || ctx.status === 302) return 'redirect';

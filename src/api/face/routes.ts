@@ -4,11 +4,12 @@
  * Prometheus metrics and the health checks.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 
 import { PermissionDeniedError } from '../../errors/requestErrors.js';
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { mayPerform, NOT_AUTHENTICATED } from '../permissions.js';
+import { RoutesByModel } from '../RoutesByModel.js';
 import type { Services } from '../Services.js';
 import { HTML_SECURITY_HEADERS } from './browsable.js';
 import { escapeHtml } from './html.js';
@@ -22,9 +23,11 @@ import { applicationsOf, appName, DETAIL_METHODS, LIST_METHODS, modelViewName, R
 const SWAGGER_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
 
-export function faceRoutes(services: Services): Router {
+export function faceRoutes(services: Services): Middleware {
   const router = new Router();
-  optionsRoutes(services, router);
+  // OPTIONS of every model grouped by model: a request meets only its own model's patterns.
+  const modelOptions = new RoutesByModel();
+  optionsRoutes(services, modelOptions, router);
   schemaRoutes(services, router);
 
   const metrics = metricsFor(services);
@@ -107,7 +110,9 @@ export function faceRoutes(services: Services): Router {
     ctx.type = asset.type;
     ctx.body = asset.content;
   });
-  return router;
+  const models = modelOptions.routes();
+  const rest = router.routes() as unknown as Middleware;
+  return (ctx, next) => models(ctx, () => rest(ctx, next));
 }
 
 /** Without a readiness tracker: caught up since serving began, and ready while at the log's head. */
@@ -127,7 +132,7 @@ function readyOnceServing(services: Services) {
 }
 
 /** OPTIONS on every model list and detail URL and on the root views: no action permission is needed, only authentication where LOGIN_REQUIRED. */
-function optionsRoutes(services: Services, router: Router): void {
+function optionsRoutes(services: Services, models: RoutesByModel, router: Router): void {
   const principal = (ctx: Context) => ctx.state.principal ?? null;
   const requireLogin = (ctx: Context) => {
     if (services.config.loginRequired && !principal(ctx)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
@@ -139,12 +144,12 @@ function optionsRoutes(services: Services, router: Router): void {
   for (const definition of services.registry.all()) {
     const list = `/api/${definition.app}/${definition.path}/`;
     const name = modelViewName(definition);
-    router.options(list, (ctx) => {
+    models.options(list, (ctx) => {
       requireLogin(ctx);
       ctx.set('Allow', definition.readOnly ? READ_ONLY_METHODS : LIST_METHODS);
       ctx.body = optionsBody(name, definition, false, may(ctx, definition), services.registry);
     });
-    router.options(`${list}:id/`, (ctx) => {
+    models.options(`${list}:id/`, (ctx) => {
       requireLogin(ctx);
       ctx.set('Allow', definition.readOnly ? READ_ONLY_METHODS : DETAIL_METHODS);
       ctx.body = optionsBody(name, definition, true, may(ctx, definition), services.registry);

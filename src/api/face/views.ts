@@ -1,5 +1,5 @@
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import { titleWords } from './html.js';
 
 /** Applications NetBox clients expect under /api/, whether or not they hold models yet. */

@@ -11,8 +11,8 @@ import type { Context } from 'koa';
 
 import type { Config } from '../../config.js';
 import { PermissionDeniedError } from '../../errors/requestErrors.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import type { FindOptions, Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
 import { viewScope } from '../permissions.js';
 import { andQueries } from '../query/clauses.js';

@@ -15,8 +15,8 @@ import {
   GraphQLString,
 } from 'graphql';
 
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import { type Filter, filterSetOf } from '../query/filterSet.js';
 import { isGraphqlName } from './names.js';
 

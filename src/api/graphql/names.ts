@@ -5,7 +5,7 @@
  * with the model name's leading letters the verbose name leaves out ('vm' of 'vminterface',
  * 'object' of 'objectpermission') put before them.
  */
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 
 interface ModelNames {
   /** The single-object query and the snake_case stem of everything else ('ip_address'). */

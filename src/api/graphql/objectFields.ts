@@ -14,7 +14,8 @@ import {
   GraphQLString,
 } from 'graphql';
 
-import type { FieldDefinition, GenericListItem, ModelDefinition } from '../../models/types.js';
+import type { FieldDefinition, GenericListItem } from '../../models/fieldDefinition.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ReadDocument } from '../../projections/ReadStore.js';
 import type { GraphqlContext } from './context.js';
 import { graphqlName } from './names.js';

@@ -6,8 +6,9 @@
  * `children`. Where two relations would take one name, or a name the type has already, each
  * is named `<plural>_as_<field>` (a wireless link's `interface_a` and `interface_b`).
  */
+import type { FieldDefinition } from '../../models/fieldDefinition.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 import { graphqlName, namesOf } from './names.js';
 
 export interface ReverseRelation {

@@ -17,8 +17,9 @@ import {
   GraphQLUnionType,
 } from 'graphql';
 
+import type { FieldDefinition } from '../../models/fieldDefinition.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
 import type { ReadDocument } from '../../projections/ReadStore.js';
 import { listQueryRequest } from '../listQueryRequest.js';
 import { findInOrder } from '../query/listPage.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { Context, Next } from 'koa';
 
+import { LEAN_REQUEST_ID } from '../answerCache/plainRead.js';
 import { type ForwardedTrust, publicOrigin } from './publicOrigin.js';
 
 /**
@@ -17,7 +18,8 @@ export function requestContext(
   forwarded: (ctx: Context) => ForwardedTrust = () => ({ proto: false, host: false }),
 ) {
   return async (ctx: Context, next: Next) => {
-    const requestId = randomUUID();
+    // A plain read the answer cache could not answer keeps the id its token check used.
+    const requestId = (ctx.req as { [LEAN_REQUEST_ID]?: string })[LEAN_REQUEST_ID] ?? randomUUID();
     ctx.state.requestId = requestId;
     ctx.state.baseUrl = publicOrigin(ctx, forwarded(ctx));
     ctx.set('X-Request-ID', requestId);

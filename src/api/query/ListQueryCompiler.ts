@@ -1,5 +1,5 @@
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { type ModelRegistry, registry as defaultRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import type { Query } from '../../projections/ReadStore.js';
 import { andQueries } from './clauses.js';
 import { compileFilter } from './compileFilter.js';

@@ -11,10 +11,12 @@
  *   unknown one is a 400, as in NetBox); the query then compares ids.
  * - All invalid values of a request are reported together: 400 `{<param>: [message]}`.
  */
-import { ContentTypes } from '../../audit/contentTypes.js';
 import { ValidationError } from '../../errors/requestErrors.js';
+import { ContentTypes } from '../../models/contentTypes.js';
+import type { FilterEnvironment } from '../../models/filterTypes.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { FilterEnvironment, ModelDefinition, StoredObject } from '../../models/types.js';
+import type { StoredObject } from '../../models/storedObject.js';
 import type { Query } from '../../projections/ReadStore.js';
 import { andQueries } from './clauses.js';
 import { compileCustomFields } from './customFieldClauses.js';

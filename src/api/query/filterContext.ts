@@ -1,6 +1,7 @@
 /** What compiling one request's filters carries along: the model, the read access, the errors found so far. */
+import type { FieldErrors } from '../../models/fieldErrors.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { FieldErrors, ModelDefinition } from '../../models/types.js';
 import type { FindOptions, Query, ReadDocument } from '../../projections/ReadStore.js';
 import { MAX_TEXT_LOOKUP } from './textMatch.js';
 

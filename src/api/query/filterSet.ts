@@ -19,16 +19,16 @@
  *   created / last_updated        as datetimes                       n lt lte gt gte
  *   search (model)                q
  */
-import type { ModelRegistry } from '../../models/registry.js';
+import type { FieldDefinition } from '../../models/fieldDefinition.js';
 import type {
-  FieldDefinition,
   FilterMethod,
   FilterValueType,
   MethodFilterSpec,
-  ModelDefinition,
   NetworkFilterSpec,
   RelatedFilterSpec,
-} from '../../models/types.js';
+} from '../../models/filterTypes.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
+import type { ModelRegistry } from '../../models/registry.js';
 import { RANGE_LOOKUPS, TEXT_LOOKUPS } from './textMatch.js';
 
 export type ValueKind = FilterValueType | 'choice' | 'mac' | 'wwn';

@@ -7,7 +7,7 @@
  * metadata for an unfiltered count, countDocuments otherwise). A page ordered by a
  * relation is ordered by the related objects' own order (relationOrder.ts).
  */
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
 import { andQueries } from './clauses.js';
 import { cursorLinks, pageLinks, parsePage, parseStart } from './pagination.js';

@@ -2,9 +2,10 @@
  * Relation filters: values name related objects (by id, slug, name ...), resolved against the read
  * models first, then followed back along the relation path (or through a generic holder) to ids.
  */
+import type { GenericHolder } from '../../models/filterTypes.js';
 import { MATCH_NOTHING } from '../../models/matchNothing.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import type { GenericHolder, ModelDefinition } from '../../models/types.js';
 import { IGNORE, invalidChoice, invalidPk, parseValue } from '../../models/values/filterValues.js';
 import type { Query } from '../../projections/ReadStore.js';
 import { andQueries, negate } from './clauses.js';

@@ -14,8 +14,8 @@
  * by the leading terms puts the matches in order. Its cost grows with the matches (not the
  * page), which is what a list ordered by a relation costs in any case without a stored key.
  */
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { type ModelRegistry, registry as defaultRegistry } from '../../models/registry.js';
-import type { ModelDefinition } from '../../models/types.js';
 import {
   compareKeys,
   compileSort as compileDocumentSort,

@@ -15,8 +15,8 @@
  * In brief mode only the brief fields may be ordered by (the brief serializer's fields are
  * the only ordering names DRF's OrderingFilter then knows).
  */
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import { orderingKey } from '../../models/relationOrder.js';
-import type { ModelDefinition } from '../../models/types.js';
 import type { Sort } from '../../projections/ReadStore.js';
 
 const NOT_SORTABLE = new Set([

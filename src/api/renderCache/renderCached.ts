@@ -1,4 +1,4 @@
-import type { ModelDefinition } from '../../models/types.js';
+import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ReadDocument, ReadStore } from '../../projections/ReadStore.js';
 import { jsonText } from '../face/respond.js';
 import type { RenderOptions, Representation } from '../renderOptions.js';

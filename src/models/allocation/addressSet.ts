@@ -3,7 +3,7 @@
  * free space of a prefix or range after its used addresses and networks are taken out.
  * Intervals keep a /8 with a few children small, where a list of addresses would not.
  */
-import type { AddressRun } from '../types.js';
+import type { AddressRun } from '../lookupView.js';
 import type { Cidr, Family } from '../values/ipNetworks.js';
 import { lastAddress, networkAddress } from '../values/ipNetworks.js';
 

@@ -3,11 +3,13 @@
  * listed lowest first and handed out lowest first to new IP addresses, which take the
  * object's mask length and VRF.
  */
-import type { FreeAddressQuery, LookupView, StoredObject } from '../types.js';
+import type { Allocator, DetailAction } from '../detailEndpoints.js';
+import type { FreeAddressQuery, LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 import { type Cidr, type Family, formatAddress, lastAddress, networkAddress, parseCidr } from '../values/ipNetworks.js';
 import { AddressSet, type Interval } from './addressSet.js';
-import { type Allocator, type DetailAction, isPlainObject } from './DetailAction.js';
 import { freeAddressesOf } from './freeAddresses.js';
+import { isPlainObject } from './plainObject.js';
 
 /** The addresses an object hands out, and how a new address is written there. */
 export interface AddressPool {

@@ -2,7 +2,9 @@
  * A prefix's free networks: its address space less the prefixes of its VRF inside it,
  * listed as the fewest CIDR blocks, and handed out to new prefixes by requested length.
  */
-import type { LookupView, StoredObject } from '../types.js';
+import type { DetailAction } from '../detailEndpoints.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 import {
   addressSortKey,
   type Cidr,
@@ -13,7 +15,7 @@ import {
   sortKeyValue,
 } from '../values/ipNetworks.js';
 import { AddressSet, type Interval } from './addressSet.js';
-import { type DetailAction, isPlainObject } from './DetailAction.js';
+import { isPlainObject } from './plainObject.js';
 
 const INSUFFICIENT = 'Insufficient space is available to accommodate the requested prefix size(s)';
 

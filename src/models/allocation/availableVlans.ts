@@ -2,8 +2,10 @@
  * A VLAN group's free VLAN IDs: those of its [min_vid, max_vid] that no VLAN of the
  * group uses, listed lowest first and handed out lowest first to new VLANs of the group.
  */
-import type { LookupView, StoredObject } from '../types.js';
-import { type DetailAction, isPlainObject } from './DetailAction.js';
+import type { DetailAction } from '../detailEndpoints.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
+import { isPlainObject } from './plainObject.js';
 
 /** What a request for a VLAN may say; anything else it carries is ignored. */
 const REQUEST_FIELDS = ['name', 'site', 'tenant', 'status', 'role', 'description', 'tags', 'custom_fields'];

@@ -6,7 +6,7 @@
  * own indexes (bisection in memory, an ordered walk in MongoDB); `scanFreeAddresses` is
  * the plain computation from `find`, for views without an index.
  */
-import type { AddressRun, FreeAddressQuery, LookupView } from '../types.js';
+import type { AddressRun, FreeAddressQuery, LookupView } from '../lookupView.js';
 import { addressSortKey, sortKeyValue } from '../values/ipNetworks.js';
 import { AddressSet } from './addressSet.js';
 

@@ -2,7 +2,8 @@
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { contactFilters, tenancyFilters } from '../filterSpecs.js';
 import { displayAttribute } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import { CIRCUIT_STATUS_CHOICES } from './choices.js';
 import { terminationField } from './terminationFields.js';
 import { circuitEndFilters } from './terminationFilters.js';
 
@@ -22,14 +23,7 @@ export const circuit: ModelDefinition = {
       name: 'status',
       type: 'choice',
       default: 'active',
-      choices: [
-        { value: 'planned', label: 'Planned' },
-        { value: 'provisioning', label: 'Provisioning' },
-        { value: 'active', label: 'Active' },
-        { value: 'offline', label: 'Offline' },
-        { value: 'deprovisioning', label: 'Deprovisioning' },
-        { value: 'decommissioned', label: 'Decommissioned' },
-      ],
+      choices: CIRCUIT_STATUS_CHOICES,
     },
     tenantField,
     { name: 'install_date', type: 'date', nullable: true, default: null },

@@ -1,11 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import type { FollowUpCommand } from '../compositeWrites.js';
 import { cabledObjectFilters } from '../dcim/cabledObjectFilters.js';
 import { cableEndFields, occupiedField } from '../dcim/cableFields.js';
 import { pathsView } from '../dcim/cabling/traceViews.js';
 import { markedWhileCabledProblem } from '../dcim/componentParents.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { fieldError, pyStr, refId, related } from '../hooks.js';
-import type { FieldErrors, FollowUpCommand, ModelDefinition, StoredObject } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
+import { CIRCUIT_TERMINATION_SIDE_CHOICES } from './choices.js';
 
 const SPEED_LOOKUPS = ['n', 'lte', 'lt', 'gte', 'gt'];
 
@@ -26,10 +30,7 @@ export const circuittermination: ModelDefinition = {
       label: 'Termination',
       required: true,
       choiceRender: 'plain',
-      choices: [
-        { value: 'A', label: 'A' },
-        { value: 'Z', label: 'Z' },
-      ],
+      choices: CIRCUIT_TERMINATION_SIDE_CHOICES,
     },
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
     {

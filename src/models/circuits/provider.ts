@@ -8,7 +8,7 @@ import {
   uniqueNameField,
 } from '../commonFields.js';
 import { contactFilters } from '../filterSpecs.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { providerEndFilters } from './terminationFilters.js';
 
 export const provider: ModelDefinition = {

@@ -4,7 +4,9 @@
  * speeds), or null. NetBox caches them as keys on the circuit; here they are read from
  * the terminations themselves, so deleting one or moving it to the other side shows at once.
  */
-import type { FieldDefinition, GenericListItem, LookupView, StoredObject } from '../types.js';
+import type { FieldDefinition, GenericListItem } from '../fieldDefinition.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 
 const TERMINATION = 'circuits.circuittermination';
 

@@ -4,7 +4,7 @@
  * the site's region). The relation runs from the termination to the circuit, so the
  * related-filter paths (which follow the filtered model's own fields) cannot express it.
  */
-import type { FilterEnvironment, FilterSpec } from '../types.js';
+import type { FilterEnvironment, FilterSpec } from '../filterTypes.js';
 import { invalidChoice, invalidPk } from '../values/filterValues.js';
 
 const TERMINATION = 'circuits.circuittermination';

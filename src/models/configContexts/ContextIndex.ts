@@ -1,4 +1,4 @@
-import type { StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import type { Criterion } from './contextScopes.js';
 import { isJsonObject, type JsonObject, mergeAll } from './deepMerge.js';
 

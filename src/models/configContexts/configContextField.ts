@@ -1,4 +1,4 @@
-import type { FieldDefinition } from '../types.js';
+import type { FieldDefinition } from '../fieldDefinition.js';
 import { type ContextScope, scopeModels } from './contextScopes.js';
 import { CONFIG_CONTEXT_MODEL, renderConfigContexts } from './renderConfigContexts.js';
 

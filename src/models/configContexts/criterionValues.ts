@@ -1,4 +1,5 @@
-import type { LookupView, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 import type { CriterionValues } from './ContextIndex.js';
 import type { ContextScope, Criterion, CriterionSource } from './contextScopes.js';
 

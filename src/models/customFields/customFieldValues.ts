@@ -1,4 +1,4 @@
-import type { StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import { matchesAtStart } from '../values/storedPattern.js';
 
 /**

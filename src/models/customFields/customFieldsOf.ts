@@ -1,4 +1,5 @@
-import type { LookupView, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 
 /** The custom fields defined for a model, in NetBox's order (group, weight, name). */
 export async function customFieldsOf(view: LookupView, model: string): Promise<StoredObject[]> {

@@ -3,40 +3,15 @@ import { changeLoggedFields, descriptionField, identityFields, tenantField } fro
 import { tenancyFilters } from '../filterSpecs.js';
 import { genericListFilters } from '../genericListFilters.js';
 import { attributeOrNumber } from '../hooks.js';
-import type { Choice, ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { cableLocationFilters } from './cabling/cableLocationFilters.js';
 import { cableProblem } from './cabling/cableRules.js';
 import { cableEndFollowUps } from './cabling/cableTerminations.js';
 import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
+import { CABLE_LENGTH_UNIT_CHOICES, CABLE_TYPE_CHOICES, LINK_STATUS_CHOICES } from './choices.js';
 
 const aEnd = genericListFilters('a_terminations');
 const bEnd = genericListFilters('b_terminations');
-
-const TYPE_CHOICES: Choice[] = [
-  { value: 'cat3', label: 'CAT3' },
-  { value: 'cat5', label: 'CAT5' },
-  { value: 'cat5e', label: 'CAT5e' },
-  { value: 'cat6', label: 'CAT6' },
-  { value: 'cat6a', label: 'CAT6a' },
-  { value: 'cat7', label: 'CAT7' },
-  { value: 'cat7a', label: 'CAT7a' },
-  { value: 'cat8', label: 'CAT8' },
-  { value: 'dac-active', label: 'Direct Attach Copper (Active)' },
-  { value: 'dac-passive', label: 'Direct Attach Copper (Passive)' },
-  { value: 'mrj21-trunk', label: 'MRJ21 Trunk' },
-  { value: 'coaxial', label: 'Coaxial' },
-  { value: 'mmf', label: 'Multimode Fiber' },
-  { value: 'mmf-om1', label: 'Multimode Fiber (OM1)' },
-  { value: 'mmf-om2', label: 'Multimode Fiber (OM2)' },
-  { value: 'mmf-om3', label: 'Multimode Fiber (OM3)' },
-  { value: 'mmf-om4', label: 'Multimode Fiber (OM4)' },
-  { value: 'mmf-om5', label: 'Multimode Fiber (OM5)' },
-  { value: 'smf', label: 'Singlemode Fiber' },
-  { value: 'smf-os1', label: 'Singlemode Fiber (OS1)' },
-  { value: 'smf-os2', label: 'Singlemode Fiber (OS2)' },
-  { value: 'aoc', label: 'Active Optical Cabling (AOC)' },
-  { value: 'power', label: 'Power' },
-];
 
 export const cable: ModelDefinition = {
   key: 'dcim.cable',
@@ -47,18 +22,14 @@ export const cable: ModelDefinition = {
   verboseNamePlural: 'cables',
   fields: [
     ...identityFields,
-    { name: 'type', type: 'choice', blank: true, default: '', choiceRender: 'plain', choices: TYPE_CHOICES },
+    { name: 'type', type: 'choice', blank: true, default: '', choiceRender: 'plain', choices: CABLE_TYPE_CHOICES },
     { name: 'a_terminations', type: 'generic_list', targets: CABLE_TERMINATION_MODELS },
     { name: 'b_terminations', type: 'generic_list', targets: CABLE_TERMINATION_MODELS },
     {
       name: 'status',
       type: 'choice',
       default: 'connected',
-      choices: [
-        { value: 'connected', label: 'Connected' },
-        { value: 'planned', label: 'Planned' },
-        { value: 'decommissioning', label: 'Decommissioning' },
-      ],
+      choices: LINK_STATUS_CHOICES,
     },
     tenantField,
     { name: 'label', type: 'string', blank: true, default: '', maxLength: 100 },
@@ -70,14 +41,7 @@ export const cable: ModelDefinition = {
       blank: true,
       emptyAsNull: true,
       default: '',
-      choices: [
-        { value: 'km', label: 'Kilometers' },
-        { value: 'm', label: 'Meters' },
-        { value: 'cm', label: 'Centimeters' },
-        { value: 'mi', label: 'Miles' },
-        { value: 'ft', label: 'Feet' },
-        { value: 'in', label: 'Inches' },
-      ],
+      choices: CABLE_LENGTH_UNIT_CHOICES,
     },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },

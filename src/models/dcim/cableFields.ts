@@ -4,7 +4,7 @@
  * the cable (or an interface's wireless link) and of the whole path, traced on read
  * (src/models/dcim/cabling/).
  */
-import type { FieldDefinition } from '../types.js';
+import type { FieldDefinition } from '../fieldDefinition.js';
 import { pagePaths, pagePeers } from './cabling/pagePaths.js';
 import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
 import { destinations } from './cabling/tracePath.js';

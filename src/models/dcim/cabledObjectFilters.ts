@@ -4,7 +4,8 @@
  * (PathEndpointFilterSet: whether their path is active).
  */
 import { BEYOND_NETBOX } from '../filterSpecs.js';
-import type { FilterEnvironment, FilterSpec, StoredObject } from '../types.js';
+import type { FilterEnvironment, FilterSpec } from '../filterTypes.js';
+import type { StoredObject } from '../storedObject.js';
 import { pathFrom, PathReader } from './cabling/tracePath.js';
 
 const isCabled = { cable: { $ne: null } };

@@ -1,8 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { identityFields } from '../commonFields.js';
 import { attributeOrNumber } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { CABLE_TERMINATION_MODELS } from './cabling/terminationTypes.js';
+import { CABLE_END_CHOICES } from './choices.js';
 
 export const cabletermination: ModelDefinition = {
   key: 'dcim.cabletermination',
@@ -19,10 +20,7 @@ export const cabletermination: ModelDefinition = {
       type: 'choice',
       required: true,
       choiceRender: 'plain',
-      choices: [
-        { value: 'A', label: 'A' },
-        { value: 'B', label: 'B' },
-      ],
+      choices: CABLE_END_CHOICES,
     },
     {
       name: 'termination_type',

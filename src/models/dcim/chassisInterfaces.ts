@@ -4,7 +4,8 @@
  * are not management-only.
  */
 import { related } from '../hooks.js';
-import type { LookupView, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 
 /** The address is assigned to an interface of the device or, outside management, of another member of its chassis. */
 export async function onDeviceOrChassis(

@@ -1,8 +1,8 @@
 /**
- * Choices that several dcim models share (NetBox keeps them in dcim/choices.py), declared
- * once here: a model's own one-off choices stay in its file.
+ * The choice tables of dcim models (NetBox keeps them in dcim/choices.py), one declaration
+ * each: a model's file names the table, this file spells it.
  */
-import type { Choice } from '../types.js';
+import type { Choice } from '../fieldDefinition.js';
 
 /** The life cycle of a site or location (NetBox's SiteStatusChoices / LocationStatusChoices). */
 export const SITE_STATUS_CHOICES: Choice[] = [
@@ -459,3 +459,359 @@ export const WIRELESS_INTERFACE_TYPES = new Set([
   'ieee802.15.1',
   'other-wireless',
 ]);
+
+/** Wireless channels by band, number and centre frequency / width (NetBox's WirelessChannelChoices). */
+export const RF_CHANNEL_CHOICES: Choice[] = [
+  { value: '2.4g-1-2412-22', label: '1 (2412 MHz)' },
+  { value: '2.4g-2-2417-22', label: '2 (2417 MHz)' },
+  { value: '2.4g-3-2422-22', label: '3 (2422 MHz)' },
+  { value: '2.4g-4-2427-22', label: '4 (2427 MHz)' },
+  { value: '2.4g-5-2432-22', label: '5 (2432 MHz)' },
+  { value: '2.4g-6-2437-22', label: '6 (2437 MHz)' },
+  { value: '2.4g-7-2442-22', label: '7 (2442 MHz)' },
+  { value: '2.4g-8-2447-22', label: '8 (2447 MHz)' },
+  { value: '2.4g-9-2452-22', label: '9 (2452 MHz)' },
+  { value: '2.4g-10-2457-22', label: '10 (2457 MHz)' },
+  { value: '2.4g-11-2462-22', label: '11 (2462 MHz)' },
+  { value: '2.4g-12-2467-22', label: '12 (2467 MHz)' },
+  { value: '2.4g-13-2472-22', label: '13 (2472 MHz)' },
+  { value: '5g-32-5160-20', label: '32 (5160/20 MHz)' },
+  { value: '5g-34-5170-40', label: '34 (5170/40 MHz)' },
+  { value: '5g-36-5180-20', label: '36 (5180/20 MHz)' },
+  { value: '5g-38-5190-40', label: '38 (5190/40 MHz)' },
+  { value: '5g-40-5200-20', label: '40 (5200/20 MHz)' },
+  { value: '5g-42-5210-80', label: '42 (5210/80 MHz)' },
+  { value: '5g-44-5220-20', label: '44 (5220/20 MHz)' },
+  { value: '5g-46-5230-40', label: '46 (5230/40 MHz)' },
+  { value: '5g-48-5240-20', label: '48 (5240/20 MHz)' },
+  { value: '5g-50-5250-160', label: '50 (5250/160 MHz)' },
+  { value: '5g-52-5260-20', label: '52 (5260/20 MHz)' },
+  { value: '5g-54-5270-40', label: '54 (5270/40 MHz)' },
+  { value: '5g-56-5280-20', label: '56 (5280/20 MHz)' },
+  { value: '5g-58-5290-80', label: '58 (5290/80 MHz)' },
+  { value: '5g-60-5300-20', label: '60 (5300/20 MHz)' },
+  { value: '5g-62-5310-40', label: '62 (5310/40 MHz)' },
+  { value: '5g-64-5320-20', label: '64 (5320/20 MHz)' },
+  { value: '5g-100-5500-20', label: '100 (5500/20 MHz)' },
+  { value: '5g-102-5510-40', label: '102 (5510/40 MHz)' },
+  { value: '5g-104-5520-20', label: '104 (5520/20 MHz)' },
+  { value: '5g-106-5530-80', label: '106 (5530/80 MHz)' },
+  { value: '5g-108-5540-20', label: '108 (5540/20 MHz)' },
+  { value: '5g-110-5550-40', label: '110 (5550/40 MHz)' },
+  { value: '5g-112-5560-20', label: '112 (5560/20 MHz)' },
+  { value: '5g-114-5570-160', label: '114 (5570/160 MHz)' },
+  { value: '5g-116-5580-20', label: '116 (5580/20 MHz)' },
+  { value: '5g-118-5590-40', label: '118 (5590/40 MHz)' },
+  { value: '5g-120-5600-20', label: '120 (5600/20 MHz)' },
+  { value: '5g-122-5610-80', label: '122 (5610/80 MHz)' },
+  { value: '5g-124-5620-20', label: '124 (5620/20 MHz)' },
+  { value: '5g-126-5630-40', label: '126 (5630/40 MHz)' },
+  { value: '5g-128-5640-20', label: '128 (5640/20 MHz)' },
+  { value: '5g-132-5660-20', label: '132 (5660/20 MHz)' },
+  { value: '5g-134-5670-40', label: '134 (5670/40 MHz)' },
+  { value: '5g-136-5680-20', label: '136 (5680/20 MHz)' },
+  { value: '5g-138-5690-80', label: '138 (5690/80 MHz)' },
+  { value: '5g-140-5700-20', label: '140 (5700/20 MHz)' },
+  { value: '5g-142-5710-40', label: '142 (5710/40 MHz)' },
+  { value: '5g-144-5720-20', label: '144 (5720/20 MHz)' },
+  { value: '5g-149-5745-20', label: '149 (5745/20 MHz)' },
+  { value: '5g-151-5755-40', label: '151 (5755/40 MHz)' },
+  { value: '5g-153-5765-20', label: '153 (5765/20 MHz)' },
+  { value: '5g-155-5775-80', label: '155 (5775/80 MHz)' },
+  { value: '5g-157-5785-20', label: '157 (5785/20 MHz)' },
+  { value: '5g-159-5795-40', label: '159 (5795/40 MHz)' },
+  { value: '5g-161-5805-20', label: '161 (5805/20 MHz)' },
+  { value: '5g-163-5815-160', label: '163 (5815/160 MHz)' },
+  { value: '5g-165-5825-20', label: '165 (5825/20 MHz)' },
+  { value: '5g-167-5835-40', label: '167 (5835/40 MHz)' },
+  { value: '5g-169-5845-20', label: '169 (5845/20 MHz)' },
+  { value: '5g-171-5855-80', label: '171 (5855/80 MHz)' },
+  { value: '5g-173-5865-20', label: '173 (5865/20 MHz)' },
+  { value: '5g-175-5875-40', label: '175 (5875/40 MHz)' },
+  { value: '5g-177-5885-20', label: '177 (5885/20 MHz)' },
+  { value: '6g-1-5955-20', label: '1 (5955/20 MHz)' },
+  { value: '6g-3-5965-40', label: '3 (5965/40 MHz)' },
+  { value: '6g-5-5975-20', label: '5 (5975/20 MHz)' },
+  { value: '6g-7-5985-80', label: '7 (5985/80 MHz)' },
+  { value: '6g-9-5995-20', label: '9 (5995/20 MHz)' },
+  { value: '6g-11-6005-40', label: '11 (6005/40 MHz)' },
+  { value: '6g-13-6015-20', label: '13 (6015/20 MHz)' },
+  { value: '6g-15-6025-160', label: '15 (6025/160 MHz)' },
+  { value: '6g-17-6035-20', label: '17 (6035/20 MHz)' },
+  { value: '6g-19-6045-40', label: '19 (6045/40 MHz)' },
+  { value: '6g-21-6055-20', label: '21 (6055/20 MHz)' },
+  { value: '6g-23-6065-80', label: '23 (6065/80 MHz)' },
+  { value: '6g-25-6075-20', label: '25 (6075/20 MHz)' },
+  { value: '6g-27-6085-40', label: '27 (6085/40 MHz)' },
+  { value: '6g-29-6095-20', label: '29 (6095/20 MHz)' },
+  { value: '6g-31-6105-320', label: '31 (6105/320 MHz)' },
+  { value: '6g-33-6115-20', label: '33 (6115/20 MHz)' },
+  { value: '6g-35-6125-40', label: '35 (6125/40 MHz)' },
+  { value: '6g-37-6135-20', label: '37 (6135/20 MHz)' },
+  { value: '6g-39-6145-80', label: '39 (6145/80 MHz)' },
+  { value: '6g-41-6155-20', label: '41 (6155/20 MHz)' },
+  { value: '6g-43-6165-40', label: '43 (6165/40 MHz)' },
+  { value: '6g-45-6175-20', label: '45 (6175/20 MHz)' },
+  { value: '6g-47-6185-160', label: '47 (6185/160 MHz)' },
+  { value: '6g-49-6195-20', label: '49 (6195/20 MHz)' },
+  { value: '6g-51-6205-40', label: '51 (6205/40 MHz)' },
+  { value: '6g-53-6215-20', label: '53 (6215/20 MHz)' },
+  { value: '6g-55-6225-80', label: '55 (6225/80 MHz)' },
+  { value: '6g-57-6235-20', label: '57 (6235/20 MHz)' },
+  { value: '6g-59-6245-40', label: '59 (6245/40 MHz)' },
+  { value: '6g-61-6255-20', label: '61 (6255/20 MHz)' },
+  { value: '6g-65-6275-20', label: '65 (6275/20 MHz)' },
+  { value: '6g-67-6285-40', label: '67 (6285/40 MHz)' },
+  { value: '6g-69-6295-20', label: '69 (6295/20 MHz)' },
+  { value: '6g-71-6305-80', label: '71 (6305/80 MHz)' },
+  { value: '6g-73-6315-20', label: '73 (6315/20 MHz)' },
+  { value: '6g-75-6325-40', label: '75 (6325/40 MHz)' },
+  { value: '6g-77-6335-20', label: '77 (6335/20 MHz)' },
+  { value: '6g-79-6345-160', label: '79 (6345/160 MHz)' },
+  { value: '6g-81-6355-20', label: '81 (6355/20 MHz)' },
+  { value: '6g-83-6365-40', label: '83 (6365/40 MHz)' },
+  { value: '6g-85-6375-20', label: '85 (6375/20 MHz)' },
+  { value: '6g-87-6385-80', label: '87 (6385/80 MHz)' },
+  { value: '6g-89-6395-20', label: '89 (6395/20 MHz)' },
+  { value: '6g-91-6405-40', label: '91 (6405/40 MHz)' },
+  { value: '6g-93-6415-20', label: '93 (6415/20 MHz)' },
+  { value: '6g-95-6425-320', label: '95 (6425/320 MHz)' },
+  { value: '6g-97-6435-20', label: '97 (6435/20 MHz)' },
+  { value: '6g-99-6445-40', label: '99 (6445/40 MHz)' },
+  { value: '6g-101-6455-20', label: '101 (6455/20 MHz)' },
+  { value: '6g-103-6465-80', label: '103 (6465/80 MHz)' },
+  { value: '6g-105-6475-20', label: '105 (6475/20 MHz)' },
+  { value: '6g-107-6485-40', label: '107 (6485/40 MHz)' },
+  { value: '6g-109-6495-20', label: '109 (6495/20 MHz)' },
+  { value: '6g-111-6505-160', label: '111 (6505/160 MHz)' },
+  { value: '6g-113-6515-20', label: '113 (6515/20 MHz)' },
+  { value: '6g-115-6525-40', label: '115 (6525/40 MHz)' },
+  { value: '6g-117-6535-20', label: '117 (6535/20 MHz)' },
+  { value: '6g-119-6545-80', label: '119 (6545/80 MHz)' },
+  { value: '6g-121-6555-20', label: '121 (6555/20 MHz)' },
+  { value: '6g-123-6565-40', label: '123 (6565/40 MHz)' },
+  { value: '6g-125-6575-20', label: '125 (6575/20 MHz)' },
+  { value: '6g-129-6595-20', label: '129 (6595/20 MHz)' },
+  { value: '6g-131-6605-40', label: '131 (6605/40 MHz)' },
+  { value: '6g-133-6615-20', label: '133 (6615/20 MHz)' },
+  { value: '6g-135-6625-80', label: '135 (6625/80 MHz)' },
+  { value: '6g-137-6635-20', label: '137 (6635/20 MHz)' },
+  { value: '6g-139-6645-40', label: '139 (6645/40 MHz)' },
+  { value: '6g-141-6655-20', label: '141 (6655/20 MHz)' },
+  { value: '6g-143-6665-160', label: '143 (6665/160 MHz)' },
+  { value: '6g-145-6675-20', label: '145 (6675/20 MHz)' },
+  { value: '6g-147-6685-40', label: '147 (6685/40 MHz)' },
+  { value: '6g-149-6695-20', label: '149 (6695/20 MHz)' },
+  { value: '6g-151-6705-80', label: '151 (6705/80 MHz)' },
+  { value: '6g-153-6715-20', label: '153 (6715/20 MHz)' },
+  { value: '6g-155-6725-40', label: '155 (6725/40 MHz)' },
+  { value: '6g-157-6735-20', label: '157 (6735/20 MHz)' },
+  { value: '6g-159-6745-320', label: '159 (6745/320 MHz)' },
+  { value: '6g-161-6755-20', label: '161 (6755/20 MHz)' },
+  { value: '6g-163-6765-40', label: '163 (6765/40 MHz)' },
+  { value: '6g-165-6775-20', label: '165 (6775/20 MHz)' },
+  { value: '6g-167-6785-80', label: '167 (6785/80 MHz)' },
+  { value: '6g-169-6795-20', label: '169 (6795/20 MHz)' },
+  { value: '6g-171-6805-40', label: '171 (6805/40 MHz)' },
+  { value: '6g-173-6815-20', label: '173 (6815/20 MHz)' },
+  { value: '6g-175-6825-160', label: '175 (6825/160 MHz)' },
+  { value: '6g-177-6835-20', label: '177 (6835/20 MHz)' },
+  { value: '6g-179-6845-40', label: '179 (6845/40 MHz)' },
+  { value: '6g-181-6855-20', label: '181 (6855/20 MHz)' },
+  { value: '6g-183-6865-80', label: '183 (6865/80 MHz)' },
+  { value: '6g-185-6875-20', label: '185 (6875/20 MHz)' },
+  { value: '6g-187-6885-40', label: '187 (6885/40 MHz)' },
+  { value: '6g-189-6895-20', label: '189 (6895/20 MHz)' },
+  { value: '6g-193-6915-20', label: '193 (6915/20 MHz)' },
+  { value: '6g-195-6925-40', label: '195 (6925/40 MHz)' },
+  { value: '6g-197-6935-20', label: '197 (6935/20 MHz)' },
+  { value: '6g-199-6945-80', label: '199 (6945/80 MHz)' },
+  { value: '6g-201-6955-20', label: '201 (6955/20 MHz)' },
+  { value: '6g-203-6965-40', label: '203 (6965/40 MHz)' },
+  { value: '6g-205-6975-20', label: '205 (6975/20 MHz)' },
+  { value: '6g-207-6985-160', label: '207 (6985/160 MHz)' },
+  { value: '6g-209-6995-20', label: '209 (6995/20 MHz)' },
+  { value: '6g-211-7005-40', label: '211 (7005/40 MHz)' },
+  { value: '6g-213-7015-20', label: '213 (7015/20 MHz)' },
+  { value: '6g-215-7025-80', label: '215 (7025/80 MHz)' },
+  { value: '6g-217-7035-20', label: '217 (7035/20 MHz)' },
+  { value: '6g-219-7045-40', label: '219 (7045/40 MHz)' },
+  { value: '6g-221-7055-20', label: '221 (7055/20 MHz)' },
+  { value: '6g-225-7075-20', label: '225 (7075/20 MHz)' },
+  { value: '6g-227-7085-40', label: '227 (7085/40 MHz)' },
+  { value: '6g-229-7095-20', label: '229 (7095/20 MHz)' },
+  { value: '6g-233-7115-20', label: '233 (7115/20 MHz)' },
+  { value: '60g-1-58320-2160', label: '1 (58.32/2.16 GHz)' },
+  { value: '60g-2-60480-2160', label: '2 (60.48/2.16 GHz)' },
+  { value: '60g-3-62640-2160', label: '3 (62.64/2.16 GHz)' },
+  { value: '60g-4-64800-2160', label: '4 (64.80/2.16 GHz)' },
+  { value: '60g-5-66960-2160', label: '5 (66.96/2.16 GHz)' },
+  { value: '60g-6-69120-2160', label: '6 (69.12/2.16 GHz)' },
+  { value: '60g-9-59400-4320', label: '9 (59.40/4.32 GHz)' },
+  { value: '60g-10-61560-4320', label: '10 (61.56/4.32 GHz)' },
+  { value: '60g-11-63720-4320', label: '11 (63.72/4.32 GHz)' },
+  { value: '60g-12-65880-4320', label: '12 (65.88/4.32 GHz)' },
+  { value: '60g-13-68040-4320', label: '13 (68.04/4.32 GHz)' },
+  { value: '60g-17-60480-6480', label: '17 (60.48/6.48 GHz)' },
+  { value: '60g-18-62640-6480', label: '18 (62.64/6.48 GHz)' },
+  { value: '60g-19-64800-6480', label: '19 (64.80/6.48 GHz)' },
+  { value: '60g-20-66960-6480', label: '20 (66.96/6.48 GHz)' },
+  { value: '60g-25-61560-6480', label: '25 (61.56/8.64 GHz)' },
+  { value: '60g-26-63720-6480', label: '26 (63.72/8.64 GHz)' },
+  { value: '60g-27-65880-6480', label: '27 (65.88/8.64 GHz)' },
+];
+
+/** An interface's duplex mode. */
+export const INTERFACE_DUPLEX_CHOICES: Choice[] = [
+  { value: 'half', label: 'Half' },
+  { value: 'full', label: 'Full' },
+  { value: 'auto', label: 'Auto' },
+];
+
+/** A wireless interface's role (NetBox's WirelessRoleChoices). */
+export const WIRELESS_ROLE_CHOICES: Choice[] = [
+  { value: 'ap', label: 'Access point' },
+  { value: 'station', label: 'Station' },
+];
+
+/** What a cable is made of (NetBox's CableTypeChoices). */
+export const CABLE_TYPE_CHOICES: Choice[] = [
+  { value: 'cat3', label: 'CAT3' },
+  { value: 'cat5', label: 'CAT5' },
+  { value: 'cat5e', label: 'CAT5e' },
+  { value: 'cat6', label: 'CAT6' },
+  { value: 'cat6a', label: 'CAT6a' },
+  { value: 'cat7', label: 'CAT7' },
+  { value: 'cat7a', label: 'CAT7a' },
+  { value: 'cat8', label: 'CAT8' },
+  { value: 'dac-active', label: 'Direct Attach Copper (Active)' },
+  { value: 'dac-passive', label: 'Direct Attach Copper (Passive)' },
+  { value: 'mrj21-trunk', label: 'MRJ21 Trunk' },
+  { value: 'coaxial', label: 'Coaxial' },
+  { value: 'mmf', label: 'Multimode Fiber' },
+  { value: 'mmf-om1', label: 'Multimode Fiber (OM1)' },
+  { value: 'mmf-om2', label: 'Multimode Fiber (OM2)' },
+  { value: 'mmf-om3', label: 'Multimode Fiber (OM3)' },
+  { value: 'mmf-om4', label: 'Multimode Fiber (OM4)' },
+  { value: 'mmf-om5', label: 'Multimode Fiber (OM5)' },
+  { value: 'smf', label: 'Singlemode Fiber' },
+  { value: 'smf-os1', label: 'Singlemode Fiber (OS1)' },
+  { value: 'smf-os2', label: 'Singlemode Fiber (OS2)' },
+  { value: 'aoc', label: 'Active Optical Cabling (AOC)' },
+  { value: 'power', label: 'Power' },
+];
+
+/** The state of a cable or a wireless link (NetBox's LinkStatusChoices). */
+export const LINK_STATUS_CHOICES: Choice[] = [
+  { value: 'connected', label: 'Connected' },
+  { value: 'planned', label: 'Planned' },
+  { value: 'decommissioning', label: 'Decommissioning' },
+];
+
+/** The unit a cable's length is given in. */
+export const CABLE_LENGTH_UNIT_CHOICES: Choice[] = [
+  { value: 'km', label: 'Kilometers' },
+  { value: 'm', label: 'Meters' },
+  { value: 'cm', label: 'Centimeters' },
+  { value: 'mi', label: 'Miles' },
+  { value: 'ft', label: 'Feet' },
+  { value: 'in', label: 'Inches' },
+];
+
+/** The end of a cable a termination is on. */
+export const CABLE_END_CHOICES: Choice[] = [
+  { value: 'A', label: 'A' },
+  { value: 'B', label: 'B' },
+];
+
+/** Whether a device type is a parent (has device bays) or a child (fits in one). */
+export const SUBDEVICE_ROLE_CHOICES: Choice[] = [
+  { value: 'parent', label: 'Parent' },
+  { value: 'child', label: 'Child' },
+];
+
+/** The life cycle of a device (NetBox's DeviceStatusChoices). */
+export const DEVICE_STATUS_CHOICES: Choice[] = [
+  { value: 'offline', label: 'Offline' },
+  { value: 'active', label: 'Active' },
+  { value: 'planned', label: 'Planned' },
+  { value: 'staged', label: 'Staged' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'inventory', label: 'Inventory' },
+  { value: 'decommissioning', label: 'Decommissioning' },
+];
+
+/** The face of its rack a device is mounted on. */
+export const DEVICE_FACE_CHOICES: Choice[] = [
+  { value: 'front', label: 'Front' },
+  { value: 'rear', label: 'Rear' },
+];
+
+/** The life cycle of a module (NetBox's ModuleStatusChoices). */
+export const MODULE_STATUS_CHOICES: Choice[] = [
+  { value: 'offline', label: 'Offline' },
+  { value: 'active', label: 'Active' },
+  { value: 'planned', label: 'Planned' },
+  { value: 'staged', label: 'Staged' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'decommissioning', label: 'Decommissioning' },
+];
+
+/** The form factor of a rack. */
+export const RACK_TYPE_CHOICES: Choice[] = [
+  { value: '2-post-frame', label: '2-post frame' },
+  { value: '4-post-frame', label: '4-post frame' },
+  { value: '4-post-cabinet', label: '4-post cabinet' },
+  { value: 'wall-frame', label: 'Wall-mounted frame' },
+  { value: 'wall-frame-vertical', label: 'Wall-mounted frame (vertical)' },
+  { value: 'wall-cabinet', label: 'Wall-mounted cabinet' },
+  { value: 'wall-cabinet-vertical', label: 'Wall-mounted cabinet (vertical)' },
+];
+
+/** The life cycle of a rack (NetBox's RackStatusChoices). */
+export const RACK_STATUS_CHOICES: Choice[] = [
+  { value: 'reserved', label: 'Reserved' },
+  { value: 'available', label: 'Available' },
+  { value: 'planned', label: 'Planned' },
+  { value: 'active', label: 'Active' },
+  { value: 'deprecated', label: 'Deprecated' },
+];
+
+/** A rack's rail-to-rail width. */
+export const RACK_WIDTH_CHOICES: Choice[] = [
+  { value: 10, label: '10 inches' },
+  { value: 19, label: '19 inches' },
+  { value: 21, label: '21 inches' },
+  { value: 23, label: '23 inches' },
+];
+
+/** The unit a rack's outer dimensions are given in. */
+export const RACK_DIMENSION_UNIT_CHOICES: Choice[] = [
+  { value: 'mm', label: 'Millimeters' },
+  { value: 'in', label: 'Inches' },
+];
+
+/** Whether a power feed is primary or redundant. */
+export const POWER_FEED_TYPE_CHOICES: Choice[] = [
+  { value: 'primary', label: 'Primary' },
+  { value: 'redundant', label: 'Redundant' },
+];
+
+/** A power feed's current: AC or DC. */
+export const POWER_FEED_SUPPLY_CHOICES: Choice[] = [
+  { value: 'ac', label: 'AC' },
+  { value: 'dc', label: 'DC' },
+];
+
+/** A power feed's phase: single or three. */
+export const POWER_FEED_PHASE_CHOICES: Choice[] = [
+  { value: 'single-phase', label: 'Single phase' },
+  { value: 'three-phase', label: 'Three-phase' },
+];
+
+/** The life cycle of a virtual device context. */
+export const VDC_STATUS_CHOICES: Choice[] = [
+  { value: 'active', label: 'Active' },
+  { value: 'planned', label: 'Planned' },
+  { value: 'offline', label: 'Offline' },
+];

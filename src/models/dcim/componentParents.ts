@@ -1,5 +1,6 @@
+import type { FieldErrors } from '../fieldErrors.js';
 import { fieldError } from '../hooks.js';
-import type { FieldErrors, StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 
 /** A device component stays on the device it was created on. */
 export function componentMoveProblem(obj: StoredObject, previous: StoredObject | null): FieldErrors | undefined {

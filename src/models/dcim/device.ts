@@ -2,27 +2,21 @@
 import { assetTagField, descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { instantiateTemplates } from '../componentTemplates.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { BEYOND_NETBOX, contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
+import type { FilterEnvironment } from '../filterTypes.js';
 import { hasRelated } from '../hasRelatedFilter.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown, primaryIpStartsWith } from '../primaryIps.js';
-import type { Choice, FieldErrors, FilterEnvironment, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 import { onDeviceOrChassis } from './chassisInterfaces.js';
-import { AIRFLOW_CHOICES } from './choices.js';
+import { AIRFLOW_CHOICES, DEVICE_FACE_CHOICES, DEVICE_STATUS_CHOICES } from './choices.js';
 import { childDevicesFollowParent, parentDeviceField, parentDeviceIdFilter } from './deviceBays.js';
 import { rackDisplay } from './rack.js';
-
-const STATUS_CHOICES: Choice[] = [
-  { value: 'offline', label: 'Offline' },
-  { value: 'active', label: 'Active' },
-  { value: 'planned', label: 'Planned' },
-  { value: 'staged', label: 'Staged' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'inventory', label: 'Inventory' },
-  { value: 'decommissioning', label: 'Decommissioning' },
-];
 
 /** str(device): name and asset tag, else virtual chassis position, else manufacturer and model. */
 export async function deviceDisplay(obj: StoredObject, view: LookupView): Promise<string> {
@@ -195,13 +189,10 @@ export const device: ModelDefinition = {
       blank: true,
       emptyAsNull: true,
       default: '',
-      choices: [
-        { value: 'front', label: 'Front' },
-        { value: 'rear', label: 'Rear' },
-      ],
+      choices: DEVICE_FACE_CHOICES,
     },
     parentDeviceField,
-    { name: 'status', type: 'choice', default: 'active', choices: STATUS_CHOICES },
+    { name: 'status', type: 'choice', default: 'active', choices: DEVICE_STATUS_CHOICES },
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
     primaryIpShown,
     primaryIpField('primary_ip4'),

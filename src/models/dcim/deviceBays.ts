@@ -1,14 +1,11 @@
+import type { DecidedChange, FollowUpCommand } from '../compositeWrites.js';
+import type { FieldDefinition } from '../fieldDefinition.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { existingIds } from '../filterSpecs.js';
+import type { FilterSpec } from '../filterTypes.js';
 import { fieldError, nameWithLabel, pyStr, related } from '../hooks.js';
-import type {
-  DecidedChange,
-  FieldDefinition,
-  FieldErrors,
-  FilterSpec,
-  FollowUpCommand,
-  LookupView,
-  StoredObject,
-} from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 import { invalidPk } from '../values/filterValues.js';
 
 /** A device type houses child devices in bays only when its subdevice role is 'parent'. */

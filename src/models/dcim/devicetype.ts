@@ -10,8 +10,8 @@ import {
 import { hasRelated } from '../hasRelatedFilter.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { hasImage, imageField, imageFieldsOf, normalizeImageFields } from '../imageFields.js';
-import type { ModelDefinition } from '../types.js';
-import { AIRFLOW_CHOICES } from './choices.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import { AIRFLOW_CHOICES, SUBDEVICE_ROLE_CHOICES } from './choices.js';
 
 /** Where device types' front and rear images are stored and served. */
 const IMAGE_DIRECTORY = 'devicetype-images';
@@ -37,10 +37,7 @@ export const devicetype: ModelDefinition = {
       blank: true,
       emptyAsNull: true,
       default: '',
-      choices: [
-        { value: 'parent', label: 'Parent' },
-        { value: 'child', label: 'Child' },
-      ],
+      choices: SUBDEVICE_ROLE_CHOICES,
     },
     { name: 'airflow', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: AIRFLOW_CHOICES },
     { name: 'weight', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 2 },

@@ -1,59 +1,31 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { descriptionField, identityFields } from '../commonFields.js';
 import { BEYOND_NETBOX } from '../filterSpecs.js';
-import { nameWithLabel } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
 import { PORT_TYPE_CHOICES } from './choices.js';
-import { modularTemplateParentProblem, templateParent } from './componentParents.js';
+import { colorField, rearPortPositionField } from './componentFields.js';
+import { componentTemplateModel } from './componentTemplateModel.js';
 import { frontPortTemplateMappingProblem } from './portMapping.js';
 
-export const frontporttemplate: ModelDefinition = {
+export const frontporttemplate = componentTemplateModel({
   key: 'dcim.frontporttemplate',
-  app: 'dcim',
-  model: 'frontporttemplate',
   path: 'front-port-templates',
   verboseName: 'front port template',
-  verboseNamePlural: 'front port templates',
+  modular: true,
   fields: [
-    ...identityFields,
-    { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'CASCADE', nullable: true, default: null },
-    { name: 'module_type', type: 'fk', target: 'dcim.moduletype', onDelete: 'CASCADE', nullable: true, default: null },
-    { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'label', type: 'string', blank: true, default: '', maxLength: 64 },
     { name: 'type', type: 'choice', required: true, choices: PORT_TYPE_CHOICES },
-    { name: 'color', type: 'string', blank: true, default: '', maxLength: 6, pattern: '^[0-9a-f]{6}$' },
+    colorField,
     { name: 'rear_port', type: 'fk', target: 'dcim.rearporttemplate', onDelete: 'CASCADE', required: true },
-    { name: 'rear_port_position', type: 'integer', default: 1, min: 1, max: 1024 },
-    descriptionField,
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
+    rearPortPositionField,
   ],
-  brief: ['id', 'url', 'display', 'name'],
-  // NetBox orders device_type and module_type by their own ordering; here by id
-  ordering: ['device_type', 'module_type', '_name', 'id'],
-  search: ['name'],
   unique: [
     { fields: ['device_type', 'name'] },
     { fields: ['module_type', 'name'] },
     { fields: ['rear_port', 'rear_port_position'] },
   ],
   filters: {
-    devicetype_id: { kind: 'related', target: 'dcim.devicetype', path: ['device_type'] },
-    moduletype_id: { kind: 'related', target: 'dcim.moduletype', path: ['module_type'] },
-    device_type_id: false,
-    device_type: false,
-    module_type_id: false,
     // NetBox 3.4 has no rear port filter here, and clients send one (Ansible's module: rear_port=<id>), expecting it ignored
     rear_port_id: false,
     rear_port: false,
     rear_port_position: BEYOND_NETBOX,
   },
-  hooks: {
-    display: nameWithLabel,
-    derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) =>
-      modularTemplateParentProblem(obj, previous) ?? frontPortTemplateMappingProblem(obj, view),
-    relatedObject: templateParent,
-  },
-};
+  rule: frontPortTemplateMappingProblem,
+});

@@ -1,5 +1,8 @@
+import type { FieldDefinition } from '../fieldDefinition.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { fieldError, refId, treeParentErrors } from '../hooks.js';
-import type { FieldDefinition, FieldErrors, LookupView, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 
 /** The components an inventory item may be assigned to. */
 export const INVENTORY_COMPONENT_TYPES = [
@@ -23,17 +26,45 @@ export const INVENTORY_COMPONENT_TEMPLATE_TYPES = [
   'dcim.rearporttemplate',
 ];
 
-/** The nested component named by component_type and component_id (deleting the component deletes the item, as NetBox's generic relation does). */
-export function componentField(targets: string[]): FieldDefinition {
+/** An item's (or template's) parent in its tree, rendered as its id: deleting an item deletes its subtree. */
+export function inventoryParentField(model: string): FieldDefinition {
   return {
-    name: 'component',
-    type: 'generic_fk',
-    readOnly: true,
+    name: 'parent',
+    type: 'fk',
+    target: model,
+    onDelete: 'CASCADE',
+    representation: 'id',
     nullable: true,
-    typeField: 'component_type',
-    idField: 'component_id',
-    targets,
+    default: null,
   };
+}
+
+/** What an item (or template) is: its role, its manufacturer and part number. */
+export const partFields: FieldDefinition[] = [
+  { name: 'role', type: 'fk', target: 'dcim.inventoryitemrole', onDelete: 'PROTECT', nullable: true, default: null },
+  { name: 'manufacturer', type: 'fk', target: 'dcim.manufacturer', onDelete: 'PROTECT', nullable: true, default: null },
+  { name: 'part_id', type: 'string', blank: true, default: '', maxLength: 50 },
+];
+
+/**
+ * The component (or component template) an item is assigned to, of `targets`: its type and
+ * id, and the nested component they name (deleting the component deletes the item, as
+ * NetBox's generic relation does).
+ */
+export function inventoryComponentFields(targets: string[]): FieldDefinition[] {
+  return [
+    { name: 'component_type', type: 'content_type', allowedTypes: targets, nullable: true, default: null },
+    { name: 'component_id', type: 'integer', nullable: true, default: null, min: 0, max: 9223372036854776000 },
+    {
+      name: 'component',
+      type: 'generic_fk',
+      readOnly: true,
+      nullable: true,
+      typeField: 'component_type',
+      idField: 'component_id',
+      targets,
+    },
+  ];
 }
 
 async function componentOf(obj: StoredObject, view: LookupView): Promise<StoredObject | null> {

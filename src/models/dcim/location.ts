@@ -10,7 +10,7 @@ import {
 } from '../commonFields.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { pyStr, related, treeDepth, treeParentErrors } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 export const location: ModelDefinition = {
   key: 'dcim.location',

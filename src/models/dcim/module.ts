@@ -1,18 +1,16 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { assetTagField, changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { componentInput, instantiateTemplates, MODULE_TOKEN, templatePairs } from '../componentTemplates.js';
+import type { FollowUpCommand } from '../compositeWrites.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { BEYOND_NETBOX, pairFilters } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelCatalog, ModelDefinition } from '../modelDefinition.js';
+import type { ValidationContext } from '../modelHooks.js';
 import { relatedNameContains } from '../searchRelatedName.js';
-import type {
-  FieldErrors,
-  FollowUpCommand,
-  LookupView,
-  ModelCatalog,
-  ModelDefinition,
-  StoredObject,
-  ValidationContext,
-} from '../types.js';
+import type { StoredObject } from '../storedObject.js';
+import { MODULE_STATUS_CHOICES } from './choices.js';
 import { deviceDisplay } from './device.js';
 
 export const module: ModelDefinition = {
@@ -39,14 +37,7 @@ export const module: ModelDefinition = {
       name: 'status',
       type: 'choice',
       default: 'active',
-      choices: [
-        { value: 'offline', label: 'Offline' },
-        { value: 'active', label: 'Active' },
-        { value: 'planned', label: 'Planned' },
-        { value: 'staged', label: 'Staged' },
-        { value: 'failed', label: 'Failed' },
-        { value: 'decommissioning', label: 'Decommissioning' },
-      ],
+      choices: MODULE_STATUS_CHOICES,
     },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
     assetTagField,

@@ -1,40 +1,16 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { descriptionField, identityFields } from '../commonFields.js';
-import { nameWithLabel } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
 import { modularTemplateParentProblem } from './componentParents.js';
+import { componentTemplateModel } from './componentTemplateModel.js';
 
-export const modulebaytemplate: ModelDefinition = {
+export const modulebaytemplate = componentTemplateModel({
   key: 'dcim.modulebaytemplate',
-  app: 'dcim',
-  model: 'modulebaytemplate',
   path: 'module-bay-templates',
   verboseName: 'module bay template',
-  verboseNamePlural: 'module bay templates',
-  fields: [
-    ...identityFields,
-    { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'CASCADE', required: true },
-    { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'label', type: 'string', blank: true, default: '', maxLength: 64 },
-    { name: 'position', type: 'string', blank: true, default: '', maxLength: 30 },
-    descriptionField,
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-  ],
-  brief: ['id', 'url', 'display', 'name'],
-  // NetBox orders device_type by its own ordering; here by id
-  ordering: ['device_type', '_name', 'id'],
-  search: ['name'],
-  unique: [{ fields: ['device_type', 'name'] }],
-  filters: {
-    devicetype_id: { kind: 'related', target: 'dcim.devicetype', path: ['device_type'] },
-    device_type_id: false,
-    device_type: false,
-  },
+  fields: [{ name: 'position', type: 'string', blank: true, default: '', maxLength: 30 }],
   hooks: {
-    display: nameWithLabel,
+    // Only device types have module bays, yet the rule held is that of templates modules can have
     validate: async (obj, _view, previous) => modularTemplateParentProblem(obj, previous),
-    derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
+    // Change records of module bay templates name no related object yet (NetBox names the device type)
+    relatedObject: undefined,
   },
-};
+});

@@ -2,8 +2,8 @@
 import { changeLoggedFields, descriptionField, identityFields, weightUnitField } from '../commonFields.js';
 import { hasRelated } from '../hasRelatedFilter.js';
 import { displayAttribute } from '../hooks.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { relatedNameContains } from '../searchRelatedName.js';
-import type { ModelDefinition } from '../types.js';
 
 export const moduletype: ModelDefinition = {
   key: 'dcim.moduletype',

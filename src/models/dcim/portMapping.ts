@@ -1,5 +1,7 @@
+import type { FieldErrors } from '../fieldErrors.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
-import type { FieldErrors, LookupView, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 
 /** A front port maps to one position of a rear port of its own device. */
 export async function frontPortMappingProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | undefined> {

@@ -2,8 +2,10 @@
  * The power rules of NetBox's power ports and outlets and their templates: draw limits and
  * an outlet's power port on the same parent.
  */
+import type { FieldErrors } from '../fieldErrors.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
-import type { FieldErrors, LookupView, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 
 /** A power port (or its template) cannot have more allocated than its maximum draw. */
 export function drawProblem(obj: StoredObject): FieldErrors | void {

@@ -2,8 +2,10 @@
  * NetBox's rules of a power feed: a voltage that is never 0 (negative only for DC), its
  * rack at its panel's site, and the power it makes available, worked out on every save.
  */
+import type { FieldErrors } from '../fieldErrors.js';
 import { fieldError, pyStr, related } from '../hooks.js';
-import type { FieldErrors, LookupView, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 import { rackDisplay } from './rack.js';
 
 /** 0 V is no feed at all: refused with the field's own checks, before the model's rules. */

@@ -1,25 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import type { Choice, FieldDefinition } from '../fieldDefinition.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
-import type { Choice, FieldDefinition, FilterSpec, ModelDefinition } from '../types.js';
+import type { FilterSpec } from '../filterTypes.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { cabledObjectFilters, pathEndpointFilters } from './cabledObjectFilters.js';
 import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
 import { traceView } from './cabling/traceViews.js';
+import { POWER_FEED_PHASE_CHOICES, POWER_FEED_SUPPLY_CHOICES, POWER_FEED_TYPE_CHOICES } from './choices.js';
 import { markedWhileCabledProblem } from './componentParents.js';
 import { availablePower, powerFeedProblems } from './powerFeedRules.js';
-
-const TYPE_CHOICES: Choice[] = [
-  { value: 'primary', label: 'Primary' },
-  { value: 'redundant', label: 'Redundant' },
-];
-const SUPPLY_CHOICES: Choice[] = [
-  { value: 'ac', label: 'AC' },
-  { value: 'dc', label: 'DC' },
-];
-const PHASE_CHOICES: Choice[] = [
-  { value: 'single-phase', label: 'Single phase' },
-  { value: 'three-phase', label: 'Three-phase' },
-];
 
 function choiceField(name: string, choices: Choice[], defaultValue: string): FieldDefinition {
   return { name, type: 'choice', default: defaultValue, choices };
@@ -56,9 +46,9 @@ export const powerfeed: ModelDefinition = {
       ],
       'active',
     ),
-    choiceField('type', TYPE_CHOICES, 'primary'),
-    choiceField('supply', SUPPLY_CHOICES, 'ac'),
-    choiceField('phase', PHASE_CHOICES, 'single-phase'),
+    choiceField('type', POWER_FEED_TYPE_CHOICES, 'primary'),
+    choiceField('supply', POWER_FEED_SUPPLY_CHOICES, 'ac'),
+    choiceField('phase', POWER_FEED_PHASE_CHOICES, 'single-phase'),
     // The defaults are NetBox's stock POWERFEED_DEFAULT_VOLTAGE / _AMPERAGE / _MAX_UTILIZATION.
     { name: 'voltage', type: 'integer', default: 120, min: -32768, max: 32767 },
     { name: 'amperage', type: 'integer', default: 15, min: 1, max: 32767 },
@@ -90,9 +80,9 @@ export const powerfeed: ModelDefinition = {
     ...pairFilters('site_id', 'site', 'dcim.site', ['power_panel', 'site']),
     ...cabledObjectFilters,
     ...pathEndpointFilters,
-    type: singleChoiceFilter('type', TYPE_CHOICES),
-    supply: singleChoiceFilter('supply', SUPPLY_CHOICES),
-    phase: singleChoiceFilter('phase', PHASE_CHOICES),
+    type: singleChoiceFilter('type', POWER_FEED_TYPE_CHOICES),
+    supply: singleChoiceFilter('supply', POWER_FEED_SUPPLY_CHOICES),
+    phase: singleChoiceFilter('phase', POWER_FEED_PHASE_CHOICES),
     // Never empty, so NetBox gives these numbers no `empty` lookup.
     voltage: numberFilter('voltage'),
     amperage: numberFilter('amperage'),

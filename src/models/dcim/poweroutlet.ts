@@ -1,54 +1,20 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
-import { nameWithLabel } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
-import { cableEndFields, occupiedField, pathEndpointFields } from './cableFields.js';
-import { traceView } from './cabling/traceViews.js';
-import { POWER_FEED_LEG_CHOICES, POWER_OUTLET_TYPE_CHOICES } from './choices.js';
-import { cableableComponentFilters } from './componentFilters.js';
-import { componentMoveProblem, deviceParent, markedWhileCabledProblem } from './componentParents.js';
+import { POWER_OUTLET_TYPE_CHOICES } from './choices.js';
+import { feedLegField, optionalTypeField } from './componentFields.js';
+import { deviceComponentModel } from './deviceComponentModel.js';
 import { outletPowerPortProblem } from './powerComponentRules.js';
 
-export const poweroutlet: ModelDefinition = {
+export const poweroutlet = deviceComponentModel({
   key: 'dcim.poweroutlet',
-  app: 'dcim',
-  model: 'poweroutlet',
   path: 'power-outlets',
   verboseName: 'power outlet',
-  verboseNamePlural: 'power outlets',
+  cabling: 'endpoint',
+  modular: true,
   fields: [
-    ...identityFields,
-    { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'CASCADE', required: true },
-    { name: 'module', type: 'fk', target: 'dcim.module', onDelete: 'CASCADE', nullable: true, default: null },
-    { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'label', type: 'string', blank: true, default: '', maxLength: 64 },
-    { name: 'type', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: POWER_OUTLET_TYPE_CHOICES },
+    optionalTypeField(POWER_OUTLET_TYPE_CHOICES),
     { name: 'power_port', type: 'fk', target: 'dcim.powerport', onDelete: 'SET_NULL', nullable: true, default: null },
-    { name: 'feed_leg', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: POWER_FEED_LEG_CHOICES },
-    descriptionField,
-    { name: 'mark_connected', type: 'boolean', default: false },
-    ...cableEndFields,
-    ...pathEndpointFields,
-    ...changeLoggedFields,
-    occupiedField,
+    feedLegField,
   ],
-  brief: ['id', 'url', 'display', 'device', 'name', 'cable', '_occupied'],
-  // NetBox orders device by its own ordering; here by id
-  ordering: ['device', '_name', 'id'],
-  search: ['name', 'label', 'description'],
-  unique: [{ fields: ['device', 'name'] }],
-  filters: {
-    ...cableableComponentFilters,
-    power_port_id: false,
-    power_port: false,
-  },
-  detailViews: [traceView],
-  hooks: {
-    display: nameWithLabel,
-    derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) =>
-      componentMoveProblem(obj, previous) ?? markedWhileCabledProblem(obj) ?? (await outletPowerPortProblem(obj, view)),
-    relatedObject: deviceParent,
-  },
-};
+  filters: { power_port_id: false, power_port: false },
+  rule: outletPowerPortProblem,
+});

@@ -1,8 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { contactFilters, siteScopeFilters } from '../filterSpecs.js';
 import { pyStr, related } from '../hooks.js';
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 
 /** A panel's location is one of its site's. */
 async function locationSiteProblem(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {

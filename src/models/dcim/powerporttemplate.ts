@@ -1,43 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { descriptionField, identityFields } from '../commonFields.js';
-import { nameWithLabel } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
 import { POWER_PORT_TYPE_CHOICES } from './choices.js';
-import { componentTemplateFilters } from './componentFilters.js';
-import { modularTemplateParentProblem, templateParent } from './componentParents.js';
+import { drawFields, optionalTypeField } from './componentFields.js';
+import { componentTemplateModel } from './componentTemplateModel.js';
 import { drawProblem } from './powerComponentRules.js';
 
-export const powerporttemplate: ModelDefinition = {
+export const powerporttemplate = componentTemplateModel({
   key: 'dcim.powerporttemplate',
-  app: 'dcim',
-  model: 'powerporttemplate',
   path: 'power-port-templates',
   verboseName: 'power port template',
-  verboseNamePlural: 'power port templates',
-  fields: [
-    ...identityFields,
-    { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'CASCADE', nullable: true, default: null },
-    { name: 'module_type', type: 'fk', target: 'dcim.moduletype', onDelete: 'CASCADE', nullable: true, default: null },
-    { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'label', type: 'string', blank: true, default: '', maxLength: 64 },
-    { name: 'type', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: POWER_PORT_TYPE_CHOICES },
-    { name: 'maximum_draw', type: 'integer', nullable: true, default: null, min: 1, max: 32767 },
-    { name: 'allocated_draw', type: 'integer', nullable: true, default: null, min: 1, max: 32767 },
-    descriptionField,
-    { name: 'created', type: 'date', readOnly: true, nullable: true },
-    { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
-  ],
-  brief: ['id', 'url', 'display', 'name'],
-  // NetBox orders device_type and module_type by their own ordering; here by id
-  ordering: ['device_type', 'module_type', '_name', 'id'],
-  search: ['name'],
-  unique: [{ fields: ['device_type', 'name'] }, { fields: ['module_type', 'name'] }],
-  filters: componentTemplateFilters,
-  hooks: {
-    display: nameWithLabel,
-    derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, _view, previous) => modularTemplateParentProblem(obj, previous) ?? drawProblem(obj),
-    relatedObject: templateParent,
-  },
-};
+  modular: true,
+  fields: [optionalTypeField(POWER_PORT_TYPE_CHOICES), ...drawFields],
+  filters: { label: false, description: false },
+  rule: drawProblem,
+});

@@ -10,19 +10,11 @@ import {
 } from '../commonFields.js';
 import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { pyStr, related } from '../hooks.js';
-import type { Choice, ModelDefinition, StoredObject } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
+import { RACK_DIMENSION_UNIT_CHOICES, RACK_STATUS_CHOICES, RACK_TYPE_CHOICES, RACK_WIDTH_CHOICES } from './choices.js';
 import { rackElevationView } from './rackElevation.js';
-
-const TYPE_CHOICES: Choice[] = [
-  { value: '2-post-frame', label: '2-post frame' },
-  { value: '4-post-frame', label: '4-post frame' },
-  { value: '4-post-cabinet', label: '4-post cabinet' },
-  { value: 'wall-frame', label: 'Wall-mounted frame' },
-  { value: 'wall-frame-vertical', label: 'Wall-mounted frame (vertical)' },
-  { value: 'wall-cabinet', label: 'Wall-mounted cabinet' },
-  { value: 'wall-cabinet-vertical', label: 'Wall-mounted cabinet (vertical)' },
-];
 
 /** str(rack): the name, followed by ' (<facility_id>)' when facility_id is set. */
 export function rackDisplay(obj: StoredObject): string {
@@ -55,28 +47,17 @@ export const rack: ModelDefinition = {
       name: 'status',
       type: 'choice',
       default: 'active',
-      choices: [
-        { value: 'reserved', label: 'Reserved' },
-        { value: 'available', label: 'Available' },
-        { value: 'planned', label: 'Planned' },
-        { value: 'active', label: 'Active' },
-        { value: 'deprecated', label: 'Deprecated' },
-      ],
+      choices: RACK_STATUS_CHOICES,
     },
     { name: 'role', type: 'fk', target: 'dcim.rackrole', onDelete: 'PROTECT', nullable: true, default: null },
     { name: 'serial', type: 'string', blank: true, default: '', maxLength: 50 },
     assetTagField,
-    { name: 'type', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: TYPE_CHOICES },
+    { name: 'type', type: 'choice', blank: true, emptyAsNull: true, default: '', choices: RACK_TYPE_CHOICES },
     {
       name: 'width',
       type: 'choice',
       default: 19,
-      choices: [
-        { value: 10, label: '10 inches' },
-        { value: 19, label: '19 inches' },
-        { value: 21, label: '21 inches' },
-        { value: 23, label: '23 inches' },
-      ],
+      choices: RACK_WIDTH_CHOICES,
     },
     { name: 'u_height', type: 'integer', default: 42, min: 1, max: 100 },
     { name: 'weight', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 2 },
@@ -91,10 +72,7 @@ export const rack: ModelDefinition = {
       blank: true,
       emptyAsNull: true,
       default: '',
-      choices: [
-        { value: 'mm', label: 'Millimeters' },
-        { value: 'in', label: 'Inches' },
-      ],
+      choices: RACK_DIMENSION_UNIT_CHOICES,
     },
     { name: 'mounting_depth', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
     descriptionField,

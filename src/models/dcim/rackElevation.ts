@@ -2,7 +2,9 @@
  * GET /api/dcim/racks/<id>/elevation/: the units of one face of a rack and the devices
  * filling them, as a paginated JSON list or (render=svg) as a drawing.
  */
-import type { DetailView, DetailViewRequest, GenericListItem, StoredObject } from '../types.js';
+import type { DetailView, DetailViewRequest } from '../detailEndpoints.js';
+import type { GenericListItem } from '../fieldDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { ELEVATION_DEFAULTS, type ElevationQuery, parseElevationQuery } from './rackElevationQuery.js';
 import { drawRackElevation } from './rackElevationSvg.js';
 import { devicesOnFace, matchesUnit, type MountedDevice, type RackShape, rackUnits } from './rackUnits.js';

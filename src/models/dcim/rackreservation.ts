@@ -1,8 +1,12 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { identityFields, tenantField } from '../commonFields.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { pairFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import type { FilterMethod } from '../filterTypes.js';
 import { fieldError, pyStr, related } from '../hooks.js';
-import type { FieldErrors, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { rackDisplay } from './rack.js';
 
 /** str(reservation): the rack it reserves units of. */

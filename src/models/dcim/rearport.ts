@@ -1,65 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
-import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
-import { nameWithLabel } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
-import { naturalSortKey } from '../values/naturalSortKey.js';
-import { cabledObjectFilters } from './cabledObjectFilters.js';
-import { cableEndFields, occupiedField } from './cableFields.js';
-import { pathsView } from './cabling/traceViews.js';
 import { PORT_TYPE_CHOICES } from './choices.js';
-import { componentMoveProblem, deviceParent, markedWhileCabledProblem } from './componentParents.js';
+import { colorField, positionsField } from './componentFields.js';
+import { deviceComponentModel } from './deviceComponentModel.js';
 import { rearPortPositionsProblem } from './portMapping.js';
 
-export const rearport: ModelDefinition = {
+export const rearport = deviceComponentModel({
   key: 'dcim.rearport',
-  app: 'dcim',
-  model: 'rearport',
   path: 'rear-ports',
   verboseName: 'rear port',
-  verboseNamePlural: 'rear ports',
-  fields: [
-    ...identityFields,
-    { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'CASCADE', required: true },
-    { name: 'module', type: 'fk', target: 'dcim.module', onDelete: 'CASCADE', nullable: true, default: null },
-    { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'label', type: 'string', blank: true, default: '', maxLength: 64 },
-    { name: 'type', type: 'choice', required: true, choices: PORT_TYPE_CHOICES },
-    { name: 'color', type: 'string', blank: true, default: '', maxLength: 6, pattern: '^[0-9a-f]{6}$' },
-    { name: 'positions', type: 'integer', default: 1, min: 1, max: 1024 },
-    descriptionField,
-    { name: 'mark_connected', type: 'boolean', default: false },
-    ...cableEndFields,
-    ...changeLoggedFields,
-    occupiedField,
-  ],
-  brief: ['id', 'url', 'display', 'device', 'name', 'cable', '_occupied'],
-  // NetBox orders device by its own ordering; here by id
-  ordering: ['device', '_name', 'id'],
-  search: ['name', 'label', 'description'],
-  unique: [{ fields: ['device', 'name'] }],
-  filters: {
-    ...siteScopeFilters(['device', 'site']),
-    ...pairFilters('site_id', 'site', 'dcim.site', ['device', 'site']),
-    ...pairFilters('location_id', 'location', 'dcim.location', ['device', 'location']),
-    ...pairFilters('rack_id', 'rack', 'dcim.rack', ['device', 'rack'], 'name'),
-    ...pairFilters(
-      'virtual_chassis_id',
-      'virtual_chassis',
-      'dcim.virtualchassis',
-      ['device', 'virtual_chassis'],
-      'name',
-    ),
-    ...cabledObjectFilters,
-  },
-  detailViews: [pathsView],
-  hooks: {
-    display: nameWithLabel,
-    derive: (obj) => ({ _name: naturalSortKey(obj.name) }),
-    validate: async (obj, view, previous) =>
-      componentMoveProblem(obj, previous) ??
-      markedWhileCabledProblem(obj) ??
-      rearPortPositionsProblem('dcim.frontport', obj, view, previous),
-    relatedObject: deviceParent,
-  },
-};
+  cabling: 'pass-through',
+  modular: true,
+  fields: [{ name: 'type', type: 'choice', required: true, choices: PORT_TYPE_CHOICES }, colorField, positionsField],
+  rule: (obj, view, previous) => rearPortPositionsProblem('dcim.frontport', obj, view, previous),
+});

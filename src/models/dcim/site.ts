@@ -10,7 +10,9 @@ import {
   uniqueNameField,
 } from '../commonFields.js';
 import { contactFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
-import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
 
 export const site: ModelDefinition = {

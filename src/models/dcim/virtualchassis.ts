@@ -1,16 +1,13 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { countField, descriptionField, identityFields } from '../commonFields.js';
+import type { DecidedChange, FollowUpCommand } from '../compositeWrites.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
+import type { FilterMethod } from '../filterTypes.js';
 import { fieldError, related } from '../hooks.js';
-import type {
-  DecidedChange,
-  FieldErrors,
-  FilterMethod,
-  FollowUpCommand,
-  LookupView,
-  ModelDefinition,
-  StoredObject,
-} from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { deviceDisplay } from './device.js';
 
 /** Once a chassis exists, its master must be one of its members (a new chassis makes its master one). */

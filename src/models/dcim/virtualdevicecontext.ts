@@ -1,10 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { tenancyFilters } from '../filterSpecs.js';
+import type { FilterMethod } from '../filterTypes.js';
 import { fieldError, pyStr, related } from '../hooks.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { hasPrimaryIpFilter, primaryIpField, primaryIpShown } from '../primaryIps.js';
-import type { FieldErrors, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import { onDeviceOrChassis } from './chassisInterfaces.js';
+import { VDC_STATUS_CHOICES } from './choices.js';
 
 /** A primary IP must be of its field's family and sit on an interface of the VDC's device (or a chassis member's). */
 async function validateContext(obj: StoredObject, view: LookupView): Promise<FieldErrors | void> {
@@ -50,11 +55,7 @@ export const virtualdevicecontext: ModelDefinition = {
       type: 'choice',
       required: true,
       choiceRender: 'plain',
-      choices: [
-        { value: 'active', label: 'Active' },
-        { value: 'planned', label: 'Planned' },
-        { value: 'offline', label: 'Offline' },
-      ],
+      choices: VDC_STATUS_CHOICES,
     },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },

@@ -2,9 +2,11 @@
 import { descriptionField, identityFields, uniqueNameField } from '../commonFields.js';
 import { CRITERIA } from '../configContexts/contextScopes.js';
 import { isJsonObject } from '../configContexts/deepMerge.js';
+import type { FieldDefinition } from '../fieldDefinition.js';
 import { pairFilters } from '../filterSpecs.js';
+import type { FilterSpec } from '../filterTypes.js';
 import { fieldError } from '../hooks.js';
-import type { FieldDefinition, FilterSpec, ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { jsonbText } from '../values/jsonbText.js';
 
 /** A criterion: the objects a context is limited to (none listed: no limit of that kind). */

@@ -1,5 +1,5 @@
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import type { FilterSpec } from '../types.js';
+import type { FilterSpec } from '../filterTypes.js';
 
 /**
  * The filters of a model holding a list of content types (`content_types`), as NetBox's

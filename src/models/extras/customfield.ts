@@ -2,24 +2,16 @@
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
-import type { Choice, FieldErrors, ModelDefinition, StoredObject } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { storedPatternProblem } from '../values/storedPattern.js';
-
-const TYPE_CHOICES: Choice[] = [
-  { value: 'text', label: 'Text' },
-  { value: 'longtext', label: 'Text (long)' },
-  { value: 'integer', label: 'Integer' },
-  { value: 'decimal', label: 'Decimal' },
-  { value: 'boolean', label: 'Boolean (true/false)' },
-  { value: 'date', label: 'Date' },
-  { value: 'url', label: 'URL' },
-  { value: 'json', label: 'JSON' },
-  { value: 'select', label: 'Selection' },
-  { value: 'multiselect', label: 'Multiple selection' },
-  { value: 'object', label: 'Object' },
-  { value: 'multiobject', label: 'Multiple objects' },
-];
+import {
+  CUSTOM_FIELD_FILTER_LOGIC_CHOICES,
+  CUSTOM_FIELD_TYPE_CHOICES,
+  CUSTOM_FIELD_VISIBILITY_CHOICES,
+} from './choices.js';
 
 export const customfield: ModelDefinition = {
   key: 'extras.customfield',
@@ -31,7 +23,7 @@ export const customfield: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'content_types', type: 'array', items: 'content_type', required: true },
-    { name: 'type', type: 'choice', required: true, choices: TYPE_CHOICES },
+    { name: 'type', type: 'choice', required: true, choices: CUSTOM_FIELD_TYPE_CHOICES },
     { name: 'object_type', type: 'content_type' },
     { name: 'data_type', type: 'computed', readOnly: true },
     { name: 'name', type: 'string', required: true, unique: true, maxLength: 50, pattern: '^[A-Za-z0-9_]+$' },
@@ -44,21 +36,13 @@ export const customfield: ModelDefinition = {
       name: 'filter_logic',
       type: 'choice',
       default: 'loose',
-      choices: [
-        { value: 'disabled', label: 'Disabled' },
-        { value: 'loose', label: 'Loose' },
-        { value: 'exact', label: 'Exact' },
-      ],
+      choices: CUSTOM_FIELD_FILTER_LOGIC_CHOICES,
     },
     {
       name: 'ui_visibility',
       type: 'choice',
       default: 'read-write',
-      choices: [
-        { value: 'read-write', label: 'Read/Write' },
-        { value: 'read-only', label: 'Read-only' },
-        { value: 'hidden', label: 'Hidden' },
-      ],
+      choices: CUSTOM_FIELD_VISIBILITY_CHOICES,
     },
     { name: 'default', type: 'json', nullable: true, default: null },
     { name: 'weight', type: 'integer', default: 100, min: 0, max: 32767 },
@@ -113,7 +97,7 @@ const OBJECTS = new Set(['object', 'multiobject']);
 function validateDefinition(obj: StoredObject, previous: StoredObject | null): FieldErrors {
   const errors: FieldErrors = {};
   const type = String(obj.type);
-  const label = TYPE_CHOICES.find((c) => c.value === type)?.label ?? type;
+  const label = CUSTOM_FIELD_TYPE_CHOICES.find((c) => c.value === type)?.label ?? type;
   if (previous && previous.type !== obj.type) errors.type = ['Changing the type of custom fields is not supported.'];
   if (!NUMERIC.has(type) && obj.validation_minimum)
     errors.validation_minimum = ['A minimum value may be set only for numeric fields'];

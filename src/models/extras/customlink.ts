@@ -2,26 +2,9 @@
 import { identityFields, uniqueNameField } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
-import type { Choice, ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import { BUTTON_CLASS_CHOICES } from './choices.js';
 import { CUSTOM_LINK_MODELS } from './featureModels.js';
-
-const BUTTON_CLASS_CHOICES: Choice[] = [
-  { value: 'outline-dark', label: 'Default' },
-  { value: 'blue', label: 'Blue' },
-  { value: 'indigo', label: 'Indigo' },
-  { value: 'purple', label: 'Purple' },
-  { value: 'pink', label: 'Pink' },
-  { value: 'red', label: 'Red' },
-  { value: 'orange', label: 'Orange' },
-  { value: 'yellow', label: 'Yellow' },
-  { value: 'green', label: 'Green' },
-  { value: 'teal', label: 'Teal' },
-  { value: 'cyan', label: 'Cyan' },
-  { value: 'gray', label: 'Gray' },
-  { value: 'black', label: 'Black' },
-  { value: 'white', label: 'White' },
-  { value: 'ghost-dark', label: 'Link' },
-];
 
 export const customlink: ModelDefinition = {
   key: 'extras.customlink',

@@ -1,7 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { descriptionField, identityFields } from '../commonFields.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { changeTimesBeyondNetBox } from '../filterSpecs.js';
-import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { contentTypesFilters } from './contentTypesFilters.js';
 import * as headerValues from './exportHeaderValues.js';
 

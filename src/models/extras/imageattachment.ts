@@ -2,7 +2,8 @@
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { BEYOND_NETBOX, lookupsBeyondNetBox } from '../filterSpecs.js';
-import type { ModelDefinition, StoredObject } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { IMAGE_MODELS } from './featureModels.js';
 import { takeOfferedImage } from './imageUploads.js';
 

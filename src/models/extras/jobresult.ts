@@ -1,7 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import type { FilterSpec, ModelDefinition } from '../types.js';
+import type { FilterSpec } from '../filterTypes.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import { JOB_RESULT_STATUS_CHOICES } from './choices.js';
 
 /**
  * The outcome of running a report or script. netledger runs neither, so the list is
@@ -23,14 +25,7 @@ export const jobresult: ModelDefinition = {
       name: 'status',
       type: 'choice',
       readOnly: true,
-      choices: [
-        { value: 'pending', label: 'Pending' },
-        { value: 'scheduled', label: 'Scheduled' },
-        { value: 'running', label: 'Running' },
-        { value: 'completed', label: 'Completed' },
-        { value: 'errored', label: 'Errored' },
-        { value: 'failed', label: 'Failed' },
-      ],
+      choices: JOB_RESULT_STATUS_CHOICES,
     },
     { name: 'created', type: 'datetime', readOnly: true },
     { name: 'scheduled', type: 'datetime', readOnly: true, nullable: true },

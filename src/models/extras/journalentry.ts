@@ -2,15 +2,11 @@
 import { identityFields } from '../commonFields.js';
 import { contentTypeDisplay } from '../contentTypeDisplay.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import type { Choice, FilterSpec, ModelDefinition, StoredObject } from '../types.js';
+import type { FilterSpec } from '../filterTypes.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
+import { JOURNAL_ENTRY_KIND_CHOICES } from './choices.js';
 import { JOURNALED_MODELS } from './featureModels.js';
-
-const KIND_CHOICES: Choice[] = [
-  { value: 'info', label: 'Info' },
-  { value: 'success', label: 'Success' },
-  { value: 'warning', label: 'Warning' },
-  { value: 'danger', label: 'Danger' },
-];
 
 /**
  * A remark about one object of a journaled model, written by a user. Deleting the object
@@ -51,7 +47,7 @@ export const journalentry: ModelDefinition = {
       defaultIsRequester: true,
       defaultOnPut: true,
     },
-    { name: 'kind', type: 'choice', default: 'info', choices: KIND_CHOICES },
+    { name: 'kind', type: 'choice', default: 'info', choices: JOURNAL_ENTRY_KIND_CHOICES },
     { name: 'comments', type: 'string', required: true },
     { name: 'tags', type: 'tags', target: 'extras.tag', default: [] },
     { name: 'custom_fields', type: 'custom_fields' },
@@ -92,6 +88,6 @@ function createdBound(operator: '$gte' | '$lte'): FilterSpec {
 export function journalDisplay(obj: StoredObject): string {
   const created = typeof obj.created === 'string' ? obj.created : '';
   const when = created.length >= 16 ? `${created.slice(0, 10)} ${created.slice(11, 16)}` : created;
-  const kind = KIND_CHOICES.find((c) => c.value === obj.kind)?.label ?? String(obj.kind);
+  const kind = JOURNAL_ENTRY_KIND_CHOICES.find((c) => c.value === obj.kind)?.label ?? String(obj.kind);
   return `${when} (${kind})`;
 }

@@ -2,7 +2,8 @@
 import { descriptionField, identityFields, slugField, uniqueNameField } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { changeTimesBeyondNetBox } from '../filterSpecs.js';
-import type { FilterEnvironment, ModelDefinition } from '../types.js';
+import type { FilterEnvironment } from '../filterTypes.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 export const savedfilter: ModelDefinition = {
   key: 'extras.savedfilter',

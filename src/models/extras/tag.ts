@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { descriptionField, identityFields, uniqueNameField } from '../commonFields.js';
-import type { FilterEnvironment, ModelDefinition } from '../types.js';
+import type { FilterEnvironment } from '../filterTypes.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { taggedItemsField } from './taggedItems.js';
 
 export const tag: ModelDefinition = {

@@ -1,4 +1,6 @@
-import type { FieldDefinition, LookupView, StoredObject } from '../types.js';
+import type { FieldDefinition } from '../fieldDefinition.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 
 /**
  * A tag's `tagged_items`: how many objects, of every model with tags, carry it. Counted

@@ -1,7 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { identityFields, uniqueNameField } from '../commonFields.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { changeTimesBeyondNetBox } from '../filterSpecs.js';
-import type { FieldErrors, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { ValidationContext } from '../modelHooks.js';
+import type { StoredObject } from '../storedObject.js';
+import { WEBHOOK_HTTP_METHOD_CHOICES } from './choices.js';
 import { contentTypesFilters } from './contentTypesFilters.js';
 import { InvalidConditions, parseRuleSet } from './webhookConditions.js';
 import { webhookDeliveriesView } from './webhookDeliveriesView.js';
@@ -28,13 +32,7 @@ export const webhook: ModelDefinition = {
       type: 'choice',
       default: 'POST',
       choiceRender: 'plain',
-      choices: [
-        { value: 'GET', label: 'GET' },
-        { value: 'POST', label: 'POST' },
-        { value: 'PUT', label: 'PUT' },
-        { value: 'PATCH', label: 'PATCH' },
-        { value: 'DELETE', label: 'DELETE' },
-      ],
+      choices: WEBHOOK_HTTP_METHOD_CHOICES,
     },
     { name: 'http_content_type', type: 'string', default: 'application/json', maxLength: 100 },
     { name: 'additional_headers', type: 'string', blank: true, default: '' },

@@ -1,4 +1,4 @@
-import type { DetailView } from '../types.js';
+import type { DetailView } from '../detailEndpoints.js';
 
 /** One delivery of one change event to one webhook, as the delivery worker records it. */
 export interface WebhookDelivery {

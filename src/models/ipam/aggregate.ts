@@ -3,7 +3,7 @@ import { changeLoggedFields, descriptionField, familyField, identityFields, tena
 import { tenancyFilters } from '../filterSpecs.js';
 import { displayAttribute } from '../hooks.js';
 import { overlappingAggregate } from '../ipamUniqueness.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { networkKeys, normalizeNetworkField } from '../values/ipNetworks.js';
 import { containingNetwork } from './prefix.js';
 

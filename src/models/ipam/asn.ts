@@ -1,8 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { tenancyFilters } from '../filterSpecs.js';
+import type { FilterMethod } from '../filterTypes.js';
 import { listedBy } from '../listedByFilter.js';
-import type { FilterMethod, ModelDefinition, StoredObject } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 
 /** 'AS<n>'; a number past 16 bits also in its asdot form, as NetBox shows it: 'AS4200000000 (64086.59904)'. */
 export function asnDisplay(obj: StoredObject): string {

@@ -1,19 +1,14 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import type { GenericListItem } from '../fieldDefinition.js';
 import { existingIds } from '../filterSpecs.js';
+import type { FilterMethod } from '../filterTypes.js';
 import { pyStr } from '../hooks.js';
-import type { Choice, FilterMethod, GenericListItem, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { addressSortKey, hostKeys, lastAddress, networkAddress, parseCidr } from '../values/ipNetworks.js';
-
-export const FHRP_PROTOCOL_CHOICES: Choice[] = [
-  { value: 'vrrp2', label: 'VRRPv2' },
-  { value: 'vrrp3', label: 'VRRPv3' },
-  { value: 'carp', label: 'CARP' },
-  { value: 'clusterxl', label: 'ClusterXL' },
-  { value: 'hsrp', label: 'HSRP' },
-  { value: 'glbp', label: 'GLBP' },
-  { value: 'other', label: 'Other' },
-];
+import { FHRP_AUTH_TYPE_CHOICES, FHRP_PROTOCOL_CHOICES } from './choices.js';
 
 /** The virtual addresses of the group: IP addresses assigned to it, lowest first. */
 async function groupAddresses(group: StoredObject, view: LookupView): Promise<StoredObject[]> {
@@ -82,10 +77,7 @@ export const fhrpgroup: ModelDefinition = {
       blank: true,
       default: '',
       choiceRender: 'plain',
-      choices: [
-        { value: 'plaintext', label: 'Plaintext' },
-        { value: 'md5', label: 'MD5' },
-      ],
+      choices: FHRP_AUTH_TYPE_CHOICES,
     },
     // a credential: sealed with SECRET_KEY in events and the change log, shown in clear to readers as NetBox does
     { name: 'auth_key', type: 'string', blank: true, default: '', maxLength: 255, secret: 'sealed' },

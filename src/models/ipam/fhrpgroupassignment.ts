@@ -2,8 +2,10 @@
 import { identityFields } from '../commonFields.js';
 import { nameWithLabel, pyStr, related } from '../hooks.js';
 import { holderFilters } from '../interfaceHolderFilters.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { DEVICE_HOLDER, VIRTUAL_MACHINE_HOLDER } from '../primaryIps.js';
-import type { LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import { fhrpGroupDisplay } from './fhrpgroup.js';
 
 const INTERFACE_TYPES = ['dcim.interface', 'virtualization.vminterface'];

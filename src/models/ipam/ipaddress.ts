@@ -1,29 +1,20 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { existingIds, tenancyFilters, vrfByRd } from '../filterSpecs.js';
+import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { holderFilters } from '../interfaceHolderFilters.js';
 import { duplicateAddress } from '../ipamUniqueness.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import {
   DEVICE_HOLDER,
   primaryAddressLeavesHolder,
   type PrimaryIpHolder,
   VIRTUAL_MACHINE_HOLDER,
 } from '../primaryIps.js';
-import type { Choice, FilterEnvironment, FilterMethod, ModelDefinition } from '../types.js';
 import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
+import { IP_ADDRESS_ROLE_CHOICES, IP_ADDRESS_STATUS_CHOICES } from './choices.js';
 import { presentInVrf } from './prefix.js';
-
-const ROLE_CHOICES: Choice[] = [
-  { value: 'loopback', label: 'Loopback' },
-  { value: 'secondary', label: 'Secondary' },
-  { value: 'anycast', label: 'Anycast' },
-  { value: 'vip', label: 'VIP' },
-  { value: 'vrrp', label: 'VRRP' },
-  { value: 'hsrp', label: 'HSRP' },
-  { value: 'glbp', label: 'GLBP' },
-  { value: 'carp', label: 'CARP' },
-];
 
 /** Where an address names its interface. */
 const ASSIGNED = { typeField: 'assigned_object_type', idField: 'assigned_object_id' };
@@ -47,15 +38,9 @@ export const ipaddress: ModelDefinition = {
       name: 'status',
       type: 'choice',
       default: 'active',
-      choices: [
-        { value: 'active', label: 'Active' },
-        { value: 'reserved', label: 'Reserved' },
-        { value: 'deprecated', label: 'Deprecated' },
-        { value: 'dhcp', label: 'DHCP' },
-        { value: 'slaac', label: 'SLAAC' },
-      ],
+      choices: IP_ADDRESS_STATUS_CHOICES,
     },
-    { name: 'role', type: 'choice', blank: true, default: '', choices: ROLE_CHOICES },
+    { name: 'role', type: 'choice', blank: true, default: '', choices: IP_ADDRESS_ROLE_CHOICES },
     {
       name: 'assigned_object_type',
       type: 'content_type',
@@ -116,7 +101,13 @@ export const ipaddress: ModelDefinition = {
     vminterface: { kind: 'method', lookups: ['n'], method: assignedToInterfaces(VIRTUAL_MACHINE_HOLDER, 'name') },
     fhrpgroup_id: { kind: 'method', value: 'integer', lookups: ['n'], method: assignedToFhrpGroups },
     assigned_to_interface: { kind: 'method', value: 'boolean', single: true, method: filterAssignedToInterface },
-    role: { kind: 'field', field: 'role', value: 'string', choices: ROLE_CHOICES.map((c) => c.value), lookups: ['n'] },
+    role: {
+      kind: 'field',
+      field: 'role',
+      value: 'string',
+      choices: IP_ADDRESS_ROLE_CHOICES.map((c) => c.value),
+      lookups: ['n'],
+    },
     assigned_object_type: false,
     assigned_object_id: false,
     nat_inside_id: false,

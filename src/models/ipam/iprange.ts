@@ -1,17 +1,14 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { rangeAvailableIps } from '../allocation/availableIps.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { tenancyFilters, vrfByRd } from '../filterSpecs.js';
+import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
 import { fieldError, pyStr } from '../hooks.js';
+import type { LookupView } from '../lookupView.js';
 import { MATCH_NOTHING } from '../matchNothing.js';
-import type {
-  FieldErrors,
-  FilterEnvironment,
-  FilterMethod,
-  LookupView,
-  ModelDefinition,
-  StoredObject,
-} from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { addressSortKey, type Cidr, formatAddress, normalizeHost, parseCidr } from '../values/ipNetworks.js';
 import { VLAN_STATUS_CHOICES } from './choices.js';
 import { inetCompare, inetWithin, rangeEndsError, rangeSize, rangeSizeError, rangeText } from './ipRangeRules.js';

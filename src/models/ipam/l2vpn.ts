@@ -9,22 +9,8 @@ import {
 } from '../commonFields.js';
 import { pairFilters, tenancyFilters } from '../filterSpecs.js';
 import { fieldError, pyStr } from '../hooks.js';
-import type { Choice, ModelDefinition } from '../types.js';
-
-export const L2VPN_TYPE_CHOICES: Choice[] = [
-  { value: 'vpws', label: 'VPWS' },
-  { value: 'vpls', label: 'VPLS' },
-  { value: 'vxlan', label: 'VXLAN' },
-  { value: 'vxlan-evpn', label: 'VXLAN-EVPN' },
-  { value: 'mpls-evpn', label: 'MPLS EVPN' },
-  { value: 'pbb-evpn', label: 'PBB EVPN' },
-  { value: 'epl', label: 'EPL' },
-  { value: 'evpl', label: 'EVPL' },
-  { value: 'ep-lan', label: 'Ethernet Private LAN' },
-  { value: 'evp-lan', label: 'Ethernet Virtual Private LAN' },
-  { value: 'ep-tree', label: 'Ethernet Private Tree' },
-  { value: 'evp-tree', label: 'Ethernet Virtual Private Tree' },
-];
+import type { ModelDefinition } from '../modelDefinition.js';
+import { L2VPN_TYPE_CHOICES } from './choices.js';
 
 /** Types that join exactly two ends: an L2VPN of these takes at most two terminations. */
 export const POINT_TO_POINT_TYPES = new Set(['vpws', 'epl', 'ep-lan', 'ep-tree']);

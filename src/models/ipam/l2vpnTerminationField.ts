@@ -3,14 +3,10 @@
  * `l2vpn_termination` (the termination naming it, nested, or null) and the `l2vpn` /
  * `l2vpn_id` filters, which follow the terminations that name the object.
  */
-import type {
-  FieldDefinition,
-  FilterSpec,
-  GenericHolder,
-  GenericListItem,
-  LookupView,
-  StoredObject,
-} from '../types.js';
+import type { FieldDefinition, GenericListItem } from '../fieldDefinition.js';
+import type { FilterSpec, GenericHolder } from '../filterTypes.js';
+import type { LookupView } from '../lookupView.js';
+import type { StoredObject } from '../storedObject.js';
 
 const TERMINATION = 'ipam.l2vpntermination';
 

@@ -1,17 +1,15 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { existingIds } from '../filterSpecs.js';
+import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
 import { fieldError, pyStr, related } from '../hooks.js';
-import type {
-  FieldErrors,
-  FilterEnvironment,
-  FilterMethod,
-  LookupView,
-  ModelDefinition,
-  StoredObject,
-} from '../types.js';
-import { L2VPN_TYPE_CHOICES, POINT_TO_POINT_TYPES } from './l2vpn.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
+import { L2VPN_TYPE_CHOICES } from './choices.js';
+import { POINT_TO_POINT_TYPES } from './l2vpn.js';
 
 /** What may terminate an L2VPN. */
 export const TERMINATING_TYPES = ['dcim.interface', 'ipam.vlan', 'virtualization.vminterface'];

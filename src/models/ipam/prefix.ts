@@ -3,9 +3,12 @@ import { prefixAvailableIps } from '../allocation/availableIps.js';
 import { prefixAvailablePrefixes } from '../allocation/availablePrefixes.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
+import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
 import { displayAttribute } from '../hooks.js';
 import { duplicatePrefix } from '../ipamUniqueness.js';
-import type { FilterEnvironment, FilterMethod, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import {
   addressSortKey,
   lastAddress,
@@ -14,6 +17,7 @@ import {
   normalizeNetworkField,
   parseCidr,
 } from '../values/ipNetworks.js';
+import { PREFIX_STATUS_CHOICES } from './choices.js';
 import { liveHierarchy, prefixHierarchyColumns } from './prefixHierarchy.js';
 
 const HIERARCHY_LOOKUPS = ['n', 'lte', 'lt', 'gte', 'gt'];
@@ -37,12 +41,7 @@ export const prefix: ModelDefinition = {
       name: 'status',
       type: 'choice',
       default: 'active',
-      choices: [
-        { value: 'container', label: 'Container' },
-        { value: 'active', label: 'Active' },
-        { value: 'reserved', label: 'Reserved' },
-        { value: 'deprecated', label: 'Deprecated' },
-      ],
+      choices: PREFIX_STATUS_CHOICES,
     },
     { name: 'role', type: 'fk', target: 'ipam.role', onDelete: 'SET_NULL', nullable: true, default: null },
     { name: 'is_pool', type: 'boolean', default: false },

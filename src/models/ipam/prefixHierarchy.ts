@@ -1,4 +1,6 @@
-import type { ColumnTransition, LookupView, ProjectedColumns, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ColumnTransition, ProjectedColumns } from '../modelHooks.js';
+import type { StoredObject } from '../storedObject.js';
 import { addressSortKey, type Family, sortKeyValue } from '../values/ipNetworks.js';
 
 /**

@@ -2,7 +2,7 @@
 import { changeLoggedFields, descriptionField, identityFields, tenantField, uniqueNameField } from '../commonFields.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { listedBy } from '../listedByFilter.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 export const routetarget: ModelDefinition = {
   key: 'ipam.routetarget',

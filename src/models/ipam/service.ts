@@ -1,8 +1,10 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { pairFilters } from '../filterSpecs.js';
 import { fieldError } from '../hooks.js';
-import type { FieldErrors, ModelDefinition, StoredObject } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { portFilter, portsField, portsSortKey, protocolField, serviceDisplay, serviceRules } from './serviceFields.js';
 
 /**

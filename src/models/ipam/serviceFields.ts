@@ -2,14 +2,12 @@
  * What services and service templates share (NetBox's ServiceBase): the protocol, the
  * list of ports, their string form, the `port` filter and the rules on both.
  */
+import type { FieldDefinition } from '../fieldDefinition.js';
+import type { FieldErrors } from '../fieldErrors.js';
+import type { FilterSpec } from '../filterTypes.js';
 import { pyStr } from '../hooks.js';
-import type { Choice, FieldDefinition, FieldErrors, FilterSpec, StoredObject } from '../types.js';
-
-export const SERVICE_PROTOCOL_CHOICES: Choice[] = [
-  { value: 'tcp', label: 'TCP' },
-  { value: 'udp', label: 'UDP' },
-  { value: 'sctp', label: 'SCTP' },
-];
+import type { StoredObject } from '../storedObject.js';
+import { SERVICE_PROTOCOL_CHOICES } from './choices.js';
 
 const PORT_MIN = 1;
 const PORT_MAX = 65535;

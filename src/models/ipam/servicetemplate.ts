@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields, uniqueNameField } from '../commonFields.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { portFilter, portsField, portsSortKey, protocolField, serviceDisplay, serviceRules } from './serviceFields.js';
 
 export const servicetemplate: ModelDefinition = {

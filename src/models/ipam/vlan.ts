@@ -9,8 +9,11 @@ import {
 } from '../commonFields.js';
 import { rackDisplay } from '../dcim/rack.js';
 import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
+import type { FilterEnvironment } from '../filterTypes.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
-import type { FilterEnvironment, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
 import { VLAN_STATUS_CHOICES } from './choices.js';
 import { l2vpnFilters, l2vpnTerminationField } from './l2vpnTerminationField.js';
 

@@ -3,7 +3,7 @@ import { vlanGroupAvailableVlans } from '../allocation/availableVlans.js';
 import { changeLoggedFields, countField, descriptionField, identityFields } from '../commonFields.js';
 import { scopeFilter } from '../filterSpecs.js';
 import { fieldError } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 /** What a VLAN group may be scoped to. */
 const SCOPE_TYPES = [

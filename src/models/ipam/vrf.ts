@@ -2,7 +2,7 @@
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { pairFilters, tenancyFilters } from '../filterSpecs.js';
 import { pyStr } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 export const vrf: ModelDefinition = {
   key: 'ipam.vrf',

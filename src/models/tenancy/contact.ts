@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { treeFilters } from '../filterSpecs.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 export const contact: ModelDefinition = {
   key: 'tenancy.contact',

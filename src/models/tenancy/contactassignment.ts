@@ -2,15 +2,11 @@
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { fieldError, pyStr, related } from '../hooks.js';
-import type { Choice, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { StoredObject } from '../storedObject.js';
+import { CONTACT_PRIORITY_CHOICES } from './choices.js';
 import { CONTACT_MODELS } from './contactModels.js';
-
-const PRIORITY_CHOICES: Choice[] = [
-  { value: 'primary', label: 'Primary' },
-  { value: 'secondary', label: 'Secondary' },
-  { value: 'tertiary', label: 'Tertiary' },
-  { value: 'inactive', label: 'Inactive' },
-];
 
 /**
  * A contact given a role for one object of any model that has contacts. Deleting that
@@ -48,7 +44,14 @@ export const contactassignment: ModelDefinition = {
       nullable: true,
       briefAttribute: 'id',
     },
-    { name: 'priority', type: 'choice', blank: true, default: '', defaultOnPut: true, choices: PRIORITY_CHOICES },
+    {
+      name: 'priority',
+      type: 'choice',
+      blank: true,
+      default: '',
+      defaultOnPut: true,
+      choices: CONTACT_PRIORITY_CHOICES,
+    },
     // A record's created reads as a date (YYYY-MM-DD); the stored value keeps the full timestamp.
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
@@ -78,6 +81,6 @@ async function assignmentDisplay(obj: StoredObject, view: LookupView): Promise<s
   const target = typeof obj.content_type === 'string' ? await related(view, obj.content_type, obj.object_id) : null;
   const contactText = contact ? pyStr(contact.display ?? contact.name) : 'None';
   const targetText = target ? pyStr(target.display ?? target.id) : 'None';
-  const priority = PRIORITY_CHOICES.find((c) => c.value === obj.priority)?.label;
+  const priority = CONTACT_PRIORITY_CHOICES.find((c) => c.value === obj.priority)?.label;
   return priority ? `${contactText} (${priority}) -> ${targetText}` : `${contactText} -> ${targetText}`;
 }

@@ -8,7 +8,7 @@ import {
   uniqueNameField,
 } from '../commonFields.js';
 import { contactFilters, treeFilters } from '../filterSpecs.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 export const tenant: ModelDefinition = {
   key: 'tenancy.tenant',

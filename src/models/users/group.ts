@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, auth.group); hooks are hand-written.
 import { countField, identityFields } from '../commonFields.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 /** Django's auth.group, served at /api/users/groups/: members are set through the user's `groups`. */
 export const group: ModelDefinition = {

@@ -1,8 +1,9 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, users.objectpermission); hooks are hand-written.
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { pairFilters } from '../filterSpecs.js';
-import type { FieldErrors, ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 /**
  * '<app_label>.<model>'. NetBox accepts any installed content type; models this service does

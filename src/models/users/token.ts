@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { descriptionField, identityFields } from '../commonFields.js';
 import { BEYOND_NETBOX, lookupsBeyondNetBox } from '../filterSpecs.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { normalizeAllowedIps } from '../values/allowedIps.js';
 
 /** The masked form NetBox shows when keys cannot be retrieved: 34 '*' and the key's last 6 characters. */

@@ -2,7 +2,7 @@
 import { identityFields } from '../commonFields.js';
 import { BEYOND_NETBOX, pairFilters } from '../filterSpecs.js';
 import { pyStr } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 
 /** Django's UnicodeUsernameValidator: letters, digits and @ . + - _ only. */
 const USERNAME = /^[\p{L}\p{N}_@.+-]+$/u;

@@ -4,7 +4,7 @@
  * `{<param>: [message]}`, or IGNORE for values NetBox silently drops (booleans it does
  * not understand disable the filter).
  */
-import type { FilterValueType } from '../types.js';
+import type { FilterValueType } from '../filterTypes.js';
 
 export const IGNORE = Symbol('ignore');
 

@@ -1,7 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { contactFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import { CLUSTER_STATUS_CHOICES } from './choices.js';
 
 export const cluster: ModelDefinition = {
   key: 'virtualization.cluster',
@@ -27,13 +28,7 @@ export const cluster: ModelDefinition = {
       name: 'status',
       type: 'choice',
       default: 'active',
-      choices: [
-        { value: 'planned', label: 'Planned' },
-        { value: 'staging', label: 'Staging' },
-        { value: 'active', label: 'Active' },
-        { value: 'decommissioning', label: 'Decommissioning' },
-        { value: 'offline', label: 'Offline' },
-      ],
+      choices: CLUSTER_STATUS_CHOICES,
     },
     tenantField,
     {

@@ -2,9 +2,12 @@
 import { descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { configContextField, VIRTUAL_MACHINE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 import { deviceDisplay } from '../dcim/device.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import {
   belongsToHolder,
   hasPrimaryIpFilter,
@@ -13,17 +16,9 @@ import {
   primaryIpStartsWith,
   VIRTUAL_MACHINE_HOLDER,
 } from '../primaryIps.js';
-import type { Choice, FieldErrors, LookupView, ModelDefinition, StoredObject } from '../types.js';
+import type { StoredObject } from '../storedObject.js';
 import { naturalSortKey } from '../values/naturalSortKey.js';
-
-const STATUS_CHOICES: Choice[] = [
-  { value: 'offline', label: 'Offline' },
-  { value: 'active', label: 'Active' },
-  { value: 'planned', label: 'Planned' },
-  { value: 'staged', label: 'Staged' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'decommissioning', label: 'Decommissioning' },
-];
+import { VIRTUAL_MACHINE_STATUS_CHOICES } from './choices.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -104,7 +99,7 @@ export const virtualmachine: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'status', type: 'choice', default: 'active', choices: STATUS_CHOICES },
+    { name: 'status', type: 'choice', default: 'active', choices: VIRTUAL_MACHINE_STATUS_CHOICES },
     // filled from the cluster's site on save when left empty (beforeSave)
     { name: 'site', type: 'fk', target: 'dcim.site', onDelete: 'PROTECT', nullable: true, default: null },
     {

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { INTERFACE_MODE_CHOICES } from '../dcim/choices.js';
+import type { FieldErrors } from '../fieldErrors.js';
 import { pairFilters, vrfByRd } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import {
@@ -11,7 +12,10 @@ import {
   untaggedVlanSiteProblem,
 } from '../interfaceVlans.js';
 import { l2vpnFilters, l2vpnTerminationField } from '../ipam/l2vpnTerminationField.js';
-import type { FieldErrors, LookupView, ModelDefinition, StoredObject, ValidationContext } from '../types.js';
+import type { LookupView } from '../lookupView.js';
+import type { ModelDefinition } from '../modelDefinition.js';
+import type { ValidationContext } from '../modelHooks.js';
+import type { StoredObject } from '../storedObject.js';
 import { normalizeHardwareField } from '../values/hardwareAddress.js';
 import { naturalInterfaceKey } from '../values/naturalSortKey.js';
 

@@ -2,7 +2,7 @@
  * The authentication a wireless LAN or link declares (NetBox's WirelessAuthenticationBase):
  * type, cipher and pre-shared key, each optional.
  */
-import type { FieldDefinition } from '../types.js';
+import type { FieldDefinition } from '../fieldDefinition.js';
 import { PSK_MAX_LENGTH, WIRELESS_AUTH_CIPHER_CHOICES, WIRELESS_AUTH_TYPE_CHOICES } from './choices.js';
 
 export const authTypeField: FieldDefinition = {

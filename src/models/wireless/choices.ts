@@ -1,8 +1,8 @@
 /**
- * The choice sets of NetBox's wireless app (wireless/choices.py) and the link status a
- * wireless link shares with cables (dcim's LinkStatusChoices).
+ * The choice sets of NetBox's wireless app (wireless/choices.py); the link status a
+ * wireless link shares with cables is dcim's (LINK_STATUS_CHOICES).
  */
-import type { Choice } from '../types.js';
+import type { Choice } from '../fieldDefinition.js';
 
 export const WIRELESS_LAN_STATUS_CHOICES: Choice[] = [
   { value: 'active', label: 'Active' },
@@ -22,12 +22,6 @@ export const WIRELESS_AUTH_CIPHER_CHOICES: Choice[] = [
   { value: 'auto', label: 'Auto' },
   { value: 'tkip', label: 'TKIP' },
   { value: 'aes', label: 'AES' },
-];
-
-export const LINK_STATUS_CHOICES: Choice[] = [
-  { value: 'connected', label: 'Connected' },
-  { value: 'planned', label: 'Planned' },
-  { value: 'decommissioning', label: 'Decommissioning' },
 ];
 
 /** IEEE 802.11-2007's longest SSID. */

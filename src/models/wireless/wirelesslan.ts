@@ -1,8 +1,9 @@
 // Field facts from NetBox 3.4.10's wireless serializers, models and filter sets; the reference folder has no wireless app.
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { tenancyFilters, treeFilters, UNKNOWN_CHOICE } from '../filterSpecs.js';
+import type { FilterEnvironment } from '../filterTypes.js';
 import { attributeOrNumber } from '../hooks.js';
-import type { FilterEnvironment, ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { authCipherField, authPskField, authPskSealedField, authTypeField } from './authFields.js';
 import { SSID_MAX_LENGTH, WIRELESS_LAN_STATUS_CHOICES } from './choices.js';
 

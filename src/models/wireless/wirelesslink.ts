@@ -1,10 +1,11 @@
 // Field facts from NetBox 3.4.10's wireless serializers, models and filter sets; the reference folder has no wireless app.
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
+import { LINK_STATUS_CHOICES } from '../dcim/choices.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import { attributeOrNumber } from '../hooks.js';
-import type { ModelDefinition } from '../types.js';
+import type { ModelDefinition } from '../modelDefinition.js';
 import { authCipherField, authPskField, authPskSealedField, authTypeField } from './authFields.js';
-import { LINK_STATUS_CHOICES, SSID_MAX_LENGTH } from './choices.js';
+import { SSID_MAX_LENGTH } from './choices.js';
 import { recordInterfaceDevices, wirelessEndFollowUps, wirelessLinkProblem } from './wirelessLinkEnds.js';
 
 const wirelessInterface = (name: string, label: string) =>

@@ -34,7 +34,7 @@ import { Query as MingoQuery } from 'mingo';
 import { TurnBudget } from '../../eventLoopTurns.js';
 import type { LogCursor, ResumePoint } from '../../events/EventLog.js';
 import { findFreeRuns, sortedUsed } from '../../models/allocation/freeAddresses.js';
-import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
+import type { AddressRun, FreeAddressQuery } from '../../models/lookupView.js';
 import { compileSort, type Keyed, keyedBy, makeComparator } from '../querySemantics/sortOrder.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
 import { AddressOccupancy } from './AddressOccupancy.js';

@@ -34,7 +34,7 @@ import {
 import type { LogCursor, ResumePoint } from '../../events/EventLog.js';
 import { asResumePoint } from '../../events/resumePoint.js';
 import { ascendingUsed, findFreeRuns, usedQuery } from '../../models/allocation/freeAddresses.js';
-import type { AddressRun, FreeAddressQuery } from '../../models/types.js';
+import type { AddressRun, FreeAddressQuery } from '../../models/lookupView.js';
 import { sortKeyValue } from '../../models/values/ipNetworks.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../ReadStore.js';
 import { ReadStoreUnavailableError } from '../ReadStoreUnavailableError.js';

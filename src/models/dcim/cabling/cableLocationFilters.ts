@@ -4,7 +4,7 @@
  * site). Answered from the ends as they are now, so a device moved to another rack moves
  * its cables with it (NetBox filters on copies cached when the cable was saved).
  */
-import type { FilterEnvironment, FilterSpec } from '../../types.js';
+import type { FilterEnvironment, FilterSpec } from '../../filterTypes.js';
 
 const DEVICE_COMPONENTS = [
   'dcim.consoleport',

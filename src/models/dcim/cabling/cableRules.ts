@@ -1,6 +1,9 @@
 /** What a cable may connect (NetBox 3.4's Cable.clean and CableTermination.clean), first failing rule wins. */
+import type { GenericListItem } from '../../fieldDefinition.js';
+import type { FieldErrors } from '../../fieldErrors.js';
 import { fieldError } from '../../hooks.js';
-import type { FieldErrors, GenericListItem, LookupView, StoredObject } from '../../types.js';
+import type { LookupView } from '../../lookupView.js';
+import type { StoredObject } from '../../storedObject.js';
 import { INTERFACE_TYPE_CHOICES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../choices.js';
 import { COMPATIBLE_TERMINATION_TYPES } from './terminationTypes.js';
 

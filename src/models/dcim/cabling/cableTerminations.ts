@@ -5,7 +5,9 @@
  * or cleared to match. Recorded as events of the cable's request, so history, revert
  * and replay see the ends change with the cable.
  */
-import type { DecidedChange, FollowUpCommand, GenericListItem, LookupView } from '../../types.js';
+import type { DecidedChange, FollowUpCommand } from '../../compositeWrites.js';
+import type { GenericListItem } from '../../fieldDefinition.js';
+import type { LookupView } from '../../lookupView.js';
 import { terminationsOf } from './cableRules.js';
 
 const TERMINATION = 'dcim.cabletermination';

@@ -4,7 +4,10 @@
  * them (link peers, connected endpoints, reachability, a nested interface's connection
  * status), through one reader of the objects on the way.
  */
-import type { GenericListItem, LookupView, ModelDefinition, RenderMemo, StoredObject } from '../../types.js';
+import type { GenericListItem, RenderMemo } from '../../fieldDefinition.js';
+import type { LookupView } from '../../lookupView.js';
+import type { ModelDefinition } from '../../modelDefinition.js';
+import type { StoredObject } from '../../storedObject.js';
 import { type CablePath, pathFrom, PathReader, wirelessLinkId, wirelessPeerId } from './tracePath.js';
 
 const READER = 'cabling:reader';

@@ -8,7 +8,9 @@
  * other (the far interface ends the path). Traced on read from the stored cables and
  * links, so it is never stale and `as_of` sees the path as it was.
  */
-import type { GenericListItem, LookupView, StoredObject } from '../../types.js';
+import type { GenericListItem } from '../../fieldDefinition.js';
+import type { LookupView } from '../../lookupView.js';
+import type { StoredObject } from '../../storedObject.js';
 
 export type PathNode = GenericListItem;
 

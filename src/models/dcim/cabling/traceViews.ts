@@ -4,7 +4,9 @@
  * /paths/ on pass-through objects (every path running through the port or circuit
  * termination). Both trace on read from the stored cables.
  */
-import type { DetailView, DetailViewRequest, GenericListItem, StoredObject } from '../../types.js';
+import type { DetailView, DetailViewRequest } from '../../detailEndpoints.js';
+import type { GenericListItem } from '../../fieldDefinition.js';
+import type { StoredObject } from '../../storedObject.js';
 import {
   type CablePath,
   destinations,

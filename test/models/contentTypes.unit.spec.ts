@@ -1,8 +1,8 @@
 import test from 'ava';
 
 import { filterEntries, sortEntries } from '../../src/api/extras/contentTypesRoute.js';
-import { ContentTypes } from '../../src/audit/contentTypes.js';
 import { ValidationError } from '../../src/errors/requestErrors.js';
+import { ContentTypes } from '../../src/models/contentTypes.js';
 import { allModels } from '../../src/models/index.js';
 import { ModelRegistry, registry } from '../../src/models/registry.js';
 

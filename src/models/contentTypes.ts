@@ -1,5 +1,5 @@
-import { contentTypeDisplay } from '../models/contentTypeDisplay.js';
-import type { ModelRegistry } from '../models/registry.js';
+import { contentTypeDisplay } from './contentTypeDisplay.js';
+import type { ModelRegistry } from './registry.js';
 
 /** One content type: its numeric id, '<app_label>.<model>' key and the two halves of it. */
 export interface ContentTypeEntry {
