@@ -1,4 +1,5 @@
 import type { ModelRegistry } from '../models/registry.js';
+import { onMain } from '../events/ChangeEvent.js';
 import { evolve } from '../projections/evolve.js';
 import { MemoryReadStore, type ReadModelCapture } from '../projections/memory/MemoryReadStore.js';
 import { withProjectedColumns } from '../projections/projectedColumns.js';
@@ -271,7 +272,7 @@ export class PastStates {
     const from = (start?.capture.position ?? 0) + 1;
     if (from <= build.position) {
       for await (const chunk of this.audit.range(from, build.position)) {
-        const changes = chunk.map((event) => evolve(this.registry, event));
+        const changes = chunk.filter(onMain).map((event) => evolve(this.registry, event));
         await store.apply(await withProjectedColumns(this.registry, store, changes), chunk[chunk.length - 1]!.position);
         this.replayedEvents += chunk.length;
         await yieldPoint(build.position);

@@ -1,11 +1,9 @@
-import { Query as MingoQuery } from 'mingo';
-
 import { AddressSet } from '../models/allocation/addressSet.js';
 import { inScope } from '../models/allocation/freeAddresses.js';
 import type { AddressRun, FreeAddressQuery, LookupView, StoredObject } from '../models/types.js';
 import { addressSortKey, sortKeyValue } from '../models/values/ipNetworks.js';
 import { foldCase } from '../projections/caseFolding.js';
-import { compileNative } from '../projections/querySemantics/nativeMatch.js';
+import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { exactLiterals } from '../projections/textPatterns.js';
 
@@ -160,7 +158,7 @@ export class StagedView implements LookupView {
         if (picked && layers.slice(i + 1).some((newer) => newer.has(id))) continue;
         const doc = layers[i]!.get(id);
         if (!doc || !equalities.every(([key, value]) => equals(doc[key], value))) continue;
-        matcher ??= stagedMatcher(query);
+        matcher ??= documentMatcher(query);
         if (matcher(doc)) results.push(doc as StoredObject);
       }
     }
@@ -207,21 +205,6 @@ export class StagedView implements LookupView {
     const free = AddressSet.union(query.family, [...fromStore, ...released]);
     return [...free.lowest(query.limit).intervals];
   }
-}
-
-/**
- * A test of staged documents against a query: the compiled JavaScript predicate where it
- * can tell (compiling mingo's query costs more than testing a bulk request's staged
- * items with it), mingo otherwise; both follow MongoDB's semantics.
- */
-function stagedMatcher(query: Record<string, unknown>): (doc: ReadDocument) => boolean {
-  const native = compileNative(query);
-  let mingo: MingoQuery | null = null;
-  return (doc) => {
-    const verdict = native ? native(doc) : 2;
-    if (verdict !== 2) return verdict === 1;
-    return (mingo ??= new MingoQuery(query)).test(doc);
-  };
 }
 
 type Scalar = string | number | boolean;
