@@ -9,7 +9,7 @@ import { type UpdateItem, updateObjects } from '../commands/updateObjects.js';
 import type { WriteContext, WriteTransaction } from '../commands/WriteCoordinator.js';
 import { nextTurn } from '../eventLoopTurns.js';
 import type { FieldErrors, ModelDefinition } from '../models/types.js';
-import type { ReadDocument, ReadStore } from '../projections/ReadStore.js';
+import type { ReadDocument } from '../projections/ReadStore.js';
 import { etagOf, ifMatchPreconditions, ITEM_ETAG, itemEtagError, itemVersions } from './conditionalWrite.js';
 import { detailActionRoutes } from './detailActionRoutes.js';
 import { detailViewRoutes } from './detailViewRoutes.js';
@@ -21,8 +21,9 @@ import { assertInScope, viewScope, withinScope, writeGuard, writeScope } from '.
 import { listPage } from './query/listPage.js';
 import { and } from './query/ListQueryCompiler.js';
 import { cacheableRendering, renderCached, renderKeyPrefix } from './renderCache/renderCached.js';
+import { readModels } from './requestReadModels.js';
 import { RoutesByModel } from './RoutesByModel.js';
-import type { RenderOptions, Representation, Serializer } from './Serializer.js';
+import type { RenderOptions, Representation } from './Serializer.js';
 import type { Services } from './Services.js';
 
 const LIST_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -87,13 +88,6 @@ export function parseId(ctx: Context): number {
   const id = Number(raw);
   if (!Number.isSafeInteger(id)) throw new NotFoundError();
   return id;
-}
-
-/** The read models a request reads: the live ones, or a past state a middleware chose (e.g. ?as_of=). */
-function readModels(services: Services, ctx: Context): { store: ReadStore; serializer: Serializer } {
-  const store: ReadStore | undefined = ctx.state.readStore;
-  if (!store || store === services.store) return { store: services.store, serializer: services.serializer };
-  return { store, serializer: services.serializer.using(store) };
 }
 
 async function listView(services: Services, definition: ModelDefinition, ctx: Context) {
@@ -205,8 +199,8 @@ async function detailView(services: Services, definition: ModelDefinition, ctx: 
 }
 
 export function writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext {
-  const { requestId, eventUser, idempotency, webhookDepth } = ctx.state;
-  return { requestId, user: eventUser ?? null, authorize, idempotency, webhookDepth };
+  const { requestId, eventUser, idempotency, webhookDepth, branch } = ctx.state;
+  return { requestId, user: eventUser ?? null, authorize, idempotency, webhookDepth, branch };
 }
 
 /**
@@ -263,7 +257,12 @@ export async function writtenObjects(
   for (let i = 0; i < docs.length; i += WRITTEN_RENDER_CHUNK) {
     if (i > 0) await nextTurn();
     rendered.push(
-      ...(await services.serializer.render(definition, docs.slice(i, i + WRITTEN_RENDER_CHUNK), 'complete', options)),
+      ...(await readModels(services, ctx).serializer.render(
+        definition,
+        docs.slice(i, i + WRITTEN_RENDER_CHUNK),
+        'complete',
+        options,
+      )),
     );
   }
   return rendered;
@@ -297,7 +296,7 @@ async function createView(services: Services, definition: ModelDefinition, ctx: 
 async function updateView(services: Services, definition: ModelDefinition, ctx: Context, mode: 'put' | 'patch') {
   const scope = await writeScope(ctx, definition, 'change');
   const id = parseId(ctx);
-  await assertInScope(services.store, definition, scope, id);
+  await assertInScope(readModels(services, ctx).store, definition, scope, id);
   const body = requireBody(ctx);
   const preconditions = ifMatchPreconditions(ctx, [id]);
   const result = await runWrite(
@@ -357,7 +356,7 @@ function bulkPreconditions(ctx: Context, items: BulkItem[]): Precondition[] {
 
 async function bulkUpdateView(services: Services, definition: ModelDefinition, ctx: Context, mode: 'put' | 'patch') {
   const scope = await writeScope(ctx, definition, 'change');
-  const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
+  const items = await withinScope(readModels(services, ctx).store, definition, scope, bulkItems(requireBody(ctx)));
   const guard = writeGuard(
     ctx,
     definition,
@@ -374,7 +373,7 @@ async function bulkUpdateView(services: Services, definition: ModelDefinition, c
 async function deleteView(services: Services, definition: ModelDefinition, ctx: Context) {
   const scope = await writeScope(ctx, definition, 'delete');
   const id = parseId(ctx);
-  if (!ctx.state.replayOf) await assertInScope(services.store, definition, scope, id);
+  if (!ctx.state.replayOf) await assertInScope(readModels(services, ctx).store, definition, scope, id);
   const preconditions = ifMatchPreconditions(ctx, [id]);
   await runWrite(
     services,
@@ -389,7 +388,7 @@ async function deleteView(services: Services, definition: ModelDefinition, ctx: 
 
 async function bulkDeleteView(services: Services, definition: ModelDefinition, ctx: Context) {
   const scope = await writeScope(ctx, definition, 'delete');
-  const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
+  const items = await withinScope(readModels(services, ctx).store, definition, scope, bulkItems(requireBody(ctx)));
   const guard = writeGuard(
     ctx,
     definition,

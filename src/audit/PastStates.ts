@@ -1,5 +1,5 @@
-import type { ModelRegistry } from '../models/registry.js';
 import { onMain } from '../events/ChangeEvent.js';
+import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
 import { MemoryReadStore, type ReadModelCapture } from '../projections/memory/MemoryReadStore.js';
 import { withProjectedColumns } from '../projections/projectedColumns.js';

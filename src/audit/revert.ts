@@ -19,6 +19,8 @@ interface NetChange {
   after: Record<string, unknown> | null;
   /** Position of the request's last event on the object. */
   last: number;
+  /** Position of the request's first event on the object. */
+  first: number;
 }
 
 /**
@@ -46,6 +48,8 @@ export async function revertRequest(
   const nets = netChanges(await audit.events(positions));
   const refuse = (reason: string) => new ConflictError(`Cannot revert request ${target}: ${reason}`);
 
+  // Objects the revert deletes may refer to each other (an interface and its cable): neither keeps the other.
+  const deleting = new Set(nets.filter((n) => n.before === null && n.after !== null).map((n) => `${n.type}:${n.id}`));
   const { events } = await coordinator.execute(context, async (tx) => {
     for (const net of nets) {
       if (net.before === null && net.after === null) continue; // created and deleted by the request itself
@@ -68,7 +72,7 @@ export async function revertRequest(
 
       let event: ChangeEvent;
       if (net.before === null) {
-        await assertUnreferenced(registry, tx, definition, net.id, label, refuse);
+        await assertUnreferenced(registry, tx, definition, net.id, label, refuse, deleting);
         event = tx.record({
           action: 'delete',
           objectType: net.type,
@@ -103,7 +107,12 @@ export async function revertRequest(
   return events;
 }
 
-/** Per object, its state before and after the request; ordered by the request's last change of it, newest first. */
+/**
+ * Per object, its state before and after the request, newest first: an object the request
+ * created by its creation (what was created after it, and may refer to it, goes first, even
+ * when the request changed it again later: a merged branch's interface gets its cable after
+ * the cable's terminations), any other by the request's last change of it.
+ */
 function netChanges(events: readonly ChangeEvent[]): NetChange[] {
   const nets = new Map<string, NetChange>();
   for (const e of events) {
@@ -117,6 +126,7 @@ function netChanges(events: readonly ChangeEvent[]): NetChange[] {
         before: e.prechange,
         after: e.postchange,
         last: e.position,
+        first: e.position,
       });
     } else {
       net.after = e.postchange;
@@ -124,7 +134,8 @@ function netChanges(events: readonly ChangeEvent[]): NetChange[] {
       net.repr = e.objectRepr;
     }
   }
-  return [...nets.values()].sort((a, b) => b.last - a.last);
+  const order = (net: NetChange) => (net.before === null ? net.first : net.last);
+  return [...nets.values()].sort((a, b) => order(b) - order(a));
 }
 
 function changedBy(audit: AuditLog, position: number | undefined): string {
@@ -171,11 +182,15 @@ async function assertUnreferenced(
   id: number,
   label: string,
   refuse: (reason: string) => Error,
+  deleting: ReadonlySet<string>,
 ): Promise<void> {
   for (const { model, field } of registry.referencesTo(definition.key)) {
     const query =
       field.type === 'generic_fk' ? { [field.typeField!]: definition.key, [field.idField!]: id } : { [field.name]: id };
-    const [dependant] = await tx.view.find(model.key, query, 1);
+    // One more than the objects being deleted: a dependant that stays is among them if there is one.
+    const dependant = (await tx.view.find(model.key, query, deleting.size + 1)).find(
+      (d) => !deleting.has(`${model.key}:${d.id}`),
+    );
     if (dependant) {
       throw refuse(
         `${label} is referred to by ${model.key} ${dependant.id} (${String(dependant.display ?? dependant.id)}) through ${field.name}; deleting it would leave that reference dangling.`,

@@ -1,8 +1,8 @@
+import { Overlay, StagedView } from '../commands/StagedView.js';
 import type { LogCursor, ResumePoint } from '../events/EventLog.js';
 import type { AddressRun, FreeAddressQuery } from '../models/types.js';
-import { Overlay, StagedView } from '../commands/StagedView.js';
 import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
-import { compileSort, compareKeys, sortKey, sortValue } from '../projections/querySemantics/sortOrder.js';
+import { compareKeys, compileSort, sortKey, sortValue } from '../projections/querySemantics/sortOrder.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 
 /**
@@ -80,6 +80,11 @@ export class OverlaidReadStore implements ReadStore {
     return null;
   }
 
+  /** Highest id of each collection the overlay ever held a document of. */
+  overlaidMaxIds(): Record<string, number> {
+    return Object.fromEntries(this.highest);
+  }
+
   async maxIds(): Promise<Record<string, number>> {
     const ids = await this.base.maxIds();
     for (const [collection, id] of this.highest) if (id > (ids[collection] ?? 0)) ids[collection] = id;
@@ -96,10 +101,12 @@ export class OverlaidReadStore implements ReadStore {
     const docs = this.overlay.docs.get(collection);
     if (!docs?.size) return this.base.getMany(collection, ids);
     const fromBase = new Map(
-      (await this.base.getMany(
-        collection,
-        ids.filter((id) => !docs.has(id)),
-      )).map((doc) => [doc.id, doc]),
+      (
+        await this.base.getMany(
+          collection,
+          ids.filter((id) => !docs.has(id)),
+        )
+      ).map((doc) => [doc.id, doc]),
     );
     const out: ReadDocument[] = [];
     for (const id of ids) {
@@ -202,7 +209,8 @@ function mergeSorted(first: ReadDocument[], second: ReadDocument[], order: Order
   const out: ReadDocument[] = [];
   let i = 0;
   let j = 0;
-  while (i < first.length && j < second.length) out.push(order(first[i]!, second[j]!) <= 0 ? first[i++]! : second[j++]!);
+  while (i < first.length && j < second.length)
+    out.push(order(first[i]!, second[j]!) <= 0 ? first[i++]! : second[j++]!);
   while (i < first.length) out.push(first[i++]!);
   while (j < second.length) out.push(second[j++]!);
   return out;

@@ -51,7 +51,12 @@ for (const seed of [1, 2, 3, 4, 5]) {
       { name: { $in: ['alpha', 'beta'] } },
       { $or: [{ site: 1 }, { rank: 0 }] },
     ];
-    const sorts: FindOptions['sort'][] = [{ id: 1 }, { name: 1, id: 1 }, { rank: -1, id: 1 }, { site: 1, name: -1, id: 1 }];
+    const sorts: FindOptions['sort'][] = [
+      { id: 1 },
+      { name: 1, id: 1 },
+      { rank: -1, id: 1 },
+      { site: 1, name: -1, id: 1 },
+    ];
     for (const query of queries) {
       t.is(await overlaid.count(C, query), await applied.count(C, query), `count ${JSON.stringify(query)}`);
       for (const sort of sorts) {

@@ -1,0 +1,46 @@
+import type { Middleware } from 'koa';
+
+import type { Services } from '../Services.js';
+
+export const BRANCH_HEADER = 'X-NetBox-Branch';
+
+/**
+ * `X-NetBox-Branch: <schema_id>` (netbox-branching's header, which pynetbox's
+ * `activate_branch` sends): the request reads the branch's view and decides its writes
+ * there. A header naming no open branch is a 400, never an answer from main. Only the
+ * registry's models are branched: a write elsewhere (users, tokens, permissions, the
+ * branches themselves, a revert) with the header is refused rather than made on main.
+ */
+export function branchHeader(services: Services): Middleware {
+  return async (ctx, next) => {
+    const schemaId = ctx.get(BRANCH_HEADER).trim();
+    if (!schemaId) return next();
+    const refuse = (detail: string) => {
+      ctx.status = 400;
+      ctx.body = { detail };
+    };
+    const view = services.branches?.view(schemaId);
+    if (!view)
+      return refuse(`${BRANCH_HEADER}: no open branch has the schema ID "${schemaId}" (unknown, merged or archived).`);
+    if (ctx.query.as_of !== undefined) return refuse('?as_of= is not served inside a branch.');
+    const reads = ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS';
+    if (!branched(services, ctx.path, reads))
+      return refuse(
+        `${ctx.method} ${ctx.path} is not available inside a branch (only the registry's models are branched).`,
+      );
+    ctx.state.readStore = view.store;
+    ctx.state.branch = view.target();
+    ctx.set(BRANCH_HEADER, schemaId);
+    return next();
+  };
+}
+
+/** Model routes (and GraphQL's reads) of models that are not access control: what a branch holds. */
+function branched(services: Services, path: string, reads: boolean): boolean {
+  if (path === '/graphql/' || path === '/api/' || path === '/api/status/') return reads;
+  const match = /^\/api\/([^/]+)\/([^/]+)\//.exec(path);
+  if (!match) return false;
+  const definition = services.registry.byPath(match[1]!, match[2]!);
+  if (!definition) return false;
+  return reads || !definition.accessControl;
+}
