@@ -147,8 +147,10 @@ export class AuditIndex {
     // are in the log like any other and in their objects' history, but not in object changes.
     if (logged === undefined)
       this.loggedTypes.set(type, (logged = registry.tryGet(event.objectType)?.changeLogged !== false));
-    this.logged.push(logged ? 1 : 0);
-    if (logged) this.loggedList.push(p);
+    // A change made inside a branch is the branch's, not main's change log (its merge is).
+    const shown = logged && !event.branch;
+    this.logged.push(shown ? 1 : 0);
+    if (shown) this.loggedList.push(p);
     this.objectIds.push(event.objectId);
     this.userIds.push(event.user ? event.user.id : -1);
     this.userNames.push(this.userNameDictionary.code(event.user?.username ?? ''));

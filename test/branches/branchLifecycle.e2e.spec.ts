@@ -106,6 +106,8 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
 
   // Main is unchanged.
   t.is((await service.api('GET', `/api/dcim/racks/${rack.id}/`)).status, 404);
+  const rackChanges = `/api/extras/object-changes/?changed_object_type=dcim.rack&changed_object_id=${rack.id}`;
+  t.is((await must(service.api('GET', rackChanges), 200)).body.count, 0, "main's change log is main's");
   t.is((await must(service.api('GET', `/api/dcim/devices/?site_id=${estate.site.id}`), 200)).body.count, 0);
   t.is((await must(service.api('GET', `/api/ipam/ip-addresses/?parent=${estate.prefix.prefix}`), 200)).body.count, 0);
   t.is((await must(api('GET', `/api/dcim/devices/?site_id=${estate.site.id}&brief=1`), 200)).body.count, 2);
@@ -157,6 +159,7 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
     200,
   );
   t.true(changes.body.count > 10, 'the merge is one request');
+  t.is((await must(service.api('GET', rackChanges), 200)).body.results[0].request_id, mergeRequest);
 
   // A merged branch is no longer a place to read or write.
   t.is((await api('GET', '/api/dcim/sites/')).status, 400);
