@@ -19,11 +19,15 @@ const WRITABLE = ['name', 'description', 'comments', 'tags', 'custom_fields'];
  * The branch decisions of the single writer: each one request on main whose event is the
  * branch's new state (main's read models keep branches; the branches' views follow them).
  */
-export async function createBranch(tx: WriteTransaction, input: unknown): Promise<ChangeEvent> {
+export async function createBranch(tx: WriteTransaction, input: unknown, chosenId?: string): Promise<ChangeEvent> {
   const fields = await validInput(tx, input, null);
   const id = tx.allocateId(BRANCH);
-  let schemaId = newSchemaId();
-  while ((await tx.view.find(BRANCH, { schema_id: schemaId }, 1)).length > 0) schemaId = newSchemaId();
+  // A chosen schema_id (tests: a known name for the branch's events) must be free like a drawn one.
+  let schemaId = chosenId ?? newSchemaId();
+  while ((await tx.view.find(BRANCH, { schema_id: schemaId }, 1)).length > 0) {
+    if (chosenId) throw new ConflictError(`schema_id ${chosenId} is taken`);
+    schemaId = newSchemaId();
+  }
   // The branch sees main as it is before this request; its own changes follow it in the log.
   const origin = tx.nextPosition;
   const record: BranchRecord = {
