@@ -111,6 +111,11 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
   t.is((await must(service.api('GET', `/api/dcim/devices/?site_id=${estate.site.id}`), 200)).body.count, 0);
   t.is((await must(service.api('GET', `/api/ipam/ip-addresses/?parent=${estate.prefix.prefix}`), 200)).body.count, 0);
   t.is((await must(api('GET', `/api/dcim/devices/?site_id=${estate.site.id}&brief=1`), 200)).body.count, 2);
+  const graphql = await must(
+    api('POST', '/graphql/', { query: `{ rack(id: ${rack.id}) { name devices { name } } }` }),
+    200,
+  );
+  t.is(graphql.body.data.rack.devices.length, 2, 'GraphQL reads the branch');
   const fields = await must(api('GET', `/api/dcim/devices/${devices[0].id}/?fields=name,rack`), 200);
   t.deepEqual(Object.keys(fields.body).sort(), ['id', 'name', 'rack']);
 

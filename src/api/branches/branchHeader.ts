@@ -37,7 +37,8 @@ export function branchHeader(services: Services): Middleware {
 
 /** Model routes (and GraphQL's reads) of models that are not access control: what a branch holds. */
 function branched(services: Services, path: string, reads: boolean): boolean {
-  if (path === '/graphql/' || path === '/api/' || path === '/api/status/') return reads;
+  if (path === '/graphql/') return true; // reads only, whatever the method
+  if (path === '/api/' || path === '/api/status/') return reads;
   const match = /^\/api\/([^/]+)\/([^/]+)\//.exec(path);
   if (!match) return false;
   const definition = services.registry.byPath(match[1]!, match[2]!);
