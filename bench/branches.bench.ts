@@ -6,7 +6,7 @@
  *     into a MemoryReadStore by the projector with the branches attached, as the service starts;
  *  2. creating a branch: one request of the writer (decision, fsync, projection), wall and CPU;
  *  3. the first reads in it: a page of 50 by name and its count, a filtered count, one object;
- *     the same on main beside them;
+ *     the same on main just before;
  *  4. CHANGES site updates made in the branch (bulk PATCHes of 1,000) and MAIN_CHANGES on main
  *     meanwhile (other sites), then the same reads, and the heap the branch holds;
  *  5. the merge of the branch: its CHANGES changes as one request on main.
@@ -29,8 +29,8 @@ import { FileEventLog } from '../src/events/file/FileEventLog.js';
 import { registry } from '../src/models/registry.js';
 import { MemoryReadStore } from '../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../src/projections/Projector.js';
-import type { ReadStore } from '../src/projections/ReadStore.js';
 import { readModelIndexes } from '../src/projections/readModelIndexes.js';
+import type { ReadStore } from '../src/projections/ReadStore.js';
 import { reportFigure } from './figures.js';
 import { writeSiteHistoryLog } from './siteHistory.js';
 
@@ -107,8 +107,9 @@ async function main(): Promise<void> {
     console.log(`  branch created (one request: decided, fsynced, projected): ${show(created)}`);
     reportFigure({ name: `branch creation at ${fmt(OBJECTS)} objects`, value: `${ms(created.wall)} ms` });
 
-    const firstRead = await reads(view.store, 'first reads in the branch');
-    await reads(store, 'the same reads on main');
+    // Main first: the first read after a replay rebuilds the sorted indexes, which is not the branch's cost.
+    await reads(store, 'the reads on main');
+    const firstRead = await reads(view.store, 'the same reads in the branch (its first)');
     reportFigure({ name: `first read in a branch at ${fmt(OBJECTS)} objects`, value: `${ms(firstRead)} ms` });
 
     const patchBulk = (from: number, count: number, text: string, inBranch: boolean) =>
@@ -132,7 +133,8 @@ async function main(): Promise<void> {
         await patchBulk(sites - MAIN_CHANGES + 1 + done, Math.min(BULK, MAIN_CHANGES - done), 'main', false);
     });
     console.log(`  ${fmt(MAIN_CHANGES)} updates on main meanwhile: ${show(onMain)}`);
-    await reads(view.store, 'reads in the branch after them');
+    await reads(store, 'the reads on main after them');
+    await reads(view.store, 'the reads in the branch after them');
     gc();
     const held = process.memoryUsage().heapUsed - heap0;
     console.log(

@@ -1,3 +1,4 @@
+import { ConflictError } from '../commands/errors.js';
 import { Overlay } from '../commands/StagedView.js';
 import type { BranchDecisions } from '../commands/WriteCoordinator.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
@@ -16,6 +17,8 @@ import { BranchView } from './BranchView.js';
  */
 export class Branches implements BranchDecisions {
   private readonly views = new Map<string, BranchView>();
+  /** schema_id → the action under way (a merge or revert is two requests of the writer: nothing may come between). */
+  private readonly busy = new Map<string, string>();
 
   constructor(
     private readonly registry: ModelRegistry,
@@ -31,6 +34,26 @@ export class Branches implements BranchDecisions {
       await view.rebuild(this.log, upTo);
       this.views.set(view.id, view);
     }
+  }
+
+  /**
+   * Runs a multi-request action on a branch (merge: its changes, then its status) with the
+   * branch held: another action, a deletion or a write inside it meanwhile is refused (409).
+   */
+  async holding<T>(schemaId: string, action: string, work: () => Promise<T>): Promise<T> {
+    this.assertIdle(schemaId);
+    this.busy.set(schemaId, action);
+    try {
+      return await work();
+    } finally {
+      this.busy.delete(schemaId);
+    }
+  }
+
+  /** 409 while a merge or revert of the branch is under way. */
+  assertIdle(schemaId: string): void {
+    const action = this.busy.get(schemaId);
+    if (action) throw new ConflictError(`A ${action} of branch ${schemaId} is in progress; try again once it is done.`);
   }
 
   /** The open branch of that schema_id, or undefined. */

@@ -1,4 +1,4 @@
-import { Overlay, StagedView } from '../commands/StagedView.js';
+import { Overlay, overlayCandidates, StagedView } from '../commands/StagedView.js';
 import type { LogCursor, ResumePoint } from '../events/EventLog.js';
 import type { AddressRun, FreeAddressQuery } from '../models/types.js';
 import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
@@ -128,7 +128,7 @@ export class OverlaidReadStore implements ReadStore {
       want === Infinity ? { sort: options.sort } : { sort: options.sort, limit: want + docs.size },
     );
     const kept = fromBase.filter((doc) => !docs.has(doc.id));
-    const matches = this.overlaidMatches(docs, query);
+    const matches = this.overlaidMatches(docs, collection, query);
     if (matches.length === 0) return kept.slice(skip, want);
     const order = comparatorFor(options.sort);
     matches.sort(order);
@@ -142,7 +142,7 @@ export class OverlaidReadStore implements ReadStore {
       this.base.count(collection, query),
       this.base.count(collection, { $and: [query, { id: { $in: [...docs.keys()] } }] }),
     ]);
-    return all - hidden + this.overlaidMatches(docs, query).length;
+    return all - hidden + this.overlaidMatches(docs, collection, query).length;
   }
 
   async findWithCount(
@@ -182,9 +182,18 @@ export class OverlaidReadStore implements ReadStore {
     this.clear();
   }
 
-  private overlaidMatches(docs: Map<number, ReadDocument | null>, query: Query): ReadDocument[] {
+  /** The overlaid documents matching `query`: those the overlay's indexes pick, then tested. */
+  private overlaidMatches(docs: Map<number, ReadDocument | null>, collection: string, query: Query): ReadDocument[] {
+    const candidates = overlayCandidates(this.overlay, collection, query);
     const matches = documentMatcher(query);
     const out: ReadDocument[] = [];
+    if (candidates) {
+      for (const id of candidates) {
+        const doc = docs.get(id);
+        if (doc && matches(doc)) out.push(doc);
+      }
+      return out;
+    }
     for (const doc of docs.values()) if (doc && matches(doc)) out.push(doc);
     return out;
   }

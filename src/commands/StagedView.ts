@@ -305,3 +305,16 @@ function plainEqualities(query: Record<string, unknown>): Array<[string, Scalar]
 function equals(field: unknown, value: Scalar): boolean {
   return field === value || (Array.isArray(field) && field.includes(value));
 }
+
+/**
+ * Ids of the documents of one overlay that can match `query` (those its most selective plain
+ * equality or exact case-insensitive match picks, from the overlay's own indexes); null when
+ * the query has neither, and every document of the collection must be tested.
+ */
+export function overlayCandidates(
+  overlay: Overlay,
+  model: string,
+  query: Record<string, unknown>,
+): ReadonlySet<number> | null {
+  return fewestCandidates([overlay], model, query, plainEqualities(query))?.[0] ?? null;
+}

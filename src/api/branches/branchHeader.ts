@@ -28,6 +28,7 @@ export function branchHeader(services: Services): Middleware {
       return refuse(
         `${ctx.method} ${ctx.path} is not available inside a branch (only the registry's models are branched).`,
       );
+    if (!reads) services.branches!.assertIdle(schemaId); // a merge under way: a write now would be left out of it
     ctx.state.readStore = view.store;
     ctx.state.branch = view.target();
     ctx.set(BRANCH_HEADER, schemaId);

@@ -53,13 +53,27 @@ export function branchRoutes(services: Services, branches: Branches): Router {
     );
   router.delete(detail, async (ctx) => {
     assertMay(ctx, 'delete');
+    branches.assertIdle((await branchAt(services, ctx)).schema_id);
     await services.coordinator.execute(mainContext(ctx), (tx) => deleteBranch(tx, idOf(ctx)));
     ctx.status = 204;
   });
-  router.post(`${detail}sync/`, (ctx) => actionView(services, ctx, 'sync', (tx) => syncBranch(tx, idOf(ctx))));
-  router.post(`${detail}archive/`, (ctx) => actionView(services, ctx, 'archive', (tx) => archiveBranch(tx, idOf(ctx))));
-  router.post(`${detail}merge/`, (ctx) => mergeView(services, branches, ctx));
-  router.post(`${detail}revert/`, (ctx) => revertView(services, ctx));
+  const idle = async (ctx: Context) => branches.assertIdle((await branchAt(services, ctx)).schema_id);
+  router.post(`${detail}sync/`, async (ctx) => {
+    await idle(ctx);
+    await actionView(services, ctx, 'sync', (tx) => syncBranch(tx, idOf(ctx)));
+  });
+  router.post(`${detail}archive/`, async (ctx) => {
+    await idle(ctx);
+    await actionView(services, ctx, 'archive', (tx) => archiveBranch(tx, idOf(ctx)));
+  });
+  router.post(`${detail}merge/`, async (ctx) => {
+    const branch = await branchAt(services, ctx);
+    await branches.holding(branch.schema_id, 'merge', () => mergeView(services, branches, ctx));
+  });
+  router.post(`${detail}revert/`, async (ctx) => {
+    const branch = await branchAt(services, ctx);
+    await branches.holding(branch.schema_id, 'revert', () => revertView(services, ctx));
+  });
   router.get(CHANGES_PATH, (ctx) => changesView(services, branches, ctx));
   return router;
 }
