@@ -108,6 +108,8 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
   t.is((await service.api('GET', `/api/dcim/racks/${rack.id}/`)).status, 404);
   const rackChanges = `/api/extras/object-changes/?changed_object_type=dcim.rack&changed_object_id=${rack.id}`;
   t.is((await must(service.api('GET', rackChanges), 200)).body.count, 0, "main's change log is main's");
+  const siteHistory = `/api/dcim/sites/${estate.site.id}/history/`;
+  const historyBefore = (await must(service.api('GET', siteHistory), 200)).body.count;
   t.is((await must(service.api('GET', `/api/dcim/devices/?site_id=${estate.site.id}`), 200)).body.count, 0);
   t.is((await must(service.api('GET', `/api/ipam/ip-addresses/?parent=${estate.prefix.prefix}`), 200)).body.count, 0);
   t.is((await must(api('GET', `/api/dcim/devices/?site_id=${estate.site.id}&brief=1`), 200)).body.count, 2);
@@ -124,6 +126,7 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
   t.is((await must(api('GET', `/api/dcim/sites/${estate.site.id}/`), 200)).body.description, '');
   // The branch changes the same field: a conflict.
   await must(api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { description: 'branch' }), 200);
+  t.is((await must(service.api('GET', siteHistory), 200)).body.count, historyBefore + 1, "only main's change");
   const diffs = await must(
     service.api('GET', `/api/plugins/branching/changes/?branch_id=${branch.id}&limit=1000`),
     200,

@@ -201,6 +201,8 @@ async function historyView(services: Services, audit: AuditService, definition: 
   filterQuery.set('changed_object_id', String(id));
   // An object's history has every event of it, also of models NetBox does not change-log (users, tokens).
   const filter = await compile(services, audit, filterQuery, readable, { loggedOnly: false });
+  // Main's history: the changes made inside branches are theirs (a merge's are main's).
+  filter.tests.push((p) => !audit.log.index.isBranchChange(p));
   await respondWithPage(services, audit, ctx, query, filter);
 }
 
