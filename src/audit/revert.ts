@@ -1,11 +1,12 @@
 import { checkUniqueness } from '../commands/checkUniqueness.js';
 import { displayOf } from '../commands/decideObject.js';
 import { ConflictError, NotFoundError } from '../commands/errors.js';
+import { assertReferencesExist, assertUnreferenced } from '../commands/referentialChecks.js';
 import { storedForm } from '../commands/storedForm.js';
-import type { WriteContext, WriteCoordinator, WriteTransaction } from '../commands/WriteCoordinator.js';
+import type { WriteContext, WriteCoordinator } from '../commands/WriteCoordinator.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ModelDefinition, StoredObject } from '../models/types.js';
+import type { StoredObject } from '../models/types.js';
 import type { AuditLog } from './AuditLog.js';
 
 /** What one object went through in the reverted request: its state before and after it. */
@@ -143,58 +144,4 @@ function changedBy(audit: AuditLog, position: number | undefined): string {
   if (position >= 1 && position <= audit.head)
     return ` (by request ${audit.index.requestIdAt(position)}, log position ${position})`;
   return ` (log position ${position})`;
-}
-
-/** Every related object a restored state names must still exist. */
-async function assertReferencesExist(
-  registry: ModelRegistry,
-  tx: WriteTransaction,
-  definition: ModelDefinition,
-  obj: StoredObject,
-  label: string,
-  refuse: (reason: string) => Error,
-): Promise<void> {
-  for (const field of definition.fields) {
-    const targets: Array<[string, number]> = [];
-    const value = obj[field.name];
-    if (field.type === 'fk' && field.target && typeof value === 'number') targets.push([field.target, value]);
-    if ((field.type === 'm2m' || field.type === 'tags') && field.target && Array.isArray(value)) {
-      for (const id of value) if (typeof id === 'number') targets.push([field.target, id]);
-    }
-    if (field.type === 'generic_fk' && field.typeField && field.idField) {
-      const type = obj[field.typeField];
-      const id = obj[field.idField];
-      if (typeof type === 'string' && typeof id === 'number') targets.push([type, id]);
-    }
-    for (const [type, id] of targets) {
-      if (!registry.tryGet(type) || !(await tx.view.get(type, id))) {
-        throw refuse(`${label} refers to ${type} ${id} (${field.name}), which no longer exists.`);
-      }
-    }
-  }
-}
-
-/** An object the revert deletes must not be referred to by any other object now. */
-async function assertUnreferenced(
-  registry: ModelRegistry,
-  tx: WriteTransaction,
-  definition: ModelDefinition,
-  id: number,
-  label: string,
-  refuse: (reason: string) => Error,
-  deleting: ReadonlySet<string>,
-): Promise<void> {
-  for (const { model, field } of registry.referencesTo(definition.key)) {
-    const query =
-      field.type === 'generic_fk' ? { [field.typeField!]: definition.key, [field.idField!]: id } : { [field.name]: id };
-    // One more than the objects being deleted: a dependant that stays is among them if there is one.
-    const dependant = (await tx.view.find(model.key, query, deleting.size + 1)).find(
-      (d) => !deleting.has(`${model.key}:${d.id}`),
-    );
-    if (dependant) {
-      throw refuse(
-        `${label} is referred to by ${model.key} ${dependant.id} (${String(dependant.display ?? dependant.id)}) through ${field.name}; deleting it would leave that reference dangling.`,
-      );
-    }
-  }
 }

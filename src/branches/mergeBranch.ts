@@ -1,5 +1,6 @@
 import { checkUniqueness } from '../commands/checkUniqueness.js';
 import { ConflictError } from '../commands/errors.js';
+import { assertReferencesExist, assertUnreferenced } from '../commands/referentialChecks.js';
 import { storedForm } from '../commands/storedForm.js';
 import type { WriteTransaction } from '../commands/WriteCoordinator.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
@@ -31,7 +32,9 @@ export class BranchConflictError extends ConflictError {
  * the objects it created in the branch under the same ids). A change replays the fields
  * the branch's event changed onto main's current version, so main's own changes to other
  * fields stay. Each event keeps the user who made the change in the branch and names the
- * branch (`mergedFrom`). Uniqueness is checked against main as the merge goes.
+ * branch (`mergedFrom`). Uniqueness is checked against main as the merge goes, and so are
+ * references: an object a change names must exist on main, and one the branch deletes must not
+ * be named by an object main made meanwhile (409 otherwise).
  */
 export async function mergeBranch(
   registry: ModelRegistry,
@@ -41,6 +44,9 @@ export async function mergeBranch(
   const conflicts = (await branchDiffs(view, tx.view)).filter((diff) => diff.conflicts.length > 0);
   if (conflicts.length > 0) throw new BranchConflictError(view.id, conflicts);
   const made: ChangeEvent[] = [];
+  const refuse = (reason: string) => new ConflictError(`Branch ${view.id} cannot be merged: ${reason}`);
+  // Objects the branch deletes may refer to each other: neither keeps the other.
+  const deleting = new Set(view.own.filter((e) => e.action === 'delete').map((e) => `${e.objectType}:${e.objectId}`));
   for (const change of view.own) {
     const current = await tx.view.get(change.objectType, change.objectId);
     const definition = registry.tryGet(change.objectType);
@@ -49,16 +55,20 @@ export async function mergeBranch(
     if (change.action === 'create') {
       if (current) throw new ConflictError(`Branch ${view.id} cannot be merged: ${label} exists on main.`);
       const created = { ...change.postchange, id: change.objectId } as StoredObject;
+      if (definition) await assertReferencesExist(registry, tx, definition, created, label, refuse);
       await assertUnique(tx, definition, created, label, view.id);
       event = tx.record({ ...recorded(change), prechange: null, postchange: created });
     } else if (change.action === 'update') {
       if (!current) throw new ConflictError(`Branch ${view.id} cannot be merged: ${label} was deleted on main.`);
       const updated = { ...storedForm(current), ...changedFields(change), id: change.objectId } as StoredObject;
       if ('last_updated' in updated) updated.last_updated = tx.time;
+      if (definition) await assertReferencesExist(registry, tx, definition, updated, label, refuse);
       await assertUnique(tx, definition, updated, label, view.id);
       event = tx.record({ ...recorded(change), prechange: storedForm(current), postchange: updated });
     } else {
       if (!current) continue; // deleted on both sides
+      // Main may have made new references to it since the fork.
+      if (definition) await assertUnreferenced(registry, tx, definition, change.objectId, label, refuse, deleting);
       event = tx.record({ ...recorded(change), prechange: storedForm(current), postchange: null });
     }
     // Additive envelope fields: who made the change in the branch, and which branch it came from.

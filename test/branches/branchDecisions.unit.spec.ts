@@ -11,6 +11,7 @@ import {
   mergeCommand,
   objectCreated,
   patch,
+  remove,
   syncCommand,
 } from '../support/deciderSpec.js';
 
@@ -113,4 +114,23 @@ test('an object the branch changed and main deleted is a conflict; a name main t
     .given([createBranchCommand(B), inBranch(B, site('Edge')), site('Edge')])
     .when(mergeCommand(B))
     .thenThrows(ConflictError, /uniqueness/);
+});
+
+test('a merge refuses a reference main broke since the fork, both ways', async (t) => {
+  const rack = (name: string) => create('dcim.rack', { name, site: 1 });
+  // The branch put a rack in a site main deleted meanwhile.
+  await deciderSpec(t)
+    .given([
+      site('DC-1'),
+      createBranchCommand(B),
+      inBranch(B, rack('R1')),
+      { ...objectCreated('dcim.site', 1, {}), action: 'delete', prechange: { name: 'DC-1' }, postchange: null },
+    ])
+    .when(mergeCommand(B))
+    .thenThrows(ConflictError, /refers to dcim\.site 1/);
+  // The branch deleted a site main put a rack in meanwhile.
+  await deciderSpec(t)
+    .given([site('DC-1'), createBranchCommand(B), inBranch(B, remove('dcim.site', 1)), rack('R1')])
+    .when(mergeCommand(B))
+    .thenThrows(ConflictError, /referred to by dcim\.rack/);
 });
