@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { apiRoot } from './apiRoot.js';
 import { auditApi } from './audit/auditApi.js';
 import { authRoutes } from './auth/routes.js';
+import { branchChangesRoute } from './branches/branchChangesRoute.js';
 import { branchHeader } from './branches/branchHeader.js';
 import { branchRoutes } from './branches/branchRoutes.js';
 import { connectedDeviceRoute } from './connectedDeviceRoute.js';
@@ -66,6 +67,8 @@ export function createApp(services: Services): Koa {
   app.use(contentTypesRoute(services).routes());
   app.use(reportsScriptsRoute(services).routes());
   if (services.branches) app.use(branchRoutes(services, services.branches).routes()); // /api/plugins/branching/
+  if (services.audit && services.branches)
+    app.use(branchChangesRoute(services, services.branches, services.audit).routes()); // a branch's own changes
   if (services.audit) app.use(auditApi(services, services.audit)); // object changes, history, revert, ?as_of= (from the event log)
   app.use(graphqlRoutes(services).routes()); // /graphql/: the read API as NetBox's GraphQL, derived from the registry
   app.use(models.routes());

@@ -113,6 +113,12 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
   t.is((await must(service.api('GET', `/api/dcim/devices/?site_id=${estate.site.id}`), 200)).body.count, 0);
   t.is((await must(service.api('GET', `/api/ipam/ip-addresses/?parent=${estate.prefix.prefix}`), 200)).body.count, 0);
   t.is((await must(api('GET', `/api/dcim/devices/?site_id=${estate.site.id}&brief=1`), 200)).body.count, 2);
+  const ownChanges = await must(api('GET', '/api/extras/object-changes/?changed_object_type=dcim.rack'), 200);
+  t.deepEqual(
+    ownChanges.body.results.map((c: any) => [c.action.value, c.changed_object_id]),
+    [['create', rack.id]],
+    "the branch's object changes are its own",
+  );
   const graphql = await must(
     api('POST', '/graphql/', { query: `{ rack(id: ${rack.id}) { name devices { name } } }` }),
     200,

@@ -39,6 +39,7 @@ export function branchHeader(services: Services): Middleware {
 /** Model routes (and GraphQL's reads) of models that are not access control: what a branch holds. */
 function branched(services: Services, path: string, reads: boolean): boolean {
   if (path === '/graphql/') return true; // reads only, whatever the method
+  if (path === '/api/extras/object-changes/') return reads; // the branch's own changes (branchChangesRoute)
   if (path === '/api/' || path === '/api/status/') return reads;
   const match = /^\/api\/([^/]+)\/([^/]+)\//.exec(path);
   if (!match) return false;
