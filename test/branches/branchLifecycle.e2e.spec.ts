@@ -185,6 +185,12 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
   t.is(reverted.body.branch.status.value, 'ready');
   t.deepEqual(await everything(service, `/api/dcim/devices/?site_id=${estate.site.id}`), mainBefore);
   t.is((await service.api('GET', `/api/dcim/racks/${rack.id}/`)).status, 404);
+  const events = await must(service.api('GET', `/api/plugins/branching/branch-events/?branch_id=${branch.id}`), 200);
+  t.deepEqual(
+    events.body.results.map((e: any) => e.type.value),
+    ['reverted', 'merged', 'provisioned'],
+    'branch events, newest first',
+  );
   // ... and the branch, open again, still holds its work.
   t.is((await must(api('GET', `/api/dcim/devices/?site_id=${estate.site.id}`), 200)).body.count, 2);
 });

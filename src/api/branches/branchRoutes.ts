@@ -14,6 +14,7 @@ import {
 } from '../../branches/branchCommands.js';
 import { branchDiffs } from '../../branches/branchDiff.js';
 import type { Branches } from '../../branches/Branches.js';
+import { branchEvents } from '../../branches/branchEvents.js';
 import { BRANCH, type BranchRecord } from '../../branches/branchRecord.js';
 import { BranchConflictError, mergeBranch } from '../../branches/mergeBranch.js';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../commands/errors.js';
@@ -24,7 +25,7 @@ import type { Query } from '../../projections/ReadStore.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';
 import { pageLinks, parsePage } from '../query/pagination.js';
 import type { Services } from '../Services.js';
-import { BRANCHES_PATH, CHANGES_PATH, renderBranch, renderDiff } from './renderBranch.js';
+import { BRANCHES_PATH, CHANGES_PATH, EVENTS_PATH, nestedBranch, renderBranch, renderDiff } from './renderBranch.js';
 
 type BranchAction = 'view' | 'add' | 'change' | 'delete' | 'sync' | 'merge' | 'revert' | 'archive';
 
@@ -39,7 +40,7 @@ export function branchRoutes(services: Services, branches: Branches): Router {
   const detail = `${BRANCHES_PATH}:id/`;
   router.get('/api/plugins/branching/', (ctx) => {
     const base = `${ctx.state.baseUrl}/api/plugins/branching/`;
-    ctx.body = { branches: `${base}branches/`, changes: `${base}changes/` };
+    ctx.body = { branches: `${base}branches/`, 'branch-events': `${base}branch-events/`, changes: `${base}changes/` };
   });
   router.get(BRANCHES_PATH, (ctx) => listView(services, ctx));
   router.post(BRANCHES_PATH, (ctx) => writeView(services, ctx, 'add', 201, (tx) => createBranch(tx, ctx.state.body)));
@@ -75,6 +76,7 @@ export function branchRoutes(services: Services, branches: Branches): Router {
     await branches.holding(branch.schema_id, 'revert', () => revertView(services, ctx));
   });
   router.get(CHANGES_PATH, (ctx) => changesView(services, branches, ctx));
+  router.get(EVENTS_PATH, (ctx) => eventsView(services, ctx));
   return router;
 }
 
@@ -297,5 +299,54 @@ async function changesView(services: Services, branches: Branches, ctx: Context)
   }
   const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
   const results = rows.slice(page.offset, page.limit === null ? undefined : page.offset + page.limit);
+  ctx.body = { count: rows.length, ...pageLinks(`${ctx.state.baseUrl}${ctx.path}`, query, page, rows.length), results };
+}
+
+/**
+ * netbox-branching's branch events (`?branch_id=`, `?type=`), newest first, read from each
+ * branch's own changes on main's log through the audit index.
+ */
+async function eventsView(services: Services, ctx: Context) {
+  assertMay(ctx, 'view');
+  const audit = services.audit;
+  if (!audit) throw new ConflictError('Branch events are read from the audit side, which this process does not run.');
+  const query = new URLSearchParams(ctx.querystring);
+  const wanted = query.getAll('branch_id').map(Number);
+  const types = query.getAll('type');
+  await audit.log.sync();
+  const branches = (await services.store.find(BRANCH, {}, { sort: { id: 1 } })) as unknown as BranchRecord[];
+  const rows: Array<{ position: number; body: unknown }> = [];
+  for (const branch of branches) {
+    if (wanted.length && !wanted.includes(branch.id)) continue;
+    const changes = await audit.log.events(audit.log.index.objectPositions(BRANCH, branch.id));
+    for (const event of branchEvents(changes)) {
+      if (types.length && !types.includes(event.type)) continue;
+      const user = event.user
+        ? {
+            id: event.user.id,
+            url: `${ctx.state.baseUrl}/api/users/users/${event.user.id}/`,
+            display: event.user.username,
+            username: event.user.username,
+          }
+        : null;
+      rows.push({
+        position: event.position,
+        body: {
+          id: event.position,
+          url: `${ctx.state.baseUrl}${EVENTS_PATH}${event.position}/`,
+          display: `${branch.name}: ${event.type}`,
+          time: event.time,
+          branch: nestedBranch(ctx.state.baseUrl, branch),
+          user,
+          type: { value: event.type, label: event.type[0]!.toUpperCase() + event.type.slice(1) },
+        },
+      });
+    }
+  }
+  rows.sort((a, b) => b.position - a.position);
+  const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
+  const results = rows
+    .slice(page.offset, page.limit === null ? undefined : page.offset + page.limit)
+    .map((r) => r.body);
   ctx.body = { count: rows.length, ...pageLinks(`${ctx.state.baseUrl}${ctx.path}`, query, page, rows.length), results };
 }

@@ -4,6 +4,7 @@ import type { ReadStore } from '../../projections/ReadStore.js';
 
 export const BRANCHES_PATH = '/api/plugins/branching/branches/';
 export const CHANGES_PATH = '/api/plugins/branching/changes/';
+export const EVENTS_PATH = '/api/plugins/branching/branch-events/';
 
 const LABELS = new Map<string, string>(BRANCH_STATUSES);
 
