@@ -250,3 +250,50 @@ test('branches live in the log: after a restart the branch shows what it showed,
   const onMain = (await must(again.api('POST', '/api/dcim/racks/', { name: 'R2', site: estate.site.id }), 201)).body;
   t.true(onMain.id > rack.id);
 });
+
+test('branches CRUD as netbox-branching: fields, filters, name uniqueness, bad input, delete', async (t) => {
+  const { service } = t.context;
+  const name = unique('crud');
+  const created = (await must(service.api('POST', BRANCHES, { name, description: 'd', comments: 'c' }), 201)).body;
+  t.deepEqual(Object.keys(created).sort(), [
+    'applied_migrations',
+    'comments',
+    'created',
+    'custom_fields',
+    'description',
+    'display',
+    'id',
+    'last_sync',
+    'last_updated',
+    'merged_by',
+    'merged_time',
+    'name',
+    'owner',
+    'schema_id',
+    'status',
+    'tags',
+    'url',
+  ]);
+  t.is(created.url, `${service.url}${BRANCHES}${created.id}/`);
+  t.is(created.owner.username, 'admin');
+  t.deepEqual((await service.api('POST', BRANCHES, { name })).body, {
+    name: ['branch with this name already exists.'],
+  });
+  t.deepEqual((await service.api('POST', BRANCHES, {})).body, { name: ['This field is required.'] });
+  t.is((await service.api('POST', BRANCHES, [{ name: 'x' }])).status, 400);
+  const patched = await must(service.api('PATCH', `${BRANCHES}${created.id}/`, { description: 'new' }), 200);
+  t.is(patched.body.description, 'new');
+  t.is(patched.body.schema_id, created.schema_id, 'the schema id is not written');
+  const listed = await must(
+    service.api('GET', `${BRANCHES}?q=${encodeURIComponent(name.slice(0, 10))}&status=ready`),
+    200,
+  );
+  t.true(listed.body.results.some((b: any) => b.id === created.id));
+  t.is((await must(service.api('GET', `${BRANCHES}?status=merged&id=${created.id}`), 200)).body.count, 0);
+  t.is((await service.api('POST', `${BRANCHES}${created.id}/merge/`, { commit: 'yes' })).status, 400);
+  t.is((await service.api('POST', `${BRANCHES}${created.id}/revert/`, { commit: true })).status, 409, 'not merged');
+  await must(service.api('DELETE', `${BRANCHES}${created.id}/`), 204);
+  t.is((await service.api('GET', `${BRANCHES}${created.id}/`)).status, 404);
+  t.is((await service.api('GET', '/api/dcim/sites/', undefined, { 'X-NetBox-Branch': created.schema_id })).status, 400);
+  t.is((await service.api('GET', `${BRANCHES}`, undefined, { Authorization: '' })).status, 403);
+});
