@@ -275,6 +275,10 @@ test('branches CRUD as netbox-branching: fields, filters, name uniqueness, bad i
     'url',
   ]);
   t.is(created.url, `${service.url}${BRANCHES}${created.id}/`);
+  const options = await must(service.api('OPTIONS', BRANCHES), 200);
+  t.is(options.body.name, 'Branch List');
+  t.like(options.body.actions.POST.name, { type: 'string', required: true, read_only: false, max_length: 100 });
+  t.like(options.body.actions.POST.schema_id, { read_only: true });
   t.is(created.owner.username, 'admin');
   t.deepEqual((await service.api('POST', BRANCHES, { name })).body, {
     name: ['branch with this name already exists.'],

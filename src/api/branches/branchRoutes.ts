@@ -25,6 +25,7 @@ import type { Query } from '../../projections/ReadStore.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';
 import { pageLinks, parsePage } from '../query/pagination.js';
 import type { Services } from '../Services.js';
+import { branchOptions } from './branchMetadata.js';
 import { BRANCHES_PATH, CHANGES_PATH, EVENTS_PATH, nestedBranch, renderBranch, renderDiff } from './renderBranch.js';
 
 type BranchAction = 'view' | 'add' | 'change' | 'delete' | 'sync' | 'merge' | 'revert' | 'archive';
@@ -43,6 +44,14 @@ export function branchRoutes(services: Services, branches: Branches): Router {
     ctx.body = { branches: `${base}branches/`, 'branch-events': `${base}branch-events/`, changes: `${base}changes/` };
   });
   router.get(BRANCHES_PATH, (ctx) => listView(services, ctx));
+  for (const [path, isDetail] of [
+    [BRANCHES_PATH, false],
+    [detail, true],
+  ] as const)
+    router.options(path, (ctx) => {
+      assertMay(ctx, 'view');
+      ctx.body = branchOptions(isDetail, { add: may(ctx, 'add'), change: may(ctx, 'change') });
+    });
   router.post(BRANCHES_PATH, (ctx) => writeView(services, ctx, 'add', 201, (tx) => createBranch(tx, ctx.state.body)));
   router.get(detail, async (ctx) => {
     assertMay(ctx, 'view');
@@ -86,6 +95,16 @@ function assertMay(ctx: Context, action: BranchAction): void {
   if (!principal) throw new PermissionDeniedError(NOT_AUTHENTICATED);
   if (action !== 'view' && !principal.writeEnabled) throw new PermissionDeniedError();
   if (!principal.isSuperuser && !principal.permissions.has(BRANCH, action)) throw new PermissionDeniedError();
+}
+
+/** Whether the caller may `action` (model level), for OPTIONS. */
+function may(ctx: Context, action: BranchAction): boolean {
+  try {
+    assertMay(ctx, action);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function mainContext(ctx: Context, requestId: string = ctx.state.requestId): WriteContext {
