@@ -221,7 +221,7 @@ export async function runWrite(
     const events = await services.audit.requestEvents(replayOf);
     const ids = events.filter((e) => e.objectType === definition.key && e.action === action).map((e) => e.objectId);
     const unique = [...new Set(ids)];
-    const byId = new Map((await services.store.getMany(definition.key, unique)).map((d) => [d.id, d]));
+    const byId = new Map((await readModels(services, ctx).store.getMany(definition.key, unique)).map((d) => [d.id, d]));
     const documents = unique.map((id) => byId.get(id)).filter((d): d is ReadDocument => d !== undefined);
     return { ids: documents.map((d) => d.id), documents, revealed: new Map() };
   }

@@ -235,10 +235,18 @@ test('branches live in the log: after a restart the branch shows what it showed,
   const rack = (await must(first.api('POST', '/api/dcim/racks/', { name: 'R1', site: estate.site.id }, inBranch), 201))
     .body;
   await must(first.api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { description: 'main, after the fork' }), 200);
+  // A second branch, synced after main's first change: its fork is the sync.
+  const synced = (await must(first.api('POST', BRANCHES, { name: unique('restart-sync') }), 201)).body;
+  const inSynced = { 'X-NetBox-Branch': synced.schema_id };
+  await must(first.api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { comments: 'synced branch' }, inSynced), 200);
+  await must(first.api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { description: 'main, before the sync' }), 200);
+  await must(first.api('POST', `${BRANCHES}${synced.id}/sync/`, { commit: true }), 200);
   await must(first.api('POST', '/api/dcim/racks/', { name: 'R-main', site: estate.site.id }), 201);
   const lists = [`/api/dcim/racks/?site_id=${estate.site.id}`, `/api/dcim/sites/?id=${estate.site.id}`];
   const before: Record<string, [Map<number, unknown>, Map<number, unknown>]> = {};
   for (const list of lists) before[list] = [await everything(first, list, inBranch), await everything(first, list)];
+  const syncedBefore = await everything(first, lists[1]!, inSynced);
+  t.like([...syncedBefore.values()][0], { description: 'main, before the sync', comments: 'synced branch' });
   await first.close();
   const again = await startService({}, dir);
   t.teardown(() => again.close());
@@ -246,6 +254,7 @@ test('branches live in the log: after a restart the branch shows what it showed,
     t.deepEqual(await everything(again, list, inBranch), before[list]![0], `the branch, ${list}`);
     t.deepEqual(await everything(again, list), before[list]![1], `main, ${list}`);
   }
+  t.deepEqual(await everything(again, lists[1]!, inSynced), syncedBefore, 'the synced branch');
   // A new object on main after the restart takes an id the branch has not used.
   const onMain = (await must(again.api('POST', '/api/dcim/racks/', { name: 'R2', site: estate.site.id }), 201)).body;
   t.true(onMain.id > rack.id);
