@@ -96,9 +96,6 @@ export function conflictingFields(
     const mainChanged = current === null || !isDeepStrictEqual(current[field], before);
     if (!branchChanged || !mainChanged) continue;
     if (modified !== null && current !== null && isDeepStrictEqual(modified[field], current[field])) continue;
-    // A deletion conflicts only with the fields the other side really changed.
-    if (modified === null && isDeepStrictEqual(current![field], before)) continue;
-    if (current === null && isDeepStrictEqual(modified![field], before)) continue;
     conflicts.push(field);
   }
   return conflicts.sort();
