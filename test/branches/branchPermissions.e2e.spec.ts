@@ -35,4 +35,13 @@ test("branches take NetBox's model permissions, and inside a branch a user write
   const merged = await ok(call('POST', `${BRANCHES}${branch.id}/merge/`, { commit: true }), 200);
   t.is(merged.branch.status.value, 'merged');
   t.is(merged.branch.merged_by.username, 'planner');
+  // A merged branch can be archived (by whoever may); an archived one neither syncs nor merges again.
+  t.is((await call('POST', `${BRANCHES}${branch.id}/archive/`, { commit: true })).status, 403);
+  const dry = await ok(service.api('POST', `${BRANCHES}${branch.id}/archive/`, { commit: false }), 200);
+  t.is(dry.branch.status.value, 'archived', 'a dry run shows what would be');
+  t.is((await ok(service.api('GET', `${BRANCHES}${branch.id}/`), 200)).status.value, 'merged', 'and writes nothing');
+  await ok(service.api('POST', `${BRANCHES}${branch.id}/archive/`, { commit: true }), 200);
+  t.is((await service.api('POST', `${BRANCHES}${branch.id}/sync/`, { commit: true })).status, 409);
+  t.is((await service.api('POST', `${BRANCHES}${branch.id}/merge/`, { commit: true })).status, 409);
+  t.is((await service.api('GET', '/api/dcim/sites/', undefined, inBranch)).status, 400, 'archived: no header');
 });
