@@ -133,6 +133,10 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
   // The branch changes the same field: a conflict.
   await must(api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { description: 'branch' }), 200);
   t.is((await must(service.api('GET', siteHistory), 200)).body.count, historyBefore + 1, "only main's change");
+  const branchHistory = (await must(api('GET', siteHistory), 200)).body;
+  t.is(branchHistory.count, historyBefore + 1, "in the branch: main's history up to the fork, then the branch's");
+  t.is(branchHistory.results[0].postchange_data.description, 'branch');
+  t.is(branchHistory.results.at(-1).action.value, 'create');
   const diffs = await must(
     service.api('GET', `/api/plugins/branching/changes/?branch_id=${branch.id}&limit=1000`),
     200,

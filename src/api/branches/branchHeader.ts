@@ -42,6 +42,7 @@ function branched(services: Services, path: string, reads: boolean): boolean {
   if (path === '/api/extras/object-changes/') return reads; // the branch's own changes (branchChangesRoute)
   if (path === '/api/' || path === '/api/status/') return reads;
   const match = /^\/api\/([^/]+)\/([^/]+)\//.exec(path);
+  if (/^\/api\/[^/]+\/[^/]+\/\d+\/history\/$/.test(path) && !reads) return false;
   if (!match) return false;
   const definition = services.registry.byPath(match[1]!, match[2]!);
   if (!definition) return false;

@@ -1,6 +1,6 @@
 import { BRANCH_STATUSES } from '../../branches/branchRecord.js';
 import type { FieldDefinition, ModelDefinition } from '../../models/types.js';
-import { type OptionsBody,optionsBody } from '../face/options.js';
+import { type OptionsBody, optionsBody } from '../face/options.js';
 
 /**
  * The branch's fields as netbox-branching's serializer declares them, for OPTIONS (what
