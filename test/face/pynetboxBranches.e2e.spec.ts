@@ -29,6 +29,7 @@ with nb.activate_branch(branch):
     site.description = "changed in the branch"
     site.save()
     out["site_in_branch"] = nb.dcim.sites.get(site.id).description
+    out["branches_listed_in_branch"] = [b.name for b in nb.plugins.branching.branches.all()]
 
 out["rack_on_main"] = nb.dcim.racks.get(rack.id)
 out["site_on_main"] = nb.dcim.sites.get(site.id).description
@@ -66,6 +67,7 @@ if (version === null) {
     t.is(out.branch.status, 'ready');
     t.is(out.rack_in_branch, 'Planned Rack');
     t.is(out.site_in_branch, 'changed in the branch');
+    t.deepEqual(out.branches_listed_in_branch, ['py-branch'], 'the branching API answers with a branch active');
     t.is(out.rack_on_main, null);
     t.is(out.site_on_main, '');
     t.deepEqual(out.changes, ['dcim.rack', 'dcim.site']);

@@ -23,6 +23,8 @@ export function branchHeader(services: Services): Middleware {
     if (!view)
       return refuse(`${BRANCH_HEADER}: no open branch has the schema ID "${schemaId}" (unknown, merged or archived).`);
     if (ctx.query.as_of !== undefined) return refuse('?as_of= is not served inside a branch.');
+    // The branching API is about branches, not inside one (a client with a branch active manages them too).
+    if (ctx.path.startsWith('/api/plugins/branching/')) return next();
     const reads = ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS';
     if (!branched(services, ctx.path, reads))
       return refuse(
