@@ -38,7 +38,13 @@ interface NetChange {
  * run inside the writer's decision, so nothing can slip in between check and write.
  */
 export async function revertRequest(
-  deps: { registry: ModelRegistry; coordinator: WriteCoordinator; audit: AuditLog },
+  deps: {
+    registry: ModelRegistry;
+    coordinator: WriteCoordinator;
+    audit: AuditLog;
+    /** Types without a registry definition restored as they were (no rules to check: see AuditServiceOptions). */
+    unregistered?: ReadonlySet<string>;
+  },
   target: string,
   context: WriteContext,
 ): Promise<ChangeEvent[]> {
@@ -56,7 +62,8 @@ export async function revertRequest(
       if (net.before === null && net.after === null) continue; // created and deleted by the request itself
       const definition = registry.tryGet(net.type);
       const label = `${net.type} ${net.id} (${net.repr})`;
-      if (!definition) throw refuse(`${label}: the model ${net.type} no longer exists.`);
+      if (!definition && !deps.unregistered?.has(net.type))
+        throw refuse(`${label}: the model ${net.type} no longer exists.`);
       const current = await tx.view.get(net.type, net.id);
       if (net.after !== null) {
         if (!current) throw refuse(`${label} was deleted since.`);
@@ -73,7 +80,7 @@ export async function revertRequest(
 
       let event: ChangeEvent;
       if (net.before === null) {
-        await assertUnreferenced(registry, tx, definition, net.id, label, refuse, deleting);
+        if (definition) await assertUnreferenced(registry, tx, definition, net.id, label, refuse, deleting);
         event = tx.record({
           action: 'delete',
           objectType: net.type,
@@ -81,16 +88,18 @@ export async function revertRequest(
           objectRepr: String(current!.display ?? net.repr),
           prechange: storedForm(current!),
           postchange: null,
-          related: definition.hooks?.relatedObject?.(storedForm(current!)) ?? null,
+          related: definition?.hooks?.relatedObject?.(storedForm(current!)) ?? null,
         });
       } else {
         const restored: StoredObject = { ...structuredClone(net.before), id: net.id, last_updated: tx.time };
-        await assertReferencesExist(registry, tx, definition, restored, label, refuse);
-        const unique = await checkUniqueness(tx.view, definition, restored);
-        const messages = Object.values(unique).flat();
-        if (messages.length > 0)
-          throw refuse(`restoring ${label} would break a uniqueness rule: ${messages.join(' ')}`);
-        const repr = (await displayOf(definition, restored, tx.view)).slice(0, 200);
+        if (definition) {
+          await assertReferencesExist(registry, tx, definition, restored, label, refuse);
+          const unique = await checkUniqueness(tx.view, definition, restored);
+          const messages = Object.values(unique).flat();
+          if (messages.length > 0)
+            throw refuse(`restoring ${label} would break a uniqueness rule: ${messages.join(' ')}`);
+        }
+        const repr = definition ? (await displayOf(definition, restored, tx.view)).slice(0, 200) : net.repr;
         event = tx.record({
           action: current ? 'update' : 'create',
           objectType: net.type,
@@ -98,7 +107,7 @@ export async function revertRequest(
           objectRepr: repr,
           prechange: current ? storedForm(current) : null,
           postchange: restored,
-          related: definition.hooks?.relatedObject?.(restored) ?? null,
+          related: definition?.hooks?.relatedObject?.(restored) ?? null,
         });
       }
       // Additive envelope field (v2): links the revert's events to the request they undo.

@@ -83,7 +83,7 @@ export async function syncBranch(tx: WriteTransaction, id: number): Promise<Chan
   });
 }
 
-/** After its merge request: the branch is merged (closed to the header) and names that request. */
+/** In its merge request: the branch is merged (closed to the header) and names that request, which a revert undoes. */
 export async function markMerged(tx: WriteTransaction, id: number, mergeRequest: string): Promise<ChangeEvent> {
   const current = await branchById(tx, id);
   return recordBranch(tx, current, {
@@ -92,19 +92,6 @@ export async function markMerged(tx: WriteTransaction, id: number, mergeRequest:
     merged_time: tx.time,
     merged_by: tx.user?.id ?? null,
     merge_request: mergeRequest,
-    last_updated: tx.time,
-  });
-}
-
-/** After the revert of its merge: ready again, from the same fork, with its changes. */
-export async function markReverted(tx: WriteTransaction, id: number): Promise<ChangeEvent> {
-  const current = await branchById(tx, id);
-  return recordBranch(tx, current, {
-    ...current,
-    status: 'ready',
-    merged_time: null,
-    merged_by: null,
-    merge_request: null,
     last_updated: tx.time,
   });
 }

@@ -13,6 +13,7 @@ import type { AuditSnapshotSettings } from '../audit/AuditSnapshots.js';
 import { AuthService } from '../auth/AuthService.js';
 import { SecretKeeper } from '../auth/secrets.js';
 import { Branches } from '../branches/Branches.js';
+import { BRANCH } from '../branches/branchRecord.js';
 import { systemClock } from '../commands/clock.js';
 import type { CommandEnvironment } from '../commands/decideObject.js';
 import { runFollowUps } from '../commands/followUps.js';
@@ -186,7 +187,10 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       });
     await coordinator.init();
     if (options.audit !== false) {
-      audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, true) });
+      audit = new AuditService(log, registry, {
+        snapshots: auditSnapshotSettings(config, logger, true),
+        revertsUnregistered: [BRANCH],
+      });
       await audit.open(); // loads the newest matching snapshot of the audit indexes, indexes the rest of the log, then follows it
       audit.past.startingPoints = snapshots;
     }
@@ -258,7 +262,10 @@ export async function openReader(
     const projected = projector.start();
     coordinator = new ReplicaWriter(log, store, projector, registry, systemClock);
     if (options.audit !== false)
-      audit = new AuditService(log, registry, { snapshots: auditSnapshotSettings(config, logger, false) });
+      audit = new AuditService(log, registry, {
+        snapshots: auditSnapshotSettings(config, logger, false),
+        revertsUnregistered: [BRANCH],
+      });
     if (audit) audit.past.startingPoints = snapshots;
     const indexed = audit ? audit.open() : Promise.resolve();
     const caughtUp = Promise.all([projected, indexed]).then(() => undefined);

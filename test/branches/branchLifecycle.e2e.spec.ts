@@ -197,6 +197,14 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
   );
   // ... and the branch, open again, still holds its work.
   t.is((await must(api('GET', `/api/dcim/devices/?site_id=${estate.site.id}`), 200)).body.count, 2);
+
+  // Merged again, and reverted through the audit side's own revert: the branch reopens as well.
+  const again = await must(service.api('POST', `${BRANCHES}${branch.id}/merge/`, { commit: true }), 200);
+  for (const list of lists) t.deepEqual(await everything(service, list), views[list], `merged again: ${list}`);
+  await must(service.api('POST', `/api/extras/requests/${requestIdOf(again)}/revert/`), 200);
+  t.is((await must(service.api('GET', `${BRANCHES}${branch.id}/`), 200)).body.status.value, 'ready');
+  t.deepEqual(await everything(service, `/api/dcim/devices/?site_id=${estate.site.id}`), mainBefore);
+  t.is((await must(api('GET', `/api/dcim/devices/?site_id=${estate.site.id}`), 200)).body.count, 2);
 });
 
 test('a header naming no open branch is a 400, never main', async (t) => {

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 import Router from '@koa/router';
 import type { Context } from 'koa';
 
@@ -8,7 +6,6 @@ import {
   createBranch,
   deleteBranch,
   markMerged,
-  markReverted,
   syncBranch,
   updateBranch,
 } from '../../branches/branchCommands.js';
@@ -107,8 +104,8 @@ function may(ctx: Context, action: BranchAction): boolean {
   }
 }
 
-function mainContext(ctx: Context, requestId: string = ctx.state.requestId): WriteContext {
-  return { requestId, user: ctx.state.eventUser ?? null, webhookDepth: ctx.state.webhookDepth };
+function mainContext(ctx: Context): WriteContext {
+  return { requestId: ctx.state.requestId, user: ctx.state.eventUser ?? null, webhookDepth: ctx.state.webhookDepth };
 }
 
 function idOf(ctx: Context): number {
@@ -227,9 +224,9 @@ async function dryRun<T>(services: Services, ctx: Context, decide: (tx: WriteTra
 }
 
 /**
- * merge: the branch's changes applied to main as one request (this one: its X-Request-ID is
- * the merge's, revertible as a unit), refused with 409 and the conflicts when the branch and
- * main changed the same fields; then the branch is marked merged (a second request).
+ * merge: the branch's changes applied to main, and the branch marked merged, as one request
+ * (this one: its X-Request-ID is the merge's, revertible as a unit), refused with 409 and the
+ * conflicts when the branch and main changed the same fields.
  */
 async function mergeView(services: Services, branches: Branches, ctx: Context) {
   assertMay(ctx, 'merge');
@@ -249,14 +246,17 @@ async function mergeView(services: Services, branches: Branches, ctx: Context) {
       };
       return;
     }
-    const { events } = await services.coordinator.execute(mainContext(ctx), merge);
-    await services.coordinator.execute(mainContext(ctx, randomUUID()), (tx) =>
-      markMerged(tx, branch.id, ctx.state.requestId),
-    );
+    // The branch's changes and its new status in one request: the merge is atomic, and reverting
+    // that request (here or at /api/extras/requests/<id>/revert/) reopens the branch as well.
+    const { events } = await services.coordinator.execute(mainContext(ctx), async (tx) => {
+      const made = await merge(tx);
+      await markMerged(tx, branch.id, ctx.state.requestId);
+      return made;
+    });
     ctx.body = {
       commit: true,
       request_id: ctx.state.requestId,
-      changes: events.length,
+      changes: events.length - 1,
       branch: await renderBranch(services.store, ctx.state.baseUrl, await current(services, branch.id)),
     };
   } catch (error) {
@@ -269,7 +269,7 @@ async function mergeView(services: Services, branches: Branches, ctx: Context) {
   }
 }
 
-/** revert: the merge request reverted as one unit (the audit side's revert), then the branch is ready again. */
+/** revert: the merge request reverted as one unit (the audit side's revert), which makes the branch ready again. */
 async function revertView(services: Services, ctx: Context) {
   assertMay(ctx, 'revert');
   const commit = commitOf(ctx);
@@ -285,8 +285,8 @@ async function revertView(services: Services, ctx: Context) {
     };
     return;
   }
+  // One request: the merge's changes undone and the branch restored as it was before it (ready).
   const events = await services.audit.revert(services.coordinator, branch.merge_request, mainContext(ctx));
-  await services.coordinator.execute(mainContext(ctx, randomUUID()), (tx) => markReverted(tx, branch.id));
   ctx.body = {
     commit: true,
     request_id: ctx.state.requestId,
