@@ -17,6 +17,8 @@ import {
 
 const B = 'plan0001';
 const site = (name: string) => create('dcim.site', { name, slug: name.toLowerCase() });
+/** The last event of every merge: its branch marked merged, in the same request. */
+const merged = { action: 'update', objectType: 'netbox_branching.branch', postchange: { status: 'merged' } } as const;
 
 test('a write in a branch is decided in the branch: its events name it, main does not see them', async (t) => {
   await deciderSpec(t)
@@ -69,6 +71,8 @@ test('merge: each change of the branch replayed on main in one request, its auth
       t.is(events[1]!.user?.id, 1);
       t.like(await store.get('dcim.site', 2), { name: 'DC-2', description: 'x' });
       t.is(events[0]!.time !== GIVEN_TIME, true, 'the merge is a change of now');
+      t.like(events.at(-1), merged);
+      t.is(events.at(-1)!.postchange!.merge_request, events[0]!.requestId);
     });
 });
 
@@ -77,7 +81,7 @@ test("merge keeps main's changes to other fields; the same field changed on both
   await deciderSpec(t)
     .given([...given, inBranch(B, patch('dcim.site', 1, { description: 'branch' }))])
     .when(mergeCommand(B))
-    .then([{ action: 'update', objectId: 1, postchange: { comments: 'main', description: 'branch' } }]);
+    .then([{ action: 'update', objectId: 1, postchange: { comments: 'main', description: 'branch' } }, merged]);
   const refused = await deciderSpec(t)
     .given([...given, inBranch(B, patch('dcim.site', 1, { comments: 'branch' }))])
     .when(mergeCommand(B))
@@ -93,11 +97,11 @@ test('the same value on both sides is no conflict; a sync makes main before it t
   await deciderSpec(t)
     .given([...given, inBranch(B, patch('dcim.site', 1, { comments: 'main' }))])
     .when(mergeCommand(B))
-    .then([{ action: 'update', objectId: 1, mergedFrom: B }]);
+    .then([{ action: 'update', objectId: 1, mergedFrom: B }, merged]);
   await deciderSpec(t)
     .given([...given, inBranch(B, patch('dcim.site', 1, { comments: 'branch' })), syncCommand(B)])
     .when(mergeCommand(B))
-    .then([{ action: 'update', objectId: 1, postchange: { comments: 'branch' } }]);
+    .then([{ action: 'update', objectId: 1, postchange: { comments: 'branch' } }, merged]);
 });
 
 test('an object the branch changed and main deleted is a conflict; a name main took meanwhile refuses the merge', async (t) => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 
 import { SecretKeeper } from '../../src/auth/secrets.js';
-import { createBranch, syncBranch } from '../../src/branches/branchCommands.js';
+import { createBranch, markMerged, syncBranch } from '../../src/branches/branchCommands.js';
 import { Branches } from '../../src/branches/Branches.js';
 import { BRANCH } from '../../src/branches/branchRecord.js';
 import { mergeBranch } from '../../src/branches/mergeBranch.js';
@@ -167,7 +167,10 @@ async function runRequest(
       const view = branches.view(schemaId);
       if (!view) throw new Error(`no open branch ${schemaId}`);
       if (command.op === 'sync') return syncBranch(tx, view.record.id);
-      return mergeBranch(env.registry, tx, view);
+      // As the API merges: the branch's changes, then the branch marked merged, in one request.
+      const made = await mergeBranch(env.registry, tx, view);
+      await markMerged(tx, view.record.id, context.requestId);
+      return made;
     });
     return { events, reply: { ids: [...new Set(events.map((e) => e.objectId))], revealed: new Map() } };
   }
