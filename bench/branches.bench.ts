@@ -9,7 +9,8 @@
  *     the same on main just before;
  *  4. CHANGES site updates made in the branch (bulk PATCHes of 1,000) and MAIN_CHANGES on main
  *     meanwhile (other sites), then the same reads, and the heap the branch holds;
- *  5. the merge of the branch: its CHANGES changes as one request on main.
+ *  5. the branch's view rebuilt from the log, as a restart does;
+ *  6. the merge of the branch: its CHANGES changes as one request on main.
  * Env: OBJECTS (1000000), CHANGES (10000), MAIN_CHANGES (10000), KEEP=1 keeps the temp dir.
  */
 import * as fs from 'node:fs';
@@ -20,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { SecretKeeper } from '../src/auth/secrets.js';
 import { createBranch } from '../src/branches/branchCommands.js';
 import { Branches } from '../src/branches/Branches.js';
+import { BranchView } from '../src/branches/BranchView.js';
 import { mergeBranch } from '../src/branches/mergeBranch.js';
 import type { CommandEnvironment } from '../src/commands/decideObject.js';
 import { runFollowUps } from '../src/commands/followUps.js';
@@ -145,6 +147,14 @@ async function main(): Promise<void> {
       `  the branch holds ${fmt(view.store.size)} documents (${fmt(view.own.length)} own events): the process's ` +
         `heap +${(held / 1024 / 1024).toFixed(1)} MiB since its creation (main's changes and indexes included)`,
     );
+
+    // What a restart does for each open branch: its view built again from the log since its creation.
+    const again = new BranchView(registry, store, view.record);
+    const rebuilt = await timed(() => again.rebuild(log, projector.position));
+    console.log(
+      `  the branch's view rebuilt from the log, as at a restart (${fmt(again.store.size)} documents): ${show(rebuilt)}`,
+    );
+    reportFigure({ name: `branch view rebuilt at start, ${fmt(CHANGES)} changes`, value: `${fmt(rebuilt.wall)} ms` });
 
     const merged = await timed(() => coordinator.execute(context(), (tx) => mergeBranch(registry, tx, view)));
     console.log(`  merge of ${fmt(merged.value.events.length)} changes as one request: ${show(merged)}`);
