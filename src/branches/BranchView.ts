@@ -80,29 +80,11 @@ export class BranchView {
     }
   }
 
-  /**
-   * The branch's own events: projected onto this view as main's projector projects main's.
-   * An update carries over only the fields it changed, onto the version this view holds:
-   * after a sync, main's changes to the other fields stay.
-   */
+  /** The branch's own events: projected onto this view as main's projector projects main's. */
   async applyOwn(events: ChangeEvent[]): Promise<void> {
     if (events.length === 0) return;
     this.own.push(...events);
-    const changes: DocumentChange[] = [];
-    const rebased = new Map<string, Record<string, unknown>>();
-    for (const event of events) {
-      const key = `${event.objectType}:${event.objectId}`;
-      let postchange = event.postchange;
-      if (event.action === 'update' && postchange) {
-        const held = rebased.get(key) ?? (await this.store.get(event.objectType, event.objectId));
-        if (held) postchange = { ...withoutId(storedForm(held)), ...changedFields(event) };
-      }
-      if (postchange) rebased.set(key, postchange);
-      else rebased.delete(key);
-      changes.push(evolve(this.registry, { ...event, postchange }));
-    }
-    const last = events[events.length - 1]!.position;
-    await this.store.apply(await withProjectedColumns(this.registry, this.store, changes), last);
+    await projectBranchEvents(this.registry, this.store, events);
   }
 
   /**
@@ -156,6 +138,35 @@ export class BranchView {
     }
     await this.applyOwn(own);
   }
+}
+
+/**
+ * A branch's events projected onto an overlaid store (its live view, or its view at a past
+ * position) as main's projector projects main's. An update carries over only the fields it
+ * changed, onto the version the store holds: after a sync, main's changes to the other
+ * fields stay.
+ */
+export async function projectBranchEvents(
+  registry: ModelRegistry,
+  store: OverlaidReadStore,
+  events: ChangeEvent[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const changes: DocumentChange[] = [];
+  const rebased = new Map<string, Record<string, unknown>>();
+  for (const event of events) {
+    const key = `${event.objectType}:${event.objectId}`;
+    let postchange = event.postchange;
+    if (event.action === 'update' && postchange) {
+      const held = rebased.get(key) ?? (await store.get(event.objectType, event.objectId));
+      if (held) postchange = { ...withoutId(storedForm(held)), ...changedFields(event) };
+    }
+    if (postchange) rebased.set(key, postchange);
+    else rebased.delete(key);
+    changes.push(evolve(registry, { ...event, postchange }));
+  }
+  const last = events[events.length - 1]!.position;
+  await store.apply(await withProjectedColumns(registry, store, changes), last);
 }
 
 function withoutId(obj: Record<string, unknown>): Record<string, unknown> {

@@ -127,8 +127,21 @@ test('a branch walks its life: built in isolation, conflict refused, resolved, m
   const fields = await must(api('GET', `/api/dcim/devices/${devices[0].id}/?fields=name,rack`), 200);
   t.deepEqual(Object.keys(fields.body).sort(), ['id', 'name', 'rack']);
 
+  // ?as_of= inside the branch: the branch as it was then.
+  const rackPosition = Number((await api('GET', `/api/dcim/racks/${rack.id}/`)).headers.get('etag')!.replace(/"/g, ''));
+  const racksAt = async (position: number) =>
+    (await must(api('GET', `/api/dcim/racks/?site_id=${estate.site.id}&as_of=${position}`), 200)).body.count;
+  t.is(await racksAt(rackPosition - 1), 0);
+  t.is(await racksAt(rackPosition), 1);
+
   // A change on main meanwhile is not seen in the branch.
-  await must(service.api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { description: 'main' }), 200);
+  const mainChange = await must(
+    service.api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { description: 'main' }),
+    200,
+  );
+  const mainChangePosition = Number(mainChange.headers.get('etag')!.replace(/"/g, ''));
+  const siteThen = await must(api('GET', `/api/dcim/sites/${estate.site.id}/?as_of=${mainChangePosition}`), 200);
+  t.is(siteThen.body.description, '', "as of a position after the fork, still main's state at the fork");
   t.is((await must(api('GET', `/api/dcim/sites/${estate.site.id}/`), 200)).body.description, '');
   // The branch changes the same field: a conflict.
   await must(api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { description: 'branch' }), 200);

@@ -368,6 +368,8 @@ function modelViewOf(services: Services, path: string): ModelDefinition | null {
  */
 function asOfMiddleware(services: Services, audit: AuditService): (ctx: Context, next: Next) => Promise<unknown> {
   return async (ctx, next) => {
+    // Inside a branch, the branch's header chose the past state already (branchPastStore.ts).
+    if (ctx.state.branch) return next();
     if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.querystring.includes('as_of=')) {
       const values = new URLSearchParams(ctx.querystring).getAll('as_of').filter((v) => v !== '');
       const definition = values.length > 0 ? modelViewOf(services, ctx.path) : null;

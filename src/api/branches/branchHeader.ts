@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 
 import type { Services } from '../Services.js';
+import { openBranchPast } from './branchPastStore.js';
 
 export const BRANCH_HEADER = 'X-NetBox-Branch';
 
@@ -22,10 +23,10 @@ export function branchHeader(services: Services): Middleware {
     const view = services.branches?.view(schemaId);
     if (!view)
       return refuse(`${BRANCH_HEADER}: no open branch has the schema ID "${schemaId}" (unknown, merged or archived).`);
-    if (ctx.query.as_of !== undefined) return refuse('?as_of= is not served inside a branch.');
+    const reads = ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS';
+    const asOf = new URLSearchParams(ctx.querystring).getAll('as_of').filter((v) => v !== '');
     // The branching API is about branches, not inside one (a client with a branch active manages them too).
     if (ctx.path.startsWith('/api/plugins/branching/')) return next();
-    const reads = ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS';
     if (!branched(services, ctx.path, reads))
       return refuse(
         `${ctx.method} ${ctx.path} is not available inside a branch (only the registry's models are branched).`,
@@ -33,6 +34,13 @@ export function branchHeader(services: Services): Middleware {
     if (!reads) services.branches!.assertIdle(schemaId); // a merge under way: a write now would be left out of it
     ctx.state.readStore = view.store;
     ctx.state.branch = view.target();
+    if (asOf.length > 0) {
+      // The branch as it was then (the audit API's ?as_of= then leaves the request to it).
+      if (!reads || !services.audit) return refuse('?as_of= inside a branch is served to reads, by the audit side.');
+      const past = await openBranchPast(ctx, services, services.audit, view, asOf[asOf.length - 1]!);
+      if (!past) return;
+      ctx.state.readStore = past;
+    }
     ctx.set(BRANCH_HEADER, schemaId);
     return next();
   };

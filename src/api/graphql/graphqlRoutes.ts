@@ -112,7 +112,8 @@ async function answer(services: Services, schema: GraphQLSchema, ctx: Context): 
   const limited = checkLimits(schema, document, request.operationName, request.variables, { ...graphql, maxPageSize });
   if (limited.length) return requestError(ctx, limited);
 
-  const past = await pastStateFor(services, ctx);
+  // Inside a branch, the branch's header chose the read models (its past state included).
+  const past = ctx.state.branch ? null : await pastStateFor(services, ctx);
   if (past === 'answered') return;
   // the past state ?as_of= names, else the branch X-NetBox-Branch names, else main's read models
   const chosen = past ?? ctx.state.readStore ?? null;
