@@ -6,7 +6,7 @@ const LAYERS = [
   ['src/models/', 'src/events/', 'src/errors/', 'src/config\\.ts$'],
   ['src/projections/'],
   ['src/commands/'],
-  ['src/auth/', 'src/audit/', 'src/migration/'],
+  ['src/auth/', 'src/audit/', 'src/migration/', 'src/branches/'],
   ['src/replicas/', 'src/webhooks/'],
   ['src/ledger/'],
   ['src/api/'],

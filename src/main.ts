@@ -75,7 +75,7 @@ export async function start(
 }
 
 async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
-  const { config, registry, log, store, projector, coordinator, commands, auth } = ledger;
+  const { config, registry, log, store, projector, coordinator, commands, auth, branches } = ledger;
   const audit = ledger.audit!;
   const serializer = new Serializer(registry, store, ledger.secrets);
   const queries = new ListQueryCompiler(registry);
@@ -116,6 +116,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
     audit,
     sources,
     readiness,
+    branches,
   };
   queries.register('created_by_request', createdByRequestFilter(audit));
   queries.register('as_of', async () => null); // served by the audit API's middleware (past read models)

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/authenticateToken.js';
 import type { SessionData } from '../auth/sessions.js';
+import type { WriteTarget } from '../commands/WriteCoordinator.js';
 import type { EventUser } from '../events/ChangeEvent.js';
 import type { LookupView } from '../models/lookupView.js';
 import type { ReadStore } from '../projections/ReadStore.js';
@@ -31,10 +32,12 @@ export interface LedgerState {
   replayOf?: string;
   /** webhookHop: when a webhook delivery sent the request, how many deliveries led to it (stamped on its events). */
   webhookDepth?: number;
-  /** the audit API's `?as_of=`: the past read models the views read instead of the live ones. */
+  /** the audit API's `?as_of=`, or a branch's header: the read models the views read instead of the live ones. */
   readStore?: ReadStore;
   /** a model list or detail view: the answer came from the live read models alone (the answer cache may keep it). */
   answerCacheable?: boolean;
+  /** branchHeader: the branch `X-NetBox-Branch` names, where the request's writes are decided. */
+  branch?: WriteTarget;
 }
 
 declare module 'koa' {

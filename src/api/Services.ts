@@ -1,5 +1,6 @@
 import type { AuditService } from '../audit/AuditService.js';
 import type { AuthService } from '../auth/AuthService.js';
+import type { Branches } from '../branches/Branches.js';
 import type { CommandEnvironment } from '../commands/decideObject.js';
 import type { WriteCoordinator } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
@@ -42,4 +43,6 @@ export interface Services {
   sources?: ReadonlyMap<string, unknown>;
   /** Catching up after start, ready, or lagging (/readyz); absent: ready once serving, as before. */
   readiness?: Readiness;
+  /** The open branches (README: Branches); absent: the branching API answers 404. */
+  branches?: Branches;
 }

@@ -4,6 +4,9 @@ import { captureAnswers } from './answerCache/captureAnswers.js';
 import { apiRoot } from './apiRoot.js';
 import { auditApi } from './audit/auditApi.js';
 import { authRoutes } from './auth/routes.js';
+import { branchChangesRoute } from './branches/branchChangesRoute.js';
+import { branchHeader } from './branches/branchHeader.js';
+import { branchRoutes } from './branches/branchRoutes.js';
 import { connectedDeviceRoute } from './connectedDeviceRoute.js';
 import { contentTypesRoute } from './extras/contentTypesRoute.js';
 import { imageAttachmentRoutes } from './extras/imageAttachmentRoutes.js';
@@ -57,6 +60,8 @@ export function createApp(services: Services): Koa {
   app.use(negotiationGuard); // ?format= / Accept no renderer satisfies: 404 / 406 before any view
   app.use(authenticate(services));
   app.use(webhookHop(services.config.secretKey)); // a webhook delivery's writes: their events name its depth
+  // X-NetBox-Branch: the request reads and writes inside that branch (400 if it names no open branch)
+  app.use(branchHeader(services));
   app.use(authRoutes(services).routes()); // token provisioning, /login/, /logout/ (read their own bodies)
   app.use(imageAttachmentRoutes(services).routes()); // multipart image uploads (read their own bodies), uploaded files
   app.use(imageFieldRoutes(services).routes()); // multipart writes of models with image fields, their files
@@ -73,6 +78,9 @@ export function createApp(services: Services): Koa {
   app.use(userConfigRoute(services).routes());
   app.use(contentTypesRoute(services).routes());
   app.use(reportsScriptsRoute(services).routes());
+  if (services.branches) app.use(branchRoutes(services, services.branches).routes()); // /api/plugins/branching/
+  if (services.audit && services.branches)
+    app.use(branchChangesRoute(services, services.branches, services.audit).routes()); // a branch's own changes
   if (services.audit) app.use(auditApi(services, services.audit)); // object changes, history, revert, ?as_of= (from the event log)
   app.use(graphqlRoutes(services).routes()); // /graphql/: the read API as NetBox's GraphQL, derived from the registry
   app.use(models.routes());

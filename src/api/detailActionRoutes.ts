@@ -13,6 +13,7 @@ import { detailId } from './detailId.js';
 import { modelViewName } from './face/views.js';
 import { otherMethods } from './otherMethods.js';
 import { viewScope, writeGuard, writeScope } from './permissions.js';
+import { readModels } from './requestReadModels.js';
 import type { RouteRegistry } from './RoutesByModel.js';
 import type { Services } from './Services.js';
 import { visibleObject } from './visibleObject.js';
@@ -53,7 +54,7 @@ async function listView(
   await viewScope(ctx, services.config, created);
   const object = await visibleObject(services, parent, ctx, detailId(ctx));
   const limit = action.allocator.shape.limited ? resultsLimit(services, ctx) : null;
-  const entries = await action.allocator.available(object, lookupView(services.store), limit);
+  const entries = await action.allocator.available(object, lookupView(readModels(services, ctx).store), limit);
   ctx.body = await renderEntries(services, ctx, entries);
 }
 
@@ -97,7 +98,9 @@ async function renderEntries(
       isReference(value) && value.id !== null ? [{ object_type: value.nested, object_id: value.id }] : [],
     ),
   );
-  const rendered = await services.serializer.referenced(refs, { baseUrl: ctx.state.baseUrl as string });
+  const rendered = await readModels(services, ctx).serializer.referenced(refs, {
+    baseUrl: ctx.state.baseUrl as string,
+  });
   return entries.map((entry) =>
     Object.fromEntries(
       Object.entries(entry).map(([key, value]) => [

@@ -14,6 +14,7 @@ import { modelViewName } from './face/views.js';
 import { otherMethods } from './otherMethods.js';
 import { viewScope, withinScope } from './permissions.js';
 import { pageLinks, parsePage } from './query/pagination.js';
+import { readModels } from './requestReadModels.js';
 import type { RouteRegistry } from './RoutesByModel.js';
 import type { Services } from './Services.js';
 import { visibleObject } from './visibleObject.js';
@@ -36,10 +37,15 @@ async function respond(services: Services, definition: ModelDefinition, detail: 
   const query = new URLSearchParams(ctx.querystring);
   const request: DetailViewRequest = {
     model: definition.key,
-    view: lookupView(services.store),
+    view: lookupView(readModels(services, ctx).store),
     query,
     nested: async (refs, fields) => {
-      const forms = await services.serializer.referenced(refs, { baseUrl: ctx.state.baseUrl as string }, 0, fields);
+      const forms = await readModels(services, ctx).serializer.referenced(
+        refs,
+        { baseUrl: ctx.state.baseUrl as string },
+        0,
+        fields,
+      );
       return refs.map((ref) => forms.get(`${ref.object_type}:${ref.object_id}`) ?? null);
     },
     paginate: (items) => {
@@ -61,7 +67,7 @@ async function respond(services: Services, definition: ModelDefinition, detail: 
       return new Set(
         (
           await withinScope(
-            services.store,
+            readModels(services, ctx).store,
             target,
             scope,
             ids.map((id) => ({ id })),

@@ -16,6 +16,7 @@ import { listPage } from './query/listPage.js';
 import { and } from './query/ListQueryCompiler.js';
 import { cacheableRendering, renderCached, renderKeyPrefix } from './renderCache/renderCached.js';
 import type { RenderOptions, Representation } from './renderOptions.js';
+import { readModels } from './requestReadModels.js';
 import type { Serializer } from './Serializer.js';
 import type { Services } from './Services.js';
 
@@ -32,13 +33,6 @@ function renderOptions(ctx: Context, query: URLSearchParams): RenderOptions {
 /** ?brief=<anything> asks for the brief form; a model without one (job results) ignores it. */
 function representation(query: URLSearchParams, definition: ModelDefinition): Representation {
   return query.get('brief') && definition.brief.length > 0 ? 'brief' : 'complete';
-}
-
-/** The read models a request reads: the live ones, or a past state a middleware chose (e.g. ?as_of=). */
-function readModels(services: Services, ctx: Context): { store: ReadStore; serializer: Serializer } {
-  const store: ReadStore | undefined = ctx.state.readStore;
-  if (!store || store === services.store) return { store: services.store, serializer: services.serializer };
-  return { store, serializer: services.serializer.using(store) };
 }
 
 /** What a read asks, worked out once from the request: its parameters, the read models, the rendering. */

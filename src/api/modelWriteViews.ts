@@ -9,6 +9,7 @@ import { bulkItems, bulkPreconditions } from './bulkBody.js';
 import { ifMatchPreconditions } from './conditionalWrite.js';
 import { detailId } from './detailId.js';
 import { assertInScope, withinScope, writeGuard, writeScope } from './permissions.js';
+import { readModels } from './requestReadModels.js';
 import type { Services } from './Services.js';
 import { requireBody, runWrite, writeContext, writtenObjects } from './writePath.js';
 
@@ -34,7 +35,7 @@ export async function createView(services: Services, definition: ModelDefinition
 export async function updateView(services: Services, definition: ModelDefinition, ctx: Context, mode: 'put' | 'patch') {
   const scope = await writeScope(ctx, definition, 'change');
   const id = detailId(ctx);
-  await assertInScope(services.store, definition, scope, id);
+  await assertInScope(readModels(services, ctx).store, definition, scope, id);
   const body = requireBody(ctx);
   const preconditions = ifMatchPreconditions(ctx, [id]);
   const result = await runWrite(
@@ -57,7 +58,7 @@ export async function bulkUpdateView(
   mode: 'put' | 'patch',
 ) {
   const scope = await writeScope(ctx, definition, 'change');
-  const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
+  const items = await withinScope(readModels(services, ctx).store, definition, scope, bulkItems(requireBody(ctx)));
   const guard = writeGuard(
     ctx,
     definition,
@@ -74,7 +75,7 @@ export async function bulkUpdateView(
 export async function deleteView(services: Services, definition: ModelDefinition, ctx: Context) {
   const scope = await writeScope(ctx, definition, 'delete');
   const id = detailId(ctx);
-  if (!ctx.state.replayOf) await assertInScope(services.store, definition, scope, id);
+  if (!ctx.state.replayOf) await assertInScope(readModels(services, ctx).store, definition, scope, id);
   const preconditions = ifMatchPreconditions(ctx, [id]);
   await runWrite(
     services,
@@ -89,7 +90,7 @@ export async function deleteView(services: Services, definition: ModelDefinition
 
 export async function bulkDeleteView(services: Services, definition: ModelDefinition, ctx: Context) {
   const scope = await writeScope(ctx, definition, 'delete');
-  const items = await withinScope(services.store, definition, scope, bulkItems(requireBody(ctx)));
+  const items = await withinScope(readModels(services, ctx).store, definition, scope, bulkItems(requireBody(ctx)));
   const guard = writeGuard(
     ctx,
     definition,

@@ -9,6 +9,7 @@ import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import { viewScope } from './permissions.js';
 import { and } from './query/ListQueryCompiler.js';
+import { readModels } from './requestReadModels.js';
 import type { Services } from './Services.js';
 
 /** The object with this id (or the first matching this query) that the caller may see; else 404. */
@@ -25,7 +26,7 @@ export async function visibleObject(
     if (error instanceof PermissionDeniedError) throw new NotFoundError();
     throw error;
   }
-  const [found] = await services.store.find(
+  const [found] = await readModels(services, ctx).store.find(
     definition.key,
     and(scope, typeof which === 'number' ? { id: which } : which),
     { limit: 1 },

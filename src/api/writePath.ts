@@ -11,11 +11,12 @@ import { nextTurn } from '../eventLoopTurns.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ReadDocument } from '../projections/ReadStore.js';
 import { etagOf } from './conditionalWrite.js';
+import { readModels } from './requestReadModels.js';
 import type { Services } from './Services.js';
 
 export function writeContext(ctx: Context, authorize?: WriteContext['authorize']): WriteContext {
-  const { requestId, eventUser, idempotency, webhookDepth } = ctx.state;
-  return { requestId, user: eventUser ?? null, authorize, idempotency, webhookDepth };
+  const { requestId, eventUser, idempotency, webhookDepth, branch } = ctx.state;
+  return { requestId, user: eventUser ?? null, authorize, idempotency, webhookDepth, branch };
 }
 
 /**
@@ -36,7 +37,7 @@ export async function runWrite(
     const events = await services.audit.requestEvents(replayOf);
     const ids = events.filter((e) => e.objectType === definition.key && e.action === action).map((e) => e.objectId);
     const unique = [...new Set(ids)];
-    const byId = new Map((await services.store.getMany(definition.key, unique)).map((d) => [d.id, d]));
+    const byId = new Map((await readModels(services, ctx).store.getMany(definition.key, unique)).map((d) => [d.id, d]));
     const documents = unique.map((id) => byId.get(id)).filter((d): d is ReadDocument => d !== undefined);
     return { ids: documents.map((d) => d.id), documents, revealed: new Map() };
   }
@@ -72,7 +73,12 @@ export async function writtenObjects(
   for (let i = 0; i < docs.length; i += WRITTEN_RENDER_CHUNK) {
     if (i > 0) await nextTurn();
     rendered.push(
-      ...(await services.serializer.render(definition, docs.slice(i, i + WRITTEN_RENDER_CHUNK), 'complete', options)),
+      ...(await readModels(services, ctx).serializer.render(
+        definition,
+        docs.slice(i, i + WRITTEN_RENDER_CHUNK),
+        'complete',
+        options,
+      )),
     );
   }
   return rendered;

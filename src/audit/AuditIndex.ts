@@ -42,6 +42,9 @@ export interface AuditIndexImage {
 /** Object keys are typeCode * 2^40 + id while ids stay below 2^40 (always, in practice). */
 const ID_SPACE = 2 ** 40;
 
+/** The `logged` column's mark of a change made inside a branch. */
+const BRANCH_CHANGE = 2;
+
 /**
  * The log-side secondary indexes of the audit queries, kept in memory and fed the
  * log's committed batches in order (so they work the same over every EventLog adapter):
@@ -69,7 +72,7 @@ export class AuditIndex {
   private readonly prevOfRequest = new Column(Float64Array);
   private readonly prevOfObject = new Column(Float64Array);
   private readonly reprs = new StringPool();
-  /** 1 when the event's model is change-logged (shown in object changes). */
+  /** 1 when the event's model is change-logged (shown in object changes); BRANCH_CHANGE for a change made in a branch. */
   private readonly logged = new Column(Uint8Array);
   /** Positions of change-logged events, ascending. */
   private readonly loggedList = new Column(Float64Array);
@@ -148,8 +151,10 @@ export class AuditIndex {
     // are in the log like any other and in their objects' history, but not in object changes.
     if (logged === undefined)
       this.loggedTypes.set(type, (logged = this.registry.tryGet(event.objectType)?.changeLogged !== false));
-    this.logged.push(logged ? 1 : 0);
-    if (logged) this.loggedList.push(p);
+    // A change made inside a branch is the branch's, not main's change log (its merge is): 2 marks it.
+    const shown = logged && !event.branch;
+    this.logged.push(event.branch ? BRANCH_CHANGE : shown ? 1 : 0);
+    if (shown) this.loggedList.push(p);
     this.objectIds.push(event.objectId);
     this.userIds.push(event.user ? event.user.id : -1);
     this.userNames.push(this.userNameDictionary.code(event.user?.username ?? ''));
@@ -384,6 +389,11 @@ export class AuditIndex {
     const out: number[] = [];
     for (let p = last; p > 0; p = prev[p]!) out.push(p);
     return out.reverse();
+  }
+
+  /** Whether the event is a change made inside a branch (README: Branches): no part of main's history. */
+  isBranchChange(p: number): boolean {
+    return this.logged.get(p) === BRANCH_CHANGE;
   }
 
   /** Whether the event's model is change-logged (listed in object changes). */

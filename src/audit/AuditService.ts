@@ -23,6 +23,11 @@ export interface AuditServiceOptions {
   pastStates?: Partial<PastStateLimits>;
   /** Where the indexes' snapshots are loaded from (and written to, every so many events); none: rebuilt from the log. */
   snapshots?: AuditSnapshotSettings;
+  /**
+   * Object types kept in main's read models without a registry definition that a revert
+   * restores as they were (branches: reverting a merge reopens its branch).
+   */
+  revertsUnregistered?: readonly string[];
 }
 
 /**
@@ -160,6 +165,7 @@ export class AuditService {
 
   /** Reverts a request as a new atomic request; returns the new events. */
   revert(coordinator: WriteCoordinator, target: string, context: WriteContext): Promise<ChangeEvent[]> {
-    return revertRequest({ registry: this.registry, coordinator, audit: this.log }, target, context);
+    const unregistered = new Set(this.options.revertsUnregistered ?? []);
+    return revertRequest({ registry: this.registry, coordinator, audit: this.log, unregistered }, target, context);
   }
 }

@@ -1,3 +1,4 @@
+import { onMain } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { evolve } from '../projections/evolve.js';
 import { withProjectedColumns } from '../projections/projectedColumns.js';
@@ -270,7 +271,7 @@ export class PastStates {
     const from = started + 1;
     if (from <= build.position) {
       for await (const chunk of this.audit.range(from, build.position)) {
-        const changes = chunk.map((event) => evolve(this.registry, event));
+        const changes = chunk.filter(onMain).map((event) => evolve(this.registry, event));
         await store.apply(await withProjectedColumns(this.registry, store, changes), chunk[chunk.length - 1]!.position);
         this.replayedEvents += chunk.length;
         await yieldPoint(build.position);

@@ -1,10 +1,10 @@
 import { checkUniqueness } from '../commands/checkUniqueness.js';
 import { displayOf } from '../commands/decideObject.js';
+import { assertReferencesExist, assertUnreferenced } from '../commands/referentialChecks.js';
 import { storedForm } from '../commands/storedForm.js';
-import type { WriteContext, WriteCoordinator, WriteTransaction } from '../commands/WriteCoordinator.js';
+import type { WriteContext, WriteCoordinator } from '../commands/WriteCoordinator.js';
 import { ConflictError, NotFoundError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
-import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { StoredObject } from '../models/storedObject.js';
 import type { AuditLog } from './AuditLog.js';
@@ -20,6 +20,8 @@ interface NetChange {
   after: Record<string, unknown> | null;
   /** Position of the request's last event on the object. */
   last: number;
+  /** Position of the request's first event on the object. */
+  first: number;
 }
 
 /**
@@ -36,7 +38,13 @@ interface NetChange {
  * run inside the writer's decision, so nothing can slip in between check and write.
  */
 export async function revertRequest(
-  deps: { registry: ModelRegistry; coordinator: WriteCoordinator; audit: AuditLog },
+  deps: {
+    registry: ModelRegistry;
+    coordinator: WriteCoordinator;
+    audit: AuditLog;
+    /** Types without a registry definition restored as they were (no rules to check: see AuditServiceOptions). */
+    unregistered?: ReadonlySet<string>;
+  },
   target: string,
   context: WriteContext,
 ): Promise<ChangeEvent[]> {
@@ -47,12 +55,15 @@ export async function revertRequest(
   const nets = netChanges(await audit.events(positions));
   const refuse = (reason: string) => new ConflictError(`Cannot revert request ${target}: ${reason}`);
 
+  // Objects the revert deletes may refer to each other (an interface and its cable): neither keeps the other.
+  const deleting = new Set(nets.filter((n) => n.before === null && n.after !== null).map((n) => `${n.type}:${n.id}`));
   const { events } = await coordinator.execute(context, async (tx) => {
     for (const net of nets) {
       if (net.before === null && net.after === null) continue; // created and deleted by the request itself
       const definition = registry.tryGet(net.type);
       const label = `${net.type} ${net.id} (${net.repr})`;
-      if (!definition) throw refuse(`${label}: the model ${net.type} no longer exists.`);
+      if (!definition && !deps.unregistered?.has(net.type))
+        throw refuse(`${label}: the model ${net.type} no longer exists.`);
       const current = await tx.view.get(net.type, net.id);
       if (net.after !== null) {
         if (!current) throw refuse(`${label} was deleted since.`);
@@ -69,7 +80,7 @@ export async function revertRequest(
 
       let event: ChangeEvent;
       if (net.before === null) {
-        await assertUnreferenced(registry, tx, definition, net.id, label, refuse);
+        if (definition) await assertUnreferenced(registry, tx, definition, net.id, label, refuse, deleting);
         event = tx.record({
           action: 'delete',
           objectType: net.type,
@@ -77,16 +88,18 @@ export async function revertRequest(
           objectRepr: String(current!.display ?? net.repr),
           prechange: storedForm(current!),
           postchange: null,
-          related: definition.hooks?.relatedObject?.(storedForm(current!)) ?? null,
+          related: definition?.hooks?.relatedObject?.(storedForm(current!)) ?? null,
         });
       } else {
         const restored: StoredObject = { ...structuredClone(net.before), id: net.id, last_updated: tx.time };
-        await assertReferencesExist(registry, tx, definition, restored, label, refuse);
-        const unique = await checkUniqueness(tx.view, definition, restored);
-        const messages = Object.values(unique).flat();
-        if (messages.length > 0)
-          throw refuse(`restoring ${label} would break a uniqueness rule: ${messages.join(' ')}`);
-        const repr = (await displayOf(definition, restored, tx.view)).slice(0, 200);
+        if (definition) {
+          await assertReferencesExist(registry, tx, definition, restored, label, refuse);
+          const unique = await checkUniqueness(tx.view, definition, restored);
+          const messages = Object.values(unique).flat();
+          if (messages.length > 0)
+            throw refuse(`restoring ${label} would break a uniqueness rule: ${messages.join(' ')}`);
+        }
+        const repr = definition ? (await displayOf(definition, restored, tx.view)).slice(0, 200) : net.repr;
         event = tx.record({
           action: current ? 'update' : 'create',
           objectType: net.type,
@@ -94,7 +107,7 @@ export async function revertRequest(
           objectRepr: repr,
           prechange: current ? storedForm(current) : null,
           postchange: restored,
-          related: definition.hooks?.relatedObject?.(restored) ?? null,
+          related: definition?.hooks?.relatedObject?.(restored) ?? null,
         });
       }
       // Additive envelope field (v2): links the revert's events to the request they undo.
@@ -104,7 +117,12 @@ export async function revertRequest(
   return events;
 }
 
-/** Per object, its state before and after the request; ordered by the request's last change of it, newest first. */
+/**
+ * Per object, its state before and after the request, newest first: an object the request
+ * created by its creation (what was created after it, and may refer to it, goes first, even
+ * when the request changed it again later: a merged branch's interface gets its cable after
+ * the cable's terminations), any other by the request's last change of it.
+ */
 function netChanges(events: readonly ChangeEvent[]): NetChange[] {
   const nets = new Map<string, NetChange>();
   for (const e of events) {
@@ -118,6 +136,7 @@ function netChanges(events: readonly ChangeEvent[]): NetChange[] {
         before: e.prechange,
         after: e.postchange,
         last: e.position,
+        first: e.position,
       });
     } else {
       net.after = e.postchange;
@@ -125,7 +144,8 @@ function netChanges(events: readonly ChangeEvent[]): NetChange[] {
       net.repr = e.objectRepr;
     }
   }
-  return [...nets.values()].sort((a, b) => b.last - a.last);
+  const order = (net: NetChange) => (net.before === null ? net.first : net.last);
+  return [...nets.values()].sort((a, b) => order(b) - order(a));
 }
 
 function changedBy(audit: AuditLog, position: number | undefined): string {
@@ -133,54 +153,4 @@ function changedBy(audit: AuditLog, position: number | undefined): string {
   if (position >= 1 && position <= audit.head)
     return ` (by request ${audit.index.requestIdAt(position)}, log position ${position})`;
   return ` (log position ${position})`;
-}
-
-/** Every related object a restored state names must still exist. */
-async function assertReferencesExist(
-  registry: ModelRegistry,
-  tx: WriteTransaction,
-  definition: ModelDefinition,
-  obj: StoredObject,
-  label: string,
-  refuse: (reason: string) => Error,
-): Promise<void> {
-  for (const field of definition.fields) {
-    const targets: Array<[string, number]> = [];
-    const value = obj[field.name];
-    if (field.type === 'fk' && field.target && typeof value === 'number') targets.push([field.target, value]);
-    if ((field.type === 'm2m' || field.type === 'tags') && field.target && Array.isArray(value)) {
-      for (const id of value) if (typeof id === 'number') targets.push([field.target, id]);
-    }
-    if (field.type === 'generic_fk' && field.typeField && field.idField) {
-      const type = obj[field.typeField];
-      const id = obj[field.idField];
-      if (typeof type === 'string' && typeof id === 'number') targets.push([type, id]);
-    }
-    for (const [type, id] of targets) {
-      if (!registry.tryGet(type) || !(await tx.view.get(type, id))) {
-        throw refuse(`${label} refers to ${type} ${id} (${field.name}), which no longer exists.`);
-      }
-    }
-  }
-}
-
-/** An object the revert deletes must not be referred to by any other object now. */
-async function assertUnreferenced(
-  registry: ModelRegistry,
-  tx: WriteTransaction,
-  definition: ModelDefinition,
-  id: number,
-  label: string,
-  refuse: (reason: string) => Error,
-): Promise<void> {
-  for (const { model, field } of registry.referencesTo(definition.key)) {
-    const query =
-      field.type === 'generic_fk' ? { [field.typeField!]: definition.key, [field.idField!]: id } : { [field.name]: id };
-    const [dependant] = await tx.view.find(model.key, query, 1);
-    if (dependant) {
-      throw refuse(
-        `${label} is referred to by ${model.key} ${dependant.id} (${String(dependant.display ?? dependant.id)}) through ${field.name}; deleting it would leave that reference dangling.`,
-      );
-    }
-  }
 }

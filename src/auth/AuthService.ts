@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../commands/clock.js';
 import { storedForm } from '../commands/storedForm.js';
 import type { WriteCoordinator } from '../commands/WriteCoordinator.js';
 import type { Config } from '../config.js';
-import type { ChangeEvent, EventUser } from '../events/ChangeEvent.js';
+import { type ChangeEvent, type EventUser, onMain } from '../events/ChangeEvent.js';
 import type { EventLog, Subscription } from '../events/EventLog.js';
 import type { LookupView } from '../models/lookupView.js';
 import type { ModelRegistry } from '../models/registry.js';
@@ -116,7 +116,7 @@ export class AuthService {
 
   private observe(events: ChangeEvent[]): void {
     for (const event of events) {
-      if (!this.services.registry.tryGet(event.objectType)?.accessControl) continue;
+      if (!onMain(event) || !this.services.registry.tryGet(event.objectType)?.accessControl) continue;
       if (event.objectType === 'users.token') {
         for (const state of [event.prechange, event.postchange]) {
           if (typeof state?.key_digest === 'string') this.tokens.delete(state.key_digest);

@@ -1,12 +1,10 @@
-import { Query as MingoQuery } from 'mingo';
-
 import { AddressSet } from '../models/allocation/addressSet.js';
 import { inScope } from '../models/allocation/freeAddresses.js';
 import type { AddressRun, FreeAddressQuery, LookupView } from '../models/lookupView.js';
 import type { StoredObject } from '../models/storedObject.js';
 import { addressSortKey, sortKeyValue } from '../models/values/ipNetworks.js';
 import { foldCase } from '../projections/caseFolding.js';
-import { compileNative } from '../projections/querySemantics/nativeMatch.js';
+import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
 import type { DocumentChange, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { exactLiterals } from '../projections/textPatterns.js';
 
@@ -161,7 +159,7 @@ export class StagedView implements LookupView {
         if (picked && layers.slice(i + 1).some((newer) => newer.has(id))) continue;
         const doc = layers[i]!.get(id);
         if (!doc || !equalities.every(([key, value]) => equals(doc[key], value))) continue;
-        matcher ??= stagedMatcher(query);
+        matcher ??= documentMatcher(query);
         if (matcher(doc)) results.push(doc as StoredObject);
       }
     }
@@ -208,21 +206,6 @@ export class StagedView implements LookupView {
     const free = AddressSet.union(query.family, [...fromStore, ...released]);
     return [...free.lowest(query.limit).intervals];
   }
-}
-
-/**
- * A test of staged documents against a query: the compiled JavaScript predicate where it
- * can tell (compiling mingo's query costs more than testing a bulk request's staged
- * items with it), mingo otherwise; both follow MongoDB's semantics.
- */
-function stagedMatcher(query: Record<string, unknown>): (doc: ReadDocument) => boolean {
-  const native = compileNative(query);
-  let mingo: MingoQuery | null = null;
-  return (doc) => {
-    const verdict = native ? native(doc) : 2;
-    if (verdict !== 2) return verdict === 1;
-    return (mingo ??= new MingoQuery(query)).test(doc);
-  };
 }
 
 type Scalar = string | number | boolean;
@@ -322,4 +305,17 @@ function plainEqualities(query: Record<string, unknown>): Array<[string, Scalar]
 /** MongoDB equality on one value: the field equals it, or is an array holding it. */
 function equals(field: unknown, value: Scalar): boolean {
   return field === value || (Array.isArray(field) && field.includes(value));
+}
+
+/**
+ * Ids of the documents of one overlay that can match `query` (those its most selective plain
+ * equality or exact case-insensitive match picks, from the overlay's own indexes); null when
+ * the query has neither, and every document of the collection must be tested.
+ */
+export function overlayCandidates(
+  overlay: Overlay,
+  model: string,
+  query: Record<string, unknown>,
+): ReadonlySet<number> | null {
+  return fewestCandidates([overlay], model, query, plainEqualities(query))?.[0] ?? null;
 }

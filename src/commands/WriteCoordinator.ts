@@ -29,6 +29,21 @@ export interface WriteContext {
   idempotency?: { key: string; fingerprint: string };
   /** Set when a webhook delivery sent the request: how many deliveries led to it, stamped on every event. */
   webhookDepth?: number;
+  /** Set when the request writes inside a branch: decided against its view, its events stamped with its id. */
+  branch?: WriteTarget;
+}
+
+/**
+ * Where a request inside a branch is decided (README: Branches): the branch's view instead
+ * of main's read models, and the branch's own decided-but-not-yet-applied changes. Its
+ * events carry `branch: id`; main's read models skip them, the branch's view applies them
+ * in the same step of the projector, so waiting for the projector waits for both.
+ */
+export interface WriteTarget {
+  /** The branch's schema_id. */
+  id: string;
+  store: ReadStore;
+  staged: Overlay;
 }
 
 export interface RecordedChange {
@@ -97,6 +112,11 @@ export class WriteTransaction {
     return id;
   }
 
+  /** The position the next recorded change will have. */
+  get nextPosition(): number {
+    return this.firstPosition + this.events.length;
+  }
+
   /** Who is writing (null for writes made without a user). */
   get user(): EventUser | null {
     return this.context.user;
@@ -124,6 +144,7 @@ export class WriteTransaction {
     };
     if (this.context.idempotency) event.idempotency = this.context.idempotency;
     if (this.context.webhookDepth) event.webhookDepth = this.context.webhookDepth;
+    if (this.context.branch) event.branch = this.context.branch.id;
     this.events.push(event);
     const made = evolve(this.registry, event);
     this.changes.set(event, made);
@@ -153,6 +174,17 @@ export class WriteTransaction {
 function withoutId(obj: StoredObject): Record<string, unknown> {
   const { id: _id, ...rest } = obj;
   return rest;
+}
+
+/** What the writer needs from the branches (README: Branches) when it starts afresh from the read models. */
+export interface BranchDecisions {
+  /**
+   * Highest ids taken by objects created inside branches, which main's read models never
+   * see: ids continue after them too, so a branch's objects keep theirs at a merge.
+   */
+  reservedIds(): Promise<Record<string, number>>;
+  /** Forget every branch's decided-but-not-durable changes (the writer's own staged state is forgotten too). */
+  forgetStaged(): void;
 }
 
 /** The writer's state, for health checks and metrics. */
@@ -220,6 +252,7 @@ export class WriteCoordinator {
   private closed = false;
   private readonly retry: WriterRetry;
   private readonly projectionTimeoutMs: number;
+  private readonly branches: BranchDecisions | null;
   /** Called once when the writer stops for good. */
   onFatal: (error: Error) => void = () => {};
   /** Called once per outage of the log's storage, when it begins. */
@@ -239,8 +272,13 @@ export class WriteCoordinator {
     private readonly projector: Projector,
     private readonly registry: ModelRegistry,
     private readonly clock: Clock,
-    options: { retry?: WriterRetry; projectionTimeoutMs?: number } = {},
+    options: {
+      retry?: WriterRetry;
+      projectionTimeoutMs?: number;
+      branches?: BranchDecisions;
+    } = {},
   ) {
+    this.branches = options.branches ?? null;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.projectionTimeoutMs = options.projectionTimeoutMs ?? DEFAULT_PROJECTION_TIMEOUT_MS;
   }
@@ -292,7 +330,8 @@ export class WriteCoordinator {
         `The write was committed (request ${context.requestId}) but cannot be shown yet: do not repeat it; read it again shortly.`,
       );
     });
-    for (const event of tx.events) this.staged.settle(tx.changeOf(event));
+    const staged = context.branch?.staged ?? this.staged;
+    for (const event of tx.events) staged.settle(tx.changeOf(event));
     await this.onCommitted(tx.events).catch(() => undefined);
     return { result, events: tx.events };
   }
@@ -321,8 +360,8 @@ export class WriteCoordinator {
       context,
       this.nextPosition,
       this.nextIds,
-      this.store,
-      this.staged,
+      context.branch?.store ?? this.store,
+      context.branch?.staged ?? this.staged,
       this.clock,
     );
     const result = await decide(tx);
@@ -338,7 +377,7 @@ export class WriteCoordinator {
     // Commit the decision: later requests decide against it while it is being made durable.
     this.nextPosition += tx.events.length;
     for (const [model, next] of tx.allocations) this.nextIds.set(model, next);
-    tx.overlay.mergeInto(this.staged);
+    tx.overlay.mergeInto(context.branch?.staged ?? this.staged);
     const durable = this.log.append(tx.events).then(
       () => {
         if (this.outage?.recovered) this.outage = null; // the first durable append ends the incident
@@ -447,6 +486,9 @@ export class WriteCoordinator {
     this.nextPosition = this.log.head() + 1;
     this.nextIds.clear();
     for (const [model, max] of Object.entries(await this.store.maxIds())) this.nextIds.set(model, max + 1);
+    this.branches?.forgetStaged();
+    for (const [model, max] of Object.entries((await this.branches?.reservedIds()) ?? {}))
+      if (max + 1 > (this.nextIds.get(model) ?? 1)) this.nextIds.set(model, max + 1);
   }
 
   private schedule(outage: Outage): void {

@@ -11,12 +11,14 @@
  *   2: adds the optional `revertOf` (the request a revert undid).
  *   3: adds the optional `idempotency` (the client's Idempotency-Key and request fingerprint).
  *   4: adds the optional `webhookDepth` (the change was requested by a webhook delivery).
+ *   5: adds the optional `branch` (a change made inside a branch, which main's read models
+ *      skip) and `mergedFrom` (a change on main applied by the merge of a branch).
  * See docs/events.md for the history and the rules.
  */
-export const EVENT_SCHEMA_VERSION = 4;
+export const EVENT_SCHEMA_VERSION = 5;
 
 /** Every envelope version ever written; readers (the projector, the audit index) accept all of them. */
-export const EVENT_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3, 4];
+export const EVENT_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 
@@ -63,11 +65,23 @@ export interface ChangeEvent {
    * webhook whose receiver writes to the service again cannot multiply changes without end.
    */
   webhookDepth?: number | null;
+  /**
+   * (v5) Set on a change made inside a branch (README: Branches): the branch's `schema_id`.
+   * Main's read models, audit replays and webhooks skip it; the branch's view applies it.
+   */
+  branch?: string | null;
+  /** (v5) Set on a change a branch's merge made on main: the merged branch's `schema_id`. */
+  mergedFrom?: string | null;
+}
+
+/** A change made on main (not inside a branch): what main's read models, past states and webhooks apply. */
+export function onMain(event: ChangeEvent): boolean {
+  return !event.branch;
 }
 
 /** JSON Schema of the envelope; served to consumers and enforced on append and on consume. */
 export const changeEventSchema = {
-  $id: 'https://netledger.dev/schemas/change-event/v4.json',
+  $id: 'https://netledger.dev/schemas/change-event/v5.json',
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'netledger change event',
   description:
@@ -173,6 +187,14 @@ export const changeEventSchema = {
     webhookDepth: {
       description: '(v4) Set when a webhook delivery requested the change: how many deliveries led to it (1 and up).',
       anyOf: [{ type: 'null' }, { type: 'integer', minimum: 1 }],
+    },
+    branch: {
+      description: "(v5) Made inside a branch: the branch's schema_id. Main's read models do not apply it.",
+      anyOf: [{ type: 'null' }, { type: 'string', pattern: '^[a-z0-9]{8}$' }],
+    },
+    mergedFrom: {
+      description: "(v5) Made on main by the merge of a branch: that branch's schema_id.",
+      anyOf: [{ type: 'null' }, { type: 'string', pattern: '^[a-z0-9]{8}$' }],
     },
   },
   additionalProperties: true,

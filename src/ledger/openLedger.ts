@@ -12,6 +12,8 @@ import { AuditService } from '../audit/AuditService.js';
 import type { AuditSnapshotSettings } from '../audit/AuditSnapshots.js';
 import { AuthService } from '../auth/AuthService.js';
 import { SecretKeeper } from '../auth/secrets.js';
+import { Branches } from '../branches/Branches.js';
+import { BRANCH } from '../branches/branchRecord.js';
 import { systemClock } from '../commands/clock.js';
 import type { CommandEnvironment } from '../commands/decideObject.js';
 import { runFollowUps } from '../commands/followUps.js';
@@ -75,6 +77,8 @@ export interface Ledger {
   commands: CommandEnvironment;
   auth: AuthService;
   audit: AuditService | null;
+  /** The open branches' views (README: Branches), kept in step by the projector. */
+  branches: Branches;
   /** Raised once by a failure after which the process must restart (see FatalSignal). */
   fatal: FatalSignal;
   /** Snapshots of the memory read models (null with MongoDB or SNAPSHOT_EVERY_EVENTS=0). */
@@ -160,9 +164,14 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
   let auth: AuthService | null = null;
   let audit: AuditService | null = null;
   try {
-    projector = await openReadSide(log, store, fatal, snapshots);
+    const readSide = await openReadSide(log, store, fatal, snapshots);
+    projector = readSide.projector;
+    const branches = readSide.branches;
     await projector.start();
-    coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, { retry: options.writerRetry });
+    coordinator = new WriteCoordinator(log, store, projector, registry, systemClock, {
+      retry: options.writerRetry,
+      branches,
+    });
     coordinator.onFatal = (error) => {
       logger({ level: 'fatal', msg: `event log failed, writes stopped until a restart: ${error.message}` });
       fatal.raise('the writer stopped for good (event log failed or another writer fenced it)', error);
@@ -182,6 +191,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       audit = new AuditService(log, registry, {
         pastStores: memoryPastStores(registry, snapshots),
         snapshots: auditSnapshotSettings(config, logger, true),
+        revertsUnregistered: [BRANCH],
       });
       await audit.open(); // loads the newest matching snapshot of the audit indexes, indexes the rest of the log, then follows it
     }
@@ -199,6 +209,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       commands,
       auth,
       audit,
+      branches,
       fatal,
       snapshots,
       caughtUp: Promise.resolve(),
@@ -246,13 +257,16 @@ export async function openReader(
   let auth: AuthService | null = null;
   let audit: AuditService | null = null;
   try {
-    projector = await openReadSide(log, store, fatal, snapshots);
+    const readSide = await openReadSide(log, store, fatal, snapshots);
+    projector = readSide.projector;
+    const branches = readSide.branches;
     const projected = projector.start();
     coordinator = new ReplicaWriter(log, store, projector, registry, systemClock);
     if (options.audit !== false)
       audit = new AuditService(log, registry, {
         pastStores: memoryPastStores(registry, snapshots),
         snapshots: auditSnapshotSettings(config, logger, false),
+        revertsUnregistered: [BRANCH],
       });
     const indexed = audit ? audit.open() : Promise.resolve();
     const caughtUp = Promise.all([projected, indexed]).then(() => undefined);
@@ -280,6 +294,7 @@ export async function openReader(
       commands,
       auth,
       audit,
+      branches,
       fatal,
       snapshots,
       caughtUp,
@@ -301,19 +316,23 @@ async function openReadSide(
   store: ReadStore,
   fatal: FatalSignal,
   snapshots: ReadModelSnapshots | null,
-): Promise<Projector> {
+): Promise<{ projector: Projector; branches: Branches }> {
   await log.open();
   await store.open();
   for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
   // The projector then resumes after the snapshot's position: only the tail is replayed.
   await snapshots?.loadNewest(log.head());
   const projector = new Projector(log, store, registry);
+  // The open branches' views, built up to the read models' position; then kept in step by each projector step.
+  const branches = new Branches(registry, store, log);
+  await branches.load();
+  projector.beforeApply = (events, changes) => branches.observe(events, changes);
   projector.onFailed = (error) => {
     snapshots?.stopWriting(); // a failed apply may have left the store half-changed
     fatal.raise('the read models could not be written: projection stopped', error);
   };
   if (snapshots) projector.onApplied = (position) => snapshots.applied(position);
-  return projector;
+  return { projector, branches };
 }
 
 /** The audit indexes' snapshots: under `<DATA_DIR>/snapshots/`, written by the writer only (a replica loads the writer's). */

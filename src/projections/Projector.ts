@@ -1,5 +1,5 @@
 import { TurnBudget } from '../eventLoopTurns.js';
-import type { ChangeEvent } from '../events/ChangeEvent.js';
+import { type ChangeEvent, onMain } from '../events/ChangeEvent.js';
 import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
 import { PositionWaiters } from '../events/PositionWaiters.js';
 import type { ModelRegistry } from '../models/registry.js';
@@ -26,6 +26,12 @@ export class Projector {
   onApplied: (position: number) => void = () => {};
   /** Events applied by this projector (a start after a snapshot applies only the tail). */
   appliedEvents = 0;
+  /**
+   * Awaited with each batch (every event, branches' included) and the changes it makes to
+   * main's read models, before they are applied: what must see main as it was just before
+   * (the branches' views keep the fork-time versions of the objects main is about to change).
+   */
+  beforeApply: (events: ChangeEvent[], changes: DocumentChange[]) => Promise<void> = async () => {};
 
   constructor(
     private readonly log: EventLog,
@@ -114,12 +120,14 @@ export class Projector {
       const budget = new TurnBudget();
       for (const event of fresh) {
         if (budget.due()) await budget.pause();
-        changes.push(evolve(this.registry, event));
+        // A change made inside a branch is not main's: only the branch's view applies it.
+        if (onMain(event)) changes.push(evolve(this.registry, event));
       }
       // Projected columns (a prefix's depth and children) ride along, for the batch's own
       // documents and as patches of their neighbours.
       const project = () => withProjectedColumns(this.registry, this.store, changes);
       const applied = await (this.store.retrying ? this.store.retrying(project) : project());
+      await this.beforeApply(fresh, applied);
       await this.store.apply(applied, last, cursor);
       for (const change of applied) this.changed.set(change.collection, last);
       this.applied = last;

@@ -1,5 +1,5 @@
 import { WEBHOOK_HOP_HEADER } from '../auth/webhookHop.js';
-import type { ChangeEvent } from '../events/ChangeEvent.js';
+import { type ChangeEvent, onMain } from '../events/ChangeEvent.js';
 import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
 import { asResumePoint } from '../events/resumePoint.js';
 import { conditionsMet } from '../models/extras/webhookConditions.js';
@@ -215,6 +215,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     let recorded = false;
     for (const event of events) {
       if (event.position <= this.state.position) continue; // already dispatched before a restart
+      if (!onMain(event)) continue; // webhooks fire for main's changes; a branch's fire at its merge
       if (event.objectType === WEBHOOK) this.track(event);
       const due = this.candidates(event);
       if (due.length > 0) {

@@ -28,7 +28,7 @@ function v1Event(position: number, overrides: Partial<ChangeEvent> = {}): Change
 
 test('the current version is the last of the versions ever written; versions are additive', (t) => {
   t.is(EVENT_SCHEMA_VERSION, EVENT_SCHEMA_VERSIONS[EVENT_SCHEMA_VERSIONS.length - 1]);
-  t.deepEqual(EVENT_SCHEMA_VERSIONS, [1, 2, 3, 4]);
+  t.deepEqual(EVENT_SCHEMA_VERSIONS, [1, 2, 3, 4, 5]);
   // Every field a v1 event required is still required, nothing else became required.
   t.deepEqual([...changeEventSchema.required].sort(), [
     'action',
@@ -104,4 +104,10 @@ test('an old-version (v1) event in the log still projects, next to v2 events', a
   t.is((await store.get('dcim.site', 2))?.name, 'new-site');
   await projector.stop();
   await reopened.close();
+});
+
+test('v5 events may name the branch they were made in, or the branch whose merge made them', (t) => {
+  t.notThrows(() => assertValidEvents([makeEvent(1, { branch: 'abcd1234' })]));
+  t.notThrows(() => assertValidEvents([makeEvent(1, { mergedFrom: 'abcd1234', branch: null })]));
+  t.throws(() => assertValidEvents([makeEvent(1, { branch: 'not a schema id' })]), { message: /branch/ });
 });

@@ -3,6 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 
 import { SecretKeeper } from '../../src/auth/secrets.js';
+import { createBranch, markMerged, syncBranch } from '../../src/branches/branchCommands.js';
+import { Branches } from '../../src/branches/Branches.js';
+import { BRANCH } from '../../src/branches/branchRecord.js';
+import { mergeBranch } from '../../src/branches/mergeBranch.js';
 import type { Clock } from '../../src/commands/clock.js';
 import { createObjects } from '../../src/commands/createObjects.js';
 import type { CommandEnvironment } from '../../src/commands/decideObject.js';
@@ -58,7 +62,29 @@ export type WriteCommand =
       bulk: boolean;
     }
   | { kind: 'delete'; model: string; ids: number[]; bulk: boolean }
-  | { kind: 'import'; model: string; items: ImportedObject[]; history?: PastChange[] };
+  | { kind: 'import'; model: string; items: ImportedObject[]; history?: PastChange[] }
+  | { kind: 'branching'; model: typeof BRANCH; op: 'create' | 'sync' | 'merge'; schemaId: string; input?: unknown }
+  | { kind: 'inBranch'; model: string; schemaId: string; command: WriteCommand };
+
+/** A branch created on main (README: Branches), with the schema_id given (drawn at random by the API). */
+export function createBranchCommand(schemaId: string, input: unknown = { name: schemaId }): WriteCommand {
+  return { kind: 'branching', model: BRANCH, op: 'create', schemaId, input };
+}
+
+/** The merge of a branch into main (`POST .../merge/ {"commit": true}`). */
+export function mergeCommand(schemaId: string): WriteCommand {
+  return { kind: 'branching', model: BRANCH, op: 'merge', schemaId };
+}
+
+/** The sync of a branch (`POST .../sync/ {"commit": true}`). */
+export function syncCommand(schemaId: string): WriteCommand {
+  return { kind: 'branching', model: BRANCH, op: 'sync', schemaId };
+}
+
+/** A request made with `X-NetBox-Branch: <schemaId>`: decided in the branch, its events the branch's. */
+export function inBranch(schemaId: string, command: WriteCommand): WriteCommand {
+  return { kind: 'inBranch', model: command.model, schemaId, command };
+}
 
 /** POST of one object. */
 export function create(model: string, input: unknown): WriteCommand {
@@ -111,6 +137,7 @@ interface Ports {
   log: MemoryEventLog;
   store: MemoryReadStore;
   projector: Projector;
+  branches: Branches;
 }
 
 /**
@@ -121,13 +148,34 @@ interface Ports {
  */
 async function runRequest(
   env: CommandEnvironment,
-  { log, store, projector }: Ports,
+  { log, store, projector, branches }: Ports,
   clock: Clock,
   context: WriteContext,
   command: WriteCommand,
 ): Promise<{ events: ChangeEvent[]; reply: WriteReply }> {
-  const coordinator = new WriteCoordinator(log, store, projector, env.registry, clock);
+  const coordinator = new WriteCoordinator(log, store, projector, env.registry, clock, { branches });
   await coordinator.init();
+  if (command.kind === 'inBranch') {
+    const view = branches.view(command.schemaId);
+    if (!view) throw new Error(`no open branch ${command.schemaId}`);
+    context = { ...context, branch: view.target() };
+    command = command.command;
+  }
+  if (command.kind === 'branching') {
+    const { schemaId } = command;
+    const { events } = await coordinator.execute(context, async (tx) => {
+      if (command.op === 'create') return createBranch(tx, command.input, schemaId);
+      const view = branches.view(schemaId);
+      if (!view) throw new Error(`no open branch ${schemaId}`);
+      if (command.op === 'sync') return syncBranch(tx, view.record.id);
+      // As the API merges: the branch's changes, then the branch marked merged, in one request.
+      const made = await mergeBranch(env.registry, tx, view);
+      await markMerged(tx, view.record.id, context.requestId);
+      return made;
+    });
+    return { events, reply: { ids: [...new Set(events.map((e) => e.objectId))], revealed: new Map() } };
+  }
+  if (command.kind === 'inBranch') throw new Error('a request is in one branch');
   const definition = env.registry.get(command.model);
   const { result, events } = await coordinator.execute(context, async (tx) => {
     switch (command.kind) {
@@ -333,8 +381,8 @@ class Outcome {
       'the request id is on every event',
     );
     this.t.true(
-      own.every((e) => e.time === WHEN_TIME && e.user?.id === TEST_USER.id),
-      'decision time and user on every event',
+      own.every((e) => e.time === WHEN_TIME && (e.user?.id === TEST_USER.id || e.mergedFrom)),
+      'decision time and user on every event (a merge keeps the user who made each change in the branch)',
     );
   }
 
@@ -346,8 +394,10 @@ class Outcome {
     for (const [collection, fields] of readModelIndexes(this.env.registry))
       await store.ensureIndexes(collection, fields);
     const projector = new Projector(log, store, this.env.registry);
+    const branches = new Branches(this.env.registry, store, log);
+    projector.beforeApply = (events, changes) => branches.observe(events, changes);
     await projector.start();
-    const ports = { log, store, projector };
+    const ports = { log, store, projector, branches };
     const close = async () => {
       await projector.stop();
       await log.close();

@@ -202,6 +202,8 @@ async function historyView(services: Services, audit: AuditService, definition: 
   filterQuery.set('changed_object_id', String(id));
   // An object's history has every event of it, also of models NetBox does not change-log (users, tokens).
   const filter = await compile(services, audit, filterQuery, readable, { loggedOnly: false });
+  // Main's history: the changes made inside branches are theirs (a merge's are main's).
+  filter.tests.push((p) => !audit.log.index.isBranchChange(p));
   await respondWithPage(services, audit, ctx, query, filter);
 }
 
@@ -367,6 +369,8 @@ function modelViewOf(services: Services, path: string): ModelDefinition | null {
  */
 function asOfMiddleware(services: Services, audit: AuditService): (ctx: Context, next: Next) => Promise<unknown> {
   return async (ctx, next) => {
+    // Inside a branch, the branch's header chose the past state already (branchPastStore.ts).
+    if (ctx.state.branch) return next();
     if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.querystring.includes('as_of=')) {
       const values = new URLSearchParams(ctx.querystring).getAll('as_of').filter((v) => v !== '');
       const definition = values.length > 0 ? modelViewOf(services, ctx.path) : null;

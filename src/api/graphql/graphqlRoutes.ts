@@ -112,10 +112,13 @@ async function answer(services: Services, schema: GraphQLSchema, ctx: Context): 
   const limited = checkLimits(schema, document, request.operationName, request.variables, { ...graphql, maxPageSize });
   if (limited.length) return requestError(ctx, limited);
 
-  const past = await pastStateFor(services, ctx);
+  // Inside a branch, the branch's header chose the read models (its past state included).
+  const past = ctx.state.branch ? null : await pastStateFor(services, ctx);
   if (past === 'answered') return;
-  const store: ReadStore = past ?? services.store;
-  const serializer = past ? services.serializer.using(past) : services.serializer;
+  // the past state ?as_of= names, else the branch X-NetBox-Branch names, else main's read models
+  const chosen = past ?? ctx.state.readStore ?? null;
+  const store: ReadStore = chosen ?? services.store;
+  const serializer = chosen ? services.serializer.using(chosen) : services.serializer;
   const reads = new RequestReads(ctx, services.config, services.registry, store, serializer, graphql.maxCost);
   const result = await execute({
     schema,

@@ -1,0 +1,226 @@
+import { Overlay, overlayCandidates, StagedView } from '../commands/StagedView.js';
+import type { LogCursor, ResumePoint } from '../events/EventLog.js';
+import type { AddressRun, FreeAddressQuery } from '../models/lookupView.js';
+import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
+import { compareKeys, compileSort, sortKey, sortValue } from '../projections/querySemantics/sortOrder.js';
+import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
+
+/**
+ * A read store made of another one (the base: main's read models) with some of its
+ * documents replaced: each overlaid document (or its absence, null) hides the base's
+ * version of that object. A branch's view is one: the fork-time versions of what main
+ * changed since, and the branch's own changes (README: Branches).
+ *
+ * Every query is answered as if the overlay had been applied to the base: the base is
+ * asked for as many more matches as there are overlaid objects, the hidden ones are
+ * dropped, the overlaid matches merged in by the same order, and the page cut from the
+ * merge. Counts subtract the hidden base matches and add the overlaid ones. Cost: the
+ * base's answer plus a pass over the overlaid documents of the collection, never a copy
+ * of the base.
+ *
+ * Ties of an ordering are broken by id (the base breaks them by insertion order, which is
+ * id order but for imported objects).
+ */
+export class OverlaidReadStore implements ReadStore {
+  /** collection → id → document (null: the object does not exist here). */
+  readonly overlay = new Overlay();
+  /** Highest id of each collection the overlay ever held a document of (ids are never reused, even after a delete). */
+  private readonly highest = new Map<string, number>();
+
+  constructor(private readonly base: ReadStore) {}
+
+  async open(): Promise<void> {}
+  async close(): Promise<void> {}
+
+  /**
+   * Puts changes into the overlay (never into the base): a column patch is made on the
+   * version this view holds of the object.
+   */
+  async apply(changes: DocumentChange[], _position: number, _cursor?: LogCursor): Promise<void> {
+    for (const change of changes) {
+      if (!change.columns) {
+        if (change.doc && change.id > (this.highest.get(change.collection) ?? 0))
+          this.highest.set(change.collection, change.id);
+        this.overlay.put(change);
+        continue;
+      }
+      const current = await this.get(change.collection, change.id);
+      if (current) this.overlay.put({ ...change, doc: { ...current, ...change.columns }, columns: undefined });
+    }
+  }
+
+  /** Replaces the version of one object this view holds (null: absent here). */
+  hide(collection: string, id: number, doc: ReadDocument | null): void {
+    this.overlay.put({ collection, id, doc, position: doc?._pos ?? 0 });
+  }
+
+  /** Whether the overlay holds a version of the object. */
+  holds(collection: string, id: number): boolean {
+    return this.overlay.docs.get(collection)?.has(id) ?? false;
+  }
+
+  /** Forgets every overlaid document (not the ids it held: they stay taken). */
+  clear(): void {
+    for (const [collection, docs] of [...this.overlay.docs])
+      for (const [id, doc] of [...docs]) this.overlay.settle({ collection, id, doc, position: doc?._pos ?? 0 });
+  }
+
+  /** How many objects the overlay holds a version of. */
+  get size(): number {
+    let n = 0;
+    for (const docs of this.overlay.docs.values()) n += docs.size;
+    return n;
+  }
+
+  position(): Promise<number> {
+    return this.base.position();
+  }
+
+  async resumePoint(): Promise<ResumePoint | null> {
+    return null;
+  }
+
+  /** Highest id of each collection the overlay ever held a document of. */
+  overlaidMaxIds(): Record<string, number> {
+    return Object.fromEntries(this.highest);
+  }
+
+  async maxIds(): Promise<Record<string, number>> {
+    const ids = await this.base.maxIds();
+    for (const [collection, id] of this.highest) if (id > (ids[collection] ?? 0)) ids[collection] = id;
+    return ids;
+  }
+
+  async get(collection: string, id: number): Promise<ReadDocument | null> {
+    const docs = this.overlay.docs.get(collection);
+    if (docs?.has(id)) return docs.get(id) ?? null;
+    return this.base.get(collection, id);
+  }
+
+  async getMany(collection: string, ids: number[]): Promise<ReadDocument[]> {
+    const docs = this.overlay.docs.get(collection);
+    if (!docs?.size) return this.base.getMany(collection, ids);
+    const fromBase = new Map(
+      (
+        await this.base.getMany(
+          collection,
+          ids.filter((id) => !docs.has(id)),
+        )
+      ).map((doc) => [doc.id, doc]),
+    );
+    const out: ReadDocument[] = [];
+    for (const id of ids) {
+      const doc = docs.has(id) ? docs.get(id) : fromBase.get(id);
+      if (doc) out.push(doc);
+    }
+    return out;
+  }
+
+  async find(collection: string, query: Query, options: FindOptions = {}): Promise<ReadDocument[]> {
+    const docs = this.overlay.docs.get(collection);
+    if (!docs?.size) return this.base.find(collection, query, options);
+    const skip = Math.max(0, options.skip ?? 0);
+    const want = options.limit === undefined ? Infinity : skip + Math.max(0, options.limit);
+    if (want === 0) return [];
+    const fromBase = await this.base.find(
+      collection,
+      query,
+      want === Infinity ? { sort: options.sort } : { sort: options.sort, limit: want + docs.size },
+    );
+    const kept = fromBase.filter((doc) => !docs.has(doc.id));
+    const matches = this.overlaidMatches(docs, collection, query);
+    if (matches.length === 0) return kept.slice(skip, want);
+    const order = comparatorFor(options.sort);
+    matches.sort(order);
+    return mergeSorted(kept, matches, order).slice(skip, want);
+  }
+
+  async count(collection: string, query: Query): Promise<number> {
+    const docs = this.overlay.docs.get(collection);
+    if (!docs?.size) return this.base.count(collection, query);
+    const [all, hidden] = await Promise.all([
+      this.base.count(collection, query),
+      this.base.count(collection, { $and: [query, { id: { $in: [...docs.keys()] } }] }),
+    ]);
+    return all - hidden + this.overlaidMatches(docs, collection, query).length;
+  }
+
+  async findWithCount(
+    collection: string,
+    query: Query,
+    options?: FindOptions,
+  ): Promise<{ count: number; docs: ReadDocument[] }> {
+    const [count, docs] = await Promise.all([this.count(collection, query), this.find(collection, query, options)]);
+    return { count, docs };
+  }
+
+  async countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>> {
+    const counts = await this.base.countBy(collection, field, values);
+    const docs = this.overlay.docs.get(collection);
+    if (!docs?.size) return counts;
+    const tally = (doc: ReadDocument | null | undefined, step: number) => {
+      if (!doc) return;
+      const value = field === 'id' ? doc.id : doc[field];
+      for (const key of Array.isArray(value) ? value : [value]) {
+        const n = typeof key === 'number' ? counts.get(key) : undefined;
+        if (n !== undefined) counts.set(key as number, n + step);
+      }
+    };
+    for (const hidden of await this.base.getMany(collection, [...docs.keys()])) tally(hidden, -1);
+    for (const doc of docs.values()) tally(doc, 1);
+    return counts;
+  }
+
+  /** The base's free addresses corrected by the overlay, as the writer's staged view corrects the store's. */
+  freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
+    return new StagedView(this.base, [this.overlay]).freeAddresses(query);
+  }
+
+  async ensureIndexes(): Promise<void> {}
+
+  async drop(): Promise<void> {
+    this.clear();
+  }
+
+  /** The overlaid documents matching `query`: those the overlay's indexes pick, then tested. */
+  private overlaidMatches(docs: Map<number, ReadDocument | null>, collection: string, query: Query): ReadDocument[] {
+    const candidates = overlayCandidates(this.overlay, collection, query);
+    const matches = documentMatcher(query);
+    const out: ReadDocument[] = [];
+    if (candidates) {
+      for (const id of candidates) {
+        const doc = docs.get(id);
+        if (doc && matches(doc)) out.push(doc);
+      }
+      return out;
+    }
+    for (const doc of docs.values()) if (doc && matches(doc)) out.push(doc);
+    return out;
+  }
+}
+
+type Order = (a: ReadDocument, b: ReadDocument) => number;
+
+/** MongoDB's order of a sort specification, ties broken by id. */
+function comparatorFor(sort: FindOptions['sort']): Order {
+  const spec = compileSort(sort);
+  return (a, b) => {
+    for (const key of spec) {
+      const r = compareKeys(sortKey(sortValue(a, key)), sortKey(sortValue(b, key)));
+      if (r !== 0) return r * key.dir;
+    }
+    return a.id - b.id;
+  };
+}
+
+/** Two lists each in `order`, as one; `first`'s item goes first on a tie. */
+function mergeSorted(first: ReadDocument[], second: ReadDocument[], order: Order): ReadDocument[] {
+  const out: ReadDocument[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < first.length && j < second.length)
+    out.push(order(first[i]!, second[j]!) <= 0 ? first[i++]! : second[j++]!);
+  while (i < first.length) out.push(first[i++]!);
+  while (j < second.length) out.push(second[j++]!);
+  return out;
+}
