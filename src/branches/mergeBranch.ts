@@ -47,6 +47,7 @@ export async function mergeBranch(
   const refuse = (reason: string) => new ConflictError(`Branch ${view.id} cannot be merged: ${reason}`);
   // Objects the branch deletes may refer to each other: neither keeps the other.
   const deleting = new Set(view.own.filter((e) => e.action === 'delete').map((e) => `${e.objectType}:${e.objectId}`));
+  const laterSets = fieldsSetLater(view.own);
   for (const change of view.own) {
     const current = await tx.view.get(change.objectType, change.objectId);
     const definition = registry.tryGet(change.objectType);
@@ -60,7 +61,9 @@ export async function mergeBranch(
       event = tx.record({ ...recorded(change), prechange: null, postchange: created });
     } else if (change.action === 'update') {
       if (!current) throw new ConflictError(`Branch ${view.id} cannot be merged: ${label} was deleted on main.`);
-      const updated = { ...storedForm(current), ...changedFields(change), id: change.objectId } as StoredObject;
+      const fields = lasting(change, laterSets);
+      if (!fields) continue;
+      const updated = { ...storedForm(current), ...fields, id: change.objectId } as StoredObject;
       if ('last_updated' in updated) updated.last_updated = tx.time;
       if (definition) await assertReferencesExist(registry, tx, definition, updated, label, refuse);
       await assertUnique(tx, definition, updated, label, view.id);
@@ -77,6 +80,38 @@ export async function mergeBranch(
     made.push(event);
   }
   return made;
+}
+
+/**
+ * For each update of the branch, the fields a later update of the same object sets again
+ * (a value a sync replaced with main's, or one the branch changed twice): those intermediate
+ * values never reach main, which only briefly held them inside the merge otherwise.
+ */
+function fieldsSetLater(own: ChangeEvent[]): Map<ChangeEvent, Set<string>> {
+  const later = new Map<string, Set<string>>();
+  const out = new Map<ChangeEvent, Set<string>>();
+  for (let i = own.length - 1; i >= 0; i--) {
+    const change = own[i]!;
+    const key = `${change.objectType}:${change.objectId}`;
+    if (change.action !== 'update') {
+      later.delete(key);
+      continue;
+    }
+    const set = later.get(key) ?? new Set<string>();
+    out.set(change, new Set(set));
+    for (const field of Object.keys(changedFields(change))) set.add(field);
+    later.set(key, set);
+  }
+  return out;
+}
+
+/** The fields of `change` that stand on main after the merge; null: every one is set again later (skipped). */
+function lasting(change: ChangeEvent, laterSets: Map<ChangeEvent, Set<string>>): Record<string, unknown> | null {
+  const fields = changedFields(change);
+  const later = laterSets.get(change);
+  if (!later || later.size === 0) return fields;
+  const kept = Object.fromEntries(Object.entries(fields).filter(([field]) => !later.has(field)));
+  return Object.keys(kept).length > 0 ? kept : null;
 }
 
 function recorded(change: ChangeEvent) {

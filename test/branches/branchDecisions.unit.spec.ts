@@ -98,10 +98,56 @@ test('the same value on both sides is no conflict; a sync makes main before it t
     .given([...given, inBranch(B, patch('dcim.site', 1, { comments: 'main' }))])
     .when(mergeCommand(B))
     .then([{ action: 'update', objectId: 1, mergedFrom: B }, merged]);
+  // After a sync main's value stands (netbox-branching applies main's changes onto the branch):
+  // the merge carries only what the branch changed since.
   await deciderSpec(t)
     .given([...given, inBranch(B, patch('dcim.site', 1, { comments: 'branch' })), syncCommand(B)])
     .when(mergeCommand(B))
-    .then([{ action: 'update', objectId: 1, postchange: { comments: 'branch' } }, merged]);
+    .then([{ action: 'update', objectId: 1, postchange: { comments: 'main' } }, merged]);
+});
+
+test("sync: main's value wins for a field both changed, the branch's other changes stay, then the fork moves", async (t) => {
+  await deciderSpec(t)
+    .given([
+      site('DC-1'),
+      createBranchCommand(B),
+      patch('dcim.site', 1, { comments: 'main', description: 'main' }),
+      inBranch(B, patch('dcim.site', 1, { comments: 'branch', facility: 'F-1' })),
+    ])
+    .when(syncCommand(B))
+    .then(async (events, _reply, { branches }) => {
+      t.is(events.length, 2);
+      t.like(events[0], { action: 'update', objectId: 1, branch: B, postchange: { comments: 'main' } });
+      t.like(events[1], { action: 'update', objectType: 'netbox_branching.branch', branch: undefined });
+      const inView = await branches.view(B)!.store.get('dcim.site', 1);
+      t.like(inView, { comments: 'main', description: 'main', facility: 'F-1' });
+    });
+});
+
+test('sync then re-apply: the change the branch makes after a sync merges without conflict', async (t) => {
+  await deciderSpec(t)
+    .given([
+      site('DC-1'),
+      createBranchCommand(B),
+      patch('dcim.site', 1, { comments: 'main' }),
+      inBranch(B, patch('dcim.site', 1, { comments: 'branch' })),
+      syncCommand(B),
+      inBranch(B, patch('dcim.site', 1, { comments: 'branch again' })),
+    ])
+    .when(mergeCommand(B))
+    .then([{ action: 'update', objectId: 1, postchange: { comments: 'branch again' } }, merged]);
+});
+
+test('a sync without fields changed on both sides writes nothing in the branch', async (t) => {
+  await deciderSpec(t)
+    .given([
+      site('DC-1'),
+      createBranchCommand(B),
+      patch('dcim.site', 1, { description: 'main' }),
+      inBranch(B, patch('dcim.site', 1, { comments: 'branch' })),
+    ])
+    .when(syncCommand(B))
+    .then([{ action: 'update', objectType: 'netbox_branching.branch', branch: undefined }]);
 });
 
 test('an object the branch changed and main deleted is a conflict; a name main took meanwhile refuses the merge', async (t) => {

@@ -243,11 +243,34 @@ test('sync: the branch then sees main as it is now, its own changes on top', asy
     (await must(service.api('GET', `/api/dcim/sites/${estate.site.id}/`, undefined, inBranch), 200)).body.description,
     '',
   );
+  // Both sides changed the facility: a dry run says main's value will replace the branch's, and writes nothing.
+  await must(service.api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { facility: 'main' }), 200);
+  await must(service.api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { facility: 'branch' }, inBranch), 200);
+  const dry = await must(service.api('POST', `${BRANCHES}${branch.id}/sync/`, { commit: false }), 200);
+  t.is(dry.body.commit, false);
+  t.deepEqual(dry.body.main_values, [
+    {
+      object_type: 'dcim.site',
+      object_id: estate.site.id,
+      object_repr: estate.site.name,
+      fields: { facility: { branch: 'branch', main: 'main' } },
+    },
+  ]);
+  const siteNow = async () =>
+    (await must(service.api('GET', `/api/dcim/sites/${estate.site.id}/`, undefined, inBranch), 200)).body;
+  t.is((await siteNow()).facility, 'branch', 'a dry run changes nothing');
   const synced = await must(service.api('POST', `${BRANCHES}${branch.id}/sync/`, { commit: true }), 200);
   t.truthy(synced.body.branch.last_sync);
-  const site = (await must(service.api('GET', `/api/dcim/sites/${estate.site.id}/`, undefined, inBranch), 200)).body;
+  t.is(synced.body.main_values.length, 1);
+  const site = await siteNow();
   t.is(site.description, 'later on main');
-  t.is(site.comments, 'branch');
+  t.is(site.comments, 'branch', "the branch's other changes stay");
+  t.is(site.facility, 'main', "main's value wins for a field both changed (netbox-branching applies main's changes)");
+  // Sync first, then re-apply the change: it merges without conflict.
+  await must(service.api('PATCH', `/api/dcim/sites/${estate.site.id}/`, { facility: 'branch' }, inBranch), 200);
+  const diff = await must(service.api('GET', `/api/plugins/branching/changes/?branch_id=${branch.id}`), 200);
+  t.true(diff.body.results.length > 0);
+  t.true(diff.body.results.every((d: { conflicts: string[] | null }) => d.conflicts === null));
 });
 
 test('branches live in the log: after a restart the branch shows what it showed, main too', async (t) => {

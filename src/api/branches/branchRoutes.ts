@@ -14,6 +14,7 @@ import type { Branches } from '../../branches/Branches.js';
 import { branchEvents } from '../../branches/branchEvents.js';
 import { BRANCH, type BranchRecord } from '../../branches/branchRecord.js';
 import { BranchConflictError, mergeBranch } from '../../branches/mergeBranch.js';
+import { mainValuesToApply, syncWithMain } from '../../branches/syncWithMain.js';
 import type { WriteContext, WriteTransaction } from '../../commands/WriteCoordinator.js';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors/requestErrors.js';
 import type { ChangeEvent } from '../../events/ChangeEvent.js';
@@ -66,8 +67,8 @@ export function branchRoutes(services: Services, branches: Branches): Router {
   });
   const idle = async (ctx: Context) => branches.assertIdle((await branchAt(services, ctx)).schema_id);
   router.post(`${detail}sync/`, async (ctx) => {
-    await idle(ctx);
-    await actionView(services, ctx, 'sync', (tx) => syncBranch(tx, idOf(ctx)));
+    const branch = await branchAt(services, ctx);
+    await branches.holding(branch.schema_id, 'sync', () => syncView(services, branches, ctx));
   });
   router.post(`${detail}archive/`, async (ctx) => {
     await idle(ctx);
@@ -177,7 +178,7 @@ async function current(services: Services, id: number): Promise<BranchRecord> {
   return branch;
 }
 
-/** sync and archive: one request changing the branch; a dry run decides it and writes nothing. */
+/** archive: one request changing the branch; a dry run decides it and writes nothing. */
 async function actionView(
   services: Services,
   ctx: Context,
@@ -201,6 +202,37 @@ async function actionView(
   ctx.body = {
     commit: true,
     branch: await renderBranch(services.store, ctx.state.baseUrl, await current(services, result.objectId)),
+  };
+}
+
+/**
+ * sync: main's values for the fields both sides changed written in the branch, then the fork
+ * moved to now (syncWithMain); a dry run lists those values and the branch as it would be.
+ */
+async function syncView(services: Services, branches: Branches, ctx: Context) {
+  assertMay(ctx, 'sync');
+  const commit = commitOf(ctx);
+  const branch = await branchAt(services, ctx);
+  const view = branches.view(branch.schema_id);
+  if (!view) throw new ConflictError(`Branch ${branch.name} is ${branch.status}: only a ready branch syncs.`);
+  const main = lookupView(services.store);
+  if (!commit) {
+    const planned = await dryRun(services, ctx, (tx) => syncBranch(tx, branch.id));
+    ctx.body = {
+      commit: false,
+      main_values: await mainValuesToApply(view, main),
+      branch: await renderBranch(services.store, ctx.state.baseUrl, {
+        ...planned.postchange,
+        id: planned.objectId,
+      } as unknown as BranchRecord),
+    };
+    return;
+  }
+  const { applied } = await syncWithMain(services.coordinator, view, mainContext(ctx), main);
+  ctx.body = {
+    commit: true,
+    main_values: applied,
+    branch: await renderBranch(services.store, ctx.state.baseUrl, await current(services, branch.id)),
   };
 }
 
