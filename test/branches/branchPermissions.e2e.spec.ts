@@ -45,3 +45,47 @@ test("branches take NetBox's model permissions, and inside a branch a user write
   t.is((await service.api('POST', `${BRANCHES}${branch.id}/merge/`, { commit: true })).status, 409);
   t.is((await service.api('GET', '/api/dcim/sites/', undefined, inBranch)).status, 400, 'archived: no header');
 });
+
+test("a branch's object changes: main's filters and ordering, narrowed by the caller's constraints as on main", async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const branch = await ok(service.api('POST', BRANCHES, { name: 'changes' }), 201);
+  const inBranch = { 'X-NetBox-Branch': branch.schema_id };
+  const site = await ok(service.api('POST', '/api/dcim/sites/', { name: 'A', slug: 'a' }, inBranch), 201);
+  await ok(service.api('PATCH', `/api/dcim/sites/${site.id}/`, { description: 'x' }, inBranch), 200);
+  await ok(service.api('POST', '/api/dcim/sites/', { name: 'B', slug: 'b' }, inBranch), 201);
+  await ok(service.api('POST', '/api/dcim/sites/', { name: 'main', slug: 'main' }), 201);
+  const list = (query: string, key?: string) => {
+    const path = `/api/extras/object-changes/?${query}`;
+    return key ? as(service, key)('GET', path, undefined, inBranch) : service.api('GET', path, undefined, inBranch);
+  };
+  const reprs = async (query: string, key?: string) =>
+    (await ok(list(query, key), 200)).results.map(
+      (c: { object_repr: string; action: { value: string } }) => `${c.action.value} ${c.object_repr}`,
+    );
+  t.deepEqual(await reprs(''), ['create B', 'update A', 'create A'], "the branch's own, newest first, not main's");
+  t.deepEqual(await reprs('ordering=time'), ['create A', 'update A', 'create B']);
+  t.deepEqual(await reprs('q=B'), ['create B']);
+  t.deepEqual(await reprs('action=create&ordering=id'), ['create A', 'create B']);
+  t.deepEqual(await reprs('user=admin&limit=1'), ['create B']);
+  t.deepEqual(await reprs('time_before=2000-01-01T00:00:00Z'), []);
+  t.is((await list('time_after=not-a-time')).status, 400, "main's validation");
+  // A user whose permission on object changes is constrained sees only those records, in a branch too.
+  const auditor = await userWithToken(service, 'auditor');
+  await grant(service, {
+    object_types: ['extras.objectchange'],
+    actions: ['view'],
+    constraints: { action: 'update' },
+    users: [auditor.user.id],
+  });
+  await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [auditor.user.id] });
+  t.deepEqual(await reprs('', auditor.key), ['update A']);
+  const history = await ok(
+    as(service, auditor.key)('GET', `/api/dcim/sites/${site.id}/history/`, undefined, inBranch),
+    200,
+  );
+  t.deepEqual(
+    history.results.map((c: { action: { value: string } }) => c.action.value),
+    ['update'],
+  );
+});

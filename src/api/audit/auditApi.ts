@@ -103,8 +103,8 @@ function userLookup(services: Services): UserLookup {
   };
 }
 
-/** The query's filter, narrowed to the records the caller may read (`readable`, from readableChanges). */
-async function compile(
+/** The query's filter, narrowed to the records the caller may read (`readable`, from readableChanges); a branch's changes use it too. */
+export async function compileReadableFilter(
   services: Services,
   audit: AuditService,
   query: URLSearchParams,
@@ -139,7 +139,7 @@ async function listView(services: Services, audit: AuditService, ctx: Context) {
   const readable = await readableChanges(ctx, services, audit);
   const query = new URLSearchParams(ctx.querystring);
   await audit.log.sync();
-  const filter = await compile(services, audit, query, readable);
+  const filter = await compileReadableFilter(services, audit, query, readable);
   await respondWithPage(services, audit, ctx, query, filter);
 }
 
@@ -148,7 +148,7 @@ async function respondWithPage(
   audit: AuditService,
   ctx: Context,
   query: URLSearchParams,
-  filter: Awaited<ReturnType<typeof compile>>,
+  filter: Awaited<ReturnType<typeof compileReadableFilter>>,
 ) {
   const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
   const selection = selectChanges(
@@ -201,7 +201,7 @@ async function historyView(services: Services, audit: AuditService, definition: 
   filterQuery.set('changed_object_type', definition.key);
   filterQuery.set('changed_object_id', String(id));
   // An object's history has every event of it, also of models NetBox does not change-log (users, tokens).
-  const filter = await compile(services, audit, filterQuery, readable, { loggedOnly: false });
+  const filter = await compileReadableFilter(services, audit, filterQuery, readable, { loggedOnly: false });
   // Main's history: the changes made inside branches are theirs (a merge's are main's).
   filter.tests.push((p) => !audit.log.index.isBranchChange(p));
   await respondWithPage(services, audit, ctx, query, filter);
@@ -267,7 +267,7 @@ async function streamView(services: Services, audit: AuditService, ctx: Context)
   const readable = await readableChanges(ctx, services, audit);
   const query = new URLSearchParams(ctx.querystring);
   await audit.log.sync();
-  const filter = await compile(services, audit, query, readable, { live: true });
+  const filter = await compileReadableFilter(services, audit, query, readable, { live: true });
   const resume = ctx.get('Last-Event-ID') || query.get('last_event_id');
   let cursor = audit.log.head;
   if (resume !== null && resume !== '') {
