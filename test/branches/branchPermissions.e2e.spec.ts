@@ -89,3 +89,37 @@ test("a branch's object changes: main's filters and ordering, narrowed by the ca
     ['update'],
   );
 });
+
+test("branch filters as netbox-branching's BranchFilterSet: owner, description, dates with lookups, tag, q", async (t) => {
+  const service = await startService();
+  t.teardown(() => service.close());
+  const planner = await userWithToken(service, 'planner');
+  await grant(service, {
+    object_types: ['netbox_branching.branch'],
+    actions: ['view', 'add', 'sync'],
+    users: [planner.user.id],
+  });
+  const tag = await ok(service.api('POST', '/api/extras/tags/', { name: 'Rollout', slug: 'rollout' }), 201);
+  const alpha = await ok(service.api('POST', BRANCHES, { name: 'alpha', description: 'rack 12 rollout' }), 201);
+  const beta = await ok(as(service, planner.key)('POST', BRANCHES, { name: 'beta', tags: [tag.id] }), 201);
+  await ok(as(service, planner.key)('POST', `${BRANCHES}${beta.id}/sync/`, { commit: true }), 200);
+  const names = async (query: string) => {
+    const listed = await ok(service.api('GET', `${BRANCHES}?${query}`), 200);
+    return listed.results.map((b: { name: string }) => b.name);
+  };
+  t.deepEqual(await names('owner=planner'), ['beta']);
+  t.deepEqual(await names(`owner_id=${planner.user.id}`), ['beta']);
+  t.deepEqual(await names('owner__n=planner'), ['alpha']);
+  t.deepEqual(await names('description__ic=RACK'), ['alpha']);
+  t.deepEqual(await names('q=rollout'), ['alpha'], 'q searches name and description');
+  t.deepEqual(await names('tag=rollout'), ['beta']);
+  t.deepEqual(await names('last_sync__gte=2000-01-01T00:00:00Z'), ['beta'], 'only beta was synced');
+  t.deepEqual(await names(`created__gte=${alpha.created}&ordering=name`), ['alpha', 'beta']);
+  t.deepEqual(await names('last_updated__lt=2000-01-01T00:00:00Z'), []);
+  t.deepEqual(await names('merged_time__gte=2000-01-01T00:00:00Z'), [], 'none merged');
+  t.deepEqual(await names('name__isw=AL'), ['alpha']);
+  t.deepEqual(await names(`id__gt=${alpha.id}`), ['beta']);
+  t.deepEqual(await names('status__n=ready'), []);
+  t.is((await service.api('GET', `${BRANCHES}?owner=nobody`)).status, 400, 'an unknown user, as NetBox');
+  t.is((await service.api('GET', `${BRANCHES}?created__gte=yesterday`)).status, 400);
+});

@@ -33,7 +33,13 @@ const FIELDS: FieldDefinition[] = [
   { name: 'last_updated', type: 'datetime', readOnly: true },
 ];
 
-const BRANCH_SHAPE = {
+/**
+ * The branch's shape, also what the generic list filters are derived from (filterSet.ts): each
+ * field brings its type's filters and lookups; netbox-branching's BranchFilterSet (a
+ * NetBoxModelFilterSet: id, name, description, created, last_updated, tag, q over name and
+ * description; status, last_sync, owner_id, owner by username) decides which stay.
+ */
+export const BRANCH_SHAPE = {
   key: 'netbox_branching.branch',
   app: 'plugins/branching',
   model: 'branch',
@@ -43,6 +49,14 @@ const BRANCH_SHAPE = {
   fields: FIELDS,
   brief: ['id', 'url', 'display', 'name'],
   ordering: ['name'],
+  search: ['name', 'description'],
+  filters: {
+    owner: { kind: 'related', target: 'auth.user', by: 'username', path: ['owner'] },
+    // Not in the plugin's filter set: comments, and who merged it.
+    comments: false,
+    merged_by_id: false,
+    merged_by: false,
+  },
 } satisfies ModelDefinition;
 
 /** OPTIONS of the branch list (`detail` false) or of one branch. */

@@ -19,11 +19,11 @@ import type { WriteContext, WriteTransaction } from '../../commands/WriteCoordin
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors/requestErrors.js';
 import type { ChangeEvent } from '../../events/ChangeEvent.js';
 import { lookupView } from '../../projections/lookupView.js';
-import type { Query } from '../../projections/ReadStore.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';
+import { compileFilter } from '../query/compileFilter.js';
 import { pageLinks, parsePage } from '../query/pagination.js';
 import type { Services } from '../Services.js';
-import { branchOptions } from './branchMetadata.js';
+import { BRANCH_SHAPE, branchOptions } from './branchMetadata.js';
 import { BRANCHES_PATH, CHANGES_PATH, EVENTS_PATH, nestedBranch, renderBranch, renderDiff } from './renderBranch.js';
 
 type BranchAction = 'view' | 'add' | 'change' | 'delete' | 'sync' | 'merge' | 'revert' | 'archive';
@@ -136,16 +136,8 @@ function commitOf(ctx: Context): boolean {
 async function listView(services: Services, ctx: Context) {
   assertMay(ctx, 'view');
   const query = new URLSearchParams(ctx.querystring);
-  const filter: Query[] = [];
-  for (const field of ['name', 'status', 'schema_id'] as const) {
-    const values = query.getAll(field);
-    if (values.length) filter.push({ [field]: { $in: values } });
-  }
-  const ids = query.getAll('id').map(Number);
-  if (ids.length) filter.push({ id: { $in: ids.filter(Number.isSafeInteger) } });
-  const q = query.get('q');
-  if (q) filter.push({ name: { $regex: q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' } });
-  const where = filter.length === 0 ? {} : filter.length === 1 ? filter[0]! : { $and: filter };
+  // netbox-branching's BranchFilterSet, by the generic filters (branchMetadata.ts says which).
+  const where = await compileFilter(services.registry, BRANCH_SHAPE, query, services.store);
   const page = parsePage(query, services.config.paginateCount, services.config.maxPageSize);
   const count = await services.store.count(BRANCH, where);
   const docs = await services.store.find(BRANCH, where, {
