@@ -17,7 +17,7 @@ import { BranchView } from './BranchView.js';
  */
 export class Branches implements BranchDecisions {
   private readonly views = new Map<string, BranchView>();
-  /** schema_id → the action under way (a merge or revert is two requests of the writer: nothing may come between). */
+  /** schema_id → the action under way (a merge, revert or sync: nothing may come between its requests). */
   private readonly busy = new Map<string, string>();
 
   constructor(
