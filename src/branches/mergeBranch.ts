@@ -18,8 +18,8 @@ export class BranchConflictError extends ConflictError {
   ) {
     super(
       `Branch ${branch} cannot be merged: ${conflicts.length} object(s) were changed both in the branch and on main ` +
-        "since the fork, on the same fields. Sync the branch (main's values then stand: re-apply yours) or set those fields in the " +
-        "branch to main's values, then merge again.",
+        "since the fork, on the same fields. Sync the branch (main's values then stand: re-apply yours) " +
+        "or set those fields in the branch to main's values, then merge again.",
     );
   }
 }

@@ -106,7 +106,7 @@ test('the same value on both sides is no conflict; a sync makes main before it t
     .then([{ action: 'update', objectId: 1, postchange: { comments: 'main' } }, merged]);
 });
 
-test("sync: main's value wins for a field both changed, the branch's other changes stay, then the fork moves", async (t) => {
+test("sync: main's value wins where both changed, the branch's other changes stay", async (t) => {
   await deciderSpec(t)
     .given([
       site('DC-1'),

@@ -103,7 +103,10 @@ function userLookup(services: Services): UserLookup {
   };
 }
 
-/** The query's filter, narrowed to the records the caller may read (`readable`, from readableChanges); a branch's changes use it too. */
+/**
+ * The query's filter, narrowed to the records the caller may read (`readable`, from readableChanges);
+ * a branch's change list uses it too.
+ */
 export async function compileReadableFilter(
   services: Services,
   audit: AuditService,
