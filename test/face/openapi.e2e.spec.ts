@@ -3,8 +3,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import test from 'ava';
 import { parse as parseYaml } from 'yaml';
 
+import { BRANCH_SHAPE } from '../../src/api/branches/branchMetadata.js';
 import { componentNames } from '../../src/api/face/openapi.js';
 import { filterSetOf, isLenient } from '../../src/api/query/filterSet.js';
+import { writableFields } from '../../src/commands/writeSchema.js';
 import { registry } from '../../src/models/registry.js';
 import { raw } from '../support/rawRequests.js';
 import { startService, type TestService } from '../support/startService.js';
@@ -294,7 +296,11 @@ test("the allocation endpoints are documented from the models' detail actions", 
       const path = `/api/${definition.app}/${definition.path}/{id}/${action.path}/`;
       const item = doc31.paths[path];
       t.truthy(item, path);
-      t.deepEqual(item.parameters, [{ $ref: '#/components/parameters/id' }]);
+      // the id, then the X-NetBox-Branch header (a registry model's path is served inside a branch)
+      t.deepEqual(item.parameters, [
+        { $ref: '#/components/parameters/id' },
+        { $ref: '#/components/parameters/branch' },
+      ]);
       const operation = `${definition.app}_${definition.path.replace(/-/g, '_')}_${action.path.replace(/-/g, '_')}`;
       t.is(item.get.operationId, `${operation}_list`);
       t.is(item.post.operationId, `${operation}_create`);
@@ -421,4 +427,75 @@ test("brief forms document a field under the name clients read; the caller's pre
   const answered = await service.api('GET', '/api/users/config/');
   t.is(answered.status, 200);
   t.is(check(config.get.responses['200'].content['application/json'].schema, answered.body), null);
+});
+
+test("netbox-branching's API is documented, its Branch components from the branch's declared shape", async (t) => {
+  const { service, doc, doc31 } = await fixture();
+  const base = '/api/plugins/branching/';
+  const methods = (path: string) => METHODS.filter((m) => doc.paths[path]?.[m]);
+  t.deepEqual(methods(`${base}branches/`), ['get', 'post']);
+  t.deepEqual(methods(`${base}branches/{id}/`), ['get', 'put', 'delete', 'patch']);
+  for (const action of ['sync', 'merge', 'revert', 'archive']) {
+    const post = doc.paths[`${base}branches/{id}/${action}/`]?.post;
+    t.is(post?.operationId, `plugins_branching_branches_${action}`);
+    t.is(post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/BranchActionRequest');
+  }
+  t.deepEqual(methods(`${base}changes/`), ['get']);
+  t.deepEqual(methods(`${base}branch-events/`), ['get']);
+  t.is(doc.paths[`${base}branches/`].get.operationId, 'plugins_branching_branches_list');
+  t.deepEqual(doc.components.schemas.BranchActionRequest.properties.commit.type, 'boolean');
+
+  // The components are the declaration's: every rendered field, the writable ones in the request bodies.
+  const shown = BRANCH_SHAPE.fields.map((f) => f.name);
+  t.deepEqual(Object.keys(doc.components.schemas.Branch.properties), shown);
+  const writable = writableFields(BRANCH_SHAPE).map((f) => f.name);
+  t.deepEqual(Object.keys(doc.components.schemas.WritableBranch.properties), writable);
+  t.deepEqual(doc.components.schemas.WritableBranch.required, ['name']);
+  t.deepEqual(Object.keys(doc.components.schemas.PatchedWritableBranch.properties), writable);
+  t.is(doc.components.schemas.WritableBranch.properties.name.maxLength, 100);
+
+  // The list: paging and every filter of the branch's filter set.
+  const names = parametersOf(doc, doc.paths[`${base}branches/`].get).map((p) => p.name);
+  for (const [filter, declared] of filterSetOf(registry, BRANCH_SHAPE)) {
+    t.true(names.includes(filter), filter);
+    for (const lookup of declared.lookups) t.true(names.includes(`${filter}__${lookup}`), `${filter}__${lookup}`);
+  }
+  for (const name of ['limit', 'offset', 'owner', 'owner_id', 'q', 'tag', 'last_sync__gte'])
+    t.true(names.includes(name), name);
+
+  // The header: a shared parameter on the models' paths, not on the plugin's.
+  t.is(doc.components.parameters.branch.name, 'X-NetBox-Branch');
+  t.is(doc.components.parameters.branch.in, 'header');
+  const header = { $ref: '#/components/parameters/branch' };
+  t.deepEqual(doc.paths['/api/dcim/devices/'].parameters, [header]);
+  t.true(doc.paths['/api/dcim/devices/{id}/'].parameters.some((p: any) => p.$ref === header.$ref));
+  t.is(doc.paths[`${base}branches/`].parameters, undefined);
+
+  // What the plugin answers matches the document.
+  const check = documentValidator(doc31);
+  const schemaOf = (path: string, method: string, status: string) =>
+    doc31.paths[path][method].responses[status].content['application/json'].schema;
+  const created = await service.api('POST', `${base}branches/`, { name: 'openapi-doc', description: 'documented' });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  t.is(check(schemaOf(`${base}branches/`, 'post', '201'), created.body), null);
+  const listed = await service.api('GET', `${base}branches/?name=openapi-doc`);
+  t.is(check(schemaOf(`${base}branches/`, 'get', '200'), listed.body), null);
+  t.is(listed.body.count, 1);
+  const dry = await service.api('POST', `${base}branches/${created.body.id}/sync/`, { commit: false });
+  t.is(dry.status, 200, JSON.stringify(dry.body));
+  t.is(check(schemaOf(`${base}branches/{id}/sync/`, 'post', '200'), dry.body), null);
+  await service.api(
+    'POST',
+    '/api/dcim/manufacturers/',
+    { name: 'Branch Doc', slug: 'branch-doc' },
+    {
+      'X-NetBox-Branch': created.body.schema_id,
+    },
+  );
+  const changes = await service.api('GET', `${base}changes/?branch_id=${created.body.id}`);
+  t.is(changes.body.count, 1);
+  t.is(check(schemaOf(`${base}changes/`, 'get', '200'), changes.body), null);
+  const events = await service.api('GET', `${base}branch-events/?branch_id=${created.body.id}`);
+  t.is(events.status, 200, JSON.stringify(events.body));
+  t.is(check(schemaOf(`${base}branch-events/`, 'get', '200'), events.body), null);
 });

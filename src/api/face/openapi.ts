@@ -10,6 +10,7 @@
 import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import type { DescribesFilters } from './filters.js';
+import { branchHeaderParameter, branchPaths, branchSchemas, withBranchHeader } from './openapiBranches.js';
 import { changeLogPaths, changeLogSchemas } from './openapiChangeLog.js';
 import { commonParameters, commonSchemas } from './openapiCommon.js';
 import { detailActionPaths, detailActionSchemas } from './openapiDetailActions.js';
@@ -28,6 +29,8 @@ export interface OpenApiOptions {
   compiler?: DescribesFilters;
   /** The change log is served (/api/extras/object-changes/, from the event log). */
   changeLog?: boolean;
+  /** netbox-branching's API is served (/api/plugins/branching/, the X-NetBox-Branch header). */
+  branching?: boolean;
 }
 
 /**
@@ -57,10 +60,15 @@ export function buildOpenApi(registry: ModelRegistry, options: OpenApiOptions): 
   for (const definition of registry.all()) {
     const name = names.get(definition.key)!;
     Object.assign(schemas, modelSchemas(definition, name, nested));
-    Object.assign(paths, modelPaths(registry, definition, name, options.compiler));
+    const own = {
+      ...modelPaths(registry, definition, name, options.compiler),
+      ...detailActionPaths(registry, definition, names),
+      ...detailViewPaths(definition),
+    };
+    // Only the registry's models are read and written inside a branch (branchHeader.ts).
+    if (options.branching) withBranchHeader(own);
+    Object.assign(paths, own);
     Object.assign(schemas, detailActionSchemas(registry, definition, names, nested));
-    Object.assign(paths, detailActionPaths(registry, definition, names));
-    Object.assign(paths, detailViewPaths(definition));
   }
   Object.assign(paths, tokenProvisionPaths(names));
   Object.assign(paths, userConfigPaths(names));
@@ -68,8 +76,13 @@ export function buildOpenApi(registry: ModelRegistry, options: OpenApiOptions): 
     Object.assign(schemas, changeLogSchemas(names));
     Object.assign(paths, changeLogPaths(registry));
   }
+  if (options.branching) {
+    Object.assign(schemas, branchSchemas(nested));
+    Object.assign(paths, branchPaths(registry));
+  }
   Object.assign(paths, statusPaths());
   const parameters = commonParameters();
+  if (options.branching) parameters.branch = branchHeaderParameter();
   shareChoices(registry, names, { paths, parameters }, schemas);
   shareParameters(paths, parameters);
   const apps = [...new Set(registry.all().map((d) => d.app))];
@@ -83,7 +96,11 @@ export function buildOpenApi(registry: ModelRegistry, options: OpenApiOptions): 
         'Authenticate with the header `Authorization: Token <40 hex characters>`.',
       license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
     },
-    tags: [...apps.map((app) => ({ name: app })), { name: 'status' }],
+    tags: [
+      ...apps.map((app) => ({ name: app })),
+      ...(options.branching ? [{ name: 'plugins' }] : []),
+      { name: 'status' },
+    ],
     paths,
     components: {
       schemas,

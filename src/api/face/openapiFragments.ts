@@ -27,9 +27,9 @@ export function nestedRef(names: Map<string, string>, target: string | undefined
   return name ? ref(`Nested${name}`) : ref('NestedObject');
 }
 
-/** 'dcim_device_types': the prefix of a model's operation ids. */
+/** 'dcim_device_types', 'plugins_branching_branches': the prefix of a model's operation ids. */
 export function operationPrefix(definition: ModelDefinition): string {
-  return `${definition.app}_${definition.path.replace(/-/g, '_')}`;
+  return `${definition.app}_${definition.path}`.replace(/[-/]/g, '_');
 }
 
 const ERROR_TEXT: Record<number, string> = {

@@ -185,6 +185,16 @@ function listParameters(
     { $ref: '#/components/parameters/exclude' },
     { $ref: '#/components/parameters/fields' },
   ];
+  return [...params, ...filterParameters(registry, definition, compiler)];
+}
+
+/** One query parameter per filter (and lookup) of the model, as its list's filter set has them. */
+export function filterParameters(
+  registry: ModelRegistry,
+  definition: ModelDefinition,
+  compiler: DescribesFilters | undefined,
+): Schema[] {
+  const params: Schema[] = [];
   for (const filter of modelFilters(registry, definition, compiler)) {
     if (['limit', 'offset', 'ordering', 'brief', 'exclude', 'fields'].includes(filter.name)) continue;
     params.push({

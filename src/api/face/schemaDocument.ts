@@ -42,6 +42,7 @@ export function schemaDocument(services: Services): SchemaDocument {
           apiVersion: services.config.apiVersion,
           compiler: services.queries as DescribesFilters,
           changeLog: services.audit !== undefined,
+          branching: services.branches !== undefined,
         });
       bases.set('3.1', v31);
       doc = version === '3.1' ? v31 : toOpenApi30(v31);
