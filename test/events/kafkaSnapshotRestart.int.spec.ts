@@ -102,6 +102,7 @@ if (brokers.length === 0) {
     t.true((counts.subscribe ?? 0) < snapshotAt, `subscriptions fetched ${counts.subscribe}: their tails only`);
     t.true((counts.positions ?? 0) < snapshotAt, `random reads fetched ${counts.positions}: no scan`);
     t.is(counts.read ?? 0, 0, 'no read from the partition’s start');
+    t.is(counts.locate ?? 0, 0, 'nor in the background: what the cursors skipped is located on first need');
     t.true((counts.head ?? 0) < snapshotAt, `the head's look-up fetched ${counts.head}`);
 
     // The audit side still reaches the events before the snapshot (by offset, once located).
