@@ -136,10 +136,12 @@ function print(label: string, r: any): void {
           .join(', ')
       : '';
   console.log(
-    `${label.padEnd(34)} list after ${sec(r.listMs)} s, CPU ${sec(r.cpuMs)} s, RSS ${mib(r.rss)} MiB (peak ${mib(r.maxRss)}); ` +
-      `${fmt(r.sites)} sites, head ${fmt(r.head)}, read models replayed ${fmt(r.replayed)}, audit from ${fmt(r.auditFrom)}` +
+    `${label.padEnd(34)} list after ${sec(r.listMs)} s, CPU ${sec(r.cpuMs)} s, ` +
+      `RSS ${mib(r.rss)} MiB (peak ${mib(r.maxRss)}); ${fmt(r.sites)} sites, head ${fmt(r.head)}, ` +
+      `read models replayed ${fmt(r.replayed)}, audit from ${fmt(r.auditFrom)}` +
       (r.fetchedAtList
-        ? `\n${''.padEnd(34)} fetched by the list: ${fetched(r.fetchedAtList)}; first read of position 1 after ${sec(r.firstOldReadMs)} s, fetched by then: ${fetched(r.fetchedAfter)}`
+        ? `\n${''.padEnd(34)} fetched by the list: ${fetched(r.fetchedAtList)}; ` +
+          `first read of position 1 after ${sec(r.firstOldReadMs)} s, fetched by then: ${fetched(r.fetchedAfter)}`
         : `; first read of position 1 after ${sec(r.firstOldReadMs)} s`),
   );
 }
@@ -152,14 +154,14 @@ async function main(): Promise<void> {
   const topic = `netledger.bench.${randomUUID()}`;
   const transactionalId = `netledger-bench-${randomUUID()}`;
   console.log(
-    `restart bench: ${fmt(EVENTS)} events over ${fmt(OBJECTS)} sites; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}; topic ${topic}`,
+    `restart bench: ${fmt(EVENTS)} events over ${fmt(OBJECTS)} sites; ${os.cpus().length} CPUs, ` +
+      `load ${os.loadavg()[0]!.toFixed(1)}; topic ${topic}`,
   );
   try {
     let t0 = performance.now();
     await writeSiteHistoryLog(fileDir, { events: EVENTS, objects: OBJECTS, requestSize: (p) => 1 + (p % 5) });
-    console.log(
-      `file log written in ${sec(performance.now() - t0)} s (${mib(fs.statSync(path.join(fileDir, 'events.log')).size)} MiB)`,
-    );
+    const logBytes = fs.statSync(path.join(fileDir, 'events.log')).size;
+    console.log(`file log written in ${sec(performance.now() - t0)} s (${mib(logBytes)} MiB)`);
     t0 = performance.now();
     await writeTopic(topic, transactionalId);
     console.log(`topic written in ${sec(performance.now() - t0)} s`);

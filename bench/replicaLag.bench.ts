@@ -64,8 +64,10 @@ async function measure(label: string, logEnv: Record<string, string>): Promise<v
   const seconds = (performance.now() - started) / 1000;
   lags.sort((a, b) => a - b);
   console.log(
-    `${label}: replica lag after a write's answer (${WRITES} creates from ${CONCURRENCY} clients, ${fixed(WRITES / seconds)} writes/s): ` +
-      `p50 ${fixed(percentile(lags, 50))} ms, p95 ${fixed(percentile(lags, 95))} ms, p99 ${fixed(percentile(lags, 99))} ms, max ${fixed(lags.at(-1)!)} ms; ` +
+    `${label}: replica lag after a write's answer ` +
+      `(${WRITES} creates from ${CONCURRENCY} clients, ${fixed(WRITES / seconds)} writes/s): ` +
+      `p50 ${fixed(percentile(lags, 50))} ms, p95 ${fixed(percentile(lags, 95))} ms, ` +
+      `p99 ${fixed(percentile(lags, 99))} ms, max ${fixed(lags.at(-1)!)} ms; ` +
       `already on the replica when answered: ${Math.round((100 * visibleAtAnswer) / WRITES)}%`,
   );
 

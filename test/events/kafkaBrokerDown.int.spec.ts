@@ -44,7 +44,7 @@ const siteCount = async (service: TestService) => {
 };
 
 if (brokers.length === 0 || !downCommand || !upCommand) {
-  test('Kafka broker down under readers: skipped: KAFKA_BROKERS / KAFKA_DOWN_COMMAND / KAFKA_UP_COMMAND not set', (t) => {
+  test('Kafka broker down under readers: skipped: KAFKA_BROKERS / _DOWN_COMMAND / _UP_COMMAND not set', (t) => {
     t.log(
       'skipped: KAFKA_BROKERS, KAFKA_DOWN_COMMAND and KAFKA_UP_COMMAND (they stop and start the broker) not all set',
     );
@@ -52,7 +52,7 @@ if (brokers.length === 0 || !downCommand || !upCommand) {
   });
 } else {
   test.serial(
-    'Kafka broker down 30 s: the replica answers reads with its position and says in /readyz it cannot reach the log; writes get 503; all catch up after',
+    'Kafka broker down 30 s: the replica reads on, its /readyz says log-unreachable; writes 503; all catch up after',
     async (t) => {
       t.timeout(400_000);
       const env = {
