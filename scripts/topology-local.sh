@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The deployed topology of docker-compose.yml as processes on loopback, without Docker: a
 # Kafka broker (scripts/kafka-local.sh), one writer and two read replicas (ROLE=reader,
-# WRITER_URL), each a separate `npm start` with the variables the compose file gives it.
+# WRITER_URL), each a separate `npm run start:prod` (node dist/main.js, the Dockerfile's CMD)
+# with the variables the compose file gives it; `start` runs `npm run build` first when dist/
+# is older than the sources (test/scripts/deployFiles.unit.spec.ts holds the files equal).
 #
 #   scripts/topology-local.sh start          broker (if not running), writer, two replicas; wait until ready
 #   scripts/topology-local.sh kill-writer    kill -9 the writer (a crash)
@@ -35,14 +37,14 @@ common_env() {
     SUPERUSER_API_TOKEN="${SUPERUSER_API_TOKEN:-0123456789abcdef0123456789abcdef01234567}"
 }
 
-# <name> <port> [VAR=value...]: a service (`npm start`, as the Dockerfile's CMD) in a session
+# <name> <port> [VAR=value...]: a service (`npm run start:prod`, the Dockerfile's CMD) in a session
 # of its own: it outlives this script, holds none of its output, and its process group (npm
 # and the node server) is what stop and kill-writer signal, as a container's would be.
 launch() {
   local name=$1 port=$2
   shift 2
   # shellcheck disable=SC2046 # common_env is several words
-  (setsid nohup env $(common_env) PORT="$port" "$@" npm start >>"$run/$name.log" 2>&1 </dev/null &
+  (setsid nohup env $(common_env) PORT="$port" "$@" npm run start:prod >>"$run/$name.log" 2>&1 </dev/null &
     echo $! >"$run/$name.pid")
   say "$name started on 127.0.0.1:$port (pid $(cat "$run/$name.pid"), log ${run#"$root"/}/$name.log)"
 }
@@ -74,10 +76,20 @@ stop_one() { # <name> [signal]
   rm -f "$pid_file"
 }
 
+# The Dockerfile's build stage: compiled once, again only when a source is newer than dist/.
+build() {
+  if [ -f dist/main.js ] &&
+    [ -z "$(find src package.json tsconfig.json tsconfig.build.json -newer dist/main.js -print -quit)" ]; then
+    return 0
+  fi
+  say "npm run build (dist/ is missing or older than the sources)"
+  npm run build >"$run/build.log" 2>&1 || { tail -n 20 "$run/build.log" >&2; fail "npm run build failed"; }
+}
 cd "$root"
 case "${1:-}" in
   start)
-    mkdir -p "$data"
+    mkdir -p "$run" "$data"
+    build
     KAFKA_PORT=$kafka_port "$root/scripts/kafka-local.sh" start
     start_writer
     launch reader1 "${reader_ports[0]}" ROLE=reader WRITER_URL="http://127.0.0.1:$writer_port"
@@ -87,7 +99,7 @@ case "${1:-}" in
     say "writer on $writer_port, replicas on ${reader_ports[*]}: ready"
     ;;
   kill-writer) stop_one writer KILL; say "writer killed (kill -9)" ;;
-  start-writer) start_writer KAFKA_TAKEOVER=1 ;;
+  start-writer) build; start_writer KAFKA_TAKEOVER=1 ;;
   stop-services) for name in reader1 reader2 writer; do stop_one "$name"; done ;;
   stop)
     for name in reader1 reader2 writer; do stop_one "$name"; done

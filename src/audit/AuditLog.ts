@@ -69,7 +69,7 @@ export class AuditLog {
     if (this.subscription) throw new Error('AuditLog.open(): already open');
     this.subscription = this.log.subscribe(
       this.index.head + 1,
-      async (batch, cursor) => this.ingestAt(batch, cursor),
+      async (batch, cursor) => this.ingest(batch, cursor),
       this.resume,
     );
     // Delivery can end after the catch-up (the log's consumer gave up): waiting reads must hear of it.
@@ -79,16 +79,12 @@ export class AuditLog {
     await this.subscription.caughtUp;
   }
 
-  private ingestAt(batch: readonly ChangeEvent[], cursor: LogCursor | undefined): void {
-    this.ingest(batch);
-    if (cursor !== undefined && batch.length > 0) this.resume = { position: batch[batch.length - 1]!.position, cursor };
-  }
-
   /**
-   * Indexes one committed batch (in log order). open() feeds it from the log; it is
-   * public so that a caller holding batches already (a bench, a tee) can feed it directly.
+   * Indexes one committed batch (in log order), and the log's cursor after it when handed one.
+   * open() feeds it from the log; it is public so that a caller holding batches already (a
+   * bench, a tee) can feed it directly.
    */
-  ingest(batch: readonly ChangeEvent[]): void {
+  ingest(batch: readonly ChangeEvent[], cursor?: LogCursor): void {
     if (this.closed) return;
     if (this.failure) throw this.failure;
     try {
@@ -98,6 +94,9 @@ export class AuditLog {
       this.fail(error as Error);
       throw error;
     }
+    // Before the listeners: a snapshot captured by one keeps the cursor at the indexes' head,
+    // so its check at the next start reads the event there instead of scanning for it.
+    if (cursor !== undefined && batch.length > 0) this.resume = { position: batch[batch.length - 1]!.position, cursor };
     this.waiters.reached(this.index.head);
     for (const listener of this.listeners) listener();
   }

@@ -14,6 +14,7 @@
 import type { EventLog, ResumePoint } from '../events/EventLog.js';
 import type { ModelRegistry } from '../models/registry.js';
 import {
+  cursorAt,
   eventIdsOf,
   loadNewestMatching,
   pruneSnapshots,
@@ -93,11 +94,12 @@ export async function loadAuditIndexes(
 /** Writes one snapshot of a captured state at its position; returns the file. */
 export async function writeAuditSnapshot(dir: string, log: EventLog, state: AuditState): Promise<string> {
   const position = state.index.head;
-  const eventId = await eventIdsOf(log)(position);
+  const near = cursorAt(position, state.resume);
+  const eventId = await eventIdsOf(log)(position, near.cursor, true);
   if (eventId === null) throw new Error(`audit index snapshot: the log does not reach position ${position}`);
   return writeSnapshot(
     dir,
-    { part: AUDIT_INDEX_PART, format: AUDIT_INDEX_FORMAT, position, eventId },
+    { part: AUDIT_INDEX_PART, format: AUDIT_INDEX_FORMAT, position, eventId, ...near },
     encodeAuditState(state),
   );
 }

@@ -35,8 +35,11 @@ export interface EventLog {
   /**
    * The committed events at these positions (each 1..head(); any order, repeats allowed),
    * in the order asked: random access for the audit side. Each adapter documents its cost.
+   * `near` is a resume point the caller was handed (a snapshot's): an adapter that finds
+   * events by cursor (Kafka) reads its position there first, checked, instead of scanning
+   * for it; the file log finds positions by its own index and ignores it.
    */
-  readPositions(positions: readonly number[]): Promise<ChangeEvent[]>;
+  readPositions(positions: readonly number[], near?: ResumePoint | null): Promise<ChangeEvent[]>;
 
   /** Every committed event with position >= from, in order, as committed batches. */
   read(from: number): AsyncIterable<ChangeEvent[]>;

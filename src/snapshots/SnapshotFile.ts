@@ -24,6 +24,12 @@ export interface SnapshotHeader {
   position: number;
   /** The event id at `position` ('' at position 0). */
   eventId: string;
+  /**
+   * Where the event at `position` ends in the log's own storage (a Kafka cursor), when the
+   * state was handed one there: the check of `eventId` reads the event there instead of
+   * scanning the log for it. Added without a format change: older snapshots lack it.
+   */
+  cursor?: string;
   /** When the snapshot was written (ISO 8601). */
   createdAt: string;
   bytes: number;
@@ -186,19 +192,33 @@ export async function readSnapshotBodyWhole(file: string, header: SnapshotHeader
  */
 export interface LogPositions {
   head(): number;
-  readPositions(positions: readonly number[]): Promise<ReadonlyArray<{ eventId: string }>>;
+  readPositions(
+    positions: readonly number[],
+    near?: { position: number; cursor: string } | null,
+  ): Promise<ReadonlyArray<{ eventId: string }>>;
 }
 
-/** The id of the log's event at a position ('' at 0), or null where the log does not reach. */
-export type EventIdAt = (position: number) => Promise<string | null>;
+/**
+ * The id of the log's event at a position ('' at 0), or null where the log does not reach.
+ * `cursor`, when known, says where that event ends in the log's storage (see SnapshotHeader).
+ * `applied`: the caller's state was built from that event (a snapshot being written), so it is
+ * committed even if head() has not caught up with it: a Kafka writer's subscribers see a
+ * commit before the append's answer moves its head.
+ */
+export type EventIdAt = (position: number, cursor?: string | null, applied?: boolean) => Promise<string | null>;
 
 export function eventIdsOf(log: LogPositions): EventIdAt {
-  return async (position) => {
+  return async (position, cursor, applied = false) => {
     if (position === 0) return '';
-    if (position > log.head()) return null;
-    const [event] = await log.readPositions([position]);
+    if (position > log.head() && !applied) return null;
+    const [event] = await log.readPositions([position], cursor ? { position, cursor } : null);
     return event?.eventId ?? null;
   };
+}
+
+/** The cursor a snapshot at `position` records: the state's resume point's, when it is at that position. */
+export function cursorAt(position: number, resume: { position: number; cursor: string } | null | undefined) {
+  return resume?.position === position ? { cursor: resume.cursor } : {};
 }
 
 /** Why a snapshot of a part is passed over: it does not follow the log, or it cannot be read. */
@@ -242,7 +262,7 @@ export async function loadNewestMatching<T>(
     const { header, bodyOffset } = opened;
     // Outside the snapshot's own failures: whatever the log throws here (unreachable, or a
     // client error before a read could start) says nothing about the snapshot.
-    const eventId = header.position === entry.position ? await eventIdAt(header.position) : null;
+    const eventId = header.position === entry.position ? await eventIdAt(header.position, header.cursor) : null;
     if (eventId === null) {
       skipped({
         file: entry.file,

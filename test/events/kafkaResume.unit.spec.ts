@@ -214,9 +214,9 @@ test.serial(
     const cluster = await writtenCluster(t);
     const { log, clientId } = await openLog(t, cluster, { transactionalId: 'netledger-writer' });
     t.is(log.head(), 8);
-    // The end stays where it was for the subscription's look at it and the background locating of what it skips
-    // (the append's own wait for it gave up: the end could not be read then).
-    cluster.deferNextMarkers(2);
+    // The end stays where it was for the subscription's look at it (the append's own wait for
+    // it gave up: the end could not be read then).
+    cluster.deferNextMarkers(1);
     cluster.failNext('fetchTopicOffsets', new Error('no answer'));
     await quietly(() => log.append(makeBatch(9, 2)));
     const warnings = captureWarnings(t);
@@ -278,21 +278,35 @@ test.serial(
   },
 );
 
-test('kafka resume: what a seeking subscription skipped is located in the background, so random reads of it fetch by offset instead of scanning', async (t) => {
+test('kafka resume: what a seeking subscription skipped is located when a random read first needs it, so random reads of it fetch by offset instead of scanning', async (t) => {
   const cluster = await writtenCluster(t);
   const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
   const { log, clientId } = await openLog(t, cluster, { follower: {} });
   await follow(log, 6, { position: 5, cursor: cursors.get(5)! });
+  const purposes = () =>
+    new Set(cluster.fetches.filter((f) => f.groupId.startsWith(`${clientId}.`)).map((f) => f.groupId.split('.')[1]));
+  t.false(purposes().has('locate'), 'a restart reads nothing before its cursors by itself');
   const events = await log.readPositions([2, 4, 7]);
   t.deepEqual(
     events.map((e) => e.position),
     [2, 4, 7],
   );
-  const groups = new Set(
-    cluster.fetches.filter((f) => f.groupId.startsWith(`${clientId}.`)).map((f) => f.groupId.split('.')[1]),
-  );
-  t.true(groups.has('locate'), 'the skipped part was located');
-  t.false(groups.has('read'), 'no read of the partition from its start');
+  t.true(purposes().has('locate'), 'the skipped part was located');
+  t.false(purposes().has('read'), 'no read of the partition from its start');
+});
+
+test('kafka resume: a position read with its cursor (a snapshot checked at start) is fetched there: no locating, no scan', async (t) => {
+  const cluster = await writtenCluster(t);
+  const { cursors } = await follow((await openLog(t, cluster, { follower: {} })).log, 1);
+  const { log, clientId } = await openLog(t, cluster, { follower: {} });
+  const [event] = await log.readPositions([5], { position: 5, cursor: cursors.get(5)! });
+  t.is(event?.position, 5);
+  t.deepEqual(startsOf(cluster, clientId, 'positions'), [Number(offsetOfCursor(cursors.get(5)!)) - 1]);
+  t.deepEqual(startsOf(cluster, clientId, 'read'), [], 'no scan from the start');
+  t.deepEqual(startsOf(cluster, clientId, 'locate'), []);
+  // A cursor of another topic leads elsewhere: the position is still found, by a scan.
+  const [other] = await log.readPositions([3], { position: 3, cursor: cursors.get(5)! });
+  t.is(other?.position, 3);
 });
 
 test('kafka resume: the projector keeps the cursor with the read models and, restarted on them, reads the log from there', async (t) => {

@@ -9,7 +9,7 @@ import { ADMIN_TOKEN } from '../support/startService.js';
 
 /**
  * The deployed topology as processes (scripts/topology-local.sh: the broker, one writer, two
- * read replicas, each its own `npm start`): a mixed workload through all three, the writer
+ * read replicas, each its own `npm run start:prod`): a mixed workload through all three, the writer
  * killed (-9) mid-workload and another started; no acknowledged write lost, every process
  * converging to the same objects.
  *   KAFKA_PORT=9392 scripts/kafka-local.sh start

@@ -79,8 +79,9 @@
  * end comes first (only commit markers there), the log must hold nothing after that
  * position; a cursor that leads past it or beyond the topic's end (a recreated topic) is reported and the
  * subscription reads from the beginning, so a bad cursor costs a scan, never an event.
- * What a seeking subscription skipped is located once in the background (position
- * headers only, no decoding), so random reads of it still fetch by offset.
+ * What a seeking subscription skipped is located once (position headers only, no
+ * decoding), when a random read first asks for a position there, so random reads of it
+ * still fetch by offset; a restart from snapshots reads no more than the tails until then.
  *
  * Random reads (readPositions, for the audit side). First a cache of recently used
  * event bodies (bodyCacheBytes, 16 MiB by default, fed by every message this instance
@@ -89,9 +90,12 @@
  * the messages this instance's readers and subscriptions consumed, and each run of
  * nearby offsets is fetched by one short-lived consumer seeked to the run's start: a
  * group join plus a fetch, typically 0.1-0.5 s against a local broker, so an uncached
- * page of object changes costs that per run. Positions no reader of this instance has
- * consumed yet (nothing subscribed from position 1) cost a scan from the partition's
- * start. Such reads, and read(), fail with LogReadUnavailableError (the API answers 503 with
+ * page of object changes costs that per run. A position handed with its cursor (a snapshot's
+ * check at start-up, `near`) is read at that offset. Other positions no reader of this instance
+ * has consumed yet start (or wait for) the read locating what the subscriptions skipped, or
+ * cost a scan from the partition's start when none skipped; `messagesFetched()` counts what
+ * each kind of read fetched (a restart from snapshots fetches the tails, not the topic). Such
+ * reads, and read(), fail with LogReadUnavailableError (the API answers 503 with
  * Retry-After) once they have received nothing from the broker for readStallTimeoutMs (10 s):
  * while the partition's leader is unreachable a request is answered, not left hanging.
  *
@@ -264,8 +268,12 @@ export class KafkaEventLog implements EventLog {
   /** Stoppers of the open reads and subscriptions, for close(). */
   private readonly readers = new Set<() => Promise<void>>();
   private readonly positionReads: PositionReads;
-  /** The background read that locates the events a seeking subscription skipped. */
+  /** The read that locates the events a seeking subscription skipped, once a random read needs them. */
   private locating: Promise<void> | undefined;
+  /** Where the first seeking subscription started: the events before are located on first need. */
+  private skippedBefore: bigint | undefined;
+  /** Messages fetched by purpose (messagesFetched()). */
+  private readonly fetched: Record<string, number> = {};
 
   constructor(options: KafkaEventLogOptions) {
     if (!options.brokers?.length) throw new Error('KafkaEventLog: at least one broker is required');
@@ -292,6 +300,10 @@ export class KafkaEventLog implements EventLog {
       consumeRange: (start, end, onMessages) =>
         this.consumeRange(start, end, onMessages, 'positions', { stallMs: this.readStallTimeoutMs }),
       read: (from) => this.read(from),
+      located: async () => {
+        if (this.skippedBefore !== undefined) this.locateEarlierEvents(this.skippedBefore);
+        await this.locating;
+      },
     });
   }
 
@@ -444,9 +456,14 @@ export class KafkaEventLog implements EventLog {
 
   /** A consumer of the partition in a fresh group of its own, named for what it does. */
   private reader(purpose: string, options: ReaderOptions): PartitionReader {
+    const { onMessages } = options;
     return new PartitionReader(this.kafka!, this.topic, `${this.clientId}.${purpose}.${randomUUID()}`, {
       heartbeatMs: this.heartbeatMs,
       ...options,
+      onMessages: (messages) => {
+        this.fetched[purpose] = (this.fetched[purpose] ?? 0) + messages.length;
+        return onMessages(messages);
+      },
     });
   }
 
@@ -633,7 +650,7 @@ export class KafkaEventLog implements EventLog {
     const stopper = () => sub.stop();
     this.readers.add(stopper);
     sub.start();
-    if (seek) this.locateEarlierEvents(seek.offset);
+    this.skippedBefore ??= seek?.offset;
     return sub;
   }
 
@@ -648,8 +665,9 @@ export class KafkaEventLog implements EventLog {
 
   /**
    * A subscription that seeks skips the events before its start, which random reads
-   * (readPositions) locate by the offsets readers consumed: learn them once, in the
-   * background, from the messages' position headers alone.
+   * (readPositions) locate by the offsets readers consumed: learn them once, from the
+   * messages' position headers alone, when a random read first needs one (not at start:
+   * a restart at a million events would read the whole topic for reads that may not come).
    */
   private locateEarlierEvents(before: bigint): void {
     if (this.locating || this.positionReads.lastSeen > 0) return;
@@ -673,13 +691,32 @@ export class KafkaEventLog implements EventLog {
       });
   }
 
-  /** Committed events by position: from the body cache, else fetched by offset (see PositionReads). */
-  async readPositions(positions: readonly number[]): Promise<ChangeEvent[]> {
+  /**
+   * Committed events by position: from the body cache, else fetched by offset (see PositionReads);
+   * `near` (a snapshot's cursor) is read at its offset when it lies within the partition.
+   */
+  async readPositions(positions: readonly number[], near?: ResumePoint | null): Promise<ChangeEvent[]> {
     if (!this.kafka || this.closed) throw new Error('KafkaEventLog is not open');
-    // The background read locating what a seeking subscription skipped is cheaper than a scan of our own.
-    await this.locating;
-    // Committed: at or below the head known here, or already consumed by a reader of this instance.
-    return this.positionReads.read(positions, Math.max(this.head(), this.positionReads.lastSeen));
+    // Committed: at or below the head known here, or consumed by a reader of this instance
+    // (a writer's subscribers see a commit before the append's answer moves its head).
+    const head = Math.max(this.head(), this.positionReads.highestSeen);
+    return this.positionReads.read(positions, head, near && (await this.withinPartition(near)) ? near : null);
+  }
+
+  /** A cursor past the partition's end (a recreated topic) would be waited at until the read stalls. */
+  private async withinPartition(near: ResumePoint): Promise<boolean> {
+    const offset = offsetOfCursor(near.cursor);
+    if (offset === null) return false;
+    const { low, high } = await this.offsets();
+    return offset > low && offset <= high;
+  }
+
+  /**
+   * Messages this instance's reads have fetched, by what for ('subscribe', 'read', 'head',
+   * 'positions', 'locate'): how much of the partition a start-up read, for tests and benches.
+   */
+  messagesFetched(): Readonly<Record<string, number>> {
+    return { ...this.fetched };
   }
 
   /** Waits for queued and in-flight appends, stops reads and subscriptions, disconnects. */

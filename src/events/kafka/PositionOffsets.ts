@@ -8,6 +8,8 @@ export class PositionOffsets {
   private offsets = new Float64Array(1024).fill(Number.NaN);
   /** Every position up to this one is known. */
   private known = 0;
+  /** The highest position recorded. */
+  private top = 0;
 
   record(position: number, offset: number): void {
     if (!Number.isSafeInteger(position) || position < 1) return;
@@ -20,6 +22,7 @@ export class PositionOffsets {
     }
     if (!Number.isNaN(this.offsets[position]!)) return; // a position's offset never changes
     this.offsets[position] = offset;
+    this.top = Math.max(this.top, position);
     while (this.known + 1 < this.offsets.length && !Number.isNaN(this.offsets[this.known + 1]!)) this.known++;
   }
 
@@ -41,6 +44,11 @@ export class PositionOffsets {
   /** The last position up to which every offset is known (0 when none). */
   get last(): number {
     return this.known;
+  }
+
+  /** The highest position recorded (0 when none): readers consume committed events only, so it is committed. */
+  get highest(): number {
+    return this.top;
   }
 
   get byteLength(): number {

@@ -1,7 +1,9 @@
 import type { KafkaMessage } from 'kafkajs';
 
 import type { ChangeEvent } from '../ChangeEvent.js';
+import type { ResumePoint } from '../EventLog.js';
 import { EventBodyCache } from './EventBodyCache.js';
+import { offsetOfCursor } from './kafkaCursor.js';
 import { decode, header, type RawMessage } from './messages.js';
 import { PositionOffsets } from './PositionOffsets.js';
 
@@ -16,6 +18,8 @@ export interface PositionSource {
   consumeRange(start: bigint, end: bigint, onMessages: (messages: KafkaMessage[]) => Promise<void>): Promise<void>;
   /** Every committed batch from position `from`, scanning from the partition's start. */
   read(from: number): AsyncIterable<ChangeEvent[]>;
+  /** Resolves when a background read locating skipped events (if any) has ended: cheaper to wait for than a scan. */
+  located(): Promise<void>;
 }
 
 /**
@@ -23,8 +27,10 @@ export interface PositionSource {
  * recently used event bodies, fed by every message the log's readers consume, so the
  * tail of the log is usually there. Otherwise the offsets of the wanted positions come
  * from a position → offset table learned from the same messages, and each run of nearby
- * offsets is fetched by one consumer seeked to the run's start. Positions no reader has
- * consumed yet cost a scan from the partition's start.
+ * offsets is fetched by one consumer seeked to the run's start. A position handed with
+ * the cursor it ends at (a snapshot's, at start-up, before any reader has consumed it) is
+ * read at that offset, checked. Positions no reader has consumed yet cost a scan from the
+ * partition's start.
  */
 export class PositionReads {
   private readonly offsetsByPosition = new PositionOffsets();
@@ -59,8 +65,13 @@ export class PositionReads {
     return this.offsetsByPosition.last;
   }
 
-  /** The events at `positions` (each 1..head), in the order asked. */
-  async read(positions: readonly number[], head: number): Promise<ChangeEvent[]> {
+  /** The highest position a reader consumed (committed: they read committed events only). */
+  get highestSeen(): number {
+    return this.offsetsByPosition.highest;
+  }
+
+  /** The events at `positions` (each 1..head), in the order asked; `near` says where one of them ends (a cursor). */
+  async read(positions: readonly number[], head: number, near?: ResumePoint | null): Promise<ChangeEvent[]> {
     for (const p of positions) {
       if (!Number.isInteger(p) || p < 1 || p > head) throw new RangeError(`no event at position ${p} (head ${head})`);
     }
@@ -71,7 +82,7 @@ export class PositionReads {
       if (cached) found.set(p, cached);
       else missing.push(p);
     }
-    if (missing.length > 0) await this.fetch(missing, found);
+    if (missing.length > 0) await this.fetch(missing, found, near);
     return positions.map((p) => {
       const event = found.get(p);
       if (!event) throw new Error(`KafkaEventLog: position ${p} was not found in the partition`);
@@ -79,12 +90,53 @@ export class PositionReads {
     });
   }
 
-  private async fetch(missing: number[], found: Map<number, ChangeEvent>): Promise<void> {
+  private async fetch(missing: number[], found: Map<number, ChangeEvent>, near?: ResumePoint | null): Promise<void> {
     const wanted = new Set(missing);
     const keep = (event: ChangeEvent) => {
       if (wanted.has(event.position)) found.set(event.position, event);
     };
-    const located = missing.filter((p) => this.offsetsByPosition.has(p)).sort((a, b) => a - b);
+    if (near && wanted.has(near.position) && !this.offsetsByPosition.has(near.position)) await this.fetchAt(near, keep);
+    await this.fetchLocated(
+      missing.filter((p) => !found.has(p)),
+      keep,
+    );
+    if (missing.every((p) => found.has(p))) return;
+    // What a background read is locating comes by offset once it is done: cheaper than a scan of our own.
+    await this.source.located();
+    await this.fetchLocated(
+      missing.filter((p) => !found.has(p)),
+      keep,
+    );
+    const unlocated = missing.filter((p) => !found.has(p));
+    if (unlocated.length === 0) return;
+    // Not consumed by any reader yet: scan (read() starts at the partition's start).
+    const last = Math.max(...unlocated);
+    for await (const batch of this.source.read(Math.min(...unlocated))) {
+      for (const event of batch) keep(event);
+      if (batch[batch.length - 1]!.position >= last) break;
+    }
+  }
+
+  /**
+   * The message before a cursor: a batch's cursor is the offset after its last message, so
+   * the event at the cursor's position is there if the cursor is of this topic. If not (a
+   * foreign or stale cursor) the event is simply not found there, and is looked for as any other.
+   */
+  private async fetchAt(near: ResumePoint, keep: (event: ChangeEvent) => void): Promise<void> {
+    const end = offsetOfCursor(near.cursor);
+    if (end === null || end < 1n) return;
+    await this.source.consumeRange(end - 1n, end, async (messages) => {
+      for (const message of messages) {
+        const event = decode(message);
+        this.seen(event, message);
+        keep(event);
+      }
+    });
+  }
+
+  /** The located ones among `positions`, each run of nearby offsets by one consumer. */
+  private async fetchLocated(positions: number[], keep: (event: ChangeEvent) => void): Promise<void> {
+    const located = positions.filter((p) => this.offsetsByPosition.has(p)).sort((a, b) => a - b);
     const offsetOf = (i: number) => this.offsetsByPosition.get(located[i]!);
     let i = 0;
     while (i < located.length) {
@@ -103,14 +155,6 @@ export class PositionReads {
         }
       });
       i = j + 1;
-    }
-    const unlocated = missing.filter((p) => !found.has(p));
-    if (unlocated.length === 0) return;
-    // Not consumed by any reader yet: scan (read() starts at the partition's start).
-    const last = Math.max(...unlocated);
-    for await (const batch of this.source.read(Math.min(...unlocated))) {
-      for (const event of batch) keep(event);
-      if (batch[batch.length - 1]!.position >= last) break;
     }
   }
 }

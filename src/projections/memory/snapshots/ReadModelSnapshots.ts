@@ -136,7 +136,8 @@ export class ReadModelSnapshots {
 
   private async write(capture: ReadModelCapture): Promise<void> {
     const started = performance.now();
-    const eventId = (await this.eventIdAt(capture.position)) ?? '';
+    const resume = capture.resume?.position === capture.position ? capture.resume.cursor : null;
+    const eventId = (await this.eventIdAt(capture.position, resume, true)) ?? '';
     const file = await writeReadModelSnapshot(this.dir, capture, eventId);
     await pruneSnapshots(this.dir, READ_MODELS_PART, this.options.keep);
     this.written++;

@@ -16,6 +16,7 @@
 import type { ResumePoint } from '../../../events/EventLog.js';
 import { asResumePoint } from '../../../events/resumePoint.js';
 import {
+  cursorAt,
   readSnapshotBody,
   readSnapshotHeader,
   SnapshotDamagedError,
@@ -115,7 +116,13 @@ export async function parseReadModels(chunks: AsyncIterable<Buffer>, what = 'sna
 export async function writeReadModelSnapshot(dir: string, capture: ReadModelCapture, eventId: string): Promise<string> {
   return writeSnapshot(
     dir,
-    { part: READ_MODELS_PART, format: READ_MODELS_FORMAT, position: capture.position, eventId },
+    {
+      part: READ_MODELS_PART,
+      format: READ_MODELS_FORMAT,
+      position: capture.position,
+      eventId,
+      ...cursorAt(capture.position, capture.resume),
+    },
     serialiseReadModels(capture),
   );
 }
