@@ -195,8 +195,9 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
   const stop = () =>
     (stopping ??= (async () => {
       coordinator.close();
-      await webhooks?.stop();
-      await audit.close(); // ends live change streams, which would keep the server open
+      // At once: each ends a subscription to the log (on Kafka, up to 500 ms for its fetch in flight).
+      // audit.close() ends live change streams, which would keep the server open.
+      await Promise.all([webhooks?.stop(), audit.close()]);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await adminSocket?.close();
       await templates.close();
