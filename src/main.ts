@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { createApp } from './api/app.js';
 import { createdByRequestFilter } from './api/audit/changePermission.js';
 import { mediaFileReleaser } from './api/extras/releaseMediaFiles.js';
-import { createHttpServer } from './api/httpServer.js';
+import { closeHttpServer, createHttpServer } from './api/httpServer.js';
 import { ListQueryCompiler } from './api/query/ListQueryCompiler.js';
 import { RenderCache } from './api/renderCache/RenderCache.js';
 import { Serializer } from './api/Serializer.js';
@@ -169,7 +169,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
           ),
       });
     } catch (error) {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeHttpServer(server);
       await adminSocket?.close();
       await templates.close();
       throw error;
@@ -198,7 +198,7 @@ async function serve(ledger: Ledger, logger: Logger): Promise<Running> {
       // At once: each ends a subscription to the log (on Kafka, up to 500 ms for its fetch in flight).
       // audit.close() ends live change streams, which would keep the server open.
       await Promise.all([webhooks?.stop(), audit.close()]);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeHttpServer(server);
       await adminSocket?.close();
       await templates.close();
       await ledger.close();
