@@ -9,8 +9,8 @@
 #
 # KAFKA_BROKERS defaults to scripts/kafka-local.sh's broker (127.0.0.1:9092). Tests whose
 # title starts with "file log:" test the embedded log itself and are left out; so are whole
-# files about it (README, "Kafka mode"). Each service on Kafka costs about 0.5 s to start
-# and 2 s to close (its four log readers leave their consumer groups one after another).
+# files about it (README, "Kafka"). Each service on Kafka costs about 0.4 s to start and
+# 1.1 s to close (its log readers wait for their consumers' fetches in flight, up to 500 ms).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
