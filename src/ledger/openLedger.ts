@@ -379,9 +379,9 @@ async function closeParts({
 }: OpenParts): Promise<void> {
   const steps: Array<() => unknown> = [
     () => coordinator?.close(),
-    () => auth?.stop(),
-    () => audit?.close(),
-    () => projector?.stop(),
+    // The log's followers, each ending a subscription of its own, at once: on Kafka each
+    // subscription's consumer waits for its fetch in flight (up to 500 ms) before it leaves.
+    () => allOrFirstFailure([auth?.stop(), audit?.close(), projector?.stop()]),
     () => snapshots?.close(),
     () => log.close(),
     () => store.close(),
@@ -396,4 +396,10 @@ async function closeParts({
     }
   }
   if (failure !== null) throw failure;
+}
+
+/** Waits for every one of `steps`, then throws the first failure among them, if any. */
+async function allOrFirstFailure(steps: Array<Promise<unknown> | undefined>): Promise<void> {
+  const failed = (await Promise.allSettled(steps)).find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import test from 'ava';
 
+import { loggedBytes } from '../support/loggedBytes.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { gifHeader, tinyPng } from '../support/tinyImages.js';
 
@@ -88,7 +89,7 @@ test('device-type images: multipart create, replace, clear by JSON, has_ filters
   );
 
   // the event names the file by its digest and size, never its bytes nor the request's token
-  const log = readFileSync(path.join(service.dataDir, 'events.log'));
+  const log = await loggedBytes(service);
   t.true(log.includes(digestOf(front)));
   t.false(log.includes(front.subarray(16, 33)), 'no image bytes in the log');
   t.false(log.includes(front.toString('base64').slice(0, 40)), 'nor their base64');

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import test from 'ava';
 
+import { loggedBytes } from '../support/loggedBytes.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 import { tinyPng } from '../support/tinyImages.js';
 
@@ -100,7 +101,7 @@ test('a multipart upload creates an attachment with its dimensions, and its file
 
   // the file is stored under its digest; the event log names it but never holds its bytes
   t.deepEqual(readdirSync(path.join(service.dataDir, 'media', 'image-attachments')), [`${digest}.png`]);
-  const log = readFileSync(path.join(service.dataDir, 'events.log'));
+  const log = await loggedBytes(service);
   t.true(log.includes(digest), 'the event names the file by its digest');
   t.false(log.includes(png.subarray(16, 33)), 'no image bytes in the log');
   t.false(log.includes(png.toString('base64').slice(0, 40)), 'nor their base64');

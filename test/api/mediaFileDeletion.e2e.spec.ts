@@ -121,7 +121,7 @@ test('a refused upload leaves no file behind, but never deletes a file another o
   t.deepEqual(stored(service, 'image-attachments'), shown, 'the same bytes, shown by the first attachment');
 });
 
-test('a file is deleted only once the change releasing it is durable: a refused delete keeps it', async (t) => {
+test('file log: a file is deleted only once the change releasing it is durable: a refused delete keeps it', async (t) => {
   const disk = new FaultyFileSystem();
   const writerRetry = { firstMs: 20, maxMs: 100 };
   const service = await startService({}, undefined, { start: { logFileSystem: disk, writerRetry } });

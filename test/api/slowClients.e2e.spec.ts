@@ -134,3 +134,14 @@ test('with MAX_CONNECTIONS open, one more connection is closed unanswered; the o
   t.is(statusOf(await held[0].closed), 200);
   for (const client of held) client.socket.destroy();
 });
+
+test('a stop ends a connection that never sent a request, instead of waiting for the headers deadline', async (t) => {
+  // No deadlines: only the stop can end the connection.
+  const service = await startService({ HEADERS_TIMEOUT: '0', REQUEST_TIMEOUT: '0' });
+  const spare = connect(service);
+  await spare.connected;
+  // The server has taken the connection once a request on another one is answered.
+  t.is((await service.api('GET', '/api/status/')).status, 200);
+  await service.close();
+  t.is(await spare.closed, '', 'closed unanswered');
+});

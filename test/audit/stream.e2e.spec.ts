@@ -1,6 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
 
 import { changesOf, must, requestIdOf, unique } from '../support/auditRequests.js';
+import { makeEvent } from '../support/makeEvent.js';
 import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
 
 const test = anyTest as TestFn<{ service: TestService }>;
@@ -164,4 +165,42 @@ test.serial('stream: bad Last-Event-ID and bad filters are 400, no token is 403'
   const anonymous = await fetch(`${service.url}/api/extras/object-changes/stream/`);
   t.is(anonymous.status, 403);
   t.is((await service.api('POST', '/api/extras/object-changes/stream/', {})).status, 405);
+});
+
+test.serial('a change is streamed once the read models hold it: its object is rendered, not null', async (t) => {
+  const { service } = t.context;
+  const { log, store, projector } = service.services;
+  const stream = await connect(service, '?changed_object_type=dcim.site');
+  // The read models held back while the change log's index follows the log (on Kafka each
+  // follows with a subscription of its own, so either may be first) ...
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const apply = store.apply.bind(store);
+  store.apply = async (...args) => {
+    await held;
+    return apply(...args);
+  };
+  const position = log.head() + 1;
+  // ... until someone waits for them to reach the change, or the stream sent it without waiting.
+  const waitFor = projector.waitFor.bind(projector);
+  projector.waitFor = (wanted, limits) => {
+    if (wanted >= position) release();
+    return waitFor(wanted, limits);
+  };
+  const restore = () => {
+    release();
+    store.apply = apply;
+    projector.waitFor = waitFor;
+  };
+  t.teardown(restore);
+  const streamed = stream.next(1).finally(release);
+  // Appended past the writer (last in this file: the writer's own next append goes on top of it).
+  const site = makeEvent(position, { objectId: 90_000 });
+  site.postchange = { ...site.postchange, id: 90_000, name: 'held-back', slug: 'held-back' };
+  await log.append([site]);
+  const [event] = await streamed;
+  restore();
+  t.is(event!.data.changed_object_id, 90_000);
+  t.like(event!.data.changed_object, { id: 90_000, name: 'held-back' });
+  await stream.close();
 });

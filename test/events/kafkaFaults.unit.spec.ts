@@ -727,8 +727,14 @@ test('kafka fault: TLS, SASL and short retry back-offs reach the client; the con
   t.is(config.kafkaMinInsyncReplicas, 1);
   const cluster = new FakeKafkaCluster();
   await openLog(t, cluster, { ...kafkaSettingsFrom(config), topic: TOPIC });
-  const client = cluster.clientConfigs[0] as { ssl?: boolean; sasl?: unknown; retry?: { initialRetryTime: number } };
+  const client = cluster.clientConfigs[0] as {
+    ssl?: boolean;
+    sasl?: unknown;
+    retry?: { initialRetryTime: number };
+    connectionTimeout?: number;
+  };
   t.true(client.ssl);
+  t.true(client.connectionTimeout! >= 5_000, "not the library's 1 s, which a busy machine passes");
   t.deepEqual(client.sasl, { mechanism: 'scram-sha-512', username: 'netledger', password: 'pa55-secret' });
   t.true(
     client.retry!.initialRetryTime <= 25,

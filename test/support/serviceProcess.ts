@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 import { ADMIN_TOKEN } from './startService.js';
+import { eventLogEnv } from './testEventLog.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -40,6 +41,7 @@ export async function startProcess(env: Record<string, string>): Promise<Service
       SUPERUSER_PASSWORD: 'admin-password',
       SUPERUSER_API_TOKEN: ADMIN_TOKEN,
       KEEPALIVE_TIMEOUT: '60',
+      ...(env.DATA_DIR ? eventLogEnv(env.DATA_DIR) : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

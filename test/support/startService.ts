@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Running, start, type StartOptions } from '../../src/main.js';
 import type { WebhookWorker } from '../../src/webhooks/WebhookWorker.js';
+import { eventLogEnv } from './testEventLog.js';
 
 export const ADMIN_TOKEN = '0123456789abcdef0123456789abcdef01234567';
 
@@ -23,7 +24,11 @@ export interface ApiResponse {
   body: any;
 }
 
-/** A real service on an ephemeral port with its own data directory and admin token. */
+/**
+ * A real service on an ephemeral port with its own data directory and admin token, on this
+ * run's event log (testEventLog.ts: the file log, or a Kafka topic of the directory's own);
+ * `env` may name another.
+ */
 export async function startService(
   env: Record<string, string> = {},
   dataDir?: string,
@@ -41,6 +46,7 @@ export async function startService(
     // The server closing an idle keep-alive connection just as fetch reuses it resets
     // the request; on a loaded machine two requests can be more than the 5 s default apart.
     KEEPALIVE_TIMEOUT: '60',
+    ...eventLogEnv(dir),
     ...env,
   });
   const running = await start(config, options.logger ?? (() => {}), options.start);

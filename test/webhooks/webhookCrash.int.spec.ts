@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 import test, { type ExecutionContext } from 'ava';
 
+import { eventLogEnv } from '../support/testEventLog.js';
 import { Receiver } from '../support/webhookReceiver.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,6 +47,7 @@ async function launch(
     SECRET_KEY: 'webhook-crash-key',
     WEBHOOK_RETRY_BASE: '0.01',
     WEBHOOK_RETRY_MAX: '0.05',
+    ...eventLogEnv(dataDir, { takeover: true }),
   };
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,

@@ -294,6 +294,7 @@ async function streamView(services: Services, audit: AuditService, ctx: Context)
   stream.flushHeaders();
 
   let closed = false;
+  const ended = new AbortController();
   let wake: (() => void) | null = null;
   const signal = () => {
     const w = wake;
@@ -309,6 +310,7 @@ async function streamView(services: Services, audit: AuditService, ctx: Context)
   function finish() {
     if (closed) return;
     closed = true;
+    ended.abort();
     clearInterval(heartbeat);
     unsubscribe();
     untrack();
@@ -334,6 +336,10 @@ async function streamView(services: Services, audit: AuditService, ctx: Context)
         const positions: number[] = [];
         for (let p = cursor + 1; p <= to; p++) if (matchesChange(audit.log.index, filter, p)) positions.push(p);
         if (positions.length > 0) {
+          // A change renders its object from the read models, which follow the log on their own
+          // (on Kafka, a subscription of their own): as the list does, wait until they hold it.
+          await services.projector.waitFor(to, { signal: ended.signal });
+          if (closed) break;
           const rows = await audit.renderer.render(await audit.log.events(positions), context);
           if (closed) break;
           const text = rows.map((row) => `id: ${String(row.id)}\ndata: ${JSON.stringify(row)}\n\n`).join('');
@@ -342,6 +348,7 @@ async function streamView(services: Services, audit: AuditService, ctx: Context)
         cursor = to;
       }
     } catch (error) {
+      if (closed) return; // ended while waiting for the read models: not a failure
       services.logger({
         level: 'error',
         requestId: ctx.state.requestId,

@@ -11,6 +11,13 @@ export class WriterLeaseHeldError extends Error {}
  */
 export const LEASE_SESSION_MS = 10_000;
 
+/**
+ * The lease consumer's fetch wait. Its partition is paused, so the client fetches nothing and
+ * sleeps this long per turn of its loop instead (no request is sent); disconnecting waits for
+ * that sleep to end. The client's default (5 s) made every writer's close wait 2.5 s on average.
+ */
+const LEASE_IDLE_TURN_MS = 100;
+
 export interface WriterLeaseOptions {
   readonly admin: Admin;
   /**
@@ -69,6 +76,7 @@ export class WriterLease {
       groupId: options.groupId,
       sessionTimeout: LEASE_SESSION_MS,
       heartbeatInterval: LEASE_SESSION_MS / 5,
+      maxWaitTimeInMs: LEASE_IDLE_TURN_MS,
       allowAutoTopicCreation: false,
     });
     try {
