@@ -38,6 +38,10 @@ files=(
   test/api/allocationRestart.e2e.spec.ts
   test/auth/permissions.e2e.spec.ts
   test/auth/secrets.e2e.spec.ts
+  # every model's create, read, brief, update, bulk, permissions and delete, one named test each
+  test/api/modelCrud.e2e.spec.ts
+  # branches: their lifecycle and merge are events in the same log (issue 33)
+  test/branches/branchLifecycle.e2e.spec.ts
 )
 
 exec env TEST_EVENT_LOG=kafka KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:9092}" \
