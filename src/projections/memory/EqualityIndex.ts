@@ -16,6 +16,8 @@ export class EqualityIndex {
   readonly postings = new Map<Scalar, Posting>();
   /** Set once a document held an array at this path (one doc may then sit under several values). */
   multiValued = false;
+  /** Its postings do not follow the documents (a snapshot was loaded): `rebuild` before reading. */
+  stale = false;
   /**
    * Folded form → the string values filed under it, built by the first case-insensitive
    * look-up and kept from then on: an exact case-insensitive match (a uniqueness rule
@@ -98,6 +100,13 @@ export class EqualityIndex {
     this.postings.clear();
     this.folded = null;
     this.multiValued = false;
+    this.stale = false;
+  }
+
+  /** Files every document afresh, in one pass. */
+  rebuild(entries: Iterable<Entry>): void {
+    this.clear();
+    for (const entry of entries) this.add(entry, this.keysOf(entry.doc));
   }
 
   size(k: Scalar): number {

@@ -243,7 +243,7 @@ export class MemoryReadStore implements ReadStore {
       for (const v of result.keys()) result.set(v, col.docs.has(v) ? 1 : 0);
       return result;
     }
-    const index = this.planner.enabled ? col.indexes.get(field) : undefined;
+    const index = this.planner.enabled ? col.index(field) : undefined;
     if (index) {
       for (const v of result.keys()) result.set(v, index.size(v));
       return result;
@@ -308,17 +308,12 @@ export class MemoryReadStore implements ReadStore {
 
   /**
    * Replaces the whole content with a capture (a loaded snapshot), whose documents must
-   * be frozen already. Declared indexes stay declared: equality ones are refilled as the
-   * documents go in, sorted and occupancy ones are rebuilt at their next read, as after
-   * a replay.
+   * be frozen already. Declared indexes stay declared and are built at their first read
+   * (MemoryCollection.load): a start-up serves before it indexed what nobody asked for.
    */
   restore(capture: ReadModelCapture): void {
     for (const col of this.collections.values()) col.clear();
-    for (const { name, docs } of capture.collections) {
-      const col = this.collection(name);
-      col.staleSorted();
-      for (const doc of docs) col.put(doc.id, doc);
-    }
+    for (const { name, docs } of capture.collections) this.collection(name).load(docs);
     this.pos = capture.position;
     this.resume = capture.resume ?? null;
     this.maxIdsByCollection = { ...capture.maxIds };
