@@ -163,6 +163,24 @@ for (const seed of [5, 6]) {
   });
 }
 
+test('indexes built in the background while events are applied: the loaded store answers as the original', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-rm-snap-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const original = await indexedStore();
+  await applyRandomEvents(original, 12, 4000);
+  const loaded = await indexedStore();
+  loaded.restore((await readReadModelSnapshot(await writeReadModelSnapshot(dir, original.capture(), 'e'))).capture);
+  loaded.buildIndexesInBackground();
+  // Applies in small batches interleave with the build's slices (each apply awaits; the build runs on setImmediate).
+  for (let i = 0; i < 20; i++) {
+    await applyRandomEvents(original, 200 + i, 25, 4000 + i * 25);
+    await applyRandomEvents(loaded, 200 + i, 25, 4000 + i * 25);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  t.deepEqual(await answers(loaded), await answers(original));
+  await loaded.close();
+});
+
 test('a store loaded twice holds the second snapshot only, indexes included', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-rm-snap-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

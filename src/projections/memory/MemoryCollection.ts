@@ -91,8 +91,25 @@ export class MemoryCollection {
    */
   index(field: string): EqualityIndex | undefined {
     const index = this.indexes.get(field);
-    if (index?.stale) index.rebuild(this.docs.values());
+    if (index?.stale) index.build(this.docs, Infinity);
     return index;
+  }
+
+  /**
+   * Files up to `most` documents into the stale equality indexes (a build in the
+   * background, between turns of the event loop); the number filed, 0 when all are built.
+   */
+  buildIndexes(most: number): number {
+    let left = most;
+    for (const index of this.indexes.values()) {
+      while (index.stale && left > 0) {
+        const slice = Math.min(left, 1000);
+        index.build(this.docs, slice);
+        left -= slice;
+      }
+      if (left <= 0) break;
+    }
+    return most - left;
   }
 
   hasIndex(field: string): boolean {
@@ -110,7 +127,10 @@ export class MemoryCollection {
     this.clear();
     this.staleSorted();
     for (const doc of docs) this.docs.set(doc.id, { doc, seq: this.seq++ });
-    for (const index of this.indexes.values()) index.stale = this.docs.size > 0;
+    for (const index of this.indexes.values()) {
+      index.clear();
+      index.stale = this.docs.size > 0;
+    }
   }
 
   addIndex(field: string): void {
@@ -124,7 +144,7 @@ export class MemoryCollection {
     const existing = this.docs.get(id);
     if (existing) {
       for (const index of this.indexes.values()) {
-        if (index.stale) continue;
+        if (!index.follows(existing)) continue;
         const before = index.keysOf(existing.doc);
         const after = index.keysOf(doc);
         if (before.length === 1 && after.length === 1 && before[0] === after[0]) continue;
@@ -147,7 +167,7 @@ export class MemoryCollection {
     } else {
       const entry: Entry = { doc, seq: this.seq++ };
       this.docs.set(id, entry);
-      for (const index of this.indexes.values()) if (!index.stale) index.add(entry, index.keysOf(doc));
+      for (const index of this.indexes.values()) if (index.follows(entry)) index.add(entry, index.keysOf(doc));
       for (const index of this.sorted.values()) index.insert(entry);
       for (const index of this.occupancies.values()) if (!index.stale) index.add(doc);
       for (const index of this.textIndexes.values()) if (!index.stale) index.add(entry);
@@ -157,7 +177,8 @@ export class MemoryCollection {
   delete(id: number): void {
     const existing = this.docs.get(id);
     if (!existing) return;
-    for (const index of this.indexes.values()) if (!index.stale) index.remove(existing, index.keysOf(existing.doc));
+    for (const index of this.indexes.values())
+      if (index.follows(existing)) index.remove(existing, index.keysOf(existing.doc));
     for (const index of this.sorted.values()) index.remove(existing, existing.doc);
     for (const index of this.occupancies.values()) if (!index.stale) index.remove(existing.doc);
     for (const index of this.textIndexes.values()) if (!index.stale) index.remove(existing, existing.doc);

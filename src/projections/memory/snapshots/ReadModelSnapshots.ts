@@ -61,6 +61,7 @@ export class ReadModelSnapshots {
     const found = await this.nearest(Infinity);
     if (!found) return 0;
     this.store.restore(found.capture);
+    this.store.buildIndexesInBackground(); // the service serves meanwhile
     this.last = found.capture.position;
     this.logger({
       level: 'info',
