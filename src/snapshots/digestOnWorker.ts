@@ -8,7 +8,9 @@
  * The worker reads the same file descriptor as the loader (threads share the process's
  * descriptors), so both read the same file even if a newer snapshot is renamed over its
  * name meanwhile; a snapshot file is never written again once renamed into place
- * (writeSnapshot), so the two reads see the same bytes. It is plain CommonJS evaluated as is (`execArgv: []`: no TypeScript
+ * (writeSnapshot), so the two reads see the same bytes.
+ *
+ * It is plain CommonJS evaluated as is (`execArgv: []`: no TypeScript
  * loader to start in it), reading with synchronous calls, so `stop` ends it between two
  * reads and the descriptor can then be closed safely.
  */

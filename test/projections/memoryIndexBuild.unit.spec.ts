@@ -31,7 +31,7 @@ function postingsOf(index: EqualityIndex): Record<string, number[]> {
 }
 
 for (const seed of [1, 2, 3, 4, 5, 6]) {
-  test(`indexes built in slices while documents are created, replaced and deleted equal ones built afresh (seed ${seed})`, (t) => {
+  test(`indexes built in slices amid creates, replaces and deletes equal ones built afresh (seed ${seed})`, (t) => {
     const random = seededRandom(seed);
     const col = new MemoryCollection();
     for (const field of FIELDS) col.addIndex(field);

@@ -148,7 +148,7 @@ for (const seed of [1, 2, 3, 4]) {
 }
 
 for (const seed of [5, 6]) {
-  test(`a loaded store changed before any read (its equality indexes not built yet) answers as the original (seed ${seed})`, async (t) => {
+  test(`a loaded store changed before any read (indexes unbuilt) answers as the original (seed ${seed})`, async (t) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-rm-snap-'));
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const original = await indexedStore();
@@ -163,7 +163,7 @@ for (const seed of [5, 6]) {
   });
 }
 
-test('indexes built in the background while events are applied: the loaded store answers as the original', async (t) => {
+test('indexes built in the background while events are applied: answers as the original', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-rm-snap-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const original = await indexedStore();

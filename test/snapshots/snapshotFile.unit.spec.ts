@@ -66,7 +66,7 @@ test('a body that does not match its checksum is reported at the end of the read
   await t.throwsAsync(readSnapshotHeader(file), { instanceOf: SnapshotDamagedError });
 });
 
-test('a body of many chunks is read back whole, its checksum taken on a worker; a change in any chunk is caught', async (t) => {
+test('a body of many chunks is read back whole, hashed on a worker; a change in any chunk is caught', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'snap-'));
   // Several read chunks (1 MiB each) with characters of every UTF-8 length across their borders.
   const text = Array.from({ length: 150_000 }, (_, i) => `line ${i} é Ω \u{1f600}`).join('\n');
