@@ -61,7 +61,6 @@ export class ReadModelSnapshots {
     const found = await this.nearest(Infinity);
     if (!found) return 0;
     this.store.restore(found.capture);
-    this.store.buildIndexesInBackground(); // the service serves meanwhile
     this.last = found.capture.position;
     this.logger({
       level: 'info',
@@ -70,6 +69,15 @@ export class ReadModelSnapshots {
       ms: found.ms,
     });
     return found.capture.position;
+  }
+
+  /**
+   * Starts building, in the background, the indexes a load left to be built at their first
+   * read (MemoryReadStore.buildIndexesInBackground). Called once the rest of the start-up is
+   * done, so that it does not share the CPU with it.
+   */
+  buildIndexesInBackground(): void {
+    this.store.buildIndexesInBackground();
   }
 
   /** The newest usable snapshot at or before `position`, parsed (null when none is). */
