@@ -214,6 +214,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
       snapshots,
       caughtUp: Promise.resolve(),
     };
+    snapshots?.buildIndexesInBackground(); // what a snapshot load left to the first reads
     let closing: Promise<void> | null = null;
     return { ...parts, close: () => (closing ??= closeParts(parts)) };
   } catch (error) {
@@ -299,6 +300,7 @@ export async function openReader(
       snapshots,
       caughtUp,
     };
+    snapshots?.buildIndexesInBackground(); // what a snapshot load left to the first reads
     let closing: Promise<void> | null = null;
     return { ...parts, close: () => (closing ??= closeParts(parts)) };
   } catch (error) {

@@ -11,9 +11,10 @@
  * the whole snapshot or none.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+
+import { digestOnWorker } from './digestOnWorker.js';
 
 export interface SnapshotHeader {
   /** Which state this is ('read-models', 'audit-index' ...). */
@@ -48,6 +49,8 @@ export class SnapshotDamagedError extends Error {}
 const SUFFIX = '.snap';
 /** Bytes reserved for the header line at the start of the file. */
 const HEADER_SLOT = 1024;
+/** Bytes read at a time from a body that is streamed (readSnapshotBody). */
+const BODY_CHUNK = 1 << 20;
 
 function fileName(part: string, position: number): string {
   return `${part}.${String(position).padStart(12, '0')}${SUFFIX}`;
@@ -135,26 +138,36 @@ export async function readSnapshotHeader(file: string): Promise<{ header: Snapsh
 }
 
 /**
- * The body's chunks, checked as they are read: the iteration throws a
- * SnapshotDamagedError at its end when the length or the checksum does not match, so
- * a loader builds into fresh state and adopts it only once the iteration completed.
+ * The body's chunks, checked: the iteration throws a SnapshotDamagedError at its end
+ * when the length or the checksum does not match, so a loader builds into fresh state
+ * and adopts it only once the iteration completed. The checksum is computed on a worker
+ * thread while the chunks are read and decoded here (digestOnWorker).
  */
 export async function* readSnapshotBody(
   file: string,
   header: SnapshotHeader,
   bodyOffset: number,
 ): AsyncGenerator<Buffer> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(file, { start: bodyOffset, highWaterMark: 1 << 20 })) {
-    const buffer = chunk as Buffer;
-    hash.update(buffer);
-    bytes += buffer.byteLength;
-    yield buffer;
+  const handle = await open(file, 'r');
+  const hashing = digestOnWorker(handle.fd, bodyOffset, header.bytes);
+  try {
+    let bytes = 0;
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(BODY_CHUNK);
+      const { bytesRead } = await handle.read(buffer, 0, BODY_CHUNK, bodyOffset + bytes);
+      if (bytesRead <= 0) break;
+      bytes += bytesRead;
+      yield bytesRead === BODY_CHUNK ? buffer : buffer.subarray(0, bytesRead);
+    }
+    if (bytes !== header.bytes)
+      throw new SnapshotDamagedError(`${file}: body is ${bytes} bytes, the header says ${header.bytes}`);
+    const digest = await hashing.digest;
+    if (digest.bytes !== bytes || digest.sha256 !== header.sha256)
+      throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
+  } finally {
+    await hashing.stop();
+    await handle.close();
   }
-  if (bytes !== header.bytes)
-    throw new SnapshotDamagedError(`${file}: body is ${bytes} bytes, the header says ${header.bytes}`);
-  if (hash.digest('hex') !== header.sha256) throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
 }
 
 /**
@@ -169,18 +182,23 @@ export async function readSnapshotBodyWhole(file: string, header: SnapshotHeader
     if (size !== header.bytes)
       throw new SnapshotDamagedError(`${file}: body is ${size} bytes, the header says ${header.bytes}`);
     const body = Buffer.allocUnsafeSlow(size);
-    const hash = createHash('sha256');
-    let done = 0;
-    while (done < size) {
-      const { bytesRead } = await handle.read(body, done, Math.min(size - done, 8 << 20), bodyOffset + done);
-      if (bytesRead <= 0)
-        throw new SnapshotDamagedError(`${file}: body ends after ${done} bytes, the header says ${header.bytes}`);
-      hash.update(body.subarray(done, done + bytesRead));
-      done += bytesRead;
+    // Hashed on a worker while it is read here: the reading's time is hidden behind the hashing's.
+    const hashing = digestOnWorker(handle.fd, bodyOffset, size);
+    try {
+      let done = 0;
+      while (done < size) {
+        const { bytesRead } = await handle.read(body, done, Math.min(size - done, 8 << 20), bodyOffset + done);
+        if (bytesRead <= 0)
+          throw new SnapshotDamagedError(`${file}: body ends after ${done} bytes, the header says ${header.bytes}`);
+        done += bytesRead;
+      }
+      const digest = await hashing.digest;
+      if (digest.bytes !== size || digest.sha256 !== header.sha256)
+        throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
+      return body;
+    } finally {
+      await hashing.stop();
     }
-    if (hash.digest('hex') !== header.sha256)
-      throw new SnapshotDamagedError(`${file}: body does not match its checksum`);
-    return body;
   } finally {
     await handle.close();
   }

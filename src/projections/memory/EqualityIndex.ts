@@ -16,6 +16,15 @@ export class EqualityIndex {
   readonly postings = new Map<Scalar, Posting>();
   /** Set once a document held an array at this path (one doc may then sit under several values). */
   multiValued = false;
+  /** Its postings do not follow the documents (a snapshot was loaded): `build` before reading. */
+  stale = false;
+  /**
+   * A build under way, in slices: the collection's documents in natural (= `seq`) order,
+   * and the highest `seq` filed so far. Entries up to it are filed and their changes
+   * followed; later ones are filed, as they are then, when the build reaches them.
+   */
+  private building: Iterator<Entry> | null = null;
+  private filedUpTo = -1;
   /**
    * Folded form → the string values filed under it, built by the first case-insensitive
    * look-up and kept from then on: an exact case-insensitive match (a uniqueness rule
@@ -98,6 +107,41 @@ export class EqualityIndex {
     this.postings.clear();
     this.folded = null;
     this.multiValued = false;
+    this.stale = false;
+    this.building = null;
+    this.filedUpTo = -1;
+  }
+
+  /** Whether a change to this entry is to be filed now: the index is built, or its build reached the entry. */
+  follows(entry: Entry): boolean {
+    return !this.stale || entry.seq <= this.filedUpTo;
+  }
+
+  /**
+   * Files up to `most` more of a stale index's documents (all of them with Infinity),
+   * continuing a build under way; true once the index is built. `docs` is the collection's
+   * Map, iterated live: entries added meanwhile come after, deleted ones are not met.
+   */
+  build(docs: Map<number, Entry>, most: number): boolean {
+    if (!this.stale) return true;
+    if (!this.building) {
+      this.postings.clear();
+      this.folded = null;
+      this.multiValued = false;
+      this.building = docs.values();
+    }
+    for (let n = 0; n < most; n++) {
+      const next = this.building.next();
+      if (next.done) {
+        this.building = null;
+        this.filedUpTo = -1;
+        this.stale = false;
+        return true;
+      }
+      this.add(next.value, this.keysOf(next.value.doc));
+      this.filedUpTo = next.value.seq;
+    }
+    return false;
   }
 
   size(k: Scalar): number {

@@ -21,7 +21,8 @@ const SCANS_BEFORE_TEXT_INDEX = 2;
  */
 export class MemoryCollection {
   readonly docs = new Map<number, Entry>();
-  readonly indexes = new Map<string, EqualityIndex>();
+  /** Equality indexes by field; read them through `index` (a stale one is built there first). */
+  private readonly indexes = new Map<string, EqualityIndex>();
   /** Sorted indexes by their field list joined with ','; 'id' always exists. */
   readonly sorted = new Map<string, SortedIndex>([['id', new SortedIndex(['id'])]]);
   /** Address occupancy indexes by field and scope field, created by the first query that needs one. */
@@ -84,6 +85,54 @@ export class MemoryCollection {
     }
   }
 
+  /**
+   * The equality index of a field, ready to read, or undefined when the field has none.
+   * One left stale by a restore is built here, in one pass over the documents.
+   */
+  index(field: string): EqualityIndex | undefined {
+    const index = this.indexes.get(field);
+    if (index?.stale) index.build(this.docs, Infinity);
+    return index;
+  }
+
+  /**
+   * Files up to `most` documents into the stale equality indexes (a build in the
+   * background, between turns of the event loop); the number filed, 0 when all are built.
+   */
+  buildIndexes(most: number): number {
+    let left = most;
+    for (const index of this.indexes.values()) {
+      while (index.stale && left > 0) {
+        const slice = Math.min(left, 1000);
+        index.build(this.docs, slice);
+        left -= slice;
+      }
+      if (left <= 0) break;
+    }
+    return most - left;
+  }
+
+  hasIndex(field: string): boolean {
+    return field === 'id' || this.indexes.has(field);
+  }
+
+  /**
+   * Replaces the documents with a whole collection's (a loaded snapshot, ids distinct), in
+   * natural order. The equality indexes are left stale and built at their first read:
+   * a start-up does not pay for indexes of collections no request reads by value (see
+   * BENCHMARKS.md, "Start-up"); sorted, occupancy and text indexes are rebuilt at their
+   * next read, as after a replay.
+   */
+  load(docs: readonly ReadDocument[]): void {
+    this.clear();
+    this.staleSorted();
+    for (const doc of docs) this.docs.set(doc.id, { doc, seq: this.seq++ });
+    for (const index of this.indexes.values()) {
+      index.clear();
+      index.stale = this.docs.size > 0;
+    }
+  }
+
   addIndex(field: string): void {
     if (field === 'id' || this.indexes.has(field)) return;
     const index = new EqualityIndex(field);
@@ -95,6 +144,7 @@ export class MemoryCollection {
     const existing = this.docs.get(id);
     if (existing) {
       for (const index of this.indexes.values()) {
+        if (!index.follows(existing)) continue;
         const before = index.keysOf(existing.doc);
         const after = index.keysOf(doc);
         if (before.length === 1 && after.length === 1 && before[0] === after[0]) continue;
@@ -117,7 +167,7 @@ export class MemoryCollection {
     } else {
       const entry: Entry = { doc, seq: this.seq++ };
       this.docs.set(id, entry);
-      for (const index of this.indexes.values()) index.add(entry, index.keysOf(doc));
+      for (const index of this.indexes.values()) if (index.follows(entry)) index.add(entry, index.keysOf(doc));
       for (const index of this.sorted.values()) index.insert(entry);
       for (const index of this.occupancies.values()) if (!index.stale) index.add(doc);
       for (const index of this.textIndexes.values()) if (!index.stale) index.add(entry);
@@ -127,7 +177,8 @@ export class MemoryCollection {
   delete(id: number): void {
     const existing = this.docs.get(id);
     if (!existing) return;
-    for (const index of this.indexes.values()) index.remove(existing, index.keysOf(existing.doc));
+    for (const index of this.indexes.values())
+      if (index.follows(existing)) index.remove(existing, index.keysOf(existing.doc));
     for (const index of this.sorted.values()) index.remove(existing, existing.doc);
     for (const index of this.occupancies.values()) if (!index.stale) index.remove(existing.doc);
     for (const index of this.textIndexes.values()) if (!index.stale) index.remove(existing, existing.doc);

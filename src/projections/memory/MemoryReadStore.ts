@@ -44,6 +44,9 @@ import { MemoryCollection } from './MemoryCollection.js';
 import { naturalOrderPage, pageWithCount, sortedPage, walkPage } from './pages.js';
 import { matchEntry, QueryPlanner } from './QueryPlanner.js';
 
+/** Documents filed into an index between two looks at the clock during a background build. */
+const INDEX_SLICE_DOCS = 2000;
+
 export interface MemoryReadStoreOptions {
   /**
    * false: no index use, no pre-filters, no bounded sort, no early exit — mingo
@@ -68,6 +71,8 @@ export class MemoryReadStore implements ReadStore {
   private resume: ResumePoint | null = null;
   private maxIdsByCollection: Record<string, number> = {};
   private readonly planner: QueryPlanner;
+  /** The next slice of a background build of equality indexes (buildIndexesInBackground). */
+  private building: NodeJS.Immediate | null = null;
 
   constructor(options: MemoryReadStoreOptions = {}) {
     this.planner = new QueryPlanner(options.planner ?? true);
@@ -75,7 +80,14 @@ export class MemoryReadStore implements ReadStore {
 
   async open(): Promise<void> {}
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.stopBuilding();
+  }
+
+  private stopBuilding(): void {
+    if (this.building) clearImmediate(this.building);
+    this.building = null;
+  }
 
   async apply(changes: DocumentChange[], position: number, cursor?: LogCursor): Promise<void> {
     // The copies are made first, a slice of the event loop at a time; the batch is then
@@ -243,7 +255,7 @@ export class MemoryReadStore implements ReadStore {
       for (const v of result.keys()) result.set(v, col.docs.has(v) ? 1 : 0);
       return result;
     }
-    const index = this.planner.enabled ? col.indexes.get(field) : undefined;
+    const index = this.planner.enabled ? col.index(field) : undefined;
     if (index) {
       for (const v of result.keys()) result.set(v, index.size(v));
       return result;
@@ -308,23 +320,42 @@ export class MemoryReadStore implements ReadStore {
 
   /**
    * Replaces the whole content with a capture (a loaded snapshot), whose documents must
-   * be frozen already. Declared indexes stay declared: equality ones are refilled as the
-   * documents go in, sorted and occupancy ones are rebuilt at their next read, as after
-   * a replay.
+   * be frozen already. Declared indexes stay declared and are built at their first read
+   * (MemoryCollection.load): a start-up serves before it indexed what nobody asked for.
    */
   restore(capture: ReadModelCapture): void {
     for (const col of this.collections.values()) col.clear();
-    for (const { name, docs } of capture.collections) {
-      const col = this.collection(name);
-      col.staleSorted();
-      for (const doc of docs) col.put(doc.id, doc);
-    }
+    for (const { name, docs } of capture.collections) this.collection(name).load(docs);
     this.pos = capture.position;
     this.resume = capture.resume ?? null;
     this.maxIdsByCollection = { ...capture.maxIds };
   }
 
+  /**
+   * Builds the equality indexes a restore left stale, in slices of a few milliseconds
+   * between turns of the event loop (a service after its start-up), so that the first
+   * filtered list or uniqueness check rarely builds one itself; one that comes first
+   * still does (MemoryCollection.index), continuing where the background build was.
+   */
+  buildIndexesInBackground(): void {
+    if (this.building) return;
+    const step = () => {
+      this.building = null;
+      const budget = new TurnBudget();
+      for (const col of this.collections.values()) {
+        while (col.buildIndexes(INDEX_SLICE_DOCS) > 0) {
+          if (budget.due()) {
+            this.building = setImmediate(step).unref();
+            return;
+          }
+        }
+      }
+    };
+    this.building = setImmediate(step).unref();
+  }
+
   async drop(): Promise<void> {
+    this.stopBuilding();
     for (const col of this.collections.values()) col.clear();
     this.pos = 0;
     this.resume = null;

@@ -179,7 +179,7 @@ export class QueryPlanner {
       for (const id of ids) if (col.docs.has(id)) n++;
       return n;
     }
-    const index = col.indexes.get(field);
+    const index = col.index(field);
     if (!index) return null;
     const distinct = [...new Set(list)];
     if (distinct.length === 1) return index.size(distinct[0]!);
@@ -209,7 +209,7 @@ export function matchEntry(plan: FilterPlan, e: Entry): boolean {
 /** How many entries an equality's index holds for its values; Infinity when the field has no index. */
 function candidateCount(col: MemoryCollection, c: EqConstraint): number {
   if (c.field === 'id') return c.values.length;
-  const index = col.indexes.get(c.field);
+  const index = col.index(c.field);
   if (!index) return Infinity;
   let cost = 0;
   for (const v of c.values) cost += index.size(v);
@@ -239,7 +239,7 @@ function drivingConstraint(col: MemoryCollection, eq: EqConstraint[]): EqConstra
 function caseInsensitiveCandidates(col: MemoryCollection, query: Query, fewerThan: number): Entry[] | null {
   let best: Entry[] | null = null;
   for (const [field, condition] of Object.entries(query)) {
-    const index = col.indexes.get(field);
+    const index = col.index(field);
     if (!index || field.indexOf('.') !== -1) continue;
     const literals = exactLiterals(condition);
     if (!literals) continue;
@@ -263,7 +263,7 @@ function candidatesOf(col: MemoryCollection, driver: EqConstraint): Entry[] {
     }
     return candidates;
   }
-  const index = col.indexes.get(driver.field)!;
+  const index = col.index(driver.field)!;
   const values = driver.values.length > 1 ? [...new Set(driver.values)] : driver.values;
   const seen = values.length > 1 && index.multiValued ? new Set<Entry>() : null;
   for (const v of values) index.collect(v, candidates, seen);
@@ -291,7 +291,7 @@ function prefiltersBeside(
       prefilters.push(eqPrefilter(c));
       if (c.exact) decided.add(c.field);
     } else {
-      const index = col.indexes.get(c.field);
+      const index = col.index(c.field);
       if (index) {
         const values = c.values;
         prefilters.push((e) => (values.some((v) => index.has(v, e)) ? 1 : 0));

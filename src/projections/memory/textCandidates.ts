@@ -46,7 +46,7 @@ function equalitySource(col: MemoryCollection, field: string, condition: unknown
       list: () => values.flatMap((v) => (typeof v === 'number' && col.docs.has(v) ? [col.docs.get(v)!] : [])),
     };
   }
-  const index = col.indexes.get(field);
+  const index = col.index(field);
   if (!index) return null;
   return {
     estimate: values.reduce<number>((n, v: Scalar) => n + index.size(v), 0),
@@ -91,7 +91,7 @@ function orSource(col: MemoryCollection, branches: unknown): Source | null {
 
 /** Whether a branch could narrow, judged without building an index. */
 function isNarrowable(col: MemoryCollection, field: string, condition: unknown): boolean {
-  if (equalityValues(condition) && (field === 'id' || col.indexes.has(field))) return true;
+  if (equalityValues(condition) && col.hasIndex(field)) return true;
   if (field.indexOf('.') !== -1) return false;
   const r = regexOf(condition);
   const literal = r ? foldedLiteralOf(r.re) : null;

@@ -71,6 +71,15 @@ export class ReadModelSnapshots {
     return found.capture.position;
   }
 
+  /**
+   * Starts building, in the background, the indexes a load left to be built at their first
+   * read (MemoryReadStore.buildIndexesInBackground). Called once the rest of the start-up is
+   * done, so that it does not share the CPU with it.
+   */
+  buildIndexesInBackground(): void {
+    this.store.buildIndexesInBackground();
+  }
+
   /** The newest usable snapshot at or before `position`, parsed (null when none is). */
   async nearest(position: number): Promise<{ capture: ReadModelCapture; ms: number } | null> {
     const started = performance.now();

@@ -89,18 +89,34 @@ export async function parseReadModels(chunks: AsyncIterable<Buffer>, what = 'sna
       collections[current]!.docs.push(deepFreeze(doc));
     }
   };
-  // Lines are cut on the newline byte, which UTF-8 never uses inside a character.
-  let pending: Buffer | null = null;
+  // Lines are cut on the newline byte, which UTF-8 never uses inside a character. Only a
+  // line that straddles chunks is copied (its pieces joined); the others are decoded in place.
+  let pending: Buffer[] = [];
   for await (const chunk of chunks) {
-    const buffer: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
     let start = 0;
-    for (let end = buffer.indexOf(NEWLINE); end >= 0; end = buffer.indexOf(NEWLINE, start)) {
-      if (end > start) line(buffer.toString('utf8', start, end));
+    let end = chunk.indexOf(NEWLINE);
+    if (end < 0) {
+      pending.push(chunk);
+      continue;
+    }
+    if (pending.length > 0) {
+      pending.push(chunk.subarray(0, end));
+      const joined = Buffer.concat(pending);
+      pending = [];
+      if (joined.length > 0) line(joined.toString('utf8'));
+      start = end + 1;
+      end = chunk.indexOf(NEWLINE, start);
+    }
+    for (; end >= 0; end = chunk.indexOf(NEWLINE, start)) {
+      if (end > start) line(chunk.toString('utf8', start, end));
       start = end + 1;
     }
-    pending = start < buffer.length ? buffer.subarray(start) : null;
+    if (start < chunk.length) pending.push(chunk.subarray(start));
   }
-  if (pending) line(pending.toString('utf8'));
+  if (pending.length > 0) {
+    const joined = Buffer.concat(pending);
+    line(joined.toString('utf8'));
+  }
   const found = meta as Meta | null;
   if (found === null) throw damaged('empty body');
   found.collections.forEach(({ count }, i) => {
