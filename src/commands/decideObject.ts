@@ -8,7 +8,6 @@ import type { CommandEnvironment } from './CommandEnvironment.js';
 import type { CommandSecrets } from './CommandSecrets.js';
 import { decideCustomFieldData, resolveCustomFieldObjects } from './customFieldData.js';
 import { resolveRelations } from './resolveRelations.js';
-import { storedForm } from './storedForm.js';
 import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from './writeSchema.js';
 
 export interface DecidedObject {
@@ -69,7 +68,8 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
   }
   if (hasErrors(errors)) throw new ValidationError(errors);
 
-  const obj: StoredObject = previous ? { ...storedForm(previous), id } : { id };
+  // `previous` is a stored form already (every caller reads it through storedForm): copied, not filtered again.
+  const obj: StoredObject = previous ? { ...previous, id } : { id };
   const revealed: Record<string, unknown> = {};
   for (const field of definition.fields) {
     if (Object.hasOwn(resolved, field.name)) {
