@@ -151,7 +151,9 @@ export class WriteTransaction {
 }
 
 function withoutId(obj: StoredObject): Record<string, unknown> {
-  const { id: _id, ...rest } = obj;
+  // A loop over the keys: object rest (`{ id, ...rest }`) cost twice as much, twice per update.
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(obj)) if (key !== 'id') rest[key] = obj[key];
   return rest;
 }
 
