@@ -115,10 +115,18 @@ export async function displayOf(definition: ModelDefinition, obj: StoredObject, 
 /**
  * A field's default for one object: its own copy of an array or object (the object may
  * be changed before it is stored), the value itself otherwise. Most defaults are '' or
- * null, and structuredClone of them cost more than the rest of a bulk item's defaults.
+ * null, and structuredClone of them (and of {}) cost more than the rest of a bulk item's defaults.
  */
 function copyOfDefault(value: unknown): unknown {
-  return value !== null && typeof value === 'object' ? structuredClone(value) : value;
+  if (value === null || typeof value !== 'object') return value;
+  // The usual object defaults, an empty list or dictionary (custom field data), made afresh.
+  if (Array.isArray(value)) return value.length === 0 ? [] : structuredClone(value);
+  return Object.getPrototypeOf(value) === Object.prototype && isEmpty(value) ? {} : structuredClone(value);
+}
+
+function isEmpty(value: object): boolean {
+  for (const _key in value) return false;
+  return true;
 }
 
 /** Fields whose value lives in the stored object (not computed on read). */

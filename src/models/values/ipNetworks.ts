@@ -98,7 +98,9 @@ export function parseCidr(input: string): Cidr | null {
 
 export function formatAddress(family: Family, value: bigint): string {
   if (family === 4) {
-    return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
+    // One conversion to a plain number: 32 bits fit, and BigInt shifts per octet cost more.
+    const n = Number(value);
+    return `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
   }
   if (value >> 32n === 0xffffn) {
     return `::ffff:${formatAddress(4, value & 0xffffffffn)}`;
