@@ -56,7 +56,7 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
 
   const errors = checkFieldValues(definition, sent, mode);
   const resolved = await resolveRelations(env, view, definition, sent, errors);
-  const customField = definition.fields.find((f) => f.type === 'custom_fields');
+  const { customField, secretFields } = fieldRolesOf(definition);
   if (customField && Object.hasOwn(resolved, customField.name)) {
     resolved[customField.name] = await resolveCustomFieldObjects(
       env.registry,
@@ -81,7 +81,7 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
       else if (!previous && isStoredField(field)) obj[field.name] = initialValue(field);
     }
   }
-  await protectSecrets(env.secrets, definition, obj, resolved, previous, revealed);
+  if (secretFields.length) await protectSecrets(env.secrets, secretFields, obj, resolved, previous, revealed);
   obj.created = previous?.created ?? now;
   obj.last_updated = now;
 
@@ -129,11 +129,40 @@ function isEmpty(value: object): boolean {
   return true;
 }
 
+/** Field types whose value is not stored (computed on read). */
+const UNSTORED_TYPES: ReadonlySet<string> = new Set([
+  'id',
+  'url',
+  'display',
+  'count',
+  'reverse',
+  'computed',
+  'generic_fk',
+]);
+
 /** Fields whose value lives in the stored object (not computed on read). */
 function isStoredField(field: FieldDefinition): boolean {
-  return (
-    !['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk'].includes(field.type) && !field.readOnly
-  );
+  return !UNSTORED_TYPES.has(field.type) && !field.readOnly;
+}
+
+/** The fields of a model a decision treats apart: looked up once per model, not per object of a bulk request. */
+interface FieldRoles {
+  customField: FieldDefinition | undefined;
+  secretFields: FieldDefinition[];
+}
+
+const fieldRoles = new WeakMap<ModelDefinition, FieldRoles>();
+
+function fieldRolesOf(definition: ModelDefinition): FieldRoles {
+  let roles = fieldRoles.get(definition);
+  if (!roles) {
+    roles = {
+      customField: definition.fields.find((f) => f.type === 'custom_fields'),
+      secretFields: definition.fields.filter((f) => f.secret !== undefined),
+    };
+    fieldRoles.set(definition, roles);
+  }
+  return roles;
 }
 
 function initialValue(field: FieldDefinition): unknown {
@@ -172,13 +201,13 @@ function coerce(field: FieldDefinition, value: unknown): unknown {
 
 async function protectSecrets(
   secrets: CommandSecrets,
-  definition: ModelDefinition,
+  secretFields: FieldDefinition[],
   obj: StoredObject,
   resolved: Record<string, unknown>,
   previous: StoredObject | null,
   revealed: Record<string, unknown>,
 ): Promise<void> {
-  for (const field of definition.fields) {
+  for (const field of secretFields) {
     if (field.secret === 'password') {
       const value = resolved[field.name];
       if (typeof value === 'string' && value !== '') obj[field.name] = await secrets.hashPassword(value);
