@@ -151,9 +151,7 @@ export class WriteTransaction {
 }
 
 function withoutId(obj: StoredObject): Record<string, unknown> {
-  // A loop over the keys: object rest (`{ id, ...rest }`) cost twice as much, twice per update.
-  const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(obj)) if (key !== 'id') rest[key] = obj[key];
+  const { id: _id, ...rest } = obj;
   return rest;
 }
 

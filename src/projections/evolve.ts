@@ -13,11 +13,12 @@ export function evolve(registry: ModelRegistry, event: ChangeEvent): DocumentCha
   }
   const definition = registry.tryGet(event.objectType);
   const stored = { ...event.postchange, id: event.objectId };
-  const derived = definition?.hooks?.derive?.(stored);
-  // The stored copy becomes the document (derived keys, display and position added to it): one copy per event, not two.
-  const doc = stored as ReadDocument;
-  if (derived) Object.assign(doc, derived);
-  doc.display = event.objectRepr;
-  doc._pos = event.position;
+  const derived = definition?.hooks?.derive?.(stored) ?? {};
+  const doc: ReadDocument = {
+    ...stored,
+    ...derived,
+    display: event.objectRepr,
+    _pos: event.position,
+  };
   return { collection: event.objectType, id: event.objectId, position: event.position, doc };
 }

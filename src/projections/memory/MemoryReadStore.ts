@@ -84,11 +84,11 @@ export class MemoryReadStore implements ReadStore {
     const budget = new TurnBudget();
     for (const change of changes) {
       if (budget.due()) await budget.pause();
-      const doc = change.doc;
-      if (doc === null || change.columns) frozen.push(null);
-      // evolve() stamps the id and position already: the document is copied once (freezeClone), not twice.
-      else if (doc.id === change.id && doc._pos === change.position) frozen.push(freezeClone(doc));
-      else frozen.push(freezeClone({ ...doc, id: change.id, _pos: change.position }));
+      frozen.push(
+        change.doc === null || change.columns
+          ? null
+          : freezeClone({ ...change.doc, id: change.id, _pos: change.position }),
+      );
     }
     if (changes.length > 1000) {
       // A large batch (a replay): sorted indexes are rebuilt once, at their next read.
