@@ -5,6 +5,7 @@
 //
 // Receives over IPC: { url, connections, duration, headers, scenario }
 //   scenario: { kind: 'get', path } | { kind: 'createTag', path, prefix } | { kind: 'post', path, body }
+//             | { kind: 'send', method, path, body }
 // Sends back { netledgerResult } (the autocannon result as plain JSON) and exits.
 import autocannon from 'autocannon';
 
@@ -24,8 +25,8 @@ process.once('message', async ({ url, connections, duration, headers, scenario }
             },
           },
         ]
-      : scenario.kind === 'post'
-        ? [{ method: 'POST', path: scenario.path, body: JSON.stringify(scenario.body) }]
+      : scenario.kind === 'post' || scenario.kind === 'send'
+        ? [{ method: scenario.method ?? 'POST', path: scenario.path, body: JSON.stringify(scenario.body) }]
         : [{ method: 'GET', path: scenario.path }];
   const result = await autocannon({ url, connections, duration, headers, requests });
   process.send({ netledgerResult: JSON.parse(JSON.stringify({ ...result, sent: counter })) }, () => process.exit(0));

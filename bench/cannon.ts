@@ -10,7 +10,8 @@ import { loadGeneratorPrefix } from './cpuPinning.js';
 export type CannonScenario =
   | { kind: 'get'; path: string }
   | { kind: 'createTag'; path: string; prefix: string }
-  | { kind: 'post'; path: string; body: unknown };
+  | { kind: 'post'; path: string; body: unknown }
+  | { kind: 'send'; method: 'POST' | 'PATCH'; path: string; body: unknown };
 
 /** The parts of autocannon's result the benchmarks read. */
 export interface CannonResult {

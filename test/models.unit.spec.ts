@@ -287,6 +287,24 @@ test('CIDR parsing and canonical text', (t) => {
   t.is(parseCidr('10.0.0.0/33'), null);
   t.is(parseCidr('010.0.0.1'), null);
   t.is(parseCidr('fe80::1%eth0'), null);
+  t.is(canon('255.255.255.255/255.255.255.255'), '255.255.255.255/32');
+  t.is(canon('0.0.0.0'), '0.0.0.0/32');
+  t.is(parseCidr('172.16.254.3')!.value, 0xac10fe03n);
+});
+
+test("an address's host keys are the same whether remembered from its normalisation or parsed afresh", (t) => {
+  const normalize = hooksOf('ipam.ipaddress').normalize!;
+  const obj: Record<string, unknown> = { id: 1, address: '192.0.2.77/24' };
+  t.is(normalize(obj as never, DECIDED_AT), undefined);
+  const remembered = hostKeys(obj.address)!;
+  t.deepEqual({ ...remembered }, { _family: 4, _address: `4${'c000024d'.padStart(32, '0')}`, _prefixlen: 24 });
+  t.true(Object.isFrozen(remembered), 'shared keys cannot be changed by one holder');
+  t.is(hostKeys('192.0.2.77/24'), remembered);
+  t.deepEqual(
+    { ...hostKeys('2001:db8::77/64')! },
+    { _family: 6, _address: `6${'20010db8' + '0'.repeat(22)}77`, _prefixlen: 64 },
+  );
+  t.is(hostKeys('bogus'), null);
 });
 
 test('prefix normalize rejects host bits and canonicalises', (t) => {

@@ -212,15 +212,22 @@ type Scalar = string | number | boolean;
 
 /** The query as text when it is plain JSON data (two such queries are the same query), else null: not memoised. */
 function memoKey(query: unknown): string | null {
-  const plain = (value: unknown): boolean => {
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-    if (typeof value === 'number') return Number.isFinite(value);
-    if (Array.isArray(value)) return value.every(plain);
-    if (typeof value !== 'object') return false;
-    const proto = Object.getPrototypeOf(value);
-    return (proto === Object.prototype || proto === null) && Object.values(value as object).every(plain);
-  };
-  return plain(query) ? JSON.stringify(query) : null;
+  return isPlainData(query) ? JSON.stringify(query) : null;
+}
+
+/** Plain JSON data: no RegExp, no function, no class instance, no non-finite number. (A module function: a bulk request asks it per item.) */
+function isPlainData(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) {
+    for (const element of value) if (!isPlainData(element)) return false;
+    return true;
+  }
+  if (typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key in value) if (!isPlainData((value as Record<string, unknown>)[key])) return false;
+  return true;
 }
 
 const NONE: ReadonlySet<number> = new Set();

@@ -8,7 +8,6 @@ import type { CommandEnvironment } from './CommandEnvironment.js';
 import type { CommandSecrets } from './CommandSecrets.js';
 import { decideCustomFieldData, resolveCustomFieldObjects } from './customFieldData.js';
 import { resolveRelations } from './resolveRelations.js';
-import { storedForm } from './storedForm.js';
 import { checkFieldValues, pythonTypeName, writableFields, type WriteMode } from './writeSchema.js';
 
 export interface DecidedObject {
@@ -57,7 +56,7 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
 
   const errors = checkFieldValues(definition, sent, mode);
   const resolved = await resolveRelations(env, view, definition, sent, errors);
-  const customField = definition.fields.find((f) => f.type === 'custom_fields');
+  const { customField, secretFields } = fieldRolesOf(definition);
   if (customField && Object.hasOwn(resolved, customField.name)) {
     resolved[customField.name] = await resolveCustomFieldObjects(
       env.registry,
@@ -69,7 +68,8 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
   }
   if (hasErrors(errors)) throw new ValidationError(errors);
 
-  const obj: StoredObject = previous ? { ...storedForm(previous), id } : { id };
+  // `previous` is a stored form already (every caller reads it through storedForm): copied, not filtered again.
+  const obj: StoredObject = previous ? { ...previous, id } : { id };
   const revealed: Record<string, unknown> = {};
   for (const field of definition.fields) {
     if (Object.hasOwn(resolved, field.name)) {
@@ -77,11 +77,11 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
     } else if (!previous || (mode === 'put' && field.defaultOnPut)) {
       if (field.defaultIsRequester) obj[field.name] = requester?.id ?? null;
       else if (field.default !== undefined && !field.readOnly && !field.internal)
-        obj[field.name] = structuredClone(field.default);
+        obj[field.name] = copyOfDefault(field.default);
       else if (!previous && isStoredField(field)) obj[field.name] = initialValue(field);
     }
   }
-  await protectSecrets(env.secrets, definition, obj, resolved, previous, revealed);
+  if (secretFields.length) await protectSecrets(env.secrets, secretFields, obj, resolved, previous, revealed);
   obj.created = previous?.created ?? now;
   obj.last_updated = now;
 
@@ -112,11 +112,57 @@ export async function displayOf(definition: ModelDefinition, obj: StoredObject, 
   return String((await definition.hooks?.display?.(obj, view)) ?? defaultDisplay(definition, obj));
 }
 
+/**
+ * A field's default for one object: its own copy of an array or object (the object may
+ * be changed before it is stored), the value itself otherwise. Most defaults are '' or
+ * null, and structuredClone of them (and of {}) cost more than the rest of a bulk item's defaults.
+ */
+function copyOfDefault(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  // The usual object defaults, an empty list or dictionary (custom field data), made afresh.
+  if (Array.isArray(value)) return value.length === 0 ? [] : structuredClone(value);
+  return Object.getPrototypeOf(value) === Object.prototype && isEmpty(value) ? {} : structuredClone(value);
+}
+
+function isEmpty(value: object): boolean {
+  for (const _key in value) return false;
+  return true;
+}
+
+/** Field types whose value is not stored (computed on read). */
+const UNSTORED_TYPES: ReadonlySet<string> = new Set([
+  'id',
+  'url',
+  'display',
+  'count',
+  'reverse',
+  'computed',
+  'generic_fk',
+]);
+
 /** Fields whose value lives in the stored object (not computed on read). */
 function isStoredField(field: FieldDefinition): boolean {
-  return (
-    !['id', 'url', 'display', 'count', 'reverse', 'computed', 'generic_fk'].includes(field.type) && !field.readOnly
-  );
+  return !UNSTORED_TYPES.has(field.type) && !field.readOnly;
+}
+
+/** The fields of a model a decision treats apart: looked up once per model, not per object of a bulk request. */
+interface FieldRoles {
+  customField: FieldDefinition | undefined;
+  secretFields: FieldDefinition[];
+}
+
+const fieldRoles = new WeakMap<ModelDefinition, FieldRoles>();
+
+function fieldRolesOf(definition: ModelDefinition): FieldRoles {
+  let roles = fieldRoles.get(definition);
+  if (!roles) {
+    roles = {
+      customField: definition.fields.find((f) => f.type === 'custom_fields'),
+      secretFields: definition.fields.filter((f) => f.secret !== undefined),
+    };
+    fieldRoles.set(definition, roles);
+  }
+  return roles;
 }
 
 function initialValue(field: FieldDefinition): unknown {
@@ -155,13 +201,13 @@ function coerce(field: FieldDefinition, value: unknown): unknown {
 
 async function protectSecrets(
   secrets: CommandSecrets,
-  definition: ModelDefinition,
+  secretFields: FieldDefinition[],
   obj: StoredObject,
   resolved: Record<string, unknown>,
   previous: StoredObject | null,
   revealed: Record<string, unknown>,
 ): Promise<void> {
-  for (const field of definition.fields) {
+  for (const field of secretFields) {
     if (field.secret === 'password') {
       const value = resolved[field.name];
       if (typeof value === 'string' && value !== '') obj[field.name] = await secrets.hashPassword(value);

@@ -46,8 +46,9 @@ export async function duplicateAddress(
   settings?: ModelSettings,
 ): Promise<FieldErrors | void> {
   const scope = await uniqueScope(obj, view, settings);
+  if (!scope) return;
   const keys = hostKeys(obj.address);
-  if (!scope || !keys) return;
+  if (!keys) return;
   const duplicates = await view.find('ipam.ipaddress', {
     id: { $ne: obj.id },
     vrf: obj.vrf ?? null,

@@ -2,7 +2,7 @@ import { constants as fsConstants } from 'node:fs';
 
 import type { ChangeEvent } from '../ChangeEvent.js';
 import { assertValidEvents } from '../validateEvents.js';
-import { encodeFrame, MAX_GROUP_BYTES, MAX_PAYLOAD_BYTES } from './frames.js';
+import { encodeFrame, HEADER_BYTES, MAX_GROUP_BYTES, MAX_PAYLOAD_BYTES } from './frames.js';
 import { EventLogFailedError, EventLogUnavailableError } from './logErrors.js';
 import { isStorageFailure, type LogFileHandle, type LogFileSystem } from './logFileSystem.js';
 import { FAILED_APPEND, makeWritable, writeFully } from './makeWritable.js';
@@ -154,10 +154,10 @@ export class GroupCommitWriter {
           );
         }
       }
-      const json = JSON.stringify(events);
-      const length = Buffer.byteLength(json, 'utf8');
+      // Measured on the frame: the UTF-8 length of a bulk request's JSON costs as much as writing it.
+      const frame = encodeFrame(JSON.stringify(events));
+      const length = frame.length - HEADER_BYTES;
       if (length > MAX_PAYLOAD_BYTES) throw new Error(`FileEventLog.append(): batch too large (${length} bytes)`);
-      const frame = encodeFrame(json);
 
       return new Promise<void>((resolve, reject) => {
         this.queue.push({ events, frame, resolve, reject });

@@ -28,7 +28,17 @@ function allOnes(family: Family): bigint {
 
 function parseIPv4(text: string): bigint | null {
   if (isIP(text) !== 4) return null;
-  return text.split('.').reduce((acc, octet) => (acc << 8n) | BigInt(Number(octet)), 0n);
+  // isIP has checked the four decimal octets: their number is built in plain arithmetic, one BigInt at the end.
+  let value = 0;
+  let octet = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 46) {
+      value = value * 256 + octet;
+      octet = 0;
+    } else octet = octet * 10 + (code - 48);
+  }
+  return BigInt(value * 256 + octet);
 }
 
 function parseIPv6(text: string): bigint | null {
@@ -88,7 +98,9 @@ export function parseCidr(input: string): Cidr | null {
 
 export function formatAddress(family: Family, value: bigint): string {
   if (family === 4) {
-    return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
+    // One conversion to a plain number: 32 bits fit, and BigInt shifts per octet cost more.
+    const n = Number(value);
+    return `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
   }
   if (value >> 32n === 0xffffn) {
     return `::ffff:${formatAddress(4, value & 0xffffffffn)}`;
@@ -174,12 +186,33 @@ export type HostKeys = {
   _prefixlen: number;
 };
 
-/** Hidden keys of a host address with mask ('10.0.0.1/24'); null when unparseable. */
-export function hostKeys(text: unknown): HostKeys | null {
+/**
+ * Host keys of recently seen addresses, by text: an address is parsed when its write is
+ * decided (normalised), then derived when the writer stages it and again when the
+ * projector applies its event; in a bulk create that parsing was most of the IP work.
+ * Bounded: emptied when full. The keys are frozen, as they are shared.
+ */
+const recentHostKeys = new Map<string, Readonly<HostKeys>>();
+const RECENT_HOST_KEYS = 4096;
+
+function rememberHostKeys(text: string, cidr: Cidr): Readonly<HostKeys> {
+  const keys = Object.freeze({
+    _family: cidr.family,
+    _address: addressSortKey(cidr.family, cidr.value),
+    _prefixlen: cidr.prefixlen,
+  });
+  if (recentHostKeys.size >= RECENT_HOST_KEYS) recentHostKeys.clear();
+  recentHostKeys.set(text, keys);
+  return keys;
+}
+
+/** Hidden keys of a host address with mask ('10.0.0.1/24'); null when unparseable. Shared: do not mutate. */
+export function hostKeys(text: unknown): Readonly<HostKeys> | null {
   if (typeof text !== 'string') return null;
+  const known = recentHostKeys.get(text);
+  if (known) return known;
   const cidr = parseCidr(text);
-  if (!cidr) return null;
-  return { _family: cidr.family, _address: addressSortKey(cidr.family, cidr.value), _prefixlen: cidr.prefixlen };
+  return cidr ? rememberHostKeys(text, cidr) : null;
 }
 
 export type Normalized = { ok: true; text: string; cidr: Cidr } | { ok: false; message: string };
@@ -228,7 +261,14 @@ export function normalizeNetworkField(
   return normalizeField(obj, field, noun, normalizeNetwork);
 }
 
-/** normalize hook of a host address field (IP address): canonical text, `family`; /0 is refused. */
+/**
+ * normalize hook of a host address field (IP address): canonical text, `family`; /0 is refused.
+ * The canonical text's host keys are remembered, so deriving them later does not parse it again.
+ */
 export function normalizeHostField(obj: Record<string, unknown>, field: string, noun: string): FieldErrors | undefined {
-  return normalizeField(obj, field, noun, normalizeHost);
+  return normalizeField(obj, field, noun, (input) => {
+    const result = normalizeHost(input);
+    if (result.ok && !recentHostKeys.has(result.text)) rememberHostKeys(result.text, result.cidr);
+    return result;
+  });
 }

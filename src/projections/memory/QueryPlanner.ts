@@ -125,7 +125,11 @@ export class QueryPlanner {
    * predicate deciding each document (native when the query allows, else mingo).
    */
   access(col: MemoryCollection, query: Query, spec: SortKeySpec[], want: number, forCount = false): Access {
-    const plan = this.filterPlan(col, query);
+    // An empty collection, or a driving index holding no candidate (a check that nothing refers
+    // to an object, and nothing does): no document can match, and no matcher is compiled for none.
+    const plan = col.docs.size === 0 ? NOTHING : this.filterPlan(col, query);
+    if (plan.candidates !== null && plan.candidates.length === 0)
+      return { matches: matchesNone, matchesAll: false, walk: null, candidates: [] };
     const matches = matcherFor(query, plan);
     const n = col.docs.size;
     const eqSize = plan.candidates ? plan.candidates.length : n;
@@ -332,6 +336,9 @@ function mingoRemainder(
 /* ----------------------------------------------------------------- access */
 
 /** The predicate deciding one document: the native match where it can tell, else mingo. */
+const matchesNone = (): boolean => false;
+const NOTHING: FilterPlan = { candidates: [], prefilters: [], residual: null, full: null };
+
 function matcherFor(query: Query, plan: FilterPlan): (e: Entry) => boolean {
   const native = Object.keys(query).length === 0 ? null : compileNative(query);
   if (!native) return (e: Entry) => matchEntry(plan, e);

@@ -52,8 +52,10 @@ export function regexOf(v: unknown): { re: RegExp; pure: boolean } | null {
     return null;
   }
   if (!re) return null;
-  // A private copy without g/y, which make test() stateful.
-  return { re: new RegExp(re.source, re.flags.replace(/[gy]/g, '')), pure };
+  // Without g/y, test() keeps no state and the expression can be shared; with them, a private
+  // copy without them (a uniqueness check compiled each of its expressions twice before).
+  if (re.global || re.sticky) re = new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
+  return { re, pure };
 }
 
 /** Appends the equality and regex conditions of `query` (and of its top-level `$and`). */
