@@ -48,6 +48,8 @@ export async function startBenchService(name: string): Promise<{ url: string; st
     SUPERUSER_API_TOKEN: TOKEN,
     SECRET_KEY: 'bench-secret-key',
     KEEPALIVE_TIMEOUT: '60',
+    // ANSWER_CACHE_MB=0 measures the whole middleware chain on every read.
+    ...(process.env.ANSWER_CACHE_MB ? { ANSWER_CACHE_MB: process.env.ANSWER_CACHE_MB } : {}),
   });
   const running = await start(config, (entry) => {
     if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal')
