@@ -216,24 +216,12 @@ try {
   );
   const cpuNote = (cpu: { total: number; failed: number }) =>
     `median of 3; CPU of ${cpu.total} more${cpu.failed ? `, ${cpu.failed} failed` : ''}`;
-  rows.push([
-    'bulk create 1,000 IPs',
-    '',
-    `${median(bulkTimes).toFixed(0)} ms`,
-    `${bulkCreateCpu.ms.toFixed(1)} ms`,
-    load1(),
-    cpuNote(bulkCreateCpu),
-  ]);
-  figure('bulk create 1,000 IPs', { ms: median(bulkTimes) }, `, service CPU ${bulkCreateCpu.ms.toFixed(1)} ms`);
-  rows.push([
-    'bulk PATCH 200 devices',
-    '',
-    `${median(patchTimes).toFixed(0)} ms`,
-    `${patchCpu.ms.toFixed(1)} ms`,
-    load1(),
-    cpuNote(patchCpu),
-  ]);
-  figure('bulk PATCH 200 devices', { ms: median(patchTimes) }, `, service CPU ${patchCpu.ms.toFixed(1)} ms`);
+  const bulkRow = (name: string, times: number[], cpu: { ms: number; total: number; failed: number }) => {
+    rows.push([name, '', `${median(times).toFixed(0)} ms`, `${cpu.ms.toFixed(1)} ms`, load1(), cpuNote(cpu)]);
+    figure(name, { ms: median(times) }, `, service CPU ${cpu.ms.toFixed(1)} ms`);
+  };
+  bulkRow('bulk create 1,000 IPs', bulkTimes, bulkCreateCpu);
+  bulkRow('bulk PATCH 200 devices', patchTimes, patchCpu);
 
   const header = ['figure', 'throughput', 'latency', 'CPU/request', 'load', 'note'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));

@@ -1,9 +1,11 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 
 import { as, grant, ok, userWithToken } from '../support/callers.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { seededRandom } from '../support/seededRandom.js';
 import { type ApiResponse, startService, type TestService } from '../support/startService.js';
+
+type Caller = ReturnType<typeof as>;
 
 /** A header the answer cache does not know: the request goes down the whole middleware chain. */
 const THROUGH_THE_CHAIN = { 'X-Test-Through-The-Chain': '1' };
@@ -43,6 +45,18 @@ async function registry(service: TestService) {
     ),
   );
   return tenants;
+}
+
+/**
+ * Reads `path` until the answer cache answers it (the first read records the token's
+ * last_used, a write; the second is kept), and checks that the last one came from it.
+ */
+async function readFromCache(t: ExecutionContext, service: TestService, call: Caller, path: string): Promise<void> {
+  await call('GET', path);
+  t.is((await call('GET', path)).status, 200);
+  const hits = service.services.answers!.hits;
+  t.is((await call('GET', path)).status, 200);
+  t.is(service.services.answers!.hits, hits + 1, `${path} came from the cache`);
 }
 
 const PATHS = [
@@ -125,11 +139,7 @@ test('a revoked token is refused at once, though its answers were kept', async (
   const alice = await userWithToken(service, 'alice');
   await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [alice.user.id] });
   const call = as(service, alice.key);
-  await call('GET', '/api/dcim/sites/'); // records last_used: a write
-  t.is((await call('GET', '/api/dcim/sites/')).status, 200);
-  const hits = service.services.answers!.hits;
-  t.is((await call('GET', '/api/dcim/sites/')).status, 200);
-  t.is(service.services.answers!.hits, hits + 1, 'the second read came from the cache');
+  await readFromCache(t, service, call, '/api/dcim/sites/');
 
   await ok(service.api('DELETE', `/api/users/tokens/${alice.token.id}/`), 204);
   const refused = await call('GET', '/api/dcim/sites/');
@@ -147,11 +157,7 @@ test('an expired token is refused at once, with no write in between to move the 
   const alice = await userWithToken(service, 'alice', { token: { expires } });
   await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [alice.user.id] });
   const call = as(service, alice.key);
-  await call('GET', '/api/dcim/sites/'); // records last_used: a write
-  t.is((await call('GET', '/api/dcim/sites/')).status, 200);
-  const hits = service.services.answers!.hits;
-  t.is((await call('GET', '/api/dcim/sites/')).status, 200);
-  t.is(service.services.answers!.hits, hits + 1, 'the read came from the cache');
+  await readFromCache(t, service, call, '/api/dcim/sites/');
 
   const head = service.services.log.head();
   clock.advance(10 * 60_000);
@@ -168,11 +174,7 @@ test('a permission taken away takes effect at the next read', async (t) => {
   const alice = await userWithToken(service, 'alice');
   const permission = await grant(service, { object_types: ['dcim.site'], actions: ['view'], users: [alice.user.id] });
   const call = as(service, alice.key);
-  await call('GET', '/api/dcim/sites/4/');
-  await call('GET', '/api/dcim/sites/4/');
-  const hits = service.services.answers!.hits;
-  t.is((await call('GET', '/api/dcim/sites/4/')).status, 200);
-  t.is(service.services.answers!.hits, hits + 1, 'the read came from the cache');
+  await readFromCache(t, service, call, '/api/dcim/sites/4/');
   await ok(service.api('DELETE', `/api/users/permissions/${permission.id}/`), 204);
   t.is((await call('GET', '/api/dcim/sites/4/')).status, 403);
   t.is((await call('GET', '/api/dcim/sites/')).status, 403);

@@ -74,68 +74,81 @@ export class Metrics {
       lines.push(`netledger_http_request_duration_seconds_count${labels({ method, route })} ${h.count}`);
     }
 
+    /** A metric of one unlabelled value. */
+    const single = (name: string, type: 'gauge' | 'counter', help: string, value: number) => {
+      metric(name, type, help);
+      lines.push(`${name} ${value}`);
+    };
     const head = services.log.head();
     const position = services.projector.position;
-    metric('netledger_event_log_head', 'gauge', 'Last durable position of the event log.');
-    lines.push(`netledger_event_log_head ${head}`);
-    metric('netledger_projector_position', 'gauge', 'Last event log position applied to the read models.');
-    lines.push(`netledger_projector_position ${position}`);
-    metric('netledger_projector_lag_events', 'gauge', 'Events in the log not yet applied to the read models.');
-    lines.push(`netledger_projector_lag_events ${Math.max(0, head - position)}`);
+    single('netledger_event_log_head', 'gauge', 'Last durable position of the event log.', head);
+    single('netledger_projector_position', 'gauge', 'Last event log position applied to the read models.', position);
+    single(
+      'netledger_projector_lag_events',
+      'gauge',
+      'Events in the log not yet applied to the read models.',
+      Math.max(0, head - position),
+    );
 
     const stats = await services.log.storageStats?.();
-    if (stats && stats.sizeBytes !== null) {
-      metric('netledger_event_log_size_bytes', 'gauge', 'Size of the embedded event log file.');
-      lines.push(`netledger_event_log_size_bytes ${stats.sizeBytes}`);
-    }
+    if (stats && stats.sizeBytes !== null)
+      single('netledger_event_log_size_bytes', 'gauge', 'Size of the embedded event log file.', stats.sizeBytes);
     if (stats) {
-      metric('netledger_event_log_appends_total', 'counter', 'Batches appended to the event log by this process.');
-      lines.push(`netledger_event_log_appends_total ${stats.appends}`);
-      metric(
+      single(
+        'netledger_event_log_appends_total',
+        'counter',
+        'Batches appended to the event log by this process.',
+        stats.appends,
+      );
+      single(
         'netledger_event_log_syncs_total',
         'counter',
         'fsyncs of the event log by this process (group commit shares them).',
+        stats.syncs,
       );
-      lines.push(`netledger_event_log_syncs_total ${stats.syncs}`);
     }
 
-    metric(
+    single(
       'netledger_writer_up',
       'gauge',
       '1 while the writer accepts writes, 0 while the event log cannot be written or after it failed.',
+      services.coordinator.health().state === 'up' ? 1 : 0,
     );
-    lines.push(`netledger_writer_up ${services.coordinator.health().state === 'up' ? 1 : 0}`);
     const cache = services.renderCache;
     if (cache) {
-      metric('netledger_render_cache_hits_total', 'counter', 'Objects served from the render cache.');
-      lines.push(`netledger_render_cache_hits_total ${cache.hits}`);
-      metric(
+      single('netledger_render_cache_hits_total', 'counter', 'Objects served from the render cache.', cache.hits);
+      single(
         'netledger_render_cache_misses_total',
         'counter',
         'Objects the render cache did not hold (or held stale) and that were rendered.',
+        cache.misses,
       );
-      lines.push(`netledger_render_cache_misses_total ${cache.misses}`);
-      metric('netledger_render_cache_bytes', 'gauge', 'Bytes the render cache holds.');
-      lines.push(`netledger_render_cache_bytes ${cache.bytesHeld}`);
+      single('netledger_render_cache_bytes', 'gauge', 'Bytes the render cache holds.', cache.bytesHeld);
     }
     const answers = services.answers;
     if (answers?.enabled) {
-      metric('netledger_answer_cache_hits_total', 'counter', 'Plain reads answered from the answer cache.');
-      lines.push(`netledger_answer_cache_hits_total ${answers.hits}`);
-      metric(
+      single(
+        'netledger_answer_cache_hits_total',
+        'counter',
+        'Plain reads answered from the answer cache.',
+        answers.hits,
+      );
+      single(
         'netledger_answer_cache_misses_total',
         'counter',
         'Plain reads the answer cache held for another read-model position, or not for this caller.',
+        answers.misses,
       );
-      lines.push(`netledger_answer_cache_misses_total ${answers.misses}`);
     }
     const memory = process.memoryUsage();
-    metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.');
-    lines.push(`process_resident_memory_bytes ${memory.rss}`);
-    metric('nodejs_heap_used_bytes', 'gauge', 'V8 heap in use, in bytes.');
-    lines.push(`nodejs_heap_used_bytes ${memory.heapUsed}`);
-    metric('process_start_time_seconds', 'gauge', 'Start time of the process since the Unix epoch, in seconds.');
-    lines.push(`process_start_time_seconds ${Math.floor(this.startedAt / 1000)}`);
+    single('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', memory.rss);
+    single('nodejs_heap_used_bytes', 'gauge', 'V8 heap in use, in bytes.', memory.heapUsed);
+    single(
+      'process_start_time_seconds',
+      'gauge',
+      'Start time of the process since the Unix epoch, in seconds.',
+      Math.floor(this.startedAt / 1000),
+    );
     return lines.join('\n') + '\n';
   }
 }
