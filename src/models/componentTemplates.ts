@@ -1,7 +1,8 @@
 import type { FollowUpCommand } from './compositeWrites.js';
 import type { FieldDefinition } from './fieldDefinition.js';
 import type { LookupView } from './lookupView.js';
-import type { ModelCatalog, ModelDefinition } from './modelDefinition.js';
+import type { ModelCatalog } from './modelCatalog.js';
+import type { ModelDefinition } from './modelDefinition.js';
 import type { StoredObject } from './storedObject.js';
 
 /**

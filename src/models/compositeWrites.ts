@@ -3,7 +3,7 @@
  * templates, a cable path recomputed): what a follow-up hook is given and what it answers.
  */
 import type { LookupView } from './lookupView.js';
-import type { ModelCatalog } from './modelDefinition.js';
+import type { ModelCatalog } from './modelCatalog.js';
 import type { StoredObject } from './storedObject.js';
 
 /**

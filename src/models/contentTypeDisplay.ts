@@ -1,4 +1,4 @@
-import type { ModelCatalog } from './modelDefinition.js';
+import type { ModelCatalog } from './modelCatalog.js';
 
 /**
  * A content type's string form as NetBox prints it: '<app_label> | <verbose name>'

@@ -7,7 +7,7 @@
  */
 import type { FieldErrors } from './fieldErrors.js';
 import type { LookupView } from './lookupView.js';
-import type { ModelCatalog, ModelDefinition } from './modelDefinition.js';
+import type { CatalogModel, ModelCatalog } from './modelCatalog.js';
 import type { StoredObject } from './storedObject.js';
 
 /** What happens to objects that reference a deleted object through a foreign key. */
@@ -245,7 +245,7 @@ export interface DependentField {
   computeMany?: (
     objs: StoredObject[],
     view: LookupView,
-    model: ModelDefinition,
+    model: CatalogModel,
     memo: RenderMemo,
     models: ModelCatalog,
   ) => Promise<unknown[]>;

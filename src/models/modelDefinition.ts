@@ -111,8 +111,9 @@ export interface ModelDefinition {
   detailViews?: DetailView[];
 }
 
-/** The models a follow-up hook may consult (e.g. which template models instantiate which components). */
-export interface ModelCatalog {
-  all(): ModelDefinition[];
-  tryGet(key: string): ModelDefinition | undefined;
+declare module './modelCatalog.js' {
+  /** What the catalog holds, named here so that the definition's parts need not import this file. */
+  interface CatalogedModel {
+    model: ModelDefinition;
+  }
 }

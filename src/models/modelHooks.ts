@@ -6,7 +6,7 @@
 import type { FollowUpHooks } from './compositeWrites.js';
 import type { FieldErrors } from './fieldErrors.js';
 import type { LookupView } from './lookupView.js';
-import type { ModelCatalog } from './modelDefinition.js';
+import type { ModelCatalog } from './modelCatalog.js';
 import type { StoredObject } from './storedObject.js';
 
 /** One object's change in a batch the projection applies: as stored before it, as it leaves it (null: absent). */
