@@ -57,6 +57,19 @@ const createTopic = async (topic: string, overrides: { name: string; value: stri
   }
 };
 
+/** Members of a writer lease's consumer group (KafkaEventLog names it `<transactional id>.lease.<topic>`). */
+const leaseMembers = async (env: ReturnType<typeof kafkaEnv>) => {
+  const admin = new Kafka({ clientId: 'netledger-test', brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const groupId = `${env.KAFKA_TRANSACTIONAL_ID}.lease.${env.KAFKA_TOPIC}`;
+    const { groups } = await admin.describeGroups([groupId]);
+    return groups.find((g) => g.groupId === groupId)?.members.length ?? 0;
+  } finally {
+    await admin.disconnect();
+  }
+};
+
 /** Resolves `seen` when a record holding `marker` reaches the topic, committed or not. */
 const watchUncommitted = async (topic: string, marker: string) => {
   const kafka = new Kafka({ clientId: 'netledger-test', brokers, logLevel: logLevel.NOTHING });
@@ -205,6 +218,11 @@ if (brokers.length === 0) {
       const sites = (await second.api('GET', '/api/dcim/sites/?ordering=name')).body.results;
       const names = sites.map((s: { name: string }) => s.name);
       t.deepEqual(names, ['four', 'one'], 'the fenced writer wrote nothing after the fence');
+      // Both stopped: the lease is left (the fenced writer's consumer, which released it when
+      // fenced, once came back with the client's crash restart and kept the process alive).
+      await first.close();
+      await second.close();
+      t.is(await leaseMembers(env), 0, 'no writer holds the lease after both stopped');
     },
   );
 

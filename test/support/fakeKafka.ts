@@ -667,7 +667,11 @@ function isRetriable(error: Error): boolean {
 /** A read_committed consumer of partition 0, delivering up to `FETCH_RECORDS` records per batch. */
 class FakeConsumer {
   static readonly FETCH_RECORDS = 50;
-  readonly events = { END_BATCH_PROCESS: 'consumer.end_batch_process', CRASH: 'consumer.crash' } as const;
+  readonly events = {
+    END_BATCH_PROCESS: 'consumer.end_batch_process',
+    CRASH: 'consumer.crash',
+    GROUP_JOIN: 'consumer.group_join',
+  } as const;
   private readonly listeners = new Map<string, Listener[]>();
   private topicName: string | undefined;
   private next = 0;

@@ -51,6 +51,8 @@ export interface WriterLeaseOptions {
 export class WriterLease {
   private constructor(
     private readonly consumer: Consumer,
+    /** Released: the consumer is not to come back (see acquire()). */
+    private readonly state: { released: boolean },
     private readonly admin: Admin,
     private readonly groupId: string,
     /** The lease consumer's client id: this writer's member, whatever member id it has now. */
@@ -72,12 +74,20 @@ export class WriterLease {
     // lapsed (an outage longer than the session) and the consumer joins again, and
     // DescribeGroups may list the new one before the client has learnt it.
     const clientId = `${options.clientId}.writer.${randomUUID()}`;
+    const state = { released: false };
     const consumer = options.client(clientId).consumer({
       groupId: options.groupId,
       sessionTimeout: LEASE_SESSION_MS,
       heartbeatInterval: LEASE_SESSION_MS / 5,
       maxWaitTimeInMs: LEASE_IDLE_TURN_MS,
       allowAutoTopicCreation: false,
+      // The client restarts a consumer that crashed (the broker went away) after a delay; a
+      // restart scheduled while the lease was released would join the group again and keep
+      // the process alive, holding the lease nobody holds any more.
+      retry: { retries: 5, restartOnFailure: async () => !state.released },
+    });
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      if (state.released) void consumer.disconnect().catch(() => undefined);
     });
     try {
       await consumer.connect();
@@ -85,7 +95,8 @@ export class WriterLease {
       await consumer.run({ autoCommit: false, eachBatch: async () => {} });
       // Membership is all the lease needs: fetch nothing (the client keeps heartbeating).
       consumer.pause([{ topic: options.topic }]);
-      return new WriterLease(consumer, options.admin, options.groupId, clientId, new Set(live.map((m) => m.clientId)));
+      const predecessors = new Set(live.map((m) => m.clientId));
+      return new WriterLease(consumer, state, options.admin, options.groupId, clientId, predecessors);
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
       throw error;
@@ -112,6 +123,7 @@ export class WriterLease {
 
   /** Leaves the group, so the next writer may start at once. */
   async release(): Promise<void> {
+    this.state.released = true;
     await this.consumer.disconnect().catch(() => undefined);
   }
 }
