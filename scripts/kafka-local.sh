@@ -174,9 +174,13 @@ java_args() {
 
 format_storage() {
   [ -f "$run/data/meta.properties" ] && return 0
-  # A cluster id is 16 random bytes in URL-safe base64 without padding.
+  # A cluster id is 16 random bytes in URL-safe base64 without padding; one starting with '-'
+  # would be read as an option by the storage tool (1 start in 64 failed so): draw again.
   local cluster_id
-  cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
+  cluster_id="-"
+  while [[ $cluster_id == -* ]]; do
+    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
+  done
   # With controller.quorum.voters set (a static quorum), format needs no --standalone.
   java_args
   if ! "${java[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$run/server.properties" >>"$log_file" 2>&1; then
