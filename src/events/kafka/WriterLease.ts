@@ -82,8 +82,8 @@ export class WriterLease {
       maxWaitTimeInMs: LEASE_IDLE_TURN_MS,
       allowAutoTopicCreation: false,
       // The client restarts a consumer that crashed (the broker went away) after a delay; a
-      // restart scheduled while the lease was released would join the group again and keep
-      // the process alive, holding the lease nobody holds any more.
+      // restart after the lease was released would join the group again and keep the process
+      // alive, holding the lease nobody holds any more: none then, and one already under way leaves.
       retry: { retries: 5, restartOnFailure: async () => !state.released },
     });
     consumer.on(consumer.events.GROUP_JOIN, () => {
