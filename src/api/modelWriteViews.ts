@@ -51,21 +51,21 @@ export async function updateView(services: Services, definition: ModelDefinition
   ctx.body = rendered;
 }
 
+/** A bulk write's objects (those in the caller's scope), its permission guard and its `etag` preconditions. */
+async function bulkTargets(services: Services, definition: ModelDefinition, ctx: Context, action: 'change' | 'delete') {
+  const scope = await writeScope(ctx, definition, action);
+  const items = await withinScope(readModels(services, ctx).store, definition, scope, bulkItems(requireBody(ctx)));
+  const ids = items.map((i) => i.id);
+  return { items, ids, guard: writeGuard(ctx, definition, action, ids), preconditions: bulkPreconditions(ctx, items) };
+}
+
 export async function bulkUpdateView(
   services: Services,
   definition: ModelDefinition,
   ctx: Context,
   mode: 'put' | 'patch',
 ) {
-  const scope = await writeScope(ctx, definition, 'change');
-  const items = await withinScope(readModels(services, ctx).store, definition, scope, bulkItems(requireBody(ctx)));
-  const guard = writeGuard(
-    ctx,
-    definition,
-    'change',
-    items.map((i) => i.id),
-  );
-  const preconditions = bulkPreconditions(ctx, items);
+  const { items, guard, preconditions } = await bulkTargets(services, definition, ctx, 'change');
   const result = await runWrite(services, ctx, definition, 'update', writeContext(ctx, guard), (tx) =>
     updateObjects(services.commands, tx, definition, items, { mode, bulk: true, preconditions }),
   );
@@ -89,23 +89,9 @@ export async function deleteView(services: Services, definition: ModelDefinition
 }
 
 export async function bulkDeleteView(services: Services, definition: ModelDefinition, ctx: Context) {
-  const scope = await writeScope(ctx, definition, 'delete');
-  const items = await withinScope(readModels(services, ctx).store, definition, scope, bulkItems(requireBody(ctx)));
-  const guard = writeGuard(
-    ctx,
-    definition,
-    'delete',
-    items.map((i) => i.id),
-  );
-  const preconditions = bulkPreconditions(ctx, items);
+  const { ids, guard, preconditions } = await bulkTargets(services, definition, ctx, 'delete');
   await runWrite(services, ctx, definition, 'delete', writeContext(ctx, guard), (tx) =>
-    deleteObjects(
-      services.commands,
-      tx,
-      definition,
-      items.map((i) => i.id),
-      { bulk: true, preconditions },
-    ),
+    deleteObjects(services.commands, tx, definition, ids, { bulk: true, preconditions }),
   );
   ctx.status = 204;
 }
