@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 
-import { cannon } from './cannon.js';
+import { cannon, type CannonResult, type CannonScenario } from './cannon.js';
 import { pinningMethod, pinService } from './cpuPinning.js';
 import { reportFigure } from './figures.js';
 import { api, cpuMs, deviceFixtures, HEADERS, startBenchService } from './inProcessService.js';
@@ -59,6 +59,22 @@ function figure(name: string, measured: { reqPerSec?: number; ms?: number }, not
 const load1 = () => os.loadavg()[0]!.toFixed(1);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/**
+ * One autocannon load with this process's CPU time per request (the service's: autocannon runs
+ * in a child process), after a warm-up run that is not measured (`warm`, none when null).
+ */
+async function measured(
+  scenario: CannonScenario,
+  { warm = scenario as CannonScenario | null, connections = CONNECTIONS } = {},
+): Promise<{ result: CannonResult; cpuMs: number }> {
+  const load = (what: CannonScenario, duration: number) =>
+    cannon({ url, connections, duration, headers: HEADERS, scenario: what });
+  if (warm && WARMUP > 0) await load(warm, WARMUP);
+  const c0 = cpuMs();
+  const result = await load(scenario, DURATION);
+  return { result, cpuMs: (cpuMs() - c0) / Math.max(1, result.requests.total) };
+}
+
 try {
   const { site, type, role, racks } = await deviceFixtures(url);
   const devices = await api(
@@ -97,23 +113,7 @@ try {
     ['devices ?limit=1000', '/api/dcim/devices/?limit=1000'],
   ];
   for (const [name, path] of reads) {
-    if (WARMUP > 0)
-      await cannon({
-        url,
-        connections: CONNECTIONS,
-        duration: WARMUP,
-        headers: HEADERS,
-        scenario: { kind: 'get', path },
-      });
-    const c0 = cpuMs();
-    const result = await cannon({
-      url,
-      connections: CONNECTIONS,
-      duration: DURATION,
-      headers: HEADERS,
-      scenario: { kind: 'get', path },
-    });
-    const cpu = (cpuMs() - c0) / Math.max(1, result.requests.total);
+    const { result, cpuMs: cpu } = await measured({ kind: 'get', path });
     const failed = result.non2xx + result.errors + result.timeouts;
     rows.push([
       name,
@@ -142,23 +142,9 @@ try {
   // Single creates from autocannon (unique tags), so the CPU clock holds the service's work only;
   // the fdatasyncs are shared by group commit and mostly wait, not compute.
   const createScenario = { kind: 'createTag' as const, path: '/api/extras/tags/', prefix: 'bench' };
-  if (WARMUP > 0)
-    await cannon({
-      url,
-      connections: CONNECTIONS,
-      duration: WARMUP,
-      headers: HEADERS,
-      scenario: { ...createScenario, prefix: 'warm' },
-    });
-  const c0 = cpuMs();
-  const creates = await cannon({
-    url,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    headers: HEADERS,
-    scenario: createScenario,
+  const { result: creates, cpuMs: createCpu } = await measured(createScenario, {
+    warm: { ...createScenario, prefix: 'warm' },
   });
-  const createCpu = (cpuMs() - c0) / Math.max(1, creates.requests.total);
   rows.push([
     'single create, service CPU',
     `${Math.round(creates.requests.average)} req/s`,
@@ -193,16 +179,9 @@ try {
   // process's client (building the body, parsing the answer). PATCH sets a status the devices
   // have after the first request: each request still decides and records 200 updates.
   const bulkCpu = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
-    const c0 = cpuMs();
-    const result = await cannon({
-      url,
-      connections: 1,
-      duration: DURATION,
-      headers: HEADERS,
-      scenario: { kind: 'send', method, path, body },
-    });
+    const { result, cpuMs: ms } = await measured({ kind: 'send', method, path, body }, { warm: null, connections: 1 });
     const failed = result.non2xx + result.errors + result.timeouts;
-    return { ms: (cpuMs() - c0) / Math.max(1, result.requests.total), total: result.requests.total, failed };
+    return { ms, total: result.requests.total, failed };
   };
   const patchCpu = await bulkCpu(
     'PATCH',
