@@ -22,16 +22,21 @@ function storedName(definition: ModelDefinition, name: string): string {
 
 /**
  * Unique and unique-together rules, with SQL's NULL semantics (a null in any of the
- * columns never collides) and NetBox's messages.
+ * columns never collides) and NetBox's messages. A rule whose columns an update left as
+ * they were is not looked up again (`previous`): any other object taking those values in
+ * the same request is checked on its own, against the staged view. A bulk PATCH of a
+ * status spent about a quarter of its time in those lookups.
  */
 export async function checkUniqueness(
   view: LookupView,
   definition: ModelDefinition,
   obj: StoredObject,
+  previous: StoredObject | null = null,
 ): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   for (const constraint of definition.unique ?? []) {
     if (constraint.whenNull && obj[constraint.whenNull] !== null && obj[constraint.whenNull] !== undefined) continue;
+    if (previous && columnsUnchanged(definition, constraint, obj, previous)) continue;
     const query: Record<string, unknown> = { id: { $ne: obj.id } };
     let applies = true;
     for (const name of constraint.fields) {
@@ -53,6 +58,20 @@ export async function checkUniqueness(
     addError(errors, field, message);
   }
   return errors;
+}
+
+/** Whether every column of a rule (its fields and its null condition) holds the same value as before. */
+function columnsUnchanged(
+  definition: ModelDefinition,
+  constraint: UniqueConstraint,
+  obj: StoredObject,
+  previous: StoredObject,
+): boolean {
+  if (constraint.whenNull && obj[constraint.whenNull] !== previous[constraint.whenNull]) return false;
+  return constraint.fields.every((name) => {
+    const key = storedName(definition, name);
+    return obj[key] === previous[key];
+  });
 }
 
 /**

@@ -100,7 +100,7 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
     models: env.registry,
   });
   if (ruleErrors && hasErrors(ruleErrors)) throw new ValidationError(ruleErrors);
-  const uniqueErrors = await checkUniqueness(view, definition, obj);
+  const uniqueErrors = await checkUniqueness(view, definition, obj, previous);
   if (hasErrors(uniqueErrors)) throw new ValidationError(uniqueErrors);
   await definition.hooks?.beforeSave?.(obj, view, { previous, written });
 

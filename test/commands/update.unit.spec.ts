@@ -8,6 +8,7 @@ import {
   GIVEN_TIME,
   objectCreated,
   patch,
+  patchMany,
   put,
   WHEN_TIME,
 } from '../support/deciderSpec.js';
@@ -79,6 +80,46 @@ test('patch: renaming to a name another object holds is refused; keeping its own
     .given(given)
     .when(patch('dcim.site', 2, { name: 'DC-2', slug: 'dc-2' }))
     .then([{ action: 'update', objectId: 2 }]);
+});
+
+test('bulk patch: names swapped in one request pass; a name taken by an object the request left alone does not', async (t) => {
+  const given = [
+    dc1,
+    create('dcim.site', { name: 'DC-2', slug: 'dc-2' }),
+    create('dcim.site', { name: 'DC-3', slug: 'dc-3' }),
+  ];
+  await deciderSpec(t)
+    .given(given)
+    .when(
+      patchMany('dcim.site', [
+        { id: 1, name: 'DC-X', slug: 'dc-x' },
+        { id: 2, name: 'DC-1', slug: 'dc-1' },
+      ]),
+    )
+    .then([
+      { objectId: 1, postchange: { name: 'DC-X' } },
+      { objectId: 2, postchange: { name: 'DC-1' } },
+    ]);
+  // Object 3 keeps its name (its rule is not looked up again), object 2 takes it: refused.
+  await deciderSpec(t)
+    .given(given)
+    .when(
+      patchMany('dcim.site', [
+        { id: 3, description: 'kept' },
+        { id: 2, name: 'DC-3' },
+      ]),
+    )
+    .thenThrows(ValidationError, [{}, { name: ['site with this name already exists.'] }]);
+  // Object 1 is renamed first, then object 2 takes object 1's old name: the staged view holds the rename.
+  await deciderSpec(t)
+    .given(given)
+    .when(
+      patchMany('dcim.site', [
+        { id: 2, name: 'DC-1' },
+        { id: 1, name: 'DC-Y' },
+      ]),
+    )
+    .thenThrows(ValidationError, [{ name: ['site with this name already exists.'] }, {}]);
 });
 
 test('patch: a nullable relation can be cleared with null; a required one cannot', async (t) => {
