@@ -164,7 +164,17 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
   let auth: AuthService | null = null;
   let audit: AuditService | null = null;
   try {
-    const readSide = await openReadSide(log, store, fatal, snapshots);
+    if (options.audit !== false) {
+      audit = new AuditService(log, registry, {
+        pastStores: memoryPastStores(registry, snapshots),
+        snapshots: auditSnapshotSettings(config, logger, true),
+        revertsUnregistered: [BRANCH],
+      });
+    }
+    // The audit indexes load (the newest matching snapshot, then the rest of the log) while the
+    // read models do: their file reads and checksums wait on the disk and a worker, not this thread.
+    const opening = audit;
+    const readSide = await openReadSide(log, store, fatal, snapshots, opening && (() => opening.open()));
     projector = readSide.projector;
     const branches = readSide.branches;
     await projector.start();
@@ -187,14 +197,6 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
         msg: `event log writable again, writes resumed (unavailable since ${outage.since}, ${outage.attempts} attempt(s))`,
       });
     await coordinator.init();
-    if (options.audit !== false) {
-      audit = new AuditService(log, registry, {
-        pastStores: memoryPastStores(registry, snapshots),
-        snapshots: auditSnapshotSettings(config, logger, true),
-        revertsUnregistered: [BRANCH],
-      });
-      await audit.open(); // loads the newest matching snapshot of the audit indexes, indexes the rest of the log, then follows it
-    }
     const { secrets, commands } = commandParts(config);
     auth = new AuthService({ config, registry, log, store, coordinator, secrets, logger });
     const parts = {
@@ -312,18 +314,24 @@ export async function openReader(
 /**
  * Opens the log and the read models (with the indexes the registry asks for) and a
  * projector over them, not yet started, that raises the fatal signal if it stops.
+ * `beside` starts once the log is open and is waited for with the read models' load.
  */
 async function openReadSide(
   log: EventLog,
   store: ReadStore,
   fatal: FatalSignal,
   snapshots: ReadModelSnapshots | null,
+  beside: (() => Promise<void>) | null = null,
 ): Promise<{ projector: Projector; branches: Branches }> {
   await log.open();
-  await store.open();
-  for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
-  // The projector then resumes after the snapshot's position: only the tail is replayed.
-  await snapshots?.loadNewest(log.head());
+  const alongside = beside?.();
+  const loadReadModels = async () => {
+    await store.open();
+    for (const [collection, fields] of readModelIndexes(registry)) await store.ensureIndexes(collection, fields);
+    // The projector then resumes after the snapshot's position: only the tail is replayed.
+    await snapshots?.loadNewest(log.head());
+  };
+  await allOrFirstFailure([loadReadModels(), alongside]);
   const projector = new Projector(log, store, registry);
   // The open branches' views, built up to the read models' position; then kept in step by each projector step.
   const branches = new Branches(registry, store, log);

@@ -1,0 +1,14 @@
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+import { api, deviceFixtures, startBenchService } from './inProcessService.js';
+const s = await startBenchService('prof');
+const { site, type, role, racks } = await deviceFixtures(s.url);
+const devices = await api(s.url, 'POST', '/api/dcim/devices/', Array.from({ length: 200 }, (_, i) => ({ name: `device ${i}`, device_type: type.id, device_role: role.id, site: site.id, rack: racks[i % 5].id, status: 'active' })));
+const body = (k: number) => devices.map((d: { id: number }) => ({ id: d.id, status: k % 2 ? 'planned' : 'active' }));
+for (let k = 0; k < 20; k++) await api(s.url, 'PATCH', '/api/dcim/devices/', body(k));
+const session = new Session(); session.connect();
+await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 100 }); await session.post('Profiler.start');
+for (let k = 0; k < 60; k++) await api(s.url, 'PATCH', '/api/dcim/devices/', body(k));
+const { profile } = await session.post('Profiler.stop');
+writeFileSync('/tmp/patch.cpuprofile', JSON.stringify(profile));
+await s.stop();
