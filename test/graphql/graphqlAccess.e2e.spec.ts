@@ -167,6 +167,15 @@ test('bad input answers GraphQL errors naming the problem: 400 before running, 2
   const wrongVariable = await post(service, null, 'query($id: Int!) { site(id: $id) { name } }', { id: 'one' });
   t.is(wrongVariable.status, 400);
   t.regex(wrongVariable.body.errors[0].message, /Variable "\$id" got invalid value "one"/);
+  // nesting that would overflow graphql-js's recursive parser is refused before it is parsed
+  for (const deep of [
+    `{ ${'site_list { '.repeat(3000)}id${' }'.repeat(3001)}`,
+    `{ site_list(name: ${'['.repeat(9000)}"x"${']'.repeat(9000)}) { id } }`,
+  ]) {
+    const refused = await post(service, null, deep);
+    t.is(refused.status, 400);
+    t.is(refused.body.errors[0].message, 'Query nests brackets more than 100 levels deep.');
+  }
   t.is((await post(service, null, '')).status, 400);
   t.is((await as(service, null)('POST', '/graphql/', 'query=x', { 'Content-Type': 'text/plain' })).status, 415);
   t.is((await as(service, null)('POST', '/graphql/', [1])).status, 400);
