@@ -36,6 +36,7 @@ export function buildSchema(registry: ModelRegistry): GraphQLSchema {
   const types: TypeLookup = {
     object: (model) => objects.get(model) ?? null,
     union: (owner, field, targets) => unionOf(registry, objects, unions, owner, field, targets),
+    fieldOf: (model, name) => registry.tryGet(model)?.fields.find((f) => f.name === name),
   };
   for (const definition of registry.all()) {
     const names = namesOf(definition);
