@@ -137,7 +137,8 @@ export class RequestReads {
   }
 
   /**
-   * The `model` objects whose `via` field names `parentId` (a site's devices), or, for a
+   * The `model` objects whose `via` field names `parentId` (a site's devices; one of those a
+   * many-to-many field holds: an IP address's services), or, for a
    * generic relation, whose `typeField` is `parentModel` and `via` is `parentId` (an
    * interface's IP addresses); in the model's default order.
    */
@@ -153,12 +154,16 @@ export class RequestReads {
         const clause: Query = { [via]: { $in: parents } };
         if (generic) clause[generic.typeField] = generic.parentModel;
         const docs = await this.find(definition, andQueries([scope, clause]), { sort: compileSort(definition, null) });
+        const asked = new Set(parents);
         const grouped = new Map<number, ReadDocument[]>();
         for (const doc of docs) {
-          const parent = doc[via] as number;
-          const list = grouped.get(parent) ?? [];
-          list.push(doc);
-          grouped.set(parent, list);
+          // a many-to-many field holds several parents (a service's IP addresses)
+          for (const parent of [doc[via]].flat() as number[]) {
+            if (!asked.has(parent)) continue;
+            const list = grouped.get(parent) ?? [];
+            list.push(doc);
+            grouped.set(parent, list);
+          }
         }
         return grouped;
       }, []);
