@@ -214,6 +214,16 @@ test('filters take REST names and lookups, several values as lists; GET works to
     address: '192.0.2.1/25',
     assigned_object: { __typename: 'InterfaceType', name: 'et-0/0/0' },
   });
+  // a many-to-many field listed from its target, under NetBox's related name (Site.asns: an ASN's sites)
+  const rir = await ok(service.api('POST', '/api/ipam/rirs/', { name: 'RIR m2m', slug: 'rir-m2m' }));
+  const asn = await ok(service.api('POST', '/api/ipam/asns/', { asn: 64999, rir: rir.id }));
+  await ok(service.api('PATCH', `/api/dcim/sites/${t.context.seeded.site.id}/`, { asns: [asn.id] }), 200);
+  const sites = await admin(`{ asn(id: ${asn.id}) { asn rir { name } sites { name asns { asn } } } }`);
+  t.deepEqual(sites.body.data.asn, {
+    asn: 64999,
+    rir: { name: 'RIR m2m' },
+    sites: [{ name: 'DC-1', asns: [{ asn: 64999 }] }],
+  });
   const typed = await service.api(
     'POST',
     '/graphql/',
