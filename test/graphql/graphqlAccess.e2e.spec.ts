@@ -234,6 +234,18 @@ test('filters take REST names and lookups, several values as lists; GET works to
   t.is(typed.headers.get('content-type'), 'application/graphql-response+json');
   const got = await service.api('GET', `/graphql/?query=${encodeURIComponent('{ site_list(name: "DC-1") { name } }')}`);
   t.deepEqual(got.body, { data: { site_list: [{ name: 'DC-1' }] } });
+  // operationName picks one of several operations, by POST and by GET, with variables
+  const two = 'query A { site_list { id } } query B($n: [String]) { site_list(name: $n) { name } }';
+  const b = await service.api('POST', '/graphql/', { query: two, operationName: 'B', variables: { n: ['DC-1'] } });
+  t.deepEqual(b.body, { data: { site_list: [{ name: 'DC-1' }] } });
+  const params = new URLSearchParams({ query: two, operationName: 'B', variables: JSON.stringify({ n: ['DC-1'] }) });
+  t.deepEqual((await service.api('GET', `/graphql/?${params}`)).body, b.body);
+  const unnamed = await service.api('POST', '/graphql/', { query: two });
+  t.is(unnamed.status, 400);
+  t.is(unnamed.body.errors[0].message, 'Must provide operation name if query contains multiple operations.');
+  const unknown = await service.api('POST', '/graphql/', { query: two, operationName: 'C' });
+  t.is(unknown.status, 400);
+  t.is(unknown.body.errors[0].message, 'Unknown operation named "C".');
 });
 
 test('GraphiQL, its assets and the SDL are served locally', async (t) => {
