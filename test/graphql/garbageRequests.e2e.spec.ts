@@ -2,7 +2,7 @@
  * /graphql/ under randomized input (seeded, so a failure replays from its seed): garbage
  * bodies, token soup, mangled valid queries and random walks over the derived schema, sent by
  * a caller who may view one site only. Every answer is a client error or a result, never a
- * 500 nor an error logged; a refused request carries no `data`; and nothing the caller may not
+ * 500 nor an error logged; a refused request carries GraphQL `errors` and no `data`; and nothing the caller may not
  * view appears in any answer, whatever the query reached.
  */
 import test from 'ava';
@@ -177,8 +177,10 @@ test('garbage, mangled and random queries: never a 500, no data on a refusal, no
     statuses.set(`${request.kind} ${response.status}`, (statuses.get(`${request.kind} ${response.status}`) ?? 0) + 1);
     t.true([200, 400].includes(response.status), `${response.status} ${text.slice(0, 300)} for ${label}`);
     const body = JSON.parse(text);
-    if (response.status === 400) t.false('data' in body, label);
-    else if (body.data) ran++;
+    if (response.status === 400) {
+      t.false('data' in body, label);
+      t.true(Array.isArray(body.errors) && body.errors.length > 0 && typeof body.errors[0].message === 'string', label);
+    } else if (body.data) ran++;
     t.false(text.includes(SECRET), `${text.slice(0, 300)} for ${label}`);
   }
   t.deepEqual(errorsLogged, [], 'no resolver failed');

@@ -177,7 +177,31 @@ test('bad input answers GraphQL errors naming the problem: 400 before running, 2
     t.is(refused.body.errors[0].message, 'Query nests brackets more than 100 levels deep.');
   }
   t.is((await post(service, null, '')).status, 400);
-  t.is((await as(service, null)('POST', '/graphql/', 'query=x', { 'Content-Type': 'text/plain' })).status, 415);
+  // a body the JSON reader refuses answers a GraphQL error too (REST's answer is {"detail"})
+  const textBody = await as(service, null)('POST', '/graphql/', 'query=x', { 'Content-Type': 'text/plain' });
+  t.deepEqual(
+    [textBody.status, textBody.body],
+    [415, { errors: [{ message: 'Unsupported media type "text/plain" in request.' }] }],
+  );
+  const notJson = await fetch(`${service.url}/graphql/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{"query": "{ site_list { name } }"',
+  });
+  t.is(notJson.status, 400);
+  t.regex((await notJson.json()).errors[0].message, /^JSON parse error - /);
+  const nested = await post(
+    service,
+    null,
+    '{ site_list { name } }',
+    JSON.parse(`{"v":${'['.repeat(40)}${']'.repeat(40)}}`),
+  );
+  t.deepEqual([nested.status, nested.body], [400, { errors: [{ message: 'JSON nested too deeply.' }] }]);
+  t.is(
+    (await as(service, null)('POST', '/api/dcim/sites/', 'x', { 'Content-Type': 'text/plain' })).body.detail,
+    'Unsupported media type "text/plain" in request.',
+    'REST keeps its shape',
+  );
   t.is((await as(service, null)('POST', '/graphql/', [1])).status, 400);
   t.is((await as(service, null)('GET', '/graphql/?query=%7Bsite_list%7Bname%7D&variables=%7Bbad')).status, 400);
   t.is((await as(service, null)('PUT', '/graphql/', {})).status, 405);

@@ -202,10 +202,13 @@ function shown(services: Services, ctx: Context, error: GraphQLError): GraphQLFo
   return new GraphQLError(message, { nodes: error.nodes, path: error.path }).toJSON();
 }
 
-function validationMessage(body: unknown): string {
+export function validationMessage(body: unknown): string {
   const entries = Array.isArray(body)
     ? body.flatMap((b) => Object.entries(b as object))
     : Object.entries(body as object);
   const text = (messages: unknown) => (Array.isArray(messages) ? messages.join(' ') : String(messages));
-  return entries.map(([name, messages]) => `${name}: ${text(messages)}`).join('; ');
+  // a field's messages name it; those of the whole request (non_field_errors) stand alone
+  return entries
+    .map(([name, messages]) => (name === 'non_field_errors' ? text(messages) : `${name}: ${text(messages)}`))
+    .join('; ');
 }
