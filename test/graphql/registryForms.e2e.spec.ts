@@ -194,7 +194,11 @@ test('every model answers its detail and list queries with the values of its RES
 
 /**
  * NetBox 3.4.10's own schema (netbox-3.4.10-schema.json: graphene-django's print of it,
- * reduced to its queries, their types' fields and the list queries' arguments).
+ * reduced to its queries, their types' fields and the list queries' arguments). Made from
+ * the v3.4.10 tree with its requirements.txt in a virtualenv, a configuration.py holding
+ * only ALLOWED_HOSTS, DATABASE, REDIS and SECRET_KEY (nothing connects), and
+ * `django.setup(); print(str(netbox.graphql.schema.schema))` under
+ * DJANGO_SETTINGS_MODULE=netbox.settings.
  */
 const NETBOX: {
   queries: Record<string, string>;
