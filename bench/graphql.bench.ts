@@ -6,7 +6,7 @@
  * findWithCount, get: every call the HTTP layer makes to the store), wall time, response
  * bytes. The service runs in this process on the embedded defaults (MemoryReadStore).
  *
- *   [RENDER_CACHE_MB=0] npx tsx bench/graphql.bench.ts [--rounds N]
+ *   [ANSWER_CACHE_MB=0] [RENDER_CACHE_MB=0] npx tsx bench/graphql.bench.ts [--rounds N]
  *
  * Not a test: prints a table of medians.
  */
@@ -68,6 +68,8 @@ async function main() {
     SECRET_KEY: 'bench',
     KEEPALIVE_TIMEOUT: '60',
     RENDER_CACHE_MB: process.env.RENDER_CACHE_MB ?? '',
+    // ANSWER_CACHE_MB=0: REST pages go through the whole read path (the answer cache keeps them whole otherwise)
+    ANSWER_CACHE_MB: process.env.ANSWER_CACHE_MB ?? '',
   });
   const running = await start(config, (entry) => {
     if (entry.level === 'error' || entry.level === 'fatal') process.stderr.write(JSON.stringify(entry) + '\n');

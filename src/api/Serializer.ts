@@ -249,7 +249,8 @@ export class Serializer {
     return OMIT;
   }
 
-  private async computed(
+  /** A computed field's values before rendering (a reference field's `{object_type, object_id}` items), for a page at once. */
+  async computed(
     definition: ModelDefinition,
     field: FieldDefinition,
     docs: ReadDocument[],

@@ -14,6 +14,7 @@ import { imageFieldRoutes } from './extras/imageFieldRoutes.js';
 import { reportsScriptsRoute } from './extras/reportsScriptsRoute.js';
 import { faceMiddleware, negotiationGuard, routeOf } from './face/respond.js';
 import { faceRoutes } from './face/routes.js';
+import { graphqlBodyErrors } from './graphql/graphqlBodyErrors.js';
 import { graphqlRoutes } from './graphql/graphqlRoutes.js';
 import type {} from './LedgerState.js'; // types ctx.state
 import { authenticate } from './middleware/authenticate.js';
@@ -66,6 +67,7 @@ export function createApp(services: Services): Koa {
   app.use(imageAttachmentRoutes(services).routes()); // multipart image uploads (read their own bodies), uploaded files
   app.use(imageFieldRoutes(services).routes()); // multipart writes of models with image fields, their files
   const { maxBodyBytes, bodyTimeoutMs, maxBulkItems } = services.config;
+  app.use(graphqlBodyErrors); // /graphql/: the JSON reader's refusals as GraphQL errors
   app.use(readJsonBody({ maxBytes: maxBodyBytes, timeoutMs: bodyTimeoutMs, maxItems: maxBulkItems }));
   const audit = services.audit;
   app.use(idempotency(audit ? (userId, key) => audit.idempotentRequest(userId, key) : null));

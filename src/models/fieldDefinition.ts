@@ -135,6 +135,13 @@ export interface FieldDefinition extends DependentField {
   /** The key the field takes in the brief and nested forms, where it differs (an FHRP group assignment's group as `group_id`). */
   briefName?: string;
   /**
+   * fk, generic_fk, m2m: Django's related_name, what the target's GraphQL type lists the
+   * objects pointing here under (`%(class)s` is this model's name: a component's device lists
+   * its `consoleports`); absent, the model's plural (`devices`) for a foreign key, and no
+   * listing for a many-to-many field.
+   */
+  relatedName?: string;
+  /**
    * The foreign key is one-to-one: a target may be referenced by one object only.
    * On a 'reverse' field: the one object pointing here, rendered nested, or null.
    */

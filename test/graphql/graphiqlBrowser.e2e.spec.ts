@@ -1,7 +1,8 @@
 /**
  * GraphiQL at /graphql/ in a real browser (Debian's Chromium driven by playwright-core):
  * it loads from the service alone, runs a query and its docs pane shows the derived schema
- * (introspection). Skipped (with a message) where /usr/bin/chromium is not installed.
+ * (introspection), with every request to another origin refused. Skipped (with a
+ * message) where /usr/bin/chromium is not installed.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,10 @@ if (!existsSync(CHROMIUM)) {
     const browser = await launchChromium(t);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const { problems, foreign } = watchPage(page, service.url);
+    // offline but for the service: anything from elsewhere would fail to load
+    await page.route('**/*', (route) =>
+      route.request().url().startsWith(service.url) ? route.continue() : route.abort('internetdisconnected'),
+    );
     await page.goto(`${service.url}/graphql/`);
     await page.locator('.graphiql-container').waitFor({ timeout: 30_000 });
 
@@ -41,6 +46,13 @@ if (!existsSync(CHROMIUM)) {
     await page.locator('.graphiql-doc-explorer', { hasText: 'Query' }).waitFor({ timeout: 30_000 });
     await page.locator('.graphiql-doc-explorer a', { hasText: 'Query' }).first().click();
     await page.locator('.graphiql-doc-explorer', { hasText: 'site_list' }).waitFor({ timeout: 30_000 });
+    // a type's page: its fields, reverse relations under NetBox's names included
+    await page
+      .locator('.graphiql-doc-explorer a', { hasText: /^SiteType$/ })
+      .first()
+      .click();
+    await page.locator('.graphiql-doc-explorer-title', { hasText: 'SiteType' }).waitFor({ timeout: 30_000 });
+    await page.locator('.graphiql-doc-explorer', { hasText: 'powerpanel_set' }).waitFor({ timeout: 30_000 });
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'graphiql.png') });
     t.deepEqual(problems, []);

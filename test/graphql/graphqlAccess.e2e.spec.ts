@@ -167,8 +167,41 @@ test('bad input answers GraphQL errors naming the problem: 400 before running, 2
   const wrongVariable = await post(service, null, 'query($id: Int!) { site(id: $id) { name } }', { id: 'one' });
   t.is(wrongVariable.status, 400);
   t.regex(wrongVariable.body.errors[0].message, /Variable "\$id" got invalid value "one"/);
+  // nesting that would overflow graphql-js's recursive parser is refused before it is parsed
+  for (const deep of [
+    `{ ${'site_list { '.repeat(3000)}id${' }'.repeat(3001)}`,
+    `{ site_list(name: ${'['.repeat(9000)}"x"${']'.repeat(9000)}) { id } }`,
+  ]) {
+    const refused = await post(service, null, deep);
+    t.is(refused.status, 400);
+    t.is(refused.body.errors[0].message, 'Query nests brackets more than 100 levels deep.');
+  }
   t.is((await post(service, null, '')).status, 400);
-  t.is((await as(service, null)('POST', '/graphql/', 'query=x', { 'Content-Type': 'text/plain' })).status, 415);
+  // a body the JSON reader refuses answers a GraphQL error too (REST's answer is {"detail"})
+  const textBody = await as(service, null)('POST', '/graphql/', 'query=x', { 'Content-Type': 'text/plain' });
+  t.deepEqual(
+    [textBody.status, textBody.body],
+    [415, { errors: [{ message: 'Unsupported media type "text/plain" in request.' }] }],
+  );
+  const notJson = await fetch(`${service.url}/graphql/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{"query": "{ site_list { name } }"',
+  });
+  t.is(notJson.status, 400);
+  t.regex((await notJson.json()).errors[0].message, /^JSON parse error - /);
+  const nested = await post(
+    service,
+    null,
+    '{ site_list { name } }',
+    JSON.parse(`{"v":${'['.repeat(40)}${']'.repeat(40)}}`),
+  );
+  t.deepEqual([nested.status, nested.body], [400, { errors: [{ message: 'JSON nested too deeply.' }] }]);
+  t.is(
+    (await as(service, null)('POST', '/api/dcim/sites/', 'x', { 'Content-Type': 'text/plain' })).body.detail,
+    'Unsupported media type "text/plain" in request.',
+    'REST keeps its shape',
+  );
   t.is((await as(service, null)('POST', '/graphql/', [1])).status, 400);
   t.is((await as(service, null)('GET', '/graphql/?query=%7Bsite_list%7Bname%7D&variables=%7Bbad')).status, 400);
   t.is((await as(service, null)('PUT', '/graphql/', {})).status, 405);
@@ -205,6 +238,16 @@ test('filters take REST names and lookups, several values as lists; GET works to
     address: '192.0.2.1/25',
     assigned_object: { __typename: 'InterfaceType', name: 'et-0/0/0' },
   });
+  // a many-to-many field listed from its target, under NetBox's related name (Site.asns: an ASN's sites)
+  const rir = await ok(service.api('POST', '/api/ipam/rirs/', { name: 'RIR m2m', slug: 'rir-m2m' }));
+  const asn = await ok(service.api('POST', '/api/ipam/asns/', { asn: 64999, rir: rir.id }));
+  await ok(service.api('PATCH', `/api/dcim/sites/${t.context.seeded.site.id}/`, { asns: [asn.id] }), 200);
+  const sites = await admin(`{ asn(id: ${asn.id}) { asn rir { name } sites { name asns { asn } } } }`);
+  t.deepEqual(sites.body.data.asn, {
+    asn: 64999,
+    rir: { name: 'RIR m2m' },
+    sites: [{ name: 'DC-1', asns: [{ asn: 64999 }] }],
+  });
   const typed = await service.api(
     'POST',
     '/graphql/',
@@ -215,6 +258,18 @@ test('filters take REST names and lookups, several values as lists; GET works to
   t.is(typed.headers.get('content-type'), 'application/graphql-response+json');
   const got = await service.api('GET', `/graphql/?query=${encodeURIComponent('{ site_list(name: "DC-1") { name } }')}`);
   t.deepEqual(got.body, { data: { site_list: [{ name: 'DC-1' }] } });
+  // operationName picks one of several operations, by POST and by GET, with variables
+  const two = 'query A { site_list { id } } query B($n: [String]) { site_list(name: $n) { name } }';
+  const b = await service.api('POST', '/graphql/', { query: two, operationName: 'B', variables: { n: ['DC-1'] } });
+  t.deepEqual(b.body, { data: { site_list: [{ name: 'DC-1' }] } });
+  const params = new URLSearchParams({ query: two, operationName: 'B', variables: JSON.stringify({ n: ['DC-1'] }) });
+  t.deepEqual((await service.api('GET', `/graphql/?${params}`)).body, b.body);
+  const unnamed = await service.api('POST', '/graphql/', { query: two });
+  t.is(unnamed.status, 400);
+  t.is(unnamed.body.errors[0].message, 'Must provide operation name if query contains multiple operations.');
+  const unknown = await service.api('POST', '/graphql/', { query: two, operationName: 'C' });
+  t.is(unknown.status, 400);
+  t.is(unknown.body.errors[0].message, 'Unknown operation named "C".');
 });
 
 test('GraphiQL, its assets and the SDL are served locally', async (t) => {

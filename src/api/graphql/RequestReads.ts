@@ -11,65 +11,22 @@ import type { Context } from 'koa';
 
 import type { Config } from '../../config.js';
 import { PermissionDeniedError } from '../../errors/requestErrors.js';
+import { customFieldsOf } from '../../models/customFields/customFieldsOf.js';
+import type { FieldDefinition, GenericListItem, RenderMemo } from '../../models/fieldDefinition.js';
 import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
+import { lookupView } from '../../projections/lookupView.js';
 import type { FindOptions, Query, ReadDocument, ReadStore } from '../../projections/ReadStore.js';
 import { viewScope } from '../permissions.js';
 import { andQueries } from '../query/clauses.js';
 import { compileSort } from '../query/sort.js';
 import type { Serializer } from '../Serializer.js';
+import { Batch } from './Batch.js';
 
 /** A generic relation's type field and the model its value names (an IP address's assigned object). */
 export interface GenericParent {
   typeField: string;
   parentModel: string;
-}
-
-/** A batch of keys answered together once the current level has asked for everything it needs. */
-class Batch<K, V> {
-  private pending = new Map<K, Array<(value: V) => void>>();
-  private failures = new Map<K, Array<(error: unknown) => void>>();
-  private scheduled = false;
-
-  constructor(
-    private readonly answer: (keys: K[]) => Promise<Map<K, V>>,
-    private readonly missing: V,
-  ) {}
-
-  load(key: K): Promise<V> {
-    return new Promise<V>((resolve, reject) => {
-      const waiting = this.pending.get(key);
-      if (waiting) {
-        waiting.push(resolve);
-        this.failures.get(key)!.push(reject);
-      } else {
-        this.pending.set(key, [resolve]);
-        this.failures.set(key, [reject]);
-      }
-      if (!this.scheduled) {
-        this.scheduled = true;
-        // After every microtask of this level: graphql-js asks for all the level's fields first.
-        setImmediate(() => void this.flush());
-      }
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const pending = this.pending;
-    const failures = this.failures;
-    this.pending = new Map();
-    this.failures = new Map();
-    this.scheduled = false;
-    try {
-      const answers = await this.answer([...pending.keys()]);
-      for (const [key, resolvers] of pending) {
-        const value = answers.has(key) ? answers.get(key)! : this.missing;
-        for (const resolve of resolvers) resolve(value);
-      }
-    } catch (error) {
-      for (const rejects of failures.values()) for (const reject of rejects) reject(error);
-    }
-  }
 }
 
 /** The objects of one model waiting to be rendered, and the fields asked of them. */
@@ -79,11 +36,21 @@ interface RenderBatch {
   batch: Batch<number, Record<string, unknown> | null>;
 }
 
+/** The objects of one model whose computed field is asked for at one level. */
+interface PageBatch<V> {
+  docs: Map<number, ReadDocument>;
+  batch: Batch<number, V>;
+}
+
 export class RequestReads {
   private readonly scopes = new Map<string, Promise<Query | null>>();
   private readonly byId = new Map<string, Batch<number, ReadDocument | null>>();
   private readonly children = new Map<string, Batch<number, ReadDocument[]>>();
   private readonly rendered = new Map<string, RenderBatch>();
+  private readonly references = new Map<string, PageBatch<GenericListItem[] | null>>();
+  private readonly customFieldNames = new Map<string, Promise<Array<{ name: string }>>>();
+  /** Objects rendered once per request, as the REST renderer keeps them per response. */
+  private readonly memo: RenderMemo = new Map();
   /** The model of each object handed out, for the union types (a generic relation's object). */
   private readonly models = new WeakMap<object, string>();
   /** Objects read so far: the cost bound's estimate checked against what the data holds. */
@@ -170,7 +137,8 @@ export class RequestReads {
   }
 
   /**
-   * The `model` objects whose `via` field names `parentId` (a site's devices), or, for a
+   * The `model` objects whose `via` field names `parentId` (a site's devices; one of those a
+   * many-to-many field holds: an IP address's services), or, for a
    * generic relation, whose `typeField` is `parentModel` and `via` is `parentId` (an
    * interface's IP addresses); in the model's default order.
    */
@@ -186,12 +154,16 @@ export class RequestReads {
         const clause: Query = { [via]: { $in: parents } };
         if (generic) clause[generic.typeField] = generic.parentModel;
         const docs = await this.find(definition, andQueries([scope, clause]), { sort: compileSort(definition, null) });
+        const asked = new Set(parents);
         const grouped = new Map<number, ReadDocument[]>();
         for (const doc of docs) {
-          const parent = doc[via] as number;
-          const list = grouped.get(parent) ?? [];
-          list.push(doc);
-          grouped.set(parent, list);
+          // a many-to-many field holds several parents (a service's IP addresses)
+          for (const parent of [doc[via]].flat() as number[]) {
+            if (!asked.has(parent)) continue;
+            const list = grouped.get(parent) ?? [];
+            list.push(doc);
+            grouped.set(parent, list);
+          }
         }
         return grouped;
       }, []);
@@ -226,5 +198,62 @@ export class RequestReads {
     entry.fields.add(field);
     const row = await entry.batch.load(doc.id);
     return row?.[field] ?? null;
+  }
+
+  /**
+   * The objects a computed reference field names (a port's link peers, a circuit's
+   * termination on side A), as `{object_type, object_id}` items, or null where the REST form
+   * is null (no path at all): computed for the objects of a level at once, as a page is.
+   * The objects themselves are read through `object`, so each is permission-filtered.
+   */
+  referenceItems(
+    definition: ModelDefinition,
+    field: FieldDefinition,
+    doc: ReadDocument,
+  ): Promise<GenericListItem[] | null> {
+    const key = `${definition.key}.${field.name}`;
+    let entry = this.references.get(key);
+    if (!entry) {
+      const docs = new Map<number, ReadDocument>();
+      const batch = new Batch<number, GenericListItem[] | null>(async (ids) => {
+        const page = ids.map((id) => docs.get(id)!);
+        docs.clear();
+        const options = { baseUrl: this.ctx.state.baseUrl, memo: this.memo };
+        const values = await this.serializer.computed(definition, field, page, options);
+        const items = (value: unknown) =>
+          value === null || value === undefined
+            ? field.references === 'many'
+              ? null
+              : []
+            : ((Array.isArray(value) ? value : [value]) as GenericListItem[]);
+        return new Map(page.map((d, i) => [d.id, items(values[i])]));
+      }, []);
+      entry = { docs, batch };
+      this.references.set(key, entry);
+    }
+    entry.docs.set(doc.id, doc);
+    return entry.batch.load(doc.id);
+  }
+
+  /**
+   * The custom field data of an object as NetBox's GraphQL shows it (`custom_field_data`):
+   * every custom field defined for its model, null when unset, and an object field as the
+   * ids it stores, not the nested objects REST shows (which would show objects the caller
+   * may not view).
+   */
+  async customFieldData(
+    definition: ModelDefinition,
+    field: FieldDefinition,
+    doc: ReadDocument,
+  ): Promise<Record<string, unknown>> {
+    let names = this.customFieldNames.get(definition.key);
+    if (!names) {
+      names = customFieldsOf(lookupView(this.store), definition.key).then((defined) =>
+        defined.map((custom) => ({ name: String(custom.name) })),
+      );
+      this.customFieldNames.set(definition.key, names);
+    }
+    const stored = (doc[field.name] ?? {}) as Record<string, unknown>;
+    return Object.fromEntries((await names).map(({ name }) => [name, stored[name] ?? null]));
   }
 }

@@ -27,6 +27,7 @@ import type { ReadStore } from '../../projections/ReadStore.js';
 import { ReadStoreUnavailableError } from '../../projections/ReadStoreUnavailableError.js';
 import { NOT_AUTHENTICATED, principalOf } from '../permissions.js';
 import type { Services } from '../Services.js';
+import { nestingError } from './documentNesting.js';
 import { GRAPHIQL_CSP, graphiqlAsset, graphiqlPage } from './graphiqlAssets.js';
 import { checkLimits } from './limits.js';
 import { pastStateFor } from './pastState.js';
@@ -36,6 +37,8 @@ import { buildSchema } from './schema.js';
 const ENDPOINT = '/graphql/';
 const ASSETS = '/graphql/static/';
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+/** The most tokens a document may hold: parsing stops there. */
+const MAX_TOKENS = 20_000;
 
 interface GraphqlRequest {
   query: string;
@@ -99,9 +102,11 @@ async function answer(services: Services, schema: GraphQLSchema, ctx: Context): 
   if (services.config.loginRequired && !principalOf(ctx)) throw new PermissionDeniedError(NOT_AUTHENTICATED);
   const request = requestOf(ctx);
   if (typeof request === 'string') return requestError(ctx, request);
+  const tooDeep = nestingError(request.query, MAX_TOKENS);
+  if (tooDeep) return requestError(ctx, [tooDeep]);
   let document: DocumentNode;
   try {
-    document = parse(request.query, { maxTokens: 20_000 });
+    document = parse(request.query, { maxTokens: MAX_TOKENS });
   } catch (error) {
     if (error instanceof GraphQLError) return requestError(ctx, [error]);
     throw error;
@@ -197,10 +202,13 @@ function shown(services: Services, ctx: Context, error: GraphQLError): GraphQLFo
   return new GraphQLError(message, { nodes: error.nodes, path: error.path }).toJSON();
 }
 
-function validationMessage(body: unknown): string {
+export function validationMessage(body: unknown): string {
   const entries = Array.isArray(body)
     ? body.flatMap((b) => Object.entries(b as object))
     : Object.entries(body as object);
   const text = (messages: unknown) => (Array.isArray(messages) ? messages.join(' ') : String(messages));
-  return entries.map(([name, messages]) => `${name}: ${text(messages)}`).join('; ');
+  // a field's messages name it; those of the whole request (non_field_errors) stand alone
+  return entries
+    .map(([name, messages]) => (name === 'non_field_errors' ? text(messages) : `${name}: ${text(messages)}`))
+    .join('; ');
 }

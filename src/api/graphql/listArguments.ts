@@ -1,8 +1,10 @@
 /**
  * The arguments of a `<model>_list` query: the model's REST filter set (src/api/query/filterSet.ts),
  * each filter and each of its lookups under the same name (`name`, `name__ic`, `site_id__n`),
- * as NetBox 3.4's ObjectListField derives them: booleans as Boolean (and `__empty`),
- * everything else as String, a list of them where the filter takes several values.
+ * as NetBox 3.4's ObjectListField derives them: booleans as Boolean, everything else as
+ * String, a list of them where the filter takes several values (`q` one, `__empty` a list).
+ * NetBox's choice filters taking one value (String there) and number filters (Int there)
+ * are lists of strings here, as the REST filter takes them.
  * Custom-field filters (`cf_<name>`) depend on data and are not in the schema.
  * `limit`, `offset` and `ordering` page and order the list (NetBox 3.4 has none of them).
  */
@@ -28,7 +30,8 @@ export function listArguments(
 ): Record<string, GraphQLArgumentConfig> {
   const args: Record<string, GraphQLArgumentConfig> = {};
   for (const [name, filter] of filterSetOf(registry, definition)) {
-    const single = 'single' in filter && filter.single === true;
+    // the search (`q`) takes one value; `__empty` a list of strings, as NetBox types it
+    const single = ('single' in filter && filter.single === true) || filter.kind === 'search';
     const type = (boolean: boolean): GraphQLInputType => {
       const scalar = boolean ? GraphQLBoolean : GraphQLString;
       return single || boolean ? scalar : new GraphQLList(scalar);
@@ -36,7 +39,7 @@ export function listArguments(
     if (isGraphqlName(name)) args[name] = { type: type(isBoolean(filter)) };
     for (const lookup of filter.lookups) {
       const parameter = `${name}__${lookup}`;
-      if (isGraphqlName(parameter)) args[parameter] = { type: type(lookup === 'empty' || isBoolean(filter)) };
+      if (isGraphqlName(parameter)) args[parameter] = { type: type(lookup !== 'empty' && isBoolean(filter)) };
     }
   }
   args.limit ??= { type: GraphQLInt, description: 'At most this many objects (default and maximum: MAX_PAGE_SIZE).' };

@@ -29,6 +29,8 @@ export type Field = GraphQLFieldConfig<ReadDocument, GraphqlContext>;
 export interface TypeLookup {
   object(model: string): GraphQLOutputType | null;
   union(owner: ModelDefinition, field: FieldDefinition, targets: string[]): GraphQLOutputType | null;
+  /** A field of another model (the fk a holder names its parent by). */
+  fieldOf(model: string, name: string): FieldDefinition | undefined;
 }
 
 /** The GraphQL field of one REST field, or null for one the complete form never shows. */
@@ -50,15 +52,13 @@ export function objectField(definition: ModelDefinition, field: FieldDefinition,
     case 'count':
       return rendered(GraphQLInt);
     case 'custom_fields':
-    case 'computed': {
-      if (field.coalesce && field.target) {
-        const type = types.object(field.target);
-        if (!type) return rendered(GraphQLJSON);
-        const first = (doc: ReadDocument) => field.coalesce!.map((key) => doc[key]).find((v) => typeof v === 'number');
-        return { type, resolve: (doc, _args, { reads }) => reads.object(field.target!, first(doc)) };
-      }
-      return rendered(GraphQLJSON);
-    }
+      return {
+        type: GraphQLJSON,
+        description: field.help,
+        resolve: (doc, _args, { reads }) => reads.customFieldData(definition, field, doc),
+      };
+    case 'computed':
+      return computedField(definition, field, types) ?? rendered(GraphQLJSON);
     case 'string':
     case 'cidr':
     case 'ip_address':
@@ -84,7 +84,7 @@ export function objectField(definition: ModelDefinition, field: FieldDefinition,
     case 'choice':
       return choiceField(field);
     case 'fk': {
-      if (field.representation === 'id') return plain(field, GraphQLInt);
+      // shown by id in REST (an inventory item's parent), an object here as in NetBox's GraphQL
       const type = types.object(field.target!);
       return (
         type && {
@@ -150,6 +150,59 @@ export function objectField(definition: ModelDefinition, field: FieldDefinition,
     default:
       return rendered(GraphQLJSON);
   }
+}
+
+/**
+ * A computed field that names objects, as those objects (each permission-filtered): the
+ * first of several foreign keys that is set (a device's primary IP), a reference the model
+ * computes (a port's link peers, a circuit's termination on side A: a union where it may
+ * name several models), or the object holding this one (a device's parent device, through
+ * the bay it is installed in). Null for a computed value that names none.
+ */
+function computedField(definition: ModelDefinition, field: FieldDefinition, types: TypeLookup): Field | null {
+  if (field.coalesce && field.target) {
+    const type = types.object(field.target);
+    const first = (doc: ReadDocument) => field.coalesce!.map((key) => doc[key]).find((v) => typeof v === 'number');
+    return type && { type, resolve: (doc, _args, { reads }) => reads.object(field.target!, first(doc)) };
+  }
+  if (field.references && field.targets?.length) {
+    const type = types.union(definition, field, field.targets);
+    if (!type) return null;
+    const objects = async (doc: ReadDocument, reads: GraphqlContext['reads']) => {
+      const items = await reads.referenceItems(definition, field, doc);
+      if (items === null) return null;
+      const found = await Promise.all(items.map((item) => reads.object(item.object_type, item.object_id)));
+      return found.filter((d) => d !== null);
+    };
+    if (field.references === 'many') {
+      return {
+        type: new GraphQLList(type),
+        description: field.help,
+        resolve: (doc, _args, { reads }) => objects(doc, reads),
+      };
+    }
+    return {
+      type,
+      description: field.help,
+      resolve: async (doc, _args, { reads }) => (await objects(doc, reads))?.[0] ?? null,
+    };
+  }
+  if (field.heldBy) {
+    const { model, via, parent } = field.heldBy;
+    const target = types.fieldOf(model, parent)?.target;
+    const type = target ? types.object(target) : null;
+    return (
+      type && {
+        type,
+        description: field.help,
+        resolve: async (doc, _args, { reads }) => {
+          const [holder] = await reads.related(model, via, doc.id);
+          return holder ? reads.object(target!, holder[parent]) : null;
+        },
+      }
+    );
+  }
+  return null;
 }
 
 /** A value stored as REST renders it: the stored one, else the field's default. */

@@ -1,10 +1,15 @@
 /** Scalars the derived schema needs beyond GraphQL's own. */
 import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
 
-/** Any JSON value, as the REST complete form renders it (custom fields, config contexts, computed values). */
+/**
+ * Any JSON value, as the REST complete form renders it (custom fields, config contexts,
+ * computed values, JSON model fields), named as graphene's GenericScalar, which NetBox uses
+ * for custom fields and config contexts. (NetBox's JSON model fields are graphene-django's
+ * JSONString, a JSON text; here they are the value itself.)
+ */
 export const GraphQLJSON = new GraphQLScalarType({
-  name: 'JSONString',
-  description: "Any JSON value (graphene's GenericScalar in NetBox).",
+  name: 'GenericScalar',
+  description: 'Any JSON value.',
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),

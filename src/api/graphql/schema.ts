@@ -36,6 +36,7 @@ export function buildSchema(registry: ModelRegistry): GraphQLSchema {
   const types: TypeLookup = {
     object: (model) => objects.get(model) ?? null,
     union: (owner, field, targets) => unionOf(registry, objects, unions, owner, field, targets),
+    fieldOf: (model, name) => registry.tryGet(model)?.fields.find((f) => f.name === name),
   };
   for (const definition of registry.all()) {
     const names = namesOf(definition);
@@ -74,6 +75,8 @@ function objectFields(registry: ModelRegistry, definition: ModelDefinition, type
     const config = objectField(definition, field, types);
     if (config) fields[fieldName(field)] = config;
   }
+  // NetBox's types show the stored custom field data under both names (custom_fields is its mixin's)
+  if (fields.custom_fields) fields.custom_field_data ??= fields.custom_fields;
   const className = namesOf(definition).className;
   fields.class_type ??= {
     type: GraphQLString,
@@ -84,11 +87,16 @@ function objectFields(registry: ModelRegistry, definition: ModelDefinition, type
     const type = types.object(relation.source.key);
     if (!type) continue;
     const generic = relation.typeField ? { typeField: relation.typeField, parentModel: definition.key } : undefined;
-    fields[relation.name] = {
-      type: new GraphQLList(new GraphQLNonNull(type)),
-      description: `The ${relation.source.verboseNamePlural} whose ${relation.typeField ? 'object' : relation.via} is this one.`,
-      resolve: (doc, _args, { reads }) => reads.related(relation.source.key, relation.via, doc.id, generic),
-    };
+    const description = `The ${relation.oneToOne ? relation.source.verboseName : relation.source.verboseNamePlural} whose ${relation.typeField ? 'object' : relation.via} is this one.`;
+    const related = (doc: ReadDocument, reads: GraphqlContext['reads']) =>
+      reads.related(relation.source.key, relation.via, doc.id, generic);
+    fields[relation.name] = relation.oneToOne
+      ? { type, description, resolve: async (doc, _args, { reads }) => (await related(doc, reads))[0] ?? null }
+      : {
+          type: new GraphQLList(new GraphQLNonNull(type)),
+          description,
+          resolve: (doc, _args, { reads }) => related(doc, reads),
+        };
   }
   return fields;
 }

@@ -22,7 +22,14 @@ export const circuittermination: ModelDefinition = {
   verboseNamePlural: 'circuit terminations',
   fields: [
     ...identityFields,
-    { name: 'circuit', type: 'fk', target: 'circuits.circuit', onDelete: 'CASCADE', required: true },
+    {
+      name: 'circuit',
+      type: 'fk',
+      target: 'circuits.circuit',
+      onDelete: 'CASCADE',
+      required: true,
+      relatedName: 'terminations',
+    },
     {
       name: 'term_side',
       type: 'choice',

@@ -25,7 +25,7 @@ export const provider: ModelDefinition = {
     { name: 'account', type: 'string', blank: true, default: '', maxLength: 30 },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
-    { name: 'asns', type: 'm2m', target: 'ipam.asn', default: [] },
+    { name: 'asns', type: 'm2m', target: 'ipam.asn', default: [], relatedName: 'providers' },
     ...changeLoggedFields,
     countField('circuit_count', 'circuits.circuit', 'provider'),
   ],

@@ -11,7 +11,14 @@ export const providernetwork: ModelDefinition = {
   verboseNamePlural: 'provider networks',
   fields: [
     ...identityFields,
-    { name: 'provider', type: 'fk', target: 'circuits.provider', onDelete: 'PROTECT', required: true },
+    {
+      name: 'provider',
+      type: 'fk',
+      target: 'circuits.provider',
+      onDelete: 'PROTECT',
+      required: true,
+      relatedName: 'networks',
+    },
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     { name: 'service_id', label: 'Service ID', type: 'string', blank: true, default: '', maxLength: 100 },
     descriptionField,

@@ -14,7 +14,15 @@ export const cabletermination: ModelDefinition = {
   verboseNamePlural: 'cable terminations',
   fields: [
     ...identityFields,
-    { name: 'cable', type: 'fk', target: 'dcim.cable', onDelete: 'CASCADE', representation: 'id', required: true },
+    {
+      name: 'cable',
+      type: 'fk',
+      target: 'dcim.cable',
+      onDelete: 'CASCADE',
+      representation: 'id',
+      required: true,
+      relatedName: 'terminations',
+    },
     {
       name: 'cable_end',
       type: 'choice',

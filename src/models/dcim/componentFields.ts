@@ -14,6 +14,7 @@ export const deviceField: FieldDefinition = {
   target: 'dcim.device',
   onDelete: 'CASCADE',
   required: true,
+  relatedName: '%(class)ss',
 };
 
 /** The module of the device that holds a component, if one does. */
@@ -24,6 +25,7 @@ export const moduleField: FieldDefinition = {
   onDelete: 'CASCADE',
   nullable: true,
   default: null,
+  relatedName: '%(class)ss',
 };
 
 /** A component's (or template's) name, unique on its device (or device type). */
@@ -42,12 +44,29 @@ export const deviceTypeField: FieldDefinition = {
   target: 'dcim.devicetype',
   onDelete: 'CASCADE',
   required: true,
+  relatedName: '%(class)ss',
 };
 
 /** A template of a component modules can have too belongs to one of a device type and a module type. */
 export const modularTemplateOwnerFields: FieldDefinition[] = [
-  { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'CASCADE', nullable: true, default: null },
-  { name: 'module_type', type: 'fk', target: 'dcim.moduletype', onDelete: 'CASCADE', nullable: true, default: null },
+  {
+    name: 'device_type',
+    type: 'fk',
+    target: 'dcim.devicetype',
+    onDelete: 'CASCADE',
+    nullable: true,
+    default: null,
+    relatedName: '%(class)ss',
+  },
+  {
+    name: 'module_type',
+    type: 'fk',
+    target: 'dcim.moduletype',
+    onDelete: 'CASCADE',
+    nullable: true,
+    default: null,
+    relatedName: '%(class)ss',
+  },
 ];
 
 /** Templates are not change-logged objects: no tags or custom fields, only their timestamps. */

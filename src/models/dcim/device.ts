@@ -161,7 +161,14 @@ export const device: ModelDefinition = {
     ...identityFields,
     displayNameField,
     { name: 'name', type: 'string', nullable: true, blank: true, default: null, maxLength: 64 },
-    { name: 'device_type', type: 'fk', target: 'dcim.devicetype', onDelete: 'PROTECT', required: true },
+    {
+      name: 'device_type',
+      type: 'fk',
+      target: 'dcim.devicetype',
+      onDelete: 'PROTECT',
+      required: true,
+      relatedName: 'instances',
+    },
     { name: 'device_role', type: 'fk', target: 'dcim.devicerole', onDelete: 'PROTECT', required: true },
     tenantField,
     { name: 'platform', type: 'fk', target: 'dcim.platform', onDelete: 'SET_NULL', nullable: true, default: null },
@@ -212,6 +219,7 @@ export const device: ModelDefinition = {
       onDelete: 'SET_NULL',
       nullable: true,
       default: null,
+      relatedName: 'members',
       // A device leaving a deleted chassis keeps no position or priority in it.
       clearsWith: { vc_position: null, vc_priority: null },
     },

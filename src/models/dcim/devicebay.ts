@@ -17,6 +17,7 @@ export const devicebay = deviceComponentModel({
       nullable: true,
       default: null,
       unique: true,
+      relatedName: 'parent_bay',
     },
   ],
   filters: { installed_device_id: BEYOND_NETBOX, installed_device: BEYOND_NETBOX },

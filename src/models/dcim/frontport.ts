@@ -14,7 +14,14 @@ export const frontport = deviceComponentModel({
   fields: [
     { name: 'type', type: 'choice', required: true, choices: PORT_TYPE_CHOICES },
     colorField,
-    { name: 'rear_port', type: 'fk', target: 'dcim.rearport', onDelete: 'CASCADE', required: true },
+    {
+      name: 'rear_port',
+      type: 'fk',
+      target: 'dcim.rearport',
+      onDelete: 'CASCADE',
+      required: true,
+      relatedName: 'frontports',
+    },
     rearPortPositionField,
   ],
   unique: [{ fields: ['device', 'name'] }, { fields: ['rear_port', 'rear_port_position'] }],

@@ -13,7 +13,14 @@ export const frontporttemplate = componentTemplateModel({
   fields: [
     { name: 'type', type: 'choice', required: true, choices: PORT_TYPE_CHOICES },
     colorField,
-    { name: 'rear_port', type: 'fk', target: 'dcim.rearporttemplate', onDelete: 'CASCADE', required: true },
+    {
+      name: 'rear_port',
+      type: 'fk',
+      target: 'dcim.rearporttemplate',
+      onDelete: 'CASCADE',
+      required: true,
+      relatedName: 'frontport_templates',
+    },
     rearPortPositionField,
   ],
   unique: [

@@ -36,6 +36,7 @@ export function inventoryParentField(model: string): FieldDefinition {
     representation: 'id',
     nullable: true,
     default: null,
+    relatedName: 'child_items',
   };
 }
 

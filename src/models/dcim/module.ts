@@ -33,7 +33,14 @@ export const module: ModelDefinition = {
       required: true,
       unique: true,
     },
-    { name: 'module_type', type: 'fk', target: 'dcim.moduletype', onDelete: 'PROTECT', required: true },
+    {
+      name: 'module_type',
+      type: 'fk',
+      target: 'dcim.moduletype',
+      onDelete: 'PROTECT',
+      required: true,
+      relatedName: 'instances',
+    },
     {
       name: 'status',
       type: 'choice',

@@ -33,8 +33,23 @@ export const powerfeed: ModelDefinition = {
   verboseNamePlural: 'power feeds',
   fields: [
     ...identityFields,
-    { name: 'power_panel', type: 'fk', target: 'dcim.powerpanel', onDelete: 'PROTECT', required: true },
-    { name: 'rack', type: 'fk', target: 'dcim.rack', onDelete: 'PROTECT', nullable: true, default: null },
+    {
+      name: 'power_panel',
+      type: 'fk',
+      target: 'dcim.powerpanel',
+      onDelete: 'PROTECT',
+      required: true,
+      relatedName: 'powerfeeds',
+    },
+    {
+      name: 'rack',
+      type: 'fk',
+      target: 'dcim.rack',
+      onDelete: 'PROTECT',
+      nullable: true,
+      default: null,
+      relatedName: 'powerfeed_set',
+    },
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     choiceField(
       'status',

@@ -12,7 +12,15 @@ export const poweroutlet = deviceComponentModel({
   modular: true,
   fields: [
     optionalTypeField(POWER_OUTLET_TYPE_CHOICES),
-    { name: 'power_port', type: 'fk', target: 'dcim.powerport', onDelete: 'SET_NULL', nullable: true, default: null },
+    {
+      name: 'power_port',
+      type: 'fk',
+      target: 'dcim.powerport',
+      onDelete: 'SET_NULL',
+      nullable: true,
+      default: null,
+      relatedName: 'poweroutlets',
+    },
     feedLegField,
   ],
   filters: { power_port_id: false, power_port: false },

@@ -18,6 +18,7 @@ export const poweroutlettemplate = componentTemplateModel({
       onDelete: 'SET_NULL',
       nullable: true,
       default: null,
+      relatedName: 'poweroutlet_templates',
     },
     feedLegField,
   ],

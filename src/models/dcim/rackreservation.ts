@@ -58,13 +58,13 @@ export const rackreservation: ModelDefinition = {
   verboseNamePlural: 'rack reservations',
   fields: [
     ...identityFields,
-    { name: 'rack', type: 'fk', target: 'dcim.rack', onDelete: 'CASCADE', required: true },
+    { name: 'rack', type: 'fk', target: 'dcim.rack', onDelete: 'CASCADE', required: true, relatedName: 'reservations' },
     { name: 'units', type: 'array', required: true, items: 'integer' },
     { name: 'created', type: 'date', readOnly: true, nullable: true },
     { name: 'last_updated', type: 'datetime', readOnly: true, nullable: true },
     // The brief form names the user by username alone.
     { name: 'user', type: 'fk', target: 'auth.user', onDelete: 'PROTECT', required: true, briefAttribute: 'username' },
-    tenantField,
+    { ...tenantField, relatedName: 'rackreservations' },
     { name: 'description', type: 'string', required: true, maxLength: 200 },
     { name: 'comments', type: 'string', blank: true, default: '' },
     { name: 'tags', type: 'tags', target: 'extras.tag' },

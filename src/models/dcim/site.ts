@@ -38,7 +38,7 @@ export const site: ModelDefinition = {
     { name: 'latitude', type: 'decimal', nullable: true, default: null, maxDigits: 8, decimalPlaces: 6 },
     { name: 'longitude', type: 'decimal', nullable: true, default: null, maxDigits: 9, decimalPlaces: 6 },
     { name: 'comments', type: 'string', blank: true, default: '' },
-    { name: 'asns', type: 'm2m', target: 'ipam.asn' },
+    { name: 'asns', type: 'm2m', target: 'ipam.asn', relatedName: 'sites' },
     ...changeLoggedFields,
     // NetBox's API counts the circuits joined to their terminations at the site: a circuit
     // with both ends here counts twice, so this is the number of terminations

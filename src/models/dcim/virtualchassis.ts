@@ -82,6 +82,7 @@ export const virtualchassis: ModelDefinition = {
       nullable: true,
       default: null,
       unique: true,
+      relatedName: 'vc_master_for',
     },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },

@@ -44,9 +44,9 @@ export const virtualdevicecontext: ModelDefinition = {
   fields: [
     ...identityFields,
     { name: 'name', type: 'string', required: true, maxLength: 64 },
-    { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'PROTECT', required: true },
+    { name: 'device', type: 'fk', target: 'dcim.device', onDelete: 'PROTECT', required: true, relatedName: 'vdcs' },
     { name: 'identifier', type: 'integer', nullable: true, default: null, min: 0, max: 32767 },
-    tenantField,
+    { ...tenantField, relatedName: 'vdcs' },
     primaryIpShown,
     primaryIpField('primary_ip4'),
     primaryIpField('primary_ip6'),

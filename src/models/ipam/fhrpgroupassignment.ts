@@ -39,6 +39,7 @@ export const fhrpgroupassignment: ModelDefinition = {
       required: true,
       briefAttribute: 'id',
       briefName: 'group_id',
+      relatedName: 'fhrpgroupassignment_set',
     },
     { name: 'interface_type', type: 'content_type', allowedTypes: INTERFACE_TYPES, required: true },
     { name: 'interface_id', type: 'integer', required: true, min: 0, max: 9223372036854776000 },

@@ -36,8 +36,8 @@ export const l2vpn: ModelDefinition = {
     slugField,
     // The serializer leaves the type optional; the model refuses a missing one (see validate).
     { name: 'type', type: 'choice', choices: L2VPN_TYPE_CHOICES },
-    { name: 'import_targets', type: 'm2m', target: 'ipam.routetarget', default: [] },
-    { name: 'export_targets', type: 'm2m', target: 'ipam.routetarget', default: [] },
+    { name: 'import_targets', type: 'm2m', target: 'ipam.routetarget', default: [], relatedName: 'importing_l2vpns' },
+    { name: 'export_targets', type: 'm2m', target: 'ipam.routetarget', default: [], relatedName: 'exporting_l2vpns' },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     tenantField,

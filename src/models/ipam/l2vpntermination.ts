@@ -41,7 +41,14 @@ export const l2vpntermination: ModelDefinition = {
   verboseNamePlural: 'L2VPN terminations',
   fields: [
     ...identityFields,
-    { name: 'l2vpn', type: 'fk', target: 'ipam.l2vpn', onDelete: 'CASCADE', required: true },
+    {
+      name: 'l2vpn',
+      type: 'fk',
+      target: 'ipam.l2vpn',
+      onDelete: 'CASCADE',
+      required: true,
+      relatedName: 'terminations',
+    },
     { name: 'assigned_object_type', type: 'content_type', allowedTypes: TERMINATING_TYPES, required: true },
     { name: 'assigned_object_id', type: 'integer', required: true, min: 0, max: 9223372036854776000 },
     // deleting the interface or VLAN deletes its termination (a generic relation cascades)

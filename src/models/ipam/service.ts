@@ -42,7 +42,7 @@ export const service: ModelDefinition = {
     { name: 'name', type: 'string', required: true, maxLength: 100 },
     portsField,
     protocolField,
-    { name: 'ipaddresses', type: 'm2m', target: 'ipam.ipaddress', default: [] },
+    { name: 'ipaddresses', type: 'm2m', target: 'ipam.ipaddress', default: [], relatedName: 'services' },
     descriptionField,
     { name: 'comments', type: 'string', blank: true, default: '' },
     ...changeLoggedFields,

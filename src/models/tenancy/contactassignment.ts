@@ -32,8 +32,16 @@ export const contactassignment: ModelDefinition = {
       targets: CONTACT_MODELS,
       typeField: 'content_type',
       idField: 'object_id',
+      relatedName: 'contacts',
     },
-    { name: 'contact', type: 'fk', target: 'tenancy.contact', onDelete: 'PROTECT', required: true },
+    {
+      name: 'contact',
+      type: 'fk',
+      target: 'tenancy.contact',
+      onDelete: 'PROTECT',
+      required: true,
+      relatedName: 'assignments',
+    },
     // NetBox's serializer lets the role be left out or null; the model then refuses it (see validate).
     // Its brief form shows the role's id (the nested serializer declares no nested role).
     {
@@ -43,6 +51,7 @@ export const contactassignment: ModelDefinition = {
       onDelete: 'PROTECT',
       nullable: true,
       briefAttribute: 'id',
+      relatedName: 'assignments',
     },
     {
       name: 'priority',

@@ -36,6 +36,7 @@ export const wirelesslan: ModelDefinition = {
       onDelete: 'PROTECT',
       nullable: true,
       default: null,
+      relatedName: 'wirelesslan_set',
     },
     tenantField,
     authTypeField,
