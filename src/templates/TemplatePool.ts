@@ -36,15 +36,20 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
-/** The renderer's module, and from the TypeScript sources (npm start, tests) tsx's loader. */
-function rendererEntry(): { module: string; execArgv: string[] } {
-  if (!import.meta.url.endsWith('.ts'))
-    return { module: fileURLToPath(new URL('./rendererProcess.js', import.meta.url)), execArgv: [] };
+/**
+ * The renderer's module (given as its built `.js` URL), and from the TypeScript sources
+ * (npm start, tests) the `.ts` beside it with tsx's loader.
+ */
+function rendererEntry(module: URL): { module: string; execArgv: string[] } {
+  if (!import.meta.url.endsWith('.ts')) return { module: fileURLToPath(module), execArgv: [] };
   return {
-    module: fileURLToPath(new URL('./rendererProcess.ts', import.meta.url)),
+    module: fileURLToPath(module).replace(/\.js$/, '.ts'),
     execArgv: ['--import', import.meta.resolve('tsx')],
   };
 }
+
+/** The module a pool runs unless told otherwise: the template sandbox (rendererProcess.ts). */
+const TEMPLATE_RENDERER = new URL('./rendererProcess.js', import.meta.url);
 
 export class TemplatePool implements TemplateRenderer {
   private readonly slots = new Set<Slot>();
@@ -52,7 +57,15 @@ export class TemplatePool implements TemplateRenderer {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly limits: TemplateLimits) {}
+  /**
+   * `renderer`: the module each process runs (as its built `.js` URL). It speaks the
+   * renderer's protocol (a `ready` message, then a SandboxResult per job); another layer
+   * may hand its own pure evaluation over user-written rules this way (webhook conditions).
+   */
+  constructor(
+    private readonly limits: TemplateLimits,
+    private readonly renderer: URL = TEMPLATE_RENDERER,
+  ) {}
 
   render(job: TemplateJob): Promise<string[]> {
     if (this.closed) return Promise.reject(new Error('the template renderer is closed'));
@@ -101,7 +114,7 @@ export class TemplatePool implements TemplateRenderer {
   }
 
   private spawn(): Slot {
-    const { module, execArgv } = rendererEntry();
+    const { module, execArgv } = rendererEntry(this.renderer);
     const child = fork(module, [], {
       env: {},
       execArgv: [
