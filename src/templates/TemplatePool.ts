@@ -67,7 +67,22 @@ export class TemplatePool implements TemplateRenderer {
     private readonly renderer: URL = TEMPLATE_RENDERER,
   ) {}
 
-  render(job: TemplateJob): Promise<string[]> {
+  /**
+   * A job whose process was killed while it rendered one of several templates is rendered
+   * again template by template, so that the error names the template that reached the limit
+   * (a webhook's `body_template`, not its `payload_url`), at the cost of reaching it twice.
+   */
+  async render(job: TemplateJob): Promise<string[]> {
+    try {
+      return await this.renderJob(job);
+    } catch (error) {
+      if (!(error instanceof TemplateLimitError) || error.located) throw error;
+      for (const template of job.templates) await this.renderJob({ ...job, templates: [template] });
+      throw error; // each rendered alone: the limit was reached by the job as a whole
+    }
+  }
+
+  private renderJob(job: TemplateJob): Promise<string[]> {
     if (this.closed) return Promise.reject(new Error('the template renderer is closed'));
     const names = job.templates.map((t) => t.name);
     if (this.queue.length >= this.limits.queue) {
@@ -106,7 +121,7 @@ export class TemplatePool implements TemplateRenderer {
       slot.current = pending;
       slot.timer = setTimeout(() => {
         const limit = `ran past its time limit (${this.limits.timeoutMs} ms)`;
-        void this.retire(slot, new TemplateLimitError(limit, pending.names[0] ?? ''));
+        void this.retire(slot, new TemplateLimitError(limit, pending.names[0] ?? '', pending.names.length === 1));
       }, this.limits.timeoutMs + HARD_DEADLINE_GRACE_MS);
       const limits = { timeoutMs: this.limits.timeoutMs, maxOutputChars: this.limits.outputMb * 2 ** 20 };
       slot.process.send({ id: pending.id, job: pending.job, limits });
@@ -148,8 +163,9 @@ export class TemplatePool implements TemplateRenderer {
     );
     child.on('exit', () => {
       const name = slot.current?.names[0] ?? '';
+      const located = (slot.current?.names.length ?? 1) === 1;
       const failure = /heap out of memory|Allocation failed/.test(slot.stderr)
-        ? new TemplateLimitError(`ran past its memory limit (${this.limits.memoryMb} MB)`, name)
+        ? new TemplateLimitError(`ran past its memory limit (${this.limits.memoryMb} MB)`, name, located)
         : new TemplateError('the renderer stopped', name);
       void this.retire(slot, failure);
     });
