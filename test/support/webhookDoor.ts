@@ -29,9 +29,14 @@ export const DOOR_ENV = {
   WEBHOOK_RETRY_MAX: '0.02',
 };
 
+/** A field's value as JSON text, sent as it is (a value too deep for the client's JSON.stringify). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export interface PoisonedHook {
   label: string;
-  /** The webhook's fields besides its name, content types and events. */
+  /** The webhook's fields besides its name, content types and events (a RawJson sent as its text). */
   fields: Record<string, unknown>;
   /** An exhaustion payload: a delivery of it must fail at a limit. */
   exhausts: boolean;
@@ -71,7 +76,11 @@ export async function attackWebhookDoor(t: ExecutionContext, spec: WebhookDoor):
   const stored: Array<PoisonedHook & { id: number }> = [];
   const refused: string[] = [];
   for (const [i, hook] of spec.hooks(injectionCorpus(targets), EXHAUSTION, receiver.url).entries()) {
-    const answer = await service.api('POST', '/api/extras/webhooks/', hookBody({ name: `p${i}`, ...hook.fields }));
+    const answer = await service.api(
+      'POST',
+      '/api/extras/webhooks/',
+      bodyText(hookBody({ name: `p${i}`, ...hook.fields })),
+    );
     if (answer.status === 201) stored.push({ ...hook, id: answer.body.id });
     else if (answer.status === 400) refused.push(`${hook.label}: ${JSON.stringify(answer.body)}`);
     else t.fail(`${hook.label}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -125,6 +134,17 @@ export async function attackWebhookDoor(t: ExecutionContext, spec: WebhookDoor):
   );
   for (const request of receiver.received) t.notRegex(JSON.stringify(request), LEAK);
   canaries.assertUntouched(t, tokensBefore, await Canaries.tokens(service), 'after the restart:');
+}
+
+function bodyText(body: Record<string, unknown>): string {
+  const raw = new Map<string, string>();
+  const text = JSON.stringify(body, (_key, value: unknown) => {
+    if (!(value instanceof RawJson)) return value;
+    const marker = `@raw${raw.size}@`;
+    raw.set(JSON.stringify(marker), value.text);
+    return marker;
+  });
+  return [...raw].reduce((json, [marker, value]) => json.replace(marker, value), text);
 }
 
 function hookBody(fields: Record<string, unknown>): Record<string, unknown> {

@@ -57,9 +57,9 @@ function isRuleSet(value: unknown): boolean {
 }
 
 /**
- * Beyond NetBox, which has no bound of its own (Python's recursion limit ends a deep one
- * with a 500): rule sets nested deeper are refused, so that checking or evaluating one can
- * never exhaust the stack.
+ * Beyond NetBox, which has no bound of its own: rule sets nested deeper are refused, so that
+ * checking or evaluating one can never exhaust the stack. A request body is already refused
+ * past 32 levels (readJsonBody.ts); this holds for rule sets that come another way (an import).
  */
 export const MAX_RULESET_DEPTH = 64;
 /**
