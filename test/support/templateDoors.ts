@@ -23,6 +23,12 @@ export const LEAK = /ESCAPED|canary-value|\[native code\]|uid=\d+|SUPERUSER_/;
 
 /** The issue's functional bound: `/livez/` answers within this while an attack runs. */
 export const LIVENESS_BOUND_MS = 100;
+/**
+ * No probe at all may take this long. A loaded, shared machine delays a probe now and then
+ * (up to ~500 ms seen at load 15 on 2 cores); an attack that holds the event loop holds it
+ * for its whole run (the findings: 7.4 s, 9.1 s, 19.8 s), caught by the one probe waiting.
+ */
+export const LIVENESS_CEILING_MS = 2_000;
 
 export class Canaries {
   /** Admin commands the service received (its log): an escape through the socket shows here. */
@@ -56,17 +62,20 @@ export class Canaries {
 }
 
 /**
- * Probes `/livez/` one after another while `running()` holds (at least `minProbes` times).
- * The attack must still be running when the probes end, or they say nothing about it.
+ * Probes `/livez/` one after another, 25 ms apart, from before the attack until `running()`
+ * says it is over (and at least `minProbes` times; for `maxMs` at most): whatever the
+ * attack holds, one probe waits through it.
  */
 export async function probeLiveness(
   service: TestService,
   running: () => boolean,
   minProbes = 10,
+  maxMs = 90_000,
 ): Promise<{ latencies: number[]; duringAttack: number }> {
   const latencies: number[] = [];
   let duringAttack = 0;
-  while (running() || latencies.length < minProbes) {
+  const end = performance.now() + maxMs;
+  while ((running() || latencies.length < minProbes) && performance.now() < end) {
     const wasRunning = running();
     const started = performance.now();
     const answer = await fetch(`${service.url}/livez/`);
@@ -74,23 +83,26 @@ export async function probeLiveness(
     if (answer.status !== 200) throw new Error(`/livez/ answered ${answer.status}`);
     latencies.push(performance.now() - started);
     if (wasRunning && running()) duringAttack += 1;
-    if (latencies.length >= 200) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return { latencies, duringAttack };
 }
 
 /**
- * The bound, judged robustly on a loaded, shared machine: the median of the probes taken
- * during the attack is under LIVENESS_BOUND_MS (a single probe may be late because the
- * machine, not the service, was busy: other test processes, the renderers themselves). A
- * service whose event loop an attack held would fail every probe, not one.
+ * The bound, judged robustly on a loaded, shared machine: the median probe is under
+ * LIVENESS_BOUND_MS (a single probe may be late because the machine, not the service, was
+ * busy: other test processes, the renderers themselves), and none reaches
+ * LIVENESS_CEILING_MS (an event loop held by the attack shows as one probe that long).
  */
 export function assertLive(t: ExecutionContext, probes: { latencies: number[]; duringAttack: number }): void {
   const sorted = [...probes.latencies].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   t.true(probes.duringAttack >= 5, `at least 5 probes answered while the attack ran (${probes.duringAttack})`);
   t.true(median < LIVENESS_BOUND_MS, `median /livez/ latency ${median.toFixed(1)} ms < ${LIVENESS_BOUND_MS} ms`);
+  t.true(
+    sorted.at(-1)! < LIVENESS_CEILING_MS,
+    `slowest /livez/ ${sorted.at(-1)!.toFixed(0)} ms < ${LIVENESS_CEILING_MS} ms`,
+  );
   t.log(
     `/livez/ during the attack: ${sorted.length} probes (${probes.duringAttack} while it ran), ` +
       `median ${median.toFixed(1)} ms, p90 ${sorted[Math.floor(sorted.length * 0.9)]!.toFixed(1)} ms, ` +

@@ -100,6 +100,7 @@ export async function attackWebhookDoor(t: ExecutionContext, spec: WebhookDoor):
     await ok(service.api('POST', '/api/dcim/sites/', { name, slug: name.toLowerCase(), ...spec.site }));
     const done = settled(service.webhooks, changes);
     assertLive(t, await probeLiveness(service, () => !done()));
+    if (!done()) t.fail(`the deliveries of ${name} were not all settled within the probing time`);
     while (!done()) await service.webhooks.changed();
   };
 
