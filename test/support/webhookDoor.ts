@@ -97,9 +97,13 @@ export async function attackWebhookDoor(t: ExecutionContext, spec: WebhookDoor):
     });
 
   const attack = async (name: string, changes: number) => {
-    await ok(service.api('POST', '/api/dcim/sites/', { name, slug: name.toLowerCase(), ...spec.site }));
     const done = settled(service.webhooks, changes);
-    assertLive(t, await probeLiveness(service, () => !done()));
+    // Probed from before the change is written: the worker may judge it before the write is answered.
+    let written = false;
+    const probing = probeLiveness(service, () => !written || !done());
+    await ok(service.api('POST', '/api/dcim/sites/', { name, slug: name.toLowerCase(), ...spec.site }));
+    written = true;
+    assertLive(t, await probing);
     if (!done()) t.fail(`the deliveries of ${name} were not all settled within the probing time`);
     while (!done()) await service.webhooks.changed();
   };
