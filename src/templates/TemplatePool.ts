@@ -36,15 +36,20 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
-/** The renderer's module, and from the TypeScript sources (npm start, tests) tsx's loader. */
-function rendererEntry(): { module: string; execArgv: string[] } {
-  if (!import.meta.url.endsWith('.ts'))
-    return { module: fileURLToPath(new URL('./rendererProcess.js', import.meta.url)), execArgv: [] };
+/**
+ * The renderer's module (given as its built `.js` URL), and from the TypeScript sources
+ * (npm start, tests) the `.ts` beside it with tsx's loader.
+ */
+function rendererEntry(module: URL): { module: string; execArgv: string[] } {
+  if (!import.meta.url.endsWith('.ts')) return { module: fileURLToPath(module), execArgv: [] };
   return {
-    module: fileURLToPath(new URL('./rendererProcess.ts', import.meta.url)),
+    module: fileURLToPath(module).replace(/\.js$/, '.ts'),
     execArgv: ['--import', import.meta.resolve('tsx')],
   };
 }
+
+/** The module a pool runs unless told otherwise: the template sandbox (rendererProcess.ts). */
+const TEMPLATE_RENDERER = new URL('./rendererProcess.js', import.meta.url);
 
 export class TemplatePool implements TemplateRenderer {
   private readonly slots = new Set<Slot>();
@@ -52,9 +57,32 @@ export class TemplatePool implements TemplateRenderer {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly limits: TemplateLimits) {}
+  /**
+   * `renderer`: the module each process runs (as its built `.js` URL). It speaks the
+   * renderer's protocol (a `ready` message, then a SandboxResult per job); another layer
+   * may hand its own pure evaluation over user-written rules this way (webhook conditions).
+   */
+  constructor(
+    private readonly limits: TemplateLimits,
+    private readonly renderer: URL = TEMPLATE_RENDERER,
+  ) {}
 
-  render(job: TemplateJob): Promise<string[]> {
+  /**
+   * A job whose process was killed while it rendered one of several templates is rendered
+   * again template by template, so that the error names the template that reached the limit
+   * (a webhook's `body_template`, not its `payload_url`), at the cost of reaching it twice.
+   */
+  async render(job: TemplateJob): Promise<string[]> {
+    try {
+      return await this.renderJob(job);
+    } catch (error) {
+      if (!(error instanceof TemplateLimitError) || error.located) throw error;
+      for (const template of job.templates) await this.renderJob({ ...job, templates: [template] });
+      throw error; // each rendered alone: the limit was reached by the job as a whole
+    }
+  }
+
+  private renderJob(job: TemplateJob): Promise<string[]> {
     if (this.closed) return Promise.reject(new Error('the template renderer is closed'));
     const names = job.templates.map((t) => t.name);
     if (this.queue.length >= this.limits.queue) {
@@ -93,7 +121,7 @@ export class TemplatePool implements TemplateRenderer {
       slot.current = pending;
       slot.timer = setTimeout(() => {
         const limit = `ran past its time limit (${this.limits.timeoutMs} ms)`;
-        void this.retire(slot, new TemplateLimitError(limit, pending.names[0] ?? ''));
+        void this.retire(slot, new TemplateLimitError(limit, pending.names[0] ?? '', pending.names.length === 1));
       }, this.limits.timeoutMs + HARD_DEADLINE_GRACE_MS);
       const limits = { timeoutMs: this.limits.timeoutMs, maxOutputChars: this.limits.outputMb * 2 ** 20 };
       slot.process.send({ id: pending.id, job: pending.job, limits });
@@ -101,7 +129,7 @@ export class TemplatePool implements TemplateRenderer {
   }
 
   private spawn(): Slot {
-    const { module, execArgv } = rendererEntry();
+    const { module, execArgv } = rendererEntry(this.renderer);
     const child = fork(module, [], {
       env: {},
       execArgv: [
@@ -135,8 +163,9 @@ export class TemplatePool implements TemplateRenderer {
     );
     child.on('exit', () => {
       const name = slot.current?.names[0] ?? '';
+      const located = (slot.current?.names.length ?? 1) === 1;
       const failure = /heap out of memory|Allocation failed/.test(slot.stderr)
-        ? new TemplateLimitError(`ran past its memory limit (${this.limits.memoryMb} MB)`, name)
+        ? new TemplateLimitError(`ran past its memory limit (${this.limits.memoryMb} MB)`, name, located)
         : new TemplateError('the renderer stopped', name);
       void this.retire(slot, failure);
     });

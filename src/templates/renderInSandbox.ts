@@ -111,8 +111,12 @@ export function renderInSandbox(job: SandboxJob, limits: SandboxLimits): Sandbox
     const template = typeof result.template === 'string' ? result.template : current;
     return { ok: false, template, message: templateMessage(String(result.message), template) };
   } catch (error) {
-    if (isTimeout(error))
-      return { ok: false, template: current, message: `ran past its time limit (${timeoutMs} ms)`, limited: true };
+    if (isTimeout(error)) {
+      // The template being rendered when time ran out (the prelude notes it), not the last compiled.
+      const rendering = Object.getOwnPropertyDescriptor(context, '__rendering')?.value as unknown;
+      const template = typeof rendering === 'string' ? rendering : current;
+      return { ok: false, template, message: `ran past its time limit (${timeoutMs} ms)`, limited: true };
+    }
     const { message, cause } = error as Error;
     return {
       ok: false,

@@ -124,6 +124,7 @@ export const SANDBOX_PRELUDE = String.raw`
       var outputs = [];
       for (var i = 0; i < templates.length; i++) {
         name = templates[i].name;
+        global.__rendering = name; // read by the host when the render is stopped at its time limit
         outputs.push(new nunjucks.Template({ type: 'code', obj: templates[i].code }, env, name).render(context));
       }
       return JSON.stringify({ ok: true, outputs: outputs });

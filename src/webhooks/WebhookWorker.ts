@@ -2,12 +2,12 @@ import { WEBHOOK_HOP_HEADER } from '../auth/webhookHop.js';
 import { type ChangeEvent, onMain } from '../events/ChangeEvent.js';
 import type { EventLog, LogCursor, Subscription } from '../events/EventLog.js';
 import { asResumePoint } from '../events/resumePoint.js';
-import { conditionsMet } from '../models/extras/webhookConditions.js';
 import type { WebhookDelivery, WebhookDeliveryRecords } from '../models/extras/webhookDeliveriesView.js';
 import { ReadStoreUnavailableError } from '../projections/ReadStoreUnavailableError.js';
 import { RetriesExhaustedError } from '../projections/retryTransient.js';
 import { TemplateError } from '../templates/TemplateError.js';
 import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
+import { type ConditionsEvaluator, inlineConditions } from './ConditionsEvaluator.js';
 import { type DeliveryState, loadDeliveryState, type PendingDelivery, saveDeliveryState } from './deliveryState.js';
 import { EVENT_NAMES, type WebhookContext, webhookContext } from './payload.js';
 import { exhausted, retryDelay } from './retrySchedule.js';
@@ -43,6 +43,8 @@ export interface WebhookWorkerOptions {
   renderer: PayloadRenderer;
   /** Renders the webhooks' Jinja2 parts (URL, headers, body template) in a sandbox. */
   templates: TemplateRenderer;
+  /** Evaluates the webhooks' conditions (the service: in a process of their own); closed by stop(). Default: inline. */
+  conditions?: ConditionsEvaluator;
   /** On a first start: the webhooks as the read models hold them, and the position they are at. */
   initial: () => Promise<{ position: number; webhooks: Array<Record<string, unknown>> }>;
   retryBaseMs: number;
@@ -206,6 +208,7 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     this.abort.abort();
     await Promise.allSettled([...this.inFlight]);
     await this.flush();
+    await this.options.conditions?.close();
   }
 
   /* ------------------------------------------------------------ dispatch */
@@ -231,7 +234,8 @@ export class WebhookWorker implements WebhookDeliveryRecords {
           this.state.position = event.position;
           continue;
         }
-        const matched = this.matching(event, due, rendered.data);
+        const { matched, failed } = await this.matching(event, due, rendered.data);
+        recorded ||= failed;
         const depth = event.webhookDepth ?? 0;
         if (depth >= (this.options.maxDepth ?? 1) && matched.length > 0) {
           this.tooDeep(event, matched, depth);
@@ -339,29 +343,40 @@ export class WebhookWorker implements WebhookDeliveryRecords {
     finished.length = Math.min(finished.length, this.options.historyLimit ?? 1000);
   }
 
-  private matching(event: ChangeEvent, candidates: string[], data: Record<string, unknown>): string[] {
-    const ids: string[] = [];
-    for (const id of candidates) {
-      const webhook = this.state.webhooks[id];
-      if (!webhook) continue;
-      if (webhook.conditions !== null && webhook.conditions !== undefined) {
-        // The payload is rendered before: a failure to render it is no verdict on the conditions.
-        let met: boolean;
-        try {
-          met = conditionsMet(webhook.conditions, data);
-        } catch (error) {
-          // Only a malformed condition lands here: the webhook's own fault, so it is skipped for this change.
-          this.options.logger({
-            level: 'warn',
-            msg: `webhook ${id}: conditions not evaluated: ${(error as Error).message}`,
-          });
-          met = false;
-        }
-        if (!met) continue;
+  /**
+   * The candidates whose conditions the changed object meets. A rule set that could not be
+   * evaluated (past a limit, nested past the stack) fails that webhook's delivery of this
+   * change; one stored malformed is the webhook's own fault: skipped for this change.
+   */
+  private async matching(
+    event: ChangeEvent,
+    candidates: string[],
+    data: Record<string, unknown>,
+  ): Promise<{ matched: string[]; failed: boolean }> {
+    const conditional = candidates.filter((id) => {
+      const conditions = this.state.webhooks[id]?.conditions;
+      return conditions !== null && conditions !== undefined;
+    });
+    const ruleSets = conditional.map((id) => this.state.webhooks[id]!.conditions);
+    // The payload is rendered before: a failure to render it is no verdict on the conditions.
+    const verdicts =
+      ruleSets.length > 0 ? await (this.options.conditions ?? inlineConditions).verdicts(ruleSets, data) : [];
+    const unmet = new Set<string>();
+    let failed = false;
+    for (const [i, id] of conditional.entries()) {
+      const verdict = verdicts[i]!;
+      if ('met' in verdict && verdict.met) continue;
+      unmet.add(id);
+      if ('invalid' in verdict)
+        this.options.logger({ level: 'warn', msg: `webhook ${id}: conditions not evaluated: ${verdict.invalid}` });
+      if ('failed' in verdict) {
+        const why = `conditions not evaluated: ${verdict.failed}`;
+        this.failedUnsent(id, event, why);
+        failed = true;
+        this.options.logger({ level: 'error', msg: `webhook ${id}: change ${event.position} not delivered: ${why}` });
       }
-      ids.push(id);
     }
-    return ids;
+    return { matched: candidates.filter((id) => this.state.webhooks[id] && !unmet.has(id)), failed };
   }
 
   private pending(event: ChangeEvent, rendered: Rendered): PendingDelivery {

@@ -9,6 +9,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { Projector } from '../projections/Projector.js';
 import type { ReadStore } from '../projections/ReadStore.js';
 import type { TemplateRenderer } from '../templates/TemplateRenderer.js';
+import { IsolatedConditions } from './ConditionsEvaluator.js';
 import { type CompleteRenderer, payloadRenderer } from './payloadRenderer.js';
 import { sendRequest } from './sendRequest.js';
 import { isStoreUnavailable, WebhookWorker } from './WebhookWorker.js';
@@ -46,6 +47,8 @@ export async function startWebhookWorker(parts: WebhookWorkerParts): Promise<Web
     log,
     stateFile: path.join(config.dataDir, 'webhooks', 'deliveries.json'),
     templates,
+    // Rule sets anyone who may add a webhook writes, run on values any writer controls: off the event loop.
+    conditions: new IsolatedConditions(config.templates),
     renderer: retrying ? { ...rendered, data: (event) => retrying(() => rendered.data(event)) } : rendered,
     initial: async () => {
       // The read models are at the projector's position: start there, with the webhooks they hold.

@@ -4,19 +4,38 @@
  * touches the canary file and reads the environment) by any route to a code constructor.
  */
 
-/** JavaScript an escape would run: write the canary file, then answer the environment. */
-export function escapeBody(canaryFile: string): string {
-  const file = JSON.stringify(canaryFile).replace(/"/g, "'");
+/** Where an escape would leave its marks: a file it writes, the service's admin socket. */
+export interface CanaryTargets {
+  file: string;
+  /** The data directory's `run/admin.sock`: an escape there asks for a superuser's token. */
+  adminSocket?: string;
+}
+
+/**
+ * JavaScript an escape would run: write the canary file, ask the admin socket for a token
+ * of the superuser (as the attack on issue 27 did), then answer the environment.
+ */
+export function escapeBody(targets: CanaryTargets | string): string {
+  const { file, adminSocket } = typeof targets === 'string' ? { file: targets, adminSocket: undefined } : targets;
+  const quoted = (text: string) => JSON.stringify(text).replace(/"/g, "'");
+  const socket = adminSocket
+    ? `p.getBuiltinModule('net').connect(${quoted(adminSocket)}).end(${quoted('{"command":"create-token","input":{"username":"admin"}}\n')});`
+    : '';
   return [
     `var p = typeof process === 'object' ? process : globalThis.process;`,
-    `p.getBuiltinModule('fs').writeFileSync(${file}, 'escaped');`,
+    `p.getBuiltinModule('fs').writeFileSync(${quoted(file)}, 'escaped');`,
+    socket,
     `return 'ESCAPED ' + JSON.stringify(p.env);`,
   ].join(' ');
 }
 
-export function injectionCorpus(canaryFile: string): Record<string, string> {
-  const body = JSON.stringify(escapeBody(canaryFile));
+/** Issue 27's own payload, as filed: it ran `id` as root through `?export=` and webhooks. */
+export const ISSUE_PAYLOAD = `{% set j = joiner("constructor") %}{{ range[{"toString": j}]("return process.getBuiltinModule('child_process').execSync('id').toString()")() }}`;
+
+export function injectionCorpus(targets: CanaryTargets | string): Record<string, string> {
+  const body = JSON.stringify(escapeBody(targets));
   return {
+    "issue 27's payload, as filed": ISSUE_PAYLOAD,
     'range.constructor': `{{ range.constructor(${body})() }}`,
     'cycler.constructor': `{{ cycler.constructor(${body})() }}`,
     'joiner.constructor': `{{ joiner.constructor(${body})() }}`,

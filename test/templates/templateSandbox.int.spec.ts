@@ -112,3 +112,32 @@ test('output past the limit is stopped as a limit, not sent back', async (t) => 
   t.true(error instanceof TemplateLimitError);
   t.is(error!.message, 'its output is larger than the limit (1 MB)');
 });
+
+test('a renderer killed while rendering one of several templates: the error names the template that reached the limit', async (t) => {
+  const error = await t.throwsAsync(
+    pool.render({
+      templates: [
+        { name: 'payload_url', code: 'http://example.com/' },
+        { name: 'body_template', code: EXHAUSTION['arrays of arrays']! },
+      ],
+      context: {},
+    }),
+  );
+  t.true(error instanceof TemplateLimitError, String(error));
+  t.is((error as TemplateError).template, 'body_template');
+  t.regex(error!.message, /memory limit \(64 MB\)|time limit/);
+});
+
+test('a job stopped at its time limit names the template that was running, not the last compiled', async (t) => {
+  const error = await t.throwsAsync(
+    pool.render({
+      templates: [
+        { name: 'additional_headers', code: EXHAUSTION['nested n² loop']! },
+        { name: 'body_template', code: '{{ 1 }}' },
+      ],
+      context: {},
+    }),
+  );
+  t.true(error instanceof TemplateLimitError, String(error));
+  t.is((error as TemplateError).template, 'additional_headers');
+});

@@ -90,3 +90,23 @@ test('a regex condition runs in linear time; a pattern RE2 cannot take is refuse
   });
   t.regex(refused?.message ?? '', /^\(a\)\\1 is not supported: only regular expressions that match in linear time/);
 });
+
+test('only the object’s own keys are read: constructor, __proto__ and toString name nothing, as in NetBox', (t) => {
+  for (const attr of ['constructor', '__proto__', 'toString', '__proto__.constructor', 'name.constructor'])
+    t.true(conditionsMet({ and: [{ attr, value: null }] }, site), attr);
+  t.false(conditionsMet({ and: [{ attr: '__proto__', op: 'contains', value: 'toString' }] }, site));
+});
+
+test('beyond NetBox: rule sets nested past 64 levels and regex patterns past 500 characters are refused', (t) => {
+  let deep: Record<string, unknown> = { attr: 'name', value: 'x' };
+  for (let i = 0; i < 100_000; i++) deep = { and: [deep] };
+  const nested = t.throws(() => parseRuleSet(deep), { instanceOf: InvalidConditions });
+  t.is(nested?.message, 'Rule sets may be nested at most 64 levels deep.');
+  let ok: Record<string, unknown> = { attr: 'name', value: 'DC-1' };
+  for (let i = 0; i < 63; i++) ok = { and: [ok] };
+  t.true(conditionsMet(ok, site), '64 levels are taken');
+  const long = t.throws(() => parseRuleSet({ and: [{ attr: 'name', op: 'regex', value: 'a'.repeat(501) }] }), {
+    instanceOf: InvalidConditions,
+  });
+  t.is(long?.message, 'A regex pattern may be at most 500 characters long.');
+});

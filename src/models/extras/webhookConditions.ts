@@ -56,8 +56,23 @@ function isRuleSet(value: unknown): boolean {
   return keys.length === 1 && (keys[0] === 'and' || keys[0] === 'or');
 }
 
+/**
+ * Beyond NetBox, which has no bound of its own: rule sets nested deeper are refused, so that
+ * checking or evaluating one can never exhaust the stack. A request body is already refused
+ * past 32 levels (readJsonBody.ts); this holds for rule sets that come another way (an import).
+ */
+export const MAX_RULESET_DEPTH = 64;
+/**
+ * Beyond NetBox: the longest `regex` pattern, as a custom field's `validation_regex`. The
+ * pattern is compiled when the webhook is written, on the event loop; RE2's compile time
+ * grows with the program a pattern expands to (a 15,000-character one took seconds).
+ */
+export const MAX_PATTERN_LENGTH = 500;
+
 /** Parses a rule set; throws InvalidConditions with NetBox's reason when it is malformed. */
-export function parseRuleSet(input: unknown): RuleSet {
+export function parseRuleSet(input: unknown, depth = 1): RuleSet {
+  if (depth > MAX_RULESET_DEPTH)
+    throw new InvalidConditions(`Rule sets may be nested at most ${MAX_RULESET_DEPTH} levels deep.`);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new InvalidConditions(
       `Ruleset must be a dictionary, not ${Array.isArray(input) ? "<class 'list'>" : pythonType(input)}.`,
@@ -71,7 +86,10 @@ export function parseRuleSet(input: unknown): RuleSet {
     throw new InvalidConditions(`Invalid logic type: ${keys[0]} (must be 'and' or 'or')`);
   const rules = (input as Record<string, unknown>)[keys[0]];
   if (!Array.isArray(rules)) throw new InvalidConditions(`Ruleset must list its rules, not ${pythonType(rules)}.`);
-  return { logic, rules: rules.map((rule) => (isRuleSet(rule) ? parseRuleSet(rule) : parseCondition(rule))) };
+  return {
+    logic,
+    rules: rules.map((rule) => (isRuleSet(rule) ? parseRuleSet(rule, depth + 1) : parseCondition(rule))),
+  };
 }
 
 function parseCondition(input: unknown): Condition {
@@ -94,6 +112,8 @@ function parseCondition(input: unknown): Condition {
   if (!kind) throw new InvalidConditions(`Unsupported value type: ${pythonType(rule.value)}`);
   if (!OPERATORS_BY_KIND[kind].includes(op))
     throw new InvalidConditions(`Invalid type for ${op} operation: ${pythonType(rule.value)}`);
+  if (op === 'regex' && (rule.value as string).length > MAX_PATTERN_LENGTH)
+    throw new InvalidConditions(`A regex pattern may be at most ${MAX_PATTERN_LENGTH} characters long.`);
   const patternProblem = op === 'regex' ? storedPatternProblem(rule.value as string) : null;
   if (patternProblem) throw new InvalidConditions(patternProblem);
   return { attr: rule.attr, value: rule.value, op, negate: rule.negate === true };
@@ -114,12 +134,17 @@ export function conditionsMet(conditions: unknown, data: unknown): boolean {
   return evaluateRuleSet(parseRuleSet(conditions), data);
 }
 
-/** A dotted path into dictionaries; anything that is not one on the way gives null. */
+/**
+ * A dotted path into dictionaries; anything that is not one on the way gives null. Only a
+ * dictionary's own keys are read (Python's `dict.get`): `constructor` or `__proto__` name
+ * nothing in the data, as in NetBox.
+ */
 function valueAt(data: unknown, path: string): unknown {
   let current: unknown = data;
   for (const key of path.split('.')) {
     if (current === null || current === undefined) return null;
     if (typeof current !== 'object' || Array.isArray(current)) return null;
+    if (!Object.hasOwn(current, key)) return null;
     current = (current as Record<string, unknown>)[key];
   }
   return current === undefined ? null : current;
