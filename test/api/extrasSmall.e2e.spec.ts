@@ -304,6 +304,12 @@ test('job results are an empty, read-only list with filters and pagination; repo
   t.deepEqual((await service.api('GET', '/api/extras/job-results/?completed__before=soon')).body, {
     completed__before: ['Enter a valid date/time.'],
   });
+  // user and obj_type are NetBox's model choice filters: 'null' (django-filter's null choice) is taken
+  for (const query of ['user=null', 'user__n=null', 'obj_type=null', 'obj_type__n=null']) {
+    const answer = await service.api('GET', `/api/extras/job-results/?${query}`);
+    t.is(answer.status, 200, query);
+  }
+  t.is((await service.api('GET', '/api/extras/job-results/?user=99999')).status, 400, 'an unknown user is refused');
   t.is((await service.api('GET', '/api/extras/job-results/1/')).status, 404);
   t.is((await service.api('POST', '/api/extras/job-results/', {})).status, 405);
 

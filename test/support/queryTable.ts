@@ -384,6 +384,15 @@ export const CASES: QueryCase[] = [
   { model: 'ipam.vlan', query: 'site=dc-1', ids: [6] },
   { model: 'ipam.vlangroup', query: 'region=1', ids: [2] },
   { model: 'ipam.vlangroup', query: 'site=1', ids: [1] },
+  {
+    model: 'ipam.vlangroup',
+    query: 'region=99',
+    ids: [],
+    note: "NetBox 3.4's number filter: no such region, no group",
+  },
+  { model: 'ipam.vlangroup', query: 'cluster=-1', ids: [] },
+  { model: 'ipam.vlangroup', query: 'site=1.0', ids: [1] },
+  { model: 'ipam.vlangroup', query: 'region=abc', error: { region: ['Enter a number.'] } },
 
   // ---- ordering
   { model: 'dcim.device', query: 'ordering=name', ids: [4, 5, 3, 2, 1] },
