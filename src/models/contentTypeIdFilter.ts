@@ -1,5 +1,5 @@
 import type { FilterSpec } from './filterTypes.js';
-import { parseInteger } from './values/filterValues.js';
+import { IGNORE, parseInteger } from './values/filterValues.js';
 
 /**
  * A content type named by its numeric id (NetBox's `<field>_id` of a content-type foreign
@@ -23,7 +23,8 @@ export function contentTypeIdFilter(field: string, options: { numeric?: boolean 
           continue;
         }
         const parsed = parseInteger(String(value));
-        if (!parsed.ok) return env.invalid(parsed.message);
+        if (parsed === IGNORE || !parsed.ok)
+          return env.invalid(parsed === IGNORE ? 'Enter a whole number.' : parsed.message);
         const key = env.contentTypeKey(parsed.value);
         if (key) keys.push(key);
         else if (!options.numeric)
