@@ -1,5 +1,5 @@
 import type { FilterSpec } from './filterTypes.js';
-import { IGNORE, parseInteger } from './values/filterValues.js';
+import { IGNORE, parseInteger, UNKNOWN_CHOICE } from './values/filterValues.js';
 
 /**
  * A content type named by its numeric id (NetBox's `<field>_id` of a content-type foreign
@@ -8,13 +8,16 @@ import { IGNORE, parseInteger } from './values/filterValues.js';
  * (django-filter's null choice) selects objects without a type; `__n` excludes. With
  * `numeric` the filter is NetBox's number filter on the types' ids (`content_types__id` of
  * a list of types): an id naming no model is a number like any other and matches nothing,
- * and 'null' is no number.
+ * and 'null' is no number. With `single` it is the model choice filter NetBox generates for
+ * a `<field>_id` of its filter set's fields: the last value counts, and anything it cannot
+ * take is ModelChoiceField's "That choice" (no value quoted).
  */
-export function contentTypeIdFilter(field: string, options: { numeric?: boolean } = {}): FilterSpec {
+export function contentTypeIdFilter(field: string, options: { numeric?: boolean; single?: boolean } = {}): FilterSpec {
   return {
     kind: 'method',
     value: 'string',
     lookups: ['n'],
+    single: options.single === true,
     method: (values, env) => {
       const keys: Array<string | null> = [];
       for (const value of values) {
@@ -24,11 +27,17 @@ export function contentTypeIdFilter(field: string, options: { numeric?: boolean 
         }
         const parsed = parseInteger(String(value));
         if (parsed === IGNORE || !parsed.ok)
-          return env.invalid(parsed === IGNORE ? 'Enter a whole number.' : parsed.message);
+          return env.invalid(
+            options.single ? UNKNOWN_CHOICE : parsed === IGNORE ? 'Enter a whole number.' : parsed.message,
+          );
         const key = env.contentTypeKey(parsed.value);
         if (key) keys.push(key);
         else if (!options.numeric)
-          env.invalid(`Select a valid choice. ${String(value)} is not one of the available choices.`);
+          env.invalid(
+            options.single
+              ? UNKNOWN_CHOICE
+              : `Select a valid choice. ${String(value)} is not one of the available choices.`,
+          );
       }
       return { [field]: env.lookup === 'n' ? { $nin: keys } : { $in: keys } };
     },

@@ -92,7 +92,7 @@ export function lookupsBeyondNetBox(...lookups: string[]): FilterSpec {
 export const changeTimesBeyondNetBox: Filters = { created: BEYOND_NETBOX, last_updated: BEYOND_NETBOX };
 
 /** ModelChoiceFilter's message for an unknown object. */
-export const UNKNOWN_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
+export { UNKNOWN_CHOICE } from './values/filterValues.js';
 
 /**
  * A scope filter of VLAN groups: one `model` id, matching groups scoped to exactly that

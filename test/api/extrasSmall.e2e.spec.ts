@@ -309,7 +309,13 @@ test('job results are an empty, read-only list with filters and pagination; repo
     const answer = await service.api('GET', `/api/extras/job-results/?${query}`);
     t.is(answer.status, 200, query);
   }
-  t.is((await service.api('GET', '/api/extras/job-results/?user=99999')).status, 400, 'an unknown user is refused');
+  for (const query of ['user=99999', 'obj_type=99999', 'obj_type=abc']) {
+    t.deepEqual(
+      (await service.api('GET', `/api/extras/job-results/?${query}`)).body,
+      { [query.split('=')[0]!]: ['Select a valid choice. That choice is not one of the available choices.'] },
+      `${query}: ModelChoiceField's words`,
+    );
+  }
   t.is((await service.api('GET', '/api/extras/job-results/1/')).status, 404);
   t.is((await service.api('POST', '/api/extras/job-results/', {})).status, 405);
 

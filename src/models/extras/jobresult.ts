@@ -62,7 +62,7 @@ export const jobresult: ModelDefinition = {
     // NetBox's model choice filter: an unknown user is a 400, 'null' selects jobs without one
     user: { kind: 'related', target: 'auth.user', path: ['user'], single: true },
     user_id: false,
-    obj_type: contentTypeIdFilter('obj_type'),
+    obj_type: contentTypeIdFilter('obj_type', { single: true }),
     obj_type_id: false,
     created: timeBound('created', '$eq'),
     created__before: timeBound('created', '$lte'),
