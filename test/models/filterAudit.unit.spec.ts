@@ -44,6 +44,10 @@ const ACCEPTED_BY_CLASS: Record<string, string[]> = {
   ContentTypeFilter: ['abc', '1', 'dcim.nosuch', 'dcim.site', '10.0.0.0/8'],
   // a null boolean form field: what it cannot read is no filtering
   BooleanFilter: ['true', 'False', 'abc', '1'],
+  // django-filter's null choice ('null': the field is empty), which NetBox's FILTERS_NULL_CHOICE_LABEL
+  // turns on for every choice filter not declared with null_value=None
+  MultipleChoiceFilter: ['null'],
+  ChoiceFilter: ['null'],
 };
 
 /** Values NetBox's filters of a kind accept (null when the kind refuses values no probe can avoid: choices, methods). */

@@ -167,6 +167,10 @@ export const CASES: QueryCase[] = [
 
   // ---- choices
   { model: 'dcim.device', query: 'status=active', ids: [5, 3, 1] },
+  // django-filter's null choice: no device without a face value (blank is not null), and __n keeps all
+  { model: 'dcim.device', query: 'face=null', ids: [] },
+  { model: 'dcim.device', query: 'status=active&face__n=null', ids: [5, 3, 1] },
+  { model: 'dcim.device', query: 'status=active&status=null', ids: [5, 3, 1] },
   { model: 'dcim.device', query: 'status=active&status=planned', ids: [5, 3, 2, 1] },
   { model: 'dcim.device', query: 'status__n=active', ids: [4, 2] },
   { model: 'dcim.device', query: 'status=urgent', error: { status: [notOne('urgent')] } },
