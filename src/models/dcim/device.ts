@@ -237,7 +237,12 @@ export const device: ModelDefinition = {
   brief: ['id', 'url', 'display', 'display_name', 'name'],
   ordering: ['_name', 'id'],
   unique: [
-    { fields: ['name', 'site', 'tenant'], caseInsensitive: ['name'] },
+    {
+      fields: ['name', 'site', 'tenant'],
+      caseInsensitive: ['name'],
+      // Django's message for a constraint over an expression (lower(name)) without one of its own
+      message: 'Constraint “dcim_device_unique_name_site_tenant” is violated.',
+    },
     {
       fields: ['name', 'site'],
       caseInsensitive: ['name'],

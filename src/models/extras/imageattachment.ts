@@ -67,7 +67,7 @@ export const imageattachment: ModelDefinition = {
   ordering: ['name', 'id'],
   search: ['name'],
   filters: {
-    content_type_id: contentTypeIdFilter('content_type'),
+    content_type_id: contentTypeIdFilter('content_type', { single: true }),
     // NetBox: created exact only; no last_updated nor image dimension filters
     created: lookupsBeyondNetBox('n', 'gt', 'gte', 'lt', 'lte'),
     last_updated: BEYOND_NETBOX,

@@ -70,7 +70,7 @@ export const l2vpntermination: ModelDefinition = {
   search: [],
   unique: [{ fields: ['assigned_object_type', 'assigned_object_id'] }],
   filters: {
-    assigned_object_type_id: contentTypeIdFilter('assigned_object_type'),
+    assigned_object_type_id: contentTypeIdFilter('assigned_object_type', { single: true }),
     l2vpn_id: { kind: 'related', target: 'ipam.l2vpn', path: ['l2vpn'] },
     l2vpn: { kind: 'related', target: 'ipam.l2vpn', by: 'slug', path: ['l2vpn'] },
     assigned_object_id: false,

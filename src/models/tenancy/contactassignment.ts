@@ -71,7 +71,7 @@ export const contactassignment: ModelDefinition = {
   ordering: ['priority', 'contact', 'id'],
   unique: [{ fields: ['content_type', 'object_id', 'contact', 'role'] }],
   filters: {
-    content_type_id: contentTypeIdFilter('content_type'),
+    content_type_id: contentTypeIdFilter('content_type', { single: true }),
     object_id: { kind: 'field', field: 'object_id', value: 'integer', lookups: ['n', 'lt', 'lte', 'gt', 'gte'] },
     contact: false,
   },
