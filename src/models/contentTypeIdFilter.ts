@@ -5,13 +5,16 @@ import type { FilterSpec } from './filterTypes.js';
  * key), for a `content_type` field storing '<app>.<model>'. An id naming no model is
  * refused as NetBox refuses an unknown choice; `__n` excludes. With `numeric` the filter is
  * NetBox's number filter on the types' ids (`content_types__id` of a list of types): an id
- * naming no model is a number like any other and matches nothing.
+ * naming no model is a number like any other and matches nothing. Without it the filter is
+ * NetBox's ModelChoiceFilter, one content type (the last value given), or with `several` its
+ * ModelMultipleChoiceFilter.
  */
-export function contentTypeIdFilter(field: string, options: { numeric?: boolean } = {}): FilterSpec {
+export function contentTypeIdFilter(field: string, options: { numeric?: boolean; several?: boolean } = {}): FilterSpec {
   return {
     kind: 'method',
     value: 'integer',
     lookups: ['n'],
+    ...(options.numeric || options.several ? {} : { single: true, netboxReads: 'object' as const }),
     method: (ids, env) => {
       const keys: string[] = [];
       for (const id of ids) {

@@ -57,7 +57,7 @@ export const journalentry: ModelDefinition = {
   ordering: ['-created', 'id'],
   search: ['comments'],
   filters: {
-    assigned_object_type_id: contentTypeIdFilter('assigned_object_type'),
+    assigned_object_type_id: contentTypeIdFilter('assigned_object_type', { several: true }),
     created: false,
     created_after: createdBound('$gte'),
     created_before: createdBound('$lte'),
