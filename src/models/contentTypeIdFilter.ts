@@ -18,6 +18,8 @@ export function contentTypeIdFilter(field: string, options: { numeric?: boolean;
     value: 'string',
     lookups: ['n'],
     single: options.single === true,
+    // NetBox's GraphQL types a model choice filter's argument as one String.
+    ...(options.single ? { netboxReads: 'object' as const } : {}),
     method: (values, env) => {
       const keys: Array<string | null> = [];
       for (const value of values) {

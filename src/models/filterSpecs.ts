@@ -88,6 +88,9 @@ export function lookupsBeyondNetBox(...lookups: string[]): FilterSpec {
   return { kind: 'beyond_netbox', lookups };
 }
 
+/** The derived filter of this name takes one value, the last (see OneValueSpec). */
+export const ONE_VALUE: FilterSpec = { kind: 'one_value' };
+
 /** `created` and `last_updated` of a model whose NetBox filter set has neither (extras models outside change logging). */
 export const changeTimesBeyondNetBox: Filters = { created: BEYOND_NETBOX, last_updated: BEYOND_NETBOX };
 

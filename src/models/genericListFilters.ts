@@ -1,9 +1,10 @@
 import type { MethodFilterSpec } from './filterTypes.js';
 
 /**
- * List filters over a generic_list field: objects listing an item of one of the given
- * types (`<param>_type`, e.g. a cable's `termination_a_type=dcim.interface`; `__n` for
- * none of them; a value that is no '<app_label>.<model>' names no type), and objects listing an item with one of the given ids (`<param>_id`).
+ * List filters over a generic_list field: objects listing an item of the given type
+ * (`<param>_type`, e.g. a cable's `termination_a_type=dcim.interface`, one value as NetBox's
+ * ContentTypeFilter takes; `__n` for another; a value that is no '<app_label>.<model>' names
+ * no type), and objects listing an item with one of the given ids (`<param>_id`).
  * Declared in a model's `filters` under the names NetBox uses.
  */
 export function genericListFilters(field: string): { type: MethodFilterSpec; id: MethodFilterSpec } {
@@ -11,6 +12,7 @@ export function genericListFilters(field: string): { type: MethodFilterSpec; id:
     type: {
       kind: 'method',
       lookups: ['n'],
+      single: true,
       method: (values, env) => {
         // NetBox's ContentTypeFilter: '<app_label>.<model>' in any letter case; a text it cannot
         // split so selects nothing (never a 400)

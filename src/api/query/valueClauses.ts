@@ -58,7 +58,7 @@ export function valueClause(
     const flag = parseEmptyFlag(values[values.length - 1]!);
     return flag === IGNORE || !flag.ok ? null : emptyClause(key, flag.value);
   }
-  let effective = lookup;
+  let effective = lookup === 'exact' && filter.compare ? filter.compare : lookup;
   if (filter.caseInsensitive && (lookup === 'exact' || lookup === 'n')) effective = lookup === 'exact' ? 'ie' : 'nie';
   if (TEXTUAL.has(filter.value) && effective !== 'exact' && effective !== 'n') {
     const long = values.find((v) => v.length > MAX_TEXT_LOOKUP);

@@ -81,7 +81,13 @@ export const ipaddress: ModelDefinition = {
       single: true,
       method: ([len]) => (len ? { _prefixlen: len } : null),
     },
-    present_in_vrf_id: { kind: 'method', value: 'integer', single: true, method: presentInVrf('id') },
+    present_in_vrf_id: {
+      kind: 'method',
+      value: 'integer',
+      single: true,
+      netboxReads: 'object',
+      method: presentInVrf('id'),
+    },
     present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
     ...holderFilters('device', DEVICE_HOLDER, ASSIGNED),
     interface_id: {
