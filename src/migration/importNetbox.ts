@@ -83,7 +83,7 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   if (nonEmpty.length > 0) {
     const models = nonEmpty.map(([model]) => model).join(', ');
     throw new TargetNotEmptyError(
-      `the netledger is not empty (it holds ${models}): import into an empty data directory`,
+      `the netledger is not empty (it holds ${models}): import into an empty data directory, before the service's first start (which creates its superuser)`,
     );
   }
   const order = importOrder(target.registry);
