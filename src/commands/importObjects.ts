@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/requestErrors.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { StoredObject } from '../models/storedObject.js';
-import { createObjects } from './createObjects.js';
+import { createObjects, decideCreation } from './createObjects.js';
 import { type CommandEnvironment, decideObject, displayOf } from './decideObject.js';
 import { type DerivedCreate, importFollowUps } from './followUps.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
@@ -64,22 +64,24 @@ export function importObjects(
       if (!options.overHistory && (await tx.view.get(definition.key, item.id))) {
         throw new ValidationError({ id: [`${definition.verboseName} ${item.id} exists already.`] });
       }
-      const id = tx.claimId(definition.key, item.id);
-      const decided = await decideObject(importEnv, {
-        view: tx.view,
-        definition,
-        input: item.input,
-        previous: null,
-        mode: 'create',
-        id,
-        now: tx.time,
-        requester: tx.user,
-      });
-      stamp(decided.obj, item);
-      decided.repr = await displayOf(definition, decided.obj, tx.view);
-      return { id, previous: null, decided };
+      return createUnder(importEnv, tx, definition, item.input, item);
     }),
   );
+}
+
+/** One object created under the source's id, decided like a POST, then given the source's times. */
+async function createUnder(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  input: unknown,
+  source: Omit<ImportedObject, 'input'>,
+) {
+  const id = tx.claimId(definition.key, source.id);
+  const decided = await decideCreation(env, tx, definition, input, id);
+  stamp(decided.obj, source);
+  decided.repr = await displayOf(definition, decided.obj, tx.view);
+  return { id, previous: null, decided };
 }
 
 /**
@@ -162,22 +164,9 @@ function derivedCreator(derived: DerivedObjects): DerivedCreate {
       await createObjects(env, tx, definition, [input], { bulk: false });
       return;
     }
-    await recordEach(env, tx, definition, [input], { bulk: false }, async (item) => {
-      const id = tx.claimId(definition.key, source.id);
-      const decided = await decideObject(env, {
-        view: tx.view,
-        definition,
-        input: item,
-        previous: null,
-        mode: 'create',
-        id,
-        now: tx.time,
-        requester: tx.user,
-      });
-      stamp(decided.obj, source);
-      decided.repr = await displayOf(definition, decided.obj, tx.view);
-      return { id, previous: null, decided };
-    });
+    await recordEach(env, tx, definition, [input], { bulk: false }, (item) =>
+      createUnder(env, tx, definition, item, source),
+    );
   };
 }
 
