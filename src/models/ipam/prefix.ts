@@ -2,8 +2,8 @@
 import { prefixAvailableIps } from '../allocation/availableIps.js';
 import { prefixAvailablePrefixes } from '../allocation/availablePrefixes.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
-import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
-import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
+import { siteScopeFilters, tenancyFilters, vrfByRd } from '../filterSpecs.js';
+import type { FilterEnvironment } from '../filterTypes.js';
 import { displayAttribute } from '../hooks.js';
 import { duplicatePrefix } from '../ipamUniqueness.js';
 import type { LookupView } from '../lookupView.js';
@@ -19,6 +19,7 @@ import {
 } from '../values/ipNetworks.js';
 import { PREFIX_STATUS_CHOICES } from './choices.js';
 import { liveHierarchy, prefixHierarchyColumns } from './prefixHierarchy.js';
+import { presentInVrfFilters } from './presentInVrf.js';
 
 const HIERARCHY_LOOKUPS = ['n', 'lte', 'lt', 'gte', 'gt'];
 
@@ -87,14 +88,7 @@ export const prefix: ModelDefinition = {
     },
     depth: { kind: 'field', field: '_depth', value: 'integer', lookups: HIERARCHY_LOOKUPS },
     children: { kind: 'field', field: '_children', value: 'integer', lookups: HIERARCHY_LOOKUPS },
-    present_in_vrf_id: {
-      kind: 'method',
-      value: 'integer',
-      single: true,
-      netboxReads: 'object',
-      method: presentInVrf('id'),
-    },
-    present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
+    ...presentInVrfFilters,
     vlan_vid: {
       kind: 'method',
       value: 'integer',
@@ -117,21 +111,6 @@ export const prefix: ModelDefinition = {
 };
 
 /* ------------------------------------------------------------ list filters */
-
-/**
- * Objects in the VRF (by id or rd) or in a VRF exporting a route target it imports. An
- * unknown VRF is a 400.
- */
-export function presentInVrf(by: 'id' | 'rd'): FilterMethod {
-  return async ([value], env) => {
-    const [vrf] = await env.find('ipam.vrf', { [by]: value }, 1);
-    if (!vrf) env.invalid(UNKNOWN_CHOICE);
-    const imported = Array.isArray(vrf.import_targets) ? vrf.import_targets : [];
-    if (imported.length === 0) return { vrf: vrf.id };
-    const exporters = await env.ids('ipam.vrf', { export_targets: { $in: imported } });
-    return { vrf: { $in: [...new Set([vrf.id, ...exporters])] } };
-  };
-}
 
 /** Prefixes whose VLAN's VID compares with the values as the lookup says. */
 async function filterVlanVid(
