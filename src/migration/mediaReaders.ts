@@ -31,6 +31,13 @@ export function httpMedia(base: string, token: string, fetchImpl: typeof fetch =
       } catch (error) {
         throw new MediaUnreadableError(`GET ${target.href}: ${(error as Error).message}`);
       }
+      // NetBox with LOGIN_REQUIRED sends a request without a session to its login page, token or not.
+      if (response.redirected && /\/login\/?$/.test(new URL(response.url).pathname)) {
+        await response.body?.cancel();
+        throw new MediaUnreadableError(
+          `GET ${target.href}: redirected to the login page (a NetBox with LOGIN_REQUIRED serves media to a session only: use --media-dir)`,
+        );
+      }
       if (!response.ok) {
         await response.body?.cancel();
         throw new MediaUnreadableError(`GET ${target.href}: ${response.status}`);
