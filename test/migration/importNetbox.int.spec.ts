@@ -371,6 +371,9 @@ test('an import killed midway leaves the netledger empty, and running it again i
   const scan = capture();
   t.is(await main(['verify-log'], env, scan.io), 0, scan.text());
   t.regex(scan.text(), /no damage; 0 events/, `nothing of the import is in the log: ${scan.text()}`);
+  // The media files were stored before the write: they stay, named by nothing (and served to no one).
+  const orphans = mediaFiles(dir).sort();
+  t.is(orphans.length, 4, 'two attachments and a device type front and rear image');
 
   const again = capture();
   t.is(
@@ -403,6 +406,9 @@ test('an import killed midway leaves the netledger empty, and running it again i
     verify.text(),
   );
   t.regex(verify.out.join(''), /^users\.token +1 +0 +0 +1$/m);
+  // Running it again stored the same bytes under the same names: the files left by the killed run are named now.
+  t.deepEqual(mediaFiles(dir).sort(), orphans);
+  t.regex(verify.out.join(''), /^extras\.imageattachment +2 +0 +0 +0$/m);
 });
 
 test('import-netbox needs --url and --token; --verify needs a token for the netledger', async (t) => {
