@@ -3,7 +3,8 @@
  * through its REST API and written into an empty netledger under the same ids, as ONE
  * request of the single writer: one batch of events, appended as one frame of the log
  * (one Kafka transaction), so an interrupted import leaves nothing behind and is simply
- * run again. See README, "Moving from NetBox".
+ * run again. Media files (image attachments', image fields') are read and stored first,
+ * as uploads are, and named by the write (carryFiles.ts). See README, "Moving from NetBox".
  */
 import { randomUUID } from 'node:crypto';
 
