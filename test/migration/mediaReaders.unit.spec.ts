@@ -54,3 +54,16 @@ test("over HTTP: relative URLs are the source's, the token goes to the source's 
     { url: 'https://cdn.example/media/b.png', authorization: undefined },
   ]);
 });
+
+test('a NetBox with LOGIN_REQUIRED redirects a media request to its login page: the reader says to use --media-dir', async (t) => {
+  const fakeFetch = (async () => {
+    const page = new Response('<html>log in</html>', { headers: { 'Content-Type': 'text/html' } });
+    Object.defineProperty(page, 'redirected', { value: true });
+    Object.defineProperty(page, 'url', { value: 'https://netbox.example/login/?next=/media/x.png' });
+    return page;
+  }) as unknown as typeof fetch;
+  await t.throwsAsync(httpMedia('https://netbox.example', 'token', fakeFetch).read('/media/x.png', 100), {
+    instanceOf: MediaUnreadableError,
+    message: /redirected to the login page .*use --media-dir/,
+  });
+});
