@@ -37,9 +37,11 @@ import {
 } from '../ledger/adminCommands.js';
 import { connectAdminSocket } from '../ledger/AdminSocket.js';
 import { type Ledger, openLedger as openLedgerParts } from '../ledger/openLedger.js';
+import { httpMedia, mediaDirectory } from '../migration/mediaReaders.js';
 import { SourceApi } from '../migration/SourceApi.js';
 import { comparisonTable, verified, verifyImport } from '../migration/verifyImport.js';
 import { registry } from '../models/registry.js';
+import { importImageStore } from './importImageStore.js';
 import { importProgress } from './importProgress.js';
 
 export const USAGE = `Usage: npm run manage -- <command> [options]
@@ -76,6 +78,12 @@ Commands:
                       --superusers NAMES   comma-separated usernames to make superusers (the
                                            flag is not in NetBox's API)
                       --without-history    leave the source's change log (object changes) behind
+                      --media-dir DIR      read media files (image attachments, device type
+                                           images) from this copy of NetBox's MEDIA_ROOT, not
+                                           from their URLs with the token (also for --verify)
+                      --skip-missing-media import without the media files that cannot be read
+                                           or are not an image the service accepts (listed);
+                                           else the import refuses, writing nothing
                       --verify             write nothing: compare every object of every endpoint
                                            between the source and the netledger at --target-url,
                                            print a table per model; exit code 1 on a difference
@@ -313,11 +321,13 @@ async function importNetboxCommand(values: Record<string, unknown>, env: NodeJS.
       throw new UsageError(
         'Error: --verify needs --target-token (or $NETLEDGER_TOKEN): a read token for the netledger.',
       );
-    const results = await verifyImport(
-      new SourceApi({ url, token }),
-      new SourceApi({ url: targetUrl, token: targetToken }),
-      registry,
-    );
+    const source = new SourceApi({ url, token });
+    const target = new SourceApi({ url: targetUrl, token: targetToken });
+    const results = await verifyImport(source, target, registry, {
+      source:
+        typeof values['media-dir'] === 'string' ? mediaDirectory(values['media-dir']) : httpMedia(source.base, token),
+      target: httpMedia(target.base, targetToken),
+    });
     await io.out(comparisonTable(results));
     const ok = verified(results);
     await io.out(ok ? 'Every object is equal.\n' : 'Differences found.\n');
@@ -337,10 +347,18 @@ async function importNetboxCommand(values: Record<string, unknown>, env: NodeJS.
         tokenKeys,
         superusers: listOf(values.superusers),
         withoutHistory: values['without-history'] === true,
+        mediaDir: typeof values['media-dir'] === 'string' ? path.resolve(values['media-dir']) : undefined,
+        skipMissingMedia: values['skip-missing-media'] === true,
       };
       return { command: 'import-netbox', input };
     },
-    (ledger, request) => importFromSource(ledger, request.input as ImportInput, importProgress()),
+    (ledger, request) =>
+      importFromSource(
+        ledger,
+        request.input as ImportInput,
+        importProgress(),
+        importImageStore(ledger, (entry) => io.err(`${String(entry.msg)}\n`)),
+      ),
   );
 }
 
@@ -393,6 +411,8 @@ const OPTIONS: ParseArgsConfig['options'] = {
   'target-token': { type: 'string' },
   superusers: { type: 'string' },
   'without-history': { type: 'boolean' },
+  'media-dir': { type: 'string' },
+  'skip-missing-media': { type: 'boolean' },
 };
 
 /** Runs one command; returns the process exit code. */

@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { SecretKeeper } from '../auth/secrets.js';
 import { createSuperuser as writeSuperuser } from '../auth/superuser.js';
 import { createObjects } from '../commands/createObjects.js';
+import type { ImageStore } from '../migration/carryFiles.js';
 import { importNetbox, type ImportProgress } from '../migration/importNetbox.js';
+import { httpMedia, mediaDirectory } from '../migration/mediaReaders.js';
 import { SourceApi } from '../migration/SourceApi.js';
 import type { Ledger } from './openLedger.js';
 
@@ -95,6 +97,10 @@ export interface ImportInput {
   superusers?: string[];
   /** Leave the source's change log behind. */
   withoutHistory?: boolean;
+  /** Read the media files from this copy of NetBox's MEDIA_ROOT rather than from their URLs. */
+  mediaDir?: string;
+  /** Import the objects without the media files that cannot be carried, rather than refuse. */
+  skipMissingMedia?: boolean;
 }
 
 /** One command as the admin socket carries it. */
@@ -108,16 +114,25 @@ export async function importFromSource(
   ledger: AdminLedger,
   input: ImportInput,
   progress?: ImportProgress,
+  /** Where this process stores media files (manage's own ledger); none over the admin socket. */
+  store?: ImageStore,
 ): Promise<string> {
   const tokenKeys = new Map(Object.entries(input.tokenKeys ?? {}).map(([id, key]) => [Number(id), key]));
   const source = new SourceApi({ url: input.url, token: input.token });
   const { superusers, withoutHistory } = input;
-  const summary = await importNetbox(ledger, { source, tokenKeys, progress, superusers, withoutHistory });
+  const reader = input.mediaDir ? mediaDirectory(input.mediaDir) : httpMedia(source.base, input.token);
+  const media = { reader, store, skipMissing: input.skipMissingMedia };
+  const summary = await importNetbox(ledger, { source, tokenKeys, progress, superusers, withoutHistory, media });
   const rate = summary.objects / Math.max(summary.readSeconds + summary.writeSeconds, 0.001);
   return (
     `Imported ${summary.objects} objects of ${Object.keys(summary.counts).length} models and ${summary.pastChanges} past changes ` +
     `(${summary.baselines} baselines) as ${summary.events} events ` +
     `(read ${summary.readSeconds.toFixed(1)} s, written ${summary.writeSeconds.toFixed(1)} s, ${Math.round(rate)} objects/s).\n` +
+    `Media files carried: ${summary.files}.\n` +
+    (summary.skippedFiles.length
+      ? `Media files skipped (--skip-missing-media): ${summary.skippedFiles.length}, objects left out for want of theirs: ${summary.leftOut}\n` +
+        summary.skippedFiles.map((f) => `  ${f}\n`).join('')
+      : '') +
     (summary.notServed.length ? `Not served by the source (skipped): ${summary.notServed.join(', ')}\n` : '')
   );
 }

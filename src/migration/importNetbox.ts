@@ -3,11 +3,13 @@
  * through its REST API and written into an empty netledger under the same ids, as ONE
  * request of the single writer: one batch of events, appended as one frame of the log
  * (one Kafka transaction), so an interrupted import leaves nothing behind and is simply
- * run again. See README, "Moving from NetBox".
+ * run again. Media files (image attachments', image fields') are read and stored first,
+ * as uploads are, and named by the write (carryFiles.ts). See README, "Moving from NetBox".
  */
 import { randomUUID } from 'node:crypto';
 
 import type { CommandEnvironment } from '../commands/CommandEnvironment.js';
+import { displayOf } from '../commands/decideObject.js';
 import { type PastChange, recordPastChanges } from '../commands/importHistory.js';
 import {
   completeImportedObjects,
@@ -20,8 +22,10 @@ import type { WriteCoordinator, WriteTransaction } from '../commands/WriteCoordi
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { ReadStore } from '../projections/ReadStore.js';
+import { carriedFileFields, type CarriedFiles, carryFiles, type ImageStore } from './carryFiles.js';
 import { derivedObjectsOf } from './derivedObjects.js';
-import { importOrder, isStoredFile, orderWithinModel } from './importOrder.js';
+import { importOrder, orderWithinModel } from './importOrder.js';
+import type { MediaReader } from './mediaReaders.js';
 import { pastChangesOf } from './pastChanges.js';
 import type { SourceApi } from './SourceApi.js';
 import { writeInputOf } from './writeInput.js';
@@ -55,6 +59,16 @@ export interface ImportOptions {
   superusers?: readonly string[];
   /** Leave the source's change log behind (the imported objects then begin at the import). */
   withoutHistory?: boolean;
+  /** Where the source's media files are read and how they are stored here (see carryFiles.ts). */
+  media?: ImportMedia;
+}
+
+export interface ImportMedia {
+  reader: MediaReader;
+  /** Absent where this process cannot store files (the admin socket): an import with files is refused. */
+  store?: ImageStore;
+  /** Import the objects without the files that cannot be carried, rather than refuse. */
+  skipMissing?: boolean;
 }
 
 export interface ImportSummary {
@@ -67,6 +81,10 @@ export interface ImportSummary {
   /** Past changes recorded from the source's change log, of which synthetic baselines. */
   pastChanges: number;
   baselines: number;
+  /** Media files carried; those that could not be (skipped), and the objects left out for want of theirs. */
+  files: number;
+  skippedFiles: string[];
+  leftOut: number;
   readSeconds: number;
   writeSeconds: number;
 }
@@ -88,7 +106,7 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   }
   const order = importOrder(target.registry);
   // Read-only models are read too: the objects derived again from the written ones keep their ids.
-  const derivedModels = target.registry.all().filter((m) => m.readOnly && !isStoredFile(m));
+  const derivedModels = target.registry.all().filter((m) => m.readOnly);
   const toRead = [...order.models, ...derivedModels];
   const readStarted = Date.now();
   const fetched = new Map<ModelDefinition, Array<Record<string, unknown>>>();
@@ -135,42 +153,59 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
       progress.read?.('extras.objectchange', changes.length);
     }
   }
+  // Files are stored before the write that names them, as uploads are; none is named if it fails.
+  const files = await carryMedia(fetched, options.media, progress);
   const readSeconds = (Date.now() - readStarted) / 1000;
 
   const writeStarted = Date.now();
   const counts: Record<string, number> = {};
   const completions: Array<[ModelDefinition, ImportedObject[]]> = [];
   const all: Array<[ModelDefinition, ImportedObject[]]> = [];
-  const { events } = await target.coordinator.execute({ requestId: randomUUID(), user: null }, async (tx) => {
-    if (history.changes.length > 0)
-      progress.phase?.(`recording ${history.changes.length} past changes (${history.baselines} baselines)`);
-    recordPastChanges(tx, history.changes);
-    const overHistory = history.changes.length > 0;
-    for (const [model, objects] of fetched) {
-      const inputOptions = {
-        deferred: order.deferred.get(model.key),
-        tokenKeys: options.tokenKeys,
-        creationTimes: creationTimesOf(history.changes, model.key),
-      };
-      const split = objects.map((o) => writeInputOf(model, o, inputOptions));
-      const created = split.map((s) => s.create);
-      for (let i = 0; i < created.length; i += 500) {
-        await importObjects(target.commands, tx, model, created.slice(i, i + 500), { overHistory, derived });
-        progress.writing?.(model.key, Math.min(i + 500, created.length), created.length);
+  let failure: unknown;
+  let events: unknown[] = [];
+  try {
+    ({ events } = await target.coordinator.execute({ requestId: randomUUID(), user: null }, async (tx) => {
+      if (history.changes.length > 0)
+        progress.phase?.(`recording ${history.changes.length} past changes (${history.baselines} baselines)`);
+      recordPastChanges(tx, history.changes);
+      const overHistory = history.changes.length > 0;
+      for (const [model, listed] of fetched) {
+        const leftOut = files.leftOut.get(model.key) ?? new Set<number>();
+        const objects = listed.filter((o) => !leftOut.has(Number(o.id)));
+        await removeLeftOut(tx, model, leftOut);
+        const tokens = files.inputs.get(model.key);
+        const inputOptions = {
+          deferred: order.deferred.get(model.key),
+          tokenKeys: options.tokenKeys,
+          creationTimes: creationTimesOf(history.changes, model.key),
+        };
+        const split = objects.map((o) => writeInputOf(model, o, inputOptions));
+        for (const { create } of split) Object.assign(create.input, tokens?.get(create.id));
+        const created = split.map((s) => s.create);
+        for (let i = 0; i < created.length; i += 500) {
+          await importObjects(target.commands, tx, model, created.slice(i, i + 500), { overHistory, derived });
+          progress.writing?.(model.key, Math.min(i + 500, created.length), created.length);
+        }
+        counts[model.key] = created.length;
+        progress.wrote?.(model.key, created.length);
+        const later = split.flatMap((s) => (s.complete ? [s.complete] : []));
+        if (later.length > 0) completions.push([model, later]);
+        all.push([model, created]);
       }
-      counts[model.key] = created.length;
-      progress.wrote?.(model.key, created.length);
-      const later = split.flatMap((s) => (s.complete ? [s.complete] : []));
-      if (later.length > 0) completions.push([model, later]);
-      all.push([model, created]);
-    }
-    progress.phase?.('setting held-back references (primary IPs, chassis masters, object custom fields)');
-    for (const [model, items] of completions) await completeImportedObjects(target.commands, tx, model, items, derived);
-    progress.phase?.('restoring created/last_updated touched by the import');
-    for (const [model, items] of all) await restampImportedObjects(tx, model, items);
-    await grantSuperusers(tx, options.superusers ?? []);
-    progress.phase?.(`appending ${tx.events.length} events as one batch`);
-  });
+      progress.phase?.('setting held-back references (primary IPs, chassis masters, object custom fields)');
+      for (const [model, items] of completions)
+        await completeImportedObjects(target.commands, tx, model, items, derived);
+      progress.phase?.('restoring created/last_updated touched by the import');
+      for (const [model, items] of all) await restampImportedObjects(tx, model, items);
+      await grantSuperusers(tx, options.superusers ?? []);
+      progress.phase?.(`appending ${tx.events.length} events as one batch`);
+    }));
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    await options.media?.store?.release(files.offered, failure);
+  }
   const objects = Object.values(counts).reduce((a, b) => a + b, 0);
   return {
     counts,
@@ -179,9 +214,51 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
     objects,
     pastChanges: history.changes.length,
     baselines: history.baselines,
+    files: files.offered.length,
+    skippedFiles: files.skipped,
+    leftOut: [...files.leftOut.values()].reduce((n, ids) => n + ids.size, 0),
     readSeconds,
     writeSeconds: (Date.now() - writeStarted) / 1000,
   };
+}
+
+/** The files the objects name, read and stored here; none when the source names none. */
+async function carryMedia(
+  fetched: ReadonlyMap<ModelDefinition, ReadonlyArray<Record<string, unknown>>>,
+  media: ImportMedia | undefined,
+  progress: ImportProgress,
+): Promise<CarriedFiles> {
+  if (!media?.store) {
+    const named = [...fetched].some(([model, objects]) =>
+      carriedFileFields(model).some((f) => objects.some((o) => o[f.shownIn] || f.objectIsFile)),
+    );
+    if (!named) return { inputs: new Map(), leftOut: new Map(), skipped: [], offered: [] };
+    throw new Error('media files can be stored only by manage itself: stop the service and run the import again');
+  }
+  const { reader, store, skipMissing } = media;
+  progress.phase?.('reading the media files (image attachments, image fields)');
+  return carryFiles(fetched, { reader, store, skipMissing });
+}
+
+/**
+ * An object that is a file whose file could not be carried (--skip-missing-media) is
+ * left out; where the source's history created it, the import deletes it (its own change).
+ */
+async function removeLeftOut(tx: WriteTransaction, model: ModelDefinition, ids: ReadonlySet<number>): Promise<void> {
+  for (const id of ids) {
+    const current = await tx.view.get(model.key, id);
+    if (!current) continue;
+    const previous = storedForm(current);
+    tx.record({
+      action: 'delete',
+      objectType: model.key,
+      objectId: id,
+      objectRepr: await displayOf(model, previous, tx.view),
+      prechange: previous,
+      postchange: null,
+      related: model.hooks?.relatedObject?.(previous) ?? null,
+    });
+  }
 }
 
 /** The superuser flag (internal: no client writes it) for the named imported users, as bootstrapping a superuser does. */

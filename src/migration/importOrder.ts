@@ -25,15 +25,7 @@ interface Edge {
 
 /** Models an import writes: those clients may write (read-only ones are derived, e.g. cable terminations). */
 export function importedModels(registry: ModelRegistry): ModelDefinition[] {
-  return registry.all().filter((model) => !model.readOnly && !isStoredFile(model));
-}
-
-/**
- * A model whose objects are an uploaded file (an image attachment): not carried over,
- * as files are not (README, "Moving from NetBox"), nor are image fields' files.
- */
-export function isStoredFile(model: ModelDefinition): boolean {
-  return model.fields.some((f) => f.mediaFile !== undefined);
+  return registry.all().filter((model) => !model.readOnly);
 }
 
 /** The relation fields a client writes, with the models they may point at. */

@@ -5,14 +5,15 @@
  * "Moving from NetBox").
  */
 import type { ModelRegistry } from '../models/registry.js';
-import { isStoredFile } from './importOrder.js';
+import { withFileDigests } from './fileDigests.js';
+import type { MediaReader } from './mediaReaders.js';
 import { eventTime } from './pastChanges.js';
 import type { SourceApi } from './SourceApi.js';
 
 /**
  * Fields that cannot be equal after a migration, by model: secrets the API never shows,
- * and their use. Besides these, image fields (files are not carried) are ignored and
- * image attachments not compared.
+ * and their use. Fields naming a file (image fields, image attachments' `image`) are
+ * compared by the digest of the bytes each side serves, not by URL.
  */
 export const IGNORED: Record<string, string[]> = {
   'users.token': ['key', 'display', 'last_used', 'last_updated'],
@@ -37,13 +38,18 @@ export async function verifyImport(
   source: SourceApi,
   target: SourceApi,
   registry: ModelRegistry,
+  /** Where each side's media files are read (the source's: its URLs with its token, or --media-dir). */
+  media: { source: MediaReader; target: MediaReader },
 ): Promise<ModelComparison[]> {
   const results: ModelComparison[] = [];
   for (const model of registry.all()) {
-    if (isStoredFile(model)) continue;
     const path = `${model.app}/${model.path}`;
-    const [theirs, ours] = await Promise.all([source.list(path), target.list(path)]);
-    if (theirs === null) continue;
+    const [listed, ourList] = await Promise.all([source.list(path), target.list(path)]);
+    if (listed === null) continue;
+    const [theirs, ours] = await Promise.all([
+      withFileDigests(model, listed, media.source),
+      withFileDigests(model, ourList ?? [], media.target),
+    ]);
     const comparison: ModelComparison = {
       model: model.key,
       equal: 0,
@@ -52,9 +58,8 @@ export async function verifyImport(
       extra: 0,
       differences: [],
     };
-    const byId = new Map((ours ?? []).map((o) => [Number(o.id), o]));
-    // Image files are not carried over: their fields are null here.
-    const ignored = new Set([...(IGNORED[model.key] ?? []), ...model.fields.filter((f) => f.image).map((f) => f.name)]);
+    const byId = new Map(ours.map((o) => [Number(o.id), o]));
+    const ignored = new Set(IGNORED[model.key] ?? []);
     for (const object of theirs) {
       const id = Number(object.id);
       const mine = byId.get(id);

@@ -199,8 +199,10 @@ export interface FieldDefinition extends DependentField {
   /**
    * The field names a stored file under `media/<directory>/` without being an image field
    * (an image attachment's `image_file`): a file no object names any more is deleted.
+   * `shownIn` is the field the API shows the file's URL in, `uploadIn` the field a write
+   * names an upload by (see imageUploads.ts): what an import reads and writes.
    */
-  mediaFile?: { directory: string };
+  mediaFile?: { directory: string; shownIn: string; uploadIn: string };
 }
 
 /**

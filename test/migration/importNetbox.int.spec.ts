@@ -1,15 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import test from 'ava';
 
 import { main } from '../../src/cli/manage.js';
-import { isStoredFile } from '../../src/migration/importOrder.js';
 import { registry } from '../../src/models/registry.js';
 import { buildRichRegistry } from '../support/richRegistry.js';
-import { ADMIN_TOKEN, startService } from '../support/startService.js';
+import { ADMIN_TOKEN, startService, type TestService } from '../support/startService.js';
+import { tinyPng } from '../support/tinyImages.js';
 
 function capture() {
   const out: string[] = [];
@@ -45,6 +46,8 @@ test('a netledger holding every model is imported into an empty one and verifies
   );
   t.is(code, 0, imported.text());
   t.regex(imported.out.join(''), /Imported \d+ objects/);
+  // Two image attachments and a device type's front and rear images.
+  t.regex(imported.out.join(''), /^Media files carried: 4\.$/m);
   t.log(imported.out.join(''));
 
   const target = await startService({}, dir);
@@ -74,7 +77,7 @@ test('a netledger holding every model is imported into an empty one and verifies
   const rows = new Map(
     [...verify.out.join('').matchAll(/^(\S+) +(\d+) +(\d+) +(\d+) +(\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
   );
-  for (const model of registry.all().filter((m) => !isStoredFile(m) && m.key !== 'extras.jobresult'))
+  for (const model of registry.all().filter((m) => m.key !== 'extras.jobresult'))
     t.true((rows.get(model.key) ?? 0) > 0, `${model.key}: no object compared equal`);
   t.true([...rows.values()].reduce((a, b) => a + b, 0) - sourceChanges > 1000, 'more than 1,000 objects');
   // The history holds creations, updates and deletions, of many models.
@@ -128,6 +131,23 @@ test('a netledger holding every model is imported into an empty one and verifies
     );
   }
 
+  // Media files: the same bytes are served for the same objects.
+  const attachments = (await source.api('GET', '/api/extras/image-attachments/?limit=0')).body.results;
+  t.is(attachments.length, 2);
+  t.is(attachments.find((a: any) => a.name === '').display, 'floor plan.png');
+  const switchType = (await source.api('GET', `/api/dcim/device-types/${built.switchType.id}/`)).body;
+  for (const [kind, id, url] of [
+    ...attachments.map((a: any) => ['extras/image-attachments', a.id, a.image]),
+    ['dcim/device-types', switchType.id, switchType.front_image],
+    ['dcim/device-types', switchType.id, switchType.rear_image],
+  ]) {
+    const field =
+      kind === 'extras/image-attachments' ? 'image' : url === switchType.front_image ? 'front_image' : 'rear_image';
+    const ours = (await target.api('GET', `/api/${kind}/${id}/`)).body[field];
+    t.deepEqual(await bytesAt(target, ours), await bytesAt(source, url), `${kind} ${id} ${field}`);
+  }
+  t.regex(verify.out.join(''), /^extras\.imageattachment +2 +0 +0 +0$/m);
+
   // Ids: the same objects under the same ids; new objects continue after the highest (deleted ones included).
   t.is((await target.api('GET', `/api/dcim/devices/${built.members[0].id}/`)).body.name, 'sw1');
   const fresh = { name: 'After', slug: 'after' };
@@ -135,6 +155,170 @@ test('a netledger holding every model is imported into an empty one and verifies
     (await target.api('POST', '/api/tenancy/tenants/', fresh)).body.id,
     (await source.api('POST', '/api/tenancy/tenants/', fresh)).body.id,
   );
+
+  // --verify compares files by their bytes: the same URL serving other bytes differs.
+  const front = String((await target.api('GET', `/api/dcim/device-types/${switchType.id}/`)).body.front_image);
+  writeFileSync(path.join(dir, 'media', 'devicetype-images', front.split('/').pop()!), tinyPng(8, 2, 0x99));
+  const changed = capture();
+  t.is(await main(verifyArgs(source, target), env, changed.io), 1, changed.text());
+  t.regex(changed.out.join(''), /^dcim\.devicetype +\d+ +1 +0 +0$/m);
+  t.regex(
+    changed.out.join(''),
+    new RegExp(`${switchType.id} front_image: "sha256:[0-9a-f]{64}" ≠ "sha256:${digestOf(tinyPng(8, 2, 0x99))}"`),
+  );
+});
+
+const digestOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function bytesAt(service: TestService, url: string): Promise<Buffer> {
+  const response = await fetch(url, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } });
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+function verifyArgs(source: TestService, target: TestService, extra: string[] = []): string[] {
+  return [
+    'import-netbox',
+    '--url',
+    source.url,
+    '--token',
+    ADMIN_TOKEN,
+    '--verify',
+    '--target-url',
+    target.url,
+    '--target-token',
+    ADMIN_TOKEN,
+    ...extra,
+  ];
+}
+
+/** Every file under a data directory's media directories. */
+function mediaFiles(dataDir: string): string[] {
+  const media = path.join(dataDir, 'media');
+  if (!existsSync(media)) return [];
+  return readdirSync(media, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+test('media files that cannot be read refuse the import, writing nothing; --skip-missing-media imports without them; --media-dir reads a copy of MEDIA_ROOT', async (t) => {
+  const source = await startService();
+  t.teardown(() => source.close());
+  const post = async (at: string, body: unknown) => (await source.api('POST', at, body)).body;
+  const maker = await post('/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' });
+  const site = await post('/api/dcim/sites/', { name: 'Site', slug: 'site' });
+  const form = async (
+    method: string,
+    at: string,
+    fields: Record<string, string | number>,
+    files: Record<string, Buffer>,
+  ) => {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
+    for (const [name, bytes] of Object.entries(files))
+      body.append(name, new Blob([new Uint8Array(bytes)]), `${name}.png`);
+    const response = await fetch(source.url + at, { method, headers: { Authorization: `Token ${ADMIN_TOKEN}` }, body });
+    return response.json() as Promise<any>;
+  };
+  const type = await form(
+    'POST',
+    '/api/dcim/device-types/',
+    { manufacturer: maker.id, model: 'Box', slug: 'box' },
+    { front_image: tinyPng(4, 4, 0x11) },
+  );
+  const kept = await form(
+    'POST',
+    '/api/extras/image-attachments/',
+    { content_type: 'dcim.site', object_id: site.id, name: 'kept' },
+    { image: tinyPng(3, 3, 0x22) },
+  );
+  const lost = await form(
+    'POST',
+    '/api/extras/image-attachments/',
+    { content_type: 'dcim.site', object_id: site.id, name: 'lost' },
+    { image: tinyPng(5, 5, 0x33) },
+  );
+  // A copy of the media directory, as an operator would take of NetBox's MEDIA_ROOT.
+  const copy = tempDir(t);
+  cpSync(path.join(source.dataDir, 'media'), copy, { recursive: true });
+  // The source loses one attachment's file and the device type's image: its media answers 404 for them.
+  const lostFile = String(lost.image).split('/').pop()!;
+  const frontFile = String(type.front_image).split('/').pop()!;
+  unlinkSync(path.join(source.dataDir, 'media', 'image-attachments', lostFile));
+  unlinkSync(path.join(source.dataDir, 'media', 'devicetype-images', frontFile));
+
+  const dir = tempDir(t);
+  const env = { DATA_DIR: dir, SECRET_KEY: 'test-secret-key' };
+  const refused = capture();
+  t.is(await main(['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN], env, refused.io), 1);
+  t.regex(refused.err.join(''), /2 media file\(s\) cannot be carried \(nothing was written/);
+  t.regex(
+    refused.err.join(''),
+    new RegExp(`extras\\.imageattachment ${lost.id} image \\(.*${lostFile}\\): GET .*: 404`),
+  );
+  t.regex(
+    refused.err.join(''),
+    new RegExp(`dcim\\.devicetype ${type.id} front_image \\(.*${frontFile}\\): GET .*: 404`),
+  );
+  const scan = capture();
+  t.is(await main(['verify-log'], env, scan.io), 0, scan.text());
+  t.regex(scan.text(), /no damage; 0 events/, 'nothing was written');
+  t.deepEqual(mediaFiles(dir), [], 'the file stored before the refusal was deleted: nothing names it');
+
+  const skipped = capture();
+  t.is(
+    await main(
+      ['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--superusers', 'admin', '--skip-missing-media'],
+      env,
+      skipped.io,
+    ),
+    0,
+    skipped.text(),
+  );
+  t.regex(skipped.out.join(''), /^Media files carried: 1\.$/m);
+  t.regex(
+    skipped.out.join(''),
+    /^Media files skipped \(--skip-missing-media\): 2, objects left out for want of theirs: 1$/m,
+  );
+  const target = await startService({}, dir);
+  t.teardown(() => target.close());
+  const attachments = (await target.api('GET', '/api/extras/image-attachments/')).body.results;
+  t.deepEqual(
+    attachments.map((a: any) => [a.id, a.name]),
+    [[kept.id, 'kept']],
+    'the attachment whose file is lost is left out',
+  );
+  t.deepEqual(await bytesAt(target, attachments[0].image), tinyPng(3, 3, 0x22));
+  t.is(
+    (await target.api('GET', `/api/dcim/device-types/${type.id}/`)).body.front_image,
+    null,
+    'an image field comes empty',
+  );
+
+  // From the copy of the media directory, where the device type's image is other bytes than the source served.
+  writeFileSync(path.join(copy, 'devicetype-images', frontFile), tinyPng(4, 4, 0x44));
+  const fromCopy = tempDir(t);
+  const copyEnv = { DATA_DIR: fromCopy, SECRET_KEY: 'test-secret-key' };
+  const copied = capture();
+  t.is(
+    await main(
+      ['import-netbox', '--url', source.url, '--token', ADMIN_TOKEN, '--superusers', 'admin', '--media-dir', copy],
+      copyEnv,
+      copied.io,
+    ),
+    0,
+    copied.text(),
+  );
+  t.regex(copied.out.join(''), /^Media files carried: 3\.$/m);
+  const second = await startService({}, fromCopy);
+  t.teardown(() => second.close());
+  const front = (await second.api('GET', `/api/dcim/device-types/${type.id}/`)).body.front_image;
+  t.deepEqual(await bytesAt(second, front), tinyPng(4, 4, 0x44), 'read from --media-dir, not from the URL');
+  t.deepEqual((await second.api('GET', `/api/extras/image-attachments/${lost.id}/`)).body.image_width, 5);
+  const verify = capture();
+  t.is(await main(verifyArgs(source, second, ['--media-dir', copy]), copyEnv, verify.io), 0, verify.text());
+  t.regex(verify.out.join(''), /^extras\.imageattachment +2 +0 +0 +0$/m);
+  t.regex(verify.out.join(''), /^dcim\.devicetype +1 +0 +0 +0$/m);
 });
 
 test('an import into a netledger that holds objects is refused and writes nothing', async (t) => {
@@ -187,6 +371,9 @@ test('an import killed midway leaves the netledger empty, and running it again i
   const scan = capture();
   t.is(await main(['verify-log'], env, scan.io), 0, scan.text());
   t.regex(scan.text(), /no damage; 0 events/, `nothing of the import is in the log: ${scan.text()}`);
+  // The media files were stored before the write: they stay, named by nothing (and served to no one).
+  const orphans = mediaFiles(dir).sort();
+  t.is(orphans.length, 4, 'two attachments and a device type front and rear image');
 
   const again = capture();
   t.is(
@@ -219,6 +406,9 @@ test('an import killed midway leaves the netledger empty, and running it again i
     verify.text(),
   );
   t.regex(verify.out.join(''), /^users\.token +1 +0 +0 +1$/m);
+  // Running it again stored the same bytes under the same names: the files left by the killed run are named now.
+  t.deepEqual(mediaFiles(dir).sort(), orphans);
+  t.regex(verify.out.join(''), /^extras\.imageattachment +2 +0 +0 +0$/m);
 });
 
 test('import-netbox needs --url and --token; --verify needs a token for the netledger', async (t) => {

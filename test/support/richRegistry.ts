@@ -1,10 +1,34 @@
 import { registry } from '../../src/models/registry.js';
 import { CRUD_SAMPLES } from './crudSamples.js';
 import { seedInfrastructure } from './fixtures.js';
-import type { TestService } from './startService.js';
+import { ADMIN_TOKEN, type TestService } from './startService.js';
+import { tinyPng } from './tinyImages.js';
 
-/** Image attachments are made by a multipart upload only. */
+/** Image attachments are made by a multipart upload only (below). */
 const CREATED_BY_UPLOAD = new Set(['extras.imageattachment']);
+
+/** A multipart/form-data write with image files, as pynetbox sends one. */
+async function upload(
+  service: TestService,
+  method: string,
+  at: string,
+  fields: Record<string, string | number>,
+  files: Record<string, { bytes: Buffer; filename: string }>,
+): Promise<any> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+  for (const [name, file] of Object.entries(files))
+    form.append(name, new Blob([new Uint8Array(file.bytes)], { type: 'application/octet-stream' }), file.filename);
+  const response = await fetch(service.url + at, {
+    method,
+    headers: { Authorization: `Token ${ADMIN_TOKEN}` },
+    body: form,
+  });
+  const body = await response.json();
+  if (response.status !== (method === 'POST' ? 201 : 200))
+    throw new Error(`${method} ${at}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
 
 /**
  * A registry holding an object of every model a client can write (the CRUD samples),
@@ -13,8 +37,9 @@ const CREATED_BY_UPLOAD = new Set(['extras.imageattachment']);
  * naming objects), tags, a child region created before its parent, users, groups and
  * permissions with constraints, history with updates and deletes (every model's object
  * updated; cables deleted and re-made, a device with its instantiated components, a tag, a
- * custom field, a user, a tenant deleted), and `bulk` more interfaces and addresses (made,
- * updated and a few deleted in bulk requests) for volume.
+ * custom field, a user, a tenant deleted), media files (image attachments, one unnamed and
+ * one deleted; a device type's front and rear images, the front one replaced), and `bulk`
+ * more interfaces and addresses (made, updated and a few deleted in bulk requests) for volume.
  */
 export async function buildRichRegistry(service: TestService, bulk = 0): Promise<Record<string, any>> {
   const post = async (path: string, body: unknown) => {
@@ -175,6 +200,25 @@ export async function buildRichRegistry(service: TestService, bulk = 0): Promise
   await remove(`/api/extras/custom-fields/${oldField.id}/`);
   const leaver = await post('/api/users/users/', { username: 'leaver', password: 'leaver-password' });
   await remove(`/api/users/users/${leaver.id}/`);
+  // Media files: image attachments (one unnamed: its display is the file's name; one deleted) and device type images.
+  const attachment = (name: string, shade: number, filename: string) =>
+    upload(
+      service,
+      'POST',
+      '/api/extras/image-attachments/',
+      { content_type: 'dcim.site', object_id: seeded.site.id, name },
+      { image: { bytes: tinyPng(6, 4, shade), filename } },
+    );
+  await attachment('rack front', 0x10, 'rack-front.png');
+  await attachment('', 0x20, 'floor plan.png');
+  const gone = await attachment('old photo', 0x30, 'old.png');
+  await remove(`/api/extras/image-attachments/${gone.id}/`);
+  const typeImages = (front: number) => ({
+    front_image: { bytes: tinyPng(8, 2, front), filename: 'front.png' },
+    rear_image: { bytes: tinyPng(8, 2, 0x60), filename: 'rear.png' },
+  });
+  await upload(service, 'PATCH', `/api/dcim/device-types/${switchType.id}/`, {}, typeImages(0x40));
+  await upload(service, 'PATCH', `/api/dcim/device-types/${switchType.id}/`, {}, typeImages(0x50));
   // Volume: interfaces and addresses in bulk.
   for (let i = 0; i < bulk; i += 250) {
     const n = Math.min(250, bulk - i);
@@ -208,5 +252,5 @@ export async function buildRichRegistry(service: TestService, bulk = 0): Promise
       if (gone.status !== 204) throw new Error(`bulk DELETE: ${gone.status} ${JSON.stringify(gone.body)}`);
     }
   }
-  return { ...made, members, chassis, mgmt };
+  return { ...made, members, chassis, mgmt, switchType };
 }

@@ -6,7 +6,7 @@ import type { UploadedFile } from '../middleware/readMultipartBody.js';
 import type { Services } from '../Services.js';
 import { storeImageFile } from './imageFiles.js';
 import { readImageHeader } from './imageHeader.js';
-import { deleteUnnamedFiles } from './releaseMediaFiles.js';
+import { deleteUnnamedFiles, type MediaFileOwners } from './releaseMediaFiles.js';
 
 const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
 
@@ -21,16 +21,31 @@ export async function offerUploadedImage(
   file: UploadedFile,
   directory?: string,
 ): Promise<string> {
-  if (file.bytes.length === 0) throw new ValidationError({ [field]: ['The submitted file is empty.'] });
-  const header = readImageHeader(file.bytes);
+  return offerImageBytes(services.config.dataDir, field, file.bytes, file.filename, directory);
+}
+
+/**
+ * Image bytes (from an upload, or a file an import brought) checked as an upload's are,
+ * stored durably under the media directory of `dataDir` and offered to the write side:
+ * the upload token a write names the file by.
+ */
+export async function offerImageBytes(
+  dataDir: string,
+  field: string,
+  bytes: Buffer,
+  filename: string,
+  directory?: string,
+): Promise<string> {
+  if (bytes.length === 0) throw new ValidationError({ [field]: ['The submitted file is empty.'] });
+  const header = readImageHeader(bytes);
   if (!header) throw new ValidationError({ [field]: [INVALID_IMAGE] });
   // Offered while the file is locked: from then on the offer keeps it from being deleted.
-  return storeImageFile(services.config.dataDir, file.bytes, header.format, directory, (stored) =>
+  return storeImageFile(dataDir, bytes, header.format, directory, (stored) =>
     offerImage({
       file: stored.file,
       digest: stored.digest,
-      size: file.bytes.length,
-      originalName: path.basename(file.filename.replaceAll('\\', '/')) || stored.file,
+      size: bytes.length,
+      originalName: path.basename(filename.replaceAll('\\', '/')) || stored.file,
       height: header.height,
       width: header.width,
     }),
@@ -51,12 +66,21 @@ export interface OfferedUpload {
  * at worst.
  */
 export async function withdrawUploads(services: Services, uploads: OfferedUpload[], failure: unknown): Promise<void> {
+  const { config, registry, store, logger } = services;
+  await withdrawOffered({ dataDir: config.dataDir, registry, store, logger }, uploads, failure);
+}
+
+/** withdrawUploads with the files' owners given (an import's ledger, outside a request). */
+export async function withdrawOffered(
+  owners: MediaFileOwners,
+  uploads: OfferedUpload[],
+  failure: unknown,
+): Promise<void> {
   const files = uploads.flatMap(({ token, directory }) => {
     const image = takeOfferedImage(token);
     return image ? [{ directory: directory ?? 'image-attachments', file: image.file }] : [];
   });
   for (const { token } of uploads) withdrawImage(token);
   if (failure === undefined || failure instanceof WriterUnavailableError) return;
-  const { config, registry, store, logger } = services;
-  await deleteUnnamedFiles({ dataDir: config.dataDir, registry, store, logger }, files);
+  await deleteUnnamedFiles(owners, files);
 }

@@ -53,7 +53,13 @@ export const imageattachment: ModelDefinition = {
       help: 'Set by the service: send the image as the `image` part of a multipart/form-data POST, beside the other fields.',
     },
     // The stored file's name: deleted once no attachment names it.
-    { name: 'image_file', type: 'string', internal: true, nullable: true, mediaFile: { directory: IMAGE_DIRECTORY } },
+    {
+      name: 'image_file',
+      type: 'string',
+      internal: true,
+      nullable: true,
+      mediaFile: { directory: IMAGE_DIRECTORY, shownIn: 'image', uploadIn: 'image_upload' },
+    },
     { name: 'image_original_name', type: 'string', internal: true, nullable: true },
     { name: 'image_size', type: 'integer', internal: true, nullable: true },
     // Read from the file's header: what a client sends for them is ignored.
