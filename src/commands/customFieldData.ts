@@ -1,11 +1,12 @@
 import { addError } from '../errors/requestErrors.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
-import { checkCustomFieldValue } from '../models/customFields/customFieldValues.js';
+import { checkCustomFieldValue, regexCheckOf, regexProblem } from '../models/customFields/customFieldValues.js';
 import type { FieldErrors } from '../models/fieldErrors.js';
 import type { LookupView } from '../models/lookupView.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { StoredObject } from '../models/storedObject.js';
+import type { PatternCheck, PatternChecker } from '../models/values/patternChecks.js';
 import { pythonValue, resolveReference } from './resolveReference.js';
 
 /**
@@ -60,7 +61,9 @@ export async function resolveCustomFieldObjects(
  * Custom field data on write, its object references already resolved to ids
  * (resolveCustomFieldObjects). On create without the key every field gets its default;
  * otherwise the sent keys are merged into what is stored. Values are checked against
- * their definitions. Errors go under `__all__`, as NetBox's model validation reports them.
+ * their definitions; the matches against validation_regex of the object's values go to
+ * `patterns` together (cheap ones inline, the others off the event loop, once for the
+ * object). Errors go under `__all__`, as NetBox's model validation reports them.
  */
 export async function decideCustomFieldData(
   view: LookupView,
@@ -69,6 +72,7 @@ export async function decideCustomFieldData(
   sent: Record<string, unknown> | undefined,
   previous: StoredObject | null,
   errors: FieldErrors,
+  patterns: PatternChecker,
 ): Promise<void> {
   const field = definition.fields.find((f) => f.type === 'custom_fields');
   if (!field) return;
@@ -78,6 +82,9 @@ export async function decideCustomFieldData(
   if (!previous && sent === undefined) {
     for (const d of defined) data[String(d.name)] = structuredClone(d.default ?? null);
   }
+  // In the order sent, as NetBox reports them: a value's problem, or the regex check it awaits.
+  const problems: Array<{ name: string; problem: string } | { name: string; check: number }> = [];
+  const checks: PatternCheck[] = [];
   for (const [name, value] of Object.entries(sent ?? {})) {
     const custom = byName.get(name);
     if (!custom) {
@@ -97,8 +104,15 @@ export async function decideCustomFieldData(
       continue;
     }
     const problem = checkCustomFieldValue(custom, value);
-    if (problem) addError(errors, '__all__', `Invalid value for custom field '${name}': ${problem}`);
+    if (problem) problems.push({ name, problem });
     else data[name] = custom.type === 'decimal' ? Number(value) : value;
+    const check = problem ? null : regexCheckOf(custom, value);
+    if (check) problems.push({ name, check: checks.push(check) - 1 });
+  }
+  const verdicts = checks.length ? await patterns.matchAll(checks) : [];
+  for (const entry of problems) {
+    const problem = 'problem' in entry ? entry.problem : regexProblem(byName.get(entry.name)!, verdicts[entry.check]!);
+    if (problem) addError(errors, '__all__', `Invalid value for custom field '${entry.name}': ${problem}`);
   }
   for (const d of defined) {
     if (!d.required) continue;

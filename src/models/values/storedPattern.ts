@@ -63,3 +63,39 @@ export function matchesAtStart(pattern: string, value: string): boolean {
   const result = compiled(pattern);
   return typeof result !== 'string' && result.test(value);
 }
+
+/**
+ * The size of the pattern's compiled program (RE2's instructions, `programSize()`), which
+ * RE2's matching time per character of a value grows with (bench/regexCost.bench.ts):
+ * 0 for a refused pattern. It compiles the pattern if this process has not yet, which for
+ * a large program takes long itself (about 5 µs an instruction): see knownProgramSize.
+ */
+export function programSize(pattern: string): number {
+  const result = compiled(pattern);
+  return typeof result === 'string' ? 0 : result.programSize();
+}
+
+/**
+ * The largest program a custom field's pattern may compile to. Ordinary patterns are far
+ * below (`^[A-Z]{3}-\\d+$`: 11 instructions, `^https?://`: 13, an alternation of four words:
+ * 34); past it every check of a value of more than 100 characters runs off the event loop,
+ * and one of 10,000 characters takes a third of a second or more.
+ */
+export const MAX_PROGRAM_SIZE = 1_000;
+
+/** Why a valid pattern's program is too large to be stored (a 400's sentence), or null. */
+export function programSizeProblem(pattern: string): string | null {
+  const size = programSize(pattern);
+  if (size <= MAX_PROGRAM_SIZE) return null;
+  return (
+    `${pattern} compiles to a program of ${size} instructions, more than the limit of ${MAX_PROGRAM_SIZE}: ` +
+    'checking a value takes time in its length times the program size (use fewer or smaller repeats).'
+  );
+}
+
+/** The program size if this process has compiled the pattern already (no compile), else null. */
+export function knownProgramSize(pattern: string): number | null {
+  const result = cache.get(pattern);
+  if (result === undefined) return null;
+  return typeof result === 'string' ? 0 : result.programSize();
+}
