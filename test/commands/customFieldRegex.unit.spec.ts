@@ -2,6 +2,7 @@ import test from 'ava';
 
 import { ValidationError } from '../../src/errors/requestErrors.js';
 import { BoundedPatternChecker } from '../../src/models/values/patternChecks.js';
+import { knownProgramSize } from '../../src/models/values/storedPattern.js';
 import { create, createMany, deciderSpec, objectCreated } from '../support/deciderSpec.js';
 
 /**
@@ -52,6 +53,19 @@ test('a pattern whose program is too large is refused when written, with its siz
   const [message] = body.validation_regex ?? [];
   t.regex(message ?? '', /compiles to a program of \d{4} instructions, more than the limit of 1000/);
   t.deepEqual(Object.keys(body), ['validation_regex']);
+});
+
+test('a pattern this process has not compiled is compiled off the event loop when written', async (t) => {
+  // 10,000 instructions: about 50 ms of compiling; 500 characters can reach 100,000 (half a second).
+  const pattern = `.*${'(?:a|b|aa|ab){1,1000}'.repeat(2)}[ce]`;
+  const error = await deciderSpec(t, { patterns: shortLimit })
+    .when(textField('code', pattern))
+    .thenThrows(ValidationError);
+  t.regex(
+    ((error as ValidationError).body as Record<string, string[]>).validation_regex?.[0] ?? '',
+    /compiles to a program of 1\d{4} instructions, more than the limit of 1000/,
+  );
+  t.is(knownProgramSize(pattern), null, 'never compiled by the deciding process');
 });
 
 test('ordinary NetBox patterns are accepted', async (t) => {

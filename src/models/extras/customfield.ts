@@ -7,7 +7,6 @@ import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import type { StoredObject } from '../storedObject.js';
 import { type PatternChecker, sharedPatternChecker } from '../values/patternChecks.js';
-import { programSizeProblem, storedPatternProblem } from '../values/storedPattern.js';
 import {
   CUSTOM_FIELD_FILTER_LOGIC_CHOICES,
   CUSTOM_FIELD_TYPE_CHOICES,
@@ -112,8 +111,7 @@ async function validateDefinition(
   if (!TEXTUAL.has(type) && obj.validation_regex) {
     errors.validation_regex = ['Regular expression validation is supported only for text and URL fields'];
   } else if (obj.validation_regex) {
-    const pattern = String(obj.validation_regex);
-    const problem = storedPatternProblem(pattern) ?? programSizeProblem(pattern);
+    const problem = await patterns.patternProblem(String(obj.validation_regex));
     if (problem) errors.validation_regex = [problem];
   }
   const choices = obj.choices as unknown[] | null;

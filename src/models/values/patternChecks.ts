@@ -7,9 +7,10 @@
  * of its own (TemplatePool's machinery: an empty environment, a heap limit, killed and
  * replaced past the time limit), and one that reaches a limit is answered as such.
  */
+import { WriterUnavailableError } from '../../errors/requestErrors.js';
 import { TemplateBusyError, TemplateError } from '../../templates/TemplateError.js';
 import { TemplatePool } from '../../templates/TemplatePool.js';
-import { knownProgramSize, matchesAtStart, MAX_PROGRAM_SIZE } from './storedPattern.js';
+import { knownProgramSize, matchesAtStart, MAX_PROGRAM_SIZE, storedPatternProblem, tooLarge } from './storedPattern.js';
 
 /** One value to match at its start against one stored pattern (Python's `re.match`). */
 export interface PatternCheck {
@@ -31,10 +32,24 @@ export type PatternVerdict = boolean | PatternLimit | null;
 export interface PatternChecker {
   /** The verdicts in the order of the checks; those of one call go off the event loop together. */
   matchAll(checks: PatternCheck[]): Promise<PatternVerdict[]>;
+  /**
+   * Why a custom field may not store the pattern (storedPatternProblem, then
+   * programSizeProblem), as a 400's sentence; null when it may. Compiled off the event loop
+   * unless this process knows its size: a 500-character pattern may compile to 100,000
+   * instructions, half a second of compiling.
+   */
+  patternProblem(pattern: string): Promise<string | null>;
 }
 
-/** Every pattern checker is busy and its queue is full: try again shortly. */
-export class PatternCheckerBusyError extends Error {}
+/** Every checking process busy and its queue full: a 503, retried shortly. */
+function busy(): WriterUnavailableError {
+  return new WriterUnavailableError(
+    'the pattern checker is busy',
+    1,
+    false,
+    'The service is busy checking values; retry shortly.',
+  );
+}
 
 /**
  * Characters × instructions matched inline: at the worst measured cost (RE2's NFA when the
@@ -86,6 +101,23 @@ export class BoundedPatternChecker implements PatternChecker {
     this.pool = new TemplatePool(settings, new URL('./patternProcess.js', import.meta.url));
   }
 
+  async patternProblem(pattern: string): Promise<string | null> {
+    const size = knownProgramSize(pattern) ?? learntSizes.get(pattern) ?? null;
+    // Known and small: compiled here again at worst (milliseconds); known and large: not compiled.
+    if (size !== null && size <= MAX_INLINE_PROGRAM) return storedPatternProblem(pattern);
+    if (size !== null && size > MAX_PROGRAM_SIZE) return tooLarge(pattern, size);
+    try {
+      const [output] = await this.pool.render({ templates: [{ name: '0', code: pattern }], context: { values: null } });
+      const { problem, size: learnt } = JSON.parse(output!) as { problem: string | null; size: number };
+      if (learnt > 0) learn(pattern, learnt);
+      return problem;
+    } catch (error) {
+      if (error instanceof TemplateBusyError) throw busy();
+      if (!(error instanceof TemplateError)) throw error;
+      return `${pattern} could not be compiled: compiling it ${error.message}.`;
+    }
+  }
+
   async matchAll(checks: PatternCheck[]): Promise<PatternVerdict[]> {
     const inline = checks.map(isInline);
     const verdicts: PatternVerdict[] = checks.map(
@@ -106,7 +138,7 @@ export class BoundedPatternChecker implements PatternChecker {
       });
       return verdicts;
     } catch (error) {
-      if (error instanceof TemplateBusyError) throw new PatternCheckerBusyError(error.message);
+      if (error instanceof TemplateBusyError) throw busy();
       if (!(error instanceof TemplateError)) throw error; // the pool closed as the service stops
       // A limit (or the process dying under the check): the pool names the check (a killed
       // job is sent again check by check to learn which). That one is answered with it; the

@@ -1,5 +1,5 @@
 import type { SandboxJob, SandboxResult } from '../../templates/renderInSandbox.js';
-import { matchesAtStart, programSize } from './storedPattern.js';
+import { matchesAtStart, programSize, programSizeProblem, storedPatternProblem } from './storedPattern.js';
 
 /**
  * A process of the pattern checker's TemplatePool (patternChecks.ts): matches values
@@ -20,7 +20,14 @@ interface CheckRequest {
 process.on('disconnect', () => process.exit(0));
 
 function check(job: SandboxJob): SandboxResult {
-  const { values } = JSON.parse(job.contextJson) as { values: string[] };
+  const { values } = JSON.parse(job.contextJson) as { values: string[] | null };
+  // No values: the patterns are to be stored, each output `{problem, size}` (PatternChecker.patternProblem).
+  if (values === null) {
+    const outputs = job.templates.map(({ code }) =>
+      JSON.stringify({ problem: storedPatternProblem(code) ?? programSizeProblem(code), size: programSize(code) }),
+    );
+    return { ok: true, outputs };
+  }
   const outputs = job.templates.map(({ name, code }) =>
     JSON.stringify({ matched: matchesAtStart(code, values[Number(name)] ?? ''), size: programSize(code) }),
   );
