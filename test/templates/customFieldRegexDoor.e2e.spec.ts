@@ -23,7 +23,7 @@ const LIMITS = { TEMPLATE_TIMEOUT: '1.5', TEMPLATE_MEMORY_MB: '64' };
 const REFUSED = '.*(?:a|b|aa|ab){1,1000}[cd]';
 const ACCEPTED_BUT_COSTLY = '.*a.{100}(?:a|b|aa|ab){1,150}[cd]';
 const LONG_VALUE = seededAB(200_000);
-// A value it matches, short enough to be matched inline.
+// A value it matches.
 const MATCHING = `a${'b'.repeat(101)}c`;
 
 /** n characters a or b, the same at every run. */

@@ -52,12 +52,14 @@ function busy(): WriterUnavailableError {
 }
 
 /**
- * Characters × instructions matched inline: at the worst measured cost (RE2's NFA when the
- * DFA gives up, about 45 ns a character and instruction on the reference machine under
- * load) a few milliseconds of the event loop. Ordinary patterns (tens of instructions)
- * check values of thousands of characters inline.
+ * Characters × instructions matched inline: a few milliseconds of the event loop at the
+ * worst measured cost (bench/regexCost.bench.ts, on the reference machine under load): RE2's
+ * DFA building a new state at every character of a value it has not seen (`.*a.{20}$`
+ * against random a's and b's), 200 to 400 ns a character and instruction (690 with the code
+ * not yet optimised); its NFA, once the DFA gives up, 40 to 100. Ordinary patterns (tens of
+ * instructions) check values of hundreds of characters inline; longer ones go to the process.
  */
-export const INLINE_BUDGET = 100_000;
+export const INLINE_BUDGET = 10_000;
 
 export interface PatternLimits {
   /** Wall-clock time one call's off-thread checks may take (TEMPLATE_TIMEOUT). */

@@ -91,8 +91,9 @@ export function programSize(pattern: string): number {
 /**
  * The largest program a custom field's pattern may compile to. Ordinary patterns are far
  * below (`^[A-Z]{3}-\\d+$`: 11 instructions, `^https?://`: 13, an alternation of four words:
- * 34); past it every check of a value of more than 100 characters runs off the event loop,
- * and one of 10,000 characters takes a third of a second or more.
+ * 34, a host name of 63-character labels: 259); past it a check of a value of 10,000
+ * characters takes a third of a second or more, and checks of values past 10 characters
+ * run off the event loop (INLINE_BUDGET, patternChecks.ts).
  */
 export const MAX_PROGRAM_SIZE = 1_000;
 
