@@ -6,7 +6,9 @@ import type { LookupView } from '../models/lookupView.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { StoredObject } from '../models/storedObject.js';
-import type { PatternCheck, PatternChecker } from '../models/values/patternChecks.js';
+import { type PatternCheck, type PatternChecker, sharedPatternChecker } from '../models/values/patternChecks.js';
+import { RequestPatternChecks } from '../models/values/requestPatternChecks.js';
+import type { CommandEnvironment } from './CommandEnvironment.js';
 import { pythonValue, resolveReference } from './resolveReference.js';
 
 /**
@@ -122,4 +124,48 @@ export async function decideCustomFieldData(
       addError(errors, '__all__', `Invalid value for custom field '${name}': Required field cannot be empty.`);
   }
   obj[field.name] = data;
+}
+
+/**
+ * The validation_regex checks the items of a bulk request will need (their text values
+ * acceptable otherwise), to be made together before the items are decided (RequestPatternChecks).
+ */
+export async function regexChecksOf(
+  view: LookupView,
+  definition: ModelDefinition,
+  inputs: unknown[],
+): Promise<PatternCheck[]> {
+  const field = definition.fields.find((f) => f.type === 'custom_fields');
+  if (!field) return [];
+  const patterned = (await customFieldsOf(view, definition.key)).filter((d) => d.validation_regex);
+  if (patterned.length === 0) return [];
+  const checks: PatternCheck[] = [];
+  for (const input of inputs) {
+    const sent = (input as Record<string, unknown> | null)?.[field.name];
+    if (!sent || typeof sent !== 'object') continue;
+    for (const custom of patterned) {
+      const value = (sent as Record<string, unknown>)[String(custom.name)];
+      if (value === null || value === '' || checkCustomFieldValue(custom, value)) continue;
+      const check = regexCheckOf(custom, value);
+      if (check) checks.push(check);
+    }
+  }
+  return checks;
+}
+
+/**
+ * The environment a request of several items is decided in: its validation_regex checks
+ * made together first, and none made after one reached a limit (RequestPatternChecks).
+ * A single item's checks go together anyway (decideCustomFieldData).
+ */
+export async function withRequestPatternChecks(
+  env: CommandEnvironment,
+  view: LookupView,
+  definition: ModelDefinition,
+  inputs: unknown[],
+): Promise<CommandEnvironment> {
+  if (inputs.length < 2) return env;
+  const patterns = new RequestPatternChecks(env.patterns ?? sharedPatternChecker());
+  await patterns.prefetch(await regexChecksOf(view, definition, inputs));
+  return { ...env, patterns };
 }

@@ -157,3 +157,40 @@ test("a custom field's default is checked against its pattern, and not against a
     .thenThrows(ValidationError);
   t.deepEqual(Object.keys((error as ValidationError).body), ['validation_regex']);
 });
+
+test('a bulk write checks its long values together; after one check reaches the limit no other is made', async (t) => {
+  const long = `ABC-${'1'.repeat(20_000)}`;
+  await deciderSpec(t, { patterns: shortLimit })
+    .given(textField('code', '^[A-Z]{3}-\\d+$'))
+    .when(
+      createMany('dcim.site', [
+        { name: 'DC-1', slug: 'dc-1', custom_fields: { code: long } },
+        { name: 'DC-2', slug: 'dc-2', custom_fields: { code: `${long}x` } },
+        { name: 'DC-3', slug: 'dc-3', custom_fields: { code: 'ABC-3' } },
+      ]),
+    )
+    .thenThrows(ValidationError, [
+      {},
+      { __all__: ["Invalid value for custom field 'code': Value must match regex '^[A-Z]{3}-\\d+$'"] },
+      {},
+    ]);
+  const limit = '(the limit is set by the service: see TEMPLATE_TIMEOUT and TEMPLATE_MEMORY_MB)';
+  const heavy = (n: number) => ({ name: `DC-${n}`, slug: `dc-${n}`, custom_fields: { code: 'ab'.repeat(50_000) + n } });
+  await deciderSpec(t, { patterns: shortLimit })
+    .given(storedBeforeTheLimit('code', HEAVY))
+    .when(createMany('dcim.site', [heavy(1), heavy(2), heavy(3)]))
+    .thenThrows(ValidationError, [
+      {
+        __all__: [
+          `Invalid value for custom field 'code': The value could not be checked against regex '${HEAVY}': ` +
+            `the check ran past its time limit (200 ms) ${limit}`,
+        ],
+      },
+      ...[2, 3].map(() => ({
+        __all__: [
+          `Invalid value for custom field 'code': The value could not be checked against regex '${HEAVY}': ` +
+            `the check was not made, as another of the same request ran past its time limit (200 ms) ${limit}`,
+        ],
+      })),
+    ]);
+});
