@@ -1,6 +1,6 @@
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import { withRequestPatternChecks } from './customFieldData.js';
-import { type CommandEnvironment, decideObject } from './decideObject.js';
+import { type CommandEnvironment, type DecidedObject, decideObject } from './decideObject.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 import type { WriteShape } from './writeShape.js';
@@ -19,16 +19,26 @@ export async function createObjects(
   const env = await withRequestPatternChecks(given, tx.view, definition, items);
   return recordEach(env, tx, definition, items, { bulk }, async (item) => {
     const id = tx.allocateId(definition.key);
-    const decided = await decideObject(env, {
-      view: tx.view,
-      definition,
-      input: item,
-      previous: null,
-      mode: 'create',
-      id,
-      now: tx.time,
-      requester: tx.user,
-    });
-    return { id, previous: null, decided };
+    return { id, previous: null, decided: await decideCreation(env, tx, definition, item, id) };
+  });
+}
+
+/** One new object decided under `id` from a client's (or an import's) input, at the transaction's time. */
+export function decideCreation(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  input: unknown,
+  id: number,
+): Promise<DecidedObject> {
+  return decideObject(env, {
+    view: tx.view,
+    definition,
+    input,
+    previous: null,
+    mode: 'create',
+    id,
+    now: tx.time,
+    requester: tx.user,
   });
 }

@@ -2,8 +2,8 @@ import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import type { DecidedChange, FollowUpCommand } from '../models/compositeWrites.js';
 import type { FieldErrors } from '../models/fieldErrors.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
+import type { CommandEnvironment, FollowUpRunner } from './CommandEnvironment.js';
 import { createObjects } from './createObjects.js';
-import type { CommandEnvironment } from './decideObject.js';
 import { deleteObjects } from './deleteObjects.js';
 import { storedForm } from './storedForm.js';
 import { updateObjects } from './updateObjects.js';
@@ -25,24 +25,33 @@ export function runFollowUps(
 }
 
 /**
+ * Creates an object a follow-up derives during an import (a cable's termination) as the
+ * import's source has it: under its id and with its times, where the source shows it.
+ */
+export type DerivedCreate = (
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  target: ModelDefinition,
+  input: Record<string, unknown>,
+) => Promise<void>;
+
+/**
  * The follow-ups of an import: it brings every object clients can write itself, with its
  * own id, so follow-ups do not create those again (components instantiated from
  * templates). Objects of read-only models (a cable's terminations) are derived, not
- * imported: they are created as usual, as are updates (cable ends, paths).
+ * imported: they are created by `createDerived` (as usual without it), and updates (cable
+ * ends, paths) run as usual.
  */
-export function runImportFollowUps(
-  env: CommandEnvironment,
-  tx: WriteTransaction,
-  definition: ModelDefinition,
-  change: DecidedChange,
-): Promise<void> {
-  return runFollowUpsOf(
-    env,
-    tx,
-    definition,
-    change,
-    (command) => command.kind !== 'create' || env.registry.get(command.model).readOnly === true,
-  );
+export function importFollowUps(createDerived?: DerivedCreate): FollowUpRunner {
+  return (env, tx, definition, change) =>
+    runFollowUpsOf(
+      env,
+      tx,
+      definition,
+      change,
+      (command) => command.kind !== 'create' || env.registry.get(command.model).readOnly === true,
+      createDerived,
+    );
 }
 
 async function runFollowUpsOf(
@@ -51,13 +60,14 @@ async function runFollowUpsOf(
   definition: ModelDefinition,
   change: DecidedChange,
   wanted: (command: FollowUpCommand) => boolean,
+  createDerived?: DerivedCreate,
 ): Promise<void> {
   const hook = definition.hooks?.followUps;
   if (!hook) return;
   for (const command of (await hook(change, tx.view, env.registry)).filter(wanted)) {
     const target = env.registry.get(command.model);
     try {
-      await runCommand(env, tx, target, command);
+      await runCommand(env, tx, target, command, createDerived);
     } catch (error) {
       if (error instanceof ValidationError)
         throw new ValidationError({ non_field_errors: describeRefusal(target, error.body) });
@@ -73,10 +83,12 @@ async function runCommand(
   tx: WriteTransaction,
   target: ModelDefinition,
   command: FollowUpCommand,
+  createDerived?: DerivedCreate,
 ): Promise<void> {
   switch (command.kind) {
     case 'create':
-      await createObjects(env, tx, target, [command.input], { bulk: false });
+      if (createDerived) await createDerived(env, tx, target, command.input);
+      else await createObjects(env, tx, target, [command.input], { bulk: false });
       return;
     case 'update':
       await updateObjects(env, tx, target, [{ id: command.id, input: command.input }], { mode: 'patch', bulk: false });

@@ -1,8 +1,9 @@
 import { ValidationError } from '../errors/requestErrors.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { StoredObject } from '../models/storedObject.js';
+import { createObjects, decideCreation } from './createObjects.js';
 import { type CommandEnvironment, decideObject, displayOf } from './decideObject.js';
-import { runImportFollowUps } from './followUps.js';
+import { type DerivedCreate, importFollowUps } from './followUps.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
 import { storedForm } from './storedForm.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
@@ -16,6 +17,16 @@ export interface ImportedObject {
   /** The source's times, kept instead of the import's own (absent: the import's). */
   created?: string | null;
   lastUpdated?: string | null;
+}
+
+/**
+ * The source's objects of read-only models, which the import derives again rather than
+ * writes (a cable's terminations, from its cable): the derived object keeps the source's
+ * id and times, so its id stays what clients saw.
+ */
+export interface DerivedObjects {
+  /** The source's object a follow-up is creating again, matched by what the follow-up writes. */
+  find(model: string, input: Record<string, unknown>): Omit<ImportedObject, 'input'> | undefined;
 }
 
 /** An imported object refused by the rules: which object, and why, in NetBox's shape. */
@@ -32,7 +43,7 @@ export class ImportRefusedError extends Error {
 /**
  * Creates imported objects under their own ids, decided like a client's POST (the same
  * checks) with the source's times. The objects that follow-ups would create are not
- * created: the import brings them itself (see runImportFollowUps). An id already taken
+ * created: the import brings them itself (see importFollowUps), except derived ones. An id already taken
  * refuses the import: it writes into an empty registry only.
  */
 export function importObjects(
@@ -40,32 +51,37 @@ export function importObjects(
   tx: WriteTransaction,
   model: ModelDefinition,
   items: ImportedObject[],
-  /** Objects the same import's history left behind are replaced by their current state, not refused. */
-  options: { overHistory?: boolean } = {},
+  options: {
+    /** Objects the same import's history left behind are replaced by their current state, not refused. */
+    overHistory?: boolean;
+    derived?: DerivedObjects;
+  } = {},
 ): Promise<WriteOutcome> {
-  const importEnv: CommandEnvironment = { ...env, followUps: runImportFollowUps };
+  const importEnv = importEnvironment(env, options.derived);
   const definition = withoutRequiredPasswords(model);
   return recordEach(importEnv, tx, definition, items, { bulk: false }, (item) =>
     refusalNamed(definition, item.id, async () => {
       if (!options.overHistory && (await tx.view.get(definition.key, item.id))) {
         throw new ValidationError({ id: [`${definition.verboseName} ${item.id} exists already.`] });
       }
-      const id = tx.claimId(definition.key, item.id);
-      const decided = await decideObject(importEnv, {
-        view: tx.view,
-        definition,
-        input: item.input,
-        previous: null,
-        mode: 'create',
-        id,
-        now: tx.time,
-        requester: tx.user,
-      });
-      stamp(decided.obj, item);
-      decided.repr = await displayOf(definition, decided.obj, tx.view);
-      return { id, previous: null, decided };
+      return createUnder(importEnv, tx, definition, item.input, item);
     }),
   );
+}
+
+/** One object created under the source's id, decided like a POST, then given the source's times. */
+async function createUnder(
+  env: CommandEnvironment,
+  tx: WriteTransaction,
+  definition: ModelDefinition,
+  input: unknown,
+  source: Omit<ImportedObject, 'input'>,
+) {
+  const id = tx.claimId(definition.key, source.id);
+  const decided = await decideCreation(env, tx, definition, input, id);
+  stamp(decided.obj, source);
+  decided.repr = await displayOf(definition, decided.obj, tx.view);
+  return { id, previous: null, decided };
 }
 
 /**
@@ -77,8 +93,9 @@ export function completeImportedObjects(
   tx: WriteTransaction,
   definition: ModelDefinition,
   items: ImportedObject[],
+  derived?: DerivedObjects,
 ): Promise<WriteOutcome> {
-  const importEnv: CommandEnvironment = { ...env, followUps: runImportFollowUps };
+  const importEnv = importEnvironment(env, derived);
   return recordEach(importEnv, tx, definition, items, { bulk: false }, (item) =>
     refusalNamed(definition, item.id, async () => {
       const current = await tx.view.get(definition.key, item.id);
@@ -134,6 +151,25 @@ export async function restampImportedObjects(
   return changed;
 }
 
+/** The environment of an import's writes: its follow-ups create no writable objects, derived ones as the source has them. */
+function importEnvironment(env: CommandEnvironment, derived?: DerivedObjects): CommandEnvironment {
+  return { ...env, followUps: importFollowUps(derived && derivedCreator(derived)) };
+}
+
+/** Creates a derived object under the source's id and times where the source shows it, else as any follow-up. */
+function derivedCreator(derived: DerivedObjects): DerivedCreate {
+  return async (env, tx, definition, input) => {
+    const source = derived.find(definition.key, input);
+    if (!source || (await tx.view.get(definition.key, source.id))) {
+      await createObjects(env, tx, definition, [input], { bulk: false });
+      return;
+    }
+    await recordEach(env, tx, definition, [input], { bulk: false }, (item) =>
+      createUnder(env, tx, definition, item, source),
+    );
+  };
+}
+
 const importDefinitions = new WeakMap<ModelDefinition, ModelDefinition>();
 
 /**
@@ -153,7 +189,7 @@ function withoutRequiredPasswords(definition: ModelDefinition): ModelDefinition 
   return derived;
 }
 
-function stamp(obj: StoredObject, item: ImportedObject): void {
+function stamp(obj: StoredObject, item: Omit<ImportedObject, 'input'>): void {
   if (item.created) obj.created = item.created;
   if (item.lastUpdated) obj.last_updated = item.lastUpdated;
 }

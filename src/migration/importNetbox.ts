@@ -20,7 +20,8 @@ import type { WriteCoordinator, WriteTransaction } from '../commands/WriteCoordi
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { ReadStore } from '../projections/ReadStore.js';
-import { importOrder, orderWithinModel } from './importOrder.js';
+import { derivedObjectsOf } from './derivedObjects.js';
+import { importOrder, isStoredFile, orderWithinModel } from './importOrder.js';
 import { pastChangesOf } from './pastChanges.js';
 import type { SourceApi } from './SourceApi.js';
 import { writeInputOf } from './writeInput.js';
@@ -82,10 +83,13 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   if (nonEmpty.length > 0) {
     const models = nonEmpty.map(([model]) => model).join(', ');
     throw new TargetNotEmptyError(
-      `the netledger is not empty (it holds ${models}): import into an empty data directory`,
+      `the netledger is not empty (it holds ${models}): import into an empty data directory, before the service's first start (which creates its superuser)`,
     );
   }
   const order = importOrder(target.registry);
+  // Read-only models are read too: the objects derived again from the written ones keep their ids.
+  const derivedModels = target.registry.all().filter((m) => m.readOnly && !isStoredFile(m));
+  const toRead = [...order.models, ...derivedModels];
   const readStarted = Date.now();
   const fetched = new Map<ModelDefinition, Array<Record<string, unknown>>>();
   const notServed: string[] = [];
@@ -93,8 +97,8 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
   const lists = new Map<ModelDefinition, Array<Record<string, unknown>> | null>();
   let next = 0;
   const reader = async () => {
-    while (next < order.models.length) {
-      const model = order.models[next++];
+    while (next < toRead.length) {
+      const model = toRead[next++];
       const objects = await source.list(`${model.app}/${model.path}`, (read, total) =>
         progress.reading?.(model.key, read, total),
       );
@@ -108,6 +112,9 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
     if (objects) fetched.set(model, orderWithinModel(model, objects));
     else notServed.push(model.key);
   }
+  const derived = derivedObjectsOf(
+    new Map(derivedModels.flatMap((model) => (lists.get(model) ? [[model.key, lists.get(model)!]] : []))),
+  );
   let history: ReturnType<typeof pastChangesOf> = { changes: [], baselines: 0, skipped: 0 };
   if (!options.withoutHistory) {
     const changes = await source.list('extras/object-changes', (read, total) =>
@@ -148,7 +155,7 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
       const split = objects.map((o) => writeInputOf(model, o, inputOptions));
       const created = split.map((s) => s.create);
       for (let i = 0; i < created.length; i += 500) {
-        await importObjects(target.commands, tx, model, created.slice(i, i + 500), { overHistory });
+        await importObjects(target.commands, tx, model, created.slice(i, i + 500), { overHistory, derived });
         progress.writing?.(model.key, Math.min(i + 500, created.length), created.length);
       }
       counts[model.key] = created.length;
@@ -158,7 +165,7 @@ export async function importNetbox(target: ImportTarget, options: ImportOptions)
       all.push([model, created]);
     }
     progress.phase?.('setting held-back references (primary IPs, chassis masters, object custom fields)');
-    for (const [model, items] of completions) await completeImportedObjects(target.commands, tx, model, items);
+    for (const [model, items] of completions) await completeImportedObjects(target.commands, tx, model, items, derived);
     progress.phase?.('restoring created/last_updated touched by the import');
     for (const [model, items] of all) await restampImportedObjects(tx, model, items);
     await grantSuperusers(tx, options.superusers ?? []);

@@ -19,7 +19,8 @@ const ACTIONS = new Set(['create', 'update', 'delete']);
 
 /**
  * The changes as netledger records them, oldest first, with baselines where an object's
- * history is incomplete. `tagIds` maps tag names to ids (change data lists tags by name).
+ * history is incomplete. `tagIds` maps tag names to ids (change data lists tags by name);
+ * tags deleted since are found by their own changes in the log.
  * Changes of models this registry does not know are left out (counted in `skipped`).
  */
 export function pastChangesOf(
@@ -31,11 +32,12 @@ export function pastChangesOf(
 ): { changes: PastChange[]; baselines: number; skipped: number } {
   const changes: PastChange[] = [];
   let skipped = 0;
+  const tagIdsThen = withPastTags(tagIds, sourceChanges);
   const ordered = [...sourceChanges].sort(
     (a, b) => compareTime(String(a.time), String(b.time)) || Number(a.id) - Number(b.id),
   );
   for (const source of ordered) {
-    const change = pastChangeOf(registry, source, tagIds, contentTypes);
+    const change = pastChangeOf(registry, source, tagIdsThen, contentTypes);
     if (change) changes.push(change);
     else skipped++;
   }
@@ -129,6 +131,25 @@ function objectReprOf(source: Record<string, unknown>, verboseName: string, acti
   if (display.startsWith(prefix)) return display.slice(prefix.length);
   const changed = source.changed_object as { display?: unknown } | null;
   return typeof changed?.display === 'string' ? changed.display : display;
+}
+
+/**
+ * The tags' ids by name: the source's tags, and those its change log saw that are gone
+ * since (a snapshot may list a tag deleted later). A name a current tag holds stays its.
+ */
+function withPastTags(
+  tagIds: ReadonlyMap<string, number>,
+  sourceChanges: ReadonlyArray<Record<string, unknown>>,
+): ReadonlyMap<string, number> {
+  const all = new Map(tagIds);
+  for (const change of sourceChanges) {
+    if (change.changed_object_type !== 'extras.tag') continue;
+    for (const data of [change.prechange_data, change.postchange_data]) {
+      const name = (data as { name?: unknown } | null)?.name;
+      if (typeof name === 'string' && !all.has(name)) all.set(name, Number(change.changed_object_id));
+    }
+  }
+  return all;
 }
 
 function tagIdOf(tag: unknown, tagIds: ReadonlyMap<string, number>): number[] {

@@ -88,22 +88,26 @@ export function lookupsBeyondNetBox(...lookups: string[]): FilterSpec {
   return { kind: 'beyond_netbox', lookups };
 }
 
+/** The derived filter of this name takes one value, the last (see OneValueSpec). */
+export const ONE_VALUE: FilterSpec = { kind: 'one_value' };
+
 /** `created` and `last_updated` of a model whose NetBox filter set has neither (extras models outside change logging). */
 export const changeTimesBeyondNetBox: Filters = { created: BEYOND_NETBOX, last_updated: BEYOND_NETBOX };
 
 /** ModelChoiceFilter's message for an unknown object. */
-export const UNKNOWN_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
+export { UNKNOWN_CHOICE } from './values/filterValues.js';
 
-/** A scope filter of VLAN groups: one `model` id, matching groups scoped to exactly that object. */
+/**
+ * A scope filter of VLAN groups: one `model` id, matching groups scoped to exactly that
+ * object. NetBox 3.4's is a number filter: any number is taken (its integer part compared,
+ * as Django's integer field takes it) and one naming no object matches nothing (no 400).
+ */
 export function scopeFilter(model: string): FilterSpec {
   return {
     kind: 'method',
-    value: 'integer',
+    value: 'decimal',
     single: true,
-    method: async ([id], env) => {
-      if ((await env.ids(model, { id }, 1)).length === 0) env.invalid(UNKNOWN_CHOICE);
-      return { scope_type: model, scope_id: id };
-    },
+    method: ([id]) => ({ scope_type: model, scope_id: Math.trunc(Number(id)) }),
   };
 }
 

@@ -63,6 +63,12 @@ export interface FieldFilterSpec {
   caseInsensitive?: boolean;
   /** Only the last value counts (NetBox's single-value filters). */
   single?: boolean;
+  /**
+   * The lookup the bare parameter compares with (django-filter's `lookup_expr`), for a filter
+   * NetBox declares apart from its field's lookups, e.g. `mask_length__gte` as its own number
+   * filter; default: equality.
+   */
+  compare?: 'lt' | 'lte' | 'gt' | 'gte';
 }
 
 /**
@@ -132,6 +138,13 @@ export interface MethodFilterSpec {
   lookups?: string[];
   /** The values name tree objects and the method matches their descendants too (declared for the reference checks). */
   includeDescendants?: boolean;
+  /**
+   * How NetBox's filter reads its value where that is not what `value` says: an 'integer'
+   * method is NetBox's number filter unless it is a CharFilter ('text') or a ModelChoiceFilter
+   * naming one object by id ('object'). Only the GraphQL argument type follows it (NetBox types
+   * those String); the value is parsed here as `value` says.
+   */
+  netboxReads?: 'text' | 'object';
 }
 
 /**
@@ -154,6 +167,17 @@ export interface BeyondNetBoxSpec {
   kind: 'beyond_netbox';
   /** Only these lookups are beyond NetBox (it has the bare filter, not e.g. its `__gt`). */
   lookups?: string[];
+  /** NetBox's bare filter takes one value, the last (e.g. a DateTimeFilter): so does this one. */
+  single?: boolean;
+}
+
+/**
+ * The filter derived from the field of this name takes one value, the last: NetBox generates a
+ * single-value filter for the field (django-filter's ChoiceFilter for a choice field) where it
+ * declares no multiple-value one. Typed as one value in GraphQL, as NetBox types it.
+ */
+export interface OneValueSpec {
+  kind: 'one_value';
 }
 
 /**
@@ -167,4 +191,5 @@ export type FilterSpec =
   | MethodFilterSpec
   | SearchFilterSpec
   | BeyondNetBoxSpec
+  | OneValueSpec
   | false;

@@ -72,19 +72,21 @@ export function applyVlanMode(obj: StoredObject, _view: LookupView, { previous, 
 
 /* ------------------------------------------------------------ list filters */
 
-/** vlan_id: interfaces carrying the VLAN, untagged or tagged. */
+/** vlan_id: interfaces carrying the VLAN, untagged or tagged (NetBox: a CharFilter). */
 const byVlanId: FilterSpec = {
   kind: 'method',
   value: 'integer',
   single: true,
+  netboxReads: 'text',
   method: ([id]) => ({ $or: [{ untagged_vlan: id }, { tagged_vlans: id }] }),
 };
 
-/** vlan: interfaces carrying a VLAN with this VID, untagged or tagged. */
+/** vlan: interfaces carrying a VLAN with this VID, untagged or tagged (NetBox: a CharFilter). */
 const byVid: FilterSpec = {
   kind: 'method',
   value: 'integer',
   single: true,
+  netboxReads: 'text',
   method: async ([vid], env: FilterEnvironment) => {
     const vlans = await env.ids('ipam.vlan', { vid });
     return { $or: [{ untagged_vlan: { $in: vlans } }, { tagged_vlans: { $in: vlans } }] };

@@ -272,6 +272,11 @@ test('contact assignments filter by content type, object, contact, role and prio
   const unknownType = await service.api('GET', '/api/tenancy/contact-assignments/?content_type_id=99999');
   t.is(unknownType.status, 400);
   t.deepEqual(unknownType.body, {
-    content_type_id: ['Select a valid choice. 99999 is not one of the available choices.'],
+    content_type_id: ['Select a valid choice. That choice is not one of the available choices.'],
   });
+  // NetBox's generated model choice filter: one value, the last
+  t.deepEqual(await ids(`content_type_id=99999&content_type_id=${siteType}`), [e.aliceDc1.id, e.bobDc2.id]);
+  // django-filter's null choice: assignments without a type (none), and with one (all)
+  t.deepEqual(await ids('content_type_id=null'), []);
+  t.deepEqual(await ids('content_type_id__n=null'), [e.aliceDc1.id, e.bobDc2.id, e.carolAcme.id, e.aliceWeb1.id]);
 });

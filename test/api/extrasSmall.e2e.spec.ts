@@ -304,6 +304,18 @@ test('job results are an empty, read-only list with filters and pagination; repo
   t.deepEqual((await service.api('GET', '/api/extras/job-results/?completed__before=soon')).body, {
     completed__before: ['Enter a valid date/time.'],
   });
+  // user and obj_type are NetBox's model choice filters: 'null' (django-filter's null choice) is taken
+  for (const query of ['user=null', 'user__n=null', 'obj_type=null', 'obj_type__n=null']) {
+    const answer = await service.api('GET', `/api/extras/job-results/?${query}`);
+    t.is(answer.status, 200, query);
+  }
+  for (const query of ['user=99999', 'obj_type=99999', 'obj_type=abc']) {
+    t.deepEqual(
+      (await service.api('GET', `/api/extras/job-results/?${query}`)).body,
+      { [query.split('=')[0]!]: ['Select a valid choice. That choice is not one of the available choices.'] },
+      `${query}: ModelChoiceField's words`,
+    );
+  }
   t.is((await service.api('GET', '/api/extras/job-results/1/')).status, 404);
   t.is((await service.api('POST', '/api/extras/job-results/', {})).status, 405);
 

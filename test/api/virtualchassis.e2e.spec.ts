@@ -237,7 +237,7 @@ const VC_FILTERS: Array<{
   { list: '/api/ipam/fhrp-group-assignments/', param: 'device', anyMember: false, ifaceOf: (o) => o.interface_id },
 ];
 
-test('interfaces, IP addresses and FHRP assignments by device select its vc_interfaces, as NetBox 3.4 does', async (t) => {
+test('interfaces, IP addresses and FHRP assignments by device select its vc_interfaces, as NetBox 3.4 does; services by device only its own', async (t) => {
   const service = await startService();
   t.teardown(() => service.close());
   const site = await post(service, '/api/dcim/sites/', { name: 'DC-7', slug: 'dc-7' });
@@ -297,6 +297,25 @@ test('interfaces, IP addresses and FHRP assignments by device select its vc_inte
       const found = (await list(service, `${rule.list}?${rule.param}=${value}`)).map(rule.ifaceOf).sort();
       t.deepEqual(found, vcInterfaces(dev, rule.anyMember), `${rule.list}?${rule.param}=${dev.name}`);
     }
+  }
+  // NetBox 3.4's other filters by device read the object's own device: a service of a member is not the master's
+  const services = new Map<number, number>();
+  for (const dev of [master, member, alone])
+    services.set(
+      dev.id,
+      (await post(service, '/api/ipam/services/', { device: dev.id, name: 'ssh', protocol: 'tcp', ports: [22] })).id,
+    );
+  for (const dev of [master, member, alone]) {
+    t.deepEqual(
+      ids(await list(service, `/api/ipam/services/?device_id=${dev.id}`)),
+      [services.get(dev.id)],
+      `services of ${dev.name}`,
+    );
+    t.deepEqual(
+      ids(await list(service, `/api/ipam/services/?device=${dev.name}`)),
+      [services.get(dev.id)],
+      `services of ${dev.name}`,
+    );
   }
   const both = (await list(service, `/api/ipam/ip-addresses/?device_id=${master.id}&device_id=${alone.id}`))
     .map((a) => a.assigned_object_id)

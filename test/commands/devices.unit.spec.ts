@@ -215,6 +215,23 @@ test('name: unique per site whatever the letter case, against stored devices and
     ]);
 });
 
+test("name: unique per site and tenant whatever the letter case, in Django's words for a constraint over lower(name) (its name), another tenant's alike allowed", async (t) => {
+  const tenants: WriteCommand[] = [
+    ...datacenter,
+    create('tenancy.tenant', { name: 'Acme', slug: 'acme' }),
+    create('tenancy.tenant', { name: 'Beta', slug: 'beta' }),
+    create('dcim.device', device('Core', { tenant: 1 })),
+  ];
+  await deciderSpec(t)
+    .given(tenants)
+    .when(create('dcim.device', device('CORE', { tenant: 1 })))
+    .thenThrows(ValidationError, { __all__: ['Constraint “dcim_device_unique_name_site_tenant” is violated.'] });
+  await deciderSpec(t)
+    .given(tenants)
+    .when(create('dcim.device', device('core', { tenant: 2 })))
+    .then([{ action: 'create', objectType: 'dcim.device', postchange: { name: 'core', tenant: 2 } }]);
+});
+
 test('name: a bulk PATCH that swaps names through a third name is refused where two would meet', async (t) => {
   await deciderSpec(t)
     .given([...datacenter, createMany('dcim.device', [device('a'), device('b')])])

@@ -2,6 +2,7 @@ import test from 'ava';
 
 import type { PastChange } from '../../src/commands/importHistory.js';
 import { ImportRefusedError } from '../../src/commands/importObjects.js';
+import { derivedObjectsOf } from '../../src/migration/derivedObjects.js';
 import { create, deciderSpec, importMany, type WriteCommand } from '../support/deciderSpec.js';
 
 const SOURCE_CREATED = '2021-03-08T11:33:24.812949Z';
@@ -153,4 +154,103 @@ test("given a site, when a journal entry is imported, then its display is made o
       ]),
     )
     .then([{ action: 'create', objectId: 3, objectRepr: '2021-03-08 11:33 (Info)' }]);
+});
+
+test("given two devices' interfaces, when a cable is imported, then its terminations are derived under the source's ids and times (cables deleted there left a gap)", async (t) => {
+  const derived = derivedObjectsOf(
+    new Map([
+      [
+        'dcim.cabletermination',
+        [
+          {
+            id: 7,
+            cable: 4,
+            cable_end: 'A',
+            termination_type: 'dcim.interface',
+            termination_id: 1,
+            created: SOURCE_CREATED,
+            last_updated: SOURCE_UPDATED,
+          },
+          {
+            id: 9,
+            cable: 4,
+            cable_end: 'B',
+            termination_type: 'dcim.interface',
+            termination_id: 2,
+            created: SOURCE_CREATED,
+            last_updated: SOURCE_UPDATED,
+          },
+        ],
+      ],
+    ]),
+  );
+  await deciderSpec(t)
+    .given([
+      ...catalog,
+      importMany('dcim.device', [{ id: 5, input: { name: 'r1', device_type: 1, device_role: 1, site: 1 } }]),
+      importMany('dcim.interface', [
+        { id: 1, input: { device: 5, name: 'ge-0/0/0', type: '1000base-t' } },
+        { id: 2, input: { device: 5, name: 'ge-0/0/1', type: '1000base-t' } },
+      ]),
+    ])
+    .when(
+      importMany(
+        'dcim.cable',
+        [
+          {
+            id: 4,
+            input: {
+              a_terminations: [{ object_type: 'dcim.interface', object_id: 1 }],
+              b_terminations: [{ object_type: 'dcim.interface', object_id: 2 }],
+            },
+          },
+        ],
+        undefined,
+        derived,
+      ),
+    )
+    .then((events) => {
+      const terminations = events.filter((e) => e.objectType === 'dcim.cabletermination');
+      t.deepEqual(
+        terminations.map((e) => [e.action, e.objectId, e.postchange?.termination_id, e.postchange?.created]),
+        [
+          ['create', 7, 1, SOURCE_CREATED],
+          ['create', 9, 2, SOURCE_CREATED],
+        ],
+      );
+    });
+});
+
+test('given a cable termination the source does not show, when its cable is imported, then it is derived under a fresh id', async (t) => {
+  await deciderSpec(t)
+    .given([
+      ...catalog,
+      importMany('dcim.device', [{ id: 5, input: { name: 'r1', device_type: 1, device_role: 1, site: 1 } }]),
+      importMany('dcim.interface', [
+        { id: 1, input: { device: 5, name: 'ge-0/0/0', type: '1000base-t' } },
+        { id: 2, input: { device: 5, name: 'ge-0/0/1', type: '1000base-t' } },
+      ]),
+    ])
+    .when(
+      importMany(
+        'dcim.cable',
+        [
+          {
+            id: 4,
+            input: {
+              a_terminations: [{ object_type: 'dcim.interface', object_id: 1 }],
+              b_terminations: [{ object_type: 'dcim.interface', object_id: 2 }],
+            },
+          },
+        ],
+        undefined,
+        derivedObjectsOf(new Map([['dcim.cabletermination', []]])),
+      ),
+    )
+    .then((events) => {
+      t.deepEqual(
+        events.filter((e) => e.objectType === 'dcim.cabletermination').map((e) => e.objectId),
+        [1, 2],
+      );
+    });
 });

@@ -96,6 +96,42 @@ async function populate(service: TestService) {
   await create('/api/ipam/services/', { virtual_machine: vm, name: 'https', protocol: 'tcp', ports: [443, 8443] });
 }
 
+/**
+ * A stack of two switches: master stack1 (a loopback without an address) and member stack2,
+ * whose ge-0/0/0 holds the master's primary IPv4, as on a stack managed through a member's
+ * port. The plugin lists the chassis as its master with every member's interfaces and, without
+ * fetch_all, asks for the addresses of the master alone (`ip-addresses/?device_id=<master>`):
+ * NetBox 3.4 answers with its vc_interfaces' addresses, the member's included.
+ */
+async function populateStack(service: TestService) {
+  const create = async (path: string, body: Record<string, unknown>) => {
+    const response = await service.api('POST', path, body);
+    if (response.status !== 201) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body.id as number;
+  };
+  const site = await create('/api/dcim/sites/', { name: 'Berlin', slug: 'ber' });
+  const role = await create('/api/dcim/device-roles/', { name: 'Access', slug: 'access', color: '0000ff' });
+  const vendor = await create('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
+  const model = await create('/api/dcim/device-types/', { manufacturer: vendor, model: 'EX4300', slug: 'ex4300' });
+  const device = (name: string) => create('/api/dcim/devices/', { name, device_type: model, device_role: role, site });
+  const [master, member] = [await device('stack1'), await device('stack2')];
+  const chassis = await create('/api/dcim/virtual-chassis/', { name: 'stack', master });
+  const joined = await service.api('PATCH', `/api/dcim/devices/${member}/`, {
+    virtual_chassis: chassis,
+    vc_position: 2,
+  });
+  if (joined.status !== 200) throw new Error(`member: ${joined.status} ${JSON.stringify(joined.body)}`);
+  await create('/api/dcim/interfaces/', { device: master, name: 'lo0', type: 'virtual' });
+  const port = await create('/api/dcim/interfaces/', { device: member, name: 'ge-0/0/0', type: '1000base-t' });
+  const ip = await create('/api/ipam/ip-addresses/', {
+    address: '192.0.2.50/24',
+    assigned_object_type: 'dcim.interface',
+    assigned_object_id: port,
+  });
+  const patched = await service.api('PATCH', `/api/dcim/devices/${master}/`, { primary_ip4: ip });
+  if (patched.status !== 200) throw new Error(`primary_ip4: ${patched.status} ${JSON.stringify(patched.body)}`);
+}
+
 /** The inventory's groups (without Ansible's own `all` and `ungrouped`) with their sorted hosts. */
 function groups(run: InventoryRun): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -202,6 +238,51 @@ if (availability.skipReason !== null) {
       const refused = requested.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`);
       t.deepEqual(refused, []);
       t.log(`requests: ${[...new Set(requested.map((r) => `${r.method} ${r.path} ${r.status}`))].join(', ')}`);
+    },
+  );
+
+  test.serial(
+    `netbox.netbox ${availability.version}: nb_inventory lists a virtual chassis as its master, with the member's interface and the address on it, with and without fetch_all`,
+    async (t) => {
+      t.timeout(600_000);
+      const requested: Requested[] = [];
+      const service = await startService({}, undefined, {
+        logger: (entry) => {
+          if (typeof entry.path === 'string' && typeof entry.status === 'number')
+            requested.push({ method: String(entry.method), path: entry.path, status: entry.status });
+        },
+      });
+      const runner = inventoryRunner(service);
+      t.teardown(async () => {
+        runner.close();
+        await service.close();
+      });
+      await populateStack(service);
+      requested.length = 0;
+      const options = { validate_certs: false, config_context: false, interfaces: true, group_by: ['sites'] };
+      const runs = { all: await runner.list(options), chunked: await runner.list({ ...options, fetch_all: false }) };
+      for (const [name, run] of Object.entries(runs)) {
+        t.is(run.code, 0, `${name}: ${run.stderr}`);
+        const hostvars = run.inventory._meta?.hostvars ?? {};
+        t.deepEqual(Object.keys(hostvars), ['stack1'], `${name}: the member is listed through its master`);
+        t.is(hostvars.stack1?.ansible_host, '192.0.2.50', name);
+        const addresses = Object.fromEntries(
+          (hostvars.stack1?.interfaces ?? []).map((i: { name: string; ip_addresses: Array<{ address: string }> }) => [
+            i.name,
+            i.ip_addresses.map((a) => a.address),
+          ]),
+        );
+        t.deepEqual(addresses, { lo0: [], 'ge-0/0/0': ['192.0.2.50/24'] }, name);
+      }
+      t.deepEqual(runs.chunked.inventory._meta.hostvars, runs.all.inventory._meta.hostvars);
+      t.true(
+        requested.some((r) => r.path === '/api/ipam/ip-addresses/'),
+        'the addresses were asked for (by device_id without fetch_all)',
+      );
+      t.deepEqual(
+        requested.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`),
+        [],
+      );
     },
   );
 }

@@ -115,3 +115,30 @@ test("NetBox 3.4 serves no object_repr: it is read from the change's display", (
   };
   t.is(pastChangesOf(registry, [rack], new Map()).changes.at(-1)?.objectRepr, 'R1 (U1)');
 });
+
+test("a tag deleted since is named in older snapshots by its id, found in the tag's own changes; a current tag's name stays its own", (t) => {
+  const tagChange = (id: number, action: string, time: string, name: string, tagId: number) => ({
+    ...change(
+      id,
+      action,
+      time,
+      action === 'create' ? null : { name, slug: name },
+      action === 'delete' ? null : { name, slug: name },
+      tagId,
+    ),
+    changed_object_type: 'extras.tag',
+  });
+  const site = { name: 'DC-5', slug: 'dc-5', tags: ['legacy', 'Production'] };
+  const { changes } = pastChangesOf(
+    registry,
+    [
+      tagChange(1, 'create', '2023-01-01T00:00:00.000000Z', 'legacy', 7),
+      change(2, 'create', '2023-01-02T00:00:00.000000Z', null, site),
+      tagChange(3, 'delete', '2023-01-03T00:00:00.000000Z', 'legacy', 7),
+      tagChange(4, 'create', '2023-01-04T00:00:00.000000Z', 'Production', 9),
+    ],
+    new Map([['Production', 4]]),
+  );
+  const created = changes.find((c) => c.objectType === 'dcim.site');
+  t.deepEqual(created?.postchange?.tags, [7, 4]);
+});

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 import test from 'ava';
 
@@ -25,6 +25,31 @@ const referenceDir =
 /** Values a parameter NetBox does not have must take (NetBox ignores the parameter). */
 const ANY_VALUE = ['abc', '1', '99999', '-1', '1.5', 'null', 'true', '2024-13-45', 'aa:bb', '10.0.0.0/8'];
 
+/**
+ * The filter classes NetBox 3.4.10 declares where the reference's kind leaves the accepted
+ * values open (a method, a content type): netboxFilterClasses.json, read off its filtersets.
+ */
+const filterClasses = (
+  JSON.parse(readFileSync(new URL('./netboxFilterClasses.json', import.meta.url), 'utf8')) as {
+    filters: Record<string, Record<string, string>>;
+  }
+).filters;
+
+/** Values NetBox's filters of a class take whatever their method does with them. */
+const ACCEPTED_BY_CLASS: Record<string, string[]> = {
+  // a number form field: any number, the method then selects what it selects (nothing, for an unknown id)
+  NumberFilter: ['1', '99999', '-1'],
+  MultiValueNumberFilter: ['1', '99999', '-1'],
+  // '<app_label>.<model>' or nothing: a text it cannot split selects nothing
+  ContentTypeFilter: ['abc', '1', 'dcim.nosuch', 'dcim.site', '10.0.0.0/8'],
+  // a null boolean form field: what it cannot read is no filtering
+  BooleanFilter: ['true', 'False', 'abc', '1'],
+  // django-filter's null choice ('null': the field is empty), which NetBox's FILTERS_NULL_CHOICE_LABEL
+  // turns on for every choice filter not declared with null_value=None
+  MultipleChoiceFilter: ['null'],
+  ChoiceFilter: ['null'],
+};
+
 /** Values NetBox's filters of a kind accept (null when the kind refuses values no probe can avoid: choices, methods). */
 function acceptedBy(ref: FilterReference, name: string, lookup: string): string[] | null {
   const info = ref.filter_info?.[name];
@@ -32,6 +57,8 @@ function acceptedBy(ref: FilterReference, name: string, lookup: string): string[
     ref.filter_kinds?.[name] ??
     (typeof info?.value === 'string' ? info.value : typeof info?.matches === 'string' ? 'relation' : '?');
   if (lookup === 'empty') return ['true', 'false', 'abc'];
+  const declared = filterClasses[ref.model]?.[name];
+  if (lookup === 'exact' && declared && ACCEPTED_BY_CLASS[declared]) return ACCEPTED_BY_CLASS[declared]!;
   // a method reads its text its own way (a VLAN's id, a VID): which texts it takes is not in the reference
   if (info?.custom === true && kind === 'string') return null;
   switch (kind) {
@@ -59,9 +86,15 @@ function acceptedBy(ref: FilterReference, name: string, lookup: string): string[
     case 'identifier':
     case 'slug / name / username':
     case 'relation':
+    case 'id_single':
       // django-filter's model choice filters (filter_info `matches`) take 'null', NetBox's FILTERS_NULL_CHOICE_VALUE;
       // a relation the reference only describes by kind may be a number filter: 'null' where it says so
-      return typeof info?.matches === 'string' && name !== 'tag' ? ['null'] : info?.null_value ? ['null'] : null;
+      // (a model choice filter generated for a foreign key, 'id_single', likewise)
+      return (typeof info?.matches === 'string' && name !== 'tag') || kind === 'id_single'
+        ? ['null']
+        : info?.null_value
+          ? ['null']
+          : null;
     default:
       return null;
   }

@@ -14,7 +14,7 @@ import type { CommandEnvironment } from '../../src/commands/decideObject.js';
 import { deleteObjects } from '../../src/commands/deleteObjects.js';
 import { runFollowUps } from '../../src/commands/followUps.js';
 import { type PastChange, recordPastChanges } from '../../src/commands/importHistory.js';
-import { type ImportedObject, importObjects } from '../../src/commands/importObjects.js';
+import { type DerivedObjects, type ImportedObject, importObjects } from '../../src/commands/importObjects.js';
 import { updateObjects } from '../../src/commands/updateObjects.js';
 import { type WriteContext, WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
 import { ValidationError } from '../../src/errors/requestErrors.js';
@@ -65,7 +65,7 @@ export type WriteCommand =
       bulk: boolean;
     }
   | { kind: 'delete'; model: string; ids: number[]; bulk: boolean }
-  | { kind: 'import'; model: string; items: ImportedObject[]; history?: PastChange[] }
+  | { kind: 'import'; model: string; items: ImportedObject[]; history?: PastChange[]; derived?: DerivedObjects }
   | { kind: 'branching'; model: typeof BRANCH; op: 'create' | 'sync' | 'merge'; schemaId: string; input?: unknown }
   | { kind: 'inBranch'; model: string; schemaId: string; command: WriteCommand };
 
@@ -121,8 +121,13 @@ export function patchMany(model: string, items: Array<{ id: number } & Record<st
 }
 
 /** Objects brought from another registry under their own ids (manage import-netbox). */
-export function importMany(model: string, items: ImportedObject[], history?: PastChange[]): WriteCommand {
-  return { kind: 'import', model, items, history };
+export function importMany(
+  model: string,
+  items: ImportedObject[],
+  history?: PastChange[],
+  derived?: DerivedObjects,
+): WriteCommand {
+  return { kind: 'import', model, items, history, derived };
 }
 
 /** DELETE of one object. */
@@ -196,7 +201,10 @@ async function runRequest(
         return deleteObjects(env, tx, definition, command.ids, { bulk: command.bulk });
       case 'import':
         if (command.history) recordPastChanges(tx, command.history);
-        return importObjects(env, tx, definition, command.items, { overHistory: command.history !== undefined });
+        return importObjects(env, tx, definition, command.items, {
+          overHistory: command.history !== undefined,
+          derived: command.derived,
+        });
     }
   });
   return { events, reply: { ids: result?.ids ?? [], revealed: result?.revealed ?? new Map() } };

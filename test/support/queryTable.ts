@@ -167,6 +167,10 @@ export const CASES: QueryCase[] = [
 
   // ---- choices
   { model: 'dcim.device', query: 'status=active', ids: [5, 3, 1] },
+  // django-filter's null choice: no device without a face value (blank is not null), and __n keeps all
+  { model: 'dcim.device', query: 'face=null', ids: [] },
+  { model: 'dcim.device', query: 'status=active&face__n=null', ids: [5, 3, 1] },
+  { model: 'dcim.device', query: 'status=active&status=null', ids: [5, 3, 1] },
   { model: 'dcim.device', query: 'status=active&status=planned', ids: [5, 3, 2, 1] },
   { model: 'dcim.device', query: 'status__n=active', ids: [4, 2] },
   { model: 'dcim.device', query: 'status=urgent', error: { status: [notOne('urgent')] } },
@@ -384,6 +388,15 @@ export const CASES: QueryCase[] = [
   { model: 'ipam.vlan', query: 'site=dc-1', ids: [6] },
   { model: 'ipam.vlangroup', query: 'region=1', ids: [2] },
   { model: 'ipam.vlangroup', query: 'site=1', ids: [1] },
+  {
+    model: 'ipam.vlangroup',
+    query: 'region=99',
+    ids: [],
+    note: "NetBox 3.4's number filter: no such region, no group",
+  },
+  { model: 'ipam.vlangroup', query: 'cluster=-1', ids: [] },
+  { model: 'ipam.vlangroup', query: 'site=1.0', ids: [1] },
+  { model: 'ipam.vlangroup', query: 'region=abc', error: { region: ['Enter a number.'] } },
 
   // ---- ordering
   { model: 'dcim.device', query: 'ordering=name', ids: [4, 5, 3, 2, 1] },

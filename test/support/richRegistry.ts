@@ -11,8 +11,10 @@ const CREATED_BY_UPLOAD = new Set(['extras.imageattachment']);
  * and what makes a migration hard: components instantiated from templates, a primary
  * IP, a virtual chassis with its master, cables and their paths, custom fields (one
  * naming objects), tags, a child region created before its parent, users, groups and
- * permissions with constraints, history with updates and deletes, and `bulk` more
- * interfaces and addresses (made in bulk requests) for volume.
+ * permissions with constraints, history with updates and deletes (every model's object
+ * updated; cables deleted and re-made, a device with its instantiated components, a tag, a
+ * custom field, a user, a tenant deleted), and `bulk` more interfaces and addresses (made,
+ * updated and a few deleted in bulk requests) for volume.
  */
 export async function buildRichRegistry(service: TestService, bulk = 0): Promise<Record<string, any>> {
   const post = async (path: string, body: unknown) => {
@@ -130,6 +132,49 @@ export async function buildRichRegistry(service: TestService, bulk = 0): Promise
   await patch(`/api/tenancy/tenants/${doomed.id}/`, { description: 'about to go' });
   await remove(`/api/tenancy/tenants/${doomed.id}/`);
   await patch(`/api/dcim/sites/${seeded.site.id}/`, { description: 'main data centre' });
+  // A cable deleted and one made after it (cable termination ids with a gap), and a cable re-terminated.
+  const spare = (
+    await service.api(
+      'GET',
+      `/api/dcim/interfaces/?device_id=${members[0].id}&device_id=${members[1].id}&name=ge-0/0/1`,
+    )
+  ).body.results;
+  const cableEnds = (a: { id: number }, b: { id: number }) => ({
+    a_terminations: [{ object_type: 'dcim.interface', object_id: a.id }],
+    b_terminations: [{ object_type: 'dcim.interface', object_id: b.id }],
+  });
+  const unplugged = await post('/api/dcim/cables/', { ...cableEnds(spare[0], spare[1]), label: 'unplugged' });
+  await remove(`/api/dcim/cables/${unplugged.id}/`);
+  const patchCable = await post('/api/dcim/cables/', { ...cableEnds(spare[0], spare[1]), label: 'patch' });
+  const patchPanel = await post('/api/dcim/interfaces/', {
+    device: members[1].id,
+    name: 'ge-0/0/9',
+    type: '1000base-t',
+  });
+  await patch(`/api/dcim/cables/${patchCable.id}/`, {
+    b_terminations: [{ object_type: 'dcim.interface', object_id: patchPanel.id }],
+    color: 'ff0000',
+  });
+  // A device deleted with the components its type gave it, a tag, a custom field and a user deleted.
+  const retired = await post('/api/dcim/devices/', {
+    name: 'sw-retired',
+    device_type: switchType.id,
+    device_role: seeded.deviceRole.id,
+    site: seeded.site.id,
+  });
+  await remove(`/api/dcim/devices/${retired.id}/`);
+  const oldTag = await post('/api/extras/tags/', { name: 'legacy', slug: 'legacy' });
+  await patch(`/api/dcim/devices/${members[1].id}/`, { tags: [oldTag.id] });
+  await remove(`/api/extras/tags/${oldTag.id}/`);
+  const oldField = await post('/api/extras/custom-fields/', {
+    name: 'rack_u',
+    type: 'integer',
+    content_types: ['dcim.site'],
+  });
+  await patch(`/api/dcim/sites/${seeded.site.id}/`, { custom_fields: { rack_u: 42 } });
+  await remove(`/api/extras/custom-fields/${oldField.id}/`);
+  const leaver = await post('/api/users/users/', { username: 'leaver', password: 'leaver-password' });
+  await remove(`/api/users/users/${leaver.id}/`);
   // Volume: interfaces and addresses in bulk.
   for (let i = 0; i < bulk; i += 250) {
     const n = Math.min(250, bulk - i);
@@ -145,6 +190,23 @@ export async function buildRichRegistry(service: TestService, bulk = 0): Promise
         assigned_object_id: iface.id,
       })),
     );
+    // Bulk updates and deletes among them: every tenth renamed, the last two of each batch deleted.
+    const renamed = await service.api(
+      'PATCH',
+      '/api/dcim/interfaces/',
+      ifaces
+        .filter((_: unknown, k: number) => k % 10 === 0)
+        .map((f: { id: number }) => ({ id: f.id, description: 'uplink' })),
+    );
+    if (renamed.status !== 200) throw new Error(`bulk PATCH: ${renamed.status} ${JSON.stringify(renamed.body)}`);
+    if (n > 2) {
+      const gone = await service.api(
+        'DELETE',
+        '/api/dcim/interfaces/',
+        ifaces.slice(-2).map((f: { id: number }) => ({ id: f.id })),
+      );
+      if (gone.status !== 204) throw new Error(`bulk DELETE: ${gone.status} ${JSON.stringify(gone.body)}`);
+    }
   }
   return { ...made, members, chassis, mgmt };
 }

@@ -125,13 +125,15 @@ export function modelFilters(
   for (const [name, filter] of filterSetOf(registry, definition)) {
     const { schema, subject, single } = describeFilter(name, filter);
     const plain = filter.kind === 'value';
+    // a bare parameter may compare otherwise than by equality (NetBox's mask_length__gte filter)
+    const compare = filter.kind === 'value' ? (filter.compare ?? 'exact') : 'exact';
     params.push({
       name,
       lookup: 'exact',
       schema,
       multi: !single,
       kind: filter.kind,
-      description: plain ? `${subject} ${LOOKUP_TEXT.exact} the value` : subject,
+      description: plain ? `${subject} ${LOOKUP_TEXT[compare]} the value` : subject,
     });
     for (const lookup of filter.lookups) {
       params.push({

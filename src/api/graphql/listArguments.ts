@@ -1,10 +1,13 @@
 /**
  * The arguments of a `<model>_list` query: the model's REST filter set (src/api/query/filterSet.ts),
  * each filter and each of its lookups under the same name (`name`, `name__ic`, `site_id__n`),
- * as NetBox 3.4's ObjectListField derives them: booleans as Boolean, everything else as
- * String, a list of them where the filter takes several values (`q` one, `__empty` a list).
- * NetBox's choice filters taking one value (String there) and number filters (Int there)
- * are lists of strings here, as the REST filter takes them.
+ * typed as NetBox 3.4's ObjectListField types them from the django-filter class of each filter
+ * (netbox/graphql/utils.py get_graphene_type): a filter taking several values is a list of
+ * strings whatever it compares; one taking one value is a Boolean (BooleanFilter), an Int
+ * (NumberFilter), a Date or DateTime (DateFilter, DateTimeFilter), else a String (CharFilter,
+ * ChoiceFilter, ModelChoiceFilter, the search). A lookup is typed as its filter (NetBox makes
+ * each lookup a filter of the same class). The values reach the REST filter code as the query
+ * string would carry them (filterParameters).
  * Custom-field filters (`cf_<name>`) depend on data and are not in the schema.
  * `limit`, `offset` and `ordering` page and order the list (NetBox 3.4 has none of them).
  */
@@ -21,6 +24,7 @@ import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import { type Filter, filterSetOf } from '../query/filterSet.js';
 import { isGraphqlName } from './names.js';
+import { GraphQLDateInput, GraphQLDateTimeInput } from './scalars.js';
 
 export const PAGING_ARGUMENTS = ['limit', 'offset', 'ordering'] as const;
 
@@ -30,17 +34,9 @@ export function listArguments(
 ): Record<string, GraphQLArgumentConfig> {
   const args: Record<string, GraphQLArgumentConfig> = {};
   for (const [name, filter] of filterSetOf(registry, definition)) {
-    // the search (`q`) takes one value; `__empty` a list of strings, as NetBox types it
-    const single = ('single' in filter && filter.single === true) || filter.kind === 'search';
-    const type = (boolean: boolean): GraphQLInputType => {
-      const scalar = boolean ? GraphQLBoolean : GraphQLString;
-      return single || boolean ? scalar : new GraphQLList(scalar);
-    };
-    if (isGraphqlName(name)) args[name] = { type: type(isBoolean(filter)) };
-    for (const lookup of filter.lookups) {
-      const parameter = `${name}__${lookup}`;
-      if (isGraphqlName(parameter)) args[parameter] = { type: type(lookup !== 'empty' && isBoolean(filter)) };
-    }
+    const type = argumentType(filter);
+    for (const parameter of [name, ...[...filter.lookups].map((lookup) => `${name}__${lookup}`)])
+      if (isGraphqlName(parameter)) args[parameter] = { type };
   }
   args.limit ??= { type: GraphQLInt, description: 'At most this many objects (default and maximum: MAX_PAGE_SIZE).' };
   args.offset ??= { type: GraphQLInt, description: 'Skip this many objects first.' };
@@ -51,8 +47,40 @@ export function listArguments(
   return args;
 }
 
-function isBoolean(filter: Filter): boolean {
-  return (filter.kind === 'value' || filter.kind === 'method') && filter.value === 'boolean';
+/** A list of strings for a filter taking several values, else the scalar of its one value. */
+function argumentType(filter: Filter): GraphQLInputType {
+  return takesOneValue(filter) ? oneValueType(filter) : new GraphQLList(GraphQLString);
+}
+
+function takesOneValue(filter: Filter): boolean {
+  switch (filter.kind) {
+    case 'search':
+      return true;
+    case 'value':
+      return filter.single === true || filter.value === 'boolean';
+    default:
+      return filter.single === true;
+  }
+}
+
+/** The scalar NetBox's filter class gives one value: what it compares, unless NetBox reads it as text or an object. */
+function oneValueType(filter: Filter): GraphQLInputType {
+  if (filter.kind !== 'value' && filter.kind !== 'method') return GraphQLString;
+  if (filter.kind === 'method' && filter.netboxReads) return GraphQLString;
+  switch (filter.value) {
+    case 'boolean':
+      return GraphQLBoolean;
+    case 'integer':
+    case 'decimal':
+      // NetBox's NumberFilter, decimals included (its get_graphene_type: "TODO: Floats?")
+      return GraphQLInt;
+    case 'date':
+      return GraphQLDateInput;
+    case 'datetime':
+      return GraphQLDateTimeInput;
+    default:
+      return GraphQLString;
+  }
 }
 
 /** The arguments as the REST query string they stand for (null and absent arguments left out). */

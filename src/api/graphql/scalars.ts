@@ -42,3 +42,33 @@ export const GraphQLBigInt = new GraphQLScalarType({
     return Number(ast.value);
   },
 });
+
+/** ISO 8601 dates and date-times as graphene's Date and DateTime read them (a date alone is midnight). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * A filter argument taking one date or date-time (NetBox's DateFilter and DateTimeFilter
+ * arguments, typed as graphene's scalars of these names). The text reaches the REST filter
+ * as written, which parses it as the query string's value.
+ */
+function temporalScalar(name: 'Date' | 'DateTime', pattern: RegExp, what: string): GraphQLScalarType {
+  const accept = (value: unknown): string => {
+    if (typeof value === 'string' && pattern.test(value)) return value;
+    throw new GraphQLError(`${name} cannot represent a value that is not ${what}: ${JSON.stringify(value)}`);
+  };
+  return new GraphQLScalarType({
+    name,
+    description: `${what[0]!.toUpperCase()}${what.slice(1)} (ISO 8601).`,
+    serialize: (value) => value,
+    parseValue: accept,
+    parseLiteral: (ast) => {
+      if (ast.kind !== Kind.STRING)
+        throw new GraphQLError(`${name} cannot represent a non-string value.`, { nodes: ast });
+      return accept(ast.value);
+    },
+  });
+}
+
+export const GraphQLDateInput = temporalScalar('Date', ISO_DATE, 'a date');
+export const GraphQLDateTimeInput = temporalScalar('DateTime', ISO_DATE_TIME, 'a date or date-time');

@@ -12,7 +12,8 @@
  *   string                        <name>                             n ic nic isw nisw iew niew ie nie empty
  *   integer decimal date datetime <name>                             n lt lte gt gte empty
  *   boolean                       <name> (true/false/1/0; last value) —
- *   choice, content_type          <name>                             n
+ *   choice                        <name>                             n
+ *   content_type                  <name> (last value)                n
  *   mac_address, wwn              <name> (exact value normalised)    n ic nic isw nisw iew niew ie nie
  *   fk, m2m                       <name>_id (ids, 'null'), <name> (target's slug, else name)  n
  *   tags                          tag (slugs, repeated = all)        n
@@ -21,6 +22,7 @@
  */
 import type { FieldDefinition } from '../../models/fieldDefinition.js';
 import type {
+  FieldFilterSpec,
   FilterMethod,
   FilterValueType,
   MethodFilterSpec,
@@ -42,6 +44,7 @@ export interface ValueFilter {
   choices?: Array<string | number>;
   caseInsensitive?: boolean;
   single?: boolean;
+  compare?: FieldFilterSpec['compare'];
 }
 
 export interface RelatedFilter extends Omit<RelatedFilterSpec, 'by'> {
@@ -133,7 +136,8 @@ function fieldFilters(registry: ModelRegistry, field: FieldDefinition): Array<[s
     case 'choice':
       return value('choice', { choices: (field.choices ?? []).map((c) => c.value) });
     case 'content_type':
-      return [[field.name, { kind: 'value', key: field.name, value: 'string', lookups: NEGATION }]];
+      // NetBox's ContentTypeFilter, a CharFilter: one '<app>.<model>'
+      return [[field.name, { kind: 'value', key: field.name, value: 'string', lookups: NEGATION, single: true }]];
     case 'array':
       return field.items === 'content_type'
         ? [[field.name, { kind: 'value', key: field.name, value: 'string', lookups: NEGATION, single: true }]]
@@ -197,6 +201,7 @@ export function filterSetOf(registry: ModelRegistry, definition: ModelDefinition
           choices: spec.choices,
           caseInsensitive: spec.caseInsensitive,
           single: spec.single,
+          compare: spec.compare,
         });
         break;
       }
@@ -217,11 +222,22 @@ export function filterSetOf(registry: ModelRegistry, definition: ModelDefinition
           lookups: NONE,
         });
         break;
+      case 'one_value': {
+        const derived = filters.get(name);
+        if (!derived)
+          throw new Error(`${definition.key}: filter ${name} is declared one-valued but no field derives it`);
+        filters.set(name, { ...derived, single: true } as Filter);
+        break;
+      }
       case 'beyond_netbox': {
         const derived = filters.get(name);
         if (!derived)
           throw new Error(`${definition.key}: filter ${name} is marked beyond NetBox but no field derives it`);
-        filters.set(name, { ...derived, lenient: spec.lookups ? new Set(spec.lookups) : true });
+        filters.set(name, {
+          ...derived,
+          lenient: spec.lookups ? new Set(spec.lookups) : true,
+          ...(spec.single ? { single: true } : {}),
+        } as Filter);
         break;
       }
     }

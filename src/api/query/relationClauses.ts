@@ -6,7 +6,13 @@ import type { GenericHolder } from '../../models/filterTypes.js';
 import { MATCH_NOTHING } from '../../models/matchNothing.js';
 import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
-import { IGNORE, invalidChoice, invalidPk, parseValue } from '../../models/values/filterValues.js';
+import {
+  IGNORE,
+  invalidChoice as invalidValueChoice,
+  invalidPk as invalidPkValue,
+  parseValue,
+  UNKNOWN_CHOICE,
+} from '../../models/values/filterValues.js';
 import type { Query } from '../../projections/ReadStore.js';
 import { andQueries, negate } from './clauses.js';
 import { type FilterContext, type FilterReader, ids, report } from './filterContext.js';
@@ -42,7 +48,10 @@ async function withDescendants(reader: FilterReader, model: string, roots: numbe
   return [...all];
 }
 
-/** The target ids each value names; unknown values are reported. */
+/**
+ * The target ids each value names; unknown values are reported, a single-value filter's as
+ * Django's ModelChoiceField words any value it cannot take (no value quoted).
+ */
 async function resolveTargets(
   ctx: FilterContext,
   param: string,
@@ -52,6 +61,8 @@ async function resolveTargets(
   const target = ctx.registry.tryGet(filter.target);
   const byValue = new Map<string, number[]>();
   let failed = false;
+  const invalidChoice = (v: string) => (filter.single ? UNKNOWN_CHOICE : invalidValueChoice(v));
+  const invalidPk = (v: string) => (filter.single ? UNKNOWN_CHOICE : invalidPkValue(v));
   if (filter.by === 'id') {
     const wanted = new Map<string, number>();
     for (const v of values) {

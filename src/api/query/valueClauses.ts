@@ -58,7 +58,7 @@ export function valueClause(
     const flag = parseEmptyFlag(values[values.length - 1]!);
     return flag === IGNORE || !flag.ok ? null : emptyClause(key, flag.value);
   }
-  let effective = lookup;
+  let effective = lookup === 'exact' && filter.compare ? filter.compare : lookup;
   if (filter.caseInsensitive && (lookup === 'exact' || lookup === 'n')) effective = lookup === 'exact' ? 'ie' : 'nie';
   if (TEXTUAL.has(filter.value) && effective !== 'exact' && effective !== 'n') {
     const long = values.find((v) => v.length > MAX_TEXT_LOOKUP);
@@ -68,13 +68,18 @@ export function valueClause(
     }
     return textClause(key, effective, values);
   }
-  const parsed = parseAll(ctx, param, filter, values);
-  if (parsed.length === 0) return null;
+  // django-filter's null choice (NetBox sets its label, so its choice filters offer it): 'null'
+  // selects objects without a value. NetBox withholds it from the filters it declares with
+  // null_value=None (a 400 there); netledger takes it everywhere, never refusing what NetBox answers.
+  const nullChoice = filter.value === 'choice' && values.includes('null');
+  const parsed = parseAll(ctx, param, filter, nullChoice ? values.filter((v) => v !== 'null') : values);
+  const compared: Array<string | number | boolean | null> = nullChoice ? [...parsed, null] : parsed;
+  if (compared.length === 0) return null;
   switch (effective) {
     case 'exact':
-      return parsed.length === 1 ? { [key]: parsed[0] } : { [key]: { $in: parsed } };
+      return compared.length === 1 ? { [key]: compared[0] } : { [key]: { $in: compared } };
     case 'n':
-      return { [key]: { $nin: parsed } };
+      return { [key]: { $nin: compared } };
     case 'lt':
     case 'lte':
       return { [key]: { [`$${effective}`]: extreme(parsed, 1) } };

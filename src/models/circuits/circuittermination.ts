@@ -6,6 +6,7 @@ import { cableEndFields, occupiedField } from '../dcim/cableFields.js';
 import { pathsView } from '../dcim/cabling/traceViews.js';
 import { markedWhileCabledProblem } from '../dcim/componentParents.js';
 import type { FieldErrors } from '../fieldErrors.js';
+import { ONE_VALUE } from '../filterSpecs.js';
 import { fieldError, pyStr, refId, related } from '../hooks.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import type { StoredObject } from '../storedObject.js';
@@ -82,6 +83,8 @@ export const circuittermination: ModelDefinition = {
   search: ['xconnect_id', 'pp_info', 'description'],
   unique: [{ fields: ['circuit', 'term_side'] }],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    term_side: ONE_VALUE,
     ...cabledObjectFilters,
     port_speed: { kind: 'field', field: 'port_speed', value: 'integer', lookups: SPEED_LOOKUPS },
     upstream_speed: { kind: 'field', field: 'upstream_speed', value: 'integer', lookups: SPEED_LOOKUPS },

@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields, tenantField } from '../commonFields.js';
-import { tenancyFilters } from '../filterSpecs.js';
+import { ONE_VALUE, tenancyFilters } from '../filterSpecs.js';
 import { genericListFilters } from '../genericListFilters.js';
 import { attributeOrNumber } from '../hooks.js';
 import type { ModelDefinition } from '../modelDefinition.js';
@@ -51,6 +51,8 @@ export const cable: ModelDefinition = {
   ordering: ['id'],
   search: ['label'],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    length_unit: ONE_VALUE,
     ...tenancyFilters,
     ...cableLocationFilters,
     termination_a_type: aEnd.type,

@@ -14,7 +14,8 @@ const notCabled = { cable: null };
 export const cabledObjectFilters: Record<string, FilterSpec> = {
   // NetBox 3.4 has no cable filter on cabled objects (3.5 adds cable_id)
   cable_id: BEYOND_NETBOX,
-  cable_end: { kind: 'field', field: 'cable_end', value: 'string', lookups: ['n'], choices: ['A', 'B'] },
+  // NetBox: a ChoiceFilter (one value)
+  cable_end: { kind: 'field', field: 'cable_end', value: 'string', lookups: ['n'], choices: ['A', 'B'], single: true },
   cabled: { kind: 'method', value: 'boolean', single: true, method: ([cabled]) => (cabled ? isCabled : notCabled) },
   // Occupied: cabled, or marked connected.
   occupied: {

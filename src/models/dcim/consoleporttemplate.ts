@@ -1,4 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import { ONE_VALUE } from '../filterSpecs.js';
 import { CONSOLE_PORT_TYPE_CHOICES } from './choices.js';
 import { optionalTypeField } from './componentFields.js';
 import { componentTemplateModel } from './componentTemplateModel.js';
@@ -9,5 +10,5 @@ export const consoleporttemplate = componentTemplateModel({
   verboseName: 'console port template',
   modular: true,
   fields: [optionalTypeField(CONSOLE_PORT_TYPE_CHOICES)],
-  filters: { label: false, description: false },
+  filters: { type: ONE_VALUE, label: false, description: false },
 });

@@ -3,7 +3,15 @@ import { assetTagField, descriptionField, displayNameField, identityFields, tena
 import { instantiateTemplates } from '../componentTemplates.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 import type { FieldErrors } from '../fieldErrors.js';
-import { BEYOND_NETBOX, contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
+import {
+  BEYOND_NETBOX,
+  contactFilters,
+  isSet,
+  ONE_VALUE,
+  pairFilters,
+  siteScopeFilters,
+  tenancyFilters,
+} from '../filterSpecs.js';
 import type { FilterEnvironment } from '../filterTypes.js';
 import { hasRelated } from '../hasRelatedFilter.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
@@ -237,7 +245,12 @@ export const device: ModelDefinition = {
   brief: ['id', 'url', 'display', 'display_name', 'name'],
   ordering: ['_name', 'id'],
   unique: [
-    { fields: ['name', 'site', 'tenant'], caseInsensitive: ['name'] },
+    {
+      fields: ['name', 'site', 'tenant'],
+      caseInsensitive: ['name'],
+      // Django's message for a constraint over an expression (lower(name)) without one of its own
+      message: 'Constraint “dcim_device_unique_name_site_tenant” is violated.',
+    },
     {
       fields: ['name', 'site'],
       caseInsensitive: ['name'],
@@ -249,6 +262,9 @@ export const device: ModelDefinition = {
   ],
   search: ['name', 'serial', 'asset_tag', 'comments'],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    face: ONE_VALUE,
+    airflow: ONE_VALUE,
     // NetBox 3.4: cluster_id only
     cluster: BEYOND_NETBOX,
     ...tenancyFilters,

@@ -7,6 +7,7 @@ import {
   scopedSlugField,
   weightUnitField,
 } from '../commonFields.js';
+import { ONE_VALUE } from '../filterSpecs.js';
 import { hasRelated } from '../hasRelatedFilter.js';
 import { displayAttribute, fieldError } from '../hooks.js';
 import { hasImage, imageField, imageFieldsOf, normalizeImageFields } from '../imageFields.js';
@@ -55,6 +56,10 @@ export const devicetype: ModelDefinition = {
   unique: [{ fields: ['manufacturer', 'model'] }, { fields: ['manufacturer', 'slug'] }],
   search: ['model', 'part_number', 'comments'],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    subdevice_role: ONE_VALUE,
+    airflow: ONE_VALUE,
+    weight_unit: ONE_VALUE,
     has_front_image: hasImage('front_image'),
     has_rear_image: hasImage('rear_image'),
     console_ports: hasRelated('dcim.consoleporttemplate', 'device_type'),

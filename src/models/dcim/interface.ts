@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import type { FieldErrors } from '../fieldErrors.js';
-import { BEYOND_NETBOX } from '../filterSpecs.js';
+import { BEYOND_NETBOX, ONE_VALUE } from '../filterSpecs.js';
 import { fieldError, nameOf, nameWithLabel, related } from '../hooks.js';
 import { holderFilters } from '../interfaceHolderFilters.js';
 import {
@@ -260,6 +260,8 @@ export const interfaceModel = deviceComponentModel({
   ],
   brief: ['id', 'url', 'display', 'device', 'name', 'cable', 'connection_status', '_occupied'],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    mode: ONE_VALUE,
     // NetBox: by id, any chassis member brings the chassis's interfaces; by name, only its master
     ...holderFilters('device', DEVICE_HOLDER, 'self', true),
     kind: { kind: 'method', single: true, method: filterKind },

@@ -1,5 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields, weightUnitField } from '../commonFields.js';
+import { ONE_VALUE } from '../filterSpecs.js';
 import { hasRelated } from '../hasRelatedFilter.js';
 import { displayAttribute } from '../hooks.js';
 import type { ModelDefinition } from '../modelDefinition.js';
@@ -29,6 +30,8 @@ export const moduletype: ModelDefinition = {
   search: ['model', 'part_number', 'comments'],
   unique: [{ fields: ['manufacturer', 'model'] }],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    weight_unit: ONE_VALUE,
     console_ports: hasRelated('dcim.consoleporttemplate', 'module_type'),
     console_server_ports: hasRelated('dcim.consoleserverporttemplate', 'module_type'),
     power_ports: hasRelated('dcim.powerporttemplate', 'module_type'),

@@ -1,4 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import { ONE_VALUE } from '../filterSpecs.js';
 import { POWER_OUTLET_TYPE_CHOICES } from './choices.js';
 import { feedLegField, optionalTypeField } from './componentFields.js';
 import { componentTemplateModel } from './componentTemplateModel.js';
@@ -22,6 +23,6 @@ export const poweroutlettemplate = componentTemplateModel({
     },
     feedLegField,
   ],
-  filters: { label: false, description: false, power_port_id: false, power_port: false },
+  filters: { type: ONE_VALUE, label: false, description: false, power_port_id: false, power_port: false },
   rule: outletTemplatePowerPortProblem,
 });

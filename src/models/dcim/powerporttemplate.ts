@@ -1,4 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import { ONE_VALUE } from '../filterSpecs.js';
 import { POWER_PORT_TYPE_CHOICES } from './choices.js';
 import { drawFields, optionalTypeField } from './componentFields.js';
 import { componentTemplateModel } from './componentTemplateModel.js';
@@ -10,6 +11,6 @@ export const powerporttemplate = componentTemplateModel({
   verboseName: 'power port template',
   modular: true,
   fields: [optionalTypeField(POWER_PORT_TYPE_CHOICES), ...drawFields],
-  filters: { label: false, description: false },
+  filters: { type: ONE_VALUE, label: false, description: false },
   rule: drawProblem,
 });

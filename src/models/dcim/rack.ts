@@ -8,7 +8,7 @@ import {
   tenantField,
   weightUnitField,
 } from '../commonFields.js';
-import { contactFilters, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
+import { contactFilters, ONE_VALUE, siteScopeFilters, tenancyFilters, treeFilters } from '../filterSpecs.js';
 import { pyStr, related } from '../hooks.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import type { StoredObject } from '../storedObject.js';
@@ -87,6 +87,9 @@ export const rack: ModelDefinition = {
   unique: [{ fields: ['location', 'name'] }, { fields: ['location', 'facility_id'] }],
   search: ['name', 'facility_id', 'serial', 'asset_tag', 'comments'],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    outer_unit: ONE_VALUE,
+    weight_unit: ONE_VALUE,
     ...tenancyFilters,
     ...contactFilters,
     ...siteScopeFilters(['site']),

@@ -3,7 +3,7 @@ import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { customFieldValueProblem } from '../customFields/customFieldValues.js';
 import type { FieldErrors } from '../fieldErrors.js';
-import { BEYOND_NETBOX, changeTimesBeyondNetBox } from '../filterSpecs.js';
+import { BEYOND_NETBOX, changeTimesBeyondNetBox, ONE_VALUE } from '../filterSpecs.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import type { StoredObject } from '../storedObject.js';
 import { type PatternChecker, sharedPatternChecker } from '../values/patternChecks.js';
@@ -57,6 +57,9 @@ export const customfield: ModelDefinition = {
   ordering: ['group_name', 'weight', 'name', 'id'],
   search: ['name', 'label', 'group_name', 'description'],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    filter_logic: ONE_VALUE,
+    ui_visibility: ONE_VALUE,
     content_type_id: contentTypeIdFilter('content_types', { numeric: true }),
     ...changeTimesBeyondNetBox,
     validation_minimum: BEYOND_NETBOX,

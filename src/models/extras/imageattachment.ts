@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import { BEYOND_NETBOX, lookupsBeyondNetBox } from '../filterSpecs.js';
+import { BEYOND_NETBOX } from '../filterSpecs.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import type { StoredObject } from '../storedObject.js';
 import { IMAGE_MODELS } from './featureModels.js';
@@ -67,9 +67,9 @@ export const imageattachment: ModelDefinition = {
   ordering: ['name', 'id'],
   search: ['name'],
   filters: {
-    content_type_id: contentTypeIdFilter('content_type'),
-    // NetBox: created exact only; no last_updated nor image dimension filters
-    created: lookupsBeyondNetBox('n', 'gt', 'gte', 'lt', 'lte'),
+    content_type_id: contentTypeIdFilter('content_type', { single: true }),
+    // NetBox: created exact only (one value, a DateTimeFilter); no last_updated nor image dimension filters
+    created: { kind: 'beyond_netbox', lookups: ['n', 'gt', 'gte', 'lt', 'lte'], single: true },
     last_updated: BEYOND_NETBOX,
     image_height: BEYOND_NETBOX,
     image_width: BEYOND_NETBOX,

@@ -59,9 +59,10 @@ export const jobresult: ModelDefinition = {
   filters: {
     interval: { kind: 'field', field: 'interval', value: 'integer', lookups: ['n', 'lt', 'lte', 'gt', 'gte'] },
     name: { kind: 'field', field: 'name', value: 'string' },
-    user: { kind: 'field', field: 'user', value: 'integer', single: true, lookups: ['n'] },
+    // NetBox's model choice filter: an unknown user is a 400, 'null' selects jobs without one
+    user: { kind: 'related', target: 'auth.user', path: ['user'], single: true },
     user_id: false,
-    obj_type: contentTypeIdFilter('obj_type'),
+    obj_type: contentTypeIdFilter('obj_type', { single: true }),
     obj_type_id: false,
     created: timeBound('created', '$eq'),
     created__before: timeBound('created', '$lte'),

@@ -14,7 +14,7 @@ import {
 } from '../primaryIps.js';
 import { hostKeys, normalizeHostField } from '../values/ipNetworks.js';
 import { IP_ADDRESS_ROLE_CHOICES, IP_ADDRESS_STATUS_CHOICES } from './choices.js';
-import { presentInVrf } from './prefix.js';
+import { presentInVrfFilters } from './presentInVrf.js';
 
 /** Where an address names its interface. */
 const ASSIGNED = { typeField: 'assigned_object_type', idField: 'assigned_object_id' };
@@ -81,8 +81,7 @@ export const ipaddress: ModelDefinition = {
       single: true,
       method: ([len]) => (len ? { _prefixlen: len } : null),
     },
-    present_in_vrf_id: { kind: 'method', value: 'integer', single: true, method: presentInVrf('id') },
-    present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
+    ...presentInVrfFilters,
     ...holderFilters('device', DEVICE_HOLDER, ASSIGNED),
     interface_id: {
       kind: 'method',

@@ -70,7 +70,7 @@ export const l2vpntermination: ModelDefinition = {
   search: [],
   unique: [{ fields: ['assigned_object_type', 'assigned_object_id'] }],
   filters: {
-    assigned_object_type_id: contentTypeIdFilter('assigned_object_type'),
+    assigned_object_type_id: contentTypeIdFilter('assigned_object_type', { single: true }),
     l2vpn_id: { kind: 'related', target: 'ipam.l2vpn', path: ['l2vpn'] },
     l2vpn: { kind: 'related', target: 'ipam.l2vpn', by: 'slug', path: ['l2vpn'] },
     assigned_object_id: false,
@@ -93,7 +93,14 @@ export const l2vpntermination: ModelDefinition = {
     vminterface: { kind: 'method', lookups: ['n'], method: onObjects('virtualization.vminterface', 'name') },
     vlan_id: { kind: 'method', value: 'integer', lookups: ['n'], method: onObjects('ipam.vlan', 'id') },
     vlan: { kind: 'method', lookups: ['n'], method: onObjects('ipam.vlan', 'name') },
-    vlan_vid: { kind: 'method', value: 'integer', lookups: ['n', 'lt', 'lte', 'gt', 'gte'], method: onVlanVids },
+    // NetBox: a number filter (one value)
+    vlan_vid: {
+      kind: 'method',
+      value: 'integer',
+      single: true,
+      lookups: ['n', 'lt', 'lte', 'gt', 'gte'],
+      method: onVlanVids,
+    },
     // NetBox: the L2VPN's name contains the text
     q: {
       kind: 'search',

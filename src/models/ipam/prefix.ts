@@ -2,8 +2,8 @@
 import { prefixAvailableIps } from '../allocation/availableIps.js';
 import { prefixAvailablePrefixes } from '../allocation/availablePrefixes.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
-import { siteScopeFilters, tenancyFilters, UNKNOWN_CHOICE, vrfByRd } from '../filterSpecs.js';
-import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
+import { siteScopeFilters, tenancyFilters, vrfByRd } from '../filterSpecs.js';
+import type { FilterEnvironment } from '../filterTypes.js';
 import { displayAttribute } from '../hooks.js';
 import { duplicatePrefix } from '../ipamUniqueness.js';
 import type { LookupView } from '../lookupView.js';
@@ -19,6 +19,7 @@ import {
 } from '../values/ipNetworks.js';
 import { PREFIX_STATUS_CHOICES } from './choices.js';
 import { liveHierarchy, prefixHierarchyColumns } from './prefixHierarchy.js';
+import { presentInVrfFilters } from './presentInVrf.js';
 
 const HIERARCHY_LOOKUPS = ['n', 'lte', 'lt', 'gte', 'gt'];
 
@@ -67,12 +68,34 @@ export const prefix: ModelDefinition = {
     within: { kind: 'network', op: 'within', single: true },
     within_include: { kind: 'network', op: 'within_include', single: true },
     contains: { kind: 'network', op: 'contains', single: true },
-    mask_length: { kind: 'field', field: '_prefixlen', value: 'integer', lookups: ['gte', 'lte'] },
+    // NetBox: mask_length several numbers; mask_length__gte and __lte each a number filter of its own
+    mask_length: { kind: 'field', field: '_prefixlen', value: 'integer', lookups: [] },
+    mask_length__gte: {
+      kind: 'field',
+      field: '_prefixlen',
+      value: 'integer',
+      lookups: [],
+      single: true,
+      compare: 'gte',
+    },
+    mask_length__lte: {
+      kind: 'field',
+      field: '_prefixlen',
+      value: 'integer',
+      lookups: [],
+      single: true,
+      compare: 'lte',
+    },
     depth: { kind: 'field', field: '_depth', value: 'integer', lookups: HIERARCHY_LOOKUPS },
     children: { kind: 'field', field: '_children', value: 'integer', lookups: HIERARCHY_LOOKUPS },
-    present_in_vrf_id: { kind: 'method', value: 'integer', single: true, method: presentInVrf('id') },
-    present_in_vrf: { kind: 'method', single: true, method: presentInVrf('rd') },
-    vlan_vid: { kind: 'method', value: 'integer', lookups: ['n', 'lt', 'lte', 'gt', 'gte'], method: filterVlanVid },
+    ...presentInVrfFilters,
+    vlan_vid: {
+      kind: 'method',
+      value: 'integer',
+      single: true,
+      lookups: ['n', 'lt', 'lte', 'gt', 'gte'],
+      method: filterVlanVid,
+    },
     vlan: false,
     q: { kind: 'search', also: ([text]) => containingNetwork(String(text)) },
   },
@@ -88,21 +111,6 @@ export const prefix: ModelDefinition = {
 };
 
 /* ------------------------------------------------------------ list filters */
-
-/**
- * Objects in the VRF (by id or rd) or in a VRF exporting a route target it imports. An
- * unknown VRF is a 400.
- */
-export function presentInVrf(by: 'id' | 'rd'): FilterMethod {
-  return async ([value], env) => {
-    const [vrf] = await env.find('ipam.vrf', { [by]: value }, 1);
-    if (!vrf) env.invalid(UNKNOWN_CHOICE);
-    const imported = Array.isArray(vrf.import_targets) ? vrf.import_targets : [];
-    if (imported.length === 0) return { vrf: vrf.id };
-    const exporters = await env.ids('ipam.vrf', { export_targets: { $in: imported } });
-    return { vrf: { $in: [...new Set([vrf.id, ...exporters])] } };
-  };
-}
 
 /** Prefixes whose VLAN's VID compares with the values as the lookup says. */
 async function filterVlanVid(

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import type { FieldErrors } from '../fieldErrors.js';
-import { pairFilters } from '../filterSpecs.js';
+import { ONE_VALUE, pairFilters } from '../filterSpecs.js';
 import { fieldError } from '../hooks.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import type { StoredObject } from '../storedObject.js';
@@ -52,6 +52,8 @@ export const service: ModelDefinition = {
   ordering: ['protocol', '_ports', 'id'],
   search: ['name', 'description'],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    protocol: ONE_VALUE,
     ...pairFilters('ipaddress_id', 'ipaddress', 'ipam.ipaddress', ['ipaddresses'], 'address'),
     ipaddresses_id: false,
     port: portFilter,

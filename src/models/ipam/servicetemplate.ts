@@ -1,5 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { changeLoggedFields, descriptionField, identityFields, uniqueNameField } from '../commonFields.js';
+import { ONE_VALUE } from '../filterSpecs.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import { portFilter, portsField, portsSortKey, protocolField, serviceDisplay, serviceRules } from './serviceFields.js';
 
@@ -23,6 +24,8 @@ export const servicetemplate: ModelDefinition = {
   ordering: ['name', 'id'],
   search: ['name', 'description'],
   filters: {
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    protocol: ONE_VALUE,
     port: portFilter,
     description: false,
     comments: false,

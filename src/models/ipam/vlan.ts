@@ -69,11 +69,18 @@ export const vlan: ModelDefinition = {
   filters: {
     ...tenancyFilters,
     ...siteScopeFilters(['site']),
-    available_on_device: { kind: 'method', value: 'integer', single: true, method: filterAvailableOnDevice },
+    available_on_device: {
+      kind: 'method',
+      value: 'integer',
+      single: true,
+      netboxReads: 'object',
+      method: filterAvailableOnDevice,
+    },
     available_on_virtualmachine: {
       kind: 'method',
       value: 'integer',
       single: true,
+      netboxReads: 'object',
       method: filterAvailableOnVirtualMachine,
     },
     ...l2vpnFilters,

@@ -1,6 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
+import { ONE_VALUE } from '../filterSpecs.js';
 import { fieldError, pyStr, related } from '../hooks.js';
 import type { LookupView } from '../lookupView.js';
 import type { ModelDefinition } from '../modelDefinition.js';
@@ -71,7 +72,9 @@ export const contactassignment: ModelDefinition = {
   ordering: ['priority', 'contact', 'id'],
   unique: [{ fields: ['content_type', 'object_id', 'contact', 'role'] }],
   filters: {
-    content_type_id: contentTypeIdFilter('content_type'),
+    // NetBox: ChoiceFilters (one value), not MultipleChoiceFilters
+    priority: ONE_VALUE,
+    content_type_id: contentTypeIdFilter('content_type', { single: true }),
     object_id: { kind: 'field', field: 'object_id', value: 'integer', lookups: ['n', 'lt', 'lte', 'gt', 'gte'] },
     contact: false,
   },

@@ -116,6 +116,9 @@ export function shown(value: string): string {
 }
 
 /** Django's ChoiceField message. */
+/** ModelChoiceField's message (a single-value relation filter) for any value it cannot take. */
+export const UNKNOWN_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
+
 export function invalidChoice(value: string): string {
   return `Select a valid choice. ${shown(value)} is not one of the available choices.`;
 }
