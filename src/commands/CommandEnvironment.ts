@@ -4,6 +4,7 @@ import type { LookupView } from '../models/lookupView.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelSettings } from '../models/modelHooks.js';
 import type { ModelRegistry } from '../models/registry.js';
+import type { PatternChecker } from '../models/values/patternChecks.js';
 import type { CommandSecrets } from './CommandSecrets.js';
 import type { WriteTransaction } from './WriteCoordinator.js';
 
@@ -18,6 +19,11 @@ export interface CommandEnvironment {
    * follow-ups create and update objects, which record and so run follow-ups again.
    */
   followUps: FollowUpRunner;
+  /**
+   * Where values are matched against stored patterns (custom fields' validation_regex),
+   * inline or off the event loop by their cost; absent: the shared checker at the default limits.
+   */
+  patterns?: PatternChecker;
 }
 
 export type FollowUpRunner = (

@@ -1,11 +1,14 @@
 import { addError } from '../errors/requestErrors.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
-import { checkCustomFieldValue } from '../models/customFields/customFieldValues.js';
+import { checkCustomFieldValue, regexCheckOf, regexProblem } from '../models/customFields/customFieldValues.js';
 import type { FieldErrors } from '../models/fieldErrors.js';
 import type { LookupView } from '../models/lookupView.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { StoredObject } from '../models/storedObject.js';
+import { type PatternCheck, type PatternChecker, sharedPatternChecker } from '../models/values/patternChecks.js';
+import { RequestPatternChecks } from '../models/values/requestPatternChecks.js';
+import type { CommandEnvironment } from './CommandEnvironment.js';
 import { pythonValue, resolveReference } from './resolveReference.js';
 
 /**
@@ -60,7 +63,9 @@ export async function resolveCustomFieldObjects(
  * Custom field data on write, its object references already resolved to ids
  * (resolveCustomFieldObjects). On create without the key every field gets its default;
  * otherwise the sent keys are merged into what is stored. Values are checked against
- * their definitions. Errors go under `__all__`, as NetBox's model validation reports them.
+ * their definitions; the matches against validation_regex of the object's values go to
+ * `patterns` together (cheap ones inline, the others off the event loop, once for the
+ * object). Errors go under `__all__`, as NetBox's model validation reports them.
  */
 export async function decideCustomFieldData(
   view: LookupView,
@@ -69,6 +74,7 @@ export async function decideCustomFieldData(
   sent: Record<string, unknown> | undefined,
   previous: StoredObject | null,
   errors: FieldErrors,
+  patterns: PatternChecker,
 ): Promise<void> {
   const field = definition.fields.find((f) => f.type === 'custom_fields');
   if (!field) return;
@@ -78,6 +84,9 @@ export async function decideCustomFieldData(
   if (!previous && sent === undefined) {
     for (const d of defined) data[String(d.name)] = structuredClone(d.default ?? null);
   }
+  // In the order sent, as NetBox reports them: a value's problem, or the regex check it awaits.
+  const problems: Array<{ name: string; problem: string } | { name: string; check: number }> = [];
+  const checks: PatternCheck[] = [];
   for (const [name, value] of Object.entries(sent ?? {})) {
     const custom = byName.get(name);
     if (!custom) {
@@ -97,8 +106,15 @@ export async function decideCustomFieldData(
       continue;
     }
     const problem = checkCustomFieldValue(custom, value);
-    if (problem) addError(errors, '__all__', `Invalid value for custom field '${name}': ${problem}`);
+    if (problem) problems.push({ name, problem });
     else data[name] = custom.type === 'decimal' ? Number(value) : value;
+    const check = problem ? null : regexCheckOf(custom, value);
+    if (check) problems.push({ name, check: checks.push(check) - 1 });
+  }
+  const verdicts = checks.length ? await patterns.matchAll(checks) : [];
+  for (const entry of problems) {
+    const problem = 'problem' in entry ? entry.problem : regexProblem(byName.get(entry.name)!, verdicts[entry.check]!);
+    if (problem) addError(errors, '__all__', `Invalid value for custom field '${entry.name}': ${problem}`);
   }
   for (const d of defined) {
     if (!d.required) continue;
@@ -108,4 +124,48 @@ export async function decideCustomFieldData(
       addError(errors, '__all__', `Invalid value for custom field '${name}': Required field cannot be empty.`);
   }
   obj[field.name] = data;
+}
+
+/**
+ * The validation_regex checks the items of a bulk request will need (their text values
+ * acceptable otherwise), to be made together before the items are decided (RequestPatternChecks).
+ */
+export async function regexChecksOf(
+  view: LookupView,
+  definition: ModelDefinition,
+  inputs: unknown[],
+): Promise<PatternCheck[]> {
+  const field = definition.fields.find((f) => f.type === 'custom_fields');
+  if (!field) return [];
+  const patterned = (await customFieldsOf(view, definition.key)).filter((d) => d.validation_regex);
+  if (patterned.length === 0) return [];
+  const checks: PatternCheck[] = [];
+  for (const input of inputs) {
+    const sent = (input as Record<string, unknown> | null)?.[field.name];
+    if (!sent || typeof sent !== 'object') continue;
+    for (const custom of patterned) {
+      const value = (sent as Record<string, unknown>)[String(custom.name)];
+      if (value === null || value === '' || checkCustomFieldValue(custom, value)) continue;
+      const check = regexCheckOf(custom, value);
+      if (check) checks.push(check);
+    }
+  }
+  return checks;
+}
+
+/**
+ * The environment a request of several items is decided in: its validation_regex checks
+ * made together first, and none made after one reached a limit (RequestPatternChecks).
+ * A single item's checks go together anyway (decideCustomFieldData).
+ */
+export async function withRequestPatternChecks(
+  env: CommandEnvironment,
+  view: LookupView,
+  definition: ModelDefinition,
+  inputs: unknown[],
+): Promise<CommandEnvironment> {
+  if (inputs.length < 2) return env;
+  const patterns = new RequestPatternChecks(env.patterns ?? sharedPatternChecker());
+  await patterns.prefetch(await regexChecksOf(view, definition, inputs));
+  return { ...env, patterns };
 }

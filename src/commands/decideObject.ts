@@ -3,6 +3,7 @@ import type { FieldDefinition } from '../models/fieldDefinition.js';
 import type { LookupView } from '../models/lookupView.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { StoredObject } from '../models/storedObject.js';
+import { sharedPatternChecker } from '../models/values/patternChecks.js';
 import { checkUniqueness } from './checkUniqueness.js';
 import type { CommandEnvironment } from './CommandEnvironment.js';
 import type { CommandSecrets } from './CommandSecrets.js';
@@ -42,6 +43,7 @@ export interface DecisionRequest {
  */
 export async function decideObject(env: CommandEnvironment, request: DecisionRequest): Promise<DecidedObject> {
   const { view, definition, input, previous, mode, id, now, requester } = request;
+  const patterns = env.patterns ?? sharedPatternChecker();
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new ValidationError({
       non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(input)}.`],
@@ -89,7 +91,7 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
   if (normalizeErrors && hasErrors(normalizeErrors)) throw new ValidationError(normalizeErrors);
   if (customField) {
     const sentData = resolved[customField.name] as Record<string, unknown> | undefined;
-    await decideCustomFieldData(view, definition, obj, sentData, previous, errors);
+    await decideCustomFieldData(view, definition, obj, sentData, previous, errors, patterns);
   }
   if (hasErrors(errors)) throw new ValidationError(errors);
 
@@ -98,6 +100,7 @@ export async function decideObject(env: CommandEnvironment, request: DecisionReq
     settings: env.settings,
     written,
     models: env.registry,
+    patterns,
   });
   if (ruleErrors && hasErrors(ruleErrors)) throw new ValidationError(ruleErrors);
   const uniqueErrors = await checkUniqueness(view, definition, obj, previous);

@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
+import { withRequestPatternChecks } from './customFieldData.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';
 import { checkPreconditions } from './preconditions.js';
 import { recordEach, type WriteOutcome } from './recordEach.js';
@@ -23,13 +24,15 @@ export interface UpdateOptions extends ExistingObjectsWrite {
  * a version its precondition accepts refuses the whole request before anything is decided.
  */
 export async function updateObjects(
-  env: CommandEnvironment,
+  given: CommandEnvironment,
   tx: WriteTransaction,
   definition: ModelDefinition,
   items: UpdateItem[],
   { mode, bulk, preconditions = [] }: UpdateOptions,
 ): Promise<WriteOutcome> {
   await checkPreconditions(tx.view, definition, preconditions, { bulk });
+  const inputs = items.map((item) => item.input);
+  const env = await withRequestPatternChecks(given, tx.view, definition, inputs);
   return recordEach(env, tx, definition, items, { bulk }, async ({ id, input }) => {
     const current = await tx.view.get(definition.key, id);
     if (!current) {

@@ -28,6 +28,7 @@ import { refuseDamagedLog } from '../events/file/logScan.js';
 import { KafkaEventLog } from '../events/kafka/KafkaEventLog.js';
 import { kafkaSettingsFrom } from '../events/kafka/kafkaSettingsFrom.js';
 import { type ModelRegistry, registry } from '../models/registry.js';
+import { BoundedPatternChecker } from '../models/values/patternChecks.js';
 import { MemoryReadStore } from '../projections/memory/MemoryReadStore.js';
 import type { ReadModelSnapshots } from '../projections/memory/snapshots/ReadModelSnapshots.js';
 import { readModelSnapshotsFor } from '../projections/memory/snapshots/readModelSnapshotsFor.js';
@@ -361,7 +362,9 @@ function commandParts(config: Config): { secrets: SecretKeeper; commands: Comman
   const secrets = new SecretKeeper(config.secretKey, config.allowTokenRetrieval);
   const listen = { host: config.host, port: config.port };
   const settings = { enforceGlobalUnique: config.enforceGlobalUnique, listen };
-  return { secrets, commands: { registry, secrets, settings, followUps: runFollowUps } };
+  // Custom fields' validation_regex checks too costly for the event loop run within the templates' limits.
+  const patterns = new BoundedPatternChecker(config.templates);
+  return { secrets, commands: { registry, secrets, settings, followUps: runFollowUps, patterns } };
 }
 
 interface OpenParts {

@@ -8,6 +8,7 @@ import type { FieldErrors } from './fieldErrors.js';
 import type { LookupView } from './lookupView.js';
 import type { ModelCatalog } from './modelCatalog.js';
 import type { StoredObject } from './storedObject.js';
+import type { PatternChecker } from './values/patternChecks.js';
 
 /** One object's change in a batch the projection applies: as stored before it, as it leaves it (null: absent). */
 export interface ColumnTransition {
@@ -44,6 +45,8 @@ export interface ValidationContext {
   written: ReadonlySet<string>;
   /** The registered models (e.g. which templates a module type's install instantiates). */
   models: ModelCatalog;
+  /** Where values are matched against stored patterns (a custom field's default); absent: the shared checker. */
+  patterns?: PatternChecker;
 }
 
 /** The write a `beforeSave` hook completes: the object as it was, and the fields the request supplied. */

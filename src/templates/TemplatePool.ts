@@ -56,6 +56,8 @@ export class TemplatePool implements TemplateRenderer {
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private closed = false;
+  private jobsUnderWay = 0;
+  private hold: NodeJS.Timeout | null = null;
 
   /**
    * `renderer`: the module each process runs (as its built `.js` URL). It speaks the
@@ -88,7 +90,7 @@ export class TemplatePool implements TemplateRenderer {
     if (this.queue.length >= this.limits.queue) {
       return Promise.reject(new TemplateBusyError('every template renderer is busy; try again later'));
     }
-    return new Promise((resolve, reject) => {
+    const rendered = new Promise<string[]>((resolve, reject) => {
       const sandboxJob = {
         templates: job.templates,
         contextJson: JSON.stringify(job.context),
@@ -97,6 +99,24 @@ export class TemplatePool implements TemplateRenderer {
       this.queue.push({ id: this.nextId++, job: sandboxJob, names, resolve, reject });
       this.dispatch();
     });
+    this.holdWhile(rendered);
+    return rendered;
+  }
+
+  /**
+   * Keeps this process alive while a job is under way: its renderers do not (an idle pool
+   * must not keep a stopping service or a finished command alive), and a command whose only
+   * work left is a render would otherwise end before its answer comes.
+   */
+  private holdWhile(job: Promise<unknown>): void {
+    this.jobsUnderWay++;
+    this.hold ??= setInterval(() => {}, 2 ** 30);
+    const release = () => {
+      if (--this.jobsUnderWay > 0 || !this.hold) return;
+      clearInterval(this.hold);
+      this.hold = null;
+    };
+    job.then(release, release);
   }
 
   async close(): Promise<void> {
@@ -172,6 +192,7 @@ export class TemplatePool implements TemplateRenderer {
     // Renderers never keep the service's process alive by themselves.
     child.unref();
     (child as unknown as { channel?: { unref(): void } }).channel?.unref();
+    (child.stderr as unknown as { unref(): void }).unref(); // an open pipe would, as much as the process
     return slot;
   }
 

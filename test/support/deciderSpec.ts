@@ -22,6 +22,7 @@ import { type ChangeEvent, EVENT_SCHEMA_VERSION, type EventUser } from '../../sr
 import type { FieldErrors } from '../../src/models/fieldErrors.js';
 import type { ModelSettings } from '../../src/models/modelHooks.js';
 import { type ModelRegistry, registry as defaultRegistry } from '../../src/models/registry.js';
+import type { PatternChecker } from '../../src/models/values/patternChecks.js';
 import { lookupView } from '../../src/projections/lookupView.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import { Projector } from '../../src/projections/Projector.js';
@@ -268,6 +269,8 @@ export interface DeciderSpecOptions {
   allowTokenRetrieval?: boolean;
   /** The models the request is decided against (default: netledger's own). */
   registry?: ModelRegistry;
+  /** Where values are matched against custom fields' patterns (default: the shared checker). */
+  patterns?: PatternChecker;
 }
 
 export type Given = ChangeEvent | WriteCommand;
@@ -278,6 +281,7 @@ export function deciderSpec(t: ExecutionContext, options: DeciderSpecOptions = {
     secrets: new SecretKeeper(SECRET_KEY, options.allowTokenRetrieval ?? true),
     settings: { enforceGlobalUnique: false, ...options.settings },
     followUps: runFollowUps,
+    patterns: options.patterns,
   };
   const given = (history: Given | Given[] = []) => ({
     when: (command: WriteCommand) => new Outcome(t, env, Array.isArray(history) ? history : [history], command),

@@ -1,11 +1,12 @@
 import type { StoredObject } from '../storedObject.js';
-import { matchesAtStart } from '../values/storedPattern.js';
+import type { PatternCheck, PatternChecker, PatternVerdict } from '../values/patternChecks.js';
 
 /**
  * Per-type rules for a custom field's value (NetBox's CustomField.validate). Returns
  * what is wrong with the value, or null when it is acceptable. Empty values (null,
  * '') are the caller's business (required or not). Object references are resolved
- * elsewhere, against the registry.
+ * elsewhere, against the registry. The match against `validation_regex`, which NetBox
+ * makes last, is not made here: see regexCheckOf (it may have to run off the event loop).
  */
 export function checkCustomFieldValue(field: StoredObject, value: unknown): string | null {
   const min = field.validation_minimum as number | null;
@@ -17,8 +18,6 @@ export function checkCustomFieldValue(field: StoredObject, value: unknown): stri
     case 'text':
     case 'longtext': {
       if (typeof value !== 'string') return 'Value must be a string.';
-      const regex = field.validation_regex as string;
-      if (regex && !matchesAtStart(regex, value)) return `Value must match regex '${regex}'`;
       return null;
     }
     case 'integer':
@@ -53,4 +52,39 @@ function range(n: number, min: number | null, max: number | null): string | null
   if (min !== null && min !== undefined && n < min) return `Value must be at least ${min}`;
   if (max !== null && max !== undefined && n > max) return `Value must not exceed ${max}`;
   return null;
+}
+
+/** The match a value acceptable by checkCustomFieldValue still needs: its field's validation_regex, if any. */
+export function regexCheckOf(field: StoredObject, value: unknown): PatternCheck | null {
+  const pattern = field.validation_regex;
+  if (!pattern || typeof pattern !== 'string' || typeof value !== 'string') return null;
+  if (field.type !== 'text' && field.type !== 'longtext') return null;
+  return { pattern, value };
+}
+
+/**
+ * What is wrong with a value given its regex check's verdict (null when nothing is). A check
+ * stopped at a limit names it and the settings that set it: the value may well match.
+ */
+export function regexProblem(field: StoredObject, verdict: PatternVerdict): string | null {
+  if (verdict === true || verdict === null) return null;
+  const pattern = String(field.validation_regex);
+  if (verdict === false) return `Value must match regex '${pattern}'`;
+  return (
+    `The value could not be checked against regex '${pattern}': the check ${verdict.limit} ` +
+    '(the limit is set by the service: see TEMPLATE_TIMEOUT and TEMPLATE_MEMORY_MB)'
+  );
+}
+
+/** checkCustomFieldValue and then the regex check, for one value (a field's default). */
+export async function customFieldValueProblem(
+  field: StoredObject,
+  value: unknown,
+  patterns: PatternChecker,
+): Promise<string | null> {
+  const problem = checkCustomFieldValue(field, value);
+  const check = problem ? null : regexCheckOf(field, value);
+  if (!check) return problem;
+  const [verdict] = await patterns.matchAll([check]);
+  return regexProblem(field, verdict ?? null);
 }

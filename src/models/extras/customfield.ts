@@ -1,12 +1,12 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import { checkCustomFieldValue } from '../customFields/customFieldValues.js';
+import { customFieldValueProblem } from '../customFields/customFieldValues.js';
 import type { FieldErrors } from '../fieldErrors.js';
 import { BEYOND_NETBOX, changeTimesBeyondNetBox, ONE_VALUE } from '../filterSpecs.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import type { StoredObject } from '../storedObject.js';
-import { storedPatternProblem } from '../values/storedPattern.js';
+import { type PatternChecker, sharedPatternChecker } from '../values/patternChecks.js';
 import {
   CUSTOM_FIELD_FILTER_LOGIC_CHOICES,
   CUSTOM_FIELD_TYPE_CHOICES,
@@ -67,7 +67,8 @@ export const customfield: ModelDefinition = {
   },
   hooks: {
     display: (obj) => (obj.label ? String(obj.label) : capitalize(String(obj.name).replace(/_/g, ' '))),
-    validate: async (obj, _view, previous) => validateDefinition(obj, previous),
+    validate: async (obj, _view, previous, context) =>
+      validateDefinition(obj, previous, context?.patterns ?? sharedPatternChecker()),
     compute: { data_type: (obj) => DATA_TYPES[String(obj.type)] ?? 'string' },
   },
 };
@@ -97,7 +98,11 @@ const TEXTUAL = new Set(['text', 'longtext', 'url']);
 const SELECTION = new Set(['select', 'multiselect']);
 const OBJECTS = new Set(['object', 'multiobject']);
 
-function validateDefinition(obj: StoredObject, previous: StoredObject | null): FieldErrors {
+async function validateDefinition(
+  obj: StoredObject,
+  previous: StoredObject | null,
+  patterns: PatternChecker,
+): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   const type = String(obj.type);
   const label = CUSTOM_FIELD_TYPE_CHOICES.find((c) => c.value === type)?.label ?? type;
@@ -109,7 +114,7 @@ function validateDefinition(obj: StoredObject, previous: StoredObject | null): F
   if (!TEXTUAL.has(type) && obj.validation_regex) {
     errors.validation_regex = ['Regular expression validation is supported only for text and URL fields'];
   } else if (obj.validation_regex) {
-    const problem = storedPatternProblem(String(obj.validation_regex));
+    const problem = await patterns.patternProblem(String(obj.validation_regex));
     if (problem) errors.validation_regex = [problem];
   }
   const choices = obj.choices as unknown[] | null;
@@ -129,9 +134,12 @@ function validateDefinition(obj: StoredObject, previous: StoredObject | null): F
   ) {
     errors.default = [`The specified default value (${String(obj.default)}) is not listed as an available choice.`];
   } else if (obj.default !== null && obj.default !== undefined && !OBJECTS.has(type)) {
-    const problem = checkCustomFieldValue(
-      obj,
+    // Against the pattern only if it may be stored (a refused one would match nothing).
+    const field = errors.validation_regex ? { ...obj, validation_regex: '' } : obj;
+    const problem = await customFieldValueProblem(
+      field,
       TEXTUAL.has(type) && typeof obj.default !== 'string' ? String(obj.default) : obj.default,
+      patterns,
     );
     if (problem) errors.default = [`Invalid default value "${String(obj.default)}": ${problem}`];
   }
