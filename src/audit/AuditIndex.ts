@@ -326,6 +326,45 @@ export class AuditIndex {
     return p;
   }
 
+  /**
+   * The object's last change on main (not inside a branch) at or before `at` (0 when none):
+   * the event whose version of the object main's read models held at `at`.
+   */
+  mainPositionAt(type: string, id: number, at: number): number {
+    const prev = this.prevOfObject.data;
+    const logged = this.logged.data;
+    let p = this.lastPositionOf(type, id);
+    while (p > at || (p > 0 && logged[p] === BRANCH_CHANGE)) p = prev[p]!;
+    return p;
+  }
+
+  /** Whether main changed the object after `after` up to `upTo` (a walk down its chain). */
+  changedOnMain(type: string, id: number, after: number, upTo: number): boolean {
+    const prev = this.prevOfObject.data;
+    const logged = this.logged.data;
+    for (let p = this.lastPositionOf(type, id); p > after; p = prev[p]!)
+      if (p <= upTo && logged[p] !== BRANCH_CHANGE) return true;
+    return false;
+  }
+
+  /**
+   * The ids of the objects of `type` main changed in (after, upTo], each once (a scan of the
+   * type column: a few milliseconds per million positions).
+   */
+  objectsChangedOnMain(type: string, after: number, upTo: number): number[] {
+    const code = this.typeDictionary.find(type);
+    const last = Math.min(upTo, this.last);
+    if (code === undefined || after >= last) return [];
+    const types = this.types.data;
+    const logged = this.logged.data;
+    const ids = this.objectIds.data;
+    const seen = new Set<number>();
+    for (let p = after + 1; p <= last; p++) {
+      if (types[p] === code && logged[p] !== BRANCH_CHANGE) seen.add(ids[p]!);
+    }
+    return [...seen];
+  }
+
   /** The last position that touched the object (0 when none). */
   lastPositionOf(type: string, id: number): number {
     const code = this.typeDictionary.find(type);

@@ -190,6 +190,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
     if (options.audit !== false) {
       audit = new AuditService(log, registry, {
         pastStores: memoryPastStores(registry, snapshots),
+        liveStore: store,
         snapshots: auditSnapshotSettings(config, logger, true),
         revertsUnregistered: [BRANCH],
       });
@@ -266,6 +267,7 @@ export async function openReader(
     if (options.audit !== false)
       audit = new AuditService(log, registry, {
         pastStores: memoryPastStores(registry, snapshots),
+        liveStore: store,
         snapshots: auditSnapshotSettings(config, logger, false),
         revertsUnregistered: [BRANCH],
       });
