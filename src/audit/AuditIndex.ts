@@ -5,6 +5,7 @@ import { eventTimeMicros } from './time.js';
 
 export const ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
 const ACTION_CODE: Record<ChangeAction, number> = { create: 0, update: 1, delete: 2 };
+const CREATE = ACTION_CODE.create;
 
 /** The index's state at one position, as a snapshot holds it (see capture() and load()). */
 export interface AuditIndexImage {
@@ -345,6 +346,24 @@ export class AuditIndex {
     for (let p = this.lastPositionOf(type, id); p > after; p = prev[p]!)
       if (p <= upTo && logged[p] !== BRANCH_CHANGE) return true;
     return false;
+  }
+
+  /**
+   * The highest id of an object of `type` main created at or before `upTo` (0: none): every
+   * object with a higher id did not exist then.
+   */
+  maxIdCreatedOnMain(type: string, upTo: number): number {
+    const code = this.typeDictionary.find(type);
+    if (code === undefined) return 0;
+    const types = this.types.data;
+    const logged = this.logged.data;
+    const actions = this.actions.data;
+    const ids = this.objectIds.data;
+    let max = 0;
+    for (let p = Math.min(upTo, this.last); p >= 1; p--) {
+      if (types[p] === code && actions[p] === CREATE && logged[p] !== BRANCH_CHANGE && ids[p]! > max) max = ids[p]!;
+    }
+    return max;
   }
 
   /**

@@ -5,6 +5,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import { orderedRelations } from '../models/relationOrder.js';
 import { evolve } from '../projections/evolve.js';
 import { withProjectedColumns } from '../projections/projectedColumns.js';
+import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { NO_RELATION, orderKeyOf } from '../projections/relationOrderKeys.js';
 import type { AuditLog } from './AuditLog.js';
@@ -45,6 +46,8 @@ export class PastView implements ReadStore {
    * the live position they were overlaid at (or `at`, the lower) and this one (-1: none yet).
    */
   private covered = -1;
+  /** collection → the highest id that existed at `at` (the objects above it are hidden without an overlay entry each). */
+  private readonly ceilings = new Map<string, number>();
   /** collection → ids whose version at `at` is in the overlay. */
   private readonly undone = new Map<string, Set<number>>();
   /** One overlay change at a time (a request's reads may run together). */
@@ -98,7 +101,13 @@ export class PastView implements ReadStore {
     return out;
   }
 
-  find(collection: string, query: Query, options?: FindOptions): Promise<ReadDocument[]> {
+  async find(collection: string, query: Query, options?: FindOptions): Promise<ReadDocument[]> {
+    const id = query.id;
+    if (typeof id === 'number' && !this.overlaidCollections.has(collection) && this.pointReadable(collection)) {
+      // One object by id (an object page): its own chain, not its whole collection.
+      const doc = await this.pointVersion(collection, id, 0);
+      return doc && documentMatcher(query)(doc) && !options?.skip && options?.limit !== 0 ? [doc] : [];
+    }
     return this.consistent([collection], () => this.overlaid.find(collection, query, options));
   }
 
@@ -168,6 +177,11 @@ export class PastView implements ReadStore {
     // differ from its version at `at`.
     for (const collection of this.withKeySources(collections)) {
       if (this.overlaidCollections.has(collection)) continue;
+      if (this.hidesByCeiling(collection)) {
+        const ceiling = index.maxIdCreatedOnMain(collection, this.at);
+        this.ceilings.set(collection, ceiling);
+        this.overlaid.limitIds(collection, ceiling);
+      }
       const ids = index.objectsChangedOnMain(collection, Math.min(this.at, live), upTo);
       if (ids.length > 0) objects.set(collection, ids);
       this.overlaidCollections.add(collection);
@@ -200,8 +214,9 @@ export class PastView implements ReadStore {
     for (const [collection, ids] of objects) {
       let done = this.undone.get(collection);
       if (!done) this.undone.set(collection, (done = new Set()));
+      const ceiling = this.ceilings.get(collection) ?? Infinity;
       for (const id of ids) {
-        if (done.has(id)) continue;
+        if (done.has(id) || id > ceiling) continue;
         done.add(id);
         const position = index.mainPositionAt(collection, id, this.at);
         if (position === 0 || index.actionAt(position) === 'delete')
@@ -232,6 +247,15 @@ export class PastView implements ReadStore {
     if (positions.length === 0) return [];
     this.eventsRead += positions.length;
     return this.audit.events([...positions].sort((a, b) => a - b));
+  }
+
+  /**
+   * Whether the objects created after `at` are hidden by an id ceiling rather than one
+   * overlaid null each: not for a collection whose projected columns must see them go (the
+   * prefix hierarchy), nor for those free-address queries read (their overlay is read as is).
+   */
+  private hidesByCeiling(collection: string): boolean {
+    return this.pointReadable(collection) && !ADDRESS_COLLECTIONS.includes(collection);
   }
 
   /** Whether an object of the collection can be worked out alone (no column depends on its whole collection). */

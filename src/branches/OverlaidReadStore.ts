@@ -26,6 +26,11 @@ export class OverlaidReadStore implements ReadStore {
   readonly overlay = new Overlay();
   /** Highest id of each collection the overlay ever held a document of (ids are never reused, even after a delete). */
   private readonly highest = new Map<string, number>();
+  /**
+   * collection → the highest id of the objects this view shows (a past view: every object
+   * above it was created later), in the base and in the overlay alike.
+   */
+  private readonly ceilings = new Map<string, number>();
 
   constructor(private readonly base: ReadStore) {}
 
@@ -52,6 +57,14 @@ export class OverlaidReadStore implements ReadStore {
   /** Replaces the version of one object this view holds (null: absent here). */
   hide(collection: string, id: number, doc: ReadDocument | null): void {
     this.overlay.put({ collection, id, doc, position: doc?._pos ?? 0 });
+  }
+
+  /**
+   * Hides every object of the collection whose id is above `maxId`: as an overlaid null each
+   * would, without holding one per object (a past view hides all objects created since).
+   */
+  limitIds(collection: string, maxId: number): void {
+    this.ceilings.set(collection, maxId);
   }
 
   /** Whether the overlay holds a version of the object. */
@@ -92,6 +105,7 @@ export class OverlaidReadStore implements ReadStore {
   }
 
   async get(collection: string, id: number): Promise<ReadDocument | null> {
+    if (id > (this.ceilings.get(collection) ?? Infinity)) return null;
     const docs = this.overlay.docs.get(collection);
     if (docs?.has(id)) return docs.get(id) ?? null;
     return this.base.get(collection, id);
@@ -99,18 +113,20 @@ export class OverlaidReadStore implements ReadStore {
 
   async getMany(collection: string, ids: number[]): Promise<ReadDocument[]> {
     const docs = this.overlay.docs.get(collection);
-    if (!docs?.size) return this.base.getMany(collection, ids);
+    const ceiling = this.ceilings.get(collection) ?? Infinity;
+    if (!docs?.size && ceiling === Infinity) return this.base.getMany(collection, ids);
+    if (ceiling !== Infinity) ids = ids.filter((id) => id <= ceiling);
     const fromBase = new Map(
       (
         await this.base.getMany(
           collection,
-          ids.filter((id) => !docs.has(id)),
+          ids.filter((id) => !docs?.has(id)),
         )
       ).map((doc) => [doc.id, doc]),
     );
     const out: ReadDocument[] = [];
     for (const id of ids) {
-      const doc = docs.has(id) ? docs.get(id) : fromBase.get(id);
+      const doc = docs?.has(id) ? docs.get(id) : fromBase.get(id);
       if (doc) out.push(doc);
     }
     return out;
@@ -118,13 +134,13 @@ export class OverlaidReadStore implements ReadStore {
 
   async find(collection: string, query: Query, options: FindOptions = {}): Promise<ReadDocument[]> {
     const docs = this.overlay.docs.get(collection);
-    if (!docs?.size) return this.base.find(collection, query, options);
+    if (!docs?.size) return this.base.find(collection, this.baseQuery(collection, query), options);
     const skip = Math.max(0, options.skip ?? 0);
     const want = options.limit === undefined ? Infinity : skip + Math.max(0, options.limit);
     if (want === 0) return [];
     const fromBase = await this.base.find(
       collection,
-      query,
+      this.baseQuery(collection, query),
       want === Infinity ? { sort: options.sort } : { sort: options.sort, limit: want + docs.size },
     );
     const kept = fromBase.filter((doc) => !docs.has(doc.id));
@@ -137,10 +153,11 @@ export class OverlaidReadStore implements ReadStore {
 
   async count(collection: string, query: Query): Promise<number> {
     const docs = this.overlay.docs.get(collection);
-    if (!docs?.size) return this.base.count(collection, query);
+    const shown = this.baseQuery(collection, query);
+    if (!docs?.size) return this.base.count(collection, shown);
     const [all, hidden] = await Promise.all([
-      this.base.count(collection, query),
-      this.base.count(collection, { $and: [query, { id: { $in: [...docs.keys()] } }] }),
+      this.base.count(collection, shown),
+      this.base.count(collection, { $and: [shown, { id: { $in: [...docs.keys()] } }] }),
     ]);
     return all - hidden + this.overlaidMatches(docs, collection, query).length;
   }
@@ -157,7 +174,8 @@ export class OverlaidReadStore implements ReadStore {
   async countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>> {
     const counts = await this.base.countBy(collection, field, values);
     const docs = this.overlay.docs.get(collection);
-    if (!docs?.size) return counts;
+    const ceiling = this.ceilings.get(collection);
+    if (!docs?.size && ceiling === undefined) return counts;
     const tally = (doc: ReadDocument | null | undefined, step: number) => {
       if (!doc) return;
       const value = field === 'id' ? doc.id : doc[field];
@@ -166,12 +184,22 @@ export class OverlaidReadStore implements ReadStore {
         if (n !== undefined) counts.set(key as number, n + step);
       }
     };
-    for (const hidden of await this.base.getMany(collection, [...docs.keys()])) tally(hidden, -1);
-    for (const doc of docs.values()) tally(doc, 1);
+    const shown = (id: number) => ceiling === undefined || id <= ceiling;
+    if (ceiling !== undefined) {
+      // No object above the ceiling is shown.
+      const above = await this.base.find(collection, {
+        $and: [{ id: { $gt: ceiling } }, { [field]: { $in: values } }],
+      });
+      for (const doc of above) tally(doc, -1);
+    }
+    if (!docs?.size) return counts;
+    const overlaid = [...docs.keys()].filter(shown);
+    for (const hidden of await this.base.getMany(collection, overlaid)) tally(hidden, -1);
+    for (const id of overlaid) tally(docs.get(id), 1);
     return counts;
   }
 
-  /** The base's free addresses corrected by the overlay, as the writer's staged view corrects the store's. */
+  /** The base's free addresses corrected by the overlay, as the writer's staged view corrects the store's (id ceilings are not applied: set none on address collections). */
   freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
     return new StagedView(this.base, [this.overlay]).freeAddresses(query);
   }
@@ -182,10 +210,18 @@ export class OverlaidReadStore implements ReadStore {
     this.clear();
   }
 
+  /** `query` as the base is asked it: restricted to the ids shown when the collection has a ceiling. */
+  private baseQuery(collection: string, query: Query): Query {
+    const ceiling = this.ceilings.get(collection);
+    return ceiling === undefined ? query : { $and: [query, { id: { $lte: ceiling } }] };
+  }
+
   /** The overlaid documents matching `query`: those the overlay's indexes pick, then tested. */
   private overlaidMatches(docs: Map<number, ReadDocument | null>, collection: string, query: Query): ReadDocument[] {
     const candidates = overlayCandidates(this.overlay, collection, query);
-    const matches = documentMatcher(query);
+    const ceiling = this.ceilings.get(collection) ?? Infinity;
+    const test = documentMatcher(query);
+    const matches = (doc: ReadDocument) => doc.id <= ceiling && test(doc);
     const out: ReadDocument[] = [];
     if (candidates) {
       for (const id of candidates) {
