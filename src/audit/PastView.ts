@@ -14,6 +14,11 @@ import type { AuditLog } from './AuditLog.js';
 const ADDRESS_COLLECTIONS = ['ipam.prefix', 'ipam.ipaddress', 'ipam.iprange'];
 /** Up to this many ids, a getMany of a collection not overlaid yet works out each object alone. */
 const POINT_READS = 100;
+/** Whether a query or a field reads the order keys documents keep of related objects (relationOrderKeys.ts). */
+function keptKeysIn(query: Query | string): boolean {
+  return JSON.stringify(query).includes('_ord_');
+}
+
 /** Deepest chain of relation orderings followed (as relationOrderKeys.ts). */
 const MAX_DEPTH = 8;
 /** Transitions to the past versions are newer than anything a store holds (projected columns then see them). */
@@ -112,7 +117,7 @@ export class PastView implements ReadStore {
   }
 
   count(collection: string, query: Query): Promise<number> {
-    return this.consistent([collection], () => this.overlaid.count(collection, query));
+    return this.consistent([collection], () => this.overlaid.count(collection, query), keptKeysIn(query));
   }
 
   findWithCount(
@@ -124,7 +129,7 @@ export class PastView implements ReadStore {
   }
 
   countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>> {
-    return this.consistent([collection], () => this.overlaid.countBy(collection, field, values));
+    return this.consistent([collection], () => this.overlaid.countBy(collection, field, values), keptKeysIn(field));
   }
 
   freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
@@ -144,22 +149,26 @@ export class PastView implements ReadStore {
    * A read of the overlaid store once `collections` are overlaid up to the live position,
    * made again if the live store moved past what the overlay covers meanwhile.
    */
-  private async consistent<T>(collections: string[], read: () => Promise<T>): Promise<T> {
+  private async consistent<T>(collections: string[], read: () => Promise<T>, withKeys = true): Promise<T> {
     for (;;) {
-      await this.overlay(collections);
+      await this.overlay(collections, withKeys);
       const answer = await read();
       if ((await this.live.position()) <= this.covered) return answer;
     }
   }
 
-  /** Overlays `collections` (and those their order keys come from) up to the live position. */
-  private overlay(collections: string[]): Promise<void> {
-    const next = this.building.then(() => this.overlayNow(collections));
+  /**
+   * Overlays `collections` up to the live position, with those their order keys come from
+   * when `withKeys` (the documents are read, or their kept keys are: a count of other fields
+   * needs neither; once the key sources are overlaid, their changes patch the keys kept here).
+   */
+  private overlay(collections: string[], withKeys = true): Promise<void> {
+    const next = this.building.then(() => this.overlayNow(withKeys ? this.withKeySources(collections) : new Set(collections)));
     this.building = next.catch(() => undefined);
     return next;
   }
 
-  private async overlayNow(collections: string[]): Promise<void> {
+  private async overlayNow(collections: Set<string>): Promise<void> {
     const live = await this.live.position();
     if (this.audit.head < live) await this.audit.waitFor(live);
     const index = this.audit.index;
@@ -175,7 +184,7 @@ export class PastView implements ReadStore {
     const upTo = Math.max(this.at, live, this.covered);
     // ... and the collections asked for now, whole: every object whose live version may
     // differ from its version at `at`.
-    for (const collection of this.withKeySources(collections)) {
+    for (const collection of collections) {
       if (this.overlaidCollections.has(collection)) continue;
       if (this.hidesByCeiling(collection)) {
         const ceiling = index.maxIdCreatedOnMain(collection, this.at);
