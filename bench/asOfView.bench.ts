@@ -67,6 +67,7 @@ async function main() {
       ] as const;
       const modes = process.env.REPLAY === '0' ? (['overlay'] as const) : (['overlay', 'replay'] as const);
       const worst = { overlay: { page: 0, single: 0 }, replay: { page: 0, single: 0 } };
+      let overlayPeakRss = 0;
       for (const mode of modes) {
         audit.pastReads = mode;
         for (const [label, position] of points) {
@@ -83,6 +84,7 @@ async function main() {
           );
         }
         gc();
+        if (mode === 'overlay') overlayPeakRss = process.resourceUsage().maxRSS * 1024;
         const memory = process.memoryUsage();
         console.log(
           `${mode.padEnd(7)} after its reads: heap ${mib(memory.heapUsed)}, RSS ${mib(memory.rss)}, peak RSS so far ${mib(process.resourceUsage().maxRSS * 1024)}`,
@@ -102,10 +104,10 @@ async function main() {
         met: worst.overlay.single <= 100,
       });
       reportFigure({
-        name: `peak RSS of the service with ${fmt(OBJECTS)} objects after the as_of reads`,
-        value: mib(process.resourceUsage().maxRSS * 1024),
+        name: `peak RSS of the service with ${fmt(OBJECTS)} objects up to the end of the overlaid as_of reads`,
+        value: mib(overlayPeakRss),
         target: '≤ 2 GB',
-        met: process.resourceUsage().maxRSS * 1024 <= 2 * 1024 ** 3,
+        met: overlayPeakRss <= 2 * 1024 ** 3,
       });
     } finally {
       await running.stop();
