@@ -370,7 +370,7 @@ export class AuditIndex {
    * The ids of the objects of `type` main changed in (after, upTo], each once (a scan of the
    * type column: a few milliseconds per million positions).
    */
-  objectsChangedOnMain(type: string, after: number, upTo: number): number[] {
+  objectsChangedOnMain(type: string, after: number, upTo: number, maxId = Infinity): number[] {
     const code = this.typeDictionary.find(type);
     const last = Math.min(upTo, this.last);
     if (code === undefined || after >= last) return [];
@@ -379,9 +379,23 @@ export class AuditIndex {
     const ids = this.objectIds.data;
     const seen = new Set<number>();
     for (let p = after + 1; p <= last; p++) {
-      if (types[p] === code && logged[p] !== BRANCH_CHANGE) seen.add(ids[p]!);
+      if (types[p] === code && logged[p] !== BRANCH_CHANGE && ids[p]! <= maxId) seen.add(ids[p]!);
     }
     return [...seen];
+  }
+
+  /** The object types main changed in (after, upTo] (one scan of the type column, for many look-ups after). */
+  typesChangedOnMain(after: number, upTo: number): Set<string> {
+    const last = Math.min(upTo, this.last);
+    const seen = new Uint8Array(this.typeDictionary.size);
+    const types = this.types.data;
+    const logged = this.logged.data;
+    for (let p = after + 1; p <= last; p++) if (logged[p] !== BRANCH_CHANGE) seen[types[p]!] = 1;
+    const out = new Set<string>();
+    seen.forEach((hit, code) => {
+      if (hit) out.add(this.typeDictionary.value(code));
+    });
+    return out;
   }
 
   /** The last position that touched the object (0 when none). */

@@ -55,6 +55,7 @@ export class PastView implements ReadStore {
   private readonly ceilings = new Map<string, number>();
   /** collection → ids whose version at `at` is in the overlay. */
   private readonly undone = new Map<string, Set<number>>();
+  private changedTypes: { from: number; upTo: number; types: Set<string> } | undefined;
   /** One overlay change at a time (a request's reads may run together). */
   private building: Promise<void> = Promise.resolve();
   /** Past events read from the log (for tests and the bench). */
@@ -163,7 +164,9 @@ export class PastView implements ReadStore {
    * needs neither; once the key sources are overlaid, their changes patch the keys kept here).
    */
   private overlay(collections: string[], withKeys = true): Promise<void> {
-    const next = this.building.then(() => this.overlayNow(withKeys ? this.withKeySources(collections) : new Set(collections)));
+    const next = this.building.then(() =>
+      this.overlayNow(withKeys ? this.withKeySources(collections) : new Set(collections)),
+    );
     this.building = next.catch(() => undefined);
     return next;
   }
@@ -176,27 +179,42 @@ export class PastView implements ReadStore {
     // What the overlaid collections changed since they were overlaid (a live store behind
     // `at` holds versions at or before it of everything it holds: nothing to add then) ...
     if (this.covered >= 0 && live > this.covered) {
+      const changed = index.typesChangedOnMain(this.covered, live);
       for (const collection of this.overlaidCollections) {
-        const ids = index.objectsChangedOnMain(collection, this.covered, live);
+        if (!changed.has(collection)) continue;
+        const ids = index.objectsChangedOnMain(collection, this.covered, live, this.ceilings.get(collection));
         if (ids.length > 0) objects.set(collection, ids);
       }
     }
     const upTo = Math.max(this.at, live, this.covered);
     // ... and the collections asked for now, whole: every object whose live version may
     // differ from its version at `at`.
+    const from = Math.min(this.at, live);
+    let changed: Set<string> | undefined;
     for (const collection of collections) {
       if (this.overlaidCollections.has(collection)) continue;
+      this.overlaidCollections.add(collection);
+      // Which types changed at all: one scan for every collection a request counts or reads.
+      changed ??= this.typesChanged(from, upTo);
+      if (!changed.has(collection)) continue;
+      let ceiling: number | undefined;
       if (this.hidesByCeiling(collection)) {
-        const ceiling = index.maxIdCreatedOnMain(collection, this.at);
+        ceiling = index.maxIdCreatedOnMain(collection, this.at);
         this.ceilings.set(collection, ceiling);
         this.overlaid.limitIds(collection, ceiling);
       }
-      const ids = index.objectsChangedOnMain(collection, Math.min(this.at, live), upTo);
+      const ids = index.objectsChangedOnMain(collection, from, upTo, ceiling);
       if (ids.length > 0) objects.set(collection, ids);
-      this.overlaidCollections.add(collection);
     }
     this.covered = upTo;
     await this.undo(objects);
+  }
+
+  /** The types main changed in (from, upTo], remembered for the last range asked. */
+  private typesChanged(from: number, upTo: number): Set<string> {
+    if (this.changedTypes?.from !== from || this.changedTypes.upTo !== upTo)
+      this.changedTypes = { from, upTo, types: this.audit.index.typesChangedOnMain(from, upTo) };
+    return this.changedTypes.types;
   }
 
   /** `collections` and, transitively, the models whose order keys their documents keep. */
