@@ -138,17 +138,35 @@ export class OverlaidReadStore implements ReadStore {
     const skip = Math.max(0, options.skip ?? 0);
     const want = options.limit === undefined ? Infinity : skip + Math.max(0, options.limit);
     if (want === 0) return [];
-    const fromBase = await this.base.find(
-      collection,
-      this.baseQuery(collection, query),
-      want === Infinity ? { sort: options.sort } : { sort: options.sort, limit: want + docs.size },
-    );
-    const kept = fromBase.filter((doc) => !docs.has(doc.id));
+    const kept = await this.baseMatches(collection, query, options.sort, want, docs);
     const matches = this.overlaidMatches(docs, collection, query);
     if (matches.length === 0) return kept.slice(skip, want);
     const order = comparatorFor(options.sort);
-    matches.sort(order);
-    return mergeSorted(kept, matches, order).slice(skip, want);
+    return mergeSorted(kept, firstInOrder(matches, order, want), order).slice(skip, want);
+  }
+
+  /**
+   * The base's first `want` matches the overlay does not hide, in order: asked for a few more
+   * than `want` first, then for more while hidden ones leave too few (a past view hides most
+   * of a collection's first matches when most objects changed since), at most `want` plus
+   * every overlaid object.
+   */
+  private async baseMatches(
+    collection: string,
+    query: Query,
+    sort: FindOptions['sort'],
+    want: number,
+    docs: Map<number, ReadDocument | null>,
+  ): Promise<ReadDocument[]> {
+    const shown = this.baseQuery(collection, query);
+    if (want === Infinity)
+      return (await this.base.find(collection, shown, { sort })).filter((doc) => !docs.has(doc.id));
+    const most = want + docs.size;
+    for (let limit = Math.min(most, want * 4 + 16); ; limit = Math.min(most, limit * 4)) {
+      const fromBase = await this.base.find(collection, shown, { sort, limit });
+      const kept = fromBase.filter((doc) => !docs.has(doc.id));
+      if (kept.length >= want || fromBase.length < limit || limit >= most) return kept;
+    }
   }
 
   async count(collection: string, query: Query): Promise<number> {
@@ -247,6 +265,25 @@ function comparatorFor(sort: FindOptions['sort']): Order {
     }
     return a.id - b.id;
   };
+}
+
+/** The first `want` of `docs` in `order` (a selection, not a sort of them all, when `want` is small). */
+function firstInOrder(docs: ReadDocument[], order: Order, want: number): ReadDocument[] {
+  if (docs.length <= want * 4) return docs.sort(order).slice(0, want);
+  const top: ReadDocument[] = [];
+  for (const doc of docs) {
+    if (top.length >= want && order(doc, top[top.length - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (order(top[mid]!, doc) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, doc);
+    if (top.length > want) top.pop();
+  }
+  return top;
 }
 
 /** Two lists each in `order`, as one; `first`'s item goes first on a tie. */
