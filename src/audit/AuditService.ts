@@ -38,6 +38,8 @@ export interface AuditServiceOptions {
 
 /** Past views kept between requests (each holds the past versions of what changed since its position). */
 const KEPT_VIEWS = 4;
+/** Past versions the kept views may hold together (about 1 KB each as documents). */
+const KEPT_VIEW_OBJECTS = 300_000;
 
 /**
  * The audit side of netledger, answered from the event log (never from the read
@@ -190,9 +192,14 @@ export class AuditService {
     if (view) this.views.delete(position);
     else view = new PastView(this.registry, this.log, live, position);
     this.views.set(position, view);
-    for (const oldest of this.views.keys()) {
-      if (this.views.size <= KEPT_VIEWS) break;
+    // Bounded by count and by the past versions they hold (a view of the middle of a long
+    // history holds one per object changed since): the oldest go first, the newest stays.
+    let held = 0;
+    for (const kept of this.views.values()) held += kept.overlaidObjects;
+    for (const [oldest, kept] of this.views) {
+      if (this.views.size <= 1 || (this.views.size <= KEPT_VIEWS && held <= KEPT_VIEW_OBJECTS)) break;
       this.views.delete(oldest);
+      held -= kept.overlaidObjects;
     }
     return view;
   }
