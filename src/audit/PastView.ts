@@ -53,6 +53,8 @@ export class PastView implements ReadStore {
   private covered = -1;
   /** collection → the highest id that existed at `at` (the objects above it are hidden without an overlay entry each). */
   private readonly ceilings = new Map<string, number>();
+  /** Overlaid collections whose kept order keys may be wrong: overlaid for a count, before their key sources. */
+  private readonly keyless = new Set<string>();
   /** collection → ids whose version at `at` is in the overlay. */
   private readonly undone = new Map<string, Set<number>>();
   private changedTypes: { from: number; upTo: number; types: Set<string> } | undefined;
@@ -165,13 +167,13 @@ export class PastView implements ReadStore {
    */
   private overlay(collections: string[], withKeys = true): Promise<void> {
     const next = this.building.then(() =>
-      this.overlayNow(withKeys ? this.withKeySources(collections) : new Set(collections)),
+      this.overlayNow(withKeys ? this.withKeySources(collections) : new Set(collections), withKeys),
     );
     this.building = next.catch(() => undefined);
     return next;
   }
 
-  private async overlayNow(collections: Set<string>): Promise<void> {
+  private async overlayNow(collections: Set<string>, withKeys: boolean): Promise<void> {
     const live = await this.live.position();
     if (this.audit.head < live) await this.audit.waitFor(live);
     const index = this.audit.index;
@@ -182,8 +184,21 @@ export class PastView implements ReadStore {
       const changed = index.typesChangedOnMain(this.covered, live);
       for (const collection of this.overlaidCollections) {
         if (!changed.has(collection)) continue;
+        if (!this.pointReadable(collection)) {
+          // Columns counted over the whole collection (the prefix hierarchy) are patched by
+          // differences, which the live projector's own patches meanwhile would skew: the
+          // collection is overlaid afresh against the live store as it is now.
+          this.overlaid.forget(collection);
+          this.undone.delete(collection);
+          objects.set(
+            collection,
+            index.objectsChangedOnMain(collection, Math.min(this.at, live), Math.max(this.at, live)),
+          );
+          continue;
+        }
         const ids = index.objectsChangedOnMain(collection, this.covered, live, this.ceilings.get(collection));
         if (ids.length > 0) objects.set(collection, ids);
+        await this.again(collection, ids);
       }
     }
     const upTo = Math.max(this.at, live, this.covered);
@@ -192,8 +207,12 @@ export class PastView implements ReadStore {
     const from = Math.min(this.at, live);
     let changed: Set<string> | undefined;
     for (const collection of collections) {
-      if (this.overlaidCollections.has(collection)) continue;
+      if (this.overlaidCollections.has(collection)) {
+        if (withKeys && this.keyless.delete(collection)) this.redoKeys(collection, objects);
+        continue;
+      }
       this.overlaidCollections.add(collection);
+      if (!withKeys) this.keyless.add(collection);
       // Which types changed at all: one scan for every collection a request counts or reads.
       changed ??= this.typesChanged(from, upTo);
       if (!changed.has(collection)) continue;
@@ -215,6 +234,36 @@ export class PastView implements ReadStore {
     if (this.changedTypes?.from !== from || this.changedTypes.upTo !== upTo)
       this.changedTypes = { from, upTo, types: this.audit.index.typesChangedOnMain(from, upTo) };
     return this.changedTypes.types;
+  }
+
+  /**
+   * A collection overlaid for a count, before the models its order keys come from: the keys
+   * its past versions took then came from the live related objects (one deleted since gave
+   * none, and its coming back patches no one: nothing kept its key when it was created). Its
+   * past versions are worked out again, in the same batch as the sources' now.
+   */
+  private redoKeys(collection: string, objects: Map<string, number[]>): void {
+    const done = this.undone.get(collection);
+    if (!done || done.size === 0) return;
+    objects.set(collection, [...new Set([...(objects.get(collection) ?? []), ...done])]);
+    done.clear();
+  }
+
+  /**
+   * Objects already overlaid that the live store changed again: their version at `at` stays,
+   * but the live projector moved the columns their neighbours keep from them (a site renamed
+   * again: its power panels' order keys). Each is put back as the live store holds it and
+   * undone afresh, so the projected columns see that transition and patch the neighbours.
+   */
+  private async again(collection: string, ids: number[]): Promise<void> {
+    const done = this.undone.get(collection);
+    const again = done ? ids.filter((id) => done.has(id)) : [];
+    if (again.length === 0) return;
+    const now = new Map((await this.live.getMany(collection, again)).map((doc) => [doc.id, doc]));
+    for (const id of again) {
+      done!.delete(id);
+      this.overlaid.hide(collection, id, now.get(id) ?? null);
+    }
   }
 
   /** `collections` and, transitively, the models whose order keys their documents keep. */

@@ -78,6 +78,12 @@ export class OverlaidReadStore implements ReadStore {
       for (const [id, doc] of [...docs]) this.overlay.settle({ collection, id, doc, position: doc?._pos ?? 0 });
   }
 
+  /** Forgets the overlaid documents of one collection (its base documents show again). */
+  forget(collection: string): void {
+    for (const [id, doc] of [...(this.overlay.docs.get(collection) ?? [])])
+      this.overlay.settle({ collection, id, doc, position: doc?._pos ?? 0 });
+  }
+
   /** How many objects the overlay holds a version of. */
   get size(): number {
     let n = 0;
