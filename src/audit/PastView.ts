@@ -163,7 +163,7 @@ export class PastView implements ReadStore {
   /**
    * Overlays `collections` up to the live position, with those their order keys come from
    * when `withKeys` (the documents are read, or their kept keys are: a count of other fields
-   * needs neither; once the key sources are overlaid, their changes patch the keys kept here).
+   * needs neither; a collection overlaid without them is redone when read with them, redoKeys).
    */
   private overlay(collections: string[], withKeys = true): Promise<void> {
     const next = this.building.then(() =>
