@@ -12,6 +12,7 @@ import { canonicalUuid } from './changeQuery.js';
 import type { ChangeTest } from './changeScope.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
 import { type PastStateLimits, PastStates, type PastStoreFactory } from './PastStates.js';
+import { PastView } from './PastView.js';
 import { ChangeRenderer } from './renderChanges.js';
 import { revertRequest } from './revert.js';
 import { parseTimeMicros } from './time.js';
@@ -19,6 +20,11 @@ import { parseTimeMicros } from './time.js';
 export interface AuditServiceOptions {
   /** Where past states (`?as_of=`) are replayed into: chosen by the wiring (src/ledger/pastStores.ts). */
   pastStores: PastStoreFactory;
+  /**
+   * The live read models: past states are then read as these overlaid with the past
+   * versions of what changed since (PastView), not replayed. None: every past state is replayed.
+   */
+  liveStore?: ReadStore;
   /** Bounds of the past states (`?as_of=`): kept count and bytes, queued builds. */
   pastStates?: Partial<PastStateLimits>;
   /** Where the indexes' snapshots are loaded from (and written to, every so many events); none: rebuilt from the log. */
@@ -29,6 +35,11 @@ export interface AuditServiceOptions {
    */
   revertsUnregistered?: readonly string[];
 }
+
+/** Past views kept between requests (each holds the past versions of what changed since its position). */
+const KEPT_VIEWS = 4;
+/** Past versions the kept views may hold together (about 1 KB each as documents). */
+const KEPT_VIEW_OBJECTS = 300_000;
 
 /**
  * The audit side of netledger, answered from the event log (never from the read
@@ -42,6 +53,14 @@ export class AuditService {
   readonly contentTypes: ContentTypes;
   readonly renderer: ChangeRenderer;
   readonly past: PastStates;
+  /**
+   * How `?as_of=` is read: 'overlay' (PastView over the live read models, when the wiring
+   * gave them) or 'replay' (PastStates: a copy rebuilt from the log, the reference the
+   * overlay is tested against).
+   */
+  pastReads: 'overlay' | 'replay';
+  /** Past views recently read, by position, least recently used first (each follows the live store by itself). */
+  private readonly views = new Map<number, PastView>();
   private readonly streams = new Set<() => void>();
   private snapshotWriter: AuditSnapshotWriter | null = null;
   /** The position of the snapshot the indexes were loaded from at open (0: built from the whole log). */
@@ -56,6 +75,7 @@ export class AuditService {
     this.contentTypes = new ContentTypes(registry);
     this.renderer = new ChangeRenderer(registry, this.contentTypes, this.log);
     this.past = new PastStates(this.log, registry, options.pastStores, options.pastStates);
+    this.pastReads = options.liveStore ? 'overlay' : 'replay';
   }
 
   /**
@@ -89,6 +109,7 @@ export class AuditService {
     for (const end of [...this.streams]) end();
     this.streams.clear();
     this.past.clear();
+    this.views.clear();
     await this.snapshotWriter?.stop();
     await this.log.close();
   }
@@ -160,7 +181,27 @@ export class AuditService {
    * longer waits (its client went away): a build nobody waits for is cancelled.
    */
   pastStore(position: number, signal?: AbortSignal): Promise<ReadStore> {
-    return this.past.at(position, signal);
+    const live = this.options.liveStore;
+    if (this.pastReads === 'replay' || !live) return this.past.at(position, signal);
+    return Promise.resolve(this.pastView(position, live));
+  }
+
+  /** The past view of a position: kept for the next reads of it (they share its overlay). */
+  private pastView(position: number, live: ReadStore): PastView {
+    let view = this.views.get(position);
+    if (view) this.views.delete(position);
+    else view = new PastView(this.registry, this.log, live, position);
+    this.views.set(position, view);
+    // Bounded by count and by the past versions they hold (a view of the middle of a long
+    // history holds one per object changed since): the oldest go first, the newest stays.
+    let held = 0;
+    for (const kept of this.views.values()) held += kept.overlaidObjects;
+    for (const [oldest, kept] of this.views) {
+      if (this.views.size <= 1 || (this.views.size <= KEPT_VIEWS && held <= KEPT_VIEW_OBJECTS)) break;
+      this.views.delete(oldest);
+      held -= kept.overlaidObjects;
+    }
+    return view;
   }
 
   /** Reverts a request as a new atomic request; returns the new events. */

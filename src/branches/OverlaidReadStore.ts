@@ -26,6 +26,11 @@ export class OverlaidReadStore implements ReadStore {
   readonly overlay = new Overlay();
   /** Highest id of each collection the overlay ever held a document of (ids are never reused, even after a delete). */
   private readonly highest = new Map<string, number>();
+  /**
+   * collection → the highest id of the objects this view shows (a past view: every object
+   * above it was created later), in the base and in the overlay alike.
+   */
+  private readonly ceilings = new Map<string, number>();
 
   constructor(private readonly base: ReadStore) {}
 
@@ -54,6 +59,14 @@ export class OverlaidReadStore implements ReadStore {
     this.overlay.put({ collection, id, doc, position: doc?._pos ?? 0 });
   }
 
+  /**
+   * Hides every object of the collection whose id is above `maxId`: as an overlaid null each
+   * would, without holding one per object (a past view hides all objects created since).
+   */
+  limitIds(collection: string, maxId: number): void {
+    this.ceilings.set(collection, maxId);
+  }
+
   /** Whether the overlay holds a version of the object. */
   holds(collection: string, id: number): boolean {
     return this.overlay.docs.get(collection)?.has(id) ?? false;
@@ -63,6 +76,12 @@ export class OverlaidReadStore implements ReadStore {
   clear(): void {
     for (const [collection, docs] of [...this.overlay.docs])
       for (const [id, doc] of [...docs]) this.overlay.settle({ collection, id, doc, position: doc?._pos ?? 0 });
+  }
+
+  /** Forgets the overlaid documents of one collection (its base documents show again). */
+  forget(collection: string): void {
+    for (const [id, doc] of [...(this.overlay.docs.get(collection) ?? [])])
+      this.overlay.settle({ collection, id, doc, position: doc?._pos ?? 0 });
   }
 
   /** How many objects the overlay holds a version of. */
@@ -92,6 +111,7 @@ export class OverlaidReadStore implements ReadStore {
   }
 
   async get(collection: string, id: number): Promise<ReadDocument | null> {
+    if (id > (this.ceilings.get(collection) ?? Infinity)) return null;
     const docs = this.overlay.docs.get(collection);
     if (docs?.has(id)) return docs.get(id) ?? null;
     return this.base.get(collection, id);
@@ -99,18 +119,20 @@ export class OverlaidReadStore implements ReadStore {
 
   async getMany(collection: string, ids: number[]): Promise<ReadDocument[]> {
     const docs = this.overlay.docs.get(collection);
-    if (!docs?.size) return this.base.getMany(collection, ids);
+    const ceiling = this.ceilings.get(collection) ?? Infinity;
+    if (!docs?.size && ceiling === Infinity) return this.base.getMany(collection, ids);
+    if (ceiling !== Infinity) ids = ids.filter((id) => id <= ceiling);
     const fromBase = new Map(
       (
         await this.base.getMany(
           collection,
-          ids.filter((id) => !docs.has(id)),
+          ids.filter((id) => !docs?.has(id)),
         )
       ).map((doc) => [doc.id, doc]),
     );
     const out: ReadDocument[] = [];
     for (const id of ids) {
-      const doc = docs.has(id) ? docs.get(id) : fromBase.get(id);
+      const doc = docs?.has(id) ? docs.get(id) : fromBase.get(id);
       if (doc) out.push(doc);
     }
     return out;
@@ -118,29 +140,48 @@ export class OverlaidReadStore implements ReadStore {
 
   async find(collection: string, query: Query, options: FindOptions = {}): Promise<ReadDocument[]> {
     const docs = this.overlay.docs.get(collection);
-    if (!docs?.size) return this.base.find(collection, query, options);
+    if (!docs?.size) return this.base.find(collection, this.baseQuery(collection, query), options);
     const skip = Math.max(0, options.skip ?? 0);
     const want = options.limit === undefined ? Infinity : skip + Math.max(0, options.limit);
     if (want === 0) return [];
-    const fromBase = await this.base.find(
-      collection,
-      query,
-      want === Infinity ? { sort: options.sort } : { sort: options.sort, limit: want + docs.size },
-    );
-    const kept = fromBase.filter((doc) => !docs.has(doc.id));
+    const kept = await this.baseMatches(collection, query, options.sort, want, docs);
     const matches = this.overlaidMatches(docs, collection, query);
     if (matches.length === 0) return kept.slice(skip, want);
     const order = comparatorFor(options.sort);
-    matches.sort(order);
-    return mergeSorted(kept, matches, order).slice(skip, want);
+    return mergeSorted(kept, firstInOrder(matches, order, want), order).slice(skip, want);
+  }
+
+  /**
+   * The base's first `want` matches the overlay does not hide, in order: asked for a few more
+   * than `want` first, then for more while hidden ones leave too few (a past view hides most
+   * of a collection's first matches when most objects changed since), at most `want` plus
+   * every overlaid object.
+   */
+  private async baseMatches(
+    collection: string,
+    query: Query,
+    sort: FindOptions['sort'],
+    want: number,
+    docs: Map<number, ReadDocument | null>,
+  ): Promise<ReadDocument[]> {
+    const shown = this.baseQuery(collection, query);
+    if (want === Infinity)
+      return (await this.base.find(collection, shown, { sort })).filter((doc) => !docs.has(doc.id));
+    const most = want + docs.size;
+    for (let limit = Math.min(most, want * 4 + 16); ; limit = Math.min(most, limit * 4)) {
+      const fromBase = await this.base.find(collection, shown, { sort, limit });
+      const kept = fromBase.filter((doc) => !docs.has(doc.id));
+      if (kept.length >= want || fromBase.length < limit || limit >= most) return kept;
+    }
   }
 
   async count(collection: string, query: Query): Promise<number> {
     const docs = this.overlay.docs.get(collection);
-    if (!docs?.size) return this.base.count(collection, query);
+    const shown = this.baseQuery(collection, query);
+    if (!docs?.size) return this.base.count(collection, shown);
     const [all, hidden] = await Promise.all([
-      this.base.count(collection, query),
-      this.base.count(collection, { $and: [query, { id: { $in: [...docs.keys()] } }] }),
+      this.base.count(collection, shown),
+      this.base.count(collection, { $and: [shown, { id: { $in: [...docs.keys()] } }] }),
     ]);
     return all - hidden + this.overlaidMatches(docs, collection, query).length;
   }
@@ -157,7 +198,8 @@ export class OverlaidReadStore implements ReadStore {
   async countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>> {
     const counts = await this.base.countBy(collection, field, values);
     const docs = this.overlay.docs.get(collection);
-    if (!docs?.size) return counts;
+    const ceiling = this.ceilings.get(collection);
+    if (!docs?.size && ceiling === undefined) return counts;
     const tally = (doc: ReadDocument | null | undefined, step: number) => {
       if (!doc) return;
       const value = field === 'id' ? doc.id : doc[field];
@@ -166,12 +208,22 @@ export class OverlaidReadStore implements ReadStore {
         if (n !== undefined) counts.set(key as number, n + step);
       }
     };
-    for (const hidden of await this.base.getMany(collection, [...docs.keys()])) tally(hidden, -1);
-    for (const doc of docs.values()) tally(doc, 1);
+    const shown = (id: number) => ceiling === undefined || id <= ceiling;
+    if (ceiling !== undefined) {
+      // No object above the ceiling is shown.
+      const above = await this.base.find(collection, {
+        $and: [{ id: { $gt: ceiling } }, { [field]: { $in: values } }],
+      });
+      for (const doc of above) tally(doc, -1);
+    }
+    if (!docs?.size) return counts;
+    const overlaid = [...docs.keys()].filter(shown);
+    for (const hidden of await this.base.getMany(collection, overlaid)) tally(hidden, -1);
+    for (const id of overlaid) tally(docs.get(id), 1);
     return counts;
   }
 
-  /** The base's free addresses corrected by the overlay, as the writer's staged view corrects the store's. */
+  /** The base's free addresses corrected by the overlay, as the writer's staged view corrects the store's (id ceilings are not applied: set none on address collections). */
   freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
     return new StagedView(this.base, [this.overlay]).freeAddresses(query);
   }
@@ -182,10 +234,18 @@ export class OverlaidReadStore implements ReadStore {
     this.clear();
   }
 
+  /** `query` as the base is asked it: restricted to the ids shown when the collection has a ceiling. */
+  private baseQuery(collection: string, query: Query): Query {
+    const ceiling = this.ceilings.get(collection);
+    return ceiling === undefined ? query : { $and: [query, { id: { $lte: ceiling } }] };
+  }
+
   /** The overlaid documents matching `query`: those the overlay's indexes pick, then tested. */
   private overlaidMatches(docs: Map<number, ReadDocument | null>, collection: string, query: Query): ReadDocument[] {
     const candidates = overlayCandidates(this.overlay, collection, query);
-    const matches = documentMatcher(query);
+    const ceiling = this.ceilings.get(collection) ?? Infinity;
+    const test = documentMatcher(query);
+    const matches = (doc: ReadDocument) => doc.id <= ceiling && test(doc);
     const out: ReadDocument[] = [];
     if (candidates) {
       for (const id of candidates) {
@@ -211,6 +271,25 @@ function comparatorFor(sort: FindOptions['sort']): Order {
     }
     return a.id - b.id;
   };
+}
+
+/** The first `want` of `docs` in `order` (a selection, not a sort of them all, when `want` is small). */
+function firstInOrder(docs: ReadDocument[], order: Order, want: number): ReadDocument[] {
+  if (docs.length <= want * 4) return docs.sort(order).slice(0, want);
+  const top: ReadDocument[] = [];
+  for (const doc of docs) {
+    if (top.length >= want && order(doc, top[top.length - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (order(top[mid]!, doc) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, doc);
+    if (top.length > want) top.pop();
+  }
+  return top;
 }
 
 /** Two lists each in `order`, as one; `first`'s item goes first on a tie. */

@@ -168,6 +168,7 @@ export async function openLedger(config: Config, options: LedgerOptions): Promis
     if (options.audit !== false) {
       audit = new AuditService(log, registry, {
         pastStores: memoryPastStores(registry, snapshots),
+        liveStore: store,
         snapshots: auditSnapshotSettings(config, logger, true),
         revertsUnregistered: [BRANCH],
       });
@@ -269,6 +270,7 @@ export async function openReader(
     if (options.audit !== false)
       audit = new AuditService(log, registry, {
         pastStores: memoryPastStores(registry, snapshots),
+        liveStore: store,
         snapshots: auditSnapshotSettings(config, logger, false),
         revertsUnregistered: [BRANCH],
       });

@@ -152,10 +152,28 @@ export async function withRelationOrderKeys(
     const index = latest.get(name);
     let doc: ReadDocument | null;
     if (index !== undefined) doc = await settle(index, depth + 1);
-    else doc = stored.has(name) ? stored.get(name)! : await store.get(model, id);
+    else {
+      doc = stored.has(name) ? stored.get(name)! : await store.get(model, id);
+      // Its own kept keys as the batch leaves them: a power feed's panel keeps its site's key,
+      // and the batch may rename the site without touching the panel.
+      if (doc) doc = await keptAsLeft(model, doc, depth + 1);
+    }
     const key = doc && definition ? orderKeyOf(definition, doc) : null;
     keys.set(name, key);
     return key;
+  };
+
+  /** A document outside the batch with the keys it keeps worked out from the related objects as the batch leaves them. */
+  const keptAsLeft = async (model: string, doc: ReadDocument, depth: number): Promise<ReadDocument> => {
+    const relations = graph.keeps.get(model);
+    if (!relations) return doc;
+    if (depth > MAX_DEPTH) throw new Error(`relation orderings deeper than ${MAX_DEPTH} at ${model}`);
+    const columns: Record<string, unknown> = {};
+    for (const r of relations) {
+      const id = doc[r.field];
+      columns[r.column] = (typeof id === 'number' ? await keyOf(r.target, id, depth) : null) ?? NO_RELATION;
+    }
+    return { ...doc, ...columns } as ReadDocument;
   };
 
   /** The batch's change at `index` with its kept keys filled in. */

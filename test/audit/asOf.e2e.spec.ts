@@ -13,6 +13,20 @@ test.after.always(async (t) => {
   await t.context.service?.close();
 });
 
+/**
+ * The test is about the replayed past states (PastStates: their builds, queue, cache and
+ * cancellation): reads as of a position go through them for its duration, not through the
+ * overlaid past views that serve them by default (test/audit/pastViewEquivalence.e2e.spec.ts
+ * checks both give the same answers).
+ */
+function replayed(t: { teardown(fn: () => void): void }, service: TestService): void {
+  const audit = service.services.audit!;
+  audit.pastReads = 'replay';
+  t.teardown(() => {
+    audit.pastReads = 'overlay';
+  });
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('as_of returns the old state after an update and after a delete (position and time)', async (t) => {
@@ -94,6 +108,7 @@ test('bad as_of values are 400; a time before the first event is the empty regis
 
 test.serial('past states are cached: repeated as_of reads reuse one replay', async (t) => {
   const { service } = t.context;
+  replayed(t, service);
   const name = unique('cache');
   const created = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name }), 201);
   const [creation] = await changesOf(service, requestIdOf(created));
@@ -108,6 +123,7 @@ test.serial('past states are cached: repeated as_of reads reuse one replay', asy
 
 test.serial('as_of: anonymous callers and callers without permission get 403 and never cause a replay', async (t) => {
   const { service } = t.context;
+  replayed(t, service);
   const name = unique('perm');
   const created = await must(service.api('POST', '/api/dcim/sites/', { name, slug: name }), 201);
   const [creation] = await changesOf(service, requestIdOf(created));
@@ -150,6 +166,7 @@ async function newPositions(service: TestService, n: number): Promise<number[]> 
 
 test.serial('as_of: one past state is built at a time; beyond the queue 503 with Retry-After', async (t) => {
   const { service } = t.context;
+  replayed(t, service);
   const past = service.services.audit!.past;
   const gate = pastStateGate();
   const saved = { hooks: past.hooks, maxQueued: past.limits.maxQueued };
@@ -181,6 +198,7 @@ test.serial('as_of: one past state is built at a time; beyond the queue 503 with
 
 test.serial('as_of: a client that goes away cancels the build it alone was waiting for', async (t) => {
   const { service } = t.context;
+  replayed(t, service);
   const past = service.services.audit!.past;
   const gate = pastStateGate();
   const saved = past.hooks;

@@ -1,0 +1,383 @@
+import { OverlaidReadStore } from '../branches/OverlaidReadStore.js';
+import type { ChangeEvent } from '../events/ChangeEvent.js';
+import type { AddressRun, FreeAddressQuery } from '../models/lookupView.js';
+import type { ModelRegistry } from '../models/registry.js';
+import { orderedRelations } from '../models/relationOrder.js';
+import { evolve } from '../projections/evolve.js';
+import { withProjectedColumns } from '../projections/projectedColumns.js';
+import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
+import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
+import { NO_RELATION, orderKeyOf } from '../projections/relationOrderKeys.js';
+import type { AuditLog } from './AuditLog.js';
+
+/** The collections a free-address query reads (StagedView.freeAddresses). */
+const ADDRESS_COLLECTIONS = ['ipam.prefix', 'ipam.ipaddress', 'ipam.iprange'];
+/** Up to this many ids, a getMany of a collection not overlaid yet works out each object alone. */
+const POINT_READS = 100;
+/** Whether a query or a field reads the order keys documents keep of related objects (relationOrderKeys.ts). */
+function keptKeysIn(query: Query | string): boolean {
+  return JSON.stringify(query).includes('_ord_');
+}
+
+/** Deepest chain of relation orderings followed (as relationOrderKeys.ts). */
+const MAX_DEPTH = 8;
+/** Transitions to the past versions are newer than anything a store holds (projected columns then see them). */
+const UNDO_POSITION = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The read models as they were at a log position (`?as_of=`), without a copy of the
+ * registry: the live read models overlaid (OverlaidReadStore, as a branch's view) with the
+ * version at `at` of every object main changed after it. Which objects changed comes from
+ * the audit index (a scan of its type column); the version at `at` of one is the projection
+ * (evolve) of its last change on main at or before `at`, read from the log by position (no
+ * such change, or a delete: absent then). The columns documents keep from their neighbours
+ * (relation order keys, the prefix hierarchy) are worked out again by the projector's own
+ * functions against this view, so they are what a replay up to `at` leaves (PastStates).
+ *
+ * A collection is overlaid at its first read (with the collections its order keys come
+ * from), so a request pays for what it reads. A single object of a collection not overlaid
+ * yet is worked out alone from its own chain of versions (an object page, related objects).
+ *
+ * The live read models move on while a request reads: each read is checked against the
+ * live position afterwards, and when the live store got ahead of what the overlay covers,
+ * the objects changed meanwhile are overlaid too and the read is made again.
+ */
+export class PastView implements ReadStore {
+  private readonly overlaid: OverlaidReadStore;
+  /** Collections whose changed objects are overlaid (up to `covered`). */
+  private readonly overlaidCollections = new Set<string>();
+  /**
+   * The overlaid collections hold the version at `at` of every object main changed between
+   * the live position they were overlaid at (or `at`, the lower) and this one (-1: none yet).
+   */
+  private covered = -1;
+  /** collection → the highest id that existed at `at` (the objects above it are hidden without an overlay entry each). */
+  private readonly ceilings = new Map<string, number>();
+  /** Overlaid collections whose kept order keys may be wrong: overlaid for a count, before their key sources. */
+  private readonly keyless = new Set<string>();
+  /** collection → ids whose version at `at` is in the overlay. */
+  private readonly undone = new Map<string, Set<number>>();
+  private changedTypes: { from: number; upTo: number; types: Set<string> } | undefined;
+  /** One overlay change at a time (a request's reads may run together). */
+  private building: Promise<void> = Promise.resolve();
+  /** Past events read from the log (for tests and the bench). */
+  eventsRead = 0;
+
+  constructor(
+    private readonly registry: ModelRegistry,
+    private readonly audit: AuditLog,
+    private readonly live: ReadStore,
+    /** The log position this view shows. */
+    readonly at: number,
+  ) {
+    this.overlaid = new OverlaidReadStore(live);
+  }
+
+  async open(): Promise<void> {}
+  async close(): Promise<void> {}
+
+  async apply(): Promise<void> {
+    throw new Error('a past state is read-only');
+  }
+
+  async position(): Promise<number> {
+    return this.at;
+  }
+
+  async resumePoint(): Promise<null> {
+    return null;
+  }
+
+  maxIds(): Promise<Record<string, number>> {
+    return this.overlaid.maxIds();
+  }
+
+  async get(collection: string, id: number): Promise<ReadDocument | null> {
+    if (this.overlaidCollections.has(collection) || !this.pointReadable(collection))
+      return this.consistent([collection], () => this.overlaid.get(collection, id));
+    return this.pointVersion(collection, id, 0);
+  }
+
+  async getMany(collection: string, ids: number[]): Promise<ReadDocument[]> {
+    if (this.overlaidCollections.has(collection) || !this.pointReadable(collection) || ids.length > POINT_READS)
+      return this.consistent([collection], () => this.overlaid.getMany(collection, ids));
+    const out: ReadDocument[] = [];
+    for (const id of ids) {
+      const doc = await this.pointVersion(collection, id, 0);
+      if (doc) out.push(doc);
+    }
+    return out;
+  }
+
+  async find(collection: string, query: Query, options?: FindOptions): Promise<ReadDocument[]> {
+    const id = query.id;
+    if (typeof id === 'number' && !this.overlaidCollections.has(collection) && this.pointReadable(collection)) {
+      // One object by id (an object page): its own chain, not its whole collection.
+      const doc = await this.pointVersion(collection, id, 0);
+      return doc && documentMatcher(query)(doc) && !options?.skip && options?.limit !== 0 ? [doc] : [];
+    }
+    return this.consistent([collection], () => this.overlaid.find(collection, query, options));
+  }
+
+  count(collection: string, query: Query): Promise<number> {
+    return this.consistent([collection], () => this.overlaid.count(collection, query), keptKeysIn(query));
+  }
+
+  findWithCount(
+    collection: string,
+    query: Query,
+    options?: FindOptions,
+  ): Promise<{ count: number; docs: ReadDocument[] }> {
+    return this.consistent([collection], () => this.overlaid.findWithCount(collection, query, options));
+  }
+
+  countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>> {
+    return this.consistent([collection], () => this.overlaid.countBy(collection, field, values), keptKeysIn(field));
+  }
+
+  freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
+    return this.consistent(ADDRESS_COLLECTIONS, () => this.overlaid.freeAddresses(query));
+  }
+
+  async ensureIndexes(): Promise<void> {}
+
+  async drop(): Promise<void> {}
+
+  /** How many objects the overlay holds a version of (for tests and the bench). */
+  get overlaidObjects(): number {
+    return this.overlaid.size;
+  }
+
+  /**
+   * A read of the overlaid store once `collections` are overlaid up to the live position,
+   * made again if the live store moved past what the overlay covers meanwhile.
+   */
+  private async consistent<T>(collections: string[], read: () => Promise<T>, withKeys = true): Promise<T> {
+    for (;;) {
+      await this.overlay(collections, withKeys);
+      const answer = await read();
+      if ((await this.live.position()) <= this.covered) return answer;
+    }
+  }
+
+  /**
+   * Overlays `collections` up to the live position, with those their order keys come from
+   * when `withKeys` (the documents are read, or their kept keys are: a count of other fields
+   * needs neither; a collection overlaid without them is redone when read with them, redoKeys).
+   */
+  private overlay(collections: string[], withKeys = true): Promise<void> {
+    const next = this.building.then(() =>
+      this.overlayNow(withKeys ? this.withKeySources(collections) : new Set(collections), withKeys),
+    );
+    this.building = next.catch(() => undefined);
+    return next;
+  }
+
+  private async overlayNow(collections: Set<string>, withKeys: boolean): Promise<void> {
+    const live = await this.live.position();
+    if (this.audit.head < live) await this.audit.waitFor(live);
+    const index = this.audit.index;
+    const objects = new Map<string, number[]>();
+    // What the overlaid collections changed since they were overlaid (a live store behind
+    // `at` holds versions at or before it of everything it holds: nothing to add then) ...
+    if (this.covered >= 0 && live > this.covered) {
+      const changed = index.typesChangedOnMain(this.covered, live);
+      for (const collection of this.overlaidCollections) {
+        if (!changed.has(collection)) continue;
+        if (!this.pointReadable(collection)) {
+          // Columns counted over the whole collection (the prefix hierarchy) are patched by
+          // differences, which the live projector's own patches meanwhile would skew: the
+          // collection is overlaid afresh against the live store as it is now.
+          this.overlaid.forget(collection);
+          this.undone.delete(collection);
+          objects.set(
+            collection,
+            index.objectsChangedOnMain(collection, Math.min(this.at, live), Math.max(this.at, live)),
+          );
+          continue;
+        }
+        const ids = index.objectsChangedOnMain(collection, this.covered, live, this.ceilings.get(collection));
+        if (ids.length > 0) objects.set(collection, ids);
+        await this.again(collection, ids);
+      }
+    }
+    const upTo = Math.max(this.at, live, this.covered);
+    // ... and the collections asked for now, whole: every object whose live version may
+    // differ from its version at `at`.
+    const from = Math.min(this.at, live);
+    let changed: Set<string> | undefined;
+    for (const collection of collections) {
+      if (this.overlaidCollections.has(collection)) {
+        if (withKeys && this.keyless.delete(collection)) this.redoKeys(collection, objects);
+        continue;
+      }
+      this.overlaidCollections.add(collection);
+      if (!withKeys) this.keyless.add(collection);
+      // Which types changed at all: one scan for every collection a request counts or reads.
+      changed ??= this.typesChanged(from, upTo);
+      if (!changed.has(collection)) continue;
+      let ceiling: number | undefined;
+      if (this.hidesByCeiling(collection)) {
+        ceiling = index.maxIdCreatedOnMain(collection, this.at);
+        this.ceilings.set(collection, ceiling);
+        this.overlaid.limitIds(collection, ceiling);
+      }
+      const ids = index.objectsChangedOnMain(collection, from, upTo, ceiling);
+      if (ids.length > 0) objects.set(collection, ids);
+    }
+    this.covered = upTo;
+    await this.undo(objects);
+  }
+
+  /** The types main changed in (from, upTo], remembered for the last range asked. */
+  private typesChanged(from: number, upTo: number): Set<string> {
+    if (this.changedTypes?.from !== from || this.changedTypes.upTo !== upTo)
+      this.changedTypes = { from, upTo, types: this.audit.index.typesChangedOnMain(from, upTo) };
+    return this.changedTypes.types;
+  }
+
+  /**
+   * A collection overlaid for a count, before the models its order keys come from: the keys
+   * its past versions took then came from the live related objects (one deleted since gave
+   * none, and its coming back patches no one: nothing kept its key when it was created). Its
+   * past versions are worked out again, in the same batch as the sources' now.
+   */
+  private redoKeys(collection: string, objects: Map<string, number[]>): void {
+    const done = this.undone.get(collection);
+    if (!done || done.size === 0) return;
+    objects.set(collection, [...new Set([...(objects.get(collection) ?? []), ...done])]);
+    done.clear();
+  }
+
+  /**
+   * Objects already overlaid that the live store changed again: their version at `at` stays,
+   * but the live projector moved the columns their neighbours keep from them (a site renamed
+   * again: its power panels' order keys). Each is put back as the live store holds it and
+   * undone afresh, so the projected columns see that transition and patch the neighbours.
+   */
+  private async again(collection: string, ids: number[]): Promise<void> {
+    const done = this.undone.get(collection);
+    const again = done ? ids.filter((id) => done.has(id)) : [];
+    if (again.length === 0) return;
+    const now = new Map((await this.live.getMany(collection, again)).map((doc) => [doc.id, doc]));
+    for (const id of again) {
+      done!.delete(id);
+      this.overlaid.hide(collection, id, now.get(id) ?? null);
+    }
+  }
+
+  /** `collections` and, transitively, the models whose order keys their documents keep. */
+  private withKeySources(collections: string[]): Set<string> {
+    const out = new Set<string>();
+    const visit = (collection: string) => {
+      if (out.has(collection)) return;
+      out.add(collection);
+      const definition = this.registry.tryGet(collection);
+      if (definition) for (const r of orderedRelations(definition)) visit(r.target);
+    };
+    for (const collection of collections) visit(collection);
+    return out;
+  }
+
+  /**
+   * Puts the version at `at` of each object into the overlay, with the columns kept from
+   * neighbours worked out as the projector does (neighbours' patches included).
+   */
+  private async undo(objects: Map<string, number[]>): Promise<void> {
+    const index = this.audit.index;
+    const changes: DocumentChange[] = [];
+    const reads: Array<{ collection: string; id: number; position: number }> = [];
+    for (const [collection, ids] of objects) {
+      let done = this.undone.get(collection);
+      if (!done) this.undone.set(collection, (done = new Set()));
+      const ceiling = this.ceilings.get(collection) ?? Infinity;
+      for (const id of ids) {
+        if (done.has(id) || id > ceiling) continue;
+        done.add(id);
+        const position = index.mainPositionAt(collection, id, this.at);
+        if (position === 0 || index.actionAt(position) === 'delete')
+          changes.push({ collection, id, position: UNDO_POSITION, doc: null });
+        else reads.push({ collection, id, position });
+      }
+    }
+    const events = await this.pastEvents(reads.map((r) => r.position));
+    for (const event of events) changes.push(this.versionFrom(event));
+    if (changes.length === 0) return;
+    const applied = await withProjectedColumns(this.registry, this.overlaid, changes);
+    // Each document's own version is that of its event (its ETag then), as a replay leaves it.
+    const own = new Map(events.map((event) => [`${event.objectType}:${event.objectId}`, event.position]));
+    for (const change of applied) {
+      if (!change.doc) continue;
+      const position = own.get(`${change.collection}:${change.id}`);
+      if (position !== undefined) change.doc = { ...change.doc, _pos: position };
+    }
+    await this.overlaid.apply(applied, this.at);
+  }
+
+  /** The projection of one past event, positioned as a transition newer than what the stores hold. */
+  private versionFrom(event: ChangeEvent): DocumentChange {
+    return { ...evolve(this.registry, event), position: UNDO_POSITION };
+  }
+
+  private async pastEvents(positions: number[]): Promise<ChangeEvent[]> {
+    if (positions.length === 0) return [];
+    this.eventsRead += positions.length;
+    return this.audit.events([...positions].sort((a, b) => a - b));
+  }
+
+  /**
+   * Whether the objects created after `at` are hidden by an id ceiling rather than one
+   * overlaid null each: not for a collection whose projected columns must see them go (the
+   * prefix hierarchy), nor for those free-address queries read (their overlay is read as is).
+   */
+  private hidesByCeiling(collection: string): boolean {
+    return this.pointReadable(collection) && !ADDRESS_COLLECTIONS.includes(collection);
+  }
+
+  /** Whether an object of the collection can be worked out alone (no column depends on its whole collection). */
+  private pointReadable(collection: string): boolean {
+    return !this.registry.tryGet(collection)?.projectedColumns;
+  }
+
+  /**
+   * One object's version at `at` from its own chain: the live document if main did not
+   * change it since (its kept order keys worked out again, as its related objects may have
+   * changed), else the projection of its last change at or before `at`.
+   */
+  private async pointVersion(collection: string, id: number, depth: number): Promise<ReadDocument | null> {
+    if (this.overlaidCollections.has(collection) || !this.pointReadable(collection))
+      return this.consistent([collection], () => this.overlaid.get(collection, id));
+    if (depth > MAX_DEPTH) throw new Error(`relation orderings deeper than ${MAX_DEPTH} at ${collection}`);
+    for (;;) {
+      const live = await this.live.position();
+      if (this.audit.head < live) await this.audit.waitFor(live);
+      const index = this.audit.index;
+      let doc: ReadDocument | null;
+      if (index.changedOnMain(collection, id, Math.min(this.at, live), Math.max(this.at, live))) {
+        const position = index.mainPositionAt(collection, id, this.at);
+        if (position === 0 || index.actionAt(position) === 'delete') return null;
+        const [event] = await this.pastEvents([position]);
+        doc = evolve(this.registry, event!).doc;
+      } else {
+        doc = await this.live.get(collection, id);
+        if ((await this.live.position()) > live) continue; // changed meanwhile: look again
+      }
+      return doc && this.withPastOrderKeys(collection, doc, depth);
+    }
+  }
+
+  /** The document with the order keys of its related objects as they were at `at` (relationOrderKeys.ts). */
+  private async withPastOrderKeys(collection: string, doc: ReadDocument, depth: number): Promise<ReadDocument> {
+    const definition = this.registry.tryGet(collection);
+    const relations = definition ? orderedRelations(definition) : [];
+    if (relations.length === 0) return doc;
+    const columns: Record<string, unknown> = {};
+    for (const r of relations) {
+      const id = doc[r.field];
+      const target = this.registry.tryGet(r.target);
+      const related = typeof id === 'number' && target ? await this.pointVersion(r.target, id, depth + 1) : null;
+      columns[r.column] = related && target ? orderKeyOf(target, related) : NO_RELATION;
+    }
+    return { ...doc, ...columns };
+  }
+}
