@@ -11,6 +11,7 @@ import { type AuditSnapshotSettings, AuditSnapshotWriter, loadAuditIndexes } fro
 import { canonicalUuid } from './changeQuery.js';
 import type { ChangeTest } from './changeScope.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
+import { OverlayGate } from './OverlayGate.js';
 import { type PastStateLimits, PastStates, type PastStoreFactory } from './PastStates.js';
 import { PastView } from './PastView.js';
 import { ChangeRenderer } from './renderChanges.js';
@@ -61,6 +62,8 @@ export class AuditService {
   pastReads: 'overlay' | 'replay';
   /** Past views recently read, by position, least recently used first (each follows the live store by itself). */
   private readonly views = new Map<number, PastView>();
+  /** Large past-view overlays take turns (OverlayGate). */
+  private readonly overlayGate = new OverlayGate();
   private readonly streams = new Set<() => void>();
   private snapshotWriter: AuditSnapshotWriter | null = null;
   /** The position of the snapshot the indexes were loaded from at open (0: built from the whole log). */
@@ -190,7 +193,7 @@ export class AuditService {
   private pastView(position: number, live: ReadStore): PastView {
     let view = this.views.get(position);
     if (view) this.views.delete(position);
-    else view = new PastView(this.registry, this.log, live, position);
+    else view = new PastView(this.registry, this.log, live, position, this.overlayGate);
     this.views.set(position, view);
     // Bounded by count and by the past versions they hold (a view of the middle of a long
     // history holds one per object changed since): the oldest go first, the newest stays.

@@ -1,4 +1,5 @@
 import { OverlaidReadStore } from '../branches/OverlaidReadStore.js';
+import { nextTurn, TurnBudget } from '../eventLoopTurns.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { AddressRun, FreeAddressQuery } from '../models/lookupView.js';
 import type { ModelRegistry } from '../models/registry.js';
@@ -9,6 +10,7 @@ import { documentMatcher } from '../projections/querySemantics/documentMatcher.j
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { NO_RELATION, orderKeyOf } from '../projections/relationOrderKeys.js';
 import type { AuditLog } from './AuditLog.js';
+import { OverlayGate } from './OverlayGate.js';
 
 /** The collections a free-address query reads (StagedView.freeAddresses). */
 const ADDRESS_COLLECTIONS = ['ipam.prefix', 'ipam.ipaddress', 'ipam.iprange'];
@@ -23,6 +25,9 @@ function keptKeysIn(query: Query | string): boolean {
 const MAX_DEPTH = 8;
 /** Transitions to the past versions are newer than anything a store holds (projected columns then see them). */
 const UNDO_POSITION = Number.MAX_SAFE_INTEGER;
+/** Past events read from the log at once, and overlay changes applied at once, between turns of the event loop. */
+const READ_SLICE = 5_000;
+const APPLY_SLICE = 5_000;
 
 /**
  * The read models as they were at a log position (`?as_of=`), without a copy of the
@@ -69,6 +74,8 @@ export class PastView implements ReadStore {
     private readonly live: ReadStore,
     /** The log position this view shows. */
     readonly at: number,
+    /** Shared by the views of one service: large overlays take turns (OverlayGate). */
+    private readonly gate: OverlayGate = new OverlayGate(),
   ) {
     this.overlaid = new OverlaidReadStore(live);
   }
@@ -300,18 +307,40 @@ export class PastView implements ReadStore {
         else reads.push({ collection, id, position });
       }
     }
-    const events = await this.pastEvents(reads.map((r) => r.position));
-    for (const event of events) changes.push(this.versionFrom(event));
-    if (changes.length === 0) return;
-    const applied = await withProjectedColumns(this.registry, this.overlaid, changes);
-    // Each document's own version is that of its event (its ETag then), as a replay leaves it.
-    const own = new Map(events.map((event) => [`${event.objectType}:${event.objectId}`, event.position]));
-    for (const change of applied) {
-      if (!change.doc) continue;
-      const position = own.get(`${change.collection}:${change.id}`);
-      if (position !== undefined) change.doc = { ...change.doc, _pos: position };
+    if (changes.length === 0 && reads.length === 0) return;
+    await this.gate.run(changes.length + reads.length, async () => {
+      const budget = new TurnBudget();
+      const events = await this.pastEventsInTurns(reads.map((r) => r.position));
+      for (const event of events) {
+        changes.push(this.versionFrom(event));
+        if (budget.due()) await budget.pause();
+      }
+      const applied = await withProjectedColumns(this.registry, this.overlaid, changes);
+      // Each document's own version is that of its event (its ETag then), as a replay leaves it.
+      const own = new Map(events.map((event) => [`${event.objectType}:${event.objectId}`, event.position]));
+      for (const change of applied) {
+        if (!change.doc) continue;
+        const position = own.get(`${change.collection}:${change.id}`);
+        if (position !== undefined) change.doc = { ...change.doc, _pos: position };
+      }
+      // In slices, the event loop getting turns between them: the view's own reads wait for
+      // the whole overlay (`building`), others go on.
+      for (let i = 0; i < applied.length; i += APPLY_SLICE) {
+        await this.overlaid.apply(applied.slice(i, i + APPLY_SLICE), this.at);
+        if (budget.due()) await budget.pause();
+      }
+    });
+  }
+
+  /** Past events by position, read from the log a slice at a time with a turn of the event loop between. */
+  private async pastEventsInTurns(positions: number[]): Promise<ChangeEvent[]> {
+    const sorted = [...positions].sort((a, b) => a - b);
+    const out: ChangeEvent[] = [];
+    for (let i = 0; i < sorted.length; i += READ_SLICE) {
+      for (const event of await this.pastEvents(sorted.slice(i, i + READ_SLICE))) out.push(event);
+      if (i + READ_SLICE < sorted.length) await nextTurn();
     }
-    await this.overlaid.apply(applied, this.at);
+    return out;
   }
 
   /** The projection of one past event, positioned as a transition newer than what the stores hold. */

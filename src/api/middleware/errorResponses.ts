@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 
+import { PastStatesBusyError } from '../../audit/PastStates.js';
 import {
   ConflictError,
   NotFoundError,
@@ -42,6 +43,11 @@ export function errorResponses(log: (entry: Record<string, unknown>) => void) {
         ctx.body = { detail: error.detail ?? 'The service cannot accept writes right now; retry shortly.' };
         // An event log outage is logged once per incident by the writer, not once per request.
         if (!error.logged) log({ level: 'error', requestId: ctx.state.requestId, msg: error.message });
+      } else if (error instanceof PastStatesBusyError) {
+        // A past view's large overlay found others queued (OverlayGate), after the request began.
+        ctx.status = 503;
+        ctx.set('Retry-After', String(error.retryAfterSeconds));
+        ctx.body = { detail: error.message };
       } else if (error instanceof ReadStoreUnavailableError || error instanceof LogReadUnavailableError) {
         ctx.status = 503;
         ctx.set('Retry-After', String(error.retryAfterSeconds));
