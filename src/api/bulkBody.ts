@@ -3,8 +3,8 @@ import type { Context } from 'koa';
 
 import type { ExpectedVersions, Precondition } from '../commands/preconditions.js';
 import type { UpdateItem } from '../commands/updateObjects.js';
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { ValidationError } from '../errors/requestErrors.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import { ifMatchPreconditions, ITEM_ETAG, itemEtagError, itemVersions } from './conditionalWrite.js';
 
 /** An element of a bulk body: the object's id, its input, and the version its `etag` names (if any). */

@@ -1,5 +1,5 @@
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import type { ContentTypes } from '../models/contentTypes.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import type { AuditIndex } from './AuditIndex.js';
 import {
   CHANGE_FILTER_COMPILERS,

@@ -1,7 +1,7 @@
 import type { WriteTransaction } from '../commands/WriteCoordinator.js';
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import type { ChangeEvent } from '../events/ChangeEvent.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import { BRANCH, type BranchRecord, isOpen, newSchemaId } from './branchRecord.js';
 
 /** What a client may write of a branch (netbox-branching's writable fields). */

@@ -1,5 +1,5 @@
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import type { DecidedChange } from '../models/compositeWrites.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import type { LookupView } from '../models/lookupView.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelSettings } from '../models/modelHooks.js';

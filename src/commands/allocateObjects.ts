@@ -1,6 +1,6 @@
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import type { DetailAction } from '../models/detailEndpoints.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import { createObjects } from './createObjects.js';
 import { type CommandEnvironment, decideObject } from './decideObject.js';

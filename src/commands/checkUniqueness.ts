@@ -1,5 +1,5 @@
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { addError } from '../errors/requestErrors.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import type { LookupView } from '../models/lookupView.js';
 import type { ModelDefinition, UniqueConstraint } from '../models/modelDefinition.js';
 import type { StoredObject } from '../models/storedObject.js';

@@ -1,7 +1,7 @@
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { addError } from '../errors/requestErrors.js';
 import { customFieldsOf } from '../models/customFields/customFieldsOf.js';
 import { checkCustomFieldValue, regexCheckOf, regexProblem } from '../models/customFields/customFieldValues.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import type { LookupView } from '../models/lookupView.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { ModelRegistry } from '../models/registry.js';

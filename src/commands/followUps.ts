@@ -1,6 +1,6 @@
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { NotFoundError, ValidationError } from '../errors/requestErrors.js';
 import type { DecidedChange, FollowUpCommand } from '../models/compositeWrites.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { CommandEnvironment, FollowUpRunner } from './CommandEnvironment.js';
 import { createObjects } from './createObjects.js';

@@ -1,6 +1,6 @@
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { ValidationError } from '../errors/requestErrors.js';
 import { TurnBudget } from '../eventLoopTurns.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { StoredObject } from '../models/storedObject.js';
 import type { ReadDocument } from '../projections/ReadStore.js';

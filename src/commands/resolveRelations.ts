@@ -1,7 +1,7 @@
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { addError } from '../errors/requestErrors.js';
 import { contentTypeDisplay } from '../models/contentTypeDisplay.js';
 import type { FieldDefinition } from '../models/fieldDefinition.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import type { LookupView } from '../models/lookupView.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 import type { CommandEnvironment, RelationContext } from './CommandEnvironment.js';

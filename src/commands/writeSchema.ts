@@ -1,9 +1,9 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { addError } from '../errors/requestErrors.js';
 import { createAjv } from '../events/createAjv.js';
 import type { FieldDefinition } from '../models/fieldDefinition.js';
-import type { FieldErrors } from '../models/fieldErrors.js';
 import type { ModelDefinition } from '../models/modelDefinition.js';
 
 /** A slug without a pattern of its own: letters, digits, hyphens and underscores. */

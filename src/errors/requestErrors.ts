@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../models/fieldErrors.js';
+import type { FieldErrors } from './fieldErrors.js';
 
 /** A write the client got wrong: 400 with NetBox's `{field: [messages]}` (or a list for bulk). */
 export class ValidationError extends Error {

@@ -4,8 +4,8 @@
  * allocators are in allocation/) and read-only views computed from the read models (a
  * port's cable trace, a rack's elevation; GET needs view permission on the object).
  */
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import type { FieldDefinition, GenericListItem } from './fieldDefinition.js';
-import type { FieldErrors } from './fieldErrors.js';
 import type { LookupView } from './lookupView.js';
 import type { StoredObject } from './storedObject.js';
 

@@ -5,7 +5,7 @@
  * Every layer that derives from the registry (write schema, serializer, OpenAPI,
  * filters) reads a field through this declaration.
  */
-import type { FieldErrors } from './fieldErrors.js';
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import type { LookupView } from './lookupView.js';
 import type { CatalogModel, ModelCatalog } from './modelCatalog.js';
 import type { StoredObject } from './storedObject.js';

@@ -1,7 +1,7 @@
 /**
  * Small building blocks shared by the hand-written model hooks.
  */
-import type { FieldErrors } from './fieldErrors.js';
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import type { LookupView } from './lookupView.js';
 import type { ModelHooks } from './modelHooks.js';
 import type { StoredObject } from './storedObject.js';

@@ -1,6 +1,6 @@
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { takeOfferedImage } from './extras/imageUploads.js';
 import type { FieldDefinition } from './fieldDefinition.js';
-import type { FieldErrors } from './fieldErrors.js';
 import type { FilterSpec } from './filterTypes.js';
 import type { ModelDefinition } from './modelDefinition.js';
 import type { StoredObject } from './storedObject.js';

@@ -3,7 +3,7 @@
  * which VLANs an interface may carry given its parent's site, what its mode clears when
  * it is saved, and the VLAN filters of both lists.
  */
-import type { FieldErrors } from './fieldErrors.js';
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import type { FilterEnvironment, FilterSpec } from './filterTypes.js';
 import { fieldError, related } from './hooks.js';
 import { vlanDisplay } from './ipam/vlan.js';

@@ -3,7 +3,7 @@
  * duplicate prefixes and addresses within a VRF that enforces uniqueness (or in the
  * global table under ENFORCE_GLOBAL_UNIQUE), and aggregates that overlap.
  */
-import type { FieldErrors } from './fieldErrors.js';
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import { fieldError } from './hooks.js';
 import type { LookupView } from './lookupView.js';
 import type { ModelSettings } from './modelHooks.js';

@@ -3,8 +3,8 @@
  * save() and friends), what each step is given, and the columns a projection keeps from
  * other objects of the model.
  */
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import type { FollowUpHooks } from './compositeWrites.js';
-import type { FieldErrors } from './fieldErrors.js';
 import type { LookupView } from './lookupView.js';
 import type { ModelCatalog } from './modelCatalog.js';
 import type { StoredObject } from './storedObject.js';

@@ -3,8 +3,8 @@
  * belongs to its holder, the list filters both models share, and the rule on the
  * address's side that a primary address stays with its holder.
  */
+import type { FieldErrors } from '../errors/fieldErrors.js';
 import type { FieldDefinition } from './fieldDefinition.js';
-import type { FieldErrors } from './fieldErrors.js';
 import type { FilterMethod, FilterSpec } from './filterTypes.js';
 import { fieldError, pyStr, related } from './hooks.js';
 import type { LookupView } from './lookupView.js';

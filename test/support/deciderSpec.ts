@@ -17,9 +17,9 @@ import { type PastChange, recordPastChanges } from '../../src/commands/importHis
 import { type DerivedObjects, type ImportedObject, importObjects } from '../../src/commands/importObjects.js';
 import { updateObjects } from '../../src/commands/updateObjects.js';
 import { type WriteContext, WriteCoordinator } from '../../src/commands/WriteCoordinator.js';
+import type { FieldErrors } from '../../src/errors/fieldErrors.js';
 import { ValidationError } from '../../src/errors/requestErrors.js';
 import { type ChangeEvent, EVENT_SCHEMA_VERSION, type EventUser } from '../../src/events/ChangeEvent.js';
-import type { FieldErrors } from '../../src/models/fieldErrors.js';
 import type { ModelSettings } from '../../src/models/modelHooks.js';
 import { type ModelRegistry, registry as defaultRegistry } from '../../src/models/registry.js';
 import type { PatternChecker } from '../../src/models/values/patternChecks.js';

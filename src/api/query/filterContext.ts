@@ -1,5 +1,5 @@
 /** What compiling one request's filters carries along: the model, the read access, the errors found so far. */
-import type { FieldErrors } from '../../models/fieldErrors.js';
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import type { ModelDefinition } from '../../models/modelDefinition.js';
 import type { ModelRegistry } from '../../models/registry.js';
 import type { FindOptions, Query, ReadDocument } from '../../projections/ReadStore.js';

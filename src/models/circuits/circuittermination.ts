@@ -1,11 +1,11 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import type { FollowUpCommand } from '../compositeWrites.js';
 import { cabledObjectFilters } from '../dcim/cabledObjectFilters.js';
 import { cableEndFields, occupiedField } from '../dcim/cableFields.js';
 import { pathsView } from '../dcim/cabling/traceViews.js';
 import { markedWhileCabledProblem } from '../dcim/componentParents.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { ONE_VALUE } from '../filterSpecs.js';
 import { fieldError, pyStr, refId, related } from '../hooks.js';
 import type { ModelDefinition } from '../modelDefinition.js';

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../fieldErrors.js';
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { fieldError } from '../hooks.js';
 import type { StoredObject } from '../storedObject.js';
 

@@ -3,8 +3,8 @@
  * of a model: its names, its own fields by where they go among the shared ones, its own
  * filters and rule; anything else a ModelDefinition says replaces a default.
  */
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import type { FieldDefinition } from '../fieldDefinition.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import type { FilterSpec } from '../filterTypes.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import type { ModelHooks } from '../modelHooks.js';

@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { assetTagField, descriptionField, displayNameField, identityFields, tenantField } from '../commonFields.js';
 import { instantiateTemplates } from '../componentTemplates.js';
 import { configContextField, DEVICE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import {
   BEYOND_NETBOX,
   contactFilters,

@@ -1,6 +1,6 @@
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import type { DecidedChange, FollowUpCommand } from '../compositeWrites.js';
 import type { FieldDefinition } from '../fieldDefinition.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { existingIds } from '../filterSpecs.js';
 import type { FilterSpec } from '../filterTypes.js';
 import { fieldError, nameWithLabel, pyStr, related } from '../hooks.js';

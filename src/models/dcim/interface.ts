@@ -1,5 +1,5 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
-import type { FieldErrors } from '../fieldErrors.js';
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { BEYOND_NETBOX, ONE_VALUE } from '../filterSpecs.js';
 import { fieldError, nameOf, nameWithLabel, related } from '../hooks.js';
 import { holderFilters } from '../interfaceHolderFilters.js';

@@ -1,5 +1,5 @@
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import type { FieldDefinition } from '../fieldDefinition.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { fieldError, refId, treeParentErrors } from '../hooks.js';
 import type { LookupView } from '../lookupView.js';
 import type { StoredObject } from '../storedObject.js';

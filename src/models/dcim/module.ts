@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { assetTagField, changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { componentInput, instantiateTemplates, MODULE_TOKEN, templatePairs } from '../componentTemplates.js';
 import type { FollowUpCommand } from '../compositeWrites.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { BEYOND_NETBOX, pairFilters } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import type { LookupView } from '../lookupView.js';

@@ -2,7 +2,7 @@
  * The power rules of NetBox's power ports and outlets and their templates: draw limits and
  * an outlet's power port on the same parent.
  */
-import type { FieldErrors } from '../fieldErrors.js';
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { fieldError, nameWithLabel, related } from '../hooks.js';
 import type { LookupView } from '../lookupView.js';
 import type { StoredObject } from '../storedObject.js';

@@ -2,7 +2,7 @@
  * NetBox's rules of a power feed: a voltage that is never 0 (negative only for DC), its
  * rack at its panel's site, and the power it makes available, worked out on every save.
  */
-import type { FieldErrors } from '../fieldErrors.js';
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { fieldError, pyStr, related } from '../hooks.js';
 import type { LookupView } from '../lookupView.js';
 import type { StoredObject } from '../storedObject.js';

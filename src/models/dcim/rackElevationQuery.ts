@@ -3,7 +3,7 @@
  * them: the last value of a repeated parameter counts, an empty value means the default,
  * and every bad value is reported at once, in the parameters' order.
  */
-import type { FieldErrors } from '../fieldErrors.js';
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 
 export type RackFace = 'front' | 'rear';
 

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { countField, descriptionField, identityFields } from '../commonFields.js';
 import type { DecidedChange, FollowUpCommand } from '../compositeWrites.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { pairFilters, siteScopeFilters } from '../filterSpecs.js';
 import type { FilterMethod } from '../filterTypes.js';
 import { fieldError, related } from '../hooks.js';

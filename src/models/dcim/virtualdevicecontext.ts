@@ -1,6 +1,6 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { changeLoggedFields, countField, descriptionField, identityFields, tenantField } from '../commonFields.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { tenancyFilters } from '../filterSpecs.js';
 import type { FilterMethod } from '../filterTypes.js';
 import { fieldError, pyStr, related } from '../hooks.js';

@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
 import { customFieldValueProblem } from '../customFields/customFieldValues.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { BEYOND_NETBOX, changeTimesBeyondNetBox, ONE_VALUE } from '../filterSpecs.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 import type { StoredObject } from '../storedObject.js';

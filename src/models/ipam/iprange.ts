@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { rangeAvailableIps } from '../allocation/availableIps.js';
 import { changeLoggedFields, descriptionField, familyField, identityFields, tenantField } from '../commonFields.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { tenancyFilters, vrfByRd } from '../filterSpecs.js';
 import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
 import { fieldError, pyStr } from '../hooks.js';

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { changeLoggedFields, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { existingIds } from '../filterSpecs.js';
 import type { FilterEnvironment, FilterMethod } from '../filterTypes.js';
 import { fieldError, pyStr, related } from '../hooks.js';

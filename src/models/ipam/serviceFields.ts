@@ -2,8 +2,8 @@
  * What services and service templates share (NetBox's ServiceBase): the protocol, the
  * list of ports, their string form, the `port` filter and the rules on both.
  */
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import type { FieldDefinition } from '../fieldDefinition.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import type { FilterSpec } from '../filterTypes.js';
 import { pyStr } from '../hooks.js';
 import type { StoredObject } from '../storedObject.js';

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (users.json, users.objectpermission); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { descriptionField, identityFields } from '../commonFields.js';
 import { contentTypeIdFilter } from '../contentTypeIdFilter.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { pairFilters } from '../filterSpecs.js';
 import type { ModelDefinition } from '../modelDefinition.js';
 

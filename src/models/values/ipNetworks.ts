@@ -7,7 +7,7 @@
  */
 import { isIP } from 'node:net';
 
-import type { FieldErrors } from '../fieldErrors.js';
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 
 export type Family = 4 | 6;
 

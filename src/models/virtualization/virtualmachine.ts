@@ -1,8 +1,8 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { descriptionField, identityFields, tenantField } from '../commonFields.js';
 import { configContextField, VIRTUAL_MACHINE_CONTEXT_SCOPE } from '../configContexts/configContextField.js';
 import { deviceDisplay } from '../dcim/device.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { contactFilters, isSet, pairFilters, siteScopeFilters, tenancyFilters } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import { interfaceMacFilter } from '../interfaceMacFilter.js';

@@ -1,7 +1,7 @@
 // Field facts come from NetBox 3.4's REST API reference (scripts/import-reference.ts); hooks are hand-written.
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import { changeLoggedFields, descriptionField, identityFields } from '../commonFields.js';
 import { INTERFACE_MODE_CHOICES } from '../dcim/choices.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { pairFilters, vrfByRd } from '../filterSpecs.js';
 import { fieldError, nameOf, pyStr, related } from '../hooks.js';
 import {

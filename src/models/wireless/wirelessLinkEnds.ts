@@ -6,9 +6,9 @@
  * clears it through the interface's SET_NULL reference). Recorded as events of the link's
  * request, so history, revert and replay see the interfaces change with the link.
  */
+import type { FieldErrors } from '../../errors/fieldErrors.js';
 import type { DecidedChange, FollowUpCommand } from '../compositeWrites.js';
 import { INTERFACE_TYPE_CHOICES, WIRELESS_INTERFACE_TYPES } from '../dcim/choices.js';
-import type { FieldErrors } from '../fieldErrors.js';
 import { fieldError, refId, related } from '../hooks.js';
 import type { LookupView } from '../lookupView.js';
 import type { StoredObject } from '../storedObject.js';

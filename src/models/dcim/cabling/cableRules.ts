@@ -1,6 +1,6 @@
 /** What a cable may connect (NetBox 3.4's Cable.clean and CableTermination.clean), first failing rule wins. */
+import type { FieldErrors } from '../../../errors/fieldErrors.js';
 import type { GenericListItem } from '../../fieldDefinition.js';
-import type { FieldErrors } from '../../fieldErrors.js';
 import { fieldError } from '../../hooks.js';
 import type { LookupView } from '../../lookupView.js';
 import type { StoredObject } from '../../storedObject.js';
