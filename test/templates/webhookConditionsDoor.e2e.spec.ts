@@ -10,7 +10,9 @@ import { attackWebhookDoor, type PoisonedHook, RawJson } from '../support/webhoo
  * rule sets nested past the stack, rule sets of thousands of rules, and regex conditions
  * whose RE2 program is large (linear in the input, times thousands of instructions).
  */
-const LONG_COMMENTS = `${'a'.repeat(20_000)}e`;
+// Long enough that the large programs below take several times TEMPLATE_TIMEOUT (1.5 s) on a quiet
+// machine too: against 20,000 characters one took 1.6-1.9 s, and sometimes finished in time.
+const LONG_COMMENTS = `${'a'.repeat(80_000)}e`;
 
 function conditionHooks(corpus: Record<string, string>, receiverUrl: string): PoisonedHook[] {
   const hooks: PoisonedHook[] = [];
