@@ -1,3 +1,4 @@
+import { servePoolJobs } from '../templates/poolProcess.js';
 import type { SandboxJob, SandboxResult } from '../templates/renderInSandbox.js';
 import { verdictOf } from './conditionVerdicts.js';
 
@@ -9,20 +10,10 @@ import { verdictOf } from './conditionVerdicts.js';
  * renderer's protocol: each "template" of a job is one webhook's conditions as JSON text,
  * the context `{data}`; each output is that webhook's Verdict as JSON text.
  */
-interface EvaluateRequest {
-  id: number;
-  job: SandboxJob;
-}
-
-process.on('disconnect', () => process.exit(0));
-
 function evaluate(job: SandboxJob): SandboxResult {
   const { data } = JSON.parse(job.contextJson) as { data: unknown };
   const outputs = job.templates.map(({ code }) => JSON.stringify(verdictOf(JSON.parse(code), data)));
   return { ok: true, outputs };
 }
 
-process.on('message', (request: EvaluateRequest) => {
-  process.send!({ id: request.id, result: evaluate(request.job) });
-});
-process.send!({ ready: true });
+servePoolJobs(evaluate);

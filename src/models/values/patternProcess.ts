@@ -1,3 +1,4 @@
+import { servePoolJobs } from '../../templates/poolProcess.js';
 import type { SandboxJob, SandboxResult } from '../../templates/renderInSandbox.js';
 import { matchesAtStart, programSize, programSizeProblem, storedPatternProblem } from './storedPattern.js';
 
@@ -12,13 +13,6 @@ import { matchesAtStart, programSize, programSizeProblem, storedPatternProblem }
  * text, the size (the pattern's program) telling the service whether it may check that
  * pattern inline next time.
  */
-interface CheckRequest {
-  id: number;
-  job: SandboxJob;
-}
-
-process.on('disconnect', () => process.exit(0));
-
 function check(job: SandboxJob): SandboxResult {
   const { values } = JSON.parse(job.contextJson) as { values: string[] | null };
   // No values: the patterns are to be stored, each output `{problem, size}` (PatternChecker.patternProblem).
@@ -34,7 +28,4 @@ function check(job: SandboxJob): SandboxResult {
   return { ok: true, outputs };
 }
 
-process.on('message', (request: CheckRequest) => {
-  process.send!({ id: request.id, result: check(request.job) });
-});
-process.send!({ ready: true });
+servePoolJobs(check);
