@@ -1,11 +1,13 @@
 import type { ChangeAction, ChangeEvent } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { Column, Dictionary, StringPool } from './columns.js';
+import { ALL_FIELDS, changedFieldMarks, type FieldMarks } from './fieldMarks.js';
 import { eventTimeMicros } from './time.js';
 
 export const ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
 const ACTION_CODE: Record<ChangeAction, number> = { create: 0, update: 1, delete: 2 };
 const CREATE = ACTION_CODE.create;
+const UPDATE = ACTION_CODE.update;
 
 /** The index's state at one position, as a snapshot holds it (see capture() and load()). */
 export interface AuditIndexImage {
@@ -27,6 +29,8 @@ export interface AuditIndexImage {
     logged: Uint8Array<ArrayBuffer>;
     loggedList: Float64Array<ArrayBuffer>;
     requestLast: Float64Array<ArrayBuffer>;
+    /** Absent in images of format 1: every event then counts as changing every field. */
+    fieldMarks?: Uint32Array<ArrayBuffer>;
   };
   reprs: { bytes: Buffer; starts: Float64Array<ArrayBuffer> };
   types: string[];
@@ -73,6 +77,8 @@ export class AuditIndex {
   private readonly prevOfRequest = new Column(Float64Array);
   private readonly prevOfObject = new Column(Float64Array);
   private readonly reprs = new StringPool();
+  /** Which fields each event changed (fieldMarks.ts): past views overlay only what differs in the fields read. */
+  private readonly fieldMarks = new Column(Uint32Array);
   /** 1 when the event's model is change-logged (shown in object changes); BRANCH_CHANGE for a change made in a branch. */
   private readonly logged = new Column(Uint8Array);
   /** Positions of change-logged events, ascending. */
@@ -107,6 +113,7 @@ export class AuditIndex {
     this.prevOfObject.push(0);
     this.reprs.push('');
     this.logged.push(0);
+    this.fieldMarks.push(ALL_FIELDS);
   }
 
   /** The last position indexed (0 when empty). */
@@ -160,6 +167,7 @@ export class AuditIndex {
     this.userIds.push(event.user ? event.user.id : -1);
     this.userNames.push(this.userNameDictionary.code(event.user?.username ?? ''));
     this.reprs.push(event.objectRepr);
+    this.fieldMarks.push(changedFieldMarks(this.registry, event));
 
     const requestId = event.requestId.toLowerCase();
     let ordinal = this.requestOrdinals.get(requestId);
@@ -224,6 +232,7 @@ export class AuditIndex {
         logged: this.logged.used(),
         loggedList: this.loggedList.used(),
         requestLast: this.requestLast.used().slice(),
+        fieldMarks: this.fieldMarks.used(),
       },
       reprs: this.reprs.image(),
       types: this.typeDictionary.list(),
@@ -281,6 +290,11 @@ export class AuditIndex {
     this.logged.adopt(c.logged);
     this.loggedList.adopt(c.loggedList);
     this.requestLast.adopt(c.requestLast);
+    if (c.fieldMarks) {
+      if (c.fieldMarks.length !== slots)
+        throw new RangeError(`AuditIndex.load(): the field marks hold ${c.fieldMarks.length} slots, not ${slots}`);
+      this.fieldMarks.adopt(c.fieldMarks);
+    } else this.fieldMarks.adopt(new Uint32Array(slots).fill(ALL_FIELDS));
     this.reprs.adopt(image.reprs.bytes, image.reprs.starts);
     this.typeDictionary.load(image.types);
     this.userNameDictionary.load(image.userNames);
@@ -368,18 +382,28 @@ export class AuditIndex {
 
   /**
    * The ids of the objects of `type` main changed in (after, upTo], each once (a scan of the
-   * type column: a few milliseconds per million positions).
+   * type column: a few milliseconds per million positions); with `fields`, only by events
+   * that may have changed one of those fields (fieldMarks.ts; creates and deletes always, even with none).
    */
-  objectsChangedOnMain(type: string, after: number, upTo: number, maxId = Infinity): number[] {
+  objectsChangedOnMain(
+    type: string,
+    after: number,
+    upTo: number,
+    maxId = Infinity,
+    fields: FieldMarks = ALL_FIELDS,
+  ): number[] {
     const code = this.typeDictionary.find(type);
     const last = Math.min(upTo, this.last);
     if (code === undefined || after >= last) return [];
     const types = this.types.data;
     const logged = this.logged.data;
     const ids = this.objectIds.data;
+    const marks = this.fieldMarks.data;
+    const actions = this.actions.data;
     const seen = new Set<number>();
     for (let p = after + 1; p <= last; p++) {
-      if (types[p] === code && logged[p] !== BRANCH_CHANGE && ids[p]! <= maxId) seen.add(ids[p]!);
+      if (types[p] !== code || logged[p] === BRANCH_CHANGE || ids[p]! > maxId) continue;
+      if ((marks[p]! & fields) !== 0 || actions[p] !== UPDATE) seen.add(ids[p]!);
     }
     return [...seen];
   }
@@ -571,7 +595,7 @@ export class AuditIndex {
 
   /** Approximate bytes held by the index (not counting the Map overheads exactly). */
   approximateBytes(): number {
-    const perEvent = 8 + 8 + 1 + 2 + 8 + 4 + 4 + 4 + 8 + 8 + 8 + 1 + 8;
+    const perEvent = 8 + 8 + 1 + 2 + 8 + 4 + 4 + 4 + 8 + 8 + 8 + 1 + 8 + 4;
     return (
       this.last * perEvent +
       this.reprs.byteLength +

@@ -24,7 +24,13 @@ import {
 import { AuditIndex } from './AuditIndex.js';
 import type { AuditLog } from './AuditLog.js';
 import { IdempotencyIndex } from './IdempotencyIndex.js';
-import { AUDIT_INDEX_FORMAT, type AuditState, decodeAuditState, encodeAuditState } from './indexSnapshot.js';
+import {
+  AUDIT_INDEX_FORMAT,
+  AUDIT_INDEX_FORMATS_READ,
+  type AuditState,
+  decodeAuditState,
+  encodeAuditState,
+} from './indexSnapshot.js';
 
 export const AUDIT_INDEX_PART = 'audit-index';
 
@@ -68,10 +74,10 @@ export async function loadAuditIndexes(
       logger({ level: 'warn', msg: `audit index snapshot skipped: ${reason}`, file });
     },
     load: async (file, header, bodyOffset) => {
-      if (header.format !== AUDIT_INDEX_FORMAT)
+      if (!AUDIT_INDEX_FORMATS_READ.includes(header.format))
         throw new Error(`format ${header.format} of part ${header.part} is not one this version reads`);
       // Read and checked whole before anything is built from it; the indexes are fresh ones.
-      const state = decodeAuditState(await readSnapshotBodyWhole(file, header, bodyOffset));
+      const state = decodeAuditState(await readSnapshotBodyWhole(file, header, bodyOffset), header.format);
       if (state.index.head !== header.position)
         throw new Error(`body at position ${state.index.head}, header at ${header.position}`);
       const index = new AuditIndex(registry);

@@ -10,12 +10,11 @@ import { documentMatcher } from '../projections/querySemantics/documentMatcher.j
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { NO_RELATION, orderKeyOf } from '../projections/relationOrderKeys.js';
 import type { AuditLog } from './AuditLog.js';
+import { ALL_FIELDS, type FieldMarks, queryFieldMarks } from './fieldMarks.js';
 import { OverlayGate } from './OverlayGate.js';
 
 /** The collections a free-address query reads (StagedView.freeAddresses). */
 const ADDRESS_COLLECTIONS = ['ipam.prefix', 'ipam.ipaddress', 'ipam.iprange'];
-/** Up to this many ids, a getMany of a collection not overlaid yet works out each object alone. */
-const POINT_READS = 100;
 /** Whether a query or a field reads the order keys documents keep of related objects (relationOrderKeys.ts). */
 function keptKeysIn(query: Query | string): boolean {
   return JSON.stringify(query).includes('_ord_');
@@ -49,8 +48,13 @@ const APPLY_SLICE = 5_000;
  */
 export class PastView implements ReadStore {
   private readonly overlaid: OverlaidReadStore;
-  /** Collections whose changed objects are overlaid (up to `covered`). */
-  private readonly overlaidCollections = new Set<string>();
+  /**
+   * collection → the fields (fieldMarks.ts) in which the overlay holds the version at `at` of
+   * every object whose live version may differ there (up to `covered`). ALL_FIELDS: every
+   * changed object is overlaid, the overlay reads as the past whole. Fewer: lists select by
+   * those fields over the overlay, then show each object's own past version (pastVersions).
+   */
+  private readonly coveredFields = new Map<string, FieldMarks>();
   /**
    * The overlaid collections hold the version at `at` of every object main changed between
    * the live position they were overlaid at (or `at`, the lower) and this one (-1: none yet).
@@ -100,46 +104,59 @@ export class PastView implements ReadStore {
   }
 
   async get(collection: string, id: number): Promise<ReadDocument | null> {
-    if (this.overlaidCollections.has(collection) || !this.pointReadable(collection))
+    if (this.full(collection) || !this.pointReadable(collection))
       return this.consistent([collection], () => this.overlaid.get(collection, id));
     return this.pointVersion(collection, id, 0);
   }
 
   async getMany(collection: string, ids: number[]): Promise<ReadDocument[]> {
-    if (this.overlaidCollections.has(collection) || !this.pointReadable(collection) || ids.length > POINT_READS)
+    if (this.full(collection) || !this.pointReadable(collection))
       return this.consistent([collection], () => this.overlaid.getMany(collection, ids));
-    const out: ReadDocument[] = [];
-    for (const id of ids) {
-      const doc = await this.pointVersion(collection, id, 0);
-      if (doc) out.push(doc);
-    }
-    return out;
+    // Each object from its own chain: what a request asks by id is far fewer than what changed since.
+    const past = await this.pastVersions(collection, ids);
+    return ids.map((id) => past.get(id)).filter((doc): doc is ReadDocument => doc !== undefined);
   }
 
   async find(collection: string, query: Query, options?: FindOptions): Promise<ReadDocument[]> {
     const id = query.id;
-    if (typeof id === 'number' && !this.overlaidCollections.has(collection) && this.pointReadable(collection)) {
+    if (typeof id === 'number' && !this.full(collection) && this.pointReadable(collection)) {
       // One object by id (an object page): its own chain, not its whole collection.
       const doc = await this.pointVersion(collection, id, 0);
       return doc && documentMatcher(query)(doc) && !options?.skip && options?.limit !== 0 ? [doc] : [];
     }
-    return this.consistent([collection], () => this.overlaid.find(collection, query, options));
+    const fields = this.fieldsRead(collection, query, options?.sort);
+    if (fields === ALL_FIELDS)
+      return this.consistent([collection], () => this.overlaid.find(collection, query, options));
+    const selected = await this.consistent(
+      [collection],
+      () => this.overlaid.find(collection, query, options),
+      false,
+      fields,
+    );
+    return this.shownAsOf(collection, selected);
   }
 
   count(collection: string, query: Query): Promise<number> {
-    return this.consistent([collection], () => this.overlaid.count(collection, query), keptKeysIn(query));
+    const fields = this.fieldsRead(collection, query);
+    return this.consistent([collection], () => this.overlaid.count(collection, query), keptKeysIn(query), fields);
   }
 
-  findWithCount(
+  async findWithCount(
     collection: string,
     query: Query,
     options?: FindOptions,
   ): Promise<{ count: number; docs: ReadDocument[] }> {
-    return this.consistent([collection], () => this.overlaid.findWithCount(collection, query, options));
+    const fields = this.fieldsRead(collection, query, options?.sort);
+    const read = () => this.overlaid.findWithCount(collection, query, options);
+    if (fields === ALL_FIELDS) return this.consistent([collection], read);
+    const { count, docs } = await this.consistent([collection], read, false, fields);
+    return { count, docs: await this.shownAsOf(collection, docs) };
   }
 
   countBy(collection: string, field: string, values: number[]): Promise<Map<number, number>> {
-    return this.consistent([collection], () => this.overlaid.countBy(collection, field, values), keptKeysIn(field));
+    const fields = this.fieldsRead(collection, {}, field);
+    const read = () => this.overlaid.countBy(collection, field, values);
+    return this.consistent([collection], read, keptKeysIn(field), fields);
   }
 
   freeAddresses(query: FreeAddressQuery): Promise<AddressRun[]> {
@@ -159,9 +176,14 @@ export class PastView implements ReadStore {
    * A read of the overlaid store once `collections` are overlaid up to the live position,
    * made again if the live store moved past what the overlay covers meanwhile.
    */
-  private async consistent<T>(collections: string[], read: () => Promise<T>, withKeys = true): Promise<T> {
+  private async consistent<T>(
+    collections: string[],
+    read: () => Promise<T>,
+    withKeys = true,
+    fields: FieldMarks = ALL_FIELDS,
+  ): Promise<T> {
     for (;;) {
-      await this.overlay(collections, withKeys);
+      await this.overlay(collections, withKeys, fields);
       const answer = await read();
       if ((await this.live.position()) <= this.covered) return answer;
     }
@@ -172,15 +194,15 @@ export class PastView implements ReadStore {
    * when `withKeys` (the documents are read, or their kept keys are: a count of other fields
    * needs neither; a collection overlaid without them is redone when read with them, redoKeys).
    */
-  private overlay(collections: string[], withKeys = true): Promise<void> {
+  private overlay(collections: string[], withKeys: boolean, fields: FieldMarks): Promise<void> {
     const next = this.building.then(() =>
-      this.overlayNow(withKeys ? this.withKeySources(collections) : new Set(collections), withKeys),
+      this.overlayNow(withKeys ? this.withKeySources(collections) : new Set(collections), withKeys, fields),
     );
     this.building = next.catch(() => undefined);
     return next;
   }
 
-  private async overlayNow(collections: Set<string>, withKeys: boolean): Promise<void> {
+  private async overlayNow(collections: Set<string>, withKeys: boolean, fields: FieldMarks): Promise<void> {
     const live = await this.live.position();
     if (this.audit.head < live) await this.audit.waitFor(live);
     const index = this.audit.index;
@@ -189,7 +211,7 @@ export class PastView implements ReadStore {
     // `at` holds versions at or before it of everything it holds: nothing to add then) ...
     if (this.covered >= 0 && live > this.covered) {
       const changed = index.typesChangedOnMain(this.covered, live);
-      for (const collection of this.overlaidCollections) {
+      for (const [collection, covering] of this.coveredFields) {
         if (!changed.has(collection)) continue;
         if (!this.pointReadable(collection)) {
           // Columns counted over the whole collection (the prefix hierarchy) are patched by
@@ -203,22 +225,32 @@ export class PastView implements ReadStore {
           );
           continue;
         }
-        const ids = index.objectsChangedOnMain(collection, this.covered, live, this.ceilings.get(collection));
+        const ceiling = this.ceilings.get(collection);
+        const ids = index.objectsChangedOnMain(collection, this.covered, live, ceiling, covering);
         if (ids.length > 0) objects.set(collection, ids);
         await this.again(collection, ids);
       }
     }
     const upTo = Math.max(this.at, live, this.covered);
-    // ... and the collections asked for now, whole: every object whose live version may
-    // differ from its version at `at`.
+    // ... and the collections asked for now: every object whose live version may differ from
+    // its version at `at` in the fields read (the key sources and the prefix hierarchy: whole).
     const from = Math.min(this.at, live);
     let changed: Set<string> | undefined;
     for (const collection of collections) {
-      if (this.overlaidCollections.has(collection)) {
+      const want = this.pointReadable(collection) ? fields : ALL_FIELDS;
+      const had = this.coveredFields.get(collection);
+      if (had !== undefined) {
         if (withKeys && this.keyless.delete(collection)) this.redoKeys(collection, objects);
+        const missing = (want & ~had) >>> 0;
+        if (missing === 0) continue;
+        this.coveredFields.set(collection, (had | want) >>> 0);
+        changed ??= this.typesChanged(from, upTo);
+        if (!changed.has(collection)) continue;
+        const more = index.objectsChangedOnMain(collection, from, upTo, this.ceilings.get(collection), missing);
+        if (more.length > 0) objects.set(collection, [...new Set([...(objects.get(collection) ?? []), ...more])]);
         continue;
       }
-      this.overlaidCollections.add(collection);
+      this.coveredFields.set(collection, want);
       if (!withKeys) this.keyless.add(collection);
       // Which types changed at all: one scan for every collection a request counts or reads.
       changed ??= this.typesChanged(from, upTo);
@@ -229,7 +261,7 @@ export class PastView implements ReadStore {
         this.ceilings.set(collection, ceiling);
         this.overlaid.limitIds(collection, ceiling);
       }
-      const ids = index.objectsChangedOnMain(collection, from, upTo, ceiling);
+      const ids = index.objectsChangedOnMain(collection, from, upTo, ceiling, want);
       if (ids.length > 0) objects.set(collection, ids);
     }
     this.covered = upTo;
@@ -363,6 +395,59 @@ export class PastView implements ReadStore {
     return this.pointReadable(collection) && !ADDRESS_COLLECTIONS.includes(collection);
   }
 
+  /** Whether the collection's overlay reads as the past whole (every changed object overlaid). */
+  private full(collection: string): boolean {
+    return this.coveredFields.get(collection) === ALL_FIELDS;
+  }
+
+  /**
+   * The fields a list reads to select and order (fieldMarks.ts), or ALL_FIELDS when it is
+   * read from the overlay whole: the collection is overlaid whole already, or its columns
+   * depend on the whole collection, or the query reads what no field mark follows.
+   */
+  private fieldsRead(collection: string, query: Query, sort?: FindOptions['sort'] | string): FieldMarks {
+    if (this.full(collection) || !this.pointReadable(collection)) return ALL_FIELDS;
+    return queryFieldMarks(query, sort);
+  }
+
+  /**
+   * The objects a list selected over an overlay that covers only the fields it reads: each
+   * as its own version at `at` (the live document where main did not change it since).
+   */
+  private async shownAsOf(collection: string, selected: ReadDocument[]): Promise<ReadDocument[]> {
+    return this.getMany(
+      collection,
+      selected.map((doc) => doc.id),
+    );
+  }
+
+  /**
+   * Objects' versions at `at`, each from its own chain (as pointVersion), the past events of
+   * those main changed since read from the log together.
+   */
+  private async pastVersions(collection: string, ids: number[]): Promise<Map<number, ReadDocument>> {
+    const out = new Map<number, ReadDocument>();
+    for (;;) {
+      const live = await this.live.position();
+      if (this.audit.head < live) await this.audit.waitFor(live);
+      const index = this.audit.index;
+      const positions: number[] = [];
+      const unchanged: number[] = [];
+      for (const id of ids) {
+        if (!index.changedOnMain(collection, id, Math.min(this.at, live), Math.max(this.at, live))) unchanged.push(id);
+        else {
+          const position = index.mainPositionAt(collection, id, this.at);
+          if (position !== 0 && index.actionAt(position) !== 'delete') positions.push(position);
+        }
+      }
+      const docs = await this.live.getMany(collection, unchanged);
+      if ((await this.live.position()) > live) continue; // changed meanwhile: look again
+      for (const event of await this.pastEvents(positions)) docs.push(evolve(this.registry, event).doc!);
+      for (const doc of docs) out.set(doc.id, await this.withPastOrderKeys(collection, doc, 0));
+      return out;
+    }
+  }
+
   /** Whether an object of the collection can be worked out alone (no column depends on its whole collection). */
   private pointReadable(collection: string): boolean {
     return !this.registry.tryGet(collection)?.projectedColumns;
@@ -374,7 +459,7 @@ export class PastView implements ReadStore {
    * changed), else the projection of its last change at or before `at`.
    */
   private async pointVersion(collection: string, id: number, depth: number): Promise<ReadDocument | null> {
-    if (this.overlaidCollections.has(collection) || !this.pointReadable(collection))
+    if (this.full(collection) || !this.pointReadable(collection))
       return this.consistent([collection], () => this.overlaid.get(collection, id));
     if (depth > MAX_DEPTH) throw new Error(`relation orderings deeper than ${MAX_DEPTH} at ${collection}`);
     for (;;) {

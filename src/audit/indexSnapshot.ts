@@ -17,8 +17,10 @@ import { asResumePoint } from '../events/resumePoint.js';
 import type { AuditIndexImage } from './AuditIndex.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
 
-/** The body's layout version (a snapshot header's `format`). */
-export const AUDIT_INDEX_FORMAT = 1;
+/** The body's layout version (a snapshot header's `format`); 2 added the field marks. */
+export const AUDIT_INDEX_FORMAT = 2;
+/** The layouts this version reads: a body of format 1 loads with every event marked as changing every field. */
+export const AUDIT_INDEX_FORMATS_READ: readonly number[] = [1, 2];
 /** Large sections are handed to the writer in pieces this big, so the event loop runs between them. */
 const PIECE_BYTES = 4 << 20;
 const ALIGN = 8;
@@ -131,7 +133,7 @@ export function* encodeAuditState(state: AuditState): Generator<Buffer> {
  * where it is aligned for them (it is when the body has a buffer of its own), copies
  * otherwise: the body must not be reused.
  */
-export function decodeAuditState(body: Buffer): AuditState {
+export function decodeAuditState(body: Buffer, format = AUDIT_INDEX_FORMAT): AuditState {
   if (body.byteLength < 4) throw new AuditSnapshotFormatError('audit-index snapshot: body too short');
   const metaBytes = body.readUInt32LE(0);
   let meta: Meta;
@@ -201,6 +203,7 @@ export function decodeAuditState(body: Buffer): AuditState {
   const columns = Object.fromEntries(
     columnNames.map((name) => [name, take<Typed>(name)]),
   ) as unknown as AuditIndexImage['columns'];
+  if (format >= 2) columns.fieldMarks = take<Uint32Array<ArrayBuffer>>('fieldMarks');
   return {
     index: {
       head: meta.head,

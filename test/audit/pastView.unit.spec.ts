@@ -112,10 +112,22 @@ test('given updates, a delete and a create after the position, when read as of i
   );
   t.is(await view.count('dcim.site', {}), 3);
   t.is(await view.position(), 3);
-  // The overlay holds the two objects changed since that existed then; the one created since
-  // is hidden by the id ceiling, not by an entry; two past events were read (sites 2 and 3).
-  t.is(view.overlaidObjects, 2);
-  t.is(view.eventsRead, 2 + 2, 'sites 2 and 3 once each for their single reads, then again for the list');
+  // A list by id overlays only what differs in the fields it reads (none): the site deleted
+  // since; the one created since is hidden by the id ceiling, not by an entry. The updated
+  // one is selected as live, then shown at its version then.
+  t.is(view.overlaidObjects, 1);
+  t.is(view.eventsRead, 2 + 1 + 2, 'sites 2 and 3 for their single reads, 3 for the overlay, both for the list');
+  t.deepEqual(
+    (await view.find('dcim.site', { description: 'first' }, {})).map((d) => [d.id, d.description]),
+    [[2, 'first']],
+    'filtered by a field changed since: by its value then',
+  );
+  t.is(view.overlaidObjects, 2, 'the site whose description changed since is overlaid for that');
+  t.deepEqual(
+    (await view.find('dcim.site', { description: 'second' }, {})).map((d) => d.id),
+    [],
+    'filtered by a value it took since: not matched',
+  );
 });
 
 test('given a site renamed after the position, when its power panel is read as of it, then the panel keeps the old name’s order key', async (t) => {

@@ -159,6 +159,15 @@ async function storeReads(store: ReadStore, collection: string, maxId: number): 
   const ids = Array.from({ length: maxId }, (_, i) => i + 1);
   return {
     all: await store.find(collection, {}, { sort: { id: 1 } }),
+    // Lists by fields the random updates change, read before the collection is overlaid whole:
+    // selected over the objects whose past differs in those fields (fieldMarks.ts).
+    byWords: await store.findWithCount!(
+      collection,
+      { $or: [{ description: { $in: ['alpha', 'Charlie'] } }, { name: { $regex: '^[a-d]' } }] },
+      { sort: { id: 1 } },
+    ),
+    byDescription: await store.find(collection, {}, { sort: { description: 1, id: 1 }, skip: 1, limit: 4 }),
+    countOfWord: await store.count(collection, { description: 'bravo' }),
     byDefault: await store.find(collection, {}, { sort: { ...defaultSort, id: 1 } }),
     page: await store.find(collection, {}, { sort: { ...defaultSort, id: 1 }, skip: 2, limit: 3 }),
     reversed: await store.find(collection, {}, { sort: { id: -1 }, limit: 4 }),
@@ -174,6 +183,9 @@ const COLLECTIONS = KINDS.map((k) => k.collection);
 /** List and detail pages over HTTP at `position`. */
 async function pages(service: TestService, position: number, siteIds: number[]): Promise<unknown[]> {
   const routes = [
+    `/api/dcim/sites/?description=alpha&description=bravo`,
+    `/api/dcim/sites/?q=a&limit=5`,
+    `/api/ipam/vlans/?name=echo&limit=1000`,
     `/api/dcim/sites/?limit=1000`,
     `/api/dcim/sites/?ordering=-name&limit=3&offset=1`,
     `/api/dcim/racks/?limit=1000`,
