@@ -98,5 +98,15 @@ export function queryFieldMarks(query: Query, sort?: Sort | string): FieldMarks 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  // Most stored lists and maps are empty (no tags, no custom field values): equal without a serialisation.
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    if (a.length === 0) return true;
+  } else if (isEmpty(a) && isEmpty(b)) return true;
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function isEmpty(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
 }
