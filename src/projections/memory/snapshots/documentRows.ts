@@ -68,50 +68,88 @@ export function documentRowsLine(docs: readonly ReadDocument[]): string {
  * stays fast but gets a hidden class of its own once frozen (twice the memory). Both were
  * measured on site documents; no code is generated.
  */
+interface ShapeState {
+  /** It holds the key __proto__ (its documents are all made by fromEntries). */
+  special: boolean;
+  /** A document of it was made (the hidden-class transitions exist). */
+  made: boolean;
+  /** The string values of its last document, by key index. */
+  last: unknown[];
+}
+
 export class DocumentRowsReader {
-  /** Shapes whose first document was made, by their key list's JSON; true when it holds __proto__. */
-  private readonly seen = new Map<string, boolean>();
+  /** The shapes seen, by their key list's JSON. */
+  private readonly seen = new Map<string, ShapeState>();
 
   /**
    * The documents of a parsed line, deeply frozen. Throws a RangeError when the line is not
    * one documentRowsLine writes (its checksum matched, so it was written so: a damaged body).
+   *
+   * Less to keep means less for the garbage collector to copy (every document survives, so
+   * the young generation's collections, the main cost of a load, copy all it keeps): a string
+   * equal to the one the last document of the shape had under the same key (times shared by
+   * a bulk request's objects, statuses...) is taken from that one, and empty arrays and
+   * objects are one frozen instance each (documents are frozen all through, so no one can
+   * tell them apart but by identity).
    */
   documents(parsed: unknown): ReadDocument[] {
     const { shapes, rows } = (parsed ?? {}) as Partial<RowsLine>;
     if (!Array.isArray(shapes) || !Array.isArray(rows)) throw new RangeError('a line without shapes and rows');
+    const states = shapes.map((keys) => this.stateOf(keys));
     // Per shape: true while its documents are made by fromEntries (its first, and any holding __proto__).
-    const byEntries = shapes.map((keys) => this.firstOf(keys));
+    const byEntries = states.map(({ special, made }) => special || !made);
     const docs = new Array<ReadDocument>(rows.length);
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
       const shape = Array.isArray(row) ? (row[0] as number) : -1;
       const keys = shapes[shape];
       if (keys === undefined || row.length !== keys.length + 1) throw new RangeError(`row ${r} does not fit its shape`);
+      const last = states[shape]!.last;
+      for (let k = 0; k < keys.length; k++) {
+        const value = row[k + 1];
+        if (typeof value === 'string') {
+          if (value === last[k]) row[k + 1] = last[k];
+          else last[k] = value;
+        } else if (value !== null && typeof value === 'object') row[k + 1] = frozenShared(value);
+      }
       let doc: Record<string, unknown>;
       if (byEntries[shape]) {
         // fromEntries defines own properties: a key __proto__ stays data, as JSON.parse keeps it.
-        doc = Object.fromEntries(keys.map((key, k) => [key, deepFreeze(row[k + 1])]));
-        byEntries[shape] = keys.includes('__proto__');
+        doc = Object.fromEntries(keys.map((key, k) => [key, row[k + 1]]));
+        byEntries[shape] = states[shape]!.special;
+        states[shape]!.made = true;
       } else {
         doc = {};
-        for (let k = 0; k < keys.length; k++) doc[keys[k]!] = deepFreeze(row[k + 1]);
+        for (let k = 0; k < keys.length; k++) doc[keys[k]!] = row[k + 1];
       }
       docs[r] = Object.freeze(doc) as unknown as ReadDocument;
     }
     return docs;
   }
 
-  /** Checks a shape; true when no document of it was made yet, or it holds __proto__. */
-  private firstOf(keys: unknown): boolean {
+  /** Checks a shape and gives its state. */
+  private stateOf(keys: unknown): ShapeState {
     if (!Array.isArray(keys) || keys.some((key) => typeof key !== 'string'))
       throw new RangeError('a shape that is not a list of keys');
     const signature = JSON.stringify(keys);
-    const special = this.seen.get(signature);
-    if (special !== undefined) return special;
-    if (new Set(keys).size !== keys.length) throw new RangeError('a shape repeats a key');
-    this.seen.set(signature, keys.includes('__proto__'));
-    return true;
+    let state = this.seen.get(signature);
+    if (state === undefined) {
+      if (new Set(keys).size !== keys.length) throw new RangeError('a shape repeats a key');
+      state = { special: keys.includes('__proto__'), made: false, last: [] };
+      this.seen.set(signature, state);
+    }
+    return state;
   }
+}
+
+const EMPTY_ARRAY: readonly unknown[] = Object.freeze([]);
+const EMPTY_OBJECT: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** A parsed array or object, deeply frozen; the shared frozen instance when it is empty. */
+function frozenShared(value: object): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? EMPTY_ARRAY : deepFreeze(value);
+  for (const key in value) if (Object.hasOwn(value, key)) return deepFreeze(value);
+  return EMPTY_OBJECT;
 }
 
 function anyUndefined(doc: Record<string, unknown>, keys: readonly string[]): boolean {
