@@ -31,12 +31,12 @@ export function documentRowsLine(docs: readonly ReadDocument[]): string {
   for (let d = 0; d < docs.length; d++) {
     const doc = docs[d] as unknown as Record<string, unknown>;
     const keys = Object.keys(doc);
-    let shape = lastShape;
     // Consecutive documents mostly share their keys: compared with the last full shape, no look-up.
-    if (!sameKeys(keys, lastKeys) || anyUndefined(doc, keys)) {
+    let row = sameKeys(keys, lastKeys) ? rowOf(doc, lastShape, keys) : null;
+    if (row === null) {
       const defined = keys.filter((key) => doc[key] !== undefined);
       const signature = JSON.stringify(defined);
-      shape = shapeOf.get(signature) ?? -1;
+      let shape = shapeOf.get(signature) ?? -1;
       if (shape < 0) {
         shape = shapes.length;
         shapes.push(defined);
@@ -46,11 +46,8 @@ export function documentRowsLine(docs: readonly ReadDocument[]): string {
         lastKeys = keys;
         lastShape = shape;
       }
+      row = rowOf(doc, shape, defined)!;
     }
-    const shapeKeys = shapes[shape]!;
-    const row = new Array<unknown>(shapeKeys.length + 1);
-    row[0] = shape;
-    for (let k = 0; k < shapeKeys.length; k++) row[k + 1] = doc[shapeKeys[k]!];
     rows[d] = row;
   }
   const line: RowsLine = { shapes, rows };
@@ -152,9 +149,16 @@ function frozenShared(value: object): unknown {
   return EMPTY_OBJECT;
 }
 
-function anyUndefined(doc: Record<string, unknown>, keys: readonly string[]): boolean {
-  for (let i = 0; i < keys.length; i++) if (doc[keys[i]!] === undefined) return true;
-  return false;
+/** The row of `doc` under a shape of `keys`, or null when one of them is undefined in it (another shape). */
+function rowOf(doc: Record<string, unknown>, shape: number, keys: readonly string[]): unknown[] | null {
+  const row = new Array<unknown>(keys.length + 1);
+  row[0] = shape;
+  for (let k = 0; k < keys.length; k++) {
+    const value = doc[keys[k]!];
+    if (value === undefined) return null;
+    row[k + 1] = value;
+  }
+  return row;
 }
 
 function sameKeys(a: readonly string[], b: readonly string[] | null): boolean {
