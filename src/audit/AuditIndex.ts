@@ -2,7 +2,7 @@ import type { ChangeAction, ChangeEvent } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { Column, Dictionary, StringPool } from './columns.js';
 import { ID_SPACE, ObjectLastTable } from './objectLastTable.js';
-import { StringTable } from './stringTable.js';
+import { STRING_TABLE_HASH, StringTable } from './stringTable.js';
 import { eventTimeMicros } from './time.js';
 
 export const ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
@@ -34,6 +34,8 @@ export interface AuditIndexImage {
   types: string[];
   userNames: string[];
   requestIds: string[];
+  /** The request table's slots (StringTable.slotsImage) and the hash they were made with; absent in older snapshots. */
+  requestSlots?: { hash: string; slots: Int32Array<ArrayBuffer> };
   loggedTypes: Array<[number, boolean]>;
   /** objectLast as two parallel columns. */
   objectKeys: Float64Array<ArrayBuffer>;
@@ -221,6 +223,7 @@ export class AuditIndex {
       types: this.typeDictionary.list(),
       userNames: this.userNameDictionary.list(),
       requestIds: this.requestIds.slice(),
+      requestSlots: { hash: STRING_TABLE_HASH, slots: this.requestTable.slotsImage() },
       loggedTypes: [...this.loggedTypes],
       objectKeys,
       objectLasts,
@@ -276,7 +279,10 @@ export class AuditIndex {
     this.reprs.adopt(image.reprs.bytes, image.reprs.starts);
     this.typeDictionary.load(image.types);
     this.userNameDictionary.load(image.userNames);
-    this.requestTable.load(image.requestIds);
+    // The snapshot's slots spare hashing a million request ids; without them (older ones), they are hashed.
+    if (image.requestSlots?.hash === STRING_TABLE_HASH)
+      this.requestTable.adopt(image.requestIds, image.requestSlots.slots);
+    else this.requestTable.load(image.requestIds);
     for (const [code, logged] of image.loggedTypes) this.loggedTypes.set(code, logged);
     this.objectLast.load(image.objectKeys, image.objectLasts);
     for (const [key, last] of image.bigObjectLast) this.bigObjectLast.set(key, last);

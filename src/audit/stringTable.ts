@@ -9,6 +9,11 @@
  */
 const EMPTY = 0;
 const MIN_SLOTS = 1024;
+/**
+ * Names hashOf: a snapshot's slots are adopted only when made with the same function (a
+ * changed hash would otherwise send look-ups to the wrong slots). Change it with hashOf.
+ */
+export const STRING_TABLE_HASH = 'fnv1a32-mix1';
 
 export class StringTable {
   /** The strings, by ordinal. */
@@ -46,6 +51,38 @@ export class StringTable {
     for (const value of values) this.values.push(value);
     // A repeated string would get a second ordinal that find() never returns: the image was not ours.
     if (!this.rehash(this.values.length)) throw new RangeError('StringTable.load(): repeated values');
+  }
+
+  /** The slots as they are (a copy: later adds write into them), for a snapshot beside the values. */
+  slotsImage(): Int32Array<ArrayBuffer> {
+    return this.slots.slice();
+  }
+
+  /**
+   * Takes `values` and the slots a snapshot held for them (slotsImage(), made with the
+   * STRING_TABLE_HASH the caller checked) into this empty table: nothing is hashed, which is
+   * the point at start-up. The slots are checked to hold each ordinal once; where each sits
+   * was the writer's doing (the snapshot's checksum vouches for it).
+   */
+  adopt(values: readonly string[], slots: Int32Array<ArrayBuffer>): void {
+    if (this.values.length > 0) throw new Error('StringTable.adopt(): the table is not empty');
+    const length = slots.length;
+    if (length < MIN_SLOTS || (length & (length - 1)) !== 0 || values.length * 2 > length)
+      throw new RangeError('StringTable.adopt(): the slots do not fit the values');
+    const placed = new Uint8Array(values.length);
+    let count = 0;
+    for (let at = 0; at < length; at++) {
+      const held = slots[at]!;
+      if (held === EMPTY) continue;
+      if (held < 0 || held > values.length || placed[held - 1] === 1)
+        throw new RangeError('StringTable.adopt(): the slots do not fit the values');
+      placed[held - 1] = 1;
+      count++;
+    }
+    if (count !== values.length) throw new RangeError('StringTable.adopt(): the slots do not fit the values');
+    for (const value of values) this.values.push(value);
+    this.slots = slots;
+    this.mask = length - 1;
   }
 
   /** Sizes the slots for `count` strings (at most half full) and places every string held; false if one repeats. */

@@ -40,6 +40,26 @@ test('a StringTable refuses to load repeated strings', (t) => {
   t.throws(() => new StringTable().load(['a', 'b', 'a']), { instanceOf: RangeError });
 });
 
+test('a StringTable adopts its slots image and goes on as the original', (t) => {
+  const original = new StringTable();
+  for (let i = 0; i < 3000; i++) original.add(`request-${i}`);
+  const adopted = new StringTable();
+  adopted.adopt([...original.values], original.slotsImage());
+  t.deepEqual(
+    Array.from({ length: 3100 }, (_, i) => adopted.find(`request-${i}`)),
+    Array.from({ length: 3100 }, (_, i) => (i < 3000 ? i : undefined)),
+  );
+  for (let i = 3000; i < 6000; i++) t.is(adopted.add(`request-${i}`), i); // grows past the adopted slots
+  t.is(adopted.find('request-5999'), 5999);
+  t.is(adopted.find('request-7'), 7);
+  // Slots that do not hold each ordinal once are refused.
+  const slots = original.slotsImage();
+  const first = slots.findIndex((held) => held !== 0);
+  slots[first] = 0;
+  t.throws(() => new StringTable().adopt([...original.values], slots), { instanceOf: RangeError });
+  t.throws(() => new StringTable().adopt(['a'], new Int32Array(1000)), { instanceOf: RangeError });
+});
+
 for (const seed of [4, 5, 6]) {
   test(`an ObjectLastTable answers as a Map would, dense, sparse and huge ids mixed (seed ${seed})`, (t) => {
     const random = seededRandom(seed);
