@@ -2,6 +2,8 @@ import type { ChangeAction, ChangeEvent } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { Column, Dictionary, StringPool } from './columns.js';
 import { ALL_FIELDS, changedFieldMarks, type FieldMarks } from './fieldMarks.js';
+import { ID_SPACE, ObjectLastTable } from './objectLastTable.js';
+import { STRING_TABLE_HASH, StringTable } from './stringTable.js';
 import { eventTimeMicros } from './time.js';
 
 export const ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
@@ -36,6 +38,8 @@ export interface AuditIndexImage {
   types: string[];
   userNames: string[];
   requestIds: string[];
+  /** The request table's slots (StringTable.slotsImage) and the hash they were made with; absent in older snapshots. */
+  requestSlots?: { hash: string; slots: Int32Array<ArrayBuffer> };
   loggedTypes: Array<[number, boolean]>;
   /** objectLast as two parallel columns. */
   objectKeys: Float64Array<ArrayBuffer>;
@@ -43,9 +47,6 @@ export interface AuditIndexImage {
   bigObjectLast: Array<[string, number]>;
   reverts: Array<[string, string[]]>;
 }
-
-/** Object keys are typeCode * 2^40 + id while ids stay below 2^40 (always, in practice). */
-const ID_SPACE = 2 ** 40;
 
 /** The `logged` column's mark of a change made inside a branch. */
 const BRANCH_CHANGE = 2;
@@ -87,10 +88,12 @@ export class AuditIndex {
 
   private readonly typeDictionary = new Dictionary();
   private readonly userNameDictionary = new Dictionary();
-  private readonly requestOrdinals = new Map<string, number>();
-  private readonly requestIds: string[] = [];
+  /** Request id → ordinal (a hash table, not a Map: see StringTable, for the start-up's sake). */
+  private readonly requestTable = new StringTable();
+  private readonly requestIds = this.requestTable.values;
   private readonly requestLast = new Column(Float64Array);
-  private readonly objectLast = new Map<number, number>();
+  /** Object (type code, id below ID_SPACE) → its last position (columns, not a Map: see ObjectLastTable). */
+  private readonly objectLast = new ObjectLastTable();
   private readonly bigObjectLast = new Map<string, number>();
   private readonly reverts = new Map<string, string[]>();
   private ordered = true;
@@ -170,11 +173,9 @@ export class AuditIndex {
     this.fieldMarks.push(changedFieldMarks(this.registry, event));
 
     const requestId = event.requestId.toLowerCase();
-    let ordinal = this.requestOrdinals.get(requestId);
+    let ordinal = this.requestTable.find(requestId);
     if (ordinal === undefined) {
-      ordinal = this.requestIds.length;
-      this.requestIds.push(requestId);
-      this.requestOrdinals.set(requestId, ordinal);
+      ordinal = this.requestTable.add(requestId);
       this.requestLast.push(0);
     }
     this.requests.push(ordinal);
@@ -182,9 +183,8 @@ export class AuditIndex {
     this.requestLast.set(ordinal, p);
 
     if (event.objectId < ID_SPACE) {
-      const key = type * ID_SPACE + event.objectId;
-      this.prevOfObject.push(this.objectLast.get(key) ?? 0);
-      this.objectLast.set(key, p);
+      this.prevOfObject.push(this.objectLast.get(type, event.objectId));
+      this.objectLast.set(type, event.objectId, p);
     } else {
       const key = `${type}:${event.objectId}`;
       this.prevOfObject.push(this.bigObjectLast.get(key) ?? 0);
@@ -206,13 +206,7 @@ export class AuditIndex {
    * only what later adds rewrite (each request's last position, the maps) is copied.
    */
   capture(): AuditIndexImage {
-    const objectKeys = new Float64Array(this.objectLast.size);
-    const objectLasts = new Float64Array(this.objectLast.size);
-    let i = 0;
-    for (const [key, last] of this.objectLast) {
-      objectKeys[i] = key;
-      objectLasts[i++] = last;
-    }
+    const { keys: objectKeys, lasts: objectLasts } = this.objectLast.entries();
     return {
       head: this.last,
       ordered: this.ordered,
@@ -238,6 +232,7 @@ export class AuditIndex {
       types: this.typeDictionary.list(),
       userNames: this.userNameDictionary.list(),
       requestIds: this.requestIds.slice(),
+      requestSlots: { hash: STRING_TABLE_HASH, slots: this.requestTable.slotsImage() },
       loggedTypes: [...this.loggedTypes],
       objectKeys,
       objectLasts,
@@ -298,13 +293,12 @@ export class AuditIndex {
     this.reprs.adopt(image.reprs.bytes, image.reprs.starts);
     this.typeDictionary.load(image.types);
     this.userNameDictionary.load(image.userNames);
-    for (let ordinal = 0; ordinal < image.requestIds.length; ordinal++) {
-      const requestId = image.requestIds[ordinal]!;
-      this.requestIds.push(requestId);
-      this.requestOrdinals.set(requestId, ordinal);
-    }
+    // The snapshot's slots spare hashing a million request ids; without them (older ones), they are hashed.
+    if (image.requestSlots?.hash === STRING_TABLE_HASH)
+      this.requestTable.adopt(image.requestIds, image.requestSlots.slots);
+    else this.requestTable.load(image.requestIds);
     for (const [code, logged] of image.loggedTypes) this.loggedTypes.set(code, logged);
-    for (let i = 0; i < image.objectKeys.length; i++) this.objectLast.set(image.objectKeys[i]!, image.objectLasts[i]!);
+    this.objectLast.load(image.objectKeys, image.objectLasts);
     for (const [key, last] of image.bigObjectLast) this.bigObjectLast.set(key, last);
     for (const [target, by] of image.reverts) this.reverts.set(target, by.slice());
     this.ordered = image.ordered;
@@ -317,14 +311,14 @@ export class AuditIndex {
 
   /** Positions of a request's events, ascending (empty when unknown). */
   requestPositions(requestId: string): number[] {
-    const ordinal = this.requestOrdinals.get(requestId.toLowerCase());
+    const ordinal = this.requestTable.find(requestId.toLowerCase());
     if (ordinal === undefined) return [];
     return this.chain(this.requestLast.get(ordinal), this.prevOfRequest.data);
   }
 
   /** Whether any event carries this request id. */
   hasRequest(requestId: string): boolean {
-    return this.requestOrdinals.has(requestId.toLowerCase());
+    return this.requestTable.find(requestId.toLowerCase()) !== undefined;
   }
 
   /** Positions of an object's events, ascending (empty when the log never touched it). */
@@ -426,7 +420,7 @@ export class AuditIndex {
   lastPositionOf(type: string, id: number): number {
     const code = this.typeDictionary.find(type);
     if (code === undefined || !Number.isSafeInteger(id) || id < 1) return 0;
-    if (id < ID_SPACE) return this.objectLast.get(code * ID_SPACE + id) ?? 0;
+    if (id < ID_SPACE) return this.objectLast.get(code, id);
     return this.bigObjectLast.get(`${code}:${id}`) ?? 0;
   }
 

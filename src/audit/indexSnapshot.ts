@@ -60,6 +60,8 @@ interface Meta {
   bigObjectLast: Array<[string, number]>;
   reverts: Array<[string, string[]]>;
   idempotency: Array<[string, IdempotentRequest]>;
+  /** The hash the requestSlots section was made with; absent (and the section too) in older snapshots. */
+  requestHash?: string;
   /** Where the index resumes reading a log that needs a cursor; absent in older snapshots. */
   resume?: ResumePoint | null;
   sections: SectionInfo[];
@@ -99,6 +101,10 @@ export function* encodeAuditState(state: AuditState): Generator<Buffer> {
     { name: 'requestIds', kind: 'lines', data: requestIds },
     { name: 'objectKeys', kind: 'f64', data: bytesOf(index.objectKeys) },
     { name: 'objectLasts', kind: 'f64', data: bytesOf(index.objectLasts) },
+    // Optional: readers from before it skip it (sections are found by name) and hash the ids.
+    ...(index.requestSlots
+      ? [{ name: 'requestSlots', kind: 'i32' as const, data: bytesOf(index.requestSlots.slots) }]
+      : []),
   ];
   const meta: Meta = {
     endian: endianness(),
@@ -112,6 +118,7 @@ export function* encodeAuditState(state: AuditState): Generator<Buffer> {
     bigObjectLast: index.bigObjectLast,
     reverts: index.reverts,
     idempotency: state.idempotency,
+    ...(index.requestSlots ? { requestHash: index.requestSlots.hash } : {}),
     resume: state.resume ?? null,
     sections: sections.map(({ name, kind, data }) => ({ name, kind, bytes: data.byteLength })),
   };
@@ -215,6 +222,7 @@ export function decodeAuditState(body: Buffer, format = AUDIT_INDEX_FORMAT): Aud
       types: meta.types,
       userNames: meta.userNames,
       requestIds: take<string[]>('requestIds'),
+      ...requestSlotsOf(meta, sections.get('requestSlots')),
       loggedTypes: meta.loggedTypes,
       objectKeys: take<Float64Array<ArrayBuffer>>('objectKeys'),
       objectLasts: take<Float64Array<ArrayBuffer>>('objectLasts'),
@@ -224,4 +232,10 @@ export function decodeAuditState(body: Buffer, format = AUDIT_INDEX_FORMAT): Aud
     idempotency: meta.idempotency,
     resume: asResumePoint(meta.resume),
   };
+}
+
+/** The request table's slots, when the snapshot has them (and names their hash). */
+function requestSlotsOf(meta: Meta, section: Typed | Buffer | string[] | undefined): Partial<AuditIndexImage> {
+  if (!(section instanceof Int32Array) || typeof meta.requestHash !== 'string') return {};
+  return { requestSlots: { hash: meta.requestHash, slots: section as Int32Array<ArrayBuffer> } };
 }

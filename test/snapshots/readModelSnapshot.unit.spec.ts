@@ -6,15 +6,19 @@ import test from 'ava';
 
 import { registry } from '../../src/models/registry.js';
 import { addressSortKey } from '../../src/models/values/ipNetworks.js';
+import type { ReadModelCapture } from '../../src/projections/memory/MemoryReadStore.js';
 import { MemoryReadStore } from '../../src/projections/memory/MemoryReadStore.js';
 import {
   parseReadModels,
+  READ_MODELS_FORMAT,
+  READ_MODELS_PART,
   readReadModelSnapshot,
   serialiseReadModels,
   writeReadModelSnapshot,
 } from '../../src/projections/memory/snapshots/readModelSnapshot.js';
 import { readModelIndexes } from '../../src/projections/readModelIndexes.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument } from '../../src/projections/ReadStore.js';
+import { SnapshotDamagedError, writeSnapshot } from '../../src/snapshots/SnapshotFile.js';
 import { seededRandom } from '../support/seededRandom.js';
 
 const IP = 'ipam.ipaddress';
@@ -240,4 +244,110 @@ test('a capture is not torn by later applies: documents replaced or deleted afte
   const loaded = await indexedStore();
   loaded.restore((await readReadModelSnapshot(await writeReadModelSnapshot(dir, capture, 'e'))).capture);
   t.deepEqual(await answers(loaded), before);
+});
+
+/** Whether a value and everything in it is frozen. */
+function deeplyFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  return Object.isFrozen(value) && Object.values(value).every(deeplyFrozen);
+}
+
+/** A format-2 body (documents as JSON objects, 500 a line), as older services wrote it. */
+function formatTwoBody(capture: ReadModelCapture): Buffer {
+  const meta = {
+    position: capture.position,
+    resume: null,
+    maxIds: capture.maxIds,
+    collections: capture.collections.map(({ name, docs }) => ({ name, count: docs.length })),
+  };
+  const lines = [JSON.stringify(meta)];
+  for (const { docs } of capture.collections)
+    for (let i = 0; i < docs.length; i += 500) lines.push(JSON.stringify(docs.slice(i, i + 500)));
+  return Buffer.from(lines.join('\n') + '\n', 'utf8');
+}
+
+test('a format-2 snapshot (an older file) still loads, to the same documents, frozen', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'netledger-rm-snap-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const original = await indexedStore();
+  await applyRandomEvents(original, 13, 3000);
+  const before = await answers(original);
+  const capture = original.capture();
+  const header = { part: READ_MODELS_PART, format: 2, position: capture.position, eventId: 'e2' };
+  const file = await writeSnapshot(dir, header, [formatTwoBody(capture)]);
+  t.true(READ_MODELS_FORMAT > 2);
+  const loaded = (await readReadModelSnapshot(file)).capture;
+  t.deepEqual(
+    loaded.collections.map(({ name, docs }) => [name, docs]),
+    capture.collections.map(({ name, docs }) => [name, docs]),
+  );
+  t.true(loaded.collections.every(({ docs }) => docs.every(deeplyFrozen)));
+  const store = await indexedStore();
+  store.restore(loaded);
+  t.deepEqual(await answers(store), before);
+});
+
+test('documents of differing keys, key orders and odd keys come back as they were, frozen', async (t) => {
+  const odd = JSON.parse('{"id": 9, "__proto__": {"x": 1}, "constructor": "c"}') as Record<string, unknown>;
+  const docs = [
+    { id: 1, name: 'a', tags: [1, { deep: [2] }] },
+    { name: 'b', id: 2, tags: [] }, // the same keys in another order
+    { id: 3, name: 'c', tags: [], extra: { nested: { x: null } } },
+    { id: 4, name: 'd', gone: undefined, tags: [] }, // undefined: left out, as JSON leaves it out
+    { id: 5, 10: 'ten', 2: 'two', name: 'e' }, // integer-like keys come first, as in any object
+    odd,
+    { id: 6, name: 'a', tags: [1, { deep: [2] }] },
+    { id: 7, name: '\u{1f600}\n"', tags: [] },
+    { id: 8 },
+  ] as unknown as ReadModelCapture['collections'][number]['docs'];
+  const capture: ReadModelCapture = {
+    position: 9,
+    resume: null,
+    maxIds: { 'dcim.site': 9 },
+    collections: [
+      { name: 'dcim.site', docs },
+      { name: 'dcim.empty', docs: [] },
+      { name: 'dcim.region', docs: docs.slice(2, 4) },
+    ],
+  };
+  const pieces: Buffer[] = [];
+  for await (const chunk of serialiseReadModels(capture)) pieces.push(chunk);
+  const parsed = await parseReadModels(
+    (async function* () {
+      yield Buffer.concat(pieces);
+    })(),
+  );
+  const expected = JSON.parse(JSON.stringify(capture.collections)) as unknown;
+  t.deepEqual(JSON.parse(JSON.stringify(parsed.collections)), expected);
+  t.deepEqual(
+    parsed.collections.map(({ docs: out }) => out.map((doc) => Object.keys(doc))),
+    capture.collections.map(({ docs: out }) => out.map((doc) => Object.keys(JSON.parse(JSON.stringify(doc))))),
+  );
+  const loadedOdd = parsed.collections[0]!.docs[5] as unknown as Record<string, unknown>;
+  t.is(Object.getPrototypeOf(loadedOdd), Object.prototype); // __proto__ stayed a key, as JSON.parse keeps it
+  t.deepEqual(Object.getOwnPropertyDescriptor(loadedOdd, '__proto__')?.value, { x: 1 });
+  t.false('gone' in parsed.collections[0]!.docs[3]!);
+  t.true(parsed.collections.every(({ docs: out }) => out.every(deeplyFrozen)));
+});
+
+test('a format-3 line that does not fit its shapes is a damaged snapshot', async (t) => {
+  const meta = { position: 1, maxIds: {}, collections: [{ name: 'dcim.site', count: 1 }] };
+  for (const line of [
+    '{"shapes":[["id","name"]],"rows":[[0,1]]}',
+    '{"shapes":[["id","name"]],"rows":[[1,1,"a"]]}',
+    '{"shapes":[["id",2]],"rows":[[0,1,"a"]]}',
+    '{"shapes":[["id","id"]],"rows":[[0,1,2]]}',
+    '[{"id":1}]',
+  ]) {
+    const body = Buffer.from(`${JSON.stringify(meta)}\n${line}\n`, 'utf8');
+    await t.throwsAsync(
+      parseReadModels(
+        (async function* () {
+          yield body;
+        })(),
+      ),
+      { instanceOf: SnapshotDamagedError },
+      line,
+    );
+  }
 });
