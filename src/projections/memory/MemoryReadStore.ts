@@ -72,7 +72,7 @@ export class MemoryReadStore implements ReadStore {
   private maxIdsByCollection: Record<string, number> = {};
   private readonly planner: QueryPlanner;
   /** The next slice of a background build of equality indexes (buildIndexesInBackground). */
-  private building: NodeJS.Immediate | null = null;
+  private building: { cancel(): void } | null = null;
 
   constructor(options: MemoryReadStoreOptions = {}) {
     this.planner = new QueryPlanner(options.planner ?? true);
@@ -85,7 +85,7 @@ export class MemoryReadStore implements ReadStore {
   }
 
   private stopBuilding(): void {
-    if (this.building) clearImmediate(this.building);
+    this.building?.cancel();
     this.building = null;
   }
 
@@ -336,8 +336,11 @@ export class MemoryReadStore implements ReadStore {
    * between turns of the event loop (a service after its start-up), so that the first
    * filtered list or uniqueness check rarely builds one itself; one that comes first
    * still does (MemoryCollection.index), continuing where the background build was.
+   * It starts `afterMs` later: the first requests after a start (a client reconnecting, a
+   * health check, the first page, whose sorted index is built in that request) do not
+   * share the CPU with it.
    */
-  buildIndexesInBackground(): void {
+  buildIndexesInBackground(afterMs = 0): void {
     if (this.building) return;
     const step = () => {
       this.building = null;
@@ -345,13 +348,13 @@ export class MemoryReadStore implements ReadStore {
       for (const col of this.collections.values()) {
         while (col.buildIndexes(INDEX_SLICE_DOCS) > 0) {
           if (budget.due()) {
-            this.building = setImmediate(step).unref();
+            this.building = nextSlice(step, 0);
             return;
           }
         }
       }
     };
-    this.building = setImmediate(step).unref();
+    this.building = nextSlice(step, afterMs);
   }
 
   async drop(): Promise<void> {
@@ -370,6 +373,16 @@ export class MemoryReadStore implements ReadStore {
     }
     return col;
   }
+}
+
+/** `step` at the next turn of the event loop, or `afterMs` later; neither keeps the process alive. */
+function nextSlice(step: () => void, afterMs: number): { cancel(): void } {
+  if (afterMs > 0) {
+    const timer = setTimeout(step, afterMs).unref();
+    return { cancel: () => clearTimeout(timer) };
+  }
+  const immediate = setImmediate(step).unref();
+  return { cancel: () => clearImmediate(immediate) };
 }
 
 /** A column patch: the stored document with those columns set, at its own `_pos`. */

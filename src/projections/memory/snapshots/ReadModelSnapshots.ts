@@ -19,6 +19,9 @@ import { type EventIdAt, loadNewestMatching, pruneSnapshots } from '../../../sna
 import type { MemoryReadStore, ReadModelCapture } from '../MemoryReadStore.js';
 import { READ_MODELS_PART, readReadModelSnapshot, writeReadModelSnapshot } from './readModelSnapshot.js';
 
+/** How long after a start the background index build waits (the first requests go first). */
+const INDEX_BUILD_DELAY_MS = 1_000;
+
 export type SnapshotLogger = (entry: Record<string, unknown>) => void;
 
 export interface ReadModelSnapshotsOptions {
@@ -74,10 +77,11 @@ export class ReadModelSnapshots {
   /**
    * Starts building, in the background, the indexes a load left to be built at their first
    * read (MemoryReadStore.buildIndexesInBackground). Called once the rest of the start-up is
-   * done, so that it does not share the CPU with it.
+   * done, so that it does not share the CPU with it; it waits `afterMs` more for the first
+   * requests.
    */
-  buildIndexesInBackground(): void {
-    this.store.buildIndexesInBackground();
+  buildIndexesInBackground(afterMs = INDEX_BUILD_DELAY_MS): void {
+    this.store.buildIndexesInBackground(afterMs);
   }
 
   /** The newest usable snapshot at or before `position`, parsed (null when none is). */
