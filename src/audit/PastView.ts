@@ -422,10 +422,13 @@ export class PastView implements ReadStore {
   }
 
   /**
-   * Objects' versions at `at`, each from its own chain (as pointVersion), the past events of
-   * those main changed since read from the log together.
+   * Objects' versions at `at`, each from its own chain: the live document where main did not
+   * change it since (its kept order keys worked out again, as its related objects may have
+   * changed), else the projection of its last change at or before `at` (none, or a delete:
+   * absent then). The past events of those main changed since are read from the log together.
    */
-  private async pastVersions(collection: string, ids: number[]): Promise<Map<number, ReadDocument>> {
+  private async pastVersions(collection: string, ids: number[], depth = 0): Promise<Map<number, ReadDocument>> {
+    if (depth > MAX_DEPTH) throw new Error(`relation orderings deeper than ${MAX_DEPTH} at ${collection}`);
     const out = new Map<number, ReadDocument>();
     for (;;) {
       const live = await this.live.position();
@@ -443,7 +446,7 @@ export class PastView implements ReadStore {
       const docs = await this.live.getMany(collection, unchanged);
       if ((await this.live.position()) > live) continue; // changed meanwhile: look again
       for (const event of await this.pastEvents(positions)) docs.push(evolve(this.registry, event).doc!);
-      for (const doc of docs) out.set(doc.id, await this.withPastOrderKeys(collection, doc, 0));
+      for (const doc of docs) out.set(doc.id, await this.withPastOrderKeys(collection, doc, depth));
       return out;
     }
   }
@@ -453,31 +456,11 @@ export class PastView implements ReadStore {
     return !this.registry.tryGet(collection)?.projectedColumns;
   }
 
-  /**
-   * One object's version at `at` from its own chain: the live document if main did not
-   * change it since (its kept order keys worked out again, as its related objects may have
-   * changed), else the projection of its last change at or before `at`.
-   */
+  /** One object's version at `at`: from the overlay when it reads as the past whole, else from its own chain. */
   private async pointVersion(collection: string, id: number, depth: number): Promise<ReadDocument | null> {
     if (this.full(collection) || !this.pointReadable(collection))
       return this.consistent([collection], () => this.overlaid.get(collection, id));
-    if (depth > MAX_DEPTH) throw new Error(`relation orderings deeper than ${MAX_DEPTH} at ${collection}`);
-    for (;;) {
-      const live = await this.live.position();
-      if (this.audit.head < live) await this.audit.waitFor(live);
-      const index = this.audit.index;
-      let doc: ReadDocument | null;
-      if (index.changedOnMain(collection, id, Math.min(this.at, live), Math.max(this.at, live))) {
-        const position = index.mainPositionAt(collection, id, this.at);
-        if (position === 0 || index.actionAt(position) === 'delete') return null;
-        const [event] = await this.pastEvents([position]);
-        doc = evolve(this.registry, event!).doc;
-      } else {
-        doc = await this.live.get(collection, id);
-        if ((await this.live.position()) > live) continue; // changed meanwhile: look again
-      }
-      return doc && this.withPastOrderKeys(collection, doc, depth);
-    }
+    return (await this.pastVersions(collection, [id], depth)).get(id) ?? null;
   }
 
   /** The document with the order keys of its related objects as they were at `at` (relationOrderKeys.ts). */
