@@ -78,7 +78,7 @@ export class AuditIndex {
   private readonly prevOfRequest = new Column(Float64Array);
   private readonly prevOfObject = new Column(Float64Array);
   private readonly reprs = new StringPool();
-  /** Which fields each event changed (fieldMarks.ts): past views overlay only what differs in the fields read. */
+  /** Which fields each event changed (fieldMarks.ts): past views overlay what differs in the fields read. */
   private readonly fieldMarks = new Column(Uint32Array);
   /** 1 when the event's model is change-logged (shown in object changes); BRANCH_CHANGE for a change made in a branch. */
   private readonly logged = new Column(Uint8Array);

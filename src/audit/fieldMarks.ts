@@ -1,6 +1,7 @@
 import type { ChangeEvent } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { Query, Sort } from '../projections/ReadStore.js';
+import { stringHash } from './stringHash.js';
 
 /**
  * Which of a document's fields a change moved, as 32 marks: bit 0 for `last_updated` (every
@@ -22,23 +23,22 @@ const LAST_UPDATED = 'last_updated';
  * them reads past versions whole.
  */
 const UNMARKED = new Set(['_pos', 'display']);
-/** Columns documents keep from other objects (relation order keys, the prefix hierarchy): no event of their own moves them. */
+/** Columns kept from other objects (relation order keys, the prefix hierarchy): no event of their own moves them. */
 const KEPT_FROM_NEIGHBOURS = /^_(ord_|depth$|children$)/;
 
+/** Bits of the fields seen, up to a bound (the models' field names; a query's are not trusted to be few). */
 const bits = new Map<string, number>();
+const MAX_REMEMBERED = 4_096;
 
-/** The bit of a top-level field. */
+/**
+ * The bit of a top-level field. Audit snapshots keep the marks: a change to this spread
+ * (or to stringHash) must change AUDIT_INDEX_FORMAT.
+ */
 export function fieldBit(field: string): number {
   let bit = bits.get(field);
   if (bit === undefined) {
-    if (field === LAST_UPDATED) bit = 1;
-    else {
-      // FNV-1a: a stable spread of names over bits 1..31.
-      let hash = 0x811c9dc5;
-      for (let i = 0; i < field.length; i++) hash = Math.imul(hash ^ field.charCodeAt(i), 0x01000193);
-      bit = 1 << (1 + ((hash >>> 0) % 31));
-    }
-    bits.set(field, bit);
+    bit = field === LAST_UPDATED ? 1 : 1 << (1 + (stringHash(field) % 31));
+    if (bits.size < MAX_REMEMBERED) bits.set(field, bit);
   }
   return bit;
 }

@@ -7,11 +7,13 @@
  * the table step by step); filling this table, sized once, takes a fraction of that. Look-ups
  * compare the candidate string itself, so they are exact whatever the strings are.
  */
+import { stringHash } from './stringHash.js';
+
 const EMPTY = 0;
 const MIN_SLOTS = 1024;
 /**
- * Names hashOf: a snapshot's slots are adopted only when made with the same function (a
- * changed hash would otherwise send look-ups to the wrong slots). Change it with hashOf.
+ * Names stringHash (stringHash.ts): a snapshot's slots are adopted only when made with the same function (a
+ * changed hash would otherwise send look-ups to the wrong slots). Change it with stringHash.
  */
 export const STRING_TABLE_HASH = 'fnv1a32-mix1';
 
@@ -29,7 +31,7 @@ export class StringTable {
   /** The ordinal of `value`, or undefined. */
   find(value: string): number | undefined {
     const slots = this.slots;
-    for (let at = hashOf(value) & this.mask; ; at = (at + 1) & this.mask) {
+    for (let at = stringHash(value) & this.mask; ; at = (at + 1) & this.mask) {
       const held = slots[at]!;
       if (held === EMPTY) return undefined;
       if (this.values[held - 1] === value) return held - 1;
@@ -101,7 +103,7 @@ export class StringTable {
     const slots = this.slots;
     const value = this.values[ordinal]!;
     let unique = true;
-    let at = hashOf(value) & this.mask;
+    let at = stringHash(value) & this.mask;
     for (let held = slots[at]!; held !== EMPTY; held = slots[at]!) {
       if (this.values[held - 1] === value) unique = false;
       at = (at + 1) & this.mask;
@@ -109,13 +111,4 @@ export class StringTable {
     slots[at] = ordinal + 1;
     return unique;
   }
-}
-
-/** FNV-1a over the UTF-16 code units, then a final mix so that the low bits (the slot) depend on all of them. */
-function hashOf(value: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), 0x01000193);
-  hash ^= hash >>> 15;
-  hash = Math.imul(hash, 0x2c1b3c6d);
-  return (hash ^ (hash >>> 12)) >>> 0;
 }
