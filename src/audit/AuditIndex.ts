@@ -4,7 +4,7 @@ import { Column, Dictionary, StringPool } from './columns.js';
 import { ALL_FIELDS, changedFieldMarks, type FieldMarks } from './fieldMarks.js';
 import { ID_SPACE, ObjectLastTable } from './objectLastTable.js';
 import { STRING_TABLE_HASH, StringTable } from './stringTable.js';
-import { eventTimeMicros } from './time.js';
+import { eventTimeMicros, formatMicros, writtenTimeMicros } from './time.js';
 
 export const ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
 const ACTION_CODE: Record<ChangeAction, number> = { create: 0, update: 1, delete: 2 };
@@ -33,6 +33,8 @@ export interface AuditIndexImage {
     requestLast: Float64Array<ArrayBuffer>;
     /** Absent in images of format 1: every event then counts as changing every field. */
     fieldMarks?: Uint32Array<ArrayBuffer>;
+    /** Absent in images before format 3: every past `last_updated` is then read from its event. */
+    lastUpdated?: Float64Array<ArrayBuffer>;
   };
   reprs: { bytes: Buffer; starts: Float64Array<ArrayBuffer> };
   types: string[];
@@ -80,6 +82,12 @@ export class AuditIndex {
   private readonly reprs = new StringPool();
   /** Which fields each event changed (fieldMarks.ts): past views overlay what differs in the fields read. */
   private readonly fieldMarks = new Column(Uint32Array);
+  /**
+   * The `last_updated` each event's version of its object carries, in microseconds (NaN: not
+   * known without reading the event). A past view orders and filters by it without reading
+   * the events of objects whose other fields it does not read (PastView).
+   */
+  private readonly lastUpdated = new Column(Float64Array);
   /** 1 when the event's model is change-logged (shown in object changes); BRANCH_CHANGE for a change made in a branch. */
   private readonly logged = new Column(Uint8Array);
   /** Positions of change-logged events, ascending. */
@@ -100,6 +108,8 @@ export class AuditIndex {
   /** The events of one request share their time: parse it once per batch. */
   private lastTimeText = '';
   private lastTimeMicros = 0;
+  /** The last time's microseconds when it is written as formatMicros writes it, else NaN. */
+  private lastTimeWritten = NaN;
 
   /** `registry`: which models are change-logged (events of the others are not object changes). */
   constructor(private readonly registry: ModelRegistry) {
@@ -117,6 +127,7 @@ export class AuditIndex {
     this.reprs.push('');
     this.logged.push(0);
     this.fieldMarks.push(ALL_FIELDS);
+    this.lastUpdated.push(NaN);
   }
 
   /** The last position indexed (0 when empty). */
@@ -148,6 +159,7 @@ export class AuditIndex {
     if (event.time !== this.lastTimeText) {
       this.lastTimeText = event.time;
       this.lastTimeMicros = eventTimeMicros(event.time);
+      this.lastTimeWritten = writtenTimeMicros(event.time);
     }
     const time = this.lastTimeMicros;
     const previousMax = this.timeMax.get(p - 1);
@@ -171,6 +183,11 @@ export class AuditIndex {
     this.userNames.push(this.userNameDictionary.code(event.user?.username ?? ''));
     this.reprs.push(event.objectRepr);
     this.fieldMarks.push(changedFieldMarks(this.registry, event));
+    // Written by this service, an object's last_updated is its event's time: no second parse.
+    const stamp = event.postchange?.last_updated;
+    this.lastUpdated.push(
+      stamp === undefined ? NaN : stamp === event.time ? this.lastTimeWritten : writtenTimeMicros(stamp),
+    );
 
     const requestId = event.requestId.toLowerCase();
     let ordinal = this.requestTable.find(requestId);
@@ -227,6 +244,7 @@ export class AuditIndex {
         loggedList: this.loggedList.used(),
         requestLast: this.requestLast.used().slice(),
         fieldMarks: this.fieldMarks.used(),
+        lastUpdated: this.lastUpdated.used(),
       },
       reprs: this.reprs.image(),
       types: this.typeDictionary.list(),
@@ -290,6 +308,11 @@ export class AuditIndex {
         throw new RangeError(`AuditIndex.load(): the field marks hold ${c.fieldMarks.length} slots, not ${slots}`);
       this.fieldMarks.adopt(c.fieldMarks);
     } else this.fieldMarks.adopt(new Uint32Array(slots).fill(ALL_FIELDS));
+    if (c.lastUpdated) {
+      if (c.lastUpdated.length !== slots)
+        throw new RangeError(`AuditIndex.load(): last_updated holds ${c.lastUpdated.length} slots, not ${slots}`);
+      this.lastUpdated.adopt(c.lastUpdated);
+    } else this.lastUpdated.adopt(new Float64Array(slots).fill(NaN));
     this.reprs.adopt(image.reprs.bytes, image.reprs.starts);
     this.typeDictionary.load(image.types);
     this.userNameDictionary.load(image.userNames);
@@ -354,6 +377,23 @@ export class AuditIndex {
     for (let p = this.lastPositionOf(type, id); p > after; p = prev[p]!)
       if (p <= upTo && logged[p] !== BRANCH_CHANGE) return true;
     return false;
+  }
+
+  /**
+   * The fields main's changes of the object in (after, upTo] may have moved (fieldMarks.ts):
+   * every field for a create or a delete, 0 when main did not change it then.
+   */
+  marksOnMain(type: string, id: number, after: number, upTo: number): FieldMarks {
+    const prev = this.prevOfObject.data;
+    const logged = this.logged.data;
+    const marks = this.fieldMarks.data;
+    const actions = this.actions.data;
+    let out = 0;
+    for (let p = this.lastPositionOf(type, id); p > after; p = prev[p]!) {
+      if (p > upTo || logged[p] === BRANCH_CHANGE) continue;
+      out |= actions[p] === UPDATE ? marks[p]! : ALL_FIELDS;
+    }
+    return out >>> 0;
   }
 
   /**
@@ -520,6 +560,12 @@ export class AuditIndex {
     return this.times.get(p);
   }
 
+  /** The `last_updated` of the event's version of its object, as it is stored; undefined when not known here. */
+  lastUpdatedAt(p: number): string | undefined {
+    const micros = this.lastUpdated.get(p);
+    return Number.isNaN(micros) ? undefined : formatMicros(micros);
+  }
+
   actionAt(p: number): ChangeAction {
     return ACTIONS[this.actions.get(p)]!;
   }
@@ -589,7 +635,7 @@ export class AuditIndex {
 
   /** Approximate bytes held by the index (not counting the Map overheads exactly). */
   approximateBytes(): number {
-    const perEvent = 8 + 8 + 1 + 2 + 8 + 4 + 4 + 4 + 8 + 8 + 8 + 1 + 8 + 4;
+    const perEvent = 8 + 8 + 1 + 2 + 8 + 4 + 4 + 4 + 8 + 8 + 8 + 1 + 8 + 4 + 8;
     return (
       this.last * perEvent +
       this.reprs.byteLength +

@@ -9,8 +9,9 @@ import { withProjectedColumns } from '../projections/projectedColumns.js';
 import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { NO_RELATION, orderKeyOf } from '../projections/relationOrderKeys.js';
+import type { AuditIndex } from './AuditIndex.js';
 import type { AuditLog } from './AuditLog.js';
-import { ALL_FIELDS, type FieldMarks, queryFieldMarks } from './fieldMarks.js';
+import { ALL_FIELDS, type FieldMarks, LAST_UPDATED_MARK, queryFieldMarks } from './fieldMarks.js';
 import { OverlayGate } from './OverlayGate.js';
 
 /** The collections a free-address query reads (StagedView.freeAddresses). */
@@ -18,6 +19,23 @@ const ADDRESS_COLLECTIONS = ['ipam.prefix', 'ipam.ipaddress', 'ipam.iprange'];
 /** Whether a query or a field reads the order keys documents keep of related objects (relationOrderKeys.ts). */
 function keptKeysIn(query: Query | string): boolean {
   return JSON.stringify(query).includes('_ord_');
+}
+
+/**
+ * Whether main's changes of the object in (from, upTo] were updates that moved none of the
+ * `covering` fields but `last_updated` (fieldMarks.ts): its version then differs there only in that one.
+ */
+function onlyTimeMoved(
+  index: AuditIndex,
+  collection: string,
+  id: number,
+  from: number,
+  upTo: number,
+  covering: FieldMarks,
+): boolean {
+  const marks = index.marksOnMain(collection, id, from, upTo);
+  // ALL_FIELDS: a create or a delete among them (or an update that may have moved every field).
+  return marks !== ALL_FIELDS && (marks & covering & ~LAST_UPDATED_MARK) === 0;
 }
 
 /** Deepest chain of relation orderings followed (as relationOrderKeys.ts). */
@@ -71,6 +89,8 @@ export class PastView implements ReadStore {
   private building: Promise<void> = Promise.resolve();
   /** Past events read from the log (for tests and the bench). */
   eventsRead = 0;
+  /** Objects overlaid with their past `last_updated` alone (restamp; for tests and the bench). */
+  objectsRestamped = 0;
 
   constructor(
     private readonly registry: ModelRegistry,
@@ -265,7 +285,7 @@ export class PastView implements ReadStore {
       if (ids.length > 0) objects.set(collection, ids);
     }
     this.covered = upTo;
-    await this.undo(objects);
+    await this.undo(objects, from, upTo);
   }
 
   /** The types main changed in (from, upTo], remembered for the last range asked. */
@@ -320,27 +340,44 @@ export class PastView implements ReadStore {
 
   /**
    * Puts the version at `at` of each object into the overlay, with the columns kept from
-   * neighbours worked out as the projector does (neighbours' patches included).
+   * neighbours worked out as the projector does (neighbours' patches included). `from` and
+   * `upTo`: the range in which the objects' versions here and at `at` may differ.
    */
-  private async undo(objects: Map<string, number[]>): Promise<void> {
+  private async undo(objects: Map<string, number[]>, from: number, upTo: number): Promise<void> {
     const index = this.audit.index;
     const changes: DocumentChange[] = [];
     const reads: Array<{ collection: string; id: number; position: number }> = [];
+    const stamps = new Map<string, Array<{ id: number; position: number; stamp: string }>>();
     for (const [collection, ids] of objects) {
       let done = this.undone.get(collection);
       if (!done) this.undone.set(collection, (done = new Set()));
       const ceiling = this.ceilings.get(collection) ?? Infinity;
+      const covering = this.coveredFields.get(collection) ?? ALL_FIELDS;
+      const restamped: Array<{ id: number; position: number; stamp: string }> = [];
       for (const id of ids) {
         if (done.has(id) || id > ceiling) continue;
-        done.add(id);
         const position = index.mainPositionAt(collection, id, this.at);
+        const stamp = position === 0 ? undefined : index.lastUpdatedAt(position);
+        if (
+          stamp !== undefined &&
+          covering !== ALL_FIELDS &&
+          onlyTimeMoved(index, collection, id, from, upTo, covering)
+        ) {
+          // Not marked done: a later read that covers more fields works out its whole version.
+          restamped.push({ id, position, stamp });
+          continue;
+        }
+        done.add(id);
         if (position === 0 || index.actionAt(position) === 'delete')
           changes.push({ collection, id, position: UNDO_POSITION, doc: null });
         else reads.push({ collection, id, position });
       }
+      if (restamped.length > 0) stamps.set(collection, restamped);
     }
-    if (changes.length === 0 && reads.length === 0) return;
+    if (changes.length === 0 && reads.length === 0 && stamps.size === 0) return;
     await this.gate.run(changes.length + reads.length, async () => {
+      // First, as the others' projected columns may patch these (their kept order keys).
+      await this.restamp(stamps);
       const budget = new TurnBudget();
       const events = await this.pastEventsInTurns(reads.map((r) => r.position));
       for (const event of events) {
@@ -362,6 +399,42 @@ export class PastView implements ReadStore {
         if (budget.due()) await budget.pause();
       }
     });
+  }
+
+  /**
+   * Objects whose fields the overlay covers kept their values since `at` but for
+   * `last_updated`: each as this view holds it now with the `last_updated` it had then (the
+   * audit index keeps it), not read from the log. Reads of more fields work out the rest.
+   */
+  private async restamp(stamps: Map<string, Array<{ id: number; position: number; stamp: string }>>): Promise<void> {
+    const budget = new TurnBudget();
+    for (const [collection, entries] of stamps) {
+      for (let i = 0; i < entries.length; i += APPLY_SLICE) {
+        const slice = entries.slice(i, i + APPLY_SLICE);
+        const now = new Map(
+          (
+            await this.overlaid.getMany(
+              collection,
+              slice.map((e) => e.id),
+            )
+          ).map((d) => [d.id, d]),
+        );
+        const changes: DocumentChange[] = [];
+        for (const { id, position, stamp } of slice) {
+          const doc = now.get(id);
+          if (doc)
+            changes.push({
+              collection,
+              id,
+              position: UNDO_POSITION,
+              doc: { ...doc, last_updated: stamp, _pos: position },
+            });
+        }
+        await this.overlaid.apply(changes, this.at);
+        this.objectsRestamped += changes.length;
+        if (budget.due()) await budget.pause();
+      }
+    }
   }
 
   /** Past events by position, read from the log a slice at a time with a turn of the event loop between. */

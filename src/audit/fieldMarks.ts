@@ -17,6 +17,8 @@ export type FieldMarks = number;
 /** Every bit: a create, a delete, a change whose fields are not known. */
 export const ALL_FIELDS: FieldMarks = 0xffffffff;
 const LAST_UPDATED = 'last_updated';
+/** The mark of `last_updated` (moved by every update). */
+export const LAST_UPDATED_MARK: FieldMarks = 1;
 /**
  * Fields no mark follows: the position (moved by every event), and the display, which comes
  * from the event's representation, not from the document's fields. A query reading one of
@@ -37,7 +39,7 @@ const MAX_REMEMBERED = 4_096;
 export function fieldBit(field: string): number {
   let bit = bits.get(field);
   if (bit === undefined) {
-    bit = field === LAST_UPDATED ? 1 : 1 << (1 + (stringHash(field) % 31));
+    bit = field === LAST_UPDATED ? LAST_UPDATED_MARK : 1 << (1 + (stringHash(field) % 31));
     if (bits.size < MAX_REMEMBERED) bits.set(field, bit);
   }
   return bit;

@@ -17,10 +17,13 @@ import { asResumePoint } from '../events/resumePoint.js';
 import type { AuditIndexImage } from './AuditIndex.js';
 import type { IdempotentRequest } from './IdempotencyIndex.js';
 
-/** The body's layout version (a snapshot header's `format`); 2 added the field marks. */
-export const AUDIT_INDEX_FORMAT = 2;
-/** The layouts this version reads: a body of format 1 loads with every event marked as changing every field. */
-export const AUDIT_INDEX_FORMATS_READ: readonly number[] = [1, 2];
+/** The body's layout version (a snapshot header's `format`); 2 added the field marks, 3 each event's `last_updated`. */
+export const AUDIT_INDEX_FORMAT = 3;
+/**
+ * The layouts this version reads: a body of format 1 loads with every event marked as changing
+ * every field, one before format 3 with no `last_updated` known (read from the events instead).
+ */
+export const AUDIT_INDEX_FORMATS_READ: readonly number[] = [1, 2, 3];
 /** Large sections are handed to the writer in pieces this big, so the event loop runs between them. */
 const PIECE_BYTES = 4 << 20;
 const ALIGN = 8;
@@ -211,6 +214,7 @@ export function decodeAuditState(body: Buffer, format = AUDIT_INDEX_FORMAT): Aud
     columnNames.map((name) => [name, take<Typed>(name)]),
   ) as unknown as AuditIndexImage['columns'];
   if (format >= 2) columns.fieldMarks = take<Uint32Array<ArrayBuffer>>('fieldMarks');
+  if (format >= 3) columns.lastUpdated = take<Float64Array<ArrayBuffer>>('lastUpdated');
   return {
     index: {
       head: meta.head,

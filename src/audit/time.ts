@@ -52,3 +52,15 @@ export function formatMicros(micros: number): string {
   const rest = micros - ms * 1000;
   return new Date(ms).toISOString().replace(/Z$/, `${String(rest).padStart(3, '0')}Z`);
 }
+
+/** A time as formatMicros writes it (four-digit year, six fraction digits, Z). */
+const WRITTEN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/**
+ * The microseconds of a time written as formatMicros writes it, so that formatMicros gives
+ * the same text back; NaN for anything else (another form, not a string, not a valid date).
+ */
+export function writtenTimeMicros(text: unknown): number {
+  if (typeof text !== 'string' || !WRITTEN.test(text)) return NaN;
+  return parseTimeMicros(text) ?? NaN;
+}
