@@ -9,8 +9,8 @@
  * then for each position and each way of reading the past:
  *  - a page: `GET /api/dcim/sites/?limit=50&as_of=P` at a position not read before (cold),
  *    then the same again (warm: the view or the replayed state is kept);
- *  - the page ordered by `-last_updated`, a field every change moves: a past view then
- *    overlays every object changed since P (the bound of selecting by field marks);
+ *  - the page ordered by `-last_updated`, a field every change moves, at P+2 (cold): a past view
+ *    then overlays every object changed since P, with its past last_updated from the audit index;
  *  - a single object's past: `GET /api/dcim/sites/<id>/?as_of=P+1` (a position not read before);
  * and the process's heap and RSS after the overlaid reads (after GC), and its peak RSS.
  *
@@ -79,9 +79,10 @@ async function main() {
           const page = await timedGet(`${running.url}/api/dcim/sites/?limit=50&as_of=${position}`);
           const again = await timedGet(`${running.url}/api/dcim/sites/?limit=50&as_of=${position}`);
           const single = await timedGet(`${running.url}/api/dcim/sites/${id}/?as_of=${position + 1}`);
-          // Ordered by a field every change moves: each object changed since is overlaid (fieldMarks.ts).
+          // Ordered by a field every change moves, at a position not read before (cold): each object
+          // changed since is overlaid, with its past last_updated from the audit index (PastView.restamp).
           const moved = await timedGet(
-            `${running.url}/api/dcim/sites/?limit=50&ordering=-last_updated&as_of=${position}`,
+            `${running.url}/api/dcim/sites/?limit=50&ordering=-last_updated&as_of=${position + 2}`,
           );
           if (mode === 'overlay') movedWorst = Math.max(movedWorst, moved.ms);
           worst[mode].page = Math.max(worst[mode].page, page.ms);
@@ -113,8 +114,10 @@ async function main() {
         met: worst.overlay.single <= 100,
       });
       reportFigure({
-        name: `?as_of= page of 50 ordered by a field every change moves (last_updated), slowest of the three`,
+        name: `?as_of= page of 50 ordered by a field every change moves (last_updated), slowest of the three (cold)`,
         value: `${fmt(movedWorst)} ms`,
+        target: '≤ 1 s',
+        met: movedWorst <= 1000,
       });
       reportFigure({
         name: `peak RSS of the service with ${fmt(OBJECTS)} objects up to the end of the overlaid as_of reads`,

@@ -22,11 +22,12 @@ export interface SiteHistoryOptions {
   description?: (version: number) => string;
 }
 
-/** A site's stored form at one of its versions. */
+/** A site's stored form at one of its versions (`lastUpdated`: the time of the change that made it, as the service stamps it). */
 export function siteDocument(
   id: number,
   version: number,
   options: Pick<SiteHistoryOptions, 'withId' | 'description'> = {},
+  lastUpdated = formatMicros(HISTORY_START_MICROS + version),
 ): Record<string, unknown> {
   return {
     ...(options.withId ? { id } : {}),
@@ -48,7 +49,7 @@ export function siteDocument(
     tags: [],
     custom_fields: {},
     created: '2024-01-01T00:00:00.000000Z',
-    last_updated: formatMicros(HISTORY_START_MICROS + version),
+    last_updated: lastUpdated,
   };
 }
 
@@ -56,6 +57,8 @@ export function siteDocument(
 export function* siteHistory(options: SiteHistoryOptions): Generator<ChangeEvent[]> {
   const { events, objects } = options;
   const versions = new Int32Array(objects + 1);
+  // Each site's last_updated is the time of its last change, as the service writes it (decideObject).
+  const stamped: string[] = [];
   let position = 1;
   let created = 0;
   while (position <= events) {
@@ -78,10 +81,11 @@ export function* siteHistory(options: SiteHistoryOptions): Generator<ChangeEvent
         objectType: 'dcim.site',
         objectId: id,
         objectRepr: `site-${id}`,
-        prechange: version === 0 ? null : siteDocument(id, version - 1, options),
-        postchange: siteDocument(id, version, options),
+        prechange: version === 0 ? null : siteDocument(id, version - 1, options, stamped[id]),
+        postchange: siteDocument(id, version, options, time),
         related: null,
       });
+      stamped[id] = time;
     }
     yield batch;
   }

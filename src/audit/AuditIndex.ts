@@ -15,6 +15,9 @@ const UPDATE = ACTION_CODE.update;
 export interface AuditIndexImage {
   head: number;
   ordered: boolean;
+  /** Whether every `last_updated` the events carry is known and none went backwards (absent before format 3: not known). */
+  stampsOrdered?: boolean;
+  stampMax?: number;
   lastTimeText: string;
   lastTimeMicros: number;
   columns: {
@@ -110,6 +113,13 @@ export class AuditIndex {
   private lastTimeMicros = 0;
   /** The last time's microseconds when it is written as formatMicros writes it, else NaN. */
   private lastTimeWritten = NaN;
+  /**
+   * True while every event's version that has a `last_updated` has one known here and none is
+   * below an earlier one: a past list ordered by it can then be read off the positions
+   * (lastUpdatedOrder.ts). Imported history may break it (then such lists are overlaid).
+   */
+  private stampsOrdered = true;
+  private stampMax = -Infinity;
 
   /** `registry`: which models are change-logged (events of the others are not object changes). */
   constructor(private readonly registry: ModelRegistry) {
@@ -133,6 +143,11 @@ export class AuditIndex {
   /** The last position indexed (0 when empty). */
   get head(): number {
     return this.last;
+  }
+
+  /** Whether each object's `last_updated` is known at every event and never went backwards (stampsOrdered). */
+  get lastUpdatedOrdered(): boolean {
+    return this.stampsOrdered;
   }
 
   /** True while event times never went backwards: time filters can then use binary search alone. */
@@ -184,10 +199,13 @@ export class AuditIndex {
     this.reprs.push(event.objectRepr);
     this.fieldMarks.push(changedFieldMarks(this.registry, event));
     // Written by this service, an object's last_updated is its event's time: no second parse.
-    const stamp = event.postchange?.last_updated;
-    this.lastUpdated.push(
-      stamp === undefined ? NaN : stamp === event.time ? this.lastTimeWritten : writtenTimeMicros(stamp),
-    );
+    const text = event.postchange?.last_updated;
+    const stamp = text === undefined ? NaN : text === event.time ? this.lastTimeWritten : writtenTimeMicros(text);
+    this.lastUpdated.push(stamp);
+    if (text !== undefined) {
+      if (!(stamp >= this.stampMax)) this.stampsOrdered = false;
+      else this.stampMax = stamp;
+    }
 
     const requestId = event.requestId.toLowerCase();
     let ordinal = this.requestTable.find(requestId);
@@ -227,6 +245,8 @@ export class AuditIndex {
     return {
       head: this.last,
       ordered: this.ordered,
+      stampsOrdered: this.stampsOrdered,
+      stampMax: this.stampMax,
       lastTimeText: this.lastTimeText,
       lastTimeMicros: this.lastTimeMicros,
       columns: {
@@ -325,6 +345,9 @@ export class AuditIndex {
     for (const [key, last] of image.bigObjectLast) this.bigObjectLast.set(key, last);
     for (const [target, by] of image.reverts) this.reverts.set(target, by.slice());
     this.ordered = image.ordered;
+    // Without the column (an older snapshot) the stamps before the head are not known.
+    this.stampsOrdered = c.lastUpdated !== undefined && image.stampsOrdered === true;
+    this.stampMax = image.stampMax ?? -Infinity;
     this.lastTimeText = image.lastTimeText;
     this.lastTimeMicros = image.lastTimeMicros;
     this.last = image.head;
@@ -558,6 +581,11 @@ export class AuditIndex {
 
   timeAt(p: number): number {
     return this.times.get(p);
+  }
+
+  /** The `last_updated` of the event's version of its object in microseconds; NaN when not known here. */
+  lastUpdatedMicrosAt(p: number): number {
+    return this.lastUpdated.get(p);
   }
 
   /** The `last_updated` of the event's version of its object, as it is stored; undefined when not known here. */

@@ -7,11 +7,13 @@ import { orderedRelations } from '../models/relationOrder.js';
 import { evolve } from '../projections/evolve.js';
 import { withProjectedColumns } from '../projections/projectedColumns.js';
 import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
+import { documentOrder } from '../projections/querySemantics/sortOrder.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 import { NO_RELATION, orderKeyOf } from '../projections/relationOrderKeys.js';
 import type { AuditIndex } from './AuditIndex.js';
 import type { AuditLog } from './AuditLog.js';
 import { ALL_FIELDS, type FieldMarks, LAST_UPDATED_MARK, queryFieldMarks } from './fieldMarks.js';
+import { objectsByLastUpdated, type StampedObject } from './lastUpdatedOrder.js';
 import { OverlayGate } from './OverlayGate.js';
 
 /** The collections a free-address query reads (StagedView.freeAddresses). */
@@ -38,6 +40,8 @@ function onlyTimeMoved(
   return marks !== ALL_FIELDS && (marks & covering & ~LAST_UPDATED_MARK) === 0;
 }
 
+/** Objects a page ordered by last_updated tests before it leaves the query to the overlay (a query few match). */
+const MOST_TESTED = 5_000;
 /** Deepest chain of relation orderings followed (as relationOrderKeys.ts). */
 const MAX_DEPTH = 8;
 /** Transitions to the past versions are newer than anything a store holds (projected columns then see them). */
@@ -91,6 +95,8 @@ export class PastView implements ReadStore {
   eventsRead = 0;
   /** Objects overlaid with their past `last_updated` alone (restamp; for tests and the bench). */
   objectsRestamped = 0;
+  /** Pages ordered by `last_updated` read off the audit index's positions (pageByLastUpdated; for tests and the bench). */
+  pagesByLastUpdated = 0;
 
   constructor(
     private readonly registry: ModelRegistry,
@@ -144,6 +150,8 @@ export class PastView implements ReadStore {
       const doc = await this.pointVersion(collection, id, 0);
       return doc && documentMatcher(query)(doc) && !options?.skip && options?.limit !== 0 ? [doc] : [];
     }
+    const byLastUpdated = await this.pageByLastUpdated(collection, query, options);
+    if (byLastUpdated) return byLastUpdated;
     const fields = this.fieldsRead(collection, query, options?.sort);
     if (fields === ALL_FIELDS)
       return this.consistent([collection], () => this.overlaid.find(collection, query, options));
@@ -166,6 +174,8 @@ export class PastView implements ReadStore {
     query: Query,
     options?: FindOptions,
   ): Promise<{ count: number; docs: ReadDocument[] }> {
+    const byLastUpdated = await this.pageByLastUpdated(collection, query, options);
+    if (byLastUpdated) return { count: await this.count(collection, query), docs: byLastUpdated };
     const fields = this.fieldsRead(collection, query, options?.sort);
     const read = () => this.overlaid.findWithCount(collection, query, options);
     if (fields === ALL_FIELDS) return this.consistent([collection], read);
@@ -186,6 +196,58 @@ export class PastView implements ReadStore {
   async ensureIndexes(): Promise<void> {}
 
   async drop(): Promise<void> {}
+
+  /**
+   * A page ordered by `last_updated` first, read off the audit index's positions around `at`
+   * (lastUpdatedOrder.ts) rather than by overlaying every object whose `last_updated` moved
+   * since: the objects in that order, each at its version then (pastVersions), tested against
+   * the query, ties ordered by the rest of the sort. Undefined when it does not apply (no
+   * limit, columns counted over the whole collection, `last_updated` not known or not in
+   * order) or would test too many objects (a query few match): the overlay answers then.
+   */
+  private async pageByLastUpdated(
+    collection: string,
+    query: Query,
+    options: FindOptions | undefined,
+  ): Promise<ReadDocument[] | undefined> {
+    const sort = options?.sort;
+    const direction = sort?.last_updated;
+    if (!sort || Object.keys(sort)[0] !== 'last_updated' || options?.limit === undefined) return undefined;
+    if (direction === undefined || !this.pointReadable(collection)) return undefined;
+    if (this.audit.head < this.at) await this.audit.waitFor(this.at);
+    const index = this.audit.index;
+    if (!index.lastUpdatedOrdered) return undefined;
+    const skip = Math.max(0, options.skip ?? 0);
+    const want = skip + Math.max(0, options.limit);
+    const order = documentOrder(sort);
+    const matches = documentMatcher(query);
+    const out: ReadDocument[] = [];
+    let batch: StampedObject[] = [];
+    let tested = 0;
+    const testBatch = async () => {
+      const past = await this.pastVersions(
+        collection,
+        batch.map((o) => o.id),
+      );
+      // A batch ends where last_updated changes: its objects sort among themselves only.
+      const found = batch.map((o) => past.get(o.id)).filter((doc): doc is ReadDocument => !!doc && matches(doc));
+      out.push(...found.sort(order));
+      tested += batch.length;
+      batch = [];
+    };
+    for (const object of objectsByLastUpdated(index, collection, this.at, direction)) {
+      if (Number.isNaN(object.stamp)) return undefined;
+      if (batch.length >= Math.max(16, want - out.length) && object.stamp !== batch[batch.length - 1]!.stamp) {
+        await testBatch();
+        if (out.length >= want) break;
+        if (tested >= MOST_TESTED) return undefined;
+      }
+      batch.push(object);
+    }
+    await testBatch();
+    this.pagesByLastUpdated++;
+    return out.slice(skip, want);
+  }
 
   /** How many objects the overlay holds a version of (for tests and the bench). */
   get overlaidObjects(): number {
@@ -375,7 +437,9 @@ export class PastView implements ReadStore {
       if (restamped.length > 0) stamps.set(collection, restamped);
     }
     if (changes.length === 0 && reads.length === 0 && stamps.size === 0) return;
-    await this.gate.run(changes.length + reads.length, async () => {
+    let restamps = 0;
+    for (const entries of stamps.values()) restamps += entries.length;
+    await this.gate.run(changes.length + reads.length + restamps, async () => {
       // First, as the others' projected columns may patch these (their kept order keys).
       await this.restamp(stamps);
       const budget = new TurnBudget();

@@ -55,6 +55,9 @@ interface Meta {
   endian: 'LE' | 'BE';
   head: number;
   ordered: boolean;
+  /** Absent before format 3. */
+  stampsOrdered?: boolean;
+  stampMax?: number | null;
   lastTimeText: string;
   lastTimeMicros: number;
   types: string[];
@@ -113,6 +116,9 @@ export function* encodeAuditState(state: AuditState): Generator<Buffer> {
     endian: endianness(),
     head: index.head,
     ordered: index.ordered,
+    stampsOrdered: index.stampsOrdered ?? false,
+    // JSON has no -Infinity (no stamp yet): null.
+    stampMax: Number.isFinite(index.stampMax) ? index.stampMax : null,
     lastTimeText: index.lastTimeText,
     lastTimeMicros: index.lastTimeMicros,
     types: index.types,
@@ -219,6 +225,8 @@ export function decodeAuditState(body: Buffer, format = AUDIT_INDEX_FORMAT): Aud
     index: {
       head: meta.head,
       ordered: meta.ordered,
+      stampsOrdered: meta.stampsOrdered === true,
+      stampMax: typeof meta.stampMax === 'number' ? meta.stampMax : -Infinity,
       lastTimeText: meta.lastTimeText,
       lastTimeMicros: meta.lastTimeMicros,
       columns,

@@ -2,7 +2,7 @@ import { Overlay, overlayCandidates, StagedView } from '../commands/StagedView.j
 import type { LogCursor, ResumePoint } from '../events/EventLog.js';
 import type { AddressRun, FreeAddressQuery } from '../models/lookupView.js';
 import { documentMatcher } from '../projections/querySemantics/documentMatcher.js';
-import { compareKeys, compileSort, sortKey, sortValue } from '../projections/querySemantics/sortOrder.js';
+import { documentOrder } from '../projections/querySemantics/sortOrder.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 
 /**
@@ -147,15 +147,16 @@ export class OverlaidReadStore implements ReadStore {
     const kept = await this.baseMatches(collection, query, options.sort, want, docs);
     const matches = this.overlaidMatches(docs, collection, query);
     if (matches.length === 0) return kept.slice(skip, want);
-    const order = comparatorFor(options.sort);
+    const order = documentOrder(options.sort);
     return mergeSorted(kept, firstInOrder(matches, order, want), order).slice(skip, want);
   }
 
   /**
    * The base's first `want` matches the overlay does not hide, in order: asked for a few more
-   * than `want` first, then for more while hidden ones leave too few (a past view hides most
-   * of a collection's first matches when most objects changed since), at most `want` plus
-   * every overlaid object.
+   * than `want` first; when hidden ones leave too few (a past view hides most of a
+   * collection's first matches when most objects changed since, ordered by `last_updated`
+   * all of them), asked once more without the overlaid ids, rather than for ever more
+   * matches, each time sorted again.
    */
   private async baseMatches(
     collection: string,
@@ -167,12 +168,11 @@ export class OverlaidReadStore implements ReadStore {
     const shown = this.baseQuery(collection, query);
     if (want === Infinity)
       return (await this.base.find(collection, shown, { sort })).filter((doc) => !docs.has(doc.id));
-    const most = want + docs.size;
-    for (let limit = Math.min(most, want * 4 + 16); ; limit = Math.min(most, limit * 4)) {
-      const fromBase = await this.base.find(collection, shown, { sort, limit });
-      const kept = fromBase.filter((doc) => !docs.has(doc.id));
-      if (kept.length >= want || fromBase.length < limit || limit >= most) return kept;
-    }
+    const limit = Math.min(want + docs.size, want * 4 + 16);
+    const fromBase = await this.base.find(collection, shown, { sort, limit });
+    const kept = fromBase.filter((doc) => !docs.has(doc.id));
+    if (kept.length >= want || fromBase.length < limit) return kept;
+    return this.base.find(collection, { $and: [shown, { id: { $nin: [...docs.keys()] } }] }, { sort, limit: want });
   }
 
   async count(collection: string, query: Query): Promise<number> {
@@ -260,18 +260,6 @@ export class OverlaidReadStore implements ReadStore {
 }
 
 type Order = (a: ReadDocument, b: ReadDocument) => number;
-
-/** MongoDB's order of a sort specification, ties broken by id. */
-function comparatorFor(sort: FindOptions['sort']): Order {
-  const spec = compileSort(sort);
-  return (a, b) => {
-    for (const key of spec) {
-      const r = compareKeys(sortKey(sortValue(a, key)), sortKey(sortValue(b, key)));
-      if (r !== 0) return r * key.dir;
-    }
-    return a.id - b.id;
-  };
-}
 
 /** The first `want` of `docs` in `order` (a selection, not a sort of them all, when `want` is small). */
 function firstInOrder(docs: ReadDocument[], order: Order, want: number): ReadDocument[] {

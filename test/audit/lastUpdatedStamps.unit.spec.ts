@@ -3,6 +3,7 @@ import test from 'ava';
 import { AuditIndex } from '../../src/audit/AuditIndex.js';
 import { ALL_FIELDS, fieldBit } from '../../src/audit/fieldMarks.js';
 import { decodeAuditState, encodeAuditState } from '../../src/audit/indexSnapshot.js';
+import { objectsByLastUpdated } from '../../src/audit/lastUpdatedOrder.js';
 import { formatMicros, writtenTimeMicros } from '../../src/audit/time.js';
 import type { ChangeEvent } from '../../src/events/ChangeEvent.js';
 import { registry } from '../../src/models/registry.js';
@@ -42,6 +43,7 @@ test('given events, the index keeps each version’s last_updated: its time, or 
   const stamps = (i: AuditIndex) => [1, 2, 3, 4, 5].map((p) => i.lastUpdatedAt(p));
   const expected = [created.time, stamped.time, '2026-12-01T12:00:00.499000Z', undefined, undefined];
   t.deepEqual(stamps(index), expected);
+  t.false(index.lastUpdatedOrdered, 'one not known: lists ordered by it are not read off positions');
 
   const image = index.capture();
   const again = new AuditIndex(registry);
@@ -66,4 +68,45 @@ test('given an object’s changes, the index tells the fields main moved in a ra
   t.truthy(index.marksOnMain('dcim.site', 1, 1, 3) & fieldBit('name'));
   t.is(index.marksOnMain('dcim.site', 1, 3, 4), 0, 'a change inside a branch is none of main’s');
   t.is(index.marksOnMain('dcim.site', 2, 0, 4), 0, 'never changed');
+});
+
+test('given changes, objects come in the order of their last_updated at a position, each once, deleted ones not', (t) => {
+  const index = new AuditIndex(registry);
+  const at = (n: number) => `2026-12-01T10:00:00.00000${n}Z`;
+  const made = (position: number, id: number): ChangeEvent => {
+    const event = makeEvent(position, { objectId: id, time: at(position) });
+    return { ...event, postchange: { ...event.postchange, id, last_updated: at(position) } };
+  };
+  const one = made(1, 1);
+  const two = made(2, 2);
+  const three = made(3, 3);
+  index.add([one, two, three]);
+  index.add([update(4, one, at(4), { last_updated: at(4) })]);
+  index.add([{ ...makeEvent(5, { objectId: 2 }), action: 'delete', prechange: two.postchange, postchange: null }]);
+  index.add([{ ...update(6, three, at(6), { last_updated: at(6) }), branch: 'b1' } as ChangeEvent]);
+  const ids = (position: number, direction: 1 | -1) =>
+    [...objectsByLastUpdated(index, 'dcim.site', position, direction)].map((o) => o.id);
+  t.true(index.lastUpdatedOrdered);
+  t.deepEqual(ids(3, -1), [3, 2, 1]);
+  t.deepEqual(ids(3, 1), [1, 2, 3]);
+  t.deepEqual(ids(4, -1), [1, 3, 2], 'site 1 changed last');
+  t.deepEqual(ids(4, 1), [2, 3, 1]);
+  t.deepEqual(ids(6, -1), [1, 3], 'site 2 deleted; a change inside a branch is none of main’s');
+  t.deepEqual(ids(6, 1), [3, 1]);
+  t.deepEqual(
+    [...objectsByLastUpdated(index, 'dcim.site', 4, -1)].map((o) => o.stamp),
+    [4, 3, 2].map((n) => writtenTimeMicros(at(n))),
+  );
+  t.deepEqual([...objectsByLastUpdated(index, 'dcim.rack', 6, 1)], [], 'no racks');
+
+  const image = index.capture();
+  const again = new AuditIndex(registry);
+  again.load(decodeAuditState(Buffer.concat([...encodeAuditState({ index: image, idempotency: [] })])).index);
+  t.true(again.lastUpdatedOrdered, 'a snapshot keeps the order known');
+  again.add([update(7, one, at(7), { last_updated: at(1) })]);
+  t.false(again.lastUpdatedOrdered, 'a last_updated below an earlier one: the order is not read off positions');
+  delete image.columns.lastUpdated;
+  const older = new AuditIndex(registry);
+  older.load(decodeAuditState(Buffer.concat([...encodeAuditState({ index: image, idempotency: [] })]), 2).index);
+  t.false(older.lastUpdatedOrdered, 'format 2: not known');
 });

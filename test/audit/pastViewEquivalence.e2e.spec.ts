@@ -221,6 +221,7 @@ test('past views answer as the replayed past states do, at random positions of r
   const seeds = Number(process.env.EQUIVALENCE_SEEDS ?? 12);
   let compared = 0;
   let restamped = 0;
+  let byPositions = 0;
   for (let seed = 1; seed <= seeds; seed++) {
     const before = audit.log.head;
     t.true((await randomWrites(service, seed, 45)) >= 10, `seed ${seed}: writes succeed`);
@@ -241,6 +242,7 @@ test('past views answer as the replayed past states do, at random positions of r
         );
       }
       restamped += view.objectsRestamped;
+      byPositions += view.pagesByLastUpdated;
       const sites = (await replayed.find('dcim.site', {}, { sort: { id: 1 } })).map((d) => d.id);
       const vlanSites = [...sites.slice(0, 2), maxIds['dcim.site'] ?? 0];
       t.deepEqual(
@@ -259,6 +261,7 @@ test('past views answer as the replayed past states do, at random positions of r
   }
   t.is(compared, seeds * 5);
   t.true(restamped > 0, 'some objects were overlaid with their past last_updated alone');
+  t.true(byPositions > 0, 'some pages ordered by last_updated were read off the positions');
 });
 
 test('a past view read while the live read models move on answers as of its position', async (t) => {

@@ -120,3 +120,15 @@ export function insertBounded<T>(buf: T[], item: T, want: number, cmp: (a: T, b:
   buf.splice(lo, 0, item);
   if (buf.length > want) buf.pop();
 }
+
+/** MongoDB's order of a sort specification over documents, ties broken by id (no insertion order to go by). */
+export function documentOrder(sort: Sort | undefined): (a: ReadDocument, b: ReadDocument) => number {
+  const spec = compileSort(sort);
+  return (a, b) => {
+    for (const key of spec) {
+      const r = compareKeys(sortKey(sortValue(a, key)), sortKey(sortValue(b, key)));
+      if (r !== 0) return r * key.dir;
+    }
+    return a.id - b.id;
+  };
+}
