@@ -2,9 +2,10 @@ import type { ChangeAction, ChangeEvent } from '../events/ChangeEvent.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { Column, Dictionary, StringPool } from './columns.js';
 import { ALL_FIELDS, changedFieldMarks, type FieldMarks } from './fieldMarks.js';
+import { LastUpdatedStamps } from './lastUpdatedStamps.js';
 import { ID_SPACE, ObjectLastTable } from './objectLastTable.js';
 import { STRING_TABLE_HASH, StringTable } from './stringTable.js';
-import { eventTimeMicros, formatMicros, writtenTimeMicros } from './time.js';
+import { eventTimeMicros } from './time.js';
 
 export const ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
 const ACTION_CODE: Record<ChangeAction, number> = { create: 0, update: 1, delete: 2 };
@@ -85,12 +86,8 @@ export class AuditIndex {
   private readonly reprs = new StringPool();
   /** Which fields each event changed (fieldMarks.ts): past views overlay what differs in the fields read. */
   private readonly fieldMarks = new Column(Uint32Array);
-  /**
-   * The `last_updated` each event's version of its object carries, in microseconds (NaN: not
-   * known without reading the event). A past view orders and filters by it without reading
-   * the events of objects whose other fields it does not read (PastView).
-   */
-  private readonly lastUpdated = new Column(Float64Array);
+  /** Each event's version's `last_updated` (PastView orders and filters by them without reading events). */
+  private readonly stamps = new LastUpdatedStamps();
   /** 1 when the event's model is change-logged (shown in object changes); BRANCH_CHANGE for a change made in a branch. */
   private readonly logged = new Column(Uint8Array);
   /** Positions of change-logged events, ascending. */
@@ -111,15 +108,6 @@ export class AuditIndex {
   /** The events of one request share their time: parse it once per batch. */
   private lastTimeText = '';
   private lastTimeMicros = 0;
-  /** The last time's microseconds when it is written as formatMicros writes it, else NaN. */
-  private lastTimeWritten = NaN;
-  /**
-   * True while every event's version that has a `last_updated` has one known here and none is
-   * below an earlier one: a past list ordered by it can then be read off the positions
-   * (lastUpdatedOrder.ts). Imported history may break it (then such lists are overlaid).
-   */
-  private stampsOrdered = true;
-  private stampMax = -Infinity;
 
   /** `registry`: which models are change-logged (events of the others are not object changes). */
   constructor(private readonly registry: ModelRegistry) {
@@ -137,7 +125,6 @@ export class AuditIndex {
     this.reprs.push('');
     this.logged.push(0);
     this.fieldMarks.push(ALL_FIELDS);
-    this.lastUpdated.push(NaN);
   }
 
   /** The last position indexed (0 when empty). */
@@ -145,9 +132,9 @@ export class AuditIndex {
     return this.last;
   }
 
-  /** Whether each object's `last_updated` is known at every event and never went backwards (stampsOrdered). */
+  /** Whether each object's `last_updated` is known at every event and never went backwards (LastUpdatedStamps). */
   get lastUpdatedOrdered(): boolean {
-    return this.stampsOrdered;
+    return this.stamps.ordered;
   }
 
   /** True while event times never went backwards: time filters can then use binary search alone. */
@@ -174,7 +161,6 @@ export class AuditIndex {
     if (event.time !== this.lastTimeText) {
       this.lastTimeText = event.time;
       this.lastTimeMicros = eventTimeMicros(event.time);
-      this.lastTimeWritten = writtenTimeMicros(event.time);
     }
     const time = this.lastTimeMicros;
     const previousMax = this.timeMax.get(p - 1);
@@ -198,14 +184,7 @@ export class AuditIndex {
     this.userNames.push(this.userNameDictionary.code(event.user?.username ?? ''));
     this.reprs.push(event.objectRepr);
     this.fieldMarks.push(changedFieldMarks(this.registry, event));
-    // Written by this service, an object's last_updated is its event's time: no second parse.
-    const text = event.postchange?.last_updated;
-    const stamp = text === undefined ? NaN : text === event.time ? this.lastTimeWritten : writtenTimeMicros(text);
-    this.lastUpdated.push(stamp);
-    if (text !== undefined) {
-      if (!(stamp >= this.stampMax)) this.stampsOrdered = false;
-      else this.stampMax = stamp;
-    }
+    this.stamps.add(event);
 
     const requestId = event.requestId.toLowerCase();
     let ordinal = this.requestTable.find(requestId);
@@ -241,12 +220,13 @@ export class AuditIndex {
    * only what later adds rewrite (each request's last position, the maps) is copied.
    */
   capture(): AuditIndexImage {
+    const stamps = this.stamps.image();
     const { keys: objectKeys, lasts: objectLasts } = this.objectLast.entries();
     return {
       head: this.last,
       ordered: this.ordered,
-      stampsOrdered: this.stampsOrdered,
-      stampMax: this.stampMax,
+      stampsOrdered: stamps.ordered,
+      stampMax: stamps.max,
       lastTimeText: this.lastTimeText,
       lastTimeMicros: this.lastTimeMicros,
       columns: {
@@ -264,7 +244,7 @@ export class AuditIndex {
         loggedList: this.loggedList.used(),
         requestLast: this.requestLast.used().slice(),
         fieldMarks: this.fieldMarks.used(),
-        lastUpdated: this.lastUpdated.used(),
+        lastUpdated: stamps.column,
       },
       reprs: this.reprs.image(),
       types: this.typeDictionary.list(),
@@ -328,11 +308,14 @@ export class AuditIndex {
         throw new RangeError(`AuditIndex.load(): the field marks hold ${c.fieldMarks.length} slots, not ${slots}`);
       this.fieldMarks.adopt(c.fieldMarks);
     } else this.fieldMarks.adopt(new Uint32Array(slots).fill(ALL_FIELDS));
-    if (c.lastUpdated) {
-      if (c.lastUpdated.length !== slots)
-        throw new RangeError(`AuditIndex.load(): last_updated holds ${c.lastUpdated.length} slots, not ${slots}`);
-      this.lastUpdated.adopt(c.lastUpdated);
-    } else this.lastUpdated.adopt(new Float64Array(slots).fill(NaN));
+    this.stamps.load(
+      c.lastUpdated && {
+        column: c.lastUpdated,
+        ordered: image.stampsOrdered === true,
+        max: image.stampMax ?? -Infinity,
+      },
+      slots,
+    );
     this.reprs.adopt(image.reprs.bytes, image.reprs.starts);
     this.typeDictionary.load(image.types);
     this.userNameDictionary.load(image.userNames);
@@ -345,9 +328,6 @@ export class AuditIndex {
     for (const [key, last] of image.bigObjectLast) this.bigObjectLast.set(key, last);
     for (const [target, by] of image.reverts) this.reverts.set(target, by.slice());
     this.ordered = image.ordered;
-    // Without the column (an older snapshot) the stamps before the head are not known.
-    this.stampsOrdered = c.lastUpdated !== undefined && image.stampsOrdered === true;
-    this.stampMax = image.stampMax ?? -Infinity;
     this.lastTimeText = image.lastTimeText;
     this.lastTimeMicros = image.lastTimeMicros;
     this.last = image.head;
@@ -585,13 +565,12 @@ export class AuditIndex {
 
   /** The `last_updated` of the event's version of its object in microseconds; NaN when not known here. */
   lastUpdatedMicrosAt(p: number): number {
-    return this.lastUpdated.get(p);
+    return this.stamps.micros(p);
   }
 
   /** The `last_updated` of the event's version of its object, as it is stored; undefined when not known here. */
   lastUpdatedAt(p: number): string | undefined {
-    const micros = this.lastUpdated.get(p);
-    return Number.isNaN(micros) ? undefined : formatMicros(micros);
+    return this.stamps.text(p);
   }
 
   actionAt(p: number): ChangeAction {
