@@ -39,6 +39,8 @@ export interface AuditIndexImage {
     fieldMarks?: Uint32Array<ArrayBuffer>;
     /** Absent in images before format 3: every past `last_updated` is then read from its event. */
     lastUpdated?: Float64Array<ArrayBuffer>;
+    /** With lastUpdated: the positions whose stamp is below an earlier one (LastUpdatedStamps.late). */
+    lateStamps?: Float64Array<ArrayBuffer>;
   };
   reprs: { bytes: Buffer; starts: Float64Array<ArrayBuffer> };
   types: string[];
@@ -87,7 +89,7 @@ export class AuditIndex {
   /** Which fields each event changed (fieldMarks.ts): past views overlay what differs in the fields read. */
   private readonly fieldMarks = new Column(Uint32Array);
   /** Each event's version's `last_updated` (PastView orders and filters by them without reading events). */
-  private readonly stamps = new LastUpdatedStamps();
+  readonly stamps = new LastUpdatedStamps();
   /** 1 when the event's model is change-logged (shown in object changes); BRANCH_CHANGE for a change made in a branch. */
   private readonly logged = new Column(Uint8Array);
   /** Positions of change-logged events, ascending. */
@@ -130,11 +132,6 @@ export class AuditIndex {
   /** The last position indexed (0 when empty). */
   get head(): number {
     return this.last;
-  }
-
-  /** Whether each object's `last_updated` is known at every event and never went backwards (LastUpdatedStamps). */
-  get lastUpdatedOrdered(): boolean {
-    return this.stamps.ordered;
   }
 
   /** True while event times never went backwards: time filters can then use binary search alone. */
@@ -245,6 +242,7 @@ export class AuditIndex {
         requestLast: this.requestLast.used().slice(),
         fieldMarks: this.fieldMarks.used(),
         lastUpdated: stamps.column,
+        lateStamps: stamps.late,
       },
       reprs: this.reprs.image(),
       types: this.typeDictionary.list(),
@@ -311,6 +309,7 @@ export class AuditIndex {
     this.stamps.load(
       c.lastUpdated && {
         column: c.lastUpdated,
+        late: c.lateStamps ?? new Float64Array(0),
         ordered: image.stampsOrdered === true,
         max: image.stampMax ?? -Infinity,
       },
@@ -561,16 +560,6 @@ export class AuditIndex {
 
   timeAt(p: number): number {
     return this.times.get(p);
-  }
-
-  /** The `last_updated` of the event's version of its object in microseconds; NaN when not known here. */
-  lastUpdatedMicrosAt(p: number): number {
-    return this.stamps.micros(p);
-  }
-
-  /** The `last_updated` of the event's version of its object, as it is stored; undefined when not known here. */
-  lastUpdatedAt(p: number): string | undefined {
-    return this.stamps.text(p);
   }
 
   actionAt(p: number): ChangeAction {

@@ -221,7 +221,7 @@ export class PastView implements ReadStore {
     if (this.audit.head < live) await this.audit.waitFor(live);
     const index = this.audit.index;
     // An index behind the position (a live store behind it) leaves the page to the overlay.
-    if (!index.lastUpdatedOrdered || index.head < this.at) return undefined;
+    if (!index.stamps.ordered || index.head < this.at) return undefined;
     const order = documentOrder(sort);
     const matches = documentMatcher(query);
     const out: ReadDocument[] = [];
@@ -422,7 +422,7 @@ export class PastView implements ReadStore {
       for (const id of ids) {
         if (done.has(id) || id > ceiling) continue;
         const position = index.mainPositionAt(collection, id, this.at);
-        const stamp = position === 0 ? undefined : index.lastUpdatedAt(position);
+        const stamp = position === 0 ? undefined : index.stamps.text(position);
         if (
           stamp !== undefined &&
           covering !== ALL_FIELDS &&

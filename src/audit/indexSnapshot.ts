@@ -220,7 +220,10 @@ export function decodeAuditState(body: Buffer, format = AUDIT_INDEX_FORMAT): Aud
     columnNames.map((name) => [name, take<Typed>(name)]),
   ) as unknown as AuditIndexImage['columns'];
   if (format >= 2) columns.fieldMarks = take<Uint32Array<ArrayBuffer>>('fieldMarks');
-  if (format >= 3) columns.lastUpdated = take<Float64Array<ArrayBuffer>>('lastUpdated');
+  if (format >= 3) {
+    columns.lastUpdated = take<Float64Array<ArrayBuffer>>('lastUpdated');
+    columns.lateStamps = take<Float64Array<ArrayBuffer>>('lateStamps');
+  }
   return {
     index: {
       head: meta.head,

@@ -9,11 +9,12 @@ export interface StampedObject {
 /**
  * The objects of `type` that existed at `at`, in the order of their `last_updated` then
  * (-1: newest first), each once. An object's `last_updated` at `at` is that of its last change
- * on main at or before it; while the index says those never went backwards
- * (AuditIndex.lastUpdatedOrdered), that order is the order of those changes' positions, so
- * a page is read off the positions around `at` instead of sorting every object whose
- * `last_updated` moved since. Objects with equal `last_updated` come in position order:
- * the caller orders a tie by the rest of its sort. Lazy: a page takes what it needs.
+ * on main at or before it. While the index keeps the stamps in order
+ * (LastUpdatedStamps.ordered), they grow with the positions but for a few listed apart
+ * (late), so a page is read off the positions around `at`, the late ones merged in by their
+ * stamps, instead of sorting every object whose `last_updated` moved since. Objects with
+ * equal `last_updated` come together, in no particular order: the caller orders a tie by the
+ * rest of its sort. Lazy: a page takes what it needs.
  */
 export function* objectsByLastUpdated(
   index: AuditIndex,
@@ -24,22 +25,32 @@ export function* objectsByLastUpdated(
   const code = index.typeCode(type);
   const last = Math.min(at, index.head);
   if (code === undefined || last < 1) return;
-  if (direction === -1) {
-    // Walking down from `at`, an object's first change met is its last one at or before `at`.
-    const met = new Set<number>();
-    for (let p = last; p >= 1; p--) {
-      if (index.typeCodeAt(p) !== code || index.isBranchChange(p)) continue;
-      const id = index.objectIdAt(p);
-      if (met.has(id)) continue;
-      met.add(id);
-      if (index.actionAt(p) !== 'delete') yield { id, stamp: index.lastUpdatedMicrosAt(p) };
-    }
-    return;
+  const lateAt = new Set<number>();
+  const late: StampedObject[] = [];
+  for (const p of index.stamps.late) {
+    if (p > last) break;
+    lateAt.add(p);
+    const id = lastVersionAt(index, type, code, p, at);
+    if (id !== undefined) late.push({ id, stamp: index.stamps.micros(p) });
   }
-  // Walking up from the start, a change counts where it is the object's last one at or before `at`.
-  for (let p = 1; p <= last; p++) {
-    if (index.typeCodeAt(p) !== code || index.isBranchChange(p) || index.actionAt(p) === 'delete') continue;
-    const id = index.objectIdAt(p);
-    if (index.mainPositionAt(type, id, at) === p) yield { id, stamp: index.lastUpdatedMicrosAt(p) };
+  late.sort((a, b) => (a.stamp - b.stamp) * direction);
+  const first = (a: number, b: number) => (direction === -1 ? a > b : a < b);
+  let next = 0;
+  const step = direction === -1 ? -1 : 1;
+  for (let p = direction === -1 ? last : 1; p >= 1 && p <= last; p += step) {
+    if (lateAt.has(p)) continue;
+    const id = lastVersionAt(index, type, code, p, at);
+    if (id === undefined) continue;
+    const stamp = index.stamps.micros(p);
+    while (next < late.length && first(late[next]!.stamp, stamp)) yield late[next++]!;
+    yield { id, stamp };
   }
+  while (next < late.length) yield late[next++]!;
+}
+
+/** The object whose version at `at` position `p` made (its last change on main at or before `at`, not a delete). */
+function lastVersionAt(index: AuditIndex, type: string, code: number, p: number, at: number): number | undefined {
+  if (index.typeCodeAt(p) !== code || index.isBranchChange(p) || index.actionAt(p) === 'delete') return undefined;
+  const id = index.objectIdAt(p);
+  return index.mainPositionAt(type, id, at) === p ? id : undefined;
 }

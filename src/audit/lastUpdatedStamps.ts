@@ -5,20 +5,30 @@ import { formatMicros, writtenTimeMicros } from './time.js';
 /** The stamps' part of an audit-index image (absent before format 3). */
 export interface StampsImage {
   column: Float64Array<ArrayBuffer>;
+  /** The positions whose stamp is below an earlier one, ascending. */
+  late: Float64Array<ArrayBuffer>;
   ordered: boolean;
   max: number;
 }
 
 /**
+ * Late stamps tracked at most: beyond them (history imported in another order) lists ordered
+ * by `last_updated` are overlaid instead.
+ */
+const MOST_LATE = 100_000;
+
+/**
  * The `last_updated` each event's version of its object carries, per position, in
- * microseconds (NaN: not known without reading the event), and whether those never went
- * backwards. A past view orders and filters by them without reading the events
- * (PastView.restamp), and while they are in order reads a list ordered by `last_updated`
- * off the positions (lastUpdatedOrder.ts). Imported history may break the order; then such
- * lists are overlaid.
+ * microseconds (NaN: not known without reading the event). A past view orders and filters by
+ * them without reading the events (PastView.restamp), and reads a list ordered by
+ * `last_updated` off the positions (lastUpdatedOrder.ts): stamps mostly grow with the
+ * positions (the service stamps a change with its time); the few below an earlier one
+ * (a branch's creates merged later keep their time in the branch, imported history) are
+ * listed apart as late. While every stamp is known and the late ones are few, `ordered`.
  */
 export class LastUpdatedStamps {
   private readonly column = new Column(Float64Array);
+  private readonly lateColumn = new Column(Float64Array);
   private inOrder = true;
   private max = -Infinity;
   /** The last event time seen and its microseconds when written as formatMicros writes it (else NaN). */
@@ -41,12 +51,18 @@ export class LastUpdatedStamps {
     this.column.push(stamp);
     if (text === undefined) return; // a model without the field, or a delete
     if (stamp >= this.max) this.max = stamp;
-    else this.inOrder = false; // below an earlier one, or not known (NaN)
+    else if (Number.isNaN(stamp) || this.lateColumn.length >= MOST_LATE) this.inOrder = false;
+    else this.lateColumn.push(event.position);
   }
 
-  /** Whether every `last_updated` the events carry is known and none is below an earlier one. */
+  /** Whether every `last_updated` the events carry is known, and those below an earlier one are listed (late). */
   get ordered(): boolean {
     return this.inOrder;
+  }
+
+  /** The positions whose stamp is below an earlier one's, ascending: the others' stamps grow with their positions. */
+  get late(): Float64Array {
+    return this.lateColumn.used();
   }
 
   micros(p: number): number {
@@ -60,7 +76,7 @@ export class LastUpdatedStamps {
   }
 
   image(): StampsImage {
-    return { column: this.column.used(), ordered: this.inOrder, max: this.max };
+    return { column: this.column.used(), late: this.lateColumn.used(), ordered: this.inOrder, max: this.max };
   }
 
   /** Adopts an image's column (`slots` long), or without one (an older snapshot) knows none before the head. */
@@ -73,6 +89,7 @@ export class LastUpdatedStamps {
     if (image.column.length !== slots)
       throw new RangeError(`AuditIndex.load(): last_updated holds ${image.column.length} slots, not ${slots}`);
     this.column.adopt(image.column);
+    this.lateColumn.adopt(image.late);
     this.inOrder = image.ordered;
     this.max = image.max;
   }

@@ -11,7 +11,7 @@ import anyTest, { type TestFn } from 'ava';
 
 import { PastView } from '../../src/audit/PastView.js';
 import { registry } from '../../src/models/registry.js';
-import type { ReadStore } from '../../src/projections/ReadStore.js';
+import type { ReadStore, Sort } from '../../src/projections/ReadStore.js';
 import { startService, type TestService } from '../support/startService.js';
 
 const test = anyTest as TestFn<{ service: TestService }>;
@@ -308,4 +308,45 @@ test('a past view’s prefix hierarchy stays as of its position when prefixes ar
   const most = (await live.maxIds())['ipam.prefix'] ?? 0;
   t.deepEqual(await storeReads(view, 'ipam.prefix', most), await storeReads(replayed, 'ipam.prefix', most));
   t.like(await view.get('ipam.prefix', parent.body.id), { _children: 0 });
+});
+
+test('a branch’s creates merged later keep their earlier last_updated: pages ordered by it place them as replay does', async (t) => {
+  const { service } = t.context;
+  const audit = service.services.audit!;
+  const live = service.services.store;
+  const branches = '/api/plugins/branching/branches/';
+  const branch = await service.api('POST', branches, { name: `late-stamps-${Date.now()}` });
+  t.is(branch.status, 201);
+  const inBranch = { 'X-NetBox-Branch': branch.body.schema_id };
+  for (const name of ['late-a', 'late-b'])
+    t.is((await service.api('POST', '/api/dcim/sites/', { name, slug: name }, inBranch)).status, 201);
+  // Main moves on after the branch's creates, then the branch is merged: its sites keep their time.
+  await randomWrites(service, 2001, 20);
+  t.is((await service.api('POST', `${branches}${branch.body.id}/merge/`, { commit: true })).status, 200);
+  await randomWrites(service, 2002, 10);
+  await audit.log.sync();
+  t.true(audit.log.index.stamps.late.length > 0, 'the merged creates are late');
+  t.true(audit.log.index.stamps.ordered);
+  const head = audit.log.head;
+  for (const position of [head - 12, head - 3, head]) {
+    const view = new PastView(registry, audit.log, live, position);
+    const replayed = await audit.past.at(position);
+    const sorts: Sort[] = [{ last_updated: -1 }, { last_updated: 1, name: 1 }];
+    for (const sort of sorts) {
+      for (const [skip, limit] of [
+        [0, 5],
+        [3, 30],
+      ]) {
+        t.deepEqual(
+          (await view.find('dcim.site', {}, { sort, skip, limit })).map((d) => [d.id, d.last_updated]),
+          (await replayed.find('dcim.site', {}, { sort: { ...sort, id: 1 }, skip, limit })).map((d) => [
+            d.id,
+            d.last_updated,
+          ]),
+          `position ${position}, ${JSON.stringify(sort)}, ${skip}/${limit}`,
+        );
+      }
+    }
+    t.true(view.pagesByLastUpdated > 0);
+  }
 });
