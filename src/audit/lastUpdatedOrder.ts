@@ -25,12 +25,23 @@ export function* objectsByLastUpdated(
   const code = index.typeCode(type);
   const last = Math.min(at, index.head);
   if (code === undefined || last < 1) return;
+  // The object whose version at `at` position p made (its last change on main at or before `at`,
+  // not a delete), each object's worked out once: an object changed many times
+  // would otherwise walk its chain again at each of its changes.
+  const lastChange = new Map<number, number>();
+  const lastVersionAt = (p: number): number | undefined => {
+    if (index.typeCodeAt(p) !== code || index.isBranchChange(p) || index.actionAt(p) === 'delete') return undefined;
+    const id = index.objectIdAt(p);
+    let position = lastChange.get(id);
+    if (position === undefined) lastChange.set(id, (position = index.mainPositionAt(type, id, at)));
+    return position === p ? id : undefined;
+  };
   const lateAt = new Set<number>();
   const late: StampedObject[] = [];
   for (const p of index.stamps.late) {
     if (p > last) break;
     lateAt.add(p);
-    const id = lastVersionAt(index, type, code, p, at);
+    const id = lastVersionAt(p);
     if (id !== undefined) late.push({ id, stamp: index.stamps.micros(p) });
   }
   late.sort((a, b) => (a.stamp - b.stamp) * direction);
@@ -39,18 +50,11 @@ export function* objectsByLastUpdated(
   const step = direction === -1 ? -1 : 1;
   for (let p = direction === -1 ? last : 1; p >= 1 && p <= last; p += step) {
     if (lateAt.has(p)) continue;
-    const id = lastVersionAt(index, type, code, p, at);
+    const id = lastVersionAt(p);
     if (id === undefined) continue;
     const stamp = index.stamps.micros(p);
     while (next < late.length && first(late[next]!.stamp, stamp)) yield late[next++]!;
     yield { id, stamp };
   }
   while (next < late.length) yield late[next++]!;
-}
-
-/** The object whose version at `at` position `p` made (its last change on main at or before `at`, not a delete). */
-function lastVersionAt(index: AuditIndex, type: string, code: number, p: number, at: number): number | undefined {
-  if (index.typeCodeAt(p) !== code || index.isBranchChange(p) || index.actionAt(p) === 'delete') return undefined;
-  const id = index.objectIdAt(p);
-  return index.mainPositionAt(type, id, at) === p ? id : undefined;
 }
