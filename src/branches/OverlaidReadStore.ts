@@ -21,6 +21,13 @@ import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from
  * Ties of an ordering are broken by id (the base breaks them by insertion order, which is
  * id order but for imported objects).
  */
+/**
+ * The most ids one query to the base names. A past view far back overlays about every object
+ * of a collection, and a MongoDB query (a BSON document) may not pass 16 MB: some 1.3 million
+ * ids. 100,000 is about 1.2 MB.
+ */
+const MAX_IDS_PER_QUERY = 100_000;
+
 export class OverlaidReadStore implements ReadStore {
   /** collection → id → document (null: the object does not exist here). */
   readonly overlay = new Overlay();
@@ -32,7 +39,10 @@ export class OverlaidReadStore implements ReadStore {
    */
   private readonly ceilings = new Map<string, number>();
 
-  constructor(private readonly base: ReadStore) {}
+  constructor(
+    private readonly base: ReadStore,
+    private readonly maxIdsPerQuery = MAX_IDS_PER_QUERY,
+  ) {}
 
   async open(): Promise<void> {}
   async close(): Promise<void> {}
@@ -74,8 +84,7 @@ export class OverlaidReadStore implements ReadStore {
 
   /** Forgets every overlaid document (not the ids it held: they stay taken). */
   clear(): void {
-    for (const [collection, docs] of [...this.overlay.docs])
-      for (const [id, doc] of [...docs]) this.overlay.settle({ collection, id, doc, position: doc?._pos ?? 0 });
+    for (const collection of [...this.overlay.docs.keys()]) this.forget(collection);
   }
 
   /** Forgets the overlaid documents of one collection (its base documents show again). */
@@ -156,7 +165,8 @@ export class OverlaidReadStore implements ReadStore {
    * than `want` first; when hidden ones leave too few (a past view hides most of a
    * collection's first matches when most objects changed since, ordered by `last_updated`
    * all of them), asked once more without the overlaid ids, rather than for ever more
-   * matches, each time sorted again.
+   * matches, each time sorted again. Overlaid ids too many to name in one query: the base is
+   * read on from where the first read stopped instead, in growing steps, the hidden ones dropped.
    */
   private async baseMatches(
     collection: string,
@@ -172,18 +182,25 @@ export class OverlaidReadStore implements ReadStore {
     const fromBase = await this.base.find(collection, shown, { sort, limit });
     const kept = fromBase.filter((doc) => !docs.has(doc.id));
     if (kept.length >= want || fromBase.length < limit) return kept;
-    return this.base.find(collection, { $and: [shown, { id: { $nin: [...docs.keys()] } }] }, { sort, limit: want });
+    if (docs.size <= this.maxIdsPerQuery)
+      return this.base.find(collection, { $and: [shown, { id: { $nin: [...docs.keys()] } }] }, { sort, limit: want });
+    for (let skip = limit, step = limit; kept.length < want; skip += step, step *= 2) {
+      const more = await this.base.find(collection, shown, { sort, skip, limit: step });
+      for (const doc of more) if (!docs.has(doc.id)) kept.push(doc);
+      if (more.length < step) break;
+    }
+    return kept;
   }
 
   async count(collection: string, query: Query): Promise<number> {
     const docs = this.overlay.docs.get(collection);
     const shown = this.baseQuery(collection, query);
     if (!docs?.size) return this.base.count(collection, shown);
-    const [all, hidden] = await Promise.all([
+    const [all, ...hidden] = await Promise.all([
       this.base.count(collection, shown),
-      this.base.count(collection, { $and: [shown, { id: { $in: [...docs.keys()] } }] }),
+      ...this.idChunks(docs.keys()).map((ids) => this.base.count(collection, { $and: [shown, { id: { $in: ids } }] })),
     ]);
-    return all - hidden + this.overlaidMatches(docs, collection, query).length;
+    return all! - hidden.reduce((sum, n) => sum + n, 0) + this.overlaidMatches(docs, collection, query).length;
   }
 
   async findWithCount(
@@ -218,9 +235,18 @@ export class OverlaidReadStore implements ReadStore {
     }
     if (!docs?.size) return counts;
     const overlaid = [...docs.keys()].filter(shown);
-    for (const hidden of await this.base.getMany(collection, overlaid)) tally(hidden, -1);
+    for (const ids of this.idChunks(overlaid))
+      for (const hidden of await this.base.getMany(collection, ids)) tally(hidden, -1);
     for (const id of overlaid) tally(docs.get(id), 1);
     return counts;
+  }
+
+  /** Ids in parts small enough to be named in one query to the base (MAX_IDS_PER_QUERY). */
+  private idChunks(ids: Iterable<number>): number[][] {
+    const all = [...ids];
+    const parts: number[][] = [];
+    for (let i = 0; i < all.length; i += this.maxIdsPerQuery) parts.push(all.slice(i, i + this.maxIdsPerQuery));
+    return parts;
   }
 
   /** The base's free addresses corrected by the overlay, as the writer's staged view corrects the store's (id ceilings are not applied: set none on address collections). */
