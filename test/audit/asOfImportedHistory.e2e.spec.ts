@@ -14,30 +14,8 @@ import { recordPastChanges } from '../../src/commands/importHistory.js';
 import { storedForm } from '../../src/commands/storedForm.js';
 import { pastChangesOf } from '../../src/migration/pastChanges.js';
 import { registry } from '../../src/models/registry.js';
+import { netboxChange } from '../support/netboxChanges.js';
 import { startService } from '../support/startService.js';
-
-function netboxChange(
-  id: number,
-  action: string,
-  time: string,
-  objectId: number,
-  pre: unknown,
-  post: unknown,
-): Record<string, unknown> {
-  return {
-    id,
-    time,
-    user: { id: 2, username: 'bob' },
-    user_name: 'bob',
-    request_id: randomUUID(),
-    action: { value: action, label: action },
-    changed_object_type: 'dcim.site',
-    changed_object_id: objectId,
-    object_repr: 'gap',
-    prechange_data: pre,
-    postchange_data: post,
-  };
-}
 
 test('lists as of a change filtered by a field that moved between recorded changes answer as then', async (t) => {
   const service = await startService();
@@ -48,7 +26,7 @@ test('lists as of a change filtered by a field that moved between recorded chang
   const { id: _id, ...form } = storedForm((await store.get('dcim.site', kept.body.id))!);
   const live = kept.body.id + 100;
   const gone = kept.body.id + 101;
-  const site = (name: string, description: string, status: string) => ({
+  const site = ([name, description, status]: readonly string[]) => ({
     ...form,
     name,
     slug: name,
@@ -57,27 +35,17 @@ test('lists as of a change filtered by a field that moved between recorded chang
   });
   // In time order: live created, gone created, live updated, gone updated, gone deleted. Each update's
   // prechange says description "two" where the change before it left "one": moved unrecorded.
-  const source = [
-    netboxChange(1, 'create', '2024-01-01T10:00:00Z', live, null, site('gap-live', 'one', 'active')),
-    netboxChange(
-      2,
-      'update',
-      '2024-01-02T10:00:00Z',
-      live,
-      site('gap-live', 'two', 'active'),
-      site('gap-live', 'two', 'planned'),
-    ),
-    netboxChange(3, 'create', '2024-01-01T11:00:00Z', gone, null, site('gap-gone', 'one', 'active')),
-    netboxChange(
-      4,
-      'update',
-      '2024-01-02T11:00:00Z',
-      gone,
-      site('gap-gone', 'two', 'active'),
-      site('gap-gone', 'two', 'planned'),
-    ),
-    netboxChange(5, 'delete', '2024-01-03T11:00:00Z', gone, site('gap-gone', 'three', 'planned'), null),
-  ];
+  const source = (
+    [
+      [live, 'create', '2024-01-01T10:00:00Z', null, ['gap-live', 'one', 'active']],
+      [live, 'update', '2024-01-02T10:00:00Z', ['gap-live', 'two', 'active'], ['gap-live', 'two', 'planned']],
+      [gone, 'create', '2024-01-01T11:00:00Z', null, ['gap-gone', 'one', 'active']],
+      [gone, 'update', '2024-01-02T11:00:00Z', ['gap-gone', 'two', 'active'], ['gap-gone', 'two', 'planned']],
+      [gone, 'delete', '2024-01-03T11:00:00Z', ['gap-gone', 'three', 'planned'], null],
+    ] as const
+  ).map(([object, action, time, pre, post], i) =>
+    netboxChange(i + 1, action, time, pre && site(pre), post && site(post), object),
+  );
   const { changes } = pastChangesOf(registry, source, new Map());
   const { events } = await coordinator.execute({ requestId: randomUUID(), user: null }, async (tx) => {
     tx.claimId('dcim.site', live);
@@ -90,7 +58,7 @@ test('lists as of a change filtered by a field that moved between recorded chang
       objectId: live,
       objectRepr: 'gap-live',
       prechange: null,
-      postchange: { ...site('gap-live', 'now', 'planned'), id: live },
+      postchange: { ...site(['gap-live', 'now', 'planned']), id: live },
     });
   });
   const [liveCreated, goneCreated, liveUpdated, goneUpdated, goneDeleted] = events.map((e) => e.position);

@@ -2,33 +2,10 @@ import test from 'ava';
 
 import { eventTime, pastChangesOf } from '../../src/migration/pastChanges.js';
 import { registry } from '../../src/models/registry.js';
+import { NETBOX_REQUEST, netboxChange } from '../support/netboxChanges.js';
 
-const REQ = '33333333-3333-4333-8333-333333333333';
-
-function change(
-  id: number,
-  action: string,
-  time: string,
-  pre: unknown,
-  post: unknown,
-  object = 5,
-): Record<string, unknown> {
-  return {
-    id,
-    time,
-    user: { id: 2, username: 'bob' },
-    user_name: 'bob',
-    request_id: REQ,
-    action: { value: action, label: action },
-    changed_object_type: 'dcim.site',
-    changed_object_id: object,
-    related_object_type: null,
-    related_object_id: null,
-    object_repr: 'DC-5',
-    prechange_data: pre,
-    postchange_data: post,
-  };
-}
+const REQ = NETBOX_REQUEST;
+const change = netboxChange;
 
 test("a history that begins with an update gets a baseline creation holding the state before it, at the object's created time", (t) => {
   const before = { name: 'DC-5', slug: 'dc-5', created: '2020-05-01T10:00:00.000000Z', tags: ['Production'] };
