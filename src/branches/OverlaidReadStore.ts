@@ -24,9 +24,9 @@ import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from
 /**
  * The most ids one query to the base names. A past view far back overlays about every object
  * of a collection, and a MongoDB query (a BSON document) may not pass 16 MB: some 1.3 million
- * ids. 100,000 is about 1.2 MB.
+ * ids. 400,000 is about 5 MB (7 MB were they sent as doubles).
  */
-const MAX_IDS_PER_QUERY = 100_000;
+const MAX_IDS_PER_QUERY = 400_000;
 
 export class OverlaidReadStore implements ReadStore {
   /** collection → id → document (null: the object does not exist here). */
