@@ -6,6 +6,13 @@ import { documentOrder } from '../projections/querySemantics/sortOrder.js';
 import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from '../projections/ReadStore.js';
 
 /**
+ * The most ids one query to the base names. A past view far back overlays about every object
+ * of a collection, and a MongoDB query (a BSON document) may not pass 16 MB: some 1.3 million
+ * ids. 400,000 is about 5 MB (7 MB were they sent as doubles).
+ */
+const MAX_IDS_PER_QUERY = 400_000;
+
+/**
  * A read store made of another one (the base: main's read models) with some of its
  * documents replaced: each overlaid document (or its absence, null) hides the base's
  * version of that object. A branch's view is one: the fork-time versions of what main
@@ -21,13 +28,6 @@ import type { DocumentChange, FindOptions, Query, ReadDocument, ReadStore } from
  * Ties of an ordering are broken by id (the base breaks them by insertion order, which is
  * id order but for imported objects).
  */
-/**
- * The most ids one query to the base names. A past view far back overlays about every object
- * of a collection, and a MongoDB query (a BSON document) may not pass 16 MB: some 1.3 million
- * ids. 400,000 is about 5 MB (7 MB were they sent as doubles).
- */
-const MAX_IDS_PER_QUERY = 400_000;
-
 export class OverlaidReadStore implements ReadStore {
   /** collection → id → document (null: the object does not exist here). */
   readonly overlay = new Overlay();
